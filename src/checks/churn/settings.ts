@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** `churn:` section of model-gate.yml (keys are kebab-case in YAML, camelCase here). */
+export const churnSettingsSchema = z
+  .object({
+    items: z.string().min(1).default('fixtures/items/general.yml'),
+    samples: z.number().int().min(2).max(1000).default(10),
+    temperature: z.number().min(0).max(2).default(0.7),
+    baseSeed: z.number().int().min(0).default(1000),
+    greedy: z.boolean().default(true),
+    greedySeed: z.number().int().min(0).default(42),
+    think: z.boolean().default(false),
+    numPredict: z.number().int().min(1).default(32),
+    method: z.enum(['exact', 'rci']).default('exact'),
+    alpha: z.number().gt(0).lt(1).default(0.05),
+    splits: z.number().int().min(10).default(1000),
+    nullReplicates: z.number().int().min(200).default(200),
+    keepText: z.boolean().default(false),
+    gate: z
+      .object({
+        /** A count ("7" or 7) or a share of items ("5%"). */
+        maxDeteriorated: z
+          .union([z.number().int().min(0), z.string().regex(/^\d+(\.\d+)?%$/)])
+          .default('5%'),
+        minDomainItems: z.number().int().min(1).default(3),
+        maxTimeoutShare: z.number().min(0).max(1).default(0.05),
+        maxInvalidShare: z.number().min(0).max(1).default(0.1),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type ChurnSettings = z.infer<typeof churnSettingsSchema>;

@@ -1,0 +1,238 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { InputError } from '../errors.js';
+import { camelizeKeys, camelToKebab, displayPath } from './keys.js';
+import { configSchema, type GateConfig } from './schema.js';
+
+/** A value given outside the file (action input, CLI flag), applied over the file. */
+export interface ConfigOverride {
+  /** camelCase path in the config, e.g. ['churn', 'samples']. */
+  path: readonly string[];
+  value: unknown;
+  /** How the user wrote it, for messages: "flag --samples", "input 'samples'". */
+  source: string;
+}
+
+export interface LoadedConfig {
+  config: GateConfig;
+  /** Absolute path of the config file, or null when none was read. */
+  file: string | null;
+  /** Directory that relative paths in the config are resolved against. */
+  baseDir: string;
+}
+
+export interface LoadConfigOptions {
+  /** Path of model-gate.yml. */
+  file?: string;
+  /** When false, a missing file means "defaults and overrides only". */
+  required?: boolean;
+  overrides?: readonly ConfigOverride[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_CONFIG_FILE = 'model-gate.yml';
+
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const requested = options.file ?? DEFAULT_CONFIG_FILE;
+  const file = path.resolve(cwd, requested);
+  const required = options.required ?? options.file !== undefined;
+
+  let raw: Record<string, unknown> = {};
+  let locate: (issuePath: readonly PropertyKey[]) => string = () => '';
+  let fileRead: string | null = null;
+
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
+    const parsed = parseYamlConfig(text, requested);
+    raw = parsed.value;
+    locate = parsed.locate;
+    fileRead = file;
+  } else if (required) {
+    throw new InputError(`${requested}: config file not found`, [
+      'create it (see model-gate.yml in the repository for a documented example) or pass another path with --config',
+    ]);
+  }
+
+  const overrides = [...(options.overrides ?? [])];
+  if (getPath(raw, ['provider', 'host']) === undefined && !overrides.some(isHostOverride)) {
+    const fromEnv = env.OLLAMA_HOST?.trim();
+    if (fromEnv) overrides.push({ path: ['provider', 'host'], value: normaliseOllamaHost(fromEnv), source: 'environment OLLAMA_HOST' });
+  }
+  for (const override of overrides) setPath(raw, override.path, override.value);
+
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const where = fileRead ? requested : 'config';
+    const details = result.error.issues.map((issue) => describeIssue(issue, overrides, locate, where));
+    throw new InputError(
+      `${where}: ${details.length === 1 ? 'invalid value' : `${details.length} invalid values`}`,
+      details,
+    );
+  }
+  return { config: result.data, file: fileRead, baseDir: fileRead ? path.dirname(fileRead) : cwd };
+}
+
+/** Resolves a path written in the config relative to the config file's folder. */
+export function resolveConfigPath(loaded: Pick<LoadedConfig, 'baseDir'>, p: string): string {
+  return path.resolve(loaded.baseDir, p);
+}
+
+/** OLLAMA_HOST may be "0.0.0.0:11434" or "host"; the client needs a URL. */
+export function normaliseOllamaHost(value: string): string {
+  let host = value.includes('://') ? value : `http://${value}`;
+  const url = new URL(host);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (!url.port && !value.includes('://')) url.port = '11434';
+  host = url.toString().replace(/\/$/, '');
+  return host;
+}
+
+function isHostOverride(o: ConfigOverride): boolean {
+  return o.path.length === 2 && o.path[0] === 'provider' && o.path[1] === 'host';
+}
+
+interface ParsedYaml {
+  value: Record<string, unknown>;
+  locate: (issuePath: readonly PropertyKey[]) => string;
+}
+
+function parseYamlConfig(text: string, name: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const details = doc.errors.map((e) => {
+      const pos = e.linePos?.[0];
+      const message = e.message.split('\n')[0] ?? e.message;
+      return pos ? `line ${pos.line}, column ${pos.col}: ${message}` : message;
+    });
+    throw new InputError(`${name}: not valid YAML`, details);
+  }
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) {
+    throw new InputError(`${name}: the file is empty`, [
+      'expected at least a "models:" section with "baseline:" (and "candidate:" to compare two models)',
+    ]);
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InputError(`${name}: expected a mapping of settings at the top level`, [
+      `found ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}`,
+    ]);
+  }
+  const locate = (issuePath: readonly PropertyKey[]): string => {
+    const yamlPath = issuePath.map((s) => (typeof s === 'number' ? s : camelToKebab(String(s))));
+    for (let depth = yamlPath.length; depth >= 0; depth--) {
+      const node = doc.getIn(yamlPath.slice(0, depth), true) as Node | undefined;
+      const offset = node && typeof node === 'object' && 'range' in node ? node.range?.[0] : undefined;
+      if (offset !== undefined) return `line ${lineCounter.linePos(offset).line}`;
+      if (depth === 0 && isMap(doc.contents)) break;
+    }
+    return '';
+  };
+  return { value: camelizeKeys(value) as Record<string, unknown>, locate: withKeyLines(doc, lineCounter, locate) };
+}
+
+/** For unknown keys, point at the key itself rather than at its parent. */
+function withKeyLines(
+  doc: ReturnType<typeof parseDocument>,
+  lineCounter: LineCounter,
+  fallback: (p: readonly PropertyKey[]) => string,
+): (p: readonly PropertyKey[], key?: string) => string {
+  return (issuePath, key) => {
+    if (key !== undefined) {
+      const parentPath = issuePath.map((s) => (typeof s === 'number' ? s : camelToKebab(String(s))));
+      const parent = parentPath.length === 0 ? doc.contents : doc.getIn(parentPath, true);
+      if (isMap(parent)) {
+        for (const pair of parent.items) {
+          if (isScalar(pair.key) && String(pair.key.value) === key && pair.key.range) {
+            return `line ${lineCounter.linePos(pair.key.range[0]).line}`;
+          }
+        }
+      }
+    }
+    return fallback(issuePath);
+  };
+}
+
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  overrides: readonly ConfigOverride[],
+  locate: (p: readonly PropertyKey[], key?: string) => string,
+  where: string,
+): string {
+  const override = [...overrides]
+    .reverse()
+    .find((o) => o.path.length <= issue.path.length && o.path.every((s, i) => issue.path[i] === s));
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys
+      .map((key) => {
+        const line = locate(issue.path, key);
+        const at = displayPath([...issue.path, key]);
+        return `${line ? `${line}: ` : ''}${at}: unknown setting${suggest(issue.path)}`;
+      })
+      .join('\n  - ');
+  }
+  const at = displayPath(issue.path);
+  const expected = explainIssue(issue);
+  if (override) return `${at} (from ${override.source}): ${expected}`;
+  const line = locate(issue.path);
+  const prefix = line ? `${line}: ` : where === 'config' ? '' : '';
+  return `${prefix}${at}: ${expected}`;
+}
+
+function suggest(parent: readonly PropertyKey[]): string {
+  return parent.length === 0
+    ? ' (known: provider, models, checks, fail-on, runner, output, churn, dragon, personas)'
+    : '';
+}
+
+function explainIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return `required, expected ${issue.expected}`;
+      return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
+    case 'too_small':
+      return `expected ${issue.origin === 'array' ? 'at least' : issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}${issue.origin === 'array' ? ' entries' : ''}, got ${describeValue(issue.input)}`;
+    case 'too_big':
+      return `expected ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}, got ${describeValue(issue.input)}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;
+    case 'invalid_union':
+      return `${issue.message.replace(/^Invalid input/, 'invalid value')}, got ${describeValue(issue.input)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  return String(value);
+}
+
+function getPath(root: Record<string, unknown>, p: readonly string[]): unknown {
+  let node: unknown = root;
+  for (const segment of p) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+function setPath(root: Record<string, unknown>, p: readonly string[], value: unknown): void {
+  let node = root;
+  for (const segment of p.slice(0, -1)) {
+    const next = node[segment];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[segment] = {};
+    node = node[segment] as Record<string, unknown>;
+  }
+  const last = p[p.length - 1];
+  if (last !== undefined) node[last] = value;
+}

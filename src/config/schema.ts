@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { churnSettingsSchema } from '../checks/churn/settings.js';
+import { dragonSettingsSchema } from '../checks/dragon/settings.js';
+import { personasSettingsSchema } from '../checks/personas/settings.js';
+
+export const CHECK_NAMES = ['churn', 'dragon', 'personas'] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+export const FAIL_ON = ['regression', 'never', 'inconclusive'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+const httpUrl = z
+  .string()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'expected an http:// or https:// URL such as http://127.0.0.1:11434');
+
+export const providerSchema = z
+  .object({
+    kind: z.enum(['ollama', 'openai']).default('ollama'),
+    /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
+    host: httpUrl.optional(),
+    /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  })
+  .strict();
+
+export const modelsSchema = z
+  .object({
+    baseline: z.string().trim().min(1, 'expected a model tag such as qwen2.5:7b'),
+    /** Absent in nightly mode: one model measured against a stored report. */
+    candidate: z.string().trim().min(1, 'expected a model tag such as qwen2.5:14b').optional(),
+  })
+  .strict();
+
+export const runnerSchema = z
+  .object({
+    concurrency: z.number().int().min(1).max(256).default(1),
+    timeoutS: z.number().gt(0).max(3600).default(30),
+    retries: z.number().int().min(0).max(5).default(1),
+    numCtx: z.number().int().min(256).default(4096),
+    warmup: z.boolean().default(true),
+    keepAlive: z.string().default('10m'),
+    /** Share of timed-out requests above which a series is marked perturbed. */
+    perturbedTimeoutShare: z.number().min(0).max(1).default(0.05),
+  })
+  .strict();
+
+export const outputSchema = z
+  .object({
+    dir: z.string().min(1).default('model-gate-out'),
+    /** Sample log path; defaults to <dir>/samples.jsonl. */
+    log: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    provider: providerSchema.prefault({}),
+    models: modelsSchema,
+    checks: z
+      .array(z.enum(CHECK_NAMES))
+      .min(1)
+      .refine((list) => new Set(list).size === list.length, 'expected each check at most once')
+      .default([...CHECK_NAMES]),
+    failOn: z.enum(FAIL_ON).default('regression'),
+    runner: runnerSchema.prefault({}),
+    output: outputSchema.prefault({}),
+    churn: churnSettingsSchema.prefault({}),
+    dragon: dragonSettingsSchema.prefault({}),
+    personas: personasSettingsSchema.prefault({}),
+  })
+  .strict();
+
+/** The validated config, every default filled in. */
+export type GateConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,57 @@
+import type { ChurnSection } from '../checks/churn/section.js';
+import type { DragonSection } from '../checks/dragon/section.js';
+import type { PersonasSection } from '../checks/personas/section.js';
+import type { GateFinding } from '../checks/types.js';
+import type { GateConfig } from '../config/schema.js';
+import type { ModelMetadata, ServerInfo } from '../providers/types.js';
+
+export const REPORT_SCHEMA = 'model-gate.report/1';
+
+export type VerdictStatus = 'pass' | 'warn' | 'fail' | 'inconclusive';
+
+export interface Verdict {
+  status: VerdictStatus;
+  /** Every rule that did not pass, most severe first; info findings last. */
+  reasons: GateFinding[];
+}
+
+/** Per model, how its requests went (all checks together). */
+export interface RequestTally {
+  model: string;
+  total: number;
+  ok: number;
+  invalid: number;
+  timeout: number;
+  error: number;
+  /** Timeouts above the configured share: the measurement is not trusted. */
+  perturbed: boolean;
+  meanLatencyMs: number | null;
+}
+
+export interface RunMetadata {
+  provider: ServerInfo;
+  models: { baseline: ModelMetadata | null; candidate: ModelMetadata | null };
+  /** The validated config the run used, defaults filled in. */
+  config: GateConfig;
+  /** Sample logs the report was computed from (file names only). */
+  logs: string[];
+  /** Models loaded on the server before the run (warned about when another model held the GPU). */
+  loadedBefore: string[] | null;
+  requests: RequestTally[];
+  warnings: string[];
+  /** Shards merged into this report, e.g. ["1/3", "2/3", "3/3"]; empty for a whole run. */
+  shards: string[];
+}
+
+export interface Report {
+  schema: typeof REPORT_SCHEMA;
+  tool: { name: string; version: string };
+  createdAt: string;
+  run: RunMetadata;
+  checks: {
+    churn?: ChurnSection;
+    dragon?: DragonSection;
+    personas?: PersonasSection;
+  };
+  verdict: Verdict;
+}

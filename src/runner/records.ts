@@ -1,0 +1,106 @@
+/**
+ * The sample log: JSON Lines, one record per model-call outcome (plus one `kind: "game"`
+ * record per finished maze game). Append-only; analysis reads nothing else.
+ */
+import type { CheckName } from '../config/schema.js';
+
+export const SAMPLE_LOG_VERSION = 1;
+
+export type SampleStatus = 'ok' | 'invalid' | 'timeout' | 'error';
+
+/** Options as sent, in the server's own names. */
+export interface RecordedOptions {
+  temperature: number;
+  seed: number;
+  num_ctx: number;
+  num_predict: number;
+  think: boolean;
+}
+
+/** Fields every call record carries. Check-specific fields are added beside them. */
+export interface CallRecordBase {
+  v: typeof SAMPLE_LOG_VERSION;
+  kind: 'call';
+  check: CheckName;
+  model: string;
+  digest: string | null;
+  /** Unit key: item id, persona/probe, or game seed + decision index (see each check). */
+  key: string;
+  sample: number;
+  options: RecordedOptions;
+  prompt_sha256: string;
+  status: SampleStatus;
+  /** Why the record is invalid / timeout / error, in words. */
+  reason?: string;
+  latency_ms: number;
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  /** 1 when the first try answered, 2 after one retry. */
+  attempts: number;
+  /** Raw model text, only when the check needs it or the user asked (keep-text). */
+  text?: string;
+}
+
+export interface ChurnCallRecord extends CallRecordBase {
+  check: 'churn';
+  item: string;
+  domain: string;
+  mode: 'stochastic' | 'greedy';
+  /** Letter chosen, null when invalid/timeout. */
+  answer: string | null;
+  correct: boolean | null;
+}
+
+export type DragonOutcome =
+  | 'moved'
+  | 'wall'
+  | 'known_wall'
+  | 'pass'
+  | 'treasure'
+  | 'wounded'
+  | 'won'
+  | 'killed';
+
+export interface DragonCallRecord extends CallRecordBase {
+  check: 'dragon';
+  game: number;
+  decision: number;
+  turn: number;
+  move: 'up' | 'down' | 'left' | 'right' | 'pass';
+  /** Stated confidence; null when invalid/timeout (the decision then acts as pass). */
+  confidence: number | null;
+  outcome: DragonOutcome;
+  /** Reference player name instead of a model, when the record comes from one. */
+  player?: string;
+}
+
+export interface DragonGameRecord {
+  v: typeof SAMPLE_LOG_VERSION;
+  kind: 'game';
+  check: 'dragon';
+  model: string;
+  digest: string | null;
+  key: string;
+  game: number;
+  prompt_sha256: string;
+  result: 'won' | 'lost' | 'capped';
+  capped: boolean;
+  turns: number;
+  decisions: number;
+  cells_visited: number;
+  treasure_found: boolean;
+  wounds: number;
+  fingerprint: string;
+  player?: string;
+}
+
+export interface PersonasCallRecord extends CallRecordBase {
+  check: 'personas';
+  persona: string;
+  probe: number;
+  /** Verbatim answer (the analysis needs it); empty when not ok. */
+  text: string;
+}
+
+export type CallRecord = ChurnCallRecord | DragonCallRecord | PersonasCallRecord;
+export type SampleRecord = CallRecord | DragonGameRecord;

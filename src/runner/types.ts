@@ -1,0 +1,49 @@
+import type { CheckName } from '../config/schema.js';
+import type { ChatRequest, ChatResponse } from '../providers/types.js';
+import type { SampleRecord, SampleStatus } from './records.js';
+
+/** One model call as a check wants it. */
+export interface CallSpec {
+  request: ChatRequest;
+  /** SHA-256 of the prompt (see each check for what is hashed); recorded and part of the resume key. */
+  promptSha256: string;
+}
+
+/** What came back from one call after the runner's timeout and retry policy. */
+export interface CallOutcome {
+  /** 'ok' means a response arrived; the check's scorer may still call it 'invalid'. */
+  status: Extract<SampleStatus, 'ok' | 'timeout' | 'error'>;
+  response: ChatResponse | null;
+  /** Why it failed, in words (timeout after 30 s twice, 503 server busy, …). */
+  reason?: string;
+  attempts: number;
+  latencyMs: number;
+}
+
+export interface UnitContext {
+  /** Records of this unit already in the sample log (resume), in log order. */
+  readonly prior: readonly SampleRecord[];
+  /** Digest of the model being run (null when the server does not tell). */
+  readonly digest: string | null;
+  /** Sends one request with the runner's timeout/retry policy. Never throws for a failed call. */
+  call(spec: CallSpec): Promise<CallOutcome>;
+  /** Appends a record to the sample log now (flushed before the promise resolves). */
+  emit(record: SampleRecord): Promise<void>;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * One independent piece of work. Units run concurrently; calls inside a unit run one at a
+ * time (a maze game is a unit whose decisions depend on each other).
+ */
+export interface WorkUnit {
+  check: CheckName;
+  model: string;
+  /** Stable across runs and machines: resume, shards and caches rely on it. */
+  key: string;
+  /** Model calls the unit is expected to make (progress; exact for single calls). */
+  expectedCalls: number;
+  /** True when `prior` already holds everything this unit would produce. */
+  isComplete(prior: readonly SampleRecord[]): boolean;
+  execute(ctx: UnitContext): Promise<void>;
+}
