@@ -61,14 +61,21 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const overrides = [...(options.overrides ?? [])];
   if (getPath(raw, ['provider', 'host']) === undefined && !overrides.some(isHostOverride)) {
     const fromEnv = env.OLLAMA_HOST?.trim();
-    if (fromEnv) overrides.push({ path: ['provider', 'host'], value: normaliseOllamaHost(fromEnv), source: 'environment OLLAMA_HOST' });
+    if (fromEnv)
+      overrides.push({
+        path: ['provider', 'host'],
+        value: normaliseOllamaHost(fromEnv),
+        source: 'environment OLLAMA_HOST',
+      });
   }
   for (const override of overrides) setPath(raw, override.path, override.value);
 
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     const where = fileRead ? requested : 'config';
-    const details = result.error.issues.map((issue) => describeIssue(issue, overrides, locate, where));
+    const details = result.error.issues.map((issue) =>
+      describeIssue(issue, overrides, locate, where),
+    );
     throw new InputError(
       `${where}: ${details.length === 1 ? 'invalid value' : `${details.length} invalid values`}`,
       details,
@@ -127,13 +134,17 @@ function parseYamlConfig(text: string, name: string): ParsedYaml {
     const yamlPath = issuePath.map((s) => (typeof s === 'number' ? s : camelToKebab(String(s))));
     for (let depth = yamlPath.length; depth >= 0; depth--) {
       const node = doc.getIn(yamlPath.slice(0, depth), true) as Node | undefined;
-      const offset = node && typeof node === 'object' && 'range' in node ? node.range?.[0] : undefined;
+      const offset =
+        node && typeof node === 'object' && 'range' in node ? node.range?.[0] : undefined;
       if (offset !== undefined) return `line ${lineCounter.linePos(offset).line}`;
       if (depth === 0 && isMap(doc.contents)) break;
     }
     return '';
   };
-  return { value: camelizeKeys(value) as Record<string, unknown>, locate: withKeyLines(doc, lineCounter, locate) };
+  return {
+    value: camelizeKeys(value) as Record<string, unknown>,
+    locate: withKeyLines(doc, lineCounter, locate),
+  };
 }
 
 /** For unknown keys, point at the key itself rather than at its parent. */
@@ -144,7 +155,9 @@ function withKeyLines(
 ): (p: readonly PropertyKey[], key?: string) => string {
   return (issuePath, key) => {
     if (key !== undefined) {
-      const parentPath = issuePath.map((s) => (typeof s === 'number' ? s : camelToKebab(String(s))));
+      const parentPath = issuePath.map((s) =>
+        typeof s === 'number' ? s : camelToKebab(String(s)),
+      );
       const parent = parentPath.length === 0 ? doc.contents : doc.getIn(parentPath, true);
       if (isMap(parent)) {
         for (const pair of parent.items) {
@@ -213,7 +226,8 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   return String(value);
 }
 

@@ -9,16 +9,14 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 export const FAIL_ON = ['regression', 'never', 'inconclusive'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
-const httpUrl = z
-  .string()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'expected an http:// or https:// URL such as http://127.0.0.1:11434');
+const httpUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'expected an http:// or https:// URL such as http://127.0.0.1:11434');
 
 export const providerSchema = z
   .object({
@@ -26,7 +24,10 @@ export const providerSchema = z
     /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
     host: httpUrl.optional(),
     /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
   })
   .strict();
 

@@ -30,7 +30,11 @@ export function codeSpan(text: string): string {
 export type Align = 'l' | 'r' | 'c';
 
 /** A GitHub table. Cells are inserted as given: escape untrusted cells first. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly Align[]): string {
+export function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align?: readonly Align[],
+): string {
   const cells = [header, ...rows].map((row) => row.map((cell) => cell.replace(/\r?\n|\r/g, ' ')));
   return markdownTable(cells, { align: align ? [...align] : undefined });
 }
@@ -55,7 +59,11 @@ export function num(value: number | null | undefined, digits = 3): string {
 }
 
 /** "[0.412, 0.533]". */
-export function interval(low: number | null | undefined, high: number | null | undefined, format: (v: number) => string = (v) => v.toFixed(3)): string {
+export function interval(
+  low: number | null | undefined,
+  high: number | null | undefined,
+  format: (v: number) => string = (v) => v.toFixed(3),
+): string {
   if (low === null || low === undefined || high === null || high === undefined) return '–';
   return `[${format(low)}, ${format(high)}]`;
 }

@@ -11,7 +11,11 @@ export function escapeXml(text: string): string {
 
 type Attributes = Record<string, string | number | undefined>;
 
-export function element(name: string, attributes: Attributes, children: string | readonly string[] = ''): string {
+export function element(
+  name: string,
+  attributes: Attributes,
+  children: string | readonly string[] = '',
+): string {
   const attrs = Object.entries(attributes)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => ` ${k}="${escapeXml(typeof v === 'number' ? round(v) : String(v))}"`)
@@ -24,10 +28,23 @@ export function text(x: number, y: number, content: string, attributes: Attribut
   return element('text', { x, y, ...attributes }, escapeXml(content));
 }
 
-export function svgDocument(width: number, height: number, title: string, body: readonly string[]): string {
+export function svgDocument(
+  width: number,
+  height: number,
+  title: string,
+  body: readonly string[],
+): string {
   return `${element(
     'svg',
-    { xmlns: 'http://www.w3.org/2000/svg', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'font-family': 'system-ui, sans-serif', 'font-size': 12 },
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'font-family': 'system-ui, sans-serif',
+      'font-size': 12,
+    },
     [element('title', {}, escapeXml(title)), ...body],
   )}\n`;
 }
