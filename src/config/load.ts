@@ -70,7 +70,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   }
   for (const override of overrides) setPath(raw, override.path, override.value);
 
-  const result = configSchema.safeParse(raw);
+  const result = configSchema.safeParse(raw, { reportInput: true });
   if (!result.success) {
     const where = fileRead ? requested : 'config';
     const details = result.error.issues.map((issue) =>
@@ -110,11 +110,14 @@ interface ParsedYaml {
 
 function parseYamlConfig(text: string, name: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) {
     const details = doc.errors.map((e) => {
       const pos = e.linePos?.[0];
-      const message = e.message.split('\n')[0] ?? e.message;
+      const message = (e.message.split('\n')[0] ?? e.message).replace(
+        / at line \d+, column \d+:?$/,
+        '',
+      );
       return pos ? `line ${pos.line}, column ${pos.col}: ${message}` : message;
     });
     throw new InputError(`${name}: not valid YAML`, details);
@@ -175,7 +178,7 @@ function describeIssue(
   issue: z.core.$ZodIssue,
   overrides: readonly ConfigOverride[],
   locate: (p: readonly PropertyKey[], key?: string) => string,
-  where: string,
+  _where: string,
 ): string {
   const override = [...overrides]
     .reverse()
@@ -192,9 +195,9 @@ function describeIssue(
   const at = displayPath(issue.path);
   const expected = explainIssue(issue);
   if (override) return `${at} (from ${override.source}): ${expected}`;
-  const line = locate(issue.path);
-  const prefix = line ? `${line}: ` : where === 'config' ? '' : '';
-  return `${prefix}${at}: ${expected}`;
+  // A missing setting has no line of its own; pointing at its parent would mislead.
+  const line = issue.code === 'invalid_type' && issue.input === undefined ? '' : locate(issue.path);
+  return `${line ? `${line}: ` : ''}${at}: ${expected}`;
 }
 
 function suggest(parent: readonly PropertyKey[]): string {
@@ -206,8 +209,8 @@ function suggest(parent: readonly PropertyKey[]): string {
 function explainIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return `required, expected ${issue.expected}`;
-      return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
+      if (issue.input === undefined) return `missing: expected ${typeName(issue.expected)}`;
+      return `expected ${typeName(issue.expected)}, got ${describeValue(issue.input)}`;
     case 'too_small':
       return `expected ${issue.origin === 'array' ? 'at least' : issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}${issue.origin === 'array' ? ' entries' : ''}, got ${describeValue(issue.input)}`;
     case 'too_big':
@@ -215,10 +218,16 @@ function explainIssue(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;
     case 'invalid_union':
-      return `${issue.message.replace(/^Invalid input/, 'invalid value')}, got ${describeValue(issue.input)}`;
+      return `${issue.message}, got ${describeValue(issue.input)}`;
     default:
       return issue.message;
   }
+}
+
+function typeName(expected: string): string {
+  if (expected === 'object') return 'a mapping';
+  if (expected === 'array') return 'a list';
+  return expected;
 }
 
 function describeValue(value: unknown): string {

@@ -20,14 +20,17 @@ export function parseSeedRange(text: string): number[] | null {
 }
 
 /** A list of seeds: a YAML list of integers, or a range string such as "0-9". */
-export const seedListSchema = z.union([
-  z.array(z.number().int().min(0)).min(1),
-  z.string().transform((text, ctx) => {
-    const seeds = parseSeedRange(text);
-    if (!seeds) {
-      ctx.addIssue({ code: 'custom', message: 'expected a range such as "0-9" or "0-4,7"' });
-      return z.NEVER;
-    }
-    return seeds;
-  }),
-]);
+export const seedListSchema = z.union(
+  [
+    z.array(z.number().int().min(0)).min(1),
+    z.string().transform((text, ctx) => {
+      const seeds = parseSeedRange(text);
+      if (!seeds) {
+        ctx.addIssue({ code: 'custom', message: 'expected a range such as "0-9" or "0-4,7"' });
+        return z.NEVER;
+      }
+      return seeds;
+    }),
+  ],
+  { error: 'expected a list of seeds such as [0, 1, 2] or a range such as "0-9"' },
+);

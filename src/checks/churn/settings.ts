@@ -20,7 +20,20 @@ export const churnSettingsSchema = z
       .object({
         /** A count ("7" or 7) or a share of items ("5%"). */
         maxDeteriorated: z
-          .union([z.number().int().min(0), z.string().regex(/^\d+(\.\d+)?%$/)])
+          .union(
+            [
+              z.number().int().min(0),
+              z
+                .string()
+                .regex(
+                  /^\d+(\.\d+)?%$/,
+                  'expected a count such as 7 or a share of items such as "5%"',
+                ),
+            ],
+            {
+              error: 'expected a count such as 7 or a share of items such as "5%"',
+            },
+          )
           .default('5%'),
         minDomainItems: z.number().int().min(1).default(3),
         maxTimeoutShare: z.number().min(0).max(1).default(0.05),

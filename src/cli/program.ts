@@ -1,0 +1,164 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ExitCode, formatGateError, InputError, isGateError } from '../errors.js';
+import { TOOL_VERSION } from '../version.js';
+import { overrideOptions } from './shared.js';
+
+/** What a command handler returns: the process exit code. */
+export type CommandHandler = (options: Record<string, unknown>) => Promise<number>;
+
+/** The handlers, injected so the program can be built (and its help tested) without running anything. */
+export interface CommandHandlers {
+  run: CommandHandler;
+  analyze: CommandHandler;
+  demo: CommandHandler;
+  simulate: CommandHandler;
+  dragonMaze: CommandHandler;
+  dragonPlay: CommandHandler;
+}
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  pass (warnings allowed)
+  1  regression: at least one gate rule failed
+  2  bad input: config, items, personas or flags (nothing was run)
+  3  infrastructure: server unreachable, model missing, measurement perturbed (inconclusive)`;
+
+export function buildProgram(handlers: CommandHandlers, io: CliIo, setExit: (code: number) => void): Command {
+  const program = new Command('model-gate')
+    .description(
+      'Decide whether a local language model can be upgraded: item-level reliable change (churn),\n' +
+        'calibration of stated confidence in a maze game (dragon), persona distinctiveness (personas).',
+    )
+    .version(TOOL_VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  const wrap =
+    (handler: CommandHandler) =>
+    async (...args: unknown[]): Promise<void> => {
+      const command = args[args.length - 1] as Command;
+      setExit(await handler(command.opts()));
+    };
+
+  program
+    .command('run')
+    .description('Evaluate the baseline and candidate models, analyse, write the report and exit with the verdict')
+    .option('-c, --config <file>', 'config file', 'model-gate.yml')
+    .addOption(new Option('--shard <i/n>', 'run only slice i of n of the plan (merge the logs with analyze)'))
+    .addOption(new Option('--cache-dir <dir>', 'reuse and refresh a sample log kept across runs (actions/cache)'))
+    .option('--json', 'print the verdict and paths as JSON on stdout')
+    .addHelpText('after', '\nExample:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10')
+    .action(wrap(handlers.run));
+  for (const option of overrideOptions([
+    'baseline',
+    'candidate',
+    'checks',
+    'provider',
+    'ollama-host',
+    'samples',
+    'concurrency',
+    'timeout',
+    'fail-on',
+    'output-dir',
+    'log',
+  ])) {
+    program.commands.at(-1)?.addOption(option);
+  }
+
+  program
+    .command('analyze')
+    .description('Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called')
+    .requiredOption('--log <file...>', 'sample log(s) to analyse (repeat or list several)')
+    .option('-c, --config <file>', 'config file the logs were produced with', 'model-gate.yml')
+    .option('--out <dir>', 'output directory (default: output.dir of the config)')
+    .option('--previous <report>', 'dragon nightly mode: a previous report.json to compare with')
+    .option('--fail-on <when>', 'regression | inconclusive | never')
+    .option('--json', 'print the verdict and paths as JSON on stdout')
+    .addHelpText('after', '\nExample (merge shards):\n  model-gate analyze --log shard-1/samples.jsonl shard-2/samples.jsonl --out report/')
+    .action(wrap(handlers.analyze));
+
+  program
+    .command('demo')
+    .description('The whole job against the built-in simulator: no GPU, no server to install')
+    .option('--scenario <name>', 'demo (a regression to show every check) | aa (identical models, a clean pass)', 'demo')
+    .option('--out <dir>', 'output directory', 'model-gate-out/demo')
+    .option('--json', 'print the verdict and paths as JSON on stdout')
+    .action(wrap(handlers.demo));
+
+  program
+    .command('simulate')
+    .description('Start the Ollama-compatible simulator on loopback (scripted models, for tests and dry runs)')
+    .option('--port <n>', 'port (0 picks a free one)', '11435')
+    .option('--host <address>', 'loopback address to bind', '127.0.0.1')
+    .option('--scenario <file>', 'scenario file or built-in name (demo, aa)', 'demo')
+    .action(wrap(handlers.simulate));
+
+  const dragon = program.command('dragon').description('The maze game behind the dragon check');
+  dragon
+    .command('maze')
+    .description('Print the maze of a seed (protocol dragon-calibration/1): drawing, camp, treasure, walls')
+    .requiredOption('--seed <n>', 'maze seed (integer ≥ 0)')
+    .option('--walls <n>', 'interior walls', '40')
+    .option('--json', 'print JSON (camp, treasure, walls as cell+side pairs, wall count)')
+    .action(wrap(handlers.dragonMaze));
+  dragon
+    .command('play')
+    .description('Play a reference player (no model) over seeds and print its calibration')
+    .requiredOption('--player <name>', 'random | overconfident | careful')
+    .option('--seeds <list>', 'seeds, e.g. 0-9 or 0-4,7', '0-9')
+    .option('--walls <n>', 'interior walls', '40')
+    .option('--json', 'print JSON')
+    .action(wrap(handlers.dragonPlay));
+
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never throws, never prints a stack trace for user errors. */
+export async function runCli(argv: readonly string[], handlers: CommandHandlers, io: CliIo): Promise<number> {
+  let exitCode: number = ExitCode.pass;
+  const program = buildProgram(handlers, io, (code) => {
+    exitCode = code;
+  });
+  program.exitOverride();
+  for (const command of allCommands(program)) command.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return ExitCode.pass;
+      }
+      // Commander already printed its message.
+      return ExitCode.badInput;
+    }
+    if (isGateError(error)) {
+      io.stderr(`model-gate: ${formatGateError(error)}\n`);
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`model-gate: internal error: ${message}\n`);
+    if (process.env.MODEL_GATE_DEBUG && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    else io.stderr('  (set MODEL_GATE_DEBUG=1 to see where it happened, and please report it)\n');
+    return ExitCode.infrastructure;
+  }
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+/** Integer flag parsing with a message naming the flag. */
+export function integerFlag(value: unknown, flag: string, min = 0): number {
+  const text = String(value ?? '').trim();
+  if (!/^\d+$/.test(text) || Number(text) < min) {
+    throw new InputError(`flag ${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+  }
+  return Number(text);
+}

@@ -1,0 +1,111 @@
+/**
+ * Every action input, read once, validated together, returned typed. The rest of the code
+ * never calls core.getInput.
+ */
+import * as core from '@actions/core';
+import { InputError } from '../errors.js';
+import { type LoadedConfig, loadConfig } from './load.js';
+import { type OverridableName, parseShard, type Shard, toOverrides } from './overrides.js';
+
+/** Input names exactly as in action.yml. */
+export const Input = {
+  config: 'config',
+  baseline: 'baseline',
+  candidate: 'candidate',
+  checks: 'checks',
+  provider: 'provider',
+  ollamaHost: 'ollama-host',
+  samples: 'samples',
+  concurrency: 'concurrency',
+  timeout: 'timeout',
+  failOn: 'fail-on',
+  outputDir: 'output-dir',
+  comment: 'comment',
+  commentHeader: 'comment-header',
+  artifactName: 'artifact-name',
+  cacheDir: 'cache-dir',
+  shard: 'shard',
+  githubToken: 'github-token',
+} as const;
+
+export interface ActionInputs {
+  loaded: LoadedConfig;
+  comment: boolean;
+  commentHeader: string;
+  artifactName: string;
+  cacheDir: string | null;
+  shard: Shard | null;
+  githubToken: string;
+}
+
+type InputReader = Pick<typeof core, 'getInput' | 'getBooleanInput' | 'setSecret'>;
+
+export function getInputs(reader: InputReader = core): ActionInputs {
+  const problems: string[] = [];
+  const token = reader.getInput(Input.githubToken);
+  if (token) reader.setSecret(token);
+
+  let comment = true;
+  try {
+    comment = reader.getInput(Input.comment) === '' ? true : reader.getBooleanInput(Input.comment);
+  } catch {
+    problems.push(
+      `input '${Input.comment}': expected true or false, got ${JSON.stringify(reader.getInput(Input.comment))}`,
+    );
+  }
+
+  const header = reader.getInput(Input.commentHeader) || 'default';
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(header)) {
+    problems.push(
+      `input '${Input.commentHeader}': expected 1–64 letters, digits, '.', '_' or '-', got ${JSON.stringify(header)}`,
+    );
+  }
+
+  let shard: Shard | null = null;
+  try {
+    shard = parseShard(reader.getInput(Input.shard), `input '${Input.shard}'`);
+  } catch (error) {
+    problems.push(error instanceof Error ? error.message : String(error));
+  }
+
+  const given: Partial<Record<OverridableName, string>> = {
+    baseline: reader.getInput(Input.baseline),
+    candidate: reader.getInput(Input.candidate),
+    checks: reader.getInput(Input.checks),
+    provider: reader.getInput(Input.provider),
+    'ollama-host': reader.getInput(Input.ollamaHost),
+    samples: reader.getInput(Input.samples),
+    concurrency: reader.getInput(Input.concurrency),
+    timeout: reader.getInput(Input.timeout),
+    'fail-on': reader.getInput(Input.failOn),
+    'output-dir': reader.getInput(Input.outputDir),
+  };
+  const configInput = reader.getInput(Input.config);
+
+  let loaded: LoadedConfig | null = null;
+  try {
+    loaded = loadConfig({
+      file: configInput || undefined,
+      required: configInput !== '' && configInput !== 'model-gate.yml',
+      overrides: toOverrides(given, (n) => `input '${n}'`),
+    });
+  } catch (error) {
+    if (error instanceof InputError) problems.push(error.message, ...error.details);
+    else throw error;
+  }
+
+  if (problems.length > 0 || loaded === null) {
+    throw new InputError('the action inputs are not valid', problems);
+  }
+  const artifactName = reader.getInput(Input.artifactName) || 'model-gate';
+  const cacheDir = reader.getInput(Input.cacheDir) || null;
+  return {
+    loaded,
+    comment,
+    commentHeader: header,
+    artifactName,
+    cacheDir,
+    shard,
+    githubToken: token,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The settings a user may give outside model-gate.yml — as CLI flags or action inputs — and
+ * where each lands in the config. One table for both entry points, so they cannot drift.
+ */
+import { InputError } from '../errors.js';
+import type { ConfigOverride } from './load.js';
+
+type Parse = (raw: string, source: string) => unknown;
+
+const text: Parse = (raw) => raw.trim();
+const integer: Parse = (raw) => (/^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim());
+const decimal: Parse = (raw) =>
+  /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
+const list: Parse = (raw) =>
+  raw
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+
+/** name (kebab-case, as in action.yml and the CLI) → config path and parser. */
+export const OVERRIDABLE = {
+  baseline: { path: ['models', 'baseline'], parse: text },
+  candidate: { path: ['models', 'candidate'], parse: text },
+  checks: { path: ['checks'], parse: list },
+  provider: { path: ['provider', 'kind'], parse: text },
+  'ollama-host': { path: ['provider', 'host'], parse: text },
+  samples: { path: ['churn', 'samples'], parse: integer },
+  concurrency: { path: ['runner', 'concurrency'], parse: integer },
+  timeout: { path: ['runner', 'timeoutS'], parse: decimal },
+  'fail-on': { path: ['failOn'], parse: text },
+  'output-dir': { path: ['output', 'dir'], parse: text },
+  log: { path: ['output', 'log'], parse: text },
+} as const satisfies Record<string, { path: readonly string[]; parse: Parse }>;
+
+export type OverridableName = keyof typeof OVERRIDABLE;
+
+/**
+ * Turns the values the user gave (empty strings mean "not given") into config overrides.
+ * `describe` says how the user wrote a name, e.g. (n) => `flag --${n}`.
+ */
+export function toOverrides(
+  given: Partial<Record<OverridableName, string | undefined>>,
+  describe: (name: OverridableName) => string,
+): ConfigOverride[] {
+  const overrides: ConfigOverride[] = [];
+  for (const name of Object.keys(OVERRIDABLE) as OverridableName[]) {
+    const raw = given[name];
+    if (raw === undefined || raw.trim() === '') continue;
+    const { path, parse } = OVERRIDABLE[name];
+    overrides.push({ path, value: parse(raw, describe(name)), source: describe(name) });
+  }
+  return overrides;
+}
+
+export interface Shard {
+  /** 1-based, as the user writes it: "2/4" is the second of four. */
+  index: number;
+  count: number;
+}
+
+/** "i/n" with 1 ≤ i ≤ n. */
+export function parseShard(raw: string | undefined, source: string): Shard | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw.trim());
+  const index = match ? Number(match[1]) : Number.NaN;
+  const count = match ? Number(match[2]) : Number.NaN;
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new InputError(
+      `${source}: expected a shard "i/n" with 1 ≤ i ≤ n (e.g. "2/4"), got ${JSON.stringify(raw)}`,
+    );
+  }
+  return { index, count };
+}

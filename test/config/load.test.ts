@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { toOverrides } from '../../src/config/overrides.js';
+import { ExitCode, formatGateError, InputError } from '../../src/errors.js';
+
+const bad = (name: string) => path.join('fixtures/config/bad', name);
+
+function failure(file: string, overrides = toOverrides({}, (n) => n)): string {
+  try {
+    loadConfig({ file, overrides, env: {} });
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).exitCode).toBe(ExitCode.badInput);
+    return formatGateError(error as InputError);
+  }
+  throw new Error(`${file} loaded without error`);
+}
+
+describe('loadConfig — the documented example', () => {
+  it('loads model-gate.yml with every default filled in', () => {
+    const { config, file } = loadConfig({ file: 'model-gate.yml', env: {} });
+    expect(file).toBe(path.resolve('model-gate.yml'));
+    expect(config.models).toEqual({ baseline: 'qwen2.5:7b', candidate: 'qwen2.5:14b' });
+    expect(config.churn.samples).toBe(10);
+    expect(config.churn.gate.maxDeteriorated).toBe('5%');
+    expect(config.dragon.seeds).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(config.runner.timeoutS).toBe(30);
+    expect(config.checks).toEqual(['churn', 'dragon', 'personas']);
+  });
+
+  it('applies overrides over the file, and OLLAMA_HOST only when no host is set', () => {
+    const overrides = toOverrides(
+      { samples: '4', candidate: 'x:2', checks: 'churn, dragon' },
+      (n) => `flag --${n}`,
+    );
+    const { config } = loadConfig({
+      file: 'model-gate.yml',
+      overrides,
+      env: { OLLAMA_HOST: '0.0.0.0:11500' },
+    });
+    expect(config.churn.samples).toBe(4);
+    expect(config.models.candidate).toBe('x:2');
+    expect(config.checks).toEqual(['churn', 'dragon']);
+    expect(config.provider.host).toBe('http://127.0.0.1:11500');
+  });
+
+  it('runs on defaults and overrides alone when the default file is absent', () => {
+    const overrides = toOverrides({ baseline: 'a:1' }, (n) => `input '${n}'`);
+    const { config, file } = loadConfig({ cwd: 'fixtures', overrides, env: {} });
+    expect(file).toBeNull();
+    expect(config.models.baseline).toBe('a:1');
+    expect(config.models.candidate).toBeUndefined();
+  });
+
+  it('names the flag when an override is wrong', () => {
+    const overrides = toOverrides({ samples: '-2' }, (n) => `flag --${n}`);
+    expect(failure('model-gate.yml', overrides)).toContain(
+      'churn.samples (from flag --samples): expected ≥ 2, got -2',
+    );
+  });
+});
+
+describe('loadConfig — bad configs give one clear message with line and field', () => {
+  const cases: [string, string[]][] = [
+    ['wrong-type.yml', ['line 5', 'churn.samples', 'expected number, got "ten"']],
+    ['unknown-key.yml', ['line 6', 'churn.sampels', 'unknown setting']],
+    ['missing-models.yml', ['models: missing: expected a mapping']],
+    ['negative-k.yml', ['line 5', 'churn.samples', 'expected ≥ 2, got -3']],
+    [
+      'unknown-check.yml',
+      ['line 4', 'checks[1]', 'expected one of "churn", "dragon", "personas", got "speed"'],
+    ],
+    ['bad-url.yml', ['line 2', 'provider.host', 'http:// or https:// URL']],
+    ['empty.yml', ['empty.yml: the file is empty', 'models:']],
+    ['not-yaml.yml', ['not-yaml.yml: not valid YAML', 'line ']],
+    ['duplicate-key.yml', ['not valid YAML', 'line 3', 'unique']],
+    ['top-level-list.yml', ['expected a mapping of settings at the top level', 'a list']],
+    ['bad-seeds.yml', ['line 5', 'dragon.seeds', 'a range such as "0-9", got "nine to five"']],
+    [
+      'bad-threshold.yml',
+      ['line 6', 'churn.gate.max-deteriorated', 'a share of items such as "5%"'],
+    ],
+  ];
+  for (const [file, fragments] of cases) {
+    it(file, () => {
+      const message = failure(bad(file));
+      for (const fragment of fragments) expect(message).toContain(fragment);
+      expect(message).not.toMatch(/\n\s+at /); // no stack trace
+    });
+  }
+
+  it('a named config file that does not exist is bad input', () => {
+    expect(failure('nowhere/model-gate.yml')).toContain(
+      'nowhere/model-gate.yml: config file not found',
+    );
+  });
+});
