@@ -104,3 +104,20 @@ export interface PersonasCallRecord extends CallRecordBase {
 
 export type CallRecord = ChurnCallRecord | DragonCallRecord | PersonasCallRecord;
 export type SampleRecord = CallRecord | DragonGameRecord;
+
+/**
+ * Provenance of a run, written once per run (and per resumed run or shard) so that
+ * `model-gate analyze` can rebuild the report's metadata from the logs alone.
+ */
+export interface RunInfoRecord {
+  v: typeof SAMPLE_LOG_VERSION;
+  kind: 'run';
+  startedAt: string;
+  toolVersion: string;
+  provider: import('../providers/types.js').ServerInfo;
+  models: import('../providers/types.js').ModelMetadata[];
+  loadedBefore: string[] | null;
+  /** "i/n" when this run executed one shard of the plan. */
+  shard: string | null;
+  warnings: string[];
+}
