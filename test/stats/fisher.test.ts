@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { createFisherCache, fisherExactTwoSided } from '../../src/stats/fisher.js';
+
+describe('fisherExactTwoSided', () => {
+  it("reproduces Fisher's tea-tasting example", () => {
+    // Margins 4/4/4/4, n = 8: P(a = k) = C(4,k)C(4,4−k)/70 = 1, 16, 36, 16, 1 (/70).
+    // Observed a = 3 (p = 16/70): tables at most as probable are k = 0, 1, 3, 4 → 34/70.
+    // R: fisher.test(matrix(c(3, 1, 1, 3), 2))$p.value = 0.4857143.
+    expect(fisherExactTwoSided(3, 1, 1, 3)).toBeCloseTo(34 / 70, 12);
+  });
+
+  it('matches a hand computation with unequal tails', () => {
+    // 7/10 against 2/10: a=7, b=3, c=2, d=8; rows 10/10, column 9, n = 20, C(20,9) = 167960.
+    // C(10,k)C(10,9−k) for k = 0..9: 10, 450, 5400, 25200, 52920, 52920, 25200, 5400, 450, 10.
+    // Observed k = 7 (5400): k ∈ {0,1,2,7,8,9} → 11720/167960 = 0.0697785187.
+    expect(fisherExactTwoSided(7, 3, 2, 8)).toBeCloseTo(11720 / 167960, 12);
+  });
+
+  it('counts tables of equal probability on both sides', () => {
+    // rows 5/5, column 4, n = 10, C(10,4) = 210: C(5,k)C(5,4−k) = 5, 50, 100, 50, 5.
+    // Observed k = 0 (5/210): k = 0 and k = 4 → 10/210.
+    expect(fisherExactTwoSided(0, 5, 4, 1)).toBeCloseTo(10 / 210, 12);
+    // Complete separation 10/10 against 0/10: 2/C(20,10) = 2/184756.
+    expect(fisherExactTwoSided(10, 0, 0, 10)).toBeCloseTo(2 / 184756, 15);
+  });
+
+  it('is 1 when the margins leave one table', () => {
+    expect(fisherExactTwoSided(10, 0, 10, 0)).toBe(1);
+    expect(fisherExactTwoSided(0, 0, 3, 4)).toBe(1);
+  });
+
+  it('caches by counts', () => {
+    const fisher = createFisherCache();
+    expect(fisher(7, 10, 2, 10)).toBeCloseTo(11720 / 167960, 12);
+    expect(fisher(7, 10, 2, 10)).toBe(fisher(7, 10, 2, 10));
+  });
+});
