@@ -26,4 +26,10 @@ export interface Behaviour {
    * arguments: the same chat and params give the same answer (seeded draws only).
    */
   answer(chat: SimulatedChat, params: unknown): string | null;
+  /**
+   * Optional early check of a scenario block, called once when the scenario is loaded so a
+   * wrong block is reported with its file and model before any request. Throws an Error whose
+   * message names the field and what was expected.
+   */
+  validate?(params: unknown): void;
 }

@@ -1,0 +1,181 @@
+/**
+ * The part of a generation request every endpoint shares: find the model, apply faults that
+ * refuse the request, wait for a slot, decide the answer and how long it takes. The endpoint
+ * modules only translate requests and replies to their wire formats.
+ */
+import { createHash } from 'node:crypto';
+import type { Behaviour, SimulatedChat } from './behaviour.js';
+import { activeFaults } from './faults.js';
+import { genericAnswer } from './genericAnswer.js';
+import type { Fault, Scenario, SimulatedModel } from './scenario.js';
+import { normaliseModelName } from './scenario.js';
+import type { Slots } from './slots.js';
+
+export interface GenerationRequest {
+  chat: SimulatedChat;
+  think: boolean;
+  numPredict: number | null;
+  numCtx: number | null;
+}
+
+export interface Generation {
+  model: SimulatedModel;
+  content: string;
+  thinking: string | null;
+  doneReason: 'stop' | 'length';
+  promptTokens: number;
+  completionTokens: number;
+  /** Time the answer takes to generate once a slot is held. */
+  latencyMs: number;
+  /** Time before the response headers, on top of the queue and generation time. */
+  headerDelayMs: number;
+  loadMs: number;
+  faults: Fault[];
+}
+
+/** A refusal the endpoint turns into its own error shape. */
+export class SimulatedHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SimulatorState {
+  scenario: Scenario;
+  behaviours: readonly Behaviour[];
+  slots: Slots;
+  /** Models in memory, most recently used first. */
+  loaded: string[];
+  /** num_ctx each loaded model was loaded with (a change reloads, as in Ollama). */
+  loadedContext: Map<string, number | null>;
+  arrivals: Map<string, number>;
+  attempts: Map<string, number>;
+  stats: SimulatorStats;
+}
+
+export interface SimulatorStats {
+  /** Generation requests per model (refused ones included). */
+  requests: Record<string, number>;
+  /** Model of each generation request that got a slot, in the order they got it. */
+  order: string[];
+  /** Times a model had to be loaded: first use, switch, or a num_ctx change. */
+  loads: number;
+  /** Most requests generating at once. */
+  maxInFlight: number;
+}
+
+/** Simulated cost of loading a model into memory; small so tests stay fast. */
+const LOAD_MS = 0;
+
+export function findModel(state: SimulatorState, name: string): SimulatedModel | null {
+  const wanted = normaliseModelName(name);
+  return state.scenario.models.find((m) => m.name === wanted) ?? null;
+}
+
+/** Checks the request and applies refusing faults. Throws SimulatedHttpError. */
+export function admit(state: SimulatorState, request: GenerationRequest): Generation {
+  const model = findModel(state, request.chat.model);
+  if (!model) {
+    throw new SimulatedHttpError(404, `model '${request.chat.model}' not found`);
+  }
+  state.stats.requests[model.name] = (state.stats.requests[model.name] ?? 0) + 1;
+  if (request.think && !model.thinking) {
+    throw new SimulatedHttpError(400, `"${request.chat.model}" does not support thinking`);
+  }
+  const requestHash = createHash('sha256')
+    .update(JSON.stringify([model.name, request]))
+    .digest('hex');
+  const arrival = (state.arrivals.get(model.name) ?? 0) + 1;
+  state.arrivals.set(model.name, arrival);
+  const attempt = (state.attempts.get(requestHash) ?? 0) + 1;
+  state.attempts.set(requestHash, attempt);
+  const faults = activeFaults(
+    model.faults,
+    { model: model.name, requestHash, arrival, attempt },
+    state.scenario.seed,
+  );
+  const refusal = faults.find((f) => f.kind === 'status');
+  if (refusal?.kind === 'status') {
+    throw new SimulatedHttpError(refusal.status, refusal.message ?? defaultMessage(refusal.status));
+  }
+
+  let content = answerFor(state, model, request.chat);
+  let thinking = request.think
+    ? `Simulated reasoning about: ${request.chat.user.slice(0, 60)}`
+    : null;
+  let doneReason: 'stop' | 'length' = 'stop';
+  if (faults.some((f) => f.kind === 'thinking-only')) {
+    thinking = 'Simulated reasoning that used the whole token budget before answering.';
+    content = '';
+    doneReason = 'length';
+  } else if (request.numPredict !== null && request.numPredict > 0) {
+    const budget = request.numPredict * 4;
+    if (content.length > budget) {
+      content = content.slice(0, budget);
+      doneReason = 'length';
+    }
+  }
+  let latencyMs = model.latencyMs;
+  let headerDelayMs = 0;
+  for (const fault of faults) {
+    if (fault.kind === 'latency') latencyMs += fault.ms;
+    if (fault.kind === 'slow-headers') headerDelayMs += fault.ms;
+  }
+  return {
+    model,
+    content,
+    thinking,
+    doneReason,
+    promptTokens: estimateTokens(`${request.chat.system ?? ''} ${request.chat.user}`),
+    completionTokens: estimateTokens(content),
+    latencyMs,
+    headerDelayMs,
+    loadMs: 0,
+    faults,
+  };
+}
+
+/** Marks the model loaded (evicting the oldest beyond max-loaded); returns the load time. */
+export function useModel(state: SimulatorState, model: string, numCtx: number | null): number {
+  const wasLoaded = state.loaded.includes(model);
+  const context = state.loadedContext.get(model);
+  const reload = !wasLoaded || (numCtx !== null && context !== undefined && context !== numCtx);
+  state.loaded = [model, ...state.loaded.filter((m) => m !== model)];
+  for (const evicted of state.loaded.splice(state.scenario.maxLoaded)) {
+    state.loadedContext.delete(evicted);
+  }
+  if (numCtx !== null || !state.loadedContext.has(model)) state.loadedContext.set(model, numCtx);
+  state.stats.order.push(model);
+  if (!reload) return 0;
+  state.stats.loads++;
+  return LOAD_MS;
+}
+
+function answerFor(state: SimulatorState, model: SimulatedModel, chat: SimulatedChat): string {
+  for (const behaviour of state.behaviours) {
+    if (!(behaviour.name in model.behaviours)) continue;
+    const answer = behaviour.answer(chat, model.behaviours[behaviour.name]);
+    if (answer !== null) return answer;
+  }
+  return genericAnswer(chat);
+}
+
+function defaultMessage(status: number): string {
+  switch (status) {
+    case 400:
+      return 'invalid request (simulated fault)';
+    case 404:
+      return 'model not found (simulated fault)';
+    case 503:
+      return 'server busy, please try again.  maximum pending requests exceeded';
+    default:
+      return 'llama runner process has terminated (simulated fault)';
+  }
+}
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,292 @@
+/**
+ * Scenario files describe what the simulator serves: its models (name, digest, details,
+ * latency, scripted behaviour blocks) and the faults it injects. Example, with every field:
+ *
+ *   seed: 7                      # all seeded draws (answers, fault rates) derive from it
+ *   version: 0.12.6-simulated    # /api/version; always contains "simulated"
+ *   parallel: 1                  # requests generated at once (OLLAMA_NUM_PARALLEL); others queue
+ *   max-queue: 512               # queued requests beyond this get 503 server busy
+ *   max-loaded: 1                # models kept loaded; using another one evicts the oldest
+ *   loaded: [other:7b]           # models /api/ps lists before any request
+ *   faults: [...]                # faults for every model, same shape as a model's
+ *   models:
+ *     - name: demo-base:1b       # ":latest" is added when no tag is given
+ *       digest: <64 hex>         # derived from the name when absent
+ *       family: simulated
+ *       parameter-size: 1B
+ *       quantization-level: Q4_K_M
+ *       context-length: 8192
+ *       thinking: false          # capability: think=true is a 400 error when false
+ *       latency-ms: 20           # time to generate one answer, holding a slot
+ *       churn: {...}             # a behaviour block, passed as written to that behaviour
+ *       faults:
+ *         - kind: status         # status | latency | slow-headers | drop | mid-stream-error
+ *           status: 503          #   | malformed-json | thinking-only
+ *           rate: 0.1            # chance per request (seeded); default 1
+ *           requests: [1, 2]     # only this model's 1st and 2nd generation requests
+ *           attempts: [1]        # only the first time an identical request arrives
+ *
+ * Structural keys are kebab-case; behaviour blocks are handed to their behaviour untouched
+ * (their keys are often data, such as item ids, and must not be renamed).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { LineCounter, type Node, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { camelizeKeys, displayPath } from '../config/keys.js';
+import { InputError } from '../errors.js';
+import { behaviours as knownBehaviours } from './behaviours/index.js';
+
+export const FAULT_KINDS = [
+  'status',
+  'latency',
+  'slow-headers',
+  'drop',
+  'mid-stream-error',
+  'malformed-json',
+  'thinking-only',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+const selector = {
+  rate: z.number().min(0).max(1).default(1),
+  requests: z.array(z.number().int().min(1)).optional(),
+  attempts: z.array(z.number().int().min(1)).optional(),
+};
+
+const faultSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('status'),
+      status: z.union([z.literal(400), z.literal(404), z.literal(500), z.literal(503)]),
+      message: z.string().optional(),
+      ...selector,
+    })
+    .strict(),
+  z.object({ kind: z.literal('latency'), ms: z.number().int().min(0), ...selector }).strict(),
+  z.object({ kind: z.literal('slow-headers'), ms: z.number().int().min(0), ...selector }).strict(),
+  z
+    .object({
+      kind: z.literal('drop'),
+      /** Drop after the first streamed chunk instead of before any byte. */
+      midStream: z.boolean().default(false),
+      ...selector,
+    })
+    .strict(),
+  z
+    .object({ kind: z.literal('mid-stream-error'), message: z.string().optional(), ...selector })
+    .strict(),
+  z.object({ kind: z.literal('malformed-json'), ...selector }).strict(),
+  z.object({ kind: z.literal('thinking-only'), ...selector }).strict(),
+]);
+export type Fault = z.infer<typeof faultSchema>;
+
+const STRUCTURAL_MODEL_KEYS = [
+  'name',
+  'digest',
+  'family',
+  'parameter-size',
+  'quantization-level',
+  'context-length',
+  'thinking',
+  'latency-ms',
+  'faults',
+] as const;
+
+const modelSchema = z
+  .object({
+    name: z.string().trim().min(1),
+    digest: z
+      .string()
+      .regex(/^(sha256:)?[0-9a-f]{64}$/, 'expected 64 lowercase hex digits')
+      .optional(),
+    family: z.string().min(1).default('simulated'),
+    parameterSize: z.string().min(1).default('1B'),
+    quantizationLevel: z.string().min(1).default('Q4_K_M'),
+    contextLength: z.number().int().min(256).default(8192),
+    thinking: z.boolean().default(false),
+    latencyMs: z.number().int().min(0).default(0),
+    faults: z.array(faultSchema).default([]),
+  })
+  .strict();
+
+const scenarioSchema = z
+  .object({
+    seed: z.number().int().min(0).default(0),
+    version: z
+      .string()
+      .regex(/simulated/, 'must contain "simulated" so nobody mistakes it for a real server')
+      .default('0.12.6-simulated'),
+    parallel: z.number().int().min(1).max(256).default(1),
+    maxQueue: z.number().int().min(0).default(512),
+    maxLoaded: z.number().int().min(1).default(1),
+    loaded: z.array(z.string().min(1)).default([]),
+    faults: z.array(faultSchema).default([]),
+    models: z.array(z.unknown()).min(1, 'expected at least one model'),
+  })
+  .strict();
+
+export interface SimulatedModel {
+  /** Full tag, e.g. "demo-base:1b" or "demo:latest". */
+  name: string;
+  /** 64 hex digits, without the "sha256:" prefix. */
+  digest: string;
+  family: string;
+  parameterSize: string;
+  quantizationLevel: string;
+  contextLength: number;
+  thinking: boolean;
+  latencyMs: number;
+  /** The model's own faults followed by the scenario-wide ones. */
+  faults: Fault[];
+  /** Behaviour name → its block as written in the scenario. */
+  behaviours: Record<string, unknown>;
+}
+
+export interface Scenario {
+  seed: number;
+  version: string;
+  parallel: number;
+  maxQueue: number;
+  maxLoaded: number;
+  loaded: string[];
+  models: SimulatedModel[];
+}
+
+/** Ollama resolves "x" to "x:latest"; the simulator does the same. */
+export function normaliseModelName(name: string): string {
+  return name.includes(':') ? name : `${name}:latest`;
+}
+
+export function digestFromName(name: string): string {
+  return createHash('sha256').update(`model-gate simulated model ${name}`).digest('hex');
+}
+
+export function loadScenario(file: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(
+      `${file}: cannot read the scenario file${code === 'ENOENT' ? ' (not found)' : ''}`,
+    );
+  }
+  return parseScenario(text, file);
+}
+
+/** Parses scenario YAML; `name` is used in messages. Throws InputError naming line and field. */
+export function parseScenario(text: string, name = 'scenario'): Scenario {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new InputError(
+      `${name}: not valid YAML`,
+      doc.errors.map((e) => {
+        const pos = e.linePos?.[0];
+        const first = e.message.split('\n')[0] ?? e.message;
+        return pos ? `line ${pos.line}: ${first}` : first;
+      }),
+    );
+  }
+  const raw: unknown = doc.toJS();
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new InputError(`${name}: expected a mapping with at least "models:"`);
+  }
+  const lineOf = (path: readonly (string | number)[]): string => {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = doc.getIn(path.slice(0, depth), true) as Node | undefined;
+      const offset = node && typeof node === 'object' && 'range' in node ? node.range?.[0] : null;
+      if (typeof offset === 'number') return `line ${lineCounter.linePos(offset).line}: `;
+    }
+    return '';
+  };
+  const fail = (path: readonly (string | number)[], message: string): never => {
+    throw new InputError(`${name}: invalid scenario`, [
+      `${lineOf(path)}${displayPath(path)}: ${message}`,
+    ]);
+  };
+
+  const top = scenarioSchema.safeParse(camelizeTopLevel(raw as Record<string, unknown>));
+  if (!top.success) {
+    const issue = top.error.issues[0];
+    return fail(kebabPath(issue?.path ?? []), issue?.message ?? 'invalid value');
+  }
+  const scenarioFaults = top.data.faults;
+  const behaviourNames = new Set(knownBehaviours.map((b) => b.name));
+  const models: SimulatedModel[] = [];
+  const seen = new Set<string>();
+
+  top.data.models.forEach((entry, index) => {
+    const at: (string | number)[] = ['models', index];
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      fail(at, 'expected a mapping with at least "name:"');
+    }
+    const structural: Record<string, unknown> = {};
+    const blocks: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
+      if ((STRUCTURAL_MODEL_KEYS as readonly string[]).includes(key)) structural[key] = value;
+      else if (behaviourNames.has(key)) blocks[key] = value;
+      else {
+        const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(', ');
+        fail([...at, key], `unknown key (known: ${known})`);
+      }
+    }
+    const parsed = modelSchema.safeParse(camelizeKeys(structural));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      fail([...at, ...kebabPath(issue?.path ?? [])], issue?.message ?? 'invalid value');
+      return;
+    }
+    for (const behaviour of knownBehaviours) {
+      if (!(behaviour.name in blocks) || !behaviour.validate) continue;
+      try {
+        behaviour.validate(blocks[behaviour.name]);
+      } catch (error) {
+        fail([...at, behaviour.name], error instanceof Error ? error.message : String(error));
+      }
+    }
+    const model = parsed.data;
+    const fullName = normaliseModelName(model.name);
+    if (seen.has(fullName)) fail([...at, 'name'], `model "${fullName}" is listed twice`);
+    seen.add(fullName);
+    models.push({
+      name: fullName,
+      digest: model.digest?.replace(/^sha256:/, '') ?? digestFromName(fullName),
+      family: model.family,
+      parameterSize: model.parameterSize,
+      quantizationLevel: model.quantizationLevel,
+      contextLength: model.contextLength,
+      thinking: model.thinking,
+      latencyMs: model.latencyMs,
+      faults: [...model.faults, ...scenarioFaults],
+      behaviours: blocks,
+    });
+  });
+
+  return {
+    seed: top.data.seed,
+    version: top.data.version,
+    parallel: top.data.parallel,
+    maxQueue: top.data.maxQueue,
+    maxLoaded: top.data.maxLoaded,
+    loaded: top.data.loaded.map(normaliseModelName),
+    models,
+  };
+}
+
+/** Only the top level and faults are renamed; `models` entries are split first (see above). */
+function camelizeTopLevel(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const camel = key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    out[camel] = camel === 'models' ? value : camelizeKeys(value);
+  }
+  return out;
+}
+
+function kebabPath(path: readonly PropertyKey[]): (string | number)[] {
+  return path.map((s) =>
+    typeof s === 'number' ? s : String(s).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+  );
+}

@@ -1,0 +1,388 @@
+/**
+ * The simulator: a loopback HTTP server speaking the Ollama API subset model-gate uses and
+ * the OpenAI chat completions API, answering with scripted models from a scenario. It is a
+ * test double, labelled simulated everywhere it can be (version, family, a response header).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Behaviour } from './behaviour.js';
+import { behaviours as defaultBehaviours } from './behaviours/index.js';
+import { embedText } from './embedding.js';
+import {
+  admit,
+  findModel,
+  type Generation,
+  SimulatedHttpError,
+  type SimulatorState,
+  type SimulatorStats,
+  useModel,
+} from './generation.js';
+import { loadScenario, type Scenario, type SimulatedModel } from './scenario.js';
+import { QueueFull, Slots } from './slots.js';
+import {
+  type Endpoint,
+  isObject,
+  ollamaChunks,
+  ollamaReply,
+  openaiError,
+  openaiReply,
+  parseGenerationRequest,
+} from './wire.js';
+
+export interface SimulatorOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** A parsed scenario or the path of a scenario file. */
+  scenario: Scenario | string;
+  /** Replaces the registered behaviours (tests use this to script answers). */
+  behaviours?: readonly Behaviour[];
+}
+
+export interface RunningSimulator {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  scenario: Scenario;
+  stats(): SimulatorStats;
+  close(): Promise<void>;
+}
+
+export const SIMULATOR_HEADER = 'x-model-gate-simulator';
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
+  const scenario =
+    typeof options.scenario === 'string' ? loadScenario(options.scenario) : options.scenario;
+  const state: SimulatorState = {
+    scenario,
+    behaviours: options.behaviours ?? defaultBehaviours,
+    slots: new Slots(scenario.parallel, scenario.maxQueue),
+    loaded: [...scenario.loaded],
+    loadedContext: new Map(scenario.loaded.map((m) => [m, null])),
+    arrivals: new Map(),
+    attempts: new Map(),
+    stats: { requests: {}, order: [], loads: 0, maxInFlight: 0 },
+  };
+  let completions = 0;
+
+  const server = createServer((req, res) => {
+    res.setHeader(SIMULATOR_HEADER, 'simulated models, not a language model server');
+    route(req, res).catch((error: unknown) => {
+      // A handler bug must not take the server down; the client sees a 500.
+      if (!res.headersSent) sendJson(res, 500, { error: String(error) });
+      else res.destroy();
+    });
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://simulator').pathname;
+    const method = req.method ?? 'GET';
+    if (path === '/' && (method === 'GET' || method === 'HEAD')) {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(method === 'HEAD' ? undefined : 'Ollama is running');
+      return;
+    }
+    if (method === 'GET' && path === '/api/version') {
+      return sendJson(res, 200, { version: scenario.version });
+    }
+    if (method === 'GET' && path === '/api/tags') {
+      return sendJson(res, 200, { models: scenario.models.map(tagEntry) });
+    }
+    if (method === 'GET' && path === '/api/ps') {
+      const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
+      return sendJson(res, 200, { models: loaded.map(psEntry) });
+    }
+    if (method === 'GET' && path === '/v1/models') {
+      return sendJson(res, 200, {
+        object: 'list',
+        data: scenario.models.map((m) => ({
+          id: m.name,
+          object: 'model',
+          created: 0,
+          owned_by: 'simulated',
+        })),
+      });
+    }
+    if (method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
+
+    const endpoint = generationEndpoint(path);
+    const body = await readJson(req).catch((error: Error) => error);
+    if (body instanceof Error || !isObject(body)) {
+      const message = body instanceof Error ? body.message : 'expected a JSON object';
+      return endpoint === 'openai'
+        ? sendJson(res, 400, openaiError(400, message))
+        : sendJson(res, 400, { error: message });
+    }
+    if (endpoint) return serveGeneration(endpoint, body, req, res);
+    if (path === '/api/show') {
+      const name = typeof body.model === 'string' ? body.model : body.name;
+      const model = typeof name === 'string' ? findModel(state, name) : null;
+      if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+      return sendJson(res, 200, showEntry(model));
+    }
+    if (path === '/api/embed') {
+      const model = typeof body.model === 'string' ? findModel(state, body.model) : null;
+      if (!model) return sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+      const input = typeof body.input === 'string' ? [body.input] : body.input;
+      if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
+        return sendJson(res, 400, { error: 'input must be a string or a list of strings' });
+      }
+      return sendJson(res, 200, {
+        model: model.name,
+        embeddings: input.map(embedText),
+        total_duration: 0,
+        load_duration: 0,
+        prompt_eval_count: input.join(' ').length,
+      });
+    }
+    return sendJson(res, 404, { error: `${path} not found` });
+  }
+
+  async function serveGeneration(
+    endpoint: Endpoint,
+    body: Record<string, unknown>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort(new Error('client went away'));
+    });
+    const fail = (status: number, message: string): void =>
+      sendJson(
+        res,
+        status,
+        endpoint === 'openai' ? openaiError(status, message) : { error: message },
+      );
+
+    let generation: Generation;
+    let stream: boolean;
+    try {
+      const parsed = parseGenerationRequest(endpoint, body);
+      stream = parsed.stream;
+      if (endpoint === 'openai' && stream) {
+        throw new SimulatedHttpError(400, 'the simulator does not stream /v1 responses');
+      }
+      generation = admit(state, parsed.generation);
+      if (generation.faults.some((f) => f.kind === 'drop' && !f.midStream)) {
+        req.socket.destroy();
+        return;
+      }
+    } catch (error) {
+      if (error instanceof SimulatedHttpError) return fail(error.status, error.message);
+      throw error;
+    }
+
+    let release: () => void;
+    try {
+      release = await state.slots.acquire(gone.signal);
+    } catch (error) {
+      if (error instanceof QueueFull) fail(503, error.message);
+      return;
+    }
+    state.stats.maxInFlight = state.slots.maxBusy;
+    try {
+      const loadMs = useModel(state, generation.model.name, numCtxOf(body));
+      const g: Generation = { ...generation, loadMs };
+      await sleep(g.headerDelayMs + loadMs, undefined, { signal: gone.signal });
+      if (endpoint === 'openai') {
+        await sleep(g.latencyMs, undefined, { signal: gone.signal });
+        return finishWhole(res, g, JSON.stringify(openaiReply(g, ++completions, new Date())), fail);
+      }
+      const createdAt = new Date().toISOString();
+      if (!stream) {
+        await sleep(g.latencyMs, undefined, { signal: gone.signal });
+        return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
+      }
+      await streamChunks(res, g, ollamaChunks(endpoint, g, createdAt), gone.signal);
+    } catch (error) {
+      if (!gone.signal.aborted) throw error;
+    } finally {
+      release();
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    scenario,
+    stats: () => structuredClone(state.stats),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function finishWhole(
+  res: ServerResponse,
+  g: Generation,
+  body: string,
+  fail: (status: number, message: string) => void,
+): void {
+  if (g.faults.some((f) => f.kind === 'mid-stream-error')) {
+    // Without streaming the server has not sent headers yet, so the failure is a plain 500.
+    fail(500, mid(g));
+    return;
+  }
+  if (g.faults.some((f) => f.kind === 'drop')) {
+    res.socket?.destroy();
+    return;
+  }
+  const malformed = g.faults.some((f) => f.kind === 'malformed-json');
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(malformed ? body.slice(0, Math.max(1, Math.floor(body.length / 2))) : body);
+}
+
+async function streamChunks(
+  res: ServerResponse,
+  g: Generation,
+  chunks: Record<string, unknown>[],
+  signal: AbortSignal,
+): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  const pause = chunks.length > 0 ? g.latencyMs / chunks.length : 0;
+  for (const [index, chunk] of chunks.entries()) {
+    if (pause > 0) await sleep(pause, undefined, { signal });
+    const line = JSON.stringify(chunk);
+    if (index === 1 || chunks.length === 1) {
+      if (g.faults.some((f) => f.kind === 'mid-stream-error')) {
+        res.end(`${JSON.stringify({ error: mid(g) })}\n`);
+        return;
+      }
+      if (g.faults.some((f) => f.kind === 'drop')) {
+        res.socket?.destroy();
+        return;
+      }
+      if (g.faults.some((f) => f.kind === 'malformed-json')) {
+        res.write(`${line.slice(0, Math.floor(line.length / 2))}\n`);
+        continue;
+      }
+    }
+    res.write(`${line}\n`);
+  }
+  res.end();
+}
+
+function mid(g: Generation): string {
+  const fault = g.faults.find((f) => f.kind === 'mid-stream-error');
+  return (
+    (fault?.kind === 'mid-stream-error' ? fault.message : undefined) ??
+    'an error was encountered while running the model: unexpected EOF (simulated fault)'
+  );
+}
+
+function generationEndpoint(path: string): Endpoint | null {
+  if (path === '/api/chat') return 'chat';
+  if (path === '/api/generate') return 'generate';
+  if (path === '/v1/chat/completions') return 'openai';
+  return null;
+}
+
+function numCtxOf(body: Record<string, unknown>): number | null {
+  const options = isObject(body.options) ? body.options : {};
+  return typeof options.num_ctx === 'number' ? options.num_ctx : null;
+}
+
+function details(m: SimulatedModel): Record<string, unknown> {
+  return {
+    parent_model: '',
+    format: 'gguf',
+    family: m.family,
+    families: [m.family],
+    parameter_size: m.parameterSize,
+    quantization_level: m.quantizationLevel,
+  };
+}
+
+function tagEntry(m: SimulatedModel): Record<string, unknown> {
+  return {
+    name: m.name,
+    model: m.name,
+    modified_at: '2025-01-01T00:00:00Z',
+    size: 1_000_000,
+    digest: m.digest,
+    details: details(m),
+  };
+}
+
+function psEntry(m: SimulatedModel): Record<string, unknown> {
+  return {
+    name: m.name,
+    model: m.name,
+    size: 1_000_000,
+    digest: m.digest,
+    details: details(m),
+    expires_at: '2099-01-01T00:00:00Z',
+    size_vram: 1_000_000,
+    context_length: m.contextLength,
+  };
+}
+
+function showEntry(m: SimulatedModel): Record<string, unknown> {
+  return {
+    license: 'simulated model: scripted answers for tests, not a language model',
+    modelfile: `# simulated model ${m.name}`,
+    parameters: '',
+    template: '{{ .Prompt }}',
+    details: details(m),
+    model_info: {
+      'general.architecture': m.family,
+      'general.basename': 'simulated',
+      [`${m.family}.context_length`]: m.contextLength,
+    },
+    capabilities: m.thinking ? ['completion', 'thinking'] : ['completion'],
+    modified_at: '2025-01-01T00:00:00Z',
+  };
+}
+
+/** /api/ps may list a model the scenario does not serve (another user's model). */
+function placeholder(name: string): SimulatedModel {
+  return {
+    name,
+    digest: '0'.repeat(64),
+    family: 'simulated',
+    parameterSize: 'unknown',
+    quantizationLevel: 'unknown',
+    contextLength: 4096,
+    thinking: false,
+    latencyMs: 0,
+    faults: [],
+    behaviours: {},
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req) {
+    const buffer = part as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    parts.push(buffer);
+  }
+  const text = Buffer.concat(parts).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error('invalid character in request body: expected JSON');
+  }
+}
