@@ -70,6 +70,11 @@ export interface DragonCallRecord extends CallRecordBase {
   /** Stated confidence; null when invalid/timeout (the decision then acts as pass). */
   confidence: number | null;
   outcome: DragonOutcome;
+  /**
+   * The awake dragon reached the player after the turn this decision ended (`outcome` keeps
+   * what the step itself did, so a wall bump stays a wall bump for calibration).
+   */
+  caught?: 'wounded' | 'killed';
   /** Reference player name instead of a model, when the record comes from one. */
   player?: string;
 }
@@ -100,6 +105,10 @@ export interface PersonasCallRecord extends CallRecordBase {
   probe: number;
   /** Verbatim answer (the analysis needs it); empty when not ok. */
   text: string;
+  /** Embedding of `text` (personas `vectors: embed`), computed when the answer was collected. */
+  vector?: number[];
+  /** Model that produced `vector`. */
+  embed_model?: string;
 }
 
 export type CallRecord = ChurnCallRecord | DragonCallRecord | PersonasCallRecord;

@@ -1,6 +1,130 @@
-/** The `dragon` part of report.json: plain JSON, rendered by src/report/sections/dragon.ts. */
+/**
+ * The `dragon` part of report.json: plain JSON, written by `analyse` and rendered by
+ * src/report/sections/dragon.ts. Rates are fractions (0.25 = 25%).
+ */
+import type { BinEdges, BinTally, MurphyDecomposition } from '../../stats/calibration.js';
+import type { HintsVariant } from './prompt.js';
+
+/** A value with its 95% interval. */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+}
+
+export interface DragonBin {
+  index: number;
+  low: number;
+  high: number;
+  moves: number;
+  successes: number;
+  meanConfidence: number | null;
+  successShare: number | null;
+  /** Wilson 95% interval of the success share; null for an empty bin. */
+  wilsonLow: number | null;
+  wilsonHigh: number | null;
+}
+
+export interface DragonGame {
+  seed: number;
+  result: 'won' | 'lost' | 'capped';
+  turns: number;
+  decisions: number;
+  cellsVisited: number;
+  treasureFound: boolean;
+  wounds: number;
+  fingerprint: string;
+  moves: number;
+  successes: number;
+  /** This game's moves summed per confidence bin, so a later report can pair games by seed. */
+  tally: BinTally;
+}
+
+export interface DragonConfidenceLevel {
+  confidence: number;
+  moves: number;
+  successes: number;
+}
+
+/** Everything measured for one model or reference player. */
+export interface DragonSeries {
+  model: string;
+  role: 'baseline' | 'candidate' | 'reference';
+  /** Reference player name; null for a model. */
+  player: string | null;
+  digest: string | null;
+  /** Decisions requested (every status). */
+  calls: number;
+  /** Valid decisions that were not `pass`: the ones calibration is measured on. */
+  moves: number;
+  passes: number;
+  invalid: number;
+  timeouts: number;
+  errors: number;
+  invalidRate: number | null;
+  timeoutRate: number | null;
+  /** More timeouts than the configured share: the series is not trusted. */
+  perturbed: boolean;
+  /** Over calls; warm-up is never in the log. Null for reference players. */
+  meanLatencyMs: number | null;
+  meanConfidence: number | null;
+  /** Share of moves that reached a free cell, with its Wilson 95% interval. */
+  success: Estimate | null;
+  /** meanConfidence − success share: positive = overconfident. */
+  gap: number | null;
+  brier: number | null;
+  decomposition: MurphyDecomposition | null;
+  /** ECE with the bins of the section, 95% cluster-bootstrap interval over games. */
+  ece: Estimate | null;
+  /** The same ECE with the other edge convention, for comparison with other tools. */
+  eceOtherEdges: number | null;
+  resolution: number | null;
+  distinctConfidences: number;
+  /** Most used stated values (up to 10), with how often they were right. */
+  confidenceLevels: DragonConfidenceLevel[];
+  /** Moves into a wall already discovered or the border. */
+  knownWallRepeats: number;
+  knownWallRepeatRate: number | null;
+  games: DragonGame[];
+  /** Seeds with decisions in the log but no finished game (an interrupted run). */
+  unfinishedSeeds: number[];
+  /** Configured seeds with nothing in the log. */
+  missingSeeds: number[];
+  wins: Estimate & { count: number; games: number };
+  treasureFound: number;
+  cappedGames: number;
+  bins: DragonBin[];
+}
+
+export interface DragonComparison {
+  /** Candidate ECE − baseline ECE, paired cluster bootstrap over the seeds both played. */
+  eceDifference: Estimate | null;
+  brierDifference: number | null;
+  knownWallRepeatDifference: number | null;
+  pairedSeeds: number[];
+}
+
 export interface DragonSection {
   check: 'dragon';
-  /** Filled in by the dragon check. */
-  [metric: string]: unknown;
+  protocol: string;
+  promptVersion: string;
+  promptSha256: string;
+  hints: HintsVariant;
+  walls: number;
+  seeds: number[];
+  /** What calibration predicts: the move reaches a free cell. */
+  calibrationEvent: string;
+  bins: { count: number; edges: BinEdges };
+  bootstrap: { replicates: number; seed: number; resampled: 'games' };
+  baseline: DragonSeries | null;
+  candidate: DragonSeries | null;
+  comparison: DragonComparison | null;
+  referencePlayers: DragonSeries[];
+  /**
+   * Whether the reference players rank as built (careful best, overconfident worst); order is
+   * by ECE, lowest first. Null with fewer than two reference players.
+   */
+  instrument: { ranked: boolean; order: string[] } | null;
+  /** Things a reader must know (records left out, and why). */
+  notices: string[];
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { seedListSchema } from '../../config/seedList.js';
+import { DEFAULT_WALLS, MAX_WALLS } from './protocol.js';
 
 /** `dragon:` section of model-gate.yml. Rules of the game are protocol constants, not settings. */
 export const dragonSettingsSchema = z
   .object({
     seeds: seedListSchema.default([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
-    walls: z.number().int().min(0).max(105).default(40),
+    walls: z.number().int().min(0).max(MAX_WALLS).default(DEFAULT_WALLS),
     hints: z.enum(['walls', 'local']).default('walls'),
     temperature: z.number().min(0).max(2).default(0),
     seed: z.number().int().min(0).default(42),

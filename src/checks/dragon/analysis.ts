@@ -1,0 +1,348 @@
+/**
+ * Records → the dragon section of the report. Pure: the sample log and the definitions are
+ * all it reads; reference players missing from the log are played here (deterministically).
+ */
+import type { DragonCallRecord, DragonGameRecord, SampleRecord } from '../../runner/records.js';
+import {
+  type BinTally,
+  binForecasts,
+  clusterBootstrapEce,
+  confidenceLevels,
+  DEFAULT_BINS,
+  DEFAULT_EDGES,
+  emptyTally,
+  expectedCalibrationError,
+  type Forecast,
+  murphyDecomposition,
+  pairedClusterBootstrapEceDifference,
+  tallyBins,
+} from '../../stats/calibration.js';
+import { wilsonInterval } from '../../stats/wilson.js';
+import type { ModelPair } from '../types.js';
+import type { DragonDefinitions } from './definitions.js';
+import { playReferenceGames, REFERENCE_PROMPT, type ReferencePlayer } from './players.js';
+import type {
+  DragonBin,
+  DragonComparison,
+  DragonGame,
+  DragonSection,
+  DragonSeries,
+  Estimate,
+} from './section.js';
+
+export const CALIBRATION_EVENT =
+  'the move reaches a free cell (no wall, no border), whatever happens there afterwards';
+
+const SHOWN_CONFIDENCE_LEVELS = 10;
+
+/** The moves calibration is measured on: valid, not pass, with a stated confidence. */
+export function forecastOf(record: DragonCallRecord): Forecast | null {
+  if (record.status !== 'ok' || record.move === 'pass' || record.confidence === null) return null;
+  return {
+    confidence: record.confidence,
+    success: record.outcome !== 'wall' && record.outcome !== 'known_wall',
+  };
+}
+
+interface SeriesRecords {
+  model: string;
+  player: string | null;
+  calls: DragonCallRecord[];
+  games: DragonGameRecord[];
+}
+
+export function analyseDragon(
+  records: readonly SampleRecord[],
+  definitions: DragonDefinitions,
+  models: ModelPair,
+): DragonSection {
+  const notices: string[] = [];
+  const bySeries = groupRecords(records, definitions, notices);
+
+  for (const player of definitions.referencePlayers) {
+    const model = `player:${player}`;
+    if (!bySeries.has(model)) {
+      const played = groupRecords(
+        playReferenceGames(player, definitions.seeds, definitions.walls),
+        definitions,
+        notices,
+      );
+      for (const [key, value] of played) bySeries.set(key, value);
+    }
+  }
+
+  const seriesOf = (model: string, role: DragonSeries['role']): DragonSeries | null => {
+    const found = bySeries.get(model);
+    return found ? summariseSeries(found, role, definitions) : null;
+  };
+  const baseline = seriesOf(models.baseline, 'baseline');
+  const candidate = models.candidate ? seriesOf(models.candidate, 'candidate') : null;
+  const referencePlayers = [...bySeries.values()]
+    .filter((s) => s.player !== null)
+    .sort((a, b) => a.model.localeCompare(b.model))
+    .map((s) => summariseSeries(s, 'reference', definitions));
+
+  return {
+    check: 'dragon',
+    protocol: definitions.protocol,
+    promptVersion: definitions.promptVersion,
+    promptSha256: definitions.promptSha256,
+    hints: definitions.hints,
+    walls: definitions.walls,
+    seeds: [...definitions.seeds],
+    calibrationEvent: CALIBRATION_EVENT,
+    bins: { count: DEFAULT_BINS, edges: DEFAULT_EDGES },
+    bootstrap: {
+      replicates: definitions.bootstrapReplicates,
+      seed: definitions.bootstrapSeed,
+      resampled: 'games',
+    },
+    baseline,
+    candidate,
+    comparison: baseline && candidate ? compareSeries(baseline, candidate, definitions) : null,
+    referencePlayers,
+    instrument: instrumentCheck(referencePlayers),
+    notices,
+  };
+}
+
+/**
+ * Groups records by model, keeping the first record of each decision and game (a resumed
+ * run or overlapping shards may repeat one), and leaving out what the definitions exclude.
+ */
+function groupRecords(
+  records: readonly SampleRecord[],
+  definitions: DragonDefinitions,
+  notices: string[],
+): Map<string, SeriesRecords> {
+  const seeds = new Set(definitions.seeds);
+  const series = new Map<string, SeriesRecords>();
+  const seen = new Set<string>();
+  const otherPrompt = new Map<string, number>();
+  const otherSeeds = new Map<string, number>();
+  for (const record of records) {
+    if (record.check !== 'dragon') continue;
+    const isPlayer = record.player !== undefined;
+    const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;
+    if (record.prompt_sha256 !== expectedPrompt) {
+      otherPrompt.set(record.model, (otherPrompt.get(record.model) ?? 0) + 1);
+      continue;
+    }
+    if (!seeds.has(record.game)) {
+      otherSeeds.set(record.model, (otherSeeds.get(record.model) ?? 0) + 1);
+      continue;
+    }
+    const id =
+      record.kind === 'game'
+        ? `${record.model}\u0000${record.game}\u0000game`
+        : `${record.model}\u0000${record.game}\u0000${record.decision}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    let entry = series.get(record.model);
+    if (!entry) {
+      entry = { model: record.model, player: record.player ?? null, calls: [], games: [] };
+      series.set(record.model, entry);
+    }
+    if (record.kind === 'game') entry.games.push(record);
+    else entry.calls.push(record);
+  }
+  for (const [model, count] of otherPrompt) {
+    notices.push(
+      `${count} records of ${model} were written with another prompt than ${definitions.promptVersion} (hints: ${definitions.hints}) and are left out; prompt variants are compared in separate runs on the same seeds, never mixed.`,
+    );
+  }
+  for (const [model, count] of otherSeeds) {
+    notices.push(
+      `${count} records of ${model} belong to seeds outside dragon.seeds and are left out.`,
+    );
+  }
+  return series;
+}
+
+function estimate(successes: number, trials: number): Estimate | null {
+  if (trials === 0) return null;
+  const { low, high } = wilsonInterval(successes, trials);
+  return { value: successes / trials, low, high };
+}
+
+function rate(count: number, total: number): number | null {
+  return total > 0 ? count / total : null;
+}
+
+function summariseSeries(
+  series: SeriesRecords,
+  role: DragonSeries['role'],
+  definitions: DragonDefinitions,
+): DragonSeries {
+  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+  const forecasts: Forecast[] = [];
+  const bySeed = new Map<number, Forecast[]>();
+  let knownWallRepeats = 0;
+  for (const call of calls) {
+    const forecast = forecastOf(call);
+    if (!forecast) continue;
+    forecasts.push(forecast);
+    const list = bySeed.get(call.game) ?? [];
+    list.push(forecast);
+    bySeed.set(call.game, list);
+    if (call.outcome === 'known_wall') knownWallRepeats++;
+  }
+  const count = (status: DragonCallRecord['status']) =>
+    calls.filter((c) => c.status === status).length;
+  const invalid = count('invalid');
+  const timeouts = count('timeout');
+  const errors = count('error');
+  const passes = calls.filter((c) => c.status === 'ok' && c.move === 'pass').length;
+  const moves = forecasts.length;
+  const successes = forecasts.filter((f) => f.success).length;
+  const meanConfidence =
+    moves > 0 ? forecasts.reduce((sum, f) => sum + f.confidence, 0) / moves : null;
+  const success = estimate(successes, moves);
+
+  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
+  const games: DragonGame[] = gameRecords.map((g) => {
+    const own = bySeed.get(g.game) ?? [];
+    return {
+      seed: g.game,
+      result: g.result,
+      turns: g.turns,
+      decisions: g.decisions,
+      cellsVisited: g.cells_visited,
+      treasureFound: g.treasure_found,
+      wounds: g.wounds,
+      fingerprint: g.fingerprint,
+      moves: own.length,
+      successes: own.filter((f) => f.success).length,
+      tally: tallyBins(own),
+    };
+  });
+  const finished = new Set(gameRecords.map((g) => g.game));
+  const played = new Set(calls.map((c) => c.game));
+  const wins = gameRecords.filter((g) => g.result === 'won').length;
+  const winEstimate = estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 };
+
+  const clusters = [...bySeed.values()].map((list) => tallyBins(list));
+  const bootstrap = clusterBootstrapEce(clusters, {
+    replicates: definitions.bootstrapReplicates,
+    seed: definitions.bootstrapSeed,
+  });
+  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
+
+  return {
+    model: series.model,
+    role,
+    player: series.player,
+    digest: calls[0]?.digest ?? gameRecords[0]?.digest ?? null,
+    calls: calls.length,
+    moves,
+    passes,
+    invalid,
+    timeouts,
+    errors,
+    invalidRate: rate(invalid, calls.length),
+    timeoutRate: rate(timeouts, calls.length),
+    perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
+    meanLatencyMs:
+      series.player === null && calls.length > 0
+        ? calls.reduce((sum, c) => sum + c.latency_ms, 0) / calls.length
+        : null,
+    meanConfidence,
+    success,
+    gap: meanConfidence !== null && success ? meanConfidence - success.value : null,
+    brier: decomposition ? decomposition.brier : null,
+    decomposition,
+    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
+    eceOtherEdges:
+      moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, 'upper-inclusive') : null,
+    resolution: decomposition ? decomposition.resolution : null,
+    distinctConfidences: new Set(forecasts.map((f) => f.confidence)).size,
+    confidenceLevels: confidenceLevels(forecasts)
+      .slice(0, SHOWN_CONFIDENCE_LEVELS)
+      .map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
+    knownWallRepeats,
+    knownWallRepeatRate: rate(knownWallRepeats, moves),
+    games,
+    unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
+    missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
+    wins: { ...winEstimate, count: wins, games: gameRecords.length },
+    treasureFound: gameRecords.filter((g) => g.treasure_found).length,
+    cappedGames: gameRecords.filter((g) => g.capped).length,
+    bins: binTable(forecasts),
+  };
+}
+
+function binTable(forecasts: readonly Forecast[]): DragonBin[] {
+  return binForecasts(forecasts).map((bin) => {
+    const wilson = bin.count > 0 ? wilsonInterval(bin.successes, bin.count) : null;
+    return {
+      index: bin.index,
+      low: bin.low,
+      high: bin.high,
+      moves: bin.count,
+      successes: bin.successes,
+      meanConfidence: bin.meanConfidence,
+      successShare: bin.successShare,
+      wilsonLow: wilson ? wilson.low : null,
+      wilsonHigh: wilson ? wilson.high : null,
+    };
+  });
+}
+
+/** What a comparison needs of a series; a previous report's series has the same fields. */
+export interface ComparableSeries {
+  brier: number | null;
+  knownWallRepeatRate: number | null;
+  games: readonly { seed: number; tally: BinTally }[];
+}
+
+/**
+ * `after` minus `before`. The ECE difference is bootstrapped over the seeds both finished, each
+ * replicate drawing the same seeds for both, so maze-to-maze variation cancels out.
+ */
+export function compareSeries(
+  before: ComparableSeries,
+  after: ComparableSeries,
+  definitions: Pick<DragonDefinitions, 'bootstrapReplicates' | 'bootstrapSeed'>,
+): DragonComparison {
+  const earlier = new Map(before.games.map((g) => [g.seed, g.tally]));
+  const later = new Map(after.games.map((g) => [g.seed, g.tally]));
+  const pairedSeeds = [...later.keys()].filter((s) => earlier.has(s)).sort((a, b) => a - b);
+  const pairs = pairedSeeds.map(
+    (s) => [later.get(s) ?? emptyTally(), earlier.get(s) ?? emptyTally()] as const,
+  );
+  const difference = pairedClusterBootstrapEceDifference(pairs, {
+    replicates: definitions.bootstrapReplicates,
+    seed: definitions.bootstrapSeed,
+  });
+  const minus = (a: number | null, b: number | null) => (a !== null && b !== null ? a - b : null);
+  return {
+    eceDifference: difference
+      ? { value: difference.estimate, low: difference.low, high: difference.high }
+      : null,
+    brierDifference: minus(after.brier, before.brier),
+    knownWallRepeatDifference: minus(after.knownWallRepeatRate, before.knownWallRepeatRate),
+    pairedSeeds,
+  };
+}
+
+const EXPECTED_ORDER: readonly ReferencePlayer[] = ['careful', 'random', 'overconfident'];
+
+/**
+ * The reference players must rank as built: careful lowest ECE, overconfident highest. A
+ * check that cannot see the difference it was made to see is broken.
+ */
+function instrumentCheck(players: readonly DragonSeries[]): DragonSection['instrument'] {
+  const measured = players.filter(
+    (p) => p.ece !== null && (EXPECTED_ORDER as readonly string[]).includes(p.player ?? ''),
+  );
+  if (measured.length < 2) return null;
+  const order = [...measured]
+    .sort((a, b) => (a.ece?.value ?? 0) - (b.ece?.value ?? 0))
+    .map((p) => p.player as string);
+  const careful = order.indexOf('careful');
+  const overconfident = order.indexOf('overconfident');
+  const ranked =
+    (careful === -1 || careful === 0) &&
+    (overconfident === -1 || overconfident === order.length - 1);
+  return { ranked, order };
+}

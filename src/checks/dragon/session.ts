@@ -1,0 +1,161 @@
+/**
+ * One game turned into sample-log records: each decision played through the engine becomes a
+ * DragonCallRecord, the end of the game a DragonGameRecord. Used by model games (plan.ts)
+ * and reference players alike, so both produce exactly the same records.
+ */
+import { InputError } from '../../errors.js';
+import {
+  type DragonCallRecord,
+  type DragonGameRecord,
+  type RecordedOptions,
+  SAMPLE_LOG_VERSION,
+  type SampleStatus,
+} from '../../runner/records.js';
+import { type FingerprintedDecision, gameFingerprint } from './fingerprint.js';
+import { type GameState, newGame, playDecision } from './game.js';
+import type { Move } from './geometry.js';
+import { generateMaze } from './maze.js';
+import { type Observation, observe } from './observation.js';
+
+export interface GameIdentity {
+  seed: number;
+  walls: number;
+  model: string;
+  digest: string | null;
+  promptSha256: string;
+  /** Reference player name; absent for a model. */
+  player?: string;
+}
+
+/** One decision as it came back from a model (or a reference player). */
+export interface DecisionInput {
+  status: SampleStatus;
+  /** Acts as the decision; `pass` whenever the status is not ok. */
+  move: Move;
+  confidence: number | null;
+  reason?: string;
+  latencyMs: number;
+  attempts: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  options: RecordedOptions;
+}
+
+export function gameUnitKey(seed: number): string {
+  return `dragon/seed-${seed}`;
+}
+
+export function decisionKey(seed: number, decision: number): string {
+  return `${gameUnitKey(seed)}/decision-${decision}`;
+}
+
+export function gameRecordKey(seed: number): string {
+  return `${gameUnitKey(seed)}/game`;
+}
+
+export class GameSession {
+  readonly state: GameState;
+  private readonly decisions: FingerprintedDecision[] = [];
+  private lastTurn = 0;
+
+  constructor(readonly identity: GameIdentity) {
+    this.state = newGame(generateMaze(identity.seed, identity.walls));
+  }
+
+  get finished(): boolean {
+    return this.state.result !== null;
+  }
+
+  get decisionCount(): number {
+    return this.decisions.length;
+  }
+
+  observation(): Observation {
+    return observe(this.state);
+  }
+
+  /** Plays one decision and returns its record. */
+  play(input: DecisionInput): DragonCallRecord {
+    const ok = input.status === 'ok';
+    const move: Move = ok ? input.move : 'pass';
+    const confidence = ok ? input.confidence : null;
+    const decision = this.decisions.length;
+    const turn = this.state.turn;
+    const report = playDecision(this.state, move);
+    this.lastTurn = turn;
+    const caught = report.caught ?? undefined;
+    this.decisions.push({ move, confidence, outcome: report.outcome, caught });
+    const { identity } = this;
+    return {
+      v: SAMPLE_LOG_VERSION,
+      kind: 'call',
+      check: 'dragon',
+      model: identity.model,
+      digest: identity.digest,
+      key: decisionKey(identity.seed, decision),
+      sample: 0,
+      options: input.options,
+      prompt_sha256: identity.promptSha256,
+      status: input.status,
+      ...(input.reason !== undefined ? { reason: input.reason } : {}),
+      latency_ms: input.latencyMs,
+      ...(input.promptTokens !== undefined ? { prompt_tokens: input.promptTokens } : {}),
+      ...(input.completionTokens !== undefined
+        ? { completion_tokens: input.completionTokens }
+        : {}),
+      attempts: input.attempts,
+      game: identity.seed,
+      decision,
+      turn,
+      move,
+      confidence,
+      outcome: report.outcome,
+      ...(caught ? { caught } : {}),
+      ...(identity.player !== undefined ? { player: identity.player } : {}),
+    };
+  }
+
+  /**
+   * Plays a decision read back from the sample log (resume). The engine must agree with what
+   * was recorded; if not, the log was written under other rules or another maze.
+   */
+  replay(record: DragonCallRecord): void {
+    const replayed = this.play({
+      status: record.status,
+      move: record.move,
+      confidence: record.confidence,
+      latencyMs: record.latency_ms,
+      attempts: record.attempts,
+      options: record.options,
+    });
+    if (replayed.outcome !== record.outcome || replayed.caught !== record.caught) {
+      throw new InputError(
+        `sample log: dragon game seed ${record.game}, decision ${record.decision} of ${record.model} was recorded as "${record.outcome}" but replays as "${replayed.outcome}"; the log was written with another maze (check dragon.walls) or another protocol version`,
+      );
+    }
+  }
+
+  gameRecord(): DragonGameRecord {
+    const { identity, state } = this;
+    if (!state.result) throw new Error('gameRecord: the game is not over');
+    return {
+      v: SAMPLE_LOG_VERSION,
+      kind: 'game',
+      check: 'dragon',
+      model: identity.model,
+      digest: identity.digest,
+      key: gameRecordKey(identity.seed),
+      game: identity.seed,
+      prompt_sha256: identity.promptSha256,
+      result: state.result,
+      capped: state.result === 'capped',
+      turns: this.lastTurn,
+      decisions: this.decisions.length,
+      cells_visited: state.visited.size,
+      treasure_found: state.treasureFound,
+      wounds: state.wounds,
+      fingerprint: gameFingerprint(identity.seed, identity.walls, this.decisions),
+      ...(identity.player !== undefined ? { player: identity.player } : {}),
+    };
+  }
+}
