@@ -89,8 +89,11 @@ export class ProviderFailure extends Error {
 
 export interface Provider {
   readonly info: ServerInfo;
-  /** Throws ProviderFailure; never returns a partial response. */
-  chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>;
+  /**
+   * Throws ProviderFailure; never returns a partial response. `timeoutMs` overrides the
+   * provider's per-request limit for this call (the runner's warm-up allows for a model load).
+   */
+  chat(request: ChatRequest, signal?: AbortSignal, timeoutMs?: number): Promise<ChatResponse>;
   describe(model: string): Promise<ModelMetadata>;
   /** Server version; null when the server does not expose one. */
   version(): Promise<string | null>;

@@ -27,6 +27,11 @@ export interface UnitContext {
   readonly digest: string | null;
   /** Sends one request with the runner's timeout/retry policy. Never throws for a failed call. */
   call(spec: CallSpec): Promise<CallOutcome>;
+  /**
+   * Embedding vectors through the same provider (personas `vectors: embed`). Optional: a
+   * runner without it leaves the personas analysis on TF-IDF, which says so in its notes.
+   */
+  embed?(model: string, texts: readonly string[]): Promise<number[][]>;
   /** Appends a record to the sample log now (flushed before the promise resolves). */
   emit(record: SampleRecord): Promise<void>;
   readonly signal: AbortSignal;

@@ -1,0 +1,31 @@
+import type { GateConfig } from '../config/schema.js';
+import { InputError } from '../errors.js';
+import { DEFAULT_OLLAMA_HOST, OllamaProvider } from './ollama.js';
+import { OpenAIProvider, PLACEHOLDER_API_KEY } from './openai.js';
+import type { Provider } from './types.js';
+
+/**
+ * The provider the config asks for. The host defaults to a local Ollama (config loading has
+ * already applied OLLAMA_HOST); OpenAI-compatible servers get their key from the environment
+ * variable the config names, never from the file itself.
+ */
+export function createProvider(config: GateConfig, env: NodeJS.ProcessEnv = process.env): Provider {
+  const host = (config.provider.host ?? DEFAULT_OLLAMA_HOST).replace(/\/$/, '');
+  const timeoutMs = config.runner.timeoutS * 1000;
+  if (config.provider.kind === 'ollama') {
+    return new OllamaProvider({ host, timeoutMs, keepAlive: config.runner.keepAlive });
+  }
+  const keyName = config.provider.apiKeyEnv;
+  let apiKey = PLACEHOLDER_API_KEY;
+  if (keyName !== undefined) {
+    const value = env[keyName]?.trim();
+    if (!value) {
+      throw new InputError(
+        `provider.api-key-env: the environment variable ${keyName} is not set or empty`,
+        [`set ${keyName} to the server's API key, or remove provider.api-key-env`],
+      );
+    }
+    apiKey = value;
+  }
+  return new OpenAIProvider({ host, apiKey, timeoutMs });
+}

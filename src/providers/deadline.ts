@@ -1,0 +1,34 @@
+/**
+ * One request's stop signal: the caller's signal (the run is being cancelled) combined with
+ * the per-request timeout. Which of the two fired decides how a failure is classified, so
+ * the classification never has to guess from an error message.
+ */
+
+export interface Deadline {
+  readonly signal: AbortSignal;
+  timedOut(): boolean;
+  cancelled(): boolean;
+  /** Stops the timer; call when the request is over. */
+  dispose(): void;
+}
+
+export function startDeadline(timeoutMs: number, caller?: AbortSignal): Deadline {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onCallerAbort = (): void => controller.abort(caller?.reason);
+  if (caller?.aborted) controller.abort(caller.reason);
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut && !(caller?.aborted ?? false),
+    cancelled: () => caller?.aborted ?? false,
+    dispose: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}

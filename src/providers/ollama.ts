@@ -1,0 +1,287 @@
+/**
+ * Ollama through the official `ollama` client. The client has no timeout and ignores
+ * OLLAMA_HOST, so the host is explicit and each request gets its own client whose `fetch`
+ * carries that request's deadline (caller cancel + timeout). Chats stream: the headers arrive
+ * at once (no 300 s header limit in Node's fetch) and a server error after the first token
+ * reaches us as the error line Ollama sends.
+ */
+import { Ollama } from 'ollama';
+import { type Deadline, startDeadline } from './deadline.js';
+import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
+import {
+  type ChatRequest,
+  type ChatResponse,
+  type ModelMetadata,
+  type Provider,
+  ProviderFailure,
+  type ServerInfo,
+} from './types.js';
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+
+export interface OllamaProviderOptions {
+  host: string;
+  /** Per-request limit, queue time on the server included. */
+  timeoutMs: number;
+  /** How long the server keeps the model loaded after a request (Ollama keep_alive). */
+  keepAlive: string;
+  /** The fetch to wrap; Node's global fetch by default. */
+  fetch?: typeof fetch;
+}
+
+/** A streamed line that is not JSON: the client would skip it silently, we fail the request. */
+class MalformedReply extends Error {
+  constructor(line: string) {
+    super(`malformed JSON in the reply: ${line.slice(0, 80)}`);
+    this.name = 'MalformedReply';
+  }
+}
+
+export class OllamaProvider implements Provider {
+  readonly info: ServerInfo;
+  private serverVersion: Promise<string | null> | null = null;
+
+  constructor(private readonly options: OllamaProviderOptions) {
+    this.info = { provider: 'ollama', host: options.host, version: null, simulated: false };
+  }
+
+  async chat(
+    request: ChatRequest,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<ChatResponse> {
+    const started = performance.now();
+    return this.withClient(timeoutMs ?? this.options.timeoutMs, signal, async (client) => {
+      const stream = await client.chat({
+        model: request.model,
+        messages: request.messages,
+        stream: true,
+        think: request.options.think,
+        keep_alive: this.options.keepAlive,
+        ...(request.format ? { format: request.format } : {}),
+        options: {
+          temperature: request.options.temperature,
+          seed: request.options.seed,
+          num_ctx: request.options.numCtx,
+          num_predict: request.options.numPredict,
+        },
+      });
+      let content = '';
+      let thinking = '';
+      for await (const part of stream) {
+        content += part.message?.content ?? '';
+        thinking += part.message?.thinking ?? '';
+        if (part.done) {
+          return {
+            content,
+            thinking: thinking === '' ? null : thinking,
+            doneReason: part.done_reason || null,
+            promptTokens: countOrNull(part.prompt_eval_count),
+            completionTokens: countOrNull(part.eval_count),
+            latencyMs: performance.now() - started,
+          };
+        }
+      }
+      throw new ProviderFailure('connection-reset', 'the reply stream ended before it was done');
+    });
+  }
+
+  async describe(model: string): Promise<ModelMetadata> {
+    const version = await this.version();
+    return this.withClient(this.options.timeoutMs, undefined, async (client) => {
+      const wanted = withTag(model);
+      const { models } = await client.list();
+      const tag = models.find((m) => withTag(m.name) === wanted || withTag(m.model) === wanted);
+      if (!tag) {
+        throw new ProviderFailure(
+          'model-missing',
+          `model '${model}' is not on the Ollama server at ${this.options.host}`,
+          404,
+        );
+      }
+      const shown = await client.show({ model: tag.name });
+      const details = shown.details ?? tag.details;
+      return {
+        model,
+        digest: tag.digest ? tag.digest.replace(/^sha256:/, '') : null,
+        quantization: details?.quantization_level || null,
+        parameterSize: details?.parameter_size || null,
+        family: details?.family || null,
+        simulated: isSimulated(version),
+      };
+    });
+  }
+
+  version(): Promise<string | null> {
+    this.serverVersion ??= this.withClient(this.options.timeoutMs, undefined, async (client) => {
+      const { version } = await client.version();
+      return typeof version === 'string' ? version : null;
+    }).catch((error: unknown) => {
+      // A failed probe is not cached: the next call asks again.
+      this.serverVersion = null;
+      throw error;
+    });
+    return this.serverVersion;
+  }
+
+  loadedModels(): Promise<string[] | null> {
+    return this.withClient(this.options.timeoutMs, undefined, async (client) => {
+      const { models } = await client.ps();
+      return models.map((m) => m.name);
+    });
+  }
+
+  embed(model: string, texts: string[]): Promise<number[][]> {
+    return this.withClient(this.options.timeoutMs, undefined, async (client) => {
+      const reply = await client.embed({ model, input: texts, keep_alive: this.options.keepAlive });
+      return reply.embeddings;
+    });
+  }
+
+  /** Runs `work` with a client bound to a fresh deadline; every failure becomes a ProviderFailure. */
+  private async withClient<T>(
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    work: (client: Ollama) => Promise<T>,
+  ): Promise<T> {
+    const deadline = startDeadline(timeoutMs, signal);
+    const client = new Ollama({
+      host: this.options.host,
+      fetch: guardedFetch(this.options.fetch ?? fetch, deadline),
+    });
+    try {
+      return await work(client);
+    } catch (error) {
+      throw classify(error, deadline, timeoutMs, this.options.host);
+    } finally {
+      deadline.dispose();
+    }
+  }
+}
+
+/**
+ * Adds the deadline to every request the client makes, turns a non-JSON error body into
+ * Ollama's `{"error": …}` shape (the client would print it to the console otherwise), and
+ * checks each streamed line so a malformed one fails the request instead of vanishing.
+ */
+function guardedFetch(base: typeof fetch, deadline: Deadline): typeof fetch {
+  return async (input, init) => {
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+    const response = await base(input, { ...init, signal });
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok && !type.includes('application/json')) {
+      const text = (await response.text()).trim();
+      return new Response(JSON.stringify({ error: text || `HTTP ${response.status}` }), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    if (response.ok && response.body && type.includes('ndjson')) {
+      return new Response(response.body.pipeThrough(checkedLines()), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    }
+    return response;
+  };
+}
+
+function checkedLines(): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  const check = (line: string): void => {
+    if (line.trim() === '') return;
+    JSON.parse(line);
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true });
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          check(line);
+        } catch {
+          controller.error(new MalformedReply(line));
+          return;
+        }
+      }
+      controller.enqueue(chunk);
+    },
+    flush(controller) {
+      pending += decoder.decode();
+      try {
+        check(pending);
+      } catch {
+        controller.error(new MalformedReply(pending));
+      }
+    },
+  });
+}
+
+function classify(
+  error: unknown,
+  deadline: Deadline,
+  timeoutMs: number,
+  host: string,
+): ProviderFailure {
+  if (deadline.cancelled()) return new ProviderFailure('cancelled', 'cancelled');
+  if (deadline.timedOut()) {
+    return new ProviderFailure('timeout', `no answer within ${formatSeconds(timeoutMs)}`);
+  }
+  if (error instanceof ProviderFailure) return error;
+  if (hasMalformedReply(error) || error instanceof SyntaxError) {
+    return new ProviderFailure('server-error', describeError(error));
+  }
+  if (error instanceof Error && error.name === 'ResponseError') {
+    const status = (error as Error & { status_code?: unknown }).status_code;
+    if (typeof status === 'number') {
+      return new ProviderFailure(statusFailureKind(status), `${status} ${error.message}`, status);
+    }
+  }
+  const transport = transportFailureKind(error);
+  if (transport === 'unreachable') {
+    return new ProviderFailure(
+      'unreachable',
+      `cannot reach the Ollama server at ${host}: ${describeError(error)}`,
+    );
+  }
+  if (transport === 'connection-reset') {
+    return new ProviderFailure(transport, `connection lost: ${describeError(error)}`);
+  }
+  if (transport) return new ProviderFailure(transport, describeError(error));
+  if (error instanceof Error && !(error instanceof TypeError)) {
+    // The client throws a plain Error for an {"error": …} line in a stream that had begun,
+    // and for a stream that stopped before its last record: the server lost the request.
+    return new ProviderFailure('connection-reset', `reply interrupted: ${error.message}`);
+  }
+  return new ProviderFailure('server-error', describeError(error));
+}
+
+function hasMalformedReply(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof MalformedReply) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Ollama names an untagged model "x:latest". */
+export function withTag(model: string): string {
+  return model.includes(':') ? model : `${model}:latest`;
+}
+
+function isSimulated(version: string | null): boolean {
+  return version?.includes('simulated') ?? false;
+}
+
+function countOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

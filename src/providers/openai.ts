@@ -1,0 +1,197 @@
+/**
+ * OpenAI-compatible servers (vLLM, llama.cpp server, LM Studio, Ollama's /v1) through the
+ * `openai` client. These servers do not publish a model digest or quantization: describe()
+ * reports them as unknown (null). The client's own retries are off (the runner retries) and
+ * its timeout only covers the headers, so the deadline signal bounds the whole request.
+ * There is no portable way to switch thinking on or off through this API; `think` is
+ * recorded but not sent.
+ */
+import OpenAI from 'openai';
+import { type Deadline, startDeadline } from './deadline.js';
+import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
+import {
+  type ChatRequest,
+  type ChatResponse,
+  type ModelMetadata,
+  type Provider,
+  ProviderFailure,
+  type ServerInfo,
+} from './types.js';
+
+export interface OpenAIProviderOptions {
+  /** Server root, without /v1. */
+  host: string;
+  apiKey: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** Some servers require a key and accept any; none of ours is a secret. */
+export const PLACEHOLDER_API_KEY = 'model-gate-no-key';
+
+interface ListedModel {
+  id: string;
+  owned_by?: string;
+}
+
+export class OpenAIProvider implements Provider {
+  readonly info: ServerInfo;
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: OpenAIProviderOptions) {
+    this.info = { provider: 'openai', host: options.host, version: null, simulated: false };
+    this.client = new OpenAI({
+      baseURL: `${options.host.replace(/\/$/, '')}/v1`,
+      apiKey: options.apiKey,
+      maxRetries: 0,
+      // Our deadline fires first; this only stops the client from waiting ten minutes.
+      timeout: options.timeoutMs * 2,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  }
+
+  async chat(
+    request: ChatRequest,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<ChatResponse> {
+    const limit = timeoutMs ?? this.options.timeoutMs;
+    const started = performance.now();
+    return this.guard(limit, signal, async (deadline) => {
+      const completion = await this.client.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages,
+          temperature: request.options.temperature,
+          seed: request.options.seed,
+          max_tokens: request.options.numPredict,
+          stream: false,
+          ...(request.format
+            ? {
+                response_format: {
+                  type: 'json_schema' as const,
+                  json_schema: { name: 'answer', schema: request.format, strict: true },
+                },
+              }
+            : {}),
+        },
+        { signal: deadline.signal, timeout: limit * 2 },
+      );
+      const choice = completion.choices[0];
+      if (!choice) throw new ProviderFailure('server-error', 'the reply has no choices');
+      const message: object = choice.message;
+      return {
+        content: choice.message.content ?? '',
+        thinking: reasoningOf(message),
+        doneReason: choice.finish_reason ?? null,
+        promptTokens: completion.usage?.prompt_tokens ?? null,
+        completionTokens: completion.usage?.completion_tokens ?? null,
+        latencyMs: performance.now() - started,
+      };
+    });
+  }
+
+  async describe(model: string): Promise<ModelMetadata> {
+    const listed = await this.listModels();
+    const entry = listed?.find((m) => m.id === model) ?? null;
+    if (listed !== null && !entry) {
+      throw new ProviderFailure(
+        'model-missing',
+        `model '${model}' is not served at ${this.options.host} (GET /v1/models does not list it)`,
+        404,
+      );
+    }
+    return {
+      model,
+      digest: null,
+      quantization: null,
+      parameterSize: null,
+      family: null,
+      simulated: entry?.owned_by === 'simulated',
+    };
+  }
+
+  async version(): Promise<string | null> {
+    // Reachability is what the runner needs from this; the API has no version endpoint.
+    await this.listModels();
+    return null;
+  }
+
+  async loadedModels(): Promise<string[] | null> {
+    return null;
+  }
+
+  async embed(model: string, texts: string[]): Promise<number[][]> {
+    return this.guard(this.options.timeoutMs, undefined, async (deadline) => {
+      const reply = await this.client.embeddings.create(
+        { model, input: texts },
+        { signal: deadline.signal },
+      );
+      return reply.data.map((d) => d.embedding);
+    });
+  }
+
+  /** The served models, or null when the server has no /v1/models. */
+  private listModels(): Promise<ListedModel[] | null> {
+    return this.guard(this.options.timeoutMs, undefined, async (deadline) => {
+      try {
+        const page = await this.client.models.list({ signal: deadline.signal });
+        return page.data.map((m) => ({ id: m.id, owned_by: m.owned_by }));
+      } catch (error) {
+        if (error instanceof OpenAI.NotFoundError) return null;
+        throw error;
+      }
+    });
+  }
+
+  private async guard<T>(
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    work: (deadline: Deadline) => Promise<T>,
+  ): Promise<T> {
+    const deadline = startDeadline(timeoutMs, signal);
+    try {
+      return await work(deadline);
+    } catch (error) {
+      throw classify(error, deadline, timeoutMs, this.options.host);
+    } finally {
+      deadline.dispose();
+    }
+  }
+}
+
+function classify(
+  error: unknown,
+  deadline: Deadline,
+  timeoutMs: number,
+  host: string,
+): ProviderFailure {
+  if (deadline.cancelled()) return new ProviderFailure('cancelled', 'cancelled');
+  if (deadline.timedOut() || error instanceof OpenAI.APIConnectionTimeoutError) {
+    return new ProviderFailure('timeout', `no answer within ${timeoutMs} ms`);
+  }
+  if (error instanceof ProviderFailure) return error;
+  if (error instanceof SyntaxError) {
+    return new ProviderFailure('server-error', `malformed JSON in the reply: ${error.message}`);
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    const kind = transportFailureKind(error) ?? 'unreachable';
+    const prefix = kind === 'unreachable' ? `cannot reach the server at ${host}: ` : '';
+    return new ProviderFailure(kind, `${prefix}${describeError(error)}`);
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    return new ProviderFailure(statusFailureKind(error.status), error.message, error.status);
+  }
+  const transport = transportFailureKind(error);
+  if (transport) return new ProviderFailure(transport, describeError(error));
+  return new ProviderFailure('server-error', describeError(error));
+}
+
+/** Ollama's /v1 says `reasoning`, vLLM and llama.cpp say `reasoning_content`. */
+function reasoningOf(message: object): string | null {
+  for (const field of ['reasoning', 'reasoning_content']) {
+    const value: unknown = (message as Record<string, unknown>)[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
+}

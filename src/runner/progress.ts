@@ -1,0 +1,99 @@
+/**
+ * Progress of a run, in model calls: done/total, rate and time left. In a terminal one line
+ * is redrawn in place; in CI logs (not a TTY) a plain line is printed at most every
+ * `intervalMs` and once at the end, so a long run neither floods the log nor goes silent.
+ */
+
+export interface ProgressSink {
+  /** The number of calls planned (an estimate when units make a variable number of calls). */
+  start(total: number): void;
+  /** One call finished (after its retries); `label` says what is running, e.g. the model. */
+  advance(label: string): void;
+  finish(): void;
+}
+
+export interface ProgressOptions {
+  stream: { write(text: string): unknown };
+  /** Redraw one line (a terminal) instead of printing lines. */
+  interactive: boolean;
+  /** Milliseconds since some origin; injectable for tests. */
+  now?: () => number;
+  intervalMs?: number;
+  /** How often a terminal line is redrawn at most. */
+  redrawMs?: number;
+}
+
+export const silentProgress: ProgressSink = {
+  start() {},
+  advance() {},
+  finish() {},
+};
+
+export function createProgress(options: ProgressOptions): ProgressSink {
+  const now = options.now ?? (() => performance.now());
+  const intervalMs = options.intervalMs ?? 10_000;
+  const redrawMs = options.redrawMs ?? 100;
+  let total = 0;
+  let done = 0;
+  let label = '';
+  let startedAt = 0;
+  let lastPrinted = Number.NEGATIVE_INFINITY;
+  let drewLine = false;
+
+  const print = (): void => {
+    const line = formatProgress(done, total, now() - startedAt, label);
+    if (options.interactive) {
+      options.stream.write(`\r${line}\x1b[K`);
+      drewLine = true;
+    } else {
+      options.stream.write(`${line}\n`);
+    }
+    lastPrinted = now();
+  };
+
+  return {
+    start(planned) {
+      total = planned;
+      done = 0;
+      startedAt = now();
+      lastPrinted = options.interactive ? Number.NEGATIVE_INFINITY : startedAt;
+      if (options.interactive) print();
+    },
+    advance(what) {
+      done++;
+      label = what;
+      if (now() - lastPrinted >= (options.interactive ? redrawMs : intervalMs)) print();
+    },
+    finish() {
+      print();
+      if (options.interactive && drewLine) options.stream.write('\n');
+    },
+  };
+}
+
+/** "120/400 calls (30%), 2.1/s, about 2m13s left, qwen2.5:7b" */
+export function formatProgress(
+  done: number,
+  total: number,
+  elapsedMs: number,
+  label: string,
+): string {
+  const shownTotal = Math.max(total, done);
+  const share = shownTotal === 0 ? 100 : Math.floor((100 * done) / shownTotal);
+  const parts = [`${done}/${shownTotal} calls (${share}%)`];
+  if (done > 0 && elapsedMs > 0) {
+    const rate = done / (elapsedMs / 1000);
+    parts.push(`${rate >= 10 ? rate.toFixed(0) : rate.toFixed(1)}/s`);
+    if (done < shownTotal) parts.push(`about ${formatDuration((shownTotal - done) / rate)} left`);
+  }
+  if (label) parts.push(label);
+  return `model-gate: ${parts.join(', ')}`;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,0 +1,432 @@
+/**
+ * runPlan: executes the work units of a plan against one provider and appends every outcome
+ * to the sample log.
+ *
+ * Options (see RunPlanOptions):
+ * - `provider`, `units` (from the checks' plans), `models` (baseline first, then candidate):
+ *   all of one model's units run before the next model's (model-major: one load per model);
+ * - `logPath`: the sample log, read first for resume and then appended to;
+ * - `concurrency` (1): units in flight at once, at most the server's parallel slots; calls
+ *   inside one unit are sequential (a maze game);
+ * - `timeoutMs` (30 000) per request, server queue time included; `retries` (1) extra
+ *   attempts after a timeout, a dropped connection, a busy server or a refused connection;
+ *   `retryDelayMs` (500) before each retry;
+ * - `warmup` (true): one uncounted call per model before its first unit, with `numCtx`
+ *   (4096, the run's pinned context length, so the model is not reloaded afterwards) and
+ *   `warmupTimeoutMs` (the larger of 4 × timeout and 120 s: it includes loading the model);
+ * - `perturbedTimeoutShare` (0.05): a model whose timeouts exceed this share of its calls is
+ *   marked perturbed in the returned tallies;
+ * - `shard` ({index, count}, 1-based): a deterministic slice of the units (see shard.ts);
+ * - `signal`: aborting it stops scheduling; calls in flight end as cancelled and write
+ *   nothing, the log stays intact and the result says `cancelled: true`;
+ * - `progress`: where done/total, rate and time left go (see progress.ts).
+ *
+ * Resume: each unit gets as `prior` the log's records of the same check, model and digest
+ * whose key is the unit key or extends it with "/…" (a game's decisions); records with status
+ * `error` are left out so their calls are made again. A unit whose `isComplete(prior)` holds
+ * is skipped.
+ *
+ * Before any call: the server must answer (else InfrastructureError, exit 3) and every model
+ * must exist on it (else InfrastructureError with the `ollama pull` hint); models already
+ * loaded are recorded, with a warning when one of them is not ours. A server that stops
+ * answering mid-run also ends the run with an InfrastructureError, after the calls in flight
+ * have finished and been logged.
+ */
+
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InfrastructureError } from '../errors.js';
+import { tallyRequests } from '../job/tally.js';
+import type { ChatRequest, ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
+import { ProviderFailure } from '../providers/types.js';
+import type { RequestTally } from '../report/types.js';
+import { TOOL_VERSION } from '../version.js';
+import { type ProgressSink, silentProgress } from './progress.js';
+import { type RunInfoRecord, SAMPLE_LOG_VERSION, type SampleRecord } from './records.js';
+import { deduplicate, openSampleLog, readSampleLogs } from './sampleLog.js';
+import { type ShardSpec, selectShard, shardLabel } from './shard.js';
+import type { CallOutcome, CallSpec, UnitContext, WorkUnit } from './types.js';
+
+export interface RunPlanOptions {
+  provider: Provider;
+  units: readonly WorkUnit[];
+  /** Baseline first, then candidate; every unit's model must be in this list. */
+  models: readonly string[];
+  logPath: string;
+  concurrency?: number;
+  timeoutMs?: number;
+  retries?: number;
+  retryDelayMs?: number;
+  warmup?: boolean;
+  warmupTimeoutMs?: number;
+  numCtx?: number;
+  perturbedTimeoutShare?: number;
+  shard?: ShardSpec | null;
+  signal?: AbortSignal;
+  progress?: ProgressSink;
+}
+
+export interface RunPlanResult {
+  /** True when the signal stopped the run before every unit ran. */
+  cancelled: boolean;
+  server: ServerInfo;
+  /** Metadata of each model, in the order of `models`. */
+  models: ModelMetadata[];
+  /** Models loaded on the server before the run; null when the server does not say. */
+  loadedBefore: string[] | null;
+  warnings: string[];
+  /** Per model, over the records of this run's units (resumed ones included). */
+  requests: RequestTally[];
+  /** Records of this run's units: those already in the log plus the new ones, de-duplicated. */
+  records: SampleRecord[];
+  /** "i/n" when a shard ran, else null. */
+  shard: string | null;
+  units: { planned: number; skipped: number; executed: number };
+  /** Model calls made (warm-ups and retries not counted). */
+  calls: number;
+}
+
+/** Thrown by `ctx.call` once the run is cancelled; the runner swallows it. */
+export class RunCancelled extends Error {
+  constructor() {
+    super('the run was cancelled');
+    this.name = 'RunCancelled';
+  }
+}
+
+/** Thrown by `ctx.call` once the server stopped answering; the run ends with exit 3. */
+class ServerLost extends Error {}
+
+const WARMUP_PROMPT = 'Reply with the single word: ready.';
+
+export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
+  const provider = options.provider;
+  const concurrency = options.concurrency ?? 1;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const retries = options.retries ?? 1;
+  const retryDelayMs = options.retryDelayMs ?? 500;
+  const numCtx = options.numCtx ?? 4096;
+  const warmupTimeoutMs = options.warmupTimeoutMs ?? Math.max(4 * timeoutMs, 120_000);
+  const perturbedShare = options.perturbedTimeoutShare ?? 0.05;
+  const signal = options.signal ?? new AbortController().signal;
+  const progress = options.progress ?? silentProgress;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  }
+  for (const unit of options.units) {
+    if (!options.models.includes(unit.model)) {
+      throw new Error(
+        `work unit ${unit.check}/${unit.key} is for model ${unit.model}, not in the run`,
+      );
+    }
+  }
+
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    if (!warnings.includes(message)) warnings.push(message);
+  };
+  const existing = existsSync(options.logPath)
+    ? await readSampleLogs([options.logPath])
+    : { records: [], runs: [], warnings: [] };
+  existing.warnings.forEach(warn);
+
+  const server = await checkServer(provider);
+  const metadata: ModelMetadata[] = [];
+  for (const model of options.models) metadata.push(await checkModel(provider, model));
+  const loadedBefore = await loadedModels(provider, warn);
+  warnForeignModels(loadedBefore, options.models, warn);
+
+  const planned = selectShard(options.units, options.shard);
+  const priorIndex = indexPrior(existing.records);
+  const digestOf = new Map(metadata.map((m) => [m.model, m.digest]));
+  const pending = new Map<string, { unit: WorkUnit; prior: SampleRecord[] }[]>();
+  const carried: SampleRecord[] = [];
+  let skipped = 0;
+  for (const unit of planned) {
+    const digest = digestOf.get(unit.model) ?? null;
+    const all = priorIndex.get(priorKey(unit.check, unit.model, digest, unit.key)) ?? [];
+    carried.push(...all);
+    const prior = all.filter((r) => r.kind !== 'call' || r.status !== 'error');
+    if (unit.isComplete(prior)) {
+      skipped++;
+      continue;
+    }
+    const list = pending.get(unit.model) ?? [];
+    list.push({ unit, prior });
+    pending.set(unit.model, list);
+  }
+
+  const opened = openSampleLog(options.logPath);
+  opened.warnings.forEach(warn);
+  const log = opened.writer;
+  const runInfo: RunInfoRecord = {
+    v: SAMPLE_LOG_VERSION,
+    kind: 'run',
+    startedAt: new Date().toISOString(),
+    toolVersion: TOOL_VERSION,
+    provider: server,
+    models: metadata,
+    loadedBefore,
+    shard: shardLabel(options.shard),
+    warnings: [...warnings],
+  };
+  log.append(runInfo);
+
+  const emitted: SampleRecord[] = [];
+  let calls = 0;
+  let executed = 0;
+  let serverLost: ProviderFailure | null = null;
+  let unitFailure: unknown = null;
+  const numCtxSeen = new Set<number>();
+
+  const callWithPolicy = async (spec: CallSpec, label: string): Promise<CallOutcome> => {
+    const started = performance.now();
+    let attempts = 0;
+    if (spec.request.options.numCtx !== numCtx && !numCtxSeen.has(spec.request.options.numCtx)) {
+      numCtxSeen.add(spec.request.options.numCtx);
+      warn(
+        `a request uses num_ctx ${spec.request.options.numCtx} while the run pins ${numCtx}: the server reloads the model when it changes`,
+      );
+    }
+    for (;;) {
+      if (signal.aborted) throw new RunCancelled();
+      if (serverLost) throw new ServerLost();
+      attempts++;
+      try {
+        const response = await provider.chat(spec.request, signal, timeoutMs);
+        calls++;
+        progress.advance(label);
+        return { status: 'ok', response, attempts, latencyMs: response.latencyMs };
+      } catch (error) {
+        const failure = asFailure(error);
+        if (failure.kind === 'cancelled' || signal.aborted) throw new RunCancelled();
+        const again = (failure.retryable || failure.kind === 'unreachable') && attempts <= retries;
+        if (again) {
+          await sleep(retryDelayMs, undefined, { signal }).catch(() => undefined);
+          continue;
+        }
+        if (failure.kind === 'unreachable') {
+          serverLost ??= failure;
+          throw new ServerLost();
+        }
+        calls++;
+        progress.advance(label);
+        const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+        return {
+          status: failure.kind === 'timeout' ? 'timeout' : 'error',
+          response: null,
+          reason: `${failure.kind}: ${failure.message} (${tries})`,
+          attempts,
+          latencyMs: performance.now() - started,
+        };
+      }
+    }
+  };
+
+  const runUnit = async (unit: WorkUnit, prior: SampleRecord[], digest: string | null) => {
+    const ctx: UnitContext = {
+      prior,
+      digest,
+      signal,
+      call: (spec) => callWithPolicy(spec, unit.model),
+      emit: async (record) => {
+        checkRecordBelongs(record, unit, digest);
+        log.append(record);
+        emitted.push(record);
+      },
+    };
+    try {
+      await unit.execute(ctx);
+      executed++;
+    } catch (error) {
+      if (error instanceof RunCancelled || error instanceof ServerLost) return;
+      unitFailure ??= error;
+    }
+  };
+
+  progress.start(
+    [...pending.values()].flat().reduce((sum, p) => sum + Math.max(0, p.unit.expectedCalls), 0),
+  );
+  const stopped = (): boolean => signal.aborted || serverLost !== null || unitFailure !== null;
+  try {
+    for (const model of options.models) {
+      const queue = pending.get(model) ?? [];
+      if (queue.length === 0 || stopped()) continue;
+      const digest = digestOf.get(model) ?? null;
+      if (model !== options.models[0]) {
+        warnForeignModels(await loadedModels(provider, warn), options.models, warn);
+      }
+      if (options.warmup ?? true) {
+        await warmUp(provider, model, numCtx, warmupTimeoutMs, signal, warn);
+      }
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (!stopped() && next < queue.length) {
+          const item = queue[next++];
+          if (item) await runUnit(item.unit, item.prior, digest);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+    }
+  } finally {
+    log.close();
+    progress.finish();
+  }
+
+  if (unitFailure !== null) throw unitFailure;
+  if (serverLost !== null) {
+    const lost: ProviderFailure = serverLost;
+    throw new InfrastructureError(
+      `the model server at ${server.host} stopped answering during the run: ${lost.message}`,
+      'finished outcomes are in the sample log; run the same command again to resume',
+    );
+  }
+  const records = deduplicate([...carried, ...emitted]);
+  return {
+    cancelled: signal.aborted,
+    server,
+    models: metadata,
+    loadedBefore,
+    warnings,
+    requests: tallyRequests(records, options.models, perturbedShare),
+    records,
+    shard: shardLabel(options.shard),
+    units: { planned: planned.length, skipped, executed },
+    calls,
+  };
+}
+
+async function checkServer(provider: Provider): Promise<ServerInfo> {
+  let version: string | null;
+  try {
+    version = await provider.version();
+  } catch (error) {
+    const failure = asFailure(error);
+    throw new InfrastructureError(
+      `cannot reach the model server at ${provider.info.host}: ${failure.message}`,
+      provider.info.provider === 'ollama'
+        ? 'start it (ollama serve) or point provider.host / OLLAMA_HOST at it'
+        : 'start the server or correct provider.host',
+    );
+  }
+  return {
+    ...provider.info,
+    version,
+    simulated: provider.info.simulated || (version?.includes('simulated') ?? false),
+  };
+}
+
+async function checkModel(provider: Provider, model: string): Promise<ModelMetadata> {
+  try {
+    return await provider.describe(model);
+  } catch (error) {
+    const failure = asFailure(error);
+    if (failure.kind === 'model-missing') {
+      throw new InfrastructureError(
+        `model '${model}' is not available on the server at ${provider.info.host}`,
+        provider.info.provider === 'ollama'
+          ? `ollama pull ${model}`
+          : 'load the model in the server, or correct models.baseline / models.candidate',
+      );
+    }
+    throw new InfrastructureError(
+      `cannot read the metadata of model '${model}' from ${provider.info.host}: ${failure.message}`,
+    );
+  }
+}
+
+async function loadedModels(
+  provider: Provider,
+  warn: (message: string) => void,
+): Promise<string[] | null> {
+  try {
+    return await provider.loadedModels();
+  } catch (error) {
+    warn(`could not list the models loaded on the server: ${asFailure(error).message}`);
+    return null;
+  }
+}
+
+function warnForeignModels(
+  loaded: string[] | null,
+  ours: readonly string[],
+  warn: (message: string) => void,
+): void {
+  const tagged = new Set(ours.map(withTag));
+  const others = (loaded ?? []).filter((m) => !tagged.has(withTag(m)));
+  if (others.length > 0) {
+    warn(
+      `another model is loaded on the server (${others.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
+    );
+  }
+}
+
+async function warmUp(
+  provider: Provider,
+  model: string,
+  numCtx: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+  warn: (message: string) => void,
+): Promise<void> {
+  const request: ChatRequest = {
+    model,
+    messages: [{ role: 'user', content: WARMUP_PROMPT }],
+    options: { temperature: 0, seed: 0, numCtx, numPredict: 1, think: false },
+  };
+  try {
+    await provider.chat(request, signal, timeoutMs);
+  } catch (error) {
+    const failure = asFailure(error);
+    if (failure.kind !== 'cancelled') {
+      warn(
+        `warm-up of ${model} failed (${failure.kind}: ${failure.message}); the first calls may include its load time`,
+      );
+    }
+  }
+}
+
+/** Records of the log by (check, model, digest, unit key), where a decision's key extends its game's. */
+function indexPrior(records: readonly SampleRecord[]): Map<string, SampleRecord[]> {
+  const index = new Map<string, SampleRecord[]>();
+  for (const record of records) {
+    const parts = record.key.split('/');
+    for (let n = parts.length; n >= 1; n--) {
+      const key = priorKey(record.check, record.model, record.digest, parts.slice(0, n).join('/'));
+      const list = index.get(key) ?? [];
+      list.push(record);
+      index.set(key, list);
+    }
+  }
+  return index;
+}
+
+function priorKey(check: string, model: string, digest: string | null, key: string): string {
+  return JSON.stringify([check, model, digest, key]);
+}
+
+function checkRecordBelongs(record: SampleRecord, unit: WorkUnit, digest: string | null): void {
+  const keyFits = record.key === unit.key || record.key.startsWith(`${unit.key}/`);
+  if (record.check !== unit.check || record.model !== unit.model || !keyFits) {
+    throw new Error(
+      `unit ${unit.check}/${unit.model}/${unit.key} emitted a record for ${record.check}/${record.model}/${record.key}`,
+    );
+  }
+  if (record.digest !== digest) {
+    throw new Error(
+      `unit ${unit.check}/${unit.key} emitted digest ${record.digest} instead of the model's ${digest}: resume would not find it`,
+    );
+  }
+}
+
+function asFailure(error: unknown): ProviderFailure {
+  if (error instanceof ProviderFailure) return error;
+  return new ProviderFailure(
+    'server-error',
+    error instanceof Error ? error.message : String(error),
+  );
+}
+
+function withTag(model: string): string {
+  return model.includes(':') ? model : `${model}:latest`;
+}
