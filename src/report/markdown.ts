@@ -4,39 +4,91 @@
  */
 import { markdownTable } from 'markdown-table';
 
-const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&]/g;
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&$=]/g;
+const NEWLINES = /\r\n|\r|\n|\u2028|\u2029/g;
+const ZERO_WIDTH_JOINER = '\u200d';
+const ZERO_WIDTH_SPACE = '\u200b';
 
 /**
- * Escapes text for inline markdown: no HTML, no links, no emphasis, no table break-out,
- * no @-mentions (a zero-width joiner after @ keeps GitHub from notifying anyone).
+ * Escapes text for inline markdown: no HTML, no links, no emphasis, no table break-out.
+ * GitHub also acts on plain text after rendering, so an invisible character is inserted
+ * where it would: after `@` (mentions notify people), after `#` before a digit (issue
+ * references add events to other issues), after `:` (URL schemes, emoji codes) and inside
+ * `www.` (bare-domain autolinks).
  */
 export function escapeText(text: string): string {
   return text
-    .replace(/\r?\n|\r/g, ' ')
+    .replace(NEWLINES, ' ')
     .replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
-    .replace(/@/g, '@\u200d')
-    .replace(/:/g, ':\u200b');
+    .replace(/@/g, `@${ZERO_WIDTH_JOINER}`)
+    .replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`)
+    .replace(/:/g, `:${ZERO_WIDTH_SPACE}`)
+    .replace(/(w)(ww\\\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
 }
 
-/** A code span that cannot be broken out of, whatever backticks the text holds. */
+/**
+ * A code span that cannot be broken out of, whatever backticks the text holds. Pipes are
+ * escaped because GitHub splits table rows before it reads code spans.
+ */
 export function codeSpan(text: string): string {
-  const clean = text.replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|');
+  const clean = text.replace(NEWLINES, ' ').replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   const pad = clean.startsWith('`') || clean.endsWith('`') || clean === '' ? ' ' : '';
   return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
+/** A link only to an http(s) URL; anything else becomes plain escaped text. */
+export function link(label: string, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return escapeText(label);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return escapeText(label);
+  // encodeURIComponent leaves parentheses alone, and they would end the link early.
+  const target = parsed.href.replace(
+    /[()<>\s]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  return `[${escapeText(label)}](${target})`;
+}
+
+/** A link to a file next to the markdown file (charts beside summary.md). */
+export function relativeLink(label: string, file: string): string {
+  const target = file
+    .split('/')
+    .map((part) => encodeURIComponent(part))
+    .join('/');
+  return `[${escapeText(label)}](${target})`;
+}
+
 export type Align = 'l' | 'r' | 'c';
 
-/** A GitHub table. Cells are inserted as given: escape untrusted cells first. */
+/**
+ * A GitHub table. Cells are inserted as given (escape untrusted cells first), except that a
+ * pipe not already escaped is escaped and newlines become spaces: one row per line, and every
+ * row keeps the header's column count whatever a cell holds.
+ */
 export function table(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   align?: readonly Align[],
 ): string {
-  const cells = [header, ...rows].map((row) => row.map((cell) => cell.replace(/\r?\n|\r/g, ' ')));
+  const width = header.length;
+  const toWidth = (row: readonly string[]) =>
+    Array.from({ length: width }, (_, i) => safeCell(row[i] ?? ''));
+  const cells = [toWidth(header), ...rows.map(toWidth)];
   return markdownTable(cells, { align: align ? [...align] : undefined });
+}
+
+function safeCell(cell: string): string {
+  return cell
+    .replace(NEWLINES, ' ')
+    .replace(/(\\*)\|/g, (_, slashes: string) =>
+      slashes.length % 2 === 0 ? `${slashes}\\|` : `${slashes}|`,
+    );
 }
 
 /** 0.1234 → "12.3%". */
@@ -49,7 +101,10 @@ export function percent(value: number | null | undefined, digits = 1): string {
 export function points(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   const v = value * 100;
-  return `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(digits)} pts`;
+  const shown = Math.abs(v).toFixed(digits);
+  // A value that rounds to zero is shown without a sign: "−0.0 pts" would claim a direction.
+  if (Number(shown) === 0) return `±${shown} pts`;
+  return `${v > 0 ? '+' : '−'}${shown} pts`;
 }
 
 /** Fixed digits, "–" for missing values. */
@@ -64,10 +119,24 @@ export function interval(
   high: number | null | undefined,
   format: (v: number) => string = (v) => v.toFixed(3),
 ): string {
-  if (low === null || low === undefined || high === null || high === undefined) return '–';
+  if (
+    low === null ||
+    low === undefined ||
+    high === null ||
+    high === undefined ||
+    !Number.isFinite(low) ||
+    !Number.isFinite(high)
+  ) {
+    return '–';
+  }
   return `[${format(low)}, ${format(high)}]`;
 }
 
+/**
+ * A collapsed block. The summary line is HTML (GitHub does not render markdown there), so it
+ * is escaped as HTML text.
+ */
 export function details(summaryLine: string, body: string): string {
-  return `<details><summary>${summaryLine}</summary>\n\n${body}\n\n</details>`;
+  const line = summaryLine.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<details><summary>${line}</summary>\n\n${body}\n\n</details>`;
 }

@@ -13,6 +13,29 @@ export interface Verdict {
   status: VerdictStatus;
   /** Every rule that did not pass, most severe first; info findings last. */
   reasons: GateFinding[];
+  /**
+   * Fail/warn findings of a check whose own measurement was inconclusive: shown to the reader,
+   * not counted in the status (see src/report/verdict.ts).
+   */
+  suppressed: GateFinding[];
+}
+
+/**
+ * The few numbers a workflow reads from the action's outputs, one place for all checks.
+ * Null when the check did not run or did not produce the number.
+ */
+export interface ReportHeadline {
+  /** Churn: (reliably improved + reliably deteriorated) / items, method B. */
+  churnRate: number | null;
+  /** Churn: items reliably worse on the candidate, method B. */
+  deteriorated: number | null;
+  /** Churn: domains whose net reliable change opposes the aggregate Δ. */
+  reversals: string[];
+  /** Dragon: expected calibration error of each model. */
+  eceBaseline: number | null;
+  eceCandidate: number | null;
+  /** Personas: attribution accuracy of the candidate (of the baseline in single-model mode). */
+  personaAccuracy: number | null;
 }
 
 /** Per model, how its requests went (all checks together). */
@@ -41,6 +64,8 @@ export interface RunMetadata {
   warnings: string[];
   /** Shards merged into this report, e.g. ["1/3", "2/3", "3/3"]; empty for a whole run. */
   shards: string[];
+  /** SHA-256 of each prompt template, by name (e.g. "churn", "dragon"). */
+  promptHashes?: Record<string, string>;
 }
 
 export interface Report {
@@ -53,5 +78,7 @@ export interface Report {
     dragon?: DragonSection;
     personas?: PersonasSection;
   };
+  /** Numbers exposed as action outputs, taken from the check sections. */
+  headline: ReportHeadline;
   verdict: Verdict;
 }

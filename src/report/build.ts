@@ -1,0 +1,66 @@
+/**
+ * Assembles report.json from what the run and the analyses produced. Pure: the caller passes
+ * the time, so the same inputs give the same report.
+ */
+import type { GateFinding } from '../checks/types.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { extractHeadline } from './headline.js';
+import { REPORT_SCHEMA, type Report, type RunMetadata } from './types.js';
+import { decideVerdict } from './verdict.js';
+
+export interface BuildReportInput {
+  run: RunMetadata;
+  /** One section per check that ran (plain JSON from each check's `analyse`). */
+  sections: Report['checks'];
+  /** Every check's gate findings. */
+  findings: readonly GateFinding[];
+  createdAt: Date | string;
+}
+
+export function buildReport(input: BuildReportInput): Report {
+  const warnings: string[] = [];
+  const sections = toPlainJson(input.sections, 'checks', warnings) as Report['checks'];
+  const findings = toPlainJson(input.findings, 'findings', warnings) as GateFinding[];
+  const createdAt =
+    typeof input.createdAt === 'string'
+      ? new Date(input.createdAt).toISOString()
+      : input.createdAt.toISOString();
+  return {
+    schema: REPORT_SCHEMA,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    createdAt,
+    run: { ...input.run, warnings: [...input.run.warnings, ...warnings] },
+    checks: sections,
+    headline: extractHeadline(sections),
+    verdict: decideVerdict(findings),
+  };
+}
+
+/**
+ * A deep copy that JSON keeps exactly. JSON.stringify would silently turn NaN and Infinity
+ * into null and drop undefined; here the same happens, but each replaced value is named in a
+ * run warning so a reader knows a metric could not be computed.
+ */
+function toPlainJson(value: unknown, path: string, warnings: string[]): unknown {
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return value;
+    warnings.push(`${path} was ${String(value)}; written as null`);
+    return null;
+  }
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    return value.map((item, i) =>
+      item === undefined ? null : toPlainJson(item, `${path}[${i}]`, warnings),
+    );
+  }
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      out[key] = toPlainJson(item, `${path}.${key}`, warnings);
+    }
+    return out;
+  }
+  throw new TypeError(`${path}: a ${typeof value} cannot be written to report.json`);
+}

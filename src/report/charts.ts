@@ -1,0 +1,38 @@
+/** Every chart of a report, from the check sections alone, with the check that drew it. */
+import type { CheckName } from '../config/schema.js';
+import { churnCharts } from './sections/churn.js';
+import { dragonCharts } from './sections/dragon.js';
+import { personasCharts } from './sections/personas.js';
+import type { Chart } from './svg.js';
+import type { Report } from './types.js';
+
+export interface ReportChart extends Chart {
+  check: CheckName;
+}
+
+export interface ReportCharts {
+  charts: ReportChart[];
+  /** Checks whose chart code failed on their section, with the reason. */
+  problems: string[];
+}
+
+/** A chart that fails to draw costs that check's charts only. */
+export function chartsOf(report: Report): ReportCharts {
+  const { churn, dragon, personas } = report.checks;
+  const drawers: [CheckName, (() => Chart[]) | null][] = [
+    ['churn', churn ? () => churnCharts(churn) : null],
+    ['dragon', dragon ? () => dragonCharts(dragon) : null],
+    ['personas', personas ? () => personasCharts(personas) : null],
+  ];
+  const result: ReportCharts = { charts: [], problems: [] };
+  for (const [check, draw] of drawers) {
+    if (!draw) continue;
+    try {
+      result.charts.push(...draw().map((chart) => ({ ...chart, check })));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      result.problems.push(`${check} charts could not be drawn: ${reason}`);
+    }
+  }
+  return result;
+}

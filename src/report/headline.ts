@@ -1,0 +1,52 @@
+/**
+ * The headline numbers (action outputs) read from the check sections. A report read back
+ * from disk may come from another build, so every field is reached defensively: a missing or
+ * malformed value gives null, never a crash.
+ */
+import type { Report, ReportHeadline } from './types.js';
+
+function share(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1
+    ? value
+    : null;
+}
+
+function count(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !(key in current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function churnHeadline(section: unknown): Pick<ReportHeadline, 'churnRate' | 'deteriorated' | 'reversals'> {
+  const reversals = field(section, 'headline', 'reversals');
+  return {
+    churnRate: share(field(section, 'headline', 'churnRate')),
+    deteriorated: count(field(section, 'headline', 'deteriorated')),
+    reversals: Array.isArray(reversals)
+      ? reversals.filter((r): r is string => typeof r === 'string')
+      : [],
+  };
+}
+
+function personasAccuracy(section: unknown): number | null {
+  const models = field(section, 'models');
+  if (!Array.isArray(models)) return null;
+  const byRole = (role: string) => models.find((m) => field(m, 'role') === role);
+  return share(field(byRole('candidate') ?? byRole('baseline'), 'accuracy'));
+}
+
+export function extractHeadline(checks: Report['checks']): ReportHeadline {
+  return {
+    ...churnHeadline(checks.churn),
+    eceBaseline: share(field(checks.dragon, 'baseline', 'ece', 'value')),
+    eceCandidate: share(field(checks.dragon, 'candidate', 'ece', 'value')),
+    personaAccuracy: personasAccuracy(checks.personas),
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Small charts GitHub draws inline (mermaid `xychart-beta` in a fenced block), for the job
+ * summary and the PR comment where SVG files cannot be shown. Labels may come from user files
+ * or models: they are reduced to a safe character set so they cannot close the quoted label,
+ * the fence, or inject mermaid directives.
+ */
+
+export interface XyChart {
+  title: string;
+  /** Category labels along the x axis. */
+  categories: readonly string[];
+  yLabel: string;
+  /** Axis range; defaults to 0 → the largest value. */
+  yRange?: readonly [number, number];
+  bars?: readonly (readonly number[])[];
+  lines?: readonly (readonly number[])[];
+}
+
+const LABEL_LIMIT = 40;
+
+export function mermaidLabel(text: string): string {
+  const kept = text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N} ._\-+:/%()→↔≥≤×·']/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const short = kept.length > LABEL_LIMIT ? `${kept.slice(0, LABEL_LIMIT - 1)}…` : kept;
+  return `"${short === '' ? '?' : short}"`;
+}
+
+function value(v: number): string {
+  if (!Number.isFinite(v)) return '0';
+  return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
+}
+
+export function xyChart(chart: XyChart): string {
+  const series = [...(chart.bars ?? []), ...(chart.lines ?? [])];
+  const largest = Math.max(0, ...series.flat().filter(Number.isFinite));
+  const [low, high] = chart.yRange ?? [0, largest > 0 ? largest : 1];
+  const lines = [
+    '```mermaid',
+    'xychart-beta',
+    `  title ${mermaidLabel(chart.title)}`,
+    `  x-axis [${chart.categories.map(mermaidLabel).join(', ')}]`,
+    `  y-axis ${mermaidLabel(chart.yLabel)} ${value(low)} --> ${value(high)}`,
+    ...(chart.bars ?? []).map((bar) => `  bar [${bar.map(value).join(', ')}]`),
+    ...(chart.lines ?? []).map((line) => `  line [${line.map(value).join(', ')}]`),
+    '```',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,284 @@
+/**
+ * summary.md, rendered from report.json alone: the verdict and its reasons first, then one
+ * section per check (each check renders its own), then the charts and, collapsed, the
+ * provenance of the measurement.
+ */
+import type { GateFinding, Severity } from '../checks/types.js';
+import type { ModelMetadata } from '../providers/types.js';
+import { chartsOf, type ReportChart } from './charts.js';
+import {
+  codeSpan,
+  details,
+  escapeText,
+  link,
+  num,
+  percent,
+  relativeLink,
+  table,
+} from './markdown.js';
+import { renderChurnSection } from './sections/churn.js';
+import { renderDragonSection } from './sections/dragon.js';
+import { renderPersonasSection } from './sections/personas.js';
+import type { Report, VerdictStatus } from './types.js';
+
+export { trimMarkdown } from './trim.js';
+
+export interface SummaryOptions {
+  /**
+   * Where a reader finds the chart files. Absent: relative links (summary.md sits beside the
+   * charts). A URL (the workflow run, whose artifact holds them): every chart links there.
+   */
+  chartsUrl?: string;
+}
+
+const STATUS_ICON: Record<VerdictStatus, string> = {
+  pass: '✅',
+  warn: '⚠️',
+  fail: '❌',
+  inconclusive: '❔',
+};
+
+const SEVERITY_LABEL: Record<Severity, string> = {
+  fail: '❌ fail',
+  inconclusive: '❔ inconclusive',
+  warn: '⚠️ warn',
+  info: 'ℹ️ info',
+};
+
+export function renderSummary(report: Report, options: SummaryOptions = {}): string {
+  const blocks = [
+    verdictBlock(report),
+    ...simulatedNotice(report),
+    ...atAGlance(report),
+    ...checkSections(report),
+    ...chartList(chartsOf(report).charts, options),
+    provenance(report),
+  ];
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function modelsLine(report: Report): string {
+  const { baseline, candidate } = report.run.models;
+  const name = (m: ModelMetadata | null) => (m ? codeSpan(m.model) : '–');
+  if (!candidate) return `Model ${name(baseline)} (single-model run)`;
+  return `Baseline ${name(baseline)} → candidate ${name(candidate)}`;
+}
+
+function verdictBlock(report: Report): string {
+  const { status, reasons, suppressed } = report.verdict;
+  const count = (severity: Severity) => reasons.filter((r) => r.severity === severity).length;
+  const counts = [
+    plural(count('fail'), 'rule failed', 'rules failed'),
+    plural(count('inconclusive'), 'check could not be measured', 'checks could not be measured'),
+    plural(count('warn'), 'warning', 'warnings'),
+  ].filter((part) => part !== '');
+  const lines = [
+    `## ${STATUS_ICON[status]} model-gate verdict: ${status}`,
+    '',
+    `${modelsLine(report)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ' · every gate rule passed'}`,
+  ];
+  if (reasons.length > 0) lines.push('', findingsTable(reasons));
+  if (suppressed.length > 0) {
+    const checks = [...new Set(suppressed.map((f) => f.check))].join(', ');
+    lines.push(
+      '',
+      `Not counted, because the measurement of ${checks} was inconclusive (numbers from a perturbed run cannot claim a regression):`,
+      '',
+      findingsTable(suppressed),
+    );
+  }
+  return lines.join('\n');
+}
+
+function findingsTable(findings: readonly GateFinding[]): string {
+  return table(
+    ['', 'check', 'rule', 'finding'],
+    findings.map((f) => [
+      SEVERITY_LABEL[f.severity],
+      f.check,
+      codeSpan(f.rule),
+      escapeText(f.message),
+    ]),
+  );
+}
+
+function plural(n: number, one: string, many: string): string {
+  if (n === 0) return '';
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function simulatedNotice(report: Report): string[] {
+  const { provider, models } = report.run;
+  const simulated =
+    provider.simulated || Boolean(models.baseline?.simulated || models.candidate?.simulated);
+  if (!simulated) return [];
+  return [
+    '> [!NOTE]\n> Simulated models: these numbers come from the built-in simulator, not from a real model. They show how the gate works, not how any model behaves.',
+  ];
+}
+
+function atAGlance(report: Report): string[] {
+  const h = report.headline;
+  const rows: string[][] = [];
+  if (report.checks.churn) {
+    rows.push(['churn rate (items reliably changed)', percent(h.churnRate)]);
+    rows.push(['items reliably worse', h.deteriorated === null ? '–' : String(h.deteriorated)]);
+    rows.push([
+      'domain reversals',
+      h.reversals.length === 0 ? 'none' : h.reversals.map(escapeText).join(', '),
+    ]);
+  }
+  if (report.checks.dragon) {
+    rows.push(['ECE baseline', num(h.eceBaseline)]);
+    if (report.run.models.candidate) rows.push(['ECE candidate', num(h.eceCandidate)]);
+  }
+  if (report.checks.personas)
+    rows.push(['persona attribution accuracy', percent(h.personaAccuracy)]);
+  if (rows.length === 0) return [];
+  return [table(['at a glance', 'value'], rows, ['l', 'r'])];
+}
+
+const RENDERERS = {
+  churn: (report: Report) => report.checks.churn && renderChurnSection(report.checks.churn),
+  dragon: (report: Report) => report.checks.dragon && renderDragonSection(report.checks.dragon),
+  personas: (report: Report) =>
+    report.checks.personas && renderPersonasSection(report.checks.personas),
+} as const;
+
+/** A renderer that throws on an unexpected section costs its section only, not the summary. */
+function checkSections(report: Report): string[] {
+  const out: string[] = [];
+  for (const [check, render] of Object.entries(RENDERERS)) {
+    try {
+      const markdown = render(report);
+      if (markdown) out.push(markdown.trim());
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      out.push(`### ${check}\n\nThis section could not be rendered: ${escapeText(reason)}`);
+    }
+  }
+  return out;
+}
+
+function chartList(charts: readonly ReportChart[], options: SummaryOptions): string[] {
+  if (charts.length === 0) return [];
+  const item = (chart: ReportChart) =>
+    options.chartsUrl === undefined
+      ? `- ${relativeLink(chart.title, chart.file)}`
+      : `- ${escapeText(chart.title)}: ${codeSpan(chart.file)}`;
+  const where =
+    options.chartsUrl === undefined
+      ? 'SVG files beside this summary'
+      : `SVG files in the ${link('artifact of this run', options.chartsUrl)}`;
+  return [`#### Charts\n\n${where}:\n\n${charts.map(item).join('\n')}`];
+}
+
+function seedRanges(seeds: readonly number[]): string {
+  const sorted = [...new Set(seeds)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let start = sorted[0];
+  let previous = start;
+  for (const seed of [...sorted.slice(1), Number.NaN]) {
+    if (start === undefined || previous === undefined) break;
+    if (seed === previous + 1) {
+      previous = seed;
+      continue;
+    }
+    parts.push(start === previous ? String(start) : `${start}–${previous}`);
+    start = seed;
+    previous = seed;
+  }
+  return parts.join(', ');
+}
+
+function provenance(report: Report): string {
+  const { run } = report;
+  const config = run.config;
+  const modelRows = (['baseline', 'candidate'] as const).flatMap((role) => {
+    const m = run.models[role];
+    if (!m) return [];
+    return [
+      [
+        role,
+        codeSpan(m.model),
+        m.digest ? codeSpan(m.digest) : 'unknown',
+        m.quantization ? escapeText(m.quantization) : 'unknown',
+        m.parameterSize ? escapeText(m.parameterSize) : 'unknown',
+        m.family ? escapeText(m.family) : 'unknown',
+      ],
+    ];
+  });
+  const parts = [
+    `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${
+      run.provider.version ? codeSpan(run.provider.version) : 'unknown'
+    }${run.provider.simulated ? ' (simulated)' : ''}.`,
+    table(['role', 'model', 'digest', 'quantization', 'parameters', 'family'], modelRows),
+  ];
+
+  const settings: string[][] = [];
+  const checks = new Set(config.checks);
+  if (checks.has('churn')) {
+    settings.push(['churn samples per item (K)', String(config.churn.samples)]);
+    settings.push(['churn temperature', String(config.churn.temperature)]);
+    settings.push([
+      'churn seeds',
+      `${config.churn.baseSeed}–${config.churn.baseSeed + config.churn.samples - 1}${
+        config.churn.greedy ? `, greedy ${config.churn.greedySeed}` : ''
+      }`,
+    ]);
+    settings.push(['churn method', config.churn.method]);
+  }
+  if (checks.has('dragon')) {
+    settings.push(['dragon games (seeds)', seedRanges(config.dragon.seeds)]);
+    settings.push(['dragon sampling seed', String(config.dragon.seed)]);
+    settings.push(['dragon walls / hints', `${config.dragon.walls} / ${config.dragon.hints}`]);
+  }
+  if (checks.has('personas')) {
+    settings.push(['personas seed', String(config.personas.seed)]);
+    settings.push(['personas vectors', config.personas.vectors]);
+  }
+  settings.push(['context length (num_ctx)', String(config.runner.numCtx)]);
+  settings.push(['tool', `${escapeText(report.tool.name)} ${escapeText(report.tool.version)}`]);
+  settings.push(['report created', report.createdAt]);
+  if (run.shards.length > 0)
+    settings.push(['shards merged', run.shards.map(escapeText).join(', ')]);
+  if (run.logs.length > 0) settings.push(['sample logs', run.logs.map(codeSpan).join(', ')]);
+  parts.push(table(['setting', 'value'], settings));
+
+  const hashes = Object.entries(run.promptHashes ?? {});
+  if (hashes.length > 0) {
+    parts.push(
+      table(
+        ['prompt', 'SHA-256'],
+        hashes.map(([name, hash]) => [escapeText(name), codeSpan(hash)]),
+      ),
+    );
+  }
+  if (run.requests.length > 0) {
+    parts.push(
+      table(
+        ['model', 'requests', 'ok', 'invalid', 'timeout', 'error', 'mean latency', 'perturbed'],
+        run.requests.map((r) => [
+          codeSpan(r.model),
+          String(r.total),
+          String(r.ok),
+          String(r.invalid),
+          String(r.timeout),
+          String(r.error),
+          r.meanLatencyMs === null ? '–' : `${Math.round(r.meanLatencyMs)} ms`,
+          r.perturbed ? 'yes' : 'no',
+        ]),
+        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ),
+    );
+  }
+  if (run.loadedBefore && run.loadedBefore.length > 0) {
+    parts.push(
+      `Models loaded on the server before the run: ${run.loadedBefore.map(codeSpan).join(', ')}`,
+    );
+  }
+  if (run.warnings.length > 0) {
+    parts.push(`Warnings:\n\n${run.warnings.map((w) => `- ${escapeText(w)}`).join('\n')}`);
+  }
+  return details('Measurement provenance', parts.join('\n\n'));
+}

@@ -1,0 +1,112 @@
+/**
+ * Cuts markdown to a size limit at a section boundary, for the places GitHub caps: the job
+ * summary (1 MiB per step) and a PR comment (65,536 characters). Sizes are counted in UTF-8
+ * bytes, never fewer than characters, so one measure keeps both limits.
+ */
+
+export function utf8Size(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+interface Boundaries {
+  /** Offsets of top-level headings (a new section starts there). */
+  sections: number[];
+  /** Offsets after a blank line at top level (a new paragraph, table or list starts there). */
+  paragraphs: number[];
+  /** Offsets of every line start, with what is open there. */
+  lines: { offset: number; fence: string | null; openDetails: number }[];
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}#{1,6}(\s|$)/;
+
+function boundaries(text: string): Boundaries {
+  const result: Boundaries = { sections: [], paragraphs: [], lines: [] };
+  let fence: string | null = null;
+  let openDetails = 0;
+  let offset = 0;
+  let previousBlank = false;
+  for (const line of text.split('\n')) {
+    result.lines.push({ offset, fence, openDetails });
+    const topLevel = fence === null && openDetails === 0;
+    const fenceMatch = FENCE.exec(line);
+    if (topLevel && offset > 0) {
+      if (HEADING.test(line) || /^<details>/i.test(line.trim())) result.sections.push(offset);
+      else if (previousBlank && line.trim() !== '') result.paragraphs.push(offset);
+    }
+    if (fence !== null) {
+      if (fenceMatch?.[1]?.startsWith(fence) && line.trim() === fenceMatch[1]) fence = null;
+    } else if (fenceMatch?.[1]) {
+      fence = fenceMatch[1];
+    } else {
+      openDetails += (line.match(/<details\b/gi) ?? []).length;
+      openDetails -= (line.match(/<\/details>/gi) ?? []).length;
+      openDetails = Math.max(0, openDetails);
+    }
+    previousBlank = line.trim() === '';
+    offset += line.length + 1;
+  }
+  return result;
+}
+
+/** The largest candidate whose prefix fits (candidates ascending, sizes grow with them). */
+function largestFitting(text: string, candidates: readonly number[], budget: number): number {
+  let best = -1;
+  let low = 0;
+  let high = candidates.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const at = candidates[mid]!;
+    if (utf8Size(text.slice(0, at).trimEnd()) <= budget) {
+      best = at;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
+}
+
+/**
+ * Returns `text` unchanged when it fits in `limit` bytes; otherwise the longest prefix that
+ * ends before a heading (or a collapsed block) and fits together with `notice`, which is
+ * appended after a rule. When not even the first section fits, it cuts between paragraphs,
+ * then between lines, closing a code fence or collapsed block left open.
+ */
+export function trimMarkdown(text: string, limit: number, notice: string): string {
+  if (utf8Size(text) <= limit) return text;
+  const tail = `\n\n---\n\n${notice.trim()}\n`;
+  const budget = limit - utf8Size(tail);
+  if (budget <= 0) return truncateToBytes(notice.trim(), limit);
+
+  const found = boundaries(text);
+  const atSection = largestFitting(text, found.sections, budget);
+  if (atSection > 0) return text.slice(0, atSection).trimEnd() + tail;
+  const atParagraph = largestFitting(text, found.paragraphs, budget);
+  if (atParagraph > 0) return text.slice(0, atParagraph).trimEnd() + tail;
+
+  // One huge first block: cut between lines and close what is open at the cut.
+  const lineStarts = found.lines.map((l) => l.offset).filter((o) => o > 0);
+  // Room for the closing lines: a fence and a few `</details>`.
+  const atLine = largestFitting(text, lineStarts, budget - 64);
+  if (atLine > 0) {
+    const state = found.lines.find((l) => l.offset === atLine)!;
+    const closing =
+      (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails);
+    return text.slice(0, atLine).trimEnd() + closing + tail;
+  }
+  return truncateToBytes(text, budget) + tail;
+}
+
+/** A prefix of at most `limit` UTF-8 bytes that does not split a character. */
+function truncateToBytes(text: string, limit: number): string {
+  let size = 0;
+  let end = 0;
+  for (const char of text) {
+    const next = size + utf8Size(char);
+    if (next > limit) break;
+    size = next;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}

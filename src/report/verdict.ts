@@ -1,0 +1,99 @@
+/**
+ * The verdict: one status for the whole run from every check's gate findings.
+ *
+ * Rules, in order:
+ * 1. A check with at least one `inconclusive` finding could not be measured reliably
+ *    (timeouts, invalid answers, a perturbed server). Its `fail` and `warn` findings are set
+ *    aside (`Verdict.suppressed`): numbers computed from a perturbed measurement cannot claim
+ *    a regression, nor a softer warning. Its `info` findings stay.
+ * 2. Then: `fail` if any finding fails; otherwise `inconclusive` if any is inconclusive;
+ *    otherwise `warn` if any warns; otherwise `pass`.
+ * 3. Reasons are ordered fail, inconclusive, warn, info; within a level by check
+ *    (churn, dragon, personas) and then in the order the checks gave them.
+ *
+ * A regression found by another, well-measured check still fails the run: one check being
+ * unmeasurable does not excuse the others.
+ */
+import type { CheckName, FailOn } from '../config/schema.js';
+import { CHECK_NAMES } from '../config/schema.js';
+import type { GateFinding, Severity } from '../checks/types.js';
+import { ExitCode } from '../errors.js';
+import type { Verdict, VerdictStatus } from './types.js';
+
+const SEVERITY_ORDER: Record<Severity, number> = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
+
+function bySeverityThenCheck(findings: readonly GateFinding[]): GateFinding[] {
+  const checkRank = (check: CheckName) => {
+    const index = CHECK_NAMES.indexOf(check);
+    return index === -1 ? CHECK_NAMES.length : index;
+  };
+  return findings
+    .map((finding, index) => ({ finding, index }))
+    .sort(
+      (a, b) =>
+        SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
+        checkRank(a.finding.check) - checkRank(b.finding.check) ||
+        a.index - b.index,
+    )
+    .map(({ finding }) => finding);
+}
+
+export function decideVerdict(findings: readonly GateFinding[]): Verdict {
+  const unmeasured = new Set(
+    findings.filter((f) => f.severity === 'inconclusive').map((f) => f.check),
+  );
+  const claimsChange = (f: GateFinding) => f.severity === 'fail' || f.severity === 'warn';
+  const suppressed = findings.filter((f) => unmeasured.has(f.check) && claimsChange(f));
+  const counted = findings.filter((f) => !(unmeasured.has(f.check) && claimsChange(f)));
+
+  const has = (severity: Severity) => counted.some((f) => f.severity === severity);
+  const status: VerdictStatus = has('fail')
+    ? 'fail'
+    : has('inconclusive')
+      ? 'inconclusive'
+      : has('warn')
+        ? 'warn'
+        : 'pass';
+
+  return {
+    status,
+    reasons: bySeverityThenCheck(counted),
+    suppressed: bySeverityThenCheck(suppressed),
+  };
+}
+
+/** What the job does with a verdict under the `fail-on` setting. */
+export interface GateOutcome {
+  /** True when the job (or the CLI) must report failure. */
+  failed: boolean;
+  /** CLI exit code: 1 regression, 3 could not measure, 0 otherwise. */
+  exitCode: ExitCode;
+  /** One sentence for the log / `core.setFailed`. */
+  message: string;
+}
+
+/**
+ * `fail-on` is a strictness scale: `never` never fails the job; `regression` (default)
+ * fails on a `fail` verdict only, an `inconclusive` verdict is reported as a warning;
+ * `inconclusive` also fails when the measurement could not be trusted (exit code 3, kept
+ * distinct from a regression).
+ */
+export function gateOutcome(status: VerdictStatus, failOn: FailOn): GateOutcome {
+  if (status === 'fail' && failOn !== 'never') {
+    return {
+      failed: true,
+      exitCode: ExitCode.regression,
+      message: 'model-gate: regression — at least one gate rule failed',
+    };
+  }
+  if (status === 'inconclusive' && failOn === 'inconclusive') {
+    return {
+      failed: true,
+      exitCode: ExitCode.infrastructure,
+      message: 'model-gate: inconclusive — the measurement could not be trusted',
+    };
+  }
+  const notCounted =
+    status === 'fail' || status === 'inconclusive' ? ` (not failing: fail-on is ${failOn})` : '';
+  return { failed: false, exitCode: ExitCode.pass, message: `model-gate: ${status}${notCounted}` };
+}

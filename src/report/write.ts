@@ -1,0 +1,54 @@
+/** Writes report.json, summary.md and every chart into the output directory. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { InputError } from '../errors.js';
+import { chartsOf } from './charts.js';
+import { renderSummary } from './summary.js';
+import type { Report } from './types.js';
+
+export interface WrittenReport {
+  /** Absolute paths. */
+  dir: string;
+  report: string;
+  summary: string;
+  charts: string[];
+  /** Charts that could not be drawn (the rest was written). */
+  problems: string[];
+}
+
+/** Chart files are named by the checks; a name is a plain file name, never a path. */
+const CHART_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.svg$/;
+
+export async function writeReport(report: Report, outputDir: string): Promise<WrittenReport> {
+  const dir = resolve(outputDir);
+  const { charts, problems } = chartsOf(report);
+  const seen = new Set<string>();
+  for (const chart of charts) {
+    if (!CHART_FILE.test(chart.file) || seen.has(chart.file)) {
+      throw new Error(
+        `chart file name ${JSON.stringify(chart.file)} is not a unique plain .svg name`,
+      );
+    }
+    seen.add(chart.file);
+  }
+
+  const written: WrittenReport = {
+    dir,
+    report: join(dir, 'report.json'),
+    summary: join(dir, 'summary.md'),
+    charts: charts.map((chart) => join(dir, chart.file)),
+    problems,
+  };
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(written.report, `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(written.summary, renderSummary(report));
+    for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InputError(`cannot write the report into ${outputDir}: ${reason}`, [
+      'expected a writable directory (output.dir in model-gate.yml, or --output-dir)',
+    ]);
+  }
+  return written;
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { GateFinding, Severity } from '../../src/checks/types.js';
+import type { CheckName } from '../../src/config/schema.js';
+import { decideVerdict, gateOutcome } from '../../src/report/verdict.js';
+
+function finding(check: CheckName, severity: Severity, rule = `${check}-${severity}`): GateFinding {
+  return { check, rule, severity, message: `${check} ${severity}` };
+}
+
+describe('decideVerdict', () => {
+  it('is pass with no findings, and with info findings only', () => {
+    expect(decideVerdict([])).toEqual({ status: 'pass', reasons: [], suppressed: [] });
+    expect(decideVerdict([finding('dragon', 'info')]).status).toBe('pass');
+  });
+
+  it('takes the most severe level: fail > inconclusive > warn > pass', () => {
+    expect(decideVerdict([finding('churn', 'warn')]).status).toBe('warn');
+    expect(
+      decideVerdict([finding('churn', 'warn'), finding('dragon', 'inconclusive')]).status,
+    ).toBe('inconclusive');
+    expect(
+      decideVerdict([
+        finding('churn', 'warn'),
+        finding('dragon', 'inconclusive'),
+        finding('personas', 'fail'),
+      ]).status,
+    ).toBe('fail');
+  });
+
+  it('orders reasons fail, inconclusive, warn, info; then by check; then as given', () => {
+    const verdict = decideVerdict([
+      finding('personas', 'info'),
+      finding('personas', 'warn', 'second-warn'),
+      finding('dragon', 'warn'),
+      finding('personas', 'fail'),
+      finding('personas', 'warn', 'first-warn'),
+      finding('churn', 'info'),
+      finding('dragon', 'fail'),
+    ]);
+    expect(verdict.reasons.map((r) => `${r.severity}:${r.rule}`)).toEqual([
+      'fail:dragon-fail',
+      'fail:personas-fail',
+      'warn:dragon-warn',
+      'warn:second-warn',
+      'warn:first-warn',
+      'info:churn-info',
+      'info:personas-info',
+    ]);
+  });
+
+  it('an inconclusive check claims no regression: its fail and warn findings are set aside', () => {
+    const verdict = decideVerdict([
+      finding('churn', 'fail', 'max-deteriorated'),
+      finding('churn', 'warn', 'aggregate-below-zero'),
+      finding('churn', 'inconclusive', 'timeouts'),
+      finding('churn', 'info', 'null-calibration'),
+    ]);
+    expect(verdict.status).toBe('inconclusive');
+    expect(verdict.reasons.map((r) => r.rule)).toEqual(['timeouts', 'null-calibration']);
+    expect(verdict.suppressed.map((r) => r.rule)).toEqual([
+      'max-deteriorated',
+      'aggregate-below-zero',
+    ]);
+  });
+
+  it('a regression measured by another, healthy check still fails the run', () => {
+    const verdict = decideVerdict([
+      finding('churn', 'inconclusive'),
+      finding('churn', 'fail'),
+      finding('dragon', 'fail'),
+    ]);
+    expect(verdict.status).toBe('fail');
+    expect(verdict.reasons.map((r) => `${r.check}:${r.severity}`)).toEqual([
+      'dragon:fail',
+      'churn:inconclusive',
+    ]);
+    expect(verdict.suppressed.map((r) => `${r.check}:${r.severity}`)).toEqual(['churn:fail']);
+  });
+});
+
+describe('gateOutcome', () => {
+  it('maps verdict and fail-on to the job state and the CLI exit code', () => {
+    const table = (['pass', 'warn', 'fail', 'inconclusive'] as const).map((status) => [
+      status,
+      ...(['never', 'regression', 'inconclusive'] as const).map((failOn) => {
+        const o = gateOutcome(status, failOn);
+        return `${o.failed ? 'failed' : 'ok'}/${o.exitCode}`;
+      }),
+    ]);
+    expect(table).toEqual([
+      // status          never    regression   inconclusive
+      ['pass', 'ok/0', 'ok/0', 'ok/0'],
+      ['warn', 'ok/0', 'ok/0', 'ok/0'],
+      ['fail', 'ok/0', 'failed/1', 'failed/1'],
+      ['inconclusive', 'ok/0', 'ok/0', 'failed/3'],
+    ]);
+    expect(gateOutcome('fail', 'never').message).toMatch(/not failing: fail-on is never/);
+  });
+});

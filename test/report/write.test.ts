@@ -1,0 +1,43 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseReport } from '../../src/report/read.js';
+import { renderSummary } from '../../src/report/summary.js';
+import { writeReport } from '../../src/report/write.js';
+import { constructedReport } from './fixtures.js';
+
+const dirs: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'model-gate-write-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+describe('writeReport', () => {
+  it('writes report.json and summary.md into a new nested folder and returns their paths', async () => {
+    const dir = join(await tempDir(), 'out', 'nested');
+    const report = constructedReport();
+    const written = await writeReport(report, dir);
+    expect(written.report).toBe(join(dir, 'report.json'));
+    expect(written.summary).toBe(join(dir, 'summary.md'));
+    expect(parseReport(await readFile(written.report, 'utf8'), written.report)).toEqual(report);
+    expect(await readFile(written.summary, 'utf8')).toBe(renderSummary(report));
+    const files = (await readdir(dir)).sort();
+    expect(files).toEqual(
+      ['report.json', 'summary.md', ...written.charts.map((c) => c.slice(dir.length + 1))].sort(),
+    );
+  });
+
+  it('names the folder when it cannot write there', async () => {
+    const file = join(await tempDir(), 'a-file');
+    await writeFile(file, 'not a folder');
+    await expect(writeReport(constructedReport(), join(file, 'out'))).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining(`cannot write the report into ${join(file, 'out')}`),
+    });
+  });
+});
