@@ -1,6 +1,198 @@
-/** The `churn` part of report.json: plain JSON, rendered by src/report/sections/churn.ts. */
+/**
+ * The `churn` part of report.json: plain JSON, rendered by src/report/sections/churn.ts.
+ * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p = x/n.
+ */
+
+export interface Interval {
+  low: number | null;
+  high: number | null;
+}
+
+export interface CountShare extends Interval {
+  count: number;
+  /** count / base; null when the base is empty. */
+  share: number | null;
+}
+
+export interface ModelSummary {
+  model: string;
+  /** Items with at least one valid stochastic sample. */
+  itemsAnswered: number;
+  /** Mean of item p, with a t interval over items. */
+  accuracy: { mean: number | null } & Interval;
+  /** Median split-half reliability (Spearman–Brown) over all items. */
+  reliability: number | null;
+  /** Greedy accuracy over items with a valid greedy answer; null without greedy samples. */
+  greedyAccuracy: number | null;
+  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
+  invalidShare: number | null;
+  timeoutShare: number | null;
+}
+
+export interface FlagSet {
+  /** Items the shares are taken over. */
+  base: number;
+  improved: CountShare;
+  deteriorated: CountShare;
+  unchanged: CountShare;
+}
+
+export interface NullSummary {
+  mean: number;
+  p95: number;
+}
+
+export interface MethodSection {
+  method: 'exact' | 'rci';
+  improved: number;
+  deteriorated: number;
+  all: FlagSet;
+  analysable: FlagSet;
+  /** (improved + deteriorated) / all items. */
+  churnRate: number | null;
+  net: number;
+  /** Median |Δp| of the reliably changed items. */
+  medianAbsDelta: number | null;
+  /** Reliably improved / items with Δp > 0. */
+  breadthRatio: number | null;
+  /** What two identical models would produce (parametric bootstrap). */
+  expected: {
+    improved: NullSummary;
+    deteriorated: NullSummary;
+    flagged: NullSummary;
+    falseFlagRate: number;
+  };
+}
+
+export interface ExactMethodSection extends MethodSection {
+  method: 'exact';
+  alpha: number;
+  /** Counts on the raw Fisher p ≤ α, before FDR control. */
+  rawP: { improved: number; deteriorated: number };
+}
+
+export interface RciMethodSection extends MethodSection {
+  method: 'rci';
+  reliability: { baseline: number | null; candidate: number | null };
+  /** Every distinct split used (exact r_xx) or random ones (seeded). */
+  splits: { count: number; exhaustive: boolean };
+  sd: { baseline: number | null; candidate: number | null };
+  sem: { baseline: number | null; candidate: number | null };
+  sDiff: number | null;
+  /** 1.96·S_diff, and the same in samples: ceil(Δp_min·K). */
+  minDetectableDelta: number | null;
+  minDetectableSamples: number | null;
+  conservative: { critical: number; improved: number; deteriorated: number };
+}
+
+export interface DomainRow {
+  domain: string;
+  items: number;
+  baselineAccuracy: number | null;
+  candidateAccuracy: number | null;
+  delta: number | null;
+  improved: number;
+  deteriorated: number;
+  net: number;
+  /** Net reliable change of the opposite sign to the aggregate Δ. */
+  reversal: boolean;
+}
+
+export interface BandRow {
+  /** Baseline accuracy range [low, high) (the last band includes 1). */
+  low: number;
+  high: number;
+  items: number;
+  exact: {
+    improved: number;
+    deteriorated: number;
+    expectedImproved: number;
+    expectedDeteriorated: number;
+  };
+  rci: {
+    improved: number;
+    deteriorated: number;
+    expectedImproved: number;
+    expectedDeteriorated: number;
+  };
+}
+
+export interface GreedySection {
+  items: number;
+  baselineAccuracy: number | null;
+  candidateAccuracy: number | null;
+  delta: number | null;
+  /** Discordant pairs: right → wrong and wrong → right. */
+  worse: number;
+  better: number;
+  midP: number;
+  exactP: number;
+}
+
+export interface GreedyVsStochastic {
+  /** Reliably changed items (gate method) with a greedy answer from both models. */
+  changed: number;
+  /** Of those, greedy did not move in the same direction. */
+  missed: number;
+  missedShare: number | null;
+  unchanged: number;
+  /** Of the analysable unchanged items, greedy correctness differed. */
+  flipped: number;
+  flippedShare: number | null;
+}
+
+export type ItemClass = 'improved' | 'deteriorated' | 'unchanged' | 'excluded';
+export type ExclusionReason = 'low-valid' | 'floor' | 'ceiling';
+
+export interface ItemRow {
+  id: string;
+  domain: string;
+  x: [number, number];
+  n: [number, number];
+  p: [number | null, number | null];
+  delta: number | null;
+  excluded: ExclusionReason | null;
+  fisherP: number | null;
+  q: number | null;
+  rci: number | null;
+  exact: ItemClass;
+  rciClass: ItemClass;
+  greedy: [boolean | null, boolean | null];
+}
+
+export interface ChurnComparison {
+  /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
+  delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
+  greedy: GreedySection | null;
+  exact: ExactMethodSection;
+  rci: RciMethodSection;
+  domains: DomainRow[];
+  /** Domains whose net reliable change opposes the aggregate Δ (gate method). */
+  reversals: string[];
+  bands: BandRow[];
+  greedyVsStochastic: GreedyVsStochastic | null;
+  null: { replicates: number; seed: number };
+  items: ItemRow[];
+}
+
 export interface ChurnSection {
   check: 'churn';
-  /** Filled in by the churn check. */
-  [metric: string]: unknown;
+  promptVersion: string;
+  /** The method the gate uses. */
+  method: 'exact' | 'rci';
+  alpha: number;
+  samples: number;
+  temperature: number;
+  itemCounts: {
+    total: number;
+    analysable: number;
+    lowValid: number;
+    floor: number;
+    ceiling: number;
+  };
+  baseline: ModelSummary;
+  candidate: ModelSummary | null;
+  /** Null in single-model (nightly) mode. */
+  comparison: ChurnComparison | null;
+  warnings: string[];
 }

@@ -15,6 +15,11 @@ export const churnSettingsSchema = z
     alpha: z.number().gt(0).lt(1).default(0.05),
     splits: z.number().int().min(10).default(1000),
     nullReplicates: z.number().int().min(200).default(200),
+    /**
+     * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
+     * resamples whole domains (items of one domain may move together).
+     */
+    deltaInterval: z.enum(['items', 'domains']).default('items'),
     keepText: z.boolean().default(false),
     gate: z
       .object({

@@ -1,0 +1,120 @@
+/**
+ * Gate rules of the churn check, each a sentence a reader understands and the numbers behind
+ * it. Defaults (configurable under churn.gate): fail above 5% reliable deteriorations, fail on
+ * a domain that got reliably worse (≥ 3 items) while the aggregate rose, warn when the whole
+ * Δ interval is below 0, inconclusive when too many requests timed out or were invalid.
+ */
+import type { GateFinding } from '../types.js';
+import type { ChurnSection, MethodSection } from './section.js';
+import type { ChurnSettings } from './settings.js';
+
+const fmt = (value: number, digits = 1): string => {
+  const fixed = value.toFixed(digits);
+  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+};
+const pts = (delta: number): string => `${fmt(Math.abs(delta) * 100)} points`;
+const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;
+
+/** The limit on deteriorations as a count of items. */
+export function deteriorationLimit(
+  setting: ChurnSettings['gate']['maxDeteriorated'],
+  total: number,
+): { limit: number; label: string } {
+  if (typeof setting === 'number') return { limit: setting, label: String(setting) };
+  const share = Number.parseFloat(setting) / 100;
+  return { limit: share * total, label: `${setting} of ${total} = ${fmt(share * total)}` };
+}
+
+export function expectationSentence(method: MethodSection): string {
+  const expected = method.expected.deteriorated;
+  return `observed ${method.deteriorated} reliable deteriorations; expected under no change: ${fmt(expected.mean)} (95th pct ${fmt(expected.p95, 0)})`;
+}
+
+export function churnGate(section: ChurnSection, settings: ChurnSettings): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const rules = settings.gate;
+  for (const model of [section.baseline, section.candidate]) {
+    if (!model) continue;
+    if (model.timeoutShare !== null && model.timeoutShare > rules.maxTimeoutShare) {
+      findings.push({
+        check: 'churn',
+        rule: 'timeouts',
+        severity: 'inconclusive',
+        message: `${model.model}: ${fmt(model.timeoutShare * 100)}% of churn requests timed out (limit ${fmt(rules.maxTimeoutShare * 100)}%); the comparison is not trusted`,
+        values: {
+          model: model.model,
+          timeoutShare: model.timeoutShare,
+          limit: rules.maxTimeoutShare,
+        },
+      });
+    }
+    if (model.invalidShare !== null && model.invalidShare > rules.maxInvalidShare) {
+      findings.push({
+        check: 'churn',
+        rule: 'invalid-answers',
+        severity: 'inconclusive',
+        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); check num-predict and think`,
+        values: {
+          model: model.model,
+          invalidShare: model.invalidShare,
+          limit: rules.maxInvalidShare,
+        },
+      });
+    }
+  }
+  const comparison = section.comparison;
+  if (!comparison) return findings;
+
+  const method = section.method === 'exact' ? comparison.exact : comparison.rci;
+  const rule = section.method === 'exact' ? `q ≤ ${section.alpha}` : `|RCI| > 1.96`;
+  const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
+  const over = method.deteriorated > limit;
+  findings.push({
+    check: 'churn',
+    rule: 'max-deteriorated',
+    severity: over ? 'fail' : 'info',
+    message: `${over ? 'too many items got reliably worse' : 'reliable deteriorations within the limit'}: ${expectationSentence(method)} (${rule}; limit ${label})`,
+    values: {
+      method: section.method,
+      deteriorated: method.deteriorated,
+      improved: method.improved,
+      limit,
+      expectedMean: method.expected.deteriorated.mean,
+      expectedP95: method.expected.deteriorated.p95,
+    },
+  });
+
+  const aggregate = comparison.delta.mean;
+  const direction = aggregate !== null && aggregate >= 0 ? 'rose' : 'fell';
+  for (const domain of comparison.domains) {
+    if (!domain.reversal || aggregate === null) continue;
+    const worse = domain.net < 0;
+    const severity =
+      worse && domain.deteriorated >= rules.minDomainItems ? 'fail' : worse ? 'warn' : 'info';
+    findings.push({
+      check: 'churn',
+      rule: 'domain-reversal',
+      severity,
+      message: `${domain.domain}: ${items(domain.deteriorated)} reliably worse, ${domain.improved} better, while overall accuracy ${direction} ${pts(aggregate)}`,
+      values: {
+        domain: domain.domain,
+        deteriorated: domain.deteriorated,
+        improved: domain.improved,
+        aggregateDelta: aggregate,
+        minDomainItems: rules.minDomainItems,
+      },
+    });
+  }
+
+  const { low, high } = comparison.delta;
+  if (high !== null && low !== null && high < 0 && aggregate !== null) {
+    findings.push({
+      check: 'churn',
+      rule: 'aggregate-delta',
+      severity: 'warn',
+      message: `overall accuracy fell ${pts(aggregate)} (95% CI ${fmt(low * 100)} to ${fmt(high * 100)} points)`,
+      values: { delta: aggregate, low, high },
+    });
+  }
+  return findings;
+}

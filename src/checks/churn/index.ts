@@ -1,0 +1,45 @@
+/**
+ * The churn check: which items an upgrade reliably improved or broke, in which domains, and
+ * whether the net gain hides losses.
+ */
+import { resolveConfigPath } from '../../config/load.js';
+import type { Check } from '../types.js';
+import { analyseChurn } from './analyse.js';
+import { churnGate } from './gate.js';
+import { type ChurnItem, loadItemsFile } from './items.js';
+import { churnWorkUnits } from './plan.js';
+import type { ChurnSection } from './section.js';
+
+export interface ChurnDefinitions {
+  items: ChurnItem[];
+  /** The item file as written in the config. */
+  file: string;
+  warnings: string[];
+}
+
+export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
+  name: 'churn',
+  async load(ctx) {
+    const file = ctx.config.churn.items;
+    const loaded = loadItemsFile(resolveConfigPath(ctx, file), file);
+    return { items: loaded.items, file, warnings: loaded.warnings };
+  },
+  plan(definitions, ctx, model) {
+    return churnWorkUnits(definitions.items, ctx.config, model);
+  },
+  analyse(records, definitions, ctx) {
+    return analyseChurn({
+      records,
+      items: definitions.items,
+      settings: ctx.config.churn,
+      baseline: ctx.models.baseline,
+      candidate: ctx.models.candidate,
+      warnings: definitions.warnings,
+    });
+  },
+  gate(section, ctx) {
+    return churnGate(section, ctx.config.churn);
+  },
+};
+
+export type { ChurnSection } from './section.js';

@@ -1,0 +1,155 @@
+/**
+ * How many items each method flags between two identical models. Parametric bootstrap: for
+ * every item, both versions are redrawn sample by sample from its pooled accuracy
+ * (x1 + x2)/(n1 + n2), keeping which samples were valid, and the whole method is rerun —
+ * reliability, exclusions, SEM, Fisher tests and BH — on the redrawn pair. Every flag in a
+ * replicate is false by construction.
+ *
+ * Bands follow the redrawn baseline accuracy, as the observed bands follow the observed one:
+ * that is what shows regression to the mean (easy items looking worse, hard ones better)
+ * arising with no change at all.
+ */
+import { createRng } from '../../stats/prng.js';
+import { quantileSorted } from '../../stats/quantile.js';
+import { createSampleMasks, type SampleMasks } from '../../stats/splitHalf.js';
+import { type FisherTest, type MethodsOutcome, runMethods } from './methods.js';
+
+/** Baseline-accuracy bands of the difficulty table: [0, .2), [.2, .4), … [.8, 1]. */
+export const BAND_EDGES = [0, 0.2, 0.4, 0.6, 0.8, 1] as const;
+
+export function bandOf(p: number): number {
+  return Math.min(BAND_EDGES.length - 2, Math.floor(p * 5 + 1e-12));
+}
+
+export interface FlagCounts {
+  improved: number;
+  deteriorated: number;
+}
+
+export interface NullDistribution {
+  mean: number;
+  p95: number;
+}
+
+export interface MethodNull {
+  improved: NullDistribution;
+  deteriorated: NullDistribution;
+  flagged: NullDistribution;
+  /** Mean over replicates of flagged / analysable items. */
+  falseFlagRate: number;
+  /** Expected improved/deteriorated per band (means over replicates). */
+  bands: FlagCounts[];
+}
+
+export interface NullCalibration {
+  replicates: number;
+  seed: number;
+  rci: MethodNull;
+  exact: MethodNull;
+}
+
+type ClassOf = (outcome: MethodsOutcome) => Int8Array;
+
+function summarise(values: number[]): NullDistribution {
+  const sorted = [...values].sort((a, b) => a - b);
+  let sum = 0;
+  for (const v of values) sum += v;
+  return { mean: values.length === 0 ? 0 : sum / values.length, p95: quantileSorted(sorted, 0.95) };
+}
+
+export function nullCalibration(
+  observed: MethodsOutcome,
+  validBaseline: SampleMasks,
+  validCandidate: SampleMasks,
+  splits: readonly Uint32Array[],
+  alpha: number,
+  fisher: FisherTest,
+  replicates: number,
+  seed: number,
+): NullCalibration {
+  const rng = createRng(seed);
+  const items = validBaseline.items;
+  const samples = validBaseline.samples;
+  const words = validBaseline.words;
+  const { x1, n1, x2, n2 } = observed.counts;
+  const pooled = new Float64Array(items);
+  for (let i = 0; i < items; i++) {
+    const n = (n1[i] as number) + (n2[i] as number);
+    pooled[i] = n === 0 ? 0 : ((x1[i] as number) + (x2[i] as number)) / n;
+  }
+  const methods: { name: 'rci' | 'exact'; classOf: ClassOf }[] = [
+    { name: 'rci', classOf: (o) => o.rciClass },
+    { name: 'exact', classOf: (o) => o.exactClass },
+  ];
+  const tallies = methods.map(() => ({
+    improved: [] as number[],
+    deteriorated: [] as number[],
+    flagged: [] as number[],
+    rate: [] as number[],
+    bands: Array.from({ length: BAND_EDGES.length - 1 }, () => ({ improved: 0, deteriorated: 0 })),
+  }));
+
+  const redraw = (source: SampleMasks, target: SampleMasks): void => {
+    target.valid.set(source.valid);
+    target.correct.fill(0);
+    for (let i = 0; i < items; i++) {
+      const p = pooled[i] as number;
+      for (let w = 0; w < words; w++) {
+        let valid = source.valid[i * words + w] as number;
+        let correct = 0;
+        while (valid !== 0) {
+          const bit = valid & -valid;
+          valid ^= bit;
+          if (rng.next() < p) correct |= bit;
+        }
+        target.correct[i * words + w] = correct >>> 0;
+      }
+    }
+  };
+
+  const drawnBaseline = createSampleMasks(items, samples);
+  const drawnCandidate = createSampleMasks(items, samples);
+  for (let r = 0; r < replicates; r++) {
+    redraw(validBaseline, drawnBaseline);
+    redraw(validCandidate, drawnCandidate);
+    const outcome = runMethods(drawnBaseline, drawnCandidate, splits, alpha, fisher);
+    methods.forEach((method, m) => {
+      const tally = tallies[m] as (typeof tallies)[number];
+      const classes = method.classOf(outcome);
+      let improved = 0;
+      let deteriorated = 0;
+      for (let i = 0; i < items; i++) {
+        const flag = classes[i] as number;
+        if (flag === 0) continue;
+        const band =
+          tally.bands[bandOf((outcome.counts.x1[i] as number) / (outcome.counts.n1[i] as number))];
+        if (flag > 0) {
+          improved++;
+          if (band) band.improved++;
+        } else {
+          deteriorated++;
+          if (band) band.deteriorated++;
+        }
+      }
+      tally.improved.push(improved);
+      tally.deteriorated.push(deteriorated);
+      tally.flagged.push(improved + deteriorated);
+      tally.rate.push(
+        outcome.analysable === 0 ? 0 : (improved + deteriorated) / outcome.analysable,
+      );
+    });
+  }
+  const [rci, exact] = tallies.map(
+    (tally): MethodNull => ({
+      improved: summarise(tally.improved),
+      deteriorated: summarise(tally.deteriorated),
+      flagged: summarise(tally.flagged),
+      falseFlagRate: summarise(tally.rate).mean,
+      bands: tally.bands.map((band) => ({
+        improved: replicates === 0 ? 0 : band.improved / replicates,
+        deteriorated: replicates === 0 ? 0 : band.deteriorated / replicates,
+      })),
+    }),
+  ) as [MethodNull, MethodNull];
+  return { replicates, seed, rci, exact };
+}

@@ -1,0 +1,104 @@
+/**
+ * Records → per item and model: which samples are valid and correct (bit masks), the greedy
+ * answer, and request counts. When a sample appears more than once (a resumed or merged
+ * log), the last record wins, except that an `error` never replaces an answer.
+ */
+import type { ChurnCallRecord, SampleRecord } from '../../runner/records.js';
+import { createSampleMasks, type SampleMasks } from '../../stats/splitHalf.js';
+import type { ChurnItem } from './items.js';
+
+export interface RequestCounts {
+  total: number;
+  ok: number;
+  invalid: number;
+  timeout: number;
+  error: number;
+}
+
+export interface ModelTally {
+  model: string;
+  masks: SampleMasks;
+  /** Greedy sample per item: true/false when answered, null when missing/invalid/timeout. */
+  greedy: (boolean | null)[];
+  /** Stochastic and greedy samples together, one per slot (after de-duplication). */
+  requests: RequestCounts;
+  /** Prompt hashes seen (one per item unless the prompt changed between runs). */
+  promptHashes: Set<string>;
+}
+
+export interface ChurnTally {
+  baseline: ModelTally;
+  candidate: ModelTally | null;
+  /** Records naming an item the definitions do not hold. */
+  unknownItemRecords: number;
+  /** Stochastic records with a sample index at or beyond K. */
+  beyondSamples: number;
+}
+
+function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
+  return record.kind === 'call' && record.check === 'churn';
+}
+
+export function tallyRecords(
+  records: readonly SampleRecord[],
+  items: readonly ChurnItem[],
+  samples: number,
+  baseline: string,
+  candidate: string | null,
+): ChurnTally {
+  const index = new Map(items.map((item, i) => [item.id, i]));
+  const latest = new Map<string, ChurnCallRecord>();
+  let unknownItemRecords = 0;
+  let beyondSamples = 0;
+  for (const record of records) {
+    if (!isChurnCall(record)) continue;
+    if (record.model !== baseline && record.model !== candidate) continue;
+    if (!index.has(record.item)) {
+      unknownItemRecords++;
+      continue;
+    }
+    if (record.mode === 'stochastic' && (record.sample >= samples || record.sample < 0)) {
+      beyondSamples++;
+      continue;
+    }
+    const slot = `${record.model}\u0000${record.item}\u0000${record.mode}\u0000${record.mode === 'greedy' ? 0 : record.sample}`;
+    const held = latest.get(slot);
+    if (held && held.status !== 'error' && record.status === 'error') continue;
+    latest.set(slot, record);
+  }
+  const make = (model: string): ModelTally => ({
+    model,
+    masks: createSampleMasks(items.length, samples),
+    greedy: new Array<boolean | null>(items.length).fill(null),
+    requests: { total: 0, ok: 0, invalid: 0, timeout: 0, error: 0 },
+    promptHashes: new Set(),
+  });
+  const tallies = new Map<string, ModelTally>([[baseline, make(baseline)]]);
+  if (candidate !== null && candidate !== baseline) tallies.set(candidate, make(candidate));
+  for (const record of latest.values()) {
+    const tally = tallies.get(record.model) as ModelTally;
+    const i = index.get(record.item) as number;
+    tally.requests.total++;
+    tally.requests[record.status]++;
+    tally.promptHashes.add(record.prompt_sha256);
+    const answered = record.status === 'ok' && record.correct !== null;
+    if (record.mode === 'greedy') {
+      tally.greedy[i] = answered ? record.correct : null;
+      continue;
+    }
+    if (!answered) continue;
+    const { masks } = tally;
+    const word = i * masks.words + (record.sample >>> 5);
+    const bit = 1 << (record.sample & 31);
+    masks.valid[word] = ((masks.valid[word] as number) | bit) >>> 0;
+    if (record.correct) masks.correct[word] = ((masks.correct[word] as number) | bit) >>> 0;
+  }
+  const baselineTally = tallies.get(baseline) as ModelTally;
+  return {
+    baseline: baselineTally,
+    // A/A: the same tag twice compares the model with itself on the same samples.
+    candidate: candidate === null ? null : (tallies.get(candidate) as ModelTally),
+    unknownItemRecords,
+    beyondSamples,
+  };
+}
