@@ -73,23 +73,30 @@ export function isOpen(maze: Maze, cell: Cell, direction: Direction): boolean {
   return id !== null && !maze.walls.has(id);
 }
 
+/** Per cell, its neighbours and the edges to them (built once; the search runs thousands of times). */
+const ADJACENCY: readonly (readonly { cell: number; edge: number }[])[] = Array.from(
+  { length: CELL_COUNT },
+  (_, index) => {
+    const cell = cellAt(index);
+    return DIRECTIONS.flatMap((direction) => {
+      const next = neighbour(cell, direction);
+      return next ? [{ cell: cellIndex(next), edge: edgeId(cell, direction) as number }] : [];
+    });
+  },
+);
+
 /** Every cell reachable from cell 0 through open edges. */
 export function isConnected(walls: ReadonlySet<number>): boolean {
   const seen = new Uint8Array(CELL_COUNT);
-  const queue = [0];
+  const stack = [0];
   seen[0] = 1;
   let reached = 1;
-  while (queue.length > 0) {
-    const cell = cellAt(queue.pop() as number);
-    for (const direction of DIRECTIONS) {
-      const next = neighbour(cell, direction);
-      if (!next) continue;
-      const id = edgeId(cell, direction) as number;
-      const index = cellIndex(next);
-      if (walls.has(id) || seen[index]) continue;
-      seen[index] = 1;
+  while (stack.length > 0) {
+    for (const link of ADJACENCY[stack.pop() as number] ?? []) {
+      if (seen[link.cell] || walls.has(link.edge)) continue;
+      seen[link.cell] = 1;
       reached++;
-      queue.push(index);
+      stack.push(link.cell);
     }
   }
   return reached === CELL_COUNT;

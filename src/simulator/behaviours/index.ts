@@ -4,5 +4,6 @@
  * no enabled behaviour recognises gets the generic answer (see ../genericAnswer.ts).
  */
 import type { Behaviour } from '../behaviour.js';
+import { dragonBehaviour } from './dragon.js';
 
-export const behaviours: readonly Behaviour[] = [];
+export const behaviours: readonly Behaviour[] = [dragonBehaviour];

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { dragonDefinitions } from '../../../src/checks/dragon/definitions.js';
+import { planGames } from '../../../src/checks/dragon/plan.js';
+import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
+import { InputError } from '../../../src/errors.js';
+import type { ChatOptions } from '../../../src/providers/types.js';
+import type { DragonCallRecord, SampleRecord } from '../../../src/runner/records.js';
+import type { CallOutcome, CallSpec, UnitContext } from '../../../src/runner/types.js';
+import { dragonBehaviour } from '../../../src/simulator/behaviours/dragon.js';
+
+const OPTIONS: ChatOptions = {
+  temperature: 0,
+  seed: 42,
+  numCtx: 4096,
+  numPredict: 64,
+  think: false,
+};
+const definitions = dragonDefinitions(dragonSettingsSchema.parse({ seeds: [2, 5] }));
+
+type Answerer = (spec: CallSpec, index: number) => CallOutcome;
+
+/** The simulator's careful player behind a fake runner context. */
+const careful: Answerer = (spec) => ({
+  status: 'ok',
+  attempts: 1,
+  latencyMs: 12,
+  response: {
+    content:
+      dragonBehaviour.answer(
+        {
+          model: spec.request.model,
+          system: spec.request.messages[0]?.content ?? null,
+          user: spec.request.messages[1]?.content ?? '',
+          format: spec.request.format ?? null,
+          temperature: 0,
+          seed: 42,
+        },
+        { policy: 'careful' },
+      ) ?? '',
+    thinking: null,
+    doneReason: 'stop',
+    promptTokens: 300,
+    completionTokens: 12,
+    latencyMs: 12,
+  },
+});
+
+async function runUnit(seed: number, answer: Answerer, prior: SampleRecord[] = []) {
+  const unit = planGames(definitions, 'sim:careful', OPTIONS).find(
+    (u) => u.key === `dragon/seed-${seed}`,
+  );
+  if (!unit) throw new Error('no unit');
+  const emitted: SampleRecord[] = [];
+  const specs: CallSpec[] = [];
+  const ctx: UnitContext = {
+    prior,
+    digest: 'abc',
+    call: async (spec) => {
+      specs.push(spec);
+      return answer(spec, specs.length - 1);
+    },
+    emit: async (record) => {
+      emitted.push(record);
+    },
+    signal: new AbortController().signal,
+  };
+  await unit.execute(ctx);
+  return { unit, emitted, specs };
+}
+
+describe('a game as a work unit', () => {
+  it('plays to the end with stateless requests and writes every decision, then the game', async () => {
+    const { unit, emitted, specs } = await runUnit(2, careful);
+    expect(unit.model).toBe('sim:careful');
+    const game = emitted.at(-1);
+    expect(game?.kind).toBe('game');
+    const calls = emitted.slice(0, -1) as DragonCallRecord[];
+    expect(calls).toHaveLength(specs.length);
+    expect(calls.map((c) => c.decision)).toEqual(calls.map((_, i) => i));
+    for (const spec of specs) {
+      expect(spec.request.messages).toHaveLength(2);
+      expect(spec.promptSha256).toBe(definitions.promptSha256);
+      expect(spec.request.format).toBeDefined();
+    }
+    expect(calls[0]).toMatchObject({
+      prompt_sha256: definitions.promptSha256,
+      digest: 'abc',
+      options: { temperature: 0, seed: 42, num_ctx: 4096, num_predict: 64, think: false },
+      prompt_tokens: 300,
+      completion_tokens: 12,
+      latency_ms: 12,
+      game: 2,
+    });
+    // The careful player never walks into a wall it knows.
+    expect(calls.some((c) => c.outcome === 'known_wall')).toBe(false);
+    expect(unit.isComplete(emitted)).toBe(true);
+    expect(unit.isComplete(calls)).toBe(false);
+  });
+
+  it('resumes from the log: replays the logged decisions and continues to the same game', async () => {
+    const whole = await runUnit(5, careful);
+    const logged = whole.emitted.slice(0, 37);
+    const resumed = await runUnit(5, careful, logged);
+    expect(resumed.specs).toHaveLength(whole.specs.length - 37);
+    expect([...logged, ...resumed.emitted]).toEqual(whole.emitted);
+  });
+
+  it('does nothing when the game is already in the log', async () => {
+    const whole = await runUnit(5, careful);
+    const again = await runUnit(5, careful, whole.emitted);
+    expect(again.specs).toHaveLength(0);
+    expect(again.emitted).toHaveLength(0);
+  });
+
+  it('stops with a clear error when the log does not replay (another maze)', async () => {
+    const whole = await runUnit(5, careful);
+    const tampered = whole.emitted.map((r, i) =>
+      i === 3 && r.kind === 'call' ? { ...r, outcome: r.outcome === 'wall' ? 'moved' : 'wall' } : r,
+    ) as SampleRecord[];
+    const attempt = runUnit(5, careful, tampered.slice(0, 10));
+    await expect(attempt).rejects.toThrow(InputError);
+    await expect(runUnit(5, careful, tampered.slice(0, 10))).rejects.toThrow(/seed 5, decision 3/);
+  });
+
+  it('invalid answers and timeouts act as pass; a timeout is never counted invalid', async () => {
+    const script: Answerer = (spec, index) => {
+      if (index === 0)
+        return {
+          ...careful(spec, index),
+          response: { ...careful(spec, index).response!, content: '{"move":"up","confidence":2}' },
+        };
+      if (index === 1)
+        return {
+          status: 'timeout',
+          response: null,
+          attempts: 2,
+          latencyMs: 60000,
+          reason: 'no answer in 30 s, twice',
+        };
+      return careful(spec, index);
+    };
+    const { emitted } = await runUnit(2, script);
+    const [first, second, third] = emitted as DragonCallRecord[];
+    expect(first).toMatchObject({
+      status: 'invalid',
+      move: 'pass',
+      confidence: null,
+      outcome: 'pass',
+      turn: 1,
+    });
+    expect(first?.reason).toContain('outside 0..1');
+    expect(second).toMatchObject({
+      status: 'timeout',
+      move: 'pass',
+      confidence: null,
+      outcome: 'pass',
+      turn: 2,
+      attempts: 2,
+    });
+    expect(third).toMatchObject({ status: 'ok', turn: 3 });
+  });
+});
