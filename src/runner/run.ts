@@ -8,7 +8,8 @@
  * - `logPath`: the sample log, read first for resume and then appended to;
  * - `concurrency` (1): units in flight at once, at most the server's parallel slots; calls
  *   inside one unit are sequential (a maze game);
- * - `timeoutMs` (30 000) per request, server queue time included; `retries` (1) extra
+ * - `timeoutMs` per request, server queue time included (default: the provider's own limit,
+ *   which createProvider takes from the config, 30 s unless set); `retries` (1) extra
  *   attempts after a timeout, a dropped connection, a busy server or a refused connection;
  *   `retryDelayMs` (500) before each retry;
  * - `warmup` (true): one uncounted call per model before its first unit, with `numCtx`
@@ -102,11 +103,12 @@ const WARMUP_PROMPT = 'Reply with the single word: ready.';
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const provider = options.provider;
   const concurrency = options.concurrency ?? 1;
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  // Undefined leaves the provider's own limit (from the config, 30 s by default).
+  const timeoutMs = options.timeoutMs;
   const retries = options.retries ?? 1;
   const retryDelayMs = options.retryDelayMs ?? 500;
   const numCtx = options.numCtx ?? 4096;
-  const warmupTimeoutMs = options.warmupTimeoutMs ?? Math.max(4 * timeoutMs, 120_000);
+  const warmupTimeoutMs = options.warmupTimeoutMs ?? Math.max(4 * (timeoutMs ?? 30_000), 120_000);
   const perturbedShare = options.perturbedTimeoutShare ?? 0.05;
   const signal = options.signal ?? new AbortController().signal;
   const progress = options.progress ?? silentProgress;

@@ -35,7 +35,8 @@ import { LineCounter, type Node, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { camelizeKeys, displayPath } from '../config/keys.js';
 import { InputError } from '../errors.js';
-import { behaviours as knownBehaviours } from './behaviours/index.js';
+import type { Behaviour } from './behaviour.js';
+import { behaviours as registeredBehaviours } from './behaviours/index.js';
 
 export const FAULT_KINDS = [
   'status',
@@ -162,7 +163,10 @@ export function digestFromName(name: string): string {
   return createHash('sha256').update(`model-gate simulated model ${name}`).digest('hex');
 }
 
-export function loadScenario(file: string): Scenario {
+export function loadScenario(
+  file: string,
+  knownBehaviours: readonly Behaviour[] = registeredBehaviours,
+): Scenario {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -172,11 +176,18 @@ export function loadScenario(file: string): Scenario {
       `${file}: cannot read the scenario file${code === 'ENOENT' ? ' (not found)' : ''}`,
     );
   }
-  return parseScenario(text, file);
+  return parseScenario(text, file, knownBehaviours);
 }
 
-/** Parses scenario YAML; `name` is used in messages. Throws InputError naming line and field. */
-export function parseScenario(text: string, name = 'scenario'): Scenario {
+/**
+ * Parses scenario YAML; `name` is used in messages. Throws InputError naming line and field.
+ * `knownBehaviours` are the block names a model may hold (tests pass their own).
+ */
+export function parseScenario(
+  text: string,
+  name = 'scenario',
+  knownBehaviours: readonly Behaviour[] = registeredBehaviours,
+): Scenario {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {

@@ -53,11 +53,14 @@ export const SIMULATOR_HEADER = 'x-model-gate-simulator';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
+  const behaviours = options.behaviours ?? defaultBehaviours;
   const scenario =
-    typeof options.scenario === 'string' ? loadScenario(options.scenario) : options.scenario;
+    typeof options.scenario === 'string'
+      ? loadScenario(options.scenario, behaviours)
+      : options.scenario;
   const state: SimulatorState = {
     scenario,
-    behaviours: options.behaviours ?? defaultBehaviours,
+    behaviours,
     slots: new Slots(scenario.parallel, scenario.maxQueue),
     loaded: [...scenario.loaded],
     loadedContext: new Map(scenario.loaded.map((m) => [m, null])),

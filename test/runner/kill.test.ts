@@ -1,0 +1,104 @@
+/**
+ * A run killed with SIGKILL mid-way and run again must end with exactly one record per key
+ * and the same outcomes as a run that was never interrupted.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
+import type { SampleRecord } from '../../src/runner/records.js';
+import { runPlan } from '../../src/runner/run.js';
+import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import type { RunningSimulator } from '../../src/simulator/server.js';
+import { KILL_MODELS, KILL_SCENARIO, killPlan } from './killPlan.js';
+import { ollamaFor, simulate, tempLog } from './simulated.js';
+
+let sim: RunningSimulator | null = null;
+afterEach(async () => {
+  await sim?.close();
+  sim = null;
+});
+
+const childScript = fileURLToPath(new URL('./killChild.ts', import.meta.url));
+
+/** Starts the child and SIGKILLs it once it has reported `killAfter` finished calls. */
+function runAndKill(url: string, log: string, killAfter: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', childScript, url, log], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let reported = 0;
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        const match = /^done (\d+)$/.exec(line);
+        if (match) reported = Number(match[1]);
+        if (reported >= killAfter && child.exitCode === null) child.kill('SIGKILL');
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve(reported);
+      else reject(new Error(`child ended by itself (code ${code}) before the kill: ${stderr}`));
+    });
+  });
+}
+
+function outcomes(records: readonly SampleRecord[]): string[] {
+  return records
+    .filter((r) => r.kind === 'call')
+    .map((r) => `${r.model} ${r.key} ${r.status} ${'answer' in r ? r.answer : ''}`)
+    .sort();
+}
+
+it('a run killed mid-way and resumed equals an uninterrupted run', async () => {
+  sim = await simulate(KILL_SCENARIO);
+  const killedLog = tempLog();
+  const reported = await runAndKill(sim.url, killedLog, 8);
+  expect(reported).toBeGreaterThanOrEqual(8);
+
+  const afterKill = await readSampleLogs([killedLog]);
+  const kept = afterKill.records.filter((r) => r.kind === 'call').length;
+  // Everything reported finished is in the log; the run was really cut short.
+  expect(kept).toBeGreaterThanOrEqual(8);
+  expect(kept).toBeLessThan(30);
+
+  const resumed = await runPlan({
+    provider: ollamaFor(sim),
+    units: killPlan(),
+    models: KILL_MODELS,
+    logPath: killedLog,
+    concurrency: 2,
+    warmup: false,
+  });
+  expect(resumed.units.skipped).toBe(kept);
+
+  const cleanLog = tempLog();
+  const clean = await runPlan({
+    provider: ollamaFor(sim),
+    units: killPlan(),
+    models: KILL_MODELS,
+    logPath: cleanLog,
+    concurrency: 2,
+    warmup: false,
+  });
+
+  // Exactly one line per key in the raw file, not only after de-duplication.
+  const rawCalls = readFileSync(killedLog, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { kind: string; model: string; key: string })
+    .filter((r) => r.kind === 'call')
+    .map((r) => `${r.model} ${r.key}`);
+  expect(rawCalls).toHaveLength(30);
+  expect(new Set(rawCalls).size).toBe(30);
+
+  const resumedRecords = (await readSampleLogs([killedLog])).records;
+  expect(outcomes(resumedRecords)).toEqual(outcomes(clean.records));
+  expect(resumed.requests.map(({ meanLatencyMs, ...rest }) => rest)).toEqual(
+    clean.requests.map(({ meanLatencyMs, ...rest }) => rest),
+  );
+}, 30_000);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { createProgress, formatDuration, formatProgress } from '../../src/runner/progress.js';
+
+function recorder() {
+  const written: string[] = [];
+  return { written, stream: { write: (text: string) => written.push(text) } };
+}
+
+describe('progress', () => {
+  it('formats done/total, rate and time left', () => {
+    // 100 of 400 calls in 50 s: 2 calls/s, 300 left → 150 s = 2m30s.
+    expect(formatProgress(100, 400, 50_000, 'qwen2.5:7b')).toBe(
+      'model-gate: 100/400 calls (25%), 2.0/s, about 2m30s left, qwen2.5:7b',
+    );
+    expect(formatProgress(0, 10, 0, '')).toBe('model-gate: 0/10 calls (0%)');
+    // A maze game may make more calls than estimated: the total grows, never below done.
+    expect(formatProgress(12, 10, 1000, '')).toBe('model-gate: 12/12 calls (100%), 12/s');
+    expect(formatDuration(3725)).toBe('1h02m');
+  });
+
+  it('prints a plain line at most every 10 s in CI logs, and once at the end', () => {
+    let clock = 0;
+    const { written, stream } = recorder();
+    const progress = createProgress({ stream, interactive: false, now: () => clock });
+    progress.start(100);
+    for (let i = 0; i < 30; i++) {
+      clock += 1000; // one call per second
+      progress.advance('m');
+    }
+    progress.finish();
+    // Lines at 10 s and 20 s and 30 s, plus the final one.
+    expect(written).toHaveLength(4);
+    expect(written.every((w) => w.endsWith('\n') && !w.includes('\r'))).toBe(true);
+    expect(written[0]).toBe('model-gate: 10/100 calls (10%), 1.0/s, about 1m30s left, m\n');
+  });
+
+  it('redraws one line in a terminal and ends it with a newline', () => {
+    let clock = 0;
+    const { written, stream } = recorder();
+    const progress = createProgress({ stream, interactive: true, now: () => clock, redrawMs: 100 });
+    progress.start(3);
+    for (let i = 0; i < 3; i++) {
+      clock += 200;
+      progress.advance('m');
+    }
+    progress.finish();
+    expect(written.slice(0, -1).every((w) => w.startsWith('\r') && w.endsWith('\x1b[K'))).toBe(
+      true,
+    );
+    expect(written.at(-1)).toBe('\n');
+    expect(written).toHaveLength(6);
+  });
+});
