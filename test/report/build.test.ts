@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { buildReport } from '../../src/report/build.js';
 import { extractHeadline } from '../../src/report/headline.js';
 import { REPORT_SCHEMA } from '../../src/report/types.js';
@@ -67,9 +68,11 @@ describe('buildReport', () => {
     expect(report.verdict.reasons[0]?.values).toEqual({ ece: null });
     expect(report.run.warnings).toEqual(['findings[0].values.ece was NaN; written as null']);
 
+    const dragon: DragonSection = fromJson({ check: 'dragon' });
+    dragon.walls = Number.POSITIVE_INFINITY;
     const withInfinity = buildReport({
       run: runMetadata(),
-      sections: { dragon: { ...fromJson({ check: 'dragon' }), walls: Number.POSITIVE_INFINITY } },
+      sections: { dragon },
       findings: [],
       createdAt: '2025-01-02T00:00:00Z',
     });

@@ -1,0 +1,161 @@
+/**
+ * Publishes a finished report, in this order: job summary, sticky PR comment, artifact,
+ * outputs. Each step fails soft (a warning) so the others still happen; nothing here decides
+ * the job's failed state — the caller does that afterwards, from the verdict.
+ */
+import * as github from '@actions/github';
+import { link } from '../report/markdown.js';
+import { renderSummary } from '../report/summary.js';
+import type { Report } from '../report/types.js';
+import { type ArtifactUploader, GitHubArtifactUploader, uploadRunArtifact } from './artifacts.js';
+import {
+  type CommentResult,
+  type CommentTarget,
+  type Octokit,
+  pullRequestTarget,
+  upsertStickyComment,
+} from './comment.js';
+import { type ActionLog, coreLog } from './log.js';
+import { type ActionOutputs, actionOutputs, setActionOutputs } from './outputs.js';
+import { type RunLocation, runLocation, runUrl } from './runLocation.js';
+import { type JobSummaryResult, writeJobSummary } from './summary.js';
+
+/** What was written into the output directory (src/report/write.ts) plus the sample logs. */
+export interface PublishFiles {
+  report: string;
+  summary: string;
+  charts: readonly string[];
+  logs: readonly string[];
+}
+
+export interface PublishOptions {
+  /** Write the job summary (on by default). */
+  jobSummary?: boolean;
+  /** Sticky comment; null or `enabled: false` to skip it. */
+  comment: {
+    enabled: boolean;
+    header: string;
+    octokit: Octokit;
+    /** The pull request; null when the event has none. */
+    target: CommentTarget | null;
+  } | null;
+  /** Artifact upload; null to skip it. */
+  artifact: { baseName: string; uploader: ArtifactUploader } | null;
+  /** This workflow run; null outside GitHub Actions. */
+  run: RunLocation | null;
+  log?: ActionLog;
+  setOutput?: (name: string, value: string) => void;
+}
+
+export type StepStatus = 'done' | 'skipped' | 'failed';
+
+export interface PublishResult {
+  jobSummary: { status: StepStatus; detail?: JobSummaryResult; reason?: string };
+  comment: { status: StepStatus; detail?: CommentResult; reason?: string };
+  artifact: { status: StepStatus; name?: string; url: string | null; reason?: string };
+  outputs: { status: StepStatus; values?: ActionOutputs; reason?: string };
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function publish(
+  report: Report,
+  files: PublishFiles,
+  options: PublishOptions,
+): Promise<PublishResult> {
+  const log = options.log ?? coreLog;
+  const where = options.run ? runUrl(options.run) : undefined;
+  const notice = where
+    ? `The report was cut to fit GitHub's size limit. The full summary, report.json and the charts are in the ${link('artifact of this run', where)}.`
+    : 'The report was cut to fit GitHub’s size limit. The full summary is in summary.md.';
+  const markdown = renderSummary(report, where ? { chartsUrl: where } : {});
+
+  const result: PublishResult = {
+    jobSummary: { status: 'skipped' },
+    comment: { status: 'skipped' },
+    artifact: { status: 'skipped', url: null },
+    outputs: { status: 'skipped' },
+  };
+
+  if (options.jobSummary !== false) {
+    try {
+      const detail = await writeJobSummary(markdown, { fullReportNotice: notice, log });
+      result.jobSummary = { status: detail.written ? 'done' : 'skipped', detail };
+    } catch (error) {
+      log.warning(`model-gate: the job summary could not be written: ${reasonOf(error)}`);
+      result.jobSummary = { status: 'failed', reason: reasonOf(error) };
+    }
+  }
+
+  if (options.comment?.enabled) {
+    // upsertStickyComment never throws: every failure is already a warning.
+    const detail = await upsertStickyComment(options.comment.octokit, options.comment.target, {
+      header: options.comment.header,
+      markdown,
+      fullReportNotice: notice,
+      log,
+    });
+    const status: StepStatus =
+      detail.status === 'created' || detail.status === 'updated' ? 'done' : detail.status;
+    result.comment = { status, detail };
+  }
+
+  if (options.artifact) {
+    try {
+      const uploaded = await uploadRunArtifact(options.artifact.uploader, {
+        baseName: options.artifact.baseName,
+        files: [files.report, files.summary, ...files.charts, ...files.logs],
+        run: options.run,
+      });
+      log.info(`Uploaded artifact ${uploaded.name}${uploaded.url ? `: ${uploaded.url}` : ''}`);
+      result.artifact = { status: 'done', name: uploaded.name, url: uploaded.url };
+    } catch (error) {
+      log.warning(`model-gate: the artifact could not be uploaded: ${reasonOf(error)}`);
+      result.artifact = { status: 'failed', url: null, reason: reasonOf(error) };
+    }
+  }
+
+  try {
+    const values = actionOutputs(report, files, result.artifact.url);
+    setActionOutputs(values, options.setOutput);
+    result.outputs = { status: 'done', values };
+  } catch (error) {
+    log.warning(`model-gate: the outputs could not be set: ${reasonOf(error)}`);
+    result.outputs = { status: 'failed', reason: reasonOf(error) };
+  }
+  return result;
+}
+
+/**
+ * Options for a run inside GitHub Actions, from the action's inputs and the event: the
+ * comment goes to the event's pull request with `github-token`, the artifact through
+ * `@actions/artifact`.
+ */
+/** Without a token (`github-token: ''`) there is no comment; the rest is published. */
+export function githubPublishOptions(inputs: {
+  token: string;
+  comment: boolean;
+  commentHeader: string;
+  artifactName: string;
+}): PublishOptions {
+  const { context } = github;
+  const target = process.env.GITHUB_REPOSITORY
+    ? pullRequestTarget(context.payload, context.repo)
+    : null;
+  return {
+    jobSummary: true,
+    comment:
+      inputs.comment && inputs.token !== ''
+        ? {
+            enabled: true,
+            header: inputs.commentHeader,
+            octokit: github.getOctokit(inputs.token),
+            target,
+          }
+        : null,
+    artifact: { baseName: inputs.artifactName, uploader: new GitHubArtifactUploader() },
+    run: runLocation(),
+  };
+}

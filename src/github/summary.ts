@@ -1,0 +1,44 @@
+/**
+ * The job summary (GITHUB_STEP_SUMMARY) through `core.summary`. GitHub accepts at most 1 MiB
+ * per step; anything already written in this step counts, so the report gets what is left.
+ */
+import { statSync } from 'node:fs';
+import * as core from '@actions/core';
+import { trimMarkdown, utf8Size } from '../report/trim.js';
+import { type ActionLog, coreLog } from './log.js';
+
+export const JOB_SUMMARY_LIMIT = 1024 * 1024;
+
+export interface JobSummaryResult {
+  written: boolean;
+  trimmed: boolean;
+  bytes: number;
+}
+
+function alreadyWritten(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+export async function writeJobSummary(
+  markdown: string,
+  options: { fullReportNotice: string; log?: ActionLog },
+): Promise<JobSummaryResult> {
+  const log = options.log ?? coreLog;
+  // core.summary reads the same variable: the check and the write agree on the file.
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (!file) {
+    log.info('No job summary: GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions).');
+    return { written: false, trimmed: false, bytes: 0 };
+  }
+  const room = JOB_SUMMARY_LIMIT - alreadyWritten(file);
+  const text = trimMarkdown(markdown, room, options.fullReportNotice);
+  const trimmed = text !== markdown;
+  if (trimmed)
+    log.warning(`The job summary was cut to fit GitHub's 1 MiB limit (${room} bytes left).`);
+  await core.summary.emptyBuffer().addRaw(text, true).write();
+  return { written: true, trimmed, bytes: utf8Size(text) };
+}

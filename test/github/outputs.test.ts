@@ -1,0 +1,60 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ACTION_OUTPUTS, actionOutputs, setActionOutputs } from '../../src/github/outputs.js';
+import { constructedReport } from '../report/fixtures.js';
+
+/** Reads the runner's GITHUB_OUTPUT file format: `name<<DELIMITER\nvalue\nDELIMITER`. */
+function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const pattern = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const match of text.matchAll(pattern)) out[match[1]!] = match[3]!;
+  return out;
+}
+
+describe('action outputs', () => {
+  it('come from the verdict, the headline, the files and the artifact', () => {
+    const outputs = actionOutputs(
+      constructedReport(),
+      { report: '/out/report.json', summary: '/out/summary.md' },
+      'https://github.com/o/r/actions/runs/1/artifacts/9',
+    );
+    expect(outputs).toEqual({
+      verdict: 'fail',
+      'report-path': '/out/report.json',
+      'summary-path': '/out/summary.md',
+      'churn-rate': '0.275',
+      deteriorated: '8',
+      // The second domain name holds pipes, not commas: kept as it is.
+      reversals: 'law,a | b | c',
+      'ece-baseline': '0.061',
+      'ece-candidate': '0.193',
+      'persona-accuracy': '0.72',
+      'artifact-url': 'https://github.com/o/r/actions/runs/1/artifacts/9',
+    });
+  });
+
+  it('are written to the GITHUB_OUTPUT file, unknown values as empty strings', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'model-gate-outputs-'));
+    const file = join(dir, 'output');
+    await writeFile(file, '');
+    const saved = process.env.GITHUB_OUTPUT;
+    process.env.GITHUB_OUTPUT = file;
+    try {
+      const report = constructedReport();
+      report.headline = { ...report.headline, eceCandidate: null, reversals: ['a,b', 'law'] };
+      setActionOutputs(actionOutputs(report, { report: 'r.json', summary: 's.md' }, null));
+      const written = parseOutputFile(await readFile(file, 'utf8'));
+      expect(Object.keys(written)).toEqual([...ACTION_OUTPUTS]);
+      expect(written['ece-candidate']).toBe('');
+      expect(written['artifact-url']).toBe('');
+      expect(written.reversals).toBe('a b,law');
+      expect(written.verdict).toBe('fail');
+    } finally {
+      if (saved === undefined) delete process.env.GITHUB_OUTPUT;
+      else process.env.GITHUB_OUTPUT = saved;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
