@@ -1,6 +1,190 @@
-/** The `personas` part of report.json: plain JSON, rendered by src/report/sections/personas.ts. */
+/**
+ * The `personas` part of report.json: plain JSON, rendered by src/report/sections/personas.ts.
+ * Assistants are referred to by name; matrices are indexed in catalogue order
+ * (`assistants[i].name`), rows = true author, columns = attributed author.
+ */
+
+export type ControlKind = 'paraphrase' | 'inverse';
+
+export interface PersonasAssistant {
+  name: string;
+  /** Set for a control: which assistant it shadows and how. */
+  control: { kind: ControlKind; of: string } | null;
+}
+
+export interface AnswerTally {
+  /** Answers expected: assistants × probes. */
+  expected: number;
+  /** Answers found in the sample log (the rest were never collected). */
+  found: number;
+  ok: number;
+  invalid: number;
+  timeout: number;
+  error: number;
+}
+
+export interface Recognition {
+  assistant: string;
+  /** Answers attributed to their true author. */
+  recognised: number;
+  /** Valid answers of this assistant. */
+  answers: number;
+  /** recognised / answers; null without answers. */
+  share: number | null;
+  /**
+   * For the twin of a paraphrase control: answers attributed to itself or to its declared
+   * paraphrase, over its answers. The gate reads this one, because a planted paraphrase is
+   * supposed to take the twin's answers. Equal to `share` for everyone else.
+   */
+  shareUpToParaphrase: number | null;
+}
+
+export interface ConfusedPair {
+  a: string;
+  b: string;
+  /** Answers of a attributed to b. */
+  aAsB: number;
+  /** Answers of b attributed to a. */
+  bAsA: number;
+  total: number;
+  /** Confused both ways in at least half of each one's answers: two labels, one assistant. */
+  merged: boolean;
+  /** The pair is a declared paraphrase control and its twin: confusion is expected. */
+  expected: boolean;
+}
+
+export interface ProbeAccuracy {
+  probe: number;
+  text: string;
+  correct: number;
+  answers: number;
+  accuracy: number | null;
+}
+
+export interface PairDistance {
+  a: string;
+  b: string;
+  /** 1 − Jaccard of the two system prompts' word sets. */
+  promptDistance: number;
+  /** 1 − cosine of the two assistants' answer centroids; null when one has no answers. */
+  answerDistance: number | null;
+  /** 1 = most distant pair; ties share the mean rank. */
+  promptRank: number;
+  answerRank: number | null;
+}
+
+export interface DistanceComparison {
+  pairs: PairDistance[];
+  /** Pairs whose rank differs between the two rankings. */
+  movedPairs: number;
+  /** Spearman ρ between prompt distances and answer distances; null when undefined. */
+  spearman: number | null;
+  /** Prompts differ (not among the closest third) but answers among the closest third. */
+  converging: { a: string; b: string }[];
+  /** Prompts among the closest third but answers not: one clause moved the answers apart. */
+  diverging: { a: string; b: string }[];
+}
+
+export interface ControlOutcome {
+  control: string;
+  twin: string;
+  kind: ControlKind;
+  /** Answers crossing between the two (control as twin + twin as control). */
+  crossings: number;
+  /** Valid answers of the two together. */
+  answers: number;
+  /** At least half of the pair's answers cross. */
+  confused: boolean;
+  /**
+   * paraphrase: 'as-expected' when confused, 'instrument-problem' when not (the measure
+   * missed a redundancy planted on purpose). inverse: 'separated' or 'confused', which is
+   * the measure's arbitration of a doubt, not a defect either way.
+   */
+  verdict: 'as-expected' | 'instrument-problem' | 'separated' | 'confused';
+}
+
+export interface Attribution {
+  assistant: string;
+  probe: number;
+  /** Nearest centroid without this answer; null when every centroid was equally near. */
+  attributed: string | null;
+  similarity: number | null;
+}
+
+export interface PersonasModelResult {
+  role: 'baseline' | 'candidate';
+  model: string;
+  /** Vectors actually used (embed falls back to tfidf when vectors are missing; see notes). */
+  vectors: 'tfidf' | 'embed';
+  answers: AnswerTally;
+  /** Valid answers attributed (denominator of accuracy). */
+  attributed: number;
+  correct: number;
+  accuracy: number | null;
+  /** 1 / number of assistants. */
+  chance: number;
+  /** Exact binomial P(X ≥ correct) with X ~ Bin(answers, chance). */
+  binomialP: number | null;
+  permutation: {
+    runs: number;
+    seed: number;
+    /** (1 + relabellings scoring ≥ observed) / (1 + runs). */
+    p: number | null;
+    meanAccuracy: number | null;
+  };
+  /** confusion[true][attributed], catalogue order. */
+  confusion: number[][];
+  /** Per true author: answers no centroid was nearer for. */
+  unattributed: number[];
+  recognition: Recognition[];
+  /** Pairs with at least one confusion, most confused first. */
+  confusedPairs: ConfusedPair[];
+  /** The most confused pair counting both directions, null when nothing is confused. */
+  mostConfusedPair: ConfusedPair | null;
+  probes: ProbeAccuracy[];
+  /** Naive measure for contrast: Jaccard overlap of the assistants' answer vocabularies. */
+  vocabularyOverlap: number[][];
+  distances: DistanceComparison;
+  controls: ControlOutcome[];
+  attributions: Attribution[];
+  notes: string[];
+}
+
+export interface RecognitionChange {
+  assistant: string;
+  baseline: number | null;
+  candidate: number | null;
+  /** Gate reading (paraphrase twins counted up to their paraphrase). */
+  baselineGated: number | null;
+  candidateGated: number | null;
+  control: boolean;
+}
+
+export interface PersonasComparison {
+  baseline: string;
+  candidate: string;
+  accuracy: { baseline: number | null; candidate: number | null; delta: number | null };
+  recognition: RecognitionChange[];
+  /** Pairs merged by the candidate that the baseline kept apart (controls excluded). */
+  newlyMerged: ConfusedPair[];
+  /** Pairs the baseline merged and the candidate separates. */
+  newlySeparated: ConfusedPair[];
+}
+
 export interface PersonasSection {
   check: 'personas';
-  /** Filled in by the personas check. */
-  [metric: string]: unknown;
+  catalogue: {
+    file: string;
+    language: 'en' | 'fr';
+    assistants: PersonasAssistant[];
+    probes: string[];
+    /** SHA-256 of the catalogue as loaded (assistants, prompts, probes, stop words). */
+    sha256: string;
+  };
+  /** Vectors asked for in the config. */
+  vectors: 'tfidf' | 'embed';
+  /** Baseline first, then the candidate when there is one. */
+  models: PersonasModelResult[];
+  comparison: PersonasComparison | null;
+  notes: string[];
 }

@@ -1,0 +1,82 @@
+/**
+ * From the sample log to the answers the analysis reads: for one model, one answer per
+ * (assistant, probe) of the current catalogue. Records written for another prompt (the
+ * catalogue changed since) are left out and counted, never mixed in.
+ */
+import type { PersonasCallRecord, SampleRecord } from '../../runner/records.js';
+import type { PersonasCatalogue } from './catalogue.js';
+import { messagesFor, promptHash } from './collection.js';
+import type { AnswerTally } from './section.js';
+
+export interface CollectedAnswer {
+  /** Index of the assistant in the catalogue. */
+  assistant: number;
+  probe: number;
+  text: string;
+  /** Embedding stored with the answer, when collected in `vectors: embed` mode. */
+  vector: number[] | null;
+}
+
+export interface ModelAnswers {
+  /** Valid answers (status ok, non-empty), catalogue order then probe order. */
+  answers: CollectedAnswer[];
+  tally: AnswerTally;
+  /** Records of this model whose prompt no longer matches the catalogue. */
+  stale: number;
+}
+
+export function collectAnswers(
+  records: readonly SampleRecord[],
+  catalogue: PersonasCatalogue,
+  model: string,
+): ModelAnswers {
+  const expected = new Map<string, string>();
+  catalogue.assistants.forEach((assistant, a) => {
+    catalogue.probes.forEach((probe, p) => {
+      expected.set(`${a}/${p}`, promptHash(messagesFor(assistant.prompt, probe)));
+    });
+  });
+  const index = new Map(catalogue.assistants.map((a, i) => [a.name, i]));
+
+  const chosen = new Map<string, PersonasCallRecord>();
+  let stale = 0;
+  for (const record of records) {
+    if (record.kind !== 'call' || record.check !== 'personas' || record.model !== model) continue;
+    const a = index.get(record.persona);
+    const slot = `${a}/${record.probe}`;
+    if (a === undefined || expected.get(slot) !== record.prompt_sha256) {
+      stale++;
+      continue;
+    }
+    const held = chosen.get(slot);
+    // An ok answer beats any failure (a resumed run re-asks what failed); otherwise the
+    // first record in log order stands, so the choice never depends on shard merge order
+    // for the usual case of one record per key.
+    if (!held || (held.status !== 'ok' && record.status === 'ok')) chosen.set(slot, record);
+  }
+
+  const tally: AnswerTally = {
+    expected: expected.size,
+    found: chosen.size,
+    ok: 0,
+    invalid: 0,
+    timeout: 0,
+    error: 0,
+  };
+  const answers: CollectedAnswer[] = [];
+  for (const [slot, record] of chosen) {
+    const usable = record.status === 'ok' && record.text.trim() !== '';
+    // An ok record with an empty text is counted as the scorer would have: invalid.
+    tally[usable ? 'ok' : record.status === 'ok' ? 'invalid' : record.status]++;
+    if (!usable) continue;
+    const [a, p] = slot.split('/').map(Number);
+    answers.push({
+      assistant: a ?? 0,
+      probe: p ?? 0,
+      text: record.text,
+      vector: record.vector && record.vector.length > 0 ? record.vector : null,
+    });
+  }
+  answers.sort((x, y) => x.assistant - y.assistant || x.probe - y.probe);
+  return { answers, tally, stale };
+}

@@ -1,0 +1,143 @@
+/**
+ * Gate rules of the personas check, as sentences a reader acts on:
+ * - fail: an assistant's recognition falls below min-recognition on the candidate while it
+ *   was at or above it on the baseline;
+ * - fail: the candidate merges a pair the baseline kept apart;
+ * - warn: overall accuracy drops by more than max-accuracy-drop;
+ * - warn: a paraphrase control is not confused with its twin (the instrument, not the model);
+ * - inconclusive: too many timeouts, or no answer to analyse.
+ * Controls never fail the gate: their confusion is expected, and a paraphrase twin counts
+ * answers given to its paraphrase as recognised.
+ */
+import { percent, points } from '../../report/markdown.js';
+import type { GateFinding } from '../types.js';
+import { compareModels } from './comparison.js';
+import type { PersonasComparison, PersonasModelResult, PersonasSection } from './section.js';
+import type { PersonasSettings } from './settings.js';
+
+type GateSettings = PersonasSettings['gate'];
+
+export function gatePersonas(
+  section: PersonasSection,
+  settings: GateSettings,
+  previous?: unknown,
+): GateFinding[] {
+  const findings: GateFinding[] = [];
+  for (const result of section.models) findings.push(...measurementFindings(result, settings));
+  const comparison = section.comparison ?? comparisonWithPrevious(section, previous);
+  if (comparison) findings.push(...comparisonFindings(comparison, settings));
+  return findings;
+}
+
+function measurementFindings(result: PersonasModelResult, settings: GateSettings): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const tally = result.answers;
+  const share = tally.expected > 0 ? tally.timeout / tally.expected : 0;
+  if (share > settings.maxTimeoutShare) {
+    findings.push({
+      check: 'personas',
+      rule: 'timeouts',
+      severity: 'inconclusive',
+      message: `${result.model}: ${tally.timeout} of ${tally.expected} persona answers timed out (${percent(share)}, more than the ${percent(settings.maxTimeoutShare)} allowed); the attribution is not trusted.`,
+      values: { model: result.model, timeouts: tally.timeout, expected: tally.expected },
+    });
+  }
+  if (result.attributed === 0) {
+    findings.push({
+      check: 'personas',
+      rule: 'no-answers',
+      severity: 'inconclusive',
+      message: `${result.model}: no valid persona answer to analyse (${tally.invalid} invalid, ${tally.timeout} timed out, ${tally.error} failed, ${tally.expected - tally.found} missing).`,
+      values: { model: result.model },
+    });
+  }
+  for (const control of result.controls) {
+    if (control.verdict !== 'instrument-problem') continue;
+    findings.push({
+      check: 'personas',
+      rule: 'control-not-confused',
+      severity: 'warn',
+      message: `${result.model}: the paraphrase control ${control.control} was not confused with ${control.twin} (${control.crossings} of ${control.answers} answers crossed). The instrument missed a redundancy planted on purpose, so it may miss others; this questions the measurement, not the model.`,
+      values: {
+        model: result.model,
+        control: control.control,
+        twin: control.twin,
+        crossings: control.crossings,
+        answers: control.answers,
+      },
+    });
+  }
+  return findings;
+}
+
+function comparisonFindings(comparison: PersonasComparison, settings: GateSettings): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const { baseline, candidate } = comparison;
+  const min = settings.minRecognition;
+  for (const change of comparison.recognition) {
+    if (change.control) continue;
+    const before = change.baselineGated;
+    const after = change.candidateGated;
+    if (before === null || after === null || !(before >= min && after < min)) continue;
+    findings.push({
+      check: 'personas',
+      rule: 'min-recognition',
+      severity: 'fail',
+      message: `${change.assistant} is recognised in ${percent(after)} of its answers by ${candidate}, below min-recognition ${percent(min)}; ${baseline} recognised it in ${percent(before)}.`,
+      values: { assistant: change.assistant, baseline: before, candidate: after, min },
+    });
+  }
+  for (const pair of comparison.newlyMerged) {
+    findings.push({
+      check: 'personas',
+      rule: 'merged-pair',
+      severity: 'fail',
+      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.aAsB} answers of ${pair.a} were attributed to ${pair.b} and ${pair.bAsA} the other way; ${baseline} kept them apart. Two labels, one assistant.`,
+      values: { a: pair.a, b: pair.b, aAsB: pair.aAsB, bAsA: pair.bAsA },
+    });
+  }
+  const { delta } = comparison.accuracy;
+  if (delta !== null && -delta > settings.maxAccuracyDrop) {
+    findings.push({
+      check: 'personas',
+      rule: 'accuracy-drop',
+      severity: 'warn',
+      message: `Attribution accuracy drops from ${percent(comparison.accuracy.baseline)} (${baseline}) to ${percent(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${(settings.maxAccuracyDrop * 100).toFixed(1)} pts allowed.`,
+      values: {
+        baseline: comparison.accuracy.baseline,
+        candidate: comparison.accuracy.candidate,
+        delta,
+        maxDrop: settings.maxAccuracyDrop,
+      },
+    });
+  }
+  return findings;
+}
+
+/**
+ * Nightly mode measures one model; the previous report's result for the same catalogue
+ * stands in for the baseline. Anything else in `previous` is ignored.
+ */
+function comparisonWithPrevious(
+  section: PersonasSection,
+  previous: unknown,
+): PersonasComparison | null {
+  const current = section.models[0];
+  if (!current || !isPersonasSection(previous)) return null;
+  if (previous.catalogue.sha256 !== section.catalogue.sha256) return null;
+  const before = previous.models[previous.models.length - 1];
+  if (!before) return null;
+  return compareModels(section.catalogue.assistants, before, current);
+}
+
+function isPersonasSection(value: unknown): value is PersonasSection {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Partial<PersonasSection>;
+  return (
+    v.check === 'personas' &&
+    Array.isArray(v.models) &&
+    typeof v.catalogue === 'object' &&
+    v.catalogue !== null &&
+    typeof v.catalogue.sha256 === 'string'
+  );
+}

@@ -1,0 +1,28 @@
+/**
+ * The `personas` check: do the assistants declared with different system prompts still give
+ * answers that can be told apart? Plan: every assistant answers every probe. Analysis:
+ * leave-one-out attribution of each answer to the nearest assistant centroid. Gate: an
+ * assistant no longer recognised, or two assistants merged by the candidate.
+ */
+import path from 'node:path';
+import type { Check } from '../types.js';
+import { analysePersonas } from './analyse.js';
+import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
+import { planPersonas } from './collection.js';
+import { gatePersonas } from './gate.js';
+import type { PersonasSection } from './section.js';
+
+export type PersonasDefinitions = PersonasCatalogue;
+
+export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
+  name: 'personas',
+  load: (ctx) => {
+    const file = ctx.config.personas.catalogue;
+    return readCatalogue(path.resolve(ctx.baseDir, file), file);
+  },
+  plan: (catalogue, ctx, model) =>
+    planPersonas(catalogue, ctx.config.personas, ctx.config.runner.numCtx, model),
+  analyse: (records, catalogue, ctx) =>
+    analysePersonas(records, catalogue, ctx.config.personas, ctx.models),
+  gate: (section, ctx, previous) => gatePersonas(section, ctx.config.personas.gate, previous),
+};

@@ -1,0 +1,148 @@
+/**
+ * Everything the report says about one model: the answers turned into vectors (TF-IDF, or
+ * the embeddings stored with them), then discriminability, the naive overlap for contrast,
+ * prompt vs answer distances and the controls.
+ */
+import { seedFromText } from '../../stats/prng.js';
+import { jaccardMatrix } from '../../stats/text/jaccard.js';
+import { stopWords as stopWordList } from '../../stats/text/stopWords.js';
+import { tfidf } from '../../stats/text/tfidf.js';
+import { tokenise } from '../../stats/text/tokenise.js';
+import { normalise, type Vector } from '../../stats/text/vectors.js';
+import type { ModelAnswers } from './answers.js';
+import type { PersonasCatalogue } from './catalogue.js';
+import { evaluateControls } from './controls.js';
+import { measureDiscriminability } from './discriminability.js';
+import { compareDistances } from './distances.js';
+import type { PersonasModelResult } from './section.js';
+
+export interface ModelResultOptions {
+  role: PersonasModelResult['role'];
+  model: string;
+  vectors: 'tfidf' | 'embed';
+  permutations: number;
+  /** Base seed of the permutation null (the personas seed setting). */
+  seed: number;
+}
+
+export function analyseModel(
+  collected: ModelAnswers,
+  catalogue: PersonasCatalogue,
+  options: ModelResultOptions,
+): PersonasModelResult {
+  const notes: string[] = [];
+  const stopWords = stopWordList(catalogue.language, catalogue.extraStopWords);
+  const { answers } = collected;
+  const tokens = answers.map((a) => tokenise(a.text, stopWords));
+
+  let vectors: 'tfidf' | 'embed' = 'tfidf';
+  let rows: Vector[];
+  const embedded = embeddingRows(collected);
+  if (options.vectors === 'embed' && embedded.rows) {
+    vectors = 'embed';
+    rows = embedded.rows;
+  } else {
+    if (options.vectors === 'embed') notes.push(embedded.why);
+    rows = tfidf(tokens).rows;
+  }
+
+  if (collected.stale > 0) {
+    notes.push(
+      `${collected.stale} record(s) of ${options.model} were written for prompts that are no longer in the catalogue and were left out`,
+    );
+  }
+  const missing = collected.tally.expected - collected.tally.found;
+  if (missing > 0) {
+    notes.push(
+      `${missing} of ${collected.tally.expected} answers of ${options.model} are not in the sample log`,
+    );
+  }
+  const empty = tokens.filter((t) => t.length === 0).length;
+  if (empty > 0 && vectors === 'tfidf') {
+    notes.push(
+      `${empty} answer(s) of ${options.model} hold no counted word (only short or stop words)`,
+    );
+  }
+
+  // The seed mixes in the model so baseline and candidate draw independent relabellings.
+  const seed = seedFromText(`personas-permutation|${options.seed}|${options.model}`);
+  const measure = measureDiscriminability({
+    assistants: catalogue.assistants,
+    probes: catalogue.probes,
+    answers,
+    rows,
+    permutations: options.permutations,
+    seed,
+  });
+
+  const byAssistant = catalogue.assistants.map((_, i) =>
+    answers.map((a, k) => ({ a, k })).filter(({ a }) => a.assistant === i),
+  );
+  const vocabularies = byAssistant.map((list) => new Set(list.flatMap(({ k }) => tokens[k] ?? [])));
+  const answersPerAssistant = byAssistant.map((list) => list.length);
+
+  const { accuracy, chance, permutation } = measure;
+  if (accuracy !== null && accuracy < chance && permutation.meanAccuracy !== null) {
+    notes.push(
+      `${options.model}: accuracy ${accuracy.toFixed(3)} is below chance ${chance.toFixed(3)}: answers to the same probe resemble each other more than an assistant's answers do. The permutation null keeps each probe's answers together (mean ${permutation.meanAccuracy.toFixed(3)}) and is the fairer reference here.`,
+    );
+  }
+
+  return {
+    role: options.role,
+    model: options.model,
+    vectors,
+    answers: collected.tally,
+    attributed: answers.length,
+    correct: measure.correct,
+    accuracy: measure.accuracy,
+    chance: measure.chance,
+    binomialP: measure.binomialP,
+    permutation: measure.permutation,
+    confusion: measure.confusion,
+    unattributed: measure.unattributed,
+    recognition: measure.recognition,
+    confusedPairs: measure.confusedPairs,
+    mostConfusedPair: measure.mostConfusedPair,
+    probes: measure.probes,
+    vocabularyOverlap: jaccardMatrix(vocabularies),
+    distances: compareDistances(
+      catalogue.assistants,
+      stopWords,
+      byAssistant.map((list) => list.map(({ k }) => rows[k] ?? [])),
+    ),
+    controls: evaluateControls(catalogue.assistants, measure.confusion, answersPerAssistant),
+    attributions: answers.map((a, k) => {
+      const to = measure.attributed[k];
+      return {
+        assistant: catalogue.assistants[a.assistant]?.name ?? '',
+        probe: a.probe,
+        attributed:
+          to === null || to === undefined ? null : (catalogue.assistants[to]?.name ?? null),
+        similarity: measure.similarity[k] ?? null,
+      };
+    }),
+    notes,
+  };
+}
+
+/** Stored embeddings as unit rows, or why they cannot be used. */
+function embeddingRows(collected: ModelAnswers): { rows: Vector[] | null; why: string } {
+  const { answers } = collected;
+  const lacking = answers.filter((a) => a.vector === null).length;
+  if (answers.length === 0) return { rows: null, why: 'no valid answer to embed' };
+  if (lacking > 0) {
+    return {
+      rows: null,
+      why: `vectors: embed was asked but ${lacking} of ${answers.length} answers have no stored embedding; TF-IDF was used instead`,
+    };
+  }
+  const length = answers[0]?.vector?.length ?? 0;
+  if (answers.some((a) => a.vector?.length !== length)) {
+    return {
+      rows: null,
+      why: 'vectors: embed was asked but the stored embeddings differ in length (several embedding models?); TF-IDF was used instead',
+    };
+  }
+  return { rows: answers.map((a) => normalise(a.vector ?? [])), why: '' };
+}
