@@ -1,0 +1,90 @@
+/**
+ * The example workflows in docs/workflows/ are what users copy: they must be valid YAML,
+ * least-privilege, pinned, and speak the action's real input and output names.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ACTION_OUTPUTS } from '../../src/github/outputs.js';
+
+const DIR = new URL('../../docs/workflows/', import.meta.url);
+const ACTION = 'your-org/model-gate@v0';
+
+interface Step {
+  id?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+}
+interface Workflow {
+  on: unknown;
+  permissions: Record<string, string>;
+  jobs: Record<string, { permissions?: Record<string, string>; steps: Step[] }>;
+}
+
+const actionYml = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+};
+const files = readdirSync(DIR).filter((f) => f.endsWith('.yml'));
+
+describe('example workflows', () => {
+  it('cover the pull-request gate, nightly calibration, churn comment and a sharded run', () => {
+    expect(files.sort()).toEqual([
+      'churn-comment.yml',
+      'model-upgrade-gate.yml',
+      'nightly-calibration.yml',
+      'sharded.yml',
+    ]);
+  });
+
+  it('the action publishes exactly the outputs publishing sets', () => {
+    expect(Object.keys(actionYml.outputs).sort()).toEqual([...ACTION_OUTPUTS].sort());
+  });
+
+  for (const file of files) {
+    describe(file, () => {
+      const text = readFileSync(new URL(file, DIR), 'utf8');
+      const workflow = parse(text) as Workflow;
+      const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+
+      it('declares read-only contents at the top, before any job', () => {
+        expect(workflow.permissions.contents).toBe('read');
+        const keys = text
+          .split('\n')
+          .filter((l) => /^[a-z]/.test(l))
+          .map((l) => l.split(':')[0]);
+        expect(keys.indexOf('permissions')).toBeLessThan(keys.indexOf('jobs'));
+        for (const job of Object.values(workflow.jobs)) {
+          for (const [scope, level] of Object.entries(job.permissions ?? {})) {
+            expect(`${scope}: ${level}`).toMatch(/^(contents: read|pull-requests: write)$/);
+          }
+        }
+      });
+
+      it('pins every third-party action to a commit SHA with its version', () => {
+        const lines = text.split('\n').filter((l) => /^\s*-?\s*uses:/.test(l));
+        expect(lines.length).toBeGreaterThan(0);
+        for (const line of lines) {
+          const uses = line.replace(/^\s*-?\s*uses:\s*/, '');
+          if (uses.startsWith(ACTION)) continue;
+          expect(uses).toMatch(/^[\w-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+        }
+      });
+
+      it("uses only the action's inputs, and only its outputs", () => {
+        const gateSteps = steps.filter((s) => s.uses?.startsWith(ACTION));
+        expect(gateSteps.length).toBeGreaterThan(0);
+        for (const step of gateSteps) {
+          for (const input of Object.keys(step.with ?? {})) {
+            expect(Object.keys(actionYml.inputs)).toContain(input);
+          }
+        }
+        const ids = new Set(gateSteps.map((s) => s.id).filter(Boolean));
+        for (const match of text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+          if (!ids.has(match[1])) continue;
+          expect(ACTION_OUTPUTS).toContain(match[2]);
+        }
+      });
+    });
+  }
+});
