@@ -1,12 +1,314 @@
-import type { ChurnSection } from '../../checks/churn/section.js';
-import type { Chart } from '../svg.js';
+/**
+ * The churn part of summary.md and its chart, rendered from the report section alone.
+ * Item ids, domains and texts come from user files: they go through escapeText.
+ */
+import type {
+  ChurnSection,
+  CountShare,
+  ItemRow,
+  MethodSection,
+  ModelSummary,
+} from '../../checks/churn/section.js';
+import { details, escapeText, interval, num, percent, points, table } from '../markdown.js';
+import { type Chart, element, svgDocument, text } from '../svg.js';
 
-/** Markdown for the churn part of summary.md, rendered from report.json alone. */
-export function renderChurnSection(section: ChurnSection): string {
-  return `### churn\n\n(${Object.keys(section).length} fields)\n`;
+const TOP_ITEMS = 10;
+
+const fixed = (value: number, digits = 1): string => {
+  const s = value.toFixed(digits);
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+};
+
+function shareCell(value: CountShare): string {
+  return `${value.count} (${percent(value.share)}, ${interval(value.low, value.high, (v) => percent(v))})`;
 }
 
-/** SVG charts of the churn check, written next to report.json. */
-export function churnCharts(_section: ChurnSection): Chart[] {
-  return [];
+function expectedCell(method: MethodSection, side: 'improved' | 'deteriorated'): string {
+  const e = method.expected[side];
+  return `${fixed(e.mean)} (95th pct ${fixed(e.p95, 0)})`;
+}
+
+function modelRow(label: string, m: ModelSummary): string[] {
+  return [
+    label,
+    codeOf(m.model),
+    `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
+    num(m.reliability),
+    percent(m.greedyAccuracy),
+    percent(m.invalidShare),
+    percent(m.timeoutShare),
+  ];
+}
+
+function codeOf(model: string): string {
+  return escapeText(model);
+}
+
+function itemTable(rows: readonly ItemRow[]): string {
+  return table(
+    ['item', 'domain', 'p before', 'p after', 'Δp', 'q (Fisher, BH)', 'RCI', 'greedy'],
+    rows.map((r) => [
+      escapeText(r.id),
+      escapeText(r.domain),
+      num(r.p[0], 2),
+      num(r.p[1], 2),
+      num(r.delta, 2),
+      r.q === null ? '–' : r.q < 0.001 ? r.q.toExponential(1) : num(r.q, 3),
+      num(r.rci, 2),
+      `${greedyMark(r.greedy[0])}→${greedyMark(r.greedy[1])}`,
+    ]),
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'c'],
+  );
+}
+
+function greedyMark(value: boolean | null): string {
+  return value === null ? '–' : value ? '✓' : '✗';
+}
+
+export function renderChurnSection(section: ChurnSection): string {
+  const out: string[] = ['### churn — item-level reliable change', ''];
+  const c = section.comparison;
+  const gateName =
+    section.method === 'exact' ? `Fisher exact + BH, q ≤ ${section.alpha}` : 'RCI, |RCI| > 1.96';
+  out.push(
+    `${section.itemCounts.total} items, K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
+    '',
+  );
+  const models = [modelRow('baseline', section.baseline)];
+  if (section.candidate) models.push(modelRow('candidate', section.candidate));
+  out.push(
+    table(
+      ['', 'model', 'accuracy (95% CI)', 'r_xx', 'greedy accuracy', 'invalid', 'timeout'],
+      models,
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+  );
+  if (!c) {
+    out.push('Single-model run: no comparison.', '');
+    return finish(out, section);
+  }
+  const gate = section.method === 'exact' ? c.exact : c.rci;
+  out.push(
+    `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
+    `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}** (expected with no change: ${expectedCell(gate, 'improved')} and ${expectedCell(gate, 'deteriorated')}).`,
+  );
+  if (c.reversals.length > 0) {
+    out.push(
+      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the aggregate.`,
+    );
+  }
+  out.push('');
+
+  const worst = c.items
+    .filter((r) => (section.method === 'exact' ? r.exact : r.rciClass) === 'deteriorated')
+    .sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0))
+    .slice(0, TOP_ITEMS);
+  if (worst.length > 0) out.push('**Top deteriorations**', '', itemTable(worst), '');
+
+  const methodRow = (label: string, m: MethodSection, extra: string): string[] => [
+    label,
+    shareCell(m.analysable.improved),
+    expectedCell(m, 'improved'),
+    shareCell(m.analysable.deteriorated),
+    expectedCell(m, 'deteriorated'),
+    percent(m.churnRate),
+    String(m.net),
+    num(m.medianAbsDelta, 2),
+    num(m.breadthRatio, 2),
+    extra,
+  ];
+  out.push(
+    `Of ${section.itemCounts.total} items, ${section.itemCounts.analysable} are analysable (excluded: ${section.itemCounts.floor} at 0 in both, ${section.itemCounts.ceiling} at 1 in both, ${section.itemCounts.lowValid} with under 60% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
+    '',
+    table(
+      [
+        'method',
+        'improved',
+        'expected (null)',
+        'deteriorated',
+        'expected (null)',
+        'churn rate',
+        'net',
+        'median |Δp|',
+        'breadth',
+        'false-flag rate (null)',
+      ],
+      [
+        methodRow(
+          `B: Fisher + BH (q ≤ ${c.exact.alpha})${section.method === 'exact' ? ' — gate' : ''}`,
+          c.exact,
+          percent(c.exact.expected.falseFlagRate),
+        ),
+        methodRow(
+          `A: RCI (±1.96)${section.method === 'rci' ? ' — gate' : ''}`,
+          c.rci,
+          percent(c.rci.expected.falseFlagRate),
+        ),
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    `Raw Fisher p ≤ ${c.exact.alpha} before FDR control: ${c.exact.rawP.improved} improved, ${c.exact.rawP.deteriorated} deteriorated.`,
+    `Method A (as in the paper): r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±2.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
+    '',
+  );
+
+  out.push(
+    '**Domains**',
+    '',
+    table(
+      ['domain', 'items', 'baseline', 'candidate', 'Δ', 'improved', 'deteriorated', 'net'],
+      c.domains.map((d) => [
+        `${escapeText(d.domain)}${d.reversal ? ' ⚠ reversal' : ''}`,
+        String(d.items),
+        percent(d.baselineAccuracy),
+        percent(d.candidateAccuracy),
+        points(d.delta),
+        String(d.improved),
+        String(d.deteriorated),
+        String(d.net),
+      ]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+  );
+
+  out.push(
+    details(
+      'Difficulty bands (baseline accuracy) with the no-change expectation',
+      table(
+        [
+          'baseline p',
+          'items',
+          'B improved (exp.)',
+          'B deteriorated (exp.)',
+          'A improved (exp.)',
+          'A deteriorated (exp.)',
+        ],
+        c.bands.map((b) => [
+          `${fixed(b.low)}–${fixed(b.high)}`,
+          String(b.items),
+          `${b.exact.improved} (${fixed(b.exact.expectedImproved)})`,
+          `${b.exact.deteriorated} (${fixed(b.exact.expectedDeteriorated)})`,
+          `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
+          `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
+        ]),
+        ['l', 'r', 'r', 'r', 'r', 'r'],
+      ),
+    ),
+    '',
+  );
+
+  if (c.greedy) {
+    const g = c.greedy;
+    out.push(
+      `Greedy (one answer at temperature 0): ${percent(g.baselineAccuracy)} → ${percent(g.candidateAccuracy)} (${points(g.delta)}), ${g.worse} right→wrong and ${g.better} wrong→right, McNemar mid-p ${num(g.midP, 3)} (exact ${num(g.exactP, 3)}).`,
+    );
+  }
+  if (c.greedyVsStochastic) {
+    const v = c.greedyVsStochastic;
+    out.push(
+      `Greedy vs stochastic: greedy missed ${v.missed} of ${v.changed} reliably changed items (${percent(v.missedShare)}) and flipped ${v.flipped} of ${v.unchanged} unchanged ones (${percent(v.flippedShare)}).`,
+    );
+  }
+  out.push('');
+
+  const changed = c.items.filter((r) => r.exact !== 'unchanged' && r.exact !== 'excluded');
+  const rciChanged = c.items.filter((r) => r.rciClass !== 'unchanged' && r.rciClass !== 'excluded');
+  if (changed.length > 0)
+    out.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), '');
+  if (rciChanged.length > 0)
+    out.push(
+      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged)),
+      '',
+    );
+  out.push(
+    `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
+    '',
+  );
+  return finish(out, section);
+}
+
+function finish(out: string[], section: ChurnSection): string {
+  if (section.warnings.length > 0) {
+    out.push(
+      details(
+        `Warnings (${section.warnings.length})`,
+        section.warnings.map((w) => `- ${escapeText(w)}`).join('\n'),
+      ),
+      '',
+    );
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** Improved and deteriorated items per domain, gate method, as horizontal bars. */
+export function churnCharts(section: ChurnSection): Chart[] {
+  const c = section.comparison;
+  if (!c || c.domains.length === 0) return [];
+  const rowHeight = 26;
+  const labelWidth = 150;
+  const half = 220;
+  const top = 40;
+  const width = labelWidth + 2 * half + 40;
+  const height = top + c.domains.length * rowHeight + 40;
+  const max = Math.max(1, ...c.domains.map((d) => Math.max(d.improved, d.deteriorated)));
+  const scale = (half - 30) / max;
+  const axis = labelWidth + half;
+  const title = `Reliable change by domain (${section.method === 'exact' ? 'Fisher + BH' : 'RCI'})`;
+  const body: string[] = [
+    text(width / 2, 20, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
+    text(axis - 10, top - 6, '← deteriorated', { 'text-anchor': 'end', fill: '#b42318' }),
+    text(axis + 10, top - 6, 'improved →', { fill: '#067647' }),
+  ];
+  c.domains.forEach((d, i) => {
+    const y = top + i * rowHeight;
+    body.push(
+      text(labelWidth - 8, y + 17, `${d.domain}${d.reversal ? ' (reversal)' : ''}`, {
+        'text-anchor': 'end',
+      }),
+      element('rect', {
+        x: axis - d.deteriorated * scale,
+        y: y + 4,
+        width: d.deteriorated * scale,
+        height: 18,
+        fill: '#d92d20',
+      }),
+      element('rect', {
+        x: axis,
+        y: y + 4,
+        width: d.improved * scale,
+        height: 18,
+        fill: '#12b76a',
+      }),
+    );
+    if (d.deteriorated > 0)
+      body.push(
+        text(axis - d.deteriorated * scale - 4, y + 17, String(d.deteriorated), {
+          'text-anchor': 'end',
+        }),
+      );
+    if (d.improved > 0) body.push(text(axis + d.improved * scale + 4, y + 17, String(d.improved)));
+  });
+  body.push(
+    element('line', {
+      x1: axis,
+      y1: top,
+      x2: axis,
+      y2: top + c.domains.length * rowHeight,
+      stroke: '#344054',
+    }),
+  );
+  body.push(
+    text(
+      width / 2,
+      height - 12,
+      `aggregate Δ ${c.delta.mean === null ? '–' : `${c.delta.mean >= 0 ? '+' : '−'}${fixed(Math.abs(c.delta.mean) * 100)} pts`}`,
+      {
+        'text-anchor': 'middle',
+      },
+    ),
+  );
+  return [{ file: 'churn-domains.svg', title, svg: svgDocument(width, height, title, body) }];
 }

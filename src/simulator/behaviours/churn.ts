@@ -1,0 +1,189 @@
+/**
+ * Simulated multiple-choice answering for the churn check.
+ *
+ * Scenario block (under a model's `churn:` key; every field optional):
+ *
+ *   churn:
+ *     items: fixtures/items/general.yml  # item file whose answer key the model "knows"
+ *                                        # (path relative to the working directory)
+ *     accuracy: 0.7        # typical chance of answering an item correctly, in (0, 1)
+ *     spread: 1.5          # SD of item difficulty on the logit scale (0: all items alike)
+ *     difficulty-seed: 1   # seed of the item difficulties; keep it equal across models so
+ *                          # that baseline and candidate find the same items hard
+ *     domains:             # logit shift per domain (negative: worse)
+ *       law: -1.2
+ *     item-shifts:         # logit shift per item id, on top of the domain shift
+ *       law-03: -2
+ *     invalid: 0.02        # chance that an answer is not valid JSON
+ *
+ * Each item's latent probability of a correct answer is
+ *   logit(p) = logit(accuracy) + spread·z(item) + domains[domain] + item-shifts[id],
+ * with z(item) a standard normal draw seeded by (difficulty-seed, item id): `latentAccuracy`
+ * computes it, so tests know the truth. A stochastic answer is a Bernoulli(p) draw seeded by
+ * (model, prompt, seed option); a wrong answer is another valid letter. At temperature 0 the
+ * model answers its most likely option: correct exactly when p ≥ ½.
+ */
+import path from 'node:path';
+import { type ChurnItem, choiceLetters, loadItemsFile } from '../../checks/churn/items.js';
+import { itemPromptKey, parseChurnPrompt } from '../../checks/churn/prompt.js';
+import { normalQuantile } from '../../stats/normal.js';
+import { createRng, seedFromText } from '../../stats/prng.js';
+import type { Behaviour, SimulatedChat } from '../behaviour.js';
+
+export interface ChurnBehaviourParams {
+  items: string;
+  accuracy: number;
+  spread: number;
+  difficultySeed: number;
+  domains: Record<string, number>;
+  itemShifts: Record<string, number>;
+  invalid: number;
+}
+
+export const DEFAULT_CHURN_ITEMS = 'fixtures/items/general.yml';
+
+const FIELDS = new Set([
+  'items',
+  'accuracy',
+  'spread',
+  'difficulty-seed',
+  'domains',
+  'item-shifts',
+  'invalid',
+]);
+
+function numberMap(value: unknown, field: string): Record<string, number> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`churn.${field}: expected a map of names to numbers`);
+  }
+  const out: Record<string, number> = {};
+  for (const [key, shift] of Object.entries(value)) {
+    if (typeof shift !== 'number' || !Number.isFinite(shift)) {
+      throw new Error(
+        `churn.${field}.${key}: expected a number (logit shift), got ${JSON.stringify(shift)}`,
+      );
+    }
+    out[key] = shift;
+  }
+  return out;
+}
+
+export function parseChurnParams(raw: unknown): ChurnBehaviourParams {
+  const block = raw === null || raw === undefined ? {} : raw;
+  if (typeof block !== 'object' || Array.isArray(block)) {
+    throw new Error(
+      'churn: expected a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid)',
+    );
+  }
+  const fields = block as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (!FIELDS.has(key))
+      throw new Error(`churn.${key}: unknown field (expected one of ${[...FIELDS].join(', ')})`);
+  }
+  const num = (
+    key: string,
+    fallback: number,
+    ok: (v: number) => boolean,
+    expected: string,
+  ): number => {
+    const value = fields[key];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !ok(value))
+      throw new Error(`churn.${key}: expected ${expected}, got ${JSON.stringify(value)}`);
+    return value;
+  };
+  const items = fields['items'] ?? DEFAULT_CHURN_ITEMS;
+  if (typeof items !== 'string' || items === '')
+    throw new Error('churn.items: expected a path to an item file');
+  return {
+    items,
+    accuracy: num('accuracy', 0.7, (v) => v > 0 && v < 1, 'a probability strictly between 0 and 1'),
+    spread: num('spread', 1.5, (v) => v >= 0, 'a non-negative number'),
+    difficultySeed: num('difficulty-seed', 1, Number.isInteger, 'an integer'),
+    domains: numberMap(fields['domains'], 'domains'),
+    itemShifts: numberMap(fields['item-shifts'], 'item-shifts'),
+    invalid: num('invalid', 0, (v) => v >= 0 && v < 1, 'a probability in [0, 1)'),
+  };
+}
+
+const logit = (p: number): number => Math.log(p / (1 - p));
+
+/** The model's true probability of answering this item correctly. */
+export function latentAccuracy(
+  params: Pick<
+    ChurnBehaviourParams,
+    'accuracy' | 'spread' | 'difficultySeed' | 'domains' | 'itemShifts'
+  >,
+  item: Pick<ChurnItem, 'id' | 'domain'>,
+): number {
+  // A standard normal difficulty per item, the same for every model with this seed.
+  const u = createRng(
+    seedFromText(`difficulty\u0000${params.difficultySeed}\u0000${item.id}`),
+  ).next();
+  const z = normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, u)));
+  const value =
+    logit(params.accuracy) +
+    params.spread * z +
+    (params.domains[item.domain] ?? 0) +
+    (params.itemShifts[item.id] ?? 0);
+  return 1 / (1 + Math.exp(-value));
+}
+
+/**
+ * One answer: 'correct', or the letter of a wrong choice, or null for an invalid reply.
+ * Pure: the same (model, prompt, seed, temperature) always gives the same draw.
+ */
+export function drawChurnAnswer(
+  latent: number,
+  item: Pick<ChurnItem, 'answer' | 'choices'>,
+  draw: { model: string; prompt: string; seed: number; temperature: number },
+  invalid = 0,
+): string | null {
+  const rng = createRng(
+    seedFromText(`${draw.model}\u0000${draw.seed}\u0000${draw.temperature}\u0000${draw.prompt}`),
+  );
+  if (rng.next() < invalid) return null;
+  const correct = draw.temperature === 0 ? latent >= 0.5 : rng.next() < latent;
+  if (correct) return item.answer;
+  const wrong = choiceLetters(item).filter((letter) => letter !== item.answer);
+  return wrong[rng.int(wrong.length)] as string;
+}
+
+const itemCache = new Map<string, Map<string, ChurnItem>>();
+
+function itemsByPrompt(file: string): Map<string, ChurnItem> {
+  const absolute = path.resolve(file);
+  let map = itemCache.get(absolute);
+  if (!map) {
+    map = new Map(loadItemsFile(absolute, file).items.map((item) => [itemPromptKey(item), item]));
+    itemCache.set(absolute, map);
+  }
+  return map;
+}
+
+export const churnBehaviour: Behaviour = {
+  name: 'churn',
+  validate(params) {
+    parseChurnParams(params);
+  },
+  answer(chat: SimulatedChat, raw: unknown): string | null {
+    const asked = parseChurnPrompt(chat.user);
+    if (!asked) return null;
+    const params = parseChurnParams(raw);
+    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
+    if (!item) {
+      // A question the model was not given an answer key for: it guesses.
+      const letters = choiceLetters(asked);
+      const rng = createRng(seedFromText(`${chat.model}\u0000${chat.seed}\u0000${chat.user}`));
+      return JSON.stringify({ answer: letters[rng.int(letters.length)] });
+    }
+    const answer = drawChurnAnswer(
+      latentAccuracy(params, item),
+      item,
+      { model: chat.model, prompt: chat.user, seed: chat.seed, temperature: chat.temperature },
+      params.invalid,
+    );
+    return answer === null ? 'I think the answer is' : JSON.stringify({ answer });
+  },
+};

@@ -1,0 +1,109 @@
+/** Sample logs of simulated model pairs whose true per-item accuracies are known. */
+import type { ChurnItem } from '../../../src/checks/churn/items.js';
+import { type ChurnSettings, churnSettingsSchema } from '../../../src/checks/churn/settings.js';
+import type { ChurnCallRecord } from '../../../src/runner/records.js';
+import {
+  type ChurnBehaviourParams,
+  drawChurnAnswer,
+  latentAccuracy,
+} from '../../../src/simulator/behaviours/churn.js';
+
+export function syntheticItems(domains: Record<string, number>): ChurnItem[] {
+  const items: ChurnItem[] = [];
+  for (const [domain, count] of Object.entries(domains)) {
+    for (let i = 0; i < count; i++) {
+      items.push({
+        id: `${domain}-${i}`,
+        domain,
+        question: `Synthetic ${domain} question ${i}`,
+        choices: ['one', 'two', 'three', 'four'],
+        answer: 'ABCD'[i % 4] as string,
+        line: items.length + 1,
+      });
+    }
+  }
+  return items;
+}
+
+export function params(overrides: Partial<ChurnBehaviourParams> = {}): ChurnBehaviourParams {
+  return {
+    items: 'unused',
+    accuracy: 0.6,
+    spread: 1.5,
+    difficultySeed: 1,
+    domains: {},
+    itemShifts: {},
+    invalid: 0,
+    ...overrides,
+  };
+}
+
+export function settings(overrides: Partial<ChurnSettings> = {}): ChurnSettings {
+  return { ...churnSettingsSchema.parse({}), ...overrides };
+}
+
+export function record(
+  model: string,
+  item: ChurnItem,
+  mode: 'stochastic' | 'greedy',
+  sample: number,
+  answer: string | null,
+  status: ChurnCallRecord['status'] = answer === null ? 'invalid' : 'ok',
+): ChurnCallRecord {
+  return {
+    v: 1,
+    kind: 'call',
+    check: 'churn',
+    model,
+    digest: null,
+    key: `${item.id}#${mode === 'greedy' ? 'greedy' : sample}`,
+    sample,
+    options: {
+      temperature: mode === 'greedy' ? 0 : 0.7,
+      seed: sample,
+      num_ctx: 4096,
+      num_predict: 32,
+      think: false,
+    },
+    prompt_sha256: `hash-${item.id}`,
+    status,
+    latency_ms: 1,
+    attempts: 1,
+    item: item.id,
+    domain: item.domain,
+    mode,
+    answer: status === 'ok' ? answer : null,
+    correct: status === 'ok' ? answer === item.answer : null,
+  };
+}
+
+/** K stochastic samples (seed base + k) and one greedy sample per item for one model. */
+export function simulateModel(
+  model: string,
+  items: readonly ChurnItem[],
+  behaviour: ChurnBehaviourParams,
+  samples: number,
+  baseSeed: number,
+): ChurnCallRecord[] {
+  const records: ChurnCallRecord[] = [];
+  for (const item of items) {
+    const latent = latentAccuracy(behaviour, item);
+    for (let k = 0; k < samples; k++) {
+      const answer = drawChurnAnswer(
+        latent,
+        item,
+        { model, prompt: item.question, seed: baseSeed + k, temperature: 0.7 },
+        behaviour.invalid,
+      );
+      records.push(record(model, item, 'stochastic', k, answer));
+    }
+    const greedy = drawChurnAnswer(latent, item, {
+      model,
+      prompt: item.question,
+      seed: 42,
+      temperature: 0,
+    });
+    records.push(record(model, item, 'greedy', 0, greedy));
+  }
+  return records;
+}
