@@ -5,5 +5,6 @@
  */
 import type { Behaviour } from '../behaviour.js';
 import { dragonBehaviour } from './dragon.js';
+import { personasBehaviour } from './personas.js';
 
-export const behaviours: readonly Behaviour[] = [dragonBehaviour];
+export const behaviours: readonly Behaviour[] = [dragonBehaviour, personasBehaviour];
