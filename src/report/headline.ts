@@ -24,11 +24,17 @@ function field(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
-function churnHeadline(section: unknown): Pick<ReportHeadline, 'churnRate' | 'deteriorated' | 'reversals'> {
-  const reversals = field(section, 'headline', 'reversals');
+/** The gate's method (`section.method`: exact = method B, rci = method A) decides the counts. */
+function churnHeadline(
+  section: unknown,
+): Pick<ReportHeadline, 'churnRate' | 'deteriorated' | 'reversals'> {
+  const method = field(section, 'method');
+  const gateMethod =
+    method === 'exact' || method === 'rci' ? field(section, 'comparison', method) : undefined;
+  const reversals = field(section, 'comparison', 'reversals');
   return {
-    churnRate: share(field(section, 'headline', 'churnRate')),
-    deteriorated: count(field(section, 'headline', 'deteriorated')),
+    churnRate: share(field(gateMethod, 'churnRate')),
+    deteriorated: count(field(gateMethod, 'deteriorated')),
     reversals: Array.isArray(reversals)
       ? reversals.filter((r): r is string => typeof r === 'string')
       : [],

@@ -25,9 +25,9 @@ export interface Verdict {
  * Null when the check did not run or did not produce the number.
  */
 export interface ReportHeadline {
-  /** Churn: (reliably improved + reliably deteriorated) / items, method B. */
+  /** Churn: (reliably improved + reliably deteriorated) / items, by the gate's method. */
   churnRate: number | null;
-  /** Churn: items reliably worse on the candidate, method B. */
+  /** Churn: items reliably worse on the candidate, by the gate's method. */
   deteriorated: number | null;
   /** Churn: domains whose net reliable change opposes the aggregate Δ. */
   reversals: string[];

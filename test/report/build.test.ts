@@ -44,13 +44,18 @@ describe('buildReport', () => {
     const single = extractHeadline({
       dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.1 } }, candidate: null }),
       personas: fromJson({ check: 'personas', models: [{ role: 'baseline', accuracy: 0.5 }] }),
-      churn: fromJson({ check: 'churn', headline: { churnRate: 'high', reversals: [3, 'law'] } }),
+      churn: fromJson({
+        check: 'churn',
+        method: 'rci',
+        comparison: { rci: { churnRate: 'high', deteriorated: 3 }, reversals: [3, 'law'] },
+      }),
     });
     expect(single).toMatchObject({
       eceBaseline: 0.1,
       eceCandidate: null,
       personaAccuracy: 0.5,
       churnRate: null,
+      deteriorated: 3,
       reversals: ['law'],
     });
   });

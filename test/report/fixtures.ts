@@ -119,8 +119,12 @@ export function constructedReport(findings: GateFinding[] = FINDINGS): Report {
     sections: {
       churn: fromJson({
         check: 'churn',
-        items: 40,
-        headline: { churnRate: 0.275, deteriorated: 8, reversals: ['law', HOSTILE[3]] },
+        method: 'exact',
+        comparison: {
+          exact: { churnRate: 0.275, deteriorated: 8 },
+          rci: { churnRate: 0.1, deteriorated: 2 },
+          reversals: ['law', HOSTILE[3]],
+        },
       }),
       dragon: fromJson({
         check: 'dragon',
