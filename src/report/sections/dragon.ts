@@ -1,12 +1,418 @@
-import type { DragonSection } from '../../checks/dragon/section.js';
-import type { Chart } from '../svg.js';
+/**
+ * The dragon part of summary.md and its reliability diagrams, rendered from the report
+ * section alone. Model tags come from the user's config: they go through escapeText.
+ */
+import type {
+  DragonBin,
+  DragonSection,
+  DragonSeries,
+  Estimate,
+} from '../../checks/dragon/section.js';
+import { details, escapeText, interval, num, percent, points, table } from '../markdown.js';
+import { type Chart, element, svgDocument, text } from '../svg.js';
+
+/** Bins with fewer moves than this are drawn pale: too few to read anything into. */
+export const PALE_BIN_MOVES = 5;
+
+const pct = (v: number) => percent(v);
+
+function withInterval(e: Estimate | null, format: (v: number) => string): string {
+  return e ? `${format(e.value)} ${interval(e.low, e.high, format)}` : '–';
+}
+
+function signedNum(value: number | null, digits = 3): string {
+  if (value === null || !Number.isFinite(value)) return '–';
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(digits)}`;
+}
+
+function minus(a: number | null | undefined, b: number | null | undefined): number | null {
+  return a !== null && a !== undefined && b !== null && b !== undefined ? a - b : null;
+}
+
+function modelName(series: DragonSeries): string {
+  return escapeText(series.model);
+}
+
+interface MetricRow {
+  label: string;
+  cell: (s: DragonSeries) => string;
+  /** Candidate − baseline, rendered; omitted when a difference means nothing. */
+  delta?: (before: DragonSeries, after: DragonSeries) => string;
+}
+
+const METRICS: readonly MetricRow[] = [
+  {
+    label: 'moves (decisions)',
+    cell: (s) => `${s.moves} (${s.calls})`,
+  },
+  {
+    label: 'mean stated confidence',
+    cell: (s) => percent(s.meanConfidence),
+    delta: (b, a) => points(minus(a.meanConfidence, b.meanConfidence)),
+  },
+  {
+    label: 'moves that advanced',
+    cell: (s) => withInterval(s.success, pct),
+    delta: (b, a) => points(minus(a.success?.value, b.success?.value)),
+  },
+  {
+    label: 'gap (stated − advanced)',
+    cell: (s) => points(s.gap),
+    delta: (b, a) => points(minus(a.gap, b.gap)),
+  },
+  {
+    label: 'Brier (0.25 = always 50%)',
+    cell: (s) => num(s.brier),
+    delta: (b, a) => signedNum(minus(a.brier, b.brier)),
+  },
+  {
+    label: 'ECE',
+    cell: (s) => withInterval(s.ece, (v) => v.toFixed(3)),
+  },
+  {
+    label: 'ECE, upper-inclusive bins',
+    cell: (s) => num(s.eceOtherEdges),
+    delta: (b, a) => signedNum(minus(a.eceOtherEdges, b.eceOtherEdges)),
+  },
+  {
+    label: 'reliability / resolution / uncertainty',
+    cell: (s) =>
+      s.decomposition
+        ? `${num(s.decomposition.reliability)} / ${num(s.decomposition.resolution)} / ${num(s.decomposition.uncertainty)}`
+        : '–',
+  },
+  {
+    label: 'within-bin variance / covariance',
+    cell: (s) =>
+      s.decomposition
+        ? `${num(s.decomposition.withinBinVariance, 4)} / ${num(s.decomposition.withinBinCovariance, 4)}`
+        : '–',
+  },
+  {
+    label: 'resolution',
+    cell: (s) => num(s.resolution),
+    delta: (b, a) => signedNum(minus(a.resolution, b.resolution)),
+  },
+  {
+    label: 'distinct confidence levels',
+    cell: (s) => String(s.distinctConfidences),
+  },
+  {
+    label: 'moves into a known wall',
+    cell: (s) => `${s.knownWallRepeats} (${percent(s.knownWallRepeatRate)})`,
+    delta: (b, a) => points(minus(a.knownWallRepeatRate, b.knownWallRepeatRate)),
+  },
+  {
+    label: 'invalid / timeouts (of decisions)',
+    cell: (s) => `${percent(s.invalidRate)} / ${percent(s.timeoutRate)}`,
+  },
+  {
+    label: 'mean latency per decision',
+    cell: (s) => (s.meanLatencyMs === null ? '–' : `${Math.round(s.meanLatencyMs)} ms`),
+  },
+  {
+    label: 'games won',
+    cell: (s) => `${s.wins.count} of ${s.wins.games} ${interval(s.wins.low, s.wins.high, pct)}`,
+  },
+  {
+    label: 'treasure found / capped games',
+    cell: (s) => `${s.treasureFound} / ${s.cappedGames}`,
+  },
+];
+
+function comparisonTable(section: DragonSection): string {
+  const present = [section.baseline, section.candidate].filter(
+    (s): s is DragonSeries => s !== null,
+  );
+  const both = section.baseline && section.candidate ? section.baseline : null;
+  const header = [
+    'metric',
+    ...present.map((s) => `${s.role} ${modelName(s)}`),
+    ...(both ? ['Δ'] : []),
+  ];
+  const rows = METRICS.map((metric) => {
+    const cells = [metric.label, ...present.map((s) => metric.cell(s))];
+    if (both && section.candidate) {
+      if (metric.label === 'ECE') {
+        const d = section.comparison?.eceDifference ?? null;
+        cells.push(
+          d ? `${signedNum(d.value)} ${interval(d.low, d.high, (v) => signedNum(v))}` : '–',
+        );
+      } else {
+        cells.push(metric.delta ? metric.delta(both, section.candidate) : '');
+      }
+    }
+    return cells;
+  });
+  return table(header, rows, [
+    'l',
+    ...present.map(() => 'r' as const),
+    ...(both ? ['r' as const] : []),
+  ]);
+}
+
+function binTable(bins: readonly DragonBin[], edges: string): string {
+  const closing = (b: DragonBin, last: boolean) =>
+    edges === 'lower-inclusive'
+      ? `[${b.low.toFixed(1)}, ${b.high.toFixed(1)}${last ? ']' : ')'}`
+      : `${b.index === 0 ? '[' : '('}${b.low.toFixed(1)}, ${b.high.toFixed(1)}]`;
+  return table(
+    ['stated confidence', 'moves', 'mean stated', 'advanced', 'Wilson 95%'],
+    bins
+      .filter((b) => b.moves > 0)
+      .map((b) => [
+        closing(b, b.index === bins.length - 1),
+        `${b.moves}${b.moves < PALE_BIN_MOVES ? ' (few)' : ''}`,
+        percent(b.meanConfidence),
+        percent(b.successShare),
+        interval(b.wilsonLow, b.wilsonHigh, pct),
+      ]),
+    ['l', 'r', 'r', 'r', 'r'],
+  );
+}
+
+function levelsTable(series: DragonSeries): string {
+  return table(
+    ['stated', 'moves', 'advanced'],
+    series.confidenceLevels.map((l) => [
+      String(l.confidence),
+      String(l.moves),
+      percent(l.moves > 0 ? l.successes / l.moves : null),
+    ]),
+    ['r', 'r', 'r'],
+  );
+}
+
+function gamesTable(series: DragonSeries): string {
+  return table(
+    ['seed', 'result', 'turns', 'decisions', 'cells visited', 'treasure', 'wounds', 'fingerprint'],
+    series.games.map((g) => [
+      String(g.seed),
+      g.result,
+      String(g.turns),
+      String(g.decisions),
+      String(g.cellsVisited),
+      g.treasureFound ? 'found' : '–',
+      String(g.wounds),
+      `\`${g.fingerprint.slice(0, 16)}\``,
+    ]),
+    ['r', 'l', 'r', 'r', 'r', 'c', 'r', 'l'],
+  );
+}
+
+function seriesDetails(section: DragonSection, series: DragonSeries): string {
+  const label = series.player
+    ? `reference player ${series.player}`
+    : `${series.role} ${modelName(series)}`;
+  const parts = [
+    `Reliability bins (${section.bins.count} equal-width, ${section.bins.edges}):`,
+    binTable(series.bins, section.bins.edges),
+    'Most used confidence levels:',
+    levelsTable(series),
+    'Games:',
+    gamesTable(series),
+  ];
+  if (series.unfinishedSeeds.length > 0) {
+    parts.push(`Unfinished games (seeds): ${series.unfinishedSeeds.join(', ')}.`);
+  }
+  if (series.missingSeeds.length > 0) {
+    parts.push(`Not played (seeds): ${series.missingSeeds.join(', ')}.`);
+  }
+  return details(`${label}: bins, confidence levels, games`, parts.join('\n\n'));
+}
+
+function referenceTable(section: DragonSection): string {
+  const rows = section.referencePlayers.map((p) => [
+    escapeText(p.player ?? p.model),
+    String(p.moves),
+    percent(p.meanConfidence),
+    withInterval(p.success, pct),
+    withInterval(p.ece, (v) => v.toFixed(3)),
+    num(p.brier),
+    percent(p.knownWallRepeatRate),
+  ]);
+  const instrument = section.instrument;
+  const verdict = !instrument
+    ? ''
+    : instrument.ranked
+      ? `\n\nThe instrument sees what it was built to see: ECE ranks ${instrument.order.join(' < ')}.`
+      : `\n\n**The instrument failed its control**: ECE ranks ${instrument.order.join(' < ')}, expected careful first and overconfident last.`;
+  return `${table(
+    ['reference player', 'moves', 'mean stated', 'advanced', 'ECE', 'Brier', 'known-wall moves'],
+    rows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+  )}${verdict}`;
+}
+
+function seedList(seeds: readonly number[]): string {
+  const runs: string[] = [];
+  let start = seeds[0];
+  for (let i = 1; i <= seeds.length; i++) {
+    const previous = seeds[i - 1] as number;
+    if (seeds[i] !== previous + 1) {
+      runs.push(start === previous ? String(start) : `${start}–${previous}`);
+      start = seeds[i];
+    }
+  }
+  return runs.join(', ');
+}
 
 /** Markdown for the dragon part of summary.md, rendered from report.json alone. */
 export function renderDragonSection(section: DragonSection): string {
-  return `### dragon\n\n(${Object.keys(section).length} fields)\n`;
+  const out: string[] = ['### dragon: calibration of stated confidence'];
+  out.push(
+    `Protocol \`${section.protocol}\`, prompt \`${section.promptVersion}\` (SHA-256 \`${section.promptSha256.slice(0, 16)}…\`), hints: ${section.hints}, ${section.walls} walls, seeds ${seedList(section.seeds)}. ` +
+      `Event predicted: ${section.calibrationEvent}. ECE over ${section.bins.count} equal-width bins (${section.bins.edges}), 95% interval by bootstrap over ${section.bootstrap.resampled} (${section.bootstrap.replicates} replicates); shares with Wilson 95% intervals.`,
+  );
+  const perturbed = [section.baseline, section.candidate].filter(
+    (s): s is DragonSeries => s?.perturbed === true,
+  );
+  for (const s of perturbed) {
+    out.push(
+      `> **Measurement perturbed**: ${s.timeouts} of ${s.calls} decisions of ${modelName(s)} timed out (${percent(s.timeoutRate)}). Its numbers are shown but the verdict is inconclusive.`,
+    );
+  }
+  if (section.baseline || section.candidate) {
+    out.push(comparisonTable(section));
+    if (section.comparison?.eceDifference) {
+      out.push(
+        `Δ ECE is candidate − baseline over the ${section.comparison.pairedSeeds.length} seeds both finished, with a paired bootstrap interval.`,
+      );
+    }
+  } else {
+    out.push('No model game in the sample log.');
+  }
+  for (const s of [section.baseline, section.candidate]) if (s) out.push(seriesDetails(section, s));
+  if (section.referencePlayers.length > 0) {
+    out.push('#### Reference players (instrument controls)', referenceTable(section));
+  }
+  for (const notice of section.notices) out.push(`> ${escapeText(notice)}`);
+  return `${out.join('\n\n')}\n`;
+}
+
+const WIDTH = 360;
+const HEIGHT = 300;
+const PLOT = { left: 46, top: 34, right: 14, bottom: 44 };
+const PLOT_W = WIDTH - PLOT.left - PLOT.right;
+const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
+const BAR = '#4878a8';
+const TICK = '#e07b00';
+
+const x = (v: number) => PLOT.left + v * PLOT_W;
+const y = (v: number) => PLOT.top + (1 - v) * PLOT_H;
+
+/**
+ * Reliability diagram: bars = share of moves that advanced per bin, orange tick = mean stated
+ * confidence in the bin, whisker = Wilson 95% interval, pale bars = fewer than 5 moves, dashed
+ * diagonal = perfect calibration.
+ */
+export function reliabilityDiagram(series: DragonSeries, title: string): string {
+  const body: string[] = [];
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    body.push(
+      element('line', { x1: x(0), y1: y(v), x2: x(1), y2: y(v), stroke: '#e6e6e6' }),
+      text(PLOT.left - 6, y(v) + 4, v.toFixed(2), { 'text-anchor': 'end', fill: '#555' }),
+      text(x(v), HEIGHT - PLOT.bottom + 16, v.toFixed(2), {
+        'text-anchor': 'middle',
+        fill: '#555',
+      }),
+    );
+  }
+  for (const bin of series.bins) {
+    if (bin.moves === 0 || bin.successShare === null) continue;
+    const pale = bin.moves < PALE_BIN_MOVES;
+    const left = x(bin.low) + 2;
+    const right = x(bin.high) - 2;
+    const centre = (left + right) / 2;
+    body.push(
+      element('rect', {
+        x: left,
+        y: y(bin.successShare),
+        width: right - left,
+        height: y(0) - y(bin.successShare),
+        fill: BAR,
+        'fill-opacity': pale ? 0.3 : 0.9,
+      }),
+    );
+    if (bin.wilsonLow !== null && bin.wilsonHigh !== null) {
+      body.push(
+        element('line', {
+          x1: centre,
+          y1: y(bin.wilsonLow),
+          x2: centre,
+          y2: y(bin.wilsonHigh),
+          stroke: '#222',
+          'stroke-opacity': pale ? 0.35 : 1,
+        }),
+      );
+    }
+    if (bin.meanConfidence !== null) {
+      body.push(
+        element('line', {
+          x1: left,
+          y1: y(bin.meanConfidence),
+          x2: right,
+          y2: y(bin.meanConfidence),
+          stroke: TICK,
+          'stroke-width': 3,
+          'stroke-opacity': pale ? 0.4 : 1,
+        }),
+      );
+    }
+  }
+  body.push(
+    element('line', {
+      x1: x(0),
+      y1: y(0),
+      x2: x(1),
+      y2: y(1),
+      stroke: '#888',
+      'stroke-dasharray': '4 3',
+    }),
+    element('rect', {
+      x: x(0),
+      y: y(1),
+      width: PLOT_W,
+      height: PLOT_H,
+      fill: 'none',
+      stroke: '#888',
+    }),
+    text(WIDTH / 2, 16, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
+    text(
+      WIDTH / 2,
+      28,
+      `${series.moves} moves · ECE ${series.ece ? series.ece.value.toFixed(3) : '–'} · Brier ${num(series.brier)}`,
+      { 'text-anchor': 'middle', fill: '#555', 'font-size': 11 },
+    ),
+    text(WIDTH / 2, HEIGHT - 10, 'stated confidence', { 'text-anchor': 'middle' }),
+    text(14, PLOT.top + PLOT_H / 2, 'moves that advanced', {
+      'text-anchor': 'middle',
+      transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`,
+    }),
+  );
+  return svgDocument(WIDTH, HEIGHT, title, body);
 }
 
 /** SVG charts of the dragon check, written next to report.json. */
-export function dragonCharts(_section: DragonSection): Chart[] {
-  return [];
+export function dragonCharts(section: DragonSection): Chart[] {
+  const charts: Chart[] = [];
+  for (const series of [section.baseline, section.candidate]) {
+    if (!series) continue;
+    const title = `Reliability, ${series.role}: ${series.model}`;
+    charts.push({
+      file: `dragon-reliability-${series.role}.svg`,
+      title,
+      svg: reliabilityDiagram(series, title),
+    });
+  }
+  for (const series of section.referencePlayers) {
+    const name = (series.player ?? series.model).replace(/[^a-z0-9-]/gi, '-');
+    const title = `Reliability, reference player ${series.player ?? series.model}`;
+    charts.push({
+      file: `dragon-reliability-player-${name}.svg`,
+      title,
+      svg: reliabilityDiagram(series, title),
+    });
+  }
+  return charts;
 }

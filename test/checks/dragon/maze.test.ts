@@ -79,7 +79,7 @@ describe('maze generation', () => {
   it('matches the golden facts of docs/dragon-protocol.md for seeds 0–9', () => {
     const rows = [
       ...doc.matchAll(
-        /^\| (\d) \| \((\d),(\d)\) \| \((\d),(\d)\) \| (\d+) \| `([0-9a-f]{64})` \|$/gm,
+        /^\| (\d) +\| \((\d),(\d)\) +\| \((\d),(\d)\) +\| (\d+) +\| `([0-9a-f]{64})` +\|$/gm,
       ),
     ];
     expect(rows).toHaveLength(10);

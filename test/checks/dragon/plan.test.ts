@@ -114,12 +114,15 @@ describe('a game as a work unit', () => {
 
   it('stops with a clear error when the log does not replay (another maze)', async () => {
     const whole = await runUnit(5, careful);
-    const tampered = whole.emitted.map((r, i) =>
-      i === 3 && r.kind === 'call' ? { ...r, outcome: r.outcome === 'wall' ? 'moved' : 'wall' } : r,
-    ) as SampleRecord[];
-    const attempt = runUnit(5, careful, tampered.slice(0, 10));
+    const tampered = (whole.emitted as DragonCallRecord[])
+      .slice(0, 10)
+      .map(
+        (r): DragonCallRecord =>
+          r.decision === 3 ? { ...r, outcome: r.outcome === 'wall' ? 'moved' : 'wall' } : r,
+      );
+    const attempt = runUnit(5, careful, tampered);
     await expect(attempt).rejects.toThrow(InputError);
-    await expect(runUnit(5, careful, tampered.slice(0, 10))).rejects.toThrow(/seed 5, decision 3/);
+    await expect(runUnit(5, careful, tampered)).rejects.toThrow(/seed 5, decision 3/);
   });
 
   it('invalid answers and timeouts act as pass; a timeout is never counted invalid', async () => {
