@@ -20,7 +20,8 @@ const httpUrl = z.string().refine((value) => {
 
 export const providerSchema = z
   .object({
-    kind: z.enum(['ollama', 'openai']).default('ollama'),
+    /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
+    kind: z.enum(['ollama', 'openai', 'embedded']).default('ollama'),
     /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
     host: httpUrl.optional(),
     /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
@@ -28,6 +29,10 @@ export const providerSchema = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
       .optional(),
+    /** Embedded provider: CPU threads (default: physical cores). */
+    threads: z.number().int().min(1).max(1024).optional(),
+    /** Embedded provider: GPU backend; needs its @node-llama-cpp build installed (docs/embedded.md). */
+    gpu: z.enum(['off', 'auto', 'cuda', 'vulkan']).default('off'),
   })
   .strict();
 

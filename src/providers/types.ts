@@ -54,7 +54,7 @@ export interface ModelMetadata {
 }
 
 export interface ServerInfo {
-  provider: 'ollama' | 'openai';
+  provider: 'ollama' | 'openai' | 'embedded';
   host: string;
   version: string | null;
   simulated: boolean;

@@ -1,0 +1,81 @@
+/**
+ * Exact mode on a real engine: the letter probabilities read at the answer position must be
+ * the distribution the provider actually samples from. Checked against K = 400 sampled
+ * answers (seeds 0…399) at the churn default temperature 0.7.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateItem } from '../../../src/checks/churn/exact/estimate.js';
+import { letterProbabilities } from '../../../src/checks/churn/exact/letterProbabilities.js';
+import { EmbeddedProvider } from '../../../src/providers/embedded/provider.js';
+import { writeTinyGguf } from '../../support/tinyGguf.js';
+import { LETTERS, letterRequest } from './requests.js';
+
+let dir: string;
+let model: string;
+let provider: EmbeddedProvider;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'embedded-exact-'));
+  // Model seed 7 on this question spreads its answer over all four letters (about
+  // 0.31 / 0.56 / 0.10 / 0.03 at T = 0.7), so the comparison below tests something.
+  model = writeTinyGguf(join(dir, 'tiny.gguf'), { seed: 7 });
+  provider = new EmbeddedProvider({
+    timeoutMs: 60_000,
+    threads: 1,
+    ollamaStore: join(dir, 'none'),
+    baseDir: dir,
+  });
+});
+
+afterAll(async () => {
+  await provider.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('exact estimator on the embedded provider', () => {
+  it('gives letter probabilities that sum to 1 over the valid letters', async () => {
+    for (const temperature of [0.3, 0.7, 1]) {
+      const estimate = await estimateItem(
+        provider,
+        letterRequest(model, temperature, 0),
+        LETTERS,
+        'B',
+      );
+      const total = Object.values(estimate.letters ?? {}).reduce((a, b) => a + b, 0);
+      expect(total).toBeCloseTo(1, 12);
+      expect(estimate.method).toBe('embedded-logits');
+    }
+    const greedy = await estimateItem(provider, letterRequest(model, 0, 0), LETTERS, 'B');
+    const answer = JSON.parse((await provider.chat(letterRequest(model, 0, 42))).content).answer;
+    expect(greedy.letters?.[answer]).toBe(1);
+  });
+
+  it('agrees with the frequency of 400 sampled answers within sampling error', async () => {
+    const K = 400;
+    const estimate = await estimateItem(provider, letterRequest(model, 0.7, 0), LETTERS, 'B');
+    const p = estimate.letters;
+    if (!p) throw new Error('no letter reachable');
+    expect(p['B']).toBeGreaterThan(0.2);
+    expect(p['B']).toBeLessThan(0.8);
+    const counts: Record<string, number> = { A: 0, B: 0, C: 0, D: 0 };
+    for (let k = 0; k < K; k++) {
+      const answer = JSON.parse((await provider.chat(letterRequest(model, 0.7, k))).content)
+        .answer as string;
+      counts[answer] = (counts[answer] ?? 0) + 1;
+    }
+    for (const letter of LETTERS) {
+      const expected = p[letter] as number;
+      // Four standard errors of a binomial proportion (plus a floor for p ≈ 0): a true
+      // estimator fails this with probability < 1e-4 per letter.
+      const tolerance = 4 * Math.sqrt((expected * (1 - expected)) / K) + 1 / K;
+      expect(Math.abs((counts[letter] as number) / K - expected)).toBeLessThanOrEqual(tolerance);
+    }
+    // The distribution of the answer position is the one letterProbabilities receives.
+    const raw = await provider.answerDistribution(letterRequest(model, 0.7, 0));
+    expect(raw.prefix).toBe('{"answer": "');
+    expect(letterProbabilities({ lead: '', candidates: raw.candidates }, LETTERS, 0.7)).toEqual(p);
+  });
+});
