@@ -33,7 +33,11 @@ export interface AnswerPosition {
 }
 
 /** The letter a candidate answers, or null when it answers none of `letters`. */
-export function answeredLetter(text: string, lead: string, letters: readonly string[]): string | null {
+export function answeredLetter(
+  text: string,
+  lead: string,
+  letters: readonly string[],
+): string | null {
   if (!text.startsWith(lead)) return null;
   const rest = text.slice(lead.length);
   for (const letter of letters) {
