@@ -253,9 +253,13 @@ async function streamChunks(
   signal: AbortSignal,
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-  const pause = chunks.length > 0 ? g.latencyMs / chunks.length : 0;
+  // Each chunk is due at a fixed point of the generation time; sleeping until that point
+  // (not for a slice) keeps timer overshoot from adding up over the chunks.
+  const started = performance.now();
   for (const [index, chunk] of chunks.entries()) {
-    if (pause > 0) await sleep(pause, undefined, { signal });
+    const due = started + (g.latencyMs * (index + 1)) / chunks.length;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait, undefined, { signal });
     const line = JSON.stringify(chunk);
     if (index === 1 || chunks.length === 1) {
       if (g.faults.some((f) => f.kind === 'mid-stream-error')) {
