@@ -3,6 +3,7 @@
  * from disk may come from another build, so every field is reached defensively: a missing or
  * malformed value gives null, never a crash.
  */
+import { field } from './json.js';
 import type { Report, ReportHeadline } from './types.js';
 
 function share(value: unknown): number | null {
@@ -13,15 +14,6 @@ function share(value: unknown): number | null {
 
 function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
-}
-
-function field(value: unknown, ...path: string[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || !(key in current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
 }
 
 /** The gate's method (`section.method`: exact = method B, rci = method A) decides the counts. */

@@ -17,14 +17,15 @@ export interface XyChart {
 }
 
 const LABEL_LIMIT = 40;
+const TITLE_LIMIT = 90;
 
-export function mermaidLabel(text: string): string {
+export function mermaidLabel(text: string, limit = LABEL_LIMIT): string {
   const kept = text
     .normalize('NFC')
-    .replace(/[^\p{L}\p{N} ._\-+:/%()→↔≥≤×·']/gu, ' ')
+    .replace(/[^\p{L}\p{N} ._\-+:/%()→↔≥≤×·'–]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const short = kept.length > LABEL_LIMIT ? `${kept.slice(0, LABEL_LIMIT - 1)}…` : kept;
+  const short = kept.length > limit ? `${kept.slice(0, limit - 1)}…` : kept;
   return `"${short === '' ? '?' : short}"`;
 }
 
@@ -40,8 +41,8 @@ export function xyChart(chart: XyChart): string {
   const lines = [
     '```mermaid',
     'xychart-beta',
-    `  title ${mermaidLabel(chart.title)}`,
-    `  x-axis [${chart.categories.map(mermaidLabel).join(', ')}]`,
+    `  title ${mermaidLabel(chart.title, TITLE_LIMIT)}`,
+    `  x-axis [${chart.categories.map((c) => mermaidLabel(c)).join(', ')}]`,
     `  y-axis ${mermaidLabel(chart.yLabel)} ${value(low)} --> ${value(high)}`,
     ...(chart.bars ?? []).map((bar) => `  bar [${bar.map(value).join(', ')}]`),
     ...(chart.lines ?? []).map((line) => `  line [${line.map(value).join(', ')}]`),

@@ -6,6 +6,7 @@
 import type { GateFinding, Severity } from '../checks/types.js';
 import type { ModelMetadata } from '../providers/types.js';
 import { chartsOf, type ReportChart } from './charts.js';
+import { glanceCharts } from './glance.js';
 import {
   codeSpan,
   details,
@@ -50,6 +51,7 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
     verdictBlock(report),
     ...simulatedNotice(report),
     ...atAGlance(report),
+    ...glanceCharts(report),
     ...checkSections(report),
     ...chartList(chartsOf(report).charts, options),
     provenance(report),

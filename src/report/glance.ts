@@ -1,0 +1,86 @@
+/**
+ * Small inline charts (mermaid, drawn by GitHub in the job summary and the PR comment) of the
+ * two pictures a reviewer needs first: where the candidate got reliably worse or better by
+ * domain, and whether stated confidence matches success. The full SVG charts stay with each
+ * check. Sections are read defensively: a chart that lacks its data is left out.
+ */
+import { field, finiteOrNull, listOf } from './json.js';
+import { xyChart } from './mermaid.js';
+import type { Report } from './types.js';
+
+/** More categories than this make an unreadable inline chart; the tables have them all. */
+const MAX_CATEGORIES = 16;
+
+function churnByDomain(report: Report): string | null {
+  const domains = listOf(field(report.checks.churn, 'comparison', 'domains'));
+  const rows = domains
+    .map((d) => ({
+      domain: String(field(d, 'domain') ?? '?'),
+      improved: finiteOrNull(field(d, 'improved')),
+      deteriorated: finiteOrNull(field(d, 'deteriorated')),
+    }))
+    .filter(
+      (r): r is { domain: string; improved: number; deteriorated: number } =>
+        r.improved !== null && r.deteriorated !== null,
+    );
+  if (rows.length < 2 || rows.length > MAX_CATEGORIES) return null;
+  if (rows.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
+  return xyChart({
+    title: 'Items reliably worse (bars) and better (line), by domain',
+    categories: rows.map((r) => r.domain),
+    yLabel: 'items',
+    bars: [rows.map((r) => r.deteriorated)],
+    lines: [rows.map((r) => r.improved)],
+  });
+}
+
+interface BinPoint {
+  label: string;
+  middle: number;
+  success: number | null;
+}
+
+function bins(series: unknown): BinPoint[] {
+  return listOf(field(series, 'bins')).map((bin) => {
+    const low = finiteOrNull(field(bin, 'low')) ?? 0;
+    const high = finiteOrNull(field(bin, 'high')) ?? 0;
+    const moves = finiteOrNull(field(bin, 'moves')) ?? 0;
+    return {
+      label: `${low.toFixed(1)}–${high.toFixed(1)}`,
+      middle: (low + high) / 2,
+      success: moves > 0 ? finiteOrNull(field(bin, 'successShare')) : null,
+    };
+  });
+}
+
+function reliability(report: Report): string | null {
+  const dragon = report.checks.dragon;
+  const series = [field(dragon, 'baseline'), field(dragon, 'candidate')].filter(
+    (s) => typeof s === 'object' && s !== null,
+  );
+  const perSeries = series.map(bins);
+  const first = perSeries[0];
+  if (!first || first.length === 0) return null;
+  // One point per bin used by every model: a line cannot skip a gap.
+  const used = first
+    .map((_, i) => i)
+    .filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== undefined));
+  if (used.length < 2) return null;
+  return xyChart({
+    title:
+      perSeries.length > 1
+        ? 'Success per confidence bin: baseline, candidate, perfect calibration'
+        : 'Success per confidence bin: the model, perfect calibration',
+    categories: used.map((i) => first[i]?.label ?? ''),
+    yLabel: 'success share',
+    yRange: [0, 1],
+    lines: [
+      ...perSeries.map((b) => used.map((i) => b[i]?.success ?? 0)),
+      used.map((i) => first[i]?.middle ?? 0),
+    ],
+  });
+}
+
+export function glanceCharts(report: Report): string[] {
+  return [churnByDomain(report), reliability(report)].filter((c): c is string => c !== null);
+}

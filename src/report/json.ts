@@ -1,0 +1,21 @@
+/**
+ * Defensive reading of plain JSON: a report read back from disk may come from another build,
+ * so a missing or mistyped value reads as undefined or null, never as a crash.
+ */
+
+export function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !(key in current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+export function finiteOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
