@@ -1,12 +1,341 @@
-import type { PersonasSection } from '../../checks/personas/section.js';
-import type { Chart } from '../svg.js';
+/**
+ * The personas part of summary.md and its confusion-matrix heat maps, rendered from the
+ * report section alone. Assistant names and probes come from the user's catalogue and model
+ * tags from the config: all go through escapeText (SVG text through escapeXml).
+ */
+import type {
+  ConfusedPair,
+  PersonasAssistant,
+  PersonasModelResult,
+  PersonasSection,
+  ProbeAccuracy,
+} from '../../checks/personas/section.js';
+import { details, escapeText, num, percent, points, table } from '../markdown.js';
+import { type Chart, element, svgDocument, text } from '../svg.js';
 
 /** Markdown for the personas part of summary.md, rendered from report.json alone. */
 export function renderPersonasSection(section: PersonasSection): string {
-  return `### personas\n\n(${Object.keys(section).length} fields)\n`;
+  const models = section.models ?? [];
+  const out: string[] = ['### personas: can each assistant be told apart from its answers?'];
+  out.push(introduction(section));
+  if (models.length === 0) {
+    out.push('No model was measured.');
+    return `${out.join('\n\n')}\n`;
+  }
+  out.push(accuracyTable(models));
+  out.push('#### Recognition per assistant', recognitionTable(section, models));
+  out.push('#### Confused pairs', confusedPairs(section, models));
+  out.push('#### Accuracy per probe', probeTable(section, models));
+  const controls = controlNotes(models);
+  if (controls.length > 0) out.push('#### Instrument controls', controls.join('\n'));
+  out.push('#### Prompt distance vs answer distance', ...models.map(distanceBlock));
+  for (const model of models) out.push(matricesBlock(section.catalogue.assistants, model));
+  const notes = section.notes ?? [];
+  if (notes.length > 0) out.push(notes.map((n) => `- ${escapeText(n)}`).join('\n'));
+  return `${out.join('\n\n')}\n`;
 }
 
+function introduction(section: PersonasSection): string {
+  const { assistants, probes, file } = section.catalogue;
+  const controls = assistants.filter((a) => a.control).length;
+  const vectors = section.vectors === 'embed' ? 'embedding vectors' : 'TF-IDF vectors';
+  return (
+    `Every assistant of ${escapeText(file)} (${assistants.length} assistants, ${controls} of them controls) ` +
+    `answered the same ${probes.length} probes. Each answer is attributed to the assistant whose other ` +
+    `answers it is nearest to (${vectors}, leave-one-out centroids); chance is one in ${assistants.length}.`
+  );
+}
+
+function label(model: PersonasModelResult): string {
+  return `${model.role} ${escapeText(model.model)}`;
+}
+
+/** p-values span many decades: exponent notation below 0.001. */
+export function pValue(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '–';
+  if (p < 0.001) return p.toExponential(1);
+  return p.toFixed(3);
+}
+
+function accuracyTable(models: readonly PersonasModelResult[]): string {
+  const rows = models.map((m) => [
+    label(m),
+    `${m.correct}/${m.attributed}`,
+    percent(m.accuracy),
+    percent(m.chance),
+    pValue(m.binomialP),
+    `${pValue(m.permutation.p)} (${m.permutation.runs} relabellings, mean ${percent(m.permutation.meanAccuracy)})`,
+  ]);
+  return table(
+    [
+      'model',
+      'attributed to the right assistant',
+      'accuracy',
+      'chance',
+      'binomial p',
+      'permutation p',
+    ],
+    rows,
+    ['l', 'r', 'r', 'r', 'r', 'l'],
+  );
+}
+
+function roleOf(assistant: PersonasAssistant): string {
+  if (!assistant.control) return '';
+  const kind = assistant.control.kind === 'paraphrase' ? 'paraphrase of' : 'inverse posture of';
+  return `control: ${kind} ${escapeText(assistant.control.of)}`;
+}
+
+function recognitionTable(
+  section: PersonasSection,
+  models: readonly PersonasModelResult[],
+): string {
+  const header = ['assistant', 'declared as', ...models.map(label)];
+  const both = models.length === 2;
+  if (both) header.push('Δ');
+  const rows = section.catalogue.assistants.map((assistant) => {
+    const cells = [escapeText(assistant.name), roleOf(assistant)];
+    const shares: (number | null)[] = [];
+    for (const model of models) {
+      const r = model.recognition.find((x) => x.assistant === assistant.name);
+      shares.push(r?.share ?? null);
+      cells.push(
+        r && r.answers > 0 ? `${r.recognised}/${r.answers} (${percent(r.share, 0)})` : '–',
+      );
+    }
+    if (both) {
+      const [before, after] = shares;
+      cells.push(before != null && after != null ? points(after - before, 0) : '–');
+    }
+    return cells;
+  });
+  return table(header, rows, [
+    'l',
+    'l',
+    ...models.map(() => 'r' as const),
+    ...(both ? ['r' as const] : []),
+  ]);
+}
+
+function pairName(pair: { a: string; b: string }): string {
+  return `${escapeText(pair.a)} ↔ ${escapeText(pair.b)}`;
+}
+
+function confusedPairs(section: PersonasSection, models: readonly PersonasModelResult[]): string {
+  const parts: string[] = [];
+  for (const model of models) {
+    const pairs = model.confusedPairs.slice(0, 8);
+    if (pairs.length === 0) {
+      parts.push(`${label(model)}: no answer was attributed to another assistant.`);
+      continue;
+    }
+    const most = model.mostConfusedPair;
+    const lead = most
+      ? `${label(model)}: most confused pair ${pairName(most)} (${most.total} answers across, ${most.aAsB} one way and ${most.bAsA} the other).`
+      : '';
+    parts.push(
+      lead,
+      table(
+        ['pair', 'a taken for b', 'b taken for a', 'reading'],
+        pairs.map((p) => [pairName(p), String(p.aAsB), String(p.bAsA), pairReading(p)]),
+        ['l', 'r', 'r', 'l'],
+      ),
+    );
+  }
+  const comparison = section.comparison;
+  if (comparison) {
+    const merged = comparison.newlyMerged;
+    parts.push(
+      merged.length === 0
+        ? `The candidate merges no pair that the baseline kept apart.`
+        : `**Merged by the candidate** (the baseline kept them apart): ${merged.map(pairName).join(', ')}.`,
+    );
+    if (comparison.newlySeparated.length > 0) {
+      parts.push(
+        `Separated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(', ')}.`,
+      );
+    }
+  }
+  return parts.join('\n\n');
+}
+
+function pairReading(pair: ConfusedPair): string {
+  if (pair.expected) return 'planted paraphrase: confusion expected';
+  if (pair.merged) return '**merged**: two labels, one assistant';
+  return pair.aAsB > 0 && pair.bAsA > 0 ? 'confused both ways' : 'confused one way';
+}
+
+function probeTable(section: PersonasSection, models: readonly PersonasModelResult[]): string {
+  const rows = section.catalogue.probes.map((probe, index) => [
+    String(index + 1),
+    escapeText(probe),
+    ...models.map((m) => {
+      const p = m.probes.find((x) => x.probe === index);
+      return p && p.answers > 0 ? `${p.correct}/${p.answers} (${percent(p.accuracy, 0)})` : '–';
+    }),
+  ]);
+  const last = models[models.length - 1];
+  const weakest = last?.probes
+    .filter((p) => p.accuracy !== null)
+    .reduce<ProbeAccuracy | null>(
+      (low, p) => (low && (low.accuracy ?? 0) <= (p.accuracy ?? 0) ? low : p),
+      null,
+    );
+  const hint = weakest
+    ? `\n\nA probe where few answers find their author draws every assistant to the same answer: rewrite it first (lowest for ${label(last as PersonasModelResult)}: probe ${weakest.probe + 1}, ${percent(weakest.accuracy, 0)}).`
+    : '';
+  return `${table(['#', 'probe', ...models.map(label)], rows, ['r', 'l', ...models.map(() => 'r' as const)])}${hint}`;
+}
+
+function controlNotes(models: readonly PersonasModelResult[]): string[] {
+  const lines: string[] = [];
+  for (const model of models) {
+    for (const c of model.controls) {
+      const who = `${escapeText(c.control)} (${c.kind === 'paraphrase' ? 'paraphrase' : 'inverse posture'} of ${escapeText(c.twin)})`;
+      const crossed = `${c.crossings} of ${c.answers} answers crossed`;
+      const reading = {
+        'as-expected': 'confused with its twin, as planted: the instrument sees redundancy',
+        'instrument-problem':
+          '**not confused with its twin: instrument problem** (the measure missed a redundancy planted on purpose; this questions the measurement, not the model)',
+        confused: 'confused with its twin: its posture does not show in the answers',
+        separated: 'told apart from its twin: its posture shows in the answers',
+      }[c.verdict];
+      lines.push(`- ${label(model)}: ${who} ${reading}; ${crossed}.`);
+    }
+  }
+  return lines;
+}
+
+function distanceBlock(model: PersonasModelResult): string {
+  const d = model.distances;
+  const named = (list: readonly { a: string; b: string }[]) =>
+    list.length === 0 ? 'none' : list.map(pairName).join(', ');
+  const summary =
+    `${label(model)}: ${d.movedPairs} of ${d.pairs.length} pairs change rank between the two rankings, ` +
+    `Spearman ρ = ${num(d.spearman, 2)}. Prompts differ but answers converge: ${named(d.converging)}. ` +
+    `Prompts close but answers apart: ${named(d.diverging)}.`;
+  const rows = [...d.pairs]
+    .sort((x, y) => x.promptRank - y.promptRank)
+    .map((p) => [
+      pairName(p),
+      num(p.promptDistance, 2),
+      num(p.answerDistance, 2),
+      `${rank(p.promptRank)} → ${p.answerRank === null ? '–' : rank(p.answerRank)}`,
+    ]);
+  return `${summary}\n\n${details(
+    `${label(model)}: every pair (rank 1 = most distant)`,
+    table(['pair', 'prompt distance', 'answer distance', 'rank prompts → answers'], rows, [
+      'l',
+      'r',
+      'r',
+      'c',
+    ]),
+  )}`;
+}
+
+function rank(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+function matricesBlock(
+  assistants: readonly PersonasAssistant[],
+  model: PersonasModelResult,
+): string {
+  const names = assistants.map((a) => escapeText(a.name));
+  const hasUnattributed = model.unattributed.some((n) => n > 0);
+  const confusion = table(
+    ['true ↓ / attributed →', ...names, ...(hasUnattributed ? ['none'] : [])],
+    model.confusion.map((row, i) => [
+      names[i] ?? '',
+      ...row.map((n, j) => (i === j ? `**${n}**` : String(n))),
+      ...(hasUnattributed ? [String(model.unattributed[i] ?? 0)] : []),
+    ]),
+    ['l', ...names.map(() => 'r' as const), ...(hasUnattributed ? ['r' as const] : [])],
+  );
+  const overlap = table(
+    ['', ...names],
+    model.vocabularyOverlap.map((row, i) => [names[i] ?? '', ...row.map((v) => num(v, 2))]),
+    ['l', ...names.map(() => 'r' as const)],
+  );
+  return details(
+    `${label(model)}: confusion matrix and vocabulary overlap`,
+    `Confusion matrix (rows: true author, columns: attributed author):\n\n${confusion}\n\n` +
+      `Naive measure, for contrast: Jaccard overlap of the assistants' vocabularies. It ranks pairs ` +
+      `but has no reference value to decide from.\n\n${overlap}`,
+  );
+}
+
+const CELL = 44;
+const LEFT = 130;
+const TOP = 120;
+
 /** SVG charts of the personas check, written next to report.json. */
-export function personasCharts(_section: PersonasSection): Chart[] {
-  return [];
+export function personasCharts(section: PersonasSection): Chart[] {
+  return (section.models ?? []).map((model) => {
+    const title = `Persona confusion matrix, ${model.role} ${model.model}`;
+    return {
+      file: `personas-confusion-${model.role}.svg`,
+      title,
+      svg: confusionHeatMap(section.catalogue.assistants, model, title),
+    };
+  });
+}
+
+/** One cell per (true, attributed) pair, shaded by the share of the true author's answers. */
+export function confusionHeatMap(
+  assistants: readonly PersonasAssistant[],
+  model: PersonasModelResult,
+  title: string,
+): string {
+  const n = assistants.length;
+  // Room on the right for the slanted column labels.
+  const width = LEFT + n * CELL + 90;
+  const height = TOP + n * CELL + 40;
+  const body: string[] = [
+    text(10, 20, title, { 'font-weight': 'bold' }),
+    text(
+      LEFT,
+      height - 12,
+      'rows: true author · columns: attributed author · shade: share of the row',
+      {
+        'font-size': 10,
+        fill: '#555',
+      },
+    ),
+  ];
+  assistants.forEach((assistant, i) => {
+    const short = shorten(assistant.name);
+    body.push(text(LEFT - 6, TOP + i * CELL + CELL / 2 + 4, short, { 'text-anchor': 'end' }));
+    const x = LEFT + i * CELL + CELL / 2;
+    body.push(
+      text(x, TOP - 8, short, { transform: `rotate(-45 ${x} ${TOP - 8})`, 'text-anchor': 'start' }),
+    );
+  });
+  model.confusion.forEach((row, i) => {
+    const total = row.reduce((s, v) => s + v, 0) + (model.unattributed[i] ?? 0);
+    row.forEach((count, j) => {
+      const share = total > 0 ? count / total : 0;
+      const x = LEFT + j * CELL;
+      const y = TOP + i * CELL;
+      body.push(
+        element('rect', {
+          x,
+          y,
+          width: CELL - 2,
+          height: CELL - 2,
+          fill: i === j ? '#2b7a3d' : '#b03a2e',
+          'fill-opacity': count === 0 ? 0.04 : 0.15 + 0.85 * share,
+        }),
+        text(x + CELL / 2 - 1, y + CELL / 2 + 4, String(count), {
+          'text-anchor': 'middle',
+          fill: share > 0.55 ? '#fff' : '#222',
+        }),
+      );
+    });
+  });
+  return svgDocument(width, height, title, body);
+}
+
+function shorten(name: string): string {
+  return name.length > 16 ? `${name.slice(0, 15)}…` : name;
 }

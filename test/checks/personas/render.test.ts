@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analysePersonas } from '../../../src/checks/personas/analyse.js';
+import { readCatalogue } from '../../../src/checks/personas/catalogue.js';
+import type { PersonasSection } from '../../../src/checks/personas/section.js';
+import { escapeText } from '../../../src/report/markdown.js';
+import { personasCharts, renderPersonasSection } from '../../../src/report/sections/personas.js';
+import { catalogueFrom, recordsFor } from './records.js';
+import { simulatedRecords } from './simulated.js';
+
+const file = path.resolve('fixtures/personas/catalogue.yml');
+const settings = { vectors: 'tfidf' as const, permutations: 200, seed: 7 };
+
+describe('renderPersonasSection', () => {
+  let section: PersonasSection;
+  beforeAll(async () => {
+    const catalogue = await readCatalogue(file, 'fixtures/personas/catalogue.yml');
+    const records = [
+      ...simulatedRecords(catalogue, 'sim-base:1b', {
+        catalogue: file,
+        'same-voice': [['flavour', 'taste']],
+      }),
+      ...simulatedRecords(catalogue, 'sim-next:2b', {
+        catalogue: file,
+        'same-voice': [
+          ['flavour', 'taste'],
+          ['technique', 'sourcing'],
+        ],
+      }),
+    ];
+    section = analysePersonas(records, catalogue, settings, {
+      baseline: 'sim-base:1b',
+      candidate: 'sim-next:2b',
+    });
+  });
+
+  it('shows accuracy against chance, recognition side by side and the merged pair', () => {
+    const md = renderPersonasSection(section);
+    expect(md).toContain('### personas: can each assistant be told apart from its answers?');
+    const base = section.models[0];
+    const accuracy = `${((base?.accuracy ?? 0) * 100).toFixed(1)}%`;
+    expect(md).toMatch(
+      new RegExp(
+        `\\| baseline ${escapeRegExp(escapeText('sim-base:1b'))} +\\| +${base?.correct}/48 \\| +${accuracy} \\| +16\\.7% \\|`,
+      ),
+    );
+    expect(md).toMatch(/\| sourcing +\| +\| +8\/8 \(100%\) \| +0\/8 \(0%\) \| −100 pts \|/);
+    expect(md).toContain(
+      '**Merged by the candidate** (the baseline kept them apart): technique ↔ sourcing.',
+    );
+    expect(md).toContain('planted paraphrase: confusion expected');
+    expect(md).toContain('taste (paraphrase of flavour) confused with its twin, as planted');
+    expect(md).toContain('Spearman ρ =');
+    expect(md).toContain(
+      `<details><summary>baseline ${escapeText('sim-base:1b')}: confusion matrix`,
+    );
+  });
+
+  it('draws one confusion heat map per model, a cell per pair', () => {
+    const charts = personasCharts(section);
+    expect(charts.map((c) => c.file)).toEqual([
+      'personas-confusion-baseline.svg',
+      'personas-confusion-candidate.svg',
+    ]);
+    const svg = charts[1]?.svg ?? '';
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/<rect /g)).toHaveLength(36);
+    expect(svg).toContain('Persona confusion matrix, candidate sim-next:2b');
+  });
+});
+
+describe('untrusted text in the personas section', () => {
+  it('escapes assistant names, probes and model tags in markdown and SVG', () => {
+    const catalogue = catalogueFrom(`
+language: en
+assistants:
+  evil_one: "Prompt one."
+  other: "Prompt two."
+probes:
+  - "<script>alert(1)</script> | @octocat [link](http://x)"
+  - "second"
+`);
+    const records = recordsFor(catalogue, 'm<b>', {
+      evil_one: ['chapter twist', 'chapter arc'],
+      other: ['rhythm melody', 'rhythm cadence'],
+    });
+    const section = analysePersonas(records, catalogue, settings, {
+      baseline: 'm<b>',
+      candidate: null,
+    });
+    const md = renderPersonasSection(section);
+    expect(md).not.toContain('<script>');
+    expect(md).not.toContain('<b>');
+    expect(md).not.toMatch(/@octocat/);
+    expect(md).not.toContain('[link](');
+    expect(md).toContain('evil\\_one');
+    const svg = personasCharts(section)[0]?.svg ?? '';
+    expect(svg).not.toContain('m<b>');
+    expect(svg).toContain('m&lt;b&gt;');
+  });
+
+  it('renders an empty section without failing', () => {
+    const md = renderPersonasSection({ ...emptySection() });
+    expect(md).toContain('No model was measured.');
+    expect(personasCharts(emptySection())).toEqual([]);
+  });
+});
+
+function emptySection(): PersonasSection {
+  return {
+    check: 'personas',
+    catalogue: { file: 'c.yml', language: 'en', assistants: [], probes: [], sha256: '' },
+    vectors: 'tfidf',
+    models: [],
+    comparison: null,
+    notes: [],
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
