@@ -107,8 +107,10 @@ export function analyseDragon(
 }
 
 /**
- * Groups records by model, keeping the first record of each decision and game (a resumed
- * run or overlapping shards may repeat one), and leaving out what the definitions exclude.
+ * Groups records by model. When a decision or a game appears twice (a resumed run, overlapping
+ * shards) the later record wins, as in the sample log; decisions past the end of a finished
+ * game are leftovers of a replaced attempt and are dropped. Records the definitions exclude
+ * are counted in notices.
  */
 function groupRecords(
   records: readonly SampleRecord[],
@@ -116,8 +118,7 @@ function groupRecords(
   notices: string[],
 ): Map<string, SeriesRecords> {
   const seeds = new Set(definitions.seeds);
-  const series = new Map<string, SeriesRecords>();
-  const seen = new Set<string>();
+  const latest = new Map<string, DragonCallRecord | DragonGameRecord>();
   const otherPrompt = new Map<string, number>();
   const otherSeeds = new Map<string, number>();
   for (const record of records) {
@@ -132,12 +133,11 @@ function groupRecords(
       otherSeeds.set(record.model, (otherSeeds.get(record.model) ?? 0) + 1);
       continue;
     }
-    const id =
-      record.kind === 'game'
-        ? `${record.model}\u0000${record.game}\u0000game`
-        : `${record.model}\u0000${record.game}\u0000${record.decision}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
+    const which = record.kind === 'game' ? 'game' : record.decision;
+    latest.set(`${record.model}\u0000${record.game}\u0000${which}`, record);
+  }
+  const series = new Map<string, SeriesRecords>();
+  for (const record of latest.values()) {
     let entry = series.get(record.model);
     if (!entry) {
       entry = { model: record.model, player: record.player ?? null, calls: [], games: [] };
@@ -145,6 +145,10 @@ function groupRecords(
     }
     if (record.kind === 'game') entry.games.push(record);
     else entry.calls.push(record);
+  }
+  for (const entry of series.values()) {
+    const length = new Map(entry.games.map((g) => [g.game, g.decisions]));
+    entry.calls = entry.calls.filter((c) => c.decision < (length.get(c.game) ?? Infinity));
   }
   for (const [model, count] of otherPrompt) {
     notices.push(

@@ -95,6 +95,20 @@ describe('analysis of a careful baseline and an overconfident candidate', () => 
     expect(again).toEqual(section);
   });
 
+  it('drops decisions left over from a replaced attempt past the end of the game', () => {
+    const calls = careful.filter(
+      (r): r is DragonCallRecord => r.kind === 'call' && r.check === 'dragon' && r.game === 4,
+    );
+    const last = calls.at(-1);
+    if (!last) throw new Error('no call');
+    const leftover: DragonCallRecord = { ...last, decision: last.decision + 1, outcome: 'wall' };
+    const again = analyseDragon([leftover, ...careful, ...overconfident], definitions, {
+      baseline: 'base:1b',
+      candidate: 'cand:1b',
+    });
+    expect(again.baseline?.calls).toBe(section.baseline?.calls);
+  });
+
   it('leaves out records of another prompt variant and says so', () => {
     const local = simulatedGames('base:1b', { policy: 'careful' }, [0], { hints: 'local' });
     const mixed = analyseDragon([...careful, ...local], definitions, {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { newGame, playDecision } from '../../../src/checks/dragon/game.js';
 import { edgeId } from '../../../src/checks/dragon/geometry.js';
@@ -6,6 +7,7 @@ import { observe } from '../../../src/checks/dragon/observation.js';
 import { parseAnswer, renderPrompt } from '../../../src/checks/dragon/prompt.js';
 import type { SimulatedChat } from '../../../src/simulator/behaviour.js';
 import { dragonBehaviour } from '../../../src/simulator/behaviours/dragon.js';
+import { loadScenario } from '../../../src/simulator/scenario.js';
 
 /** At (6,0) after bumping the wall on its right: left is the border, right a known wall. */
 function prompt(turn = 0): string {
@@ -71,5 +73,20 @@ describe('the simulated dragon players', () => {
     expect(() => dragonBehaviour.answer(chat(prompt()), { 'invalid-rate': 2 })).toThrow(
       /dragon\.invalid-rate/,
     );
+  });
+});
+
+describe('the dragon scenario fixture', () => {
+  it('loads, and each model answers the maze prompt by its policy', () => {
+    const scenario = loadScenario(
+      fileURLToPath(new URL('../../../fixtures/dragon/scenario.yml', import.meta.url)),
+    );
+    const names = scenario.models.map((m) => m.name);
+    expect(names).toEqual(['dragon-careful:1b', 'dragon-overconfident:1b', 'dragon-bumper:1b']);
+    const stated = scenario.models.map((m) =>
+      parseAnswer(dragonBehaviour.answer(chat(prompt(), m.name), m.behaviours['dragon']) ?? ''),
+    );
+    expect(stated[0]).toEqual({ valid: true, move: 'up', confidence: 0.643 });
+    expect(stated[2]).toMatchObject({ valid: true, confidence: 0.9 });
   });
 });
