@@ -25,7 +25,11 @@ export interface UnitContext {
   readonly prior: readonly SampleRecord[];
   /** Digest of the model being run (null when the server does not tell). */
   readonly digest: string | null;
-  /** Sends one request with the runner's timeout/retry policy. Never throws for a failed call. */
+  /**
+   * Sends one request with the runner's timeout/retry policy. Never throws for a failed call
+   * (the outcome says timeout or error); it does throw when the run is stopping (cancelled, or
+   * the server stopped answering), and the runner then ends the unit without a record.
+   */
   call(spec: CallSpec): Promise<CallOutcome>;
   /**
    * Embedding vectors through the same provider (personas `vectors: embed`). Optional: a
@@ -44,7 +48,10 @@ export interface UnitContext {
 export interface WorkUnit {
   check: CheckName;
   model: string;
-  /** Stable across runs and machines: resume, shards and caches rely on it. */
+  /**
+   * Stable across runs and machines: resume, shards and caches rely on it. The unit's records
+   * carry this key, or this key extended with "/…" (a game's decisions and its game record).
+   */
   key: string;
   /** Model calls the unit is expected to make (progress; exact for single calls). */
   expectedCalls: number;

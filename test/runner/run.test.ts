@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InfrastructureError } from '../../src/errors.js';
+import { OpenAIProvider } from '../../src/providers/openai.js';
 import type { ChurnCallRecord, SampleRecord } from '../../src/runner/records.js';
 import { runPlan } from '../../src/runner/run.js';
 import { readSampleLogs } from '../../src/runner/sampleLog.js';
@@ -225,6 +226,30 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
       seen.push(...calls(result.records).map((r) => `${r.model}/${r.key}`));
     }
     expect(seen.sort()).toEqual(units.map((u) => `${u.model}/${u.key}`).sort());
+  });
+
+  it('drives an OpenAI-compatible server the same way: retry, unknown digest, resume', async () => {
+    sim = await simulate(twoModels('    faults: [{kind: status, status: 503, attempts: [1]}]'));
+    const log = tempLog();
+    const options = {
+      provider: new OpenAIProvider({ host: sim.url, apiKey: 'x', timeoutMs: 2000 }),
+      units: probeUnits(CAND, 2),
+      models: [CAND],
+      logPath: log,
+      retryDelayMs: 0,
+    };
+    const first = await runPlan(options);
+    expect(first.server).toMatchObject({ provider: 'openai', version: null });
+    expect(first.models[0]).toMatchObject({ digest: null, quantization: null, simulated: true });
+    expect(calls(first.records).map((r) => [r.status, r.attempts, r.digest])).toEqual([
+      ['ok', 2, null],
+      ['ok', 2, null],
+    ]);
+    for (const r of calls(first.records)) {
+      expect(r.answer).toBe(expectedLetter(CAND, Number(r.key.replace('probe-', ''))));
+    }
+    const again = await runPlan(options);
+    expect(again.units).toEqual({ planned: 2, skipped: 2, executed: 0 });
   });
 
   it('fails with an infrastructure error when the server is unreachable', async () => {
