@@ -13,8 +13,8 @@ const ZERO_WIDTH_SPACE = '\u200b';
  * Escapes text for inline markdown: no HTML, no links, no emphasis, no table break-out.
  * GitHub also acts on plain text after rendering, so an invisible character is inserted
  * where it would: after `@` (mentions notify people), after `#` before a digit (issue
- * references add events to other issues), after `:` (URL schemes, emoji codes) and inside
- * `www.` (bare-domain autolinks).
+ * references add events to other issues), after a `:` that starts `//` or an emoji code
+ * (a model tag such as `qwen2.5:7b` stays copyable) and inside `www.` (bare-domain autolinks).
  */
 export function escapeText(text: string): string {
   return text
@@ -22,7 +22,7 @@ export function escapeText(text: string): string {
     .replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
     .replace(/@/g, `@${ZERO_WIDTH_JOINER}`)
     .replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`)
-    .replace(/:/g, `:${ZERO_WIDTH_SPACE}`)
+    .replace(/:(?=\/\/|[\w\\+-]+:)/g, `:${ZERO_WIDTH_SPACE}`)
     .replace(/(w)(ww\\\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
 }
 

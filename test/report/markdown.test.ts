@@ -36,6 +36,15 @@ describe('escapeText with hostile strings', () => {
   }
 });
 
+describe('escapeText keeps ordinary text copyable', () => {
+  it('adds nothing invisible to a model tag or a sentence with a colon', () => {
+    expect(escapeText('qwen2.5:7b')).toBe('qwen2\\.5:7b');
+    expect(escapeText('law: 7 items')).toBe('law: 7 items');
+    expect(escapeText('see :smile: now')).toBe('see :\u200bsmile: now');
+    expect(escapeText('http://x')).toBe('http:\u200b//x');
+  });
+});
+
 describe('codeSpan', () => {
   it('cannot be closed by backticks in the text', () => {
     for (const text of ['a`b', '``', '`start', 'end`', '```fence```', '']) {
