@@ -18,8 +18,10 @@ function masksFrom(patterns: string[]): SampleMasks {
     for (let k = 0; k < samples; k++) {
       const char = pattern[k];
       if (char === '.') continue;
-      masks.valid[i * masks.words + (k >>> 5)] |= 1 << (k & 31);
-      if (char === '1') masks.correct[i * masks.words + (k >>> 5)] |= 1 << (k & 31);
+      const word = i * masks.words + (k >>> 5);
+      masks.valid[word] = ((masks.valid[word] as number) | (1 << (k & 31))) >>> 0;
+      if (char === '1')
+        masks.correct[word] = ((masks.correct[word] as number) | (1 << (k & 31))) >>> 0;
     }
   });
   return masks;

@@ -4,7 +4,12 @@
  * no enabled behaviour recognises gets the generic answer (see ../genericAnswer.ts).
  */
 import type { Behaviour } from '../behaviour.js';
+import { churnBehaviour } from './churn.js';
 import { dragonBehaviour } from './dragon.js';
 import { personasBehaviour } from './personas.js';
 
-export const behaviours: readonly Behaviour[] = [dragonBehaviour, personasBehaviour];
+export const behaviours: readonly Behaviour[] = [
+  dragonBehaviour,
+  personasBehaviour,
+  churnBehaviour,
+];

@@ -13,8 +13,8 @@ function masksFrom(patterns: string[]): SampleMasks {
   patterns.forEach((pattern, i) => {
     for (let k = 0; k < samples; k++) {
       if (pattern[k] === '.') continue;
-      masks.valid[i] |= 1 << k;
-      if (pattern[k] === '1') masks.correct[i] |= 1 << k;
+      masks.valid[i] = ((masks.valid[i] as number) | (1 << k)) >>> 0;
+      if (pattern[k] === '1') masks.correct[i] = ((masks.correct[i] as number) | (1 << k)) >>> 0;
     }
   });
   return masks;
