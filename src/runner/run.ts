@@ -132,9 +132,11 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     : { records: [], runs: [], warnings: [] };
   existing.warnings.forEach(warn);
 
-  const server = await checkServer(provider);
+  const checked = await checkServer(provider);
   const metadata: ModelMetadata[] = [];
   for (const model of options.models) metadata.push(await checkModel(provider, model));
+  // An OpenAI-compatible server has no version to say so; its models do.
+  const server = { ...checked, simulated: checked.simulated || metadata.some((m) => m.simulated) };
   const loadedBefore = await loadedModels(provider, warn);
   warnForeignModels(loadedBefore, options.models, warn);
 

@@ -62,9 +62,10 @@ it('a run killed mid-way and resumed equals an uninterrupted run', async () => {
 
   const afterKill = await readSampleLogs([killedLog]);
   const kept = afterKill.records.filter((r) => r.kind === 'call').length;
-  // Everything reported finished is in the log; the run was really cut short.
-  expect(kept).toBeGreaterThanOrEqual(8);
-  expect(kept).toBeLessThan(30);
+  // A call is reported before its unit writes the record: at most one per concurrent unit
+  // (2) may be answered but unwritten when the kill lands. The run was really cut short.
+  expect(kept).toBeGreaterThanOrEqual(reported - 2);
+  expect(kept).toBeLessThan(40);
 
   const resumed = await runPlan({
     provider: ollamaFor(sim),
@@ -93,8 +94,8 @@ it('a run killed mid-way and resumed equals an uninterrupted run', async () => {
     .map((line) => JSON.parse(line) as { kind: string; model: string; key: string })
     .filter((r) => r.kind === 'call')
     .map((r) => `${r.model} ${r.key}`);
-  expect(rawCalls).toHaveLength(30);
-  expect(new Set(rawCalls).size).toBe(30);
+  expect(rawCalls).toHaveLength(40);
+  expect(new Set(rawCalls).size).toBe(40);
 
   const resumedRecords = (await readSampleLogs([killedLog])).records;
   expect(outcomes(resumedRecords)).toEqual(outcomes(clean.records));

@@ -239,7 +239,7 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
       retryDelayMs: 0,
     };
     const first = await runPlan(options);
-    expect(first.server).toMatchObject({ provider: 'openai', version: null });
+    expect(first.server).toMatchObject({ provider: 'openai', version: null, simulated: true });
     expect(first.models[0]).toMatchObject({ digest: null, quantization: null, simulated: true });
     expect(calls(first.records).map((r) => [r.status, r.attempts, r.digest])).toEqual([
       ['ok', 2, null],
