@@ -5,9 +5,11 @@
  * Publishing talks to an `ArtifactUploader`. The real one is `@actions/artifact`'s
  * DefaultArtifactClient: `uploadArtifact(name, files, rootDirectory)` zips `files` with paths
  * relative to `rootDirectory` (every file must lie under it, hence `commonDirectory`) and
- * returns `{ id, size }`; it needs ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL, which the
- * runner gives to JavaScript actions only, so it is exercised by the action's smoke job on
- * GitHub, and tests use a fake behind the same interface.
+ * returns `{ id, size }`. It needs ACTIONS_RUNTIME_TOKEN (a JWT naming the run's backend ids)
+ * and ACTIONS_RESULTS_URL, which the runner gives to JavaScript actions. Tests run this real
+ * client end to end against a fake results service on loopback (Twirp CreateArtifact /
+ * FinalizeArtifact and the block-blob upload behind the signed URL) and read the zip back;
+ * publishing tests use a fake uploader behind the interface.
  */
 import { dirname, resolve, sep } from 'node:path';
 import { type RunLocation, artifactUrl } from './runLocation.js';

@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,6 +9,7 @@ import {
   uploadRunArtifact,
 } from '../../src/github/artifacts.js';
 import { runLocation } from '../../src/github/runLocation.js';
+import { startFakeResultsService } from './fakeResultsService.js';
 import { FakeUploader } from './fakeUploader.js';
 
 const ENV = {
@@ -87,5 +90,60 @@ describe('artifact upload', () => {
       runId: '5',
       runAttempt: '1',
     });
+  });
+});
+
+describe('the real uploader (@actions/artifact) against a fake results service', () => {
+  it('zips the files relative to their common folder and returns the id and URL', async () => {
+    const service = await startFakeResultsService();
+    const dir = await mkdtemp(join(tmpdir(), 'model-gate-artifact-'));
+    const names = ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL', 'GITHUB_SERVER_URL'] as const;
+    const saved = names.map((name) => [name, process.env[name]] as const);
+    try {
+      process.env.ACTIONS_RUNTIME_TOKEN = service.token;
+      process.env.ACTIONS_RESULTS_URL = `${service.url}/`;
+      process.env.GITHUB_SERVER_URL = 'https://github.com';
+      await mkdir(join(dir, 'out'));
+      await writeFile(join(dir, 'out', 'report.json'), '{"schema":"model-gate.report/1"}\n');
+      await writeFile(join(dir, 'out', 'summary.md'), '## verdict\n');
+      await writeFile(join(dir, 'samples.jsonl'), '{}\n');
+
+      const result = await uploadRunArtifact(new GitHubArtifactUploader(), {
+        baseName: 'model-gate',
+        files: [
+          join(dir, 'out', 'report.json'),
+          join(dir, 'out', 'summary.md'),
+          join(dir, 'samples.jsonl'),
+        ],
+        run: runLocation(ENV),
+      });
+
+      expect(result).toEqual({
+        name: 'model-gate-987654-2',
+        id: 31337,
+        url: 'https://github.example.com/acme/models/actions/runs/987654/artifacts/31337',
+      });
+      expect(service.calls.map((c) => c.method)).toEqual(['CreateArtifact', 'FinalizeArtifact']);
+      expect(service.calls[0]?.body).toMatchObject({
+        name: 'model-gate-987654-2',
+        workflow_run_backend_id: 'run-backend-1',
+        workflow_job_run_backend_id: 'job-backend-2',
+      });
+      const zip = service.blobs.get('/blob/artifacts/model-gate-987654-2.zip');
+      expect(zip?.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+      // Zip entries carry their paths in clear: relative to the common folder.
+      const text = zip?.toString('latin1') ?? '';
+      for (const entry of ['out/report.json', 'out/summary.md', 'samples.jsonl']) {
+        expect(text).toContain(entry);
+      }
+      expect(text).not.toContain(dir.slice(1));
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await service.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
