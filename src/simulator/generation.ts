@@ -67,9 +67,6 @@ export interface SimulatorStats {
   maxInFlight: number;
 }
 
-/** Simulated cost of loading a model into memory; small so tests stay fast. */
-const LOAD_MS = 0;
-
 export function findModel(state: SimulatorState, name: string): SimulatedModel | null {
   const wanted = normaliseModelName(name);
   return state.scenario.models.find((m) => m.name === wanted) ?? null;
@@ -151,7 +148,7 @@ export function useModel(state: SimulatorState, model: string, numCtx: number | 
   state.stats.order.push(model);
   if (!reload) return 0;
   state.stats.loads++;
-  return LOAD_MS;
+  return state.scenario.loadMs;
 }
 
 function answerFor(state: SimulatorState, model: SimulatedModel, chat: SimulatedChat): string {

@@ -7,6 +7,7 @@
  *   parallel: 1                  # requests generated at once (OLLAMA_NUM_PARALLEL); others queue
  *   max-queue: 512               # queued requests beyond this get 503 server busy
  *   max-loaded: 1                # models kept loaded; using another one evicts the oldest
+ *   load-ms: 0                   # time to load a model (first use, switch, num_ctx change)
  *   loaded: [other:7b]           # models /api/ps lists before any request
  *   faults: [...]                # faults for every model, same shape as a model's
  *   models:
@@ -121,6 +122,7 @@ const scenarioSchema = z
     parallel: z.number().int().min(1).max(256).default(1),
     maxQueue: z.number().int().min(0).default(512),
     maxLoaded: z.number().int().min(1).default(1),
+    loadMs: z.number().int().min(0).default(0),
     loaded: z.array(z.string().min(1)).default([]),
     faults: z.array(faultSchema).default([]),
     models: z.array(z.unknown()).min(1, 'expected at least one model'),
@@ -150,6 +152,8 @@ export interface Scenario {
   parallel: number;
   maxQueue: number;
   maxLoaded: number;
+  /** Time a model takes to load, paid by the request that needs it loaded. */
+  loadMs: number;
   loaded: string[];
   models: SimulatedModel[];
 }
@@ -281,6 +285,7 @@ export function parseScenario(
     parallel: top.data.parallel,
     maxQueue: top.data.maxQueue,
     maxLoaded: top.data.maxLoaded,
+    loadMs: top.data.loadMs,
     loaded: top.data.loaded.map(normaliseModelName),
     models,
   };

@@ -70,6 +70,28 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
     }
   });
 
+  it('lets the warm-up absorb the model load, which would time out a counted call', async () => {
+    // Loading takes 300 ms, a request may take 150 ms; the warm-up may take 2 s.
+    sim = await simulate(`load-ms: 300\n${twoModels()}`);
+    const options = { units: probeUnits(BASE, 2), models: [BASE], retries: 0, timeoutMs: 150 };
+    const warm = await runPlan({
+      ...options,
+      provider: ollamaFor(sim),
+      logPath: tempLog(),
+      warmupTimeoutMs: 2000,
+    });
+    expect(warm.requests[0]).toMatchObject({ total: 2, ok: 2, timeout: 0 });
+    await sim.close();
+    sim = await simulate(`load-ms: 300\n${twoModels()}`);
+    const cold = await runPlan({
+      ...options,
+      provider: ollamaFor(sim),
+      logPath: tempLog(),
+      warmup: false,
+    });
+    expect(cold.requests[0]).toMatchObject({ total: 2, ok: 1, timeout: 1 });
+  });
+
   it('keeps at most `concurrency` requests on the server and uses them all', async () => {
     sim = await simulate(`parallel: 4\n${twoModels()}`);
     await runPlan({
