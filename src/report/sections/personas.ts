@@ -15,8 +15,14 @@ import { type Chart, element, svgDocument, text } from '../svg.js';
 
 /** Markdown for the personas part of summary.md, rendered from report.json alone. */
 export function renderPersonasSection(section: PersonasSection): string {
-  const models = section.models ?? [];
   const out: string[] = ['### personas: can each assistant be told apart from its answers?'];
+  if (!isComplete(section)) {
+    out.push(
+      'This report holds an incomplete personas section (written by another version?): re-run `model-gate analyze` on its sample log to rebuild it.',
+    );
+    return `${out.join('\n\n')}\n`;
+  }
+  const models = section.models;
   out.push(introduction(section));
   if (models.length === 0) {
     out.push('No model was measured.');
@@ -33,6 +39,23 @@ export function renderPersonasSection(section: PersonasSection): string {
   const notes = section.notes ?? [];
   if (notes.length > 0) out.push(notes.map((n) => `- ${escapeText(n)}`).join('\n'));
   return `${out.join('\n\n')}\n`;
+}
+
+/** report.json may come from elsewhere (a nightly's previous report): check before reading. */
+function isComplete(section: PersonasSection): boolean {
+  const catalogue: unknown = section.catalogue;
+  const models: unknown = section.models;
+  return (
+    typeof catalogue === 'object' &&
+    catalogue !== null &&
+    Array.isArray(section.catalogue.assistants) &&
+    Array.isArray(section.catalogue.probes) &&
+    Array.isArray(models) &&
+    section.models.every(
+      (m) =>
+        Array.isArray(m.recognition) && Array.isArray(m.confusion) && m.distances !== undefined,
+    )
+  );
 }
 
 function introduction(section: PersonasSection): string {
@@ -271,7 +294,8 @@ const TOP = 120;
 
 /** SVG charts of the personas check, written next to report.json. */
 export function personasCharts(section: PersonasSection): Chart[] {
-  return (section.models ?? []).map((model) => {
+  if (!isComplete(section)) return [];
+  return section.models.map((model) => {
     const title = `Persona confusion matrix, ${model.role} ${model.model}`;
     return {
       file: `personas-confusion-${model.role}.svg`,

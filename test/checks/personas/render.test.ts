@@ -99,6 +99,16 @@ probes:
     expect(svg).toContain('m&lt;b&gt;');
   });
 
+  it('says so when a section is incomplete instead of failing', () => {
+    // as an older or foreign report.json would hold it
+    const partial: PersonasSection = JSON.parse(
+      '{"check": "personas", "models": [{"role": "baseline", "accuracy": 0.9}]}',
+    );
+    const md = renderPersonasSection(partial);
+    expect(md).toContain('incomplete personas section');
+    expect(personasCharts(partial)).toEqual([]);
+  });
+
   it('renders an empty section without failing', () => {
     const md = renderPersonasSection({ ...emptySection() });
     expect(md).toContain('No model was measured.');
