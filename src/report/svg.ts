@@ -1,7 +1,32 @@
 /** Minimal SVG building used by the charts: escaped text, attributes from objects. */
 
+/** Keeps what XML 1.0 allows: no control characters but tab and newlines, no lone surrogates. */
+function xmlCharacters(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += text[i]! + text[i + 1]!;
+        i++;
+      }
+      continue;
+    }
+    const allowed =
+      code === 0x9 ||
+      code === 0xa ||
+      code === 0xd ||
+      (code >= 0x20 && code < 0xdc00) ||
+      (code > 0xdfff && code !== 0xfffe && code !== 0xffff);
+    if (allowed) out += text[i]!;
+  }
+  return out;
+}
+
+/** Text safe inside an element or an attribute value; characters XML forbids are dropped. */
 export function escapeXml(text: string): string {
-  return text
+  return xmlCharacters(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -49,9 +74,16 @@ export function svgDocument(
   )}\n`;
 }
 
-/** Two decimals are plenty for pixels and keep the files small and stable. */
+/**
+ * Two decimals are plenty for pixels and keep the files small and stable. A non-finite
+ * coordinate would make the file invalid: it is drawn at 0.
+ */
 function round(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toFixed(2).replace(/\.?0+$/, '');
+  if (!Number.isFinite(v)) return '0';
+  if (Number.isInteger(v)) return String(v);
+  const fixed = v.toFixed(2);
+  const trimmed = fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+  return trimmed === '-0' ? '0' : trimmed;
 }
 
 /** A chart file written next to report.json. */
