@@ -12,7 +12,7 @@ export interface WrittenReport {
   report: string;
   summary: string;
   charts: string[];
-  /** Charts that could not be drawn (the rest was written). */
+  /** Charts that could not be drawn (the rest was written); also in report.json's warnings. */
   problems: string[];
 }
 
@@ -39,10 +39,15 @@ export async function writeReport(report: Report, outputDir: string): Promise<Wr
     charts: charts.map((chart) => join(dir, chart.file)),
     problems,
   };
+  // A chart that could not be drawn is said in the report itself, not only to the caller.
+  const complete =
+    problems.length === 0
+      ? report
+      : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
   try {
     await mkdir(dir, { recursive: true });
-    await writeFile(written.report, `${JSON.stringify(report, null, 2)}\n`);
-    await writeFile(written.summary, renderSummary(report));
+    await writeFile(written.report, `${JSON.stringify(complete, null, 2)}\n`);
+    await writeFile(written.summary, renderSummary(complete));
     for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
