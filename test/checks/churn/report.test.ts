@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { analyseChurn } from '../../../src/checks/churn/analyse.js';
+import type { ChurnItem } from '../../../src/checks/churn/items.js';
+import { churnCharts, renderChurnSection } from '../../../src/report/sections/churn.js';
+import { rawHtml, tableLinePipes, tables } from '../../report/gfm.js';
+import { params, settings, simulateModel, syntheticItems } from './simulate.js';
+
+const OWN_HTML = /^(<details><summary>[^<]*<\/summary>|<\/details>)$/;
+
+/** Items whose ids and domains try to break out of the markdown. */
+function hostileItems(): ChurnItem[] {
+  return syntheticItems({ law: 30, 'phys|ics <b>': 30 }).map((item, i) => ({
+    ...item,
+    id: i === 0 ? 'law-0 | @octocat <img src=x>' : item.id,
+  }));
+}
+
+function section() {
+  const items = hostileItems();
+  const shifts: Record<string, number> = {};
+  items.forEach((item, i) => {
+    if (item.domain === 'law' && i < 10) shifts[item.id] = -8;
+    if (item.domain !== 'law' && i % 2 === 0) shifts[item.id] = 8;
+  });
+  const domains = { law: 2.2, 'phys|ics <b>': -1.4 };
+  const records = [
+    ...simulateModel('base:1b', items, params({ spread: 0.3, domains }), 10, 1000),
+    ...simulateModel(
+      'cand:1b',
+      items,
+      params({ spread: 0.3, domains, itemShifts: shifts }),
+      10,
+      2000,
+    ),
+  ];
+  return analyseChurn({
+    records,
+    items,
+    settings: settings(),
+    baseline: 'base:1b',
+    candidate: 'cand:1b',
+  });
+}
+
+describe('renderChurnSection', () => {
+  const churn = section();
+  const md = renderChurnSection(churn);
+
+  it('shows the comparison, both methods with their null expectation, and the reversal', () => {
+    expect(md).toContain('### churn');
+    expect(md).toMatch(/\*\*Δ accuracy \+\d+\.\d pts\*\*/);
+    expect(md).toContain('**Domain reversals:** law moved against the aggregate.');
+    expect(md).toContain('B: Fisher + BH (q ≤ 0.05) — gate');
+    expect(md).toContain('A: RCI (±1.96)');
+    expect(md).toMatch(/between two identical models it flags \d+\.\d% of analysable items/);
+    expect(md).toContain('**Top deteriorations**');
+    expect(md).toMatch(/Greedy vs stochastic: greedy missed \d+ of \d+ reliably changed items/);
+    const methodTable = tables(md).find((t) => t.header.includes('expected (null)'));
+    expect(methodTable?.cells).toHaveLength(2);
+  });
+
+  it('escapes item ids and domains: no raw HTML, no mentions, no broken tables', () => {
+    expect(rawHtml(md, OWN_HTML)).toEqual([]);
+    expect(md).not.toMatch(/(^|[^\\])@octocat/);
+    for (const block of tableLinePipes(md)) expect(new Set(block).size).toBe(1);
+    for (const table of tables(md))
+      for (const width of table.rowWidths) expect(width).toBe(table.columns);
+  });
+
+  it('renders a single-model run', () => {
+    const single = { ...churn, candidate: null, comparison: null };
+    expect(renderChurnSection(single)).toContain('Single-model run: no comparison.');
+    expect(churnCharts(single)).toEqual([]);
+  });
+});
+
+describe('churnCharts', () => {
+  it('draws improved and deteriorated bars per domain, text escaped', () => {
+    const [chart] = churnCharts(section());
+    expect(chart?.file).toBe('churn-domains.svg');
+    expect(chart?.svg.startsWith('<svg')).toBe(true);
+    expect(chart?.svg).toContain('phys|ics &lt;b&gt;');
+    expect(chart?.svg).not.toContain('<b>');
+    expect(chart?.svg).toContain('law (reversal)');
+    // Two bars per domain.
+    expect(chart?.svg.match(/<rect /g)).toHaveLength(4);
+  });
+});
