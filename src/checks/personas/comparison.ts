@@ -16,9 +16,7 @@ export function compareModels(
   candidate: PersonasModelResult,
 ): PersonasComparison {
   const merged = (result: PersonasModelResult): Map<string, ConfusedPair> =>
-    new Map(
-      result.confusedPairs.filter((p) => p.merged && !p.expected).map((p) => [pairKey(p), p]),
-    );
+    new Map(result.confusedPairs.filter((p) => p.merged && !p.control).map((p) => [pairKey(p), p]));
   const mergedBefore = merged(baseline);
   const mergedAfter = merged(candidate);
   const delta =
@@ -36,13 +34,26 @@ export function compareModels(
         assistant: assistant.name,
         baseline: before?.share ?? null,
         candidate: after?.share ?? null,
-        baselineGated: before?.shareUpToParaphrase ?? null,
-        candidateGated: after?.shareUpToParaphrase ?? null,
+        baselineGated: before?.shareUpToControls ?? null,
+        candidateGated: after?.shareUpToControls ?? null,
         control: assistant.control !== null,
       };
     }),
     newlyMerged: [...mergedAfter].filter(([key]) => !mergedBefore.has(key)).map(([, p]) => p),
     newlySeparated: [...mergedBefore].filter(([key]) => !mergedAfter.has(key)).map(([, p]) => p),
+    controlChanges: candidate.controls.flatMap((after) => {
+      const before = baseline.controls.find((c) => c.control === after.control);
+      if (!before || before.verdict === after.verdict) return [];
+      return [
+        {
+          control: after.control,
+          twin: after.twin,
+          kind: after.kind,
+          baseline: before.verdict,
+          candidate: after.verdict,
+        },
+      ];
+    }),
   };
 }
 

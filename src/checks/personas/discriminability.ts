@@ -145,21 +145,19 @@ function recognitionOf(
     const row = confusion[i] ?? [];
     const answers = row.reduce((s, v) => s + v, 0) + (unattributed[i] ?? 0);
     const recognised = row[i] ?? 0;
-    // A twin's answers given to its declared paraphrase are the paraphrase doing its job.
-    const paraphrases = assistants
+    // A twin's answers given to a control declared on it are the control doing its job.
+    const controls = assistants
       .map((other, j) => ({ other, j }))
-      .filter(
-        ({ other }) => other.control?.kind === 'paraphrase' && other.control.of === assistant.name,
-      )
+      .filter(({ other }) => other.control?.of === assistant.name)
       .map(({ j }) => j);
-    const upTo = recognised + paraphrases.reduce((s, j) => s + (row[j] ?? 0), 0);
+    const upTo = recognised + controls.reduce((s, j) => s + (row[j] ?? 0), 0);
     const share = answers > 0 ? recognised / answers : null;
     return {
       assistant: assistant.name,
       recognised,
       answers,
       share,
-      shareUpToParaphrase: answers > 0 ? upTo / answers : null,
+      shareUpToControls: answers > 0 ? upTo / answers : null,
     };
   });
 }
@@ -187,6 +185,7 @@ function pairsOf(
         total: aAsB + bAsA,
         merged: isMerged(aAsB, answersOf(i), bAsA, answersOf(j)),
         expected: isParaphrasePair(a, b),
+        control: a.control?.of === b.name || b.control?.of === a.name,
       });
     }
   }

@@ -6,8 +6,9 @@
  * - warn: overall accuracy drops by more than max-accuracy-drop;
  * - warn: a paraphrase control is not confused with its twin (the instrument, not the model);
  * - inconclusive: too many timeouts, or no answer to analyse.
- * Controls never fail the gate: their confusion is expected, and a paraphrase twin counts
- * answers given to its paraphrase as recognised.
+ * Controls never fail the gate: a pair made of a control and its twin is never a merged pair,
+ * a control's own recognition is not gated, and its twin counts answers given to its controls
+ * as recognised. An inverse-posture control that changes sides is reported (info).
  */
 import { percent, points } from '../../report/markdown.js';
 import type { GateFinding } from '../types.js';
@@ -96,6 +97,21 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       values: { a: pair.a, b: pair.b, aAsB: pair.aAsB, bAsA: pair.bAsA },
     });
   }
+  for (const change of comparison.controlChanges) {
+    if (change.kind !== 'inverse') continue;
+    findings.push({
+      check: 'personas',
+      rule: 'inverse-control',
+      severity: 'info',
+      message: `The inverse-posture control ${change.control} is ${sides(change.candidate)} ${change.twin} on ${candidate} but was ${sides(change.baseline)} it on ${baseline}: the candidate ${change.candidate === 'confused' ? 'no longer shows' : 'now shows'} the difference between reacting to a text and explaining. A control never fails the gate.`,
+      values: {
+        control: change.control,
+        twin: change.twin,
+        baseline: change.baseline,
+        candidate: change.candidate,
+      },
+    });
+  }
   const { delta } = comparison.accuracy;
   if (delta !== null && -delta > settings.maxAccuracyDrop) {
     findings.push({
@@ -112,6 +128,10 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
     });
   }
   return findings;
+}
+
+function sides(verdict: string): string {
+  return verdict === 'confused' ? 'confused with' : 'told apart from';
 }
 
 /**

@@ -32,11 +32,13 @@ export interface Recognition {
   /** recognised / answers; null without answers. */
   share: number | null;
   /**
-   * For the twin of a paraphrase control: answers attributed to itself or to its declared
-   * paraphrase, over its answers. The gate reads this one, because a planted paraphrase is
-   * supposed to take the twin's answers. Equal to `share` for everyone else.
+   * For an assistant shadowed by controls: answers attributed to itself or to one of its
+   * declared controls, over its answers. The gate reads this one, because controls never fail
+   * the gate: a planted paraphrase is supposed to take the twin's answers, and whether an
+   * inverse-posture control does is a question the report answers, not a regression.
+   * Equal to `share` for everyone else.
    */
-  shareUpToParaphrase: number | null;
+  shareUpToControls: number | null;
 }
 
 export interface ConfusedPair {
@@ -51,6 +53,8 @@ export interface ConfusedPair {
   merged: boolean;
   /** The pair is a declared paraphrase control and its twin: confusion is expected. */
   expected: boolean;
+  /** The pair is a declared control (either kind) and its twin: never a gate failure. */
+  control: boolean;
 }
 
 export interface ProbeAccuracy {
@@ -154,7 +158,7 @@ export interface RecognitionChange {
   assistant: string;
   baseline: number | null;
   candidate: number | null;
-  /** Gate reading (paraphrase twins counted up to their paraphrase). */
+  /** Gate reading (an assistant shadowed by controls counted up to them). */
   baselineGated: number | null;
   candidateGated: number | null;
   control: boolean;
@@ -165,10 +169,18 @@ export interface PersonasComparison {
   candidate: string;
   accuracy: { baseline: number | null; candidate: number | null; delta: number | null };
   recognition: RecognitionChange[];
-  /** Pairs merged by the candidate that the baseline kept apart (controls excluded). */
+  /** Pairs merged by the candidate that the baseline kept apart (control pairs excluded). */
   newlyMerged: ConfusedPair[];
   /** Pairs the baseline merged and the candidate separates. */
   newlySeparated: ConfusedPair[];
+  /** Controls whose outcome differs between the two models. */
+  controlChanges: {
+    control: string;
+    twin: string;
+    kind: ControlKind;
+    baseline: ControlOutcome['verdict'];
+    candidate: ControlOutcome['verdict'];
+  }[];
 }
 
 export interface PersonasSection {

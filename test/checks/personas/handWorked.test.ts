@@ -97,7 +97,7 @@ probes:
       ['voice', 0, 3],
     ]);
     // style's answers all went to its declared paraphrase: recognised up to it, 3/3.
-    expect(result.recognition[1]?.shareUpToParaphrase).toBe(1);
+    expect(result.recognition[1]?.shareUpToControls).toBe(1);
     expect(result.mostConfusedPair).toEqual({
       a: 'style',
       b: 'voice',
@@ -106,6 +106,7 @@ probes:
       total: 6,
       merged: true,
       expected: true,
+      control: true,
     });
     // each probe: plot right, style and voice wrong → 1/3
     expect(result.probes.map((p) => [p.correct, p.answers])).toEqual([

@@ -55,7 +55,7 @@ describe('two assistants sharing one vocabulary (the paraphrase twin)', () => {
       expect(r.share, r.assistant).toBeGreaterThanOrEqual(0.75);
     }
     // flavour counted up to its paraphrase: its answers stay within the pair
-    expect(result.recognition.find((r) => r.assistant === 'flavour')?.shareUpToParaphrase).toBe(1);
+    expect(result.recognition.find((r) => r.assistant === 'flavour')?.shareUpToControls).toBe(1);
   });
 
   it('scores well above chance, with small binomial and permutation p-values', () => {
@@ -154,6 +154,20 @@ describe('upgrade comparison', () => {
       expect(change?.control).toBe(false);
     }
     expect(findings.length).toBeGreaterThan(0);
+  });
+
+  it('never fails on a control: an inverse-posture control merging with its twin is reported', () => {
+    const section = compare(
+      { 'same-voice': [['flavour', 'taste']] },
+      { 'same-voice': [['flavour', 'taste', 'recipe-review']] },
+    );
+    const findings = gatePersonas(section, gate);
+    expect(findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    const info = findings.filter((f) => f.rule === 'inverse-control');
+    expect(info.map((f) => f.severity)).toEqual(['info']);
+    expect(info[0]?.message).toMatch(
+      /^The inverse-posture control recipe-review is confused with flavour on sim-next:2b but was told apart from it on sim-base:1b/,
+    );
   });
 
   it('passes an unchanged model', () => {
