@@ -11,6 +11,8 @@ const shared = {
   sourcesContent: false,
   legalComments: 'none',
   logLevel: 'warning',
+  // Native inference engine: loaded from node_modules on first use (embedded provider only).
+  external: ['node-llama-cpp'],
   // Some CommonJS dependencies call require(); give the ESM bundle one.
   banner: {
     js: "import { createRequire as __mgCreateRequire } from 'node:module'; const require = __mgCreateRequire(import.meta.url);",

@@ -4,7 +4,7 @@ import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
 
 /** What a command handler returns: the process exit code. */
-export type CommandHandler = (options: Record<string, unknown>) => Promise<number>;
+export type CommandHandler = (options: Record<string, unknown>, io: CliIo) => Promise<number>;
 
 /** The handlers, injected so the program can be built (and its help tested) without running anything. */
 export interface CommandHandlers {
@@ -28,11 +28,14 @@ Exit codes:
   2  bad input: config, items, personas or flags (nothing was run)
   3  infrastructure: server unreachable, model missing, measurement perturbed (inconclusive)`;
 
-export function buildProgram(handlers: CommandHandlers, io: CliIo, setExit: (code: number) => void): Command {
+export function buildProgram(
+  handlers: CommandHandlers,
+  io: CliIo,
+  setExit: (code: number) => void,
+): Command {
   const program = new Command('model-gate')
     .description(
-      'Decide whether a local language model can be upgraded: item-level reliable change (churn),\n' +
-        'calibration of stated confidence in a maze game (dragon), persona distinctiveness (personas).',
+      'Decide whether a local language model can be upgraded: item-level reliable change (churn), calibration of stated confidence in a maze game (dragon), persona distinctiveness (personas).',
     )
     .version(TOOL_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
@@ -43,17 +46,32 @@ export function buildProgram(handlers: CommandHandlers, io: CliIo, setExit: (cod
     (handler: CommandHandler) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args[args.length - 1] as Command;
-      setExit(await handler(command.opts()));
+      setExit(await handler(command.opts(), io));
     };
 
   program
     .command('run')
-    .description('Evaluate the baseline and candidate models, analyse, write the report and exit with the verdict')
+    .description(
+      'Evaluate the baseline and candidate models, analyse, write the report and exit with the verdict',
+    )
     .option('-c, --config <file>', 'config file', 'model-gate.yml')
-    .addOption(new Option('--shard <i/n>', 'run only slice i of n of the plan (merge the logs with analyze)'))
-    .addOption(new Option('--cache-dir <dir>', 'reuse and refresh a sample log kept across runs (actions/cache)'))
+    .addOption(
+      new Option(
+        '--shard <i/n>',
+        'run only slice i of n of the plan (merge the logs with analyze)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--cache-dir <dir>',
+        'reuse and refresh a sample log kept across runs (actions/cache)',
+      ),
+    )
     .option('--json', 'print the verdict and paths as JSON on stdout')
-    .addHelpText('after', '\nExample:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10')
+    .addHelpText(
+      'after',
+      '\nExample:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10',
+    )
     .action(wrap(handlers.run));
   for (const option of overrideOptions([
     'baseline',
@@ -73,27 +91,38 @@ export function buildProgram(handlers: CommandHandlers, io: CliIo, setExit: (cod
 
   program
     .command('analyze')
-    .description('Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called')
+    .description(
+      'Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called',
+    )
     .requiredOption('--log <file...>', 'sample log(s) to analyse (repeat or list several)')
     .option('-c, --config <file>', 'config file the logs were produced with', 'model-gate.yml')
     .option('--out <dir>', 'output directory (default: output.dir of the config)')
     .option('--previous <report>', 'dragon nightly mode: a previous report.json to compare with')
     .option('--fail-on <when>', 'regression | inconclusive | never')
     .option('--json', 'print the verdict and paths as JSON on stdout')
-    .addHelpText('after', '\nExample (merge shards):\n  model-gate analyze --log shard-1/samples.jsonl shard-2/samples.jsonl --out report/')
+    .addHelpText(
+      'after',
+      '\nExample (merge shards):\n  model-gate analyze --log shard-1/samples.jsonl shard-2/samples.jsonl --out report/',
+    )
     .action(wrap(handlers.analyze));
 
   program
     .command('demo')
     .description('The whole job against the built-in simulator: no GPU, no server to install')
-    .option('--scenario <name>', 'demo (a regression to show every check) | aa (identical models, a clean pass)', 'demo')
+    .option(
+      '--scenario <name>',
+      'demo (a regression to show every check) | aa (identical models, a clean pass)',
+      'demo',
+    )
     .option('--out <dir>', 'output directory', 'model-gate-out/demo')
     .option('--json', 'print the verdict and paths as JSON on stdout')
     .action(wrap(handlers.demo));
 
   program
     .command('simulate')
-    .description('Start the Ollama-compatible simulator on loopback (scripted models, for tests and dry runs)')
+    .description(
+      'Start the Ollama-compatible simulator on loopback (scripted models, for tests and dry runs)',
+    )
     .option('--port <n>', 'port (0 picks a free one)', '11435')
     .option('--host <address>', 'loopback address to bind', '127.0.0.1')
     .option('--scenario <file>', 'scenario file or built-in name (demo, aa)', 'demo')
@@ -102,7 +131,9 @@ export function buildProgram(handlers: CommandHandlers, io: CliIo, setExit: (cod
   const dragon = program.command('dragon').description('The maze game behind the dragon check');
   dragon
     .command('maze')
-    .description('Print the maze of a seed (protocol dragon-calibration/1): drawing, camp, treasure, walls')
+    .description(
+      'Print the maze of a seed (protocol dragon-calibration/1): drawing, camp, treasure, walls',
+    )
     .requiredOption('--seed <n>', 'maze seed (integer ≥ 0)')
     .option('--walls <n>', 'interior walls', '40')
     .option('--json', 'print JSON (camp, treasure, walls as cell+side pairs, wall count)')
@@ -120,7 +151,11 @@ export function buildProgram(handlers: CommandHandlers, io: CliIo, setExit: (cod
 }
 
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace for user errors. */
-export async function runCli(argv: readonly string[], handlers: CommandHandlers, io: CliIo): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  handlers: CommandHandlers,
+  io: CliIo,
+): Promise<number> {
   let exitCode: number = ExitCode.pass;
   const program = buildProgram(handlers, io, (code) => {
     exitCode = code;
@@ -132,7 +167,11 @@ export async function runCli(argv: readonly string[], handlers: CommandHandlers,
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
         return ExitCode.pass;
       }
       // Commander already printed its message.
@@ -144,7 +183,8 @@ export async function runCli(argv: readonly string[], handlers: CommandHandlers,
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`model-gate: internal error: ${message}\n`);
-    if (process.env.MODEL_GATE_DEBUG && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    if (process.env.MODEL_GATE_DEBUG && error instanceof Error && error.stack)
+      io.stderr(`${error.stack}\n`);
     else io.stderr('  (set MODEL_GATE_DEBUG=1 to see where it happened, and please report it)\n');
     return ExitCode.infrastructure;
   }
@@ -158,7 +198,9 @@ function allCommands(command: Command): Command[] {
 export function integerFlag(value: unknown, flag: string, min = 0): number {
   const text = String(value ?? '').trim();
   if (!/^\d+$/.test(text) || Number(text) < min) {
-    throw new InputError(`flag ${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+    throw new InputError(
+      `flag ${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`,
+    );
   }
   return Number(text);
 }

@@ -24,8 +24,8 @@ export interface LoadedConfig {
 }
 
 export interface LoadConfigOptions {
-  /** Path of model-gate.yml. */
-  file?: string;
+  /** Path of model-gate.yml; null reads no file at all (defaults and overrides only). */
+  file?: string | null;
   /** When false, a missing file means "defaults and overrides only". */
   required?: boolean;
   overrides?: readonly ConfigOverride[];
@@ -39,14 +39,16 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const requested = options.file ?? DEFAULT_CONFIG_FILE;
-  const file = path.resolve(cwd, requested);
+  const file = path.resolve(cwd, requested ?? DEFAULT_CONFIG_FILE);
   const required = options.required ?? options.file !== undefined;
 
   let raw: Record<string, unknown> = {};
   let locate: (issuePath: readonly PropertyKey[]) => string = () => '';
   let fileRead: string | null = null;
 
-  if (existsSync(file)) {
+  if (options.file === null) {
+    // Defaults and overrides only.
+  } else if (existsSync(file)) {
     const text = readFileSync(file, 'utf8');
     const parsed = parseYamlConfig(text, requested);
     raw = parsed.value;

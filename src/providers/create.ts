@@ -1,5 +1,6 @@
 import type { GateConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
+import { createEmbeddedProvider } from './embedded/index.js';
 import { DEFAULT_OLLAMA_HOST, OllamaProvider } from './ollama.js';
 import { OpenAIProvider, PLACEHOLDER_API_KEY } from './openai.js';
 import type { Provider } from './types.js';
@@ -12,6 +13,7 @@ import type { Provider } from './types.js';
 export function createProvider(config: GateConfig, env: NodeJS.ProcessEnv = process.env): Provider {
   const host = (config.provider.host ?? DEFAULT_OLLAMA_HOST).replace(/\/$/, '');
   const timeoutMs = config.runner.timeoutS * 1000;
+  if (config.provider.kind === 'embedded') return createEmbeddedProvider(config, env);
   if (config.provider.kind === 'ollama') {
     return new OllamaProvider({ host, timeoutMs, keepAlive: config.runner.keepAlive });
   }

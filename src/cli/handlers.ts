@@ -1,0 +1,214 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { REFERENCE_PLAYERS } from '../checks/dragon/index.js';
+import { renderMaze } from '../checks/dragon/mazeCommand.js';
+import { dragonCheck } from '../checks/dragon/index.js';
+import { loadConfig } from '../config/load.js';
+import { parseShard } from '../config/overrides.js';
+import { parseSeedRange } from '../config/seedList.js';
+import { ExitCode, InputError } from '../errors.js';
+import { analyseLogs } from '../job/analyse.js';
+import { checkContext } from '../job/checks.js';
+import { DEMO_SCENARIOS, type DemoScenario, runDemo } from '../job/demo.js';
+import { scenarioPath } from '../job/packageRoot.js';
+import { runJob } from '../job/run.js';
+import type { JobOutcome } from '../job/types.js';
+import { startSimulator } from '../simulator/server.js';
+import { integerFlag, type CommandHandlers } from './program.js';
+import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
+import { toOverrides } from '../config/overrides.js';
+
+/** The closing lines of a run: the verdict, its reasons, and where the files are. */
+export function describeOutcome(outcome: JobOutcome): string {
+  const { report, files } = outcome;
+  const lines = [
+    '',
+    `verdict: ${report.verdict.status.toUpperCase()}${outcome.cancelled ? ' (interrupted: partial report)' : ''}`,
+  ];
+  for (const reason of report.verdict.reasons.filter((r) => r.severity !== 'info')) {
+    lines.push(`  ${reason.severity.padEnd(12)} ${reason.check}: ${reason.message}`);
+  }
+  lines.push('', `report:  ${files.report}`, `summary: ${files.summary}`);
+  if (files.charts.length > 0)
+    lines.push(
+      `charts:  ${files.charts.map((c) => path.basename(c)).join(', ')} (in ${files.dir})`,
+    );
+  lines.push(`log:     ${files.logs.join(', ')}`, '');
+  return lines.join('\n');
+}
+
+function printOutcome(outcome: JobOutcome, json: boolean, out: (text: string) => void): number {
+  if (json) {
+    out(
+      `${JSON.stringify(
+        {
+          verdict: outcome.report.verdict.status,
+          exitCode: outcome.exitCode,
+          cancelled: outcome.cancelled,
+          reasons: outcome.report.verdict.reasons,
+          files: outcome.files,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    out(describeOutcome(outcome));
+  }
+  return outcome.exitCode;
+}
+
+export const handlers: CommandHandlers = {
+  async run(options, { stdout: out }) {
+    const loaded = loadConfigFromFlags(options);
+    const shard = parseShard(
+      typeof options.shard === 'string' ? options.shard : undefined,
+      'flag --shard',
+    );
+    const interrupt = interruptSignal();
+    try {
+      const outcome = await runJob({
+        loaded,
+        shard,
+        cacheDir: typeof options.cacheDir === 'string' ? options.cacheDir : null,
+        signal: interrupt.signal,
+      });
+      return printOutcome(outcome, options.json === true, out);
+    } finally {
+      interrupt.dispose();
+    }
+  },
+
+  async analyze(options, { stdout: out }) {
+    const logs = Array.isArray(options.log) ? options.log.map(String) : [String(options.log)];
+    const given = collectOverrides(options);
+    const file = typeof options.config === 'string' ? options.config : undefined;
+    const loaded = loadConfig({
+      file,
+      required: file !== 'model-gate.yml' || existsSync('model-gate.yml'),
+      overrides: toOverrides({ 'fail-on': given['fail-on'] }, (n) => `flag --${n}`),
+    });
+    const outcome = await analyseLogs({
+      loaded,
+      logs,
+      outDir: typeof options.out === 'string' ? options.out : undefined,
+      previousReport:
+        typeof options.previous === 'string' ? path.resolve(options.previous) : undefined,
+    });
+    return printOutcome(outcome, options.json === true, out);
+  },
+
+  async demo(options, { stdout: out, stderr: err }) {
+    const scenario = String(options.scenario ?? 'demo');
+    if (!(scenario in DEMO_SCENARIOS)) {
+      throw new InputError(
+        `flag --scenario: expected one of ${Object.keys(DEMO_SCENARIOS).join(', ')}, got ${JSON.stringify(scenario)}`,
+      );
+    }
+    const interrupt = interruptSignal();
+    try {
+      err(
+        `model-gate demo: scenario "${scenario}" — simulated models on a loopback simulator, no GPU\n`,
+      );
+      const outcome = await runDemo({
+        scenario: scenario as DemoScenario,
+        outDir: String(options.out ?? 'model-gate-out/demo'),
+        signal: interrupt.signal,
+      });
+      const code = printOutcome(outcome, options.json === true, out);
+      if (options.json !== true) {
+        out(
+          scenario === 'demo'
+            ? 'The demo candidate is built to regress (a lost domain, overconfidence, two merged assistants):\nthe FAIL verdict above is the expected result. Open summary.md to read it.\n'
+            : 'Identical models: the gate passes. Open summary.md to read it.\n',
+        );
+      }
+      // The demo's regression is the point of the demo, not an error of the command.
+      return code === ExitCode.regression && scenario === 'demo' ? ExitCode.pass : code;
+    } finally {
+      interrupt.dispose();
+    }
+  },
+
+  async simulate(options, { stdout: out }) {
+    const port = integerFlag(options.port, '--port');
+    const host = String(options.host ?? '127.0.0.1');
+    if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !host.startsWith('127.')) {
+      throw new InputError(
+        `flag --host: the simulator only binds loopback addresses (127.0.0.1, ::1), got ${JSON.stringify(host)}`,
+      );
+    }
+    const simulator = await startSimulator({
+      port,
+      host,
+      scenario: scenarioPath(String(options.scenario ?? 'demo')),
+    });
+    const models = simulator.scenario.models.map((m) => m.name).join(', ');
+    out(
+      `model-gate simulator (simulated models, not language models) listening on ${simulator.url}\n`,
+    );
+    out(
+      `models: ${models}\nuse it with: OLLAMA_HOST=${simulator.url} model-gate run …   (Ctrl-C to stop)\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await simulator.close();
+    return ExitCode.pass;
+  },
+
+  async dragonMaze(options, { stdout: out }) {
+    const seed = integerFlag(options.seed, '--seed');
+    const walls = integerFlag(options.walls ?? '40', '--walls');
+    if (walls > 49)
+      throw new InputError(
+        `flag --walls: at most 49 interior walls keep an 8×8 maze connected, got ${walls}`,
+      );
+    out(renderMaze(seed, walls, options.json === true));
+    return ExitCode.pass;
+  },
+
+  async dragonPlay(options, { stdout: out }) {
+    const player = String(options.player);
+    if (!(REFERENCE_PLAYERS as readonly string[]).includes(player)) {
+      throw new InputError(
+        `flag --player: expected one of ${REFERENCE_PLAYERS.join(', ')}, got ${JSON.stringify(player)}`,
+      );
+    }
+    const seeds = parseSeedRange(String(options.seeds ?? '0-9'));
+    if (!seeds)
+      throw new InputError(
+        `flag --seeds: expected a range such as "0-9" or "0-4,7", got ${JSON.stringify(options.seeds)}`,
+      );
+    const walls = integerFlag(options.walls ?? '40', '--walls');
+    const model = `player:${player}`;
+    const loaded = loadConfig({
+      file: null,
+      env: {},
+      overrides: [
+        { path: ['models', 'baseline'], value: model, source: 'flag --player' },
+        { path: ['dragon', 'referencePlayers'], value: [player], source: 'flag --player' },
+        { path: ['checks'], value: ['dragon'], source: 'dragon play' },
+        { path: ['dragon', 'seeds'], value: seeds, source: 'flag --seeds' },
+        { path: ['dragon', 'walls'], value: walls, source: 'flag --walls' },
+      ],
+    });
+    const ctx = checkContext(loaded);
+    const definitions = await dragonCheck.load(ctx);
+    // The analysis plays the reference players itself; no model records are needed.
+    const section = dragonCheck.analyse([], definitions, ctx);
+    if (options.json === true) {
+      out(`${JSON.stringify(section, null, 2)}\n`);
+    } else {
+      const { renderDragonSection } = await import('../report/sections/dragon.js');
+      out(`${renderDragonSection(section)}\n`);
+    }
+    return ExitCode.pass;
+  },
+};

@@ -1,0 +1,128 @@
+import path from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import { resolveConfigPath } from '../config/load.js';
+import { ExitCode } from '../errors.js';
+import type { ModelMetadata, ServerInfo } from '../providers/types.js';
+import { buildReport } from '../report/build.js';
+import { readReport } from '../report/read.js';
+import type { Report, RunMetadata } from '../report/types.js';
+import { writeReport } from '../report/write.js';
+import type { RunInfoRecord } from '../runner/records.js';
+import { readSampleLogs } from '../runner/sampleLog.js';
+import {
+  analyseChecks,
+  checkContext,
+  type LoadedCheck,
+  loadChecks,
+  modelOrder,
+  promptHashes,
+} from './checks.js';
+import { tallyRequests } from './tally.js';
+import type { JobOutcome } from './types.js';
+
+export interface AnalyseLogsOptions {
+  loaded: LoadedConfig;
+  logs: readonly string[];
+  /** Output directory; default output.dir of the config. */
+  outDir?: string;
+  /** Dragon nightly mode: a previous report.json (default dragon.gate.previous-report). */
+  previousReport?: string | null;
+  /** Definitions already loaded by a run (saves reading items twice). */
+  checks?: readonly LoadedCheck[];
+  /** A run that was interrupted: said in the report's warnings. */
+  cancelled?: boolean;
+  now?: () => Date;
+}
+
+/**
+ * Logs → report.json, summary.md and charts. The same function serves a fresh run, a resumed
+ * run, and a merge of shards: nothing here talks to a model.
+ */
+export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
+  const { loaded } = options;
+  const ctx = checkContext(loaded);
+  const checks = options.checks ?? (await loadChecks(ctx));
+  const { records, runs, warnings } = await readSampleLogs(options.logs);
+
+  const previousFile =
+    options.previousReport ??
+    (loaded.config.dragon.gate.previousReport
+      ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport)
+      : null);
+  const previous: Report | null = previousFile ? await readReport(previousFile) : null;
+
+  const { sections, findings } = analyseChecks(checks, records, ctx, previous);
+  const models = modelOrder(ctx);
+  const run: RunMetadata = {
+    ...provenance(runs, models),
+    config: loaded.config,
+    logs: options.logs.map((file) => path.basename(file)),
+    requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
+    promptHashes: promptHashes(ctx),
+  };
+  run.warnings.push(...warnings);
+  if (records.length === 0)
+    run.warnings.push('the sample logs hold no records: nothing was measured');
+  if (options.cancelled) {
+    run.warnings.push(
+      'the run was interrupted: this report covers the requests finished so far; run again to resume',
+    );
+  }
+
+  const report = buildReport({
+    run,
+    sections,
+    findings,
+    createdAt: (options.now ?? (() => new Date()))(),
+  });
+  const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
+  return {
+    report,
+    files: {
+      dir: written.dir,
+      report: written.report,
+      summary: written.summary,
+      charts: written.charts,
+      logs: options.logs.map((file) => path.resolve(file)),
+    },
+    exitCode: verdictExitCode(report, options.cancelled ?? false),
+    cancelled: options.cancelled ?? false,
+  };
+}
+
+/** The CLI's exit code: the verdict, whatever fail-on says (fail-on governs the action step). */
+export function verdictExitCode(report: Report, cancelled: boolean): ExitCode {
+  if (report.run.config.failOn === 'never') return ExitCode.pass;
+  if (report.verdict.status === 'fail') return ExitCode.regression;
+  if (report.verdict.status === 'inconclusive' || cancelled) return ExitCode.infrastructure;
+  return ExitCode.pass;
+}
+
+const UNKNOWN_SERVER: ServerInfo = {
+  provider: 'ollama',
+  host: 'unknown',
+  version: null,
+  simulated: false,
+};
+
+/** Server and model provenance from the run records (the latest wins; shards are listed). */
+function provenance(
+  runs: readonly RunInfoRecord[],
+  models: readonly string[],
+): Pick<RunMetadata, 'provider' | 'models' | 'loadedBefore' | 'warnings' | 'shards'> {
+  const latest = runs.at(-1);
+  const metadata = new Map<string, ModelMetadata>();
+  for (const run of runs) for (const model of run.models) metadata.set(model.model, model);
+  const find = (name: string | undefined): ModelMetadata | null =>
+    name ? (metadata.get(name) ?? null) : null;
+  const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
+  if (runs.length === 0)
+    warnings.push('no run record in the logs: server and model provenance unknown');
+  return {
+    provider: latest?.provider ?? UNKNOWN_SERVER,
+    models: { baseline: find(models[0]), candidate: find(models[1]) },
+    loadedBefore: latest?.loadedBefore ?? null,
+    warnings,
+    shards: [...new Set(runs.map((r) => r.shard).filter((s): s is string => s !== null))].sort(),
+  };
+}

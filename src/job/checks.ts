@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { churnCheck } from '../checks/churn/index.js';
+import {
+  CHURN_SYSTEM_PROMPT,
+  PROMPT_VERSION as CHURN_PROMPT_VERSION,
+} from '../checks/churn/prompt.js';
+import { dragonCheck } from '../checks/dragon/index.js';
+import { promptSha256 as dragonPromptSha256 } from '../checks/dragon/prompt.js';
+import { personasCheck } from '../checks/personas/index.js';
+import type { Check, CheckContext, GateFinding } from '../checks/types.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { CheckName } from '../config/schema.js';
+import type { SampleRecord } from '../runner/records.js';
+import type { WorkUnit } from '../runner/types.js';
+import type { Report } from '../report/types.js';
+
+/**
+ * The three checks behind one erased type: the job only moves definitions from `load` to
+ * `plan`/`analyse` and sections from `analyse` to `gate`, never looks inside them.
+ */
+interface AnyCheck {
+  name: CheckName;
+  load(ctx: CheckContext): Promise<unknown>;
+  plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
+  analyse(records: readonly SampleRecord[], definitions: unknown, ctx: CheckContext): unknown;
+  gate(section: unknown, ctx: CheckContext, previous?: unknown): GateFinding[];
+}
+
+function erase<D, S>(check: Check<D, S>): AnyCheck {
+  return {
+    name: check.name,
+    load: (ctx) => check.load(ctx),
+    plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
+    analyse: (records, definitions, ctx) => check.analyse(records, definitions as D, ctx),
+    gate: (section, ctx, previous) => check.gate(section as S, ctx, previous),
+  };
+}
+
+const CHECKS: Record<CheckName, AnyCheck> = {
+  churn: erase(churnCheck),
+  dragon: erase(dragonCheck),
+  personas: erase(personasCheck),
+};
+
+export interface LoadedCheck {
+  check: AnyCheck;
+  definitions: unknown;
+}
+
+export function checkContext(loaded: LoadedConfig): CheckContext {
+  const { config } = loaded;
+  return {
+    config,
+    baseDir: loaded.baseDir,
+    models: { baseline: config.models.baseline, candidate: config.models.candidate ?? null },
+  };
+}
+
+/** The models in run order: baseline first (model-major), the candidate when there is one. */
+export function modelOrder(ctx: CheckContext): string[] {
+  const { baseline, candidate } = ctx.models;
+  return candidate && candidate !== baseline ? [baseline, candidate] : [baseline];
+}
+
+/** Loads every selected check's definitions before anything runs: bad input fails first. */
+export async function loadChecks(ctx: CheckContext): Promise<LoadedCheck[]> {
+  const loaded: LoadedCheck[] = [];
+  for (const name of ctx.config.checks) {
+    const check = CHECKS[name];
+    loaded.push({ check, definitions: await check.load(ctx) });
+  }
+  return loaded;
+}
+
+export function planChecks(checks: readonly LoadedCheck[], ctx: CheckContext): WorkUnit[] {
+  const units: WorkUnit[] = [];
+  for (const model of modelOrder(ctx)) {
+    for (const { check, definitions } of checks) units.push(...check.plan(definitions, ctx, model));
+  }
+  return units;
+}
+
+export interface Analysed {
+  sections: Report['checks'];
+  findings: GateFinding[];
+}
+
+/** Pure: the records (and, for nightly mode, a previous report) → sections and findings. */
+export function analyseChecks(
+  checks: readonly LoadedCheck[],
+  records: readonly SampleRecord[],
+  ctx: CheckContext,
+  previous: Report | null,
+): Analysed {
+  const sections: Record<string, unknown> = {};
+  const findings: GateFinding[] = [];
+  for (const { check, definitions } of checks) {
+    const own = records.filter((r) => r.check === check.name);
+    const section = check.analyse(own, definitions, ctx);
+    sections[check.name] = section;
+    findings.push(...check.gate(section, ctx, previous?.checks[check.name]));
+  }
+  return { sections: sections as Report['checks'], findings };
+}
+
+/** SHA-256 of each prompt template the run used, for the provenance section. */
+export function promptHashes(ctx: CheckContext): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  if (ctx.config.checks.includes('churn')) {
+    hashes[`churn (${CHURN_PROMPT_VERSION}, system prompt)`] = createHash('sha256')
+      .update(CHURN_SYSTEM_PROMPT)
+      .digest('hex');
+  }
+  if (ctx.config.checks.includes('dragon')) {
+    hashes[`dragon (hints: ${ctx.config.dragon.hints})`] = dragonPromptSha256(
+      ctx.config.dragon.hints,
+    );
+  }
+  return hashes;
+}

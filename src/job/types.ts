@@ -1,0 +1,34 @@
+import type { LoadedConfig } from '../config/load.js';
+import type { Shard } from '../config/overrides.js';
+import type { ExitCode } from '../errors.js';
+import type { Report } from '../report/types.js';
+
+export interface JobFiles {
+  dir: string;
+  report: string;
+  summary: string;
+  charts: string[];
+  /** Sample logs the report was computed from. */
+  logs: string[];
+}
+
+export interface JobOutcome {
+  report: Report;
+  files: JobFiles;
+  /** 0 pass/warn, 1 fail, 3 inconclusive (the verdict as an exit code). */
+  exitCode: ExitCode;
+  /** True when the run was interrupted: the report covers what was measured so far. */
+  cancelled: boolean;
+}
+
+export interface RunJobOptions {
+  loaded: LoadedConfig;
+  shard?: Shard | null;
+  /** Folder kept across runs (actions/cache) whose sample log is reused and refreshed. */
+  cacheDir?: string | null;
+  signal?: AbortSignal;
+  /** Where progress lines go (stderr by default). */
+  progress?: NodeJS.WritableStream;
+  /** Whether progress may redraw one line (a terminal) or prints plain lines (CI logs). */
+  interactive?: boolean;
+}

@@ -1,0 +1,93 @@
+import * as core from '@actions/core';
+import { type ActionInputs, getInputs } from './config/actionInputs.js';
+import { formatGateError, InfrastructureError, isGateError } from './errors.js';
+import { githubPublishOptions, publish } from './github/publish.js';
+import { writeJobSummary } from './github/summary.js';
+import { runJob } from './job/run.js';
+import { gateOutcome } from './report/verdict.js';
+
+/**
+ * The action: read the inputs, run the gate, publish everything, and only then set the failed
+ * state. A regression (verdict fail) and a measurement that could not be made (inconclusive,
+ * or an infrastructure error before any measurement) read differently in the log.
+ */
+export async function run(): Promise<void> {
+  let inputs: ActionInputs | null = null;
+  try {
+    inputs = getInputs();
+    const controller = new AbortController();
+    const stop = (): void => controller.abort(new Error('the job was cancelled'));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+
+    const outcome = await core.group('model-gate: measure', () =>
+      runJob({
+        loaded: inputs!.loaded,
+        shard: inputs!.shard,
+        cacheDir: inputs!.cacheDir,
+        signal: controller.signal,
+        progress: process.stdout,
+        interactive: false,
+      }),
+    );
+
+    const { report, files } = outcome;
+    await core.group('model-gate: publish', () =>
+      publish(
+        report,
+        { ...files },
+        githubPublishOptions({
+          token: inputs!.githubToken,
+          comment: inputs!.comment,
+          commentHeader: inputs!.commentHeader,
+          artifactName: inputs!.artifactName,
+        }),
+      ),
+    );
+
+    for (const warning of report.run.warnings) core.warning(`model-gate: ${warning}`);
+    const decision = gateOutcome(report.verdict.status, report.run.config.failOn);
+    const reasons = report.verdict.reasons
+      .filter((r) => r.severity === 'fail' || r.severity === 'inconclusive')
+      .map((r) => `${r.check}: ${r.message}`);
+    if (decision.failed) {
+      core.setFailed([decision.message, ...reasons].join('\n'));
+    } else if (report.verdict.status !== 'pass') {
+      core.warning([decision.message, ...reasons].join('\n'));
+    } else {
+      core.info(decision.message);
+    }
+  } catch (error) {
+    await reportCrash(error, inputs);
+  }
+}
+
+/** Nothing could be measured: say why in the log and the job summary, then fail the step. */
+async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise<void> {
+  const message = isGateError(error)
+    ? formatGateError(error)
+    : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  const couldNotMeasure = error instanceof InfrastructureError;
+  core.setOutput('verdict', 'inconclusive');
+  try {
+    const title = couldNotMeasure
+      ? 'could not measure'
+      : isGateError(error)
+        ? 'bad input'
+        : 'internal error';
+    await writeJobSummary(
+      `## model-gate: ${title}\n\n\`\`\`\n${message.replace(/```/g, "'''")}\n\`\`\`\n`,
+      {
+        fullReportNotice: '',
+      },
+    );
+  } catch {
+    // The step fails below either way; a missing summary must not hide the reason.
+  }
+  if (couldNotMeasure && inputs?.loaded.config.failOn === 'never') {
+    core.warning(`model-gate: ${message}`);
+    return;
+  }
+  if (!isGateError(error) && error instanceof Error && error.stack) core.debug(error.stack);
+  core.setFailed(`model-gate: ${message}`);
+}
