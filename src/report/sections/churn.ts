@@ -5,6 +5,7 @@
 import type {
   ChurnSection,
   CountShare,
+  FlagSet,
   ItemRow,
   MethodSection,
   ModelSummary,
@@ -21,6 +22,16 @@ const fixed = (value: number, digits = 1): string => {
 
 function shareCell(value: CountShare): string {
   return `${value.count} (${percent(value.share)}, ${interval(value.low, value.high, (v) => percent(v))})`;
+}
+
+function shareRow(label: string, set: FlagSet): string[] {
+  return [
+    label,
+    String(set.base),
+    shareCell(set.improved),
+    shareCell(set.deteriorated),
+    shareCell(set.unchanged),
+  ];
 }
 
 function expectedCell(method: MethodSection, side: 'improved' | 'deteriorated'): string {
@@ -147,6 +158,12 @@ export function renderChurnSection(section: ChurnSection): string {
         ),
       ],
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    table(
+      ['gate method over', 'items', 'improved', 'deteriorated', 'no change'],
+      [shareRow('all items', gate.all), shareRow('analysable items', gate.analysable)],
+      ['l', 'r', 'r', 'r', 'r'],
     ),
     '',
     `Raw Fisher p ≤ ${c.exact.alpha} before FDR control: ${c.exact.rawP.improved} improved, ${c.exact.rawP.deteriorated} deteriorated.`,

@@ -4,8 +4,9 @@
  * Scenario block (under a model's `churn:` key; every field optional):
  *
  *   churn:
- *     items: fixtures/items/general.yml  # item file whose answer key the model "knows"
- *                                        # (path relative to the working directory)
+ *     items: fixtures/items/general.yml  # item file whose answer key the model "knows";
+ *                                        # relative to the working directory, else to
+ *                                        # model-gate's own folder (built-in fixtures)
  *     accuracy: 0.7        # typical chance of answering an item correctly, in (0, 1)
  *     spread: 1.5          # SD of item difficulty on the logit scale (0: all items alike)
  *     difficulty-seed: 1   # seed of the item difficulties; keep it equal across models so
@@ -23,9 +24,11 @@
  * (model, prompt, seed option); a wrong answer is another valid letter. At temperature 0 the
  * model answers its most likely option: correct exactly when p ≥ ½.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ChurnItem, choiceLetters, loadItemsFile } from '../../checks/churn/items.js';
 import { itemPromptKey, parseChurnPrompt } from '../../checks/churn/prompt.js';
+import { packageRoot } from '../../job/packageRoot.js';
 import { normalQuantile } from '../../stats/normal.js';
 import { createRng, seedFromText } from '../../stats/prng.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
@@ -152,8 +155,16 @@ export function drawChurnAnswer(
 
 const itemCache = new Map<string, Map<string, ChurnItem>>();
 
+/** The item file: as given when it exists there, otherwise among model-gate's own fixtures. */
+function locateItems(file: string): string {
+  const fromCwd = path.resolve(file);
+  if (path.isAbsolute(file) || existsSync(fromCwd)) return fromCwd;
+  const builtIn = path.join(packageRoot(), file);
+  return existsSync(builtIn) ? builtIn : fromCwd;
+}
+
 function itemsByPrompt(file: string): Map<string, ChurnItem> {
-  const absolute = path.resolve(file);
+  const absolute = locateItems(file);
   let map = itemCache.get(absolute);
   if (!map) {
     map = new Map(loadItemsFile(absolute, file).items.map((item) => [itemPromptKey(item), item]));
