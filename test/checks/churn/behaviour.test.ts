@@ -7,12 +7,12 @@ import { configSchema } from '../../../src/config/schema.js';
 import type { SampleRecord } from '../../../src/runner/records.js';
 import type { UnitContext } from '../../../src/runner/types.js';
 import type { SimulatedChat } from '../../../src/simulator/behaviour.js';
-import { behaviours } from '../../../src/simulator/behaviours/index.js';
 import {
   churnBehaviour,
   latentAccuracy,
   parseChurnParams,
 } from '../../../src/simulator/behaviours/churn.js';
+import { behaviours } from '../../../src/simulator/behaviours/index.js';
 
 describe('latentAccuracy', () => {
   it('follows the logit formula of the block', () => {
