@@ -1,7 +1,8 @@
 /**
  * Progress of a run, in model calls: done/total, rate and time left. In a terminal one line
- * is redrawn in place; in CI logs (not a TTY) a plain line is printed at most every
- * `intervalMs` and once at the end, so a long run neither floods the log nor goes silent.
+ * is redrawn in place; in CI logs (not a TTY) a plain line is printed at the start, then at
+ * most every `intervalMs`, and once at the end, so a long run neither floods the log nor
+ * goes silent.
  */
 
 export interface ProgressSink {
@@ -56,8 +57,8 @@ export function createProgress(options: ProgressOptions): ProgressSink {
       total = planned;
       done = 0;
       startedAt = now();
-      lastPrinted = options.interactive ? Number.NEGATIVE_INFINITY : startedAt;
-      if (options.interactive) print();
+      // The plan's size goes out at once, so a CI log shows what the run will do.
+      print();
     },
     advance(what) {
       done++;

@@ -28,10 +28,11 @@ describe('progress', () => {
       progress.advance('m');
     }
     progress.finish();
-    // Lines at 10 s and 20 s and 30 s, plus the final one.
-    expect(written).toHaveLength(4);
+    // The plan at the start, lines at 10 s, 20 s and 30 s, and the final one.
+    expect(written).toHaveLength(5);
     expect(written.every((w) => w.endsWith('\n') && !w.includes('\r'))).toBe(true);
-    expect(written[0]).toBe('model-gate: 10/100 calls (10%), 1.0/s, about 1m30s left, m\n');
+    expect(written[0]).toBe('model-gate: 0/100 calls (0%)\n');
+    expect(written[1]).toBe('model-gate: 10/100 calls (10%), 1.0/s, about 1m30s left, m\n');
   });
 
   it('redraws one line in a terminal and ends it with a newline', () => {
