@@ -152,7 +152,7 @@ export class OllamaProvider implements Provider {
     try {
       return await work(client);
     } catch (error) {
-      throw classify(error, deadline, timeoutMs, this.options.host);
+      throw classify(error, deadline, timeoutMs);
     } finally {
       deadline.dispose();
     }
@@ -221,12 +221,7 @@ function checkedLines(): TransformStream<Uint8Array, Uint8Array> {
   });
 }
 
-function classify(
-  error: unknown,
-  deadline: Deadline,
-  timeoutMs: number,
-  host: string,
-): ProviderFailure {
+function classify(error: unknown, deadline: Deadline, timeoutMs: number): ProviderFailure {
   if (deadline.cancelled()) return new ProviderFailure('cancelled', 'cancelled');
   if (deadline.timedOut()) {
     return new ProviderFailure('timeout', `no answer within ${formatSeconds(timeoutMs)}`);
@@ -243,10 +238,7 @@ function classify(
   }
   const transport = transportFailureKind(error);
   if (transport === 'unreachable') {
-    return new ProviderFailure(
-      'unreachable',
-      `cannot reach the Ollama server at ${host}: ${describeError(error)}`,
-    );
+    return new ProviderFailure('unreachable', `connection failed: ${describeError(error)}`);
   }
   if (transport === 'connection-reset') {
     return new ProviderFailure(transport, `connection lost: ${describeError(error)}`);

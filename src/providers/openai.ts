@@ -153,19 +153,14 @@ export class OpenAIProvider implements Provider {
     try {
       return await work(deadline);
     } catch (error) {
-      throw classify(error, deadline, timeoutMs, this.options.host);
+      throw classify(error, deadline, timeoutMs);
     } finally {
       deadline.dispose();
     }
   }
 }
 
-function classify(
-  error: unknown,
-  deadline: Deadline,
-  timeoutMs: number,
-  host: string,
-): ProviderFailure {
+function classify(error: unknown, deadline: Deadline, timeoutMs: number): ProviderFailure {
   if (deadline.cancelled()) return new ProviderFailure('cancelled', 'cancelled');
   if (deadline.timedOut() || error instanceof OpenAI.APIConnectionTimeoutError) {
     return new ProviderFailure('timeout', `no answer within ${timeoutMs} ms`);
@@ -176,7 +171,7 @@ function classify(
   }
   if (error instanceof OpenAI.APIConnectionError) {
     const kind = transportFailureKind(error) ?? 'unreachable';
-    const prefix = kind === 'unreachable' ? `cannot reach the server at ${host}: ` : '';
+    const prefix = kind === 'unreachable' ? 'connection failed: ' : '';
     return new ProviderFailure(kind, `${prefix}${describeError(error)}`);
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {

@@ -40,7 +40,8 @@ export function errorCode(error: unknown): string | null {
 
 export function transportFailureKind(error: unknown): ProviderFailureKind | null {
   const code = errorCode(error);
-  if (code === null) return null;
+  // fetch refuses some addresses itself ("bad port", an invalid URL): nothing was reached.
+  if (code === null) return isFetchFailure(error) ? 'unreachable' : null;
   if (UNREACHABLE.has(code)) return 'unreachable';
   if (RESET.has(code)) return 'connection-reset';
   if (TIMEOUT.has(code)) return 'timeout';
@@ -49,8 +50,26 @@ export function transportFailureKind(error: unknown): ProviderFailureKind | null
 
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  let message = error.message;
+  // "fetch failed" says nothing; the reason is one level down.
+  if (
+    error.cause instanceof Error &&
+    error.cause.message &&
+    !message.includes(error.cause.message)
+  ) {
+    message = `${message}: ${error.cause.message}`;
+  }
   const code = errorCode(error);
-  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+function isFetchFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current instanceof TypeError && current.message === 'fetch failed') return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 /** Kind for an HTTP error status from a model server. */
