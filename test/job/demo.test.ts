@@ -1,0 +1,106 @@
+/**
+ * The demo is the whole job against the simulator: its scenario is built so that every check
+ * finds its planted regression, and the A/A scenario passes. The same report must come back
+ * from the sample log alone (`model-gate analyze`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { ExitCode } from '../../src/errors.js';
+import { analyseLogs } from '../../src/job/analyse.js';
+import { type DemoOutcome, runDemo } from '../../src/job/demo.js';
+import { rawHtml, tableLinePipes, tables } from '../report/gfm.js';
+
+const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+
+describe('model-gate demo (regression scenario)', () => {
+  let outcome: DemoOutcome;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'model-gate-demo-'));
+    outcome = await runDemo({ scenario: 'demo', outDir: dir, progress: quiet, interactive: false });
+  }, 120_000);
+
+  it('fails, naming each planted regression', () => {
+    expect(outcome.report.verdict.status).toBe('fail');
+    expect(outcome.exitCode).toBe(ExitCode.regression);
+    const failed = outcome.report.verdict.reasons.filter((r) => r.severity === 'fail');
+    const text = failed.map((r) => `${r.check}/${r.rule}: ${r.message}`).join('\n');
+    expect(text).toMatch(/churn\/.*law: \d+ items reliably worse/);
+    expect(text).toMatch(/dragon\/.*ECE/);
+    expect(text).toMatch(/personas\/.*merges technique and sourcing/);
+    expect(outcome.report.headline.reversals).toEqual(['law']);
+  });
+
+  it('writes the report, the summary, the charts and the log it names', () => {
+    for (const file of [
+      outcome.files.report,
+      outcome.files.summary,
+      ...outcome.files.charts,
+      ...outcome.files.logs,
+    ]) {
+      expect(existsSync(file), file).toBe(true);
+    }
+    expect(outcome.files.charts.map((c) => path.basename(c))).toEqual(
+      expect.arrayContaining([
+        'churn-domains.svg',
+        'dragon-reliability-candidate.svg',
+        'personas-confusion-candidate.svg',
+      ]),
+    );
+    expect(outcome.report.run.provider.simulated).toBe(true);
+    expect(outcome.report.run.models.candidate?.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('renders a summary whose every table parses with the right column count', () => {
+    const summary = readFileSync(outcome.files.summary, 'utf8');
+    const parsed = tables(summary);
+    expect(parsed.length).toBeGreaterThan(10);
+    for (const table of parsed) {
+      for (const width of table.rowWidths) expect(width).toBe(table.columns);
+    }
+    // GFM silently drops extra cells: count the unescaped pipes of every table line too.
+    for (const block of tableLinePipes(summary)) {
+      const first = block[0];
+      for (const pipes of block) expect(pipes).toBe(first);
+    }
+    expect(
+      rawHtml(summary, /^<\/?(details|summary)>|^<details><summary>|^<\/summary>|^<\/details>/),
+    ).toEqual([]);
+  });
+
+  it('analyze rebuilds the same report from the sample log alone', async () => {
+    const loaded = loadConfig({
+      file: 'fixtures/demo/model-gate.yml',
+      env: {},
+      overrides: [{ path: ['models', 'candidate'], value: 'demo-cand:1b', source: 'test' }],
+    });
+    const again = await analyseLogs({
+      loaded: { ...loaded, config: outcome.report.run.config },
+      logs: outcome.files.logs,
+      outDir: path.join(dir, 'again'),
+    });
+    expect(again.report.checks).toEqual(outcome.report.checks);
+    expect(again.report.verdict).toEqual(outcome.report.verdict);
+  });
+});
+
+describe('model-gate demo --scenario aa', () => {
+  it('passes: identical models show no regression', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-aa-'));
+    const outcome = await runDemo({
+      scenario: 'aa',
+      outDir: dir,
+      progress: quiet,
+      interactive: false,
+    });
+    const failures = outcome.report.verdict.reasons.filter((r) => r.severity === 'fail');
+    expect(failures).toEqual([]);
+    expect(['pass', 'warn']).toContain(outcome.report.verdict.status);
+    expect(outcome.exitCode).toBe(ExitCode.pass);
+    expect(outcome.report.headline.deteriorated).toBe(0);
+  }, 120_000);
+});
