@@ -38,12 +38,20 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InfrastructureError } from '../errors.js';
 import { tallyRequests } from '../job/tally.js';
-import type { ChatRequest, ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
-import { ProviderFailure } from '../providers/types.js';
+import type { ModelMetadata, Provider, ProviderFailure, ServerInfo } from '../providers/types.js';
 import type { RequestTally } from '../report/types.js';
 import { TOOL_VERSION } from '../version.js';
+import {
+  asFailure,
+  checkModel,
+  checkServer,
+  loadedModels,
+  warmUp,
+  warnForeignModels,
+} from './preflight.js';
 import { type ProgressSink, silentProgress } from './progress.js';
 import { type RunInfoRecord, SAMPLE_LOG_VERSION, type SampleRecord } from './records.js';
+import { checkRecordBelongs, indexPrior, priorKey } from './resume.js';
 import { deduplicate, openSampleLog, readSampleLogs } from './sampleLog.js';
 import { type ShardSpec, selectShard, shardLabel } from './shard.js';
 import type { CallOutcome, CallSpec, UnitContext, WorkUnit } from './types.js';
@@ -97,8 +105,6 @@ export class RunCancelled extends Error {
 
 /** Thrown by `ctx.call` once the server stopped answering; the run ends with exit 3. */
 class ServerLost extends Error {}
-
-const WARMUP_PROMPT = 'Reply with the single word: ready.';
 
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const provider = options.provider;
@@ -298,139 +304,4 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     units: { planned: planned.length, skipped, executed },
     calls,
   };
-}
-
-async function checkServer(provider: Provider): Promise<ServerInfo> {
-  let version: string | null;
-  try {
-    version = await provider.version();
-  } catch (error) {
-    const failure = asFailure(error);
-    throw new InfrastructureError(
-      `cannot reach the model server at ${provider.info.host}: ${failure.message}`,
-      provider.info.provider === 'ollama'
-        ? 'start it (ollama serve) or point provider.host / OLLAMA_HOST at it'
-        : 'start the server or correct provider.host',
-    );
-  }
-  return {
-    ...provider.info,
-    version,
-    simulated: provider.info.simulated || (version?.includes('simulated') ?? false),
-  };
-}
-
-async function checkModel(provider: Provider, model: string): Promise<ModelMetadata> {
-  try {
-    return await provider.describe(model);
-  } catch (error) {
-    const failure = asFailure(error);
-    if (failure.kind === 'model-missing') {
-      throw new InfrastructureError(
-        `model '${model}' is not available on the server at ${provider.info.host}`,
-        provider.info.provider === 'ollama'
-          ? `ollama pull ${model}`
-          : 'load the model in the server, or correct models.baseline / models.candidate',
-      );
-    }
-    throw new InfrastructureError(
-      `cannot read the metadata of model '${model}' from ${provider.info.host}: ${failure.message}`,
-    );
-  }
-}
-
-async function loadedModels(
-  provider: Provider,
-  warn: (message: string) => void,
-): Promise<string[] | null> {
-  try {
-    return await provider.loadedModels();
-  } catch (error) {
-    warn(`could not list the models loaded on the server: ${asFailure(error).message}`);
-    return null;
-  }
-}
-
-function warnForeignModels(
-  loaded: string[] | null,
-  ours: readonly string[],
-  warn: (message: string) => void,
-): void {
-  const tagged = new Set(ours.map(withTag));
-  const others = (loaded ?? []).filter((m) => !tagged.has(withTag(m)));
-  if (others.length > 0) {
-    warn(
-      `another model is loaded on the server (${others.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
-    );
-  }
-}
-
-async function warmUp(
-  provider: Provider,
-  model: string,
-  numCtx: number,
-  timeoutMs: number,
-  signal: AbortSignal,
-  warn: (message: string) => void,
-): Promise<void> {
-  const request: ChatRequest = {
-    model,
-    messages: [{ role: 'user', content: WARMUP_PROMPT }],
-    options: { temperature: 0, seed: 0, numCtx, numPredict: 1, think: false },
-  };
-  try {
-    await provider.chat(request, signal, timeoutMs);
-  } catch (error) {
-    const failure = asFailure(error);
-    if (failure.kind !== 'cancelled') {
-      warn(
-        `warm-up of ${model} failed (${failure.kind}: ${failure.message}); the first calls may include its load time`,
-      );
-    }
-  }
-}
-
-/** Records of the log by (check, model, digest, unit key), where a decision's key extends its game's. */
-function indexPrior(records: readonly SampleRecord[]): Map<string, SampleRecord[]> {
-  const index = new Map<string, SampleRecord[]>();
-  for (const record of records) {
-    const parts = record.key.split('/');
-    for (let n = parts.length; n >= 1; n--) {
-      const key = priorKey(record.check, record.model, record.digest, parts.slice(0, n).join('/'));
-      const list = index.get(key) ?? [];
-      list.push(record);
-      index.set(key, list);
-    }
-  }
-  return index;
-}
-
-function priorKey(check: string, model: string, digest: string | null, key: string): string {
-  return JSON.stringify([check, model, digest, key]);
-}
-
-function checkRecordBelongs(record: SampleRecord, unit: WorkUnit, digest: string | null): void {
-  const keyFits = record.key === unit.key || record.key.startsWith(`${unit.key}/`);
-  if (record.check !== unit.check || record.model !== unit.model || !keyFits) {
-    throw new Error(
-      `unit ${unit.check}/${unit.model}/${unit.key} emitted a record for ${record.check}/${record.model}/${record.key}`,
-    );
-  }
-  if (record.digest !== digest) {
-    throw new Error(
-      `unit ${unit.check}/${unit.key} emitted digest ${record.digest} instead of the model's ${digest}: resume would not find it`,
-    );
-  }
-}
-
-function asFailure(error: unknown): ProviderFailure {
-  if (error instanceof ProviderFailure) return error;
-  return new ProviderFailure(
-    'server-error',
-    error instanceof Error ? error.message : String(error),
-  );
-}
-
-function withTag(model: string): string {
-  return model.includes(':') ? model : `${model}:latest`;
 }

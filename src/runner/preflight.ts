@@ -1,0 +1,111 @@
+/**
+ * What the runner checks before it calls a model: the server answers, every model exists
+ * (with the command that fetches a missing one), which models are loaded, and a warm-up call
+ * that pays the model's load time outside the measurement.
+ */
+import { InfrastructureError } from '../errors.js';
+import type { ChatRequest, ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
+import { ProviderFailure } from '../providers/types.js';
+
+const WARMUP_PROMPT = 'Reply with the single word: ready.';
+
+export type Warn = (message: string) => void;
+
+export async function checkServer(provider: Provider): Promise<ServerInfo> {
+  let version: string | null;
+  try {
+    version = await provider.version();
+  } catch (error) {
+    const failure = asFailure(error);
+    throw new InfrastructureError(
+      `cannot reach the model server at ${provider.info.host}: ${failure.message}`,
+      provider.info.provider === 'ollama'
+        ? 'start it (ollama serve) or point provider.host / OLLAMA_HOST at it'
+        : 'start the server or correct provider.host',
+    );
+  }
+  return {
+    ...provider.info,
+    version,
+    simulated: provider.info.simulated || (version?.includes('simulated') ?? false),
+  };
+}
+
+export async function checkModel(provider: Provider, model: string): Promise<ModelMetadata> {
+  try {
+    return await provider.describe(model);
+  } catch (error) {
+    const failure = asFailure(error);
+    if (failure.kind === 'model-missing') {
+      throw new InfrastructureError(
+        `model '${model}' is not available on the server at ${provider.info.host}`,
+        provider.info.provider === 'ollama'
+          ? `ollama pull ${model}`
+          : 'load the model in the server, or correct models.baseline / models.candidate',
+      );
+    }
+    throw new InfrastructureError(
+      `cannot read the metadata of model '${model}' from ${provider.info.host}: ${failure.message}`,
+    );
+  }
+}
+
+export async function loadedModels(provider: Provider, warn: Warn): Promise<string[] | null> {
+  try {
+    return await provider.loadedModels();
+  } catch (error) {
+    warn(`could not list the models loaded on the server: ${asFailure(error).message}`);
+    return null;
+  }
+}
+
+export function warnForeignModels(
+  loaded: string[] | null,
+  ours: readonly string[],
+  warn: Warn,
+): void {
+  const tagged = new Set(ours.map(withTag));
+  const others = (loaded ?? []).filter((m) => !tagged.has(withTag(m)));
+  if (others.length > 0) {
+    warn(
+      `another model is loaded on the server (${others.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
+    );
+  }
+}
+
+export async function warmUp(
+  provider: Provider,
+  model: string,
+  numCtx: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+  warn: Warn,
+): Promise<void> {
+  const request: ChatRequest = {
+    model,
+    messages: [{ role: 'user', content: WARMUP_PROMPT }],
+    options: { temperature: 0, seed: 0, numCtx, numPredict: 1, think: false },
+  };
+  try {
+    await provider.chat(request, signal, timeoutMs);
+  } catch (error) {
+    const failure = asFailure(error);
+    if (failure.kind !== 'cancelled') {
+      warn(
+        `warm-up of ${model} failed (${failure.kind}: ${failure.message}); the first calls may include its load time`,
+      );
+    }
+  }
+}
+
+export function asFailure(error: unknown): ProviderFailure {
+  if (error instanceof ProviderFailure) return error;
+  return new ProviderFailure(
+    'server-error',
+    error instanceof Error ? error.message : String(error),
+  );
+}
+
+function withTag(model: string): string {
+  return model.includes(':') ? model : `${model}:latest`;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { DragonGameRecord, SampleRecord } from '../../src/runner/records.js';
+import { checkRecordBelongs, indexPrior, priorKey } from '../../src/runner/resume.js';
+import type { WorkUnit } from '../../src/runner/types.js';
+
+function game(key: string, digest: string | null = 'd1'): DragonGameRecord {
+  return {
+    v: 1,
+    kind: 'game',
+    check: 'dragon',
+    model: 'm:1b',
+    digest,
+    key,
+    game: 0,
+    prompt_sha256: 'p',
+    result: 'won',
+    capped: false,
+    turns: 1,
+    decisions: 1,
+    cells_visited: 1,
+    treasure_found: true,
+    wounds: 0,
+    fingerprint: 'f',
+  };
+}
+
+const unit: WorkUnit = {
+  check: 'dragon',
+  model: 'm:1b',
+  key: 'dragon/seed-3',
+  expectedCalls: 10,
+  isComplete: () => false,
+  execute: async () => {},
+};
+
+describe('resume', () => {
+  it('gives a unit the records whose key is its key or extends it at a "/"', () => {
+    const records: SampleRecord[] = [
+      game('dragon/seed-3/decision-0'),
+      game('dragon/seed-30/decision-0'),
+      game('dragon/seed-3/game'),
+      game('dragon/seed-3/game', 'd2'),
+    ];
+    const index = indexPrior(records);
+    const prior = index.get(priorKey('dragon', 'm:1b', 'd1', 'dragon/seed-3')) ?? [];
+    // seed-30 shares the text prefix but not the key; d2 is another model under the same tag.
+    expect(prior.map((r) => r.key)).toEqual(['dragon/seed-3/decision-0', 'dragon/seed-3/game']);
+  });
+
+  it('refuses a record of another unit or digest', () => {
+    expect(() => checkRecordBelongs(game('dragon/seed-3/game'), unit, 'd1')).not.toThrow();
+    expect(() => checkRecordBelongs(game('dragon/seed-30/game'), unit, 'd1')).toThrow(
+      /emitted a record for dragon\/m:1b\/dragon\/seed-30\/game/,
+    );
+    expect(() => checkRecordBelongs(game('dragon/seed-3/game', 'd2'), unit, 'd1')).toThrow(
+      /resume would not find it/,
+    );
+  });
+});
