@@ -48,7 +48,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-const TIMEOUT_MS = 150;
+const TIMEOUT_MS = 250;
 const providers: Record<string, () => Provider> = {
   ollama: () => new OllamaProvider({ host: sim.url, timeoutMs: TIMEOUT_MS, keepAlive: '5m' }),
   openai: () => new OpenAIProvider({ host: sim.url, apiKey: 'test', timeoutMs: TIMEOUT_MS }),

@@ -71,9 +71,9 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
   });
 
   it('lets the warm-up absorb the model load, which would time out a counted call', async () => {
-    // Loading takes 300 ms, a request may take 150 ms; the warm-up may take 2 s.
-    sim = await simulate(`load-ms: 300\n${twoModels()}`);
-    const options = { units: probeUnits(BASE, 2), models: [BASE], retries: 0, timeoutMs: 150 };
+    // Loading takes 900 ms, a request may take 300 ms; the warm-up may take 2 s.
+    sim = await simulate(`load-ms: 900\n${twoModels()}`);
+    const options = { units: probeUnits(BASE, 2), models: [BASE], retries: 0, timeoutMs: 300 };
     const warm = await runPlan({
       ...options,
       provider: ollamaFor(sim),
@@ -82,7 +82,7 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
     });
     expect(warm.requests[0]).toMatchObject({ total: 2, ok: 2, timeout: 0 });
     await sim.close();
-    sim = await simulate(`load-ms: 300\n${twoModels()}`);
+    sim = await simulate(`load-ms: 900\n${twoModels()}`);
     const cold = await runPlan({
       ...options,
       provider: ollamaFor(sim),
@@ -93,10 +93,12 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
   });
 
   it('keeps at most `concurrency` requests on the server and uses them all', async () => {
-    sim = await simulate(`parallel: 4\n${twoModels()}`);
+    // 50 ms per answer, so three requests sent together overlap even on a busy machine.
+    const slow = twoModels().replace('probe: {}', 'probe: {}\n    latency-ms: 50');
+    sim = await simulate(`parallel: 4\n${slow}`);
     await runPlan({
       provider: ollamaFor(sim),
-      units: probeUnits(BASE, 8),
+      units: probeUnits(BASE, 6),
       models: [BASE],
       logPath: tempLog(),
       concurrency: 3,
@@ -178,9 +180,9 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
 
   it('marks a model perturbed when timeouts exceed the share', async () => {
     // Probe 0 always times out: 1 timeout of 4 calls = 25% > 20%.
-    sim = await simulate(twoModels('    faults: [{kind: latency, ms: 400, requests: [1, 2]}]'));
+    sim = await simulate(twoModels('    faults: [{kind: latency, ms: 1500, requests: [1, 2]}]'));
     const result = await runPlan({
-      provider: ollamaFor(sim, 150),
+      provider: ollamaFor(sim, 400),
       units: probeUnits(CAND, 4),
       models: [CAND],
       logPath: tempLog(),

@@ -84,7 +84,7 @@ describe('the simulator over the real ollama client', () => {
   });
 
   it('queues requests beyond the parallel slots, and refuses beyond the queue with 503', async () => {
-    const server = await start('parallel: 2\nmax-queue: 1\nmodels: [{name: a, latency-ms: 150}]');
+    const server = await start('parallel: 2\nmax-queue: 1\nmodels: [{name: a, latency-ms: 300}]');
     const client = new Ollama({ host: server.url });
     const results = await Promise.allSettled(
       [1, 2, 3, 4].map((n) => client.chat(chat('a', `hello ${n}`))),
