@@ -102,12 +102,12 @@ describe('maze generation', () => {
 
   it('prints JSON with camp, treasure, walls as cell + side, and the count', () => {
     const json = JSON.parse(renderMaze(0, 40, true));
-    expect(json.camp).toEqual({ row: 2, col: 1 });
-    expect(json.treasure).toEqual({ row: 0, col: 0 });
+    expect(json.camp).toEqual({ row: 4, col: 7 });
+    expect(json.treasure).toEqual({ row: 2, col: 3 });
     expect(json.wallCount).toBe(40);
     expect(json.walls).toHaveLength(40);
-    // Edge 2 separates (0,2) and (0,3).
-    expect(json.walls[0]).toEqual({ cell: { row: 0, col: 2 }, side: 'right' });
+    // Edge 12 = 1 × 7 + 5 separates (1,5) and (1,6).
+    expect(json.walls[0]).toEqual({ cell: { row: 1, col: 5 }, side: 'right' });
     expect(json.protocol).toBe('dragon-calibration/1');
   });
 });

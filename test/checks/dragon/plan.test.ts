@@ -99,9 +99,12 @@ describe('a game as a work unit', () => {
 
   it('resumes from the log: replays the logged decisions and continues to the same game', async () => {
     const whole = await runUnit(5, careful);
-    const logged = whole.emitted.slice(0, 37);
+    // Cut the game in the middle of its decisions (the last record is the game record).
+    const cut = Math.floor((whole.emitted.length - 1) / 2);
+    expect(cut).toBeGreaterThan(5);
+    const logged = whole.emitted.slice(0, cut);
     const resumed = await runUnit(5, careful, logged);
-    expect(resumed.specs).toHaveLength(whole.specs.length - 37);
+    expect(resumed.specs).toHaveLength(whole.specs.length - cut);
     expect([...logged, ...resumed.emitted]).toEqual(whole.emitted);
   });
 

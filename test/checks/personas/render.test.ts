@@ -44,7 +44,9 @@ describe('renderPersonasSection', () => {
         `\\| baseline ${escapeRegExp(escapeText('sim-base:1b'))} +\\| +${base?.correct}/48 \\| +${accuracy} \\| +16\\.7% \\|`,
       ),
     );
-    expect(md).toMatch(/\| sourcing +\| +\| +8\/8 \(100%\) \| +0\/8 \(0%\) \| −100 pts \|/);
+    // The candidate's merged assistant falls below min-recognition (the exact count depends on
+    // the simulator's draws): at most 3 of 8.
+    expect(md).toMatch(/\| sourcing +\| +\| +8\/8 \(100%\) \| +[0-3]\/8 \(\d+%\) \| −\d+ pts \|/);
     expect(md).toContain(
       '**Merged by the candidate** (the baseline kept them apart): technique ↔ sourcing.',
     );

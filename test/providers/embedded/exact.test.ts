@@ -19,9 +19,9 @@ let provider: EmbeddedProvider;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'embedded-exact-'));
-  // Model seed 7 on this question spreads its answer over all four letters (about
-  // 0.31 / 0.56 / 0.10 / 0.03 at T = 0.7), so the comparison below tests something.
-  model = writeTinyGguf(join(dir, 'tiny.gguf'), { seed: 7 });
+  // Model seed 17 on this question spreads its answer over three letters (about
+  // 0.21 / 0.42 / 0.01 / 0.36 at T = 0.7), so the comparison below tests something.
+  model = writeTinyGguf(join(dir, 'tiny.gguf'), { seed: 17 });
   provider = new EmbeddedProvider({
     timeoutMs: 60_000,
     threads: 1,
@@ -58,8 +58,10 @@ describe('exact estimator on the embedded provider', () => {
     const estimate = await estimateItem(provider, letterRequest(model, 0.7, 0), LETTERS, 'B');
     const p = estimate.letters;
     if (!p) throw new Error('no letter reachable');
-    expect(p['B']).toBeGreaterThan(0.2);
-    expect(p['B']).toBeLessThan(0.8);
+    // The comparison says something only if the model is unsure: at least two letters carry
+    // real probability on the generated weights.
+    const unsure = LETTERS.filter((l) => (p[l] ?? 0) > 0.1 && (p[l] ?? 0) < 0.9);
+    expect(unsure.length).toBeGreaterThanOrEqual(2);
     const counts: Record<string, number> = { A: 0, B: 0, C: 0, D: 0 };
     for (let k = 0; k < K; k++) {
       const answer = JSON.parse((await provider.chat(letterRequest(model, 0.7, k))).content)
