@@ -239,6 +239,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
       digest,
       signal,
       call: (spec) => callWithPolicy(spec, unit.model),
+      embed: (model, texts) => provider.embed(model, [...texts]),
       emit: async (record) => {
         checkRecordBelongs(record, unit, digest);
         log.append(record);
