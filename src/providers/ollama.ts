@@ -15,6 +15,7 @@ import {
   type Provider,
   ProviderFailure,
   type ServerInfo,
+  type TokenLogprob,
 } from './types.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -59,6 +60,9 @@ export class OllamaProvider implements Provider {
         think: request.options.think,
         keep_alive: this.options.keepAlive,
         ...(request.format ? { format: request.format } : {}),
+        ...(request.answerProbabilities
+          ? { logprobs: true, top_logprobs: request.answerProbabilities.top }
+          : {}),
         options: {
           temperature: request.options.temperature,
           seed: request.options.seed,
@@ -68,9 +72,12 @@ export class OllamaProvider implements Provider {
       });
       let content = '';
       let thinking = '';
+      // Stays null when no part carries the field: a server before 0.12.11 ignores the ask.
+      let logprobs: TokenLogprob[] | null = null;
       for await (const part of stream) {
         content += part.message?.content ?? '';
         thinking += part.message?.thinking ?? '';
+        if (part.logprobs) logprobs = [...(logprobs ?? []), ...part.logprobs];
         if (part.done) {
           return {
             content,
@@ -79,6 +86,7 @@ export class OllamaProvider implements Provider {
             promptTokens: countOrNull(part.prompt_eval_count),
             completionTokens: countOrNull(part.eval_count),
             latencyMs: performance.now() - started,
+            ...(logprobs ? { logprobs } : {}),
           };
         }
       }

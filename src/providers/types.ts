@@ -28,6 +28,34 @@ export interface ChatRequest {
   /** JSON schema of the expected answer; absent for free text (personas). */
   format?: JsonSchema;
   options: ChatOptions;
+  /**
+   * Ask for the probability of every token that can start the answer (the exact churn
+   * estimator). Ollama adds token log-probabilities to its reply (`logprobs`, with the `top`
+   * most likely alternatives of each token; at most 20); the embedded provider returns the
+   * whole next-token distribution after the fixed start of the answer and generates nothing
+   * (`answerDistribution`). A provider without the capability ignores it.
+   */
+  answerProbabilities?: { top: number };
+}
+
+/** Where a provider reads answer probabilities from, when it can. */
+export type AnswerProbabilitySource = 'embedded-logits' | 'ollama-logprobs';
+
+/** Provider kinds that honour `answerProbabilities`, and how; null where it cannot. */
+export const ANSWER_PROBABILITY_SOURCES: Readonly<
+  Record<ServerInfo['provider'], AnswerProbabilitySource | null>
+> = {
+  embedded: 'embedded-logits',
+  // Ollama returns token log-probabilities from server version 0.12.11 on.
+  ollama: 'ollama-logprobs',
+  openai: null,
+};
+
+/** One generated token with its natural-log probability and, when asked, its alternatives. */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top_logprobs?: { token: string; logprob: number }[];
 }
 
 export interface ChatResponse {
@@ -40,6 +68,13 @@ export interface ChatResponse {
   completionTokens: number | null;
   /** Wall-clock time of the request as seen by the client. */
   latencyMs: number;
+  /** Token log-probabilities of `content` (Ollama, when `answerProbabilities` was asked). */
+  logprobs?: TokenLogprob[];
+  /**
+   * Probabilities (natural logs) of the tokens that can follow `prefix`, the fixed start of
+   * the answer (embedded provider, when `answerProbabilities` was asked).
+   */
+  answerDistribution?: { prefix: string; candidates: { text: string; logprob: number }[] };
 }
 
 /** What the server says about a model. Unknown is null, never invented. */

@@ -32,4 +32,18 @@ export interface Behaviour {
    * message names the field and what was expected.
    */
   validate?(params: unknown): void;
+  /**
+   * Optional: where the behaviour's choice stands in `content` (an answer it gave for this
+   * chat) and the log-probability, at temperature 1, of every text that could stand there.
+   * The simulator returns it as token logprobs when a request asks for them. Null when
+   * `content` holds no choice of this behaviour.
+   */
+  choiceLogprobs?(chat: SimulatedChat, params: unknown, content: string): ChoiceLogprobs | null;
+}
+
+export interface ChoiceLogprobs {
+  /** Character offset in the answer where the choice begins. */
+  offset: number;
+  /** Natural log of the probability of each alternative text at that point. */
+  alternatives: Record<string, number>;
 }

@@ -4,9 +4,11 @@
  * modules only translate requests and replies to their wire formats.
  */
 import { createHash } from 'node:crypto';
+import type { TokenLogprob } from '../providers/types.js';
 import type { Behaviour, SimulatedChat } from './behaviour.js';
 import { activeFaults } from './faults.js';
 import { genericAnswer } from './genericAnswer.js';
+import { simulatedLogprobs, versionHasLogprobs } from './logprobs.js';
 import type { Fault, Scenario, SimulatedModel } from './scenario.js';
 import { normaliseModelName } from './scenario.js';
 import type { Slots } from './slots.js';
@@ -16,6 +18,8 @@ export interface GenerationRequest {
   think: boolean;
   numPredict: number | null;
   numCtx: number | null;
+  /** Token log-probabilities asked (Ollama `logprobs`), with `top` alternatives per token. */
+  logprobs?: { top: number } | null;
 }
 
 export interface Generation {
@@ -31,6 +35,8 @@ export interface Generation {
   headerDelayMs: number;
   loadMs: number;
   faults: Fault[];
+  /** Token log-probabilities of `content`, when asked and the simulated version has them. */
+  logprobs: TokenLogprob[] | null;
 }
 
 /** A refusal the endpoint turns into its own error shape. */
@@ -99,7 +105,8 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
     throw new SimulatedHttpError(refusal.status, refusal.message ?? defaultMessage(refusal.status));
   }
 
-  let content = answerFor(state, model, request.chat);
+  const answered = answerFor(state, model, request.chat);
+  let content = answered.content;
   let thinking = request.think
     ? `Simulated reasoning about: ${request.chat.user.slice(0, 60)}`
     : null;
@@ -121,10 +128,17 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
     if (fault.kind === 'latency') latencyMs += fault.ms;
     if (fault.kind === 'slow-headers') headerDelayMs += fault.ms;
   }
+  let logprobs: TokenLogprob[] | null = null;
+  if (request.logprobs && versionHasLogprobs(state.scenario.version)) {
+    const choice =
+      answered.behaviour?.choiceLogprobs?.(request.chat, answered.params, content) ?? null;
+    logprobs = simulatedLogprobs(content, choice, request.logprobs.top);
+  }
   return {
     model,
     content,
     thinking,
+    logprobs,
     doneReason,
     promptTokens: estimateTokens(`${request.chat.system ?? ''} ${request.chat.user}`),
     completionTokens: estimateTokens(content),
@@ -151,13 +165,19 @@ export function useModel(state: SimulatorState, model: string, numCtx: number | 
   return state.scenario.loadMs;
 }
 
-function answerFor(state: SimulatorState, model: SimulatedModel, chat: SimulatedChat): string {
+/** The answer, and the behaviour that gave it with its block (null for the generic answer). */
+function answerFor(
+  state: SimulatorState,
+  model: SimulatedModel,
+  chat: SimulatedChat,
+): { content: string; behaviour: Behaviour | null; params: unknown } {
   for (const behaviour of state.behaviours) {
     if (!(behaviour.name in model.behaviours)) continue;
-    const answer = behaviour.answer(chat, model.behaviours[behaviour.name]);
-    if (answer !== null) return answer;
+    const params = model.behaviours[behaviour.name];
+    const answer = behaviour.answer(chat, params);
+    if (answer !== null) return { content: answer, behaviour, params };
   }
-  return genericAnswer(chat);
+  return { content: genericAnswer(chat), behaviour: null, params: null };
 }
 
 function defaultMessage(status: number): string {

@@ -3,7 +3,7 @@
  * Ollama API (/api/chat, /api/generate) and the OpenAI chat completions API (/v1). Field
  * names follow the real servers so the real client libraries parse them.
  */
-import type { JsonSchema } from '../providers/types.js';
+import type { JsonSchema, TokenLogprob } from '../providers/types.js';
 import type { SimulatedChat } from './behaviour.js';
 import type { Generation, GenerationRequest } from './generation.js';
 import { SimulatedHttpError } from './generation.js';
@@ -55,7 +55,21 @@ export function parseGenerationRequest(endpoint: Endpoint, body: Json): ParsedRe
   const chat: SimulatedChat = { model, system, user, format, temperature, seed };
   // Ollama streams unless told not to; the OpenAI API does not stream unless asked.
   const stream = endpoint === 'openai' ? body.stream === true : body.stream !== false;
-  return { generation: { chat, think, numPredict, numCtx }, stream };
+  const logprobs = endpoint === 'openai' ? null : logprobsAsked(body);
+  return { generation: { chat, think, numPredict, numCtx, logprobs }, stream };
+}
+
+/** Ollama's rules for `logprobs` / `top_logprobs` (server 0.12.11). */
+function logprobsAsked(body: Json): { top: number } | null {
+  const top = body.top_logprobs ?? 0;
+  if (typeof top !== 'number' || !Number.isInteger(top) || top < 0 || top > 20) {
+    throw new SimulatedHttpError(400, 'top_logprobs must be between 0 and 20');
+  }
+  if (body.logprobs !== true) {
+    if (top > 0) throw new SimulatedHttpError(400, 'top_logprobs requires logprobs to be true');
+    return null;
+  }
+  return { top };
 }
 
 export function ollamaReply(endpoint: 'chat' | 'generate', g: Generation, createdAt: string): Json {
@@ -73,6 +87,7 @@ export function ollamaReply(endpoint: 'chat' | 'generate', g: Generation, create
     model: g.model.name,
     created_at: createdAt,
     ...text,
+    ...(g.logprobs ? { logprobs: g.logprobs } : {}),
     done: true,
     done_reason: g.doneReason,
     ...durations(g),
@@ -85,7 +100,7 @@ export function ollamaChunks(
   g: Generation,
   createdAt: string,
 ): Json[] {
-  const piece = (field: 'content' | 'thinking', text: string): Json =>
+  const piece = (field: 'content' | 'thinking', text: string, logprobs?: TokenLogprob[]): Json =>
     endpoint === 'chat'
       ? {
           model: g.model.name,
@@ -95,6 +110,7 @@ export function ollamaChunks(
             content: field === 'content' ? text : '',
             ...(field === 'thinking' ? { thinking: text } : {}),
           },
+          ...(logprobs ? { logprobs } : {}),
           done: false,
         }
       : {
@@ -102,12 +118,22 @@ export function ollamaChunks(
           created_at: createdAt,
           response: field === 'content' ? text : '',
           ...(field === 'thinking' ? { thinking: text } : {}),
+          ...(logprobs ? { logprobs } : {}),
           done: false,
         };
   const chunks: Json[] = [];
   for (const part of splitPieces(g.thinking ?? '')) chunks.push(piece('thinking', part));
-  for (const part of splitPieces(g.content)) chunks.push(piece('content', part));
-  const closing = ollamaReply(endpoint, { ...g, content: '', thinking: null }, createdAt);
+  if (g.logprobs) {
+    // With logprobs, a piece per token and its log-probability beside it, as Ollama streams.
+    for (const token of g.logprobs) chunks.push(piece('content', token.token, [token]));
+  } else {
+    for (const part of splitPieces(g.content)) chunks.push(piece('content', part));
+  }
+  const closing = ollamaReply(
+    endpoint,
+    { ...g, content: '', thinking: null, logprobs: null },
+    createdAt,
+  );
   chunks.push(closing);
   return chunks;
 }

@@ -108,6 +108,23 @@ export class EmbeddedProvider implements Provider {
     signal?: AbortSignal,
     timeoutMs?: number,
   ): Promise<ChatResponse> {
+    if (request.answerProbabilities && request.format) {
+      // The exact estimator reads the distribution; there is no answer to generate.
+      const { prefix, candidates, promptTokens, latencyMs } = await this.answerDistribution(
+        request,
+        signal,
+        timeoutMs,
+      );
+      return {
+        content: prefix,
+        thinking: null,
+        doneReason: 'stop',
+        promptTokens,
+        completionTokens: 0,
+        latencyMs,
+        answerDistribution: { prefix, candidates },
+      };
+    }
     const started = performance.now();
     const deadline = startDeadline(timeoutMs ?? this.options.timeoutMs, signal);
     try {

@@ -23,6 +23,12 @@
  * computes it, so tests know the truth. A stochastic answer is a Bernoulli(p) draw seeded by
  * (model, prompt, seed option); a wrong answer is another valid letter. At temperature 0 the
  * model answers its most likely option: correct exactly when p ≥ ½.
+ *
+ * Asked for token logprobs (the exact churn estimator over Ollama), the model reports its
+ * distribution at temperature 1: ln p for the correct letter and ln((1 − p)/(m − 1)) for each
+ * of the m − 1 others (`letterLogprobs`). The simulator does not model temperature otherwise:
+ * its sampled answers are correct with probability p at any temperature above 0, so the exact
+ * estimator equals the sampled one at churn.temperature 1 only.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -112,25 +118,50 @@ export function parseChurnParams(raw: unknown): ChurnBehaviourParams {
 
 const logit = (p: number): number => Math.log(p / (1 - p));
 
-/** The model's true probability of answering this item correctly. */
-export function latentAccuracy(
-  params: Pick<
-    ChurnBehaviourParams,
-    'accuracy' | 'spread' | 'difficultySeed' | 'domains' | 'itemShifts'
-  >,
-  item: Pick<ChurnItem, 'id' | 'domain'>,
-): number {
+type LatentParams = Pick<
+  ChurnBehaviourParams,
+  'accuracy' | 'spread' | 'difficultySeed' | 'domains' | 'itemShifts'
+>;
+
+/** logit of the model's true probability of answering this item correctly. */
+export function latentLogit(params: LatentParams, item: Pick<ChurnItem, 'id' | 'domain'>): number {
   // A standard normal difficulty per item, the same for every model with this seed.
   const u = createRng(
     seedFromText(`difficulty\u0000${params.difficultySeed}\u0000${item.id}`),
   ).next();
   const z = normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, u)));
-  const value =
+  return (
     logit(params.accuracy) +
     params.spread * z +
     (params.domains[item.domain] ?? 0) +
-    (params.itemShifts[item.id] ?? 0);
-  return 1 / (1 + Math.exp(-value));
+    (params.itemShifts[item.id] ?? 0)
+  );
+}
+
+/** The model's true probability of answering this item correctly. */
+export function latentAccuracy(
+  params: LatentParams,
+  item: Pick<ChurnItem, 'id' | 'domain'>,
+): number {
+  return 1 / (1 + Math.exp(-latentLogit(params, item)));
+}
+
+/** ln(1 + e^x) without overflow for large x. */
+const softplus = (x: number): number => (x > 30 ? x : Math.log1p(Math.exp(x)));
+
+/**
+ * Log-probability of each letter at temperature 1: ln p for the correct one, ln((1 − p)/(m − 1))
+ * for each of the m − 1 others, from the logit so that p near 0 or 1 stays finite.
+ */
+export function letterLogprobs(
+  logitP: number,
+  item: Pick<ChurnItem, 'answer' | 'choices'>,
+): Record<string, number> {
+  const letters = choiceLetters(item);
+  const wrong = -softplus(logitP) - Math.log(letters.length - 1);
+  return Object.fromEntries(
+    letters.map((letter) => [letter, letter === item.answer ? -softplus(-logitP) : wrong]),
+  );
 }
 
 /**
@@ -196,5 +227,20 @@ export const churnBehaviour: Behaviour = {
       params.invalid,
     );
     return answer === null ? 'I think the answer is' : JSON.stringify({ answer });
+  },
+  choiceLogprobs(chat, raw, content) {
+    const asked = parseChurnPrompt(chat.user);
+    const at = /"answer"\s*:\s*"/.exec(content);
+    if (!asked || !at) return null;
+    const params = parseChurnParams(raw);
+    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
+    const letters = choiceLetters(asked);
+    return {
+      offset: at.index + at[0].length,
+      // An item without an answer key is a guess: every letter alike.
+      alternatives: item
+        ? letterLogprobs(latentLogit(params, item), item)
+        : Object.fromEntries(letters.map((l) => [l, -Math.log(letters.length)])),
+    };
   },
 };
