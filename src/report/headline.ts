@@ -16,13 +16,18 @@ function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 }
 
-/** The gate's method (`section.method`: exact = method B, rci = method A) decides the counts. */
+/**
+ * The gate's method (`section.method`: exact = method B, rci = method A, effect = the exact
+ * estimator's items beyond min-effect) decides the counts.
+ */
 function churnHeadline(
   section: unknown,
 ): Pick<ReportHeadline, 'churnRate' | 'deteriorated' | 'reversals'> {
   const method = field(section, 'method');
   const gateMethod =
-    method === 'exact' || method === 'rci' ? field(section, 'comparison', method) : undefined;
+    method === 'exact' || method === 'rci' || method === 'effect'
+      ? field(section, 'comparison', method)
+      : undefined;
   const reversals = field(section, 'comparison', 'reversals');
   return {
     churnRate: share(field(gateMethod, 'churnRate')),

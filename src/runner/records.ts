@@ -45,10 +45,19 @@ export interface ChurnCallRecord extends CallRecordBase {
   check: 'churn';
   item: string;
   domain: string;
-  mode: 'stochastic' | 'greedy';
-  /** Letter chosen, null when invalid/timeout. */
+  /** `exact`: one evaluation that reads the letter probabilities (churn.estimator: exact). */
+  mode: 'stochastic' | 'greedy' | 'exact';
+  /** Letter chosen (exact mode: the most probable one), null when invalid/timeout. */
   answer: string | null;
   correct: boolean | null;
+  /** Exact mode: where the letter probabilities were read. */
+  estimator?: 'embedded-logits' | 'ollama-logprobs';
+  /** Exact mode: the temperature the probabilities are for (churn.temperature). */
+  estimate_temperature?: number;
+  /** Exact mode: probability of each valid letter at that temperature (they sum to 1). */
+  letters?: Record<string, number>;
+  /** Exact mode: probability of the correct letter. */
+  p_correct?: number;
 }
 
 export type DragonOutcome =

@@ -26,7 +26,6 @@ import { PROMPT_VERSION } from './prompt.js';
 import type {
   BandRow,
   ChurnComparison,
-  ChurnSection,
   CountShare,
   DomainRow,
   ExclusionReason,
@@ -37,6 +36,7 @@ import type {
   ItemRow,
   MethodSection,
   ModelSummary,
+  SampledChurnSection,
 } from './section.js';
 import type { ChurnSettings } from './settings.js';
 import { type ModelTally, tallyRecords } from './tally.js';
@@ -60,7 +60,7 @@ export interface ChurnAnalysisInput {
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
 
-function countShare(count: number, base: number): CountShare {
+export function countShare(count: number, base: number): CountShare {
   const ci = wilsonInterval(count, base);
   return {
     count,
@@ -70,7 +70,7 @@ function countShare(count: number, base: number): CountShare {
   };
 }
 
-function flagSet(improved: number, deteriorated: number, base: number): FlagSet {
+export function flagSet(improved: number, deteriorated: number, base: number): FlagSet {
   return {
     base,
     improved: countShare(improved, base),
@@ -152,7 +152,7 @@ function methodSection(
   };
 }
 
-export function analyseChurn(input: ChurnAnalysisInput): ChurnSection {
+export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
   const { settings, items } = input;
   const samples = settings.samples;
   const warnings = [...(input.warnings ?? [])];
@@ -160,6 +160,11 @@ export function analyseChurn(input: ChurnAnalysisInput): ChurnSection {
   if (tally.unknownItemRecords > 0) {
     warnings.push(
       `${tally.unknownItemRecords} records name items that are not in the item file (ignored)`,
+    );
+  }
+  if (tally.exactRecords > 0) {
+    warnings.push(
+      `${tally.exactRecords} records of the exact estimator are in the log; with churn.estimator: sampled they are left aside`,
     );
   }
   if (tally.beyondSamples > 0) {
@@ -175,8 +180,9 @@ export function analyseChurn(input: ChurnAnalysisInput): ChurnSection {
     }
   }
   const { splits, exhaustive } = halfSplits(samples, settings.splits, createRng(SPLIT_SEED));
-  const base: Omit<ChurnSection, 'baseline' | 'candidate' | 'comparison' | 'itemCounts'> = {
+  const base: Omit<SampledChurnSection, 'baseline' | 'candidate' | 'comparison' | 'itemCounts'> = {
     check: 'churn',
+    estimator: 'sampled',
     promptVersion: PROMPT_VERSION,
     method: settings.method,
     alpha: settings.alpha,
@@ -326,7 +332,7 @@ export function analyseChurn(input: ChurnAnalysisInput): ChurnSection {
   };
 }
 
-function aggregateDelta(
+export function aggregateDelta(
   paired: number[],
   domains: string[],
   interval: 'items' | 'domains',
@@ -372,12 +378,12 @@ function aggregateDelta(
   };
 }
 
-function meanOfFinite(values: number[]): number | null {
+export function meanOfFinite(values: number[]): number | null {
   const kept = values.filter(Number.isFinite);
   return kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length;
 }
 
-function domainTable(
+export function domainTable(
   items: readonly ChurnItem[],
   p1: Float64Array,
   p2: Float64Array,

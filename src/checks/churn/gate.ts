@@ -3,9 +3,16 @@
  * it. Defaults (configurable under churn.gate): fail above 5% reliable deteriorations, fail on
  * a domain that got reliably worse (≥ 3 items) while the aggregate rose, warn when the whole
  * Δ interval is below 0, inconclusive when too many requests timed out or were invalid.
+ * With the exact estimator the same rules count items whose |Δp| reaches churn.min-effect
+ * (effect-size counts: there is no sampling noise to test against), and the sentences say so.
  */
 import type { GateFinding } from '../types.js';
-import type { ChurnSection, MethodSection } from './section.js';
+import type {
+  ChurnSection,
+  ExactChurnSection,
+  MethodSection,
+  SampledChurnSection,
+} from './section.js';
 import type { ChurnSettings } from './settings.js';
 
 const fmt = (value: number, digits = 1): string => {
@@ -53,7 +60,7 @@ export function churnGate(section: ChurnSection, settings: ChurnSettings): GateF
         check: 'churn',
         rule: 'invalid-answers',
         severity: 'inconclusive',
-        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); check num-predict and think`,
+        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); ${section.estimator === 'exact' ? 'no answer letter could be read: check think and churn.top-logprobs' : 'check num-predict and think'}`,
         values: {
           model: model.model,
           invalidShare: model.invalidShare,
@@ -62,6 +69,14 @@ export function churnGate(section: ChurnSection, settings: ChurnSettings): GateF
       });
     }
   }
+  if (section.estimator === 'exact') findings.push(...effectFindings(section, settings));
+  else findings.push(...sampledFindings(section, settings));
+  return findings;
+}
+
+function sampledFindings(section: SampledChurnSection, settings: ChurnSettings): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const rules = settings.gate;
   const comparison = section.comparison;
   if (!comparison) return findings;
 
@@ -106,15 +121,74 @@ export function churnGate(section: ChurnSection, settings: ChurnSettings): GateF
     });
   }
 
-  const { low, high } = comparison.delta;
-  if (high !== null && low !== null && high < 0 && aggregate !== null) {
-    findings.push({
+  findings.push(...aggregateFinding(comparison.delta));
+  return findings;
+}
+
+function aggregateFinding(delta: {
+  mean: number | null;
+  low: number | null;
+  high: number | null;
+}): GateFinding[] {
+  const { mean, low, high } = delta;
+  if (high === null || low === null || high >= 0 || mean === null) return [];
+  return [
+    {
       check: 'churn',
       rule: 'aggregate-delta',
       severity: 'warn',
-      message: `overall accuracy fell ${pts(aggregate)} (95% CI ${fmt(low * 100)} to ${fmt(high * 100)} points)`,
-      values: { delta: aggregate, low, high },
+      message: `overall accuracy fell ${pts(mean)} (95% CI ${fmt(low * 100)} to ${fmt(high * 100)} points)`,
+      values: { delta: mean, low, high },
+    },
+  ];
+}
+
+/** The exact estimator's rules: the sampled ones, on items beyond min-effect. */
+function effectFindings(section: ExactChurnSection, settings: ChurnSettings): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const rules = settings.gate;
+  const comparison = section.comparison;
+  if (!comparison) return findings;
+  const effect = comparison.effect;
+  const size = pts(effect.minEffect);
+  const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
+  const over = effect.deteriorated > limit;
+  findings.push({
+    check: 'churn',
+    rule: 'max-deteriorated',
+    severity: over ? 'fail' : 'info',
+    message: `${over ? 'too many items got worse' : 'items that got worse within the limit'}: ${items(effect.deteriorated)} lost at least ${size} of p(correct) (effect-size count, exact estimator: no sampling noise to test against; limit ${label})`,
+    values: {
+      method: 'effect',
+      deteriorated: effect.deteriorated,
+      improved: effect.improved,
+      limit,
+      minEffect: effect.minEffect,
+    },
+  });
+
+  const aggregate = comparison.delta.mean;
+  const direction = aggregate !== null && aggregate >= 0 ? 'rose' : 'fell';
+  for (const domain of comparison.domains) {
+    if (!domain.reversal || aggregate === null) continue;
+    const worse = domain.net < 0;
+    const severity =
+      worse && domain.deteriorated >= rules.minDomainItems ? 'fail' : worse ? 'warn' : 'info';
+    findings.push({
+      check: 'churn',
+      rule: 'domain-reversal',
+      severity,
+      message: `${domain.domain}: ${items(domain.deteriorated)} lost and ${domain.improved} gained at least ${size} of p(correct) (effect-size counts), while overall accuracy ${direction} ${pts(aggregate)}`,
+      values: {
+        domain: domain.domain,
+        deteriorated: domain.deteriorated,
+        improved: domain.improved,
+        aggregateDelta: aggregate,
+        minDomainItems: rules.minDomainItems,
+        minEffect: effect.minEffect,
+      },
     });
   }
+  findings.push(...aggregateFinding(comparison.delta));
   return findings;
 }

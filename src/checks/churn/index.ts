@@ -5,6 +5,7 @@
 import { resolveConfigPath } from '../../config/load.js';
 import type { Check } from '../types.js';
 import { analyseChurn } from './analyse.js';
+import { analyseChurnExact } from './analyseExact.js';
 import { churnGate } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { churnWorkUnits } from './plan.js';
@@ -28,7 +29,8 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     return churnWorkUnits(definitions.items, ctx.config, model);
   },
   analyse(records, definitions, ctx) {
-    return analyseChurn({
+    const analyse = ctx.config.churn.estimator === 'exact' ? analyseChurnExact : analyseChurn;
+    return analyse({
       records,
       items: definitions.items,
       settings: ctx.config.churn,

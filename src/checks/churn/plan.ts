@@ -1,23 +1,48 @@
 /**
- * The plan: for one model, K stochastic samples of every item (seed = base seed + k, so the
- * samples differ — one shared seed would make them identical on Ollama) and, unless turned
- * off, one greedy sample (temperature 0). One call per work unit.
+ * The plan. Sampled estimator: for one model, K stochastic samples of every item (seed = base
+ * seed + k, so the samples differ — one shared seed would make them identical on Ollama) and,
+ * unless turned off, one greedy sample (temperature 0). Exact estimator: one evaluation per
+ * item that asks for the answer probabilities. One call per work unit.
  */
 import type { GateConfig } from '../../config/schema.js';
-import type { ChatOptions } from '../../providers/types.js';
+import { InputError } from '../../errors.js';
+import { ANSWER_PROBABILITY_SOURCES, type ChatOptions } from '../../providers/types.js';
 import type { SampleRecord } from '../../runner/records.js';
 import type { WorkUnit } from '../../runner/types.js';
 import type { ChurnItem } from './items.js';
 import { answerSchema, churnMessages, churnPromptHash } from './prompt.js';
-import { type ChurnSampleSlot, recordedOptions, scoreChurnSample } from './score.js';
+import {
+  type ChurnSampleSlot,
+  recordedOptions,
+  scoreChurnExact,
+  scoreChurnSample,
+} from './score.js';
 
 /** Unit key of one sample: stable across runs, shards and machines. */
 export function churnUnitKey(
   itemId: string,
-  mode: 'stochastic' | 'greedy',
+  mode: ChurnSampleSlot['mode'],
   sample: number,
 ): string {
-  return mode === 'greedy' ? `${itemId}#greedy` : `${itemId}#${sample}`;
+  return mode === 'stochastic' ? `${itemId}#${sample}` : `${itemId}#${mode}`;
+}
+
+/**
+ * The exact estimator needs a provider that can return answer probabilities; said before any
+ * request, with what to change.
+ */
+export function checkExactEstimator(config: GateConfig): void {
+  if (config.churn.estimator !== 'exact') return;
+  const kind = config.provider.kind;
+  if (ANSWER_PROBABILITY_SOURCES[kind] === null) {
+    throw new InputError(
+      `churn.estimator: exact needs the probability of each answer letter, which provider.kind ${kind} cannot return`,
+      [
+        'use provider.kind: embedded (llama.cpp in process) or provider.kind: ollama (server 0.12.11 or later, token logprobs)',
+        'or set churn.estimator: sampled (K sampled answers per item)',
+      ],
+    );
+  }
 }
 
 export function churnSlots(
@@ -29,7 +54,7 @@ export function churnSlots(
   const slots: ChurnSampleSlot[] = [];
   const slot = (
     item: ChurnItem,
-    mode: 'stochastic' | 'greedy',
+    mode: ChurnSampleSlot['mode'],
     sample: number,
     options: ChatOptions,
   ) => {
@@ -40,7 +65,13 @@ export function churnSlots(
       mode,
       sample,
       spec: {
-        request: { model, messages: churnMessages(item), format: answerSchema(item), options },
+        request: {
+          model,
+          messages: churnMessages(item),
+          format: answerSchema(item),
+          options,
+          ...(mode === 'exact' ? { answerProbabilities: { top: settings.topLogprobs } } : {}),
+        },
         promptSha256: churnPromptHash(item),
       },
     });
@@ -50,6 +81,15 @@ export function churnSlots(
     numPredict: settings.numPredict,
     think: settings.think,
   };
+  if (settings.estimator === 'exact') {
+    // Temperature 0: Ollama's log-probabilities are then those of the raw logits in every
+    // server version (later ones scale them by a temperature above 0); the estimator applies
+    // churn.temperature itself.
+    for (const item of items) {
+      slot(item, 'exact', 0, { ...common, temperature: 0, seed: settings.greedySeed });
+    }
+    return slots;
+  }
   for (const item of items) {
     for (let k = 0; k < settings.samples; k++) {
       slot(item, 'stochastic', k, {
@@ -82,7 +122,8 @@ export function churnWorkUnits(
   config: GateConfig,
   model: string,
 ): WorkUnit[] {
-  const keepText = config.churn.keepText;
+  checkExactEstimator(config);
+  const { keepText, temperature } = config.churn;
   return churnSlots(items, config, model).map((slot) => {
     const isComplete = (prior: readonly SampleRecord[]): boolean =>
       prior.some(
@@ -90,7 +131,10 @@ export function churnWorkUnits(
           record.kind === 'call' &&
           record.status !== 'error' &&
           record.prompt_sha256 === slot.spec.promptSha256 &&
-          sameOptions(record, slot),
+          sameOptions(record, slot) &&
+          // Exact probabilities hold for one temperature; another one is asked again.
+          (slot.mode !== 'exact' ||
+            (record.check === 'churn' && record.estimate_temperature === temperature)),
       );
     return {
       check: 'churn',
@@ -101,7 +145,11 @@ export function churnWorkUnits(
       async execute(ctx) {
         if (isComplete(ctx.prior)) return;
         const outcome = await ctx.call(slot.spec);
-        await ctx.emit(scoreChurnSample(slot, outcome, ctx.digest, keepText));
+        await ctx.emit(
+          slot.mode === 'exact'
+            ? scoreChurnExact(slot, outcome, ctx.digest, keepText, temperature)
+            : scoreChurnSample(slot, outcome, ctx.digest, keepText),
+        );
       },
     };
   });

@@ -1,18 +1,23 @@
 /**
- * The scorer: one call outcome → one sample-log record. A response that arrived but cannot be
+ * The scorers: one call outcome → one sample-log record. A response that arrived but cannot be
  * read as one of the item's letters is `invalid` (kept, excluded from p); a call that never
- * answered is `timeout` or `error`. Neither is ever counted as a wrong answer.
+ * answered is `timeout` or `error`. Neither is ever counted as a wrong answer. The exact
+ * estimator's scorer reads the letter probabilities instead of the answer.
  */
+import { InputError } from '../../errors.js';
+import type { ChatResponse } from '../../providers/types.js';
 import type { ChurnCallRecord, RecordedOptions } from '../../runner/records.js';
 import { SAMPLE_LOG_VERSION } from '../../runner/records.js';
 import type { CallOutcome, CallSpec } from '../../runner/types.js';
+import { type AnswerPosition, letterProbabilities } from './exact/letterProbabilities.js';
+import { answerPositionFromOllama } from './exact/ollamaLogprobs.js';
 import { type ChurnItem, choiceLetters } from './items.js';
 
 export interface ChurnSampleSlot {
   item: ChurnItem;
   model: string;
   key: string;
-  mode: 'stochastic' | 'greedy';
+  mode: ChurnCallRecord['mode'];
   sample: number;
   spec: CallSpec;
 }
@@ -70,11 +75,11 @@ export function readAnswer(
   return { answer: letter };
 }
 
-export function scoreChurnSample(
+/** The fields every churn record has, filled from the slot and the outcome. */
+function baseRecord(
   slot: ChurnSampleSlot,
   outcome: CallOutcome,
   digest: string | null,
-  keepText: boolean,
 ): ChurnCallRecord {
   const response = outcome.response;
   const record: ChurnCallRecord = {
@@ -99,13 +104,22 @@ export function scoreChurnSample(
   if (outcome.reason !== undefined) record.reason = outcome.reason;
   if (response?.promptTokens != null) record.prompt_tokens = response.promptTokens;
   if (response?.completionTokens != null) record.completion_tokens = response.completionTokens;
-  if (outcome.status !== 'ok' || response === null) {
-    if (outcome.status === 'ok') {
-      record.status = 'error';
-      record.reason = 'no response';
-    }
-    return record;
+  if (outcome.status === 'ok' && response === null) {
+    record.status = 'error';
+    record.reason = 'no response';
   }
+  return record;
+}
+
+export function scoreChurnSample(
+  slot: ChurnSampleSlot,
+  outcome: CallOutcome,
+  digest: string | null,
+  keepText: boolean,
+): ChurnCallRecord {
+  const record = baseRecord(slot, outcome, digest);
+  const response = outcome.response;
+  if (record.status !== 'ok' || response === null) return record;
   if (keepText) record.text = response.content;
   const read = readAnswer(
     response.content,
@@ -120,5 +134,80 @@ export function scoreChurnSample(
   }
   record.answer = read.answer;
   record.correct = read.answer === slot.item.answer;
+  return record;
+}
+
+/**
+ * Where the response holds the next-token probabilities of the answer's first character:
+ * the embedded provider's distribution, or the Ollama token logprobs (position null when the
+ * reply has no `"answer": "` to read them at). Null when the response carries neither.
+ */
+function answerPositionOf(
+  response: ChatResponse,
+): { source: 'embedded-logits' | 'ollama-logprobs'; position: AnswerPosition | null } | null {
+  if (response.answerDistribution) {
+    return {
+      source: 'embedded-logits',
+      position: { lead: '', candidates: response.answerDistribution.candidates },
+    };
+  }
+  if (response.logprobs) {
+    return { source: 'ollama-logprobs', position: answerPositionFromOllama(response.logprobs) };
+  }
+  return null;
+}
+
+/**
+ * The exact estimator's record: the probability of each letter at `temperature` and of the
+ * correct one. The answer recorded is the most probable letter (the first in letter order on
+ * a tie). A response without any probabilities means the provider cannot do this at all: the
+ * run stops with an InputError rather than log a series of unusable records.
+ */
+export function scoreChurnExact(
+  slot: ChurnSampleSlot,
+  outcome: CallOutcome,
+  digest: string | null,
+  keepText: boolean,
+  temperature: number,
+): ChurnCallRecord {
+  const record = baseRecord(slot, outcome, digest);
+  record.estimate_temperature = temperature;
+  const response = outcome.response;
+  if (record.status !== 'ok' || response === null) return record;
+  if (keepText) record.text = response.content;
+  const reading = answerPositionOf(response);
+  if (reading === null) {
+    throw new InputError(
+      `churn.estimator: exact: ${slot.model} answered without token probabilities`,
+      [
+        'Ollama returns them from server version 0.12.11 on: upgrade the server',
+        'or set churn.estimator: sampled',
+      ],
+    );
+  }
+  record.estimator = reading.source;
+  if (reading.position === null) {
+    record.status = 'invalid';
+    record.reason = 'the reply has no "answer" value to read the letter probabilities at';
+    return record;
+  }
+  const letters = choiceLetters(slot.item);
+  const probabilities = letterProbabilities(reading.position, letters, temperature);
+  if (probabilities === null) {
+    record.status = 'invalid';
+    record.reason =
+      reading.source === 'ollama-logprobs'
+        ? `none of the ${reading.position.candidates.length} alternatives returned at the answer position is one of ${letters[0]}–${letters[letters.length - 1]} (raise churn.top-logprobs)`
+        : `no token at the answer position is one of ${letters[0]}–${letters[letters.length - 1]}`;
+    return record;
+  }
+  let best = letters[0] as string;
+  for (const letter of letters) {
+    if ((probabilities[letter] as number) > (probabilities[best] as number)) best = letter;
+  }
+  record.letters = probabilities;
+  record.p_correct = probabilities[slot.item.answer] ?? 0;
+  record.answer = best;
+  record.correct = best === slot.item.answer;
   return record;
 }

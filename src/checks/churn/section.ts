@@ -1,6 +1,7 @@
 /**
  * The `churn` part of report.json: plain JSON, rendered by src/report/sections/churn.ts.
- * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p = x/n.
+ * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p (x/n with the
+ * sampled estimator, the probability of the correct letter with the exact one).
  */
 
 export interface Interval {
@@ -175,8 +176,11 @@ export interface ChurnComparison {
   items: ItemRow[];
 }
 
-export interface ChurnSection {
+/** Sampled estimator: K answers per item and model, p = x/n, reliable change by test. */
+export interface SampledChurnSection {
   check: 'churn';
+  /** Reports written before the exact estimator existed lack it; they are sampled. */
+  estimator: 'sampled';
   promptVersion: string;
   /** The method the gate uses. */
   method: 'exact' | 'rci';
@@ -196,3 +200,84 @@ export interface ChurnSection {
   comparison: ChurnComparison | null;
   warnings: string[];
 }
+
+/** Exact estimator: one model's series. */
+export interface ExactModelSummary {
+  model: string;
+  /** Where the probabilities were read; more than one when a log mixes providers. */
+  sources: ('embedded-logits' | 'ollama-logprobs')[];
+  /** Items with a measured p(correct). */
+  itemsMeasured: number;
+  /** Mean p(correct) over measured items, with a t interval over items. */
+  accuracy: { mean: number | null } & Interval;
+  /** Share of measured items whose most probable letter is the correct one. */
+  topLetterAccuracy: number | null;
+  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
+  invalidShare: number | null;
+  timeoutShare: number | null;
+}
+
+/** Exact estimator: what changed by at least the minimum effect, counted like a method. */
+export interface EffectMethodSection {
+  method: 'effect';
+  /** |Δp| from which an item counts as changed. */
+  minEffect: number;
+  improved: number;
+  deteriorated: number;
+  /** Over all items, and over items measured for both models. */
+  all: FlagSet;
+  measured: FlagSet;
+  /** (improved + deteriorated) / all items. */
+  churnRate: number | null;
+  net: number;
+  /** Median |Δp| of the changed items. */
+  medianAbsDelta: number | null;
+  /** Improved / items with Δp > 0. */
+  breadthRatio: number | null;
+  /** Items whose |Δp| reaches each threshold, so a reader sees where min-effect cuts. */
+  beyond: { threshold: number; items: number }[];
+}
+
+export type EffectClass = 'improved' | 'deteriorated' | 'unchanged' | 'unmeasured';
+
+export interface ExactItemRow {
+  id: string;
+  domain: string;
+  /** p(correct) at the estimator temperature, baseline then candidate. */
+  p: [number | null, number | null];
+  delta: number | null;
+  effect: EffectClass;
+}
+
+export interface ExactComparison {
+  /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
+  delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
+  effect: EffectMethodSection;
+  /** Same rows as the sampled estimator; counts are items beyond min-effect. */
+  domains: DomainRow[];
+  reversals: string[];
+  items: ExactItemRow[];
+}
+
+/**
+ * Exact estimator: one evaluation per item and model gives p(correct) without sampling noise,
+ * so the question is how large Δp is, not whether it is significant.
+ */
+export interface ExactChurnSection {
+  check: 'churn';
+  estimator: 'exact';
+  promptVersion: string;
+  /** The gate counts items with |Δp| ≥ min-effect. */
+  method: 'effect';
+  /** Temperature p(correct) is computed at (churn.temperature). */
+  temperature: number;
+  minEffect: number;
+  itemCounts: { total: number; measured: number; unmeasured: number };
+  baseline: ExactModelSummary;
+  candidate: ExactModelSummary | null;
+  /** Null in single-model (nightly) mode. */
+  comparison: ExactComparison | null;
+  warnings: string[];
+}
+
+export type ChurnSection = SampledChurnSection | ExactChurnSection;

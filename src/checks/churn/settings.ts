@@ -11,6 +11,15 @@ export const churnSettingsSchema = z
     greedySeed: z.number().int().min(0).default(42),
     think: z.boolean().default(false),
     numPredict: z.number().int().min(1).default(32),
+    /**
+     * `sampled`: K answers per item, p = x/n. `exact`: one evaluation per item that reads the
+     * probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
+     */
+    estimator: z.enum(['sampled', 'exact']).default('sampled'),
+    /** Exact estimator: the |Δp| from which an item counts as improved or deteriorated. */
+    minEffect: z.number().gt(0).max(1).default(0.2),
+    /** Exact estimator over Ollama: alternatives returned per token (the server allows 20). */
+    topLogprobs: z.number().int().min(1).max(20).default(20),
     method: z.enum(['exact', 'rci']).default('exact'),
     alpha: z.number().gt(0).lt(1).default(0.05),
     splits: z.number().int().min(10).default(1000),

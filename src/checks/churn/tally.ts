@@ -33,6 +33,8 @@ export interface ChurnTally {
   unknownItemRecords: number;
   /** Stochastic records with a sample index at or beyond K. */
   beyondSamples: number;
+  /** Records of the exact estimator, which sampled analysis leaves aside. */
+  exactRecords: number;
 }
 
 function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
@@ -50,9 +52,14 @@ export function tallyRecords(
   const latest = new Map<string, ChurnCallRecord>();
   let unknownItemRecords = 0;
   let beyondSamples = 0;
+  let exactRecords = 0;
   for (const record of records) {
     if (!isChurnCall(record)) continue;
     if (record.model !== baseline && record.model !== candidate) continue;
+    if (record.mode === 'exact') {
+      exactRecords++;
+      continue;
+    }
     if (!index.has(record.item)) {
       unknownItemRecords++;
       continue;
@@ -100,5 +107,6 @@ export function tallyRecords(
     candidate: candidate === null ? null : (tallies.get(candidate) as ModelTally),
     unknownItemRecords,
     beyondSamples,
+    exactRecords,
   };
 }

@@ -7,8 +7,12 @@ import type {
   CountShare,
   FlagSet,
   ItemRow,
+  ExactChurnSection,
+  ExactItemRow,
+  ExactModelSummary,
   MethodSection,
   ModelSummary,
+  SampledChurnSection,
 } from '../../checks/churn/section.js';
 import { details, escapeText, interval, num, percent, points, table } from '../markdown.js';
 import { type Chart, element, svgDocument, text } from '../svg.js';
@@ -77,6 +81,12 @@ function greedyMark(value: boolean | null): string {
 }
 
 export function renderChurnSection(section: ChurnSection): string {
+  return section.estimator === 'exact'
+    ? renderExactChurnSection(section)
+    : renderSampledChurnSection(section);
+}
+
+function renderSampledChurnSection(section: SampledChurnSection): string {
   const out: string[] = ['### churn — item-level reliable change', ''];
   const c = section.comparison;
   const gateName =
@@ -247,6 +257,135 @@ export function renderChurnSection(section: ChurnSection): string {
   return finish(out, section);
 }
 
+const SOURCE_NAMES: Record<ExactModelSummary['sources'][number], string> = {
+  'embedded-logits': 'llama.cpp logits, in process',
+  'ollama-logprobs': 'Ollama token logprobs',
+};
+
+function sourcesOf(m: ExactModelSummary): string {
+  return m.sources.length === 0 ? '–' : m.sources.map((s) => SOURCE_NAMES[s]).join(' + ');
+}
+
+function exactModelRow(label: string, m: ExactModelSummary): string[] {
+  return [
+    label,
+    codeOf(m.model),
+    `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
+    percent(m.topLetterAccuracy),
+    sourcesOf(m),
+    percent(m.invalidShare),
+    percent(m.timeoutShare),
+  ];
+}
+
+function exactItemTable(rows: readonly ExactItemRow[]): string {
+  return table(
+    ['item', 'domain', 'p before', 'p after', 'Δp'],
+    rows.map((r) => [
+      escapeText(r.id),
+      escapeText(r.domain),
+      num(r.p[0], 2),
+      num(r.p[1], 2),
+      num(r.delta, 2),
+    ]),
+    ['l', 'l', 'r', 'r', 'r'],
+  );
+}
+
+/**
+ * The exact estimator has no sampling noise, hence no test, null calibration, reliability or
+ * Fisher column: the report is about the size of Δp and counts items beyond min-effect.
+ */
+function renderExactChurnSection(section: ExactChurnSection): string {
+  const size = `${fixed(section.minEffect * 100)} points`;
+  const out: string[] = [
+    '### churn — item-level change, exact estimator',
+    '',
+    `${section.itemCounts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. ` +
+      `There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|Δp| ≥ min-effect ${section.minEffect}).`,
+    '',
+  ];
+  const models = [exactModelRow('baseline', section.baseline)];
+  if (section.candidate) models.push(exactModelRow('candidate', section.candidate));
+  out.push(
+    table(
+      [
+        '',
+        'model',
+        'accuracy (mean p, 95% CI)',
+        'top-letter accuracy',
+        'source',
+        'invalid',
+        'timeout',
+      ],
+      models,
+      ['l', 'l', 'r', 'r', 'l', 'r', 'r'],
+    ),
+    '',
+  );
+  const c = section.comparison;
+  if (!c) {
+    out.push('Single-model run: no comparison.', '');
+    return finish(out, section);
+  }
+  const e = c.effect;
+  out.push(
+    `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
+    `Improved **${e.improved}**, deteriorated **${e.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`,
+  );
+  if (c.reversals.length > 0) {
+    out.push(
+      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the aggregate.`,
+    );
+  }
+  out.push('');
+
+  const worst = c.items
+    .filter((r) => r.effect === 'deteriorated')
+    .sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0))
+    .slice(0, TOP_ITEMS);
+  if (worst.length > 0) out.push('**Top deteriorations**', '', exactItemTable(worst), '');
+
+  out.push(
+    `Of ${section.itemCounts.total} items, ${section.itemCounts.measured} were measured for both models (${section.itemCounts.unmeasured} without a readable answer letter). Shares with Wilson 95% CIs.`,
+    '',
+    table(
+      ['items over', 'items', 'improved', 'deteriorated', `below ${size}`],
+      [shareRow('all items', e.all), shareRow('measured items', e.measured)],
+      ['l', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    `Churn rate ${percent(e.churnRate)}, net ${e.net}, median |Δp| of changed items ${num(e.medianAbsDelta, 2)}, breadth (improved / items with Δp > 0) ${num(e.breadthRatio, 2)}.`,
+    `Items by size of change: ${e.beyond.map((b) => `|Δp| ≥ ${b.threshold}: ${b.items}`).join(', ')}.`,
+    '',
+    '**Domains**',
+    '',
+    table(
+      ['domain', 'items', 'baseline', 'candidate', 'Δ', 'improved', 'deteriorated', 'net'],
+      c.domains.map((d) => [
+        `${escapeText(d.domain)}${d.reversal ? ' ⚠ reversal' : ''}`,
+        String(d.items),
+        percent(d.baselineAccuracy),
+        percent(d.candidateAccuracy),
+        points(d.delta),
+        String(d.improved),
+        String(d.deteriorated),
+        String(d.net),
+      ]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+  );
+  const changed = c.items.filter((r) => r.effect === 'improved' || r.effect === 'deteriorated');
+  if (changed.length > 0) {
+    out.push(
+      details(`Items changed by at least ${size} (${changed.length})`, exactItemTable(changed)),
+      '',
+    );
+  }
+  return finish(out, section);
+}
+
 function finish(out: string[], section: ChurnSection): string {
   if (section.warnings.length > 0) {
     out.push(
@@ -273,7 +412,10 @@ export function churnCharts(section: ChurnSection): Chart[] {
   const max = Math.max(1, ...c.domains.map((d) => Math.max(d.improved, d.deteriorated)));
   const scale = (half - 30) / max;
   const axis = labelWidth + half;
-  const title = `Reliable change by domain (${section.method === 'exact' ? 'Fisher + BH' : 'RCI'})`;
+  const title =
+    section.estimator === 'exact'
+      ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (exact estimator)`
+      : `Reliable change by domain (${section.method === 'exact' ? 'Fisher + BH' : 'RCI'})`;
   const body: string[] = [
     text(width / 2, 20, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
     text(axis - 10, top - 6, '← deteriorated', { 'text-anchor': 'end', fill: '#b42318' }),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
 import { churnGate, deteriorationLimit } from '../../../src/checks/churn/gate.js';
-import type { ChurnSection } from '../../../src/checks/churn/section.js';
+import type { SampledChurnSection } from '../../../src/checks/churn/section.js';
 import { params, settings, simulateModel, syntheticItems } from './simulate.js';
 
 /** A pair where the candidate breaks 12 law items outright and improves 20 others. */
-function lawRegression(): ChurnSection {
+function lawRegression(): SampledChurnSection {
   const items = syntheticItems({ law: 40, physics: 40, economics: 40 });
   const shifts: Record<string, number> = {};
   items.forEach((item, i) => {
@@ -68,7 +68,7 @@ describe('churnGate', () => {
   });
 
   it('is inconclusive when too many requests timed out or were invalid', () => {
-    const perturbed: ChurnSection = {
+    const perturbed: SampledChurnSection = {
       ...section,
       candidate: section.candidate
         ? { ...section.candidate, timeoutShare: 0.08, invalidShare: 0.2 }
@@ -83,7 +83,7 @@ describe('churnGate', () => {
 
   it('warns when the whole Δ interval is below zero', () => {
     if (!c) throw new Error('comparison expected');
-    const worse: ChurnSection = {
+    const worse: SampledChurnSection = {
       ...section,
       comparison: { ...c, delta: { ...c.delta, mean: -0.031, low: -0.05, high: -0.012 } },
     };

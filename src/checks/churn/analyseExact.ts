@@ -1,0 +1,267 @@
+/**
+ * Records of the exact estimator → churn section. Each item has one p(correct) per model,
+ * read from the letter probabilities, with no sampling noise: an item counts as improved or
+ * deteriorated when |Δp| reaches churn.min-effect, and there is nothing to test or calibrate
+ * against a null. The spread between items still matters for the aggregate Δ, which keeps its
+ * interval over items. Pure, like the sampled analysis.
+ */
+import type { ChurnCallRecord, SampleRecord } from '../../runner/records.js';
+import { median } from '../../stats/quantile.js';
+import { tInterval } from '../../stats/studentT.js';
+import { aggregateDelta, type ChurnAnalysisInput, domainTable, flagSet } from './analyse.js';
+import type { ChurnItem } from './items.js';
+import { PROMPT_VERSION } from './prompt.js';
+import type {
+  EffectClass,
+  EffectMethodSection,
+  ExactChurnSection,
+  ExactItemRow,
+  ExactModelSummary,
+} from './section.js';
+import type { RequestCounts } from './tally.js';
+
+/** |Δp| thresholds the report counts items beyond, besides min-effect itself. */
+export const EFFECT_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
+
+/**
+ * Δp is a difference of two floating-point probabilities: 0.7 − 0.5 is 0.19999999999999996.
+ * A change equal to min-effect up to this much rounding counts as reaching it.
+ */
+const ROUNDING = 1e-9;
+
+type Source = ExactModelSummary['sources'][number];
+
+interface ExactTally {
+  model: string;
+  /** p(correct) per item, NaN when not measured. */
+  p: Float64Array;
+  /** Whether the most probable letter is correct, null when not measured. */
+  topLetter: (boolean | null)[];
+  requests: RequestCounts;
+  sources: Set<Source>;
+}
+
+const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
+const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
+
+function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
+  return record.kind === 'call' && record.check === 'churn';
+}
+
+function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, ExactTally> {
+  const { items, settings } = input;
+  const index = new Map(items.map((item, i) => [item.id, i]));
+  const latest = new Map<string, ChurnCallRecord>();
+  let unknownItems = 0;
+  let otherTemperature = 0;
+  let sampled = 0;
+  for (const record of input.records) {
+    if (!isChurnCall(record)) continue;
+    if (record.model !== input.baseline && record.model !== input.candidate) continue;
+    if (record.mode !== 'exact') {
+      sampled++;
+      continue;
+    }
+    if (!index.has(record.item)) {
+      unknownItems++;
+      continue;
+    }
+    if (record.estimate_temperature !== settings.temperature) {
+      otherTemperature++;
+      continue;
+    }
+    // The last record of an item wins, except that an error never replaces a measurement.
+    const slot = `${record.model}\u0000${record.item}`;
+    const held = latest.get(slot);
+    if (held && held.status !== 'error' && record.status === 'error') continue;
+    latest.set(slot, record);
+  }
+  if (unknownItems > 0) {
+    warnings.push(`${unknownItems} records name items that are not in the item file (ignored)`);
+  }
+  if (otherTemperature > 0) {
+    warnings.push(
+      `${otherTemperature} exact records hold probabilities for another temperature than churn.temperature ${settings.temperature} and are left aside; run again to measure at ${settings.temperature}`,
+    );
+  }
+  if (sampled > 0) {
+    warnings.push(
+      `${sampled} records of the sampled estimator are in the log; with churn.estimator: exact they are left aside`,
+    );
+  }
+
+  const tallies = new Map<string, ExactTally>();
+  for (const model of [input.baseline, input.candidate]) {
+    if (model === null || tallies.has(model)) continue;
+    tallies.set(model, {
+      model,
+      p: new Float64Array(items.length).fill(Number.NaN),
+      topLetter: new Array<boolean | null>(items.length).fill(null),
+      requests: { total: 0, ok: 0, invalid: 0, timeout: 0, error: 0 },
+      sources: new Set(),
+    });
+  }
+  for (const record of latest.values()) {
+    const tally = tallies.get(record.model) as ExactTally;
+    const i = index.get(record.item) as number;
+    tally.requests.total++;
+    tally.requests[record.status]++;
+    if (record.estimator) tally.sources.add(record.estimator);
+    if (record.status === 'ok' && typeof record.p_correct === 'number') {
+      tally.p[i] = record.p_correct;
+      tally.topLetter[i] = record.correct;
+    }
+  }
+  for (const tally of tallies.values()) {
+    if (tally.sources.size > 1) {
+      warnings.push(
+        `${tally.model}: probabilities come from more than one source (${[...tally.sources].join(', ')}); the log mixes providers`,
+      );
+    }
+  }
+  return tallies;
+}
+
+function modelSummary(tally: ExactTally): ExactModelSummary {
+  const measured = [...tally.p].filter(Number.isFinite);
+  const accuracy = tInterval(measured);
+  const top = tally.topLetter.filter((t): t is boolean => t !== null);
+  const { requests } = tally;
+  return {
+    model: tally.model,
+    sources: [...tally.sources].sort(),
+    itemsMeasured: measured.length,
+    accuracy: {
+      mean: finite(accuracy.mean),
+      low: finite(accuracy.low),
+      high: finite(accuracy.high),
+    },
+    topLetterAccuracy: top.length === 0 ? null : top.filter(Boolean).length / top.length,
+    requests: { ...requests },
+    invalidShare: ratio(requests.invalid, requests.total),
+    timeoutShare: ratio(requests.timeout, requests.total),
+  };
+}
+
+/** +1 improved, −1 deteriorated, 0 below min-effect or not measured. */
+export function effectClasses(deltas: Float64Array, minEffect: number): Int8Array {
+  const classes = new Int8Array(deltas.length);
+  deltas.forEach((delta, i) => {
+    if (!Number.isFinite(delta)) return;
+    if (delta >= minEffect - ROUNDING) classes[i] = 1;
+    else if (delta <= -minEffect + ROUNDING) classes[i] = -1;
+  });
+  return classes;
+}
+
+function effectSection(
+  deltas: Float64Array,
+  classes: Int8Array,
+  minEffect: number,
+): EffectMethodSection {
+  let improved = 0;
+  let deteriorated = 0;
+  let measured = 0;
+  let positive = 0;
+  const changed: number[] = [];
+  deltas.forEach((delta, i) => {
+    if (!Number.isFinite(delta)) return;
+    measured++;
+    if (delta > 0) positive++;
+    const flag = classes[i] as number;
+    if (flag === 0) return;
+    if (flag > 0) improved++;
+    else deteriorated++;
+    changed.push(Math.abs(delta));
+  });
+  const thresholds = [...new Set([...EFFECT_THRESHOLDS, minEffect])].sort((a, b) => a - b);
+  const absolute = [...deltas].filter(Number.isFinite).map(Math.abs);
+  return {
+    method: 'effect',
+    minEffect,
+    improved,
+    deteriorated,
+    all: flagSet(improved, deteriorated, deltas.length),
+    measured: flagSet(improved, deteriorated, measured),
+    churnRate: ratio(improved + deteriorated, deltas.length),
+    net: improved - deteriorated,
+    medianAbsDelta: changed.length === 0 ? null : median(changed),
+    breadthRatio: ratio(improved, positive),
+    beyond: thresholds.map((threshold) => ({
+      threshold,
+      items: absolute.filter((d) => d >= threshold - ROUNDING).length,
+    })),
+  };
+}
+
+function effectName(flag: number, measured: boolean): EffectClass {
+  if (!measured) return 'unmeasured';
+  return flag > 0 ? 'improved' : flag < 0 ? 'deteriorated' : 'unchanged';
+}
+
+export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection {
+  const { settings, items } = input;
+  const warnings = [...(input.warnings ?? [])];
+  const tallies = tallyExact(input, warnings);
+  const baseline = tallies.get(input.baseline) as ExactTally;
+  // A/A: the same tag twice compares the model with itself.
+  const candidate = input.candidate === null ? null : (tallies.get(input.candidate) ?? null);
+  const measuredBy = (tally: ExactTally): number => tally.p.filter(Number.isFinite).length;
+  const base = {
+    check: 'churn' as const,
+    estimator: 'exact' as const,
+    promptVersion: PROMPT_VERSION,
+    method: 'effect' as const,
+    temperature: settings.temperature,
+    minEffect: settings.minEffect,
+    baseline: modelSummary(baseline),
+    warnings,
+  };
+  if (candidate === null) {
+    const measured = measuredBy(baseline);
+    return {
+      ...base,
+      itemCounts: { total: items.length, measured, unmeasured: items.length - measured },
+      candidate: null,
+      comparison: null,
+    };
+  }
+
+  const deltas = new Float64Array(items.length);
+  const paired: number[] = [];
+  const pairedDomains: string[] = [];
+  items.forEach((item, i) => {
+    deltas[i] = (candidate.p[i] as number) - (baseline.p[i] as number);
+    if (Number.isFinite(deltas[i])) {
+      paired.push(deltas[i] as number);
+      pairedDomains.push(item.domain);
+    }
+  });
+  const classes = effectClasses(deltas, settings.minEffect);
+  const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
+  const domains = domainTable(items, baseline.p, candidate.p, deltas, classes, delta.mean);
+  return {
+    ...base,
+    itemCounts: {
+      total: items.length,
+      measured: paired.length,
+      unmeasured: items.length - paired.length,
+    },
+    candidate: modelSummary(candidate),
+    comparison: {
+      delta,
+      effect: effectSection(deltas, classes, settings.minEffect),
+      domains,
+      reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
+      items: items.map(
+        (item: ChurnItem, i): ExactItemRow => ({
+          id: item.id,
+          domain: item.domain,
+          p: [finite(baseline.p[i] as number), finite(candidate.p[i] as number)],
+          delta: finite(deltas[i] as number),
+          effect: effectName(classes[i] as number, Number.isFinite(deltas[i])),
+        }),
+      ),
+    },
+  };
+}
