@@ -8,7 +8,7 @@ import { churnGate } from '../../../../src/checks/churn/gate.js';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
 import { extractHeadline } from '../../../../src/report/headline.js';
-import { renderChurnSection } from '../../../../src/report/sections/churn.js';
+import { churnCharts, renderChurnSection } from '../../../../src/report/sections/churn.js';
 import type { ChurnCallRecord, SampleRecord } from '../../../../src/runner/records.js';
 import { record, settings, syntheticItems } from '../simulate.js';
 
@@ -166,6 +166,11 @@ describe('exact estimator analysis', () => {
     for (const absent of ['Fisher', 'r_xx', 'Null calibration', 'expected (null)', 'RCI']) {
       expect(text).not.toContain(absent);
     }
+    const [chart] = churnCharts(section);
+    expect(chart?.title).toBe(
+      'Change of at least 20 points of p(correct) by domain (exact estimator)',
+    );
+    expect(chart?.svg).toContain('law (reversal)');
   });
 });
 
