@@ -34,12 +34,21 @@ export function percentileBootstrap<T>(
     const value = statistic(resample);
     if (Number.isFinite(value)) values.push(value);
   }
-  values.sort((a, b) => a - b);
+  return percentileInterval(estimate, values, confidence);
+}
+
+/** The interval from replicate values (sorted in place): their (1−c)/2 and 1−(1−c)/2 quantiles. */
+export function percentileInterval(
+  estimate: number,
+  replicates: number[],
+  confidence = 0.95,
+): BootstrapInterval {
+  replicates.sort((a, b) => a - b);
   const tail = (1 - confidence) / 2;
   return {
     estimate,
-    low: quantileSorted(values, tail),
-    high: quantileSorted(values, 1 - tail),
-    replicates: values.length,
+    low: quantileSorted(replicates, tail),
+    high: quantileSorted(replicates, 1 - tail),
+    replicates: replicates.length,
   };
 }

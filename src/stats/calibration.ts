@@ -25,6 +25,7 @@
  *
  * ECE = Σ_k (n_k / N) |p̄_k − ō_k| over 10 equal-width bins.
  */
+import { type BootstrapInterval, percentileInterval } from './bootstrap.js';
 import { createRng } from './prng.js';
 
 export interface Forecast {
@@ -243,13 +244,8 @@ export interface BootstrapOptions {
   level?: number;
 }
 
-export interface BootstrapInterval {
-  estimate: number;
-  low: number;
-  high: number;
-  /** Replicates that had at least one forecast (the others cannot give an ECE). */
-  replicates: number;
-}
+/** `replicates` counts the replicates that had at least one forecast (the others give no ECE). */
+export type { BootstrapInterval };
 
 /**
  * Percentile interval of the ECE by resampling whole clusters (games) with replacement: the
@@ -313,27 +309,4 @@ function sumTallies(tallies: readonly BinTally[]): BinTally | null {
   const sum = emptyTally(first.count.length);
   for (const t of tallies) addTally(sum, t);
   return sum;
-}
-
-/**
- * Percentile interval with linear interpolation between order statistics (Hyndman & Fan
- * type 7, the default of R's quantile()).
- */
-function percentileInterval(estimate: number, values: number[], level: number): BootstrapInterval {
-  values.sort((x, y) => x - y);
-  const tail = (1 - level) / 2;
-  return {
-    estimate,
-    low: quantile(values, tail),
-    high: quantile(values, 1 - tail),
-    replicates: values.length,
-  };
-}
-
-export function quantile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return (sorted[lo] as number) + (h - lo) * ((sorted[hi] as number) - (sorted[lo] as number));
 }

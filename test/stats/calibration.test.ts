@@ -8,9 +8,9 @@ import {
   type Forecast,
   murphyDecomposition,
   pairedClusterBootstrapEceDifference,
-  quantile,
   tallyBins,
 } from '../../src/stats/calibration.js';
+import { quantileSorted as quantile } from '../../src/stats/quantile.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 
 function repeat(confidence: number, successes: number, failures: number): Forecast[] {
