@@ -1,0 +1,61 @@
+/**
+ * personas `vectors: embed`: the runner asks the server's embedding endpoint for each answer,
+ * the vector is stored in the sample log, and the analysis uses it (still a pure function of
+ * the log: `analyze` needs no server).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { analyseLogs } from '../../src/job/analyse.js';
+import { runJob } from '../../src/job/run.js';
+import type { PersonasCallRecord } from '../../src/runner/records.js';
+import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+
+const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+let simulator: RunningSimulator;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
+});
+afterAll(async () => {
+  await simulator.close();
+});
+
+describe('personas with vectors: embed', () => {
+  it('stores one embedding per answer and analyses with it, from the log alone', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-embed-'));
+    const loaded = loadConfig({
+      file: 'fixtures/demo/model-gate.yml',
+      env: {},
+      overrides: [
+        { path: ['provider', 'host'], value: simulator.url, source: 'test' },
+        { path: ['checks'], value: ['personas'], source: 'test' },
+        { path: ['personas', 'vectors'], value: 'embed', source: 'test' },
+        { path: ['output', 'dir'], value: dir, source: 'test' },
+      ],
+    });
+    const outcome = await runJob({ loaded, progress: quiet });
+    const { records } = await readSampleLogs(outcome.files.logs);
+    const answers = records.filter(
+      (r): r is PersonasCallRecord =>
+        r.kind === 'call' && r.check === 'personas' && r.status === 'ok',
+    );
+    expect(answers.length).toBe(2 * 6 * 8);
+    for (const answer of answers) {
+      expect(answer.vector?.length).toBeGreaterThan(0);
+      // Each model embeds with itself unless personas.embed-model names another.
+      expect(answer.embed_model).toBe(answer.model);
+    }
+    expect(outcome.report.checks.personas?.models.map((m) => m.vectors)).toEqual(['embed', 'embed']);
+
+    const again = await analyseLogs({
+      loaded,
+      logs: outcome.files.logs,
+      outDir: path.join(dir, 'again'),
+    });
+    expect(again.report.checks.personas).toEqual(outcome.report.checks.personas);
+  });
+});
