@@ -26,7 +26,10 @@ function churnByDomain(report: Report): string | null {
   if (rows.length < 2 || rows.length > MAX_CATEGORIES) return null;
   if (rows.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
   return xyChart({
-    title: 'Items reliably worse (bars) and better (line), by domain',
+    title:
+      report.checks.churn?.estimator === 'exact'
+        ? `Items worse (bars) and better (line) by |Δp| ≥ ${report.run.config.churn.minEffect}, by domain`
+        : 'Items reliably worse (bars) and better (line), by domain',
     categories: rows.map((r) => r.domain),
     yLabel: 'items',
     bars: [rows.map((r) => r.deteriorated)],

@@ -123,8 +123,16 @@ function atAGlance(report: Report): string[] {
   const h = report.headline;
   const rows: string[][] = [];
   if (report.checks.churn) {
-    rows.push(['churn rate (items reliably changed)', percent(h.churnRate)]);
-    rows.push(['items reliably worse', h.deteriorated === null ? '–' : String(h.deteriorated)]);
+    // Exact mode counts items beyond an effect size; sampled mode counts significant changes.
+    const exact = report.checks.churn.estimator === 'exact';
+    const changed = exact
+      ? `changed by ≥ ${report.run.config.churn.minEffect}`
+      : 'reliably changed';
+    rows.push([`churn rate (items ${changed})`, percent(h.churnRate)]);
+    rows.push([
+      exact ? `items worse by ≥ ${report.run.config.churn.minEffect}` : 'items reliably worse',
+      h.deteriorated === null ? '–' : String(h.deteriorated),
+    ]);
     rows.push([
       'domain reversals',
       h.reversals.length === 0 ? 'none' : h.reversals.map(escapeText).join(', '),
@@ -219,7 +227,11 @@ function provenance(report: Report): string {
 
   const settings: string[][] = [];
   const checks = new Set(config.checks);
-  if (checks.has('churn')) {
+  if (checks.has('churn') && config.churn.estimator === 'exact') {
+    settings.push(['churn estimator', 'exact (letter probabilities, one evaluation per item)']);
+    settings.push(['churn temperature of p(correct)', String(config.churn.temperature)]);
+    settings.push(['churn change threshold |Δp|', String(config.churn.minEffect)]);
+  } else if (checks.has('churn')) {
     settings.push(['churn samples per item (K)', String(config.churn.samples)]);
     settings.push(['churn temperature', String(config.churn.temperature)]);
     settings.push([
