@@ -17,6 +17,19 @@ export interface RecordedOptions {
   think: boolean;
 }
 
+/** The options of a request in the sample log's (the server's) names. */
+export function recordedOptions(
+  options: import('../providers/types.js').ChatOptions,
+): RecordedOptions {
+  return {
+    temperature: options.temperature,
+    seed: options.seed,
+    num_ctx: options.numCtx,
+    num_predict: options.numPredict,
+    think: options.think,
+  };
+}
+
 /** Fields every call record carries. Check-specific fields are added beside them. */
 export interface CallRecordBase {
   v: typeof SAMPLE_LOG_VERSION;

@@ -49,7 +49,10 @@ describe('personas with vectors: embed', () => {
       // Each model embeds with itself unless personas.embed-model names another.
       expect(answer.embed_model).toBe(answer.model);
     }
-    expect(outcome.report.checks.personas?.models.map((m) => m.vectors)).toEqual(['embed', 'embed']);
+    expect(outcome.report.checks.personas?.models.map((m) => m.vectors)).toEqual([
+      'embed',
+      'embed',
+    ]);
 
     const again = await analyseLogs({
       loaded,

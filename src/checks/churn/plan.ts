@@ -7,16 +7,11 @@
 import type { GateConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { ANSWER_PROBABILITY_SOURCES, type ChatOptions } from '../../providers/types.js';
-import type { SampleRecord } from '../../runner/records.js';
+import { recordedOptions, type SampleRecord } from '../../runner/records.js';
 import type { WorkUnit } from '../../runner/types.js';
 import type { ChurnItem } from './items.js';
 import { answerSchema, churnMessages, churnPromptHash } from './prompt.js';
-import {
-  type ChurnSampleSlot,
-  recordedOptions,
-  scoreChurnExact,
-  scoreChurnSample,
-} from './score.js';
+import { type ChurnSampleSlot, scoreChurnExact, scoreChurnSample } from './score.js';
 
 /** Unit key of one sample: stable across runs, shards and machines. */
 export function churnUnitKey(
@@ -106,7 +101,7 @@ export function churnSlots(
 
 function sameOptions(a: SampleRecord, slot: ChurnSampleSlot): boolean {
   if (a.kind !== 'call') return false;
-  const want = recordedOptions(slot.spec);
+  const want = recordedOptions(slot.spec.request.options);
   const got = a.options;
   return (
     got.temperature === want.temperature &&

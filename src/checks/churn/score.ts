@@ -6,7 +6,7 @@
  */
 import { InputError } from '../../errors.js';
 import type { ChatResponse } from '../../providers/types.js';
-import type { ChurnCallRecord, RecordedOptions } from '../../runner/records.js';
+import { type ChurnCallRecord, recordedOptions } from '../../runner/records.js';
 import { SAMPLE_LOG_VERSION } from '../../runner/records.js';
 import type { CallOutcome, CallSpec } from '../../runner/types.js';
 import { type AnswerPosition, letterProbabilities } from './exact/letterProbabilities.js';
@@ -20,17 +20,6 @@ export interface ChurnSampleSlot {
   mode: ChurnCallRecord['mode'];
   sample: number;
   spec: CallSpec;
-}
-
-export function recordedOptions(spec: CallSpec): RecordedOptions {
-  const o = spec.request.options;
-  return {
-    temperature: o.temperature,
-    seed: o.seed,
-    num_ctx: o.numCtx,
-    num_predict: o.numPredict,
-    think: o.think,
-  };
 }
 
 /** The letter in a response, or why there is none. */
@@ -90,7 +79,7 @@ function baseRecord(
     digest,
     key: slot.key,
     sample: slot.sample,
-    options: recordedOptions(slot.spec),
+    options: recordedOptions(slot.spec.request.options),
     prompt_sha256: slot.spec.promptSha256,
     status: outcome.status,
     latency_ms: Math.round(outcome.latencyMs),

@@ -3,11 +3,12 @@
  * each depends on the last. Every decision is written to the sample log as soon as it is
  * known; a resumed run replays the logged decisions through the engine and carries on.
  */
-import type {
-  DragonCallRecord,
-  DragonGameRecord,
-  RecordedOptions,
-  SampleRecord,
+import {
+  type DragonCallRecord,
+  type DragonGameRecord,
+  type RecordedOptions,
+  recordedOptions,
+  type SampleRecord,
 } from '../../runner/records.js';
 import type { CallOutcome, UnitContext, WorkUnit } from '../../runner/types.js';
 import type { ChatOptions, ChatRequest } from '../../providers/types.js';
@@ -16,16 +17,6 @@ import type { Move } from './geometry.js';
 import { ANSWER_SCHEMA, parseAnswer, renderPrompt, SYSTEM_PROMPT } from './prompt.js';
 import { MAX_DECISIONS } from './protocol.js';
 import { type DecisionInput, GameSession, gameUnitKey } from './session.js';
-
-export function recordedOptions(options: ChatOptions): RecordedOptions {
-  return {
-    temperature: options.temperature,
-    seed: options.seed,
-    num_ctx: options.numCtx,
-    num_predict: options.numPredict,
-    think: options.think,
-  };
-}
 
 /** Records of this game: this model, this prompt, this seed. */
 function ownRecords(

@@ -8,6 +8,7 @@ import type { ChatMessage, ChatOptions, ChatResponse } from '../../providers/typ
 import {
   type PersonasCallRecord,
   type RecordedOptions,
+  recordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
 } from '../../runner/records.js';
@@ -38,16 +39,6 @@ export function chatOptions(settings: PersonasSettings, numCtx: number): ChatOpt
     numCtx,
     numPredict: settings.maxTokens,
     think: settings.think,
-  };
-}
-
-export function recordedOptions(options: ChatOptions): RecordedOptions {
-  return {
-    temperature: options.temperature,
-    seed: options.seed,
-    num_ctx: options.numCtx,
-    num_predict: options.numPredict,
-    think: options.think,
   };
 }
 

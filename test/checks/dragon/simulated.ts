@@ -3,7 +3,8 @@
  * answers each rendered prompt, the engine plays it, records come out as from a real run.
  */
 import { dragonDefinitions } from '../../../src/checks/dragon/definitions.js';
-import { decisionFrom, recordedOptions } from '../../../src/checks/dragon/plan.js';
+import { decisionFrom } from '../../../src/checks/dragon/plan.js';
+import { recordedOptions } from '../../../src/runner/records.js';
 import { renderPrompt } from '../../../src/checks/dragon/prompt.js';
 import { GameSession } from '../../../src/checks/dragon/session.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
