@@ -313,7 +313,8 @@ export function confusionHeatMap(
 ): string {
   const n = assistants.length;
   // Room on the right for the slanted column labels.
-  const width = LEFT + n * CELL + 90;
+  // Wide enough for the legend line under a small matrix (about 6 px per character at 10 px).
+  const width = Math.max(LEFT + n * CELL + 90, LEFT + 380);
   const height = TOP + n * CELL + 40;
   const body: string[] = [
     text(10, 20, title, { 'font-weight': 'bold' }),
