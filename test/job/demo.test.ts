@@ -55,6 +55,47 @@ describe('model-gate demo (regression scenario)', () => {
     expect(outcome.report.run.models.candidate?.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('carries every dragon metric and provenance field of the spec for a 10-game series', () => {
+    const dragon = outcome.report.checks.dragon;
+    expect(dragon?.seeds).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(dragon?.promptSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(dragon?.protocol).toBe('dragon-calibration/1');
+    expect(dragon?.walls).toBe(40);
+    for (const series of [dragon?.baseline, dragon?.candidate]) {
+      expect(series).toBeDefined();
+      for (const metric of [
+        'meanConfidence',
+        'success',
+        'gap',
+        'brier',
+        'decomposition',
+        'ece',
+        'resolution',
+        'distinctConfidences',
+        'knownWallRepeatRate',
+        'invalidRate',
+        'timeoutRate',
+        'meanLatencyMs',
+        'wins',
+        'bins',
+      ]) {
+        expect(series, metric).toHaveProperty(metric);
+      }
+      expect(series?.games).toHaveLength(10);
+      for (const game of series?.games ?? []) {
+        expect(game.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+        expect(game).toHaveProperty('cellsVisited');
+        expect(game).toHaveProperty('wounds');
+      }
+    }
+    const { run } = outcome.report;
+    expect(run.provider.version).toContain('simulated');
+    for (const model of [run.models.baseline, run.models.candidate]) {
+      expect(model?.quantization).toBe('Q4_K_M');
+      expect(model?.parameterSize).toBe('1B');
+    }
+  });
+
   it('renders a summary whose every table parses with the right column count', () => {
     const summary = readFileSync(outcome.files.summary, 'utf8');
     const parsed = tables(summary);
