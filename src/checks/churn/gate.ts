@@ -6,6 +6,7 @@
  * With the exact estimator the same rules count items whose |Δp| reaches churn.min-effect
  * (effect-size counts: there is no sampling noise to test against), and the sentences say so.
  */
+import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import type {
   ChurnSection,
@@ -28,8 +29,9 @@ export function deteriorationLimit(
   total: number,
 ): { limit: number; label: string } {
   if (typeof setting === 'number') return { limit: setting, label: String(setting) };
-  const share = Number.parseFloat(setting) / 100;
-  return { limit: share * total, label: `${setting} of ${total} = ${fmt(share * total)}` };
+  // Percent × total first, then / 100: 29 × 100 / 100 is exactly 29, 0.29 × 100 is not.
+  const limit = (Number.parseFloat(setting) * total) / 100;
+  return { limit, label: `${setting} of ${total} = ${fmt(limit)}` };
 }
 
 export function expectationSentence(method: MethodSection): string {
@@ -83,7 +85,7 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
   const method = section.method === 'exact' ? comparison.exact : comparison.rci;
   const rule = section.method === 'exact' ? `q ≤ ${section.alpha}` : `|RCI| > 1.96`;
   const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
-  const over = method.deteriorated > limit;
+  const over = exceeds(method.deteriorated, limit);
   findings.push({
     check: 'churn',
     rule: 'max-deteriorated',
@@ -152,7 +154,7 @@ function effectFindings(section: ExactChurnSection, settings: ChurnSettings): Ga
   const effect = comparison.effect;
   const size = pts(effect.minEffect);
   const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
-  const over = effect.deteriorated > limit;
+  const over = exceeds(effect.deteriorated, limit);
   findings.push({
     check: 'churn',
     rule: 'max-deteriorated',

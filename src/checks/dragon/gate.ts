@@ -3,6 +3,7 @@
  * candidate): the model against the previous report's dragon section and absolute limits.
  */
 import { z } from 'zod';
+import { exceeds } from '../exceeds.js';
 import type { GateFinding, Severity } from '../types.js';
 import { type ComparableSeries, compareSeries } from './analysis.js';
 import type { DragonComparison, DragonSection, DragonSeries } from './section.js';
@@ -105,7 +106,7 @@ function comparisonRules(
 ): GateFinding[] {
   const out: GateFinding[] = [];
   const difference = comparison.eceDifference;
-  if (difference && difference.value > gate.maxEceIncrease) {
+  if (difference && exceeds(difference.value, gate.maxEceIncrease)) {
     const excludesZero = difference.low > 0;
     const base = `${after.model} states its confidence worse than the ${against}: ECE ${f3(after.ece?.value ?? Number.NaN)} vs ${f3(before.ece?.value ?? Number.NaN)} (${signed(difference.value)} over ${comparison.pairedSeeds.length} paired games, 95% interval [${signed(difference.low)}, ${signed(difference.high)}]), allowed increase ${f3(gate.maxEceIncrease)}`;
     out.push(
@@ -141,7 +142,7 @@ function comparisonRules(
     );
   }
   const repeats = comparison.knownWallRepeatDifference;
-  if (repeats !== null && repeats > gate.maxKnownWallIncrease) {
+  if (repeats !== null && exceeds(repeats, gate.maxKnownWallIncrease)) {
     out.push(
       finding(
         'known-wall-repeats',

@@ -11,6 +11,7 @@
  * as recognised. An inverse-posture control that changes sides is reported (info).
  */
 import { percent, points } from '../../report/markdown.js';
+import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import { compareModels } from './comparison.js';
 import type { PersonasComparison, PersonasModelResult, PersonasSection } from './section.js';
@@ -113,7 +114,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
     });
   }
   const { delta } = comparison.accuracy;
-  if (delta !== null && -delta > settings.maxAccuracyDrop) {
+  if (delta !== null && exceeds(-delta, settings.maxAccuracyDrop)) {
     findings.push({
       check: 'personas',
       rule: 'accuracy-drop',

@@ -97,5 +97,22 @@ describe('churnGate', () => {
   it('reads the deterioration limit as a count or a share', () => {
     expect(deteriorationLimit(7, 400)).toEqual({ limit: 7, label: '7' });
     expect(deteriorationLimit('2.5%', 400)).toEqual({ limit: 10, label: '2.5% of 400 = 10' });
+    // 29% of 100 is 29 items; 0.29 × 100 would be 28.999999999999996 in floating point.
+    expect(deteriorationLimit('29%', 100)).toEqual({ limit: 29, label: '29% of 100 = 29' });
+  });
+
+  it('fails only above the limit: 29 deteriorations do not exceed 29% of 100 items', () => {
+    if (!c) throw new Error('comparison expected');
+    const withDeteriorations = (deteriorated: number): SampledChurnSection => ({
+      ...section,
+      itemCounts: { ...section.itemCounts, total: 100 },
+      comparison: { ...c, exact: { ...c.exact, deteriorated } },
+    });
+    const share = settings({ gate: { ...settings().gate, maxDeteriorated: '29%' } });
+    const severity = (deteriorated: number) =>
+      churnGate(withDeteriorations(deteriorated), share).find((f) => f.rule === 'max-deteriorated')
+        ?.severity;
+    expect(severity(29)).toBe('info');
+    expect(severity(30)).toBe('fail');
   });
 });

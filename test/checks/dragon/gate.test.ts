@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseDragon } from '../../../src/checks/dragon/analysis.js';
+import { analyseDragon, compareSeries } from '../../../src/checks/dragon/analysis.js';
 import { dragonGate } from '../../../src/checks/dragon/gate.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
@@ -49,6 +49,38 @@ describe('gate rules with a candidate', () => {
     const findings = dragonGate(section, { ...gate, maxEce: 0.001, maxBrier: 0.01 });
     expect(rules(findings)).toEqual(['max-brier:fail', 'max-ece:fail']);
     expect(findings[0]?.values?.['model']).toBe('next:7b');
+  });
+
+  it('warn or fail only beyond the limit, not on a rise equal to it', () => {
+    const section = analyseDragon([...careful, ...carefulToo], definitions, {
+      baseline: 'prod:7b',
+      candidate: 'next:7b',
+    });
+    const { baseline, candidate, comparison } = section;
+    if (!baseline || !candidate || !comparison) throw new Error('comparison expected');
+    // Known-wall repeats 3 of 10 moves → 4 of 10: exactly the 10 points allowed, although
+    // 0.4 − 0.3 is 0.10000000000000003 in floating point. 41 of 100 is beyond.
+    const repeats = (before: number, after: number) => {
+      const b = { ...baseline, knownWallRepeatRate: before };
+      const a = { ...candidate, knownWallRepeatRate: after };
+      const c = compareSeries(b, a, { bootstrapReplicates: 200, bootstrapSeed: 1 });
+      return rules(dragonGate({ ...section, baseline: b, candidate: a, comparison: c }, gate));
+    };
+    expect(repeats(3 / 10, 4 / 10)).toEqual([]);
+    expect(repeats(30 / 100, 41 / 100)).toEqual(['known-wall-repeats:warn']);
+    // An ECE rise of exactly the allowed 0.05 (0.55 − 0.5 = 0.050000000000000044).
+    const ece = (value: number) =>
+      rules(
+        dragonGate(
+          {
+            ...section,
+            comparison: { ...comparison, eceDifference: { value, low: 0.01, high: 0.1 } },
+          },
+          gate,
+        ),
+      );
+    expect(ece(0.55 - 0.5)).toEqual([]);
+    expect(ece(0.06)).toEqual(['ece-increase:fail']);
   });
 
   it('make the verdict inconclusive when a series is perturbed or made no move', () => {

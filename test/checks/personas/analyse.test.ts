@@ -133,4 +133,22 @@ describe('gatePersonas', () => {
     expect(gatePersonas(tonight, gate, other)).toEqual([]);
     expect(gatePersonas(tonight, gate, { check: 'churn' })).toEqual([]);
   });
+
+  it('warns on an accuracy drop beyond max-accuracy-drop, not on one equal to it', () => {
+    const good = analysePersonas(recordsFor(catalogue, 'm', answers), catalogue, settings, {
+      baseline: 'm',
+      candidate: null,
+    });
+    const withAccuracy = (accuracy: number) => ({
+      ...good,
+      models: good.models.map((model) => ({ ...model, accuracy })),
+    });
+    // 13 of 20 → 10 of 20 is a drop of exactly 0.15 (0.5 − 0.65 = −0.15000000000000002).
+    const drop = (before: number, after: number) =>
+      gatePersonas(withAccuracy(after), gate, withAccuracy(before)).map(
+        (f) => `${f.rule}:${f.severity}`,
+      );
+    expect(drop(13 / 20, 10 / 20)).toEqual([]);
+    expect(drop(13 / 20, 9 / 20)).toEqual(['accuracy-drop:warn']);
+  });
 });
