@@ -152,6 +152,14 @@ describe('cluster bootstrap of the ECE', () => {
     expect(a?.low).toBeLessThan(0.3625);
     expect(a?.high).toBeGreaterThan(0.3625);
     expect(a?.replicates).toBe(1000);
+    // The same four games twice over: same pooled ECE, more games to resample, narrower.
+    const four = [0, 2, 4, 6].map((g) => tallyBins(repeat(0.8, g, 8 - g)));
+    const fewer = clusterBootstrapEce(four, { replicates: 1000, seed: 7 });
+    const more = clusterBootstrapEce([...four, ...four], { replicates: 1000, seed: 7 });
+    expect(more?.estimate).toBeCloseTo(fewer?.estimate ?? Number.NaN, 12);
+    expect((fewer?.high ?? 0) - (fewer?.low ?? 0)).toBeGreaterThan(
+      1.2 * ((more?.high ?? 0) - (more?.low ?? 0)),
+    );
   });
 
   it('returns null without any forecast', () => {
