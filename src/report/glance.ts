@@ -70,12 +70,13 @@ function reliability(report: Report): string | null {
     .filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== undefined));
   if (used.length < 2) return null;
   return xyChart({
+    // Mermaid labels keep no commas, and xychart draws no legend: the title names the lines.
     title:
       perSeries.length > 1
-        ? 'Success per confidence bin: baseline, candidate, perfect calibration'
-        : 'Success per confidence bin: the model, perfect calibration',
+        ? 'Moves that advanced per stated-confidence bin (lines: baseline · candidate · perfect)'
+        : 'Moves that advanced per stated-confidence bin (lines: the model · perfect)',
     categories: used.map((i) => first[i]?.label ?? ''),
-    yLabel: 'success share',
+    yLabel: 'share advanced',
     yRange: [0, 1],
     lines: [
       ...perSeries.map((b) => used.map((i) => b[i]?.success ?? 0)),

@@ -10,20 +10,37 @@ const ZERO_WIDTH_JOINER = '\u200d';
 const ZERO_WIDTH_SPACE = '\u200b';
 
 /**
- * Escapes text for inline markdown: no HTML, no links, no emphasis, no table break-out.
+ * Escapes text for inline markdown: no HTML, no links, no emphasis, no table break-out, and
+ * nothing GitHub would act on after rendering (see `neutraliseReferences`).
+ */
+export function escapeText(text: string): string {
+  return neutraliseReferences(
+    text.replace(NEWLINES, ' ').replace(MARKDOWN_SPECIAL, (c) => `\\${c}`),
+  );
+}
+
+/**
+ * Text inside raw HTML (a `<summary>` line), where markdown is not read: a backslash escape
+ * would show as a backslash, so the text is escaped as HTML instead.
+ */
+export function escapeHtmlText(text: string): string {
+  return neutraliseReferences(
+    text.replace(NEWLINES, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+  );
+}
+
+/**
  * GitHub also acts on plain text after rendering, so an invisible character is inserted
  * where it would: after `@` (mentions notify people), after `#` before a digit (issue
  * references add events to other issues), after a `:` that starts `//` or an emoji code
  * (a model tag such as `qwen2.5:7b` stays copyable) and inside `www.` (bare-domain autolinks).
  */
-export function escapeText(text: string): string {
+function neutraliseReferences(text: string): string {
   return text
-    .replace(NEWLINES, ' ')
-    .replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
     .replace(/@/g, `@${ZERO_WIDTH_JOINER}`)
     .replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`)
     .replace(/:(?=\/\/|[\w\\+-]+:)/g, `:${ZERO_WIDTH_SPACE}`)
-    .replace(/(w)(ww\\\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
+    .replace(/(w)(ww\\?\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
 }
 
 /**
@@ -110,7 +127,9 @@ export function points(value: number | null | undefined, digits = 1): string {
 /** Fixed digits, "–" for missing values. */
 export function num(value: number | null | undefined, digits = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return value.toFixed(digits);
+  const shown = value.toFixed(digits);
+  // A tiny negative value would print as "-0.000": a sign with nothing behind it.
+  return Number(shown) === 0 ? (0).toFixed(digits) : shown;
 }
 
 /** "[0.412, 0.533]". */
@@ -133,10 +152,9 @@ export function interval(
 }
 
 /**
- * A collapsed block. The summary line is HTML (GitHub does not render markdown there), so it
- * is escaped as HTML text.
+ * A collapsed block. The summary line is raw HTML, where GitHub reads no markdown: pass it
+ * plain (unescaped) text; it is escaped as HTML here.
  */
 export function details(summaryLine: string, body: string): string {
-  const line = summaryLine.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<details><summary>${line}</summary>\n\n${body}\n\n</details>`;
+  return `<details><summary>${escapeHtmlText(summaryLine)}</summary>\n\n${body}\n\n</details>`;
 }

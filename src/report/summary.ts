@@ -70,7 +70,8 @@ function verdictBlock(report: Report): string {
   const { status, reasons, suppressed } = report.verdict;
   const count = (severity: Severity) => reasons.filter((r) => r.severity === severity).length;
   const counts = [
-    plural(count('fail'), 'rule failed', 'rules failed'),
+    // One rule can fail several times (once per assistant, per domain): count findings.
+    plural(count('fail'), 'failure', 'failures'),
     plural(count('inconclusive'), 'check could not be measured', 'checks could not be measured'),
     plural(count('warn'), 'warning', 'warnings'),
   ].filter((part) => part !== '');
@@ -240,7 +241,12 @@ function provenance(report: Report): string {
         config.churn.greedy ? `, greedy ${config.churn.greedySeed}` : ''
       }`,
     ]);
-    settings.push(['churn method', config.churn.method]);
+    settings.push([
+      'churn gate method',
+      config.churn.method === 'exact'
+        ? 'Fisher exact test + Benjamini–Hochberg (method: exact)'
+        : 'Reliable Change Index (method: rci)',
+    ]);
   }
   if (checks.has('dragon')) {
     settings.push(['dragon games (seeds)', seedRanges(config.dragon.seeds)]);

@@ -55,7 +55,7 @@ describe('inline charts at a glance', () => {
     const [, dragon] = glanceCharts(report());
     // Bins 0.6 and 0.7 are empty for one model each: only 0.5 and 0.9 remain.
     expect(dragon).toContain('  x-axis ["0.5–0.6", "0.9–1.0"]');
-    expect(dragon).toContain('  y-axis "success share" 0 --> 1');
+    expect(dragon).toContain('  y-axis "share advanced" 0 --> 1');
     expect(dragon?.split('\n').filter((l) => l.startsWith('  line'))).toEqual([
       '  line [0.6, 0.9]',
       '  line [0.5, 0.55]',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { marked } from 'marked';
 import {
   codeSpan,
   details,
@@ -119,6 +120,18 @@ describe('details', () => {
       '<details><summary>a &lt;b&gt; &amp; c</summary>\n\nbody\n\n</details>',
     );
   });
+
+  it('shows a model tag as written: no markdown backslash escapes in raw HTML', () => {
+    // GitHub reads no markdown inside <summary>: "demo\-base" would show its backslash.
+    const html = marked.parse(details('baseline demo-base:1b (K = 10)', 'body'), { async: false });
+    expect(html).toContain('<summary>baseline demo-base:1b (K = 10)</summary>');
+  });
+
+  it('keeps mentions and issue references inert in the summary line', () => {
+    const md = details('@octocat closes #12', 'body');
+    expect(md).toContain('@\u200doctocat closes #\u200d12');
+    expect(liveReferences(visibleText(md))).toEqual([]);
+  });
 });
 
 describe('numbers', () => {
@@ -129,6 +142,9 @@ describe('numbers', () => {
     // −0.0004 rounds to 0.0 at one digit: no direction is claimed.
     expect(points(-0.0004)).toBe('±0.0 pts');
     expect(num(0.06149)).toBe('0.061');
+    // −0.00003 rounds to zero at four digits: no "-0.0000".
+    expect(num(-0.00003, 4)).toBe('0.0000');
+    expect(num(-0.00006, 4)).toBe('-0.0001');
     expect(interval(0.412, 0.5333)).toBe('[0.412, 0.533]');
     for (const missing of [null, undefined, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect([percent(missing), points(missing), num(missing), interval(missing, 1)]).toEqual([

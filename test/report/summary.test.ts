@@ -15,7 +15,7 @@ describe('renderSummary', () => {
     const lines = summary.split('\n');
     expect(lines[0]).toBe('## ❌ model-gate verdict: fail');
     expect(lines[2]).toBe(
-      'Baseline `sim-base:7b` → candidate `sim-cand:14b` · 1 rule failed, 1 warning',
+      'Baseline `sim-base:7b` → candidate `sim-cand:14b` · 1 failure, 1 warning',
     );
     const [reasons] = tables(summary);
     expect(reasons?.header).toEqual(['', 'check', 'rule', 'finding']);

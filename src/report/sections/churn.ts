@@ -99,7 +99,15 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
   if (section.candidate) models.push(modelRow('candidate', section.candidate));
   out.push(
     table(
-      ['', 'model', 'accuracy (95% CI)', 'r_xx', 'greedy accuracy', 'invalid', 'timeout'],
+      [
+        '',
+        'model',
+        'accuracy (95% CI)',
+        'split-half r_xx',
+        'greedy accuracy',
+        'invalid',
+        'timeout',
+      ],
       models,
       ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -112,11 +120,11 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
   const gate = section.method === 'exact' ? c.exact : c.rci;
   out.push(
     `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
-    `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}** (expected with no change: ${expectedCell(gate, 'improved')} and ${expectedCell(gate, 'deteriorated')}).`,
+    `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`,
   );
   if (c.reversals.length > 0) {
     out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the aggregate.`,
+      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the overall change.`,
     );
   }
   out.push('');
@@ -170,6 +178,8 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
+    'Churn rate: changed items ÷ all items. Median |Δp|: over the changed items. Breadth: items reliably improved ÷ items whose accuracy rose at all. False-flag rate: share of analysable items the method flags between two identical models.',
+    '',
     table(
       ['gate method over', 'items', 'improved', 'deteriorated', 'no change'],
       [shareRow('all items', gate.all), shareRow('analysable items', gate.analysable)],
@@ -177,7 +187,7 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
     ),
     '',
     `Raw Fisher p ≤ ${c.exact.alpha} before FDR control: ${c.exact.rawP.improved} improved, ${c.exact.rawP.deteriorated} deteriorated.`,
-    `Method A (as in the paper): r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±2.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
+    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±2.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
     '',
   );
 
@@ -335,7 +345,7 @@ function renderExactChurnSection(section: ExactChurnSection): string {
   );
   if (c.reversals.length > 0) {
     out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the aggregate.`,
+      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the overall change.`,
     );
   }
   out.push('');

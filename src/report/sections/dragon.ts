@@ -22,7 +22,10 @@ function withInterval(e: Estimate | null, format: (v: number) => string): string
 
 function signedNum(value: number | null, digits = 3): string {
   if (value === null || !Number.isFinite(value)) return '–';
-  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(digits)}`;
+  const shown = Math.abs(value).toFixed(digits);
+  // A difference that rounds to zero claims no direction.
+  if (Number(shown) === 0) return `±${shown}`;
+  return `${value > 0 ? '+' : '−'}${shown}`;
 }
 
 function minus(a: number | null | undefined, b: number | null | undefined): number | null {
@@ -42,8 +45,9 @@ interface MetricRow {
 
 const METRICS: readonly MetricRow[] = [
   {
-    label: 'moves (decisions)',
-    cell: (s) => `${s.moves} (${s.calls})`,
+    // Decisions asked include passes, invalid answers and timeouts; calibration uses moves.
+    label: 'moves scored / decisions asked',
+    cell: (s) => `${s.moves} / ${s.calls}`,
   },
   {
     label: 'mean stated confidence',
@@ -80,6 +84,12 @@ const METRICS: readonly MetricRow[] = [
       s.decomposition
         ? `${num(s.decomposition.reliability)} / ${num(s.decomposition.resolution)} / ${num(s.decomposition.uncertainty)}`
         : '–',
+    delta: (b, a) =>
+      b.decomposition && a.decomposition
+        ? (['reliability', 'resolution', 'uncertainty'] as const)
+            .map((term) => signedNum(minus(a.decomposition?.[term], b.decomposition?.[term])))
+            .join(' / ')
+        : '',
   },
   {
     label: 'within-bin variance / covariance',
@@ -87,11 +97,6 @@ const METRICS: readonly MetricRow[] = [
       s.decomposition
         ? `${num(s.decomposition.withinBinVariance, 4)} / ${num(s.decomposition.withinBinCovariance, 4)}`
         : '–',
-  },
-  {
-    label: 'resolution',
-    cell: (s) => num(s.resolution),
-    delta: (b, a) => signedNum(minus(a.resolution, b.resolution)),
   },
   {
     label: 'distinct confidence levels',
@@ -201,9 +206,10 @@ function gamesTable(series: DragonSeries): string {
 }
 
 function seriesDetails(section: DragonSection, series: DragonSeries): string {
+  // Plain text: `details` escapes its summary line as HTML.
   const label = series.player
     ? `reference player ${series.player}`
-    : `${series.role} ${modelName(series)}`;
+    : `${series.role} ${series.model}`;
   const parts = [
     `Reliability bins (${section.bins.count} equal-width, ${section.bins.edges}):`,
     binTable(series.bins, section.bins.edges),
@@ -259,7 +265,7 @@ function seedList(seeds: readonly number[]): string {
 
 /** Markdown for the dragon part of summary.md, rendered from report.json alone. */
 export function renderDragonSection(section: DragonSection): string {
-  const out: string[] = ['### dragon: calibration of stated confidence'];
+  const out: string[] = ['### dragon — calibration of stated confidence'];
   out.push(
     `Protocol \`${section.protocol}\`, prompt \`${section.promptVersion}\` (SHA-256 \`${section.promptSha256.slice(0, 16)}…\`), hints: ${section.hints}, ${section.walls} walls, seeds ${seedList(section.seeds)}. ` +
       `Event predicted: ${section.calibrationEvent}. ECE over ${section.bins.count} equal-width bins (${section.bins.edges}), 95% interval by bootstrap over ${section.bootstrap.resampled} (${section.bootstrap.replicates} replicates); shares with Wilson 95% intervals.`,
@@ -290,13 +296,15 @@ export function renderDragonSection(section: DragonSection): string {
   return `${out.join('\n\n')}\n`;
 }
 
-const WIDTH = 360;
-const HEIGHT = 300;
-const PLOT = { left: 46, top: 34, right: 14, bottom: 44 };
+const WIDTH = 380;
+const HEIGHT = 316;
+// The bottom margin holds the tick labels, the axis title and the legend.
+const PLOT = { left: 58, top: 34, right: 14, bottom: 60 };
 const PLOT_W = WIDTH - PLOT.left - PLOT.right;
 const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
 const BAR = '#4878a8';
 const TICK = '#e07b00';
+const LEGEND_TEXT = { fill: '#555', 'font-size': 10 };
 
 const x = (v: number) => PLOT.left + v * PLOT_W;
 const y = (v: number) => PLOT.top + (1 - v) * PLOT_H;
@@ -384,11 +392,17 @@ export function reliabilityDiagram(series: DragonSeries, title: string): string 
       `${series.moves} moves · ECE ${series.ece ? series.ece.value.toFixed(3) : '–'} · Brier ${num(series.brier)}`,
       { 'text-anchor': 'middle', fill: '#555', 'font-size': 11 },
     ),
-    text(WIDTH / 2, HEIGHT - 10, 'stated confidence', { 'text-anchor': 'middle' }),
+    text(x(0.5), HEIGHT - 26, 'stated confidence', { 'text-anchor': 'middle' }),
+    // Left of the tick labels ("0.50" ends 6 px before the plot and is about 28 px wide).
     text(14, PLOT.top + PLOT_H / 2, 'moves that advanced', {
       'text-anchor': 'middle',
       transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`,
     }),
+    // Legend: each mark is its own text element, spaces at the edge of a tspan get dropped.
+    text(PLOT.left, HEIGHT - 8, '▬', { fill: TICK, 'font-size': 10, 'font-weight': 'bold' }),
+    text(PLOT.left + 14, HEIGHT - 8, 'mean stated confidence', LEGEND_TEXT),
+    text(PLOT.left + 150, HEIGHT - 8, '╌╌', { fill: '#888', 'font-size': 10 }),
+    text(PLOT.left + 170, HEIGHT - 8, 'perfect calibration', LEGEND_TEXT),
   );
   return svgDocument(WIDTH, HEIGHT, title, body);
 }

@@ -10,12 +10,12 @@ import type {
   PersonasSection,
   ProbeAccuracy,
 } from '../../checks/personas/section.js';
-import { details, escapeText, num, percent, points, table } from '../markdown.js';
+import { codeSpan, details, escapeText, num, percent, points, table } from '../markdown.js';
 import { type Chart, element, svgDocument, text } from '../svg.js';
 
 /** Markdown for the personas part of summary.md, rendered from report.json alone. */
 export function renderPersonasSection(section: PersonasSection): string {
-  const out: string[] = ['### personas: can each assistant be told apart from its answers?'];
+  const out: string[] = ['### personas — can each assistant be told apart from its answers?'];
   if (!isComplete(section)) {
     out.push(
       'This report holds an incomplete personas section (written by another version?): re-run `model-gate analyze` on its sample log to rebuild it.',
@@ -63,14 +63,19 @@ function introduction(section: PersonasSection): string {
   const controls = assistants.filter((a) => a.control).length;
   const vectors = section.vectors === 'embed' ? 'embedding vectors' : 'TF-IDF vectors';
   return (
-    `Every assistant of ${escapeText(file)} (${assistants.length} assistants, ${controls} of them controls) ` +
+    `Every assistant of ${codeSpan(file)} (${assistants.length} assistants, ${controls} of them controls) ` +
     `answered the same ${probes.length} probes. Each answer is attributed to the assistant whose other ` +
     `answers it is nearest to (${vectors}, leave-one-out centroids); chance is one in ${assistants.length}.`
   );
 }
 
 function label(model: PersonasModelResult): string {
-  return `${model.role} ${escapeText(model.model)}`;
+  return escapeText(plainLabel(model));
+}
+
+/** For a `<summary>` line, which `details` escapes itself. */
+function plainLabel(model: PersonasModelResult): string {
+  return `${model.role} ${model.model}`;
 }
 
 /** p-values span many decades: exponent notation below 0.001. */
@@ -246,7 +251,7 @@ function distanceBlock(model: PersonasModelResult): string {
       `${rank(p.promptRank)} → ${p.answerRank === null ? '–' : rank(p.answerRank)}`,
     ]);
   return `${summary}\n\n${details(
-    `${label(model)}: every pair (rank 1 = most distant)`,
+    `${plainLabel(model)}: every pair (rank 1 = most distant)`,
     table(['pair', 'prompt distance', 'answer distance', 'rank prompts → answers'], rows, [
       'l',
       'r',
@@ -281,7 +286,7 @@ function matricesBlock(
     ['l', ...names.map(() => 'r' as const)],
   );
   return details(
-    `${label(model)}: confusion matrix and vocabulary overlap`,
+    `${plainLabel(model)}: confusion matrix and vocabulary overlap`,
     `Confusion matrix (rows: true author, columns: attributed author):\n\n${confusion}\n\n` +
       `Naive measure, for contrast: Jaccard overlap of the assistants' vocabularies. It ranks pairs ` +
       `but has no reference value to decide from.\n\n${overlap}`,
@@ -289,6 +294,7 @@ function matricesBlock(
 }
 
 const CELL = 44;
+const LEGEND = 'rows: true author · columns: attributed author · shade: share of the row';
 const LEFT = 130;
 const TOP = 120;
 
@@ -312,21 +318,16 @@ export function confusionHeatMap(
   title: string,
 ): string {
   const n = assistants.length;
-  // Room on the right for the slanted column labels.
-  // Wide enough for the legend line under a small matrix (about 6 px per character at 10 px).
-  const width = Math.max(LEFT + n * CELL + 90, LEFT + 380);
+  // Room on the right for the slanted column labels, and for the legend line under a small
+  // matrix: it starts at the left edge, like the title, and is about 6 px per character.
+  const width = Math.max(LEFT + n * CELL + 90, 10 + LEGEND.length * 6 + 10);
   const height = TOP + n * CELL + 40;
   const body: string[] = [
     text(10, 20, title, { 'font-weight': 'bold' }),
-    text(
-      LEFT,
-      height - 12,
-      'rows: true author · columns: attributed author · shade: share of the row',
-      {
-        'font-size': 10,
-        fill: '#555',
-      },
-    ),
+    text(10, height - 12, LEGEND, {
+      'font-size': 10,
+      fill: '#555',
+    }),
   ];
   assistants.forEach((assistant, i) => {
     const short = shorten(assistant.name);

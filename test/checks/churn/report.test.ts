@@ -49,7 +49,7 @@ describe('renderChurnSection', () => {
   it('shows the comparison, both methods with their null expectation, and the reversal', () => {
     expect(md).toContain('### churn');
     expect(md).toMatch(/\*\*Δ accuracy \+\d+\.\d pts\*\*/);
-    expect(md).toContain('**Domain reversals:** law moved against the aggregate.');
+    expect(md).toContain('**Domain reversals:** law moved against the overall change.');
     expect(md).toContain('B: Fisher + BH (q ≤ 0.05) — gate');
     expect(md).toContain('A: RCI (±1.96)');
     expect(md).toMatch(/between two identical models it flags \d+\.\d% of analysable items/);

@@ -160,7 +160,7 @@ describe('exact estimator analysis', () => {
     expect(text).toContain(
       'Improved **3**, deteriorated **3**: items whose p(correct) moved by at least 20 points (effect-size counts).',
     );
-    expect(text).toContain('**Domain reversals:** law moved against the aggregate.');
+    expect(text).toContain('**Domain reversals:** law moved against the overall change.');
     expect(text).toContain('|Δp| ≥ 0.05: 8, |Δp| ≥ 0.1: 7, |Δp| ≥ 0.2: 6');
     expect(text).toContain('llama.cpp logits, in process');
     for (const absent of ['Fisher', 'r_xx', 'Null calibration', 'expected (null)', 'RCI']) {
