@@ -36,7 +36,7 @@ export function deteriorationLimit(
 
 export function expectationSentence(method: MethodSection): string {
   const expected = method.expected.deteriorated;
-  return `observed ${method.deteriorated} reliable deteriorations; expected under no change: ${fmt(expected.mean)} (95th pct ${fmt(expected.p95, 0)})`;
+  return `two identical models give ${fmt(expected.mean)} on average (95th percentile ${fmt(expected.p95, 0)})`;
 }
 
 export function churnGate(section: ChurnSection, settings: ChurnSettings): GateFinding[] {
@@ -90,7 +90,7 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
     check: 'churn',
     rule: 'max-deteriorated',
     severity: over ? 'fail' : 'info',
-    message: `${over ? 'too many items got reliably worse' : 'reliable deteriorations within the limit'}: ${expectationSentence(method)} (${rule}; limit ${label})`,
+    message: `${items(method.deteriorated)} reliably worse (${rule}), ${over ? 'above' : 'within'} the limit (${label}); ${expectationSentence(method)}`,
     values: {
       method: section.method,
       deteriorated: method.deteriorated,

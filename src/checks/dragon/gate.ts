@@ -108,7 +108,7 @@ function comparisonRules(
   const difference = comparison.eceDifference;
   if (difference && exceeds(difference.value, gate.maxEceIncrease)) {
     const excludesZero = difference.low > 0;
-    const base = `${after.model} states its confidence worse than the ${against}: ECE ${f3(after.ece?.value ?? Number.NaN)} vs ${f3(before.ece?.value ?? Number.NaN)} (${signed(difference.value)} over ${comparison.pairedSeeds.length} paired games, 95% interval [${signed(difference.low)}, ${signed(difference.high)}]), allowed increase ${f3(gate.maxEceIncrease)}`;
+    const base = `${after.model} is less well calibrated than the ${against}: ECE ${f3(after.ece?.value ?? Number.NaN)} vs ${f3(before.ece?.value ?? Number.NaN)} (${signed(difference.value)} over ${comparison.pairedSeeds.length} paired games, 95% interval [${signed(difference.low)}, ${signed(difference.high)}]), allowed increase ${f3(gate.maxEceIncrease)}`;
     out.push(
       finding(
         'ece-increase',

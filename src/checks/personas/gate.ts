@@ -85,7 +85,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       check: 'personas',
       rule: 'min-recognition',
       severity: 'fail',
-      message: `${change.assistant} is recognised in ${percent(after)} of its answers by ${candidate}, below min-recognition ${percent(min)}; ${baseline} recognised it in ${percent(before)}.`,
+      message: `${change.assistant} is recognised in ${percent(after)} of its answers by ${candidate}, below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${percent(before)}.`,
       values: { assistant: change.assistant, baseline: before, candidate: after, min },
     });
   }
@@ -104,7 +104,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       check: 'personas',
       rule: 'inverse-control',
       severity: 'info',
-      message: `The inverse-posture control ${change.control} is ${sides(change.candidate)} ${change.twin} on ${candidate} but was ${sides(change.baseline)} it on ${baseline}: the candidate ${change.candidate === 'confused' ? 'no longer shows' : 'now shows'} the difference between reacting to a text and explaining. A control never fails the gate.`,
+      message: `the inverse-posture control ${change.control} is ${sides(change.candidate)} ${change.twin} on ${candidate} but was ${sides(change.baseline)} it on ${baseline}: the candidate ${change.candidate === 'confused' ? 'no longer shows' : 'now shows'} the difference between reacting to a text and explaining. A control never fails the gate.`,
       values: {
         control: change.control,
         twin: change.twin,
@@ -119,7 +119,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       check: 'personas',
       rule: 'accuracy-drop',
       severity: 'warn',
-      message: `Attribution accuracy drops from ${percent(comparison.accuracy.baseline)} (${baseline}) to ${percent(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${(settings.maxAccuracyDrop * 100).toFixed(1)} pts allowed.`,
+      message: `attribution accuracy drops from ${percent(comparison.accuracy.baseline)} (${baseline}) to ${percent(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${(settings.maxAccuracyDrop * 100).toFixed(1)} pts allowed.`,
       values: {
         baseline: comparison.accuracy.baseline,
         candidate: comparison.accuracy.candidate,

@@ -48,7 +48,7 @@ describe('churnGate', () => {
     expect(rule?.severity).toBe('fail');
     expect(rule?.message).toMatch(
       new RegExp(
-        `^too many items got reliably worse: observed ${d} reliable deteriorations; expected under no change: [0-9.]+ \\(95th pct \\d+\\) \\(q ≤ 0\\.05; limit 5% of 120 = 6\\)$`,
+        `^${d} items reliably worse \\(q ≤ 0\\.05\\), above the limit \\(5% of 120 = 6\\); two identical models give [0-9.]+ on average \\(95th percentile \\d+\\)$`,
       ),
     );
     const relaxed = settings({ gate: { ...settings().gate, maxDeteriorated: 50 } });

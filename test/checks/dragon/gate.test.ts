@@ -28,7 +28,7 @@ describe('gate rules with a candidate', () => {
     ]);
     const ece = findings.find((f) => f.rule === 'ece-increase');
     expect(ece?.message).toMatch(
-      /^next:7b states its confidence worse than the baseline: ECE 0\.\d{3} vs 0\.\d{3}/,
+      /^next:7b is less well calibrated than the baseline: ECE 0\.\d{3} vs 0\.\d{3}/,
     );
     expect(ece?.message).toMatch(/10 paired games, 95% interval \[\+0\.\d{3}, \+0\.\d{3}\]/);
   });

@@ -166,7 +166,7 @@ describe('upgrade comparison', () => {
     const info = findings.filter((f) => f.rule === 'inverse-control');
     expect(info.map((f) => f.severity)).toEqual(['info']);
     expect(info[0]?.message).toMatch(
-      /^The inverse-posture control recipe-review is confused with flavour on sim-next:2b but was told apart from it on sim-base:1b/,
+      /^the inverse-posture control recipe-review is confused with flavour on sim-next:2b but was told apart from it on sim-base:1b/,
     );
   });
 
