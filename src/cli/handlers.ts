@@ -25,8 +25,11 @@ export function describeOutcome(outcome: JobOutcome): string {
     '',
     `verdict: ${report.verdict.status.toUpperCase()}${outcome.cancelled ? ' (interrupted: partial report)' : ''}`,
   ];
-  for (const reason of report.verdict.reasons.filter((r) => r.severity !== 'info')) {
-    lines.push(`  ${reason.severity.padEnd(12)} ${reason.check}: ${reason.message}`);
+  const shown = report.verdict.reasons.filter((r) => r.severity !== 'info');
+  // As wide as the longest severity listed: "fail" lines need no room for "inconclusive".
+  const width = Math.max(0, ...shown.map((r) => r.severity.length));
+  for (const reason of shown) {
+    lines.push(`  ${reason.severity.padEnd(width)}  ${reason.check}: ${reason.message}`);
   }
   lines.push('', `report:  ${files.report}`, `summary: ${files.summary}`);
   if (files.charts.length > 0)
