@@ -7527,7 +7527,17 @@ var init_markdown_table = __esm({
 
 // src/report/markdown.ts
 function escapeText(text3) {
-  return text3.replace(NEWLINES, " ").replace(MARKDOWN_SPECIAL, (c) => `\\${c}`).replace(/@/g, `@${ZERO_WIDTH_JOINER}`).replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`).replace(/:(?=\/\/|[\w\\+-]+:)/g, `:${ZERO_WIDTH_SPACE}`).replace(/(w)(ww\\\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
+  return neutraliseReferences(
+    text3.replace(NEWLINES, " ").replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
+  );
+}
+function escapeHtmlText(text3) {
+  return neutraliseReferences(
+    text3.replace(NEWLINES, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+  );
+}
+function neutraliseReferences(text3) {
+  return text3.replace(/@/g, `@${ZERO_WIDTH_JOINER}`).replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`).replace(/:(?=\/\/|[\w\\+-]+:)/g, `:${ZERO_WIDTH_SPACE}`).replace(/(w)(ww\\?\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
 }
 function codeSpan(text3) {
   const clean = text3.replace(NEWLINES, " ").replace(/\|/g, "\\|");
@@ -7579,7 +7589,8 @@ function points(value2, digits = 1) {
 }
 function num(value2, digits = 3) {
   if (value2 === null || value2 === void 0 || !Number.isFinite(value2)) return "\u2013";
-  return value2.toFixed(digits);
+  const shown = value2.toFixed(digits);
+  return Number(shown) === 0 ? 0 .toFixed(digits) : shown;
 }
 function interval(low, high, format = (v) => v.toFixed(3)) {
   if (low === null || low === void 0 || high === null || high === void 0 || !Number.isFinite(low) || !Number.isFinite(high)) {
@@ -7588,8 +7599,7 @@ function interval(low, high, format = (v) => v.toFixed(3)) {
   return `[${format(low)}, ${format(high)}]`;
 }
 function details(summaryLine, body) {
-  const line = summaryLine.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return `<details><summary>${line}</summary>
+  return `<details><summary>${escapeHtmlText(summaryLine)}</summary>
 
 ${body}
 
@@ -7678,7 +7688,9 @@ function withInterval(e, format) {
 }
 function signedNum(value2, digits = 3) {
   if (value2 === null || !Number.isFinite(value2)) return "\u2013";
-  return `${value2 > 0 ? "+" : value2 < 0 ? "\u2212" : "\xB1"}${Math.abs(value2).toFixed(digits)}`;
+  const shown = Math.abs(value2).toFixed(digits);
+  if (Number(shown) === 0) return `\xB1${shown}`;
+  return `${value2 > 0 ? "+" : "\u2212"}${shown}`;
 }
 function minus(a, b) {
   return a !== null && a !== void 0 && b !== null && b !== void 0 ? a - b : null;
@@ -7758,7 +7770,7 @@ function gamesTable(series) {
   );
 }
 function seriesDetails(section, series) {
-  const label2 = series.player ? `reference player ${series.player}` : `${series.role} ${modelName(series)}`;
+  const label2 = series.player ? `reference player ${series.player}` : `${series.role} ${series.model}`;
   const parts = [
     `Reliability bins (${section.bins.count} equal-width, ${section.bins.edges}):`,
     binTable2(series.bins, section.bins.edges),
@@ -7810,7 +7822,7 @@ function seedList(seeds) {
   return runs.join(", ");
 }
 function renderDragonSection(section) {
-  const out = ["### dragon: calibration of stated confidence"];
+  const out = ["### dragon \u2014 calibration of stated confidence"];
   out.push(
     `Protocol \`${section.protocol}\`, prompt \`${section.promptVersion}\` (SHA-256 \`${section.promptSha256.slice(0, 16)}\u2026\`), hints: ${section.hints}, ${section.walls} walls, seeds ${seedList(section.seeds)}. Event predicted: ${section.calibrationEvent}. ECE over ${section.bins.count} equal-width bins (${section.bins.edges}), 95% interval by bootstrap over ${section.bootstrap.resampled} (${section.bootstrap.replicates} replicates); shares with Wilson 95% intervals.`
   );
@@ -7918,11 +7930,17 @@ function reliabilityDiagram(series, title) {
       `${series.moves} moves \xB7 ECE ${series.ece ? series.ece.value.toFixed(3) : "\u2013"} \xB7 Brier ${num(series.brier)}`,
       { "text-anchor": "middle", fill: "#555", "font-size": 11 }
     ),
-    text2(WIDTH / 2, HEIGHT - 10, "stated confidence", { "text-anchor": "middle" }),
+    text2(x(0.5), HEIGHT - 26, "stated confidence", { "text-anchor": "middle" }),
+    // Left of the tick labels ("0.50" ends 6 px before the plot and is about 28 px wide).
     text2(14, PLOT.top + PLOT_H / 2, "moves that advanced", {
       "text-anchor": "middle",
       transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`
-    })
+    }),
+    // Legend: each mark is its own text element, spaces at the edge of a tspan get dropped.
+    text2(PLOT.left, HEIGHT - 8, "\u25AC", { fill: TICK, "font-size": 10, "font-weight": "bold" }),
+    text2(PLOT.left + 14, HEIGHT - 8, "mean stated confidence", LEGEND_TEXT),
+    text2(PLOT.left + 150, HEIGHT - 8, "\u254C\u254C", { fill: "#888", "font-size": 10 }),
+    text2(PLOT.left + 170, HEIGHT - 8, "perfect calibration", LEGEND_TEXT)
   );
   return svgDocument(WIDTH, HEIGHT, title, body);
 }
@@ -7948,7 +7966,7 @@ function dragonCharts(section) {
   }
   return charts;
 }
-var PALE_BIN_MOVES, pct, METRICS, WIDTH, HEIGHT, PLOT, PLOT_W, PLOT_H, BAR, TICK, x, y;
+var PALE_BIN_MOVES, pct, METRICS, WIDTH, HEIGHT, PLOT, PLOT_W, PLOT_H, BAR, TICK, LEGEND_TEXT, x, y;
 var init_dragon = __esm({
   "src/report/sections/dragon.ts"() {
     "use strict";
@@ -7958,8 +7976,9 @@ var init_dragon = __esm({
     pct = (v) => percent2(v);
     METRICS = [
       {
-        label: "moves (decisions)",
-        cell: (s) => `${s.moves} (${s.calls})`
+        // Decisions asked include passes, invalid answers and timeouts; calibration uses moves.
+        label: "moves scored / decisions asked",
+        cell: (s) => `${s.moves} / ${s.calls}`
       },
       {
         label: "mean stated confidence",
@@ -7992,16 +8011,12 @@ var init_dragon = __esm({
       },
       {
         label: "reliability / resolution / uncertainty",
-        cell: (s) => s.decomposition ? `${num(s.decomposition.reliability)} / ${num(s.decomposition.resolution)} / ${num(s.decomposition.uncertainty)}` : "\u2013"
+        cell: (s) => s.decomposition ? `${num(s.decomposition.reliability)} / ${num(s.decomposition.resolution)} / ${num(s.decomposition.uncertainty)}` : "\u2013",
+        delta: (b, a) => b.decomposition && a.decomposition ? ["reliability", "resolution", "uncertainty"].map((term) => signedNum(minus(a.decomposition?.[term], b.decomposition?.[term]))).join(" / ") : ""
       },
       {
         label: "within-bin variance / covariance",
         cell: (s) => s.decomposition ? `${num(s.decomposition.withinBinVariance, 4)} / ${num(s.decomposition.withinBinCovariance, 4)}` : "\u2013"
-      },
-      {
-        label: "resolution",
-        cell: (s) => num(s.resolution),
-        delta: (b, a) => signedNum(minus(a.resolution, b.resolution))
       },
       {
         label: "distinct confidence levels",
@@ -8029,13 +8044,14 @@ var init_dragon = __esm({
         cell: (s) => `${s.treasureFound} / ${s.cappedGames}`
       }
     ];
-    WIDTH = 360;
-    HEIGHT = 300;
-    PLOT = { left: 46, top: 34, right: 14, bottom: 44 };
+    WIDTH = 380;
+    HEIGHT = 316;
+    PLOT = { left: 58, top: 34, right: 14, bottom: 60 };
     PLOT_W = WIDTH - PLOT.left - PLOT.right;
     PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
     BAR = "#4878a8";
     TICK = "#e07b00";
+    LEGEND_TEXT = { fill: "#555", "font-size": 10 };
     x = (v) => PLOT.left + v * PLOT_W;
     y = (v) => PLOT.top + (1 - v) * PLOT_H;
   }
@@ -32947,6 +32963,12 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/checks/exceeds.ts
+var LIMIT_MARGIN = 1e-9;
+function exceeds(value2, limit2) {
+  return value2 > limit2 + LIMIT_MARGIN;
+}
+
 // src/checks/dragon/gate.ts
 var CHANCE_BRIER = 0.25;
 function finding(rule, severity, message, values) {
@@ -33017,9 +33039,9 @@ function percent(value2) {
 function comparisonRules(before, after, comparison, gate, against) {
   const out = [];
   const difference = comparison.eceDifference;
-  if (difference && difference.value > gate.maxEceIncrease) {
+  if (difference && exceeds(difference.value, gate.maxEceIncrease)) {
     const excludesZero = difference.low > 0;
-    const base = `${after.model} states its confidence worse than the ${against}: ECE ${f3(after.ece?.value ?? Number.NaN)} vs ${f3(before.ece?.value ?? Number.NaN)} (${signed(difference.value)} over ${comparison.pairedSeeds.length} paired games, 95% interval [${signed(difference.low)}, ${signed(difference.high)}]), allowed increase ${f3(gate.maxEceIncrease)}`;
+    const base = `${after.model} is less well calibrated than the ${against}: ECE ${f3(after.ece?.value ?? Number.NaN)} vs ${f3(before.ece?.value ?? Number.NaN)} (${signed(difference.value)} over ${comparison.pairedSeeds.length} paired games, 95% interval [${signed(difference.low)}, ${signed(difference.high)}]), allowed increase ${f3(gate.maxEceIncrease)}`;
     out.push(
       finding(
         "ece-increase",
@@ -33046,7 +33068,7 @@ function comparisonRules(before, after, comparison, gate, against) {
     );
   }
   const repeats = comparison.knownWallRepeatDifference;
-  if (repeats !== null && repeats > gate.maxKnownWallIncrease) {
+  if (repeats !== null && exceeds(repeats, gate.maxKnownWallIncrease)) {
     out.push(
       finding(
         "known-wall-repeats",
@@ -34045,7 +34067,15 @@ function renderSampledChurnSection(section) {
   if (section.candidate) models.push(modelRow("candidate", section.candidate));
   out.push(
     table(
-      ["", "model", "accuracy (95% CI)", "r_xx", "greedy accuracy", "invalid", "timeout"],
+      [
+        "",
+        "model",
+        "accuracy (95% CI)",
+        "split-half r_xx",
+        "greedy accuracy",
+        "invalid",
+        "timeout"
+      ],
       models,
       ["l", "l", "r", "r", "r", "r", "r"]
     ),
@@ -34058,11 +34088,11 @@ function renderSampledChurnSection(section) {
   const gate = section.method === "exact" ? c.exact : c.rci;
   out.push(
     `**\u0394 accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === "domains" ? "domain bootstrap" : "t interval"} over ${c.delta.n} items).`,
-    `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}** (expected with no change: ${expectedCell(gate, "improved")} and ${expectedCell(gate, "deteriorated")}).`
+    `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`
   );
   if (c.reversals.length > 0) {
     out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(", ")} moved against the aggregate.`
+      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(", ")} moved against the overall change.`
     );
   }
   out.push("");
@@ -34111,6 +34141,8 @@ function renderSampledChurnSection(section) {
       ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r"]
     ),
     "",
+    "Churn rate: changed items \xF7 all items. Median |\u0394p|: over the changed items. Breadth: items reliably improved \xF7 items whose accuracy rose at all. False-flag rate: share of analysable items the method flags between two identical models.",
+    "",
     table(
       ["gate method over", "items", "improved", "deteriorated", "no change"],
       [shareRow("all items", gate.all), shareRow("analysable items", gate.analysable)],
@@ -34118,7 +34150,7 @@ function renderSampledChurnSection(section) {
     ),
     "",
     `Raw Fisher p \u2264 ${c.exact.alpha} before FDR control: ${c.exact.rawP.improved} improved, ${c.exact.rawP.deteriorated} deteriorated.`,
-    `Method A (as in the paper): r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB12.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent2(c.rci.expected.falseFlagRate)} of analysable items.`,
+    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB12.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent2(c.rci.expected.falseFlagRate)} of analysable items.`,
     ""
   );
   out.push(
@@ -34262,7 +34294,7 @@ function renderExactChurnSection(section) {
   );
   if (c.reversals.length > 0) {
     out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(", ")} moved against the aggregate.`
+      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(", ")} moved against the overall change.`
     );
   }
   out.push("");
@@ -34396,7 +34428,7 @@ init_dragon();
 init_markdown();
 init_svg();
 function renderPersonasSection(section) {
-  const out = ["### personas: can each assistant be told apart from its answers?"];
+  const out = ["### personas \u2014 can each assistant be told apart from its answers?"];
   if (!isComplete(section)) {
     out.push(
       "This report holds an incomplete personas section (written by another version?): re-run `model-gate analyze` on its sample log to rebuild it."
@@ -34435,10 +34467,13 @@ function introduction(section) {
   const { assistants, probes, file: file2 } = section.catalogue;
   const controls = assistants.filter((a) => a.control).length;
   const vectors = section.vectors === "embed" ? "embedding vectors" : "TF-IDF vectors";
-  return `Every assistant of ${escapeText(file2)} (${assistants.length} assistants, ${controls} of them controls) answered the same ${probes.length} probes. Each answer is attributed to the assistant whose other answers it is nearest to (${vectors}, leave-one-out centroids); chance is one in ${assistants.length}.`;
+  return `Every assistant of ${codeSpan(file2)} (${assistants.length} assistants, ${controls} of them controls) answered the same ${probes.length} probes. Each answer is attributed to the assistant whose other answers it is nearest to (${vectors}, leave-one-out centroids); chance is one in ${assistants.length}.`;
 }
 function label(model) {
-  return `${model.role} ${escapeText(model.model)}`;
+  return escapeText(plainLabel(model));
+}
+function plainLabel(model) {
+  return `${model.role} ${model.model}`;
 }
 function pValue(p) {
   if (p === null || p === void 0 || !Number.isFinite(p)) return "\u2013";
@@ -34589,7 +34624,7 @@ function distanceBlock(model) {
   return `${summary}
 
 ${details(
-    `${label(model)}: every pair (rank 1 = most distant)`,
+    `${plainLabel(model)}: every pair (rank 1 = most distant)`,
     table(["pair", "prompt distance", "answer distance", "rank prompts \u2192 answers"], rows, [
       "l",
       "r",
@@ -34619,7 +34654,7 @@ function matricesBlock(assistants, model) {
     ["l", ...names.map(() => "r")]
   );
   return details(
-    `${label(model)}: confusion matrix and vocabulary overlap`,
+    `${plainLabel(model)}: confusion matrix and vocabulary overlap`,
     `Confusion matrix (rows: true author, columns: attributed author):
 
 ${confusion}
@@ -34630,6 +34665,7 @@ ${overlap}`
   );
 }
 var CELL2 = 44;
+var LEGEND = "rows: true author \xB7 columns: attributed author \xB7 shade: share of the row";
 var LEFT = 130;
 var TOP = 120;
 function personasCharts(section) {
@@ -34645,19 +34681,14 @@ function personasCharts(section) {
 }
 function confusionHeatMap(assistants, model, title) {
   const n = assistants.length;
-  const width = LEFT + n * CELL2 + 90;
+  const width = Math.max(LEFT + n * CELL2 + 90, 10 + LEGEND.length * 6 + 10);
   const height = TOP + n * CELL2 + 40;
   const body = [
     text2(10, 20, title, { "font-weight": "bold" }),
-    text2(
-      LEFT,
-      height - 12,
-      "rows: true author \xB7 columns: attributed author \xB7 shade: share of the row",
-      {
-        "font-size": 10,
-        fill: "#555"
-      }
-    )
+    text2(10, height - 12, LEGEND, {
+      "font-size": 10,
+      fill: "#555"
+    })
   ];
   assistants.forEach((assistant, i) => {
     const short = shorten(assistant.name);
@@ -34789,9 +34820,10 @@ function reliability(report) {
   const used = first.map((_, i) => i).filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== void 0));
   if (used.length < 2) return null;
   return xyChart({
-    title: perSeries.length > 1 ? "Success per confidence bin: baseline, candidate, perfect calibration" : "Success per confidence bin: the model, perfect calibration",
+    // Mermaid labels keep no commas, and xychart draws no legend: the title names the lines.
+    title: perSeries.length > 1 ? "Moves that advanced per stated-confidence bin (lines: baseline \xB7 candidate \xB7 perfect)" : "Moves that advanced per stated-confidence bin (lines: the model \xB7 perfect)",
     categories: used.map((i) => first[i]?.label ?? ""),
-    yLabel: "success share",
+    yLabel: "share advanced",
     yRange: [0, 1],
     lines: [
       ...perSeries.map((b) => used.map((i) => b[i]?.success ?? 0)),
@@ -34841,7 +34873,8 @@ function verdictBlock(report) {
   const { status, reasons, suppressed } = report.verdict;
   const count3 = (severity) => reasons.filter((r) => r.severity === severity).length;
   const counts = [
-    plural2(count3("fail"), "rule failed", "rules failed"),
+    // One rule can fail several times (once per assistant, per domain): count findings.
+    plural2(count3("fail"), "failure", "failures"),
     plural2(count3("inconclusive"), "check could not be measured", "checks could not be measured"),
     plural2(count3("warn"), "warning", "warnings")
   ].filter((part) => part !== "");
@@ -34991,7 +35024,10 @@ function provenance(report) {
       "churn seeds",
       `${config2.churn.baseSeed}\u2013${config2.churn.baseSeed + config2.churn.samples - 1}${config2.churn.greedy ? `, greedy ${config2.churn.greedySeed}` : ""}`
     ]);
-    settings.push(["churn method", config2.churn.method]);
+    settings.push([
+      "churn gate method",
+      config2.churn.method === "exact" ? "Fisher exact test + Benjamini\u2013Hochberg (method: exact)" : "Reliable Change Index (method: rci)"
+    ]);
   }
   if (checks.has("dragon")) {
     settings.push(["dragon games (seeds)", seedRanges(config2.dragon.seeds)]);
@@ -36847,12 +36883,12 @@ var pts2 = (delta) => `${fmt(Math.abs(delta) * 100)} points`;
 var items = (n) => `${n} item${n === 1 ? "" : "s"}`;
 function deteriorationLimit(setting, total) {
   if (typeof setting === "number") return { limit: setting, label: String(setting) };
-  const share4 = Number.parseFloat(setting) / 100;
-  return { limit: share4 * total, label: `${setting} of ${total} = ${fmt(share4 * total)}` };
+  const limit2 = Number.parseFloat(setting) * total / 100;
+  return { limit: limit2, label: `${setting} of ${total} = ${fmt(limit2)}` };
 }
 function expectationSentence(method) {
   const expected = method.expected.deteriorated;
-  return `observed ${method.deteriorated} reliable deteriorations; expected under no change: ${fmt(expected.mean)} (95th pct ${fmt(expected.p95, 0)})`;
+  return `two identical models give ${fmt(expected.mean)} on average (95th percentile ${fmt(expected.p95, 0)})`;
 }
 function churnGate(section, settings) {
   const findings = [];
@@ -36898,12 +36934,12 @@ function sampledFindings(section, settings) {
   const method = section.method === "exact" ? comparison.exact : comparison.rci;
   const rule = section.method === "exact" ? `q \u2264 ${section.alpha}` : `|RCI| > 1.96`;
   const { limit: limit2, label: label2 } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
-  const over = method.deteriorated > limit2;
+  const over = exceeds(method.deteriorated, limit2);
   findings.push({
     check: "churn",
     rule: "max-deteriorated",
     severity: over ? "fail" : "info",
-    message: `${over ? "too many items got reliably worse" : "reliable deteriorations within the limit"}: ${expectationSentence(method)} (${rule}; limit ${label2})`,
+    message: `${items(method.deteriorated)} reliably worse (${rule}), ${over ? "above" : "within"} the limit (${label2}); ${expectationSentence(method)}`,
     values: {
       method: section.method,
       deteriorated: method.deteriorated,
@@ -36957,7 +36993,7 @@ function effectFindings(section, settings) {
   const effect = comparison.effect;
   const size = pts2(effect.minEffect);
   const { limit: limit2, label: label2 } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
-  const over = effect.deteriorated > limit2;
+  const over = exceeds(effect.deteriorated, limit2);
   findings.push({
     check: "churn",
     rule: "max-deteriorated",
@@ -38544,7 +38580,7 @@ function comparisonFindings(comparison, settings) {
       check: "personas",
       rule: "min-recognition",
       severity: "fail",
-      message: `${change.assistant} is recognised in ${percent2(after)} of its answers by ${candidate}, below min-recognition ${percent2(min)}; ${baseline} recognised it in ${percent2(before)}.`,
+      message: `${change.assistant} is recognised in ${percent2(after)} of its answers by ${candidate}, below the ${percent2(min)} required (min-recognition); ${baseline} recognised it in ${percent2(before)}.`,
       values: { assistant: change.assistant, baseline: before, candidate: after, min }
     });
   }
@@ -38563,7 +38599,7 @@ function comparisonFindings(comparison, settings) {
       check: "personas",
       rule: "inverse-control",
       severity: "info",
-      message: `The inverse-posture control ${change.control} is ${sides(change.candidate)} ${change.twin} on ${candidate} but was ${sides(change.baseline)} it on ${baseline}: the candidate ${change.candidate === "confused" ? "no longer shows" : "now shows"} the difference between reacting to a text and explaining. A control never fails the gate.`,
+      message: `the inverse-posture control ${change.control} is ${sides(change.candidate)} ${change.twin} on ${candidate} but was ${sides(change.baseline)} it on ${baseline}: the candidate ${change.candidate === "confused" ? "no longer shows" : "now shows"} the difference between reacting to a text and explaining. A control never fails the gate.`,
       values: {
         control: change.control,
         twin: change.twin,
@@ -38573,12 +38609,12 @@ function comparisonFindings(comparison, settings) {
     });
   }
   const { delta } = comparison.accuracy;
-  if (delta !== null && -delta > settings.maxAccuracyDrop) {
+  if (delta !== null && exceeds(-delta, settings.maxAccuracyDrop)) {
     findings.push({
       check: "personas",
       rule: "accuracy-drop",
       severity: "warn",
-      message: `Attribution accuracy drops from ${percent2(comparison.accuracy.baseline)} (${baseline}) to ${percent2(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${(settings.maxAccuracyDrop * 100).toFixed(1)} pts allowed.`,
+      message: `attribution accuracy drops from ${percent2(comparison.accuracy.baseline)} (${baseline}) to ${percent2(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${(settings.maxAccuracyDrop * 100).toFixed(1)} pts allowed.`,
       values: {
         baseline: comparison.accuracy.baseline,
         candidate: comparison.accuracy.candidate,
@@ -49565,8 +49601,10 @@ function describeOutcome(outcome2) {
     "",
     `verdict: ${report.verdict.status.toUpperCase()}${outcome2.cancelled ? " (interrupted: partial report)" : ""}`
   ];
-  for (const reason of report.verdict.reasons.filter((r) => r.severity !== "info")) {
-    lines.push(`  ${reason.severity.padEnd(12)} ${reason.check}: ${reason.message}`);
+  const shown = report.verdict.reasons.filter((r) => r.severity !== "info");
+  const width = Math.max(0, ...shown.map((r) => r.severity.length));
+  for (const reason of shown) {
+    lines.push(`  ${reason.severity.padEnd(width)}  ${reason.check}: ${reason.message}`);
   }
   lines.push("", `report:  ${files.report}`, `summary: ${files.summary}`);
   if (files.charts.length > 0)
