@@ -72,7 +72,12 @@ function verdictBlock(report: Report): string {
   const counts = [
     // One rule can fail several times (once per assistant, per domain): count findings.
     plural(count('fail'), 'failure', 'failures'),
-    plural(count('inconclusive'), 'check could not be measured', 'checks could not be measured'),
+    // Two inconclusive findings of one check (timeouts and invalid answers) are one check.
+    plural(
+      new Set(reasons.filter((r) => r.severity === 'inconclusive').map((r) => r.check)).size,
+      'check could not be measured',
+      'checks could not be measured',
+    ),
     plural(count('warn'), 'warning', 'warnings'),
   ].filter((part) => part !== '');
   const lines = [

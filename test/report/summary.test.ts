@@ -92,6 +92,25 @@ describe('renderSummary', () => {
     }
   });
 
+  it('counts checks that could not be measured, not their findings', () => {
+    const md = renderSummary(
+      buildReport({
+        run: runMetadata(),
+        sections: {},
+        findings: [
+          { check: 'churn', rule: 'timeouts', severity: 'inconclusive', message: '9% timed out' },
+          { check: 'churn', rule: 'invalid-answers', severity: 'inconclusive', message: '12%' },
+          { check: 'personas', rule: 'min-recognition', severity: 'fail', message: 'a' },
+          { check: 'personas', rule: 'min-recognition', severity: 'fail', message: 'b' },
+        ],
+        createdAt: '2025-01-02T00:00:00Z',
+      }),
+    );
+    expect(md.split('\n')[2]).toBe(
+      'Baseline `sim-base:7b` → candidate `sim-cand:14b` · 2 failures, 1 check could not be measured',
+    );
+  });
+
   it('lists what the inconclusive check would have claimed, without counting it', () => {
     const md = renderSummary(
       buildReport({
