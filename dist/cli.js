@@ -34875,7 +34875,12 @@ function verdictBlock(report) {
   const counts = [
     // One rule can fail several times (once per assistant, per domain): count findings.
     plural2(count3("fail"), "failure", "failures"),
-    plural2(count3("inconclusive"), "check could not be measured", "checks could not be measured"),
+    // Two inconclusive findings of one check (timeouts and invalid answers) are one check.
+    plural2(
+      new Set(reasons.filter((r) => r.severity === "inconclusive").map((r) => r.check)).size,
+      "check could not be measured",
+      "checks could not be measured"
+    ),
     plural2(count3("warn"), "warning", "warnings")
   ].filter((part) => part !== "");
   const lines = [
