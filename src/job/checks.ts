@@ -13,6 +13,7 @@ import type { CheckName } from '../config/schema.js';
 import type { SampleRecord } from '../runner/records.js';
 import type { WorkUnit } from '../runner/types.js';
 import type { Report } from '../report/types.js';
+import { failedRequestFindings } from './failedRequests.js';
 
 /**
  * The three checks behind one erased type: the job only moves definitions from `load` to
@@ -99,6 +100,8 @@ export function analyseChecks(
     const section = check.analyse(own, definitions, ctx);
     sections[check.name] = section;
     findings.push(...check.gate(section, ctx, previous?.checks[check.name]));
+    const limit = ctx.config[check.name].gate.maxTimeoutShare;
+    findings.push(...failedRequestFindings(own, check.name, modelOrder(ctx), limit));
   }
   return { sections: sections as Report['checks'], findings };
 }

@@ -1,0 +1,56 @@
+/**
+ * Requests that still failed after the runner's retries (a 500, a busy server, a malformed or
+ * interrupted reply) measured nothing about the model. The checks' own rules look at timeouts
+ * and invalid answers; this one looks at those failures, for every check alike, so that a
+ * candidate the server could not run is never reported as passing.
+ */
+import type { GateFinding } from '../checks/types.js';
+import type { CheckName } from '../config/schema.js';
+import type { SampleRecord } from '../runner/records.js';
+
+const REASON_LENGTH = 140;
+
+/**
+ * One `inconclusive` finding per model whose share of failed requests in this check is above
+ * `limit` (the check's max-timeout-share: a failed request is as unmeasured as a timeout).
+ */
+export function failedRequestFindings(
+  records: readonly SampleRecord[],
+  check: CheckName,
+  models: readonly string[],
+  limit: number,
+): GateFinding[] {
+  const findings: GateFinding[] = [];
+  for (const model of models) {
+    let total = 0;
+    const reasons = new Map<string, number>();
+    for (const record of records) {
+      if (record.kind !== 'call' || record.check !== check || record.model !== model) continue;
+      total++;
+      if (record.status !== 'error') continue;
+      const reason = (record.reason ?? 'no reason recorded').replace(/ \(\d+ attempts?\)$/, '');
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+    const failed = [...reasons.values()].reduce((a, b) => a + b, 0);
+    if (total === 0 || failed / total <= limit) continue;
+    const [commonest] = [...reasons.entries()].sort((a, b) => b[1] - a[1]);
+    const reason = shorten(commonest?.[0] ?? '');
+    findings.push({
+      check,
+      rule: 'failed-requests',
+      severity: 'inconclusive',
+      message: `${model}: ${failed} of ${total} ${check} requests failed after retries (${percent(failed / total)}, limit ${percent(limit)}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
+      values: { model, failed, total, share: failed / total, limit },
+    });
+  }
+  return findings;
+}
+
+function percent(share: number): string {
+  const value = share * 100;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+}
+
+function shorten(text: string): string {
+  return text.length > REASON_LENGTH ? `${text.slice(0, REASON_LENGTH - 1)}…` : text;
+}
