@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
@@ -102,7 +103,8 @@ models:
         { path: ['output', 'dir'], value: dir, source: 'test' },
       ],
     });
-    const outcome = await runJob({ loaded, progress: { write: () => true } });
+    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const outcome = await runJob({ loaded, progress: quiet });
     expect(outcome.report.verdict.status).toBe('inconclusive');
     expect(outcome.exitCode).toBe(ExitCode.infrastructure);
     const reason = outcome.report.verdict.reasons.find((r) => r.rule === 'failed-requests');
