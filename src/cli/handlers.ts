@@ -97,6 +97,7 @@ export const handlers: CommandHandlers = {
       outDir: typeof options.out === 'string' ? options.out : undefined,
       previousReport:
         typeof options.previous === 'string' ? path.resolve(options.previous) : undefined,
+      requireMatchingLogs: true,
     });
     return printOutcome(outcome, options.json === true, out);
   },

@@ -8,6 +8,7 @@ import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
 import { writeReport } from '../report/write.js';
 import type { RunInfoRecord } from '../runner/records.js';
+import { splitStale } from '../runner/resume.js';
 import { readSampleLogs } from '../runner/sampleLog.js';
 import {
   analyseChecks,
@@ -15,8 +16,10 @@ import {
   type LoadedCheck,
   loadChecks,
   modelOrder,
+  planChecks,
   promptHashes,
 } from './checks.js';
+import { checkLogsMatch, staleWarning } from './logsMatch.js';
 import { tallyRequests } from './tally.js';
 import type { JobOutcome } from './types.js';
 
@@ -31,6 +34,11 @@ export interface AnalyseLogsOptions {
   checks?: readonly LoadedCheck[];
   /** A run that was interrupted: said in the report's warnings. */
   cancelled?: boolean;
+  /**
+   * `model-gate analyze`: the logs must be those of this config — every configured model
+   * measured by every selected check, and no shard of a set missing — or nothing is written.
+   */
+  requireMatchingLogs?: boolean;
   now?: () => Date;
 }
 
@@ -42,7 +50,24 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const { loaded } = options;
   const ctx = checkContext(loaded);
   const checks = options.checks ?? (await loadChecks(ctx));
-  const { records, runs, warnings } = await readSampleLogs(options.logs);
+  const logged = await readSampleLogs(options.logs);
+  const { runs, warnings } = logged;
+  // Records another config wrote (another temperature, prompt or maze) would be reported under
+  // this config's settings: they are left out, and said so.
+  const split = splitStale(logged.records, planChecks(checks, ctx));
+  const { current: records, stale } = split;
+  if (options.requireMatchingLogs) {
+    const unplanned = new Set(split.unplanned);
+    checkLogsMatch({
+      loaded,
+      logs: options.logs,
+      planned: records.filter((r) => !unplanned.has(r)),
+      stale,
+      unplanned: split.unplanned,
+      staleUnits: split.staleUnits,
+      runs,
+    });
+  }
 
   const previousFile =
     options.previousReport ??
@@ -61,6 +86,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     promptHashes: promptHashes(ctx),
   };
   run.warnings.push(...warnings);
+  if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');
   if (options.cancelled) {

@@ -43,3 +43,64 @@ export function checkRecordBelongs(
     );
   }
 }
+
+export interface CurrentSplit {
+  /** Records the plan's units accept, and records no unit of the plan claims. */
+  current: SampleRecord[];
+  /** Records of a planned unit that its `current` rejects: written under other settings. */
+  stale: SampleRecord[];
+  /** Records (among `current`) that no unit of the plan claims. */
+  unplanned: SampleRecord[];
+  /** Units whose records in the log are all stale: the log holds them, but not for this config. */
+  staleUnits: WorkUnit[];
+}
+
+/**
+ * Separates the records a changed config would not have produced. Records that belong to no
+ * unit of the plan (an item no longer in the file, a reference player) stay: the checks count
+ * and report those themselves. Order is kept.
+ */
+export function splitStale(
+  records: readonly SampleRecord[],
+  units: readonly WorkUnit[],
+): CurrentSplit {
+  const byKey = new Map<string, WorkUnit>();
+  for (const unit of units) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
+  const groups = new Map<string, { unit: WorkUnit; records: SampleRecord[] }>();
+  const unplanned: SampleRecord[] = [];
+  for (const record of records) {
+    const unit = owningUnit(record, byKey);
+    if (!unit) unplanned.push(record);
+    if (!unit?.current) continue;
+    const group = priorKey(unit.check, unit.model, record.digest, unit.key);
+    const entry = groups.get(group) ?? { unit, records: [] };
+    entry.records.push(record);
+    groups.set(group, entry);
+  }
+  const stale = new Set<SampleRecord>();
+  const answered = new Set<WorkUnit>();
+  const touched = new Set<WorkUnit>();
+  for (const { unit, records: own } of groups.values()) {
+    const kept = new Set(unit.current?.(own) ?? own);
+    touched.add(unit);
+    if (kept.size > 0) answered.add(unit);
+    for (const record of own) if (!kept.has(record)) stale.add(record);
+  }
+  return {
+    current: records.filter((r) => !stale.has(r)),
+    stale: records.filter((r) => stale.has(r)),
+    unplanned,
+    staleUnits: [...touched].filter((unit) => !answered.has(unit)),
+  };
+}
+
+/** The unit whose key is the record's key or its longest prefix ending before a "/". */
+function owningUnit(record: SampleRecord, byKey: Map<string, WorkUnit>): WorkUnit | undefined {
+  const parts = record.key.split('/');
+  for (let n = parts.length; n >= 1; n--) {
+    const key = JSON.stringify([record.check, record.model, parts.slice(0, n).join('/')]);
+    const unit = byKey.get(key);
+    if (unit) return unit;
+  }
+  return undefined;
+}

@@ -23,9 +23,9 @@
  * - `progress`: where done/total, rate and time left go (see progress.ts).
  *
  * Resume: each unit gets as `prior` the log's records of the same check, model and digest
- * whose key is the unit key or extends it with "/…" (a game's decisions); records with status
- * `error` are left out so their calls are made again. A unit whose `isComplete(prior)` holds
- * is skipped.
+ * whose key is the unit key or extends it with "/…" (a game's decisions), narrowed by the
+ * unit's `current` to those its settings would produce; records with status `error` are left
+ * out so their calls are made again. A unit whose `isComplete(prior)` holds is skipped.
  *
  * Before any call: the server must answer (else InfrastructureError, exit 3) and every model
  * must exist on it (else InfrastructureError with the `ollama pull` hint); models already
@@ -154,7 +154,9 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   let skipped = 0;
   for (const unit of planned) {
     const digest = digestOf.get(unit.model) ?? null;
-    const all = priorIndex.get(priorKey(unit.check, unit.model, digest, unit.key)) ?? [];
+    const logged = priorIndex.get(priorKey(unit.check, unit.model, digest, unit.key)) ?? [];
+    // Records of a run with other settings are not this unit's answers: asked again.
+    const all = unit.current ? unit.current(logged) : logged;
     carried.push(...all);
     const prior = all.filter((r) => r.kind !== 'call' || r.status !== 'error');
     if (unit.isComplete(prior)) {

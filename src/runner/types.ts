@@ -55,7 +55,16 @@ export interface WorkUnit {
   key: string;
   /** Model calls the unit is expected to make (progress; exact for single calls). */
   expectedCalls: number;
-  /** True when `prior` already holds everything this unit would produce. */
+  /**
+   * True when `prior` already holds everything this unit would produce. The runner gives it
+   * (and `execute`, as `ctx.prior`) the records `current` kept, less those with status error.
+   */
   isComplete(prior: readonly SampleRecord[]): boolean;
+  /**
+   * Of the log's records for this unit, those the current config would have produced (same
+   * prompt, options and maze). The others are stale, left by a run with other settings:
+   * resume asks again instead of reusing them, and analysis leaves them out. Absent: all.
+   */
+  current?(records: readonly SampleRecord[]): SampleRecord[];
   execute(ctx: UnitContext): Promise<void>;
 }

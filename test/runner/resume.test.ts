@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DragonGameRecord, SampleRecord } from '../../src/runner/records.js';
-import { checkRecordBelongs, indexPrior, priorKey } from '../../src/runner/resume.js';
+import { checkRecordBelongs, indexPrior, priorKey, splitStale } from '../../src/runner/resume.js';
 import type { WorkUnit } from '../../src/runner/types.js';
 
 function game(key: string, digest: string | null = 'd1'): DragonGameRecord {
@@ -55,5 +55,26 @@ describe('resume', () => {
     expect(() => checkRecordBelongs(game('dragon/seed-3/game', 'd2'), unit, 'd1')).toThrow(
       /resume would not find it/,
     );
+  });
+
+  it('splits off the records a unit rejects as written under other settings', () => {
+    const fresh = game('dragon/seed-3/game');
+    const old = { ...game('dragon/seed-3/decision-0'), prompt_sha256: 'old' };
+    const otherDigest = { ...game('dragon/seed-3/decision-1', 'd2'), prompt_sha256: 'old' };
+    const player = { ...game('dragon/seed-3/game'), model: 'player:careful' };
+    const judging: WorkUnit = {
+      ...unit,
+      current: (records) => records.filter((r) => r.prompt_sha256 === 'p'),
+    };
+    const split = splitStale([old, fresh, player, otherDigest], [judging]);
+    expect(split.current).toEqual([fresh, player]);
+    expect(split.stale).toEqual([old, otherDigest]);
+    // The player's record belongs to no unit of the plan; the checks deal with it.
+    expect(split.unplanned).toEqual([player]);
+    // The unit has a current record (digest d1), so it is not one the log holds only as stale.
+    expect(split.staleUnits).toEqual([]);
+    expect(splitStale([old, otherDigest], [judging]).staleUnits).toEqual([judging]);
+    // A unit without `current` accepts all its records.
+    expect(splitStale([old, fresh], [unit]).stale).toEqual([]);
   });
 });

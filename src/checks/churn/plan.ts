@@ -120,16 +120,16 @@ export function churnWorkUnits(
   checkExactEstimator(config);
   const { keepText, temperature } = config.churn;
   return churnSlots(items, config, model).map((slot) => {
+    const matches = (record: SampleRecord): boolean =>
+      record.kind === 'call' &&
+      record.prompt_sha256 === slot.spec.promptSha256 &&
+      sameOptions(record, slot) &&
+      // Exact probabilities hold for one temperature; another one is asked again.
+      (slot.mode !== 'exact' ||
+        (record.check === 'churn' && record.estimate_temperature === temperature));
     const isComplete = (prior: readonly SampleRecord[]): boolean =>
       prior.some(
-        (record) =>
-          record.kind === 'call' &&
-          record.status !== 'error' &&
-          record.prompt_sha256 === slot.spec.promptSha256 &&
-          sameOptions(record, slot) &&
-          // Exact probabilities hold for one temperature; another one is asked again.
-          (slot.mode !== 'exact' ||
-            (record.check === 'churn' && record.estimate_temperature === temperature)),
+        (record) => matches(record) && record.kind === 'call' && record.status !== 'error',
       );
     return {
       check: 'churn',
@@ -137,6 +137,7 @@ export function churnWorkUnits(
       key: slot.key,
       expectedCalls: 1,
       isComplete,
+      current: (records) => records.filter(matches),
       async execute(ctx) {
         if (isComplete(ctx.prior)) return;
         const outcome = await ctx.call(slot.spec);

@@ -10,6 +10,7 @@ import {
   recordedOptions,
   type SampleRecord,
 } from '../../runner/records.js';
+import { InputError } from '../../errors.js';
 import type { CallOutcome, UnitContext, WorkUnit } from '../../runner/types.js';
 import type { ChatOptions, ChatRequest } from '../../providers/types.js';
 import type { DragonDefinitions } from './definitions.js';
@@ -33,6 +34,67 @@ function ownRecords(
       r.prompt_sha256 === promptSha256 &&
       r.player === undefined,
   );
+}
+
+function sameOptions(a: RecordedOptions, b: RecordedOptions): boolean {
+  return (
+    a.temperature === b.temperature &&
+    a.seed === b.seed &&
+    a.num_ctx === b.num_ctx &&
+    a.num_predict === b.num_predict &&
+    a.think === b.think
+  );
+}
+
+/**
+ * The records of this game the current settings would have produced: decisions sent with the
+ * same options that replay from the first one through today's maze, and the game record when
+ * its fingerprint (which covers the maze's walls) is that of those decisions. A game played
+ * at another temperature or in another maze is stale and is played again.
+ */
+export function currentGameRecords(
+  records: readonly SampleRecord[],
+  definitions: DragonDefinitions,
+  model: string,
+  seed: number,
+  options: RecordedOptions,
+): (DragonCallRecord | DragonGameRecord)[] {
+  const own = ownRecords(records, model, seed, definitions.promptSha256);
+  const decisions = new Map<number, DragonCallRecord>();
+  for (const r of own) {
+    if (r.kind === 'call' && !decisions.has(r.decision) && sameOptions(r.options, options)) {
+      decisions.set(r.decision, r);
+    }
+  }
+  const session = new GameSession({
+    seed,
+    walls: definitions.walls,
+    model,
+    digest: null,
+    promptSha256: definitions.promptSha256,
+  });
+  const kept: (DragonCallRecord | DragonGameRecord)[] = [];
+  for (let i = 0; decisions.has(i) && !session.finished; i++) {
+    const decision = decisions.get(i) as DragonCallRecord;
+    try {
+      session.replay(decision);
+    } catch (error) {
+      // Outcomes the engine does not reproduce were played in another maze.
+      if (error instanceof InputError) return [];
+      throw error;
+    }
+    kept.push(decision);
+  }
+  const game = own.find((r): r is DragonGameRecord => r.kind === 'game');
+  if (
+    game &&
+    session.finished &&
+    game.decisions === session.decisionCount &&
+    game.fingerprint === session.gameRecord().fingerprint
+  ) {
+    kept.push(game);
+  }
+  return kept;
 }
 
 /** What the model's answer means for the game. */
@@ -70,8 +132,11 @@ export function planGames(
     key: gameUnitKey(seed),
     // An upper bound: most games end earlier (a loss, or the turn cap).
     expectedCalls: MAX_DECISIONS,
+    // The runner narrows `prior` with `current` first (before it drops error records, which
+    // a finished game keeps): a game record left in it is one of today's settings.
     isComplete: (prior) =>
       ownRecords(prior, model, seed, definitions.promptSha256).some((r) => r.kind === 'game'),
+    current: (records) => currentGameRecords(records, definitions, model, seed, recorded),
     execute: async (ctx: UnitContext) => {
       const session = new GameSession({
         seed,

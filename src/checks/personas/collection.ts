@@ -69,6 +69,7 @@ export function planPersonas(
         key,
         expectedCalls: 1,
         isComplete: (prior) => prior.some((r) => completes(r, base, embedModel)),
+        current: (records) => records.filter((r) => answers(r, base)),
         async execute(ctx: UnitContext): Promise<void> {
           const outcome = await ctx.call({
             request: { model, messages, options },
@@ -103,12 +104,17 @@ interface RecordIdentity {
   options: RecordedOptions;
 }
 
+/** A record of this unit under the current settings: same model, prompt and options. */
+function answers(record: SampleRecord, unit: RecordIdentity): boolean {
+  if (record.kind !== 'call' || record.check !== 'personas') return false;
+  if (record.model !== unit.model || record.key !== unit.key) return false;
+  return record.prompt_sha256 === unit.prompt_sha256 && sameOptions(record.options, unit.options);
+}
+
 /** A prior record that settles the unit: same prompt and options, not an error. */
 function completes(record: SampleRecord, unit: RecordIdentity, embedModel: string | null): boolean {
-  if (record.kind !== 'call' || record.check !== 'personas') return false;
-  if (record.status === 'error' || record.model !== unit.model) return false;
-  if (record.prompt_sha256 !== unit.prompt_sha256 || record.key !== unit.key) return false;
-  if (!sameOptions(record.options, unit.options)) return false;
+  if (!answers(record, unit) || record.kind !== 'call' || record.check !== 'personas') return false;
+  if (record.status === 'error') return false;
   if (embedModel !== null && record.status === 'ok') return record.embed_model === embedModel;
   return true;
 }

@@ -1,0 +1,120 @@
+/**
+ * `model-gate analyze` labels its report with the config it is given, whatever run wrote the
+ * logs. When they do not belong together the report would be wrong without saying so (a
+ * candidate with no record passed; records made at temperature 0.7 were reported as 0.5), so
+ * the mismatch is bad input, named model by model.
+ */
+import path from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import type { CheckName } from '../config/schema.js';
+import { InputError } from '../errors.js';
+import type { RunInfoRecord, SampleRecord } from '../runner/records.js';
+import type { WorkUnit } from '../runner/types.js';
+
+const OTHER_SETTINGS =
+  'other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)';
+
+/** What one work unit of each check is, in the user's words. */
+const UNIT_NAMES: Record<CheckName, [string, string]> = {
+  churn: ['sample', 'samples'],
+  dragon: ['game', 'games'],
+  personas: ['answer', 'answers'],
+};
+
+/** The report warning for records left out because another config wrote them. */
+export function staleWarning(stale: readonly SampleRecord[]): string {
+  const byCheck = new Map<string, number>();
+  for (const record of stale) byCheck.set(record.check, (byCheck.get(record.check) ?? 0) + 1);
+  const counts = [...byCheck].map(([check, n]) => `${check} ${n}`).join(', ');
+  return `${stale.length} sample-log records were written under ${OTHER_SETTINGS} than this config and are left out (${counts}); they stay in the log`;
+}
+
+export interface LogsMatchInput {
+  loaded: LoadedConfig;
+  logs: readonly string[];
+  /** Records the plan of this config claims. */
+  planned: readonly SampleRecord[];
+  stale: readonly SampleRecord[];
+  unplanned: readonly SampleRecord[];
+  /** Planned units the log holds only under other settings. */
+  staleUnits: readonly WorkUnit[];
+  runs: readonly RunInfoRecord[];
+}
+
+/** Throws InputError listing each configured model a selected check has no record of, and missing shards. */
+export function checkLogsMatch(input: LogsMatchInput): void {
+  const { config } = input.loaded;
+  const problems: string[] = [];
+  const roles: [string, string | null][] = [
+    ['models.baseline', config.models.baseline],
+    [
+      'models.candidate',
+      config.models.candidate === config.models.baseline ? null : (config.models.candidate ?? null),
+    ],
+  ];
+  for (const check of config.checks) {
+    for (const [role, model] of roles) {
+      if (model === null) continue;
+      const of = (list: readonly SampleRecord[]) =>
+        list.filter((r) => r.check === check && r.model === model).length;
+      const staleUnits = input.staleUnits.filter((u) => u.check === check && u.model === model);
+      if (staleUnits.length > 0) {
+        problems.push(
+          `${check}: ${staleUnits.length} ${UNIT_NAMES[check][staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under ${OTHER_SETTINGS} than this config`,
+        );
+        continue;
+      }
+      if (of(input.planned) > 0) continue;
+      const unplanned = of(input.unplanned);
+      if (unplanned > 0) {
+        problems.push(
+          `${check}: the ${unplanned} records of ${model} (${role}) are for items, assistants or seeds this config does not plan`,
+        );
+      } else {
+        const present = [
+          ...new Set(
+            [...input.planned, ...input.stale, ...input.unplanned]
+              .filter((r) => r.check === check && !r.model.startsWith('player:'))
+              .map((r) => r.model),
+          ),
+        ];
+        problems.push(
+          `${check}: no record of ${model} (${role}); the logs hold ${present.length > 0 ? present.join(', ') : 'no record of this check'}`,
+        );
+      }
+    }
+  }
+  problems.push(...missingShards(input.runs));
+  if (problems.length === 0) return;
+  const configName = input.loaded.file ? path.basename(input.loaded.file) : 'the default config';
+  throw new InputError(
+    `${input.logs.map((l) => path.basename(l)).join(', ')}: the sample logs do not match ${configName}`,
+    [
+      ...problems,
+      'analyse the logs with the config they were written with (--config), or measure what is missing with model-gate run (it resumes from a log given with --log)',
+    ],
+  );
+}
+
+/** "the logs hold shards 1/3, 2/3: 3/3 is missing" for every incomplete set. */
+function missingShards(runs: readonly RunInfoRecord[]): string[] {
+  const sets = new Map<number, Set<number>>();
+  for (const run of runs) {
+    const match = /^(\d+)\/(\d+)$/.exec(run.shard ?? '');
+    if (!match) continue;
+    const count = Number(match[2]);
+    const set = sets.get(count) ?? new Set<number>();
+    set.add(Number(match[1]));
+    sets.set(count, set);
+  }
+  const problems: string[] = [];
+  for (const [count, present] of sets) {
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !present.has(i));
+    if (missing.length === 0) continue;
+    const have = [...present].sort((a, b) => a - b).map((i) => `${i}/${count}`);
+    problems.push(
+      `shards: the logs hold ${have.join(', ')}; ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing, so the report would cover part of the plan`,
+    );
+  }
+  return problems;
+}
