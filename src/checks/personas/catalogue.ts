@@ -78,9 +78,10 @@ export function parseCatalogue(text: string, file: string): PersonasCatalogue {
     throw new InputError(
       `${file}: not valid YAML`,
       doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
+        // Without prettyErrors the parser leaves linePos unset: the offset gives the line.
+        const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
         const message = e.message.split('\n')[0] ?? e.message;
-        return pos ? `line ${pos.line}, column ${pos.col}: ${message}` : message;
+        return `line ${pos.line}, column ${pos.col}: ${message}`;
       }),
     );
   }

@@ -123,6 +123,11 @@ probes: [x, y]
       'line 3: assistants.a b: expected a name of letters, digits, "-" or "_" (it appears in keys and tables)',
     );
     expect(problems('language: en\nassistants: [\n')[0]).toBe('personas.yml: not valid YAML');
+    // A YAML error names its line too: a duplicated assistant on line 4.
+    expect(problems('language: en\nassistants:\n  a: "A"\n  a: "B"\nprobes: [x, y]\n')).toEqual([
+      'personas.yml: not valid YAML',
+      'line 4, column 3: Map keys must be unique',
+    ]);
     expect(problems('- just\n- a list\n')[0]).toBe(
       'personas.yml: expected a mapping with language, assistants and probes',
     );
