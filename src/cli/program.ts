@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, formatGateError, InputError, isGateError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
+import { describeSystemError } from './systemError.js';
 
 /** What a command handler returns: the process exit code. */
 export type CommandHandler = (options: Record<string, unknown>, io: CliIo) => Promise<number>;
@@ -180,6 +181,11 @@ export async function runCli(
     if (isGateError(error)) {
       io.stderr(`model-gate: ${formatGateError(error)}\n`);
       return error.exitCode;
+    }
+    const system = describeSystemError(error);
+    if (system) {
+      io.stderr(`model-gate: ${system.message}\n`);
+      return system.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`model-gate: internal error: ${message}\n`);

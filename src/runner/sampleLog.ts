@@ -20,6 +20,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -102,6 +103,12 @@ export async function readSampleLogs(paths: readonly string[]): Promise<SampleLo
   const parsed: SampleLogContents[] = [];
   for (const file of paths) {
     if (!existsSync(file)) throw new InputError(`${file}: sample log not found`);
+    if (statSync(file).isDirectory()) {
+      const inside = path.join(file, 'samples.jsonl');
+      throw new InputError(`${file}: a folder, not a sample log`, [
+        existsSync(inside) ? `did you mean ${inside}?` : 'give the samples.jsonl file a run wrote',
+      ]);
+    }
     parsed.push(parseSampleLog(await readFile(file, 'utf8'), file));
   }
   return {

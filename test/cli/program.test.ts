@@ -1,3 +1,7 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../../src/cli/handlers.js';
 import { type CommandHandlers, runCli } from '../../src/cli/program.js';
@@ -135,6 +139,54 @@ describe('bad input exits 2 with one clear message and no stack trace', () => {
     expect(code).toBe(ExitCode.infrastructure);
     expect(stderr).toContain('model-gate: internal error: boom');
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('errors of the machine are one line naming the path or port, not an internal error', () => {
+  it('an output folder that is a file, a sample log that is a folder, a port in use', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-cli-'));
+    const file = path.join(dir, 'taken');
+    writeFileSync(file, '');
+    const asFolder = await cli([
+      'analyze',
+      '--config',
+      'fixtures/demo/model-gate.yml',
+      '--log',
+      'fixtures/simulator/../../fixtures',
+      '--out',
+      file,
+    ]);
+    expect(asFolder.code).toBe(ExitCode.badInput);
+    expect(asFolder.stderr).toBe(
+      'model-gate: fixtures/simulator/../../fixtures: a folder, not a sample log\n  - give the samples.jsonl file a run wrote\n',
+    );
+
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const taken = await cli(['simulate', '--port', String(port)]);
+      expect(taken.code).toBe(ExitCode.infrastructure);
+      expect(taken.stderr).toContain(
+        `model-gate: cannot listen 127.0.0.1:${port}: the port is already in use`,
+      );
+      expect(taken.stderr).not.toContain('internal error');
+    } finally {
+      busy.close();
+    }
+
+    const broken: CommandHandlers = {
+      ...handlers,
+      run: async () => {
+        mkdirSync(file, { recursive: true });
+        return ExitCode.pass;
+      },
+    };
+    const inTheWay = await cli(['run'], broken);
+    expect(inTheWay.code).toBe(ExitCode.badInput);
+    expect(inTheWay.stderr).toBe(
+      `model-gate: cannot mkdir ${file}: a file of that name is in the way of a folder (EEXIST)\n`,
+    );
   });
 });
 
