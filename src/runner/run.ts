@@ -31,14 +31,20 @@
  * must exist on it (else InfrastructureError with the `ollama pull` hint); models already
  * loaded are recorded, with a warning when one of them is not ours. A server that stops
  * answering mid-run also ends the run with an InfrastructureError, after the calls in flight
- * have finished and been logged.
+ * have finished and been logged: refused connections say so at once; a server that hangs is
+ * found when a call has timed out and a status request (the model list) times out too.
  */
 
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InfrastructureError } from '../errors.js';
 import { tallyRequests } from '../job/tally.js';
-import type { ModelMetadata, Provider, ProviderFailure, ServerInfo } from '../providers/types.js';
+import {
+  type ModelMetadata,
+  type Provider,
+  ProviderFailure,
+  type ServerInfo,
+} from '../providers/types.js';
 import type { RequestTally } from '../report/types.js';
 import { TOOL_VERSION } from '../version.js';
 import {
@@ -191,6 +197,32 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   let unitFailure: unknown = null;
   const numCtxSeen = new Set<number>();
 
+  // A server that hangs (accepts requests, never answers) would turn every remaining call into
+  // two timeouts, hours of them. After a call times out, one cheap status request (the model
+  // list) tells a slow model from a dead server; calls in flight share the same check.
+  let liveness: Promise<ProviderFailure | null> | null = null;
+  const serverSilent = (): Promise<ProviderFailure | null> => {
+    liveness ??= provider
+      .describe(options.models[0] ?? '')
+      .then(
+        () => null,
+        (error: unknown) => {
+          const failure = asFailure(error);
+          const silent = ['timeout', 'unreachable', 'connection-reset'].includes(failure.kind);
+          return silent
+            ? new ProviderFailure(
+                'unreachable',
+                `a request timed out and the server did not answer a status request either (${failure.message})`,
+              )
+            : null;
+        },
+      )
+      .finally(() => {
+        liveness = null;
+      });
+    return liveness;
+  };
+
   const callWithPolicy = async (spec: CallSpec, label: string): Promise<CallOutcome> => {
     const started = performance.now();
     let attempts = 0;
@@ -220,6 +252,14 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
         if (failure.kind === 'unreachable') {
           serverLost ??= failure;
           throw new ServerLost();
+        }
+        if (failure.kind === 'timeout') {
+          // Not an outcome of the model when the server itself went silent: asked again on resume.
+          const silent = await serverSilent();
+          if (silent) {
+            serverLost ??= silent;
+            throw new ServerLost();
+          }
         }
         calls++;
         progress.advance(label);
