@@ -10,6 +10,11 @@ export interface ProgressSink {
   start(total: number): void;
   /** One call finished (after its retries); `label` says what is running, e.g. the model. */
   advance(label: string): void;
+  /**
+   * A unit ended with `calls` fewer calls than it expected (a maze game ends before its
+   * upper bound): the total shrinks, so the last line of a finished run reads 100%.
+   */
+  shrink?(calls: number): void;
   finish(): void;
 }
 
@@ -64,6 +69,9 @@ export function createProgress(options: ProgressOptions): ProgressSink {
       done++;
       label = what;
       if (now() - lastPrinted >= (options.interactive ? redrawMs : intervalMs)) print();
+    },
+    shrink(calls) {
+      total = Math.max(done, total - calls);
     },
     finish() {
       print();

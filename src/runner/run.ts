@@ -276,11 +276,15 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   };
 
   const runUnit = async (unit: WorkUnit, prior: SampleRecord[], digest: string | null) => {
+    let made = 0;
     const ctx: UnitContext = {
       prior,
       digest,
       signal,
-      call: (spec) => callWithPolicy(spec, unit.model),
+      call: (spec) => {
+        made++;
+        return callWithPolicy(spec, unit.model);
+      },
       embed: (model, texts) => provider.embed(model, [...texts]),
       emit: async (record) => {
         checkRecordBelongs(record, unit, digest);
@@ -291,6 +295,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     try {
       await unit.execute(ctx);
       executed++;
+      progress.shrink?.(Math.max(0, unit.expectedCalls) - made);
     } catch (error) {
       if (error instanceof RunCancelled || error instanceof ServerLost) return;
       unitFailure ??= error;

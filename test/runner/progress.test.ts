@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress, formatDuration, formatProgress } from '../../src/runner/progress.js';
+import { runPlan } from '../../src/runner/run.js';
+import { probeUnits } from './probe.js';
+import { ollamaFor, simulate, tempLog } from './simulated.js';
 
 function recorder() {
   const written: string[] = [];
@@ -50,5 +53,26 @@ describe('progress', () => {
     );
     expect(written.at(-1)).toBe('\n');
     expect(written).toHaveLength(6);
+  });
+
+  it('ends at 100% when units make fewer calls than their upper bound (maze games)', async () => {
+    const sim = await simulate('models:\n  - name: base:1b\n    probe: {}\n');
+    try {
+      const { written, stream } = recorder();
+      // Each unit expects up to 5 calls (like a game's bound) and makes 1: 3 calls, not 15.
+      const units = probeUnits('base:1b', 3).map((u) => ({ ...u, expectedCalls: 5 }));
+      await runPlan({
+        provider: ollamaFor(sim),
+        units,
+        models: ['base:1b'],
+        logPath: tempLog(),
+        warmup: false,
+        progress: createProgress({ stream, interactive: false }),
+      });
+      expect(written[0]).toBe('model-gate: 0/15 calls (0%)\n');
+      expect(written.at(-1)).toMatch(/^model-gate: 3\/3 calls \(100%\), [\d.]+\/s, base:1b\n$/);
+    } finally {
+      await sim.close();
+    }
   });
 });
