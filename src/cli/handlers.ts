@@ -23,7 +23,9 @@ export function describeOutcome(outcome: JobOutcome): string {
   const { report, files } = outcome;
   const lines = [
     '',
-    `verdict: ${report.verdict.status.toUpperCase()}${outcome.cancelled ? ' (interrupted: partial report)' : ''}`,
+    outcome.shard
+      ? `verdict of shard ${outcome.shard} alone: ${report.verdict.status.toUpperCase()} — one slice of the plan, not the gate's verdict; merge every shard's log with model-gate analyze`
+      : `verdict: ${report.verdict.status.toUpperCase()}${outcome.cancelled ? ' (interrupted: partial report)' : ''}`,
   ];
   const shown = report.verdict.reasons.filter((r) => r.severity !== 'info');
   // As wide as the longest severity listed: "fail" lines need no room for "inconclusive".
@@ -48,6 +50,7 @@ function printOutcome(outcome: JobOutcome, json: boolean, out: (text: string) =>
           verdict: outcome.report.verdict.status,
           exitCode: outcome.exitCode,
           cancelled: outcome.cancelled,
+          ...(outcome.shard ? { shard: outcome.shard } : {}),
           reasons: outcome.report.verdict.reasons,
           files: outcome.files,
         },

@@ -59,7 +59,7 @@ export function buildProgram(
     .addOption(
       new Option(
         '--shard <i/n>',
-        'run only slice i of n of the plan (merge the logs with analyze)',
+        'run only slice i of n of the plan; exits 0 once it is measured (the verdict comes from analyze over every shard)',
       ),
     )
     .addOption(

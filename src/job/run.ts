@@ -1,6 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ExitCode } from '../errors.js';
 import { createProvider } from '../providers/create.js';
 import type { Provider } from '../providers/types.js';
 import { createProgress } from '../runner/progress.js';
@@ -60,5 +61,18 @@ export async function runJob(
     await mkdir(path.dirname(cached), { recursive: true });
     await copyFile(logPath, cached);
   }
-  return analyseLogs({ loaded, logs: [logPath], checks, cancelled: result.cancelled });
+  const outcome = await analyseLogs({
+    loaded,
+    logs: [logPath],
+    checks,
+    cancelled: result.cancelled,
+  });
+  if (result.shard === null) return outcome;
+  // A slice of the plan can neither pass nor fail the gate: `analyze` over every shard's log
+  // decides. A matrix job of one shard fails only when its slice could not be measured.
+  return {
+    ...outcome,
+    shard: result.shard,
+    exitCode: outcome.cancelled ? ExitCode.infrastructure : ExitCode.pass,
+  };
 }

@@ -19,6 +19,11 @@ export interface JobOutcome {
   exitCode: ExitCode;
   /** True when the run was interrupted: the report covers what was measured so far. */
   cancelled: boolean;
+  /**
+   * "i/n" when the run measured one shard: its verdict covers a slice of the plan, not the
+   * gate's, and the exit code only says whether the slice was measured (0, or 3 interrupted).
+   */
+  shard?: string;
 }
 
 export interface RunJobOptions {

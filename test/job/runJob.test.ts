@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/job/analyse.js';
 import { runJob } from '../../src/job/run.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
@@ -52,6 +53,11 @@ describe('shards', () => {
       shard: { index: 2, count: 2 },
       progress: quiet,
     });
+    // The demo candidate regresses; a slice of the plan does not decide that: its run exits 0
+    // (the slice was measured) and says which shard it was.
+    expect(whole.exitCode).toBe(ExitCode.regression);
+    expect([first.exitCode, second.exitCode]).toEqual([ExitCode.pass, ExitCode.pass]);
+    expect([first.shard, second.shard, whole.shard]).toEqual(['1/2', '2/2', undefined]);
     // Each shard alone holds part of the plan.
     const calls = (o: typeof whole) => o.report.run.requests.reduce((a, r) => a + r.total, 0);
     expect(calls(first)).toBeGreaterThan(0);
