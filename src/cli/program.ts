@@ -1,5 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, formatGateError, InputError, isGateError } from '../errors.js';
+import {
+  ExitCode,
+  formatGateError,
+  InfrastructureError,
+  InputError,
+  isGateError,
+} from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
 import { describeSystemError } from './systemError.js';
@@ -47,7 +53,30 @@ export function buildProgram(
     (handler: CommandHandler) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args[args.length - 1] as Command;
-      setExit(await handler(command.opts(), io));
+      const options = command.opts();
+      try {
+        setExit(await handler(options, io));
+      } catch (error) {
+        // A script reading --json gets an answer on stdout even when nothing was measured.
+        if (options.json === true && isGateError(error)) {
+          io.stdout(
+            `${JSON.stringify(
+              {
+                verdict: null,
+                exitCode: error.exitCode,
+                error: {
+                  message: error.message,
+                  details: error instanceof InputError ? error.details : [],
+                  hint: error instanceof InfrastructureError ? (error.hint ?? null) : null,
+                },
+              },
+              null,
+              2,
+            )}\n`,
+          );
+        }
+        throw error;
+      }
     };
 
   program

@@ -191,6 +191,30 @@ describe('errors of the machine are one line naming the path or port, not an int
 });
 
 describe('model-gate run against an unreachable server', () => {
+  it('with --json still answers on stdout: no verdict, the exit code and the error', async () => {
+    const { code, stdout, stderr } = await cli([
+      'run',
+      '--config',
+      'model-gate.yml',
+      '--ollama-host',
+      'http://127.0.0.1:9',
+      '--checks',
+      'personas',
+      '--output-dir',
+      'model-gate-out/test-unreachable',
+      '--json',
+    ]);
+    expect(code).toBe(ExitCode.infrastructure);
+    const answer = JSON.parse(stdout);
+    expect(answer).toMatchObject({ verdict: null, exitCode: 3 });
+    expect(answer.error.message).toMatch(
+      /^cannot reach the model server at http:\/\/127\.0\.0\.1:9/,
+    );
+    expect(answer.error.hint).toContain('ollama serve');
+    // People still read stderr.
+    expect(stderr).toContain('cannot reach the model server');
+  });
+
   it('exits 3 and says which server', async () => {
     const { code, stderr } = await cli([
       'run',
