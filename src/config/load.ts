@@ -94,7 +94,15 @@ export function resolveConfigPath(loaded: Pick<LoadedConfig, 'baseDir'>, p: stri
 /** OLLAMA_HOST may be "0.0.0.0:11434" or "host"; the client needs a URL. */
 export function normaliseOllamaHost(value: string): string {
   let host = value.includes('://') ? value : `http://${value}`;
-  const url = new URL(host);
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch {
+    throw new InputError(
+      `environment OLLAMA_HOST: not a server address: ${JSON.stringify(value)}`,
+      ['expected host:port (127.0.0.1:11434) or a URL (http://127.0.0.1:11434), or unset it'],
+    );
+  }
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   if (!url.port && !value.includes('://')) url.port = '11434';
   host = url.toString().replace(/\/$/, '');

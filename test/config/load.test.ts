@@ -45,6 +45,12 @@ describe('loadConfig — the documented example', () => {
     expect(config.provider.host).toBe('http://127.0.0.1:11500');
   });
 
+  it('refuses an OLLAMA_HOST that is not an address, as bad input naming the variable', () => {
+    const load = () => loadConfig({ file: 'model-gate.yml', env: { OLLAMA_HOST: 'http://[bad' } });
+    expect(load).toThrow(InputError);
+    expect(load).toThrow('environment OLLAMA_HOST: not a server address: "http://[bad"');
+  });
+
   it('runs on defaults and overrides alone when the default file is absent', () => {
     const overrides = toOverrides({ baseline: 'a:1' }, (n) => `input '${n}'`);
     const { config, file } = loadConfig({ cwd: 'fixtures', overrides, env: {} });
