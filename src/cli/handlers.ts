@@ -119,10 +119,19 @@ export const handlers: CommandHandlers = {
       );
       const outcome = await runDemo({
         scenario: scenario as DemoScenario,
-        outDir: String(options.out ?? 'model-gate-out/demo'),
+        // Each scenario keeps its own folder: the A/A run does not overwrite the regression demo.
+        outDir: String(
+          options.out ??
+            (scenario === 'demo' ? 'model-gate-out/demo' : `model-gate-out/demo-${scenario}`),
+        ),
         signal: interrupt.signal,
       });
-      const code = printOutcome(outcome, options.json === true, out);
+      // The demo's regression is the point of the demo, not an error of the command.
+      const exitCode =
+        outcome.exitCode === ExitCode.regression && scenario === 'demo'
+          ? ExitCode.pass
+          : outcome.exitCode;
+      const code = printOutcome({ ...outcome, exitCode }, options.json === true, out);
       if (options.json !== true) {
         out(
           scenario === 'demo'
@@ -130,8 +139,7 @@ export const handlers: CommandHandlers = {
             : 'Identical models: the gate passes. Open summary.md to read it.\n',
         );
       }
-      // The demo's regression is the point of the demo, not an error of the command.
-      return code === ExitCode.regression && scenario === 'demo' ? ExitCode.pass : code;
+      return code;
     } finally {
       interrupt.dispose();
     }

@@ -144,7 +144,10 @@ export function buildProgram(
       'demo (a regression to show every check) | aa (identical models, a clean pass)',
       'demo',
     )
-    .option('--out <dir>', 'output directory', 'model-gate-out/demo')
+    .option(
+      '--out <dir>',
+      'output directory (default: model-gate-out/demo, model-gate-out/demo-aa for aa)',
+    )
     .option('--json', 'print the verdict and paths as JSON on stdout')
     .action(wrap(handlers.demo));
 

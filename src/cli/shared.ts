@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from '../config/load.js';
 import { OVERRIDABLE, type OverridableName, toOverrides } from '../config/overrides.js';
 
 /** Flags shared by `run` and `analyze` that override model-gate.yml. */
@@ -62,7 +62,12 @@ export function loadConfigFromFlags(
   const given = collectOverrides(options);
   for (const name of exclude) delete given[name];
   const file = typeof options.config === 'string' ? options.config : undefined;
-  return loadConfig({ file, overrides: toOverrides(given, (n) => `flag --${n}`) });
+  // The default file may be absent (flags alone can describe a run); a named one must exist.
+  return loadConfig({
+    file,
+    required: file !== undefined && file !== DEFAULT_CONFIG_FILE,
+    overrides: toOverrides(given, (n) => `flag --${n}`),
+  });
 }
 
 /**

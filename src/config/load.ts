@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import { type Document, isMap, isScalar, type LineCounter, type Node } from 'yaml';
+import { parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { camelizeKeys, camelToKebab, displayPath } from './keys.js';
@@ -119,19 +120,7 @@ interface ParsedYaml {
 }
 
 function parseYamlConfig(text: string, name: string): ParsedYaml {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const details = doc.errors.map((e) => {
-      const pos = e.linePos?.[0];
-      const message = (e.message.split('\n')[0] ?? e.message).replace(
-        / at line \d+, column \d+:?$/,
-        '',
-      );
-      return pos ? `line ${pos.line}, column ${pos.col}: ${message}` : message;
-    });
-    throw new InputError(`${name}: not valid YAML`, details);
-  }
+  const { doc, lineCounter } = parseYamlDocument(text, name);
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) {
     throw new InputError(`${name}: the file is empty`, [
@@ -162,7 +151,7 @@ function parseYamlConfig(text: string, name: string): ParsedYaml {
 
 /** For unknown keys, point at the key itself rather than at its parent. */
 function withKeyLines(
-  doc: ReturnType<typeof parseDocument>,
+  doc: Document.Parsed,
   lineCounter: LineCounter,
   fallback: (p: readonly PropertyKey[]) => string,
 ): (p: readonly PropertyKey[], key?: string) => string {

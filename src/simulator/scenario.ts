@@ -32,7 +32,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { LineCounter, type Node, parseDocument } from 'yaml';
+import type { Node } from 'yaml';
+import { parseYamlDocument } from '../config/yaml.js';
 import { z } from 'zod';
 import { camelizeKeys, displayPath } from '../config/keys.js';
 import { InputError } from '../errors.js';
@@ -192,18 +193,7 @@ export function parseScenario(
   name = 'scenario',
   knownBehaviours: readonly Behaviour[] = registeredBehaviours,
 ): Scenario {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    throw new InputError(
-      `${name}: not valid YAML`,
-      doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        const first = e.message.split('\n')[0] ?? e.message;
-        return pos ? `line ${pos.line}: ${first}` : first;
-      }),
-    );
-  }
+  const { doc, lineCounter } = parseYamlDocument(text, name);
   const raw: unknown = doc.toJS();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new InputError(`${name}: expected a mapping with at least "models:"`);

@@ -18,16 +18,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import {
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  type Pair,
-  parseDocument,
-  type YAMLMap,
-} from 'yaml';
+import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import { parseYamlDocument } from '../../config/yaml.js';
 import { InputError } from '../../errors.js';
 import type { StopWordLanguage } from '../../stats/text/stopWords.js';
 import type { ControlKind, PersonasAssistant } from './section.js';
@@ -72,19 +64,7 @@ export async function readCatalogue(
 }
 
 export function parseCatalogue(text: string, file: string): PersonasCatalogue {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    throw new InputError(
-      `${file}: not valid YAML`,
-      doc.errors.map((e) => {
-        // Without prettyErrors the parser leaves linePos unset: the offset gives the line.
-        const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
-        const message = e.message.split('\n')[0] ?? e.message;
-        return `line ${pos.line}, column ${pos.col}: ${message}`;
-      }),
-    );
-  }
+  const { doc, lineCounter } = parseYamlDocument(text, file);
   const problems: string[] = [];
   const at = (node: Node | Pair | null | undefined): string => {
     const range =
