@@ -30,6 +30,17 @@ export function recordedOptions(
   };
 }
 
+/** True when two records' requests were sent with the same options (a resume may reuse them). */
+export function sameRecordedOptions(a: RecordedOptions, b: RecordedOptions): boolean {
+  return (
+    a.temperature === b.temperature &&
+    a.seed === b.seed &&
+    a.num_ctx === b.num_ctx &&
+    a.num_predict === b.num_predict &&
+    a.think === b.think
+  );
+}
+
 /** Fields every call record carries. Check-specific fields are added beside them. */
 export interface CallRecordBase {
   v: typeof SAMPLE_LOG_VERSION;

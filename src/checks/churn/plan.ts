@@ -7,7 +7,7 @@
 import type { GateConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { ANSWER_PROBABILITY_SOURCES, type ChatOptions } from '../../providers/types.js';
-import { recordedOptions, type SampleRecord } from '../../runner/records.js';
+import { recordedOptions, type SampleRecord, sameRecordedOptions } from '../../runner/records.js';
 import type { WorkUnit } from '../../runner/types.js';
 import type { ChurnItem } from './items.js';
 import { answerSchema, churnMessages, churnPromptHash } from './prompt.js';
@@ -99,19 +99,6 @@ export function churnSlots(
   return slots;
 }
 
-function sameOptions(a: SampleRecord, slot: ChurnSampleSlot): boolean {
-  if (a.kind !== 'call') return false;
-  const want = recordedOptions(slot.spec.request.options);
-  const got = a.options;
-  return (
-    got.temperature === want.temperature &&
-    got.seed === want.seed &&
-    got.num_ctx === want.num_ctx &&
-    got.num_predict === want.num_predict &&
-    got.think === want.think
-  );
-}
-
 export function churnWorkUnits(
   items: readonly ChurnItem[],
   config: GateConfig,
@@ -123,7 +110,8 @@ export function churnWorkUnits(
     const matches = (record: SampleRecord): boolean =>
       record.kind === 'call' &&
       record.prompt_sha256 === slot.spec.promptSha256 &&
-      sameOptions(record, slot) &&
+      record.kind === 'call' &&
+      sameRecordedOptions(record.options, recordedOptions(slot.spec.request.options)) &&
       // Exact probabilities hold for one temperature; another one is asked again.
       (slot.mode !== 'exact' ||
         (record.check === 'churn' && record.estimate_temperature === temperature));

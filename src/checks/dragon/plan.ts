@@ -8,6 +8,7 @@ import {
   type DragonGameRecord,
   type RecordedOptions,
   recordedOptions,
+  sameRecordedOptions,
   type SampleRecord,
 } from '../../runner/records.js';
 import { InputError } from '../../errors.js';
@@ -36,16 +37,6 @@ function ownRecords(
   );
 }
 
-function sameOptions(a: RecordedOptions, b: RecordedOptions): boolean {
-  return (
-    a.temperature === b.temperature &&
-    a.seed === b.seed &&
-    a.num_ctx === b.num_ctx &&
-    a.num_predict === b.num_predict &&
-    a.think === b.think
-  );
-}
-
 /**
  * The records of this game the current settings would have produced: decisions sent with the
  * same options that replay from the first one through today's maze, and the game record when
@@ -62,7 +53,11 @@ export function currentGameRecords(
   const own = ownRecords(records, model, seed, definitions.promptSha256);
   const decisions = new Map<number, DragonCallRecord>();
   for (const r of own) {
-    if (r.kind === 'call' && !decisions.has(r.decision) && sameOptions(r.options, options)) {
+    if (
+      r.kind === 'call' &&
+      !decisions.has(r.decision) &&
+      sameRecordedOptions(r.options, options)
+    ) {
       decisions.set(r.decision, r);
     }
   }

@@ -9,6 +9,7 @@ import {
   type PersonasCallRecord,
   type RecordedOptions,
   recordedOptions,
+  sameRecordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
 } from '../../runner/records.js';
@@ -108,7 +109,9 @@ interface RecordIdentity {
 function answers(record: SampleRecord, unit: RecordIdentity): boolean {
   if (record.kind !== 'call' || record.check !== 'personas') return false;
   if (record.model !== unit.model || record.key !== unit.key) return false;
-  return record.prompt_sha256 === unit.prompt_sha256 && sameOptions(record.options, unit.options);
+  return (
+    record.prompt_sha256 === unit.prompt_sha256 && sameRecordedOptions(record.options, unit.options)
+  );
 }
 
 /** A prior record that settles the unit: same prompt and options, not an error. */
@@ -117,16 +120,6 @@ function completes(record: SampleRecord, unit: RecordIdentity, embedModel: strin
   if (record.status === 'error') return false;
   if (embedModel !== null && record.status === 'ok') return record.embed_model === embedModel;
   return true;
-}
-
-function sameOptions(a: RecordedOptions, b: RecordedOptions): boolean {
-  return (
-    a.temperature === b.temperature &&
-    a.seed === b.seed &&
-    a.num_ctx === b.num_ctx &&
-    a.num_predict === b.num_predict &&
-    a.think === b.think
-  );
 }
 
 /** One call outcome → its sample-log record. An empty answer is invalid: nothing to attribute. */

@@ -191,25 +191,7 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
     '',
   );
 
-  out.push(
-    '**Domains**',
-    '',
-    table(
-      ['domain', 'items', 'baseline', 'candidate', 'Δ', 'improved', 'deteriorated', 'net'],
-      c.domains.map((d) => [
-        `${escapeText(d.domain)}${d.reversal ? ' ⚠ reversal' : ''}`,
-        String(d.items),
-        percent(d.baselineAccuracy),
-        percent(d.candidateAccuracy),
-        points(d.delta),
-        String(d.improved),
-        String(d.deteriorated),
-        String(d.net),
-      ]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
-    '',
-  );
+  out.push('**Domains**', '', domainTable(c.domains), '');
 
   out.push(
     details(
@@ -370,20 +352,7 @@ function renderExactChurnSection(section: ExactChurnSection): string {
     '',
     '**Domains**',
     '',
-    table(
-      ['domain', 'items', 'baseline', 'candidate', 'Δ', 'improved', 'deteriorated', 'net'],
-      c.domains.map((d) => [
-        `${escapeText(d.domain)}${d.reversal ? ' ⚠ reversal' : ''}`,
-        String(d.items),
-        percent(d.baselineAccuracy),
-        percent(d.candidateAccuracy),
-        points(d.delta),
-        String(d.improved),
-        String(d.deteriorated),
-        String(d.net),
-      ]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
+    domainTable(c.domains),
     '',
   );
   const changed = c.items.filter((r) => r.effect === 'improved' || r.effect === 'deteriorated');
@@ -480,4 +449,34 @@ export function churnCharts(section: ChurnSection): Chart[] {
     ),
   );
   return [{ file: 'churn-domains.svg', title, svg: svgDocument(width, height, title, body) }];
+}
+
+/** Per domain: accuracy before and after, and the items that changed (either estimator). */
+function domainTable(
+  domains: readonly {
+    domain: string;
+    reversal: boolean;
+    items: number;
+    baselineAccuracy: number | null;
+    candidateAccuracy: number | null;
+    delta: number | null;
+    improved: number;
+    deteriorated: number;
+    net: number;
+  }[],
+): string {
+  return table(
+    ['domain', 'items', 'baseline', 'candidate', 'Δ', 'improved', 'deteriorated', 'net'],
+    domains.map((d) => [
+      `${escapeText(d.domain)}${d.reversal ? ' ⚠ reversal' : ''}`,
+      String(d.items),
+      percent(d.baselineAccuracy),
+      percent(d.candidateAccuracy),
+      points(d.delta),
+      String(d.improved),
+      String(d.deteriorated),
+      String(d.net),
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
 }
