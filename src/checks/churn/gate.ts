@@ -101,30 +101,60 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
     },
   });
 
-  const aggregate = comparison.delta.mean;
-  const direction = aggregate !== null && aggregate >= 0 ? 'rose' : 'fell';
-  for (const domain of comparison.domains) {
-    if (!domain.reversal || aggregate === null) continue;
-    const worse = domain.net < 0;
-    const severity =
-      worse && domain.deteriorated >= rules.minDomainItems ? 'fail' : worse ? 'warn' : 'info';
-    findings.push({
-      check: 'churn',
-      rule: 'domain-reversal',
-      severity,
-      message: `${domain.domain}: ${items(domain.deteriorated)} reliably worse, ${domain.improved} better, while overall accuracy ${direction} ${pts(aggregate)}`,
-      values: {
-        domain: domain.domain,
-        deteriorated: domain.deteriorated,
-        improved: domain.improved,
-        aggregateDelta: aggregate,
-        minDomainItems: rules.minDomainItems,
-      },
-    });
-  }
+  findings.push(
+    ...reversalFindings(
+      comparison,
+      rules.minDomainItems,
+      (domain, direction, aggregate) =>
+        `${domain.domain}: ${items(domain.deteriorated)} reliably worse, ${domain.improved} better, while overall accuracy ${direction} ${pts(aggregate)}`,
+    ),
+  );
 
   findings.push(...aggregateFinding(comparison.delta));
   return findings;
+}
+
+interface ReversalDomain {
+  domain: string;
+  reversal: boolean;
+  net: number;
+  improved: number;
+  deteriorated: number;
+}
+
+/**
+ * A domain whose net change opposes the aggregate: a failure when it lost at least
+ * `minDomainItems` items, a warning when it lost fewer, information when it gained while the
+ * aggregate fell. Both estimators share the rule; only the sentence differs.
+ */
+function reversalFindings(
+  comparison: { delta: { mean: number | null }; domains: readonly ReversalDomain[] },
+  minDomainItems: number,
+  sentence: (domain: ReversalDomain, direction: 'rose' | 'fell', aggregate: number) => string,
+  extra: Record<string, number> = {},
+): GateFinding[] {
+  const aggregate = comparison.delta.mean;
+  if (aggregate === null) return [];
+  const direction = aggregate >= 0 ? 'rose' : 'fell';
+  return comparison.domains
+    .filter((domain) => domain.reversal)
+    .map((domain) => {
+      const worse = domain.net < 0;
+      return {
+        check: 'churn',
+        rule: 'domain-reversal',
+        severity: worse && domain.deteriorated >= minDomainItems ? 'fail' : worse ? 'warn' : 'info',
+        message: sentence(domain, direction, aggregate),
+        values: {
+          domain: domain.domain,
+          deteriorated: domain.deteriorated,
+          improved: domain.improved,
+          aggregateDelta: aggregate,
+          minDomainItems,
+          ...extra,
+        },
+      };
+    });
 }
 
 function aggregateFinding(delta: {
@@ -169,28 +199,15 @@ function effectFindings(section: ExactChurnSection, settings: ChurnSettings): Ga
     },
   });
 
-  const aggregate = comparison.delta.mean;
-  const direction = aggregate !== null && aggregate >= 0 ? 'rose' : 'fell';
-  for (const domain of comparison.domains) {
-    if (!domain.reversal || aggregate === null) continue;
-    const worse = domain.net < 0;
-    const severity =
-      worse && domain.deteriorated >= rules.minDomainItems ? 'fail' : worse ? 'warn' : 'info';
-    findings.push({
-      check: 'churn',
-      rule: 'domain-reversal',
-      severity,
-      message: `${domain.domain}: ${items(domain.deteriorated)} lost and ${domain.improved} gained at least ${size} of p(correct) (effect-size counts), while overall accuracy ${direction} ${pts(aggregate)}`,
-      values: {
-        domain: domain.domain,
-        deteriorated: domain.deteriorated,
-        improved: domain.improved,
-        aggregateDelta: aggregate,
-        minDomainItems: rules.minDomainItems,
-        minEffect: effect.minEffect,
-      },
-    });
-  }
+  findings.push(
+    ...reversalFindings(
+      comparison,
+      rules.minDomainItems,
+      (domain, direction, aggregate) =>
+        `${domain.domain}: ${items(domain.deteriorated)} lost and ${domain.improved} gained at least ${size} of p(correct) (effect-size counts), while overall accuracy ${direction} ${pts(aggregate)}`,
+      { minEffect: effect.minEffect },
+    ),
+  );
   findings.push(...aggregateFinding(comparison.delta));
   return findings;
 }
