@@ -12437,6 +12437,9 @@ function recordedOptions(options) {
     think: options.think
   };
 }
+function sameRecordedOptions(a, b) {
+  return a.temperature === b.temperature && a.seed === b.seed && a.num_ctx === b.num_ctx && a.num_predict === b.num_predict && a.think === b.think;
+}
 
 // src/checks/dragon/fingerprint.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -33189,14 +33192,11 @@ function ownRecords(prior, model, seed, promptSha2562) {
     (r) => r.check === "dragon" && r.model === model && r.game === seed && r.prompt_sha256 === promptSha2562 && r.player === void 0
   );
 }
-function sameOptions(a, b) {
-  return a.temperature === b.temperature && a.seed === b.seed && a.num_ctx === b.num_ctx && a.num_predict === b.num_predict && a.think === b.think;
-}
 function currentGameRecords(records, definitions, model, seed, options) {
   const own2 = ownRecords(records, model, seed, definitions.promptSha256);
   const decisions = /* @__PURE__ */ new Map();
   for (const r of own2) {
-    if (r.kind === "call" && !decisions.has(r.decision) && sameOptions(r.options, options)) {
+    if (r.kind === "call" && !decisions.has(r.decision) && sameRecordedOptions(r.options, options)) {
       decisions.set(r.decision, r);
     }
   }
@@ -34205,25 +34205,7 @@ function renderSampledChurnSection(section) {
     `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB12.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent2(c.rci.expected.falseFlagRate)} of analysable items.`,
     ""
   );
-  out.push(
-    "**Domains**",
-    "",
-    table(
-      ["domain", "items", "baseline", "candidate", "\u0394", "improved", "deteriorated", "net"],
-      c.domains.map((d) => [
-        `${escapeText(d.domain)}${d.reversal ? " \u26A0 reversal" : ""}`,
-        String(d.items),
-        percent2(d.baselineAccuracy),
-        percent2(d.candidateAccuracy),
-        points(d.delta),
-        String(d.improved),
-        String(d.deteriorated),
-        String(d.net)
-      ]),
-      ["l", "r", "r", "r", "r", "r", "r", "r"]
-    ),
-    ""
-  );
+  out.push("**Domains**", "", domainTable(c.domains), "");
   out.push(
     details(
       "Difficulty bands (baseline accuracy) with the no-change expectation",
@@ -34366,20 +34348,7 @@ function renderExactChurnSection(section) {
     "",
     "**Domains**",
     "",
-    table(
-      ["domain", "items", "baseline", "candidate", "\u0394", "improved", "deteriorated", "net"],
-      c.domains.map((d) => [
-        `${escapeText(d.domain)}${d.reversal ? " \u26A0 reversal" : ""}`,
-        String(d.items),
-        percent2(d.baselineAccuracy),
-        percent2(d.candidateAccuracy),
-        points(d.delta),
-        String(d.improved),
-        String(d.deteriorated),
-        String(d.net)
-      ]),
-      ["l", "r", "r", "r", "r", "r", "r", "r"]
-    ),
+    domainTable(c.domains),
     ""
   );
   const changed = c.items.filter((r) => r.effect === "improved" || r.effect === "deteriorated");
@@ -34471,6 +34440,22 @@ function churnCharts(section) {
     )
   );
   return [{ file: "churn-domains.svg", title, svg: svgDocument(width, height, title, body) }];
+}
+function domainTable(domains) {
+  return table(
+    ["domain", "items", "baseline", "candidate", "\u0394", "improved", "deteriorated", "net"],
+    domains.map((d) => [
+      `${escapeText(d.domain)}${d.reversal ? " \u26A0 reversal" : ""}`,
+      String(d.items),
+      percent2(d.baselineAccuracy),
+      percent2(d.candidateAccuracy),
+      points(d.delta),
+      String(d.improved),
+      String(d.deteriorated),
+      String(d.net)
+    ]),
+    ["l", "r", "r", "r", "r", "r", "r", "r"]
+  );
 }
 
 // src/report/charts.ts
@@ -36586,7 +36571,7 @@ function analyseChurn(input2) {
     }
   };
   const gateClasses = settings.method === "exact" ? outcome2.exactClass : outcome2.rciClass;
-  const domains = domainTable(items2, p1, p2, deltas, gateClasses, delta.mean);
+  const domains = domainTable2(items2, p1, p2, deltas, gateClasses, delta.mean);
   const comparison = {
     delta,
     greedy: greedySection(tally.baseline.greedy, tally.candidate.greedy),
@@ -36676,7 +36661,7 @@ function meanOfFinite(values) {
   const kept = values.filter(Number.isFinite);
   return kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length;
 }
-function domainTable(items2, p1, p2, deltas, classes, aggregate) {
+function domainTable2(items2, p1, p2, deltas, classes, aggregate) {
   const byDomain = /* @__PURE__ */ new Map();
   items2.forEach((item, i) => {
     const list3 = byDomain.get(item.domain) ?? [];
@@ -36981,7 +36966,7 @@ function analyseChurnExact(input2) {
   });
   const classes = effectClasses(deltas, settings.minEffect);
   const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
-  const domains = domainTable(items2, baseline.p, candidate.p, deltas, classes, delta.mean);
+  const domains = domainTable2(items2, baseline.p, candidate.p, deltas, classes, delta.mean);
   return {
     ...base,
     itemCounts: {
@@ -37083,28 +37068,37 @@ function sampledFindings(section, settings) {
       expectedP95: method.expected.deteriorated.p95
     }
   });
+  findings.push(
+    ...reversalFindings(
+      comparison,
+      rules.minDomainItems,
+      (domain2, direction, aggregate) => `${domain2.domain}: ${items(domain2.deteriorated)} reliably worse, ${domain2.improved} better, while overall accuracy ${direction} ${pts2(aggregate)}`
+    )
+  );
+  findings.push(...aggregateFinding(comparison.delta));
+  return findings;
+}
+function reversalFindings(comparison, minDomainItems, sentence, extra = {}) {
   const aggregate = comparison.delta.mean;
-  const direction = aggregate !== null && aggregate >= 0 ? "rose" : "fell";
-  for (const domain2 of comparison.domains) {
-    if (!domain2.reversal || aggregate === null) continue;
+  if (aggregate === null) return [];
+  const direction = aggregate >= 0 ? "rose" : "fell";
+  return comparison.domains.filter((domain2) => domain2.reversal).map((domain2) => {
     const worse = domain2.net < 0;
-    const severity = worse && domain2.deteriorated >= rules.minDomainItems ? "fail" : worse ? "warn" : "info";
-    findings.push({
+    return {
       check: "churn",
       rule: "domain-reversal",
-      severity,
-      message: `${domain2.domain}: ${items(domain2.deteriorated)} reliably worse, ${domain2.improved} better, while overall accuracy ${direction} ${pts2(aggregate)}`,
+      severity: worse && domain2.deteriorated >= minDomainItems ? "fail" : worse ? "warn" : "info",
+      message: sentence(domain2, direction, aggregate),
       values: {
         domain: domain2.domain,
         deteriorated: domain2.deteriorated,
         improved: domain2.improved,
         aggregateDelta: aggregate,
-        minDomainItems: rules.minDomainItems
+        minDomainItems,
+        ...extra
       }
-    });
-  }
-  findings.push(...aggregateFinding(comparison.delta));
-  return findings;
+    };
+  });
 }
 function aggregateFinding(delta) {
   const { mean: mean2, low, high } = delta;
@@ -37141,27 +37135,14 @@ function effectFindings(section, settings) {
       minEffect: effect.minEffect
     }
   });
-  const aggregate = comparison.delta.mean;
-  const direction = aggregate !== null && aggregate >= 0 ? "rose" : "fell";
-  for (const domain2 of comparison.domains) {
-    if (!domain2.reversal || aggregate === null) continue;
-    const worse = domain2.net < 0;
-    const severity = worse && domain2.deteriorated >= rules.minDomainItems ? "fail" : worse ? "warn" : "info";
-    findings.push({
-      check: "churn",
-      rule: "domain-reversal",
-      severity,
-      message: `${domain2.domain}: ${items(domain2.deteriorated)} lost and ${domain2.improved} gained at least ${size} of p(correct) (effect-size counts), while overall accuracy ${direction} ${pts2(aggregate)}`,
-      values: {
-        domain: domain2.domain,
-        deteriorated: domain2.deteriorated,
-        improved: domain2.improved,
-        aggregateDelta: aggregate,
-        minDomainItems: rules.minDomainItems,
-        minEffect: effect.minEffect
-      }
-    });
-  }
+  findings.push(
+    ...reversalFindings(
+      comparison,
+      rules.minDomainItems,
+      (domain2, direction, aggregate) => `${domain2.domain}: ${items(domain2.deteriorated)} lost and ${domain2.improved} gained at least ${size} of p(correct) (effect-size counts), while overall accuracy ${direction} ${pts2(aggregate)}`,
+      { minEffect: effect.minEffect }
+    )
+  );
   findings.push(...aggregateFinding(comparison.delta));
   return findings;
 }
@@ -37459,17 +37440,11 @@ function churnSlots(items2, config2, model) {
   }
   return slots;
 }
-function sameOptions2(a, slot) {
-  if (a.kind !== "call") return false;
-  const want = recordedOptions(slot.spec.request.options);
-  const got = a.options;
-  return got.temperature === want.temperature && got.seed === want.seed && got.num_ctx === want.num_ctx && got.num_predict === want.num_predict && got.think === want.think;
-}
 function churnWorkUnits(items2, config2, model) {
   checkExactEstimator(config2);
   const { keepText, temperature } = config2.churn;
   return churnSlots(items2, config2, model).map((slot) => {
-    const matches = (record2) => record2.kind === "call" && record2.prompt_sha256 === slot.spec.promptSha256 && sameOptions2(record2, slot) && // Exact probabilities hold for one temperature; another one is asked again.
+    const matches = (record2) => record2.kind === "call" && record2.prompt_sha256 === slot.spec.promptSha256 && record2.kind === "call" && sameRecordedOptions(record2.options, recordedOptions(slot.spec.request.options)) && // Exact probabilities hold for one temperature; another one is asked again.
     (slot.mode !== "exact" || record2.check === "churn" && record2.estimate_temperature === temperature);
     const isComplete2 = (prior) => prior.some(
       (record2) => matches(record2) && record2.kind === "call" && record2.status !== "error"
@@ -37593,16 +37568,13 @@ function planPersonas(catalogue, settings, numCtx, model) {
 function answers(record2, unit) {
   if (record2.kind !== "call" || record2.check !== "personas") return false;
   if (record2.model !== unit.model || record2.key !== unit.key) return false;
-  return record2.prompt_sha256 === unit.prompt_sha256 && sameOptions3(record2.options, unit.options);
+  return record2.prompt_sha256 === unit.prompt_sha256 && sameRecordedOptions(record2.options, unit.options);
 }
 function completes(record2, unit, embedModel) {
   if (!answers(record2, unit) || record2.kind !== "call" || record2.check !== "personas") return false;
   if (record2.status === "error") return false;
   if (embedModel !== null && record2.status === "ok") return record2.embed_model === embedModel;
   return true;
-}
-function sameOptions3(a, b) {
-  return a.temperature === b.temperature && a.seed === b.seed && a.num_ctx === b.num_ctx && a.num_predict === b.num_predict && a.think === b.think;
 }
 function scoreAnswer(outcome2, unit) {
   const response = outcome2.response;
