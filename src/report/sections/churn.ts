@@ -5,6 +5,7 @@
 import type {
   ChurnSection,
   CountShare,
+  DomainRow,
   FlagSet,
   ItemRow,
   ExactChurnSection,
@@ -439,32 +440,15 @@ export function churnCharts(section: ChurnSection): Chart[] {
     }),
   );
   body.push(
-    text(
-      width / 2,
-      height - 12,
-      `aggregate Δ ${c.delta.mean === null ? '–' : `${c.delta.mean >= 0 ? '+' : '−'}${fixed(Math.abs(c.delta.mean) * 100)} pts`}`,
-      {
-        'text-anchor': 'middle',
-      },
-    ),
+    text(width / 2, height - 12, `aggregate Δ ${points(c.delta.mean)}`, {
+      'text-anchor': 'middle',
+    }),
   );
   return [{ file: 'churn-domains.svg', title, svg: svgDocument(width, height, title, body) }];
 }
 
 /** Per domain: accuracy before and after, and the items that changed (either estimator). */
-function domainTable(
-  domains: readonly {
-    domain: string;
-    reversal: boolean;
-    items: number;
-    baselineAccuracy: number | null;
-    candidateAccuracy: number | null;
-    delta: number | null;
-    improved: number;
-    deteriorated: number;
-    net: number;
-  }[],
-): string {
+function domainTable(domains: readonly DomainRow[]): string {
   return table(
     ['domain', 'items', 'baseline', 'candidate', 'Δ', 'improved', 'deteriorated', 'net'],
     domains.map((d) => [
