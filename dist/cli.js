@@ -34430,14 +34430,9 @@ function churnCharts(section) {
     })
   );
   body.push(
-    text2(
-      width / 2,
-      height - 12,
-      `aggregate \u0394 ${c.delta.mean === null ? "\u2013" : `${c.delta.mean >= 0 ? "+" : "\u2212"}${fixed(Math.abs(c.delta.mean) * 100)} pts`}`,
-      {
-        "text-anchor": "middle"
-      }
-    )
+    text2(width / 2, height - 12, `aggregate \u0394 ${points(c.delta.mean)}`, {
+      "text-anchor": "middle"
+    })
   );
   return [{ file: "churn-domains.svg", title, svg: svgDocument(width, height, title, body) }];
 }
