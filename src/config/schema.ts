@@ -75,6 +75,11 @@ export const configSchema = z
       .refine((list) => new Set(list).size === list.length, 'expected each check at most once')
       .default([...CHECK_NAMES]),
     failOn: z.enum(FAIL_ON).default('regression'),
+    /**
+     * Largest share of runs in which two identical models may fail the whole gate. Split
+     * equally between the selected checks; each check splits its share between its rules.
+     */
+    falseAlarmRate: z.number().gt(0).max(0.5).default(0.05),
     runner: runnerSchema.prefault({}),
     output: outputSchema.prefault({}),
     churn: churnSettingsSchema.prefault({}),

@@ -76,7 +76,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
       : null);
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
 
-  const { sections, findings } = analyseChecks(checks, records, ctx, previous);
+  const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
   const models = modelOrder(ctx);
   const run: RunMetadata = {
     ...provenance(runs, models),
@@ -99,6 +99,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     run,
     sections,
     findings,
+    rules,
     createdAt: (options.now ?? (() => new Date()))(),
   });
   const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);

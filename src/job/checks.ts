@@ -7,7 +7,15 @@ import {
 import { dragonCheck } from '../checks/dragon/index.js';
 import { promptSha256 as dragonPromptSha256 } from '../checks/dragon/prompt.js';
 import { personasCheck } from '../checks/personas/index.js';
-import type { Check, CheckContext, GateFinding } from '../checks/types.js';
+import type {
+  Check,
+  CheckContext,
+  EvaluatedGateRule,
+  GateFinding,
+  GateRuleCard,
+  RuleOutcome,
+  Severity,
+} from '../checks/types.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { CheckName } from '../config/schema.js';
 import type { SampleRecord } from '../runner/records.js';
@@ -25,6 +33,7 @@ interface AnyCheck {
   plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
   analyse(records: readonly SampleRecord[], definitions: unknown, ctx: CheckContext): unknown;
   gate(section: unknown, ctx: CheckContext, previous?: unknown): GateFinding[];
+  rules(section: unknown, ctx: CheckContext): GateRuleCard[];
 }
 
 function erase<D, S>(check: Check<D, S>): AnyCheck {
@@ -34,6 +43,7 @@ function erase<D, S>(check: Check<D, S>): AnyCheck {
     plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
     analyse: (records, definitions, ctx) => check.analyse(records, definitions as D, ctx),
     gate: (section, ctx, previous) => check.gate(section as S, ctx, previous),
+    rules: (section, ctx) => check.rules?.(section as S, ctx) ?? [],
   };
 }
 
@@ -84,6 +94,26 @@ export function planChecks(checks: readonly LoadedCheck[], ctx: CheckContext): W
 export interface Analysed {
   sections: Report['checks'];
   findings: GateFinding[];
+  rules: EvaluatedGateRule[];
+}
+
+const OUTCOME_RANK: Record<Severity, number> = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
+
+/** A rule's outcome on this run: its most severe finding, or pass when it has none. */
+export function evaluateRules(
+  cards: readonly GateRuleCard[],
+  findings: readonly GateFinding[],
+): EvaluatedGateRule[] {
+  return cards.map((card) => {
+    let outcome: RuleOutcome = 'pass';
+    for (const f of findings) {
+      if (f.check !== card.check || f.rule !== card.rule || f.severity === 'info') continue;
+      if (outcome === 'pass' || OUTCOME_RANK[f.severity] < OUTCOME_RANK[outcome as Severity]) {
+        outcome = f.severity;
+      }
+    }
+    return { ...card, outcome };
+  });
 }
 
 /** Pure: the records (and, for nightly mode, a previous report) → sections and findings. */
@@ -95,15 +125,24 @@ export function analyseChecks(
 ): Analysed {
   const sections: Record<string, unknown> = {};
   const findings: GateFinding[] = [];
+  const rules: EvaluatedGateRule[] = [];
   for (const { check, definitions } of checks) {
     const own = records.filter((r) => r.check === check.name);
     const section = check.analyse(own, definitions, ctx);
     sections[check.name] = section;
-    findings.push(...check.gate(section, ctx, previous?.checks[check.name]));
-    const limit = ctx.config[check.name].gate.maxTimeoutShare;
-    findings.push(...failedRequestFindings(own, check.name, modelOrder(ctx), limit));
+    const checkFindings = [
+      ...check.gate(section, ctx, previous?.checks[check.name]),
+      ...failedRequestFindings(
+        own,
+        check.name,
+        modelOrder(ctx),
+        ctx.config[check.name].gate.maxTimeoutShare,
+      ),
+    ];
+    for (const finding of checkFindings) findings.push(finding);
+    for (const rule of evaluateRules(check.rules(section, ctx), checkFindings)) rules.push(rule);
   }
-  return { sections: sections as Report['checks'], findings };
+  return { sections: sections as Report['checks'], findings, rules };
 }
 
 /** SHA-256 of each prompt template the run used, for the provenance section. */

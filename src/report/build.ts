@@ -2,7 +2,7 @@
  * Assembles report.json from what the run and the analyses produced. Pure: the caller passes
  * the time, so the same inputs give the same report.
  */
-import type { GateFinding } from '../checks/types.js';
+import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { extractHeadline } from './headline.js';
 import { REPORT_SCHEMA, type Report, type RunMetadata } from './types.js';
@@ -14,6 +14,8 @@ export interface BuildReportInput {
   sections: Report['checks'];
   /** Every check's gate findings. */
   findings: readonly GateFinding[];
+  /** Every gate rule as a test, with its outcome on this run. */
+  rules?: readonly EvaluatedGateRule[];
   createdAt: Date | string;
 }
 
@@ -21,6 +23,7 @@ export function buildReport(input: BuildReportInput): Report {
   const warnings: string[] = [];
   const sections = toPlainJson(input.sections, 'checks', warnings) as Report['checks'];
   const findings = toPlainJson(input.findings, 'findings', warnings) as GateFinding[];
+  const rules = toPlainJson(input.rules ?? [], 'rules', warnings) as EvaluatedGateRule[];
   const createdAt =
     typeof input.createdAt === 'string'
       ? new Date(input.createdAt).toISOString()
@@ -32,7 +35,7 @@ export function buildReport(input: BuildReportInput): Report {
     run: { ...input.run, warnings: [...input.run.warnings, ...warnings] },
     checks: sections,
     headline: extractHeadline(sections),
-    verdict: decideVerdict(findings),
+    verdict: { ...decideVerdict(findings), rules },
   };
 }
 

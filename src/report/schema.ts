@@ -23,6 +23,22 @@ const findingSchema = z
   })
   .describe('One gate rule evaluated.');
 
+const ruleSchema = z
+  .object({
+    check: z.enum(CHECK_NAMES),
+    rule: z.string().min(1),
+    tests: z.string().describe('What the rule tests, in one line.'),
+    falseAlarmRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('Chance, at most, that two identical models trip the rule in one run.'),
+    falseAlarmBasis: z.string().describe('How the rate is known (design level, simulation).'),
+    detects: z.string().describe('Smallest effect detected with ≥ 80% power at these settings.'),
+    outcome: z.enum(['pass', 'fail', 'warn', 'inconclusive', 'info', 'not-evaluated']),
+  })
+  .describe('One gate rule as a statistical test.');
+
 const modelSchema = z.object({
   model: z.string(),
   digest: z.string().nullable(),
@@ -85,6 +101,7 @@ export const reportSchema = z
       status: z.enum(['pass', 'warn', 'fail', 'inconclusive']),
       reasons: z.array(findingSchema),
       suppressed: z.array(findingSchema),
+      rules: z.array(ruleSchema).default([]),
     }),
   })
   .describe('model-gate report: run metadata, one section per check, the verdict.');

@@ -3,7 +3,7 @@
  * section per check (each check renders its own), then the charts and, collapsed, the
  * provenance of the measurement.
  */
-import type { GateFinding, Severity } from '../checks/types.js';
+import type { EvaluatedGateRule, GateFinding, RuleOutcome, Severity } from '../checks/types.js';
 import type { ModelMetadata } from '../providers/types.js';
 import { chartsOf, type ReportChart } from './charts.js';
 import { glanceCharts } from './glance.js';
@@ -49,6 +49,7 @@ const SEVERITY_LABEL: Record<Severity, string> = {
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const blocks = [
     verdictBlock(report),
+    ...gateRules(report.verdict.rules ?? []),
     ...simulatedNotice(report),
     ...atAGlance(report),
     ...glanceCharts(report),
@@ -96,6 +97,38 @@ function verdictBlock(report: Report): string {
     );
   }
   return lines.join('\n');
+}
+
+const OUTCOME_LABEL: Record<RuleOutcome, string> = {
+  pass: '✅ pass',
+  ...SEVERITY_LABEL,
+  'not-evaluated': '– not evaluated',
+};
+
+/**
+ * Every rule as the test it is: a pass means "no change this large", and the reader needs to
+ * know how large, and how often two identical models would have failed it instead.
+ */
+function gateRules(rules: readonly EvaluatedGateRule[]): string[] {
+  if (rules.length === 0) return [];
+  const body = table(
+    ['', 'check', 'rule', 'tests', 'false alarm (identical models)', 'smallest change detected'],
+    rules.map((r) => [
+      OUTCOME_LABEL[r.outcome],
+      r.check,
+      codeSpan(r.rule),
+      escapeText(r.tests),
+      `≤ ${percent(r.falseAlarmRate, r.falseAlarmRate < 0.01 ? 2 : 1)} · ${escapeText(r.falseAlarmBasis)}`,
+      escapeText(r.detects),
+    ]),
+  );
+  const total = rules.reduce((sum, r) => sum + r.falseAlarmRate, 0);
+  return [
+    details(
+      `Gate rules as tests: ${rules.length} rules, two identical models fail at most ${percent(Math.min(1, total), 1)} of runs`,
+      body,
+    ),
+  ];
 }
 
 function findingsTable(findings: readonly GateFinding[]): string {

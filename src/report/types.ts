@@ -1,7 +1,7 @@
 import type { ChurnSection } from '../checks/churn/section.js';
 import type { DragonSection } from '../checks/dragon/section.js';
 import type { PersonasSection } from '../checks/personas/section.js';
-import type { GateFinding } from '../checks/types.js';
+import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { GateConfig } from '../config/schema.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 
@@ -18,6 +18,8 @@ export interface Verdict {
    * not counted in the status (see src/report/verdict.ts).
    */
   suppressed: GateFinding[];
+  /** Every gate rule as a test: false-alarm rate, smallest effect detected, outcome. */
+  rules: EvaluatedGateRule[];
 }
 
 /**

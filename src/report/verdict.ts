@@ -38,7 +38,7 @@ function bySeverityThenCheck(findings: readonly GateFinding[]): GateFinding[] {
     .map(({ finding }) => finding);
 }
 
-export function decideVerdict(findings: readonly GateFinding[]): Verdict {
+export function decideVerdict(findings: readonly GateFinding[]): Omit<Verdict, 'rules'> {
   const unmeasured = new Set(
     findings.filter((f) => f.severity === 'inconclusive').map((f) => f.check),
   );
