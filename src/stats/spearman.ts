@@ -3,7 +3,7 @@
  * share the mean of the ranks they span, so the formula stays valid with ties (the shortcut
  * 1 − 6Σd²/(n(n²−1)) does not).
  */
-import { pearson } from './pearson.js';
+import { sampleRankCorrelation } from 'simple-statistics';
 
 /** Ranks 1..n (1 = smallest); ties get the average of the ranks they occupy. */
 export function averageRanks(values: readonly number[]): number[] {
@@ -30,6 +30,6 @@ export function spearman(x: readonly number[], y: readonly number[]): number | n
     throw new RangeError(`spearman needs paired lists, got ${x.length} and ${y.length} values`);
   }
   if (x.length < 2) return null;
-  const rho = pearson(averageRanks(x), averageRanks(y));
-  return Number.isNaN(rho) ? null : rho;
+  const rho = sampleRankCorrelation(x as number[], y as number[]);
+  return Number.isFinite(rho) ? rho : null;
 }

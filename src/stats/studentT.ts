@@ -10,6 +10,7 @@
  */
 import { logGamma, regularizedBeta } from './gamma.js';
 import { normalQuantile } from './normal.js';
+import { mean as ssMean, sampleStandardDeviation } from 'simple-statistics';
 
 export function studentTCdf(t: number, df: number): number {
   assertDf(df);
@@ -81,13 +82,9 @@ export function tInterval(values: readonly number[], confidence = 0.95): MeanInt
   if (n === 0) {
     return { mean: Number.NaN, low: Number.NaN, high: Number.NaN, standardError: Number.NaN, n };
   }
-  let sum = 0;
-  for (const v of values) sum += v;
-  const mean = sum / n;
+  const mean = ssMean(values as number[]);
   if (n < 2) return { mean, low: Number.NaN, high: Number.NaN, standardError: Number.NaN, n };
-  let squares = 0;
-  for (const v of values) squares += (v - mean) * (v - mean);
-  const standardError = Math.sqrt(squares / (n - 1) / n);
+  const standardError = sampleStandardDeviation(values as number[]) / Math.sqrt(n);
   const half = studentTQuantile(1 - (1 - confidence) / 2, n - 1) * standardError;
   return { mean, low: mean - half, high: mean + half, standardError, n };
 }

@@ -13,6 +13,7 @@
  * Benjamini–Hochberg q-values across the analysable items, changed when q ≤ α (direction
  * from the sign of Δp).
  */
+import { sampleStandardDeviation } from 'simple-statistics';
 import { benjaminiHochberg } from '../../stats/benjaminiHochberg.js';
 import { popcount, type SampleMasks, splitHalfReliability } from '../../stats/splitHalf.js';
 
@@ -70,14 +71,7 @@ export function countsOf(masks: SampleMasks): { x: Int32Array; n: Int32Array } {
 }
 
 function sampleSd(values: readonly number[]): number {
-  const n = values.length;
-  if (n < 2) return Number.NaN;
-  let mean = 0;
-  for (const v of values) mean += v;
-  mean /= n;
-  let squares = 0;
-  for (const v of values) squares += (v - mean) * (v - mean);
-  return Math.sqrt(squares / (n - 1));
+  return values.length < 2 ? Number.NaN : sampleStandardDeviation(values as number[]);
 }
 
 export function runMethods(
