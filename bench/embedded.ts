@@ -1,6 +1,6 @@
 /**
  * Embedded provider on the generated tiny model (2 layers, width 64, F32): requests per second
- * with 1 and 2 threads, and the cost of the exact churn estimator (one evaluation per item)
+ * with 1 and 2 threads, and the cost of the logprobs churn estimator (one evaluation per item)
  * against K = 10 sampled answers on the same items. The model is tiny, so these figures
  * measure the fixed cost per request (template, tokenisation, grammar, sampler, thread
  * hand-offs), not matrix throughput; the load average is printed because other processes on

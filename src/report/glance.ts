@@ -27,7 +27,7 @@ function churnByDomain(report: Report): string | null {
   if (rows.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
   return xyChart({
     title:
-      report.checks.churn?.estimator === 'exact'
+      report.checks.churn?.estimator === 'logprobs'
         ? `Items worse (bars) and better (line) by |Δp| ≥ ${report.run.config.churn.minEffect}, by domain`
         : 'Items reliably worse (bars) and better (line), by domain',
     categories: rows.map((r) => r.domain),

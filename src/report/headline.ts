@@ -17,16 +17,16 @@ function count(value: unknown): number | null {
 }
 
 /**
- * The gate's method (`section.method`: exact = method B, rci = method A, effect = the exact
- * estimator's items beyond min-effect) decides the counts.
+ * The gate's method (`section.method`: fisher-bh = method B, rci = method A, effect = the
+ * logprobs estimator's items beyond min-effect) decides the counts.
  */
 function churnHeadline(
   section: unknown,
 ): Pick<ReportHeadline, 'churnRate' | 'deteriorated' | 'reversals'> {
   const method = field(section, 'method');
   const gateMethod =
-    method === 'exact' || method === 'rci' || method === 'effect'
-      ? field(section, 'comparison', method)
+    method === 'fisher-bh' || method === 'rci' || method === 'effect'
+      ? field(section, 'comparison', method === 'fisher-bh' ? 'fisherBh' : method)
       : undefined;
   const reversals = field(section, 'comparison', 'reversals');
   return {

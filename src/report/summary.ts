@@ -163,7 +163,7 @@ function atAGlance(report: Report): string[] {
   const rows: string[][] = [];
   if (report.checks.churn) {
     // Exact mode counts items beyond an effect size; sampled mode counts significant changes.
-    const exact = report.checks.churn.estimator === 'exact';
+    const exact = report.checks.churn.estimator === 'logprobs';
     const changed = exact
       ? `changed by ≥ ${report.run.config.churn.minEffect}`
       : 'reliably changed';
@@ -266,8 +266,8 @@ function provenance(report: Report): string {
 
   const settings: string[][] = [];
   const checks = new Set(config.checks);
-  if (checks.has('churn') && config.churn.estimator === 'exact') {
-    settings.push(['churn estimator', 'exact (letter probabilities, one evaluation per item)']);
+  if (checks.has('churn') && config.churn.estimator === 'logprobs') {
+    settings.push(['churn estimator', 'logprobs (letter probabilities, one evaluation per item)']);
     settings.push(['churn temperature of p(correct)', String(config.churn.temperature)]);
     settings.push(['churn change threshold |Δp|', String(config.churn.minEffect)]);
   } else if (checks.has('churn')) {
@@ -281,8 +281,8 @@ function provenance(report: Report): string {
     ]);
     settings.push([
       'churn gate method',
-      config.churn.method === 'exact'
-        ? 'Fisher exact test + Benjamini–Hochberg (method: exact)'
+      config.churn.method === 'fisher-bh'
+        ? 'Fisher exact test + Benjamini–Hochberg (method: fisher-bh)'
         : 'Reliable Change Index (method: rci)',
     ]);
   }

@@ -69,7 +69,7 @@ export interface ChurnCallRecord extends CallRecordBase {
   check: 'churn';
   item: string;
   domain: string;
-  /** `exact`: one evaluation that reads the letter probabilities (churn.estimator: exact). */
+  /** `exact`: one evaluation that reads the letter probabilities (churn.estimator: logprobs). */
   mode: 'stochastic' | 'greedy' | 'exact';
   /** Letter chosen (exact mode: the most probable one), null when invalid/timeout. */
   answer: string | null;

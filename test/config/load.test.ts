@@ -83,6 +83,8 @@ describe('loadConfig — bad configs give one clear message with line and field'
     ['duplicate-key.yml', ['not valid YAML', 'line 3', 'unique']],
     ['top-level-list.yml', ['expected a mapping of settings at the top level', 'a list']],
     ['bad-seeds.yml', ['line 5', 'dragon.seeds', 'a range such as "0-9", got "nine to five"']],
+    ['renamed-estimator.yml', ['line 5: churn.estimator: "exact" was renamed: write logprobs']],
+    ['renamed-method.yml', ['line 5: churn.method: "exact" was renamed: write fisher-bh']],
     [
       'bad-threshold.yml',
       ['line 6', 'churn.gate.max-deteriorated', 'a share of items such as "5%"'],

@@ -119,9 +119,9 @@ export function constructedReport(findings: GateFinding[] = FINDINGS): Report {
     sections: {
       churn: fromJson({
         check: 'churn',
-        method: 'exact',
+        method: 'fisher-bh',
         comparison: {
-          exact: { churnRate: 0.275, deteriorated: 8 },
+          fisherBh: { churnRate: 0.275, deteriorated: 8 },
           rci: { churnRate: 0.1, deteriorated: 2 },
           reversals: ['law', HOSTILE[3]],
         },

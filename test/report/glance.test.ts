@@ -18,7 +18,7 @@ function report() {
     sections: {
       churn: fromJson({
         check: 'churn',
-        method: 'exact',
+        method: 'fisher-bh',
         comparison: {
           domains: [
             { domain: 'law', improved: 1, deteriorated: 7 },

@@ -164,7 +164,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
   }
   if (tally.exactRecords > 0) {
     warnings.push(
-      `${tally.exactRecords} records of the exact estimator are in the log; with churn.estimator: sampled they are left aside`,
+      `${tally.exactRecords} records of the logprobs estimator are in the log; with churn.estimator: sampled they are left aside`,
     );
   }
   if (tally.beyondSamples > 0) {
@@ -253,8 +253,8 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
   });
   const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
 
-  const exact = {
-    method: 'exact' as const,
+  const fisherBh = {
+    method: 'fisher-bh' as const,
     alpha: settings.alpha,
     ...methodSection(outcome.exactClass, outcome, deltas, calibration.exact),
     rawP: {
@@ -284,12 +284,12 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
       deteriorated: outcome.rciConservativeClass.filter((f) => f < 0).length,
     },
   };
-  const gateClasses = settings.method === 'exact' ? outcome.exactClass : outcome.rciClass;
+  const gateClasses = settings.method === 'fisher-bh' ? outcome.exactClass : outcome.rciClass;
   const domains = domainTable(items, p1, p2, deltas, gateClasses, delta.mean);
   const comparison: ChurnComparison = {
     delta,
     greedy: greedySection(tally.baseline.greedy, tally.candidate.greedy),
-    exact,
+    fisherBh,
     rci,
     domains,
     reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
@@ -314,7 +314,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
         fisherP: finite(outcome.fisherP[i] as number),
         q: finite(outcome.q[i] as number),
         rci: finite(outcome.rci[i] as number),
-        exact: classOf(outcome.exactClass[i] as number, excluded),
+        fisherBh: classOf(outcome.exactClass[i] as number, excluded),
         rciClass: classOf(outcome.rciClass[i] as number, excluded),
         greedy: [
           tally.baseline.greedy[i] ?? null,
@@ -432,7 +432,7 @@ function bandTable(
       low: BAND_EDGES[b] as number,
       high: BAND_EDGES[b + 1] as number,
       items: 0,
-      exact: {
+      fisherBh: {
         improved: 0,
         deteriorated: 0,
         expectedImproved: exactBand.improved,
@@ -452,8 +452,8 @@ function bandTable(
     row.items++;
     const exactFlag = outcome.exactClass[i] as number;
     const rciFlag = outcome.rciClass[i] as number;
-    if (exactFlag > 0) row.exact.improved++;
-    if (exactFlag < 0) row.exact.deteriorated++;
+    if (exactFlag > 0) row.fisherBh.improved++;
+    if (exactFlag < 0) row.fisherBh.deteriorated++;
     if (rciFlag > 0) row.rci.improved++;
     if (rciFlag < 0) row.rci.deteriorated++;
   }

@@ -1,5 +1,5 @@
 /**
- * Records of the exact estimator → churn section. Each item has one p(correct) per model,
+ * Records of the logprobs estimator → churn section. Each item has one p(correct) per model,
  * read from the letter probabilities, with no sampling noise: an item counts as improved or
  * deteriorated when |Δp| reaches churn.min-effect, and there is nothing to test or calibrate
  * against a null. The spread between items still matters for the aggregate Δ, which keeps its
@@ -81,12 +81,12 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
   }
   if (otherTemperature > 0) {
     warnings.push(
-      `${otherTemperature} exact records hold probabilities for another temperature than churn.temperature ${settings.temperature} and are left aside; run again to measure at ${settings.temperature}`,
+      `${otherTemperature} logprobs records hold probabilities for another temperature than churn.temperature ${settings.temperature} and are left aside; run again to measure at ${settings.temperature}`,
     );
   }
   if (sampled > 0) {
     warnings.push(
-      `${sampled} records of the sampled estimator are in the log; with churn.estimator: exact they are left aside`,
+      `${sampled} records of the sampled estimator are in the log; with churn.estimator: logprobs they are left aside`,
     );
   }
 
@@ -209,7 +209,7 @@ export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection 
   const measuredBy = (tally: ExactTally): number => tally.p.filter(Number.isFinite).length;
   const base = {
     check: 'churn' as const,
-    estimator: 'exact' as const,
+    estimator: 'logprobs' as const,
     promptVersion: PROMPT_VERSION,
     method: 'effect' as const,
     temperature: settings.temperature,

@@ -3,7 +3,7 @@
  * it. Defaults (configurable under churn.gate): fail above 5% reliable deteriorations, fail on
  * a domain that got reliably worse (≥ 3 items) while the aggregate rose, warn when the whole
  * Δ interval is below 0, inconclusive when too many requests timed out or were invalid.
- * With the exact estimator the same rules count items whose |Δp| reaches churn.min-effect
+ * With the logprobs estimator the same rules count items whose |Δp| reaches churn.min-effect
  * (effect-size counts: there is no sampling noise to test against), and the sentences say so.
  */
 import { exceeds } from '../exceeds.js';
@@ -62,7 +62,7 @@ export function churnGate(section: ChurnSection, settings: ChurnSettings): GateF
         check: 'churn',
         rule: 'invalid-answers',
         severity: 'inconclusive',
-        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); ${section.estimator === 'exact' ? 'no answer letter could be read: check think and churn.top-logprobs' : 'check num-predict and think'}`,
+        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); ${section.estimator === 'logprobs' ? 'no answer letter could be read: check think and churn.top-logprobs' : 'check num-predict and think'}`,
         values: {
           model: model.model,
           invalidShare: model.invalidShare,
@@ -71,7 +71,7 @@ export function churnGate(section: ChurnSection, settings: ChurnSettings): GateF
       });
     }
   }
-  if (section.estimator === 'exact') findings.push(...effectFindings(section, settings));
+  if (section.estimator === 'logprobs') findings.push(...effectFindings(section, settings));
   else findings.push(...sampledFindings(section, settings));
   return findings;
 }
@@ -82,8 +82,8 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
   const comparison = section.comparison;
   if (!comparison) return findings;
 
-  const method = section.method === 'exact' ? comparison.exact : comparison.rci;
-  const rule = section.method === 'exact' ? `q ≤ ${section.alpha}` : `|RCI| > 1.96`;
+  const method = section.method === 'fisher-bh' ? comparison.fisherBh : comparison.rci;
+  const rule = section.method === 'fisher-bh' ? `q ≤ ${section.alpha}` : `|RCI| > 1.96`;
   const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
   const over = exceeds(method.deteriorated, limit);
   findings.push({
@@ -175,7 +175,7 @@ function aggregateFinding(delta: {
   ];
 }
 
-/** The exact estimator's rules: the sampled ones, on items beyond min-effect. */
+/** The logprobs estimator's rules: the sampled ones, on items beyond min-effect. */
 function effectFindings(section: ExactChurnSection, settings: ChurnSettings): GateFinding[] {
   const findings: GateFinding[] = [];
   const rules = settings.gate;
@@ -189,7 +189,7 @@ function effectFindings(section: ExactChurnSection, settings: ChurnSettings): Ga
     check: 'churn',
     rule: 'max-deteriorated',
     severity: over ? 'fail' : 'info',
-    message: `${over ? 'too many items got worse' : 'items that got worse within the limit'}: ${items(effect.deteriorated)} lost at least ${size} of p(correct) (effect-size count, exact estimator: no sampling noise to test against; limit ${label})`,
+    message: `${over ? 'too many items got worse' : 'items that got worse within the limit'}: ${items(effect.deteriorated)} lost at least ${size} of p(correct) (effect-size count, logprobs estimator: no sampling noise to test against; limit ${label})`,
     values: {
       method: 'effect',
       deteriorated: effect.deteriorated,

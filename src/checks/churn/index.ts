@@ -29,7 +29,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     return churnWorkUnits(definitions.items, ctx.config, model);
   },
   analyse(records, definitions, ctx) {
-    const analyse = ctx.config.churn.estimator === 'exact' ? analyseChurnExact : analyseChurn;
+    const analyse = ctx.config.churn.estimator === 'logprobs' ? analyseChurnExact : analyseChurn;
     return analyse({
       records,
       items: definitions.items,

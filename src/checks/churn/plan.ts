@@ -23,15 +23,15 @@ export function churnUnitKey(
 }
 
 /**
- * The exact estimator needs a provider that can return answer probabilities; said before any
+ * The logprobs estimator needs a provider that can return answer probabilities; said before any
  * request, with what to change.
  */
 export function checkExactEstimator(config: GateConfig): void {
-  if (config.churn.estimator !== 'exact') return;
+  if (config.churn.estimator !== 'logprobs') return;
   const kind = config.provider.kind;
   if (ANSWER_PROBABILITY_SOURCES[kind] === null) {
     throw new InputError(
-      `churn.estimator: exact needs the probability of each answer letter, which provider.kind ${kind} cannot return`,
+      `churn.estimator: logprobs needs the probability of each answer letter, which provider.kind ${kind} cannot return`,
       [
         'use provider.kind: embedded (llama.cpp in process) or provider.kind: ollama (server 0.12.11 or later, token logprobs)',
         'or set churn.estimator: sampled (K sampled answers per item)',
@@ -76,7 +76,7 @@ export function churnSlots(
     numPredict: settings.numPredict,
     think: settings.think,
   };
-  if (settings.estimator === 'exact') {
+  if (settings.estimator === 'logprobs') {
     // Temperature 0: Ollama's log-probabilities are then those of the raw logits in every
     // server version (later ones scale them by a temperature above 0); the estimator applies
     // churn.temperature itself.

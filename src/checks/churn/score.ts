@@ -147,7 +147,7 @@ function answerPositionOf(
 }
 
 /**
- * The exact estimator's record: the probability of each letter at `temperature` and of the
+ * The logprobs estimator's record: the probability of each letter at `temperature` and of the
  * correct one. The answer recorded is the most probable letter (the first in letter order on
  * a tie). A response without any probabilities means the provider cannot do this at all: the
  * run stops with an InputError rather than log a series of unusable records.
@@ -167,7 +167,7 @@ export function scoreChurnExact(
   const reading = answerPositionOf(response);
   if (reading === null) {
     throw new InputError(
-      `churn.estimator: exact: ${slot.model} answered without token probabilities`,
+      `churn.estimator: logprobs: ${slot.model} answered without token probabilities`,
       [
         'Ollama returns them from server version 0.12.11 on: upgrade the server',
         'or set churn.estimator: sampled',

@@ -1,7 +1,7 @@
 /**
  * The `churn` part of report.json: plain JSON, rendered by src/report/sections/churn.ts.
  * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p (x/n with the
- * sampled estimator, the probability of the correct letter with the exact one).
+ * sampled estimator, the probability of the correct letter with the logprobs one).
  */
 
 export interface Interval {
@@ -44,7 +44,7 @@ export interface NullSummary {
 }
 
 export interface MethodSection {
-  method: 'exact' | 'rci';
+  method: 'fisher-bh' | 'rci';
   improved: number;
   deteriorated: number;
   all: FlagSet;
@@ -66,7 +66,7 @@ export interface MethodSection {
 }
 
 export interface ExactMethodSection extends MethodSection {
-  method: 'exact';
+  method: 'fisher-bh';
   alpha: number;
   /** Counts on the raw Fisher p ≤ α, before FDR control. */
   rawP: { improved: number; deteriorated: number };
@@ -104,7 +104,7 @@ export interface BandRow {
   low: number;
   high: number;
   items: number;
-  exact: {
+  fisherBh: {
     improved: number;
     deteriorated: number;
     expectedImproved: number;
@@ -156,7 +156,7 @@ export interface ItemRow {
   fisherP: number | null;
   q: number | null;
   rci: number | null;
-  exact: ItemClass;
+  fisherBh: ItemClass;
   rciClass: ItemClass;
   greedy: [boolean | null, boolean | null];
 }
@@ -165,7 +165,7 @@ export interface ChurnComparison {
   /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
   delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
   greedy: GreedySection | null;
-  exact: ExactMethodSection;
+  fisherBh: ExactMethodSection;
   rci: RciMethodSection;
   domains: DomainRow[];
   /** Domains whose net reliable change opposes the aggregate Δ (gate method). */
@@ -179,11 +179,11 @@ export interface ChurnComparison {
 /** Sampled estimator: K answers per item and model, p = x/n, reliable change by test. */
 export interface SampledChurnSection {
   check: 'churn';
-  /** Reports written before the exact estimator existed lack it; they are sampled. */
+  /** Reports written before the logprobs estimator existed lack it; they are sampled. */
   estimator: 'sampled';
   promptVersion: string;
   /** The method the gate uses. */
-  method: 'exact' | 'rci';
+  method: 'fisher-bh' | 'rci';
   alpha: number;
   samples: number;
   temperature: number;
@@ -265,7 +265,7 @@ export interface ExactComparison {
  */
 export interface ExactChurnSection {
   check: 'churn';
-  estimator: 'exact';
+  estimator: 'logprobs';
   promptVersion: string;
   /** The gate counts items with |Δp| ≥ min-effect. */
   method: 'effect';

@@ -1,5 +1,28 @@
 import { z } from 'zod';
 
+/**
+ * A choice among `values`; an old spelling is refused with a message naming its new one
+ * (a renamed value must not silently fall back to a default or read as a typo).
+ */
+function renamedChoice<const T extends readonly [string, ...string[]]>(
+  values: T,
+  renamed: Record<string, T[number]>,
+) {
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      const now = renamed[value];
+      if (now !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${value}" was renamed: write ${now}`,
+          input: value,
+        });
+      }
+    })
+    .pipe(z.enum(values));
+}
+
 /** `churn:` section of model-gate.yml (keys are kebab-case in YAML, camelCase here). */
 export const churnSettingsSchema = z
   .object({
@@ -12,15 +35,16 @@ export const churnSettingsSchema = z
     think: z.boolean().default(false),
     numPredict: z.number().int().min(1).default(32),
     /**
-     * `sampled`: K answers per item, p = x/n. `exact`: one evaluation per item that reads the
-     * probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
+     * `sampled`: K answers per item, p = x/n. `logprobs`: one evaluation per item that reads
+     * the probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
      */
-    estimator: z.enum(['sampled', 'exact']).default('sampled'),
-    /** Exact estimator: the |Δp| from which an item counts as improved or deteriorated. */
+    estimator: renamedChoice(['sampled', 'logprobs'], { exact: 'logprobs' }).default('sampled'),
+    /** Logprobs estimator: the |Δp| from which an item counts as improved or deteriorated. */
     minEffect: z.number().gt(0).max(1).default(0.2),
-    /** Exact estimator over Ollama: alternatives returned per token (the server allows 20). */
+    /** Logprobs estimator over Ollama: alternatives returned per token (the server allows 20). */
     topLogprobs: z.number().int().min(1).max(20).default(20),
-    method: z.enum(['exact', 'rci']).default('exact'),
+    /** `fisher-bh`: Fisher's exact test per item + Benjamini–Hochberg. `rci`: Reliable Change Index. */
+    method: renamedChoice(['fisher-bh', 'rci'], { exact: 'fisher-bh' }).default('fisher-bh'),
     alpha: z.number().gt(0).lt(1).default(0.05),
     splits: z.number().int().min(10).default(1000),
     nullReplicates: z.number().int().min(200).default(200),

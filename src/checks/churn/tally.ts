@@ -33,7 +33,7 @@ export interface ChurnTally {
   unknownItemRecords: number;
   /** Stochastic records with a sample index at or beyond K. */
   beyondSamples: number;
-  /** Records of the exact estimator, which sampled analysis leaves aside. */
+  /** Records of the logprobs estimator, which sampled analysis leaves aside. */
   exactRecords: number;
 }
 

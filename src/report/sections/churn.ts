@@ -82,7 +82,7 @@ function greedyMark(value: boolean | null): string {
 }
 
 export function renderChurnSection(section: ChurnSection): string {
-  return section.estimator === 'exact'
+  return section.estimator === 'logprobs'
     ? renderExactChurnSection(section)
     : renderSampledChurnSection(section);
 }
@@ -91,7 +91,9 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
   const out: string[] = ['### churn — item-level reliable change', ''];
   const c = section.comparison;
   const gateName =
-    section.method === 'exact' ? `Fisher exact + BH, q ≤ ${section.alpha}` : 'RCI, |RCI| > 1.96';
+    section.method === 'fisher-bh'
+      ? `Fisher exact + BH, q ≤ ${section.alpha}`
+      : 'RCI, |RCI| > 1.96';
   out.push(
     `${section.itemCounts.total} items, K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
     '',
@@ -118,7 +120,7 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
     out.push('Single-model run: no comparison.', '');
     return finish(out, section);
   }
-  const gate = section.method === 'exact' ? c.exact : c.rci;
+  const gate = section.method === 'fisher-bh' ? c.fisherBh : c.rci;
   out.push(
     `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
     `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`,
@@ -131,7 +133,7 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
   out.push('');
 
   const worst = c.items
-    .filter((r) => (section.method === 'exact' ? r.exact : r.rciClass) === 'deteriorated')
+    .filter((r) => (section.method === 'fisher-bh' ? r.fisherBh : r.rciClass) === 'deteriorated')
     .sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0))
     .slice(0, TOP_ITEMS);
   if (worst.length > 0) out.push('**Top deteriorations**', '', itemTable(worst), '');
@@ -166,9 +168,9 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
       ],
       [
         methodRow(
-          `B: Fisher + BH (q ≤ ${c.exact.alpha})${section.method === 'exact' ? ' — gate' : ''}`,
-          c.exact,
-          percent(c.exact.expected.falseFlagRate),
+          `B: Fisher + BH (q ≤ ${c.fisherBh.alpha})${section.method === 'fisher-bh' ? ' — gate' : ''}`,
+          c.fisherBh,
+          percent(c.fisherBh.expected.falseFlagRate),
         ),
         methodRow(
           `A: RCI (±1.96)${section.method === 'rci' ? ' — gate' : ''}`,
@@ -187,7 +189,7 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
       ['l', 'r', 'r', 'r', 'r'],
     ),
     '',
-    `Raw Fisher p ≤ ${c.exact.alpha} before FDR control: ${c.exact.rawP.improved} improved, ${c.exact.rawP.deteriorated} deteriorated.`,
+    `Raw Fisher p ≤ ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
     `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±2.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
     '',
   );
@@ -209,8 +211,8 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
         c.bands.map((b) => [
           `${fixed(b.low)}–${fixed(b.high)}`,
           String(b.items),
-          `${b.exact.improved} (${fixed(b.exact.expectedImproved)})`,
-          `${b.exact.deteriorated} (${fixed(b.exact.expectedDeteriorated)})`,
+          `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
+          `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
           `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
           `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
         ]),
@@ -234,7 +236,7 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
   }
   out.push('');
 
-  const changed = c.items.filter((r) => r.exact !== 'unchanged' && r.exact !== 'excluded');
+  const changed = c.items.filter((r) => r.fisherBh !== 'unchanged' && r.fisherBh !== 'excluded');
   const rciChanged = c.items.filter((r) => r.rciClass !== 'unchanged' && r.rciClass !== 'excluded');
   if (changed.length > 0)
     out.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), '');
@@ -286,13 +288,13 @@ function exactItemTable(rows: readonly ExactItemRow[]): string {
 }
 
 /**
- * The exact estimator has no sampling noise, hence no test, null calibration, reliability or
+ * The logprobs estimator has no sampling noise, hence no test, null calibration, reliability or
  * Fisher column: the report is about the size of Δp and counts items beyond min-effect.
  */
 function renderExactChurnSection(section: ExactChurnSection): string {
   const size = `${fixed(section.minEffect * 100)} points`;
   const out: string[] = [
-    '### churn — item-level change, exact estimator',
+    '### churn — item-level change, logprobs estimator',
     '',
     `${section.itemCounts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. ` +
       `There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|Δp| ≥ min-effect ${section.minEffect}).`,
@@ -393,9 +395,9 @@ export function churnCharts(section: ChurnSection): Chart[] {
   const scale = (half - 30) / max;
   const axis = labelWidth + half;
   const title =
-    section.estimator === 'exact'
-      ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (exact estimator)`
-      : `Reliable change by domain (${section.method === 'exact' ? 'Fisher + BH' : 'RCI'})`;
+    section.estimator === 'logprobs'
+      ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (logprobs estimator)`
+      : `Reliable change by domain (${section.method === 'fisher-bh' ? 'Fisher + BH' : 'RCI'})`;
   const body: string[] = [
     text(width / 2, 20, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
     text(axis - 10, top - 6, '← deteriorated', { 'text-anchor': 'end', fill: '#b42318' }),

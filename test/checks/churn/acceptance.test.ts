@@ -50,7 +50,7 @@ describe('known changes: 5 domains × 60 items, K = 10', () => {
       });
       const flagged =
         section.comparison?.items.filter(
-          (row) => row.exact === 'improved' || row.exact === 'deteriorated',
+          (row) => row.fisherBh === 'improved' || row.fisherBh === 'deteriorated',
         ) ?? [];
       const falseFlags = flagged.filter((row) => !trulyChanged.has(row.id)).length;
       proportions.push(flagged.length === 0 ? 0 : falseFlags / flagged.length);
@@ -100,9 +100,9 @@ describe('A/A: the same simulated model twice, K = 10, 500 items', () => {
   it('method B flags no more than the FDR level allows', () => {
     // Every null is true, so any flag is false and FDR = P(at least one flag) ≤ 0.05:
     // in one run, more than one flag would be far outside what BH permits.
-    expect(comparison?.exact.improved ?? 99).toBeLessThanOrEqual(1);
-    expect(comparison?.exact.deteriorated ?? 99).toBeLessThanOrEqual(1);
-    expect(comparison?.exact.expected.flagged.mean).toBeLessThan(0.5);
+    expect(comparison?.fisherBh.improved ?? 99).toBeLessThanOrEqual(1);
+    expect(comparison?.fisherBh.deteriorated ?? 99).toBeLessThanOrEqual(1);
+    expect(comparison?.fisherBh.expected.flagged.mean).toBeLessThan(0.5);
     expect(churnGate(section, settings()).filter((f) => f.severity === 'fail')).toEqual([]);
   });
 

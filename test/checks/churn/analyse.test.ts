@@ -81,8 +81,8 @@ describe('analyseChurn on a small hand-checked pair (K = 4)', () => {
   it('tabulates domains and reversals from the gate method', () => {
     // With K = 4 the exact test cannot reach q ≤ 0.05 (4/4 vs 0/4: p = 2/C(8,4) = 2/70 and
     // BH over 5 items lifts it to 5·(2/70)/2 > 0.05), so method B flags nothing here.
-    expect(c?.exact.improved).toBe(0);
-    expect(c?.exact.deteriorated).toBe(0);
+    expect(c?.fisherBh.improved).toBe(0);
+    expect(c?.fisherBh.deteriorated).toBe(0);
     expect(c?.domains.map((d) => [d.domain, d.items, d.delta])).toEqual([
       ['law', 3, expect.closeTo(-1 / 3, 12)],
       ['physics', 3, expect.closeTo(2 / 3, 12)],

@@ -123,7 +123,7 @@ async function runScenario(file: string) {
     }
   }
   const section = churnCheck.analyse(records, definitions, ctx);
-  if (section.estimator === 'exact') throw new Error('sampled section expected');
+  if (section.estimator === 'logprobs') throw new Error('sampled section expected');
   return { section, findings: churnCheck.gate(section, ctx), records, definitions, ctx };
 }
 
@@ -142,8 +142,8 @@ describe('simulated scenarios through the real prompt and the fixture items', ()
 
   it('A/A: nothing flagged by method B, no gate rule fails', async () => {
     const { section, findings } = await runScenario('fixtures/simulator/churn-aa.yml');
-    expect(section.comparison?.exact.improved).toBe(0);
-    expect(section.comparison?.exact.deteriorated).toBe(0);
+    expect(section.comparison?.fisherBh.improved).toBe(0);
+    expect(section.comparison?.fisherBh.deteriorated).toBe(0);
     expect(section.comparison?.reversals).toEqual([]);
     // The aggregate-Δ warning is a 95% interval: between identical models it may still fire
     // one time in twenty, so only failures are ruled out here.

@@ -42,7 +42,7 @@ describe('churnGate', () => {
 
   it('states observed deteriorations beside the no-change expectation', () => {
     const rule = churnGate(section, settings()).find((f) => f.rule === 'max-deteriorated');
-    const d = c?.exact.deteriorated ?? -1;
+    const d = c?.fisherBh.deteriorated ?? -1;
     // 120 items, default limit 5% → 6 items.
     expect(d).toBeGreaterThan(6);
     expect(rule?.severity).toBe('fail');
@@ -106,7 +106,7 @@ describe('churnGate', () => {
     const withDeteriorations = (deteriorated: number): SampledChurnSection => ({
       ...section,
       itemCounts: { ...section.itemCounts, total: 100 },
-      comparison: { ...c, exact: { ...c.exact, deteriorated } },
+      comparison: { ...c, fisherBh: { ...c.fisherBh, deteriorated } },
     });
     const share = settings({ gate: { ...settings().gate, maxDeteriorated: '29%' } });
     const severity = (deteriorated: number) =>

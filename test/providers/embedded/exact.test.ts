@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('exact estimator on the embedded provider', () => {
+describe('logprobs estimator on the embedded provider', () => {
   it('gives letter probabilities that sum to 1 over the valid letters', async () => {
     for (const temperature of [0.3, 0.7, 1]) {
       const estimate = await estimateItem(

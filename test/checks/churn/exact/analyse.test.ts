@@ -1,5 +1,5 @@
 /**
- * Analysis, gate and summary of the exact estimator on hand-written records: nine items whose
+ * Analysis, gate and summary of the logprobs estimator on hand-written records: nine items whose
  * p(correct) per model is given, so every count and mean is checked by hand.
  */
 import { describe, expect, it } from 'vitest';
@@ -45,18 +45,18 @@ function records(): SampleRecord[] {
   ]);
 }
 
-const chosen: ChurnSettings = settings({ estimator: 'exact' });
+const chosen: ChurnSettings = settings({ estimator: 'logprobs' });
 
 function analyse(list: readonly SampleRecord[], candidate: string | null = 'cand') {
   return analyseChurnExact({ records: list, items, settings: chosen, baseline: 'base', candidate });
 }
 
-describe('exact estimator analysis', () => {
+describe('logprobs estimator analysis', () => {
   const section = analyse(records());
   const c = section.comparison;
 
   it('takes accuracy as the mean p(correct) and Δp per item', () => {
-    expect(section).toMatchObject({ estimator: 'exact', method: 'effect', minEffect: 0.2 });
+    expect(section).toMatchObject({ estimator: 'logprobs', method: 'effect', minEffect: 0.2 });
     expect(section.itemCounts).toEqual({ total: 9, measured: 8, unmeasured: 1 });
     // (0.9 + 0.8 + 0.7 + 0.5 + 0.2 + 0.3 + 0.5 + 0.6 + 0.5) / 9 = 5 / 9.
     expect(section.baseline.accuracy.mean).toBeCloseTo(5 / 9, 12);
@@ -124,7 +124,7 @@ describe('exact estimator analysis', () => {
     expect(findings.find((f) => f.rule === 'max-deteriorated')).toMatchObject({
       severity: 'fail',
       message:
-        'too many items got worse: 3 items lost at least 20 points of p(correct) (effect-size count, exact estimator: no sampling noise to test against; limit 5% of 9 = 0.5)',
+        'too many items got worse: 3 items lost at least 20 points of p(correct) (effect-size count, logprobs estimator: no sampling noise to test against; limit 5% of 9 = 0.5)',
     });
     expect(findings.find((f) => f.rule === 'domain-reversal')).toMatchObject({
       severity: 'fail',
@@ -135,7 +135,7 @@ describe('exact estimator analysis', () => {
     expect(findings.find((f) => f.rule === 'invalid-answers')?.message).toBe(
       'cand: 11.1% of churn answers were invalid (limit 10%); no answer letter could be read: check think and churn.top-logprobs',
     );
-    const wider = settings({ estimator: 'exact', minEffect: 0.45 });
+    const wider = settings({ estimator: 'logprobs', minEffect: 0.45 });
     const relaxed = analyseChurnExact({
       records: records(),
       items,
@@ -156,7 +156,7 @@ describe('exact estimator analysis', () => {
 
   it('renders its own method: no Fisher, reliability or null-calibration columns', () => {
     const text = renderChurnSection(section);
-    expect(text).toContain('### churn — item-level change, exact estimator');
+    expect(text).toContain('### churn — item-level change, logprobs estimator');
     expect(text).toContain(
       'Improved **3**, deteriorated **3**: items whose p(correct) moved by at least 20 points (effect-size counts).',
     );
@@ -168,13 +168,13 @@ describe('exact estimator analysis', () => {
     }
     const [chart] = churnCharts(section);
     expect(chart?.title).toBe(
-      'Change of at least 20 points of p(correct) by domain (exact estimator)',
+      'Change of at least 20 points of p(correct) by domain (logprobs estimator)',
     );
     expect(chart?.svg).toContain('law (reversal)');
   });
 });
 
-describe('exact estimator records', () => {
+describe('logprobs estimator records', () => {
   it('leaves aside records for another temperature and sampled records, and says so', () => {
     const law0 = items[0] as ChurnItem;
     const list = [
@@ -185,8 +185,8 @@ describe('exact estimator records', () => {
     const section = analyse(list);
     expect(section.comparison?.items[0]?.p).toEqual([0.9, 0.5]);
     expect(section.warnings).toEqual([
-      '1 exact records hold probabilities for another temperature than churn.temperature 0.7 and are left aside; run again to measure at 0.7',
-      '1 records of the sampled estimator are in the log; with churn.estimator: exact they are left aside',
+      '1 logprobs records hold probabilities for another temperature than churn.temperature 0.7 and are left aside; run again to measure at 0.7',
+      '1 records of the sampled estimator are in the log; with churn.estimator: logprobs they are left aside',
     ]);
   });
 

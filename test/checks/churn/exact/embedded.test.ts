@@ -51,7 +51,7 @@ describe('exact series on the embedded provider', () => {
       provider: { kind: 'embedded', threads: 1 },
       runner: { numCtx: 1024 },
       checks: ['churn'],
-      churn: { items: 'items.yml', estimator: 'exact' },
+      churn: { items: 'items.yml', estimator: 'logprobs' },
     });
     const ctx: CheckContext = {
       config,
@@ -90,7 +90,8 @@ describe('exact series on the embedded provider', () => {
     }
 
     const section = churnCheck.analyse(result.records, definitions, ctx);
-    if (section.estimator !== 'exact' || !section.comparison) throw new Error('exact comparison');
+    if (section.estimator !== 'logprobs' || !section.comparison)
+      throw new Error('exact comparison');
     expect(section.baseline.sources).toEqual(['embedded-logits']);
     expect(section.itemCounts).toEqual({ total: 3, measured: 3, unmeasured: 0 });
     for (const row of section.comparison.items) {

@@ -1,5 +1,5 @@
 /**
- * The exact estimator through the Ollama provider: the real client asks the simulator for
+ * The logprobs estimator through the Ollama provider: the real client asks the simulator for
  * token logprobs, the scorer turns them into letter probabilities. The simulated model's
  * distribution at temperature 1 is known (src/simulator/behaviours/churn.ts, letterLogprobs),
  * so every number below is computed by hand.
@@ -69,7 +69,7 @@ async function runExact(
       models: { baseline: models[0], candidate: models[1] },
       provider: { kind: 'ollama', host: simulator.url },
       checks: ['churn'],
-      churn: { items: itemsFile, estimator: 'exact', ...churn },
+      churn: { items: itemsFile, estimator: 'logprobs', ...churn },
     });
     const ctx: CheckContext = {
       config,
@@ -95,7 +95,7 @@ async function runExact(
   }
 }
 
-describe('exact estimator over Ollama token logprobs', () => {
+describe('logprobs estimator over Ollama token logprobs', () => {
   it('gives the letter probabilities computed by hand from the simulated distribution', async () => {
     const records = await runExact('0.12.11-simulated');
     expect(records).toHaveLength(4);
@@ -145,7 +145,7 @@ describe('exact estimator over Ollama token logprobs', () => {
     const run = runExact('0.12.6-simulated');
     await expect(run).rejects.toBeInstanceOf(InputError);
     await expect(run).rejects.toThrow(
-      'churn.estimator: exact: sim-base:1b answered without token probabilities',
+      'churn.estimator: logprobs: sim-base:1b answered without token probabilities',
     );
   });
 
@@ -153,13 +153,13 @@ describe('exact estimator over Ollama token logprobs', () => {
     const config = configSchema.parse({
       models: { baseline: 'a', candidate: 'b' },
       provider: { kind: 'openai', host: 'http://127.0.0.1:9' },
-      churn: { items: itemsFile, estimator: 'exact' },
+      churn: { items: itemsFile, estimator: 'logprobs' },
     });
     const ctx: CheckContext = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
     const definitions = await churnCheck.load(ctx);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(InputError);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(
-      'churn.estimator: exact needs the probability of each answer letter, which provider.kind openai cannot return',
+      'churn.estimator: logprobs needs the probability of each answer letter, which provider.kind openai cannot return',
     );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The exact estimator's plan and scorer on constructed responses: what is asked, what is
+ * The logprobs estimator's plan and scorer on constructed responses: what is asked, what is
  * recorded, when a record is invalid, and when the run must stop.
  */
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ const item: ChurnItem = {
 function config(churn: Record<string, unknown> = {}) {
   return configSchema.parse({
     models: { baseline: 'a:1b', candidate: 'b:1b' },
-    churn: { estimator: 'exact', ...churn },
+    churn: { estimator: 'logprobs', ...churn },
   });
 }
 

@@ -66,7 +66,7 @@ describe('exact series over the simulator', () => {
       models: { baseline: base.name, candidate: cand.name },
       provider: { kind: 'ollama', host: simulator.url },
       checks: ['churn'],
-      churn: { estimator: 'exact', temperature: T, minEffect: MIN_EFFECT },
+      churn: { estimator: 'logprobs', temperature: T, minEffect: MIN_EFFECT },
     });
     const ctx: CheckContext = {
       config,
@@ -85,7 +85,7 @@ describe('exact series over the simulator', () => {
     const first = await run();
     expect(first.calls).toBe(126);
     const section = churnCheck.analyse(first.records, definitions, ctx);
-    if (section.estimator !== 'exact') throw new Error('exact section expected');
+    if (section.estimator !== 'logprobs') throw new Error('exact section expected');
     const comparison = section.comparison;
     if (!comparison) throw new Error('comparison expected');
 
