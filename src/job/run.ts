@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode } from '../errors.js';
 import { createProvider } from '../providers/create.js';
+import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
 import { createProgress } from '../runner/progress.js';
 import { runPlan } from '../runner/run.js';
@@ -31,6 +32,8 @@ export async function runJob(
   const ctx = checkContext(loaded);
   const checks = await loadChecks(ctx);
   const units = planChecks(checks, ctx);
+  // node-llama-cpp is an optional peer dependency: say how to install it before anything runs.
+  if (config.provider.kind === 'embedded' && !options.provider) await loadEngine();
 
   const logPath = sampleLogPath(options);
   await mkdir(path.dirname(logPath), { recursive: true });

@@ -8,6 +8,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ModelMetadata } from '../types.js';
 import { ProviderFailure } from '../types.js';
+import { loadEngine } from './engine.js';
 import { resolveOllamaTag } from './ollamaStore.js';
 
 export interface ModelFile {
@@ -90,7 +91,7 @@ export interface GgufFacts {
 
 /** Reads the header facts of a GGUF file (not its weights). */
 export async function readGgufFacts(path: string): Promise<GgufFacts> {
-  const { readGgufFileInfo } = await import('node-llama-cpp');
+  const { readGgufFileInfo } = await loadEngine();
   let info: Awaited<ReturnType<typeof readGgufFileInfo>>;
   try {
     info = await readGgufFileInfo(path, {
@@ -118,7 +119,7 @@ export async function readGgufFacts(path: string): Promise<GgufFacts> {
 
 export async function describeModelFile(file: ModelFile): Promise<ModelMetadata> {
   const [{ GgufFileType }, facts, digest] = await Promise.all([
-    import('node-llama-cpp'),
+    loadEngine(),
     readGgufFacts(file.path),
     file.knownDigest ? Promise.resolve(file.knownDigest) : fileDigest(file.path),
   ]);

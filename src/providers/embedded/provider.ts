@@ -43,6 +43,7 @@ import {
   UnsupportedSchemaError,
   compileAnswerGrammar,
 } from './schemaGrammar.js';
+import { type NodeLlamaCpp, loadEngine } from './engine.js';
 import { defaultThreads } from './threads.js';
 
 export type EmbeddedGpu = 'off' | 'auto' | 'cuda' | 'vulkan';
@@ -85,8 +86,6 @@ interface LoadedModel {
   grammars: Map<string, LlamaGrammar>;
   tokenTexts: Map<Token, string>;
 }
-
-type NodeLlamaCpp = typeof import('node-llama-cpp');
 
 export const EMBEDDED_HOST = 'in-process';
 
@@ -311,7 +310,7 @@ export class EmbeddedProvider implements Provider {
 
   private library0(): Promise<{ lib: NodeLlamaCpp; llama: Llama }> {
     this.library ??= (async () => {
-      const lib = await import('node-llama-cpp');
+      const lib = await loadEngine();
       const gpu = this.options.gpu ?? 'off';
       try {
         const llama = await lib.getLlama({
