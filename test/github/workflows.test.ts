@@ -85,6 +85,30 @@ describe('example workflows', () => {
           expect(ACTION_OUTPUTS).toContain(match[2]);
         }
       });
+
+      it('restores and saves a cache in two steps, the save even when the gate fails', () => {
+        // The combined actions/cache saves only after a successful job: a failing gate would
+        // throw away the sample log it paid for.
+        expect(steps.filter((s) => /^actions\/cache@/.test(s.uses ?? ''))).toEqual([]);
+        const saves = steps.filter((s) => s.uses?.startsWith('actions/cache/save@'));
+        const restores = steps.filter((s) => s.uses?.startsWith('actions/cache/restore@'));
+        expect(saves.length).toBe(restores.length);
+        for (const save of saves) {
+          expect(String((save as { if?: unknown }).if)).toMatch(/^always\(\)/);
+        }
+      });
     });
   }
+
+  it('the gate in the README splits its cache the same way', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).not.toMatch(/uses: actions\/cache@/);
+    expect(readme).toMatch(/uses: actions\/cache\/restore@/);
+    expect(readme).toMatch(/uses: actions\/cache\/save@[^\n]*\n\s+if: always\(\)/);
+  });
+
+  it('churn-comment.yml says it is an alternative to the gate, not a companion', () => {
+    const text = readFileSync(new URL('churn-comment.yml', DIR), 'utf8');
+    expect(text).toContain('An alternative to model-upgrade-gate.yml, not a companion');
+  });
 });
