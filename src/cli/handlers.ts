@@ -11,7 +11,11 @@ import { analyseLogs } from '../job/analyse.js';
 import { checkContext } from '../job/checks.js';
 import { DEMO_SCENARIOS, type DemoScenario, runDemo } from '../job/demo.js';
 import { scenarioPath } from '../job/packageRoot.js';
+import { initProject } from '../job/init.js';
+import { plannedCalls, prepareJob } from '../job/prepare.js';
 import { runJob } from '../job/run.js';
+import type { WorkUnit } from '../runner/types.js';
+import type { CheckName } from '../config/schema.js';
 import type { JobOutcome } from '../job/types.js';
 import { startSimulator } from '../simulator/server.js';
 import { integerFlag, type CommandHandlers } from './program.js';
@@ -25,7 +29,7 @@ export function describeOutcome(outcome: JobOutcome): string {
     '',
     outcome.shard
       ? `verdict of shard ${outcome.shard} alone: ${report.verdict.status.toUpperCase()} — one slice of the plan, not the gate's verdict; merge every shard's log with model-gate analyze`
-      : `verdict: ${report.verdict.status.toUpperCase()}${outcome.cancelled ? ' (interrupted: partial report)' : ''}`,
+      : `verdict: ${report.verdict.status.toUpperCase()}${outcome.cancelled ? ' (interrupted: partial report)' : ''}${report.verdict.reasons.some((r) => r.rule === 'smoke-run') ? " (smoke run: part of the plan, not the gate's verdict)" : ''}`,
   ];
   const shown = report.verdict.reasons.filter((r) => r.severity !== 'info');
   // As wide as the longest severity listed: "fail" lines need no room for "inconclusive".
@@ -39,6 +43,25 @@ export function describeOutcome(outcome: JobOutcome): string {
       `charts:  ${files.charts.map((c) => path.basename(c)).join(', ')} (in ${files.dir})`,
     );
   lines.push(`log:     ${files.logs.join(', ')}`, '');
+  return lines.join('\n');
+}
+
+/** What `validate` checked and what `run` would do: calls per check and model. */
+export function describeValidated(
+  file: string,
+  checks: readonly CheckName[],
+  units: readonly WorkUnit[],
+): string {
+  const lines = [`${path.basename(file)}: valid (config, items, catalogue; no server contacted)`];
+  const models = [...new Set(units.map((u) => u.model))];
+  for (const check of checks) {
+    const own = units.filter((u) => u.check === check);
+    const perModel = models
+      .map((m) => `${plannedCalls(own.filter((u) => u.model === m))} for ${m}`)
+      .join(', ');
+    lines.push(`  ${check}: ${own.length} units, calls ${perModel}`);
+  }
+  lines.push(`  plan: ${plannedCalls(units)} calls at most`, '');
   return lines.join('\n');
 }
 
@@ -77,6 +100,8 @@ export const handlers: CommandHandlers = {
         loaded,
         shard,
         cacheDir: typeof options.cacheDir === 'string' ? options.cacheDir : null,
+        limit: options.limit === undefined ? null : integerFlag(options.limit, '--limit', 1),
+        fresh: options.fresh === true,
         signal: interrupt.signal,
       });
       return printOutcome(outcome, options.json === true, out);
@@ -92,7 +117,10 @@ export const handlers: CommandHandlers = {
     const loaded = loadConfig({
       file,
       required: file !== 'model-gate.yml' || existsSync('model-gate.yml'),
-      overrides: toOverrides({ 'fail-on': given['fail-on'] }, (n) => `flag --${n}`),
+      overrides: toOverrides(
+        { 'fail-on': given['fail-on'], baseline: given.baseline, candidate: given.candidate },
+        (n) => `flag --${n}`,
+      ),
     });
     const outcome = await analyseLogs({
       loaded,
@@ -103,6 +131,34 @@ export const handlers: CommandHandlers = {
       requireMatchingLogs: true,
     });
     return printOutcome(outcome, options.json === true, out);
+  },
+
+  async validate(options, { stdout: out }) {
+    const loaded = loadConfigFromFlags(options);
+    // The same preparation as run (definitions, plan, provider), stopped before any request.
+    const { ctx, units } = await prepareJob(loaded);
+    out(describeValidated(loaded.file ?? 'config (defaults and flags)', ctx.config.checks, units));
+    return ExitCode.pass;
+  },
+
+  async init(options, { stdout: out }) {
+    const dir = path.resolve(typeof options.dir === 'string' ? options.dir : '.');
+    const written = await initProject({
+      dir,
+      baseline: typeof options.baseline === 'string' ? options.baseline : undefined,
+      candidate: typeof options.candidate === 'string' ? options.candidate : undefined,
+    });
+    out(
+      `${[
+        'wrote:',
+        ...written.map((f) => `  ${path.relative(process.cwd(), f) || f}`),
+        '',
+        'next: edit the model tags in model-gate.yml, then check everything without a server:',
+        '  npx model-gate validate',
+        'and a quick smoke run against your server: npx model-gate run --limit 3',
+      ].join('\n')}\n`,
+    );
+    return ExitCode.pass;
   },
 
   async demo(options, { stdout: out, stderr: err }) {

@@ -16,6 +16,8 @@ export type CommandHandler = (options: Record<string, unknown>, io: CliIo) => Pr
 /** The handlers, injected so the program can be built (and its help tested) without running anything. */
 export interface CommandHandlers {
   run: CommandHandler;
+  validate: CommandHandler;
+  init: CommandHandler;
   analyze: CommandHandler;
   demo: CommandHandler;
   simulate: CommandHandler;
@@ -97,10 +99,20 @@ export function buildProgram(
         'reuse and refresh a sample log kept across runs (actions/cache)',
       ),
     )
+    .addOption(
+      new Option(
+        '--limit <n>',
+        'smoke run: only the first n items, maze seeds and probes; the verdict says "smoke run" and is never a pass',
+      ),
+    )
+    .option(
+      '--fresh',
+      'start a new sample log instead of resuming (the previous one is kept, renamed with the time) and ignore --cache-dir',
+    )
     .option('--json', 'print the verdict and paths as JSON on stdout')
     .addHelpText(
       'after',
-      '\nExample:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10',
+      '\nExamples:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10\n  model-gate run --limit 3      # a smoke run: is everything wired up?',
     )
     .action(wrap(handlers.run));
   for (const option of overrideOptions([
@@ -120,6 +132,39 @@ export function buildProgram(
   }
 
   program
+    .command('validate')
+    .description(
+      'Check the config, items and persona catalogue as run would, without contacting a server; print the plan',
+    )
+    .option('-c, --config <file>', 'config file', 'model-gate.yml')
+    .action(wrap(handlers.validate));
+  for (const option of overrideOptions([
+    'baseline',
+    'candidate',
+    'checks',
+    'provider',
+    'ollama-host',
+    'samples',
+    'concurrency',
+    'timeout',
+    'fail-on',
+    'output-dir',
+    'log',
+  ])) {
+    program.commands.at(-1)?.addOption(option);
+  }
+
+  program
+    .command('init')
+    .description(
+      'Write a starter model-gate.yml, items file, persona catalogue and pull-request workflow (never overwrites)',
+    )
+    .option('--dir <folder>', 'where to write them', '.')
+    .option('--baseline <tag>', 'baseline model tag for the starter config')
+    .option('--candidate <tag>', 'candidate model tag for the starter config')
+    .action(wrap(handlers.init));
+
+  program
     .command('analyze')
     .description(
       'Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called',
@@ -129,6 +174,8 @@ export function buildProgram(
     .option('--out <dir>', 'output directory (default: output.dir of the config)')
     .option('--previous <report>', 'dragon nightly mode: a previous report.json to compare with')
     .option('--fail-on <when>', 'regression | inconclusive | never')
+    .addOption(new Option('--baseline <tag>', 'baseline model tag (models.baseline)'))
+    .addOption(new Option('--candidate <tag>', 'candidate model tag (models.candidate)'))
     .option('--json', 'print the verdict and paths as JSON on stdout')
     .addHelpText(
       'after',

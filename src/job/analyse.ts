@@ -20,6 +20,7 @@ import {
   promptHashes,
 } from './checks.js';
 import { checkLogsMatch, staleWarning } from './logsMatch.js';
+import { limitChecks, smokeRunFinding } from './prepare.js';
 import { tallyRequests } from './tally.js';
 import type { JobOutcome } from './types.js';
 
@@ -34,6 +35,8 @@ export interface AnalyseLogsOptions {
   checks?: readonly LoadedCheck[];
   /** A run that was interrupted: said in the report's warnings. */
   cancelled?: boolean;
+  /** `run --limit N` (default: the limit recorded in the logs' run records). */
+  limit?: number | null;
   /**
    * `model-gate analyze`: the logs must be those of this config — every configured model
    * measured by every selected check, and no shard of a set missing — or nothing is written.
@@ -49,9 +52,12 @@ export interface AnalyseLogsOptions {
 export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
   const { loaded } = options;
   const ctx = checkContext(loaded);
-  const checks = options.checks ?? (await loadChecks(ctx));
   const logged = await readSampleLogs(options.logs);
   const { runs, warnings } = logged;
+  // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
+  const limit = options.limit ?? smokeLimit(runs);
+  const checks =
+    options.checks ?? (limit ? limitChecks(await loadChecks(ctx), limit) : await loadChecks(ctx));
   // Records another config wrote (another temperature, prompt or maze) would be reported under
   // this config's settings: they are left out, and said so.
   const split = splitStale(logged.records, planChecks(checks, ctx));
@@ -77,6 +83,8 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
 
   const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
+  const first = checks[0]?.check.name;
+  if (limit && first) findings.push(smokeRunFinding(first, limit));
   const models = modelOrder(ctx);
   const run: RunMetadata = {
     ...provenance(runs, models),
@@ -152,4 +160,10 @@ function provenance(
     warnings,
     shards: [...new Set(runs.map((r) => r.shard).filter((s): s is string => s !== null))].sort(),
   };
+}
+
+/** The smallest `--limit` any run of the logs was made with, or null for full runs. */
+function smokeLimit(runs: readonly RunInfoRecord[]): number | null {
+  const limits = runs.map((r) => r.limit).filter((n): n is number => typeof n === 'number');
+  return limits.length > 0 ? Math.min(...limits) : null;
 }

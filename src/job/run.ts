@@ -1,14 +1,13 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode } from '../errors.js';
-import { createProvider } from '../providers/create.js';
-import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
 import { createProgress } from '../runner/progress.js';
 import { runPlan } from '../runner/run.js';
 import { analyseLogs } from './analyse.js';
-import { checkContext, loadChecks, modelOrder, planChecks } from './checks.js';
+import { modelOrder } from './checks.js';
+import { prepareJob } from './prepare.js';
 import type { JobOutcome, RunJobOptions } from './types.js';
 
 /** The sample log of a run: output.log, or <output.dir>/samples.jsonl. */
@@ -29,23 +28,28 @@ export async function runJob(
 ): Promise<JobOutcome> {
   const { loaded } = options;
   const { config } = loaded;
-  const ctx = checkContext(loaded);
-  const checks = await loadChecks(ctx);
-  const units = planChecks(checks, ctx);
-  // node-llama-cpp is an optional peer dependency: say how to install it before anything runs.
-  if (config.provider.kind === 'embedded' && !options.provider) await loadEngine();
+  const limit = options.limit ?? null;
+  const { ctx, checks, units, provider } = await prepareJob(loaded, {
+    provider: options.provider,
+    limit,
+  });
 
   const logPath = sampleLogPath(options);
   await mkdir(path.dirname(logPath), { recursive: true });
-  const cached = options.cacheDir ? path.resolve(options.cacheDir, CACHED_LOG) : null;
-  // A fresh runner starts from the cached log: every record whose model digest, prompt and
-  // options still match is reused instead of asked again.
-  if (cached && existsSync(cached) && !existsSync(logPath)) await copyFile(cached, logPath);
-
   const stream = options.progress ?? process.stderr;
+  const cached = options.cacheDir ? path.resolve(options.cacheDir, CACHED_LOG) : null;
+  if (options.fresh) {
+    const kept = await setAsideLog(logPath);
+    if (kept) stream.write(`model-gate: --fresh: the previous sample log is kept as ${kept}\n`);
+  } else if (cached && existsSync(cached) && !existsSync(logPath)) {
+    // A fresh runner starts from the cached log: every record whose model digest, prompt and
+    // options still match is reused instead of asked again.
+    await copyFile(cached, logPath);
+  }
+
   const interactive = options.interactive ?? Boolean((stream as NodeJS.WriteStream).isTTY);
   const result = await runPlan({
-    provider: options.provider ?? createProvider(config),
+    provider,
     units,
     models: modelOrder(ctx),
     logPath,
@@ -56,6 +60,7 @@ export async function runJob(
     numCtx: config.runner.numCtx,
     perturbedTimeoutShare: config.runner.perturbedTimeoutShare,
     shard: options.shard ?? null,
+    limit,
     signal: options.signal,
     progress: createProgress({ stream, interactive }),
   });
@@ -69,6 +74,7 @@ export async function runJob(
     logs: [logPath],
     checks,
     cancelled: result.cancelled,
+    limit,
   });
   if (result.shard === null) return outcome;
   // A slice of the plan can neither pass nor fail the gate: `analyze` over every shard's log
@@ -78,4 +84,22 @@ export async function runJob(
     shard: result.shard,
     exitCode: outcome.cancelled ? ExitCode.infrastructure : ExitCode.pass,
   };
+}
+
+/**
+ * `--fresh` keeps the previous log, renamed with the time it was set aside
+ * (samples.jsonl → samples.2026-11-30T18-22-05.jsonl): nothing measured is ever deleted.
+ * Returns the new name, or null when there was no log.
+ */
+export async function setAsideLog(logPath: string, now: Date = new Date()): Promise<string | null> {
+  if (!existsSync(logPath)) return null;
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/:/g, '-');
+  const { dir, name, ext } = path.parse(logPath);
+  let target = path.join(dir, `${name}.${stamp}${ext}`);
+  for (let n = 2; existsSync(target); n++) target = path.join(dir, `${name}.${stamp}-${n}${ext}`);
+  await rename(logPath, target);
+  return target;
 }

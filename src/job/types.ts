@@ -31,6 +31,10 @@ export interface RunJobOptions {
   shard?: Shard | null;
   /** Folder kept across runs (actions/cache) whose sample log is reused and refreshed. */
   cacheDir?: string | null;
+  /** `--limit N`: a smoke run over the first N items, maze seeds and probes of each check. */
+  limit?: number | null;
+  /** `--fresh`: start a new sample log (the previous one is kept renamed) and ignore the cache. */
+  fresh?: boolean;
   signal?: AbortSignal;
   /** Where progress lines go (stderr by default). */
   progress?: NodeJS.WritableStream;

@@ -161,5 +161,7 @@ export interface RunInfoRecord {
   loadedBefore: string[] | null;
   /** "i/n" when this run executed one shard of the plan. */
   shard: string | null;
+  /** `run --limit N`: a smoke run over the first N items, seeds and probes (absent otherwise). */
+  limit?: number;
   warnings: string[];
 }

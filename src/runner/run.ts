@@ -77,6 +77,8 @@ export interface RunPlanOptions {
   numCtx?: number;
   perturbedTimeoutShare?: number;
   shard?: ShardSpec | null;
+  /** `run --limit N`: recorded in the run record, so that any report of the log says smoke run. */
+  limit?: number | null;
   signal?: AbortSignal;
   progress?: ProgressSink;
 }
@@ -186,6 +188,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     models: metadata,
     loadedBefore,
     shard: shardLabel(options.shard),
+    ...(options.limit ? { limit: options.limit } : {}),
     warnings: [...warnings],
   };
   log.append(runInfo);
