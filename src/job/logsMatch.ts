@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { CheckName } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import type { RunInfoRecord, SampleRecord } from '../runner/records.js';
+import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../runner/records.js';
 import type { WorkUnit } from '../runner/types.js';
 
 const OTHER_SETTINGS =
@@ -59,8 +59,9 @@ export function checkLogsMatch(input: LogsMatchInput): void {
         list.filter((r) => r.check === check && r.model === model).length;
       const staleUnits = input.staleUnits.filter((u) => u.check === check && u.model === model);
       if (staleUnits.length > 0) {
+        const differences = describeDifferences(staleUnits, input.stale);
         problems.push(
-          `${check}: ${staleUnits.length} ${UNIT_NAMES[check][staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under ${OTHER_SETTINGS} than this config`,
+          `${check}: ${staleUnits.length} ${UNIT_NAMES[check][staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`,
         );
         continue;
       }
@@ -117,4 +118,60 @@ function missingShards(runs: readonly RunInfoRecord[]): string[] {
     );
   }
   return problems;
+}
+
+const OPTION_NAMES: Record<keyof RecordedOptions, string> = {
+  temperature: 'temperature',
+  seed: 'seed',
+  num_ctx: 'num-ctx',
+  num_predict: 'num-predict',
+  think: 'think',
+};
+
+/**
+ * What differs between the stale records and what this config would send, in words: the
+ * prompt hash (the items' or catalogue's text, or the prompt version), and/or which option,
+ * with both values; the maze when prompt and options agree (dragon walls or protocol).
+ */
+export function describeDifferences(
+  units: readonly WorkUnit[],
+  stale: readonly SampleRecord[],
+): string {
+  const found = new Map<string, string>();
+  for (const unit of units) {
+    const expected = unit.expected;
+    const own = stale.filter(
+      (r) =>
+        r.check === unit.check &&
+        r.model === unit.model &&
+        (r.key === unit.key || r.key.startsWith(`${unit.key}/`)),
+    );
+    for (const record of own) {
+      if (!expected) continue;
+      if (record.prompt_sha256 !== expected.promptSha256 && !found.has('prompt')) {
+        found.set(
+          'prompt',
+          `the prompt hash differs (${record.prompt_sha256.slice(0, 12)}… in the logs, ${expected.promptSha256.slice(0, 12)}… for this config: the question text, choices, system prompt, probe or prompt version changed)`,
+        );
+      }
+      if (record.kind !== 'call') continue;
+      for (const key of Object.keys(OPTION_NAMES) as (keyof RecordedOptions)[]) {
+        const logged = record.options[key];
+        const wanted = expected.options[key];
+        const name = `option ${OPTION_NAMES[key]}`;
+        if (logged !== wanted && !found.has(name)) {
+          found.set(
+            name,
+            `${name} is ${String(logged)} in the logs, ${String(wanted)} for this config`,
+          );
+        }
+      }
+    }
+  }
+  if (found.size === 0) {
+    return units.some((u) => u.check === 'dragon')
+      ? 'the prompt and options match, so the maze differs (dragon.walls, or another protocol version)'
+      : OTHER_SETTINGS;
+  }
+  return [...found.values()].join('; ');
 }

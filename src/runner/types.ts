@@ -1,6 +1,6 @@
 import type { CheckName } from '../config/schema.js';
 import type { ChatRequest, ChatResponse } from '../providers/types.js';
-import type { SampleRecord, SampleStatus } from './records.js';
+import type { RecordedOptions, SampleRecord, SampleStatus } from './records.js';
 
 /** One model call as a check wants it. */
 export interface CallSpec {
@@ -55,6 +55,11 @@ export interface WorkUnit {
   key: string;
   /** Model calls the unit is expected to make (progress; exact for single calls). */
   expectedCalls: number;
+  /**
+   * The prompt hash and options its calls are sent with, when every call of the unit shares
+   * them: lets a mismatch say which of the two differs from what a log holds.
+   */
+  expected?: { promptSha256: string; options: RecordedOptions };
   /**
    * True when `prior` already holds everything this unit would produce. The runner gives it
    * (and `execute`, as `ctx.prior`) the records `current` kept, less those with status error.

@@ -114,7 +114,7 @@ describe('a changed config on the same sample log', () => {
     await expect(warmer).rejects.toMatchObject({
       details: expect.arrayContaining([
         expect.stringMatching(
-          /^churn: 126 samples of demo-base:1b \(models.baseline\) are in the logs only under other settings/,
+          /^churn: 126 samples of demo-base:1b \(models.baseline\) are in the logs only under other settings than this config: option temperature is 0.7 in the logs, 0.5 for this config$/,
         ),
       ]),
     });

@@ -124,6 +124,10 @@ export function churnWorkUnits(
       model,
       key: slot.key,
       expectedCalls: 1,
+      expected: {
+        promptSha256: slot.spec.promptSha256,
+        options: recordedOptions(slot.spec.request.options),
+      },
       isComplete,
       current: (records) => records.filter(matches),
       async execute(ctx) {

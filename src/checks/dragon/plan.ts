@@ -127,6 +127,7 @@ export function planGames(
     key: gameUnitKey(seed),
     // An upper bound: most games end earlier (a loss, or the turn cap).
     expectedCalls: MAX_DECISIONS,
+    expected: { promptSha256: definitions.promptSha256, options: recorded },
     // The runner narrows `prior` with `current` first (before it drops error records, which
     // a finished game keeps): a game record left in it is one of today's settings.
     isComplete: (prior) =>

@@ -69,6 +69,7 @@ export function planPersonas(
         model,
         key,
         expectedCalls: 1,
+        expected: { promptSha256: hash, options: base.options },
         isComplete: (prior) => prior.some((r) => completes(r, base, embedModel)),
         current: (records) => records.filter((r) => answers(r, base)),
         async execute(ctx: UnitContext): Promise<void> {

@@ -1,0 +1,103 @@
+/**
+ * docs/sample-log.md: the example log from "another harness" is accepted by analyze for its
+ * config with the hand-computed accuracies, the prompt-hash rule as written reproduces
+ * model-gate's hashes, and every field of the example records is documented.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadItemsFile } from '../../src/checks/churn/items.js';
+import { churnPromptHash } from '../../src/checks/churn/prompt.js';
+import { loadConfig } from '../../src/config/load.js';
+import { analyseLogs } from '../../src/job/analyse.js';
+import { parseSampleLog } from '../../src/runner/sampleLog.js';
+
+const page = readFileSync('docs/sample-log.md', 'utf8');
+const LOG = 'docs/examples/harness/samples.jsonl';
+
+describe('docs/sample-log.md', () => {
+  it('the example log is analysed for its config, nothing left out, accuracies as counted by hand', async () => {
+    const outcome = await analyseLogs({
+      loaded: loadConfig({ file: 'docs/examples/harness/model-gate.yml', env: {} }),
+      logs: [LOG],
+      outDir: mkdtempSync(path.join(tmpdir(), 'model-gate-harness-')),
+      requireMatchingLogs: true,
+    });
+    expect(outcome.report.run.warnings).toEqual([]);
+    const churn = outcome.report.checks.churn;
+    expect(churn?.itemCounts.total).toBe(3);
+    // base:1b answered B,A | B,B | C,B against B, B, B: 4 of 6 correct; cand:1b 6 of 6.
+    const requests = outcome.report.run.requests.map((r) => [r.model, r.ok, r.total]);
+    expect(requests).toEqual([
+      ['base:1b', 6, 6],
+      ['cand:1b', 6, 6],
+    ]);
+    const records = parseSampleLog(readFileSync(LOG, 'utf8'), LOG).records;
+    const correct = (model: string) =>
+      records.filter(
+        (r) => r.kind === 'call' && r.model === model && r.check === 'churn' && r.correct,
+      ).length;
+    expect([correct('base:1b'), correct('cand:1b')]).toEqual([4, 6]);
+  });
+
+  it('the hash rule as written gives model-gate’s churn prompt hash', () => {
+    const item = loadItemsFile('docs/examples/items.yml').items.find((i) => i.id === 'arith-01');
+    if (!item) throw new Error('arith-01 missing');
+    const user = [
+      'Multiple-choice question.',
+      '',
+      'Question:',
+      item.question,
+      '',
+      'Options:',
+      ...item.choices.map((c, i) => `${'ABCDEFGHIJ'[i]}. ${c}`),
+      '',
+      'Answer with the letter of the best option.',
+    ].join('\n');
+    const text = JSON.stringify({
+      version: 'churn-prompt/1',
+      messages: [
+        {
+          role: 'system',
+          content:
+            'You are taking a multiple-choice test. Choose the single best option. Reply with a JSON object of the form {"answer": "<letter>"} and nothing else.',
+        },
+        { role: 'user', content: user },
+      ],
+      format: {
+        type: 'object',
+        properties: { answer: { type: 'string', enum: ['A', 'B', 'C', 'D'] } },
+        required: ['answer'],
+        additionalProperties: false,
+      },
+    });
+    const hash = createHash('sha256').update(text, 'utf8').digest('hex');
+    expect(hash).toBe(churnPromptHash(item));
+    expect(page).toContain(`  ${text}\n`);
+    expect(page).toContain(`Its SHA-256 is \`${hash}\``);
+  });
+
+  it('shows the example’s first call record as it is in the file', () => {
+    const firstCall = readFileSync(LOG, 'utf8').split('\n')[1] as string;
+    expect(page).toContain(`\`\`\`json\n${firstCall}\n\`\`\``);
+  });
+
+  it('documents every field of the example records', () => {
+    const { records, runs } = parseSampleLog(readFileSync(LOG, 'utf8'), LOG);
+    const fields = new Set<string>();
+    const collect = (value: object, skip: string[] = []) => {
+      for (const [key, inner] of Object.entries(value)) {
+        if (skip.includes(key)) continue;
+        fields.add(key);
+        if (key === 'options' && inner && typeof inner === 'object') collect(inner);
+      }
+    };
+    for (const r of [...records, ...runs]) collect(r);
+    for (const run of runs) for (const m of run.models) collect(m);
+    collect(runs[0]?.provider ?? {});
+    const undocumented = [...fields].filter((f) => !page.includes(`\`${f}\``));
+    expect(undocumented).toEqual([]);
+  });
+});
