@@ -33,7 +33,7 @@ export function describeOutcome(outcome: JobOutcome): string {
   ];
   const shown = report.verdict.reasons.filter((r) => r.severity !== 'info');
   // As wide as the longest severity listed: "fail" lines need no room for "inconclusive".
-  const width = Math.max(0, ...shown.map((r) => r.severity.length));
+  const width = shown.reduce((w, r) => Math.max(w, r.severity.length), 0);
   for (const reason of shown) {
     lines.push(`  ${reason.severity.padEnd(width)}  ${reason.check}: ${reason.message}`);
   }

@@ -93,7 +93,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
     promptHashes: promptHashes(ctx),
   };
-  run.warnings.push(...warnings);
+  for (const warning of warnings) run.warnings.push(warning);
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');

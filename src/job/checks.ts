@@ -86,7 +86,10 @@ export async function loadChecks(ctx: CheckContext): Promise<LoadedCheck[]> {
 export function planChecks(checks: readonly LoadedCheck[], ctx: CheckContext): WorkUnit[] {
   const units: WorkUnit[] = [];
   for (const model of modelOrder(ctx)) {
-    for (const { check, definitions } of checks) units.push(...check.plan(definitions, ctx, model));
+    // One unit at a time: a spread of a large plan (100k+ units) overflows the call stack.
+    for (const { check, definitions } of checks) {
+      for (const unit of check.plan(definitions, ctx, model)) units.push(unit);
+    }
   }
   return units;
 }

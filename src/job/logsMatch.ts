@@ -85,7 +85,7 @@ export function checkLogsMatch(input: LogsMatchInput): void {
       }
     }
   }
-  problems.push(...missingShards(input.runs));
+  for (const problem of missingShards(input.runs)) problems.push(problem);
   if (problems.length === 0) return;
   const configName = input.loaded.file ? path.basename(input.loaded.file) : 'the default config';
   throw new InputError(

@@ -49,7 +49,8 @@ function neutraliseReferences(text: string): string {
  */
 export function codeSpan(text: string): string {
   const clean = text.replace(NEWLINES, ' ').replace(/\|/g, '\\|');
-  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
+  let longest = 0;
+  for (const run of clean.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(longest + 1);
   const pad = clean.startsWith('`') || clean.endsWith('`') || clean === '' ? ' ' : '';
   return `${fence}${pad}${clean}${pad}${fence}`;

@@ -36,7 +36,7 @@ function value(v: number): string {
 
 export function xyChart(chart: XyChart): string {
   const series = [...(chart.bars ?? []), ...(chart.lines ?? [])];
-  const largest = Math.max(0, ...series.flat().filter(Number.isFinite));
+  const largest = series.flat().reduce((m, v) => (Number.isFinite(v) ? Math.max(m, v) : m), 0);
   const [low, high] = chart.yRange ?? [0, largest > 0 ? largest : 1];
   const lines = [
     '```mermaid',

@@ -165,7 +165,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     const logged = priorIndex.get(priorKey(unit.check, unit.model, digest, unit.key)) ?? [];
     // Records of a run with other settings are not this unit's answers: asked again.
     const all = unit.current ? unit.current(logged) : logged;
-    carried.push(...all);
+    for (const record of all) carried.push(record);
     const prior = all.filter((r) => r.kind !== 'call' || r.status !== 'error');
     if (unit.isComplete(prior)) {
       skipped++;

@@ -391,7 +391,7 @@ export function churnCharts(section: ChurnSection): Chart[] {
   const top = 40;
   const width = labelWidth + 2 * half + 40;
   const height = top + c.domains.length * rowHeight + 40;
-  const max = Math.max(1, ...c.domains.map((d) => Math.max(d.improved, d.deteriorated)));
+  const max = c.domains.reduce((m, d) => Math.max(m, d.improved, d.deteriorated), 1);
   const scale = (half - 30) / max;
   const axis = labelWidth + half;
   const title =

@@ -1,0 +1,61 @@
+/**
+ * Sizes a user can reach with a real item set (MMLU-Pro has 12,032 items) or a hostile
+ * server: nothing may be built with an argument spread, which overflows the call stack
+ * somewhere past ~100k arguments.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { checkContext, loadChecks, planChecks } from '../../src/job/checks.js';
+import { codeSpan } from '../../src/report/markdown.js';
+import { xyChart } from '../../src/report/mermaid.js';
+
+describe('large inputs', () => {
+  it('plans 150,007 work units for one model (13,637 items × (10 samples + greedy))', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-large-'));
+    const items = path.join(dir, 'items.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < 13_637; i++) {
+      lines.push(
+        JSON.stringify({
+          id: `q${i}`,
+          domain: `d${i % 14}`,
+          question: `Q${i}?`,
+          choices: ['a', 'b', 'c', 'd'],
+          answer: 'B',
+        }),
+      );
+    }
+    writeFileSync(items, `${lines.join('\n')}\n`);
+    const loaded = loadConfig({
+      file: null,
+      cwd: dir,
+      env: {},
+      overrides: [
+        { path: ['models', 'baseline'], value: 'base:1b', source: 'test' },
+        { path: ['checks'], value: ['churn'], source: 'test' },
+        { path: ['churn', 'items'], value: items, source: 'test' },
+        { path: ['churn', 'samples'], value: 10, source: 'test' },
+      ],
+    });
+    const ctx = checkContext(loaded);
+    const units = planChecks(await loadChecks(ctx), ctx);
+    expect(units.length).toBe(150_007);
+    expect(units.at(-1)?.key).toBe('q13636#greedy');
+  });
+
+  it('puts a 400 kB text full of backtick runs in a code span', () => {
+    const text = '`x'.repeat(200_000);
+    const span = codeSpan(text);
+    expect(span.startsWith('``')).toBe(true);
+    expect(span.length).toBeGreaterThan(text.length);
+  });
+
+  it('draws a mermaid chart of 200,000 values', () => {
+    const values = Array.from({ length: 200_000 }, (_, i) => i % 7);
+    const chart = xyChart({ title: 't', categories: ['a'], yLabel: 'n', bars: [values] });
+    expect(chart).toContain('y-axis "n" 0 --> 6');
+  });
+});
