@@ -5,6 +5,7 @@ import { githubPublishOptions, publish } from './github/publish.js';
 import { writeJobSummary } from './github/summary.js';
 import { runJob } from './job/run.js';
 import { gateOutcome } from './report/verdict.js';
+import { neutraliseLines } from './text/neutralise.js';
 
 /**
  * The action: read the inputs, run the gate, publish everything, and only then set the failed
@@ -45,11 +46,12 @@ export async function run(): Promise<void> {
       ),
     );
 
-    for (const warning of report.run.warnings) core.warning(`model-gate: ${warning}`);
+    for (const warning of report.run.warnings)
+      core.warning(neutraliseLines(`model-gate: ${warning}`));
     const decision = gateOutcome(report.verdict.status, report.run.config.failOn);
     const reasons = report.verdict.reasons
       .filter((r) => r.severity === 'fail' || r.severity === 'inconclusive')
-      .map((r) => `${r.check}: ${r.message}`);
+      .map((r) => neutraliseLines(`${r.check}: ${r.message}`));
     if (decision.failed) {
       core.setFailed([decision.message, ...reasons].join('\n'));
     } else if (report.verdict.status !== 'pass') {
@@ -64,9 +66,11 @@ export async function run(): Promise<void> {
 
 /** Nothing could be measured: say why in the log and the job summary, then fail the step. */
 async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise<void> {
-  const message = isGateError(error)
-    ? formatGateError(error)
-    : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  const message = neutraliseLines(
+    isGateError(error)
+      ? formatGateError(error)
+      : `internal error: ${error instanceof Error ? error.message : String(error)}`,
+  );
   const couldNotMeasure = error instanceof InfrastructureError;
   core.setOutput('verdict', 'inconclusive');
   try {

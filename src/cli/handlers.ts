@@ -21,6 +21,10 @@ import { startSimulator } from '../simulator/server.js';
 import { integerFlag, type CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
 import { toOverrides } from '../config/overrides.js';
+import { neutralise } from '../text/neutralise.js';
+
+/** A reason longer than this quotes something huge (a server reply): the terminal shows its start. */
+const REASON_LIMIT = 2000;
 
 /** The closing lines of a run: the verdict, its reasons, and where the files are. */
 export function describeOutcome(outcome: JobOutcome): string {
@@ -35,7 +39,9 @@ export function describeOutcome(outcome: JobOutcome): string {
   // As wide as the longest severity listed: "fail" lines need no room for "inconclusive".
   const width = shown.reduce((w, r) => Math.max(w, r.severity.length), 0);
   for (const reason of shown) {
-    lines.push(`  ${reason.severity.padEnd(width)}  ${reason.check}: ${reason.message}`);
+    lines.push(
+      `  ${reason.severity.padEnd(width)}  ${reason.check}: ${neutralise(reason.message, REASON_LIMIT)}`,
+    );
   }
   lines.push('', `report:  ${files.report}`, `summary: ${files.summary}`);
   if (files.charts.length > 0)

@@ -4,6 +4,7 @@
  */
 import * as core from '@actions/core';
 import { InputError } from '../errors.js';
+import { COMMENT_HEADER_EXPECTED, isCommentHeader } from './commentHeader.js';
 import { type LoadedConfig, loadConfig } from './load.js';
 import { type OverridableName, parseShard, type Shard, toOverrides } from './overrides.js';
 
@@ -55,9 +56,9 @@ export function getInputs(reader: InputReader = core): ActionInputs {
   }
 
   const header = reader.getInput(Input.commentHeader) || 'default';
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(header)) {
+  if (!isCommentHeader(header)) {
     problems.push(
-      `input '${Input.commentHeader}': expected 1–64 letters, digits, '.', '_' or '-', got ${JSON.stringify(header)}`,
+      `input '${Input.commentHeader}': ${COMMENT_HEADER_EXPECTED}, got ${JSON.stringify(header)}`,
     );
   }
 

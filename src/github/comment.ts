@@ -5,6 +5,7 @@
  * never fails the job: a warning or a notice says what happened and the job summary remains.
  */
 import type { getOctokit } from '@actions/github';
+import { COMMENT_HEADER_EXPECTED, isCommentHeader } from '../config/commentHeader.js';
 import { InputError } from '../errors.js';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
@@ -27,14 +28,12 @@ export type CommentResult =
   | { status: 'created' | 'updated'; id: number; url: string; trimmed: boolean }
   | { status: 'skipped' | 'failed'; reason: string };
 
-const HEADER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 /** The hidden marker of the comment for `header` (the action's `comment-header` input). */
 export function commentMarker(header: string): string {
-  if (!HEADER.test(header)) {
+  if (!isCommentHeader(header)) {
     throw new InputError(
       `comment-header ${JSON.stringify(header)} is not usable in a comment marker`,
-      ['expected 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'],
+      [COMMENT_HEADER_EXPECTED],
     );
   }
   return `<!-- model-gate:${header} -->`;
@@ -71,6 +70,16 @@ export async function commentAuthor(octokit: Octokit): Promise<string> {
   }
 }
 
+/**
+ * The marker counts only as the body's first line, where `commentBody` writes it: a marker
+ * quoted inside the content (a server version, an item id) never makes a comment ours.
+ */
+function startsWithMarker(body: string, marker: string): boolean {
+  const end = body.indexOf('\n');
+  const first = end === -1 ? body : body.slice(0, end);
+  return first.replace(/\r$/, '') === marker;
+}
+
 /** The first comment, oldest first, that carries the marker and was written by `author`. */
 export async function findStickyComment(
   octokit: Octokit,
@@ -87,7 +96,11 @@ export async function findStickyComment(
   for await (const page of pages) {
     for (const comment of page.data) {
       const body = comment.body ?? '';
-      if (body.includes(marker) && comment.user && sameAccount(comment.user.login, author)) {
+      if (
+        startsWithMarker(body, marker) &&
+        comment.user &&
+        sameAccount(comment.user.login, author)
+      ) {
         return { id: comment.id, body };
       }
     }

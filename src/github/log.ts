@@ -1,5 +1,6 @@
 /** Where publishing reports what it did: the runner's log and annotations. Injected in tests. */
 import * as core from '@actions/core';
+import { neutraliseLines } from '../text/neutralise.js';
 
 export interface ActionLog {
   info(message: string): void;
@@ -9,7 +10,7 @@ export interface ActionLog {
 }
 
 export const coreLog: ActionLog = {
-  info: (message) => core.info(message),
-  notice: (message) => core.notice(message),
-  warning: (message) => core.warning(message),
+  info: (message) => core.info(neutraliseLines(message)),
+  notice: (message) => core.notice(neutraliseLines(message)),
+  warning: (message) => core.warning(neutraliseLines(message)),
 };

@@ -7,6 +7,7 @@
 import type { GateFinding } from '../checks/types.js';
 import type { CheckName } from '../config/schema.js';
 import type { SampleRecord } from '../runner/records.js';
+import { neutralise } from '../text/neutralise.js';
 
 const REASON_LENGTH = 140;
 
@@ -34,12 +35,13 @@ export function failedRequestFindings(
     const failed = [...reasons.values()].reduce((a, b) => a + b, 0);
     if (total === 0 || failed / total <= limit) continue;
     const [commonest] = [...reasons.entries()].sort((a, b) => b[1] - a[1]);
-    const reason = shorten(commonest?.[0] ?? '');
+    // The reason quotes the server's error body: shown neutralised and short.
+    const reason = neutralise(commonest?.[0] ?? '', REASON_LENGTH);
     findings.push({
       check,
       rule: 'failed-requests',
       severity: 'inconclusive',
-      message: `${model}: ${failed} of ${total} ${check} requests failed after retries (${percent(failed / total)}, limit ${percent(limit)}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
+      message: `${neutralise(model, 200)}: ${failed} of ${total} ${check} requests failed after retries (${percent(failed / total)}, limit ${percent(limit)}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
       values: { model, failed, total, share: failed / total, limit },
     });
   }
@@ -49,8 +51,4 @@ export function failedRequestFindings(
 function percent(share: number): string {
   const value = share * 100;
   return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
-}
-
-function shorten(text: string): string {
-  return text.length > REASON_LENGTH ? `${text.slice(0, REASON_LENGTH - 1)}…` : text;
 }

@@ -2,6 +2,7 @@
  * The one interface every model server is reached through. Checks and the runner never see
  * a client library; they see ChatRequest → ChatResponse and typed failures.
  */
+import { neutralise } from '../text/neutralise.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -106,13 +107,17 @@ export type ProviderFailureKind =
   | 'cancelled';
 
 /** A request that did not produce a response, classified so the runner can decide. */
+const MESSAGE_LIMIT = 500;
+
 export class ProviderFailure extends Error {
   constructor(
     readonly kind: ProviderFailureKind,
     message: string,
     readonly status: number | null = null,
   ) {
-    super(message);
+    // The message often quotes the server (an error body): it is recorded in the sample log
+    // and shown everywhere, so it is made safe and short once, here.
+    super(neutralise(message, MESSAGE_LIMIT));
     this.name = 'ProviderFailure';
   }
 

@@ -3,11 +3,17 @@
  * text that may come from a model or a user file goes through `escapeText` or `codeSpan`.
  */
 import { markdownTable } from 'markdown-table';
+import { neutralise } from '../text/neutralise.js';
 
 const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&$=]/g;
 const NEWLINES = /\r\n|\r|\n|\u2028|\u2029/g;
 const ZERO_WIDTH_JOINER = '\u200d';
 const ZERO_WIDTH_SPACE = '\u200b';
+/**
+ * Longest text one escape shows: a server version or an error body can be megabytes; the
+ * call sites of short fields (versions, digests, names) cap lower.
+ */
+const TEXT_LIMIT = 2000;
 
 /**
  * Escapes text for inline markdown: no HTML, no links, no emphasis, no table break-out, and
@@ -15,7 +21,7 @@ const ZERO_WIDTH_SPACE = '\u200b';
  */
 export function escapeText(text: string): string {
   return neutraliseReferences(
-    text.replace(NEWLINES, ' ').replace(MARKDOWN_SPECIAL, (c) => `\\${c}`),
+    neutralise(text, TEXT_LIMIT).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`),
   );
 }
 
@@ -25,7 +31,7 @@ export function escapeText(text: string): string {
  */
 export function escapeHtmlText(text: string): string {
   return neutraliseReferences(
-    text.replace(NEWLINES, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    neutralise(text, TEXT_LIMIT).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
   );
 }
 
@@ -48,7 +54,7 @@ function neutraliseReferences(text: string): string {
  * escaped because GitHub splits table rows before it reads code spans.
  */
 export function codeSpan(text: string): string {
-  const clean = text.replace(NEWLINES, ' ').replace(/\|/g, '\\|');
+  const clean = neutralise(text, TEXT_LIMIT).replace(/\|/g, '\\|');
   let longest = 0;
   for (const run of clean.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(longest + 1);

@@ -21,6 +21,7 @@ import { renderChurnSection } from './sections/churn.js';
 import { renderDragonSection } from './sections/dragon.js';
 import { renderPersonasSection } from './sections/personas.js';
 import type { Report, VerdictStatus } from './types.js';
+import { neutralise, neutraliseLines } from '../text/neutralise.js';
 
 export { trimMarkdown } from './trim.js';
 
@@ -31,6 +32,9 @@ export interface SummaryOptions {
    */
   chartsUrl?: string;
 }
+
+/** A server version or a digest longer than this is not one: shown cut. */
+const VERSION_LIMIT = 100;
 
 const STATUS_ICON: Record<VerdictStatus, string> = {
   pass: '✅',
@@ -57,7 +61,9 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
     ...chartList(chartsOf(report).charts, options),
     provenance(report),
   ];
-  return `${blocks.join('\n\n')}\n`;
+  // A last pass over the whole page: a control or bidi character that reached a block raw
+  // (a message quoting a server) is shown escaped, never acted on.
+  return neutraliseLines(`${blocks.join('\n\n')}\n`);
 }
 
 function modelsLine(report: Report): string {
@@ -250,7 +256,7 @@ function provenance(report: Report): string {
       [
         role,
         codeSpan(m.model),
-        m.digest ? codeSpan(m.digest) : 'unknown',
+        m.digest ? codeSpan(neutralise(m.digest, VERSION_LIMIT)) : 'unknown',
         m.quantization ? escapeText(m.quantization) : 'unknown',
         m.parameterSize ? escapeText(m.parameterSize) : 'unknown',
         m.family ? escapeText(m.family) : 'unknown',
@@ -259,7 +265,7 @@ function provenance(report: Report): string {
   });
   const parts = [
     `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${
-      run.provider.version ? codeSpan(run.provider.version) : 'unknown'
+      run.provider.version ? codeSpan(neutralise(run.provider.version, VERSION_LIMIT)) : 'unknown'
     }${run.provider.simulated ? ' (simulated)' : ''}.`,
     table(['role', 'model', 'digest', 'quantization', 'parameters', 'family'], modelRows),
   ];

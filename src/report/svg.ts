@@ -1,4 +1,8 @@
 /** Minimal SVG building used by the charts: escaped text, attributes from objects. */
+import { neutralise, neutraliseLines } from '../text/neutralise.js';
+
+/** Longest label drawn: a longer one (an item id, a domain, a model name) is cut. */
+const LABEL_LIMIT = 200;
 
 /** Keeps what XML 1.0 allows: no control characters but tab and newlines, no lone surrogates. */
 function xmlCharacters(text: string): string {
@@ -24,9 +28,12 @@ function xmlCharacters(text: string): string {
   return out;
 }
 
-/** Text safe inside an element or an attribute value; characters XML forbids are dropped. */
+/**
+ * Text safe inside an element or an attribute value: control and bidi characters shown
+ * escaped (a viewer would act on them), then characters XML forbids dropped.
+ */
 export function escapeXml(text: string): string {
-  return xmlCharacters(text)
+  return xmlCharacters(neutraliseLines(text))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -50,7 +57,7 @@ export function element(
 }
 
 export function text(x: number, y: number, content: string, attributes: Attributes = {}): string {
-  return element('text', { x, y, ...attributes }, escapeXml(content));
+  return element('text', { x, y, ...attributes }, escapeXml(neutralise(content, LABEL_LIMIT)));
 }
 
 export function svgDocument(
@@ -70,7 +77,7 @@ export function svgDocument(
       'font-family': 'system-ui, sans-serif',
       'font-size': 12,
     },
-    [element('title', {}, escapeXml(title)), ...body],
+    [element('title', {}, escapeXml(neutralise(title, LABEL_LIMIT))), ...body],
   )}\n`;
 }
 

@@ -4,6 +4,7 @@
  * most every `intervalMs`, and once at the end, so a long run neither floods the log nor
  * goes silent.
  */
+import { neutralise } from '../text/neutralise.js';
 
 export interface ProgressSink {
   /** The number of calls planned (an estimate when units make a variable number of calls). */
@@ -95,7 +96,8 @@ export function formatProgress(
     parts.push(`${rate >= 10 ? rate.toFixed(0) : rate.toFixed(1)}/s`);
     if (done < shownTotal) parts.push(`about ${formatDuration((shownTotal - done) / rate)} left`);
   }
-  if (label) parts.push(label);
+  // The label is a model name: outside text, on a line redrawn with a carriage return.
+  if (label) parts.push(neutralise(label, 80));
   return `model-gate: ${parts.join(', ')}`;
 }
 

@@ -12,9 +12,10 @@ describe('svg building', () => {
     expect(element('rect', { title: '" onload="x' })).toBe('<rect title="&quot; onload=&quot;x"/>');
   });
 
-  it('drops characters XML forbids: control characters and unpaired surrogates', () => {
-    expect(escapeXml('a\u0000b\u001bc\td\ne')).toBe('abc\td\ne');
-    expect(escapeXml('x\ud800y\udc00z')).toBe('xyz');
+  it('shows control characters, bidi controls and unpaired surrogates escaped, never raw', () => {
+    expect(escapeXml('a\u0000b\u001bc\td\ne')).toBe('a\\u0000b\\u001Bc\td\ne');
+    expect(escapeXml('x\ud800y\udc00z')).toBe('x\\uD800y\\uDC00z');
+    expect(escapeXml('a\u202Eb')).toBe('a\\u202Eb');
     expect(escapeXml('emoji 😀')).toBe('emoji 😀');
   });
 
