@@ -8,6 +8,7 @@ import {
 } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
+import { neutraliseLines } from '../text/neutralise.js';
 import { describeSystemError } from './systemError.js';
 
 /** What a command handler returns: the process exit code. */
@@ -234,8 +235,13 @@ export function buildProgram(
 export async function runCli(
   argv: readonly string[],
   handlers: CommandHandlers,
-  io: CliIo,
+  given: CliIo,
 ): Promise<number> {
+  // Messages quote servers and user files: nothing reaches the terminal that it would act on.
+  const io: CliIo = {
+    stdout: (text) => given.stdout(neutraliseLines(text)),
+    stderr: (text) => given.stderr(neutraliseLines(text)),
+  };
   let exitCode: number = ExitCode.pass;
   const program = buildProgram(handlers, io, (code) => {
     exitCode = code;
