@@ -5,7 +5,7 @@ import { parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { camelizeKeys, camelToKebab, displayPath } from './keys.js';
-import { configSchema, type GateConfig } from './schema.js';
+import { CREDENTIALS_REFUSED, configSchema, type GateConfig } from './schema.js';
 
 /** A value given outside the file (action input, CLI flag), applied over the file. */
 export interface ConfigOverride {
@@ -99,10 +99,14 @@ export function normaliseOllamaHost(value: string): string {
   try {
     url = new URL(host);
   } catch {
-    throw new InputError(
-      `environment OLLAMA_HOST: not a server address: ${JSON.stringify(value)}`,
-      ['expected host:port (127.0.0.1:11434) or a URL (http://127.0.0.1:11434), or unset it'],
-    );
+    // What stands before an "@" may be a password: never echoed.
+    const shown = value.includes('@') ? 'a value with "@"' : JSON.stringify(value);
+    throw new InputError(`environment OLLAMA_HOST: not a server address: ${shown}`, [
+      'expected host:port (127.0.0.1:11434) or a URL (http://127.0.0.1:11434), or unset it',
+    ]);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new InputError('environment OLLAMA_HOST: not accepted', [CREDENTIALS_REFUSED]);
   }
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   if (!url.port && !value.includes('://')) url.port = '11434';

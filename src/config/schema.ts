@@ -9,14 +9,33 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 export const FAIL_ON = ['regression', 'never', 'inconclusive'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
-const httpUrl = z.string().refine((value) => {
+/**
+ * The server URL is printed in the terminal, the action log, the job summary and report.json:
+ * a user name or password in it would be printed too. Refused, without echoing the value.
+ */
+export const CREDENTIALS_REFUSED =
+  'a URL with a user name or password (http://user:secret@host) is refused, because the URL is shown in logs and reports; remove them and give an OpenAI-compatible server its key through provider.api-key-env';
+
+export function hasCredentials(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    return url.username !== '' || url.password !== '';
   } catch {
     return false;
   }
-}, 'expected an http:// or https:// URL such as http://127.0.0.1:11434');
+}
+
+const httpUrl = z
+  .string()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'expected an http:// or https:// URL such as http://127.0.0.1:11434')
+  .refine((value) => !hasCredentials(value), CREDENTIALS_REFUSED);
 
 export const providerSchema = z
   .object({

@@ -30,7 +30,7 @@ export async function prepareJob(
   const units = planChecks(checks, ctx);
   // node-llama-cpp is an optional peer dependency: say how to install it before anything runs.
   if (ctx.config.provider.kind === 'embedded' && !options.provider) await loadEngine();
-  const provider = options.provider ?? createProvider(ctx.config);
+  const provider = options.provider ?? createProvider(ctx.config, process.env, ctx.baseDir);
   return { ctx, checks, units, provider };
 }
 

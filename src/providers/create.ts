@@ -10,10 +10,15 @@ import type { Provider } from './types.js';
  * already applied OLLAMA_HOST); OpenAI-compatible servers get their key from the environment
  * variable the config names, never from the file itself.
  */
-export function createProvider(config: GateConfig, env: NodeJS.ProcessEnv = process.env): Provider {
+/** `baseDir`: the config file's folder, which a relative `.gguf` path is read from. */
+export function createProvider(
+  config: GateConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  baseDir: string = process.cwd(),
+): Provider {
   const host = (config.provider.host ?? DEFAULT_OLLAMA_HOST).replace(/\/$/, '');
   const timeoutMs = config.runner.timeoutS * 1000;
-  if (config.provider.kind === 'embedded') return createEmbeddedProvider(config, env);
+  if (config.provider.kind === 'embedded') return createEmbeddedProvider(config, env, baseDir);
   if (config.provider.kind === 'ollama') {
     return new OllamaProvider({ host, timeoutMs, keepAlive: config.runner.keepAlive });
   }

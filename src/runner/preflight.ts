@@ -11,6 +11,15 @@ const WARMUP_PROMPT = 'Reply with the single word: ready.';
 
 export type Warn = (message: string) => void;
 
+/** What to do about a server that does not answer, in the words of each provider. */
+const SERVER_HINT: Record<ServerInfo['provider'], string> = {
+  ollama: 'start it (ollama serve) or point provider.host / OLLAMA_HOST at it',
+  openai:
+    'start the OpenAI-compatible server (vLLM, llama.cpp server, LM Studio…) or correct provider.host (its base URL, with or without /v1)',
+  embedded:
+    'the embedded engine (node-llama-cpp) did not load: check that it is installed for this platform and, with provider.gpu, that its GPU build is (docs/embedded.md)',
+};
+
 export async function checkServer(provider: Provider): Promise<ServerInfo> {
   let version: string | null;
   try {
@@ -19,9 +28,7 @@ export async function checkServer(provider: Provider): Promise<ServerInfo> {
     const failure = asFailure(error);
     throw new InfrastructureError(
       `cannot reach the model server at ${provider.info.host}: ${failure.message}`,
-      provider.info.provider === 'ollama'
-        ? 'start it (ollama serve) or point provider.host / OLLAMA_HOST at it'
-        : 'start the server or correct provider.host',
+      SERVER_HINT[provider.info.provider],
     );
   }
   return {
@@ -36,6 +43,12 @@ export async function checkModel(provider: Provider, model: string): Promise<Mod
     return await provider.describe(model);
   } catch (error) {
     const failure = asFailure(error);
+    if (failure.kind === 'model-missing' && provider.info.provider === 'embedded') {
+      throw new InfrastructureError(
+        `model '${model}' cannot be loaded by the embedded provider: ${failure.message}`,
+        "give models.baseline / models.candidate as a .gguf path (a relative one is read from the config file's folder) or as a tag pulled with ollama pull on this runner",
+      );
+    }
     if (failure.kind === 'model-missing') {
       throw new InfrastructureError(
         `model '${model}' is not available on the server at ${provider.info.host}`,

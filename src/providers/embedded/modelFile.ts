@@ -20,18 +20,21 @@ export interface ModelFile {
   knownDigest: string | null;
 }
 
-/** A reference is a file when it names one: ends in .gguf, or is a path that exists. */
-export function looksLikeFile(reference: string): boolean {
+/**
+ * A reference is a file when it names one: ends in .gguf, or is a path that exists (read
+ * from `baseDir`, the config file's folder, like every other path of the config).
+ */
+export function looksLikeFile(reference: string, baseDir: string = process.cwd()): boolean {
   return (
     reference.toLowerCase().endsWith('.gguf') ||
     reference.startsWith('.') ||
     isAbsolute(reference) ||
-    (reference.includes('/') && existsSync(reference))
+    (reference.includes('/') && existsSync(resolve(baseDir, reference)))
   );
 }
 
 export function resolveModelFile(reference: string, storeRoot: string, baseDir: string): ModelFile {
-  if (looksLikeFile(reference)) {
+  if (looksLikeFile(reference, baseDir)) {
     const path = resolve(baseDir, reference);
     if (!existsSync(path) || !statSync(path).isFile()) {
       throw new ProviderFailure('model-missing', `model file ${path} does not exist`);
