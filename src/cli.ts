@@ -1,8 +1,9 @@
 import { handlers } from './cli/handlers.js';
+import { pipeWriter } from './cli/pipe.js';
 import { runCli } from './cli/program.js';
 
 const code = await runCli(process.argv.slice(2), handlers, {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: pipeWriter(process.stdout),
+  stderr: pipeWriter(process.stderr),
 });
 process.exitCode = code;
