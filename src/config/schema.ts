@@ -73,6 +73,23 @@ export const runnerSchema = z
     keepAlive: z.string().default('10m'),
     /** Share of timed-out requests above which a series is marked perturbed. */
     perturbedTimeoutShare: z.number().min(0).max(1).default(0.05),
+    /**
+     * Longest answer kept, in bytes (content and thinking): a longer one is recorded invalid
+     * (too-long) and its connection dropped, so a runaway model cannot fill memory or the log.
+     */
+    maxReplyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(256 * 1024 * 1024)
+      .default(64 * 1024),
+    /** Largest embedding reply per text embedded (personas `vectors: embed`), in bytes. */
+    maxEmbeddingBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(1024 * 1024),
   })
   .strict();
 

@@ -18,9 +18,13 @@ export function createProvider(
 ): Provider {
   const host = (config.provider.host ?? DEFAULT_OLLAMA_HOST).replace(/\/$/, '');
   const timeoutMs = config.runner.timeoutS * 1000;
+  const limits = {
+    maxReplyBytes: config.runner.maxReplyBytes,
+    maxEmbeddingBytes: config.runner.maxEmbeddingBytes,
+  };
   if (config.provider.kind === 'embedded') return createEmbeddedProvider(config, env, baseDir);
   if (config.provider.kind === 'ollama') {
-    return new OllamaProvider({ host, timeoutMs, keepAlive: config.runner.keepAlive });
+    return new OllamaProvider({ host, timeoutMs, keepAlive: config.runner.keepAlive, limits });
   }
   const keyName = config.provider.apiKeyEnv;
   let apiKey = PLACEHOLDER_API_KEY;
@@ -34,5 +38,5 @@ export function createProvider(
     }
     apiKey = value;
   }
-  return new OpenAIProvider({ host, apiKey, timeoutMs });
+  return new OpenAIProvider({ host, apiKey, timeoutMs, limits });
 }

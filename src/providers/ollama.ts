@@ -7,6 +7,17 @@
  */
 import { Ollama } from 'ollama';
 import { type Deadline, startDeadline } from './deadline.js';
+import {
+  chatWireBytes,
+  DEFAULT_REPLY_LIMITS,
+  ERROR_BODY_BYTES,
+  limitBody,
+  METADATA_BYTES,
+  type ReplyLimits,
+  readTextUpTo,
+  tooLong,
+  tooLongIn,
+} from './replyLimit.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -28,6 +39,8 @@ export interface OllamaProviderOptions {
   keepAlive: string;
   /** The fetch to wrap; Node's global fetch by default. */
   fetch?: typeof fetch;
+  /** Size caps of answers and embeddings (runner.max-reply-bytes, …); 64 kB and 1 MB by default. */
+  limits?: ReplyLimits;
 }
 
 /** A streamed line that is not JSON: the client would skip it silently, we fail the request. */
@@ -52,7 +65,9 @@ export class OllamaProvider implements Provider {
     timeoutMs?: number,
   ): Promise<ChatResponse> {
     const started = performance.now();
-    return this.withClient(timeoutMs ?? this.options.timeoutMs, signal, async (client) => {
+    const { maxReplyBytes } = this.limits;
+    const wire = chatWireBytes(this.limits);
+    return this.withClient(timeoutMs ?? this.options.timeoutMs, signal, wire, async (client) => {
       const stream = await client.chat({
         model: request.model,
         messages: request.messages,
@@ -74,9 +89,18 @@ export class OllamaProvider implements Provider {
       let thinking = '';
       // Stays null when no part carries the field: a server before 0.12.11 ignores the ask.
       let logprobs: TokenLogprob[] | null = null;
+      let replyBytes = 0;
       for await (const part of stream) {
-        content += part.message?.content ?? '';
-        thinking += part.message?.thinking ?? '';
+        const text = part.message?.content ?? '';
+        const thought = part.message?.thinking ?? '';
+        replyBytes += Buffer.byteLength(text) + Buffer.byteLength(thought);
+        if (replyBytes > maxReplyBytes) {
+          // Dropped now: a model that never stops would otherwise run until the timeout.
+          stream.abort();
+          throw tooLong(maxReplyBytes, 'runner.max-reply-bytes');
+        }
+        content += text;
+        thinking += thought;
         if (part.logprobs) logprobs = [...(logprobs ?? []), ...part.logprobs];
         if (part.done) {
           return {
@@ -96,7 +120,7 @@ export class OllamaProvider implements Provider {
 
   async describe(model: string): Promise<ModelMetadata> {
     const version = await this.version();
-    return this.withClient(this.options.timeoutMs, undefined, async (client) => {
+    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
       const wanted = withTag(model);
       const { models } = await client.list();
       const tag = models.find((m) => withTag(m.name) === wanted || withTag(m.model) === wanted);
@@ -121,10 +145,15 @@ export class OllamaProvider implements Provider {
   }
 
   version(): Promise<string | null> {
-    this.serverVersion ??= this.withClient(this.options.timeoutMs, undefined, async (client) => {
-      const { version } = await client.version();
-      return typeof version === 'string' ? version : null;
-    }).catch((error: unknown) => {
+    this.serverVersion ??= this.withClient(
+      this.options.timeoutMs,
+      undefined,
+      METADATA_BYTES,
+      async (client) => {
+        const { version } = await client.version();
+        return typeof version === 'string' ? version : null;
+      },
+    ).catch((error: unknown) => {
       // A failed probe is not cached: the next call asks again.
       this.serverVersion = null;
       throw error;
@@ -133,29 +162,38 @@ export class OllamaProvider implements Provider {
   }
 
   loadedModels(): Promise<string[] | null> {
-    return this.withClient(this.options.timeoutMs, undefined, async (client) => {
+    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
       const { models } = await client.ps();
       return models.map((m) => m.name);
     });
   }
 
   embed(model: string, texts: string[]): Promise<number[][]> {
-    return this.withClient(this.options.timeoutMs, undefined, async (client) => {
+    const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
+    return this.withClient(this.options.timeoutMs, undefined, wire, async (client) => {
       const reply = await client.embed({ model, input: texts, keep_alive: this.options.keepAlive });
       return reply.embeddings;
     });
   }
 
-  /** Runs `work` with a client bound to a fresh deadline; every failure becomes a ProviderFailure. */
+  private get limits(): ReplyLimits {
+    return this.options.limits ?? DEFAULT_REPLY_LIMITS;
+  }
+
+  /**
+   * Runs `work` with a client bound to a fresh deadline, each response body capped at
+   * `wireBytes`; every failure becomes a ProviderFailure.
+   */
   private async withClient<T>(
     timeoutMs: number,
     signal: AbortSignal | undefined,
+    wireBytes: number,
     work: (client: Ollama) => Promise<T>,
   ): Promise<T> {
     const deadline = startDeadline(timeoutMs, signal);
     const client = new Ollama({
       host: this.options.host,
-      fetch: guardedFetch(this.options.fetch ?? fetch, deadline),
+      fetch: guardedFetch(this.options.fetch ?? fetch, deadline, wireBytes),
     });
     try {
       return await work(client);
@@ -168,23 +206,33 @@ export class OllamaProvider implements Provider {
 }
 
 /**
- * Adds the deadline to every request the client makes, turns a non-JSON error body into
+ * Adds the deadline to every request the client makes, caps each body at `wireBytes` (the
+ * connection is dropped past it), turns a non-JSON error body into
  * Ollama's `{"error": …}` shape (the client would print it to the console otherwise), and
  * checks each streamed line so a malformed one fails the request instead of vanishing.
  */
-function guardedFetch(base: typeof fetch, deadline: Deadline): typeof fetch {
+function guardedFetch(base: typeof fetch, deadline: Deadline, wireBytes: number): typeof fetch {
   return async (input, init) => {
-    const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-    const response = await base(input, { ...init, signal });
-    const type = response.headers.get('content-type') ?? '';
-    if (!response.ok && !type.includes('application/json')) {
-      const text = (await response.text()).trim();
-      return new Response(JSON.stringify({ error: text || `HTTP ${response.status}` }), {
-        status: response.status,
-        statusText: response.statusText,
+    const drop = new AbortController();
+    const signals = [deadline.signal, drop.signal, ...(init?.signal ? [init.signal] : [])];
+    const signal = AbortSignal.any(signals);
+    const fetched = await base(input, { ...init, signal });
+    const type = fetched.headers.get('content-type') ?? '';
+    if (!fetched.ok && !type.includes('application/json')) {
+      // Only the start of an error body is read: it is quoted, never stored whole.
+      const text = (await readTextUpTo(fetched, ERROR_BODY_BYTES)).trim();
+      return new Response(JSON.stringify({ error: text || `HTTP ${fetched.status}` }), {
+        status: fetched.status,
+        statusText: fetched.statusText,
         headers: { 'content-type': 'application/json' },
       });
     }
+    const response = limitBody(
+      fetched,
+      wireBytes,
+      () => tooLong(wireBytes, 'bytes on the wire for this request'),
+      () => drop.abort(),
+    );
     if (response.ok && response.body && type.includes('ndjson')) {
       return new Response(response.body.pipeThrough(checkedLines()), {
         status: response.status,
@@ -205,7 +253,14 @@ function checkedLines(): TransformStream<Uint8Array, Uint8Array> {
   };
   return new TransformStream({
     transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
+      const text = decoder.decode(chunk, { stream: true });
+      // A line still open is only appended to: splitting it on every chunk would be quadratic.
+      if (!text.includes('\n')) {
+        pending += text;
+        controller.enqueue(chunk);
+        return;
+      }
+      pending += text;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
@@ -235,6 +290,8 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
     return new ProviderFailure('timeout', `no answer within ${formatSeconds(timeoutMs)}`);
   }
   if (error instanceof ProviderFailure) return error;
+  const runaway = tooLongIn(error);
+  if (runaway) return runaway;
   if (hasMalformedReply(error) || error instanceof SyntaxError) {
     return new ProviderFailure('server-error', describeError(error));
   }

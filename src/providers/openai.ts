@@ -8,6 +8,15 @@
  */
 import OpenAI from 'openai';
 import { type Deadline, startDeadline } from './deadline.js';
+import {
+  chatWireBytes,
+  DEFAULT_REPLY_LIMITS,
+  limitBody,
+  METADATA_BYTES,
+  type ReplyLimits,
+  tooLong,
+  tooLongIn,
+} from './replyLimit.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -24,6 +33,8 @@ export interface OpenAIProviderOptions {
   apiKey: string;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** Size caps of answers and embeddings (runner.max-reply-bytes, …); 64 kB and 1 MB by default. */
+  limits?: ReplyLimits;
 }
 
 /** Some servers require a key and accept any; none of ours is a secret. */
@@ -36,17 +47,34 @@ interface ListedModel {
 
 export class OpenAIProvider implements Provider {
   readonly info: ServerInfo;
-  private readonly client: OpenAI;
+  private readonly limits: ReplyLimits;
 
   constructor(private readonly options: OpenAIProviderOptions) {
     this.info = { provider: 'openai', host: options.host, version: null, simulated: false };
-    this.client = new OpenAI({
-      baseURL: `${options.host.replace(/\/$/, '')}/v1`,
-      apiKey: options.apiKey,
+    this.limits = options.limits ?? DEFAULT_REPLY_LIMITS;
+  }
+
+  /** A client whose every response body is cut, and its connection dropped, past `wireBytes`. */
+  private client(wireBytes: number): OpenAI {
+    const base = this.options.fetch ?? fetch;
+    const capped: typeof fetch = async (input, init) => {
+      const drop = new AbortController();
+      const signal = init?.signal ? AbortSignal.any([init.signal, drop.signal]) : drop.signal;
+      const response = await base(input, { ...init, signal });
+      return limitBody(
+        response,
+        wireBytes,
+        () => tooLong(wireBytes, 'bytes on the wire for this request'),
+        () => drop.abort(),
+      );
+    };
+    return new OpenAI({
+      baseURL: `${this.options.host.replace(/\/$/, '')}/v1`,
+      apiKey: this.options.apiKey,
       maxRetries: 0,
       // Our deadline fires first; this only stops the client from waiting ten minutes.
-      timeout: options.timeoutMs * 2,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      timeout: this.options.timeoutMs * 2,
+      fetch: capped,
     });
   }
 
@@ -58,7 +86,7 @@ export class OpenAIProvider implements Provider {
     const limit = timeoutMs ?? this.options.timeoutMs;
     const started = performance.now();
     return this.guard(limit, signal, async (deadline) => {
-      const completion = await this.client.chat.completions.create(
+      const completion = await this.client(chatWireBytes(this.limits)).chat.completions.create(
         {
           model: request.model,
           messages: request.messages,
@@ -80,6 +108,11 @@ export class OpenAIProvider implements Provider {
       const choice = completion.choices[0];
       if (!choice) throw new ProviderFailure('server-error', 'the reply has no choices');
       const message: object = choice.message;
+      const { maxReplyBytes } = this.limits;
+      const replyBytes =
+        Buffer.byteLength(choice.message.content ?? '') +
+        Buffer.byteLength(reasoningOf(message) ?? '');
+      if (replyBytes > maxReplyBytes) throw tooLong(maxReplyBytes, 'runner.max-reply-bytes');
       return {
         content: choice.message.content ?? '',
         thinking: reasoningOf(message),
@@ -123,7 +156,8 @@ export class OpenAIProvider implements Provider {
 
   async embed(model: string, texts: string[]): Promise<number[][]> {
     return this.guard(this.options.timeoutMs, undefined, async (deadline) => {
-      const reply = await this.client.embeddings.create(
+      const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
+      const reply = await this.client(wire).embeddings.create(
         { model, input: texts },
         { signal: deadline.signal },
       );
@@ -135,7 +169,7 @@ export class OpenAIProvider implements Provider {
   private listModels(): Promise<ListedModel[] | null> {
     return this.guard(this.options.timeoutMs, undefined, async (deadline) => {
       try {
-        const page = await this.client.models.list({ signal: deadline.signal });
+        const page = await this.client(METADATA_BYTES).models.list({ signal: deadline.signal });
         return page.data.map((m) => ({ id: m.id, owned_by: m.owned_by }));
       } catch (error) {
         if (error instanceof OpenAI.NotFoundError) return null;
@@ -166,6 +200,8 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
     return new ProviderFailure('timeout', `no answer within ${timeoutMs} ms`);
   }
   if (error instanceof ProviderFailure) return error;
+  const runaway = tooLongIn(error);
+  if (runaway) return runaway;
   if (error instanceof SyntaxError) {
     return new ProviderFailure('server-error', `malformed JSON in the reply: ${error.message}`);
   }

@@ -104,6 +104,8 @@ export type ProviderFailureKind =
   | 'busy'
   | 'server-error'
   | 'bad-request'
+  /** The answer passed runner.max-reply-bytes: the model ran away; recorded `invalid`. */
+  | 'too-long'
   | 'cancelled';
 
 /** A request that did not produce a response, classified so the runner can decide. */

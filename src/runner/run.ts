@@ -268,7 +268,13 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
         progress.advance(label);
         const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
         return {
-          status: failure.kind === 'timeout' ? 'timeout' : 'error',
+          // A runaway answer is the model's outcome, not the server's failure: invalid.
+          status:
+            failure.kind === 'timeout'
+              ? 'timeout'
+              : failure.kind === 'too-long'
+                ? 'invalid'
+                : 'error',
           response: null,
           reason: `${failure.kind}: ${failure.message} (${tries})`,
           attempts,

@@ -11,8 +11,11 @@ export interface CallSpec {
 
 /** What came back from one call after the runner's timeout and retry policy. */
 export interface CallOutcome {
-  /** 'ok' means a response arrived; the check's scorer may still call it 'invalid'. */
-  status: Extract<SampleStatus, 'ok' | 'timeout' | 'error'>;
+  /**
+   * 'ok' means a response arrived; the check's scorer may still call it 'invalid'. 'invalid'
+   * here: the answer was too long to keep (runner.max-reply-bytes).
+   */
+  status: SampleStatus;
   response: ChatResponse | null;
   /** Why it failed, in words (timeout after 30 s twice, 503 server busy, …). */
   reason?: string;
