@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Document, isMap, isScalar, type LineCounter, type Node } from 'yaml';
+import { decodeUserText } from './textFile.js';
 import { parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
@@ -50,7 +51,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (options.file === null) {
     // Defaults and overrides only.
   } else if (existsSync(file)) {
-    const text = readFileSync(file, 'utf8');
+    const text = decodeUserText(readFileSync(file), requested);
     const parsed = parseYamlConfig(text, requested);
     raw = parsed.value;
     locate = parsed.locate;

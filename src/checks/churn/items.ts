@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { decodeUserText } from '../../config/textFile.js';
 import { InputError } from '../../errors.js';
 
 export const MAX_CHOICES = 10;
@@ -54,15 +55,15 @@ interface RawItem {
 }
 
 export function loadItemsFile(file: string, displayName = file): LoadedItems {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch {
     throw new InputError(`${displayName}: items file not found or unreadable`, [
       'set churn.items in model-gate.yml to a .jsonl, .json or .yaml file of multiple-choice items',
     ]);
   }
-  return parseItems(text, displayName);
+  return parseItems(decodeUserText(bytes, displayName), displayName);
 }
 
 /** Parses and validates items; `name` is the file name used in messages (and picks the format). */
@@ -109,11 +110,21 @@ function readJsonLines(text: string, name: string): RawItem[] {
     try {
       entries.push({ value: JSON.parse(content), line: index + 1 });
     } catch (error) {
-      errors.push(`${name}:${index + 1}: not valid JSON (${(error as Error).message})`);
+      // Described, never quoted: the line may hold anything (a token pasted by mistake).
+      errors.push(`${name}:${index + 1}: ${describeUnreadableLine(error)}`);
     }
   });
   if (errors.length > 0) throw new InputError(`${name}: unreadable lines`, errors);
   return entries;
+}
+
+function describeUnreadableLine(error: unknown): string {
+  const expected = 'expected one JSON object per line, such as {"id": "q1", "question": …}';
+  const position = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  const where = position
+    ? ` (the JSON stops making sense at column ${Number(position[1]) + 1})`
+    : '';
+  return `not valid JSON${where}; ${expected}`;
 }
 
 /** JSON is a subset of YAML 1.2, so one parser gives both formats line numbers. */

@@ -19,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import { decodeUserText } from '../../config/textFile.js';
 import { parseYamlDocument } from '../../config/yaml.js';
 import { InputError } from '../../errors.js';
 import type { StopWordLanguage } from '../../stats/text/stopWords.js';
@@ -52,15 +53,15 @@ export async function readCatalogue(
   absolutePath: string,
   shownAs: string,
 ): Promise<PersonasCatalogue> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(absolutePath, 'utf8');
+    bytes = await readFile(absolutePath);
   } catch {
     throw new InputError(`${shownAs}: persona catalogue not found`, [
       'set personas.catalogue in model-gate.yml to a YAML file with language, assistants and probes',
     ]);
   }
-  return parseCatalogue(text, shownAs);
+  return parseCatalogue(decodeUserText(bytes, shownAs), shownAs);
 }
 
 export function parseCatalogue(text: string, file: string): PersonasCatalogue {
