@@ -12,7 +12,8 @@ import { checkContext } from '../job/checks.js';
 import { DEMO_SCENARIOS, type DemoScenario, runDemo } from '../job/demo.js';
 import { scenarioPath } from '../job/packageRoot.js';
 import { initProject } from '../job/init.js';
-import { plannedCalls, prepareJob } from '../job/prepare.js';
+import { ansi, type Paint, plain, wantsColour } from './colour.js';
+import { expectedCalls, plannedCalls, prepareJob } from '../job/prepare.js';
 import { runJob } from '../job/run.js';
 import type { WorkUnit } from '../runner/types.js';
 import type { CheckName } from '../config/schema.js';
@@ -27,20 +28,21 @@ import { neutralise } from '../text/neutralise.js';
 const REASON_LIMIT = 2000;
 
 /** The closing lines of a run: the verdict, its reasons, and where the files are. */
-export function describeOutcome(outcome: JobOutcome): string {
+export function describeOutcome(outcome: JobOutcome, paint: Paint = plain): string {
   const { report, files } = outcome;
+  const status = report.verdict.status;
   const lines = [
     '',
     outcome.shard
       ? `verdict of shard ${outcome.shard} alone: ${report.verdict.status.toUpperCase()} — one slice of the plan, not the gate's verdict; merge every shard's log with model-gate analyze`
-      : `verdict: ${report.verdict.status.toUpperCase()}${outcome.cancelled ? ' (interrupted: partial report)' : ''}${report.verdict.reasons.some((r) => r.rule === 'smoke-run') ? " (smoke run: part of the plan, not the gate's verdict)" : ''}`,
+      : `verdict: ${paint(status.toUpperCase(), status)}${outcome.cancelled ? ' (interrupted: partial report)' : ''}${report.verdict.reasons.some((r) => r.rule === 'smoke-run') ? " (smoke run: part of the plan, not the gate's verdict)" : ''}`,
   ];
   const shown = report.verdict.reasons.filter((r) => r.severity !== 'info');
   // As wide as the longest severity listed: "fail" lines need no room for "inconclusive".
   const width = shown.reduce((w, r) => Math.max(w, r.severity.length), 0);
   for (const reason of shown) {
     lines.push(
-      `  ${reason.severity.padEnd(width)}  ${reason.check}: ${neutralise(reason.message, REASON_LIMIT)}`,
+      `  ${paint(reason.severity, reason.severity)}${' '.repeat(width - reason.severity.length)}  ${reason.check}: ${neutralise(reason.message, REASON_LIMIT)}`,
     );
   }
   lines.push('', `report:  ${files.report}`, `summary: ${files.summary}`);
@@ -67,7 +69,10 @@ export function describeValidated(
       .join(', ');
     lines.push(`  ${check}: ${own.length} units, calls ${perModel}`);
   }
-  lines.push(`  plan: ${plannedCalls(units)} calls at most`, '');
+  lines.push(
+    `  plan: about ${expectedCalls(units)} calls expected, ${plannedCalls(units)} at most (maze games end at different lengths)`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -88,7 +93,7 @@ function printOutcome(outcome: JobOutcome, json: boolean, out: (text: string) =>
       )}\n`,
     );
   } else {
-    out(describeOutcome(outcome));
+    out(describeOutcome(outcome, wantsColour(process.stdout) ? ansi : plain));
   }
   return outcome.exitCode;
 }

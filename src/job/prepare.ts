@@ -10,6 +10,7 @@ import type { CheckContext } from '../checks/types.js';
 import { createProvider } from '../providers/create.js';
 import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
+import { estimatedCalls } from '../runner/run.js';
 import type { WorkUnit } from '../runner/types.js';
 import { checkContext, type LoadedCheck, loadChecks, planChecks } from './checks.js';
 
@@ -34,9 +35,14 @@ export async function prepareJob(
   return { ctx, checks, units, provider };
 }
 
-/** The model calls a plan makes (an upper bound for maze games, which may end early). */
+/** The model calls a plan makes at most (maze games may end early). */
 export function plannedCalls(units: readonly WorkUnit[]): number {
   return units.reduce((sum, unit) => sum + Math.max(0, unit.expectedCalls), 0);
+}
+
+/** The model calls a plan most likely makes: what the progress total starts from. */
+export function expectedCalls(units: readonly WorkUnit[]): number {
+  return units.reduce((sum, unit) => sum + estimatedCalls(unit), 0);
 }
 
 /**

@@ -12,8 +12,8 @@ export interface ProgressSink {
   /** One call finished (after its retries); `label` says what is running, e.g. the model. */
   advance(label: string): void;
   /**
-   * A unit ended with `calls` fewer calls than it expected (a maze game ends before its
-   * upper bound): the total shrinks, so the last line of a finished run reads 100%.
+   * A unit ended with `calls` fewer calls than estimated (negative: more), e.g. a maze game
+   * shorter or longer than expected: the total follows, so a finished run reads 100%.
    */
   shrink?(calls: number): void;
   finish(): void;
@@ -46,6 +46,7 @@ export function createProgress(options: ProgressOptions): ProgressSink {
   let startedAt = 0;
   let lastPrinted = Number.NEGATIVE_INFINITY;
   let drewLine = false;
+  let nothingToDo = false;
 
   const print = (): void => {
     const line = formatProgress(done, total, now() - startedAt, label);
@@ -63,6 +64,14 @@ export function createProgress(options: ProgressOptions): ProgressSink {
       total = planned;
       done = 0;
       startedAt = now();
+      nothingToDo = planned === 0;
+      if (nothingToDo) {
+        // A resumed run whose log already holds everything: one line, not "0/0 calls" twice.
+        options.stream.write(
+          'model-gate: nothing to ask: every call of the plan is in the sample log\n',
+        );
+        return;
+      }
       // The plan's size goes out at once, so a CI log shows what the run will do.
       print();
     },
@@ -75,6 +84,7 @@ export function createProgress(options: ProgressOptions): ProgressSink {
       total = Math.max(done, total - calls);
     },
     finish() {
+      if (nothingToDo && done === 0) return;
       print();
       if (options.interactive && drewLine) options.stream.write('\n');
     },

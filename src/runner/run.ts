@@ -304,16 +304,15 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     try {
       await unit.execute(ctx);
       executed++;
-      progress.shrink?.(Math.max(0, unit.expectedCalls) - made);
+      // Corrects the total by what the unit really made (fewer or more than estimated).
+      progress.shrink?.(estimatedCalls(unit) - made);
     } catch (error) {
       if (error instanceof RunCancelled || error instanceof ServerLost) return;
       unitFailure ??= error;
     }
   };
 
-  progress.start(
-    [...pending.values()].flat().reduce((sum, p) => sum + Math.max(0, p.unit.expectedCalls), 0),
-  );
+  progress.start([...pending.values()].flat().reduce((sum, p) => sum + estimatedCalls(p.unit), 0));
   const stopped = (): boolean => signal.aborted || serverLost !== null || unitFailure !== null;
   try {
     for (const model of options.models) {
@@ -361,4 +360,9 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     units: { planned: planned.length, skipped, executed },
     calls,
   };
+}
+
+/** The calls a unit most likely makes: its estimate, else its expected (upper-bound) count. */
+export function estimatedCalls(unit: WorkUnit): number {
+  return Math.max(0, unit.estimatedCalls ?? unit.expectedCalls);
 }

@@ -64,6 +64,11 @@ export interface WorkUnit {
    */
   expected?: { promptSha256: string; options: RecordedOptions };
   /**
+   * The calls the unit most likely makes, when `expectedCalls` is only an upper bound (a maze
+   * game): the progress total starts from it and is corrected as each unit ends.
+   */
+  estimatedCalls?: number;
+  /**
    * True when `prior` already holds everything this unit would produce. The runner gives it
    * (and `execute`, as `ctx.prior`) the records `current` kept, less those with status error.
    */

@@ -75,4 +75,60 @@ describe('progress', () => {
       await sim.close();
     }
   });
+
+  it('starts from the estimate, not the upper bound, and a resumed run with nothing left says so once', async () => {
+    const sim = await simulate('models:\n  - name: base:1b\n    probe: {}\n');
+    try {
+      const logPath = tempLog();
+      const first = recorder();
+      // Bound 300 (a game's), estimate 2 each, 1 call made each: the first line plans 6 calls.
+      const units = probeUnits('base:1b', 3).map((u) => ({
+        ...u,
+        expectedCalls: 300,
+        estimatedCalls: 2,
+      }));
+      const run = () =>
+        runPlan({
+          provider: ollamaFor(sim),
+          units,
+          models: ['base:1b'],
+          logPath,
+          warmup: false,
+          progress: createProgress({ stream: again.stream, interactive: false }),
+        });
+      let again = first;
+      await run();
+      expect(first.written[0]).toBe('model-gate: 0/6 calls (0%)\n');
+      expect(first.written.at(-1)).toMatch(/^model-gate: 3\/3 calls \(100%\)/);
+      again = recorder();
+      await run();
+      expect(again.written).toEqual([
+        'model-gate: nothing to ask: every call of the plan is in the sample log\n',
+      ]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('grows the total when a unit makes more calls than estimated', () => {
+    const { written, stream } = recorder();
+    const progress = createProgress({ stream, interactive: false, intervalMs: 0 });
+    progress.start(2);
+    for (let i = 0; i < 3; i++) progress.advance('m');
+    progress.shrink?.(2 - 3);
+    progress.finish();
+    expect(written.at(-1)).toMatch(/^model-gate: 3\/3 calls \(100%\)/);
+  });
+});
+
+describe('the estimate of a maze game', () => {
+  it('is the number of decisions the random reference player makes on that maze', async () => {
+    const { estimatedDecisions } = await import('../../src/checks/dragon/plan.js');
+    const { playReferenceGames } = await import('../../src/checks/dragon/players.js');
+    const replayed = playReferenceGames('random', [3], 40).filter((r) => r.kind === 'call');
+    expect(estimatedDecisions(3, 40)).toBe(replayed.length);
+    // Far below the 300-decision bound the total used to start from.
+    expect(estimatedDecisions(3, 40)).toBeLessThan(300);
+    expect(estimatedDecisions(3, 40)).toBeGreaterThan(0);
+  });
 });

@@ -17,6 +17,7 @@ import type { ChatOptions, ChatRequest } from '../../providers/types.js';
 import type { DragonDefinitions } from './definitions.js';
 import type { Move } from './geometry.js';
 import { ANSWER_SCHEMA, parseAnswer, renderPrompt, SYSTEM_PROMPT } from './prompt.js';
+import { playReferenceGames } from './players.js';
 import { MAX_DECISIONS } from './protocol.js';
 import { type DecisionInput, GameSession, gameUnitKey } from './session.js';
 
@@ -128,6 +129,7 @@ export function planGames(
     // An upper bound: most games end earlier (a loss, or the turn cap).
     expectedCalls: MAX_DECISIONS,
     expected: { promptSha256: definitions.promptSha256, options: recorded },
+    estimatedCalls: estimatedDecisions(seed, definitions.walls),
     // The runner narrows `prior` with `current` first (before it drops error records, which
     // a finished game keeps): a game record left in it is one of today's settings.
     isComplete: (prior) =>
@@ -167,4 +169,21 @@ export function planGames(
       await ctx.emit(session.gameRecord());
     },
   }));
+}
+
+const decisionEstimates = new Map<string, number>();
+
+/**
+ * The progress estimate of a game's length: the decisions the random reference player makes
+ * on this maze (deterministic, played without a model, in milliseconds). A model's game is of
+ * that order; the progress total is corrected by the real length when each game ends.
+ */
+export function estimatedDecisions(seed: number, walls: number): number {
+  const key = `${seed}/${walls}`;
+  let count = decisionEstimates.get(key);
+  if (count === undefined) {
+    count = playReferenceGames('random', [seed], walls).filter((r) => r.kind === 'call').length;
+    decisionEstimates.set(key, count);
+  }
+  return count;
 }
