@@ -42,6 +42,16 @@ printf 'node_modules: %s KB (limit %s KB), packages: %s\n' "$size_kb" "$limit_kb
 step "npx model-gate --version"
 npx --no-install model-gate --version
 
+step "npx model-gate init, then validate the starter project (no server)"
+mkdir starter
+(cd starter && npx --no-install model-gate init >/dev/null && npx --no-install model-gate validate)
+set +e
+(cd starter && npx --no-install model-gate init 2>../init-again.err)
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "a second init exited $code, expected 2 (it must not overwrite)"
+grep -F "already exists" init-again.err >/dev/null || fail "a second init did not name the file"
+
 step "npx model-gate demo --scenario aa (identical models: exit 0)"
 set +e
 npx --no-install model-gate demo --scenario aa --json >aa.json 2>aa.err

@@ -65,7 +65,11 @@ export function describeValidated(
   for (const check of checks) {
     const own = units.filter((u) => u.check === check);
     const perModel = models
-      .map((m) => `${plannedCalls(own.filter((u) => u.model === m))} for ${m}`)
+      .map((m) => {
+        const mine = own.filter((u) => u.model === m);
+        const [likely, most] = [expectedCalls(mine), plannedCalls(mine)];
+        return `${likely === most ? likely : `about ${likely} (at most ${most})`} for ${m}`;
+      })
       .join(', ');
     lines.push(`  ${check}: ${own.length} units, calls ${perModel}`);
   }

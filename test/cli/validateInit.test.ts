@@ -63,6 +63,11 @@ describe('validate catches every bad input run catches, with the same message', 
     // 63 items × (10 samples + 1 greedy) per model; 6 assistants × 8 probes per model.
     expect(stdout).toContain('churn: 1386 units, calls 693 for demo-base:1b, 693 for demo-cand:1b');
     expect(stdout).toContain('personas: 96 units, calls 48 for demo-base:1b, 48 for demo-cand:1b');
+    // 10 maze games: at most 300 decisions each; expected, the random player's 972 in all.
+    expect(stdout).toContain(
+      'dragon: 20 units, calls about 972 (at most 3000) for demo-base:1b, about 972 (at most 3000) for demo-cand:1b',
+    );
+    expect(stdout).toContain('plan: about 3426 calls expected, 7482 at most');
   });
 });
 
