@@ -31,7 +31,7 @@ export type Severity = 'fail' | 'warn' | 'inconclusive' | 'info';
 /** One gate rule evaluated: a sentence a reader understands, and the numbers behind it. */
 export interface GateFinding {
   check: CheckName;
-  /** Stable rule id, e.g. "max-deteriorated", "domain-reversal". */
+  /** Stable rule id, e.g. "max-deteriorated", "domain-loss". */
   rule: string;
   severity: Severity;
   message: string;

@@ -178,9 +178,19 @@ function atAGlance(report: Report): string[] {
       exact ? `items worse by ≥ ${report.run.config.churn.minEffect}` : 'items reliably worse',
       h.deteriorated === null ? '–' : String(h.deteriorated),
     ]);
+    // Every domain that lost accuracy, not only reversals: a domain can fall 30 points while
+    // the overall change is too small to be called a rise.
+    const lost = report.checks.churn.comparison?.domains?.filter((d) => d.loss === true) ?? [];
     rows.push([
-      'domain reversals',
-      h.reversals.length === 0 ? 'none' : h.reversals.map(escapeText).join(', '),
+      'domains that lost accuracy',
+      lost.length === 0
+        ? 'none'
+        : lost
+            .map((d) => {
+              const fell = `${((d.delta ?? 0) * 100).toFixed(1)} pts`;
+              return `${escapeText(d.domain)} (${fell}${d.reversal ? ', reversal' : ''})`;
+            })
+            .join(', '),
     ]);
   }
   if (report.checks.dragon) {

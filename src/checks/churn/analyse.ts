@@ -40,6 +40,19 @@ import type {
 } from './section.js';
 import type { ChurnSettings } from './settings.js';
 import { type ModelTally, tallyRecords } from './tally.js';
+import { churnBudget } from './budget.js';
+import {
+  type DomainCounts,
+  type DomainTestRow,
+  DETECTION_POWER,
+  detectableItemChange,
+  samplesForDomainLoss,
+  samplesForItemChange,
+  testDomains,
+  testOverall,
+} from './domainTest.js';
+import type { Stratum } from '../../stats/stratifiedExact.js';
+import { normalQuantile } from '../../stats/normal.js';
 
 /** Seeds of the analysis' random parts, fixed so a log always gives the same report. */
 export const SPLIT_SEED = 42;
@@ -55,7 +68,12 @@ export interface ChurnAnalysisInput {
   candidate: string | null;
   /** Loader warnings carried into the section. */
   warnings?: readonly string[];
+  /** The check's share of the false-alarm budget (default: 0.05 split between three checks). */
+  falseAlarmShare?: number;
 }
+
+/** The default share: false-alarm-rate 0.05 over the three checks. */
+export const DEFAULT_CHECK_SHARE = 0.05 / 3;
 
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
@@ -202,6 +220,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     };
   }
 
+  const budget = churnBudget(input.falseAlarmShare ?? DEFAULT_CHECK_SHARE);
   const fisher = createFisherCache();
   const outcome = runMethods(
     tally.baseline.masks,
@@ -219,6 +238,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     fisher,
     settings.nullReplicates,
     NULL_SEED,
+    budget.maxDeteriorated,
   );
   const { x1, n1, x2, n2 } = outcome.counts;
   const p1 = new Float64Array(items.length);
@@ -285,7 +305,11 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     },
   };
   const gateClasses = settings.method === 'fisher-bh' ? outcome.exactClass : outcome.rciClass;
-  const domains = domainTable(items, p1, p2, deltas, gateClasses, delta.mean);
+  const tests = domainTests(items, outcome, settings.gate.minDomainItems, budget.domainLoss);
+  const domains = domainTable(items, p1, p2, deltas, gateClasses, tests.overall.direction, (d) => {
+    const test = tests.byDomain.get(d) ?? null;
+    return { test, loss: test?.loss ?? false, gain: test?.gain ?? false };
+  });
   const comparison: ChurnComparison = {
     delta,
     greedy: greedySection(tally.baseline.greedy, tally.candidate.greedy),
@@ -293,6 +317,12 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     rci,
     domains,
     reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
+    domainTest: {
+      level: budget.domainLoss,
+      minItems: settings.gate.minDomainItems,
+      overall: tests.overall,
+    },
+    detection: detection(tests, outcome, samples, settings.alpha),
     bands: bandTable(outcome, p1, calibration.exact.bands, calibration.rci.bands),
     greedyVsStochastic: greedyVsStochastic(
       outcome,
@@ -378,18 +408,126 @@ export function aggregateDelta(
   };
 }
 
+interface DomainTests {
+  byDomain: Map<string, DomainTestRow>;
+  overall: ReturnType<typeof testOverall>;
+  /** Mean shrunk per-sample variance p̃(1 − p̃) over the tested items. */
+  variance: number;
+  analysable: number;
+  /** The domain rule's level split over the tested domains (Bonferroni, Holm's first step). */
+  levelPerDomain: number;
+}
+
+/** Every item with enough valid samples from both models enters its domain's test. */
+function domainTests(
+  items: readonly ChurnItem[],
+  outcome: MethodsOutcome,
+  minItems: number,
+  level: number,
+): DomainTests {
+  const { x1, n1, x2, n2 } = outcome.counts;
+  const byDomain = new Map<string, Stratum[]>();
+  const all: Stratum[] = [];
+  let variance = 0;
+  items.forEach((item, i) => {
+    if (outcome.exclusion[i] === Exclusion.lowValid) return;
+    const stratum = {
+      x1: x1[i] as number,
+      n1: n1[i] as number,
+      x2: x2[i] as number,
+      n2: n2[i] as number,
+    };
+    const p = (stratum.x1 + stratum.x2 + 1) / (stratum.n1 + stratum.n2 + 2);
+    variance += p * (1 - p);
+    all.push(stratum);
+    const list = byDomain.get(item.domain) ?? [];
+    list.push(stratum);
+    byDomain.set(item.domain, list);
+  });
+  const tested: DomainCounts[] = [...byDomain.entries()]
+    .filter(([, strata]) => strata.length >= minItems)
+    .map(([domain, strata]) => ({ domain, strata }));
+  const rows = testDomains(tested, level);
+  return {
+    byDomain: new Map(rows.map((row) => [row.domain, row])),
+    overall: testOverall(all),
+    variance: all.length === 0 ? 0.25 : variance / all.length,
+    analysable: outcome.analysable,
+    levelPerDomain: level / Math.max(1, tested.length),
+  };
+}
+
+const ITEM_EFFECTS = [0.3, 0.5, 0.7];
+const DOMAIN_EFFECTS = [0.05, 0.1, 0.2];
+
+/**
+ * The smallest changes each rule sees with 80% power at this K, and the K a smaller one needs.
+ * Fisher + BH on one changed item is taken at the Bonferroni level α/m (BH's threshold for a
+ * single discovery); domains at the domain rule's level split over the tested domains.
+ */
+function detection(
+  tests: DomainTests,
+  outcome: MethodsOutcome,
+  samples: number,
+  alpha: number,
+): ChurnComparison['detection'] {
+  const itemLevel = alpha / Math.max(1, tests.analysable);
+  const rows = [...tests.byDomain.values()];
+  const smallest = rows.reduce<DomainTestRow | null>(
+    (min, row) => (min === null || row.items < min.items ? row : min),
+    null,
+  );
+  const level = rows.length === 0 ? null : tests.levelPerDomain;
+  const rciDelta = (normalQuantile(0.975) + normalQuantile(DETECTION_POWER)) * outcome.sDiff;
+  return {
+    power: DETECTION_POWER,
+    itemFisherBh: finite(Math.min(1, detectableItemChange(samples, itemLevel))),
+    itemRci: finite(rciDelta),
+    domain: smallest?.detectable ?? null,
+    domainItems: smallest?.items ?? null,
+    samplesFor: [
+      ...ITEM_EFFECTS.map((effect) => ({
+        kind: 'item' as const,
+        effect,
+        samples: samplesForItemChange(effect, itemLevel),
+      })),
+      ...(smallest === null || level === null
+        ? []
+        : DOMAIN_EFFECTS.map((effect) => ({
+            kind: 'domain' as const,
+            effect,
+            samples: samplesForDomainLoss(effect, smallest.items, tests.variance, level),
+          }))),
+    ],
+  };
+}
+
 export function meanOfFinite(values: number[]): number | null {
   const kept = values.filter(Number.isFinite);
   return kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length;
 }
 
+/** What a domain's rule concluded: its test (sampled estimator) and whether it lost or gained. */
+export interface DomainJudgement {
+  test: DomainTestRow | null;
+  loss: boolean;
+  gain: boolean;
+}
+
+/**
+ * One row per domain: accuracies, the items each method flagged, and the domain rule's
+ * conclusion. A loss is a reversal only when the overall change is significantly up (a gain
+ * only when it is significantly down): the sign of an overall Δ whose interval holds 0 says
+ * nothing about direction.
+ */
 export function domainTable(
   items: readonly ChurnItem[],
   p1: Float64Array,
   p2: Float64Array,
   deltas: Float64Array,
   classes: Int8Array,
-  aggregate: number | null,
+  overall: 'up' | 'down' | null,
+  judge: (domain: string, indices: readonly number[]) => DomainJudgement,
 ): DomainRow[] {
   const byDomain = new Map<string, number[]>();
   items.forEach((item, i) => {
@@ -397,12 +535,11 @@ export function domainTable(
     list.push(i);
     byDomain.set(item.domain, list);
   });
-  const sign = aggregate === null || aggregate === 0 ? 0 : Math.sign(aggregate);
   return [...byDomain.entries()]
     .map(([domain, indices]): DomainRow => {
       const improved = indices.filter((i) => (classes[i] as number) > 0).length;
       const deteriorated = indices.filter((i) => (classes[i] as number) < 0).length;
-      const net = improved - deteriorated;
+      const { test, loss, gain } = judge(domain, indices);
       return {
         domain,
         items: indices.length,
@@ -411,11 +548,17 @@ export function domainTable(
         delta: meanOfFinite(indices.map((i) => deltas[i] as number)),
         improved,
         deteriorated,
-        net,
-        reversal: sign !== 0 && net !== 0 && Math.sign(net) !== sign,
+        net: improved - deteriorated,
+        loss,
+        gain,
+        reversal: (loss && overall === 'up') || (gain && overall === 'down'),
+        test,
       };
     })
-    .sort((a, b) => a.net - b.net || a.domain.localeCompare(b.domain));
+    .sort(
+      (a, b) =>
+        (a.delta ?? 0) - (b.delta ?? 0) || a.net - b.net || a.domain.localeCompare(b.domain),
+    );
 }
 
 function bandTable(

@@ -239,7 +239,29 @@ export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection 
   });
   const classes = effectClasses(deltas, settings.minEffect);
   const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
-  const domains = domainTable(items, baseline.p, candidate.p, deltas, classes, delta.mean);
+  // No sampling noise: a domain lost when its mean Δp reaches max-domain-loss (an effect size,
+  // so two identical models, Δp = 0 on every item, never trip it).
+  const size = settings.gate.maxDomainLoss / 100 - ROUNDING;
+  const overallDirection =
+    delta.low !== null && delta.low > 0
+      ? 'up'
+      : delta.high !== null && delta.high < 0
+        ? 'down'
+        : null;
+  const domains = domainTable(
+    items,
+    baseline.p,
+    candidate.p,
+    deltas,
+    classes,
+    overallDirection,
+    (_domain, indices) => {
+      const measured = indices.map((i) => deltas[i] as number).filter(Number.isFinite);
+      const mean = measured.reduce((sum, d) => sum + d, 0) / Math.max(1, measured.length);
+      const tested = measured.length >= settings.gate.minDomainItems;
+      return { test: null, loss: tested && mean <= -size, gain: tested && mean >= size };
+    },
+  );
   return {
     ...base,
     itemCounts: {
@@ -252,6 +274,7 @@ export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection 
       delta,
       effect: effectSection(deltas, classes, settings.minEffect),
       domains,
+      overallDirection,
       reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
       items: items.map(
         (item: ChurnItem, i): ExactItemRow => ({

@@ -3,12 +3,13 @@
  * whether the net gain hides losses.
  */
 import { resolveConfigPath } from '../../config/load.js';
-import type { Check } from '../types.js';
+import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
 import { churnGate } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { churnWorkUnits } from './plan.js';
+import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 
 export interface ChurnDefinitions {
@@ -37,10 +38,14 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
       baseline: ctx.models.baseline,
       candidate: ctx.models.candidate,
       warnings: definitions.warnings,
+      falseAlarmShare: checkFalseAlarmBudget(ctx.config),
     });
   },
   gate(section, ctx) {
     return churnGate(section, ctx.config.churn);
+  },
+  rules(section, ctx) {
+    return churnRuleCards(section, ctx);
   },
 };
 

@@ -29,6 +29,8 @@ export interface FlagCounts {
 export interface NullDistribution {
   mean: number;
   p95: number;
+  /** Quantile at 1 − the rule's share of the false-alarm budget (the count's critical value). */
+  upper: number;
 }
 
 export interface MethodNull {
@@ -50,11 +52,15 @@ export interface NullCalibration {
 
 type ClassOf = (outcome: MethodsOutcome) => Int8Array;
 
-function summarise(values: number[]): NullDistribution {
+function summarise(values: number[], upperLevel: number): NullDistribution {
   const sorted = [...values].sort((a, b) => a - b);
   let sum = 0;
   for (const v of values) sum += v;
-  return { mean: values.length === 0 ? 0 : sum / values.length, p95: quantileSorted(sorted, 0.95) };
+  return {
+    mean: values.length === 0 ? 0 : sum / values.length,
+    p95: quantileSorted(sorted, 0.95),
+    upper: quantileSorted(sorted, 1 - upperLevel),
+  };
 }
 
 export function nullCalibration(
@@ -66,6 +72,7 @@ export function nullCalibration(
   fisher: FisherTest,
   replicates: number,
   seed: number,
+  upperLevel = 0.05,
 ): NullCalibration {
   const rng = createRng(seed);
   const items = validBaseline.items;
@@ -141,10 +148,10 @@ export function nullCalibration(
   }
   const [rci, exact] = tallies.map(
     (tally): MethodNull => ({
-      improved: summarise(tally.improved),
-      deteriorated: summarise(tally.deteriorated),
-      flagged: summarise(tally.flagged),
-      falseFlagRate: summarise(tally.rate).mean,
+      improved: summarise(tally.improved, upperLevel),
+      deteriorated: summarise(tally.deteriorated, upperLevel),
+      flagged: summarise(tally.flagged, upperLevel),
+      falseFlagRate: summarise(tally.rate, upperLevel).mean,
       bands: tally.bands.map((band) => ({
         improved: replicates === 0 ? 0 : band.improved / replicates,
         deteriorated: replicates === 0 ? 0 : band.deteriorated / replicates,

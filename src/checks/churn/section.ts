@@ -3,6 +3,7 @@
  * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p (x/n with the
  * sampled estimator, the probability of the correct letter with the logprobs one).
  */
+import type { DomainTestRow, OverallTest } from './domainTest.js';
 
 export interface Interval {
   low: number | null;
@@ -41,6 +42,11 @@ export interface FlagSet {
 export interface NullSummary {
   mean: number;
   p95: number;
+  /**
+   * Quantile at 1 − the max-deteriorated rule's share of the false-alarm budget: the count two
+   * identical models exceed in at most that share of runs (absent in older reports).
+   */
+  upper?: number;
 }
 
 export interface MethodSection {
@@ -95,8 +101,41 @@ export interface DomainRow {
   improved: number;
   deteriorated: number;
   net: number;
-  /** Net reliable change of the opposite sign to the aggregate Δ. */
+  /**
+   * The domain lost accuracy: a significant net loss by its test (sampled estimator), or a
+   * mean loss of at least max-domain-loss (logprobs estimator, no sampling noise).
+   */
+  loss: boolean;
+  /** The same for a gain. */
+  gain: boolean;
+  /** A loss while the overall change is significantly up, or a gain while it is significantly down. */
   reversal: boolean;
+  /** Sampled estimator: the domain's net-change test (null when it has too few items). */
+  test: DomainTestRow | null;
+}
+
+/** Smallest changes detected with 80% power, and the K that smaller ones would need. */
+export interface Detection {
+  power: number;
+  /** Smallest item change flagged by Fisher + BH at this K (normal approximation, p near 0.5). */
+  itemFisherBh: number | null;
+  /** Smallest item change flagged by the RCI: (1.96 + 0.84)·S_diff. */
+  itemRci: number | null;
+  /** Smallest net loss of the smallest tested domain, in accuracy (0–1). */
+  domain: number | null;
+  /** Items of that domain. */
+  domainItems: number | null;
+  /** K per model needed to detect each effect (item: |Δp| of one item; domain: net loss). */
+  samplesFor: { kind: 'item' | 'domain'; effect: number; samples: number }[];
+}
+
+/** The domain rule's test settings and the overall change it labels reversals with. */
+export interface DomainTestSummary {
+  /** Family-wise level of the domain tests (the rule's share of the false-alarm budget). */
+  level: number;
+  /** Domains with fewer items are not tested. */
+  minItems: number;
+  overall: OverallTest;
 }
 
 export interface BandRow {
@@ -168,8 +207,10 @@ export interface ChurnComparison {
   fisherBh: ExactMethodSection;
   rci: RciMethodSection;
   domains: DomainRow[];
-  /** Domains whose net reliable change opposes the aggregate Δ (gate method). */
+  /** Domains that lost (or gained) while the overall change is significantly the other way. */
   reversals: string[];
+  domainTest: DomainTestSummary;
+  detection: Detection;
   bands: BandRow[];
   greedyVsStochastic: GreedyVsStochastic | null;
   null: { replicates: number; seed: number };
@@ -255,6 +296,8 @@ export interface ExactComparison {
   effect: EffectMethodSection;
   /** Same rows as the sampled estimator; counts are items beyond min-effect. */
   domains: DomainRow[];
+  /** Whether the overall Δ's 95% interval excludes 0, and which way. */
+  overallDirection: 'up' | 'down' | null;
   reversals: string[];
   items: ExactItemRow[];
 }

@@ -73,7 +73,13 @@ export const churnSettingsSchema = z
             },
           )
           .default('5%'),
+        /** Domains with fewer items are not tested for a loss. */
         minDomainItems: z.number().int().min(1).default(3),
+        /**
+         * A domain whose significant net loss reaches this many points of accuracy fails the
+         * gate; a smaller significant loss warns.
+         */
+        maxDomainLoss: z.number().gt(0).max(100).default(5),
         maxTimeoutShare: z.number().min(0).max(1).default(0.05),
         maxInvalidShare: z.number().min(0).max(1).default(0.1),
       })

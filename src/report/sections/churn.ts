@@ -5,6 +5,7 @@
 import type {
   ChurnSection,
   CountShare,
+  Detection,
   DomainRow,
   FlagSet,
   ItemRow,
@@ -125,11 +126,7 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
     `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
     `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`,
   );
-  if (c.reversals.length > 0) {
-    out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the overall change.`,
-    );
-  }
+  out.push(...domainLossLines(c));
   out.push('');
 
   const worst = c.items
@@ -195,6 +192,13 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
   );
 
   out.push('**Domains**', '', domainTable(c.domains), '');
+  if (c.domainTest) {
+    out.push(
+      `Domain test: the net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up (exact test on all items, ${c.domainTest.overall.direction === null ? 'not significant here' : `significantly ${c.domainTest.overall.direction} here`}).`,
+      '',
+    );
+  }
+  if (c.detection) out.push(...detectionLines(c.detection, section.samples), '');
 
   out.push(
     details(
@@ -328,11 +332,7 @@ function renderExactChurnSection(section: ExactChurnSection): string {
     `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
     `Improved **${e.improved}**, deteriorated **${e.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`,
   );
-  if (c.reversals.length > 0) {
-    out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(', ')} moved against the overall change.`,
-    );
-  }
+  out.push(...domainLossLines(c));
   out.push('');
 
   const worst = c.items
@@ -406,9 +406,14 @@ export function churnCharts(section: ChurnSection): Chart[] {
   c.domains.forEach((d, i) => {
     const y = top + i * rowHeight;
     body.push(
-      text(labelWidth - 8, y + 17, `${d.domain}${d.reversal ? ' (reversal)' : ''}`, {
-        'text-anchor': 'end',
-      }),
+      text(
+        labelWidth - 8,
+        y + 17,
+        `${d.domain}${d.reversal ? ' (reversal)' : d.loss ? ' (loss)' : ''}`,
+        {
+          'text-anchor': 'end',
+        },
+      ),
       element('rect', {
         x: axis - d.deteriorated * scale,
         y: y + 4,
@@ -451,10 +456,23 @@ export function churnCharts(section: ChurnSection): Chart[] {
 
 /** Per domain: accuracy before and after, and the items that changed (either estimator). */
 function domainTable(domains: readonly DomainRow[]): string {
+  const tested = domains.some((d) => d.test);
+  const mark = (d: DomainRow): string =>
+    d.reversal ? ' ⚠ loss, reversal' : d.loss ? ' ⚠ loss' : d.gain ? ' (gain)' : '';
   return table(
-    ['domain', 'items', 'baseline', 'candidate', 'Δ', 'improved', 'deteriorated', 'net'],
+    [
+      'domain',
+      'items',
+      'baseline',
+      'candidate',
+      'Δ',
+      'improved',
+      'deteriorated',
+      'net',
+      ...(tested ? ['p loss (Holm)', 'detects (80%)'] : []),
+    ],
     domains.map((d) => [
-      `${escapeText(d.domain)}${d.reversal ? ' ⚠ reversal' : ''}`,
+      `${escapeText(d.domain)}${mark(d)}`,
       String(d.items),
       percent(d.baselineAccuracy),
       percent(d.candidateAccuracy),
@@ -462,7 +480,56 @@ function domainTable(domains: readonly DomainRow[]): string {
       String(d.improved),
       String(d.deteriorated),
       String(d.net),
+      ...(tested
+        ? [
+            d.test ? pValueText(d.test.adjustedLoss) : 'not tested',
+            d.test?.detectable ? `−${fixed(d.test.detectable * 100)} pts` : '–',
+          ]
+        : []),
     ]),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', ...(tested ? (['r', 'r'] as const) : [])],
   );
+}
+
+function pValueText(p: number): string {
+  return p < 0.0001 ? p.toExponential(1) : p.toPrecision(2);
+}
+
+/** The domains that lost accuracy, and which of them are reversals. */
+function domainLossLines(c: { domains: readonly DomainRow[] }): string[] {
+  const lost = c.domains.filter((d) => d.loss);
+  const reversals = lost.filter((d) => d.reversal);
+  const lines: string[] = [];
+  if (lost.length > 0) {
+    lines.push(
+      `**Domains that lost accuracy:** ${lost.map((d) => `${escapeText(d.domain)} (${points(d.delta)})`).join(', ')}.`,
+    );
+  }
+  if (reversals.length > 0) {
+    lines.push(
+      `**Domain reversals:** ${reversals.map((d) => escapeText(d.domain)).join(', ')} lost while the overall change is significantly up.`,
+    );
+  }
+  return lines;
+}
+
+/** Smallest changes each rule detects at this K, and the K smaller ones would need. */
+function detectionLines(d: Detection, samples: number): string[] {
+  const pct = (x: number) => `${fixed(x * 100, 0)} pts`;
+  const item = (x: number | null) =>
+    x === null ? '–' : x >= 1 ? 'not detectable (> 1)' : fixed(x, 2);
+  const rows = d.samplesFor.map((r) => [
+    r.kind === 'item'
+      ? `one item moves by ${fixed(r.effect, 1)}`
+      : `a domain of ${d.domainItems} items loses ${pct(r.effect)}`,
+    r.kind === 'item' ? 'Fisher + BH' : 'domain test',
+    String(r.samples),
+  ]);
+  return [
+    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (1.96 + 0.84)·S_diff); ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+    '',
+    table(['to detect', 'by', 'K needed'], rows, ['l', 'l', 'r']),
+    '',
+    "K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.samples, or add items to a domain, to see smaller changes.",
+  ];
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
 import { churnGate, deteriorationLimit } from '../../../src/checks/churn/gate.js';
 import type { SampledChurnSection } from '../../../src/checks/churn/section.js';
-import { params, settings, simulateModel, syntheticItems } from './simulate.js';
+import { params, record, settings, simulateModel, syntheticItems } from './simulate.js';
 
 /** A pair where the candidate breaks 12 law items outright and improves 20 others. */
 function lawRegression(): SampledChurnSection {
@@ -28,16 +28,33 @@ describe('churnGate', () => {
   const section = lawRegression();
   const c = section.comparison;
 
-  it('fails on a domain that got reliably worse while the aggregate rose', () => {
+  it('fails on a domain whose net loss is significant and at least max-domain-loss points', () => {
     const findings = churnGate(section, settings());
-    const reversal = findings.find((f) => f.rule === 'domain-reversal');
+    const loss = findings.filter((f) => f.rule === 'domain-loss');
     const law = c?.domains.find((d) => d.domain === 'law');
-    expect(law?.deteriorated).toBeGreaterThanOrEqual(3);
-    const rose = ((c?.delta.mean ?? 0) * 100).toFixed(1).replace(/\.0$/, '');
-    expect(reversal).toMatchObject({
-      severity: 'fail',
-      message: `law: ${law?.deteriorated} items reliably worse, ${law?.improved} better, while overall accuracy rose ${rose} points`,
+    expect(loss).toHaveLength(1);
+    expect(law?.loss).toBe(true);
+    expect(law?.test?.adjustedLoss).toBeLessThanOrEqual(0.05 / 3 / 2);
+    const fell = (-(law?.delta ?? 0) * 100).toFixed(1).replace(/\.0$/, '');
+    expect(loss[0]).toMatchObject({ severity: 'fail', values: { domain: 'law', reversal: false } });
+    expect(loss[0]?.message).toMatch(
+      new RegExp(
+        `^law: accuracy fell ${fell} points \\(net loss over 40 items, exact test p = [0-9.e-]+, Holm-adjusted [0-9.e-]+ ≤ 0\\.0083\\), at or above the limit of 5 points; overall change 3 points up, not significant$`,
+      ),
+    );
+    // The overall gain is not significant here (one-sided p ≈ 0.04 > 0.025): no reversal.
+    expect(c?.domainTest.overall.direction).toBeNull();
+    expect(c?.reversals).toEqual([]);
+  });
+
+  it('warns only when the significant loss is smaller than max-domain-loss', () => {
+    const law = c?.domains.find((d) => d.domain === 'law');
+    const lenient = settings({
+      gate: { ...settings().gate, maxDomainLoss: -(law?.delta ?? 0) * 100 + 1 },
     });
+    expect(churnGate(section, lenient).find((f) => f.rule === 'domain-loss')?.severity).toBe(
+      'warn',
+    );
   });
 
   it('states observed deteriorations beside the no-change expectation', () => {
@@ -48,7 +65,7 @@ describe('churnGate', () => {
     expect(rule?.severity).toBe('fail');
     expect(rule?.message).toMatch(
       new RegExp(
-        `^${d} items reliably worse \\(q ≤ 0\\.05\\), above the limit \\(5% of 120 = 6\\); two identical models give [0-9.]+ on average \\(95th percentile \\d+\\)$`,
+        `^${d} items reliably worse \\(q ≤ 0\\.05\\), above the limit \\(5% of 120 = 6\\), above what two identical models reach \\([0-9.]+, the null's upper quantile\\); two identical models give [0-9.]+ on average \\(95th percentile \\d+\\)$`,
       ),
     );
     const relaxed = settings({ gate: { ...settings().gate, maxDeteriorated: 50 } });
@@ -57,14 +74,39 @@ describe('churnGate', () => {
     );
   });
 
-  it('needs min-domain-items deteriorations before a reversal fails', () => {
-    const law = c?.domains.find((d) => d.domain === 'law');
-    const strict = settings({
-      gate: { ...settings().gate, minDomainItems: (law?.deteriorated ?? 0) + 1 },
-    });
-    expect(churnGate(section, strict).find((f) => f.rule === 'domain-reversal')?.severity).toBe(
-      'warn',
+  it('does not fail a count that two identical models reach (the RCI null calibration)', () => {
+    if (!c) throw new Error('comparison expected');
+    const noisy: SampledChurnSection = {
+      ...section,
+      comparison: {
+        ...c,
+        fisherBh: {
+          ...c.fisherBh,
+          deteriorated: 9,
+          expected: {
+            ...c.fisherBh.expected,
+            deteriorated: { mean: 6, p95: 9, upper: 12 },
+          },
+        },
+      },
+    };
+    const rule = churnGate(noisy, settings()).find((f) => f.rule === 'max-deteriorated');
+    expect(rule?.severity).toBe('info');
+    expect(rule?.message).toContain(
+      'above the limit (5% of 120 = 6), within what two identical models reach (12',
     );
+  });
+
+  it('tests no domain with fewer than min-domain-items items', () => {
+    const strict = settings({ gate: { ...settings().gate, minDomainItems: 41 } });
+    const items = syntheticItems({ law: 40, physics: 40, economics: 40 });
+    const base = params({ accuracy: 0.5, spread: 0.3 });
+    const records = [
+      ...simulateModel('b', items, base, 10, 1000),
+      ...simulateModel('c', items, base, 10, 2000),
+    ];
+    const s = analyseChurn({ records, items, settings: strict, baseline: 'b', candidate: 'c' });
+    expect(s.comparison?.domains.every((d) => d.test === null && !d.loss)).toBe(true);
   });
 
   it('is inconclusive when too many requests timed out or were invalid', () => {
@@ -114,5 +156,51 @@ describe('churnGate', () => {
         ?.severity;
     expect(severity(29)).toBe('info');
     expect(severity(30)).toBe('fail');
+  });
+});
+
+describe('domain-loss on hand-written counts', () => {
+  // "lost": 10 items at 10/10 fall to 5/10. "mixed": 10 items fall 10/10 → 5/10 and 10 rise
+  // 0/10 → 5/10 (no net change). "settled": 10 items at 10/10 in both models.
+  const items = syntheticItems({ lost: 10, mixed: 20, settled: 10 });
+  const counts = (item: (typeof items)[number], i: number): [number, number] => {
+    if (item.domain === 'lost') return [10, 5];
+    if (item.domain === 'settled') return [10, 10];
+    return i % 2 === 0 ? [10, 5] : [0, 5];
+  };
+  const records = items.flatMap((item, i) => {
+    const [b, c] = counts(item, i);
+    const wrong = item.answer === 'A' ? 'B' : 'A';
+    return Array.from({ length: 10 }, (_, k) => [
+      record('b', item, 'stochastic', k, k < b ? item.answer : wrong),
+      record('c', item, 'stochastic', k, k < c ? item.answer : wrong),
+    ]).flat();
+  });
+  const section = analyseChurn({
+    records,
+    items,
+    settings: settings(),
+    baseline: 'b',
+    candidate: 'c',
+  });
+  const row = (domain: string) => section.comparison?.domains.find((d) => d.domain === domain);
+
+  it('gives a lost domain the exact p of its items all at their lowest table', () => {
+    // Each item: t = 15 correct of 20, P(x2 = 5 | t = 15) = C(10,5)·C(10,10)/C(20,15) = 252/15504.
+    const p = (252 / 15504) ** 10;
+    expect((row('lost')?.test?.pLoss ?? 0) / p).toBeCloseTo(1, 10);
+    expect(row('lost')?.loss).toBe(true);
+  });
+
+  it('does not call a domain whose items move both ways with no net change a loss', () => {
+    // Σ x2 = 100 = its null mean, and the null is symmetric about it: p > 0.5 both ways.
+    expect(row('mixed')?.delta).toBe(0);
+    expect(row('mixed')?.test?.pLoss).toBeGreaterThan(0.5);
+    expect(row('mixed')?.test?.pGain).toBeGreaterThan(0.5);
+    expect(row('mixed')?.loss).toBe(false);
+  });
+
+  it('draws no certainty from settled items', () => {
+    expect(row('settled')?.test).toMatchObject({ informative: 0, pLoss: 1, pGain: 1 });
   });
 });

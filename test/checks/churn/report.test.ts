@@ -46,10 +46,19 @@ describe('renderChurnSection', () => {
   const churn = section();
   const md = renderChurnSection(churn);
 
-  it('shows the comparison, both methods with their null expectation, and the reversal', () => {
+  it('shows the comparison, both methods with their null expectation, and the lost domain', () => {
     expect(md).toContain('### churn');
     expect(md).toMatch(/\*\*Δ accuracy \+\d+\.\d pts\*\*/);
-    expect(md).toContain('**Domain reversals:** law moved against the overall change.');
+    // Law lost ~32 points; the overall +2.5 is not significant, so it is no reversal.
+    expect(md).toMatch(/\*\*Domains that lost accuracy:\*\* law \(−\d+\.\d pts\)\./);
+    expect(md).not.toContain('**Domain reversals:**');
+    expect(md).toMatch(/\| law ⚠ loss +\| +30 \|/);
+    // The smallest detected changes for both methods, and the K each effect needs.
+    expect(md).toMatch(
+      /\*\*Smallest change detected with 80% power at K = 10:\*\* one item by 0\.\d\d \(Fisher \+ BH\) or 0\.\d\d \(RCI/,
+    );
+    const power = tables(md).find((t) => t.header.includes('K needed'));
+    expect(power?.cells.length).toBeGreaterThanOrEqual(5);
     expect(md).toContain('B: Fisher + BH (q ≤ 0.05) — gate');
     expect(md).toContain('A: RCI (±1.96)');
     expect(md).toMatch(/between two identical models it flags \d+\.\d% of analysable items/);
@@ -81,7 +90,7 @@ describe('churnCharts', () => {
     expect(chart?.svg.startsWith('<svg')).toBe(true);
     expect(chart?.svg).toContain('phys|ics &lt;b&gt;');
     expect(chart?.svg).not.toContain('<b>');
-    expect(chart?.svg).toContain('law (reversal)');
+    expect(chart?.svg).toContain('law (loss)');
     // Two bars per domain.
     expect(chart?.svg.match(/<rect /g)).toHaveLength(4);
   });

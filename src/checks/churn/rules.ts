@@ -1,0 +1,92 @@
+/**
+ * The churn gate rules as tests: what each tests, how often it trips on two identical models,
+ * and the smallest change it detects at this run's settings. The numbers measured by
+ * simulation come from `npm run oc` (docs/gate-validity-churn.md).
+ */
+import type { CheckContext, GateRuleCard } from '../types.js';
+import { checkFalseAlarmBudget } from '../types.js';
+import { churnBudget } from './budget.js';
+import type { ChurnSection } from './section.js';
+
+const pct = (x: number): string => `${Number((x * 100).toFixed(2))}%`;
+const pts = (x: number): string => `${Number((x * 100).toFixed(1))} points`;
+
+export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRuleCard[] {
+  const settings = ctx.config.churn;
+  const budget = churnBudget(checkFalseAlarmBudget(ctx.config));
+  const maxLoss = settings.gate.maxDomainLoss;
+  const card = (rule: string, rest: Omit<GateRuleCard, 'check' | 'rule'>): GateRuleCard => ({
+    check: 'churn',
+    rule,
+    ...rest,
+  });
+  const cards: GateRuleCard[] = [];
+  if (section.estimator === 'logprobs') {
+    cards.push(
+      card('max-deteriorated', {
+        tests: `more items than max-deteriorated whose p(correct) fell by at least ${settings.minEffect}`,
+        falseAlarmRate: 0,
+        falseAlarmBasis:
+          'logprobs estimator: p(correct) is read, not sampled; identical models give Δp = 0 on every item',
+        detects: `items whose p(correct) falls by ${settings.minEffect} or more`,
+      }),
+      card('domain-loss', {
+        tests: `a domain whose mean p(correct) fell by at least ${maxLoss} points`,
+        falseAlarmRate: 0,
+        falseAlarmBasis: 'logprobs estimator: no sampling noise; identical models give Δp = 0',
+        detects: `a domain losing ${maxLoss} points of mean p(correct)`,
+      }),
+    );
+  } else {
+    const d = section.comparison?.detection;
+    const method = section.method === 'fisher-bh' ? 'Fisher + BH' : 'RCI';
+    const item = section.method === 'fisher-bh' ? (d?.itemFisherBh ?? null) : (d?.itemRci ?? null);
+    const itemText =
+      item === null
+        ? 'not measured (no comparison)'
+        : item >= 1
+          ? `no single item at K = ${settings.samples} (it would need |Δp| > 1); raise churn.samples`
+          : `at K = ${settings.samples} an item must move by ${item.toFixed(2)} to be flagged; the rule fails above max-deteriorated such items`;
+    const domainText =
+      d?.domain === null || d?.domain === undefined
+        ? 'not measured (no tested domain)'
+        : `at K = ${settings.samples} a domain of ${d.domainItems} items losing ${pts(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
+    cards.push(
+      card('max-deteriorated', {
+        tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,
+        falseAlarmRate: budget.maxDeteriorated,
+        falseAlarmBasis: `design: the count must exceed the method's null calibration at its ${pct(1 - budget.maxDeteriorated)} quantile (parametric bootstrap, ${settings.nullReplicates} replicates); measured by simulation in docs/gate-validity-churn.md`,
+        detects: itemText,
+      }),
+      card('domain-loss', {
+        tests:
+          "a domain's net loss: exact permutation test on its items' paired counts, Holm over domains",
+        falseAlarmRate: budget.domainLoss,
+        falseAlarmBasis:
+          "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md",
+        detects: domainText,
+      }),
+    );
+  }
+  cards.push(
+    card('aggregate-delta', {
+      tests: 'the overall Δ interval entirely below 0 (a warning)',
+      falseAlarmRate: 0,
+      falseAlarmBasis: 'warns, never fails: not counted against the budget',
+      detects: 'an overall loss whose 95% interval excludes 0',
+    }),
+    card('timeouts', {
+      tests: `more than ${pct(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
+      falseAlarmRate: 0,
+      falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
+      detects: 'an incomplete measurement',
+    }),
+    card('invalid-answers', {
+      tests: `more than ${pct(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
+      falseAlarmRate: 0,
+      falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
+      detects: 'an incomplete measurement',
+    }),
+  );
+  return cards;
+}
