@@ -29,7 +29,7 @@ describe('model-gate demo (regression scenario)', () => {
     expect(outcome.exitCode).toBe(ExitCode.regression);
     const failed = outcome.report.verdict.reasons.filter((r) => r.severity === 'fail');
     const text = failed.map((r) => `${r.check}/${r.rule}: ${r.message}`).join('\n');
-    expect(text).toMatch(/churn\/.*law: \d+ items reliably worse/);
+    expect(text).toMatch(/churn\/domain-loss: law: accuracy fell \d+(\.\d)? points/);
     expect(text).toMatch(/dragon\/.*ECE/);
     expect(text).toMatch(/personas\/.*merges technique and sourcing/);
     expect(outcome.report.headline.reversals).toEqual(['law']);
