@@ -206,7 +206,7 @@ function describeIssue(
 
 function suggest(parent: readonly PropertyKey[]): string {
   return parent.length === 0
-    ? ' (known: provider, models, checks, fail-on, runner, output, churn, dragon, personas)'
+    ? ' (known: provider, models, checks, fail-on, runner, output, churn, dragon, personas, history)'
     : '';
 }
 

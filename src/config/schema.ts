@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { churnSettingsSchema } from '../checks/churn/settings.js';
 import { dragonSettingsSchema } from '../checks/dragon/settings.js';
 import { personasSettingsSchema } from '../checks/personas/settings.js';
+import { historySettingsSchema } from '../history/settings.js';
 
 export const CHECK_NAMES = ['churn', 'dragon', 'personas'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
@@ -98,6 +99,8 @@ export const outputSchema = z
     dir: z.string().min(1).default('model-gate-out'),
     /** Sample log path; defaults to <dir>/samples.jsonl. */
     log: z.string().min(1).optional(),
+    /** Nightly history (JSON Lines): single-model runs append one line per night. */
+    history: z.string().min(1).optional(),
   })
   .strict();
 
@@ -121,6 +124,7 @@ export const configSchema = z
     churn: churnSettingsSchema.prefault({}),
     dragon: dragonSettingsSchema.prefault({}),
     personas: personasSettingsSchema.prefault({}),
+    history: historySettingsSchema.prefault({}),
   })
   .strict();
 

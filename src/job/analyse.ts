@@ -3,6 +3,10 @@ import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
 import { ExitCode } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
+import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
+import { entryFromReport, type HistoryEntry } from '../history/entry.js';
+import { appendHistory, readHistory } from '../history/file.js';
+import { type HistorySection, historySection } from '../history/section.js';
 import { buildReport } from '../report/build.js';
 import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
@@ -42,6 +46,13 @@ export interface AnalyseLogsOptions {
    * measured by every selected check, and no shard of a set missing — or nothing is written.
    */
   requireMatchingLogs?: boolean;
+  /**
+   * Nightly history (output.history, single-model runs): append tonight's line. A run sets
+   * it; a re-analysis shows the history without adding to it.
+   */
+  appendHistory?: boolean;
+  /** Commit recorded in the history line; default GITHUB_SHA. */
+  commit?: string | null;
   now?: () => Date;
 }
 
@@ -103,14 +114,28 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     );
   }
 
-  const report = buildReport({
-    run,
-    sections,
-    findings,
-    rules,
-    createdAt: (options.now ?? (() => new Date()))(),
-  });
+  const createdAt = (options.now ?? (() => new Date()))();
+  const draft = buildReport({ run, sections, findings, rules, createdAt });
+  const nightly = await withHistory(draft, loaded, options);
+  const report = nightly
+    ? buildReport({
+        run,
+        sections,
+        findings: [...findings, ...nightly.findings],
+        rules: [...rules, ...nightly.rules],
+        createdAt,
+        history: nightly.section,
+      })
+    : draft;
+  if (nightly) {
+    // Tonight's line carries the final verdict, the drift rule included.
+    const tonight = { ...nightly.tonight, verdict: report.verdict.status };
+    const last = report.history?.nights.at(-1);
+    if (last) last.verdict = tonight.verdict;
+    nightly.tonight = tonight;
+  }
   const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
+  if (nightly && options.appendHistory) await appendHistory(nightly.file, nightly.tonight);
   return {
     report,
     files: {
@@ -123,6 +148,34 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     exitCode: verdictExitCode(report, options.cancelled ?? false),
     cancelled: options.cancelled ?? false,
   };
+}
+
+/** Reads output.history and evaluates tonight against it (single-model runs only). */
+async function withHistory(
+  draft: Report,
+  loaded: LoadedConfig,
+  options: AnalyseLogsOptions,
+): Promise<{
+  file: string;
+  tonight: HistoryEntry;
+  section: HistorySection;
+  findings: GateFinding[];
+  rules: EvaluatedGateRule[];
+} | null> {
+  const configured = loaded.config.output.history;
+  if (!configured || loaded.config.models.candidate) return null;
+  const tonight = entryFromReport(draft, options.commit ?? process.env.GITHUB_SHA ?? null);
+  if (!tonight) return null;
+  const file = path.resolve(configured);
+  const prior = await readHistory(file);
+  const { section, findings, rules } = historySection({
+    prior,
+    tonight,
+    settings: loaded.config.history,
+    file: path.basename(file),
+    appended: options.appendHistory ?? false,
+  });
+  return { file, tonight, section, findings, rules };
 }
 
 /** The CLI's exit code: the verdict, whatever fail-on says (fail-on governs the action step). */

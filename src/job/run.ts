@@ -2,6 +2,7 @@ import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode } from '../errors.js';
+import { readHistory } from '../history/file.js';
 import type { Provider } from '../providers/types.js';
 import { createProgress } from '../runner/progress.js';
 import { runPlan } from '../runner/run.js';
@@ -33,6 +34,11 @@ export async function runJob(
     provider: options.provider,
     limit,
   });
+
+  // A damaged history is bad input: said before any request, not after an hour of measuring.
+  if (config.output.history && !config.models.candidate) {
+    await readHistory(path.resolve(config.output.history));
+  }
 
   const logPath = sampleLogPath(options);
   await mkdir(path.dirname(logPath), { recursive: true });
@@ -75,6 +81,8 @@ export async function runJob(
     checks,
     cancelled: result.cancelled,
     limit,
+    // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
+    appendHistory: result.shard === null && limit === null && !result.cancelled,
   });
   if (result.shard === null) return outcome;
   // A slice of the plan can neither pass nor fail the gate: `analyze` over every shard's log

@@ -3,6 +3,7 @@
  * the time, so the same inputs give the same report.
  */
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
+import type { HistorySection } from '../history/section.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { extractHeadline } from './headline.js';
 import { REPORT_SCHEMA, type Report, type RunMetadata } from './types.js';
@@ -17,6 +18,8 @@ export interface BuildReportInput {
   /** Every gate rule as a test, with its outcome on this run. */
   rules?: readonly EvaluatedGateRule[];
   createdAt: Date | string;
+  /** Nightly history section (its drift finding is among `findings`). */
+  history?: HistorySection;
 }
 
 export function buildReport(input: BuildReportInput): Report {
@@ -36,6 +39,9 @@ export function buildReport(input: BuildReportInput): Report {
     checks: sections,
     headline: extractHeadline(sections),
     verdict: { ...decideVerdict(findings), rules },
+    ...(input.history
+      ? { history: toPlainJson(input.history, 'history', warnings) as HistorySection }
+      : {}),
   };
 }
 

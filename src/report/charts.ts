@@ -1,5 +1,6 @@
 /** Every chart of a report, from the check sections alone, with the check that drew it. */
 import type { CheckName } from '../config/schema.js';
+import { historyChart } from '../history/render.js';
 import { churnCharts } from './sections/churn.js';
 import { dragonCharts } from './sections/dragon.js';
 import { personasCharts } from './sections/personas.js';
@@ -25,6 +26,9 @@ export function chartsOf(report: Report): ReportCharts {
     ['personas', personas ? () => personasCharts(personas) : null],
   ];
   const result: ReportCharts = { charts: [], problems: [] };
+  // The nightly trend is drawn from the history section; its rule belongs to dragon (ECE).
+  const { history } = report;
+  if (history) drawers.push(['dragon', () => [historyChart(history)].filter((c) => c !== null)]);
   for (const [check, draw] of drawers) {
     if (!draw) continue;
     try {

@@ -103,6 +103,10 @@ export const reportSchema = z
       suppressed: z.array(findingSchema),
       rules: z.array(ruleSchema).default([]),
     }),
+    history: z
+      .looseObject({ model: z.string(), nights: z.array(z.unknown()) })
+      .optional()
+      .describe('Nightly history (output.history): the last nights and the drift rule.'),
   })
   .describe('model-gate report: run metadata, one section per check, the verdict.');
 

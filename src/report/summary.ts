@@ -17,6 +17,7 @@ import {
   relativeLink,
   table,
 } from './markdown.js';
+import { renderHistorySection } from '../history/render.js';
 import { renderChurnSection } from './sections/churn.js';
 import { renderDragonSection } from './sections/dragon.js';
 import { renderPersonasSection } from './sections/personas.js';
@@ -58,6 +59,7 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
     ...atAGlance(report),
     ...glanceCharts(report),
     ...checkSections(report),
+    ...(report.history ? [renderHistorySection(report.history)] : []),
     ...chartList(chartsOf(report).charts, options),
     provenance(report),
   ];

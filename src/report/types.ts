@@ -3,6 +3,7 @@ import type { DragonSection } from '../checks/dragon/section.js';
 import type { PersonasSection } from '../checks/personas/section.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { GateConfig } from '../config/schema.js';
+import type { HistorySection } from '../history/section.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 
 export const REPORT_SCHEMA = 'model-gate.report/1';
@@ -83,4 +84,6 @@ export interface Report {
   /** Numbers exposed as action outputs, taken from the check sections. */
   headline: ReportHeadline;
   verdict: Verdict;
+  /** Nightly runs with `output.history`: the last nights and the drift rule. */
+  history?: HistorySection;
 }

@@ -1,0 +1,57 @@
+/**
+ * The history file: JSON Lines, one night per line, appended by each nightly run. Read
+ * strictly (a damaged line is named with its number, exit 2) so a trend is never drawn from
+ * a file that silently lost nights.
+ */
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import { type HistoryEntry, historyEntrySchema } from './entry.js';
+
+export function parseHistory(text: string, file: string): HistoryEntry[] {
+  const entries: HistoryEntry[] = [];
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const where = `${file} line ${index + 1}`;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new InputError(`${where}: not JSON; expected one night of a model-gate history`, [
+        'each line is a JSON object written by a nightly run; remove or repair the damaged line',
+      ]);
+    }
+    const parsed = historyEntrySchema.safeParse(json);
+    if (!parsed.success) {
+      throw new InputError(
+        `${where}: not a model-gate history line`,
+        parsed.error.issues
+          .slice(0, 5)
+          .map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`),
+      );
+    }
+    entries.push(parsed.data);
+  }
+  return entries;
+}
+
+/** The nights recorded so far; none when the file does not exist yet (the first night). */
+export async function readHistory(file: string): Promise<HistoryEntry[]> {
+  if (!existsSync(file)) return [];
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InputError(`cannot read the history ${file}: ${reason}`);
+  }
+  return parseHistory(text, file);
+}
+
+/** One write of one whole line: an interrupted run leaves the file as it was or complete. */
+export async function appendHistory(file: string, entry: HistoryEntry): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await appendFile(file, `${JSON.stringify(entry)}\n`);
+}

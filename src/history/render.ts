@@ -1,0 +1,175 @@
+/**
+ * The nightly history in summary.md (a table of the last nights) and its SVG trend chart:
+ * ECE and its 95% interval per night, the nights the drift rule looked at shaded, and a
+ * dashed line where the model's digest changed ("model re-pulled").
+ */
+import { codeSpan, escapeText, interval, num, percent, table } from '../report/markdown.js';
+import { type Chart, element, svgDocument, text } from '../report/svg.js';
+import type { HistoryNight, HistorySection } from './section.js';
+
+export const HISTORY_CHART = 'history-ece-trend.svg';
+
+const day = (iso: string) => iso.slice(0, 10);
+const shortDigest = (d: string | null) => (d ? d.slice(0, 12) : '–');
+
+export function renderHistorySection(section: HistorySection): string {
+  const lines = [`### Nightly history: ${codeSpan(section.model)}`, ''];
+  const shown = section.nights.length;
+  lines.push(
+    `${section.total} night${section.total === 1 ? '' : 's'} of this model in ${codeSpan(section.file)}${
+      section.appended ? ', tonight appended' : ' (read only: tonight was not appended)'
+    }; the last ${shown} below.${
+      section.otherModels > 0
+        ? ` ${section.otherModels} night(s) of other models in the file are left out.`
+        : ''
+    }`,
+    '',
+    table(
+      [
+        'night',
+        'commit',
+        'digest',
+        'ECE [95% CI]',
+        'Brier',
+        'known-wall',
+        'personas',
+        'churn',
+        'verdict',
+      ],
+      section.nights.map((n) => [
+        day(n.date),
+        n.commit ? codeSpan(n.commit.slice(0, 7)) : '–',
+        `${codeSpan(shortDigest(n.digest))}${n.rePulled ? ' model re-pulled' : ''}`,
+        n.ece ? `${num(n.ece.value)} ${interval(n.ece.low, n.ece.high)}` : '–',
+        num(n.brier),
+        percent(n.knownWallRate),
+        percent(n.personaAccuracy),
+        percent(n.churnAccuracy),
+        escapeText(n.verdict),
+      ]),
+      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ),
+  );
+  return lines.join('\n');
+}
+
+const WIDTH = 640;
+const HEIGHT = 300;
+const PLOT = { left: 56, top: 40, right: 16, bottom: 56 };
+const PLOT_W = WIDTH - PLOT.left - PLOT.right;
+const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
+const POINT = '#4878a8';
+const REPULL = '#c0392b';
+
+export function historyChart(section: HistorySection): Chart | null {
+  const nights = section.nights;
+  const measured = nights.filter((n) => n.ece !== null);
+  if (measured.length === 0) return null;
+  const top = Math.max(0.1, ...measured.map((n) => n.ece?.high ?? 0));
+  const yMax = Math.min(1, Math.ceil(top * 10) / 10);
+  const n = nights.length;
+  const x = (i: number) => PLOT.left + (n === 1 ? PLOT_W / 2 : (i * PLOT_W) / (n - 1));
+  const y = (v: number) => PLOT.top + (1 - Math.min(v, yMax) / yMax) * PLOT_H;
+  const title = `ECE per night: ${section.model}`;
+  const body: string[] = [];
+
+  // The nights the drift rule fitted: the last `window` nights that have an ECE.
+  const window = section.drift.window;
+  if (window > 0) {
+    const indices = nights.map((night, i) => (night.ece ? i : -1)).filter((i) => i >= 0);
+    const first = indices[Math.max(0, indices.length - window)] ?? 0;
+    const left = Math.max(PLOT.left, x(first) - (n > 1 ? PLOT_W / (n - 1) / 2 : 10));
+    body.push(
+      element('rect', {
+        x: left,
+        y: PLOT.top,
+        width: PLOT.left + PLOT_W - left,
+        height: PLOT_H,
+        fill: section.drift.fired ? '#fbe3e0' : '#eef3f8',
+      }),
+    );
+  }
+  for (const v of [0, 0.25, 0.5, 0.75, 1].map((t) => t * yMax)) {
+    body.push(
+      element('line', {
+        x1: PLOT.left,
+        y1: y(v),
+        x2: PLOT.left + PLOT_W,
+        y2: y(v),
+        stroke: '#e6e6e6',
+      }),
+      text(PLOT.left - 6, y(v) + 4, v.toFixed(2), { 'text-anchor': 'end', fill: '#555' }),
+    );
+  }
+  nights.forEach((night, i) => {
+    if (night.rePulled) {
+      body.push(
+        element('line', {
+          x1: x(i),
+          y1: PLOT.top,
+          x2: x(i),
+          y2: PLOT.top + PLOT_H,
+          stroke: REPULL,
+          'stroke-dasharray': '4 3',
+        }),
+        text(x(i) + 3, PLOT.top + 10, 'model re-pulled', { fill: REPULL, 'font-size': 10 }),
+      );
+    }
+    const label = n <= 16 || i % Math.ceil(n / 16) === 0 || i === n - 1;
+    if (label) {
+      body.push(
+        text(x(i), PLOT.top + PLOT_H + 14, day(night.date).slice(5), {
+          'text-anchor': 'middle',
+          fill: '#555',
+          'font-size': 10,
+        }),
+      );
+    }
+    if (!night.ece) return;
+    body.push(
+      element('line', {
+        x1: x(i),
+        y1: y(night.ece.low),
+        x2: x(i),
+        y2: y(night.ece.high),
+        stroke: '#222',
+      }),
+      element('circle', { cx: x(i), cy: y(night.ece.value), r: 3.5, fill: POINT }),
+    );
+  });
+  const d = section.drift;
+  const verdict =
+    d.window === 0
+      ? `drift rule: ${d.available} of ${d.required} nights`
+      : `drift over ${d.window} nights: ${(d.rise ?? 0) >= 0 ? '+' : '−'}${Math.abs(d.rise ?? 0).toFixed(3)} (limit +${d.maxRise.toFixed(3)}, z ${(d.z ?? 0).toFixed(2)})${d.fired ? ' — FAIL' : ''}`;
+  body.push(
+    element('rect', {
+      x: PLOT.left,
+      y: PLOT.top,
+      width: PLOT_W,
+      height: PLOT_H,
+      fill: 'none',
+      stroke: '#888',
+    }),
+    text(WIDTH / 2, 16, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
+    text(WIDTH / 2, 30, verdict, { 'text-anchor': 'middle', fill: '#555', 'font-size': 11 }),
+    text(PLOT.left + PLOT_W / 2, HEIGHT - 22, 'night (month-day); dot = ECE, bar = 95% interval', {
+      'text-anchor': 'middle',
+      fill: '#555',
+      'font-size': 11,
+    }),
+    text(14, PLOT.top + PLOT_H / 2, 'ECE', {
+      'text-anchor': 'middle',
+      transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`,
+    }),
+    text(PLOT.left, HEIGHT - 6, 'shaded: nights the drift rule fitted', {
+      fill: '#555',
+      'font-size': 10,
+    }),
+  );
+  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH, HEIGHT, title, body) };
+}
+
+export function rePulledNights(nights: readonly HistoryNight[]): string[] {
+  return nights.filter((n) => n.rePulled).map((n) => day(n.date));
+}

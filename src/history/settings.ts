@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { DRIFT_DEFAULTS } from './drift.js';
+
+/** `history:` section of model-gate.yml: the drift rule on the nights of `output.history`. */
+export const historySettingsSchema = z
+  .object({
+    /** Nights the drift rule fits its trend on (the last N with an ECE). */
+    driftNights: z.number().int().min(3).max(365).default(DRIFT_DEFAULTS.nights),
+    /** Rise of ECE across those nights from which the rule may fail. */
+    maxEceRise: z.number().gt(0).max(1).default(DRIFT_DEFAULTS.maxRise),
+    /** One-sided level of the slope test (per night). */
+    alpha: z.number().gt(0).lt(0.5).default(DRIFT_DEFAULTS.alpha),
+    /** Nights shown in the summary's table and trend chart. */
+    show: z.number().int().min(1).max(365).default(14),
+  })
+  .strict();
+
+export type HistorySettings = z.infer<typeof historySettingsSchema>;

@@ -1,0 +1,119 @@
+/**
+ * Thirty simulated nights of the production model: calibrated until night 19, then drifting
+ * toward overconfidence from night 20, re-pulled (new digest, same behaviour) on night 12.
+ * The drift rule must fail at the drift and not before; the trend chart marks the re-pull.
+ *
+ * The two ends are the simulator's own numbers (fixtures/simulator/demo.yml, dragon seeds
+ * 0–9, bootstrap 1000, one model per run): demo-base:1b plays `careful`, demo-cand:1b plays
+ * `overconfident`. Night-to-night noise is drawn from each night's interval.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HistoryEntry } from '../../src/history/entry.js';
+import { parseHistory } from '../../src/history/file.js';
+import { historyChart, renderHistorySection } from '../../src/history/render.js';
+import { historySection } from '../../src/history/section.js';
+import { historySettingsSchema } from '../../src/history/settings.js';
+import { createRng } from '../../src/stats/prng.js';
+
+const CAREFUL = { value: 0.000437, low: 0.001022, high: 0.018153 };
+const OVERCONFIDENT = { value: 0.372018, low: 0.296851, high: 0.422064 };
+const DRIFT_FROM = 20;
+const REPULL_AT = 12;
+
+function nights(count: number, seed: number): HistoryEntry[] {
+  const rng = createRng(seed);
+  const gaussian = () =>
+    Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+  const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
+  return Array.from({ length: count }, (_, i) => {
+    const night = i + 1;
+    const t = night < DRIFT_FROM ? 0 : Math.min(1, (night - DRIFT_FROM + 1) / 10);
+    const low = lerp(CAREFUL.low, OVERCONFIDENT.low, t);
+    const high = lerp(CAREFUL.high, OVERCONFIDENT.high, t);
+    const shift = ((high - low) / 3.92) * gaussian();
+    const value = Math.max(0, lerp(CAREFUL.value, OVERCONFIDENT.value, t) + shift);
+    return {
+      v: 1,
+      date: new Date(Date.UTC(2026, 9, night, 3, 17)).toISOString(),
+      commit: `c0ffee${String(night).padStart(2, '0')}`,
+      model: 'demo-base:1b',
+      digest: (night < REPULL_AT ? 'a' : 'b').repeat(64),
+      verdict: 'pass',
+      ece: { value, low: Math.max(0, low + shift), high: high + shift },
+      brier: lerp(0.089, 0.382, t),
+      knownWallRate: 0,
+      personaAccuracy: null,
+      churnAccuracy: null,
+    } satisfies HistoryEntry;
+  });
+}
+
+const settings = historySettingsSchema.parse({ show: 30 });
+
+function evaluate(history: HistoryEntry[]) {
+  return history.map((tonight, i) =>
+    historySection({
+      prior: history.slice(0, i),
+      tonight,
+      settings,
+      file: 'history.jsonl',
+      appended: true,
+    }),
+  );
+}
+
+describe('a 30-night history drifting from night 20', () => {
+  const history = nights(30, 7);
+  const results = evaluate(history);
+  const fired = results.map((r) => r.section.drift.fired);
+
+  it('fails the drift rule at the drift, not before', () => {
+    const first = fired.indexOf(true) + 1;
+    expect(fired.slice(0, DRIFT_FROM - 1)).not.toContain(true);
+    expect(first).toBeGreaterThanOrEqual(DRIFT_FROM);
+    expect(first).toBeLessThanOrEqual(DRIFT_FROM + 3);
+    // Once the model has drifted, it keeps failing while the window holds the rise.
+    expect(fired.slice(first - 1, 29)).not.toContain(false);
+    const finding = results[first - 1]?.findings[0];
+    expect(finding?.severity).toBe('fail');
+    expect(finding?.rule).toBe('ece-drift');
+    expect(finding?.message).toMatch(
+      /False-alarm rate with these nights' noise: (below )?\d+\.\d+% per night/,
+    );
+  });
+
+  it('is quiet, with a stated rate, on the nights before', () => {
+    const night19 = results[18];
+    expect(night19?.findings[0]?.severity).toBe('info');
+    expect(night19?.section.drift.falseAlarmRate).toBeLessThan(0.02);
+  });
+
+  it('never fires on other noise draws of the 19 calibrated nights', () => {
+    for (const seed of [1, 2, 3]) {
+      const calm = evaluate(nights(DRIFT_FROM - 1, seed));
+      expect(calm.map((r) => r.section.drift.fired)).not.toContain(true);
+    }
+  });
+
+  it('marks the re-pulled digest in the table and the trend chart', () => {
+    const last = results[29]?.section;
+    if (!last) throw new Error('no section');
+    expect(last.nights).toHaveLength(30);
+    expect(last.nights.filter((n) => n.rePulled).map((n) => n.date.slice(0, 10))).toEqual([
+      '2026-10-12',
+    ]);
+    const markdown = renderHistorySection(last);
+    expect(markdown).toContain('model re-pulled');
+    expect(markdown.split('\n').filter((l) => l.startsWith('| 2026-10-'))).toHaveLength(30);
+    const chart = historyChart(last);
+    expect(chart?.file).toBe('history-ece-trend.svg');
+    expect(chart?.svg.match(/<circle /g)).toHaveLength(30);
+    expect(chart?.svg).toContain('model re-pulled');
+    expect(chart?.svg).toContain('FAIL');
+  });
+
+  it('reads back what it would append', () => {
+    const text = history.map((e) => JSON.stringify(e)).join('\n');
+    expect(parseHistory(text, 'history.jsonl')).toEqual(history);
+  });
+});
