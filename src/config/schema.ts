@@ -91,6 +91,12 @@ export const runnerSchema = z
       .min(1024)
       .max(1024 * 1024 * 1024)
       .default(1024 * 1024),
+    /** Unload other models from the server (keep_alive 0) before each model's series. */
+    unloadOthers: z.boolean().default(false),
+    /** Seconds between nvidia-smi samples while the run measures; 0 turns them off. */
+    gpuSampleS: z.number().min(0).max(3600).default(5),
+    /** Share of a series' GPU samples with another compute process above which it is perturbed. */
+    gpuContentionShare: z.number().min(0).max(1).default(0.2),
   })
   .strict();
 

@@ -26,6 +26,8 @@ export interface PublishFiles {
   summary: string;
   charts: readonly string[];
   logs: readonly string[];
+  /** gpu.csv, the nightly history: in the artifact beside the report. */
+  extra?: readonly string[];
 }
 
 export interface PublishOptions {
@@ -106,7 +108,13 @@ export async function publish(
     try {
       const uploaded = await uploadRunArtifact(options.artifact.uploader, {
         baseName: options.artifact.baseName,
-        files: [files.report, files.summary, ...files.charts, ...files.logs],
+        files: [
+          files.report,
+          files.summary,
+          ...files.charts,
+          ...files.logs,
+          ...(files.extra ?? []),
+        ],
         run: options.run,
       });
       log.info(`Uploaded artifact ${uploaded.name}${uploaded.url ? `: ${uploaded.url}` : ''}`);

@@ -7,6 +7,8 @@ import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { entryFromReport, type HistoryEntry } from '../history/entry.js';
 import { appendHistory, readHistory } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
+import { operationsFindings } from '../operations/findings.js';
+import type { RunOperations } from '../operations/types.js';
 import { buildReport } from '../report/build.js';
 import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
@@ -51,6 +53,8 @@ export interface AnalyseLogsOptions {
    * it; a re-analysis shows the history without adding to it.
    */
   appendHistory?: boolean;
+  /** A run's hygiene and GPU telemetry (a re-analysis has none). */
+  operations?: RunOperations;
   /** Commit recorded in the history line; default GITHUB_SHA. */
   commit?: string | null;
   now?: () => Date;
@@ -96,6 +100,15 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
   const first = checks[0]?.check.name;
   if (limit && first) findings.push(smokeRunFinding(first, limit));
+  if (options.operations) {
+    findings.push(
+      ...operationsFindings(
+        options.operations,
+        loaded.config.checks,
+        loaded.config.runner.gpuContentionShare,
+      ),
+    );
+  }
   const models = modelOrder(ctx);
   const run: RunMetadata = {
     ...provenance(runs, models),
@@ -103,6 +116,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     logs: options.logs.map((file) => path.basename(file)),
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
     promptHashes: promptHashes(ctx),
+    ...(options.operations ? { operations: options.operations } : {}),
   };
   for (const warning of warnings) run.warnings.push(warning);
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
@@ -144,6 +158,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
       summary: written.summary,
       charts: written.charts,
       logs: options.logs.map((file) => path.resolve(file)),
+      ...(nightly && options.appendHistory ? { extra: [nightly.file] } : {}),
     },
     exitCode: verdictExitCode(report, options.cancelled ?? false),
     cancelled: options.cancelled ?? false,

@@ -2,7 +2,10 @@ import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode } from '../errors.js';
+import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
+import type { GpuTelemetry } from '../gpu/telemetry.js';
 import { readHistory } from '../history/file.js';
+import type { RunOperations } from '../operations/types.js';
 import type { Provider } from '../providers/types.js';
 import { createProgress } from '../runner/progress.js';
 import { runPlan } from '../runner/run.js';
@@ -54,10 +57,24 @@ export async function runJob(
   }
 
   const interactive = options.interactive ?? Boolean((stream as NodeJS.WriteStream).isTTY);
+  const models = modelOrder(ctx);
+  const gpuCsv = path.resolve(config.output.dir, GPU_CSV);
+  // The embedded engine computes in this process; a server's GPU work is its own processes.
+  const sampler = await startGpuSampler({
+    intervalS: config.runner.gpuSampleS,
+    csvPath: gpuCsv,
+    models,
+    ownPids: [process.pid],
+  });
+  let telemetry: GpuTelemetry | null = null;
+  const stopSampler = async (): Promise<GpuTelemetry> => {
+    telemetry ??= await sampler.stop();
+    return telemetry;
+  };
   const result = await runPlan({
     provider,
     units,
-    models: modelOrder(ctx),
+    models,
     logPath,
     concurrency: config.runner.concurrency,
     timeoutMs: config.runner.timeoutS * 1000,
@@ -69,7 +86,21 @@ export async function runJob(
     limit,
     signal: options.signal,
     progress: createProgress({ stream, interactive }),
-  });
+    unloadOthers: config.runner.unloadOthers,
+    onSeries: (model) => sampler.mark(model),
+  }).finally(stopSampler);
+  const gpu = await stopSampler();
+  const operations: RunOperations = {
+    unloadOthers: config.runner.unloadOthers,
+    concurrency: config.runner.concurrency,
+    series: result.series,
+    gpu: isLocalServer(provider.info.host)
+      ? gpu
+      : {
+          ...gpu,
+          note: `${gpu.note} (this machine's GPU; the model server is at ${provider.info.host})`,
+        },
+  };
 
   if (cached) {
     await mkdir(path.dirname(cached), { recursive: true });
@@ -81,9 +112,11 @@ export async function runJob(
     checks,
     cancelled: result.cancelled,
     limit,
+    operations,
     // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
     appendHistory: result.shard === null && limit === null && !result.cancelled,
   });
+  if (gpu.file) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
   if (result.shard === null) return outcome;
   // A slice of the plan can neither pass nor fail the gate: `analyze` over every shard's log
   // decides. A matrix job of one shard fails only when its slice could not be measured.
@@ -110,4 +143,13 @@ export async function setAsideLog(logPath: string, now: Date = new Date()): Prom
   for (let n = 2; existsSync(target); n++) target = path.join(dir, `${name}.${stamp}-${n}${ext}`);
   await rename(logPath, target);
   return target;
+}
+
+function isLocalServer(host: string): boolean {
+  try {
+    const name = new URL(host).hostname;
+    return ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(name) || name.startsWith('127.');
+  } catch {
+    return true;
+  }
 }

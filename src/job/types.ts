@@ -10,6 +10,8 @@ export interface JobFiles {
   charts: string[];
   /** Sample logs the report was computed from. */
   logs: string[];
+  /** Other files of the run for the artifact: gpu.csv, the nightly history. */
+  extra?: string[];
 }
 
 export interface JobOutcome {

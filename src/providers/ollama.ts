@@ -24,6 +24,7 @@ import {
   type ChatResponse,
   type ModelMetadata,
   type Provider,
+  type RunningModel,
   ProviderFailure,
   type ServerInfo,
   type TokenLogprob,
@@ -165,6 +166,28 @@ export class OllamaProvider implements Provider {
     return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
       const { models } = await client.ps();
       return models.map((m) => m.name);
+    });
+  }
+
+  running(): Promise<RunningModel[]> {
+    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
+      const { models } = await client.ps();
+      return models.map((m) => {
+        // context_length is newer than the client's types; absent on older servers.
+        const context = (m as { context_length?: unknown }).context_length;
+        return {
+          name: m.name,
+          digest: m.digest ? m.digest.replace(/^sha256:/, '') : null,
+          contextLength: typeof context === 'number' ? context : null,
+          sizeVram: typeof m.size_vram === 'number' ? m.size_vram : null,
+        };
+      });
+    });
+  }
+
+  unloadModel(model: string): Promise<void> {
+    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
+      await client.generate({ model, prompt: '', keep_alive: 0, stream: false });
     });
   }
 

@@ -143,4 +143,18 @@ export interface Provider {
   loadedModels(): Promise<string[] | null>;
   /** Embedding vectors (personas `vectors: embed`). */
   embed(model: string, texts: string[]): Promise<number[][]>;
+  /** Loaded models with what the server says of each (Ollama /api/ps); absent: unknown. */
+  running?(): Promise<RunningModel[]>;
+  /** Frees a loaded model (Ollama: a generate request with keep_alive 0). */
+  unloadModel?(model: string): Promise<void>;
+}
+
+/** A model in the server's memory, as /api/ps describes it. Unknown is null. */
+export interface RunningModel {
+  name: string;
+  digest: string | null;
+  /** Context length the model was loaded with. */
+  contextLength: number | null;
+  /** Bytes of the model in GPU memory. */
+  sizeVram: number | null;
 }

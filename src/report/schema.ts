@@ -83,6 +83,10 @@ export const reportSchema = z
       warnings: z.array(z.string()),
       shards: z.array(z.string()),
       promptHashes: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)).optional(),
+      operations: z
+        .looseObject({ series: z.array(z.unknown()), gpu: z.looseObject({ note: z.string() }) })
+        .optional()
+        .describe('Server hygiene before each series and GPU telemetry during it (runs only).'),
     }),
     checks: z.object({
       churn: z.looseObject({ check: z.literal('churn') }).optional(),

@@ -18,6 +18,7 @@ import {
   table,
 } from './markdown.js';
 import { renderHistorySection } from '../history/render.js';
+import { renderOperations } from '../operations/render.js';
 import { renderChurnSection } from './sections/churn.js';
 import { renderDragonSection } from './sections/dragon.js';
 import { renderPersonasSection } from './sections/personas.js';
@@ -59,6 +60,7 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
     ...atAGlance(report),
     ...glanceCharts(report),
     ...checkSections(report),
+    ...(report.run.operations ? [renderOperations(report.run.operations)] : []),
     ...(report.history ? [renderHistorySection(report.history)] : []),
     ...chartList(chartsOf(report).charts, options),
     provenance(report),
@@ -348,6 +350,7 @@ function provenance(report: Report): string {
       ),
     );
   }
+  if (run.operations) parts.push(escapeText(run.operations.gpu.note));
   if (run.loadedBefore && run.loadedBefore.length > 0) {
     parts.push(
       `Models loaded on the server before the run: ${run.loadedBefore.map(codeSpan).join(', ')}`,

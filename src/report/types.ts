@@ -4,6 +4,7 @@ import type { PersonasSection } from '../checks/personas/section.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { GateConfig } from '../config/schema.js';
 import type { HistorySection } from '../history/section.js';
+import type { RunOperations } from '../operations/types.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 
 export const REPORT_SCHEMA = 'model-gate.report/1';
@@ -69,6 +70,8 @@ export interface RunMetadata {
   shards: string[];
   /** SHA-256 of each prompt template, by name (e.g. "churn", "dragon"). */
   promptHashes?: Record<string, string>;
+  /** A run (not a re-analysis): server hygiene before each series, GPU telemetry during it. */
+  operations?: RunOperations;
 }
 
 export interface Report {

@@ -86,6 +86,71 @@ export function warnForeignModels(
   }
 }
 
+/** What the server held when a model's series started, and what the runner did about it. */
+export interface SeriesHygiene {
+  model: string;
+  /** Models loaded before the series other than its own; null when the server does not say. */
+  othersLoaded: string[] | null;
+  /** Of those, models that are not part of this run (another user's, another job's). */
+  foreign: string[];
+  /** Models unloaded before the series (runner.unload-others). */
+  unloaded: string[];
+  /** Context length the server reports for the model during its series; null when unknown. */
+  contextLength: number | null;
+}
+
+/**
+ * Before a series: which other models hold server memory, and with `unloadOthers` a request
+ * to free each (Ollama keep_alive 0). A model that will not unload is warned about, never fatal.
+ */
+export async function seriesHygiene(
+  provider: Provider,
+  model: string,
+  ours: readonly string[],
+  unloadOthers: boolean,
+  warn: Warn,
+): Promise<SeriesHygiene> {
+  const loaded = await loadedModels(provider, warn);
+  const self = withTag(model);
+  const tagged = new Set(ours.map(withTag));
+  const others = loaded?.filter((m) => withTag(m) !== self) ?? null;
+  const foreign = (others ?? []).filter((m) => !tagged.has(withTag(m)));
+  const unloaded: string[] = [];
+  if (unloadOthers && others && others.length > 0) {
+    if (!provider.unloadModel) {
+      warn(`runner.unload-others: the ${provider.info.provider} server cannot unload models`);
+    } else {
+      for (const other of others) {
+        try {
+          await provider.unloadModel(other);
+          unloaded.push(other);
+        } catch (error) {
+          warn(
+            `could not unload ${other} before the series of ${model}: ${asFailure(error).message}`,
+          );
+        }
+      }
+    }
+  }
+  warnForeignModels(
+    foreign.filter((m) => !unloaded.includes(m)),
+    ours,
+    warn,
+  );
+  return { model, othersLoaded: others, foreign, unloaded, contextLength: null };
+}
+
+/** The context length the server reports for a loaded model (Ollama /api/ps), or null. */
+export async function reportedContext(provider: Provider, model: string): Promise<number | null> {
+  if (!provider.running) return null;
+  try {
+    const running = await provider.running();
+    return running.find((m) => withTag(m.name) === withTag(model))?.contextLength ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export async function warmUp(
   provider: Provider,
   model: string,

@@ -52,6 +52,9 @@ import {
   checkModel,
   checkServer,
   loadedModels,
+  reportedContext,
+  type SeriesHygiene,
+  seriesHygiene,
   warmUp,
   warnForeignModels,
 } from './preflight.js';
@@ -81,6 +84,10 @@ export interface RunPlanOptions {
   limit?: number | null;
   signal?: AbortSignal;
   progress?: ProgressSink;
+  /** Unload every other model from the server before each model's series. */
+  unloadOthers?: boolean;
+  /** Told the model whose series starts, and null once the last one ended (GPU sampling). */
+  onSeries?: (model: string | null) => void;
 }
 
 export interface RunPlanResult {
@@ -101,6 +108,8 @@ export interface RunPlanResult {
   units: { planned: number; skipped: number; executed: number };
   /** Model calls made (warm-ups and retries not counted). */
   calls: number;
+  /** Per series that ran: other models on the server, those unloaded, the reported context. */
+  series: SeriesHygiene[];
 }
 
 /** Thrown by `ctx.call` once the run is cancelled; the runner swallows it. */
@@ -199,6 +208,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   let serverLost: ProviderFailure | null = null;
   let unitFailure: unknown = null;
   const numCtxSeen = new Set<number>();
+  const series: SeriesHygiene[] = [];
 
   // A server that hangs (accepts requests, never answers) would turn every remaining call into
   // two timeouts, hours of them. After a call times out, one cheap status request (the model
@@ -319,9 +329,15 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
       const queue = pending.get(model) ?? [];
       if (queue.length === 0 || stopped()) continue;
       const digest = digestOf.get(model) ?? null;
-      if (model !== options.models[0]) {
-        warnForeignModels(await loadedModels(provider, warn), options.models, warn);
-      }
+      const hygiene = await seriesHygiene(
+        provider,
+        model,
+        options.models,
+        options.unloadOthers ?? false,
+        warn,
+      );
+      series.push(hygiene);
+      options.onSeries?.(model);
       if (options.warmup ?? true) {
         await warmUp(provider, model, numCtx, warmupTimeoutMs, signal, warn);
       }
@@ -333,8 +349,10 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+      hygiene.contextLength = await reportedContext(provider, model);
     }
   } finally {
+    options.onSeries?.(null);
     log.close();
     progress.finish();
   }
@@ -359,6 +377,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     shard: shardLabel(options.shard),
     units: { planned: planned.length, skipped, executed },
     calls,
+    series,
   };
 }
 

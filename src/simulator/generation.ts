@@ -71,6 +71,8 @@ export interface SimulatorStats {
   loads: number;
   /** Most requests generating at once. */
   maxInFlight: number;
+  /** Models freed by an unload request (keep_alive 0), in order. */
+  unloads: string[];
 }
 
 export function findModel(state: SimulatorState, name: string): SimulatedModel | null {

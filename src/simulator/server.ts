@@ -18,7 +18,12 @@ import {
   type SimulatorStats,
   useModel,
 } from './generation.js';
-import { loadScenario, type Scenario, type SimulatedModel } from './scenario.js';
+import {
+  loadScenario,
+  normaliseModelName,
+  type Scenario,
+  type SimulatedModel,
+} from './scenario.js';
 import { QueueFull, Slots } from './slots.js';
 import {
   type Endpoint,
@@ -66,7 +71,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     loadedContext: new Map(scenario.loaded.map((m) => [m, null])),
     arrivals: new Map(),
     attempts: new Map(),
-    stats: { requests: {}, order: [], loads: 0, maxInFlight: 0 },
+    stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] },
   };
   let completions = 0;
 
@@ -95,7 +100,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     }
     if (method === 'GET' && path === '/api/ps') {
       const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
-      return sendJson(res, 200, { models: loaded.map(psEntry) });
+      // The context a model was loaded with, as Ollama reports it; its default otherwise.
+      const entries = loaded.map((m) => ({
+        ...psEntry(m),
+        context_length: state.loadedContext.get(m.name) ?? m.contextLength,
+      }));
+      return sendJson(res, 200, { models: entries });
     }
     if (method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, {
@@ -117,6 +127,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       return endpoint === 'openai'
         ? sendJson(res, 400, openaiError(400, message))
         : sendJson(res, 400, { error: message });
+    }
+    if (endpoint === 'generate' && isUnloadRequest(body)) {
+      unload(body, res);
+      return;
     }
     if (endpoint) return serveGeneration(endpoint, body, req, res);
     if (path === '/api/show') {
@@ -141,6 +155,25 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       });
     }
     return sendJson(res, 404, { error: `${path} not found` });
+  }
+
+  /** Ollama frees a model on a generate request with keep_alive 0 and nothing to generate. */
+  function unload(body: Record<string, unknown>, res: ServerResponse): void {
+    const name = normaliseModelName(String(body.model));
+    if (!findModel(state, name) && !state.loaded.includes(name)) {
+      sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+      return;
+    }
+    state.loaded = state.loaded.filter((m) => m !== name);
+    state.loadedContext.delete(name);
+    state.stats.unloads.push(name);
+    sendJson(res, 200, {
+      model: body.model,
+      created_at: new Date().toISOString(),
+      response: '',
+      done: true,
+      done_reason: 'unload',
+    });
   }
 
   async function serveGeneration(
@@ -366,6 +399,12 @@ function placeholder(name: string): SimulatedModel {
     faults: [],
     behaviours: {},
   };
+}
+
+function isUnloadRequest(body: Record<string, unknown>): boolean {
+  const keepAlive = body.keep_alive;
+  const zero = keepAlive === 0 || keepAlive === '0' || keepAlive === '0s';
+  return zero && typeof body.model === 'string' && !body.prompt && !body.messages;
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {

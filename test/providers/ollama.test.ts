@@ -51,6 +51,18 @@ describe('OllamaProvider metadata', () => {
     expect(await provider.loadedModels()).toEqual(['resident:3b']);
   });
 
+  it('describes running models (/api/ps) and unloads one with keep_alive 0', async () => {
+    expect(await provider.running()).toEqual([
+      { name: 'resident:3b', digest: '0'.repeat(64), contextLength: 4096, sizeVram: 1_000_000 },
+    ]);
+    await provider.unloadModel('resident:3b');
+    expect(await provider.loadedModels()).toEqual([]);
+    expect(sim.stats().unloads).toEqual(['resident:3b']);
+    // Unloading a model the server does not know is a model-missing failure.
+    const error = await provider.unloadModel('ghost:1b').catch((e: unknown) => e);
+    expect((error as ProviderFailure).kind).toBe('model-missing');
+  });
+
   it('embeds texts through /api/embed; shared words give closer vectors', async () => {
     const [a, b, c] = await provider.embed('plain', [
       'the cat sat on the mat',

@@ -1,0 +1,205 @@
+/**
+ * Samples nvidia-smi every `intervalMs` while the run measures: one short child process per
+ * query, never blocking the run (a tick still in flight makes the next one skip), killed when
+ * the sampler stops. Without nvidia-smi, or when its first query fails, the sampler says so
+ * in one line and does nothing else.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import {
+  type ComputeApp,
+  type GpuDevice,
+  type GpuSample,
+  parseComputeApps,
+  parseDevices,
+  parseSamples,
+  QUERY_ARGS,
+} from './nvidiaSmi.js';
+import {
+  csvLines,
+  GPU_CSV_HEADER,
+  type GpuTelemetry,
+  type GpuTick,
+  summariseSeries,
+} from './telemetry.js';
+
+/** File name of the samples in the output folder. */
+export const GPU_CSV = 'gpu.csv';
+
+export interface GpuSamplerOptions {
+  /** Seconds between samples; 0 turns telemetry off. */
+  intervalS: number;
+  /** Where gpu.csv goes. */
+  csvPath: string;
+  /** Models of the run, in series order. */
+  models: readonly string[];
+  binary?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Processes that are ours (the embedded engine runs in this process). */
+  ownPids?: readonly number[];
+}
+
+export interface GpuSampler {
+  /** The series now running (a model), or null between series. */
+  mark(series: string | null): void;
+  stop(): Promise<GpuTelemetry>;
+}
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Set when the binary could not be started at all. */
+  spawnError: NodeJS.ErrnoException | null;
+}
+
+export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSampler> {
+  const binary = options.binary ?? 'nvidia-smi';
+  const ownPids = options.ownPids ?? [process.pid];
+  const children = new Set<ChildProcess>();
+  const timeoutMs = Math.max(2000, options.intervalS * 1000);
+
+  const query = (args: readonly string[]): Promise<Result> =>
+    new Promise((resolve) => {
+      let stdout = '';
+      let stderr = '';
+      let child: ChildProcess;
+      try {
+        child = spawn(binary, [...args], {
+          env: options.env ?? process.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: timeoutMs,
+          killSignal: 'SIGKILL',
+        });
+      } catch (error) {
+        resolve({ code: null, stdout, stderr, spawnError: error as NodeJS.ErrnoException });
+        return;
+      }
+      children.add(child);
+      child.stdout?.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      child.stderr?.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      let spawnError: NodeJS.ErrnoException | null = null;
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        spawnError = error;
+      });
+      child.on('close', (code) => {
+        children.delete(child);
+        resolve({ code, stdout, stderr, spawnError });
+      });
+    });
+
+  const unavailable = (note: string): GpuSampler => ({
+    mark: () => undefined,
+    stop: async () => ({
+      available: false,
+      note,
+      devices: [],
+      intervalS: options.intervalS,
+      file: null,
+      failedSamples: 0,
+      series: [],
+    }),
+  });
+
+  if (options.intervalS <= 0) return unavailable('GPU telemetry off (runner.gpu-sample-s: 0)');
+  const probe = await query(QUERY_ARGS.devices);
+  if (probe.spawnError) {
+    return unavailable(
+      probe.spawnError.code === 'ENOENT'
+        ? 'no GPU telemetry: nvidia-smi is not on the PATH'
+        : `no GPU telemetry: nvidia-smi could not be started (${probe.spawnError.message})`,
+    );
+  }
+  if (probe.code !== 0) {
+    const said = `${probe.stdout} ${probe.stderr}`.replace(/\s+/g, ' ').trim();
+    return unavailable(
+      `no GPU telemetry: nvidia-smi ${QUERY_ARGS.devices[0]} failed (exit ${probe.code ?? 'killed'}${said ? `: ${said.slice(0, 160)}` : ''})`,
+    );
+  }
+  let devices: GpuDevice[];
+  try {
+    devices = parseDevices(probe.stdout);
+  } catch (error) {
+    return unavailable(
+      `no GPU telemetry: unreadable nvidia-smi output (${(error as Error).message})`,
+    );
+  }
+
+  mkdirSync(path.dirname(options.csvPath), { recursive: true });
+  const csv: WriteStream = createWriteStream(options.csvPath);
+  csv.write(`${GPU_CSV_HEADER}\n`);
+  const ticks: GpuTick[] = [];
+  let series: string | null = null;
+  let failed = 0;
+  let stopping = false;
+  let inFlight: Promise<void> | null = null;
+
+  const tick = async (): Promise<void> => {
+    const at = new Date().toISOString();
+    const label = series;
+    const [gpu, apps] = await Promise.all([query(QUERY_ARGS.samples), query(QUERY_ARGS.apps)]);
+    if (stopping && (gpu.code === null || apps.code === null)) return; // killed by stop()
+    let gpus: GpuSample[];
+    try {
+      if (gpu.code !== 0) throw new Error(`exit ${gpu.code}`);
+      gpus = parseSamples(gpu.stdout);
+    } catch {
+      failed++;
+      return;
+    }
+    let processes: ComputeApp[] | null = null;
+    try {
+      if (apps.code === 0) processes = parseComputeApps(apps.stdout);
+    } catch {
+      processes = null;
+    }
+    const sample: GpuTick = { at, series: label, gpus, apps: processes };
+    ticks.push(sample);
+    for (const line of csvLines(sample, ownPids)) csv.write(`${line}\n`);
+  };
+  const schedule = (): void => {
+    if (inFlight || stopping) return; // the previous sample is still running: skip this one
+    inFlight = tick().finally(() => {
+      inFlight = null;
+    });
+  };
+  const timer = setInterval(schedule, options.intervalS * 1000);
+  timer.unref();
+
+  return {
+    mark(next) {
+      series = next;
+      // Every series gets a sample at its start, however short it is.
+      if (next !== null) schedule();
+    },
+    async stop() {
+      clearInterval(timer);
+      // A sample in flight when the run ends still belongs to it: let it finish briefly.
+      const pending = inFlight as Promise<void> | null;
+      if (pending) {
+        await Promise.race([pending, new Promise((r) => setTimeout(r, 1000).unref())]);
+      }
+      stopping = true;
+      for (const child of children) child.kill('SIGKILL');
+      if (inFlight) await inFlight;
+      await new Promise<void>((resolve) => csv.end(resolve));
+      const names = devices.map(
+        (d) => `${d.name} (GPU ${d.index}, driver ${d.driver}, ${d.memoryTotal ?? '?'} MiB)`,
+      );
+      return {
+        available: true,
+        note: `GPU sampled every ${options.intervalS} s with nvidia-smi: ${names.join('; ')}; ${ticks.length} samples${failed > 0 ? `, ${failed} failed` : ''}`,
+        devices,
+        intervalS: options.intervalS,
+        file: path.basename(options.csvPath),
+        failedSamples: failed,
+        series: summariseSeries(ticks, options.models, ownPids),
+      };
+    },
+  };
+}
