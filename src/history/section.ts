@@ -43,7 +43,9 @@ export function historySection(input: HistoryInput): {
   rules: EvaluatedGateRule[];
 } {
   const { tonight, settings } = input;
-  const all = [...input.prior, tonight];
+  // A re-analysis of a night the run already appended must not count that night twice.
+  const prior = input.appended ? input.prior : withoutTonight(input.prior, tonight);
+  const all = [...prior, tonight];
   const ours = all.filter((e) => e.model === tonight.model);
   const nights: HistoryNight[] = ours.map((entry, i) => {
     const before = ours[i - 1];
@@ -99,6 +101,18 @@ export function driftRule(d: DriftAnalysis): EvaluatedGateRule {
         : `a rise of ECE by +${d.smallestDetectedRise.toFixed(3)} across ${d.window} nights`,
     outcome: d.fired ? 'fail' : 'pass',
   };
+}
+
+function withoutTonight(prior: readonly HistoryEntry[], tonight: HistoryEntry): HistoryEntry[] {
+  const last = prior.findLastIndex((e) => e.model === tonight.model);
+  const same = (a: HistoryEntry, b: HistoryEntry) =>
+    a.digest === b.digest &&
+    a.ece?.value === b.ece?.value &&
+    a.brier === b.brier &&
+    a.personaAccuracy === b.personaAccuracy &&
+    a.churnAccuracy === b.churnAccuracy;
+  const entry = prior[last];
+  return entry && same(entry, tonight) ? prior.filter((_, i) => i !== last) : [...prior];
 }
 
 const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(3)}`;

@@ -117,3 +117,26 @@ describe('a 30-night history drifting from night 20', () => {
     expect(parseHistory(text, 'history.jsonl')).toEqual(history);
   });
 });
+
+describe('a re-analysis of a night already in the history', () => {
+  it('does not count that night twice', () => {
+    const history = nights(8, 11);
+    const tonight = { ...(history.at(-1) as HistoryEntry), date: '2026-12-01T00:00:00.000Z' };
+    const reread = historySection({
+      prior: history,
+      tonight,
+      settings,
+      file: 'history.jsonl',
+      appended: false,
+    });
+    expect(reread.section.total).toBe(8);
+    const appended = historySection({
+      prior: history,
+      tonight,
+      settings,
+      file: 'history.jsonl',
+      appended: true,
+    });
+    expect(appended.section.total).toBe(9);
+  });
+});
