@@ -138,7 +138,9 @@ async function night(n: number, cache: string) {
 }
 
 describe('the nightly workflow, two nights in a row', () => {
-  it('carries the history and last night’s report from the first night to the second', async () => {
+  it('carries the history and last night’s report from the first night to the second', {
+    timeout: 240_000,
+  }, async () => {
     const cache = path.join(root, 'cache');
     const first = await night(1, cache);
     expect(first.failed).toBeUndefined();

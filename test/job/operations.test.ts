@@ -48,7 +48,10 @@ describe('before each series', () => {
   });
   afterAll(() => simulator.close());
 
-  it('reports another loaded model and, with unload-others, unloads it; GPU sampled', async () => {
+  // Two short dragon series each; minutes only on a machine under heavy load.
+  it('reports another loaded model and, with unload-others, unloads it; GPU sampled', {
+    timeout: 240_000,
+  }, async () => {
     vi.stubEnv('PATH', `${FAKE}${path.delimiter}${process.env.PATH ?? ''}`);
     vi.stubEnv('FAKE_NVIDIA_SMI_STATE', mkdtempSync(path.join(tmpdir(), 'fake-smi-')));
     const outcome = await job('unload', simulator, { unloadOthers: true });
@@ -76,7 +79,9 @@ describe('before each series', () => {
     expect(summary).toContain('NVIDIA H200');
   });
 
-  it('without unload-others: a warning, and no nvidia-smi is one provenance line', async () => {
+  it('without unload-others: a warning, and no nvidia-smi is one provenance line', {
+    timeout: 240_000,
+  }, async () => {
     const fresh = await startSimulator({ port: 0, scenario: 'fixtures/simulator/shared-gpu.yml' });
     try {
       vi.stubEnv('PATH', path.dirname(process.execPath));
