@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OllamaProvider } from '../src/providers/ollama.js';
-import { SAMPLE_LOG_VERSION } from '../src/runner/records.js';
+import { SAMPLE_LOG_VERSION } from '../src/sampleLog/index.js';
 import { runPlan } from '../src/runner/run.js';
 import type { WorkUnit } from '../src/runner/types.js';
 import { parseScenario } from '../src/simulator/scenario.js';

@@ -1,5 +1,5 @@
 import type { CheckName, GateConfig } from '../config/schema.js';
-import type { SampleRecord } from '../runner/records.js';
+import type { SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../runner/types.js';
 
 export interface ModelPair {

@@ -13,9 +13,14 @@ import { buildReport } from '../report/build.js';
 import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
 import { writeReport } from '../report/write.js';
-import type { RunInfoRecord } from '../runner/records.js';
 import { splitStale } from '../runner/resume.js';
-import { readSampleLogs } from '../runner/sampleLog.js';
+import {
+  countedRecords,
+  digestsOfRuns,
+  otherWeightsNote,
+  type RunInfoRecord,
+  readSampleLogs,
+} from '../sampleLog/index.js';
 import {
   analyseChecks,
   checkContext,
@@ -73,9 +78,11 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const limit = options.limit ?? smokeLimit(runs);
   const checks =
     options.checks ?? (limit ? limitChecks(await loadChecks(ctx), limit) : await loadChecks(ctx));
+  // One version of each model per report: the digest the latest run found.
+  const counted = countedRecords(logged.records, digestsOfRuns(runs));
   // Records another config wrote (another temperature, prompt or maze) would be reported under
   // this config's settings: they are left out, and said so.
-  const split = splitStale(logged.records, planChecks(checks, ctx));
+  const split = splitStale(counted.records, planChecks(checks, ctx));
   const { current: records, stale } = split;
   if (options.requireMatchingLogs) {
     const unplanned = new Set(split.unplanned);
@@ -119,6 +126,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     ...(options.operations ? { operations: options.operations } : {}),
   };
   for (const warning of warnings) run.warnings.push(warning);
+  for (const other of counted.otherWeights) run.warnings.push(otherWeightsNote(other));
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');

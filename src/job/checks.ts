@@ -18,7 +18,7 @@ import type {
 } from '../checks/types.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { CheckName } from '../config/schema.js';
-import type { SampleRecord } from '../runner/records.js';
+import type { SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../runner/types.js';
 import type { Report } from '../report/types.js';
 import { failedRequestFindings } from './failedRequests.js';

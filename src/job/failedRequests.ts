@@ -6,7 +6,7 @@
  */
 import type { GateFinding } from '../checks/types.js';
 import type { CheckName } from '../config/schema.js';
-import type { SampleRecord } from '../runner/records.js';
+import type { SampleRecord } from '../sampleLog/index.js';
 import { neutralise } from '../text/neutralise.js';
 
 const REASON_LENGTH = 140;

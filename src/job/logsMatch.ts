@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { CheckName } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../runner/records.js';
+import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../runner/types.js';
 
 const OTHER_SETTINGS =

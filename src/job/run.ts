@@ -102,6 +102,8 @@ export async function runJob(
         },
   };
 
+  // What this run repaired of an interrupted one is said here, not in the report.
+  for (const note of result.recovered) stream.write(`note: ${note}\n`);
   if (cached) {
     await mkdir(path.dirname(cached), { recursive: true });
     await copyFile(logPath, cached);

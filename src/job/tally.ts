@@ -1,4 +1,4 @@
-import type { SampleRecord } from '../runner/records.js';
+import { countStatus, emptyStatusCounts, type SampleRecord } from '../sampleLog/index.js';
 import type { RequestTally } from '../report/types.js';
 
 /**
@@ -11,32 +11,21 @@ export function tallyRequests(
   perturbedShare: number,
 ): RequestTally[] {
   return models.map((model) => {
-    let total = 0;
-    let ok = 0;
-    let invalid = 0;
-    let timeout = 0;
-    let error = 0;
+    const counts = emptyStatusCounts();
     let latencySum = 0;
     let latencyCount = 0;
     for (const record of records) {
       if (record.kind !== 'call' || record.model !== model) continue;
-      total++;
-      if (record.status === 'ok') ok++;
-      else if (record.status === 'invalid') invalid++;
-      else if (record.status === 'timeout') timeout++;
-      else error++;
+      countStatus(counts, record.status);
       if (record.status === 'ok' || record.status === 'invalid') {
         latencySum += record.latency_ms;
         latencyCount++;
       }
     }
+    const { total, timeout } = counts;
     return {
       model,
-      total,
-      ok,
-      invalid,
-      timeout,
-      error,
+      ...counts,
       perturbed: total > 0 && timeout / total > perturbedShare,
       meanLatencyMs: latencyCount > 0 ? latencySum / latencyCount : null,
     };

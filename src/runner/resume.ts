@@ -3,7 +3,7 @@
  * check, model and digest are the unit's (another digest is another model, even under the
  * same tag) and its key is the unit key or extends it with "/…" (a game's decisions).
  */
-import type { SampleRecord } from './records.js';
+import type { SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from './types.js';
 
 /** Records of the log by (check, model, digest, unit key), where a decision's key extends its game's. */
@@ -49,6 +49,8 @@ export interface CurrentSplit {
   current: SampleRecord[];
   /** Records of a planned unit that its `current` rejects: written under other settings. */
   stale: SampleRecord[];
+  /** Records of a planned unit that a later attempt replaced (neither current nor stale). */
+  replaced: SampleRecord[];
   /** Records (among `current`) that no unit of the plan claims. */
   unplanned: SampleRecord[];
   /** Units whose records in the log are all stale: the log holds them, but not for this config. */
@@ -78,17 +80,23 @@ export function splitStale(
     groups.set(group, entry);
   }
   const stale = new Set<SampleRecord>();
+  const replaced = new Set<SampleRecord>();
   const answered = new Set<WorkUnit>();
   const touched = new Set<WorkUnit>();
   for (const { unit, records: own } of groups.values()) {
     const kept = new Set(unit.current?.(own) ?? own);
+    const superseded = new Set(unit.replaced?.(own) ?? []);
     touched.add(unit);
     if (kept.size > 0) answered.add(unit);
-    for (const record of own) if (!kept.has(record)) stale.add(record);
+    for (const record of own) {
+      if (kept.has(record)) continue;
+      (superseded.has(record) ? replaced : stale).add(record);
+    }
   }
   return {
-    current: records.filter((r) => !stale.has(r)),
+    current: records.filter((r) => !stale.has(r) && !replaced.has(r)),
     stale: records.filter((r) => stale.has(r)),
+    replaced: records.filter((r) => replaced.has(r)),
     unplanned,
     staleUnits: [...touched].filter((unit) => !answered.has(unit)),
   };

@@ -22,10 +22,13 @@
  *   nothing, the log stays intact and the result says `cancelled: true`;
  * - `progress`: where done/total, rate and time left go (see progress.ts).
  *
- * Resume: each unit gets as `prior` the log's records of the same check, model and digest
- * whose key is the unit key or extends it with "/…" (a game's decisions), narrowed by the
- * unit's `current` to those its settings would produce; records with status `error` are left
- * out so their calls are made again. A unit whose `isComplete(prior)` holds is skipped.
+ * Resume: each unit gets as `prior` the log's records that count (src/sampleLog/counted.ts)
+ * of the same check, model and current digest whose key is the unit key or extends it with
+ * "/…" (a game's decisions), narrowed by the unit's `current` to those its settings would
+ * produce; records with status `error` or `timeout` are left out so their calls are made
+ * again. A unit whose `isComplete(prior)` holds is skipped.
+ *
+ * One run per log: a lock file beside it (src/sampleLog/lock.ts) stops a second run.
  *
  * Before any call: the server must answer (else InfrastructureError, exit 3) and every model
  * must exist on it (else InfrastructureError with the `ollama pull` hint); models already
@@ -35,7 +38,8 @@
  * found when a call has timed out and a status request (the model list) times out too.
  */
 
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InfrastructureError } from '../errors.js';
 import { tallyRequests } from '../job/tally.js';
@@ -59,9 +63,18 @@ import {
   warnForeignModels,
 } from './preflight.js';
 import { type ProgressSink, silentProgress } from './progress.js';
-import { type RunInfoRecord, SAMPLE_LOG_VERSION, type SampleRecord } from './records.js';
+import {
+  countedRecords,
+  isFinal,
+  latestRecords,
+  lockSampleLog,
+  openSampleLog,
+  readSampleLogs,
+  type RunInfoRecord,
+  SAMPLE_LOG_VERSION,
+  type SampleRecord,
+} from '../sampleLog/index.js';
 import { checkRecordBelongs, indexPrior, priorKey } from './resume.js';
-import { deduplicate, openSampleLog, readSampleLogs } from './sampleLog.js';
 import { type ShardSpec, selectShard, shardLabel } from './shard.js';
 import type { CallOutcome, CallSpec, UnitContext, WorkUnit } from './types.js';
 
@@ -98,7 +111,14 @@ export interface RunPlanResult {
   models: ModelMetadata[];
   /** Models loaded on the server before the run; null when the server does not say. */
   loadedBefore: string[] | null;
+  /** Warnings of the run, the recovery notes first (also in its run record, those aside). */
   warnings: string[];
+  /**
+   * What this run repaired of an interrupted one (a cut-short line removed, a stale lock taken
+   * over): said on the terminal, kept out of the log's run record, so a repaired run reports
+   * exactly what an uninterrupted one does.
+   */
+  recovered: string[];
   /** Per model, over the records of this run's units (resumed ones included). */
   requests: RequestTally[];
   /** Records of this run's units: those already in the log plus the new ones, de-duplicated. */
@@ -124,6 +144,19 @@ export class RunCancelled extends Error {
 class ServerLost extends Error {}
 
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
+  mkdirSync(path.dirname(path.resolve(options.logPath)), { recursive: true });
+  const lock = lockSampleLog(options.logPath);
+  try {
+    const result = await runLocked(options);
+    if (lock.warning) result.recovered.unshift(lock.warning);
+    result.warnings.unshift(...result.recovered.filter((w) => !result.warnings.includes(w)));
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   const provider = options.provider;
   const concurrency = options.concurrency ?? 1;
   // Undefined leaves the provider's own limit (from the config, 30 s by default).
@@ -153,7 +186,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const existing = existsSync(options.logPath)
     ? await readSampleLogs([options.logPath])
     : { records: [], runs: [], warnings: [] };
-  existing.warnings.forEach(warn);
+  const recovered = [...existing.warnings];
 
   const checked = await checkServer(provider);
   const metadata: ModelMetadata[] = [];
@@ -164,8 +197,9 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   warnForeignModels(loadedBefore, options.models, warn);
 
   const planned = selectShard(options.units, options.shard);
-  const priorIndex = indexPrior(existing.records);
   const digestOf = new Map(metadata.map((m) => [m.model, m.digest]));
+  // Records of other weights (a model re-pulled since) are never resumed: asked again.
+  const priorIndex = indexPrior(countedRecords(existing.records, digestOf).records);
   const pending = new Map<string, { unit: WorkUnit; prior: SampleRecord[] }[]>();
   const carried: SampleRecord[] = [];
   let skipped = 0;
@@ -175,7 +209,8 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
     // Records of a run with other settings are not this unit's answers: asked again.
     const all = unit.current ? unit.current(logged) : logged;
     for (const record of all) carried.push(record);
-    const prior = all.filter((r) => r.kind !== 'call' || r.status !== 'error');
+    // Errors and timeouts are not final: a rerun asks them again.
+    const prior = all.filter(isFinal);
     if (unit.isComplete(prior)) {
       skipped++;
       continue;
@@ -186,7 +221,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   }
 
   const opened = openSampleLog(options.logPath);
-  opened.warnings.forEach(warn);
+  recovered.push(...opened.warnings);
   const log = opened.writer;
   const runInfo: RunInfoRecord = {
     v: SAMPLE_LOG_VERSION,
@@ -365,13 +400,14 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
       'finished outcomes are in the sample log; run the same command again to resume',
     );
   }
-  const records = deduplicate([...carried, ...emitted]);
+  const records = latestRecords([...carried, ...emitted]);
   return {
     cancelled: signal.aborted,
     server,
     models: metadata,
     loadedBefore,
     warnings,
+    recovered,
     requests: tallyRequests(records, options.models, perturbedShare),
     records,
     shard: shardLabel(options.shard),

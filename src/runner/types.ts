@@ -1,6 +1,6 @@
 import type { CheckName } from '../config/schema.js';
 import type { ChatRequest, ChatResponse } from '../providers/types.js';
-import type { RecordedOptions, SampleRecord, SampleStatus } from './records.js';
+import type { RecordedOptions, SampleRecord, SampleStatus } from '../sampleLog/index.js';
 
 /** One model call as a check wants it. */
 export interface CallSpec {
@@ -79,5 +79,11 @@ export interface WorkUnit {
    * resume asks again instead of reusing them, and analysis leaves them out. Absent: all.
    */
   current?(records: readonly SampleRecord[]): SampleRecord[];
+  /**
+   * Of the records `current` rejects, those of today's settings that a later attempt of the
+   * unit replaced (a maze game continued from a failed move): not stale, so not warned about,
+   * but no outcome either. Absent: none.
+   */
+  replaced?(records: readonly SampleRecord[]): SampleRecord[];
   execute(ctx: UnitContext): Promise<void>;
 }

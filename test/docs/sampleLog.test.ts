@@ -12,7 +12,7 @@ import { loadItemsFile } from '../../src/checks/churn/items.js';
 import { churnPromptHash } from '../../src/checks/churn/prompt.js';
 import { loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/job/analyse.js';
-import { parseSampleLog } from '../../src/runner/sampleLog.js';
+import { parseSampleLog } from '../../src/sampleLog/index.js';
 
 const page = readFileSync('docs/sample-log.md', 'utf8');
 const LOG = 'docs/examples/harness/samples.jsonl';

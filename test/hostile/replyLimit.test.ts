@@ -219,7 +219,7 @@ describe('a too-long answer in the runner', () => {
     const { simulate, ollamaFor, tempLog } = await import('../runner/simulated.js');
     const { probeUnits } = await import('../runner/probe.js');
     const { runPlan } = await import('../../src/runner/run.js');
-    const { readSampleLogs } = await import('../../src/runner/sampleLog.js');
+    const { readSampleLogs } = await import('../../src/sampleLog/index.js');
     const { tooLong } = await import('../../src/providers/replyLimit.js');
     const sim = await simulate('models:\n  - name: base:1b\n    probe: {}\n');
     try {

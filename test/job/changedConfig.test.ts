@@ -12,8 +12,8 @@ import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/co
 import { InputError } from '../../src/errors.js';
 import { analyseLogs } from '../../src/job/analyse.js';
 import { runJob } from '../../src/job/run.js';
-import type { DragonCallRecord } from '../../src/runner/records.js';
-import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import type { DragonCallRecord } from '../../src/sampleLog/index.js';
+import { readSampleLogs } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { runJob } from '../../src/job/run.js';
-import type { CallRecord } from '../../src/runner/records.js';
-import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import type { CallRecord } from '../../src/sampleLog/index.js';
+import { readSampleLogs } from '../../src/sampleLog/index.js';
 import { writeTinyGguf } from '../support/tinyGguf.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { failedRequestFindings } from '../../src/job/failedRequests.js';
 import { runJob } from '../../src/job/run.js';
-import type { PersonasCallRecord, SampleRecord } from '../../src/runner/records.js';
+import type { PersonasCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 

@@ -1,7 +1,7 @@
 /** The mismatch between a log and a config names what differs: the prompt hash, or which option. */
 import { describe, expect, it } from 'vitest';
 import { describeDifferences } from '../../src/job/logsMatch.js';
-import type { ChurnCallRecord, RecordedOptions } from '../../src/runner/records.js';
+import type { ChurnCallRecord, RecordedOptions } from '../../src/sampleLog/index.js';
 import type { WorkUnit } from '../../src/runner/types.js';
 
 const options: RecordedOptions = {

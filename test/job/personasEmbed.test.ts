@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/job/analyse.js';
 import { runJob } from '../../src/job/run.js';
-import type { PersonasCallRecord } from '../../src/runner/records.js';
-import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import type { PersonasCallRecord } from '../../src/sampleLog/index.js';
+import { readSampleLogs } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/job/analyse.js';
 import { runJob, setAsideLog } from '../../src/job/run.js';
-import type { CallRecord } from '../../src/runner/records.js';
-import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import type { CallRecord } from '../../src/sampleLog/index.js';
+import { readSampleLogs } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;

@@ -7,9 +7,9 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { afterEach, expect, it } from 'vitest';
 import { InfrastructureError } from '../../src/errors.js';
 import { OllamaProvider } from '../../src/providers/ollama.js';
-import type { SampleRecord } from '../../src/runner/records.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { runPlan } from '../../src/runner/run.js';
-import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import { readSampleLogs } from '../../src/sampleLog/index.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';
 import { probeUnits } from './probe.js';
 import { simulate, tempLog } from './simulated.js';

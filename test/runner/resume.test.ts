@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DragonGameRecord, SampleRecord } from '../../src/runner/records.js';
+import type { DragonGameRecord, SampleRecord } from '../../src/sampleLog/index.js';
 import { checkRecordBelongs, indexPrior, priorKey, splitStale } from '../../src/runner/resume.js';
 import type { WorkUnit } from '../../src/runner/types.js';
 

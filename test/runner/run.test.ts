@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InfrastructureError } from '../../src/errors.js';
 import { OpenAIProvider } from '../../src/providers/openai.js';
-import type { ChurnCallRecord, SampleRecord } from '../../src/runner/records.js';
+import type { ChurnCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
 import { runPlan } from '../../src/runner/run.js';
-import { readSampleLogs } from '../../src/runner/sampleLog.js';
+import { readSampleLogs } from '../../src/sampleLog/index.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';
 import { expectedLetter, probeKey, probeUnits } from './probe.js';
 import { ollamaFor, simulate, tempLog } from './simulated.js';
@@ -211,10 +211,11 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
     expect(second.calls).toBe(1);
     expect(sim.stats().requests[CAND]).toBe(4);
     const logged = await readSampleLogs([log]);
+    // The record that counts stands where it was written: the retried one last.
     expect(calls(logged.records).map((r) => [r.key, r.status])).toEqual([
       [probeKey(0), 'ok'],
-      [probeKey(1), 'ok'],
       [probeKey(2), 'ok'],
+      [probeKey(1), 'ok'],
     ]);
     expect(second.requests[0]).toMatchObject({ total: 3, ok: 3, error: 0 });
   });

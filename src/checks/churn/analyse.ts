@@ -3,7 +3,7 @@
  * result; the random parts (random splits when K > 12, the null calibration, a domain
  * bootstrap) use fixed seeds, so `model-gate analyze` reproduces the report from the log.
  */
-import type { SampleRecord } from '../../runner/records.js';
+import type { SampleRecord } from '../../sampleLog/index.js';
 import { percentileBootstrap } from '../../stats/bootstrap.js';
 import { createFisherCache } from '../../stats/fisher.js';
 import { mcnemarTest } from '../../stats/mcnemar.js';

@@ -5,7 +5,13 @@
  * against a null. The spread between items still matters for the aggregate Δ, which keeps its
  * interval over items. Pure, like the sampled analysis.
  */
-import type { ChurnCallRecord, SampleRecord } from '../../runner/records.js';
+import {
+  type ChurnCallRecord,
+  countedRecords,
+  countStatus,
+  emptyStatusCounts,
+  type SampleRecord,
+} from '../../sampleLog/index.js';
 import { median } from '../../stats/quantile.js';
 import { tInterval } from '../../stats/studentT.js';
 import { aggregateDelta, type ChurnAnalysisInput, domainTable, flagSet } from './analyse.js';
@@ -55,7 +61,7 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
   let unknownItems = 0;
   let otherTemperature = 0;
   let sampled = 0;
-  for (const record of input.records) {
+  for (const record of countedRecords(input.records).records) {
     if (!isChurnCall(record)) continue;
     if (record.model !== input.baseline && record.model !== input.candidate) continue;
     if (record.mode !== 'exact') {
@@ -70,11 +76,7 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
       otherTemperature++;
       continue;
     }
-    // The last record of an item wins, except that an error never replaces a measurement.
-    const slot = `${record.model}\u0000${record.item}`;
-    const held = latest.get(slot);
-    if (held && held.status !== 'error' && record.status === 'error') continue;
-    latest.set(slot, record);
+    latest.set(`${record.model}\u0000${record.item}`, record);
   }
   if (unknownItems > 0) {
     warnings.push(`${unknownItems} records name items that are not in the item file (ignored)`);
@@ -97,15 +99,14 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
       model,
       p: new Float64Array(items.length).fill(Number.NaN),
       topLetter: new Array<boolean | null>(items.length).fill(null),
-      requests: { total: 0, ok: 0, invalid: 0, timeout: 0, error: 0 },
+      requests: emptyStatusCounts(),
       sources: new Set(),
     });
   }
   for (const record of latest.values()) {
     const tally = tallies.get(record.model) as ExactTally;
     const i = index.get(record.item) as number;
-    tally.requests.total++;
-    tally.requests[record.status]++;
+    countStatus(tally.requests, record.status);
     if (record.estimator) tally.sources.add(record.estimator);
     if (record.status === 'ok' && typeof record.p_correct === 'number') {
       tally.p[i] = record.p_correct;

@@ -7,7 +7,7 @@
 import type { GateConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { ANSWER_PROBABILITY_SOURCES, type ChatOptions } from '../../providers/types.js';
-import { recordedOptions, type SampleRecord, sameRecordedOptions } from '../../runner/records.js';
+import { recordedOptions, type SampleRecord, sameRecordedOptions } from '../../sampleLog/index.js';
 import type { WorkUnit } from '../../runner/types.js';
 import type { ChurnItem } from './items.js';
 import { answerSchema, churnMessages, churnPromptHash } from './prompt.js';

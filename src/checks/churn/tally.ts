@@ -1,19 +1,20 @@
 /**
  * Records → per item and model: which samples are valid and correct (bit masks), the greedy
- * answer, and request counts. When a sample appears more than once (a resumed or merged
- * log), the last record wins, except that an `error` never replaces an answer.
+ * answer, and request counts. Which record of a sample counts is the sample log's rule
+ * (countedRecords: the latest, under the model's current digest).
  */
-import type { ChurnCallRecord, SampleRecord } from '../../runner/records.js';
+import {
+  type ChurnCallRecord,
+  countedRecords,
+  countStatus,
+  emptyStatusCounts,
+  type SampleRecord,
+  type StatusCounts,
+} from '../../sampleLog/index.js';
 import { createSampleMasks, type SampleMasks } from '../../stats/splitHalf.js';
 import type { ChurnItem } from './items.js';
 
-export interface RequestCounts {
-  total: number;
-  ok: number;
-  invalid: number;
-  timeout: number;
-  error: number;
-}
+export type RequestCounts = StatusCounts;
 
 export interface ModelTally {
   model: string;
@@ -53,7 +54,7 @@ export function tallyRecords(
   let unknownItemRecords = 0;
   let beyondSamples = 0;
   let exactRecords = 0;
-  for (const record of records) {
+  for (const record of countedRecords(records).records) {
     if (!isChurnCall(record)) continue;
     if (record.model !== baseline && record.model !== candidate) continue;
     if (record.mode === 'exact') {
@@ -69,15 +70,13 @@ export function tallyRecords(
       continue;
     }
     const slot = `${record.model}\u0000${record.item}\u0000${record.mode}\u0000${record.mode === 'greedy' ? 0 : record.sample}`;
-    const held = latest.get(slot);
-    if (held && held.status !== 'error' && record.status === 'error') continue;
     latest.set(slot, record);
   }
   const make = (model: string): ModelTally => ({
     model,
     masks: createSampleMasks(items.length, samples),
     greedy: new Array<boolean | null>(items.length).fill(null),
-    requests: { total: 0, ok: 0, invalid: 0, timeout: 0, error: 0 },
+    requests: emptyStatusCounts(),
     promptHashes: new Set(),
   });
   const tallies = new Map<string, ModelTally>([[baseline, make(baseline)]]);
@@ -85,8 +84,7 @@ export function tallyRecords(
   for (const record of latest.values()) {
     const tally = tallies.get(record.model) as ModelTally;
     const i = index.get(record.item) as number;
-    tally.requests.total++;
-    tally.requests[record.status]++;
+    countStatus(tally.requests, record.status);
     tally.promptHashes.add(record.prompt_sha256);
     const answered = record.status === 'ok' && record.correct !== null;
     if (record.mode === 'greedy') {

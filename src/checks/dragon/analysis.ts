@@ -2,7 +2,12 @@
  * Records → the dragon section of the report. Pure: the sample log and the definitions are
  * all it reads; reference players missing from the log are played here (deterministically).
  */
-import type { DragonCallRecord, DragonGameRecord, SampleRecord } from '../../runner/records.js';
+import {
+  countedRecords,
+  type DragonCallRecord,
+  type DragonGameRecord,
+  type SampleRecord,
+} from '../../sampleLog/index.js';
 import {
   type BinTally,
   binForecasts,
@@ -107,8 +112,8 @@ export function analyseDragon(
 }
 
 /**
- * Groups records by model. When a decision or a game appears twice (a resumed run, overlapping
- * shards) the later record wins, as in the sample log; decisions past the end of a finished
+ * Groups records by model. Which record of a decision or a game counts is the sample log's
+ * rule (countedRecords: the latest, under the model's current digest); decisions past the end of a finished
  * game are leftovers of a replaced attempt and are dropped. Records the definitions exclude
  * are counted in notices.
  */
@@ -121,7 +126,7 @@ function groupRecords(
   const latest = new Map<string, DragonCallRecord | DragonGameRecord>();
   const otherPrompt = new Map<string, number>();
   const otherSeeds = new Map<string, number>();
-  for (const record of records) {
+  for (const record of countedRecords(records).records) {
     if (record.check !== 'dragon') continue;
     const isPlayer = record.player !== undefined;
     const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;

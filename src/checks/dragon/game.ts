@@ -3,7 +3,7 @@
  * plain object so a test can build any position; `playDecision` mutates it and says what
  * happened.
  */
-import type { DragonOutcome } from '../../runner/records.js';
+import type { DragonOutcome } from '../../sampleLog/index.js';
 import {
   type Cell,
   cellIndex,

@@ -10,7 +10,7 @@ import {
   recordedOptions,
   sameRecordedOptions,
   type SampleRecord,
-} from '../../runner/records.js';
+} from '../../sampleLog/index.js';
 import { InputError } from '../../errors.js';
 import type { CallOutcome, UnitContext, WorkUnit } from '../../runner/types.js';
 import type { ChatOptions, ChatRequest } from '../../providers/types.js';
@@ -39,58 +39,107 @@ function ownRecords(
 }
 
 /**
- * The records of this game the current settings would have produced: decisions sent with the
- * same options that replay from the first one through today's maze, and the game record when
- * its fingerprint (which covers the maze's walls) is that of those decisions. A game played
- * at another temperature or in another maze is stale and is played again.
+ * The decisions of a game as last played: decision 0, 1, … each its latest record, each
+ * written after the one before. A decision logged before its predecessor belongs to an
+ * attempt that a replay from an earlier failed move replaced; the chain ends there.
+ * `records` are in log order (the sample log's counted order).
  */
-export function currentGameRecords(
+export function playedChain(
+  records: readonly (DragonCallRecord | DragonGameRecord)[],
+): DragonCallRecord[] {
+  const latest = new Map<number, { record: DragonCallRecord; at: number }>();
+  records.forEach((record, at) => {
+    if (record.kind === 'call') latest.set(record.decision, { record, at });
+  });
+  const chain: DragonCallRecord[] = [];
+  let previous = -1;
+  for (let i = 0; ; i++) {
+    const entry = latest.get(i);
+    if (!entry || entry.at < previous) return chain;
+    chain.push(entry.record);
+    previous = entry.at;
+  }
+}
+
+function newSession(
+  definitions: DragonDefinitions,
+  model: string,
+  seed: number,
+  digest: string | null,
+) {
+  return new GameSession({
+    seed,
+    walls: definitions.walls,
+    model,
+    digest,
+    promptSha256: definitions.promptSha256,
+  });
+}
+
+export interface GameRecordsSplit {
+  /** The played chain of decisions and, when it ended the game, its game record. */
+  kept: (DragonCallRecord | DragonGameRecord)[];
+  /**
+   * Records of today's settings that a later attempt replaced: decisions of an attempt that
+   * was continued from an earlier failed move, and its game record once play went on.
+   */
+  replaced: (DragonCallRecord | DragonGameRecord)[];
+}
+
+/**
+ * The records of this game the current settings would have produced: decisions sent with the
+ * same options whose played chain replays through today's maze, and the game record when its
+ * fingerprint (which covers the maze's walls) is that of the chain. A game played at another
+ * temperature or in another maze is stale (in neither list) and is played again.
+ */
+export function splitGameRecords(
   records: readonly SampleRecord[],
   definitions: DragonDefinitions,
   model: string,
   seed: number,
   options: RecordedOptions,
-): (DragonCallRecord | DragonGameRecord)[] {
-  const own = ownRecords(records, model, seed, definitions.promptSha256);
-  const decisions = new Map<number, DragonCallRecord>();
-  for (const r of own) {
-    if (
-      r.kind === 'call' &&
-      !decisions.has(r.decision) &&
-      sameRecordedOptions(r.options, options)
-    ) {
-      decisions.set(r.decision, r);
-    }
-  }
-  const session = new GameSession({
-    seed,
-    walls: definitions.walls,
-    model,
-    digest: null,
-    promptSha256: definitions.promptSha256,
-  });
-  const kept: (DragonCallRecord | DragonGameRecord)[] = [];
-  for (let i = 0; decisions.has(i) && !session.finished; i++) {
-    const decision = decisions.get(i) as DragonCallRecord;
+): GameRecordsSplit {
+  const own = ownRecords(records, model, seed, definitions.promptSha256).filter(
+    (r) => r.kind === 'game' || sameRecordedOptions(r.options, options),
+  );
+  const session = newSession(definitions, model, seed, null);
+  const chain: DragonCallRecord[] = [];
+  for (const decision of playedChain(own)) {
+    if (session.finished) break;
     try {
       session.replay(decision);
     } catch (error) {
       // Outcomes the engine does not reproduce were played in another maze.
-      if (error instanceof InputError) return [];
+      if (error instanceof InputError) return { kept: [], replaced: [] };
       throw error;
     }
-    kept.push(decision);
+    chain.push(decision);
   }
+  const fingerprint = session.finished ? session.gameRecord().fingerprint : null;
+  const inChain = new Set<DragonCallRecord | DragonGameRecord>(chain);
+  const kept: (DragonCallRecord | DragonGameRecord)[] = [];
+  const replaced: (DragonCallRecord | DragonGameRecord)[] = [];
+  own.forEach((r, at) => {
+    if (r.kind === 'call') {
+      (inChain.has(r) ? kept : replaced).push(r);
+    } else if (r.decisions === session.decisionCount && r.fingerprint === fingerprint) {
+      kept.push(r);
+    } else if (own.slice(at + 1).some((later) => later.kind === 'call')) {
+      // Play went on after this game ended: a rerun continued it from a failed move.
+      replaced.push(r);
+    }
+  });
+  return { kept, replaced };
+}
+
+/**
+ * True when the game is over in `prior` (the runner's records less failed ones): a game
+ * record and every decision up to it. A failed move leaves a gap, so the game is replayed up
+ * to that move and continued from there.
+ */
+function gameComplete(own: readonly (DragonCallRecord | DragonGameRecord)[]): boolean {
   const game = own.find((r): r is DragonGameRecord => r.kind === 'game');
-  if (
-    game &&
-    session.finished &&
-    game.decisions === session.decisionCount &&
-    game.fingerprint === session.gameRecord().fingerprint
-  ) {
-    kept.push(game);
-  }
-  return kept;
+  return game !== undefined && playedChain(own).length >= game.decisions;
 }
 
 /** What the model's answer means for the game. */
@@ -130,27 +179,20 @@ export function planGames(
     expectedCalls: MAX_DECISIONS,
     expected: { promptSha256: definitions.promptSha256, options: recorded },
     estimatedCalls: estimatedDecisions(seed, definitions.walls),
-    // The runner narrows `prior` with `current` first (before it drops error records, which
-    // a finished game keeps): a game record left in it is one of today's settings.
-    isComplete: (prior) =>
-      ownRecords(prior, model, seed, definitions.promptSha256).some((r) => r.kind === 'game'),
-    current: (records) => currentGameRecords(records, definitions, model, seed, recorded),
+    // The runner narrows `prior` with `current` first (a game record left in it is one of
+    // today's settings), then drops failed records: a game with a failed move is incomplete.
+    isComplete: (prior) => gameComplete(ownRecords(prior, model, seed, definitions.promptSha256)),
+    current: (records) => splitGameRecords(records, definitions, model, seed, recorded).kept,
+    replaced: (records) => splitGameRecords(records, definitions, model, seed, recorded).replaced,
     execute: async (ctx: UnitContext) => {
-      const session = new GameSession({
-        seed,
-        walls: definitions.walls,
-        model,
-        digest: ctx.digest,
-        promptSha256: definitions.promptSha256,
-      });
+      const session = newSession(definitions, model, seed, ctx.digest);
       const own = ownRecords(ctx.prior, model, seed, definitions.promptSha256);
-      if (own.some((r) => r.kind === 'game')) return;
-      const logged = new Map<number, DragonCallRecord>();
-      for (const r of own)
-        if (r.kind === 'call' && !logged.has(r.decision)) logged.set(r.decision, r);
-      // Only the unbroken run of decisions from 0 can be replayed; a gap would mean a lost line.
-      for (let i = 0; logged.has(i) && !session.finished; i++) {
-        session.replay(logged.get(i) as DragonCallRecord);
+      if (gameComplete(own)) return;
+      // Only the unbroken chain of decisions from 0 is replayed; play goes on from its first
+      // gap (a failed move, or a line a kill lost).
+      for (const decision of playedChain(own)) {
+        if (session.finished) break;
+        session.replay(decision);
       }
       while (!session.finished) {
         if (ctx.signal.aborted) return;

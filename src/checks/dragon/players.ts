@@ -9,7 +9,7 @@
  *   first, and states the probability of an open edge the protocol actually produces (see
  *   `carefulConfidence`).
  */
-import type { RecordedOptions, SampleRecord } from '../../runner/records.js';
+import type { RecordedOptions, SampleRecord } from '../../sampleLog/index.js';
 import { createRng, type Rng, seedFromText } from '../../stats/prng.js';
 import { type Cell, cellIndex, DIRECTIONS, type Direction, neighbour } from './geometry.js';
 import { INTERIOR_EDGE_COUNT } from './protocol.js';

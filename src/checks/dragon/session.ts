@@ -10,7 +10,7 @@ import {
   type RecordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleStatus,
-} from '../../runner/records.js';
+} from '../../sampleLog/index.js';
 import { type FingerprintedDecision, gameFingerprint } from './fingerprint.js';
 import { type GameState, newGame, playDecision } from './game.js';
 import type { Move } from './geometry.js';

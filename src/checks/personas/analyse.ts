@@ -3,7 +3,7 @@
  * vectors, when asked for, are data too: they are stored with each answer at collection
  * time (record field `vector`), so re-analysing a log needs no server.
  */
-import type { SampleRecord } from '../../runner/records.js';
+import type { SampleRecord } from '../../sampleLog/index.js';
 import type { ModelPair } from '../types.js';
 import { collectAnswers } from './answers.js';
 import type { PersonasCatalogue } from './catalogue.js';

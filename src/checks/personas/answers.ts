@@ -3,7 +3,11 @@
  * (assistant, probe) of the current catalogue. Records written for another prompt (the
  * catalogue changed since) are left out and counted, never mixed in.
  */
-import type { PersonasCallRecord, SampleRecord } from '../../runner/records.js';
+import {
+  countedRecords,
+  type PersonasCallRecord,
+  type SampleRecord,
+} from '../../sampleLog/index.js';
 import type { PersonasCatalogue } from './catalogue.js';
 import { messagesFor, promptHash } from './collection.js';
 import type { AnswerTally } from './section.js';
@@ -40,7 +44,7 @@ export function collectAnswers(
 
   const chosen = new Map<string, PersonasCallRecord>();
   let stale = 0;
-  for (const record of records) {
+  for (const record of countedRecords(records).records) {
     if (record.kind !== 'call' || record.check !== 'personas' || record.model !== model) continue;
     const a = index.get(record.persona);
     const slot = `${a}/${record.probe}`;
@@ -48,11 +52,9 @@ export function collectAnswers(
       stale++;
       continue;
     }
-    const held = chosen.get(slot);
-    // An ok answer beats any failure (a resumed run re-asks what failed); otherwise the
-    // first record in log order stands, so the choice never depends on shard merge order
-    // for the usual case of one record per key.
-    if (!held || (held.status !== 'ok' && record.status === 'ok')) chosen.set(slot, record);
+    // The sample log's rule chose one record per request; a slot asked under other options
+    // too keeps the latest.
+    chosen.set(slot, record);
   }
 
   const tally: AnswerTally = {

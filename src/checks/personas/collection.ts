@@ -12,7 +12,7 @@ import {
   sameRecordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
-} from '../../runner/records.js';
+} from '../../sampleLog/index.js';
 import type { CallOutcome, UnitContext, WorkUnit } from '../../runner/types.js';
 import type { PersonasCatalogue } from './catalogue.js';
 import type { PersonasSettings } from './settings.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
-import type { ChurnCallRecord } from '../../../src/runner/records.js';
+import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from './simulate.js';
 
 /** Records for one model: item i gets `correct[i]` correct answers out of K (valid) samples. */

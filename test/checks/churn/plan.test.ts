@@ -11,7 +11,7 @@ import {
 import { readAnswer } from '../../../src/checks/churn/score.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { ChatRequest } from '../../../src/providers/types.js';
-import type { ChurnCallRecord, SampleRecord } from '../../../src/runner/records.js';
+import type { ChurnCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/runner/types.js';
 
 const item: ChurnItem = {

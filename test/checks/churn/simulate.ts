@@ -1,7 +1,7 @@
 /** Sample logs of simulated model pairs whose true per-item accuracies are known. */
 import type { ChurnItem } from '../../../src/checks/churn/items.js';
 import { type ChurnSettings, churnSettingsSchema } from '../../../src/checks/churn/settings.js';
-import type { ChurnCallRecord } from '../../../src/runner/records.js';
+import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import {
   type ChurnBehaviourParams,
   drawChurnAnswer,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseDragon } from '../../../src/checks/dragon/analysis.js';
-import type { DragonCallRecord, SampleRecord } from '../../../src/runner/records.js';
+import type { DragonCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
 
 const SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];

@@ -4,7 +4,7 @@ import { planGames } from '../../../src/checks/dragon/plan.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { InputError } from '../../../src/errors.js';
 import type { ChatOptions } from '../../../src/providers/types.js';
-import type { DragonCallRecord, SampleRecord } from '../../../src/runner/records.js';
+import type { DragonCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/runner/types.js';
 import { dragonBehaviour } from '../../../src/simulator/behaviours/dragon.js';
 

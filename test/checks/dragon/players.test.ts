@@ -7,7 +7,7 @@ import {
   referenceAnswer,
 } from '../../../src/checks/dragon/players.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
-import type { DragonCallRecord } from '../../../src/runner/records.js';
+import type { DragonCallRecord } from '../../../src/sampleLog/index.js';
 import { createRng } from '../../../src/stats/prng.js';
 
 describe('reference players', () => {

@@ -4,11 +4,11 @@
  */
 import { dragonDefinitions } from '../../../src/checks/dragon/definitions.js';
 import { decisionFrom } from '../../../src/checks/dragon/plan.js';
-import { recordedOptions } from '../../../src/runner/records.js';
+import { recordedOptions } from '../../../src/sampleLog/index.js';
 import { renderPrompt } from '../../../src/checks/dragon/prompt.js';
 import { GameSession } from '../../../src/checks/dragon/session.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
-import type { SampleRecord } from '../../../src/runner/records.js';
+import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import { dragonBehaviour } from '../../../src/simulator/behaviours/dragon.js';
 
 export function definitionsFor(settings: Record<string, unknown>) {

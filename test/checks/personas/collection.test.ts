@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planPersonas } from '../../../src/checks/personas/collection.js';
 import { personasSettingsSchema } from '../../../src/checks/personas/settings.js';
 import type { ChatResponse } from '../../../src/providers/types.js';
-import type { PersonasCallRecord, SampleRecord } from '../../../src/runner/records.js';
+import type { PersonasCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/runner/types.js';
 import { catalogueFrom } from './records.js';
 

@@ -9,7 +9,7 @@ import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
 import { extractHeadline } from '../../../../src/report/headline.js';
 import { churnCharts, renderChurnSection } from '../../../../src/report/sections/churn.js';
-import type { ChurnCallRecord, SampleRecord } from '../../../../src/runner/records.js';
+import type { ChurnCallRecord, SampleRecord } from '../../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from '../simulate.js';
 
 function exactRecord(

@@ -12,7 +12,7 @@ import { churnCheck } from '../../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { EmbeddedProvider } from '../../../../src/providers/embedded/provider.js';
-import type { ChurnCallRecord } from '../../../../src/runner/records.js';
+import type { ChurnCallRecord } from '../../../../src/sampleLog/index.js';
 import { runPlan } from '../../../../src/runner/run.js';
 import { writeTinyGguf } from '../../../support/tinyGguf.js';
 

@@ -13,7 +13,7 @@ import type { CheckContext } from '../../../../src/checks/types.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
-import type { ChurnCallRecord } from '../../../../src/runner/records.js';
+import type { ChurnCallRecord } from '../../../../src/sampleLog/index.js';
 import { runPlan } from '../../../../src/runner/run.js';
 import { parseScenario } from '../../../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../../../src/simulator/server.js';

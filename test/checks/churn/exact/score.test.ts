@@ -8,7 +8,7 @@ import { churnWorkUnits } from '../../../../src/checks/churn/plan.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import type { ChatResponse } from '../../../../src/providers/types.js';
-import type { ChurnCallRecord, SampleRecord } from '../../../../src/runner/records.js';
+import type { ChurnCallRecord, SampleRecord } from '../../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../../src/runner/types.js';
 
 const item: ChurnItem = {

@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import type { ChurnCallRecord, SampleRecord } from '../../src/runner/records.js';
+import type { ChurnCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
 import {
-  deduplicate,
+  latestRecords,
   openSampleLog,
   parseSampleLog,
   readSampleLogs,
-} from '../../src/runner/sampleLog.js';
-import { tempLog } from './simulated.js';
+} from '../../src/sampleLog/index.js';
+import { tempLog } from '../runner/simulated.js';
 
 function churn(
   key: string,
@@ -87,16 +87,16 @@ describe('the sample log', () => {
     expect(() => parseSampleLog(badStatus, 'b.jsonl')).toThrow(/^b\.jsonl:1: field "status"/);
   });
 
-  it('keeps the last record per identity, at the place the identity first appeared', () => {
+  it('keeps the last record per identity, in the order the kept records were written', () => {
     const records = [churn('q1', 'error', null), churn('q2', 'ok'), churn('q1', 'ok', 'B')];
-    const kept = deduplicate(records);
+    const kept = latestRecords(records);
     expect(kept.map((r) => [r.key, r.kind === 'call' ? r.status : ''])).toEqual([
-      ['q1', 'ok'],
       ['q2', 'ok'],
+      ['q1', 'ok'],
     ]);
     // Another sample index or another digest is another identity.
-    expect(deduplicate([churn('q1', 'ok'), { ...churn('q1', 'ok'), sample: 1 }])).toHaveLength(2);
-    expect(deduplicate([churn('q1', 'ok'), { ...churn('q1', 'ok'), digest: null }])).toHaveLength(
+    expect(latestRecords([churn('q1', 'ok'), { ...churn('q1', 'ok'), sample: 1 }])).toHaveLength(2);
+    expect(latestRecords([churn('q1', 'ok'), { ...churn('q1', 'ok'), digest: null }])).toHaveLength(
       2,
     );
   });

@@ -1,0 +1,115 @@
+/**
+ * The one rule for which record counts, used by resume and by every check's analysis.
+ *
+ * - Records with the same identity — check, model, digest, unit key, sample, kind, request
+ *   options, prompt hash (and the temperature letter probabilities are read at) — describe the same outcome; the latest one in log order counts
+ *   (a retried error or timeout is replaced by its retry; with several logs, later files win).
+ *   Errors and timeouts are not final: resume asks them again, and the answer replaces them.
+ * - One model is measured under one digest per report: the current one (the digest the latest
+ *   run found, else that of the model's latest record). Records of other weights are left out
+ *   and said so, never mixed in.
+ * - Records are returned in log order of the records that count, so a maze game continued
+ *   after a failed move keeps the order its decisions were played in.
+ */
+import type { RunInfoRecord, SampleRecord } from './schema.js';
+
+export function recordIdentity(record: SampleRecord): string {
+  const call = record.kind === 'call' ? record : null;
+  const o = call?.options;
+  return JSON.stringify([
+    record.check,
+    record.model,
+    record.digest,
+    record.key,
+    call ? call.sample : null,
+    record.kind,
+    o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
+    record.prompt_sha256,
+    // Letter probabilities read at another temperature are another measurement.
+    call?.check === 'churn' ? (call.estimate_temperature ?? null) : null,
+  ]);
+}
+
+/** True for an outcome a rerun keeps; errors and timeouts are asked again. */
+export function isFinal(record: SampleRecord): boolean {
+  return record.kind !== 'call' || record.status === 'ok' || record.status === 'invalid';
+}
+
+/**
+ * The record that counts per identity — the latest final one, else the latest — in log order
+ * of the records kept. A failure after an answer (overlapping shards, a log given twice) never
+ * undoes the answer.
+ */
+export function latestRecords(records: readonly SampleRecord[]): SampleRecord[] {
+  const chosen = new Map<string, { at: number; final: boolean }>();
+  const ids = records.map(recordIdentity);
+  records.forEach((record, at) => {
+    const id = ids[at] as string;
+    const final = isFinal(record);
+    if (!final && chosen.get(id)?.final) return;
+    chosen.set(id, { at, final });
+  });
+  return records.filter((_, at) => chosen.get(ids[at] as string)?.at === at);
+}
+
+/** Records of a model under weights other than the current ones, per digest. */
+export interface OtherWeights {
+  model: string;
+  digest: string | null;
+  records: number;
+  /** The digest the report uses instead. */
+  current: string | null;
+}
+
+export interface CountedRecords {
+  records: SampleRecord[];
+  otherWeights: OtherWeights[];
+}
+
+/** The digest each model had in the latest run record that names it. */
+export function digestsOfRuns(runs: readonly RunInfoRecord[]): Map<string, string | null> {
+  const digests = new Map<string, string | null>();
+  for (const run of runs) for (const m of run.models) digests.set(m.model, m.digest);
+  return digests;
+}
+
+/**
+ * The records that count: the latest per identity, under each model's current digest.
+ * `current` gives a model's current digest (a run's, or the latest run record's); a model it
+ * does not name takes the digest of its latest record.
+ */
+export function countedRecords(
+  records: readonly SampleRecord[],
+  current: ReadonlyMap<string, string | null> = new Map(),
+): CountedRecords {
+  const latest = latestRecords(records);
+  const digests = new Map(current);
+  for (const record of latest) {
+    if (!current.has(record.model)) digests.set(record.model, record.digest);
+  }
+  const other = new Map<string, OtherWeights>();
+  const kept = latest.filter((record) => {
+    const digest = digests.get(record.model) ?? null;
+    if (record.digest === digest) return true;
+    const id = JSON.stringify([record.model, record.digest]);
+    const entry = other.get(id) ?? {
+      model: record.model,
+      digest: record.digest,
+      records: 0,
+      current: digest,
+    };
+    entry.records++;
+    other.set(id, entry);
+    return false;
+  });
+  return { records: kept, otherWeights: [...other.values()] };
+}
+
+const shortDigest = (digest: string | null): string =>
+  digest === null ? 'unknown' : digest.replace(/^sha256:/, '').slice(0, 12);
+
+/** The report note for records left out because they came from other weights. */
+export function otherWeightsNote(other: OtherWeights): string {
+  const n = other.records === 1 ? '1 record' : `${other.records} records`;
+  return `${n} of ${other.model} from earlier weights (digest ${shortDigest(other.digest)}) left out: this report uses digest ${shortDigest(other.current)} only, never two versions of a model`;
+}

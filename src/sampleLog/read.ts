@@ -1,0 +1,128 @@
+/**
+ * Reading sample logs, line by line (a log of any size is never held whole as text).
+ *
+ * A cut-short last line (a run killed while writing it) is skipped with a warning; any other
+ * unreadable line, a record of another schema version, or a record that lacks its check's
+ * fields is an InputError naming file and line. A file whose first line is not a record is
+ * not a sample log. Several logs (a resumed run, shards) are read as one: records of the same
+ * identity are reduced to the one that counts (see counted.ts).
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { InputError } from '../errors.js';
+import { latestRecords } from './counted.js';
+import { type LogLine, type RunInfoRecord, readRecord, type SampleRecord } from './schema.js';
+import { startsLikeRecord } from './write.js';
+
+export interface SampleLogContents {
+  /** Call and game records, one per identity (the latest, see counted.ts). */
+  records: SampleRecord[];
+  /** Run provenance records, in file order. */
+  runs: RunInfoRecord[];
+  warnings: string[];
+}
+
+export async function readSampleLogs(paths: readonly string[]): Promise<SampleLogContents> {
+  const records: SampleRecord[] = [];
+  const runs: RunInfoRecord[] = [];
+  const warnings: string[] = [];
+  for (const file of paths) {
+    if (!existsSync(file)) throw new InputError(`${file}: sample log not found`);
+    if (statSync(file).isDirectory()) {
+      const inside = path.join(file, 'samples.jsonl');
+      throw new InputError(`${file}: a folder, not a sample log`, [
+        existsSync(inside) ? `did you mean ${inside}?` : 'give the samples.jsonl file a run wrote',
+      ]);
+    }
+    const reader = new LineReader(file);
+    const endsComplete = await endsWithNewline(file);
+    const lines = createInterface({
+      input: createReadStream(file, { encoding: 'utf8' }),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    let pending: string | null = null;
+    // The last line is known only when the next one arrives: hold one line back.
+    for await (const line of lines) {
+      if (pending !== null) reader.add(pending, false, records, runs);
+      pending = line;
+    }
+    if (pending !== null) reader.add(pending, !endsComplete, records, runs);
+    warnings.push(...reader.warnings);
+  }
+  return { records: latestRecords(records), runs, warnings };
+}
+
+/** Parses one log's text; `name` is used in messages. Records are not reduced here. */
+export function parseSampleLog(text: string, name: string): SampleLogContents {
+  const reader = new LineReader(name);
+  const records: SampleRecord[] = [];
+  const runs: RunInfoRecord[] = [];
+  const lines = text.split('\n');
+  const endsComplete = text.endsWith('\n');
+  lines.forEach((line, index) => {
+    const last = index === lines.length - 1;
+    if (last && endsComplete) return;
+    reader.add(line, last && !endsComplete, records, runs);
+  });
+  return { records, runs, warnings: reader.warnings };
+}
+
+class LineReader {
+  private lineNumber = 0;
+  private seenRecord = false;
+  readonly warnings: string[] = [];
+
+  constructor(private readonly name: string) {}
+
+  add(line: string, cutShort: boolean, records: SampleRecord[], runs: RunInfoRecord[]): void {
+    this.lineNumber++;
+    if (line.trim() === '') return;
+    const at = `${this.name}:${this.lineNumber}`;
+    const value = this.parse(line);
+    if (value === undefined) {
+      if (cutShort && startsLikeRecord(line)) {
+        this.warnings.push(
+          `${at}: skipped an incomplete last line (a run was interrupted while writing it)`,
+        );
+        return;
+      }
+      if (!this.seenRecord) {
+        throw new InputError(`${at}: not a sample log (its first line is not a JSON record)`, [
+          'give the samples.jsonl file a run wrote',
+        ]);
+      }
+      throw new InputError(`${at}: not a JSON record`, [
+        'each line of a sample log is one JSON object; was the file edited or concatenated by hand?',
+      ]);
+    }
+    const read = readRecord(value);
+    if ('problem' in read) throw new InputError(`${at}: ${read.problem}`);
+    this.seenRecord = true;
+    const record: LogLine = read.record;
+    if (record.kind === 'run') runs.push(record);
+    else records.push(record);
+  }
+
+  private parse(line: string): unknown {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+async function endsWithNewline(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ChurnCallRecord,
+  countedRecords,
+  latestRecords,
+  otherWeightsNote,
+  type SampleRecord,
+} from '../../src/sampleLog/index.js';
+
+const OLD = `sha256:${'a'.repeat(64)}`;
+const NEW = `sha256:${'b'.repeat(64)}`;
+
+function churn(key: string, extra: Partial<ChurnCallRecord> = {}): ChurnCallRecord {
+  return {
+    v: 1,
+    kind: 'call',
+    check: 'churn',
+    model: 'm:1b',
+    digest: NEW,
+    key,
+    sample: 0,
+    options: { temperature: 0.7, seed: 1, num_ctx: 4096, num_predict: 32, think: false },
+    prompt_sha256: 'p'.repeat(64),
+    status: 'ok',
+    latency_ms: 12,
+    attempts: 1,
+    item: key,
+    domain: 'd',
+    mode: 'stochastic',
+    answer: 'A',
+    correct: true,
+    ...extra,
+  };
+}
+
+const failed = (key: string, status: 'error' | 'timeout'): ChurnCallRecord =>
+  churn(key, { status, answer: null, correct: null });
+const statusOf = (records: readonly SampleRecord[]) =>
+  records.map((r) => [r.key, r.kind === 'call' ? r.status : r.kind]);
+
+describe('which record counts', () => {
+  it('an answer replaces an earlier error or timeout; a later failure never replaces an answer', () => {
+    const records = [
+      failed('q1', 'error'),
+      churn('q2'),
+      failed('q3', 'timeout'),
+      churn('q1', { answer: 'B', correct: false }),
+      failed('q2', 'error'),
+      failed('q3', 'error'),
+    ];
+    expect(statusOf(latestRecords(records))).toEqual([
+      ['q2', 'ok'],
+      ['q1', 'ok'],
+      ['q3', 'error'],
+    ]);
+  });
+
+  it('another sample, prompt or request option is another record', () => {
+    const base = churn('q1');
+    const others = [
+      churn('q1', { sample: 1 }),
+      churn('q1', { prompt_sha256: 'q'.repeat(64) }),
+      churn('q1', { options: { ...base.options, temperature: 0.5 } }),
+      churn('q1', { mode: 'exact', estimate_temperature: 1 }),
+    ];
+    expect(latestRecords([base, ...others])).toHaveLength(5);
+  });
+
+  it('uses the current digest of a model only, and counts what it leaves out', () => {
+    const records = [
+      churn('q1', { digest: OLD }),
+      churn('q2', { digest: OLD }),
+      churn('q1'),
+      churn('q1', { model: 'other:2b', digest: null }),
+    ];
+    // Without a run record, the digest of the model's latest record is current.
+    const counted = countedRecords(records);
+    expect(counted.records.map((r) => [r.model, r.key, r.digest])).toEqual([
+      ['m:1b', 'q1', NEW],
+      ['other:2b', 'q1', null],
+    ]);
+    expect(counted.otherWeights).toEqual([
+      { model: 'm:1b', digest: OLD, records: 2, current: NEW },
+    ]);
+    expect(otherWeightsNote(counted.otherWeights[0] as never)).toBe(
+      '2 records of m:1b from earlier weights (digest aaaaaaaaaaaa) left out: this report uses digest bbbbbbbbbbbb only, never two versions of a model',
+    );
+    // The digest a run found wins over the latest record's.
+    const byRun = countedRecords(records, new Map([['m:1b', OLD]]));
+    expect(byRun.records.map((r) => [r.key, r.digest])).toEqual([
+      ['q1', OLD],
+      ['q2', OLD],
+      ['q1', null],
+    ]);
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * A report as two runs of the same measurement must agree on it: timestamps, latencies and
+ * where the files were written are left out.
+ */
+const VOLATILE_KEY = /latency|At$|^elapsed|duration/i;
+
+export function comparableReport(report: unknown): unknown {
+  const copy = JSON.parse(JSON.stringify(report)) as {
+    run: { config: { output: unknown }; loadedBefore: unknown };
+  };
+  copy.run.config.output = null;
+  // What the server held before the run is its state, not the measurement.
+  copy.run.loadedBefore = null;
+  return strip(copy);
+}
+
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (!VOLATILE_KEY.test(key)) out[key] = strip(inner);
+  }
+  return out;
+}
