@@ -51,7 +51,7 @@ function run(sim: RunningSimulator, dir: string, extra: ConfigOverride[], cacheD
     overrides: [
       at(sim.url, 'provider', 'host'),
       at(['dragon'], 'checks'),
-      at([0, 1], 'dragon', 'seeds'),
+      at([3, 5], 'dragon', 'seeds'),
       at([], 'dragon', 'referencePlayers'),
       at(100, 'dragon', 'bootstrap'),
       at(0, 'runner', 'retries'),

@@ -1,0 +1,40 @@
+/**
+ * kill -9 at random moments of a CLI run, each followed by a healthy rerun on the same output
+ * folder: the rerun's report.json is the uninterrupted run's (timestamps and latencies aside).
+ * Eight kills here; `node --import tsx scripts/kill-rerun.ts 40` runs forty.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { killTrials, readReport, runCli, writeKillConfig } from '../support/killRerun.js';
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+it('a run killed at any moment and run again writes the report of an uninterrupted run', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-kill-rerun-'));
+  const config = writeKillConfig(dir);
+  const clean = await runCli(config, sim.url, path.join(dir, 'clean'));
+  expect(clean.code).toBe(1);
+  const results = await killTrials({
+    config,
+    host: sim.url,
+    expected: readReport(path.join(dir, 'clean')),
+    expectedCode: clean.code,
+    trials: 8,
+    spanMs: clean.ms,
+    seed: 12,
+    parallel: 2,
+  });
+  // The kills really cut runs short, most of them after the first records were written.
+  expect(results.filter((r) => r.killed).length).toBeGreaterThanOrEqual(6);
+  expect(results.filter((r) => r.linesAtKill > 0).length).toBeGreaterThanOrEqual(3);
+  expect(results.filter((r) => !r.equal).map((r) => r.stderr)).toEqual([]);
+}, 600_000);

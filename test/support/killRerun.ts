@@ -1,0 +1,178 @@
+/**
+ * Kill and rerun: the CLI is started from source on a small simulated plan, killed with
+ * SIGKILL at a random moment, then run again to the end on the same output folder. The
+ * report.json of that rerun must equal an uninterrupted run's (timestamps and latencies
+ * aside). Used by test/job/killRerun.test.ts and scripts/kill-rerun.ts.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+import { createRng } from '../../src/stats/prng.js';
+import { comparableReport } from './comparableReport.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const fixture = (name: string): string => path.join(repo, 'fixtures', name);
+
+/** The first items of each domain and a catalogue of three assistants and two probes. */
+function writeSmallInputs(dir: string): { items: string; catalogue: string } {
+  const items = parse(readFileSync(fixture('items/general.yml'), 'utf8')) as { domain: string }[];
+  const perDomain = new Map<string, number>();
+  const few = items.filter((item) => {
+    const n = (perDomain.get(item.domain) ?? 0) + 1;
+    perDomain.set(item.domain, n);
+    return n <= 2;
+  });
+  const catalogue = parse(readFileSync(fixture('personas/catalogue.yml'), 'utf8')) as {
+    assistants: Record<string, string>;
+    probes: string[];
+  };
+  const small = {
+    ...catalogue,
+    assistants: Object.fromEntries(Object.entries(catalogue.assistants).slice(0, 3)),
+    probes: catalogue.probes.slice(0, 2),
+  };
+  const paths = { items: path.join(dir, 'items.yml'), catalogue: path.join(dir, 'catalogue.yml') };
+  writeFileSync(paths.items, stringify(few));
+  writeFileSync(paths.catalogue, stringify(small));
+  return paths;
+}
+
+/** A config small enough to run in seconds, every check included. */
+export function writeKillConfig(dir: string): string {
+  const file = path.join(dir, 'model-gate.yml');
+  const inputs = writeSmallInputs(dir);
+  writeFileSync(
+    file,
+    `models:
+  baseline: demo-base:1b
+  candidate: demo-cand:1b
+checks: [churn, dragon, personas]
+runner:
+  concurrency: 4
+  timeout-s: 10
+churn:
+  items: ${inputs.items}
+  samples: 2
+dragon:
+  seeds: [3, 5]          # short games: the whole run takes a few hundred calls
+  reference-players: []
+  bootstrap: 100
+personas:
+  catalogue: ${inputs.catalogue}
+  permutations: 100
+`,
+  );
+  return file;
+}
+
+export interface CliRun {
+  code: number | null;
+  killed: boolean;
+  ms: number;
+  stderr: string;
+}
+
+/** Runs the CLI from source; with `killAfterMs`, SIGKILLs it then (if it still runs). */
+export function runCli(
+  config: string,
+  host: string,
+  outDir: string,
+  killAfterMs: number | null = null,
+): Promise<CliRun> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(repo, 'src/cli.ts'),
+        'run',
+        '--config',
+        config,
+        '--ollama-host',
+        host,
+        '--output-dir',
+        outDir,
+      ],
+      { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer =
+      killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, killed: signal === 'SIGKILL', ms: performance.now() - started, stderr });
+    });
+  });
+}
+
+export function readReport(outDir: string): unknown {
+  return comparableReport(JSON.parse(readFileSync(path.join(outDir, 'report.json'), 'utf8')));
+}
+
+export interface KillTrial {
+  killAfterMs: number;
+  killed: boolean;
+  /** Lines in the sample log when the kill landed (0: before the first record). */
+  linesAtKill: number;
+  rerunCode: number | null;
+  equal: boolean;
+  stderr: string;
+}
+
+/**
+ * `trials` kills at moments drawn (seeded) over [0, spanMs): each in its own folder, followed
+ * by one healthy rerun, compared with `expected` (a comparable report). `parallel` trials run
+ * at once.
+ */
+export async function killTrials(options: {
+  config: string;
+  host: string;
+  expected: unknown;
+  expectedCode: number | null;
+  trials: number;
+  spanMs: number;
+  seed: number;
+  parallel: number;
+}): Promise<KillTrial[]> {
+  const rng = createRng(options.seed);
+  const moments = Array.from({ length: options.trials }, () => rng.next() * options.spanMs);
+  const results: KillTrial[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < moments.length) {
+      const killAfterMs = moments[next++] as number;
+      const out = mkdtempSync(path.join(tmpdir(), 'model-gate-kill-'));
+      const first = await runCli(options.config, options.host, out, killAfterMs);
+      const log = path.join(out, 'samples.jsonl');
+      const linesAtKill = existsSync(log) ? readFileSync(log, 'utf8').split('\n').length - 1 : 0;
+      const rerun = await runCli(options.config, options.host, out);
+      let equal = false;
+      try {
+        equal =
+          JSON.stringify(readReport(out)) === JSON.stringify(options.expected) &&
+          rerun.code === options.expectedCode;
+      } catch {
+        equal = false;
+      }
+      results.push({
+        killAfterMs,
+        killed: first.killed,
+        linesAtKill,
+        rerunCode: rerun.code,
+        equal,
+        stderr: equal ? '' : rerun.stderr,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: options.parallel }, worker));
+  return results;
+}
