@@ -17,14 +17,16 @@ try {
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-kill-rerun-'));
   const config = writeKillConfig(dir);
   const clean = await runCli(config, sim.url, path.join(dir, 'clean'));
-  process.stdout.write(`uninterrupted run: exit ${clean.code}, ${Math.round(clean.ms)} ms\n`);
+  process.stdout.write(
+    `uninterrupted run: exit ${clean.code}, ${Math.round(clean.activeMs)} ms after the first record\n`,
+  );
   const results = await killTrials({
     config,
     host: sim.url,
     expected: readReport(path.join(dir, 'clean')),
     expectedCode: clean.code,
     trials,
-    spanMs: clean.ms,
+    spanMs: clean.activeMs,
     seed,
     parallel,
   });

@@ -29,12 +29,11 @@ it('a run killed at any moment and run again writes the report of an uninterrupt
     expected: readReport(path.join(dir, 'clean')),
     expectedCode: clean.code,
     trials: 8,
-    spanMs: clean.ms,
+    spanMs: clean.activeMs,
     seed: 12,
     parallel: 2,
   });
-  // The kills really cut runs short, most of them after the first records were written.
-  expect(results.filter((r) => r.killed).length).toBeGreaterThanOrEqual(6);
-  expect(results.filter((r) => r.linesAtKill > 0).length).toBeGreaterThanOrEqual(3);
+  // The kills really cut runs short, after the first records were written.
+  expect(results.filter((r) => r.killed && r.linesAtKill > 0).length).toBeGreaterThanOrEqual(6);
   expect(results.filter((r) => !r.equal).map((r) => r.stderr)).toEqual([]);
 }, 600_000);

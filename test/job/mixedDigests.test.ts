@@ -68,7 +68,9 @@ describe('one model under two digests in one sample log', () => {
     const newRecords = records.filter((r) => r.model === 'demo-cand:1b' && r.digest === NEW);
     // Every candidate request was asked again under the new weights.
     expect(oldRecords.length).toBeGreaterThan(0);
-    expect(new Set(newRecords.map((r) => r.check))).toEqual(new Set(['churn', 'dragon', 'personas']));
+    expect(new Set(newRecords.map((r) => r.check))).toEqual(
+      new Set(['churn', 'dragon', 'personas']),
+    );
 
     expect(mixed.report.run.models.candidate?.digest).toBe(NEW);
     const note = `${oldRecords.length} records of demo-cand:1b from earlier weights (digest ${OLD.slice(0, 12)}) left out: this report uses digest ${NEW.slice(0, 12)} only, never two versions of a model`;

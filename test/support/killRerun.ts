@@ -5,7 +5,7 @@
  * aside). Used by test/job/killRerun.test.ts and scripts/kill-rerun.ts.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,18 +71,24 @@ personas:
 export interface CliRun {
   code: number | null;
   killed: boolean;
-  ms: number;
+  /** From the first bytes in the sample log (the run record, after the preflight) to the end. */
+  activeMs: number;
   stderr: string;
 }
 
-/** Runs the CLI from source; with `killAfterMs`, SIGKILLs it then (if it still runs). */
+/**
+ * Runs the CLI from source. With `killAfterMs`, SIGKILLs it that long after the sample log
+ * got its first bytes (start-up and preflight take most of a small run's time, and a kill
+ * there tests little), if it still runs then.
+ */
 export function runCli(
   config: string,
   host: string,
   outDir: string,
   killAfterMs: number | null = null,
 ): Promise<CliRun> {
-  const started = performance.now();
+  const log = path.join(outDir, 'samples.jsonl');
+  const hadLog = existsSync(log) ? statSync(log).size : 0;
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -104,12 +110,20 @@ export function runCli(
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const timer =
-      killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    let active: number | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    // A rerun's log already holds records: its own start shows as the log growing.
+    const watch = setInterval(() => {
+      if (active !== null || !existsSync(log) || statSync(log).size <= hadLog) return;
+      active = performance.now();
+      if (killAfterMs !== null) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    }, 5);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
+      clearInterval(watch);
       if (timer) clearTimeout(timer);
-      resolve({ code, killed: signal === 'SIGKILL', ms: performance.now() - started, stderr });
+      const activeMs = active === null ? 0 : performance.now() - active;
+      resolve({ code, killed: signal === 'SIGKILL', activeMs, stderr });
     });
   });
 }
@@ -129,7 +143,8 @@ export interface KillTrial {
 }
 
 /**
- * `trials` kills at moments drawn (seeded) over [0, spanMs): each in its own folder, followed
+ * `trials` kills at moments drawn (seeded) over [0, spanMs) after the log's first bytes (see
+ * runCli): each in its own folder, followed
  * by one healthy rerun, compared with `expected` (a comparable report). `parallel` trials run
  * at once.
  */
