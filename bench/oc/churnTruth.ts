@@ -5,7 +5,7 @@
  * records are what a real run would log.
  */
 import type { ChurnItem } from '../../src/checks/churn/items.js';
-import type { ChurnCallRecord } from '../../src/runner/records.js';
+import type { ChurnCallRecord } from '../../src/sampleLog/index.js';
 import type { Rng } from '../../src/stats/prng.js';
 
 /** Beta(a, b) for a, b ≤ 1 by Jöhnk's method (accept when U^(1/a) + V^(1/b) ≤ 1). */
