@@ -6,11 +6,13 @@ const VOLATILE_KEY = /latency|At$|^elapsed|duration/i;
 
 export function comparableReport(report: unknown): unknown {
   const copy = JSON.parse(JSON.stringify(report)) as {
-    run: { config: { output: unknown }; loadedBefore: unknown };
+    run: { config: { output: unknown }; loadedBefore: unknown; operations?: unknown };
   };
   copy.run.config.output = null;
-  // What the server held before the run is its state, not the measurement.
+  // What the server held before the run and the GPU telemetry of the last run's series are
+  // the server's state, not the measurement.
   copy.run.loadedBefore = null;
+  delete copy.run.operations;
   return strip(copy);
 }
 
