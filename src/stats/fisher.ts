@@ -68,3 +68,26 @@ export function createFisherCache(): (x1: number, n1: number, x2: number, n2: nu
     return p;
   };
 }
+
+/**
+ * Fisher's exact test, one-sided: P(A ≥ a) under the hypergeometric law of the table with its
+ * margins fixed — small when row 1 has more successes than the margins make likely (R:
+ * fisher.test(matrix(c(a, c, b, d), 2), alternative = "greater")).
+ */
+export function fisherExactGreater(a: number, b: number, c: number, d: number): number {
+  for (const cell of [a, b, c, d]) {
+    if (!Number.isInteger(cell) || cell < 0) {
+      throw new RangeError(`fisherExactGreater needs non-negative integer counts, got ${cell}`);
+    }
+  }
+  const row1 = a + b;
+  const row2 = c + d;
+  const column1 = a + c;
+  const highest = Math.min(row1, column1);
+  const denominator = logChoose(row1 + row2, column1);
+  let total = 0;
+  for (let k = a; k <= highest; k++) {
+    total += Math.exp(logChoose(row1, k) + logChoose(row2, column1 - k) - denominator);
+  }
+  return Math.min(1, total);
+}

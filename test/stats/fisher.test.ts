@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createFisherCache, fisherExactTwoSided } from '../../src/stats/fisher.js';
+import {
+  createFisherCache,
+  fisherExactGreater,
+  fisherExactTwoSided,
+} from '../../src/stats/fisher.js';
 
 describe('fisherExactTwoSided', () => {
   it("reproduces Fisher's tea-tasting example", () => {
@@ -33,5 +37,21 @@ describe('fisherExactTwoSided', () => {
     const fisher = createFisherCache();
     expect(fisher(7, 10, 2, 10)).toBeCloseTo(11720 / 167960, 12);
     expect(fisher(7, 10, 2, 10)).toBe(fisher(7, 10, 2, 10));
+  });
+});
+
+describe('fisherExactGreater', () => {
+  it("reproduces the one-sided p of Fisher's tea-tasting example", () => {
+    // Fisher (1935): 4 cups of each kind, 3 of 4 milk-first cups named. P(A ≥ 3) =
+    // [C(4,3)·C(4,1) + C(4,4)·C(4,0)] / C(8,4) = (16 + 1) / 70.
+    expect(fisherExactGreater(3, 1, 1, 3)).toBeCloseTo(17 / 70, 12);
+    expect(fisherExactGreater(4, 0, 0, 4)).toBeCloseTo(1 / 70, 12);
+  });
+
+  it('is 1 at the lowest possible count and sums the upper tail only', () => {
+    expect(fisherExactGreater(0, 4, 4, 0)).toBeCloseTo(1, 12);
+    // 5 of 8 against 2 of 8: P(A ≥ 5) with column total 7 of 16 = [C(8,5)C(8,2) +
+    // C(8,6)C(8,1) + C(8,7)C(8,0)] / C(16,7) = (1568 + 224 + 8) / 11440.
+    expect(fisherExactGreater(5, 3, 2, 6)).toBeCloseTo(1800 / 11440, 12);
   });
 });

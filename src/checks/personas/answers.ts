@@ -1,7 +1,8 @@
 /**
  * From the sample log to the answers the analysis reads: for one model, one answer per
- * (assistant, probe) of the current catalogue. Records written for another prompt (the
- * catalogue changed since) are left out and counted, never mixed in.
+ * (assistant, probe, sample) of the current catalogue. Records written for another prompt (the
+ * catalogue changed since) are left out and counted, never mixed in; so are samples beyond
+ * the configured count (a run with fewer samples reads the first ones).
  */
 import {
   countedRecords,
@@ -16,6 +17,8 @@ export interface CollectedAnswer {
   /** Index of the assistant in the catalogue. */
   assistant: number;
   probe: number;
+  /** Repeat index of the answer (0 … samples − 1). */
+  sample: number;
   text: string;
   /** Embedding stored with the answer, when collected in `vectors: embed` mode. */
   vector: number[] | null;
@@ -27,27 +30,36 @@ export interface ModelAnswers {
   tally: AnswerTally;
   /** Records of this model whose prompt no longer matches the catalogue. */
   stale: number;
+  /** Records of samples beyond the configured count, left out. */
+  extra: number;
 }
 
 export function collectAnswers(
   records: readonly SampleRecord[],
   catalogue: PersonasCatalogue,
   model: string,
+  samples = 1,
 ): ModelAnswers {
   const expected = new Map<string, string>();
   catalogue.assistants.forEach((assistant, a) => {
     catalogue.probes.forEach((probe, p) => {
-      expected.set(`${a}/${p}`, promptHash(messagesFor(assistant.prompt, probe)));
+      const hash = promptHash(messagesFor(assistant.prompt, probe));
+      for (let s = 0; s < samples; s++) expected.set(`${a}/${p}/${s}`, hash);
     });
   });
   const index = new Map(catalogue.assistants.map((a, i) => [a.name, i]));
 
   const chosen = new Map<string, PersonasCallRecord>();
   let stale = 0;
+  let extra = 0;
   for (const record of countedRecords(records).records) {
     if (record.kind !== 'call' || record.check !== 'personas' || record.model !== model) continue;
     const a = index.get(record.persona);
-    const slot = `${a}/${record.probe}`;
+    const slot = `${a}/${record.probe}/${record.sample}`;
+    if (a !== undefined && record.sample >= samples && expected.has(`${a}/${record.probe}/0`)) {
+      extra++;
+      continue;
+    }
     if (a === undefined || expected.get(slot) !== record.prompt_sha256) {
       stale++;
       continue;
@@ -71,14 +83,15 @@ export function collectAnswers(
     // An ok record with an empty text is counted as the scorer would have: invalid.
     tally[usable ? 'ok' : record.status === 'ok' ? 'invalid' : record.status]++;
     if (!usable) continue;
-    const [a, p] = slot.split('/').map(Number);
+    const [a, p, s] = slot.split('/').map(Number);
     answers.push({
       assistant: a ?? 0,
       probe: p ?? 0,
+      sample: s ?? 0,
       text: record.text,
       vector: record.vector && record.vector.length > 0 ? record.vector : null,
     });
   }
-  answers.sort((x, y) => x.assistant - y.assistant || x.probe - y.probe);
-  return { answers, tally, stale };
+  answers.sort((x, y) => x.assistant - y.assistant || x.probe - y.probe || x.sample - y.sample);
+  return { answers, tally, stale, extra };
 }

@@ -29,14 +29,16 @@ export function promptHash(messages: readonly ChatMessage[]): string {
   return createHash('sha256').update(JSON.stringify(messages)).digest('hex');
 }
 
-export function unitKey(assistant: string, probe: number): string {
-  return `${assistant}/probe-${probe}`;
+/** Sample 0 keeps the key of logs written before repeated samples existed, so they resume. */
+export function unitKey(assistant: string, probe: number, sample = 0): string {
+  return sample === 0 ? `${assistant}/probe-${probe}` : `${assistant}/probe-${probe}#${sample}`;
 }
 
-export function chatOptions(settings: PersonasSettings, numCtx: number): ChatOptions {
+/** Sample s is asked with seed + s: one shared seed would give the same answer every time. */
+export function chatOptions(settings: PersonasSettings, numCtx: number, sample = 0): ChatOptions {
   return {
     temperature: settings.temperature,
-    seed: settings.seed,
+    seed: settings.seed + sample,
     numCtx,
     numPredict: settings.maxTokens,
     think: settings.think,
@@ -49,57 +51,62 @@ export function planPersonas(
   numCtx: number,
   model: string,
 ): WorkUnit[] {
-  const options = chatOptions(settings, numCtx);
   const embedModel = settings.vectors === 'embed' ? (settings.embedModel ?? model) : null;
+  const samples = Array.from({ length: settings.samples }, (_, s) => s);
   return catalogue.assistants.flatMap((assistant) =>
-    catalogue.probes.map((probeText, probe): WorkUnit => {
-      const messages = messagesFor(assistant.prompt, probeText);
-      const hash = promptHash(messages);
-      const key = unitKey(assistant.name, probe);
-      const base = {
-        model,
-        key,
-        persona: assistant.name,
-        probe,
-        prompt_sha256: hash,
-        options: recordedOptions(options),
-      };
-      return {
-        check: 'personas',
-        model,
-        key,
-        expectedCalls: 1,
-        expected: { promptSha256: hash, options: base.options },
-        isComplete: (prior) => prior.some((r) => completes(r, base, embedModel)),
-        current: (records) => records.filter((r) => answers(r, base)),
-        async execute(ctx: UnitContext): Promise<void> {
-          const outcome = await ctx.call({
-            request: { model, messages, options },
-            promptSha256: hash,
-          });
-          const record = scoreAnswer(outcome, { ...base, digest: ctx.digest });
-          if (record.status === 'ok' && embedModel !== null && ctx.embed) {
-            try {
-              const [vector] = await ctx.embed(embedModel, [record.text]);
-              if (vector && vector.length > 0) {
-                record.vector = vector;
-                record.embed_model = embedModel;
+    catalogue.probes.flatMap((probeText, probe) =>
+      samples.map((sample): WorkUnit => {
+        const options = chatOptions(settings, numCtx, sample);
+        const messages = messagesFor(assistant.prompt, probeText);
+        const hash = promptHash(messages);
+        const key = unitKey(assistant.name, probe, sample);
+        const base = {
+          model,
+          key,
+          sample,
+          persona: assistant.name,
+          probe,
+          prompt_sha256: hash,
+          options: recordedOptions(options),
+        };
+        return {
+          check: 'personas',
+          model,
+          key,
+          expectedCalls: 1,
+          expected: { promptSha256: hash, options: base.options },
+          isComplete: (prior) => prior.some((r) => completes(r, base, embedModel)),
+          current: (records) => records.filter((r) => answers(r, base)),
+          async execute(ctx: UnitContext): Promise<void> {
+            const outcome = await ctx.call({
+              request: { model, messages, options },
+              promptSha256: hash,
+            });
+            const record = scoreAnswer(outcome, { ...base, digest: ctx.digest });
+            if (record.status === 'ok' && embedModel !== null && ctx.embed) {
+              try {
+                const [vector] = await ctx.embed(embedModel, [record.text]);
+                if (vector && vector.length > 0) {
+                  record.vector = vector;
+                  record.embed_model = embedModel;
+                }
+              } catch {
+                // The answer stays usable: without a vector the analysis falls back to TF-IDF
+                // for this model and says so, and a resumed run asks for the vector again.
               }
-            } catch {
-              // The answer stays usable: without a vector the analysis falls back to TF-IDF
-              // for this model and says so, and a resumed run asks for the vector again.
             }
-          }
-          await ctx.emit(record);
-        },
-      };
-    }),
+            await ctx.emit(record);
+          },
+        };
+      }),
+    ),
   );
 }
 
 interface RecordIdentity {
   model: string;
   key: string;
+  sample: number;
   persona: string;
   probe: number;
   prompt_sha256: string;
@@ -143,7 +150,7 @@ export function scoreAnswer(
     model: unit.model,
     digest: unit.digest,
     key: unit.key,
-    sample: 0,
+    sample: unit.sample,
     options: unit.options,
     prompt_sha256: unit.prompt_sha256,
     status,

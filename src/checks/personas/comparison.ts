@@ -1,46 +1,67 @@
 /**
  * Baseline vs candidate on the same catalogue: accuracy, recognition per assistant and the
- * pairs that merge or separate. Changing the model under unchanged prompts moves these; the
- * point is to see it before the migration.
+ * pairs that merge or separate, each change tested (see tests.ts). Changing the model under
+ * unchanged prompts moves these; the point is to see it before the migration.
  */
 import type {
-  ConfusedPair,
+  PairChange,
   PersonasAssistant,
   PersonasComparison,
   PersonasModelResult,
+  RecognitionChange,
 } from './section.js';
+import type { SwapTestResult } from './swapTest.js';
+import {
+  crossingRiseP,
+  type PersonasLevels,
+  pairMerged,
+  recognitionDropP,
+  recognitionDropped,
+  testedPairs,
+} from './tests.js';
 
+/**
+ * `swap`: the permutation test on both models' answers; null when the baseline comes from a
+ * previous report, and the counts of each model's confusion matrix are tested with
+ * Bonferroni instead.
+ */
 export function compareModels(
   assistants: readonly PersonasAssistant[],
   baseline: PersonasModelResult,
   candidate: PersonasModelResult,
+  levels: PersonasLevels,
+  swap: SwapTestResult | null,
 ): PersonasComparison {
-  const merged = (result: PersonasModelResult): Map<string, ConfusedPair> =>
-    new Map(result.confusedPairs.filter((p) => p.merged && !p.control).map((p) => [pairKey(p), p]));
-  const mergedBefore = merged(baseline);
-  const mergedAfter = merged(candidate);
+  const mergedBefore = new Set(
+    baseline.confusedPairs.filter((p) => p.merged && !p.control).map(pairKey),
+  );
+  const mergedAfter = new Set(
+    candidate.confusedPairs.filter((p) => p.merged && !p.control).map(pairKey),
+  );
   const delta =
     baseline.accuracy !== null && candidate.accuracy !== null
       ? candidate.accuracy - baseline.accuracy
       : null;
+  const recognition = swap
+    ? recognitionFromSwaps(assistants, baseline, candidate, levels, swap)
+    : recognitionBonferroni(assistants, baseline, candidate, levels);
+  const pairs = swap
+    ? pairsFromSwaps(swap, levels)
+    : pairsBonferroni(assistants, baseline, candidate, levels);
   return {
     baseline: baseline.model,
     candidate: candidate.model,
     accuracy: { baseline: baseline.accuracy, candidate: candidate.accuracy, delta },
-    recognition: assistants.map((assistant) => {
-      const before = baseline.recognition.find((r) => r.assistant === assistant.name);
-      const after = candidate.recognition.find((r) => r.assistant === assistant.name);
-      return {
-        assistant: assistant.name,
-        baseline: before?.share ?? null,
-        candidate: after?.share ?? null,
-        baselineGated: before?.shareUpToControls ?? null,
-        candidateGated: after?.shareUpToControls ?? null,
-        control: assistant.control !== null,
-      };
-    }),
-    newlyMerged: [...mergedAfter].filter(([key]) => !mergedBefore.has(key)).map(([, p]) => p),
-    newlySeparated: [...mergedBefore].filter(([key]) => !mergedAfter.has(key)).map(([, p]) => p),
+    levels,
+    test: swap
+      ? { method: 'swap-permutation', swaps: swap.swaps, pairedCells: swap.pairedCells }
+      : { method: 'fisher-bonferroni', swaps: 0, pairedCells: 0 },
+    recognition,
+    pairs,
+    newlyMerged: pairs.filter((p) => p.merged),
+    newlySeparated: baseline.confusedPairs.filter(
+      (p) => mergedBefore.has(pairKey(p)) && !mergedAfter.has(pairKey(p)),
+    ),
     controlChanges: candidate.controls.flatMap((after) => {
       const before = baseline.controls.find((c) => c.control === after.control);
       if (!before || before.verdict === after.verdict) return [];
@@ -55,6 +76,162 @@ export function compareModels(
       ];
     }),
   };
+}
+
+function shares(
+  assistantName: string,
+  baseline: PersonasModelResult,
+  candidate: PersonasModelResult,
+) {
+  const before = baseline.recognition.find((r) => r.assistant === assistantName);
+  const after = candidate.recognition.find((r) => r.assistant === assistantName);
+  return {
+    baseline: before?.share ?? null,
+    candidate: after?.share ?? null,
+    before,
+    after,
+  };
+}
+
+function recognitionFromSwaps(
+  assistants: readonly PersonasAssistant[],
+  baseline: PersonasModelResult,
+  candidate: PersonasModelResult,
+  levels: PersonasLevels,
+  swap: SwapTestResult,
+): RecognitionChange[] {
+  return assistants.map((assistant) => {
+    const { before, after, ...share } = shares(assistant.name, baseline, candidate);
+    const test = swap.recognition.find((r) => r.assistant === assistant.name);
+    const baselineCounts = test
+      ? { recognised: test.baseline.hits, answers: test.baseline.answers }
+      : countsOf(before);
+    const candidateCounts = test
+      ? { recognised: test.candidate.hits, answers: test.candidate.answers }
+      : countsOf(after);
+    return {
+      assistant: assistant.name,
+      ...share,
+      baselineGated: shareOf(baselineCounts),
+      candidateGated: shareOf(candidateCounts),
+      baselineCounts,
+      candidateCounts,
+      p: test?.p ?? null,
+      adjusted: test?.adjusted ?? null,
+      dropped: test
+        ? recognitionDropped(test.baseline, test.candidate, test.adjusted, levels)
+        : false,
+      control: assistant.control !== null,
+    };
+  });
+}
+
+function recognitionBonferroni(
+  assistants: readonly PersonasAssistant[],
+  baseline: PersonasModelResult,
+  candidate: PersonasModelResult,
+  levels: PersonasLevels,
+): RecognitionChange[] {
+  return assistants.map((assistant) => {
+    const { before, after, ...share } = shares(assistant.name, baseline, candidate);
+    const baselineCounts = countsOf(before);
+    const candidateCounts = countsOf(after);
+    const control = assistant.control !== null;
+    const p = control ? null : recognitionDropP(baselineCounts, candidateCounts);
+    const adjusted = p === null ? null : Math.min(1, p * levels.recognitionTests);
+    const hits = (c: { recognised: number; answers: number }) => ({
+      hits: c.recognised,
+      answers: c.answers,
+    });
+    return {
+      assistant: assistant.name,
+      ...share,
+      baselineGated: shareOf(baselineCounts),
+      candidateGated: shareOf(candidateCounts),
+      baselineCounts,
+      candidateCounts,
+      p,
+      adjusted,
+      dropped:
+        adjusted !== null &&
+        recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
+      control,
+    };
+  });
+}
+
+function pairsFromSwaps(swap: SwapTestResult, levels: PersonasLevels): PairChange[] {
+  return swap.pairs.map((pair) => ({
+    a: pair.a,
+    b: pair.b,
+    baseline: { crossings: pair.baseline.hits, answers: pair.baseline.answers },
+    candidate: { crossings: pair.candidate.hits, answers: pair.candidate.answers },
+    aAsB: pair.aAsB,
+    bAsA: pair.bAsA,
+    p: pair.p,
+    adjusted: pair.adjusted,
+    merged: pairMerged(pair.baseline, pair.candidate, pair.adjusted, levels),
+  }));
+}
+
+function pairsBonferroni(
+  assistants: readonly PersonasAssistant[],
+  baseline: PersonasModelResult,
+  candidate: PersonasModelResult,
+  levels: PersonasLevels,
+): PairChange[] {
+  const index = new Map(assistants.map((a, i) => [a.name, i]));
+  const crossing = (model: PersonasModelResult, i: number, j: number) => {
+    const aAsB = model.confusion[i]?.[j] ?? 0;
+    const bAsA = model.confusion[j]?.[i] ?? 0;
+    return {
+      aAsB,
+      bAsA,
+      crossings: aAsB + bAsA,
+      answers: answersOf(model, i) + answersOf(model, j),
+    };
+  };
+  return testedPairs(assistants).map(([a, b]) => {
+    const i = index.get(a.name) ?? 0;
+    const j = index.get(b.name) ?? 0;
+    const before = crossing(baseline, i, j);
+    const after = crossing(candidate, i, j);
+    const p = crossingRiseP(before, after);
+    const adjusted = Math.min(1, p * levels.pairTests);
+    return {
+      a: a.name,
+      b: b.name,
+      baseline: { crossings: before.crossings, answers: before.answers },
+      candidate: { crossings: after.crossings, answers: after.answers },
+      aAsB: after.aAsB,
+      bAsA: after.bAsA,
+      p,
+      adjusted,
+      merged: pairMerged(
+        { hits: before.crossings, answers: before.answers },
+        { hits: after.crossings, answers: after.answers },
+        adjusted,
+        levels,
+      ),
+    };
+  });
+}
+
+/** Recognised answers up to controls, as counts (the share times the answers). */
+function countsOf(r: PersonasModelResult['recognition'][number] | undefined): {
+  recognised: number;
+  answers: number;
+} {
+  if (!r || r.answers === 0 || r.shareUpToControls === null) return { recognised: 0, answers: 0 };
+  return { recognised: Math.round(r.shareUpToControls * r.answers), answers: r.answers };
+}
+
+function shareOf(c: { recognised: number; answers: number }): number | null {
+  return c.answers > 0 ? c.recognised / c.answers : null;
+}
+
+function answersOf(model: PersonasModelResult, i: number): number {
+  return (model.confusion[i] ?? []).reduce((s, v) => s + v, 0) + (model.unattributed[i] ?? 0);
 }
 
 function pairKey(pair: { a: string; b: string }): string {

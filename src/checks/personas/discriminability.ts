@@ -1,10 +1,15 @@
 /**
  * The honest measure: can the author of an answer be recovered from the other answers?
- * Leave-one-out nearest centroid over the answer vectors, scored against chance
- * (1 / number of assistants) with an exact binomial tail and a label-permutation null, then
- * read per assistant (recognition), per pair (confusions both ways) and per probe.
+ * Leave-one-out nearest centroid over the answer vectors, scored against a label-permutation
+ * null that relabels answers within each probe, then read per assistant (recognition), per
+ * pair (confusions both ways) and per probe.
+ *
+ * The reference level is the null's mean accuracy, not chance (1 / number of assistants):
+ * leaving an answer out removes it from its own author's centroid only, so the other
+ * centroids keep an answer to the same probe that its own has lost, and interchangeable
+ * assistants score below 1/m (five identical prompts: 0.141 against 0.200). For the same
+ * reason a binomial test against 1/m is not valid here and is not computed.
  */
-import { binomialUpperTail } from '../../stats/binomial.js';
 import { createRng } from '../../stats/prng.js';
 import {
   accuracyFromGram,
@@ -31,7 +36,6 @@ export interface Discriminability {
   correct: number;
   accuracy: number | null;
   chance: number;
-  binomialP: number | null;
   permutation: { runs: number; seed: number; p: number | null; meanAccuracy: number | null };
   confusion: number[][];
   unattributed: number[];
@@ -67,7 +71,6 @@ export function measureDiscriminability(input: DiscriminabilityInput): Discrimin
     correct,
     accuracy,
     chance,
-    binomialP: n > 0 ? binomialUpperTail(correct, n, chance) : null,
     permutation: permutationNull(
       gram,
       labels,

@@ -1,8 +1,10 @@
 /**
  * Gate rules of the personas check, as sentences a reader acts on:
- * - fail: an assistant's recognition falls below min-recognition on the candidate while it
- *   was at or above it on the baseline;
- * - fail: the candidate merges a pair the baseline kept apart;
+ * - fail: an assistant's recognition drops significantly (one-sided Fisher test at its share
+ *   of the budget) and crosses min-recognition: at or above on the baseline, below on the
+ *   candidate;
+ * - fail: the answers of a pair cross significantly more on the candidate than on the
+ *   baseline, by at least min-crossing-rise (the candidate merges the pair);
  * - warn: overall accuracy drops by more than max-accuracy-drop;
  * - warn: a paraphrase control is not confused with its twin (the instrument, not the model);
  * - inconclusive: too many timeouts, or no answer to analyse.
@@ -16,17 +18,21 @@ import type { GateFinding } from '../types.js';
 import { compareModels } from './comparison.js';
 import type { PersonasComparison, PersonasModelResult, PersonasSection } from './section.js';
 import type { PersonasSettings } from './settings.js';
+import { type PersonasLevels, personasLevels } from './tests.js';
 
 type GateSettings = PersonasSettings['gate'];
 
 export function gatePersonas(
   section: PersonasSection,
   settings: GateSettings,
+  /** The check's share of the run's false-alarm budget. */
+  budget: number,
   previous?: unknown,
 ): GateFinding[] {
   const findings: GateFinding[] = [];
   for (const result of section.models) findings.push(...measurementFindings(result, settings));
-  const comparison = section.comparison ?? comparisonWithPrevious(section, previous);
+  const levels = personasLevels(section.catalogue.assistants, settings, budget);
+  const comparison = section.comparison ?? comparisonWithPrevious(section, previous, levels);
   if (comparison) findings.push(...comparisonFindings(comparison, settings));
   return findings;
 }
@@ -75,27 +81,59 @@ function measurementFindings(result: PersonasModelResult, settings: GateSettings
 function comparisonFindings(comparison: PersonasComparison, settings: GateSettings): GateFinding[] {
   const findings: GateFinding[] = [];
   const { baseline, candidate } = comparison;
-  const min = settings.minRecognition;
+  const { levels, test } = comparison;
+  const smallestP = 1 / (1 + test.swaps);
+  if (
+    test.method === 'swap-permutation' &&
+    smallestP > Math.min(levels.mergeAlpha, levels.recognitionAlpha)
+  ) {
+    const needed = Math.ceil(1 / Math.min(levels.mergeAlpha, levels.recognitionAlpha));
+    findings.push({
+      check: 'personas',
+      rule: 'too-few-swaps',
+      severity: 'warn',
+      message: `with ${test.swaps} swaps the smallest adjusted p is ${smallestP.toFixed(4)}, above the rules' level: min-recognition and merged-pair cannot fail. Raise personas.permutations to at least ${needed}.`,
+      values: { swaps: test.swaps, needed },
+    });
+  }
+  const min = levels.minRecognition;
   for (const change of comparison.recognition) {
-    if (change.control) continue;
-    const before = change.baselineGated;
-    const after = change.candidateGated;
-    if (before === null || after === null || !(before >= min && after < min)) continue;
+    if (change.control || !change.dropped) continue;
+    const before = change.baselineCounts;
+    const after = change.candidateCounts;
     findings.push({
       check: 'personas',
       rule: 'min-recognition',
       severity: 'fail',
-      message: `${change.assistant} is recognised in ${percent(after)} of its answers by ${candidate}, below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${percent(before)}.`,
-      values: { assistant: change.assistant, baseline: before, candidate: after, min },
+      message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent(change.candidateGated)}), below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent(change.baselineGated)}). One-sided Fisher p = ${pValueText(change.p)} ≤ ${pValueText(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
+      values: {
+        assistant: change.assistant,
+        baseline: change.baselineGated,
+        candidate: change.candidateGated,
+        min,
+        p: change.p,
+        alpha: levels.recognitionAlpha,
+      },
     });
   }
   for (const pair of comparison.newlyMerged) {
+    const share = (c: { crossings: number; answers: number }) =>
+      c.answers > 0 ? c.crossings / c.answers : null;
     findings.push({
       check: 'personas',
       rule: 'merged-pair',
       severity: 'fail',
-      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.aAsB} answers of ${pair.a} were attributed to ${pair.b} and ${pair.bAsA} the other way; ${baseline} kept them apart. Two labels, one assistant.`,
-      values: { a: pair.a, b: pair.b, aAsB: pair.aAsB, bAsA: pair.bAsA },
+      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent(share(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent(share(pair.baseline))}). One-sided Fisher p = ${pValueText(pair.p)} ≤ ${pValueText(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
+      values: {
+        a: pair.a,
+        b: pair.b,
+        aAsB: pair.aAsB,
+        bAsA: pair.bAsA,
+        baselineCrossings: pair.baseline.crossings,
+        candidateCrossings: pair.candidate.crossings,
+        p: pair.p,
+        alpha: levels.mergeAlpha,
+      },
     });
   }
   for (const change of comparison.controlChanges) {
@@ -131,6 +169,12 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
   return findings;
 }
 
+/** p-values span many decades: exponent notation below 0.001. */
+function pValueText(p: number | null): string {
+  if (p === null || !Number.isFinite(p)) return '–';
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+
 function sides(verdict: string): string {
   return verdict === 'confused' ? 'confused with' : 'told apart from';
 }
@@ -139,16 +183,18 @@ function sides(verdict: string): string {
  * Nightly mode measures one model; the previous report's result for the same catalogue
  * stands in for the baseline. Anything else in `previous` is ignored.
  */
-function comparisonWithPrevious(
+export function comparisonWithPrevious(
   section: PersonasSection,
   previous: unknown,
+  levels: PersonasLevels,
 ): PersonasComparison | null {
   const current = section.models[0];
   if (!current || !isPersonasSection(previous)) return null;
   if (previous.catalogue.sha256 !== section.catalogue.sha256) return null;
   const before = previous.models[previous.models.length - 1];
   if (!before) return null;
-  return compareModels(section.catalogue.assistants, before, current);
+  if (!Array.isArray(before.confusion) || !Array.isArray(before.recognition)) return null;
+  return compareModels(section.catalogue.assistants, before, current, levels, null);
 }
 
 function isPersonasSection(value: unknown): value is PersonasSection {

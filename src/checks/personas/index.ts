@@ -5,11 +5,12 @@
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
 import path from 'node:path';
-import type { Check } from '../types.js';
+import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analysePersonas } from './analyse.js';
 import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
 import { planPersonas } from './collection.js';
 import { gatePersonas } from './gate.js';
+import { personasRules } from './rules.js';
 import type { PersonasSection } from './section.js';
 
 export type PersonasDefinitions = PersonasCatalogue;
@@ -23,6 +24,15 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   plan: (catalogue, ctx, model) =>
     planPersonas(catalogue, ctx.config.personas, ctx.config.runner.numCtx, model),
   analyse: (records, catalogue, ctx) =>
-    analysePersonas(records, catalogue, ctx.config.personas, ctx.models),
-  gate: (section, ctx, previous) => gatePersonas(section, ctx.config.personas.gate, previous),
+    analysePersonas(
+      records,
+      catalogue,
+      ctx.config.personas,
+      ctx.models,
+      checkFalseAlarmBudget(ctx.config),
+    ),
+  gate: (section, ctx, previous) =>
+    gatePersonas(section, ctx.config.personas.gate, checkFalseAlarmBudget(ctx.config), previous),
+  rules: (section, ctx) =>
+    personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
 };

@@ -51,6 +51,11 @@ export function analyseModel(
       `${collected.stale} record(s) of ${options.model} were written for prompts that are no longer in the catalogue and were left out`,
     );
   }
+  if (collected.extra > 0) {
+    notes.push(
+      `${collected.extra} record(s) of ${options.model} are samples beyond the configured count and were left out`,
+    );
+  }
   const missing = collected.tally.expected - collected.tally.found;
   if (missing > 0) {
     notes.push(
@@ -84,7 +89,7 @@ export function analyseModel(
   const { accuracy, chance, permutation } = measure;
   if (accuracy !== null && accuracy < chance && permutation.meanAccuracy !== null) {
     notes.push(
-      `${options.model}: accuracy ${accuracy.toFixed(3)} is below chance ${chance.toFixed(3)}: answers to the same probe resemble each other more than an assistant's answers do. The permutation null keeps each probe's answers together (mean ${permutation.meanAccuracy.toFixed(3)}) and is the fairer reference here.`,
+      `${options.model}: accuracy ${accuracy.toFixed(3)} is below chance ${chance.toFixed(3)}, which is expected of leave-one-out attribution: an answer's own centroid lacks it, the others keep an answer to the same probe. The reference is the within-probe permutation null's mean (${permutation.meanAccuracy.toFixed(3)}).`,
     );
   }
 
@@ -97,7 +102,6 @@ export function analyseModel(
     correct: measure.correct,
     accuracy: measure.accuracy,
     chance: measure.chance,
-    binomialP: measure.binomialP,
     permutation: measure.permutation,
     confusion: measure.confusion,
     unattributed: measure.unattributed,
@@ -117,6 +121,7 @@ export function analyseModel(
       return {
         assistant: catalogue.assistants[a.assistant]?.name ?? '',
         probe: a.probe,
+        sample: a.sample,
         attributed:
           to === null || to === undefined ? null : (catalogue.assistants[to]?.name ?? null),
         similarity: measure.similarity[k] ?? null,

@@ -3,6 +3,7 @@
  * Assistants are referred to by name; matrices are indexed in catalogue order
  * (`assistants[i].name`), rows = true author, columns = attributed author.
  */
+import type { PersonasLevels } from './tests.js';
 
 export type ControlKind = 'paraphrase' | 'inverse';
 
@@ -110,6 +111,8 @@ export interface ControlOutcome {
 export interface Attribution {
   assistant: string;
   probe: number;
+  /** Repeat index of the answer (personas.samples). */
+  sample: number;
   /** Nearest centroid without this answer; null when every centroid was equally near. */
   attributed: string | null;
   similarity: number | null;
@@ -125,10 +128,12 @@ export interface PersonasModelResult {
   attributed: number;
   correct: number;
   accuracy: number | null;
-  /** 1 / number of assistants. */
+  /** 1 / number of assistants: shown for orientation, not a reference (see permutation). */
   chance: number;
-  /** Exact binomial P(X ≥ correct) with X ~ Bin(answers, chance). */
-  binomialP: number | null;
+  /**
+   * Relabelling within each probe: the accuracies interchangeable assistants reach. Its mean
+   * is the reference level (leave-one-out puts interchangeable assistants below chance).
+   */
   permutation: {
     runs: number;
     seed: number;
@@ -161,16 +166,55 @@ export interface RecognitionChange {
   /** Gate reading (an assistant shadowed by controls counted up to them). */
   baselineGated: number | null;
   candidateGated: number | null;
+  /** Counts behind the gate reading: answers recognised (up to controls) of answers given. */
+  baselineCounts: { recognised: number; answers: number };
+  candidateCounts: { recognised: number; answers: number };
+  /** One-sided Fisher p of a drop; null for a control or without answers. */
+  p: number | null;
+  /** p adjusted over the assistants tested (see PersonasComparison.test); null when untested. */
+  adjusted: number | null;
+  /** Significant drop (adjusted p ≤ the rule's level) that crosses min-recognition: fails. */
+  dropped: boolean;
   control: boolean;
+}
+
+/** One pair of (non-control) assistants, baseline vs candidate: do their answers cross more? */
+export interface PairChange {
+  a: string;
+  b: string;
+  /** Answers of a taken for b plus answers of b taken for a, of the two's answers. */
+  baseline: { crossings: number; answers: number };
+  candidate: { crossings: number; answers: number };
+  /** Candidate's a taken for b and b taken for a, for the sentence. */
+  aAsB: number;
+  bAsA: number;
+  /** One-sided Fisher p of a rise in the crossing share. */
+  p: number | null;
+  /** p adjusted over the pairs tested (see PersonasComparison.test). */
+  adjusted: number | null;
+  /** Significant rise of at least min-crossing-rise: the candidate merges the pair. */
+  merged: boolean;
 }
 
 export interface PersonasComparison {
   baseline: string;
   candidate: string;
   accuracy: { baseline: number | null; candidate: number | null; delta: number | null };
+  /** The levels the tests were run at (the check's share of the false-alarm budget, split). */
+  levels: PersonasLevels;
+  /**
+   * How the p-values of a rule were adjusted over its assistants or pairs. swap-permutation:
+   * both models' answers in one vector space, cells swapped between the models (min-p over
+   * `swaps` swaps, `pairedCells` cells answered by both). fisher-bonferroni: the baseline comes
+   * from a previous report (no answers to swap): each p times the number of tests, from each
+   * model's own confusion matrix.
+   */
+  test: { method: 'swap-permutation' | 'fisher-bonferroni'; swaps: number; pairedCells: number };
   recognition: RecognitionChange[];
-  /** Pairs merged by the candidate that the baseline kept apart (control pairs excluded). */
-  newlyMerged: ConfusedPair[];
+  /** Every pair of non-control assistants, tested. */
+  pairs: PairChange[];
+  /** Pairs whose crossings rose significantly, by at least min-crossing-rise. */
+  newlyMerged: PairChange[];
   /** Pairs the baseline merged and the candidate separates. */
   newlySeparated: ConfusedPair[];
   /** Controls whose outcome differs between the two models. */
@@ -195,6 +239,8 @@ export interface PersonasSection {
   };
   /** Vectors asked for in the config. */
   vectors: 'tfidf' | 'embed';
+  /** Answers per assistant and probe (personas.samples). */
+  samples: number;
   /** Baseline first, then the candidate when there is one. */
   models: PersonasModelResult[];
   comparison: PersonasComparison | null;

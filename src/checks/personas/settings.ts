@@ -1,11 +1,20 @@
 import { z } from 'zod';
 
+/** Default answers per assistant and probe: the smallest count that gives the merge rule 80% power. */
+export const SAMPLES_DEFAULT = 4;
+
 /** `personas:` section of model-gate.yml. */
 export const personasSettingsSchema = z
   .object({
     catalogue: z.string().min(1).default('fixtures/personas/catalogue.yml'),
     temperature: z.number().min(0).max(2).default(0.3),
     seed: z.number().int().min(0).default(7),
+    /**
+     * Answers per assistant and probe (seeds seed, seed + 1, …). One answer per probe leaves
+     * 8 per assistant, too few for a test to tell a merged pair from noise; see
+     * docs/gate-validity-personas.md for the power at each value.
+     */
+    samples: z.number().int().min(1).max(50).default(SAMPLES_DEFAULT),
     maxTokens: z.number().int().min(16).default(320),
     think: z.boolean().default(false),
     vectors: z.enum(['tfidf', 'embed']).default('tfidf'),
@@ -14,6 +23,8 @@ export const personasSettingsSchema = z
     gate: z
       .object({
         minRecognition: z.number().min(0).max(1).default(0.5),
+        /** Smallest rise of a pair's crossing share (answers taken for the other) that fails. */
+        minCrossingRise: z.number().min(0).max(1).default(0.15),
         maxAccuracyDrop: z.number().min(0).max(1).default(0.15),
         maxTimeoutShare: z.number().min(0).max(1).default(0.05),
       })

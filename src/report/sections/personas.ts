@@ -6,10 +6,12 @@
 import type {
   ConfusedPair,
   PersonasAssistant,
+  PersonasComparison,
   PersonasModelResult,
   PersonasSection,
   ProbeAccuracy,
 } from '../../checks/personas/section.js';
+import { detectableEffects } from '../../checks/personas/rules.js';
 import { codeSpan, details, escapeText, num, percent, points, table } from '../markdown.js';
 import { type Chart, element, svgDocument, text } from '../svg.js';
 
@@ -31,6 +33,8 @@ export function renderPersonasSection(section: PersonasSection): string {
   out.push(accuracyTable(models));
   out.push('#### Recognition per assistant', recognitionTable(section, models));
   out.push('#### Confused pairs', confusedPairs(section, models));
+  const effects = detectable(section);
+  if (effects) out.push(effects);
   out.push('#### Accuracy per probe', probeTable(section, models));
   const controls = controlNotes(models);
   if (controls.length > 0) out.push('#### Instrument controls', controls.join('\n'));
@@ -62,10 +66,14 @@ function introduction(section: PersonasSection): string {
   const { assistants, probes, file } = section.catalogue;
   const controls = assistants.filter((a) => a.control).length;
   const vectors = section.vectors === 'embed' ? 'embedding vectors' : 'TF-IDF vectors';
+  const samples = section.samples ?? 1;
+  const times = samples === 1 ? '' : `, ${samples} times each`;
   return (
     `Every assistant of ${codeSpan(file)} (${assistants.length} assistants, ${controls} of them controls) ` +
-    `answered the same ${probes.length} probes. Each answer is attributed to the assistant whose other ` +
-    `answers it is nearest to (${vectors}, leave-one-out centroids); chance is one in ${assistants.length}.`
+    `answered the same ${probes.length} probes${times}. Each answer is attributed to the assistant whose other ` +
+    `answers it is nearest to (${vectors}, leave-one-out centroids). The reference level is the mean accuracy of ` +
+    `answers relabelled within each probe, not chance (one in ${assistants.length}): leaving an answer out of its own ` +
+    `centroid puts interchangeable assistants below chance, so a binomial test against chance is not valid here.`
   );
 }
 
@@ -90,21 +98,19 @@ function accuracyTable(models: readonly PersonasModelResult[]): string {
     label(m),
     `${m.correct}/${m.attributed}`,
     percent(m.accuracy),
-    percent(m.chance),
-    pValue(m.binomialP),
-    `${pValue(m.permutation.p)} (${m.permutation.runs} relabellings, mean ${percent(m.permutation.meanAccuracy)})`,
+    percent(m.permutation.meanAccuracy),
+    `${pValue(m.permutation.p)} (${m.permutation.runs} relabellings within probes)`,
   ]);
   return table(
     [
       'model',
       'attributed to the right assistant',
       'accuracy',
-      'chance',
-      'binomial p',
+      'reference (null mean)',
       'permutation p',
     ],
     rows,
-    ['l', 'r', 'r', 'r', 'r', 'l'],
+    ['l', 'r', 'r', 'r', 'l'],
   );
 }
 
@@ -120,7 +126,7 @@ function recognitionTable(
 ): string {
   const header = ['assistant', 'declared as', ...models.map(label)];
   const both = models.length === 2;
-  if (both) header.push('Δ');
+  if (both) header.push('Δ', 'adjusted p of a drop');
   const rows = section.catalogue.assistants.map((assistant) => {
     const cells = [escapeText(assistant.name), roleOf(assistant)];
     const shares: (number | null)[] = [];
@@ -134,15 +140,29 @@ function recognitionTable(
     if (both) {
       const [before, after] = shares;
       cells.push(before != null && after != null ? points(after - before, 0) : '–');
+      const test = section.comparison?.recognition?.find((r) => r.assistant === assistant.name);
+      cells.push(test?.dropped ? `**${pValue(test.adjusted)}: fails**` : pValue(test?.adjusted));
     }
     return cells;
   });
-  return table(header, rows, [
+  const rendered = table(header, rows, [
     'l',
     'l',
     ...models.map(() => 'r' as const),
-    ...(both ? ['r' as const] : []),
+    ...(both ? ['r' as const, 'r' as const] : []),
   ]);
+  const comparison = section.comparison;
+  if (!both || !comparison?.levels) return rendered;
+  const { levels } = comparison;
+  return `${rendered}\n\nThe rule fails an assistant recognised at or above ${percent(levels.minRecognition, 0)} (min-recognition) by the baseline and below it by the candidate, when the drop is significant. ${testSentence(comparison, 'assistants', levels.recognitionAlpha)} An assistant shadowed by controls counts the answers given to them as recognised.`;
+}
+
+/** What a pass rules out: the smallest change each rule catches at these settings. */
+function detectable(section: PersonasSection): string | null {
+  const comparison = section.comparison;
+  if (!comparison?.levels) return null;
+  const effects = detectableEffects(section, comparison.levels, section.samples ?? 1);
+  return `What a pass rules out (80% power, binomial approximation): ${effects.merge}; ${effects.recognition}. More samples per probe (personas.samples) show smaller changes.`;
 }
 
 function pairName(pair: { a: string; b: string }): string {
@@ -171,20 +191,46 @@ function confusedPairs(section: PersonasSection, models: readonly PersonasModelR
     );
   }
   const comparison = section.comparison;
-  if (comparison) {
-    const merged = comparison.newlyMerged;
-    parts.push(
-      merged.length === 0
-        ? `The candidate merges no pair that the baseline kept apart.`
-        : `**Merged by the candidate** (the baseline kept them apart): ${merged.map(pairName).join(', ')}.`,
-    );
-    if (comparison.newlySeparated.length > 0) {
-      parts.push(
-        `Separated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(', ')}.`,
-      );
-    }
-  }
+  if (comparison?.pairs) parts.push(pairTests(comparison));
   return parts.join('\n\n');
+}
+
+/** The merge rule's tests: every pair's crossings, baseline vs candidate. */
+function pairTests(comparison: PersonasComparison): string {
+  const merged = comparison.newlyMerged;
+  const { levels } = comparison;
+  const lead =
+    merged.length === 0
+      ? 'The candidate merges no pair: no pair crosses significantly more than on the baseline.'
+      : `**Merged by the candidate**: ${merged.map(pairName).join(', ')}.`;
+  const crossed = (c: { crossings: number; answers: number }) =>
+    c.answers > 0 ? `${c.crossings}/${c.answers} (${percent(c.crossings / c.answers, 0)})` : '–';
+  const rows = [...comparison.pairs]
+    .sort((x, y) => (x.adjusted ?? 1) - (y.adjusted ?? 1))
+    .map((p) => [
+      pairName(p),
+      crossed(p.baseline),
+      crossed(p.candidate),
+      pValue(p.adjusted),
+      p.merged ? '**merged**' : '',
+    ]);
+  const separated =
+    comparison.newlySeparated.length > 0
+      ? `\n\nSeparated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(', ')}.`
+      : '';
+  return `${lead} ${testSentence(comparison, 'pairs', levels.mergeAlpha)} A pair fails when its adjusted p is at most ${pValue(levels.mergeAlpha)} and its crossing share rises by at least ${percent(levels.minCrossingRise, 0)} (min-crossing-rise).\n\n${details(
+    'every pair tested: answers taken for the other, baseline → candidate',
+    table(['pair', 'baseline', 'candidate', 'adjusted p', ''], rows, ['l', 'r', 'r', 'r', 'l']),
+  )}${separated}`;
+}
+
+function testSentence(comparison: PersonasComparison, what: string, alpha: number): string {
+  const { test } = comparison;
+  const method =
+    test.method === 'swap-permutation'
+      ? `one-sided Fisher p of each, adjusted over the ${what} by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p)`
+      : `one-sided Fisher p of each times the number of ${what} (Bonferroni; the baseline is a previous report)`;
+  return `Test: ${method}; the rule's share of the false-alarm budget is ${pValue(alpha)}.`;
 }
 
 function pairReading(pair: ConfusedPair): string {

@@ -107,13 +107,18 @@ function classSums(
     }
     members[label] = (members[label] ?? 0) + 1;
   }
-  const towardClass = Array.from({ length: n }, () => new Array<number>(classCount).fill(0));
+  // Plain typed-array loops: this runs once per relabelling of the permutation null.
+  const label = Int32Array.from(labels);
+  const towardClass: number[][] = [];
+  const sums = new Float64Array(classCount);
   for (let i = 0; i < n; i++) {
-    const row = towardClass[i] ?? [];
+    const g = gram[i] as readonly number[];
+    sums.fill(0);
     for (let j = 0; j < n; j++) {
-      const c = labels[j] ?? 0;
-      row[c] = (row[c] ?? 0) + (gram[i]?.[j] ?? 0);
+      const c = label[j] as number;
+      sums[c] = (sums[c] as number) + (g[j] as number);
     }
+    towardClass.push(Array.from(sums));
   }
   const classLength = new Array<number>(classCount).fill(0);
   for (let i = 0; i < n; i++) {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analysePersonas } from '../../../src/checks/personas/analyse.js';
-import { gatePersonas } from '../../../src/checks/personas/gate.js';
+import { comparisonWithPrevious, gatePersonas } from '../../../src/checks/personas/gate.js';
+import { personasLevels } from '../../../src/checks/personas/tests.js';
 import { answerRecord, catalogueFrom, recordsFor } from './records.js';
+
+/** The personas check's share of the default false-alarm budget (three checks). */
+const BUDGET = 0.05 / 3;
 
 const catalogue = catalogueFrom(`
 language: en
@@ -11,7 +15,12 @@ assistants:
 probes: ["one", "two"]
 `);
 const settings = { vectors: 'tfidf' as const, permutations: 100, seed: 7 };
-const gate = { minRecognition: 0.5, maxAccuracyDrop: 0.15, maxTimeoutShare: 0.05 };
+const gate = {
+  minRecognition: 0.5,
+  maxAccuracyDrop: 0.15,
+  maxTimeoutShare: 0.05,
+  minCrossingRise: 0.15,
+};
 const answers = {
   plot: ['chapter twist', 'chapter arc'],
   style: ['rhythm melody', 'rhythm cadence'],
@@ -28,8 +37,13 @@ describe('analysePersonas: which records count', () => {
       },
       answerRecord(catalogue, 'other', { persona: 'plot', probe: 0, text: 'another model' }),
     ];
-    const result = analysePersonas(records, catalogue, settings, { baseline: 'm', candidate: null })
-      .models[0];
+    const result = analysePersonas(
+      records,
+      catalogue,
+      settings,
+      { baseline: 'm', candidate: null },
+      BUDGET,
+    ).models[0];
     expect(result?.answers).toEqual({
       expected: 4,
       found: 4,
@@ -50,8 +64,13 @@ describe('analysePersonas: which records count', () => {
       answerRecord(catalogue, 'm', { persona: 'plot', probe: 1, text: 'chapter arc' }),
       answerRecord(catalogue, 'm', { persona: 'style', probe: 0, text: '', status: 'invalid' }),
     ];
-    const result = analysePersonas(records, catalogue, settings, { baseline: 'm', candidate: null })
-      .models[0];
+    const result = analysePersonas(
+      records,
+      catalogue,
+      settings,
+      { baseline: 'm', candidate: null },
+      BUDGET,
+    ).models[0];
     expect(result?.answers).toMatchObject({ expected: 4, found: 3, ok: 2, invalid: 1 });
     expect(result?.attributed).toBe(2);
     expect(result?.recognition.map((r) => r.answers)).toEqual([2, 0]);
@@ -77,17 +96,28 @@ describe('analysePersonas: which records count', () => {
       }),
     );
     const embed = { ...settings, vectors: 'embed' as const };
-    const result = analysePersonas(withVectors, catalogue, embed, {
-      baseline: 'm',
-      candidate: null,
-    }).models[0];
+    const result = analysePersonas(
+      withVectors,
+      catalogue,
+      embed,
+      {
+        baseline: 'm',
+        candidate: null,
+      },
+      BUDGET,
+    ).models[0];
     expect(result?.vectors).toBe('embed');
     // plot/0 (0,1): plot without it = (1,0) → 0; style = (0.1, 2)/|·| → 0.9988 → style.
     expect(result?.attributions[0]?.attributed).toBe('style');
 
     const missing = withVectors.map((r, i) => (i === 3 ? { ...r, vector: undefined } : r));
-    const fallback = analysePersonas(missing, catalogue, embed, { baseline: 'm', candidate: null })
-      .models[0];
+    const fallback = analysePersonas(
+      missing,
+      catalogue,
+      embed,
+      { baseline: 'm', candidate: null },
+      BUDGET,
+    ).models[0];
     expect(fallback?.vectors).toBe('tfidf');
     expect(fallback?.accuracy).toBe(1);
     expect(fallback?.notes[0]).toMatch(/1 of 4 answers have no stored embedding; TF-IDF was used/);
@@ -100,11 +130,17 @@ describe('gatePersonas', () => {
       ...recordsFor(catalogue, 'm', { plot: answers.plot, style: answers.style.slice(0, 1) }),
       answerRecord(catalogue, 'm', { persona: 'style', probe: 1, text: '', status: 'timeout' }),
     ];
-    const section = analysePersonas(records, catalogue, settings, {
-      baseline: 'm',
-      candidate: null,
-    });
-    const findings = gatePersonas(section, gate);
+    const section = analysePersonas(
+      records,
+      catalogue,
+      settings,
+      {
+        baseline: 'm',
+        candidate: null,
+      },
+      BUDGET,
+    );
+    const findings = gatePersonas(section, gate, BUDGET);
     expect(findings.map((f) => [f.rule, f.severity])).toEqual([['timeouts', 'inconclusive']]);
     expect(findings[0]?.message).toBe(
       'm: 1 of 4 persona answers timed out (25.0%, more than the 5.0% allowed); the attribution is not trusted.',
@@ -112,40 +148,64 @@ describe('gatePersonas', () => {
   });
 
   it('compares a nightly run with the previous report of the same catalogue', () => {
-    const good = analysePersonas(recordsFor(catalogue, 'm', answers), catalogue, settings, {
-      baseline: 'm',
-      candidate: null,
-    });
+    const good = analysePersonas(
+      recordsFor(catalogue, 'm', answers),
+      catalogue,
+      settings,
+      {
+        baseline: 'm',
+        candidate: null,
+      },
+      BUDGET,
+    );
     // tonight the two assistants answer with the same words
     const same = {
       plot: ['rhythm melody', 'rhythm cadence'],
       style: ['rhythm melody', 'rhythm cadence'],
     };
-    const tonight = analysePersonas(recordsFor(catalogue, 'm', same), catalogue, settings, {
-      baseline: 'm',
-      candidate: null,
-    });
-    const rules = gatePersonas(tonight, gate, good).map((f) => `${f.rule}:${f.severity}`);
-    expect(rules).toContain('accuracy-drop:warn');
-    expect(rules).toContain('min-recognition:fail');
+    const tonight = analysePersonas(
+      recordsFor(catalogue, 'm', same),
+      catalogue,
+      settings,
+      {
+        baseline: 'm',
+        candidate: null,
+      },
+      BUDGET,
+    );
+    const rules = gatePersonas(tonight, gate, BUDGET, good).map((f) => `${f.rule}:${f.severity}`);
+    // 2 of 2 recognised, then 0 of 2: one-sided Fisher p = 1/6, times 2 assistants (Bonferroni:
+    // a previous report holds no answers to swap) = 1/3, far above the rule's level. Two answers
+    // per assistant cannot show a drop; the accuracy warning still says what moved.
+    expect(rules).toEqual(['accuracy-drop:warn']);
+    const levels = personasLevels(tonight.catalogue.assistants, gate, BUDGET);
+    const comparison = comparisonWithPrevious(tonight, good, levels);
+    expect(comparison?.test.method).toBe('fisher-bonferroni');
+    for (const r of comparison?.recognition ?? []) expect(r.adjusted).toBeCloseTo(1 / 3, 12);
     // another catalogue's report is no reference
     const other = { ...good, catalogue: { ...good.catalogue, sha256: 'x' } };
-    expect(gatePersonas(tonight, gate, other)).toEqual([]);
-    expect(gatePersonas(tonight, gate, { check: 'churn' })).toEqual([]);
+    expect(gatePersonas(tonight, gate, BUDGET, other)).toEqual([]);
+    expect(gatePersonas(tonight, gate, BUDGET, { check: 'churn' })).toEqual([]);
   });
 
   it('warns on an accuracy drop beyond max-accuracy-drop, not on one equal to it', () => {
-    const good = analysePersonas(recordsFor(catalogue, 'm', answers), catalogue, settings, {
-      baseline: 'm',
-      candidate: null,
-    });
+    const good = analysePersonas(
+      recordsFor(catalogue, 'm', answers),
+      catalogue,
+      settings,
+      {
+        baseline: 'm',
+        candidate: null,
+      },
+      BUDGET,
+    );
     const withAccuracy = (accuracy: number) => ({
       ...good,
       models: good.models.map((model) => ({ ...model, accuracy })),
     });
     // 13 of 20 → 10 of 20 is a drop of exactly 0.15 (0.5 − 0.65 = −0.15000000000000002).
     const drop = (before: number, after: number) =>
-      gatePersonas(withAccuracy(after), gate, withAccuracy(before)).map(
+      gatePersonas(withAccuracy(after), gate, BUDGET, withAccuracy(before)).map(
         (f) => `${f.rule}:${f.severity}`,
       );
     expect(drop(13 / 20, 10 / 20)).toEqual([]);

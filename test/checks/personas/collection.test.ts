@@ -13,7 +13,7 @@ assistants:
   style: "You shape the sentence."
 probes: ["first question", "second question", "third question"]
 `);
-const settings = personasSettingsSchema.parse({});
+const settings = personasSettingsSchema.parse({ samples: 1 });
 
 function response(content: string, extra: Partial<ChatResponse> = {}): ChatResponse {
   return {
@@ -70,6 +70,23 @@ describe('planPersonas', () => {
     ]);
     expect(units.every((u) => u.check === 'personas' && u.model === 'm:1b')).toBe(true);
     expect(units.every((u) => u.expectedCalls === 1)).toBe(true);
+  });
+
+  it('asks each probe `samples` times, with seeds seed, seed + 1, … and the old key for sample 0', () => {
+    const three = planPersonas(
+      catalogue,
+      personasSettingsSchema.parse({ samples: 3 }),
+      4096,
+      'm:1b',
+    );
+    expect(three.slice(0, 4).map((u) => u.key)).toEqual([
+      'plot/probe-0',
+      'plot/probe-0#1',
+      'plot/probe-0#2',
+      'plot/probe-1',
+    ]);
+    expect(three).toHaveLength(18);
+    expect(personasSettingsSchema.parse({}).samples).toBe(4);
   });
 
   it('sends the system prompt and the probe with the collection defaults', async () => {

@@ -16,6 +16,9 @@ import { runPlan } from '../../../src/runner/run.js';
 import { parseScenario } from '../../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../../src/simulator/server.js';
 
+/** The personas check's share of the default false-alarm budget (three checks). */
+const BUDGET = 0.05 / 3;
+
 // Assistants recognised by a phrase of their prompt: no file path in the scenario.
 const voices = `
       assistants:
@@ -52,7 +55,9 @@ describe('personas over the simulator', () => {
   });
 
   it('collects every answer, finds the merged pair, and resumes without asking again', async () => {
-    const settings = personasSettingsSchema.parse({ permutations: 200 });
+    // One sample per probe keeps the simulated run short; repeated samples are planned in
+    // collection.test.ts.
+    const settings = personasSettingsSchema.parse({ permutations: 200, samples: 1 });
     const models = ['sim-base:1b', 'sim-next:2b'];
     const units = models.flatMap((m) => planPersonas(catalogue, settings, 4096, m));
     const provider = new OllamaProvider({ host: simulator.url, timeoutMs: 5000, keepAlive: '1m' });
@@ -62,23 +67,37 @@ describe('personas over the simulator', () => {
 
     const first = await run();
     expect(first.units).toEqual({ planned: 96, skipped: 0, executed: 96 });
-    const section = analysePersonas(first.records, catalogue, settings, {
-      baseline: 'sim-base:1b',
-      candidate: 'sim-next:2b',
-    });
+    const section = analysePersonas(
+      first.records,
+      catalogue,
+      settings,
+      {
+        baseline: 'sim-base:1b',
+        candidate: 'sim-next:2b',
+      },
+      BUDGET,
+    );
     expect(section.models.map((m) => m.answers.ok)).toEqual([48, 48]);
     expect(section.comparison?.newlyMerged.map((p) => `${p.a}/${p.b}`)).toEqual([
       'technique/sourcing',
     ]);
-    const rules = gatePersonas(section, settings.gate).map((f) => `${f.rule}:${f.severity}`);
+    const rules = gatePersonas(section, settings.gate, BUDGET).map(
+      (f) => `${f.rule}:${f.severity}`,
+    );
     expect(rules).toContain('merged-pair:fail');
 
     const again = await run();
     expect(again.units).toMatchObject({ planned: 96, skipped: 96, executed: 0 });
-    const reanalysed = analysePersonas(again.records, catalogue, settings, {
-      baseline: 'sim-base:1b',
-      candidate: 'sim-next:2b',
-    });
+    const reanalysed = analysePersonas(
+      again.records,
+      catalogue,
+      settings,
+      {
+        baseline: 'sim-base:1b',
+        candidate: 'sim-next:2b',
+      },
+      BUDGET,
+    );
     expect(reanalysed).toEqual(section);
   });
 });

@@ -13,6 +13,9 @@ import { tokenise } from '../../../src/stats/text/tokenise.js';
 import { cosine, mean } from '../../../src/stats/text/vectors.js';
 import { catalogueFrom, recordsFor } from './records.js';
 
+/** The personas check's share of the default false-alarm budget (three checks). */
+const BUDGET = 0.05 / 3;
+
 const settings = { vectors: 'tfidf' as const, permutations: 200, seed: 7 };
 
 describe('workshop of three: a plot assistant and a style assistant with its paraphrase', () => {
@@ -38,10 +41,16 @@ probes:
     style: ['The image and the rhythm.', 'A melody with cadence.', 'The sentence and its tone.'],
     voice: ['Rhythm is melody.', 'Cadence in the sentence.', 'Tone, then an image.'],
   };
-  const section = analysePersonas(recordsFor(catalogue, 'm', answers), catalogue, settings, {
-    baseline: 'm',
-    candidate: null,
-  });
+  const section = analysePersonas(
+    recordsFor(catalogue, 'm', answers),
+    catalogue,
+    settings,
+    {
+      baseline: 'm',
+      candidate: null,
+    },
+    BUDGET,
+  );
   const result = section.models[0];
   if (!result) throw new Error('no result');
 
@@ -74,7 +83,7 @@ probes:
     for (const a of result.attributions) expect(a.similarity).toBeCloseTo(1 / Math.sqrt(3), 12);
   });
 
-  it('gives the confusion matrix, accuracy and binomial p-value worked out by hand', () => {
+  it('gives the confusion matrix and accuracy worked out by hand, and no binomial p', () => {
     // rows = true author (plot, style, voice), columns = attributed
     expect(result.confusion).toEqual([
       [3, 0, 0],
@@ -84,8 +93,8 @@ probes:
     expect(result.correct).toBe(3);
     expect(result.accuracy).toBeCloseTo(3 / 9, 15);
     expect(result.chance).toBeCloseTo(1 / 3, 15);
-    // P(X ≥ 3 | n = 9, p = 1/3) = 1 − (512 + 2304 + 4608)/19683 = 12259/19683 = 0.6228
-    expect(result.binomialP).toBeCloseTo(12259 / 19683, 12);
+    // A binomial test against chance is not valid for leave-one-out attribution: not reported.
+    expect(result).not.toHaveProperty('binomialP');
     // Accuracy at chance: relabelling the answers does as well about as often as not.
     expect(result.permutation.p).toBeGreaterThan(0.2);
   });
@@ -183,8 +192,13 @@ probes:
     archivist: ['Harbour, archive, rope.', 'Lantern, ledger and rope.'],
   };
   const records = recordsFor(catalogue, 'm', answers);
-  const result = analysePersonas(records, catalogue, settings, { baseline: 'm', candidate: null })
-    .models[0];
+  const result = analysePersonas(
+    records,
+    catalogue,
+    settings,
+    { baseline: 'm', candidate: null },
+    BUDGET,
+  ).models[0];
 
   it('attributes every answer to the other assistant once its own answer is left out', () => {
     // a0: own centroid without a0 = a1, no shared word → 0;

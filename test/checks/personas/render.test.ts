@@ -8,6 +8,9 @@ import { personasCharts, renderPersonasSection } from '../../../src/report/secti
 import { catalogueFrom, recordsFor } from './records.js';
 import { simulatedRecords } from './simulated.js';
 
+/** The personas check's share of the default false-alarm budget (three checks). */
+const BUDGET = 0.05 / 3;
+
 const file = path.resolve('fixtures/personas/catalogue.yml');
 const settings = { vectors: 'tfidf' as const, permutations: 200, seed: 7 };
 
@@ -28,27 +31,36 @@ describe('renderPersonasSection', () => {
         ],
       }),
     ];
-    section = analysePersonas(records, catalogue, settings, {
-      baseline: 'sim-base:1b',
-      candidate: 'sim-next:2b',
-    });
+    section = analysePersonas(
+      records,
+      catalogue,
+      settings,
+      {
+        baseline: 'sim-base:1b',
+        candidate: 'sim-next:2b',
+      },
+      BUDGET,
+    );
   });
 
-  it('shows accuracy against chance, recognition side by side and the merged pair', () => {
+  it('shows accuracy against the permutation reference, recognition side by side and the merged pair', () => {
     const md = renderPersonasSection(section);
     expect(md).toContain('### personas — can each assistant be told apart from its answers?');
     const base = section.models[0];
     const accuracy = `${((base?.accuracy ?? 0) * 100).toFixed(1)}%`;
+    const reference = `${((base?.permutation.meanAccuracy ?? 0) * 100).toFixed(1)}%`;
     expect(md).toMatch(
       new RegExp(
-        `\\| baseline ${escapeRegExp(escapeText('sim-base:1b'))} +\\| +${base?.correct}/48 \\| +${accuracy} \\| +16\\.7% \\|`,
+        `\\| baseline ${escapeRegExp(escapeText('sim-base:1b'))} +\\| +${base?.correct}/48 \\| +${accuracy} \\| +${escapeRegExp(reference)} \\|`,
       ),
     );
+    expect(md).not.toContain('binomial p');
     // The candidate's merged assistant falls below min-recognition (the exact count depends on
     // the simulator's draws): at most 3 of 8.
     expect(md).toMatch(/\| sourcing +\| +\| +8\/8 \(100%\) \| +[0-3]\/8 \(\d+%\) \| −\d+ pts \|/);
-    expect(md).toContain(
-      '**Merged by the candidate** (the baseline kept them apart): technique ↔ sourcing.',
+    expect(md).toContain('**Merged by the candidate**: technique ↔ sourcing.');
+    expect(md).toMatch(
+      /What a pass rules out \(80% power, binomial approximation\): at 8 probes × 1 sample \(16 answers per pair\)/,
     );
     expect(md).toContain('planted paraphrase: confusion expected');
     expect(md).toContain('taste (paraphrase of flavour) confused with its twin, as planted');
@@ -88,10 +100,16 @@ probes:
       evil_one: ['chapter twist', 'chapter arc'],
       other: ['rhythm melody', 'rhythm cadence'],
     });
-    const section = analysePersonas(records, catalogue, settings, {
-      baseline: 'm<b>',
-      candidate: null,
-    });
+    const section = analysePersonas(
+      records,
+      catalogue,
+      settings,
+      {
+        baseline: 'm<b>',
+        candidate: null,
+      },
+      BUDGET,
+    );
     const md = renderPersonasSection(section);
     expect(md).not.toContain('<script>');
     expect(md).not.toContain('<b>');
@@ -125,6 +143,7 @@ function emptySection(): PersonasSection {
     check: 'personas',
     catalogue: { file: 'c.yml', language: 'en', assistants: [], probes: [], sha256: '' },
     vectors: 'tfidf',
+    samples: 1,
     models: [],
     comparison: null,
     notes: [],

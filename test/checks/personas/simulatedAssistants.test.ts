@@ -10,10 +10,18 @@ import { gatePersonas } from '../../../src/checks/personas/gate.js';
 import type { PersonasModelResult } from '../../../src/checks/personas/section.js';
 import { simulatedRecords } from './simulated.js';
 
+/** The personas check's share of the default false-alarm budget (three checks). */
+const BUDGET = 0.05 / 3;
+
 const file = path.resolve('fixtures/personas/catalogue.yml');
 const everyone = ['technique', 'flavour', 'sourcing', 'planning', 'taste', 'recipe-review'];
 const settings = { vectors: 'tfidf' as const, permutations: 500, seed: 7 };
-const gate = { minRecognition: 0.5, maxAccuracyDrop: 0.15, maxTimeoutShare: 0.05 };
+const gate = {
+  minRecognition: 0.5,
+  maxAccuracyDrop: 0.15,
+  maxTimeoutShare: 0.05,
+  minCrossingRise: 0.15,
+};
 
 let catalogue: PersonasCatalogue;
 beforeAll(async () => {
@@ -22,10 +30,16 @@ beforeAll(async () => {
 
 function measure(model: string, block: Record<string, unknown>): PersonasModelResult {
   const records = simulatedRecords(catalogue, model, { catalogue: file, ...block });
-  const section = analysePersonas(records, catalogue, settings, {
-    baseline: model,
-    candidate: null,
-  });
+  const section = analysePersonas(
+    records,
+    catalogue,
+    settings,
+    {
+      baseline: model,
+      candidate: null,
+    },
+    BUDGET,
+  );
   const result = section.models[0];
   if (!result) throw new Error('no result');
   return result;
@@ -58,10 +72,9 @@ describe('two assistants sharing one vocabulary (the paraphrase twin)', () => {
     expect(result.recognition.find((r) => r.assistant === 'flavour')?.shareUpToControls).toBe(1);
   });
 
-  it('scores well above chance, with small binomial and permutation p-values', () => {
+  it('scores well above the reference, with a small permutation p-value', () => {
     expect(result.chance).toBeCloseTo(1 / 6, 15);
     expect(result.accuracy).toBeGreaterThanOrEqual(0.6);
-    expect(result.binomialP).toBeLessThan(1e-9);
     // 500 relabellings, none as good: p = 1/501
     expect(result.permutation.p).toBeCloseTo(1 / 501, 12);
     expect(result.permutation.meanAccuracy).toBeLessThan(0.3);
@@ -79,7 +92,6 @@ describe('identical assistants', () => {
     const result = measure('sim-same:1b', { 'same-voice': [everyone], 'probe-share': 0 });
     expect(Math.abs((result.accuracy ?? 1) - result.chance)).toBeLessThanOrEqual(0.1);
     expect(result.permutation.p).toBeGreaterThan(0.05);
-    expect(result.binomialP).toBeGreaterThan(0.05);
   });
 
   it('with probes pulling answers together, fall below chance and the stratified null says so', () => {
@@ -109,10 +121,16 @@ describe('upgrade comparison', () => {
       ...simulatedRecords(catalogue, 'sim-base:1b', { catalogue: file, ...baselineBlock }),
       ...simulatedRecords(catalogue, 'sim-next:2b', { catalogue: file, ...candidateBlock }),
     ];
-    return analysePersonas(records, catalogue, settings, {
-      baseline: 'sim-base:1b',
-      candidate: 'sim-next:2b',
-    });
+    return analysePersonas(
+      records,
+      catalogue,
+      settings,
+      {
+        baseline: 'sim-base:1b',
+        candidate: 'sim-next:2b',
+      },
+      BUDGET,
+    );
   }
 
   it('names the pair the candidate merged and fails the gate on it', () => {
@@ -128,12 +146,14 @@ describe('upgrade comparison', () => {
     expect(section.comparison?.newlyMerged.map((p) => `${p.a}/${p.b}`)).toEqual([
       'technique/sourcing',
     ]);
-    const findings = gatePersonas(section, gate);
+    const findings = gatePersonas(section, gate, BUDGET);
     const merged = findings.filter((f) => f.rule === 'merged-pair');
     expect(merged).toHaveLength(1);
     expect(merged[0]?.severity).toBe('fail');
     expect(merged[0]?.message).toMatch(/^sim-next:2b merges technique and sourcing: /);
-    expect(merged[0]?.message).toContain('sim-base:1b kept them apart');
+    expect(merged[0]?.message).toMatch(
+      /against 0 of 16 on sim-base:1b \(0\.0%\)\. One-sided Fisher p = /,
+    );
     // The planted paraphrase is confused on both models and never fails the gate.
     expect(findings.some((f) => JSON.stringify(f.values).includes('"taste"'))).toBe(false);
     // Accuracy drops by far more than 15 points: a warning beside the failures.
@@ -146,7 +166,9 @@ describe('upgrade comparison', () => {
       { 'same-voice': [['flavour', 'taste']], 'own-share': 0.05 },
     );
     const byAssistant = new Map(section.comparison?.recognition.map((r) => [r.assistant, r]));
-    const findings = gatePersonas(section, gate).filter((f) => f.rule === 'min-recognition');
+    const findings = gatePersonas(section, gate, BUDGET).filter(
+      (f) => f.rule === 'min-recognition',
+    );
     for (const finding of findings) {
       const change = byAssistant.get(String(finding.values?.assistant));
       expect(change?.baselineGated).toBeGreaterThanOrEqual(0.5);
@@ -161,7 +183,7 @@ describe('upgrade comparison', () => {
       { 'same-voice': [['flavour', 'taste']] },
       { 'same-voice': [['flavour', 'taste', 'recipe-review']] },
     );
-    const findings = gatePersonas(section, gate);
+    const findings = gatePersonas(section, gate, BUDGET);
     expect(findings.filter((f) => f.severity === 'fail')).toEqual([]);
     const info = findings.filter((f) => f.rule === 'inverse-control');
     expect(info.map((f) => f.severity)).toEqual(['info']);
@@ -174,6 +196,6 @@ describe('upgrade comparison', () => {
     const block = { 'same-voice': [['flavour', 'taste']] };
     const section = compare(block, block);
     // Different model names draw different answers, yet the structure holds.
-    expect(gatePersonas(section, gate)).toEqual([]);
+    expect(gatePersonas(section, gate, BUDGET)).toEqual([]);
   });
 });

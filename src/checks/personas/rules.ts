@@ -1,0 +1,145 @@
+/**
+ * The personas gate rules as test cards: how often each fails two identical models, and the
+ * smallest change it catches at this run's settings (probes × samples, the baseline's own
+ * recognition and crossing levels).
+ */
+import { quantile } from '../../stats/quantile.js';
+import type { GateRuleCard } from '../types.js';
+import { smallestMerge, smallestRecognitionDrop, TARGET_POWER } from './power.js';
+import type { PersonasModelResult, PersonasSection } from './section.js';
+import type { PersonasSettings } from './settings.js';
+import { type PersonasLevels, personasLevels, testedPairs } from './tests.js';
+
+/**
+ * Measured by `npm run oc` (bench/oc/personas.ts): answers generated from known vocabularies
+ * for 5 assistants × 8 probes × 4 samples (accuracy ≈ 0.64), pushed through analyse and
+ * gate at default settings. Rule → [runs failed, runs] over the two no-change scenarios.
+ */
+export const SIMULATED_NO_CHANGE: Record<'min-recognition' | 'merged-pair', [number, number]> = {
+  'min-recognition': [0, 400],
+  'merged-pair': [0, 400],
+};
+
+const pct = (x: number, digits = 0) => `${(100 * x).toFixed(digits)}%`;
+
+export function personasRules(
+  section: PersonasSection,
+  settings: Pick<PersonasSettings, 'gate' | 'samples'>,
+  budget: number,
+): GateRuleCard[] {
+  const levels = personasLevels(section.catalogue.assistants, settings.gate, budget);
+  const samples = section.samples ?? settings.samples;
+  const method =
+    section.comparison?.test.method === 'fisher-bonferroni'
+      ? 'one-sided Fisher test, Bonferroni over'
+      : 'one-sided Fisher statistic, min-p over';
+  const swaps =
+    section.comparison?.test.method === 'fisher-bonferroni'
+      ? ''
+      : `, calibrated by swapping the two models' answers cell by cell`;
+  const basis = (rule: keyof typeof SIMULATED_NO_CHANGE, tests: number, what: string) => {
+    const [hits, runs] = SIMULATED_NO_CHANGE[rule];
+    return `${method} ${tests} ${what}${swaps}; simulated: ${hits} of ${runs} no-change runs failed`;
+  };
+  const effects = detectableEffects(section, levels, samples);
+  return [
+    {
+      check: 'personas',
+      rule: 'min-recognition',
+      tests: `an assistant's recognition drops below min-recognition (${pct(levels.minRecognition)}) from baseline to candidate`,
+      falseAlarmRate: levels.recognitionAlpha,
+      falseAlarmBasis: basis('min-recognition', levels.recognitionTests, 'assistants'),
+      detects: effects.recognition,
+    },
+    {
+      check: 'personas',
+      rule: 'merged-pair',
+      tests: `a pair's answers are taken for each other more often on the candidate (rise ≥ ${pct(levels.minCrossingRise)})`,
+      falseAlarmRate: levels.mergeAlpha,
+      falseAlarmBasis: basis('merged-pair', levels.pairTests, 'pairs'),
+      detects: effects.merge,
+    },
+  ];
+}
+
+/** The smallest change each rule catches at the section's settings, in the reader's words. */
+export function detectableEffects(
+  section: PersonasSection,
+  levels: PersonasLevels,
+  samples: number,
+): { recognition: string; merge: string } {
+  const probes = section.catalogue.probes.length;
+  const baseline = section.models[0] ?? null;
+  const n = probes * samples;
+  return {
+    recognition: recognitionDetects(section, baseline, levels, n, probes, samples),
+    merge: mergeDetects(section, baseline, levels, n, probes, samples),
+  };
+}
+
+function settingsText(probes: number, samples: number): string {
+  return `at ${probes} probes × ${samples} sample${samples === 1 ? '' : 's'}`;
+}
+
+/** The baseline's typical (median) recognition among the tested assistants. */
+function typicalRecognition(
+  section: PersonasSection,
+  baseline: PersonasModelResult,
+): number | null {
+  const tested = new Set(section.catalogue.assistants.filter((a) => !a.control).map((a) => a.name));
+  const shares = baseline.recognition
+    .filter((r) => tested.has(r.assistant) && r.shareUpToControls !== null)
+    .map((r) => r.shareUpToControls as number);
+  return shares.length > 0 ? quantile(shares, 0.5) : null;
+}
+
+/** The baseline's typical (median) crossing share among the tested pairs. */
+function typicalCrossing(section: PersonasSection, baseline: PersonasModelResult): number | null {
+  const index = new Map(section.catalogue.assistants.map((a, i) => [a.name, i]));
+  const answersOf = (i: number) =>
+    (baseline.confusion[i] ?? []).reduce((s, v) => s + v, 0) + (baseline.unattributed[i] ?? 0);
+  const shares = testedPairs(section.catalogue.assistants).flatMap(([a, b]) => {
+    const i = index.get(a.name) ?? 0;
+    const j = index.get(b.name) ?? 0;
+    const answers = answersOf(i) + answersOf(j);
+    if (answers === 0) return [];
+    return [((baseline.confusion[i]?.[j] ?? 0) + (baseline.confusion[j]?.[i] ?? 0)) / answers];
+  });
+  return shares.length > 0 ? quantile(shares, 0.5) : null;
+}
+
+function recognitionDetects(
+  section: PersonasSection,
+  baseline: PersonasModelResult | null,
+  levels: PersonasLevels,
+  n: number,
+  probes: number,
+  samples: number,
+): string {
+  const p0 = baseline ? typicalRecognition(section, baseline) : null;
+  if (p0 === null || levels.recognitionTests === 0) return 'no baseline recognition measured';
+  const alpha = levels.recognitionAlpha / levels.recognitionTests;
+  const p1 = smallestRecognitionDrop(n, n, p0, alpha, levels.minRecognition);
+  const lead = `${settingsText(probes, samples)} (${n} answers per assistant), an assistant recognised in ${pct(p0)} by the baseline`;
+  if (p1 === null) {
+    return `${lead} is not caught in ${pct(TARGET_POWER)} of runs even at 0%: its baseline is too near min-recognition; raise samples`;
+  }
+  return `${lead} is caught (${pct(TARGET_POWER)} of runs) when the candidate recognises it in ≤ ${pct(p1)}`;
+}
+
+function mergeDetects(
+  section: PersonasSection,
+  baseline: PersonasModelResult | null,
+  levels: PersonasLevels,
+  n: number,
+  probes: number,
+  samples: number,
+): string {
+  const p0 = baseline ? typicalCrossing(section, baseline) : null;
+  if (p0 === null || levels.pairTests === 0) return 'no baseline crossing measured';
+  const alpha = levels.mergeAlpha / levels.pairTests;
+  const p1 = smallestMerge(2 * n, 2 * n, p0, alpha, levels.minCrossingRise);
+  const lead = `${settingsText(probes, samples)} (${2 * n} answers per pair), a pair crossing in ${pct(p0)} of its answers on the baseline`;
+  if (p1 === null) return `${lead} is not caught in ${pct(TARGET_POWER)} of runs: raise samples`;
+  return `${lead} merges detectably (${pct(TARGET_POWER)} of runs) when ≥ ${pct(p1)} of its answers cross over on the candidate`;
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import type { CollectedAnswer } from '../../../src/checks/personas/answers.js';
+import {
+  mergeCriticalCounts,
+  smallestMerge,
+  smallestRecognitionDrop,
+} from '../../../src/checks/personas/power.js';
+import { swapTest } from '../../../src/checks/personas/swapTest.js';
+import {
+  pairMerged,
+  personasLevels,
+  recognitionDropped,
+} from '../../../src/checks/personas/tests.js';
+import { createRng } from '../../../src/stats/prng.js';
+import { leaveOneOutNearestCentroid } from '../../../src/stats/text/nearestCentroid.js';
+import { normalise } from '../../../src/stats/text/vectors.js';
+
+const assistants = ['a', 'b', 'c'].map((name) => ({ name, control: null }));
+
+/** 3 assistants × 4 probes × 2 samples; `centre[i]` sets where assistant i's answers lie. */
+function answersAround(
+  centres: number[][],
+  seed: number,
+): { answers: CollectedAnswer[]; rows: number[][] } {
+  const rng = createRng(seed);
+  const answers: CollectedAnswer[] = [];
+  const rows: number[][] = [];
+  centres.forEach((centre, assistant) => {
+    for (let probe = 0; probe < 4; probe++) {
+      for (let sample = 0; sample < 2; sample++) {
+        answers.push({ assistant, probe, sample, text: '', vector: null });
+        rows.push(normalise(centre.map((x) => x + rng.next() - 0.5)));
+      }
+    }
+  });
+  return { answers, rows };
+}
+
+const distinct = [
+  [1, 0, 0, 0.2],
+  [0, 1, 0, 0.2],
+  [0, 0, 1, 0.2],
+];
+
+describe('swapTest', () => {
+  it('counts what leave-one-out attribution of each model alone gives, before any swap', () => {
+    const before = answersAround(distinct, 1);
+    const after = answersAround(distinct, 2);
+    const result = swapTest({
+      assistants,
+      baseline: before.answers,
+      candidate: after.answers,
+      rows: [...before.rows, ...after.rows],
+      swaps: 0,
+      seed: 1,
+    });
+    const labels = before.answers.map((a) => a.assistant);
+    const direct = leaveOneOutNearestCentroid(before.rows, labels, 3).attributed;
+    const recognised = [0, 1, 2].map(
+      (i) => direct.filter((to, k) => to === i && labels[k] === i).length,
+    );
+    expect(result.recognition.map((r) => r.baseline.hits)).toEqual(recognised);
+    expect(result.recognition.map((r) => r.baseline.answers)).toEqual([8, 8, 8]);
+    expect(result.pairedCells).toBe(24);
+  });
+
+  it('gives a small adjusted p to a pair the candidate merges, a large one to unchanged pairs', () => {
+    const before = answersAround(distinct, 3);
+    const after = answersAround([distinct[0] ?? [], distinct[0] ?? [], distinct[2] ?? []], 4);
+    const result = swapTest({
+      assistants,
+      baseline: before.answers,
+      candidate: after.answers,
+      rows: [...before.rows, ...after.rows],
+      swaps: 200,
+      seed: 5,
+    });
+    const ab = result.pairs.find((p) => p.a === 'a' && p.b === 'b');
+    const bc = result.pairs.find((p) => p.a === 'b' && p.b === 'c');
+    expect(ab?.baseline.hits).toBe(0);
+    expect(ab?.candidate.hits).toBeGreaterThanOrEqual(6);
+    expect(ab?.adjusted).toBeLessThan(0.05);
+    expect(bc?.adjusted).toBeGreaterThan(0.5);
+  });
+});
+
+describe('rule decisions', () => {
+  const levels = personasLevels(
+    assistants,
+    { minRecognition: 0.5, minCrossingRise: 0.15 },
+    0.05 / 3,
+  );
+
+  it('splits the check share between the two rules', () => {
+    expect(levels.recognitionAlpha).toBeCloseTo(0.05 / 6, 15);
+    expect(levels.mergeAlpha).toBeCloseTo(0.05 / 6, 15);
+    expect([levels.recognitionTests, levels.pairTests]).toEqual([3, 3]);
+  });
+
+  it('fails a recognition drop only when significant and crossing min-recognition', () => {
+    const before = { hits: 20, answers: 32 };
+    expect(recognitionDropped(before, { hits: 6, answers: 32 }, 0.001, levels)).toBe(true);
+    expect(recognitionDropped(before, { hits: 6, answers: 32 }, 0.02, levels)).toBe(false);
+    // Both above the level: a drop, but not below min-recognition.
+    expect(
+      recognitionDropped({ hits: 32, answers: 32 }, { hits: 17, answers: 32 }, 0.001, levels),
+    ).toBe(false);
+  });
+
+  it('fails a merge only when significant and rising by at least min-crossing-rise', () => {
+    expect(pairMerged({ hits: 3, answers: 64 }, { hits: 40, answers: 64 }, 0.001, levels)).toBe(
+      true,
+    );
+    // 3/64 → 12/64 is a rise of 14 points: below the 15 required, whatever the p.
+    expect(pairMerged({ hits: 3, answers: 64 }, { hits: 12, answers: 64 }, 0.001, levels)).toBe(
+      false,
+    );
+  });
+});
+
+describe('power at the run settings', () => {
+  it('matches a hand computation for four answers a side', () => {
+    // c₀ = 0: only c₁ = 4 reaches one-sided Fisher p = 1/C(8,4) = 1/70; power = p₁⁴.
+    expect(mergeCriticalCounts(4, 4, 1 / 70, 0)[0]).toBe(4);
+    expect(smallestMerge(4, 4, 0, 1 / 70, 0)).toBeCloseTo(0.8 ** 0.25, 6);
+  });
+
+  it('needs a smaller effect with more answers', () => {
+    const alpha = 0.05 / 6 / 10;
+    const eight = smallestMerge(16, 16, 0.05, alpha, 0.15) ?? 1;
+    const thirtyTwo = smallestMerge(64, 64, 0.05, alpha, 0.15) ?? 1;
+    expect(thirtyTwo).toBeLessThan(eight);
+    expect(thirtyTwo).toBeGreaterThan(0.2);
+    expect(smallestRecognitionDrop(32, 32, 0.9, 0.05 / 6 / 5, 0.5)).toBeGreaterThan(0.3);
+    // A baseline at the level itself is above it only half the time: never 80% power.
+    expect(smallestRecognitionDrop(32, 32, 0.5, 0.05 / 6 / 5, 0.5)).toBeNull();
+  });
+});
