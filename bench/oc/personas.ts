@@ -2,13 +2,15 @@
  * Operating characteristics of the personas gate rules. Five assistants answer eight probes,
  * `personas.samples` times each, with answers generated from known vocabularies (see
  * personasGenerator.ts, which shares no code with the analysis); the sample records go through
- * the check's own analyse and gate at default settings (permutations aside: the gate does not
- * read the permutation null, so the harness draws the fewest allowed to save time).
+ * the check's own analyse and gate at default settings.
  *
  * Scenarios (each run draws fresh vocabularies, the same for both models):
  * - no change: five distinct assistants on both models;
  * - identical pair on both: two assistants share one voice on both models (undeclared);
- * - merged by the candidate: distinct on the baseline, two share one voice on the candidate.
+ * - merged by the candidate: distinct on the baseline, two share one voice on the candidate;
+ * - the first and the last again with answers that hold no probe words (the probe pulls no
+ *   answers together, so leave-one-out attribution behaves differently: same accuracy, other
+ *   structure).
  */
 import { parseCatalogue } from '../../src/checks/personas/catalogue.js';
 import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/collection.js';
@@ -48,26 +50,59 @@ export interface PersonasScenario {
   /** Voice of each assistant on the baseline and on the candidate. */
   baseline: number[];
   candidate: number[];
+  /** How answers are drawn (both calibrated to accuracy ≈ 0.6 at 8 probes × 4 samples). */
+  voices: VoiceSettings;
 }
 
+/** Answers without probe words: only the voices and the commons. */
+export const VOICES_WITHOUT_PROBE_WORDS: VoiceSettings = {
+  ...DEFAULT_VOICES,
+  ownShare: 0.07,
+  probeShare: 0,
+};
+
+const DISTINCT = [0, 1, 2, 3, 4];
+const FIRST_TWO_SHARED = [0, 0, 2, 3, 4];
+
 export const SCENARIOS: PersonasScenario[] = [
-  { name: 'no change', kind: 'no change', baseline: [0, 1, 2, 3, 4], candidate: [0, 1, 2, 3, 4] },
+  {
+    name: 'no change',
+    kind: 'no change',
+    baseline: DISTINCT,
+    candidate: DISTINCT,
+    voices: DEFAULT_VOICES,
+  },
   {
     name: 'identical pair on both (undeclared)',
     kind: 'no change',
-    baseline: [0, 0, 2, 3, 4],
-    candidate: [0, 0, 2, 3, 4],
+    baseline: FIRST_TWO_SHARED,
+    candidate: FIRST_TWO_SHARED,
+    voices: DEFAULT_VOICES,
   },
   {
     name: 'candidate merges two assistants',
     kind: 'known effect',
-    baseline: [0, 1, 2, 3, 4],
-    candidate: [0, 0, 2, 3, 4],
+    baseline: DISTINCT,
+    candidate: FIRST_TWO_SHARED,
+    voices: DEFAULT_VOICES,
+  },
+  {
+    name: 'no change, no probe words',
+    kind: 'no change',
+    baseline: DISTINCT,
+    candidate: DISTINCT,
+    voices: VOICES_WITHOUT_PROBE_WORDS,
+  },
+  {
+    name: 'candidate merges two, no probe words',
+    kind: 'known effect',
+    baseline: DISTINCT,
+    candidate: FIRST_TWO_SHARED,
+    voices: VOICES_WITHOUT_PROBE_WORDS,
   },
 ];
 
 export interface PersonasRunOptions {
-  voices?: VoiceSettings;
   /** Overrides of the personas settings (e.g. samples), for power tables. */
   personas?: Record<string, unknown>;
 }
@@ -78,7 +113,6 @@ function context(options: PersonasRunOptions): CheckContext {
     overrides: [
       { path: ['models', 'baseline'], value: 'base', source: 'oc' },
       { path: ['models', 'candidate'], value: 'cand', source: 'oc' },
-      { path: ['personas', 'permutations'], value: 100, source: 'oc' },
       ...Object.entries(options.personas ?? {}).map(([key, value]) => ({
         path: ['personas', key],
         value,
@@ -136,7 +170,7 @@ export function simulateRun(
   options: PersonasRunOptions = {},
 ): PersonasRun {
   const ctx = context(options);
-  const settings = options.voices ?? DEFAULT_VOICES;
+  const settings = scenario.voices;
   const draw = new Draw(seed);
   const words = vocabularies(NAMES.length, PROBES, settings, draw);
   const samples = ctx.config.personas.samples;
@@ -154,6 +188,7 @@ const fails = (findings: readonly GateFinding[], rule?: string) =>
 export async function operatingCharacteristics(
   options: OcOptions,
   run: PersonasRunOptions = {},
+  scenarios: readonly PersonasScenario[] = SCENARIOS,
 ): Promise<CheckOc> {
   const ctx = context(run);
   const budget = checkFalseAlarmBudget(ctx.config);
@@ -161,7 +196,7 @@ export async function operatingCharacteristics(
   const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
   const rows: OcRow[] = [];
   let noChangeGateFails: boolean[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of scenarios) {
     const hits = { 'min-recognition': 0, 'merged-pair': 0, any: 0, named: 0 };
     const gateFails: boolean[] = [];
     for (let r = 0; r < options.runs; r++) {
@@ -180,7 +215,7 @@ export async function operatingCharacteristics(
         hits.named++;
       }
     }
-    if (scenario.name === 'no change') noChangeGateFails = gateFails;
+    if (scenario === scenarios[0]) noChangeGateFails = gateFails;
     const row = (rule: string, count: number, target: string, met: boolean): OcRow => ({
       check: 'personas',
       rule,
