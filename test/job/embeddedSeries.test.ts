@@ -34,6 +34,7 @@ describe('a small series of each check on the embedded provider', () => {
         { path: ['dragon', 'seeds'], value: [0], source: 'test' },
         { path: ['dragon', 'referencePlayers'], value: [], source: 'test' },
         { path: ['personas', 'maxTokens'], value: 16, source: 'test' },
+        { path: ['personas', 'samples'], value: 1, source: 'test' },
         { path: ['runner', 'concurrency'], value: 1, source: 'test' },
         { path: ['runner', 'warmup'], value: false, source: 'test' },
         { path: ['output', 'dir'], value: dir, source: 'test' },

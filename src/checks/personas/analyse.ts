@@ -68,6 +68,7 @@ export function analysePersonas(
     catalogue: {
       file: catalogue.file,
       language: catalogue.language,
+      languages: catalogue.languages,
       assistants: catalogue.assistants.map(({ name, control }) => ({ name, control })),
       probes: catalogue.probes,
       sha256: catalogue.sha256,
@@ -95,6 +96,6 @@ function jointRows(
   if (baseline.vectors === 'embed' && candidate.vectors === 'embed') {
     return answers.map((a) => normalise(a.vector ?? []));
   }
-  const stopWords = stopWordList(catalogue.language, catalogue.extraStopWords);
+  const stopWords = stopWordList(catalogue.languages, catalogue.extraStopWords);
   return tfidf(answers.map((a) => tokenise(a.text, stopWords))).rows;
 }

@@ -3,7 +3,7 @@
  * are controls, and the probes every assistant answers. YAML, validated here so that a
  * mistake is reported with the file, the line and what was expected, before anything runs.
  *
- *   language: en                  # en | fr: which stop-word list to use
+ *   language: en                  # en | fr | [fr, en]: which stop-word lists to use
  *   stop-words: [kitchen]         # optional extra stop words
  *   assistants:
  *     technique: "You teach ..."  # a name and its system prompt, or:
@@ -32,7 +32,10 @@ export interface CatalogueAssistant extends PersonasAssistant {
 export interface PersonasCatalogue {
   /** The path as the user gave it, for messages and the report. */
   file: string;
+  /** The first language listed (the only one, usually). */
   language: StopWordLanguage;
+  /** Every language listed: stop words are the union of their lists. */
+  languages: StopWordLanguage[];
   extraStopWords: string[];
   assistants: CatalogueAssistant[];
   probes: string[];
@@ -90,7 +93,8 @@ export function parseCatalogue(text: string, file: string): PersonasCatalogue {
     }
   }
 
-  const language = readLanguage(root, problems, at);
+  const languages = readLanguage(root, problems, at);
+  const language = languages[0] ?? 'en';
   const extraStopWords = readStopWords(root, problems, at);
   const assistants = readAssistants(root, problems, at);
   const probes = readProbes(root, problems, at);
@@ -102,25 +106,36 @@ export function parseCatalogue(text: string, file: string): PersonasCatalogue {
     );
   }
   const sha256 = createHash('sha256')
-    .update(JSON.stringify({ language, extraStopWords, assistants, probes }))
+    // One language hashes as before, so a single-language catalogue keeps its hash.
+    .update(
+      JSON.stringify({
+        language: languages.length === 1 ? language : languages,
+        extraStopWords,
+        assistants,
+        probes,
+      }),
+    )
     .digest('hex');
-  return { file, language, extraStopWords, assistants, probes, sha256 };
+  return { file, language, languages, extraStopWords, assistants, probes, sha256 };
 }
 
 type Locate = (node: Node | Pair | null | undefined) => string;
 
-function readLanguage(root: YAMLMap, problems: string[], at: Locate): StopWordLanguage {
+function readLanguage(root: YAMLMap, problems: string[], at: Locate): StopWordLanguage[] {
   const pair = findPair(root, 'language');
+  const expected = 'expected "en" or "fr", or a list of them (selects the stop-word lists)';
   if (!pair) {
-    problems.push('language: required, expected "en" or "fr" (selects the stop-word list)');
-    return 'en';
+    problems.push(`language: required, ${expected}`);
+    return ['en'];
   }
-  const value = isScalar(pair.value) ? pair.value.value : undefined;
-  if (value === 'en' || value === 'fr') return value;
-  problems.push(
-    `${at(pair.value as Node)}language: expected "en" or "fr", got ${describe(pair.value)}`,
-  );
-  return 'en';
+  const isLanguage = (v: unknown): v is StopWordLanguage => v === 'en' || v === 'fr';
+  if (isScalar(pair.value) && isLanguage(pair.value.value)) return [pair.value.value];
+  if (isSeq(pair.value) && pair.value.items.length > 0) {
+    const values = pair.value.items.map((item) => (isScalar(item) ? item.value : undefined));
+    if (values.every(isLanguage)) return [...new Set(values)];
+  }
+  problems.push(`${at(pair.value as Node)}language: ${expected}, got ${describe(pair.value)}`);
+  return ['en'];
 }
 
 function readStopWords(root: YAMLMap, problems: string[], at: Locate): string[] {

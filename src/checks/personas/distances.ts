@@ -47,29 +47,87 @@ export function compareDistances(
   }));
 
   // Ranks among measured pairs only, so both rankings run over the same pairs.
-  const promptRanksMeasured = averageRanks(measured.map(({ p }) => -p.promptDistance));
-  const count = measured.length;
-  const closestThird = Math.ceil(count / 3);
-  const isClose = (rank: number): boolean => rank > count - closestThird;
-  const converging: { a: string; b: string }[] = [];
-  const diverging: { a: string; b: string }[] = [];
-  let movedPairs = 0;
-  measured.forEach(({ p }, m) => {
-    const promptRank = promptRanksMeasured[m] ?? 0;
-    const answerRank = answerRankList[m] ?? 0;
-    if (promptRank !== answerRank) movedPairs++;
-    if (isClose(answerRank) && !isClose(promptRank)) converging.push({ a: p.a, b: p.b });
-    if (isClose(promptRank) && !isClose(answerRank)) diverging.push({ a: p.a, b: p.b });
-  });
+  const promptDistances = measured.map(({ p }) => p.promptDistance);
+  const answerDistances = measured.map(({ p }) => p.answerDistance ?? 0);
+  const {
+    moved: movedPairs,
+    converging: closer,
+    diverging: apart,
+  } = compareRankings(promptDistances, answerDistances);
+  const named = (list: number[]) =>
+    list.map((m) => ({ a: measured[m]?.p.a ?? '', b: measured[m]?.p.b ?? '' }));
+  const converging = named(closer);
+  const diverging = named(apart);
 
   return {
     pairs,
     movedPairs,
-    spearman: spearman(
-      measured.map(({ p }) => p.promptDistance),
-      measured.map(({ p }) => p.answerDistance ?? 0),
-    ),
+    spearman: spearman(promptDistances, answerDistances),
     converging,
     diverging,
   };
+}
+
+/** Smallest shift, on lists scaled to 0 … 1, for a pair to be named converging or diverging. */
+export const MIN_SCALED_SHIFT = 1 / 3;
+
+/** Two distances closer than this are tied (rounding differs between equal sums). */
+const TIE = 1e-12;
+
+/** For each value, how many values (itself included) are tied with it. */
+function tieSizes(values: readonly number[]): number[] {
+  return values.map((v) => values.filter((w) => Math.abs(w - v) <= TIE).length);
+}
+
+/**
+ * Min–max scaling of a list: a function giving 0 for its smallest value and 1 for its
+ * largest, or null everywhere when every value is the same (nothing to compare).
+ */
+function unitScale(values: readonly number[]): (value: number) => number | null {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  if (!(high - low > TIE)) return () => null;
+  return (value) => (value - low) / (high - low);
+}
+
+/**
+ * The two rankings of the same pairs compared (rank 1 = most distant): how many pairs moved,
+ * and which converge (prompts apart, answers close) or diverge (the reverse), by index.
+ */
+export function compareRankings(
+  promptDistances: readonly number[],
+  answerDistances: readonly number[],
+): { moved: number; converging: number[]; diverging: number[] } {
+  const promptRanks = averageRanks(promptDistances.map((d) => -d));
+  const answerRanks = averageRanks(answerDistances.map((d) => -d));
+  const promptTies = tieSizes(promptDistances);
+  const answerTies = tieSizes(answerDistances);
+  const promptScale = unitScale(promptDistances);
+  const answerScale = unitScale(answerDistances);
+  const count = promptDistances.length;
+  const closestThird = Math.ceil(count / 3);
+  const isClose = (rank: number): boolean => rank > count - closestThird;
+  const converging: number[] = [];
+  const diverging: number[] = [];
+  let moved = 0;
+  promptDistances.forEach((prompt, m) => {
+    const promptRank = promptRanks[m] ?? 0;
+    const answerRank = answerRanks[m] ?? 0;
+    // A tie group of t pairs shares the mean of t ranks: the pair may sit anywhere in it, so
+    // it has moved only when the two groups' rank ranges do not overlap.
+    const slack = ((promptTies[m] ?? 1) - 1) / 2 + ((answerTies[m] ?? 1) - 1) / 2;
+    if (Math.abs(promptRank - answerRank) > slack + 1e-9) moved++;
+    // Magnitude as well as rank: on each list scaled to 0 (closest pair) … 1 (most distant),
+    // the answers must sit at least MIN_SCALED_SHIFT closer (or further) than the prompts.
+    const p = promptScale(prompt);
+    const a = answerScale(answerDistances[m] ?? 0);
+    if (p === null || a === null) return;
+    if (isClose(answerRank) && !isClose(promptRank) && p - a >= MIN_SCALED_SHIFT) {
+      converging.push(m);
+    }
+    if (isClose(promptRank) && !isClose(answerRank) && a - p >= MIN_SCALED_SHIFT) {
+      diverging.push(m);
+    }
+  });
+  return { moved, converging, diverging };
 }

@@ -31,7 +31,7 @@ export function analyseModel(
   options: ModelResultOptions,
 ): PersonasModelResult {
   const notes: string[] = [];
-  const stopWords = stopWordList(catalogue.language, catalogue.extraStopWords);
+  const stopWords = stopWordList(catalogue.languages, catalogue.extraStopWords);
   const { answers } = collected;
   const tokens = answers.map((a) => tokenise(a.text, stopWords));
 

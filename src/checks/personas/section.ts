@@ -80,13 +80,16 @@ export interface PairDistance {
 
 export interface DistanceComparison {
   pairs: PairDistance[];
-  /** Pairs whose rank differs between the two rankings. */
+  /** Pairs whose rank differs between the two rankings (a tie group counts as its rank range). */
   movedPairs: number;
   /** Spearman ρ between prompt distances and answer distances; null when undefined. */
   spearman: number | null;
-  /** Prompts differ (not among the closest third) but answers among the closest third. */
+  /**
+   * Prompts differ (not among the closest third) but answers among the closest third, and on
+   * both lists scaled to 0 … 1 the answers sit at least a third closer than the prompts.
+   */
   converging: { a: string; b: string }[];
-  /** Prompts among the closest third but answers not: one clause moved the answers apart. */
+  /** Prompts among the closest third but answers not, by the same margin the other way. */
   diverging: { a: string; b: string }[];
 }
 
@@ -231,7 +234,9 @@ export interface PersonasSection {
   check: 'personas';
   catalogue: {
     file: string;
+    /** The first language listed; `languages` holds them all. */
     language: 'en' | 'fr';
+    languages: ('en' | 'fr')[];
     assistants: PersonasAssistant[];
     probes: string[];
     /** SHA-256 of the catalogue as loaded (assistants, prompts, probes, stop words). */

@@ -39,12 +39,19 @@ const LISTS: Record<StopWordLanguage, ReadonlySet<string>> = {
   fr: new Set(words(FRENCH)),
 };
 
-/** The shipped list for a language, plus the extra words given (lower-cased). */
+/**
+ * The shipped list of a language (the union of the lists, for several: a catalogue whose
+ * answers mix languages needs every list), plus the extra words given (lower-cased).
+ */
 export function stopWords(
-  language: StopWordLanguage,
+  language: StopWordLanguage | readonly StopWordLanguage[],
   extra: readonly string[] = [],
 ): ReadonlySet<string> {
-  return new Set([...LISTS[language], ...extra.map((w) => w.normalize('NFC').toLowerCase())]);
+  const languages: readonly StopWordLanguage[] = typeof language === 'string' ? [language] : language;
+  return new Set([
+    ...languages.flatMap((l) => [...LISTS[l]]),
+    ...extra.map((w) => w.normalize('NFC').toLowerCase()),
+  ]);
 }
 
 function words(list: string): string[] {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stopWords } from '../../../src/stats/text/stopWords.js';
 import { parseCatalogue, readCatalogue } from '../../../src/checks/personas/catalogue.js';
 import { InputError } from '../../../src/errors.js';
 
@@ -57,6 +58,18 @@ probes: ["one", "two"]
       { name: 'b', prompt: 'Prompt B', control: { kind: 'paraphrase', of: 'a' } },
     ]);
     expect(catalogue.language).toBe('fr');
+    expect(catalogue.languages).toEqual(['fr']);
+  });
+
+  it('accepts several languages: their stop-word lists are joined', () => {
+    const both = parseCatalogue(valid.replace('language: fr', 'language: [fr, en]'), 'p.yml');
+    expect(both.languages).toEqual(['fr', 'en']);
+    // A catalogue of French and English probes: English answers lose their function words
+    // only with the English list in.
+    const words = stopWords(both.languages);
+    expect(['dans', 'pourquoi', 'the', 'would'].every((w) => words.has(w))).toBe(true);
+    expect(stopWords('fr').has('would')).toBe(false);
+    expect(both.sha256).not.toBe(parseCatalogue(valid, 'p.yml').sha256);
   });
 
   it('gives the same hash to the same content and another to a changed prompt', () => {
@@ -85,7 +98,7 @@ probes:
     expect(found[0]).toBe('personas.yml: 6 problems in the persona catalogue');
     expect(found.slice(1)).toEqual([
       'line 2: colour: unknown field (known: language, stop-words, assistants, probes)',
-      'line 1: language: expected "en" or "fr", got "de"',
+      'line 1: language: expected "en" or "fr", or a list of them (selects the stop-word lists), got "de"',
       'line 4: assistants.a: expected a system prompt (non-empty text), got ""',
       'line 8: assistants.b.tone: unknown field (known: prompt, paraphrase-of, inverse-of)',
       'line 9: assistants.c.inverse-of: a control cannot shadow itself',

@@ -15,12 +15,12 @@ describe('personas operating characteristics (fast subset)', () => {
     ].filter((s) => s !== undefined);
     expect(chosen).toHaveLength(3);
     const { rows, noChangeGateFails } = await operatingCharacteristics(
-      { runs: 3, seed: 11 },
+      { runs: 2, seed: 11 },
       {},
       chosen,
     );
-    expect(noChangeGateFails).toEqual([false, false, false]);
+    expect(noChangeGateFails).toEqual([false, false]);
     const named = rows.filter((r) => r.rule === 'merged-pair (names the pair)');
-    expect(named.map((r) => r.hits)).toEqual([3, 3]);
-  }, 60_000);
+    expect(named.map((r) => r.hits)).toEqual([2, 2]);
+  }, 120_000);
 });

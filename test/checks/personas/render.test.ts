@@ -141,7 +141,14 @@ probes:
 function emptySection(): PersonasSection {
   return {
     check: 'personas',
-    catalogue: { file: 'c.yml', language: 'en', assistants: [], probes: [], sha256: '' },
+    catalogue: {
+      file: 'c.yml',
+      language: 'en',
+      languages: ['en'],
+      assistants: [],
+      probes: [],
+      sha256: '',
+    },
     vectors: 'tfidf',
     samples: 1,
     models: [],
