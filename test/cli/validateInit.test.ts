@@ -60,14 +60,16 @@ describe('validate catches every bad input run catches, with the same message', 
     ]);
     expect(stderr).toBe('');
     expect(code).toBe(ExitCode.pass);
-    // 63 items × (10 samples + 1 greedy) per model; 6 assistants × 8 probes per model.
+    // 63 items × (10 samples + 1 greedy) per model; 6 assistants × 8 probes × 4 samples per model.
     expect(stdout).toContain('churn: 1386 units, calls 693 for demo-base:1b, 693 for demo-cand:1b');
-    expect(stdout).toContain('personas: 96 units, calls 48 for demo-base:1b, 48 for demo-cand:1b');
+    expect(stdout).toContain(
+      'personas: 384 units, calls 192 for demo-base:1b, 192 for demo-cand:1b',
+    );
     // 10 maze games: at most 300 decisions each; expected, the random player's 972 in all.
     expect(stdout).toContain(
       'dragon: 20 units, calls about 972 (at most 3000) for demo-base:1b, about 972 (at most 3000) for demo-cand:1b',
     );
-    expect(stdout).toContain('plan: about 3426 calls expected, 7482 at most');
+    expect(stdout).toContain('plan: about 3714 calls expected, 7770 at most');
   });
 });
 

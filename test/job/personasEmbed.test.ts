@@ -43,7 +43,8 @@ describe('personas with vectors: embed', () => {
       (r): r is PersonasCallRecord =>
         r.kind === 'call' && r.check === 'personas' && r.status === 'ok',
     );
-    expect(answers.length).toBe(2 * 6 * 8);
+    // 2 models × 6 assistants × 8 probes × 4 samples (personas.samples).
+    expect(answers.length).toBe(2 * 6 * 8 * 4);
     for (const answer of answers) {
       expect(answer.vector?.length).toBeGreaterThan(0);
       // Each model embeds with itself unless personas.embed-model names another.

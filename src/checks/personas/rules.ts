@@ -4,6 +4,7 @@
  * recognition and crossing levels).
  */
 import { quantile } from '../../stats/quantile.js';
+import { wilsonInterval } from '../../stats/wilson.js';
 import type { GateRuleCard } from '../types.js';
 import { smallestMerge, smallestRecognitionDrop, TARGET_POWER } from './power.js';
 import type { PersonasModelResult, PersonasSection } from './section.js';
@@ -16,8 +17,8 @@ import { type PersonasLevels, personasLevels, testedPairs } from './tests.js';
  * gate at default settings. Rule → [runs failed, runs] over the two no-change scenarios.
  */
 export const SIMULATED_NO_CHANGE: Record<'min-recognition' | 'merged-pair', [number, number]> = {
-  'min-recognition': [0, 400],
-  'merged-pair': [0, 400],
+  'min-recognition': [0, 100],
+  'merged-pair': [1, 100],
 };
 
 const pct = (x: number, digits = 0) => `${(100 * x).toFixed(digits)}%`;
@@ -39,7 +40,8 @@ export function personasRules(
       : `, calibrated by swapping the two models' answers cell by cell`;
   const basis = (rule: keyof typeof SIMULATED_NO_CHANGE, tests: number, what: string) => {
     const [hits, runs] = SIMULATED_NO_CHANGE[rule];
-    return `${method} ${tests} ${what}${swaps}; simulated: ${hits} of ${runs} no-change runs failed`;
+    const { low, high } = wilsonInterval(hits, runs);
+    return `${method} ${tests} ${what}${swaps}; simulated: ${pct(hits / runs, 1)} [${pct(low, 1)}, ${pct(high, 1)}] in ${runs} no-change runs`;
   };
   const effects = detectableEffects(section, levels, samples);
   return [

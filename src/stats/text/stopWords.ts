@@ -47,7 +47,8 @@ export function stopWords(
   language: StopWordLanguage | readonly StopWordLanguage[],
   extra: readonly string[] = [],
 ): ReadonlySet<string> {
-  const languages: readonly StopWordLanguage[] = typeof language === 'string' ? [language] : language;
+  const languages: readonly StopWordLanguage[] =
+    typeof language === 'string' ? [language] : language;
   return new Set([
     ...languages.flatMap((l) => [...LISTS[l]]),
     ...extra.map((w) => w.normalize('NFC').toLowerCase()),

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analysePersonas } from '../../../src/checks/personas/analyse.js';
+import { readCatalogue } from '../../../src/checks/personas/catalogue.js';
+import { personasRules } from '../../../src/checks/personas/rules.js';
+import { personasSettingsSchema } from '../../../src/checks/personas/settings.js';
+import { simulatedRecords } from './simulated.js';
+
+const BUDGET = 0.05 / 3;
+const file = path.resolve('fixtures/personas/catalogue.yml');
+
+describe('personas rule cards', () => {
+  it('gives each failing rule half the check share and the effect it detects at these settings', async () => {
+    const catalogue = await readCatalogue(file, 'fixtures/personas/catalogue.yml');
+    const records = ['sim-base:1b', 'sim-next:2b'].flatMap((model) =>
+      simulatedRecords(catalogue, model, { catalogue: file, 'same-voice': [['flavour', 'taste']] }),
+    );
+    const settings = personasSettingsSchema.parse({ permutations: 200, samples: 1 });
+    const section = analysePersonas(
+      records,
+      catalogue,
+      settings,
+      { baseline: 'sim-base:1b', candidate: 'sim-next:2b' },
+      BUDGET,
+    );
+    const cards = personasRules(section, settings, BUDGET);
+    expect(cards.map((c) => c.rule)).toEqual(['min-recognition', 'merged-pair']);
+    for (const card of cards) expect(card.falseAlarmRate).toBeCloseTo(BUDGET / 2, 15);
+    // 4 non-control assistants: 4 recognition tests and 6 pairs.
+    expect(cards[0]?.falseAlarmBasis).toMatch(/min-p over 4 assistants, calibrated by swapping/);
+    expect(cards[1]?.falseAlarmBasis).toMatch(/min-p over 6 pairs/);
+    expect(cards[1]?.detects).toMatch(
+      /^at 8 probes × 1 sample \(16 answers per pair\), a pair crossing in \d+% of its answers on the baseline merges detectably \(80% of runs\) when ≥ \d+% of its answers cross over on the candidate$/,
+    );
+    expect(cards[0]?.detects).toMatch(/^at 8 probes × 1 sample \(8 answers per assistant\)/);
+  });
+});
