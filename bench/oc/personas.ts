@@ -19,7 +19,7 @@ import type { PersonasSection } from '../../src/checks/personas/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import type { PersonasCallRecord } from '../../src/runner/records.js';
+import type { PersonasCallRecord } from '../../src/sampleLog/index.js';
 import {
   answer,
   DEFAULT_VOICES,
