@@ -5,6 +5,7 @@
  */
 import * as core from '@actions/core';
 import type { Report } from '../report/types.js';
+import { neutralise } from '../text/neutralise.js';
 
 export const ACTION_OUTPUTS = [
   'verdict',
@@ -37,8 +38,9 @@ export function actionOutputs(
     'summary-path': files.summary,
     'churn-rate': number(h.churnRate),
     deteriorated: number(h.deteriorated),
-    // A comma inside a domain name would split it: it is replaced for this list only.
-    reversals: h.reversals.map((domain) => domain.replace(/[,\r\n]/g, ' ')).join(','),
+    // A comma inside a domain name would split it: it is replaced for this list only. Domains
+    // come from the item file: shown neutralised, as everywhere else.
+    reversals: h.reversals.map((domain) => neutralise(domain, 200).replace(/,/g, ' ')).join(','),
     'ece-baseline': number(h.eceBaseline),
     'ece-candidate': number(h.eceCandidate),
     'persona-accuracy': number(h.personaAccuracy),
