@@ -18,6 +18,15 @@ export const plain: Paint = (text) => text;
 
 export const ansi: Paint = (text, tone) => `\x1b[${CODES[tone]}m${text}\x1b[0m`;
 
+/**
+ * The escape sequences `ansi` writes, and only those: the terminal filter lets them through
+ * and shows every other control character escaped (a clear screen, a cursor move, a concealed
+ * line or a window title from a server never acts).
+ */
+export const OWN_SEQUENCES = new RegExp(
+  `(${String.fromCharCode(27)}\\[(?:0|${Object.values(CODES).join('|')})m)`,
+);
+
 /** Whether to colour a stream: a terminal, and NO_COLOR unset or empty. */
 export function wantsColour(
   stream: { isTTY?: boolean },

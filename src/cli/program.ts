@@ -9,6 +9,7 @@ import {
 import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
 import { neutraliseLines } from '../text/neutralise.js';
+import { OWN_SEQUENCES, wantsColour } from './colour.js';
 import { describeSystemError } from './systemError.js';
 
 /** What a command handler returns: the process exit code. */
@@ -29,6 +30,8 @@ export interface CommandHandlers {
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Whether stdout shows colours (a terminal without NO_COLOR); decided from process.stdout when absent. */
+  colour?: boolean;
 }
 
 const EXIT_CODES_HELP = `
@@ -237,9 +240,11 @@ export async function runCli(
   handlers: CommandHandlers,
   given: CliIo,
 ): Promise<number> {
-  // Messages quote servers and user files: nothing reaches the terminal that it would act on.
+  // Messages quote servers and user files: nothing reaches the terminal that it would act on,
+  // but for the colours the CLI itself paints on a terminal.
+  const colour = given.colour ?? wantsColour(process.stdout);
   const io: CliIo = {
-    stdout: (text) => given.stdout(neutraliseLines(text)),
+    stdout: (text) => given.stdout(colour ? keepingOwnColours(text) : neutraliseLines(text)),
     stderr: (text) => given.stderr(neutraliseLines(text)),
   };
   let exitCode: number = ExitCode.pass;
@@ -279,6 +284,13 @@ export async function runCli(
     else io.stderr('  (set MODEL_GATE_DEBUG=1 to see where it happened, and please report it)\n');
     return ExitCode.infrastructure;
   }
+}
+
+function keepingOwnColours(text: string): string {
+  return text
+    .split(OWN_SEQUENCES)
+    .map((part, i) => (i % 2 === 1 ? part : neutraliseLines(part)))
+    .join('');
 }
 
 function allCommands(command: Command): Command[] {
