@@ -4,7 +4,7 @@
  * identical models or sleeps through a merge fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { operatingCharacteristics, SCENARIOS } from '../../../bench/oc/personas.js';
+import { operatingCharacteristics, RUN_SHARE, SCENARIOS } from '../../../bench/oc/personas.js';
 
 describe('personas operating characteristics (fast subset)', () => {
   it('passes identical models and fails a candidate that merges two assistants', async () => {
@@ -15,7 +15,7 @@ describe('personas operating characteristics (fast subset)', () => {
     ].filter((s) => s !== undefined);
     expect(chosen).toHaveLength(3);
     const { rows, noChangeGateFails } = await operatingCharacteristics(
-      { runs: 2, seed: 11 },
+      { runs: 2 * RUN_SHARE, seed: 11 },
       {},
       chosen,
     );
