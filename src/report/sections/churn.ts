@@ -386,11 +386,22 @@ export function churnCharts(section: ChurnSection): Chart[] {
   const c = section.comparison;
   if (!c || c.domains.length === 0) return [];
   const rowHeight = 26;
-  const labelWidth = 150;
+  // As wide as the longest label (about 7 px a character at 12 px), so none is clipped at
+  // the left edge; a very long name is shortened with "…".
+  const labels = c.domains.map((d) =>
+    domainLabel(d.domain, d.reversal ? ' (reversal)' : d.loss ? ' (loss)' : ''),
+  );
+  const labelWidth = Math.min(
+    360,
+    Math.max(150, 16 + 7 * labels.reduce((n, l) => Math.max(n, l.length), 0)),
+  );
   const half = 220;
   const top = 40;
-  const width = labelWidth + 2 * half + 40;
+  const deltaWidth = 90;
+  const width = labelWidth + 2 * half + 40 + deltaWidth;
   const height = top + c.domains.length * rowHeight + 40;
+  const deltaX = labelWidth + 2 * half + 40 + deltaWidth - 8;
+  const nothingChanged = c.domains.every((d) => d.improved === 0 && d.deteriorated === 0);
   const max = c.domains.reduce((m, d) => Math.max(m, d.improved, d.deteriorated), 1);
   const scale = (half - 30) / max;
   const axis = labelWidth + half;
@@ -402,18 +413,16 @@ export function churnCharts(section: ChurnSection): Chart[] {
     text(width / 2, 20, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
     text(axis - 10, top - 6, '← deteriorated', { 'text-anchor': 'end', fill: '#b42318' }),
     text(axis + 10, top - 6, 'improved →', { fill: '#067647' }),
+    text(deltaX, top - 6, 'Δ accuracy', { 'text-anchor': 'end' }),
   ];
   c.domains.forEach((d, i) => {
     const y = top + i * rowHeight;
     body.push(
-      text(
-        labelWidth - 8,
-        y + 17,
-        `${d.domain}${d.reversal ? ' (reversal)' : d.loss ? ' (loss)' : ''}`,
-        {
-          'text-anchor': 'end',
-        },
-      ),
+      text(labelWidth - 8, y + 17, labels[i] ?? d.domain, {
+        'text-anchor': 'end',
+      }),
+      // The accuracy change shows a domain's loss even when no single item changed reliably.
+      text(deltaX, y + 17, points(d.delta), { 'text-anchor': 'end' }),
       element('rect', {
         x: axis - d.deteriorated * scale,
         y: y + 4,
@@ -447,11 +456,24 @@ export function churnCharts(section: ChurnSection): Chart[] {
     }),
   );
   body.push(
-    text(width / 2, height - 12, `aggregate Δ ${points(c.delta.mean)}`, {
-      'text-anchor': 'middle',
-    }),
+    text(
+      width / 2,
+      height - 12,
+      nothingChanged
+        ? `no item changed reliably in any domain; aggregate Δ ${points(c.delta.mean)}`
+        : `aggregate Δ ${points(c.delta.mean)}`,
+      { 'text-anchor': 'middle' },
+    ),
   );
   return [{ file: 'churn-domains.svg', title, svg: svgDocument(width, height, title, body) }];
+}
+
+const DOMAIN_LABEL_LIMIT = 48;
+
+function domainLabel(domain: string, tag: string): string {
+  const name =
+    domain.length > DOMAIN_LABEL_LIMIT ? `${domain.slice(0, DOMAIN_LABEL_LIMIT - 1)}…` : domain;
+  return `${name}${tag}`;
 }
 
 /** Per domain: accuracy before and after, and the items that changed (either estimator). */

@@ -94,4 +94,37 @@ describe('churnCharts', () => {
     // Two bars per domain.
     expect(chart?.svg.match(/<rect /g)).toHaveLength(4);
   });
+
+  it('shows each domain’s accuracy change, so a lost domain is visible with no item flagged', () => {
+    const full = section();
+    const comparison = full.comparison;
+    if (!comparison) throw new Error('expected a comparison');
+    const quiet = {
+      ...full,
+      comparison: {
+        ...comparison,
+        domains: comparison.domains.map((d, i) => ({
+          ...d,
+          domain: i === 0 ? 'government_and_politics_of_the_european_union' : d.domain,
+          delta: i === 0 ? -0.35 : 0.02,
+          improved: 0,
+          deteriorated: 0,
+          net: 0,
+          reversal: false,
+        })),
+      },
+    } as typeof full;
+    const svg = churnCharts(quiet)[0]?.svg ?? '';
+    expect(svg).toContain('>−35.0 pts</text>');
+    expect(svg).toContain('>+2.0 pts</text>');
+    expect(svg).toContain('no item changed reliably in any domain');
+    // The whole name fits left of the bars: its right end sits at the label column's edge,
+    // and that column is wide enough for 45 characters of about 7 px.
+    const label =
+      /<text x="([\d.]+)" y="[\d.]+" text-anchor="end">government_and_politics_of_the_european_union<\/text>/.exec(
+        svg,
+      );
+    expect(label).not.toBeNull();
+    expect(Number(label?.[1])).toBeGreaterThanOrEqual(45 * 7);
+  });
 });
