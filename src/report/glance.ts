@@ -69,7 +69,9 @@ function reliability(report: Report): string | null {
     .map((_, i) => i)
     .filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== undefined));
   if (used.length < 2) return null;
-  return xyChart({
+  // Said under the chart: a bin left out is not a bin where the model did well or badly.
+  const skipped = first.map((b, i) => (used.includes(i) ? null : b.label)).filter(Boolean);
+  const chart = xyChart({
     // Mermaid labels keep no commas, and xychart draws no legend: the title names the lines.
     title:
       perSeries.length > 1
@@ -83,6 +85,8 @@ function reliability(report: Report): string | null {
       used.map((i) => first[i]?.middle ?? 0),
     ],
   });
+  if (skipped.length === 0) return chart;
+  return `${chart}\n\nNot drawn: ${skipped.length === 1 ? 'the bin' : 'the bins'} ${skipped.join(', ')}, where ${perSeries.length > 1 ? 'a model' : 'the model'} stated no confidence.`;
 }
 
 export function glanceCharts(report: Report): string[] {

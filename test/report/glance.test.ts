@@ -61,6 +61,12 @@ describe('inline charts at a glance', () => {
       '  line [0.5, 0.55]',
       '  line [0.55, 0.95]',
     ]);
+    // The bins left out are named, not skipped silently.
+    expect(
+      dragon?.endsWith(
+        '\n\nNot drawn: the bins 0.6–0.7, 0.7–0.8, where a model stated no confidence.',
+      ),
+    ).toBe(true);
   });
 
   it('leaves a chart out when its data is missing, and the summary holds them as mermaid blocks', () => {
