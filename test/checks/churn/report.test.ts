@@ -111,6 +111,8 @@ describe('churnCharts', () => {
           deteriorated: 0,
           net: 0,
           reversal: false,
+          loss: false,
+          gain: false,
         })),
       },
     } as typeof full;
