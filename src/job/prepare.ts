@@ -10,7 +10,7 @@ import type { CheckContext } from '../checks/types.js';
 import { createProvider } from '../providers/create.js';
 import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
-import { estimatedCalls } from '../runner/run.js';
+import { estimatedCalls } from '../runner/cost.js';
 import type { WorkUnit } from '../runner/types.js';
 import { checkContext, type LoadedCheck, loadChecks, planChecks } from './checks.js';
 

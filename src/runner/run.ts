@@ -51,6 +51,7 @@ import {
 } from '../providers/types.js';
 import type { RequestTally } from '../report/types.js';
 import { TOOL_VERSION } from '../version.js';
+import { estimatedCalls, longestFirst } from './cost.js';
 import {
   asFailure,
   checkModel,
@@ -361,7 +362,8 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   const stopped = (): boolean => signal.aborted || serverLost !== null || unitFailure !== null;
   try {
     for (const model of options.models) {
-      const queue = pending.get(model) ?? [];
+      // Longest units (maze games) first, so that none is left running alone at the end.
+      const queue = (pending.get(model) ?? []).sort((a, b) => longestFirst(a.unit, b.unit));
       if (queue.length === 0 || stopped()) continue;
       const digest = digestOf.get(model) ?? null;
       const hygiene = await seriesHygiene(
@@ -415,9 +417,4 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     calls,
     series,
   };
-}
-
-/** The calls a unit most likely makes: its estimate, else its expected (upper-bound) count. */
-export function estimatedCalls(unit: WorkUnit): number {
-  return Math.max(0, unit.estimatedCalls ?? unit.expectedCalls);
 }

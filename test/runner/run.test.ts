@@ -253,6 +253,31 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
     expect(seen.sort()).toEqual(units.map((u) => `${u.model}/${u.key}`).sort());
   });
 
+  it('starts the longest units first within a model, equal ones in plan order', async () => {
+    sim = await simulate(twoModels());
+    const log = tempLog();
+    // Probes 1 and 3 claim to be long (a maze game's estimate); each still makes one call.
+    const units = probeUnits(BASE, 5).map((u, i) =>
+      i === 1 ? { ...u, estimatedCalls: 20 } : i === 3 ? { ...u, estimatedCalls: 50 } : u,
+    );
+    await runPlan({
+      provider: ollamaFor(sim),
+      units,
+      models: [BASE],
+      logPath: log,
+      concurrency: 1,
+      warmup: false,
+    });
+    const logged = await readSampleLogs([log]);
+    expect(calls(logged.records).map((r) => r.key)).toEqual([
+      'probe-3',
+      'probe-1',
+      'probe-0',
+      'probe-2',
+      'probe-4',
+    ]);
+  });
+
   it('drives an OpenAI-compatible server the same way: retry, unknown digest, resume', async () => {
     sim = await simulate(twoModels('    faults: [{kind: status, status: 503, attempts: [1]}]'));
     const log = tempLog();
