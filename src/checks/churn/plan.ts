@@ -23,12 +23,14 @@ export function churnUnitKey(
 }
 
 /**
- * The logprobs estimator needs a provider that can return answer probabilities; said before any
- * request, with what to change.
+ * The logprobs estimator needs a provider that can return answer probabilities, and over Ollama
+ * enough alternatives per token to hold every letter; said before any request, with what to
+ * change.
  */
-export function checkExactEstimator(config: GateConfig): void {
+export function checkExactEstimator(config: GateConfig, items: readonly ChurnItem[] = []): void {
   if (config.churn.estimator !== 'logprobs') return;
   const kind = config.provider.kind;
+  if (ANSWER_PROBABILITY_SOURCES[kind] === 'ollama-logprobs') checkTopLogprobs(config, items);
   if (ANSWER_PROBABILITY_SOURCES[kind] === null) {
     throw new InputError(
       `churn.estimator: logprobs needs the probability of each answer letter, which provider.kind ${kind} cannot return`,
@@ -99,12 +101,31 @@ export function churnSlots(
   return slots;
 }
 
+/**
+ * Ollama returns the top N alternatives of each token: a letter outside them would count as
+ * probability 0, silently lowering p(correct). Fewer alternatives than an item's choices
+ * always leaves some letter out, so it is refused.
+ */
+function checkTopLogprobs(config: GateConfig, items: readonly ChurnItem[]): void {
+  const top = config.churn.topLogprobs;
+  let widest: ChurnItem | null = null;
+  for (const item of items) {
+    if (item.choices.length > (widest?.choices.length ?? top)) widest = item;
+  }
+  if (!widest) return;
+  const short = items.filter((item) => item.choices.length > top).length;
+  throw new InputError(
+    `churn.top-logprobs: ${top} is below the ${widest.choices.length} answer choices of item ${widest.id} (${config.churn.items}, line ${widest.line}); ${short} item(s) have more choices than that, and letters outside the returned alternatives would count as probability 0`,
+    [`set churn.top-logprobs to at least ${widest.choices.length} (Ollama returns up to 20)`],
+  );
+}
+
 export function churnWorkUnits(
   items: readonly ChurnItem[],
   config: GateConfig,
   model: string,
 ): WorkUnit[] {
-  checkExactEstimator(config);
+  checkExactEstimator(config, items);
   const { keepText, temperature } = config.churn;
   return churnSlots(items, config, model).map((slot) => {
     const matches = (record: SampleRecord): boolean =>

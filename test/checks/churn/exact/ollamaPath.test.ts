@@ -129,15 +129,44 @@ describe('logprobs estimator over Ollama token logprobs', () => {
     }
   });
 
-  it('counts letters outside the top N alternatives as 0', async () => {
-    const records = await runExact('0.12.11-simulated', { topLogprobs: 2 });
-    const phys = records.find((r) => r.model === 'sim-next:1b' && r.item === 'phys-a');
-    // Top 2 of phys-a: C (ln 0.8) and the first of the three tied wrong letters, A. Only
-    // those two are renormalised: P(C) = 0.7270380 / (0.7270380 + 0.0208867) = 0.9720738.
-    expect(phys?.letters?.['C']).toBeCloseTo(0.9720738, 6);
-    expect(phys?.letters?.['A']).toBeCloseTo(0.0279262, 6);
-    expect(phys?.letters?.['B']).toBe(0);
-    expect(phys?.letters?.['D']).toBe(0);
+  it('refuses churn.top-logprobs below the number of answer choices before any request', () => {
+    const config = configSchema.parse({
+      models: { baseline: 'a', candidate: 'b' },
+      provider: { kind: 'ollama', host: 'http://127.0.0.1:9' },
+      churn: { items: itemsFile, estimator: 'logprobs', topLogprobs: 3 },
+    });
+    const ctx: CheckContext = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
+    const items = [
+      { id: 'two', domain: 'd', question: 'q', choices: ['x', 'y'], answer: 'A', line: 1 },
+      {
+        id: 'five',
+        domain: 'd',
+        question: 'q',
+        choices: ['v', 'w', 'x', 'y', 'z'],
+        answer: 'A',
+        line: 2,
+      },
+      {
+        id: 'four',
+        domain: 'd',
+        question: 'q',
+        choices: ['w', 'x', 'y', 'z'],
+        answer: 'A',
+        line: 3,
+      },
+    ];
+    const definitions = { items, file: itemsFile, warnings: [] };
+    const plan = () => churnCheck.plan(definitions, ctx, 'a');
+    expect(plan).toThrow(InputError);
+    expect(plan).toThrow(
+      `churn.top-logprobs: 3 is below the 5 answer choices of item five (${itemsFile}, line 2); 2 item(s) have more choices than that`,
+    );
+    // Enough alternatives for the widest item: planned. The embedded provider reads every
+    // letter's probability whatever top-logprobs says.
+    const wide = { ...config, churn: { ...config.churn, topLogprobs: 5 } };
+    expect(churnCheck.plan(definitions, { ...ctx, config: wide }, 'a')).toHaveLength(3);
+    const embedded = { ...config, provider: { ...config.provider, kind: 'embedded' as const } };
+    expect(churnCheck.plan(definitions, { ...ctx, config: embedded }, 'a')).toHaveLength(3);
   });
 
   it('stops with an InputError naming churn.estimator when the server returns no logprobs', async () => {
