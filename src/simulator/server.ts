@@ -51,6 +51,8 @@ export interface RunningSimulator {
   port: number;
   scenario: Scenario;
   stats(): SimulatorStats;
+  /** Busy slot-milliseconds and the span they fall in (see `Slots.usage`). */
+  slotUsage(): { busySlotMs: number; spanMs: number };
   close(): Promise<void>;
 }
 
@@ -251,6 +253,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     port: address.port,
     scenario,
     stats: () => structuredClone(state.stats),
+    slotUsage: () => state.slots.usage(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -17,6 +17,10 @@ export class Slots {
   private readonly waiting: Array<() => void> = [];
   /** Most slots ever in use at once (benchmarks and tests read it). */
   maxBusy = 0;
+  private busySlotMs = 0;
+  private changedAt = 0;
+  private firstGrantAt: number | null = null;
+  private lastReleaseAt: number | null = null;
 
   constructor(
     private readonly parallel: number,
@@ -43,13 +47,35 @@ export class Slots {
     });
   }
 
+  /**
+   * Slot time spent holding requests, and the span from the first grant to the last release:
+   * their ratio over `parallel` is how busy a client kept the server (benchmarks read it).
+   */
+  usage(): { busySlotMs: number; spanMs: number } {
+    const span =
+      this.firstGrantAt === null || this.lastReleaseAt === null
+        ? 0
+        : this.lastReleaseAt - this.firstGrantAt;
+    return { busySlotMs: this.busySlotMs, spanMs: span };
+  }
+
+  private account(): void {
+    const now = performance.now();
+    if (this.busy > 0) this.busySlotMs += this.busy * (now - this.changedAt);
+    this.changedAt = now;
+  }
+
   private take(): () => void {
+    this.account();
+    this.firstGrantAt ??= this.changedAt;
     this.busy++;
     this.maxBusy = Math.max(this.maxBusy, this.busy);
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.account();
+      this.lastReleaseAt = this.changedAt;
       this.busy--;
       const next = this.waiting.shift();
       if (next) next();

@@ -1,0 +1,222 @@
+/**
+ * Throughput benchmark (not a test): the whole `model-gate run` process against the simulator
+ * holding S = 4 parallel slots at a fixed latency L, beside a bare Node `fetch` client that
+ * sends as many requests in the same setting, both timed from process start to exit.
+ * Efficiency = requests × L / S ÷ wall time (1 would keep every slot busy from the first
+ * instant to the last); the model-gate/bare ratio is what the targets are about (≥ 0.98 at
+ * L = 50 ms, ≥ 0.95 at L = 10 ms). Medians of `--repeats` runs, alternating the two clients so
+ * that a change in machine load hits both.
+ *
+ * Then the mixed job (the demo's: churn × (K = 10 + greedy), 10 maze games, the personas
+ * catalogue, two models) at L = 20 ms: slot occupancy = busy slot-time ÷ (S × the span from
+ * the first request to the last answer), and how evenly `--shard i/4` splits it.
+ *
+ * Uses dist/cli.js (what users run) when it exists, else src/cli.ts through tsx; rebuild the
+ * bundle first (`npm run bundle`) to measure the current source.
+ *
+ *   npx tsx bench/throughput.ts [--repeats 5] [--requests 2000] [--latency 50,10]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from 'simple-statistics';
+import { loadConfig } from '../src/config/load.js';
+import { checkContext, loadChecks, planChecks } from '../src/job/checks.js';
+import { estimatedCalls } from '../src/runner/cost.js';
+import { shardAssignment } from '../src/runner/shard.js';
+import { loadScenario, parseScenario, type Scenario } from '../src/simulator/scenario.js';
+import { type RunningSimulator, startSimulator } from '../src/simulator/server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SLOTS = 4;
+const MODEL = 'bench:1b';
+const SAMPLES = 9; // + greedy: 10 requests per item
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
+const repeats = Number(option('repeats', '5'));
+const requests = Number(option('requests', '2000'));
+const latencies = option('latency', '50,10').split(',').map(Number);
+
+const dist = path.join(root, 'dist', 'cli.js');
+const cli = existsSync(dist) ? [dist] : ['--import', 'tsx', path.join(root, 'src', 'cli.ts')];
+
+/** Runs a node process to its end; resolves with its wall time in seconds. */
+function timed(args: readonly string[]): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code === 0) resolve((performance.now() - started) / 1000);
+      else reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+const BARE_CLIENT = `
+const [url, model, total, slots] = process.argv.slice(2);
+let next = 0;
+async function worker() {
+  while (next < Number(total)) {
+    const i = next++;
+    const res = await fetch(url + '/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, stream: false, messages: [{ role: 'user', content: 'question ' + i }],
+        options: { temperature: 0.7, seed: i, num_ctx: 4096, num_predict: 32 } }),
+    });
+    await res.json();
+  }
+}
+await Promise.all(Array.from({ length: Number(slots) }, worker));
+`;
+
+function throughputScenario(latencyMs: number, items: string): Scenario {
+  return parseScenario(
+    `parallel: ${SLOTS}\nmax-queue: 100000\nmodels:\n  - name: ${MODEL}\n    latency-ms: ${latencyMs}\n    churn:\n      items: ${JSON.stringify(items)}\n      accuracy: 0.7\n`,
+    'bench scenario',
+  );
+}
+
+interface Efficiency {
+  latencyMs: number;
+  modelGate: number[];
+  bare: number[];
+}
+
+async function measureEfficiency(dir: string, latencyMs: number): Promise<Efficiency> {
+  const itemCount = Math.ceil(requests / (SAMPLES + 1));
+  const items = path.join(dir, 'items.jsonl');
+  const lines = Array.from({ length: itemCount }, (_, i) =>
+    JSON.stringify({
+      id: `q${i}`,
+      domain: `d${i % 8}`,
+      question: `Question ${i}?`,
+      choices: ['a', 'b', 'c', 'd'],
+      answer: 'ABCD'[i % 4],
+    }),
+  );
+  writeFileSync(items, `${lines.join('\n')}\n`);
+  const config = path.join(dir, 'model-gate.yml');
+  writeFileSync(
+    config,
+    `models:\n  baseline: ${MODEL}\nchecks: [churn]\nchurn:\n  items: items.jsonl\n  samples: ${SAMPLES}\n`,
+  );
+  const bare = path.join(dir, 'bare.mjs');
+  writeFileSync(bare, BARE_CLIENT);
+  const sent = itemCount * (SAMPLES + 1);
+  const result: Efficiency = { latencyMs, modelGate: [], bare: [] };
+  const ideal = (sent * latencyMs) / 1000 / SLOTS;
+  for (let r = 0; r < repeats; r++) {
+    // A fresh server each time: no state carried from one client to the next.
+    for (const which of ['modelGate', 'bare'] as const) {
+      const sim: RunningSimulator = await startSimulator({
+        scenario: throughputScenario(latencyMs, items),
+      });
+      try {
+        const out = path.join(dir, `out-${latencyMs}-${r}`);
+        const args =
+          which === 'bare'
+            ? [bare, sim.url, MODEL, String(sent), String(SLOTS)]
+            : [
+                ...cli,
+                'run',
+                '--config',
+                config,
+                '--ollama-host',
+                sim.url,
+                '--concurrency',
+                String(SLOTS),
+                '--output-dir',
+                out,
+                '--fail-on',
+                'never',
+              ];
+        result[which].push(ideal / (await timed(args)));
+      } finally {
+        await sim.close();
+      }
+    }
+  }
+  return result;
+}
+
+async function mixedJob(dir: string): Promise<void> {
+  const latencyMs = 20;
+  const base = loadScenario(path.join(root, 'fixtures', 'simulator', 'demo.yml'));
+  const scenario: Scenario = {
+    ...base,
+    parallel: SLOTS,
+    models: base.models.map((m) => ({ ...m, latencyMs })),
+  };
+  const config = path.join(root, 'fixtures', 'demo', 'model-gate.yml');
+  const sim = await startSimulator({ scenario });
+  let wall: number;
+  try {
+    wall = await timed([
+      ...cli,
+      'run',
+      '--config',
+      config,
+      '--ollama-host',
+      sim.url,
+      '--concurrency',
+      String(SLOTS),
+      '--output-dir',
+      path.join(dir, 'mixed'),
+      '--fail-on',
+      'never',
+    ]);
+  } finally {
+    await sim.close();
+  }
+  const usage = sim.slotUsage();
+  console.log(
+    `mixed job (demo config, L = ${latencyMs} ms, S = ${SLOTS}): slot occupancy ` +
+      `${(usage.busySlotMs / (SLOTS * usage.spanMs)).toFixed(3)} from first request to last answer ` +
+      `(target ≥ 0.95), ${((usage.busySlotMs / 1000 / SLOTS / wall) * 1).toFixed(3)} of the whole ` +
+      `process (${wall.toFixed(1)} s)`,
+  );
+
+  const loaded = loadConfig({ file: config, cwd: root, env: {} });
+  const ctx = checkContext(loaded);
+  const units = planChecks(await loadChecks(ctx), ctx);
+  const { load } = shardAssignment(units, 4);
+  const mean = load.reduce((a, b) => a + b, 0) / load.length;
+  const total = units.reduce((sum, u) => sum + estimatedCalls(u), 0);
+  console.log(
+    `shards of the mixed job (${units.length} units, ${total} expected calls): ` +
+      `${load.join(' / ')} expected calls, busiest/mean ${(Math.max(...load) / mean).toFixed(3)} (target ≤ 1.10)`,
+  );
+}
+
+const fmt = (values: readonly number[]): string => values.map((v) => v.toFixed(3)).join(' ');
+
+const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-throughput-'));
+try {
+  console.log(
+    `client: ${cli.includes(dist) ? 'dist/cli.js' : 'src/cli.ts through tsx'}; ${requests} requests, S = ${SLOTS}, ${repeats} repeats`,
+  );
+  for (const latencyMs of latencies) {
+    const e = await measureEfficiency(dir, latencyMs);
+    const [mg, bare] = [median(e.modelGate), median(e.bare)];
+    const target = latencyMs >= 50 ? 0.98 : 0.95;
+    console.log(
+      `L = ${latencyMs} ms: model-gate ${mg.toFixed(3)} [${fmt(e.modelGate)}], bare fetch ` +
+        `${bare.toFixed(3)} [${fmt(e.bare)}], ratio ${(mg / bare).toFixed(3)} (target ≥ ${target})`,
+    );
+  }
+  await mixedJob(dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
