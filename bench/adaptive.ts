@@ -1,0 +1,242 @@
+/**
+ * Adaptive against fixed sampling of churn items, from a known truth (the gate-validity
+ * generator: 5 domains × 60 items, baseline p from Beta(0.3, 0.3)).
+ *
+ * Every item's samples are drawn once per replicate, as sample k would be with seed
+ * base-seed + k, and every design reads a prefix of them: fixed K = 10, fixed K = 20 and the
+ * adaptive designs see the same draws. Items are tested two-sided (Fisher for fixed K, the exact
+ * conditional test across stages for adaptive), Benjamini–Hochberg at α = 0.05 over the 300
+ * items; domains with the stratified exact test (one stratum per item, or per item and stage),
+ * Holm at 0.05/6 as the gate does.
+ *
+ *   npx tsx bench/adaptive.ts [replicates]
+ */
+import {
+  type AdaptiveDesign,
+  adaptiveItemPValue,
+  type StageCounts,
+  sampleItemAdaptively,
+  stageStrata,
+} from '../src/checks/churn/adaptive.js';
+import { testDomains } from '../src/checks/churn/domainTest.js';
+import { benjaminiHochberg } from '../src/stats/benjaminiHochberg.js';
+import { createRng } from '../src/stats/prng.js';
+import type { Stratum } from '../src/stats/stratifiedExact.js';
+import { wilsonInterval } from '../src/stats/wilson.js';
+import { DEFAULT_GENERATOR, scenarioTruth } from './oc/churn.js';
+import type { TruthItem } from './oc/churnTruth.js';
+
+const ALPHA = 0.05;
+const DOMAIN_LEVEL = 0.05 / 6;
+const MAX_SAMPLES = 25;
+
+type Scenario = Parameters<typeof scenarioTruth>[2];
+
+interface Design {
+  name: string;
+  fixed?: number;
+  adaptive?: AdaptiveDesign;
+}
+
+const DESIGNS: Design[] = [
+  { name: 'fixed K = 10', fixed: 10 },
+  { name: 'fixed K = 20', fixed: 20 },
+  {
+    name: 'adaptive 10 + 10, max 20, a = 0.1',
+    adaptive: { firstStage: 10, stage: 10, samplesMax: 20, settledShare: 0.1 },
+  },
+  {
+    name: 'adaptive 5 + 5, max 20, a = 0.1',
+    adaptive: { firstStage: 5, stage: 5, samplesMax: 20, settledShare: 0.1 },
+  },
+  {
+    name: 'adaptive 5 + 5, max 20, a = 0',
+    adaptive: { firstStage: 5, stage: 5, samplesMax: 20, settledShare: 0 },
+  },
+  {
+    name: 'adaptive 4 + 4, max 24, a = 0',
+    adaptive: { firstStage: 4, stage: 4, samplesMax: 24, settledShare: 0 },
+  },
+  {
+    name: 'adaptive 5 + 5, max 25, a = 0.05',
+    adaptive: { firstStage: 5, stage: 5, samplesMax: 25, settledShare: 0.05 },
+  },
+];
+
+interface Outcome {
+  /** Per item: −1 flagged as a loss, +1 as a gain, 0 not flagged. */
+  flags: number[];
+  lawLoss: boolean;
+  anyDomain: boolean;
+  requests: number;
+}
+
+function analyse(truth: readonly TruthItem[], strataOf: Stratum[][]): Omit<Outcome, 'requests'> {
+  const pValues = strataOf.map((strata) =>
+    adaptiveItemPValue(
+      strata.map((s) => ({
+        baselineCorrect: s.x1,
+        baselineSamples: s.n1,
+        candidateCorrect: s.x2,
+        candidateSamples: s.n2,
+      })),
+    ),
+  );
+  const q = benjaminiHochberg(pValues);
+  const flags = strataOf.map((strata, i) => {
+    if ((q[i] as number) > ALPHA) return 0;
+    let delta = 0;
+    for (const s of strata) delta += s.x2 / Math.max(1, s.n2) - s.x1 / Math.max(1, s.n1);
+    return Math.sign(delta);
+  });
+  const byDomain = new Map<string, Stratum[]>();
+  truth.forEach((t, i) => {
+    const list = byDomain.get(t.item.domain) ?? [];
+    list.push(...(strataOf[i] as Stratum[]));
+    byDomain.set(t.item.domain, list);
+  });
+  const rows = testDomains(
+    [...byDomain].map(([domain, strata]) => ({ domain, strata })),
+    DOMAIN_LEVEL,
+  );
+  return {
+    flags,
+    lawLoss: rows.some((r) => r.domain === 'law' && r.loss),
+    anyDomain: rows.some((r) => r.loss || r.gain),
+  };
+}
+
+function runDesign(truth: readonly TruthItem[], draws: boolean[][][], design: Design): Outcome {
+  let requests = 0;
+  const strataOf = truth.map((_, i) => {
+    const [baseline, candidate] = draws[i] as [boolean[], boolean[]];
+    const count = (seq: boolean[], from: number, n: number) =>
+      seq.slice(from, from + n).filter(Boolean).length;
+    let stages: StageCounts[];
+    if (design.fixed !== undefined) {
+      const k = design.fixed;
+      stages = [
+        {
+          baselineCorrect: count(baseline, 0, k),
+          baselineSamples: k,
+          candidateCorrect: count(candidate, 0, k),
+          candidateSamples: k,
+        },
+      ];
+    } else {
+      stages = sampleItemAdaptively(
+        (model, from, n) => count(model === 'baseline' ? baseline : candidate, from, n),
+        design.adaptive as AdaptiveDesign,
+      );
+    }
+    for (const s of stages) requests += s.baselineSamples + s.candidateSamples;
+    return stageStrata(stages);
+  });
+  return { ...analyse(truth, strataOf), requests };
+}
+
+interface Tally {
+  runs: number;
+  falseFlags: number;
+  runsWithFalseFlag: number;
+  falseDiscoveryProportion: number;
+  moved: number;
+  found: number;
+  lawLoss: number;
+  anyDomain: number;
+  requests: number;
+}
+
+const empty = (): Tally => ({
+  runs: 0,
+  falseFlags: 0,
+  runsWithFalseFlag: 0,
+  falseDiscoveryProportion: 0,
+  moved: 0,
+  found: 0,
+  lawLoss: 0,
+  anyDomain: 0,
+  requests: 0,
+});
+
+function simulate(scenario: Scenario, replicates: number, seedBase: number): Map<string, Tally> {
+  const tallies = new Map(DESIGNS.map((d) => [d.name, empty()]));
+  for (let r = 0; r < replicates; r++) {
+    const rng = createRng(seedBase + r);
+    const truth = scenarioTruth(rng, DEFAULT_GENERATOR, scenario);
+    const draws = truth.map((t) =>
+      [t.baseline, t.candidate].map((p) =>
+        Array.from({ length: MAX_SAMPLES }, () => rng.next() < p),
+      ),
+    );
+    for (const design of DESIGNS) {
+      const outcome = runDesign(truth, draws, design);
+      const tally = tallies.get(design.name) as Tally;
+      tally.runs++;
+      tally.requests += outcome.requests;
+      let falseFlags = 0;
+      let flagged = 0;
+      truth.forEach((t, i) => {
+        const flag = outcome.flags[i] as number;
+        const moved = t.candidate !== t.baseline;
+        if (moved) tally.moved++;
+        if (flag === 0) return;
+        flagged++;
+        if (moved && flag === Math.sign(t.candidate - t.baseline)) tally.found++;
+        else falseFlags++;
+      });
+      tally.falseFlags += falseFlags;
+      if (falseFlags > 0) tally.runsWithFalseFlag++;
+      tally.falseDiscoveryProportion += flagged === 0 ? 0 : falseFlags / flagged;
+      if (outcome.lawLoss) tally.lawLoss++;
+      if (outcome.anyDomain) tally.anyDomain++;
+    }
+  }
+  return tallies;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const withInterval = (k: number, n: number) => {
+  const { low, high } = wilsonInterval(k, n);
+  return `${k}/${n} ${pct(k / n)} [${pct(low)}, ${pct(high)}]`;
+};
+
+const replicates = Number(process.argv[2] ?? 48);
+const started = performance.now();
+const reference = (tallies: Map<string, Tally>) => (tallies.get('fixed K = 20') as Tally).requests;
+
+const nullTallies = simulate('no change', replicates, 1_000);
+process.stdout.write(
+  `\n(a) identical models, ${replicates} replicates × 300 items\n` +
+    '| design | items falsely flagged (total) | runs with a false flag (= FDR) | runs with a domain named | requests / fixed K = 20 |\n' +
+    '|---|---|---|---|---|\n',
+);
+for (const [name, t] of nullTallies) {
+  process.stdout.write(
+    `| ${name} | ${t.falseFlags} | ${withInterval(t.runsWithFalseFlag, t.runs)} | ${withInterval(t.anyDomain, t.runs)} | ${pct(t.requests / reference(nullTallies))} |\n`,
+  );
+}
+
+const movedTallies = simulate('±0.5', replicates, 2_000);
+process.stdout.write(
+  `\n(b) 30 items moved ±0.5, ${replicates} replicates\n` +
+    '| design | recall (moved items found, right direction) | mean false discovery proportion | law named a loss | requests / fixed K = 20 |\n' +
+    '|---|---|---|---|---|\n',
+);
+for (const [name, t] of movedTallies) {
+  process.stdout.write(
+    `| ${name} | ${withInterval(t.found, t.moved)} | ${pct(t.falseDiscoveryProportion / t.runs)} | ${withInterval(t.lawLoss, t.runs)} | ${pct(t.requests / reference(movedTallies))} |\n`,
+  );
+}
+
+const lawTallies = simulate('law −30', replicates, 3_000);
+process.stdout.write(
+  `\n(c) law falls 30 points (others rise, overall +1.5), ${replicates} replicates\n` +
+    '| design | law named a loss | requests / fixed K = 20 |\n|---|---|---|\n',
+);
+for (const [name, t] of lawTallies) {
+  process.stdout.write(
+    `| ${name} | ${withInterval(t.lawLoss, t.runs)} | ${pct(t.requests / reference(lawTallies))} |\n`,
+  );
+}
+process.stdout.write(`\n${((performance.now() - started) / 1000).toFixed(1)} s\n`);

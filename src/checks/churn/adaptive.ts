@@ -1,0 +1,134 @@
+/**
+ * Adaptive sampling of churn items: a first stage of samples per item and model, then further
+ * stages only for items whose answer is still open, up to a maximum.
+ *
+ * Why the tests stay exact. Under "no change" an item's samples from both models are
+ * exchangeable draws of one Bernoulli variable. Within one stage, given the stage's pooled
+ * successes t (both models together), the candidate's share of them is hypergeometric whatever
+ * t is, independently of the other stages. The rule below decides to continue from the pooled
+ * counts only — never from how they split between the models — so, given the sequence of stage
+ * totals, the number of stages is fixed and the splits keep their hypergeometric laws. The item
+ * test is therefore the exact conditional test with one stratum per stage
+ * (src/stats/stagedExact.ts), and the domain test the stratified exact test with one stratum
+ * per item and stage: both exact whatever path the stopping took. Pooling an item's stages into
+ * one table would not be: swapping samples across stages changes the totals the rule looked at.
+ */
+import type { Stratum } from '../../stats/stratifiedExact.js';
+import { conditionalExactTwoSided } from '../../stats/stagedExact.js';
+
+export interface AdaptiveDesign {
+  /** Samples per model in the first stage. */
+  firstStage: number;
+  /** Samples per model in each further stage. */
+  stage: number;
+  /** No item gets more samples per model than this. */
+  samplesMax: number;
+  /**
+   * An item stops once its pooled share of successes is at or below this, or at or above
+   * 1 − this: so near 0 or 1 that no change reaching the tests' level is plausible.
+   */
+  settledShare: number;
+}
+
+/** One stage of one item: successes and samples of each model in that stage. */
+export interface StageCounts {
+  baselineCorrect: number;
+  baselineSamples: number;
+  candidateCorrect: number;
+  candidateSamples: number;
+}
+
+export type StageDecision =
+  | { action: 'continue'; samples: number }
+  | { action: 'stop'; reason: 'settled' | 'samples-max' };
+
+export function checkDesign(design: AdaptiveDesign): void {
+  const { firstStage, stage, samplesMax, settledShare } = design;
+  for (const [name, value] of [
+    ['firstStage', firstStage],
+    ['stage', stage],
+    ['samplesMax', samplesMax],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new RangeError(`adaptive design: ${name} must be a positive integer, got ${value}`);
+    }
+  }
+  if (firstStage > samplesMax) {
+    throw new RangeError(
+      `adaptive design: firstStage (${firstStage}) is above samplesMax (${samplesMax})`,
+    );
+  }
+  if (!(settledShare >= 0 && settledShare < 0.5)) {
+    throw new RangeError(`adaptive design: settledShare must be in [0, 0.5), got ${settledShare}`);
+  }
+}
+
+/**
+ * What to do with an item after a stage, from its pooled counts so far only: `pooledCorrect`
+ * successes of `pooledSamples` samples (both models together), `samplesPerModel` taken so far
+ * per model. Taking the pooled counts, not the per-model ones, is what keeps the tests exact.
+ */
+export function decideNextStage(
+  pooledCorrect: number,
+  pooledSamples: number,
+  samplesPerModel: number,
+  design: AdaptiveDesign,
+): StageDecision {
+  if (samplesPerModel >= design.samplesMax) return { action: 'stop', reason: 'samples-max' };
+  if (pooledSamples > 0) {
+    const share = pooledCorrect / pooledSamples;
+    if (share <= design.settledShare || share >= 1 - design.settledShare) {
+      return { action: 'stop', reason: 'settled' };
+    }
+  }
+  return {
+    action: 'continue',
+    samples: Math.min(design.stage, design.samplesMax - samplesPerModel),
+  };
+}
+
+/** An item's stages as strata of the exact conditional tests (baseline = group 1). */
+export function stageStrata(stages: readonly StageCounts[]): Stratum[] {
+  return stages.map((s) => ({
+    x1: s.baselineCorrect,
+    n1: s.baselineSamples,
+    x2: s.candidateCorrect,
+    n2: s.candidateSamples,
+  }));
+}
+
+/** Two-sided exact p-value of "no change" for one item sampled in stages. */
+export function adaptiveItemPValue(stages: readonly StageCounts[]): number {
+  return conditionalExactTwoSided(stageStrata(stages));
+}
+
+/**
+ * Samples an item stage by stage: `draw(model, from, count)` returns the successes of samples
+ * from…from+count−1 of that model (sample k uses seed base-seed + k, so stages extend a fixed
+ * run's records). Returns the stages taken.
+ */
+export function sampleItemAdaptively(
+  draw: (model: 'baseline' | 'candidate', from: number, count: number) => number,
+  design: AdaptiveDesign,
+): StageCounts[] {
+  checkDesign(design);
+  const stages: StageCounts[] = [];
+  let taken = 0;
+  let pooledCorrect = 0;
+  let size = design.firstStage;
+  for (;;) {
+    const baselineCorrect = draw('baseline', taken, size);
+    const candidateCorrect = draw('candidate', taken, size);
+    stages.push({
+      baselineCorrect,
+      baselineSamples: size,
+      candidateCorrect,
+      candidateSamples: size,
+    });
+    taken += size;
+    pooledCorrect += baselineCorrect + candidateCorrect;
+    const decision = decideNextStage(pooledCorrect, 2 * taken, taken, design);
+    if (decision.action === 'stop') return stages;
+    size = decision.samples;
+  }
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AdaptiveDesign,
+  adaptiveItemPValue,
+  checkDesign,
+  decideNextStage,
+  sampleItemAdaptively,
+} from '../../../src/checks/churn/adaptive.js';
+import { createRng } from '../../../src/stats/prng.js';
+import { wilsonInterval } from '../../../src/stats/wilson.js';
+
+const design: AdaptiveDesign = { firstStage: 5, stage: 5, samplesMax: 20, settledShare: 0.1 };
+
+describe('decideNextStage', () => {
+  it('stops an item whose pooled share is 0 or 1 or outside [a, 1 − a]', () => {
+    expect(decideNextStage(0, 10, 5, design)).toEqual({ action: 'stop', reason: 'settled' });
+    expect(decideNextStage(10, 10, 5, design)).toEqual({ action: 'stop', reason: 'settled' });
+    expect(decideNextStage(1, 10, 5, design)).toEqual({ action: 'stop', reason: 'settled' });
+    expect(decideNextStage(9, 10, 5, design)).toEqual({ action: 'stop', reason: 'settled' });
+  });
+
+  it('continues an open item by one stage, never past samples-max', () => {
+    expect(decideNextStage(2, 10, 5, design)).toEqual({ action: 'continue', samples: 5 });
+    expect(decideNextStage(8, 10, 5, design)).toEqual({ action: 'continue', samples: 5 });
+    expect(decideNextStage(20, 40, 20, design)).toEqual({ action: 'stop', reason: 'samples-max' });
+    expect(decideNextStage(9, 18, 9, { ...design, samplesMax: 12 })).toEqual({
+      action: 'continue',
+      samples: 3,
+    });
+  });
+
+  it('with a = 0 stops only items answered all right or all wrong', () => {
+    const strict = { ...design, settledShare: 0 };
+    expect(decideNextStage(1, 10, 5, strict)).toEqual({ action: 'continue', samples: 5 });
+    expect(decideNextStage(0, 10, 5, strict)).toEqual({ action: 'stop', reason: 'settled' });
+  });
+
+  it('refuses a design that cannot run', () => {
+    expect(() => checkDesign({ ...design, firstStage: 0 })).toThrow(/firstStage/);
+    expect(() => checkDesign({ ...design, firstStage: 30 })).toThrow(/above samplesMax/);
+    expect(() => checkDesign({ ...design, settledShare: 0.5 })).toThrow(/settledShare/);
+  });
+});
+
+describe('sampleItemAdaptively', () => {
+  it('reads samples in order and stops on the pooled counts, whatever their split', () => {
+    // Stage 1: baseline 5/5, candidate 0/5 — pooled 5/10, open: a second stage follows.
+    // Stage 2: both 5/5 — pooled 15/20, still open; stage 3: both 5/5 — 25/30, open; stage 4
+    // reaches samples-max.
+    const calls: string[] = [];
+    const stages = sampleItemAdaptively((model, from, count) => {
+      calls.push(`${model}:${from}+${count}`);
+      return model === 'candidate' && from === 0 ? 0 : count;
+    }, design);
+    expect(stages).toHaveLength(4);
+    expect(calls.slice(0, 4)).toEqual([
+      'baseline:0+5',
+      'candidate:0+5',
+      'baseline:5+5',
+      'candidate:5+5',
+    ]);
+    // The same pooled counts split the other way take the same path.
+    const swapped = sampleItemAdaptively(
+      (model, from, count) => (model === 'baseline' && from === 0 ? 0 : count),
+      design,
+    );
+    expect(swapped).toHaveLength(4);
+    // An item both models always answer right stops after the first stage.
+    expect(sampleItemAdaptively((_, __, count) => count, design)).toHaveLength(1);
+  });
+
+  it('keeps the item test at or below α under no change, whatever the stopping path', () => {
+    // 2,000 single items, both models with the same p (drawn uniformly: every path is used),
+    // tested two-sided at α = 0.05 across their stages.
+    const rng = createRng(2026);
+    const alpha = 0.05;
+    const items = 2000;
+    let rejected = 0;
+    let stagesSeen = 0;
+    for (let i = 0; i < items; i++) {
+      const p = rng.next();
+      const stages = sampleItemAdaptively((_, __, count) => {
+        let x = 0;
+        for (let k = 0; k < count; k++) if (rng.next() < p) x++;
+        return x;
+      }, design);
+      stagesSeen += stages.length;
+      if (adaptiveItemPValue(stages) <= alpha) rejected++;
+    }
+    expect(stagesSeen / items).toBeGreaterThan(1.5);
+    expect(wilsonInterval(rejected, items).high).toBeLessThanOrEqual(alpha);
+  });
+
+  it('finds a large change (0.9 → 0.1) in most items', () => {
+    const rng = createRng(7);
+    let found = 0;
+    for (let i = 0; i < 200; i++) {
+      const stages = sampleItemAdaptively((model, _, count) => {
+        const p = model === 'baseline' ? 0.9 : 0.1;
+        let x = 0;
+        for (let k = 0; k < count; k++) if (rng.next() < p) x++;
+        return x;
+      }, design);
+      if (adaptiveItemPValue(stages) <= 0.05) found++;
+    }
+    expect(found).toBeGreaterThan(180);
+  });
+});
