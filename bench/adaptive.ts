@@ -14,6 +14,7 @@
 import {
   type AdaptiveDesign,
   adaptiveItemPValue,
+  adaptiveItemTest,
   type StageCounts,
   sampleItemAdaptively,
   stageStrata,
@@ -28,7 +29,7 @@ import type { TruthItem } from './oc/churnTruth.js';
 
 const ALPHA = 0.05;
 const DOMAIN_LEVEL = 0.05 / 6;
-const MAX_SAMPLES = 25;
+const MAX_SAMPLES = 30;
 
 type Scenario = Parameters<typeof scenarioTruth>[2];
 
@@ -50,16 +51,38 @@ const DESIGNS: Design[] = [
     adaptive: { firstStage: 5, stage: 5, samplesMax: 20, settledShare: 0.1 },
   },
   {
-    name: 'adaptive 5 + 5, max 20, a = 0',
-    adaptive: { firstStage: 5, stage: 5, samplesMax: 20, settledShare: 0 },
-  },
-  {
-    name: 'adaptive 4 + 4, max 24, a = 0',
-    adaptive: { firstStage: 4, stage: 4, samplesMax: 24, settledShare: 0 },
-  },
-  {
     name: 'adaptive 5 + 5, max 25, a = 0.05',
     adaptive: { firstStage: 5, stage: 5, samplesMax: 25, settledShare: 0.05 },
+  },
+  {
+    name: 'adaptive 5 + 5, max 25, a = 0.05, futility p > 0.3 from 10',
+    adaptive: {
+      firstStage: 5,
+      stage: 5,
+      samplesMax: 25,
+      settledShare: 0.05,
+      futility: { fromSamples: 10, pAbove: 0.3 },
+    },
+  },
+  {
+    name: 'adaptive 5 + 5, max 30, a = 0.05, futility p > 0.3 from 10',
+    adaptive: {
+      firstStage: 5,
+      stage: 5,
+      samplesMax: 30,
+      settledShare: 0.05,
+      futility: { fromSamples: 10, pAbove: 0.3 },
+    },
+  },
+  {
+    name: 'adaptive 5 + 5, max 30, a = 0.05, futility p > 0.5 from 10',
+    adaptive: {
+      firstStage: 5,
+      stage: 5,
+      samplesMax: 30,
+      settledShare: 0.05,
+      futility: { fromSamples: 10, pAbove: 0.5 },
+    },
   },
 ];
 
@@ -71,28 +94,20 @@ interface Outcome {
   requests: number;
 }
 
-function analyse(truth: readonly TruthItem[], strataOf: Stratum[][]): Omit<Outcome, 'requests'> {
-  const pValues = strataOf.map((strata) =>
-    adaptiveItemPValue(
-      strata.map((s) => ({
-        baselineCorrect: s.x1,
-        baselineSamples: s.n1,
-        candidateCorrect: s.x2,
-        candidateSamples: s.n2,
-      })),
-    ),
-  );
-  const q = benjaminiHochberg(pValues);
-  const flags = strataOf.map((strata, i) => {
-    if ((q[i] as number) > ALPHA) return 0;
-    let delta = 0;
-    for (const s of strata) delta += s.x2 / Math.max(1, s.n2) - s.x1 / Math.max(1, s.n1);
-    return Math.sign(delta);
-  });
+interface ItemResult {
+  pValue: number;
+  /** Observed change in accuracy over every stage. */
+  delta: number;
+  domainStrata: Stratum[];
+}
+
+function analyse(truth: readonly TruthItem[], results: ItemResult[]): Omit<Outcome, 'requests'> {
+  const q = benjaminiHochberg(results.map((r) => r.pValue));
+  const flags = results.map((r, i) => ((q[i] as number) > ALPHA ? 0 : Math.sign(r.delta)));
   const byDomain = new Map<string, Stratum[]>();
   truth.forEach((t, i) => {
     const list = byDomain.get(t.item.domain) ?? [];
-    list.push(...(strataOf[i] as Stratum[]));
+    list.push(...(results[i] as ItemResult).domainStrata);
     byDomain.set(t.item.domain, list);
   });
   const rows = testDomains(
@@ -108,7 +123,7 @@ function analyse(truth: readonly TruthItem[], strataOf: Stratum[][]): Omit<Outco
 
 function runDesign(truth: readonly TruthItem[], draws: boolean[][][], design: Design): Outcome {
   let requests = 0;
-  const strataOf = truth.map((_, i) => {
+  const results = truth.map((_, i): ItemResult => {
     const [baseline, candidate] = draws[i] as [boolean[], boolean[]];
     const count = (seq: boolean[], from: number, n: number) =>
       seq.slice(from, from + n).filter(Boolean).length;
@@ -129,10 +144,23 @@ function runDesign(truth: readonly TruthItem[], draws: boolean[][][], design: De
         design.adaptive as AdaptiveDesign,
       );
     }
-    for (const s of stages) requests += s.baselineSamples + s.candidateSamples;
-    return stageStrata(stages);
+    let x1 = 0;
+    let x2 = 0;
+    let n = 0;
+    for (const s of stages) {
+      requests += s.baselineSamples + s.candidateSamples;
+      x1 += s.baselineCorrect;
+      x2 += s.candidateCorrect;
+      n += s.baselineSamples;
+    }
+    const delta = (x2 - x1) / n;
+    if (design.fixed !== undefined) {
+      return { pValue: adaptiveItemPValue(stages), delta, domainStrata: stageStrata(stages) };
+    }
+    const test = adaptiveItemTest(stages, design.adaptive as AdaptiveDesign);
+    return { pValue: test.pValue, delta, domainStrata: test.domainStrata };
   });
-  return { ...analyse(truth, strataOf), requests };
+  return { ...analyse(truth, results), requests };
 }
 
 interface Tally {

@@ -28,6 +28,13 @@ export interface AdaptiveDesign {
    * 1 − this: so near 0 or 1 that no change reaching the tests' level is plausible.
    */
   settledShare: number;
+  /**
+   * Optional futility stop: once an item has `fromSamples` samples per model, it stops as "no
+   * change shown" when its interim two-sided p-value is above `pAbove`. This looks at the split,
+   * so an item stopped this way reports p = 1 (never a rejection) and only the stages up to the
+   * first futility look enter the domain test (see `futilitySafeStages`).
+   */
+  futility?: { fromSamples: number; pAbove: number };
 }
 
 /** One stage of one item: successes and samples of each model in that stage. */
@@ -57,6 +64,17 @@ export function checkDesign(design: AdaptiveDesign): void {
     throw new RangeError(
       `adaptive design: firstStage (${firstStage}) is above samplesMax (${samplesMax})`,
     );
+  }
+  if (design.futility !== undefined) {
+    const { fromSamples, pAbove } = design.futility;
+    if (!Number.isInteger(fromSamples) || fromSamples < 1) {
+      throw new RangeError(
+        `adaptive design: futility.fromSamples must be a positive integer, got ${fromSamples}`,
+      );
+    }
+    if (!(pAbove > 0 && pAbove < 1)) {
+      throw new RangeError(`adaptive design: futility.pAbove must be in (0, 1), got ${pAbove}`);
+    }
   }
   if (!(settledShare >= 0 && settledShare < 0.5)) {
     throw new RangeError(`adaptive design: settledShare must be in [0, 0.5), got ${settledShare}`);
@@ -128,7 +146,64 @@ export function sampleItemAdaptively(
     taken += size;
     pooledCorrect += baselineCorrect + candidateCorrect;
     const decision = decideNextStage(pooledCorrect, 2 * taken, taken, design);
-    if (decision.action === 'stop') return stages;
+    if (decision.action === 'stop' || isFutile(stages, design)) return stages;
     size = decision.samples;
   }
+}
+
+/** Whether the futility look after the last of `stages` stops the item. */
+function isFutile(stages: readonly StageCounts[], design: AdaptiveDesign): boolean {
+  if (design.futility === undefined) return false;
+  const taken = stages.reduce((sum, s) => sum + s.baselineSamples, 0);
+  if (taken < design.futility.fromSamples) return false;
+  return adaptiveItemPValue(stages) > design.futility.pAbove;
+}
+
+export interface AdaptiveItemTest {
+  /** Exact two-sided p-value across stages; 1 for an item stopped for futility. */
+  pValue: number;
+  futile: boolean;
+  /**
+   * The stages whose taking depended on pooled counts only: all of them without a futility
+   * rule, else those up to the first futility look. They feed the domain test, which stays
+   * exact on them.
+   */
+  domainStrata: Stratum[];
+}
+
+/**
+ * The item's test after adaptive sampling. A futility stop only ever turns a possible rejection
+ * into none, so the reported p-value is at least the one the pooled-only path would have given
+ * and stays valid (super-uniform) under no change.
+ */
+export function adaptiveItemTest(
+  stages: readonly StageCounts[],
+  design: AdaptiveDesign,
+): AdaptiveItemTest {
+  let firstLook = stages.length;
+  if (design.futility !== undefined) {
+    let taken = 0;
+    for (let i = 0; i < stages.length; i++) {
+      taken += (stages[i] as StageCounts).baselineSamples;
+      if (taken >= design.futility.fromSamples) {
+        firstLook = i + 1;
+        break;
+      }
+    }
+  }
+  const last = stages.length;
+  const futile =
+    design.futility !== undefined &&
+    decideNextStage(
+      stages.reduce((s, x) => s + x.baselineCorrect + x.candidateCorrect, 0),
+      stages.reduce((s, x) => s + x.baselineSamples + x.candidateSamples, 0),
+      stages.reduce((s, x) => s + x.baselineSamples, 0),
+      design,
+    ).action === 'continue' &&
+    isFutile(stages, design);
+  return {
+    pValue: futile ? 1 : adaptiveItemPValue(stages),
+    futile,
+    domainStrata: stageStrata(stages.slice(0, Math.min(firstLook, last))),
+  };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type AdaptiveDesign,
   adaptiveItemPValue,
+  adaptiveItemTest,
   checkDesign,
   decideNextStage,
   sampleItemAdaptively,
@@ -104,5 +105,69 @@ describe('sampleItemAdaptively', () => {
       if (adaptiveItemPValue(stages) <= 0.05) found++;
     }
     expect(found).toBeGreaterThan(180);
+  });
+});
+
+describe('futility stop', () => {
+  const futile: AdaptiveDesign = {
+    firstStage: 5,
+    stage: 5,
+    samplesMax: 30,
+    settledShare: 0.05,
+    futility: { fromSamples: 10, pAbove: 0.3 },
+  };
+
+  it('stops a balanced item at the first look, reports p = 1 and feeds the domain test', () => {
+    // 3/5 against 3/5, then 2/5 against 2/5: pooled 10/20, open; interim p = 1 > 0.3.
+    const stages = sampleItemAdaptively((_, from) => (from === 0 ? 3 : 2), futile);
+    expect(stages).toHaveLength(2);
+    const test = adaptiveItemTest(stages, futile);
+    expect(test.futile).toBe(true);
+    expect(test.pValue).toBe(1);
+    expect(test.domainStrata).toEqual([
+      { x1: 3, n1: 5, x2: 3, n2: 5 },
+      { x1: 2, n1: 5, x2: 2, n2: 5 },
+    ]);
+  });
+
+  it('lets a clearly changed item go on, and keeps only the stages up to the first look for domains', () => {
+    // Baseline 5/5 each stage, candidate 1/5: pooled 6/10 then 12/20 (open); the split is far
+    // from balanced, so the item runs to samples-max.
+    const stages = sampleItemAdaptively(
+      (model, _, count) => (model === 'baseline' ? count : 1),
+      futile,
+    );
+    expect(stages).toHaveLength(6);
+    const test = adaptiveItemTest(stages, futile);
+    expect(test.futile).toBe(false);
+    expect(test.pValue).toBeCloseTo(adaptiveItemPValue(stages), 14);
+    expect(test.pValue).toBeLessThan(1e-6);
+    expect(test.domainStrata).toHaveLength(2);
+  });
+
+  it('keeps the item test at or below α under no change', () => {
+    const rng = createRng(4242);
+    const alpha = 0.05;
+    const items = 2000;
+    let rejected = 0;
+    for (let i = 0; i < items; i++) {
+      const p = rng.next();
+      const stages = sampleItemAdaptively((_, __, count) => {
+        let x = 0;
+        for (let k = 0; k < count; k++) if (rng.next() < p) x++;
+        return x;
+      }, futile);
+      if (adaptiveItemTest(stages, futile).pValue <= alpha) rejected++;
+    }
+    expect(wilsonInterval(rejected, items).high).toBeLessThanOrEqual(alpha);
+  });
+
+  it('refuses a futility rule that cannot run', () => {
+    expect(() => checkDesign({ ...futile, futility: { fromSamples: 0, pAbove: 0.3 } })).toThrow(
+      /fromSamples/,
+    );
+    expect(() => checkDesign({ ...futile, futility: { fromSamples: 10, pAbove: 1 } })).toThrow(
+      /pAbove/,
+    );
   });
 });
