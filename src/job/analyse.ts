@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { entryFromReport, type HistoryEntry } from '../history/entry.js';
@@ -71,7 +71,30 @@ export interface AnalyseLogsOptions {
  */
 export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
   const { loaded } = options;
-  const ctx = checkContext(loaded);
+  const previousFile =
+    options.previousReport ??
+    (loaded.config.dragon.gate.previousReport
+      ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport)
+      : null);
+  if (previousFile && loaded.config.models.candidate) {
+    throw new InputError(
+      `${options.previousReport ? 'flag --previous' : 'dragon.gate.previous-report'}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
+    );
+  }
+  const plain = checkContext(loaded);
+  // The rules read which previous report is compared with, whether from the config or the flag.
+  const ctx = previousFile
+    ? {
+        ...plain,
+        config: {
+          ...plain.config,
+          dragon: {
+            ...plain.config.dragon,
+            gate: { ...plain.config.dragon.gate, previousReport: previousFile },
+          },
+        },
+      }
+    : plain;
   const logged = await readSampleLogs(options.logs);
   const { runs, warnings } = logged;
   // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
@@ -97,11 +120,6 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     });
   }
 
-  const previousFile =
-    options.previousReport ??
-    (loaded.config.dragon.gate.previousReport
-      ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport)
-      : null);
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
 
   const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);

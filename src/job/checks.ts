@@ -134,7 +134,9 @@ export function analyseChecks(
     const section = check.analyse(own, definitions, ctx);
     sections[check.name] = section;
     const checkFindings = [
-      ...check.gate(section, ctx, previous?.checks[check.name]),
+      // A previous report without this check's section is null, not undefined: the check must
+      // say it could not compare, where no previous report at all means no comparison asked.
+      ...check.gate(section, ctx, previous ? (previous.checks[check.name] ?? null) : undefined),
       ...failedRequestFindings(
         own,
         check.name,

@@ -25,7 +25,7 @@
  *
  * ECE = Σ_k (n_k / N) |p̄_k − ō_k| over 10 equal-width bins.
  */
-import { type BootstrapInterval, percentileInterval } from './bootstrap.js';
+import { type BootstrapInterval, biasCorrectedPercentileInterval } from './bootstrap.js';
 import { createRng } from './prng.js';
 
 export interface Forecast {
@@ -240,7 +240,7 @@ export function eceFromTally(tally: BinTally): number | null {
 export interface BootstrapOptions {
   replicates: number;
   seed: number;
-  /** Coverage of the percentile interval. */
+  /** Coverage of the interval (default 0.95). */
   level?: number;
 }
 
@@ -248,9 +248,11 @@ export interface BootstrapOptions {
 export type { BootstrapInterval };
 
 /**
- * Percentile interval of the ECE by resampling whole clusters (games) with replacement: the
- * moves of one game share a maze and a history, so resampling moves would understate the
- * spread. Each replicate draws as many clusters as there are, by `int(clusters)` in order.
+ * Interval of the ECE by resampling whole clusters (games) with replacement: the moves of one
+ * game share a maze and a history, so resampling moves would understate the spread. Each
+ * replicate draws as many clusters as there are, by `int(clusters)` in order. The interval is
+ * the bias-corrected percentile interval (bootstrap.ts): the ECE's replicates sit above the
+ * estimate by construction, and the plain percentile interval could exclude it.
  */
 export function clusterBootstrapEce(
   clusters: readonly BinTally[],
@@ -269,12 +271,17 @@ export function clusterBootstrapEce(
     const ece = eceFromTally(replicate);
     if (ece !== null) values.push(ece);
   }
-  return percentileInterval(estimate, values, options.level ?? 0.95);
+  return biasCorrectedPercentileInterval(estimate, values, options.level ?? 0.95, {
+    floor: 0,
+    ceiling: 1,
+  });
 }
 
 /**
  * ECE(a) − ECE(b) for two players on the same seeds: each replicate draws seeds and takes both
  * players' games of each drawn seed, so the maze-to-maze variation both share cancels out.
+ * Bias-corrected percentile interval, as for one ECE: each side's resampling bias differs when
+ * one player is calibrated and the other is not.
  * `pairs[i]` holds the two games of one seed.
  */
 export function pairedClusterBootstrapEceDifference(
@@ -300,7 +307,10 @@ export function pairedClusterBootstrapEceDifference(
     const rr = eceFromTally(right);
     if (l !== null && rr !== null) values.push(l - rr);
   }
-  return percentileInterval(eceA - eceB, values, options.level ?? 0.95);
+  return biasCorrectedPercentileInterval(eceA - eceB, values, options.level ?? 0.95, {
+    floor: -1,
+    ceiling: 1,
+  });
 }
 
 function sumTallies(tallies: readonly BinTally[]): BinTally | null {

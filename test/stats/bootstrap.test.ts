@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { percentileBootstrap } from '../../src/stats/bootstrap.js';
+import {
+  biasCorrectedPercentileInterval,
+  percentileBootstrap,
+  percentileInterval,
+} from '../../src/stats/bootstrap.js';
 import { createRng, type Rng } from '../../src/stats/prng.js';
 import { median, quantile } from '../../src/stats/quantile.js';
 
@@ -44,5 +48,28 @@ describe('percentileBootstrap', () => {
     expect(result.high - result.low).toBeLessThan(0.21);
     expect(result.low).toBeLessThan(0.3);
     expect(result.high).toBeGreaterThan(0.3);
+  });
+});
+
+describe('biasCorrectedPercentileInterval', () => {
+  it('recentres the replicates on the estimate before taking quantiles', () => {
+    // Estimate 0, replicates 1..5: mean 3, bias 3, shifted −2..2. 80% interval = quantiles 0.1
+    // and 0.9 (type 7): h = 0.4 → −2 + 0.4 = −1.6; h = 3.6 → 1 + 0.6 = 1.6. Floor 0 clips the low
+    // end. The plain percentile interval [1.4, 4.6] would exclude the estimate.
+    const plain = percentileInterval(0, [1, 2, 3, 4, 5], 0.8);
+    expect(plain.low).toBeCloseTo(1.4, 12);
+    const corrected = biasCorrectedPercentileInterval(0, [5, 4, 3, 2, 1], 0.8, { floor: 0 });
+    expect(corrected.low).toBe(0);
+    expect(corrected.high).toBeCloseTo(1.6, 12);
+    const unclipped = biasCorrectedPercentileInterval(0, [1, 2, 3, 4, 5], 0.8);
+    expect(unclipped.low).toBeCloseTo(-1.6, 12);
+  });
+
+  it("widens to the estimate when the replicates' mean lies outside their quantiles", () => {
+    // Replicates 0 ×9 and 100: mean 10, bias 9 from estimate 1 → shifted −9 ×9 and 91; the 80%
+    // quantiles are −9 and 0 (h = 8.1 → −9 + 0.1·100 = 1): high 1 = estimate already; low −9.
+    const r = biasCorrectedPercentileInterval(1, [0, 0, 0, 0, 0, 0, 0, 0, 0, 100], 0.8);
+    expect(r.low).toBeCloseTo(-9, 12);
+    expect(r.high).toBeGreaterThanOrEqual(1);
   });
 });

@@ -162,6 +162,17 @@ describe('cluster bootstrap of the ECE', () => {
     );
   });
 
+  it('contains its estimate when the pooled ECE is 0 (every replicate is above it)', () => {
+    // 0.5 stated on every move; games advance 1, 3, 2, 2 of 4 → pooled 8 of 16 = 0.5, ECE 0.
+    // Resampled games rarely balance exactly, so almost every replicate has ECE > 0: the plain
+    // percentile interval lay above the estimate.
+    const games = [1, 3, 2, 2].map((g) => tallyBins(repeat(0.5, g, 4 - g)));
+    const r = clusterBootstrapEce(games, { replicates: 1000, seed: 5 });
+    expect(r?.estimate).toBe(0);
+    expect(r?.low).toBe(0);
+    expect(r?.high).toBeGreaterThan(0);
+  });
+
   it('returns null without any forecast', () => {
     expect(clusterBootstrapEce([], { replicates: 10, seed: 1 })).toBeNull();
   });

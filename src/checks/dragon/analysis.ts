@@ -21,18 +21,27 @@ import {
   murphyDecomposition,
   pairedClusterBootstrapEceDifference,
   tallyBins,
+  addTally,
+  eceFromTally,
 } from '../../stats/calibration.js';
+import {
+  clusterBootstrapRate,
+  pairedClusterBootstrapRateDifference,
+  type RateCluster,
+} from '../../stats/clusterRatio.js';
 import { wilsonInterval } from '../../stats/wilson.js';
 import type { ModelPair } from '../types.js';
 import type { DragonDefinitions } from './definitions.js';
-import { playReferenceGames, REFERENCE_PROMPT, type ReferencePlayer } from './players.js';
+import { playReferenceGames, REFERENCE_PROMPT } from './players.js';
 import type {
   DragonBin,
   DragonComparison,
   DragonGame,
   DragonSection,
+  DragonSeparation,
   DragonSeries,
   Estimate,
+  PairedMeasure,
 } from './section.js';
 
 export const CALIBRATION_EVENT =
@@ -106,7 +115,8 @@ export function analyseDragon(
     candidate,
     comparison: baseline && candidate ? compareSeries(baseline, candidate, definitions) : null,
     referencePlayers,
-    instrument: instrumentCheck(referencePlayers),
+    instrument: instrumentCheck(referencePlayers, definitions),
+    ruleFalseAlarmRate: definitions.ruleFalseAlarmRate,
     notices,
   };
 }
@@ -186,6 +196,7 @@ function summariseSeries(
   const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
   const forecasts: Forecast[] = [];
   const bySeed = new Map<number, Forecast[]>();
+  const repeatsBySeed = new Map<number, number>();
   let knownWallRepeats = 0;
   for (const call of calls) {
     const forecast = forecastOf(call);
@@ -194,7 +205,10 @@ function summariseSeries(
     const list = bySeed.get(call.game) ?? [];
     list.push(forecast);
     bySeed.set(call.game, list);
-    if (call.outcome === 'known_wall') knownWallRepeats++;
+    if (call.outcome === 'known_wall') {
+      knownWallRepeats++;
+      repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
+    }
   }
   const count = (status: DragonCallRecord['status']) =>
     calls.filter((c) => c.status === status).length;
@@ -223,6 +237,8 @@ function summariseSeries(
       moves: own.length,
       successes: own.filter((f) => f.success).length,
       tally: tallyBins(own),
+      brierSum: squaredErrors(own),
+      knownWallRepeats: repeatsBySeed.get(g.game) ?? 0,
     };
   });
   const finished = new Set(gameRecords.map((g) => g.game));
@@ -236,6 +252,11 @@ function summariseSeries(
     seed: definitions.bootstrapSeed,
   });
   const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
+  const brierInterval = clusterBootstrapRate(
+    [...bySeed.values()].map((list) => ({ sum: squaredErrors(list), count: list.length })),
+    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
+    { floor: 0, ceiling: 1 },
+  );
 
   return {
     model: series.model,
@@ -259,6 +280,9 @@ function summariseSeries(
     success,
     gap: meanConfidence !== null && success ? meanConfidence - success.value : null,
     brier: decomposition ? decomposition.brier : null,
+    brierInterval: brierInterval
+      ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high }
+      : null,
     decomposition,
     ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
     eceOtherEdges:
@@ -297,61 +321,147 @@ function binTable(forecasts: readonly Forecast[]): DragonBin[] {
   });
 }
 
+function squaredErrors(forecasts: readonly Forecast[]): number {
+  return forecasts.reduce((sum, f) => sum + (f.confidence - (f.success ? 1 : 0)) ** 2, 0);
+}
+
+/** A game as a comparison needs it; a previous report's games may lack the newer sums. */
+export interface ComparableGame {
+  seed: number;
+  tally: BinTally;
+  brierSum?: number | undefined;
+  knownWallRepeats?: number | undefined;
+}
+
 /** What a comparison needs of a series; a previous report's series has the same fields. */
 export interface ComparableSeries {
-  brier: number | null;
-  knownWallRepeatRate: number | null;
-  games: readonly { seed: number; tally: BinTally }[];
+  games: readonly ComparableGame[];
+}
+
+export interface ComparisonOptions {
+  bootstrapReplicates: number;
+  bootstrapSeed: number;
+  /** Each interval's one tail: the false-alarm rate of the rule that reads it. */
+  ruleFalseAlarmRate: number;
+}
+
+function movesOf(tally: BinTally): number {
+  return tally.count.reduce((sum, c) => sum + c, 0);
+}
+
+function estimateOf(interval: { estimate: number; low: number; high: number }): Estimate {
+  return { value: interval.estimate, low: interval.low, high: interval.high };
 }
 
 /**
- * `after` minus `before`. The ECE difference is bootstrapped over the seeds both finished, each
- * replicate drawing the same seeds for both, so maze-to-maze variation cancels out.
+ * `after` minus `before`, over the seeds both finished and nothing else: each metric of each
+ * side is recomputed on those games, and each replicate of the bootstrap draws the same seeds
+ * for both, so maze-to-maze variation cancels out. Games of one side only are listed, not used.
  */
 export function compareSeries(
   before: ComparableSeries,
   after: ComparableSeries,
-  definitions: Pick<DragonDefinitions, 'bootstrapReplicates' | 'bootstrapSeed'>,
+  options: ComparisonOptions,
 ): DragonComparison {
-  const earlier = new Map(before.games.map((g) => [g.seed, g.tally]));
-  const later = new Map(after.games.map((g) => [g.seed, g.tally]));
+  const earlier = new Map(before.games.map((g) => [g.seed, g]));
+  const later = new Map(after.games.map((g) => [g.seed, g]));
   const pairedSeeds = [...later.keys()].filter((s) => earlier.has(s)).sort((a, b) => a - b);
   const pairs = pairedSeeds.map(
-    (s) => [later.get(s) ?? emptyTally(), earlier.get(s) ?? emptyTally()] as const,
+    (s) => [later.get(s) as ComparableGame, earlier.get(s) as ComparableGame] as const,
   );
-  const difference = pairedClusterBootstrapEceDifference(pairs, {
-    replicates: definitions.bootstrapReplicates,
-    seed: definitions.bootstrapSeed,
-  });
-  const minus = (a: number | null, b: number | null) => (a !== null && b !== null ? a - b : null);
+  const level = 1 - 2 * options.ruleFalseAlarmRate;
+  const bootstrap = {
+    replicates: options.bootstrapReplicates,
+    seed: options.bootstrapSeed,
+    level,
+  };
+
+  let ece: PairedMeasure | null = null;
+  const eceDifference = pairedClusterBootstrapEceDifference(
+    pairs.map(([a, b]) => [a.tally, b.tally] as const),
+    bootstrap,
+  );
+  if (eceDifference) {
+    const sum = (side: 0 | 1) => {
+      const total = emptyTally(DEFAULT_BINS);
+      for (const pair of pairs) addTally(total, pair[side].tally);
+      return eceFromTally(total) ?? Number.NaN;
+    };
+    ece = { before: sum(1), after: sum(0), difference: estimateOf(eceDifference) };
+  }
+
+  const rate = (sumOf: (g: ComparableGame) => number | undefined): PairedMeasure | null => {
+    const clusters: (readonly [RateCluster, RateCluster])[] = [];
+    for (const [a, b] of pairs) {
+      const sa = sumOf(a);
+      const sb = sumOf(b);
+      if (sa === undefined || sb === undefined) return null;
+      clusters.push([
+        { sum: sa, count: movesOf(a.tally) },
+        { sum: sb, count: movesOf(b.tally) },
+      ]);
+    }
+    const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
+    if (!difference) return null;
+    const pooled = (side: 0 | 1) => {
+      let total = 0;
+      let count = 0;
+      for (const c of clusters) {
+        total += c[side].sum;
+        count += c[side].count;
+      }
+      return total / count;
+    };
+    return { before: pooled(1), after: pooled(0), difference: estimateOf(difference) };
+  };
+
   return {
-    eceDifference: difference
-      ? { value: difference.estimate, low: difference.low, high: difference.high }
-      : null,
-    brierDifference: minus(after.brier, before.brier),
-    knownWallRepeatDifference: minus(after.knownWallRepeatRate, before.knownWallRepeatRate),
+    level,
     pairedSeeds,
+    onlyBefore: [...earlier.keys()].filter((s) => !later.has(s)).sort((a, b) => a - b),
+    onlyAfter: [...later.keys()].filter((s) => !earlier.has(s)).sort((a, b) => a - b),
+    ece,
+    brier: rate((g) => g.brierSum),
+    knownWallRepeats: rate((g) => g.knownWallRepeats),
   };
 }
 
-const EXPECTED_ORDER: readonly ReferencePlayer[] = ['careful', 'random', 'overconfident'];
-
 /**
- * The reference players must rank as built: careful lowest ECE, overconfident highest. A
- * check that cannot see the difference it was made to see is broken.
+ * The reference players must rank as built: overconfident (0.95 on moves that advance about
+ * half the time) measurably worse calibrated than careful and than random, by a paired
+ * interval over the seeds that excludes 0. careful is not ranked against random: random's 0.5
+ * is nearly calibrated whenever about half its moves advance, so on short series either can
+ * come first and a point ranking flapped (13 of 200 ten-seed windows). A check that cannot see
+ * the difference it was made to see is broken.
  */
-function instrumentCheck(players: readonly DragonSeries[]): DragonSection['instrument'] {
-  const measured = players.filter(
-    (p) => p.ece !== null && (EXPECTED_ORDER as readonly string[]).includes(p.player ?? ''),
-  );
-  if (measured.length < 2) return null;
-  const order = [...measured]
+function instrumentCheck(
+  players: readonly DragonSeries[],
+  definitions: Pick<DragonDefinitions, 'bootstrapReplicates' | 'bootstrapSeed'>,
+): DragonSection['instrument'] {
+  const measured = players.filter((p) => p.ece !== null && p.player !== null);
+  const overconfident = measured.find((p) => p.player === 'overconfident');
+  const others = measured.filter((p) => p.player === 'careful' || p.player === 'random');
+  if (!overconfident || others.length === 0) return null;
+  const separations: DragonSeparation[] = others.map((better) => {
+    const comparison = compareSeries(better, overconfident, {
+      bootstrapReplicates: definitions.bootstrapReplicates,
+      bootstrapSeed: definitions.bootstrapSeed,
+      ruleFalseAlarmRate: 0.025,
+    });
+    const difference = comparison.ece?.difference ?? {
+      value: Number.NaN,
+      low: Number.NaN,
+      high: Number.NaN,
+    };
+    return {
+      worse: 'overconfident',
+      better: better.player as string,
+      difference,
+      separated: difference.low > 0,
+    };
+  });
+  const order = [overconfident, ...others]
     .sort((a, b) => (a.ece?.value ?? 0) - (b.ece?.value ?? 0))
     .map((p) => p.player as string);
-  const careful = order.indexOf('careful');
-  const overconfident = order.indexOf('overconfident');
-  const ranked =
-    (careful === -1 || careful === 0) &&
-    (overconfident === -1 || overconfident === order.length - 1);
-  return { ranked, order };
+  return { ranked: separations.every((s) => s.separated), order, separations };
 }

@@ -17,12 +17,20 @@ export interface DragonDefinitions {
   bootstrapSeed: number;
   /** Timeouts above this share of calls mark a series perturbed. */
   maxTimeoutShare: number;
+  /** False-alarm rate allotted to each failing rule (rules.ts): sets the intervals' level. */
+  ruleFalseAlarmRate: number;
 }
 
 /** The bootstrap is seeded by a fixed text so every report of the protocol draws the same. */
 export const BOOTSTRAP_SEED = seedFromText(`${PROTOCOL_VERSION}/ece-bootstrap`);
 
-export function dragonDefinitions(settings: DragonSettings): DragonDefinitions {
+/** The default budget (5%) split between three checks, then between two failing rules. */
+export const DEFAULT_RULE_FALSE_ALARM_RATE = 0.05 / 3 / 2;
+
+export function dragonDefinitions(
+  settings: DragonSettings,
+  ruleFalseAlarmRate: number = DEFAULT_RULE_FALSE_ALARM_RATE,
+): DragonDefinitions {
   return {
     protocol: PROTOCOL_VERSION,
     seeds: [...settings.seeds],
@@ -34,5 +42,6 @@ export function dragonDefinitions(settings: DragonSettings): DragonDefinitions {
     bootstrapReplicates: settings.bootstrap,
     bootstrapSeed: BOOTSTRAP_SEED,
     maxTimeoutShare: settings.gate.maxTimeoutShare,
+    ruleFalseAlarmRate,
   };
 }

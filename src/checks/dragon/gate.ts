@@ -1,12 +1,20 @@
 /**
  * Gate rules of the dragon check. With a candidate: candidate against baseline. Nightly (no
  * candidate): the model against the previous report's dragon section and absolute limits.
+ *
+ * Every rule that fails the gate is a one-sided test at the false-alarm rate allotted to it
+ * (section.ruleFalseAlarmRate, see rules.ts): a change fails only when its paired interval, at
+ * coverage 1 − 2 × that rate, lies beyond zero (or beyond the absolute limit). Comparisons are
+ * made over the games both series finished (paired by seed); a comparison that cannot be made
+ * is inconclusive with a sentence saying what was and was not compared, never a silent pass.
  */
 import { z } from 'zod';
+import { clusterBootstrapEce } from '../../stats/calibration.js';
+import { clusterBootstrapRate } from '../../stats/clusterRatio.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding, Severity } from '../types.js';
 import { type ComparableSeries, compareSeries } from './analysis.js';
-import type { DragonComparison, DragonSection, DragonSeries } from './section.js';
+import type { DragonComparison, DragonSection, DragonSeries, PairedMeasure } from './section.js';
 import type { DragonSettings } from './settings.js';
 
 /** Always saying 50% scores 0.25: a Brier score above it is worse than admitting ignorance. */
@@ -26,7 +34,27 @@ function finding(
 const f3 = (v: number) => v.toFixed(3);
 const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(3)}`;
 const pts = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)} points`;
+const levelText = (level: number) => `${(level * 100).toFixed(1).replace(/\.0$/, '')}%`;
 
+/** Seeds as short runs: 0–9, 12, 15–16. */
+export function seedRuns(seeds: readonly number[]): string {
+  const sorted = [...seeds].sort((a, b) => a - b);
+  const runs: string[] = [];
+  let start = sorted[0];
+  for (let i = 1; i <= sorted.length; i++) {
+    const previous = sorted[i - 1] as number;
+    if (sorted[i] !== previous + 1) {
+      runs.push(start === previous ? String(start) : `${start}–${previous}`);
+      start = sorted[i];
+    }
+  }
+  return runs.join(', ');
+}
+
+/**
+ * `previous`: undefined when no previous report was given; null when one was given but holds
+ * no dragon section; otherwise the report or its dragon section.
+ */
 export function dragonGate(
   section: DragonSection,
   gate: GateSettings,
@@ -36,11 +64,17 @@ export function dragonGate(
   for (const notice of section.notices) findings.push(finding('records-left-out', 'info', notice));
 
   if (section.instrument && !section.instrument.ranked) {
+    const missed = section.instrument.separations
+      .filter((s) => !s.separated)
+      .map(
+        (s) =>
+          `${s.worse} − ${s.better} ${signed(s.difference.value)} [${signed(s.difference.low)}, ${signed(s.difference.high)}]`,
+      );
     findings.push(
       finding(
         'instrument-control',
         'inconclusive',
-        `The reference players did not rank as built (ECE from lowest: ${section.instrument.order.join(', ')}; expected careful first and overconfident last): the instrument cannot be trusted on this run.`,
+        `The reference players did not rank as built: overconfident must be worse calibrated than each other player with a 95% paired interval above 0, and was not (ECE difference ${missed.join('; ')}). The instrument cannot be trusted on this run.`,
       ),
     );
   }
@@ -57,13 +91,11 @@ export function dragonGate(
   }
 
   if (section.candidate && section.baseline && section.comparison) {
-    findings.push(
-      ...comparisonRules(section.baseline, section.candidate, section.comparison, gate, 'baseline'),
-    );
+    findings.push(...comparisonRules(section.candidate, section.comparison, gate, 'the baseline'));
   } else if (section.baseline && !section.candidate && previous !== undefined) {
     findings.push(...nightlyRules(section, section.baseline, gate, previous));
   }
-  if (judged && judged.moves > 0) findings.push(...absoluteRules(judged, gate));
+  if (judged && judged.moves > 0) findings.push(...absoluteRules(judged, gate, section));
   return findings;
 }
 
@@ -97,83 +129,200 @@ function percent(value: number | null): string {
   return value === null ? '–' : `${(value * 100).toFixed(1)}%`;
 }
 
+/** The rules that compare two series; each is a failing rule except known-wall repeats. */
+const COMPARISON_RULES = ['ece-increase', 'brier-above-chance', 'known-wall-repeats'] as const;
+
+/** What was compared: "over 8 paired games (seeds 0–7); not compared: seeds 8–9 of …". */
+function coverage(comparison: DragonComparison, against: string): string {
+  const n = comparison.pairedSeeds.length;
+  const left: string[] = [];
+  if (comparison.onlyBefore.length > 0) {
+    left.push(`seeds ${seedRuns(comparison.onlyBefore)} played only by ${against}`);
+  }
+  if (comparison.onlyAfter.length > 0) {
+    left.push(`seeds ${seedRuns(comparison.onlyAfter)} played only in this series`);
+  }
+  const paired = `over ${n} paired game${n === 1 ? '' : 's'}${n > 0 ? ` (seeds ${seedRuns(comparison.pairedSeeds)})` : ''}`;
+  return left.length > 0 ? `${paired}; not compared: ${left.join(', ')}` : paired;
+}
+
+function intervalText(measure: PairedMeasure, level: number): string {
+  const d = measure.difference;
+  return `${signed(d.value)}, ${levelText(level)} paired interval [${signed(d.low)}, ${signed(d.high)}]`;
+}
+
 function comparisonRules(
-  before: { model: string; ece: { value: number } | null; brier: number | null },
   after: DragonSeries,
   comparison: DragonComparison,
   gate: GateSettings,
-  against: 'baseline' | 'previous report',
+  against: string,
 ): GateFinding[] {
   const out: GateFinding[] = [];
-  const difference = comparison.eceDifference;
-  if (difference && exceeds(difference.value, gate.maxEceIncrease)) {
-    const excludesZero = difference.low > 0;
-    const base = `${after.model} is less well calibrated than the ${against}: ECE ${f3(after.ece?.value ?? Number.NaN)} vs ${f3(before.ece?.value ?? Number.NaN)} (${signed(difference.value)} over ${comparison.pairedSeeds.length} paired games, 95% interval [${signed(difference.low)}, ${signed(difference.high)}]), allowed increase ${f3(gate.maxEceIncrease)}`;
+  const where = coverage(comparison, against);
+  const level = comparison.level;
+  if (comparison.pairedSeeds.length === 0) {
+    for (const rule of COMPARISON_RULES) {
+      out.push(
+        finding(
+          rule,
+          'inconclusive',
+          `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRuns(after.games.map((g) => g.seed)) || 'none'}; ${against}: ${seedRuns(comparison.onlyBefore) || 'none'}). Nothing was compared; play the same seeds.`,
+          { model: after.model },
+        ),
+      );
+    }
+    return out;
+  }
+  if (comparison.onlyBefore.length > 0 || comparison.onlyAfter.length > 0) {
+    out.push(
+      finding('paired-games', 'info', `${after.model} is compared with ${against} ${where}.`),
+    );
+  }
+
+  const ece = comparison.ece;
+  if (!ece) {
     out.push(
       finding(
         'ece-increase',
-        excludesZero ? 'fail' : 'info',
-        excludesZero
+        'inconclusive',
+        `The ECE of ${after.model} could not be compared with ${against} ${where}: one side has no valid move on those games.`,
+      ),
+    );
+  } else if (exceeds(ece.difference.value, gate.maxEceIncrease)) {
+    const significant = ece.difference.low > 0;
+    const base = `${after.model} is less well calibrated than ${against}: ECE ${f3(ece.after)} vs ${f3(ece.before)} ${where} (${intervalText(ece, level)}), allowed increase ${f3(gate.maxEceIncrease)}`;
+    out.push(
+      finding(
+        'ece-increase',
+        significant ? 'fail' : 'info',
+        significant
           ? `${base}.`
           : `${base}; the interval includes 0, so the rise is not counted as a regression.`,
         {
           model: after.model,
-          difference: difference.value,
-          low: difference.low,
-          high: difference.high,
+          before: ece.before,
+          after: ece.after,
+          difference: ece.difference.value,
+          low: ece.difference.low,
+          high: ece.difference.high,
+          level,
+          pairedGames: comparison.pairedSeeds.length,
           maxIncrease: gate.maxEceIncrease,
         },
       ),
     );
   }
-  if (
-    after.brier !== null &&
-    before.brier !== null &&
-    after.brier > CHANCE_BRIER &&
-    before.brier <= CHANCE_BRIER
-  ) {
+
+  const brier = comparison.brier;
+  if (!brier) {
     out.push(
       finding(
         'brier-above-chance',
-        'fail',
-        `${after.model} has a Brier score of ${f3(after.brier)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while the ${against} scored ${f3(before.brier)}.`,
-        { model: after.model, brier: after.brier, previous: before.brier },
+        'inconclusive',
+        `The Brier score of ${after.model} could not be compared with ${against}: ${against} has no per-game Brier sums (a report written before they were kept). Compared: the ECE ${where}; not compared: Brier score, known-wall moves.`,
+      ),
+    );
+  } else if (brier.after > CHANCE_BRIER && brier.before <= CHANCE_BRIER) {
+    const significant = brier.difference.low > 0;
+    const base = `${after.model} has a Brier score of ${f3(brier.after)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${f3(brier.before)} ${where} (${intervalText(brier, level)})`;
+    out.push(
+      finding(
+        'brier-above-chance',
+        significant ? 'fail' : 'info',
+        significant ? `${base}.` : `${base}; the interval includes 0, so it is not counted.`,
+        {
+          model: after.model,
+          brier: brier.after,
+          previous: brier.before,
+          low: brier.difference.low,
+          high: brier.difference.high,
+          level,
+        },
       ),
     );
   }
-  const repeats = comparison.knownWallRepeatDifference;
-  if (repeats !== null && exceeds(repeats, gate.maxKnownWallIncrease)) {
+
+  const repeats = comparison.knownWallRepeats;
+  if (!repeats) {
+    if (brier) {
+      out.push(
+        finding(
+          'known-wall-repeats',
+          'warn',
+          `Known-wall moves of ${after.model} could not be compared with ${against}: it has no per-game counts.`,
+        ),
+      );
+    }
+  } else if (exceeds(repeats.difference.value, gate.maxKnownWallIncrease)) {
+    const significant = repeats.difference.low > 0;
     out.push(
       finding(
         'known-wall-repeats',
-        'warn',
-        `${after.model} walks into walls it already knows more often than the ${against}: ${percent(after.knownWallRepeatRate)} of its moves (${pts(repeats)}, warning above ${pts(gate.maxKnownWallIncrease)}).`,
-        { model: after.model, rate: after.knownWallRepeatRate, increase: repeats },
+        significant ? 'warn' : 'info',
+        `${after.model} walks into walls it already knows more often than ${against}: ${percent(repeats.after)} of its moves against ${percent(repeats.before)} ${where} (${pts(repeats.difference.value)}, ${levelText(level)} paired interval [${pts(repeats.difference.low)}, ${pts(repeats.difference.high)}]; warning above ${pts(gate.maxKnownWallIncrease)}${significant ? '' : ', and the interval includes 0'}).`,
+        {
+          model: after.model,
+          rate: repeats.after,
+          previous: repeats.before,
+          increase: repeats.difference.value,
+          low: repeats.difference.low,
+        },
       ),
     );
   }
   return out;
 }
 
-function absoluteRules(series: DragonSeries, gate: GateSettings): GateFinding[] {
+/**
+ * Absolute limits as one-sided tests: the model fails when its interval at the rule's level
+ * lies above the limit; above the limit within the noise is a warning.
+ */
+function absoluteRules(
+  series: DragonSeries,
+  gate: GateSettings,
+  section: DragonSection,
+): GateFinding[] {
   const out: GateFinding[] = [];
-  if (gate.maxEce !== undefined && series.ece && series.ece.value > gate.maxEce) {
+  const level = 1 - 2 * section.ruleFalseAlarmRate;
+  const bootstrap = {
+    replicates: section.bootstrap.replicates,
+    seed: section.bootstrap.seed,
+    level,
+  };
+  if (gate.maxEce !== undefined && series.ece && exceeds(series.ece.value, gate.maxEce)) {
+    const interval = clusterBootstrapEce(
+      series.games.map((g) => g.tally),
+      bootstrap,
+    );
+    const low = interval?.low ?? series.ece.low;
+    const significant = low > gate.maxEce;
     out.push(
       finding(
         'max-ece',
-        'fail',
-        `${series.model} has an ECE of ${f3(series.ece.value)} (95% interval [${f3(series.ece.low)}, ${f3(series.ece.high)}]), above the limit of ${f3(gate.maxEce)}.`,
-        { model: series.model, ece: series.ece.value, limit: gate.maxEce },
+        significant ? 'fail' : 'warn',
+        `${series.model} has an ECE of ${f3(series.ece.value)} (${levelText(level)} interval [${f3(low)}, ${f3(interval?.high ?? series.ece.high)}]), above the limit of ${f3(gate.maxEce)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
+        { model: series.model, ece: series.ece.value, low, limit: gate.maxEce, level },
       ),
     );
   }
-  if (gate.maxBrier !== undefined && series.brier !== null && series.brier > gate.maxBrier) {
+  if (
+    gate.maxBrier !== undefined &&
+    series.brier !== null &&
+    exceeds(series.brier, gate.maxBrier)
+  ) {
+    const interval = clusterBootstrapRate(
+      series.games.map((g) => ({ sum: g.brierSum, count: g.moves })),
+      bootstrap,
+      { floor: 0, ceiling: 1 },
+    );
+    const low = interval?.low ?? series.brier;
+    const significant = low > gate.maxBrier;
     out.push(
       finding(
         'max-brier',
-        'fail',
-        `${series.model} has a Brier score of ${f3(series.brier)}, above the limit of ${f3(gate.maxBrier)}.`,
-        { model: series.model, brier: series.brier, limit: gate.maxBrier },
+        significant ? 'fail' : 'warn',
+        `${series.model} has a Brier score of ${f3(series.brier)} (${levelText(level)} interval [${f3(low)}, ${f3(interval?.high ?? series.brier)}]), above the limit of ${f3(gate.maxBrier)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
+        { model: series.model, brier: series.brier, low, limit: gate.maxBrier, level },
       ),
     );
   }
@@ -188,10 +337,14 @@ const tallySchema = z.object({
 
 const previousSeriesSchema = z.object({
   model: z.string(),
-  ece: z.object({ value: z.number() }).nullable(),
-  brier: z.number().nullable(),
-  knownWallRepeatRate: z.number().nullable(),
-  games: z.array(z.object({ seed: z.number(), tally: tallySchema })),
+  games: z.array(
+    z.object({
+      seed: z.number(),
+      tally: tallySchema,
+      brierSum: z.number().optional(),
+      knownWallRepeats: z.number().optional(),
+    }),
+  ),
 });
 
 const previousSectionSchema = z.object({
@@ -201,7 +354,6 @@ const previousSectionSchema = z.object({
   hints: z.string(),
   walls: z.number(),
   bins: z.object({ count: z.number(), edges: z.string() }),
-  bootstrap: z.object({ replicates: z.number(), seed: z.number() }),
   baseline: previousSeriesSchema.nullable(),
   candidate: previousSeriesSchema.nullable(),
 });
@@ -216,21 +368,31 @@ function previousSection(previous: unknown): z.infer<typeof previousSectionSchem
   return parsed.success ? parsed.data : null;
 }
 
+/** Every comparison rule inconclusive, with one sentence saying why nothing was compared. */
+function nothingCompared(reason: string): GateFinding[] {
+  return [
+    finding(
+      'previous-report',
+      'inconclusive',
+      `${reason} Nothing was compared (ECE, Brier score, known-wall moves): the nightly comparison is inconclusive, not passed.`,
+    ),
+  ];
+}
+
 function nightlyRules(
   section: DragonSection,
   current: DragonSeries,
   gate: GateSettings,
   previous: unknown,
 ): GateFinding[] {
+  if (previous === null) {
+    return nothingCompared('The previous report has no dragon section.');
+  }
   const before = previousSection(previous);
   if (!before) {
-    return [
-      finding(
-        'previous-report',
-        'warn',
-        'The previous report has no readable dragon section; the nightly comparison was skipped.',
-      ),
-    ];
+    return nothingCompared(
+      'The previous report has no readable dragon section (not a model-gate report.json, or one whose dragon section lacks per-game tallies).',
+    );
   }
   const differences = [
     before.protocol !== section.protocol && `protocol ${before.protocol} → ${section.protocol}`,
@@ -241,21 +403,15 @@ function nightlyRules(
       'confidence bins',
   ].filter((d): d is string => typeof d === 'string');
   if (differences.length > 0) {
-    return [
-      finding(
-        'previous-report',
-        'warn',
-        `The previous report was measured differently (${differences.join('; ')}); the nightly comparison was skipped rather than mixing two protocols.`,
-      ),
-    ];
+    return nothingCompared(
+      `The previous report was measured differently (${differences.join('; ')}); two protocols are never mixed.`,
+    );
   }
   const series =
     [before.candidate, before.baseline].find((s) => s?.model === current.model) ??
     before.candidate ??
     before.baseline;
-  if (!series) {
-    return [finding('previous-report', 'warn', 'The previous report has no measured model.')];
-  }
+  if (!series) return nothingCompared('The previous report has no measured model.');
   const out: GateFinding[] = [];
   if (series.model !== current.model) {
     out.push(
@@ -270,7 +426,8 @@ function nightlyRules(
   const comparison = compareSeries(comparable, current, {
     bootstrapReplicates: section.bootstrap.replicates,
     bootstrapSeed: section.bootstrap.seed,
+    ruleFalseAlarmRate: section.ruleFalseAlarmRate,
   });
-  out.push(...comparisonRules(series, current, comparison, gate, 'previous report'));
+  out.push(...comparisonRules(current, comparison, gate, 'the previous report'));
   return out;
 }

@@ -5,13 +5,22 @@
 import type { Check } from '../types.js';
 import { analyseDragon } from './analysis.js';
 import { type DragonDefinitions, dragonDefinitions } from './definitions.js';
+import { InputError } from '../../errors.js';
 import { dragonGate } from './gate.js';
 import { planGames } from './plan.js';
+import { dragonRuleCards, ruleFalseAlarmRate } from './rules.js';
 import type { DragonSection } from './section.js';
 
 export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   name: 'dragon',
-  load: async (ctx) => dragonDefinitions(ctx.config.dragon),
+  load: async (ctx) => {
+    if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
+      throw new InputError(
+        `dragon.gate.previous-report: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${ctx.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
+      );
+    }
+    return dragonDefinitions(ctx.config.dragon, ruleFalseAlarmRate(ctx.config));
+  },
   plan: (definitions, ctx, model) =>
     planGames(definitions, model, {
       temperature: ctx.config.dragon.temperature,
@@ -22,6 +31,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
     }),
   analyse: (records, definitions, ctx) => analyseDragon(records, definitions, ctx.models),
   gate: (section, ctx, previous) => dragonGate(section, ctx.config.dragon.gate, previous),
+  rules: (section, ctx) => dragonRuleCards(section, ctx),
 };
 
 export type { DragonDefinitions } from './definitions.js';

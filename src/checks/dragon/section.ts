@@ -38,6 +38,10 @@ export interface DragonGame {
   successes: number;
   /** This game's moves summed per confidence bin, so a later report can pair games by seed. */
   tally: BinTally;
+  /** Σ (stated − outcome)² over this game's moves: its Brier score times its moves. */
+  brierSum: number;
+  /** This game's moves into a wall already known (or the border). */
+  knownWallRepeats: number;
 }
 
 export interface DragonConfidenceLevel {
@@ -73,8 +77,14 @@ export interface DragonSeries {
   /** meanConfidence − success share: positive = overconfident. */
   gap: number | null;
   brier: number | null;
+  /** The Brier score with its 95% cluster-bootstrap interval over games. */
+  brierInterval: Estimate | null;
   decomposition: MurphyDecomposition | null;
-  /** ECE with the bins of the section, 95% cluster-bootstrap interval over games. */
+  /**
+   * ECE with the bins of the section, 95% cluster-bootstrap interval over games: the
+   * bias-corrected percentile interval, which contains the estimate (the plain percentile
+   * interval of an ECE sits above it).
+   */
   ece: Estimate | null;
   /** The same ECE with the other edge convention, for comparison with other tools. */
   eceOtherEdges: number | null;
@@ -96,12 +106,38 @@ export interface DragonSeries {
   bins: DragonBin[];
 }
 
+/** One metric of two series over the same games (paired by seed): later − earlier. */
+export interface PairedMeasure {
+  /** The earlier series (baseline, or the previous report) over the paired games only. */
+  before: number;
+  /** The later series (candidate, or this run) over the paired games only. */
+  after: number;
+  /** after − before, with its paired cluster-bootstrap interval at `level`. */
+  difference: Estimate;
+}
+
 export interface DragonComparison {
-  /** Candidate ECE − baseline ECE, paired cluster bootstrap over the seeds both played. */
-  eceDifference: Estimate | null;
-  brierDifference: number | null;
-  knownWallRepeatDifference: number | null;
+  /** Coverage of the difference intervals: 1 − 2 × a failing rule's false-alarm share. */
+  level: number;
+  /** Seeds both series finished: every comparison is made over these games only. */
   pairedSeeds: number[];
+  /** Finished by the earlier series only / the later one only: not compared. */
+  onlyBefore: number[];
+  onlyAfter: number[];
+  ece: PairedMeasure | null;
+  /** Null when a side lacks per-game Brier sums (a report written before they were kept). */
+  brier: PairedMeasure | null;
+  /** Share of moves into a known wall; null as for brier. */
+  knownWallRepeats: PairedMeasure | null;
+}
+
+/** The instrument control: overconfident must be measurably worse calibrated than the others. */
+export interface DragonSeparation {
+  worse: string;
+  better: string;
+  /** ECE(worse) − ECE(better), paired over the seeds, 95% interval. */
+  difference: Estimate;
+  separated: boolean;
 }
 
 export interface DragonSection {
@@ -121,10 +157,17 @@ export interface DragonSection {
   comparison: DragonComparison | null;
   referencePlayers: DragonSeries[];
   /**
-   * Whether the reference players rank as built (careful best, overconfident worst); order is
-   * by ECE, lowest first. Null with fewer than two reference players.
+   * Whether the reference players rank as built: overconfident's ECE above each other
+   * player's, with a paired interval that excludes 0. careful and random are not ranked against
+   * each other (random's 0.5 is nearly calibrated whenever half its moves advance). `order` is
+   * by ECE, lowest first. Null without overconfident and another reference player.
    */
-  instrument: { ranked: boolean; order: string[] } | null;
+  instrument: { ranked: boolean; order: string[]; separations: DragonSeparation[] } | null;
+  /**
+   * The false-alarm rate allotted to each failing rule of the check: the check's share of the
+   * run's budget split between its failing rules.
+   */
+  ruleFalseAlarmRate: number;
   /** Things a reader must know (records left out, and why). */
   notices: string[];
 }

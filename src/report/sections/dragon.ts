@@ -139,7 +139,7 @@ function comparisonTable(section: DragonSection): string {
     const cells = [metric.label, ...present.map((s) => metric.cell(s))];
     if (both && section.candidate) {
       if (metric.label === 'ECE') {
-        const d = section.comparison?.eceDifference ?? null;
+        const d = section.comparison?.ece?.difference ?? null;
         cells.push(
           d ? `${signedNum(d.value)} ${interval(d.low, d.high, (v) => signedNum(v))}` : '–',
         );
@@ -238,11 +238,17 @@ function referenceTable(section: DragonSection): string {
     percent(p.knownWallRepeatRate),
   ]);
   const instrument = section.instrument;
+  const separations = (instrument?.separations ?? [])
+    .map(
+      (s) =>
+        `${s.worse} − ${s.better} ${signedNum(s.difference.value)} ${interval(s.difference.low, s.difference.high, (v) => signedNum(v))}`,
+    )
+    .join('; ');
   const verdict = !instrument
     ? ''
     : instrument.ranked
-      ? `\n\nThe instrument sees what it was built to see: ECE ranks ${instrument.order.join(' < ')}.`
-      : `\n\n**The instrument failed its control**: ECE ranks ${instrument.order.join(' < ')}, expected careful first and overconfident last.`;
+      ? `\n\nThe instrument sees what it was built to see: overconfident is worse calibrated than the other players, paired 95% intervals above 0 (ECE ${separations}). careful and random are not ranked against each other: random's 0.5 is nearly calibrated whenever half its moves advance.`
+      : `\n\n**The instrument failed its control**: overconfident was not measurably worse calibrated than every other player (ECE ${separations}; each interval must lie above 0).`;
   return `${table(
     ['reference player', 'moves', 'mean stated', 'advanced', 'ECE', 'Brier', 'known-wall moves'],
     rows,
@@ -280,9 +286,12 @@ export function renderDragonSection(section: DragonSection): string {
   }
   if (section.baseline || section.candidate) {
     out.push(comparisonTable(section));
-    if (section.comparison?.eceDifference) {
+    const comparison = section.comparison;
+    if (comparison?.ece) {
+      const level = `${(comparison.level * 100).toFixed(1).replace(/\.0$/, '')}%`;
+      const unpaired = comparison.onlyBefore.length + comparison.onlyAfter.length;
       out.push(
-        `Δ ECE is candidate − baseline over the ${section.comparison.pairedSeeds.length} seeds both finished, with a paired bootstrap interval.`,
+        `Δ ECE is candidate − baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${comparison.ece.after.toFixed(3)} vs ${comparison.ece.before.toFixed(3)} on those games), with a ${level} paired bootstrap interval (one tail = the rule's false-alarm rate)${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ''}.`,
       );
     }
   } else {

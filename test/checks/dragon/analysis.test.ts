@@ -40,8 +40,15 @@ describe('analysis of a careful baseline and an overconfident candidate', () => 
     expect(candidate?.meanConfidence).toBeCloseTo(0.95, 12);
     expect(candidate?.gap).toBeGreaterThan(0.3);
     expect(comparison?.pairedSeeds).toEqual(SEEDS);
-    expect(comparison?.eceDifference?.low).toBeGreaterThan(0);
-    expect(comparison?.brierDifference).toBeGreaterThan(0);
+    expect(comparison?.onlyBefore).toEqual([]);
+    expect(comparison?.onlyAfter).toEqual([]);
+    expect(comparison?.ece?.difference.low).toBeGreaterThan(0);
+    // Over all ten paired games, the paired values are the series' own.
+    expect(comparison?.ece?.after).toBeCloseTo(candidate?.ece?.value ?? Number.NaN, 12);
+    expect(comparison?.brier?.after).toBeCloseTo(candidate?.brier ?? Number.NaN, 12);
+    expect(comparison?.brier?.difference.low).toBeGreaterThan(0);
+    // Each interval's one tail is the rule's false-alarm rate: 5% / 3 checks / 2 rules.
+    expect(comparison?.level).toBeCloseTo(1 - 2 * (0.05 / 6), 12);
   });
 
   it('counts every decision once and keeps invalid answers out of calibration', () => {
@@ -155,6 +162,10 @@ describe('analysis of a careful baseline and an overconfident candidate', () => 
     expect(
       s.referencePlayers.every((p) => p.role === 'reference' && p.meanLatencyMs === null),
     ).toBe(true);
-    expect(s.instrument).toEqual({ ranked: true, order: ['careful', 'overconfident'] });
+    expect(s.instrument?.ranked).toBe(true);
+    expect(s.instrument?.order).toEqual(['careful', 'overconfident']);
+    expect(s.instrument?.separations.map((x) => [x.worse, x.better, x.separated])).toEqual([
+      ['overconfident', 'careful', true],
+    ]);
   });
 });

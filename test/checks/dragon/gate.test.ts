@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseDragon, compareSeries } from '../../../src/checks/dragon/analysis.js';
+import { analyseDragon, } from '../../../src/checks/dragon/analysis.js';
 import { dragonGate } from '../../../src/checks/dragon/gate.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
@@ -28,9 +28,10 @@ describe('gate rules with a candidate', () => {
     ]);
     const ece = findings.find((f) => f.rule === 'ece-increase');
     expect(ece?.message).toMatch(
-      /^next:7b is less well calibrated than the baseline: ECE 0\.\d{3} vs 0\.\d{3}/,
+      /^next:7b is less well calibrated than the baseline: ECE 0\.\d{3} vs 0\.\d{3} over 10 paired games \(seeds 0–9\) \(\+0\.\d{3}, 98\.3% paired interval \[\+0\.\d{3}, \+0\.\d{3}\]\)/,
     );
-    expect(ece?.message).toMatch(/10 paired games, 95% interval \[\+0\.\d{3}, \+0\.\d{3}\]/);
+    // The ECEs quoted are those of the paired games, the same games as the difference.
+    expect(ece?.values?.['after']).toBeCloseTo(section.candidate?.ece?.value ?? Number.NaN, 12);
   });
 
   it('pass two equally careful models', () => {
@@ -41,14 +42,25 @@ describe('gate rules with a candidate', () => {
     expect(dragonGate(section, gate)).toEqual([]);
   });
 
-  it('apply absolute limits to the candidate', () => {
-    const section = analyseDragon([...careful, ...carefulToo], definitions, {
+  it('apply absolute limits to the candidate as tests: fail beyond the noise, warn within it', () => {
+    const calm = analyseDragon([...careful, ...carefulToo], definitions, {
       baseline: 'prod:7b',
       candidate: 'next:7b',
     });
-    const findings = dragonGate(section, { ...gate, maxEce: 0.001, maxBrier: 0.01 });
-    expect(rules(findings)).toEqual(['max-brier:fail', 'max-ece:fail']);
+    // A careful model's ECE is a few hundredths: above 0.001, but its interval reaches it.
+    expect(rules(dragonGate(calm, { ...gate, maxEce: 0.001 }))).toEqual(['max-ece:warn']);
+    // Its Brier score (~0.17) is far above 0.01 on every resample.
+    expect(rules(dragonGate(calm, { ...gate, maxBrier: 0.01 }))).toEqual(['max-brier:fail']);
+    const wild = analyseDragon([...careful, ...overconfident], definitions, {
+      baseline: 'prod:7b',
+      candidate: 'next:7b',
+    });
+    const findings = dragonGate(wild, { ...gate, maxEce: 0.2 }).filter((f) => f.rule === 'max-ece');
+    expect(findings.map((f) => f.severity)).toEqual(['fail']);
     expect(findings[0]?.values?.['model']).toBe('next:7b');
+    expect(findings[0]?.message).toMatch(
+      /98\.3% interval \[0\.\d{3}, 0\.\d{3}\]\), above the limit of 0\.200\.$/,
+    );
   });
 
   it('warn or fail only beyond the limit, not on a rise equal to it', () => {
@@ -56,31 +68,33 @@ describe('gate rules with a candidate', () => {
       baseline: 'prod:7b',
       candidate: 'next:7b',
     });
-    const { baseline, candidate, comparison } = section;
-    if (!baseline || !candidate || !comparison) throw new Error('comparison expected');
+    const { comparison } = section;
+    if (!comparison?.ece || !comparison.knownWallRepeats) throw new Error('comparison expected');
+    const measure = (before: number, after: number, low: number) => ({
+      before,
+      after,
+      difference: { value: after - before, low, high: after - before + 0.05 },
+    });
+    const judge = (changes: Partial<typeof comparison>) =>
+      rules(dragonGate({ ...section, comparison: { ...comparison, ...changes } }, gate));
     // Known-wall repeats 3 of 10 moves → 4 of 10: exactly the 10 points allowed, although
     // 0.4 − 0.3 is 0.10000000000000003 in floating point. 41 of 100 is beyond.
-    const repeats = (before: number, after: number) => {
-      const b = { ...baseline, knownWallRepeatRate: before };
-      const a = { ...candidate, knownWallRepeatRate: after };
-      const c = compareSeries(b, a, { bootstrapReplicates: 200, bootstrapSeed: 1 });
-      return rules(dragonGate({ ...section, baseline: b, candidate: a, comparison: c }, gate));
-    };
-    expect(repeats(3 / 10, 4 / 10)).toEqual([]);
-    expect(repeats(30 / 100, 41 / 100)).toEqual(['known-wall-repeats:warn']);
+    expect(judge({ knownWallRepeats: measure(3 / 10, 4 / 10, 0.01) })).toEqual([]);
+    expect(judge({ knownWallRepeats: measure(30 / 100, 41 / 100, 0.01) })).toEqual([
+      'known-wall-repeats:warn',
+    ]);
+    // Beyond the limit but the interval reaches 0: said, not counted.
+    expect(judge({ knownWallRepeats: measure(30 / 100, 41 / 100, -0.01) })).toEqual([
+      'known-wall-repeats:info',
+    ]);
     // An ECE rise of exactly the allowed 0.05 (0.55 − 0.5 = 0.050000000000000044).
-    const ece = (value: number) =>
-      rules(
-        dragonGate(
-          {
-            ...section,
-            comparison: { ...comparison, eceDifference: { value, low: 0.01, high: 0.1 } },
-          },
-          gate,
-        ),
-      );
-    expect(ece(0.55 - 0.5)).toEqual([]);
-    expect(ece(0.06)).toEqual(['ece-increase:fail']);
+    expect(judge({ ece: measure(0.5, 0.55, 0.01) })).toEqual([]);
+    expect(judge({ ece: measure(0.5, 0.56, 0.01) })).toEqual(['ece-increase:fail']);
+    expect(judge({ ece: measure(0.5, 0.56, -0.01) })).toEqual(['ece-increase:info']);
+    // Brier above chance from below it: fails only with the paired interval above 0.
+    expect(judge({ brier: measure(0.24, 0.3, 0.02) })).toEqual(['brier-above-chance:fail']);
+    expect(judge({ brier: measure(0.24, 0.3, -0.02) })).toEqual(['brier-above-chance:info']);
+    expect(judge({ brier: measure(0.26, 0.3, 0.02) })).toEqual([]);
   });
 
   it('make the verdict inconclusive when a series is perturbed or made no move', () => {
@@ -93,7 +107,18 @@ describe('gate rules with a candidate', () => {
     const broken = {
       ...section,
       candidate: { ...candidate, perturbed: true, timeouts: 40, timeoutRate: 0.08, moves: 0 },
-      instrument: { ranked: false, order: ['overconfident', 'careful'] },
+      instrument: {
+        ranked: false,
+        order: ['overconfident', 'careful'],
+        separations: [
+          {
+            worse: 'overconfident',
+            better: 'careful',
+            difference: { value: -0.01, low: -0.05, high: 0.03 },
+            separated: false,
+          },
+        ],
+      },
     };
     expect(rules(dragonGate(broken, gate))).toEqual([
       'instrument-control:inconclusive',
@@ -130,12 +155,76 @@ describe('nightly mode (one model, a previous report)', () => {
     expect(dragonGate(section, gate, previous.checks.dragon)).toEqual([]);
   });
 
-  it('refuses to compare with a report measured under other rules', () => {
+  it('is inconclusive, saying so, with a report measured under other rules or none', () => {
     const section = analyseDragon(careful, definitions, { baseline: 'prod:7b', candidate: null });
     const other = { ...previous.checks.dragon, walls: 30 };
     const findings = dragonGate(section, gate, other);
-    expect(rules(findings)).toEqual(['previous-report:warn']);
+    expect(rules(findings)).toEqual(['previous-report:inconclusive']);
     expect(findings[0]?.message).toMatch(/walls 30 → 40/);
-    expect(rules(dragonGate(section, gate, { checks: {} }))).toEqual(['previous-report:warn']);
+    expect(findings[0]?.message).toMatch(
+      /Nothing was compared \(ECE, Brier score, known-wall moves\)/,
+    );
+    // A whole report without a dragon section, and the job's null for the same thing.
+    expect(rules(dragonGate(section, gate, { checks: {} }))).toEqual([
+      'previous-report:inconclusive',
+    ]);
+    const none = dragonGate(section, gate, null);
+    expect(rules(none)).toEqual(['previous-report:inconclusive']);
+    expect(none[0]?.message).toMatch(
+      /^The previous report has no dragon section\. Nothing was compared/,
+    );
+  });
+
+  it('is inconclusive for every comparison rule when no seed is in common', () => {
+    // Last night: a careful model on seeds 0–9. Tonight: overconfident on seeds 20–29, an ECE
+    // far higher — but on other mazes, so nothing can be said about a change.
+    const otherSeeds = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+    const tonight = analyseDragon(
+      simulatedGames('prod:7b', { policy: 'overconfident' }, otherSeeds),
+      definitionsFor({ seeds: otherSeeds, bootstrap: 200 }),
+      { baseline: 'prod:7b', candidate: null },
+    );
+    const findings = dragonGate(tonight, gate, previous);
+    expect(rules(findings)).toEqual([
+      'brier-above-chance:inconclusive',
+      'ece-increase:inconclusive',
+      'known-wall-repeats:inconclusive',
+    ]);
+    expect(findings[0]?.message).toBe(
+      'prod:7b could not be compared with the previous report: no seed was finished by both (this series: 20–29; the previous report: 0–9). Nothing was compared; play the same seeds.',
+    );
+  });
+
+  it('compares only the paired games and says which were left out', () => {
+    // Tonight: seeds 5–14, overconfident. Paired: 5–9.
+    const seeds = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+    const tonight = analyseDragon(
+      simulatedGames('prod:7b', { policy: 'overconfident' }, seeds),
+      definitionsFor({ seeds, bootstrap: 200 }),
+      { baseline: 'prod:7b', candidate: null },
+    );
+    const findings = dragonGate(tonight, gate, previous);
+    const paired = findings.find((f) => f.rule === 'paired-games');
+    expect(paired?.message).toBe(
+      'prod:7b is compared with the previous report over 5 paired games (seeds 5–9); not compared: seeds 0–4 played only by the previous report, seeds 10–14 played only in this series.',
+    );
+    const ece = findings.find((f) => f.rule === 'ece-increase');
+    expect(ece?.severity).toBe('fail');
+    expect(ece?.values?.['pairedGames']).toBe(5);
+    expect(ece?.message).toMatch(/over 5 paired games \(seeds 5–9\); not compared/);
+  });
+
+  it('says the Brier score was not compared with a report that lacks per-game sums', () => {
+    const old = JSON.parse(JSON.stringify(previous));
+    for (const g of old.checks.dragon.baseline.games) {
+      delete g.brierSum;
+      delete g.knownWallRepeats;
+    }
+    const section = analyseDragon(careful, definitions, { baseline: 'prod:7b', candidate: null });
+    const findings = dragonGate(section, gate, old);
+    expect(rules(findings)).toEqual(['brier-above-chance:inconclusive']);
+    expect(findings[0]?.message).toMatch(
+      /Compared: the ECE over 10 paired games \(seeds 0–9\); not compared: Brier score, known-wall moves\.$/,
+    );
   });
 });

@@ -28,10 +28,16 @@ describe('reference players', () => {
     expect(ece.careful).toBeLessThan(0.03);
     expect(ece.random).toBeGreaterThan(0.03);
     expect(ece.overconfident).toBeGreaterThan(0.3);
-    expect(section.instrument).toEqual({
-      ranked: true,
-      order: ['careful', 'random', 'overconfident'],
-    });
+    expect(section.instrument?.ranked).toBe(true);
+    expect(section.instrument?.order).toEqual(['careful', 'random', 'overconfident']);
+    for (const s of section.instrument?.separations ?? []) {
+      expect(s.difference.low).toBeGreaterThan(0.25);
+    }
+    // Every ECE interval contains its estimate (bias-corrected, not plain percentile).
+    for (const p of section.referencePlayers) {
+      expect(p.ece?.low).toBeLessThanOrEqual(p.ece?.value ?? Number.NaN);
+      expect(p.ece?.high).toBeGreaterThanOrEqual(p.ece?.value ?? Number.NaN);
+    }
     const careful = section.referencePlayers.find((p) => p.player === 'careful');
     expect(careful?.knownWallRepeats).toBe(0);
     expect(careful?.games).toHaveLength(100);

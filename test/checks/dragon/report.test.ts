@@ -29,7 +29,12 @@ describe('the dragon summary', () => {
     expect(markdown).toContain('moves into a known wall');
     expect(markdown).toContain('Reliability bins (10 equal-width, lower-inclusive)');
     expect(markdown).toContain('#### Reference players (instrument controls)');
-    expect(markdown).toMatch(/ECE ranks careful < \S+ < overconfident/);
+    expect(markdown).toMatch(
+      /overconfident is worse calibrated than the other players, paired 95% intervals above 0 \(ECE overconfident − careful \+0\.\d{3} \[\+0\.\d{3}, \+0\.\d{3}\]; overconfident − random \+0\.\d{3}/,
+    );
+    expect(markdown).toMatch(
+      /over the 4 seeds both finished \(ECE 0\.\d{3} vs 0\.\d{3} on those games\), with a 98\.3% paired bootstrap interval/,
+    );
     expect(markdown).not.toContain('Measurement perturbed');
   });
 

@@ -1,0 +1,151 @@
+/**
+ * The dragon gate rules as tests. The check's share of the run's false-alarm budget is split
+ * equally (Bonferroni) between the rules that can fail the gate: ece-increase and
+ * brier-above-chance always (against the baseline, or in nightly mode against the previous
+ * report), max-ece and max-brier when their limit is set. Each is a one-sided bootstrap test at
+ * its share; its false-alarm rate was measured by simulation at the default settings
+ * (bench/oc/dragon.ts, docs/gate-validity-dragon.md). Warnings (known-wall repeats) and
+ * inconclusive findings do not fail the gate and take no share.
+ */
+import type { GateConfig } from '../../config/schema.js';
+import { normalQuantile } from '../../stats/normal.js';
+import { type CheckContext, checkFalseAlarmBudget, type GateRuleCard } from '../types.js';
+import { CHANCE_BRIER } from './gate.js';
+import type { DragonSection, DragonSeries, Estimate } from './section.js';
+import type { DragonSettings } from './settings.js';
+
+/** The rules of the check that can fail the gate, with these settings. */
+export function failingRules(gate: DragonSettings['gate']): string[] {
+  return [
+    'ece-increase',
+    'brier-above-chance',
+    ...(gate.maxEce !== undefined ? ['max-ece'] : []),
+    ...(gate.maxBrier !== undefined ? ['max-brier'] : []),
+  ];
+}
+
+/** Each failing rule's false-alarm rate: the check's budget share over its failing rules. */
+export function ruleFalseAlarmRate(config: GateConfig): number {
+  return checkFalseAlarmBudget(config) / failingRules(config.dragon.gate).length;
+}
+
+/**
+ * Measured false alarms (two identical players, 10 seeds, default settings): the rates behind
+ * the cards' basis. Updated from `npm run oc` (bench/oc/dragon.ts).
+ */
+export const MEASURED_NO_CHANGE: Record<string, { hits: number; runs: number }> = {
+  'ece-increase': { hits: 0, runs: 0 },
+  'brier-above-chance': { hits: 0, runs: 0 },
+};
+const MEASURED_SEEDS = 10;
+
+/** 80% power: the change must sit this many standard errors beyond the test's threshold. */
+const Z_POWER = normalQuantile(0.8);
+
+function pct(rate: number): string {
+  return `${(100 * rate).toFixed(rate < 0.01 ? 2 : 1)}%`;
+}
+
+/** The standard error an interval at this level implies (a normal approximation). */
+function standardError(interval: Estimate, level: number): number {
+  return (interval.high - interval.low) / (2 * normalQuantile(1 - (1 - level) / 2));
+}
+
+/**
+ * Smallest rise detected with 80% power by a rule that fails when the rise exceeds `threshold`
+ * and its one-sided test at `alpha` rejects: the rise must clear the threshold by 0.84 SE and
+ * zero by z(1−α) + 0.84 SE. SE is this run's own, from its interval.
+ */
+export function smallestDetectedRise(se: number, alpha: number, threshold: number): number {
+  return Math.max(threshold + Z_POWER * se, (normalQuantile(1 - alpha) + Z_POWER) * se);
+}
+
+/**
+ * The standard error of a paired difference at this run's noise: from the comparison when
+ * there is one, else √2 × the judged series' own 95% interval (two independent series).
+ */
+function differenceSe(
+  paired: Estimate | null | undefined,
+  level: number,
+  own: Estimate | null,
+): number | null {
+  if (paired) return standardError(paired, level);
+  if (own) return Math.SQRT2 * standardError(own, 0.95);
+  return null;
+}
+
+function basis(rule: string, rate: number, seeds: number): string {
+  const measured = MEASURED_NO_CHANGE[rule];
+  const design = `one-sided paired bootstrap test at ${pct(rate)}`;
+  if (!measured || measured.runs === 0 || seeds !== MEASURED_SEEDS) return design;
+  return `${design}; simulated at ${MEASURED_SEEDS} seeds: ${measured.hits} of ${measured.runs} runs of two identical players failed (docs/gate-validity-dragon.md)`;
+}
+
+/** The rule cards of this run: one per failing rule, at its settings and its noise. */
+export function dragonRuleCards(section: DragonSection, ctx: CheckContext): GateRuleCard[] {
+  const gate = ctx.config.dragon.gate;
+  const rate = section.ruleFalseAlarmRate;
+  const comparing =
+    section.candidate !== null || gate.previousReport !== undefined || section.comparison !== null;
+  const judged: DragonSeries | null = section.candidate ?? section.baseline;
+  const comparison = section.comparison;
+  const level = comparison?.level ?? 1 - 2 * rate;
+  const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
+  const against = section.candidate ? 'the baseline' : 'the previous report';
+  const cards: GateRuleCard[] = [];
+  const card = (rule: string, tests: string, detects: string) =>
+    cards.push({
+      check: 'dragon',
+      rule,
+      tests,
+      falseAlarmRate: rate,
+      falseAlarmBasis: basis(rule, rate, seeds),
+      detects,
+    });
+  const unknown = 'not known: no valid move to estimate the noise from';
+
+  if (comparing) {
+    const eceSe = differenceSe(comparison?.ece?.difference, level, judged?.ece ?? null);
+    card(
+      'ece-increase',
+      `ECE rise against ${against} above ${gate.maxEceIncrease}, paired by seed`,
+      eceSe === null
+        ? unknown
+        : `an ECE rise of ${smallestDetectedRise(eceSe, rate, gate.maxEceIncrease).toFixed(3)} over ${seeds} seeds`,
+    );
+    const brierSe = differenceSe(
+      comparison?.brier?.difference,
+      level,
+      judged?.brierInterval ?? null,
+    );
+    const before = comparison?.brier?.before ?? null;
+    card(
+      'brier-above-chance',
+      `Brier score rising above ${CHANCE_BRIER} (always saying 50%) from ${against} at or below it, paired by seed`,
+      brierSe === null
+        ? unknown
+        : `a Brier rise of ${smallestDetectedRise(brierSe, rate, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)).toFixed(3)} over ${seeds} seeds, ending above ${CHANCE_BRIER}`,
+    );
+  }
+  if (gate.maxEce !== undefined) {
+    const se = judged?.ece ? standardError(judged.ece, 0.95) : null;
+    card(
+      'max-ece',
+      `ECE of the judged model above ${gate.maxEce}`,
+      se === null
+        ? unknown
+        : `an ECE of ${(gate.maxEce + smallestDetectedRise(se, rate, 0)).toFixed(3)} at ${section.seeds.length} seeds`,
+    );
+  }
+  if (gate.maxBrier !== undefined) {
+    const se = judged?.brierInterval ? standardError(judged.brierInterval, 0.95) : null;
+    card(
+      'max-brier',
+      `Brier score of the judged model above ${gate.maxBrier}`,
+      se === null
+        ? unknown
+        : `a Brier score of ${(gate.maxBrier + smallestDetectedRise(se, rate, 0)).toFixed(3)} at ${section.seeds.length} seeds`,
+    );
+  }
+  return cards;
+}
