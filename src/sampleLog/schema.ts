@@ -111,7 +111,8 @@ const dragonGameSchema = z.object({
   key: z.string(),
   game: z.number().int(),
   prompt_sha256: z.string(),
-  result: z.enum(['won', 'lost', 'capped']),
+  /** `invalid`: stopped after `dragon.max-consecutive-invalid` invalid answers in a row. */
+  result: z.enum(['won', 'lost', 'capped', 'invalid']),
   capped: z.boolean(),
   turns: z.number(),
   decisions: z.number().int(),

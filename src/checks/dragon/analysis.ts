@@ -300,6 +300,7 @@ function summariseSeries(
     wins: { ...winEstimate, count: wins, games: gameRecords.length },
     treasureFound: gameRecords.filter((g) => g.treasure_found).length,
     cappedGames: gameRecords.filter((g) => g.capped).length,
+    invalidStops: gameRecords.filter((g) => g.result === 'invalid').length,
     bins: binTable(forecasts),
   };
 }

@@ -14,6 +14,8 @@ export interface DragonDefinitions {
   promptSha256: string;
   referencePlayers: ReferencePlayer[];
   bootstrapReplicates: number;
+  /** Invalid answers in a row that stop a game. */
+  maxConsecutiveInvalid: number;
   bootstrapSeed: number;
   /** Timeouts above this share of calls mark a series perturbed. */
   maxTimeoutShare: number;
@@ -40,6 +42,7 @@ export function dragonDefinitions(
     promptSha256: promptSha256(settings.hints),
     referencePlayers: [...settings.referencePlayers],
     bootstrapReplicates: settings.bootstrap,
+    maxConsecutiveInvalid: settings.maxConsecutiveInvalid,
     bootstrapSeed: BOOTSTRAP_SEED,
     maxTimeoutShare: settings.gate.maxTimeoutShare,
     ruleFalseAlarmRate,

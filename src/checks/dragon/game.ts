@@ -23,7 +23,8 @@ import {
   WAKE_DISTANCE,
 } from './protocol.js';
 
-export type GameResult = 'won' | 'lost' | 'capped';
+/** `invalid`: stopped by the session after a run of invalid answers (not a rule of play). */
+export type GameResult = 'won' | 'lost' | 'capped' | 'invalid';
 
 export interface GameState {
   readonly maze: Maze;

@@ -73,6 +73,7 @@ function newSession(
     model,
     digest,
     promptSha256: definitions.promptSha256,
+    maxConsecutiveInvalid: definitions.maxConsecutiveInvalid,
   });
 }
 
@@ -175,7 +176,7 @@ export function planGames(
     check: 'dragon',
     model,
     key: gameUnitKey(seed),
-    // An upper bound: most games end earlier (a loss, or the turn cap).
+    // An upper bound: most games end earlier (a loss, the turn cap, a run of invalid answers).
     expectedCalls: MAX_DECISIONS,
     expected: { promptSha256: definitions.promptSha256, options: recorded },
     estimatedCalls: estimatedDecisions(seed, definitions.walls),

@@ -27,7 +27,7 @@ export interface DragonBin {
 
 export interface DragonGame {
   seed: number;
-  result: 'won' | 'lost' | 'capped';
+  result: 'won' | 'lost' | 'capped' | 'invalid';
   turns: number;
   decisions: number;
   cellsVisited: number;
@@ -103,6 +103,8 @@ export interface DragonSeries {
   wins: Estimate & { count: number; games: number };
   treasureFound: number;
   cappedGames: number;
+  /** Games stopped after a run of invalid answers (dragon.max-consecutive-invalid). */
+  invalidStops: number;
   bins: DragonBin[];
 }
 

@@ -25,6 +25,11 @@ export interface GameIdentity {
   promptSha256: string;
   /** Reference player name; absent for a model. */
   player?: string;
+  /**
+   * The game stops (result `invalid`) after this many invalid answers in a row: a model that
+   * never answers validly would otherwise play every game to the cap. Absent: never stops.
+   */
+  maxConsecutiveInvalid?: number;
 }
 
 /** One decision as it came back from a model (or a reference player). */
@@ -57,6 +62,7 @@ export class GameSession {
   readonly state: GameState;
   private readonly decisions: FingerprintedDecision[] = [];
   private lastTurn = 0;
+  private invalidRun = 0;
 
   constructor(readonly identity: GameIdentity) {
     this.state = newGame(generateMaze(identity.seed, identity.walls));
@@ -83,6 +89,13 @@ export class GameSession {
     const turn = this.state.turn;
     const report = playDecision(this.state, move);
     this.lastTurn = turn;
+    // Timeouts and server errors are the server's, not the model's: they neither count nor reset.
+    if (input.status === 'invalid') this.invalidRun++;
+    else if (ok) this.invalidRun = 0;
+    const limit = this.identity.maxConsecutiveInvalid;
+    if (!this.state.result && limit !== undefined && this.invalidRun >= limit) {
+      this.state.result = 'invalid';
+    }
     const caught = report.caught ?? undefined;
     this.decisions.push({ move, confidence, outcome: report.outcome, caught });
     const { identity } = this;

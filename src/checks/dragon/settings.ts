@@ -13,6 +13,8 @@ export const dragonSettingsSchema = z
     numPredict: z.number().int().min(8).default(64),
     think: z.boolean().default(false),
     bootstrap: z.number().int().min(100).default(1000),
+    /** A game stops after this many invalid answers in a row (a never-valid model's cost). */
+    maxConsecutiveInvalid: z.number().int().min(1).max(300).default(10),
     /** Reference players (no model) run beside the models as instrument controls. */
     referencePlayers: z.array(z.enum(['random', 'overconfident', 'careful'])).default([]),
     gate: z

@@ -120,8 +120,8 @@ const METRICS: readonly MetricRow[] = [
     cell: (s) => `${s.wins.count} of ${s.wins.games} ${interval(s.wins.low, s.wins.high, pct)}`,
   },
   {
-    label: 'treasure found / capped games',
-    cell: (s) => `${s.treasureFound} / ${s.cappedGames}`,
+    label: 'treasure found / capped / stopped (invalid answers)',
+    cell: (s) => `${s.treasureFound} / ${s.cappedGames} / ${s.invalidStops}`,
   },
 ];
 

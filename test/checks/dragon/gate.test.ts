@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseDragon, } from '../../../src/checks/dragon/analysis.js';
+import { analyseDragon } from '../../../src/checks/dragon/analysis.js';
 import { dragonGate } from '../../../src/checks/dragon/gate.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { definitionsFor, simulatedGames } from './simulated.js';

@@ -165,4 +165,31 @@ describe('a game as a work unit', () => {
     });
     expect(third).toMatchObject({ status: 'ok', turn: 3 });
   });
+
+  it('stops a game after 10 invalid answers in a row: a never-valid model costs 10 calls a game', async () => {
+    const never: Answerer = (spec, index) => ({
+      ...careful(spec, index),
+      response: { ...careful(spec, index).response!, content: 'I would go up, surely.' },
+    });
+    for (const seed of [2, 5]) {
+      const { emitted, specs } = await runUnit(seed, never);
+      expect(specs).toHaveLength(10);
+      const game = emitted.at(-1);
+      expect(game).toMatchObject({ kind: 'game', result: 'invalid', capped: false, decisions: 10 });
+    }
+    // Valid answers between invalid ones reset the run; a timeout neither counts nor resets.
+    const mixed: Answerer = (spec, index) => {
+      if (index === 9)
+        return { status: 'timeout', response: null, attempts: 2, latencyMs: 1, reason: 'slow' };
+      if (index < 15) return never(spec, index);
+      return careful(spec, index);
+    };
+    const { emitted } = await runUnit(2, mixed);
+    expect(emitted.at(-1)).toMatchObject({ kind: 'game', result: 'invalid', decisions: 11 });
+    // A resumed game replays to the same stop and asks nothing more.
+    const whole = await runUnit(5, never);
+    const again = await runUnit(5, never, whole.emitted.slice(0, 6));
+    expect(again.specs).toHaveLength(4);
+    expect([...whole.emitted.slice(0, 6), ...again.emitted]).toEqual(whole.emitted);
+  });
 });
