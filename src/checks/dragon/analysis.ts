@@ -29,6 +29,7 @@ import {
   pairedClusterBootstrapRateDifference,
   type RateCluster,
 } from '../../stats/clusterRatio.js';
+import { pairedPermutationTest } from '../../stats/pairedPermutation.js';
 import { wilsonInterval } from '../../stats/wilson.js';
 import type { ModelPair } from '../types.js';
 import type { DragonDefinitions } from './definitions.js';
@@ -342,9 +343,13 @@ export interface ComparableSeries {
 export interface ComparisonOptions {
   bootstrapReplicates: number;
   bootstrapSeed: number;
-  /** Each interval's one tail: the false-alarm rate of the rule that reads it. */
-  ruleFalseAlarmRate: number;
 }
+
+/** Coverage of the difference intervals shown; the rules read the permutation p-values. */
+export const COMPARISON_LEVEL = 0.95;
+
+/** Above this many paired seeds the permutation test draws swaps instead of listing them. */
+const PERMUTATION_DRAWS = 4000;
 
 function movesOf(tally: BinTally): number {
   return tally.count.reduce((sum, c) => sum + c, 0);
@@ -370,7 +375,7 @@ export function compareSeries(
   const pairs = pairedSeeds.map(
     (s) => [later.get(s) as ComparableGame, earlier.get(s) as ComparableGame] as const,
   );
-  const level = 1 - 2 * options.ruleFalseAlarmRate;
+  const level = COMPARISON_LEVEL;
   const bootstrap = {
     replicates: options.bootstrapReplicates,
     seed: options.bootstrapSeed,
@@ -388,7 +393,31 @@ export function compareSeries(
       for (const pair of pairs) addTally(total, pair[side].tally);
       return eceFromTally(total) ?? Number.NaN;
     };
-    ece = { before: sum(1), after: sum(0), difference: estimateOf(eceDifference) };
+    const bins = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
+    const left = emptyTally(bins);
+    const right = emptyTally(bins);
+    const test = pairedPermutationTest(
+      pairs.length,
+      (swapped) => {
+        for (const t of [left, right]) {
+          t.count.fill(0);
+          t.confidence.fill(0);
+          t.successes.fill(0);
+        }
+        pairs.forEach(([a, b], i) => {
+          addTally(swapped[i] ? right : left, a.tally);
+          addTally(swapped[i] ? left : right, b.tally);
+        });
+        return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
+      },
+      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed },
+    );
+    ece = {
+      before: sum(1),
+      after: sum(0),
+      difference: estimateOf(eceDifference),
+      pValue: test.pValue,
+    };
   }
 
   const rate = (sumOf: (g: ComparableGame) => number | undefined): PairedMeasure | null => {
@@ -413,7 +442,30 @@ export function compareSeries(
       }
       return total / count;
     };
-    return { before: pooled(1), after: pooled(0), difference: estimateOf(difference) };
+    const test = pairedPermutationTest(
+      clusters.length,
+      (swapped) => {
+        let sa = 0;
+        let ca = 0;
+        let sb = 0;
+        let cb = 0;
+        clusters.forEach(([x, y], i) => {
+          const [p, q] = swapped[i] ? [y, x] : [x, y];
+          sa += p.sum;
+          ca += p.count;
+          sb += q.sum;
+          cb += q.count;
+        });
+        return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
+      },
+      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed },
+    );
+    return {
+      before: pooled(1),
+      after: pooled(0),
+      difference: estimateOf(difference),
+      pValue: test.pValue,
+    };
   };
 
   return {
@@ -447,7 +499,6 @@ function instrumentCheck(
     const comparison = compareSeries(better, overconfident, {
       bootstrapReplicates: definitions.bootstrapReplicates,
       bootstrapSeed: definitions.bootstrapSeed,
-      ruleFalseAlarmRate: 0.025,
     });
     const difference = comparison.ece?.difference ?? {
       value: Number.NaN,

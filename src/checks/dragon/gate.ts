@@ -91,7 +91,15 @@ export function dragonGate(
   }
 
   if (section.candidate && section.baseline && section.comparison) {
-    findings.push(...comparisonRules(section.candidate, section.comparison, gate, 'the baseline'));
+    findings.push(
+      ...comparisonRules(
+        section.candidate,
+        section.comparison,
+        gate,
+        'the baseline',
+        section.ruleFalseAlarmRate,
+      ),
+    );
   } else if (section.baseline && !section.candidate && previous !== undefined) {
     findings.push(...nightlyRules(section, section.baseline, gate, previous));
   }
@@ -151,11 +159,19 @@ function intervalText(measure: PairedMeasure, level: number): string {
   return `${signed(d.value)}, ${levelText(level)} paired interval [${signed(d.low)}, ${signed(d.high)}]`;
 }
 
+const pText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(4));
+
+/** The test behind a failing rule, in words: its p-value against the rule's false-alarm rate. */
+function testText(measure: PairedMeasure, alpha: number): string {
+  return `one-sided paired permutation p = ${pText(measure.pValue)}, a regression at p ≤ ${pText(alpha)}`;
+}
+
 function comparisonRules(
   after: DragonSeries,
   comparison: DragonComparison,
   gate: GateSettings,
   against: string,
+  alpha: number,
 ): GateFinding[] {
   const out: GateFinding[] = [];
   const where = coverage(comparison, against);
@@ -189,15 +205,15 @@ function comparisonRules(
       ),
     );
   } else if (exceeds(ece.difference.value, gate.maxEceIncrease)) {
-    const significant = ece.difference.low > 0;
-    const base = `${after.model} is less well calibrated than ${against}: ECE ${f3(ece.after)} vs ${f3(ece.before)} ${where} (${intervalText(ece, level)}), allowed increase ${f3(gate.maxEceIncrease)}`;
+    const significant = ece.pValue <= alpha;
+    const base = `${after.model} is less well calibrated than ${against}: ECE ${f3(ece.after)} vs ${f3(ece.before)} ${where} (${intervalText(ece, level)}; ${testText(ece, alpha)}), allowed increase ${f3(gate.maxEceIncrease)}`;
     out.push(
       finding(
         'ece-increase',
         significant ? 'fail' : 'info',
         significant
           ? `${base}.`
-          : `${base}; the interval includes 0, so the rise is not counted as a regression.`,
+          : `${base}; the rise is within what two identical models show, so it is not counted as a regression.`,
         {
           model: after.model,
           before: ece.before,
@@ -206,6 +222,8 @@ function comparisonRules(
           low: ece.difference.low,
           high: ece.difference.high,
           level,
+          pValue: ece.pValue,
+          falseAlarmRate: alpha,
           pairedGames: comparison.pairedSeeds.length,
           maxIncrease: gate.maxEceIncrease,
         },
@@ -223,13 +241,15 @@ function comparisonRules(
       ),
     );
   } else if (brier.after > CHANCE_BRIER && brier.before <= CHANCE_BRIER) {
-    const significant = brier.difference.low > 0;
-    const base = `${after.model} has a Brier score of ${f3(brier.after)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${f3(brier.before)} ${where} (${intervalText(brier, level)})`;
+    const significant = brier.pValue <= alpha;
+    const base = `${after.model} has a Brier score of ${f3(brier.after)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${f3(brier.before)} ${where} (${intervalText(brier, level)}; ${testText(brier, alpha)})`;
     out.push(
       finding(
         'brier-above-chance',
         significant ? 'fail' : 'info',
-        significant ? `${base}.` : `${base}; the interval includes 0, so it is not counted.`,
+        significant
+          ? `${base}.`
+          : `${base}; the rise is within what two identical models show, so it is not counted.`,
         {
           model: after.model,
           brier: brier.after,
@@ -237,6 +257,8 @@ function comparisonRules(
           low: brier.difference.low,
           high: brier.difference.high,
           level,
+          pValue: brier.pValue,
+          falseAlarmRate: alpha,
         },
       ),
     );
@@ -426,8 +448,15 @@ function nightlyRules(
   const comparison = compareSeries(comparable, current, {
     bootstrapReplicates: section.bootstrap.replicates,
     bootstrapSeed: section.bootstrap.seed,
-    ruleFalseAlarmRate: section.ruleFalseAlarmRate,
   });
-  out.push(...comparisonRules(current, comparison, gate, 'the previous report'));
+  out.push(
+    ...comparisonRules(
+      current,
+      comparison,
+      gate,
+      'the previous report',
+      section.ruleFalseAlarmRate,
+    ),
+  );
   return out;
 }

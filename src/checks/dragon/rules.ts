@@ -2,10 +2,12 @@
  * The dragon gate rules as tests. The check's share of the run's false-alarm budget is split
  * equally (Bonferroni) between the rules that can fail the gate: ece-increase and
  * brier-above-chance always (against the baseline, or in nightly mode against the previous
- * report), max-ece and max-brier when their limit is set. Each is a one-sided bootstrap test at
- * its share; its false-alarm rate was measured by simulation at the default settings
- * (bench/oc/dragon.ts, docs/gate-validity-dragon.md). Warnings (known-wall repeats) and
- * inconclusive findings do not fail the gate and take no share.
+ * report), max-ece and max-brier when their limit is set. The comparison rules are one-sided
+ * paired permutation tests at their share (exact under "no change": swapping two identical
+ * players' games within a seed changes nothing); their rates were also measured by simulation
+ * (bench/oc/dragon.ts, docs/gate-validity-dragon.md). The limits are one-sided cluster-bootstrap
+ * tests. Warnings (known-wall repeats) and inconclusive findings do not fail the gate and take
+ * no share.
  */
 import type { GateConfig } from '../../config/schema.js';
 import { normalQuantile } from '../../stats/normal.js';
@@ -74,9 +76,17 @@ function differenceSe(
   return null;
 }
 
+/** With n paired seeds the smallest permutation p-value is 2^−n: fewer seeds cannot fail. */
+export function seedsNeeded(alpha: number): number {
+  return Math.ceil(Math.log2(1 / alpha));
+}
+
 function basis(rule: string, rate: number, seeds: number): string {
   const measured = MEASURED_NO_CHANGE[rule];
-  const design = `one-sided paired bootstrap test at ${pct(rate)}`;
+  const design =
+    rule === 'max-ece' || rule === 'max-brier'
+      ? `one-sided cluster-bootstrap test at ${pct(rate)} (not measured by simulation)`
+      : `one-sided paired permutation test at ${pct(rate)}, exact for identical models`;
   if (!measured || measured.runs === 0 || seeds !== MEASURED_SEEDS) return design;
   return `${design}; simulated at ${MEASURED_SEEDS} seeds: ${measured.hits} of ${measured.runs} runs of two identical players failed (docs/gate-validity-dragon.md)`;
 }
@@ -104,14 +114,19 @@ export function dragonRuleCards(section: DragonSection, ctx: CheckContext): Gate
     });
   const unknown = 'not known: no valid move to estimate the noise from';
 
+  const tooFew =
+    seeds < seedsNeeded(rate)
+      ? `nothing: with ${seeds} paired seeds the smallest p-value is ${(2 ** -seeds).toFixed(4)}, above ${rate.toFixed(4)}; at least ${seedsNeeded(rate)} seeds are needed`
+      : null;
   if (comparing) {
     const eceSe = differenceSe(comparison?.ece?.difference, level, judged?.ece ?? null);
     card(
       'ece-increase',
       `ECE rise against ${against} above ${gate.maxEceIncrease}, paired by seed`,
-      eceSe === null
-        ? unknown
-        : `an ECE rise of ${smallestDetectedRise(eceSe, rate, gate.maxEceIncrease).toFixed(3)} over ${seeds} seeds`,
+      tooFew ??
+        (eceSe === null
+          ? unknown
+          : `an ECE rise of ${smallestDetectedRise(eceSe, rate, gate.maxEceIncrease).toFixed(3)} over ${seeds} seeds`),
     );
     const brierSe = differenceSe(
       comparison?.brier?.difference,
@@ -122,9 +137,10 @@ export function dragonRuleCards(section: DragonSection, ctx: CheckContext): Gate
     card(
       'brier-above-chance',
       `Brier score rising above ${CHANCE_BRIER} (always saying 50%) from ${against} at or below it, paired by seed`,
-      brierSe === null
-        ? unknown
-        : `a Brier rise of ${smallestDetectedRise(brierSe, rate, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)).toFixed(3)} over ${seeds} seeds, ending above ${CHANCE_BRIER}`,
+      tooFew ??
+        (brierSe === null
+          ? unknown
+          : `a Brier rise of ${smallestDetectedRise(brierSe, rate, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)).toFixed(3)} over ${seeds} seeds, ending above ${CHANCE_BRIER}`),
     );
   }
   if (gate.maxEce !== undefined) {

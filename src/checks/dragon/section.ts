@@ -116,10 +116,16 @@ export interface PairedMeasure {
   after: number;
   /** after − before, with its paired cluster-bootstrap interval at `level`. */
   difference: Estimate;
+  /**
+   * One-sided paired permutation p-value of a rise (after worse than before): the share of the
+   * swaps of the two series' games within seeds whose rise is at least the observed one. Exact
+   * under "no change"; the failing rules compare it with their false-alarm rate.
+   */
+  pValue: number;
 }
 
 export interface DragonComparison {
-  /** Coverage of the difference intervals: 1 − 2 × a failing rule's false-alarm share. */
+  /** Coverage of the difference intervals (0.95). */
   level: number;
   /** Seeds both series finished: every comparison is made over these games only. */
   pairedSeeds: number[];

@@ -291,7 +291,7 @@ export function renderDragonSection(section: DragonSection): string {
       const level = `${(comparison.level * 100).toFixed(1).replace(/\.0$/, '')}%`;
       const unpaired = comparison.onlyBefore.length + comparison.onlyAfter.length;
       out.push(
-        `Δ ECE is candidate − baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${comparison.ece.after.toFixed(3)} vs ${comparison.ece.before.toFixed(3)} on those games), with a ${level} paired bootstrap interval (one tail = the rule's false-alarm rate)${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ''}.`,
+        `Δ ECE is candidate − baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${comparison.ece.after.toFixed(3)} vs ${comparison.ece.before.toFixed(3)} on those games), with a ${level} paired bootstrap interval; the gate's test is a one-sided paired permutation test (p = ${comparison.ece.pValue < 0.001 ? comparison.ece.pValue.toExponential(1) : comparison.ece.pValue.toFixed(4)}), a regression at p ≤ ${section.ruleFalseAlarmRate.toFixed(4)} with a rise above the allowed increase${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ''}.`,
       );
     }
   } else {

@@ -47,8 +47,9 @@ describe('analysis of a careful baseline and an overconfident candidate', () => 
     expect(comparison?.ece?.after).toBeCloseTo(candidate?.ece?.value ?? Number.NaN, 12);
     expect(comparison?.brier?.after).toBeCloseTo(candidate?.brier ?? Number.NaN, 12);
     expect(comparison?.brier?.difference.low).toBeGreaterThan(0);
-    // Each interval's one tail is the rule's false-alarm rate: 5% / 3 checks / 2 rules.
-    expect(comparison?.level).toBeCloseTo(1 - 2 * (0.05 / 6), 12);
+    expect(comparison?.level).toBe(0.95);
+    // Ten seeds: 1,024 swap patterns; a candidate worse on every seed is the most extreme.
+    expect(comparison?.ece?.pValue).toBe(1 / 1024);
   });
 
   it('counts every decision once and keeps invalid answers out of calibration', () => {

@@ -28,7 +28,7 @@ describe('gate rules with a candidate', () => {
     ]);
     const ece = findings.find((f) => f.rule === 'ece-increase');
     expect(ece?.message).toMatch(
-      /^next:7b is less well calibrated than the baseline: ECE 0\.\d{3} vs 0\.\d{3} over 10 paired games \(seeds 0–9\) \(\+0\.\d{3}, 98\.3% paired interval \[\+0\.\d{3}, \+0\.\d{3}\]\)/,
+      /^next:7b is less well calibrated than the baseline: ECE 0\.\d{3} vs 0\.\d{3} over 10 paired games \(seeds 0–9\) \(\+0\.\d{3}, 95% paired interval \[\+0\.\d{3}, \+0\.\d{3}\]; one-sided paired permutation p = 0\.00\d{2}, a regression at p ≤ 0\.0083\)/,
     );
     // The ECEs quoted are those of the paired games, the same games as the difference.
     expect(ece?.values?.['after']).toBeCloseTo(section.candidate?.ece?.value ?? Number.NaN, 12);
@@ -70,10 +70,13 @@ describe('gate rules with a candidate', () => {
     });
     const { comparison } = section;
     if (!comparison?.ece || !comparison.knownWallRepeats) throw new Error('comparison expected');
+    // A rise with its interval's low end; the failing rules read the p-value, the warning the
+    // interval: a low end above 0 goes with a small p here.
     const measure = (before: number, after: number, low: number) => ({
       before,
       after,
       difference: { value: after - before, low, high: after - before + 0.05 },
+      pValue: low > 0 ? 0.001 : 0.2,
     });
     const judge = (changes: Partial<typeof comparison>) =>
       rules(dragonGate({ ...section, comparison: { ...comparison, ...changes } }, gate));
@@ -196,8 +199,8 @@ describe('nightly mode (one model, a previous report)', () => {
   });
 
   it('compares only the paired games and says which were left out', () => {
-    // Tonight: seeds 5–14, overconfident. Paired: 5–9.
-    const seeds = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+    // Tonight: seeds 2–11, overconfident. Paired: 2–9.
+    const seeds = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
     const tonight = analyseDragon(
       simulatedGames('prod:7b', { policy: 'overconfident' }, seeds),
       definitionsFor({ seeds, bootstrap: 200 }),
@@ -206,12 +209,12 @@ describe('nightly mode (one model, a previous report)', () => {
     const findings = dragonGate(tonight, gate, previous);
     const paired = findings.find((f) => f.rule === 'paired-games');
     expect(paired?.message).toBe(
-      'prod:7b is compared with the previous report over 5 paired games (seeds 5–9); not compared: seeds 0–4 played only by the previous report, seeds 10–14 played only in this series.',
+      'prod:7b is compared with the previous report over 8 paired games (seeds 2–9); not compared: seeds 0–1 played only by the previous report, seeds 10–11 played only in this series.',
     );
     const ece = findings.find((f) => f.rule === 'ece-increase');
     expect(ece?.severity).toBe('fail');
-    expect(ece?.values?.['pairedGames']).toBe(5);
-    expect(ece?.message).toMatch(/over 5 paired games \(seeds 5–9\); not compared/);
+    expect(ece?.values?.['pairedGames']).toBe(8);
+    expect(ece?.message).toMatch(/over 8 paired games \(seeds 2–9\); not compared/);
   });
 
   it('says the Brier score was not compared with a report that lacks per-game sums', () => {

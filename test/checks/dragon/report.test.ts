@@ -33,7 +33,7 @@ describe('the dragon summary', () => {
       /overconfident is worse calibrated than the other players, paired 95% intervals above 0 \(ECE overconfident − careful \+0\.\d{3} \[\+0\.\d{3}, \+0\.\d{3}\]; overconfident − random \+0\.\d{3}/,
     );
     expect(markdown).toMatch(
-      /over the 4 seeds both finished \(ECE 0\.\d{3} vs 0\.\d{3} on those games\), with a 98\.3% paired bootstrap interval/,
+      /over the 4 seeds both finished \(ECE 0\.\d{3} vs 0\.\d{3} on those games\), with a 95% paired bootstrap interval; the gate.s test is a one-sided paired permutation test \(p = 0\.\d{4}\)/,
     );
     expect(markdown).not.toContain('Measurement perturbed');
   });
