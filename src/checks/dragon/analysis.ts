@@ -29,6 +29,8 @@ import {
   pairedClusterBootstrapRateDifference,
   type RateCluster,
 } from '../../stats/clusterRatio.js';
+import { detectableShift } from '../../stats/detectableShift.js';
+import { normalQuantile } from '../../stats/normal.js';
 import { pairedPermutationTest } from '../../stats/pairedPermutation.js';
 import { wilsonInterval } from '../../stats/wilson.js';
 import type { ModelPair } from '../types.js';
@@ -92,6 +94,7 @@ export function analyseDragon(
   };
   const baseline = seriesOf(models.baseline, 'baseline');
   const candidate = models.candidate ? seriesOf(models.candidate, 'candidate') : null;
+  const comparison = baseline && candidate ? compareSeries(baseline, candidate, definitions) : null;
   const referencePlayers = [...bySeries.values()]
     .filter((s) => s.player !== null)
     .sort((a, b) => a.model.localeCompare(b.model))
@@ -114,10 +117,11 @@ export function analyseDragon(
     },
     baseline,
     candidate,
-    comparison: baseline && candidate ? compareSeries(baseline, candidate, definitions) : null,
+    comparison,
     referencePlayers,
     instrument: instrumentCheck(referencePlayers, definitions),
     ruleFalseAlarmRate: definitions.ruleFalseAlarmRate,
+    detectableEceRise: detectableEceRise(comparison, baseline, definitions),
     notices,
   };
 }
@@ -321,6 +325,25 @@ function binTable(forecasts: readonly Forecast[]): DragonBin[] {
       wilsonHigh: wilson ? wilson.high : null,
     };
   });
+}
+
+/** z of a two-sided 95% interval: its half-width over this is the standard error. */
+const Z95 = normalQuantile(0.975);
+
+function detectableEceRise(
+  comparison: DragonComparison | null,
+  baseline: DragonSeries | null,
+  definitions: Pick<DragonDefinitions, 'ruleFalseAlarmRate' | 'maxEceIncrease'>,
+): number | null {
+  const paired = comparison?.ece?.difference;
+  const se = paired
+    ? (paired.high - paired.low) / (2 * Z95)
+    : baseline?.ece
+      ? (Math.SQRT2 * (baseline.ece.high - baseline.ece.low)) / (2 * Z95)
+      : null;
+  return se === null
+    ? null
+    : detectableShift(se, definitions.ruleFalseAlarmRate, definitions.maxEceIncrease);
 }
 
 function squaredErrors(forecasts: readonly Forecast[]): number {

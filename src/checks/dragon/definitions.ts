@@ -19,8 +19,10 @@ export interface DragonDefinitions {
   bootstrapSeed: number;
   /** Timeouts above this share of calls mark a series perturbed. */
   maxTimeoutShare: number;
-  /** False-alarm rate allotted to each failing rule (rules.ts): sets the intervals' level. */
+  /** False-alarm rate allotted to each failing rule (rules.ts). */
   ruleFalseAlarmRate: number;
+  /** The gate's allowed ECE rise: the section states the smallest rise detected beyond it. */
+  maxEceIncrease: number;
 }
 
 /** The bootstrap is seeded by a fixed text so every report of the protocol draws the same. */
@@ -46,5 +48,6 @@ export function dragonDefinitions(
     bootstrapSeed: BOOTSTRAP_SEED,
     maxTimeoutShare: settings.gate.maxTimeoutShare,
     ruleFalseAlarmRate,
+    maxEceIncrease: settings.gate.maxEceIncrease,
   };
 }

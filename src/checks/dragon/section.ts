@@ -176,6 +176,11 @@ export interface DragonSection {
    * run's budget split between its failing rules.
    */
   ruleFalseAlarmRate: number;
+  /**
+   * The smallest ECE rise the ece-increase rule detects with 80% power at this run's noise
+   * (the paired comparison's, else √2 × the baseline's own interval); null without moves.
+   */
+  detectableEceRise: number | null;
   /** Things a reader must know (records left out, and why). */
   notices: string[];
 }

@@ -294,6 +294,12 @@ export function renderDragonSection(section: DragonSection): string {
         `Δ ECE is candidate − baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${comparison.ece.after.toFixed(3)} vs ${comparison.ece.before.toFixed(3)} on those games), with a ${level} paired bootstrap interval; the gate's test is a one-sided paired permutation test (p = ${comparison.ece.pValue < 0.001 ? comparison.ece.pValue.toExponential(1) : comparison.ece.pValue.toFixed(4)}), a regression at p ≤ ${section.ruleFalseAlarmRate.toFixed(4)} with a rise above the allowed increase${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ''}.`,
       );
     }
+    if (section.detectableEceRise !== null) {
+      const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
+      out.push(
+        `At this run's noise the ECE rule catches, with 80% power, a rise of ${section.detectableEceRise.toFixed(3)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`,
+      );
+    }
   } else {
     out.push('No model game in the sample log.');
   }

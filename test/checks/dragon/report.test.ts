@@ -35,6 +35,9 @@ describe('the dragon summary', () => {
     expect(markdown).toMatch(
       /over the 4 seeds both finished \(ECE 0\.\d{3} vs 0\.\d{3} on those games\), with a 95% paired bootstrap interval; the gate.s test is a one-sided paired permutation test \(p = 0\.\d{4}\)/,
     );
+    expect(markdown).toMatch(
+      /the ECE rule catches, with 80% power, a rise of 0\.\d{3} over 4 seeds/,
+    );
     expect(markdown).not.toContain('Measurement perturbed');
   });
 

@@ -62,6 +62,9 @@ describe('the dragon rules as tests', () => {
       expect(card.falseAlarmRate).toBeCloseTo(0.05 / 6, 15);
       expect(card.falseAlarmBasis).toMatch(/^one-sided paired permutation test at 0\.83%/);
     }
+    expect(cards[0]?.falseAlarmBasis).toMatch(
+      /simulated at 10 seeds: 3 of 600 runs of two identical players failed/,
+    );
     expect(cards[0]?.detects).toMatch(/^an ECE rise of 0\.\d{3} over 10 seeds$/);
     expect(cards[1]?.detects).toMatch(
       /^a Brier rise of 0\.\d{3} over 10 seeds, ending above 0\.25$/,
