@@ -27,7 +27,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import type { DragonDefinitions } from '../../src/checks/dragon/definitions.js';
-import type { SampleRecord } from '../../src/runner/records.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { createRng, seedFromText } from '../../src/stats/prng.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
