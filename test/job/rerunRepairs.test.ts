@@ -69,7 +69,9 @@ describe('a rerun after a burst of HTTP 500 during the maze check', () => {
   for (const cached of [false, true]) {
     it(`replays each game up to its first failed move and ends as a clean run${cached ? ' (cache-dir)' : ''}`, async () => {
       const name = cached ? 'burst-cached' : 'burst';
-      expect(clean.report.verdict.status).toBe('fail');
+      // Two seeds: the candidate's wall bumping warns; its calibration loss cannot fail on two
+      // games (the paired permutation test at 0.83% needs at least 7 seeds).
+      expect(clean.report.verdict.status).toBe('warn');
 
       const faulty = await simulatorWith('{kind: status, status: 500, rate: 0.1}');
       const cacheDir = cached ? path.join(root, `${name}-cache`) : undefined;
@@ -87,7 +89,7 @@ describe('a rerun after a burst of HTTP 500 during the maze check', () => {
       // With cache-dir the next CI run starts from a fresh folder and the cached log.
       const again = await run(healthy, cached ? `${name}-next` : name, [], cacheDir);
       expect(comparableReport(again.report)).toEqual(comparableReport(clean.report));
-      expect(again.exitCode).toBe(ExitCode.regression);
+      expect(again.exitCode).toBe(ExitCode.pass);
     }, 120_000);
   }
 });
