@@ -1,8 +1,7 @@
 import * as core from '@actions/core';
 import { type ActionInputs, getInputs } from './config/actionInputs.js';
 import { formatGateError, InfrastructureError, isGateError } from './errors.js';
-import { githubPublishOptions, publish } from './github/publish.js';
-import { writeJobSummary } from './github/summary.js';
+import { githubPublishOptions, publish, publishFailure } from './github/publish.js';
 import { runJob } from './job/run.js';
 import { gateOutcome } from './report/verdict.js';
 import { neutraliseLines } from './text/neutralise.js';
@@ -34,26 +33,24 @@ export async function run(): Promise<void> {
 
     const { report, files } = outcome;
     await core.group('model-gate: publish', () =>
-      publish(
-        report,
-        { ...files },
-        githubPublishOptions({
-          token: inputs!.githubToken,
-          comment: inputs!.comment,
-          commentHeader: inputs!.commentHeader,
-          artifactName: inputs!.artifactName,
-        }),
-      ),
+      publish(report, { ...files }, publishOptions(inputs!, outcome.shard ?? null)),
     );
 
     for (const warning of report.run.warnings)
       core.warning(neutraliseLines(`model-gate: ${warning}`));
-    const decision = gateOutcome(report.verdict.status, report.run.config.failOn);
+    const decision = gateOutcome(report.verdict.status, report.run.config.failOn, {
+      shard: outcome.shard ?? null,
+      interrupted: outcome.cancelled,
+    });
     const reasons = report.verdict.reasons
       .filter((r) => r.severity === 'fail' || r.severity === 'inconclusive')
       .map((r) => neutraliseLines(`${r.check}: ${r.message}`));
+    const missing = report.run.coverage?.missing;
+    if (missing) reasons.unshift(neutraliseLines(missing));
     if (decision.failed) {
       core.setFailed([decision.message, ...reasons].join('\n'));
+    } else if (outcome.shard) {
+      core.info([decision.message, ...reasons].join('\n'));
     } else if (report.verdict.status !== 'pass') {
       core.warning([decision.message, ...reasons].join('\n'));
     } else {
@@ -64,7 +61,10 @@ export async function run(): Promise<void> {
   }
 }
 
-/** Nothing could be measured: say why in the log and the job summary, then fail the step. */
+/**
+ * Nothing could be measured: say why in the log, the job summary and the sticky comment (a
+ * previous verdict there must not stand for this commit), then fail the step.
+ */
 async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise<void> {
   const message = neutraliseLines(
     isGateError(error)
@@ -73,18 +73,19 @@ async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise
   );
   const couldNotMeasure = error instanceof InfrastructureError;
   core.setOutput('verdict', 'inconclusive');
+  core.setOutput('incomplete', `nothing was measured: ${message.split('\n')[0]}`);
   try {
     const title = couldNotMeasure
       ? 'could not measure'
       : isGateError(error)
         ? 'bad input'
         : 'internal error';
-    await writeJobSummary(
-      `## model-gate: ${title}\n\n\`\`\`\n${message.replace(/```/g, "'''")}\n\`\`\`\n`,
-      {
-        fullReportNotice: '',
-      },
-    );
+    // Without inputs (they were the bad input) there is no comment to update: the summary only.
+    const shard = inputs?.shard;
+    const options = inputs
+      ? publishOptions(inputs, shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null)
+      : { comment: null, artifact: null, run: null };
+    await publishFailure(title, message, options);
   } catch {
     // The step fails below either way; a missing summary must not hide the reason.
   }
@@ -94,4 +95,14 @@ async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise
   }
   if (!isGateError(error) && error instanceof Error && error.stack) core.debug(error.stack);
   core.setFailed(`model-gate: ${message}`);
+}
+
+function publishOptions(inputs: ActionInputs, shard: string | null) {
+  return githubPublishOptions({
+    token: inputs.githubToken,
+    comment: inputs.comment,
+    commentHeader: inputs.commentHeader,
+    artifactName: inputs.artifactName,
+    shard,
+  });
 }

@@ -18,6 +18,7 @@ export const ACTION_OUTPUTS = [
   'ece-candidate',
   'persona-accuracy',
   'artifact-url',
+  'incomplete',
 ] as const;
 export type ActionOutput = (typeof ACTION_OUTPUTS)[number];
 export type ActionOutputs = Record<ActionOutput, string>;
@@ -32,8 +33,12 @@ export function actionOutputs(
   artifactUrl: string | null,
 ): ActionOutputs {
   const h = report.headline;
+  const { status } = report.verdict;
+  const shard = report.run.coverage?.shard;
   return {
-    verdict: report.verdict.status,
+    // A shard's slice is not the gate's verdict: a workflow testing for "pass" or "fail" must
+    // not take it for one.
+    verdict: shard && status !== 'inconclusive' ? `shard ${shard} measured` : status,
     'report-path': files.report,
     'summary-path': files.summary,
     'churn-rate': number(h.churnRate),
@@ -45,6 +50,7 @@ export function actionOutputs(
     'ece-candidate': number(h.eceCandidate),
     'persona-accuracy': number(h.personaAccuracy),
     'artifact-url': artifactUrl ?? '',
+    incomplete: report.run.coverage?.missing ?? '',
   };
 }
 

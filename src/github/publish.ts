@@ -5,7 +5,7 @@
  */
 import * as github from '@actions/github';
 import { link } from '../report/markdown.js';
-import { renderSummary } from '../report/summary.js';
+import { renderSummary, whereLine } from '../report/summary.js';
 import type { Report } from '../report/types.js';
 import { type ArtifactUploader, GitHubArtifactUploader, uploadRunArtifact } from './artifacts.js';
 import {
@@ -17,7 +17,7 @@ import {
 } from './comment.js';
 import { type ActionLog, coreLog } from './log.js';
 import { type ActionOutputs, actionOutputs, setActionOutputs } from './outputs.js';
-import { type RunLocation, runLocation, runUrl } from './runLocation.js';
+import { measuredCommit, type RunLocation, runLocation, runUrl } from './runLocation.js';
 import { type JobSummaryResult, writeJobSummary } from './summary.js';
 
 /** What was written into the output directory (src/report/write.ts) plus the sample logs. */
@@ -45,6 +45,8 @@ export interface PublishOptions {
   artifact: { baseName: string; uploader: ArtifactUploader } | null;
   /** This workflow run; null outside GitHub Actions. */
   run: RunLocation | null;
+  /** The commit measured (named in the summary and the comment); null when unknown. */
+  commit?: string | null;
   log?: ActionLog;
   setOutput?: (name: string, value: string) => void;
 }
@@ -72,7 +74,10 @@ export async function publish(
   const notice = where
     ? `The report was cut to fit GitHub's size limit. The full summary, report.json and the charts are in the ${link('artifact of this run', where)}.`
     : 'The report was cut to fit GitHub’s size limit. The full summary is in summary.md.';
-  const markdown = renderSummary(report, where ? { chartsUrl: where } : {});
+  const markdown = renderSummary(report, {
+    ...(where ? { chartsUrl: where, runUrl: where } : {}),
+    commit: options.commit ?? null,
+  });
 
   const result: PublishResult = {
     jobSummary: { status: 'skipped' },
@@ -137,6 +142,56 @@ export async function publish(
 }
 
 /**
+ * A run that ended before it produced a report (server unreachable, model missing, bad input):
+ * the job summary and the sticky comment say so, so a previous "pass" in the comment never
+ * outlives the run that should have replaced it. Fails soft, like `publish`.
+ */
+export async function publishFailure(
+  title: string,
+  message: string,
+  options: PublishOptions,
+): Promise<Pick<PublishResult, 'jobSummary' | 'comment'>> {
+  const log = options.log ?? coreLog;
+  const where = whereLine({
+    commit: options.commit ?? null,
+    runUrl: options.run ? runUrl(options.run) : null,
+  });
+  const markdown = [
+    `## ❔ model-gate: ${title}`,
+    ...(where ? ['', where] : []),
+    '',
+    'Nothing was measured by this run: no verdict. An earlier result no longer applies to this commit.',
+    '',
+    `\`\`\`\n${message.replace(/```/g, "'''")}\n\`\`\``,
+    '',
+  ].join('\n');
+  const result: Pick<PublishResult, 'jobSummary' | 'comment'> = {
+    jobSummary: { status: 'skipped' },
+    comment: { status: 'skipped' },
+  };
+  if (options.jobSummary !== false) {
+    try {
+      const detail = await writeJobSummary(markdown, { fullReportNotice: '', log });
+      result.jobSummary = { status: detail.written ? 'done' : 'skipped', detail };
+    } catch (error) {
+      result.jobSummary = { status: 'failed', reason: reasonOf(error) };
+    }
+  }
+  if (options.comment?.enabled) {
+    const detail = await upsertStickyComment(options.comment.octokit, options.comment.target, {
+      header: options.comment.header,
+      markdown,
+      fullReportNotice: '',
+      log,
+    });
+    const status: StepStatus =
+      detail.status === 'created' || detail.status === 'updated' ? 'done' : detail.status;
+    result.comment = { status, detail };
+  }
+  return result;
+}
+
+/**
  * Options for a run inside GitHub Actions, from the action's inputs and the event: the
  * comment goes to the event's pull request with `github-token`, the artifact through
  * `@actions/artifact`.
@@ -147,15 +202,25 @@ export function githubPublishOptions(inputs: {
   comment: boolean;
   commentHeader: string;
   artifactName: string;
+  /** "i/n" for a shard run: it comments only under a header of its own. */
+  shard?: string | null;
+  log?: ActionLog;
 }): PublishOptions {
   const { context } = github;
   const target = process.env.GITHUB_REPOSITORY
     ? pullRequestTarget(context.payload, context.repo)
     : null;
+  const shardComment = shardMayComment(inputs.shard ?? null, inputs.commentHeader);
+  if (inputs.comment && !shardComment) {
+    (inputs.log ?? coreLog).notice(
+      `model-gate: no PR comment from shard ${inputs.shard}: its slice is not the gate's verdict (give the shard its own comment-header to comment anyway).`,
+    );
+  }
   return {
     jobSummary: true,
+    commit: measuredCommit(context.payload),
     comment:
-      inputs.comment && inputs.token !== ''
+      inputs.comment && shardComment && inputs.token !== ''
         ? {
             enabled: true,
             header: inputs.commentHeader,
@@ -166,4 +231,11 @@ export function githubPublishOptions(inputs: {
     artifact: { baseName: inputs.artifactName, uploader: new GitHubArtifactUploader() },
     run: runLocation(),
   };
+}
+
+/** The default header is the gate's own comment: a shard writes it only under another header. */
+export const DEFAULT_COMMENT_HEADER = 'default';
+
+export function shardMayComment(shard: string | null, header: string): boolean {
+  return shard === null || header !== DEFAULT_COMMENT_HEADER;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
-import { ExitCode, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { entryFromReport, type HistoryEntry } from '../history/entry.js';
@@ -12,6 +12,7 @@ import type { RunOperations } from '../operations/types.js';
 import { buildReport } from '../report/build.js';
 import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
+import { gateOutcome } from '../report/verdict.js';
 import { writeReport } from '../report/write.js';
 import { splitStale } from '../runner/resume.js';
 import {
@@ -21,6 +22,7 @@ import {
   type RunInfoRecord,
   readSampleLogs,
 } from '../sampleLog/index.js';
+import { type ShardSpec, selectShard, shardLabel } from '../runner/shard.js';
 import {
   analyseChecks,
   checkContext,
@@ -30,6 +32,7 @@ import {
   planChecks,
   promptHashes,
 } from './checks.js';
+import { coverageFindings, measureCoverage } from './coverage.js';
 import { checkLogsMatch, staleWarning } from './logsMatch.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
 import { tallyRequests } from './tally.js';
@@ -44,10 +47,12 @@ export interface AnalyseLogsOptions {
   previousReport?: string | null;
   /** Definitions already loaded by a run (saves reading items twice). */
   checks?: readonly LoadedCheck[];
-  /** A run that was interrupted: said in the report's warnings. */
+  /** A run that was interrupted: its report is inconclusive, and says so. */
   cancelled?: boolean;
   /** `run --limit N` (default: the limit recorded in the logs' run records). */
   limit?: number | null;
+  /** The shard a run measured: its slice of the plan is what completeness is measured against. */
+  shard?: ShardSpec | null;
   /**
    * `model-gate analyze`: the logs must be those of this config — every configured model
    * measured by every selected check, and no shard of a set missing — or nothing is written.
@@ -105,7 +110,8 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const counted = countedRecords(logged.records, digestsOfRuns(runs));
   // Records another config wrote (another temperature, prompt or maze) would be reported under
   // this config's settings: they are left out, and said so.
-  const split = splitStale(counted.records, planChecks(checks, ctx));
+  const plan = planChecks(checks, ctx);
+  const split = splitStale(counted.records, plan);
   const { current: records, stale } = split;
   if (options.requireMatchingLogs) {
     const unplanned = new Set(split.unplanned);
@@ -135,6 +141,16 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     );
   }
   const models = modelOrder(ctx);
+  const shard = shardLabel(options.shard);
+  const coverage = measureCoverage({
+    units: selectShard(plan, options.shard),
+    records,
+    models,
+    interrupted: options.cancelled ?? false,
+    runs,
+    shard,
+  });
+  findings.push(...coverageFindings(coverage, loaded.config.checks));
   const run: RunMetadata = {
     ...provenance(runs, models),
     config: loaded.config,
@@ -142,17 +158,13 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
     promptHashes: promptHashes(ctx),
     ...(options.operations ? { operations: options.operations } : {}),
+    coverage,
   };
   for (const warning of warnings) run.warnings.push(warning);
   for (const other of counted.otherWeights) run.warnings.push(otherWeightsNote(other));
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');
-  if (options.cancelled) {
-    run.warnings.push(
-      'the run was interrupted: this report covers the requests finished so far; run again to resume',
-    );
-  }
 
   const createdAt = (options.now ?? (() => new Date()))();
   const draft = buildReport({ run, sections, findings, rules, createdAt });
@@ -186,8 +198,12 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
       logs: options.logs.map((file) => path.resolve(file)),
       ...(nightly && options.appendHistory ? { extra: [nightly.file] } : {}),
     },
-    exitCode: verdictExitCode(report, options.cancelled ?? false),
+    exitCode: gateOutcome(report.verdict.status, report.run.config.failOn, {
+      shard,
+      interrupted: options.cancelled ?? false,
+    }).exitCode,
     cancelled: options.cancelled ?? false,
+    ...(shard === null ? {} : { shard }),
   };
 }
 
@@ -217,14 +233,6 @@ async function withHistory(
     appended: options.appendHistory ?? false,
   });
   return { file, tonight, section, findings, rules };
-}
-
-/** The CLI's exit code: the verdict, whatever fail-on says (fail-on governs the action step). */
-export function verdictExitCode(report: Report, cancelled: boolean): ExitCode {
-  if (report.run.config.failOn === 'never') return ExitCode.pass;
-  if (report.verdict.status === 'fail') return ExitCode.regression;
-  if (report.verdict.status === 'inconclusive' || cancelled) return ExitCode.infrastructure;
-  return ExitCode.pass;
 }
 
 const UNKNOWN_SERVER: ServerInfo = {

@@ -8,9 +8,9 @@ import type { JobOutcome } from './types.js';
 
 export const DEMO_SCENARIOS = {
   /** The candidate gains overall but loses law, grows overconfident, merges two assistants. */
-  demo: { candidate: 'demo-cand:1b' },
+  demo: { candidate: 'demo-cand:1b', expected: 'fail' },
   /** Two tags with identical scripted behaviour: a clean pass. */
-  aa: { candidate: 'demo-twin:1b' },
+  aa: { candidate: 'demo-twin:1b', expected: 'pass' },
 } as const;
 export type DemoScenario = keyof typeof DEMO_SCENARIOS;
 

@@ -6,20 +6,13 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import type { CheckName } from '../config/schema.js';
+import { UNIT_NAMES } from './coverage.js';
 import { InputError } from '../errors.js';
 import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../runner/types.js';
 
 const OTHER_SETTINGS =
   'other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)';
-
-/** What one work unit of each check is, in the user's words. */
-const UNIT_NAMES: Record<CheckName, [string, string]> = {
-  churn: ['sample', 'samples'],
-  dragon: ['game', 'games'],
-  personas: ['answer', 'answers'],
-};
 
 /** The report warning for records left out because another config wrote them. */
 export function staleWarning(stale: readonly SampleRecord[]): string {
@@ -41,7 +34,11 @@ export interface LogsMatchInput {
   runs: readonly RunInfoRecord[];
 }
 
-/** Throws InputError listing each configured model a selected check has no record of, and missing shards. */
+/**
+ * Throws InputError listing each configured model a selected check has no record of. A log
+ * that holds part of a model's plan (a shard left out, a run cut short) is not a mismatch: its
+ * report is inconclusive and names what is missing (see coverage.ts).
+ */
 export function checkLogsMatch(input: LogsMatchInput): void {
   const { config } = input.loaded;
   const problems: string[] = [];
@@ -85,7 +82,6 @@ export function checkLogsMatch(input: LogsMatchInput): void {
       }
     }
   }
-  for (const problem of missingShards(input.runs)) problems.push(problem);
   if (problems.length === 0) return;
   const configName = input.loaded.file ? path.basename(input.loaded.file) : 'the default config';
   throw new InputError(
@@ -95,29 +91,6 @@ export function checkLogsMatch(input: LogsMatchInput): void {
       'analyse the logs with the config they were written with (--config), or measure what is missing with model-gate run (it resumes from a log given with --log)',
     ],
   );
-}
-
-/** "the logs hold shards 1/3, 2/3: 3/3 is missing" for every incomplete set. */
-function missingShards(runs: readonly RunInfoRecord[]): string[] {
-  const sets = new Map<number, Set<number>>();
-  for (const run of runs) {
-    const match = /^(\d+)\/(\d+)$/.exec(run.shard ?? '');
-    if (!match) continue;
-    const count = Number(match[2]);
-    const set = sets.get(count) ?? new Set<number>();
-    set.add(Number(match[1]));
-    sets.set(count, set);
-  }
-  const problems: string[] = [];
-  for (const [count, present] of sets) {
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !present.has(i));
-    if (missing.length === 0) continue;
-    const have = [...present].sort((a, b) => a - b).map((i) => `${i}/${count}`);
-    problems.push(
-      `shards: the logs hold ${have.join(', ')}; ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing, so the report would cover part of the plan`,
-    );
-  }
-  return problems;
 }
 
 const OPTION_NAMES: Record<keyof RecordedOptions, string> = {

@@ -1,7 +1,6 @@
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ExitCode } from '../errors.js';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
 import { readHistory } from '../history/file.js';
@@ -117,16 +116,10 @@ export async function runJob(
     operations,
     // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
     appendHistory: result.shard === null && limit === null && !result.cancelled,
+    shard: options.shard ?? null,
   });
   if (gpu.file) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
-  if (result.shard === null) return outcome;
-  // A slice of the plan can neither pass nor fail the gate: `analyze` over every shard's log
-  // decides. A matrix job of one shard fails only when its slice could not be measured.
-  return {
-    ...outcome,
-    shard: result.shard,
-    exitCode: outcome.cancelled ? ExitCode.infrastructure : ExitCode.pass,
-  };
+  return outcome;
 }
 
 /**

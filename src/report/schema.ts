@@ -61,6 +61,40 @@ const tallySchema = z.object({
 
 const share = z.number().min(0).max(1);
 
+const units = z.number().int().min(0);
+
+const coverageSchema = z
+  .object({
+    complete: z
+      .boolean()
+      .describe('True when every planned unit is in the logs and the run finished.'),
+    interrupted: z.boolean().describe('The run was stopped by a signal before it finished.'),
+    missingShards: z
+      .array(z.string())
+      .describe('Members of a shard set the logs lack, e.g. "2/3".'),
+    shard: z
+      .string()
+      .nullable()
+      .describe('"i/n" when the report covers one shard\'s slice of the plan, else null.'),
+    rows: z.array(
+      z.object({
+        check: z.enum(CHECK_NAMES),
+        model: z.string(),
+        role: z.enum(['baseline', 'candidate']),
+        unit: z.string().describe('What a unit is: samples, games, answers.'),
+        planned: units,
+        answered: units.describe('The model answered (ok or invalid).'),
+        failed: units.describe('A request failed (error or timeout).'),
+        missing: units.describe('Not in the logs, or a game cut before its end.'),
+      }),
+    ),
+    missing: z
+      .string()
+      .nullable()
+      .describe('The sentence saying what is missing; null when complete.'),
+  })
+  .describe('How much of the plan the report covers; anything short of complete is inconclusive.');
+
 export const reportSchema = z
   .object({
     schema: z.literal(REPORT_SCHEMA),
@@ -87,6 +121,7 @@ export const reportSchema = z
         .looseObject({ series: z.array(z.unknown()), gpu: z.looseObject({ note: z.string() }) })
         .optional()
         .describe('Server hygiene before each series and GPU telemetry during it (runs only).'),
+      coverage: coverageSchema.optional(),
     }),
     checks: z.object({
       churn: z.looseObject({ check: z.literal('churn') }).optional(),

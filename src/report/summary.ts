@@ -33,6 +33,10 @@ export interface SummaryOptions {
    * charts). A URL (the workflow run, whose artifact holds them): every chart links there.
    */
   chartsUrl?: string;
+  /** The commit measured (the pull request's head in a pull_request event). */
+  commit?: string | null;
+  /** The workflow run that measured it. */
+  runUrl?: string | null;
 }
 
 /** A server version or a digest longer than this is not one: shown cut. */
@@ -54,7 +58,7 @@ const SEVERITY_LABEL: Record<Severity, string> = {
 
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const blocks = [
-    verdictBlock(report),
+    verdictBlock(report, options),
     ...gateRules(report.verdict.rules ?? []),
     ...simulatedNotice(report),
     ...atAGlance(report),
@@ -77,8 +81,27 @@ function modelsLine(report: Report): string {
   return `Baseline ${name(baseline)} → candidate ${name(candidate)}`;
 }
 
-function verdictBlock(report: Report): string {
-  const { status, reasons, suppressed } = report.verdict;
+/** "Commit `1a2b3c4` · [workflow run](url)": which code and which run the verdict is about. */
+export function whereLine(options: Pick<SummaryOptions, 'commit' | 'runUrl'>): string | null {
+  const parts: string[] = [];
+  if (options.commit) parts.push(`Commit ${codeSpan(options.commit.slice(0, 12))}`);
+  if (options.runUrl) parts.push(link('workflow run', options.runUrl));
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** The heading: the verdict, or for one shard's slice, that the shard was measured. */
+function heading(report: Report): string {
+  const { status } = report.verdict;
+  const shard = report.run.coverage?.shard;
+  if (shard && status !== 'inconclusive') {
+    return `## 🧩 model-gate: shard ${escapeText(shard)} measured\n\nThis slice of the plan alone reads **${status}**; it is not the gate's verdict: \`model-gate analyze\` over every shard's log decides.`;
+  }
+  const of = shard ? ` (shard ${escapeText(shard)})` : '';
+  return `## ${STATUS_ICON[status]} model-gate verdict: ${status}${of}`;
+}
+
+function verdictBlock(report: Report, options: SummaryOptions): string {
+  const { reasons, suppressed } = report.verdict;
   const count = (severity: Severity) => reasons.filter((r) => r.severity === severity).length;
   const counts = [
     // One rule can fail several times (once per assistant, per domain): count findings.
@@ -91,11 +114,15 @@ function verdictBlock(report: Report): string {
     ),
     plural(count('warn'), 'warning', 'warnings'),
   ].filter((part) => part !== '');
-  const lines = [
-    `## ${STATUS_ICON[status]} model-gate verdict: ${status}`,
+  const lines = [heading(report)];
+  const missing = report.run.coverage?.missing;
+  if (missing) lines.push('', `**${escapeText(missing)}**`);
+  const where = whereLine(options);
+  if (where) lines.push('', where);
+  lines.push(
     '',
     `${modelsLine(report)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ' · every gate rule passed'}`,
-  ];
+  );
   if (reasons.length > 0) lines.push('', findingsTable(reasons));
   if (suppressed.length > 0) {
     const checks = [...new Set(suppressed.map((f) => f.check))].join(', ');

@@ -2,7 +2,7 @@ import type { ChurnSection } from '../checks/churn/section.js';
 import type { DragonSection } from '../checks/dragon/section.js';
 import type { PersonasSection } from '../checks/personas/section.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
-import type { GateConfig } from '../config/schema.js';
+import type { CheckName, GateConfig } from '../config/schema.js';
 import type { HistorySection } from '../history/section.js';
 import type { RunOperations } from '../operations/types.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
@@ -55,6 +55,36 @@ export interface RequestTally {
   meanLatencyMs: number | null;
 }
 
+/** Per check and model: the planned units and what became of them (see src/job/coverage.ts). */
+export interface CoverageRow {
+  check: CheckName;
+  model: string;
+  role: 'baseline' | 'candidate';
+  /** What a unit is, plural: "samples", "games", "answers". */
+  unit: string;
+  planned: number;
+  /** The model answered (ok or invalid). */
+  answered: number;
+  /** A request failed (error or timeout). */
+  failed: number;
+  /** Not in the logs, or a game cut before its end. */
+  missing: number;
+}
+
+/** How much of the plan the report covers. Anything short of complete is `inconclusive`. */
+export interface Coverage {
+  complete: boolean;
+  /** The run was stopped (SIGINT, SIGTERM, Ctrl-C) before it finished. */
+  interrupted: boolean;
+  /** Members of a shard set the logs lack, e.g. ["2/3"]. */
+  missingShards: string[];
+  /** "i/n" when the report covers one shard's slice of the plan (a run with --shard), else null. */
+  shard: string | null;
+  rows: CoverageRow[];
+  /** The sentence saying what is missing; null when complete. */
+  missing: string | null;
+}
+
 export interface RunMetadata {
   provider: ServerInfo;
   models: { baseline: ModelMetadata | null; candidate: ModelMetadata | null };
@@ -72,6 +102,8 @@ export interface RunMetadata {
   promptHashes?: Record<string, string>;
   /** A run (not a re-analysis): server hygiene before each series, GPU telemetry during it. */
   operations?: RunOperations;
+  /** What part of the plan was measured; absent in reports written before it existed. */
+  coverage?: Coverage;
 }
 
 export interface Report {

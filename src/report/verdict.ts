@@ -64,36 +64,66 @@ export function decideVerdict(findings: readonly GateFinding[]): Omit<Verdict, '
 
 /** What the job does with a verdict under the `fail-on` setting. */
 export interface GateOutcome {
-  /** True when the job (or the CLI) must report failure. */
+  /** True when the action step must be marked failed. */
   failed: boolean;
-  /** CLI exit code: 1 regression, 3 could not measure, 0 otherwise. */
+  /** CLI exit code: 1 regression, 3 could not measure (inconclusive), 0 otherwise. */
   exitCode: ExitCode;
   /** One sentence for the log / `core.setFailed`. */
   message: string;
 }
 
 /**
- * `fail-on` is a strictness scale: `never` never fails the job; `regression` (default)
- * fails on a `fail` verdict only, an `inconclusive` verdict is reported as a warning;
- * `inconclusive` also fails when the measurement could not be trusted (exit code 3, kept
- * distinct from a regression).
+ * The one mapping from a verdict to the CLI's exit code and the action step's state, used by
+ * both. The exit code follows the verdict (0 pass and warn, 1 fail, 3 inconclusive) unless
+ * `fail-on` is `never`, which makes it 0. `fail-on` decides the step: `regression` fails it on
+ * `fail`, `inconclusive` also on `inconclusive`. A shard's verdict covers a slice of the plan:
+ * it neither passes nor fails the gate, so a measured shard is 0 and only an unmeasured one
+ * (inconclusive) counts. An interrupted run (its verdict is inconclusive) stopped before it
+ * measured what was asked, like an unreachable server: it fails the step unless `never`.
  */
-export function gateOutcome(status: VerdictStatus, failOn: FailOn): GateOutcome {
-  if (status === 'fail' && failOn !== 'never') {
+export function gateOutcome(
+  status: VerdictStatus,
+  failOn: FailOn,
+  context: { shard?: string | null; interrupted?: boolean } = {},
+): GateOutcome {
+  const shard = context.shard ?? null;
+  if (shard !== null && status !== 'inconclusive') {
+    return {
+      failed: false,
+      exitCode: ExitCode.pass,
+      message: `model-gate: shard ${shard} measured — one slice of the plan, not the gate's verdict; model-gate analyze over every shard's log decides`,
+    };
+  }
+  if (failOn === 'never') {
+    const notCounted =
+      status === 'fail' || status === 'inconclusive' ? ' (not failing: fail-on is never)' : '';
+    return {
+      failed: false,
+      exitCode: ExitCode.pass,
+      message: `model-gate: ${status}${notCounted}`,
+    };
+  }
+  if (status === 'fail') {
     return {
       failed: true,
       exitCode: ExitCode.regression,
       message: 'model-gate: regression — at least one gate rule failed',
     };
   }
-  if (status === 'inconclusive' && failOn === 'inconclusive') {
+  if (status === 'inconclusive') {
+    const what = shard === null ? 'the measurement' : `the measurement of shard ${shard}`;
+    if (context.interrupted) {
+      return {
+        failed: true,
+        exitCode: ExitCode.infrastructure,
+        message: `model-gate: inconclusive — the run was interrupted before ${what} was complete`,
+      };
+    }
     return {
-      failed: true,
+      failed: failOn === 'inconclusive',
       exitCode: ExitCode.infrastructure,
-      message: 'model-gate: inconclusive — the measurement could not be trusted',
+      message: `model-gate: inconclusive — ${what} could not be trusted${failOn === 'inconclusive' ? '' : ` (not failing: fail-on is ${failOn})`}`,
     };
   }
-  const notCounted =
-    status === 'fail' || status === 'inconclusive' ? ` (not failing: fail-on is ${failOn})` : '';
-  return { failed: false, exitCode: ExitCode.pass, message: `model-gate: ${status}${notCounted}` };
+  return { failed: false, exitCode: ExitCode.pass, message: `model-gate: ${status}` };
 }

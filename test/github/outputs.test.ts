@@ -32,6 +32,38 @@ describe('action outputs', () => {
       'ece-candidate': '0.193',
       'persona-accuracy': '0.72',
       'artifact-url': 'https://github.com/o/r/actions/runs/1/artifacts/9',
+      incomplete: '',
+    });
+  });
+
+  it('say what is missing, and label a shard instead of giving its slice as the verdict', () => {
+    const report = constructedReport();
+    const coverage = {
+      complete: false,
+      interrupted: true,
+      missingShards: [],
+      shard: null,
+      rows: [],
+      missing: 'Incomplete measurement — the run was interrupted before it finished.',
+    };
+    report.verdict.status = 'inconclusive';
+    report.run.coverage = coverage;
+    const files = { report: 'r.json', summary: 's.md' };
+    expect(actionOutputs(report, files, null)).toMatchObject({
+      verdict: 'inconclusive',
+      incomplete: coverage.missing,
+    });
+    const shard = constructedReport();
+    shard.run.coverage = {
+      ...coverage,
+      complete: true,
+      interrupted: false,
+      shard: '1/2',
+      missing: null,
+    };
+    expect(actionOutputs(shard, files, null)).toMatchObject({
+      verdict: 'shard 1/2 measured',
+      incomplete: '',
     });
   });
 

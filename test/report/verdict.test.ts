@@ -92,8 +92,33 @@ describe('gateOutcome', () => {
       ['pass', 'ok/0', 'ok/0', 'ok/0'],
       ['warn', 'ok/0', 'ok/0', 'ok/0'],
       ['fail', 'ok/0', 'failed/1', 'failed/1'],
-      ['inconclusive', 'ok/0', 'ok/0', 'failed/3'],
+      // The CLI exits 3 on inconclusive whatever fail-on says (except never); the step fails
+      // only when fail-on asks for it.
+      ['inconclusive', 'ok/0', 'ok/3', 'failed/3'],
     ]);
     expect(gateOutcome('fail', 'never').message).toMatch(/not failing: fail-on is never/);
+  });
+
+  it('a measured shard neither passes nor fails; an unmeasured one is inconclusive', () => {
+    const shard = (
+      status: 'pass' | 'fail' | 'inconclusive',
+      failOn: 'regression' | 'inconclusive',
+    ) => gateOutcome(status, failOn, { shard: '1/2' });
+    expect(shard('fail', 'regression')).toMatchObject({ failed: false, exitCode: 0 });
+    expect(shard('fail', 'regression').message).toContain('shard 1/2 measured');
+    expect(shard('pass', 'inconclusive')).toMatchObject({ failed: false, exitCode: 0 });
+    expect(shard('inconclusive', 'regression')).toMatchObject({ failed: false, exitCode: 3 });
+    expect(shard('inconclusive', 'inconclusive')).toMatchObject({ failed: true, exitCode: 3 });
+  });
+
+  it('an interrupted run fails the step unless fail-on is never', () => {
+    expect(gateOutcome('inconclusive', 'regression', { interrupted: true })).toMatchObject({
+      failed: true,
+      exitCode: 3,
+    });
+    expect(gateOutcome('inconclusive', 'never', { interrupted: true })).toMatchObject({
+      failed: false,
+      exitCode: 0,
+    });
   });
 });

@@ -1,0 +1,192 @@
+/**
+ * Completeness: the plan is known, so what the logs hold can be counted against it. A report
+ * over part of the plan — an interrupted run, a log cut short, a shard left out — must not read
+ * as a pass, so every gap becomes an `inconclusive` finding with a sentence naming it.
+ *
+ * Per check and model, each planned unit (a churn sample, a maze game, a personas answer) is:
+ * - answered: its records are there and the model answered (ok or invalid);
+ * - failed: a request of it failed (error or timeout); the checks' own share rules judge those;
+ * - missing: no record, or a game cut before its end.
+ * Pure: units and records in, counts and sentences out.
+ */
+import type { GateFinding } from '../checks/types.js';
+import type { CheckName } from '../config/schema.js';
+import type { Coverage, CoverageRow } from '../report/types.js';
+import type { RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
+import type { WorkUnit } from '../runner/types.js';
+
+/** What one work unit of each check is, in the user's words. */
+export const UNIT_NAMES: Record<CheckName, [string, string]> = {
+  churn: ['sample', 'samples'],
+  dragon: ['game', 'games'],
+  personas: ['answer', 'answers'],
+};
+
+export interface CoverageInput {
+  units: readonly WorkUnit[];
+  /** Records the report is computed from (stale ones already left out). */
+  records: readonly SampleRecord[];
+  /** Baseline first, then candidate. */
+  models: readonly string[];
+  /** The run was stopped by a signal before it finished. */
+  interrupted: boolean;
+  /** Run records of the logs: shard sets with a member missing are named. */
+  runs: readonly RunInfoRecord[];
+  /** "i/n" when the units are one shard's slice: the other shards are not missing. */
+  shard: string | null;
+}
+
+type UnitState = 'answered' | 'failed' | 'missing';
+
+function unitState(unit: WorkUnit, own: readonly SampleRecord[]): UnitState {
+  if (own.length === 0) return 'missing';
+  const failed = own.some(
+    (r) => r.kind === 'call' && (r.status === 'error' || r.status === 'timeout'),
+  );
+  if (failed) return 'failed';
+  // The runner's own rule (errors left out) decides whether the unit is done. A single-call
+  // unit is answered by its call even when an extra it keeps (an embedding) is still to come.
+  const usable = own.filter((r) => r.kind !== 'call' || r.status !== 'error');
+  if (unit.isComplete(usable)) return 'answered';
+  const answeredCall = usable.some(
+    (r) => r.kind === 'call' && (r.status === 'ok' || r.status === 'invalid'),
+  );
+  return unit.expectedCalls <= 1 && answeredCall ? 'answered' : 'missing';
+}
+
+/** Records grouped by the planned unit that owns them (its key, or its key + "/…"). */
+function recordsByUnit(
+  units: readonly WorkUnit[],
+  records: readonly SampleRecord[],
+): Map<WorkUnit, SampleRecord[]> {
+  const byKey = new Map<string, WorkUnit>();
+  for (const unit of units) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
+  const grouped = new Map<WorkUnit, SampleRecord[]>();
+  for (const record of records) {
+    const parts = record.key.split('/');
+    for (let n = parts.length; n >= 1; n--) {
+      const unit = byKey.get(
+        JSON.stringify([record.check, record.model, parts.slice(0, n).join('/')]),
+      );
+      if (!unit) continue;
+      const list = grouped.get(unit) ?? [];
+      list.push(record);
+      grouped.set(unit, list);
+      break;
+    }
+  }
+  return grouped;
+}
+
+export function measureCoverage(input: CoverageInput): Coverage {
+  const grouped = recordsByUnit(input.units, input.records);
+  const rows = new Map<string, CoverageRow>();
+  for (const unit of input.units) {
+    const id = JSON.stringify([unit.check, unit.model]);
+    const row = rows.get(id) ?? {
+      check: unit.check,
+      model: unit.model,
+      role: unit.model === input.models[0] ? 'baseline' : 'candidate',
+      unit: UNIT_NAMES[unit.check][1],
+      planned: 0,
+      answered: 0,
+      failed: 0,
+      missing: 0,
+    };
+    row.planned++;
+    row[unitState(unit, grouped.get(unit) ?? [])]++;
+    rows.set(id, row);
+  }
+  const list = [...rows.values()];
+  const missingShards = input.shard === null ? missingShardsOf(input.runs) : [];
+  // A shard set with a member missing matters through the units it leaves unmeasured: another
+  // run may have measured them.
+  const complete = !input.interrupted && list.every((r) => r.missing === 0);
+  return {
+    complete,
+    interrupted: input.interrupted,
+    missingShards,
+    shard: input.shard,
+    rows: list,
+    missing: complete ? null : missingSentence(list, input.interrupted, missingShards),
+  };
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function rowGap(row: CoverageRow): string {
+  return `${count(row.missing)} of ${count(row.planned)} ${row.check} ${row.unit} of ${row.model} (${row.role})`;
+}
+
+/** "the run was interrupted; shard 2/3 is missing; not measured: 600 of 1,200 churn samples of m (candidate)". */
+function missingSentence(
+  rows: readonly CoverageRow[],
+  interrupted: boolean,
+  missingShards: readonly string[],
+): string {
+  const parts: string[] = [];
+  if (interrupted) parts.push('the run was interrupted before it finished');
+  if (missingShards.length > 0) {
+    parts.push(
+      `shard ${missingShards.join(', ')} ${missingShards.length === 1 ? 'is' : 'are'} missing from the logs`,
+    );
+  }
+  const gaps = rows.filter((r) => r.missing > 0);
+  if (gaps.length > 0) parts.push(`not measured: ${gaps.map(rowGap).join('; ')}`);
+  const sentence = parts.join('; ');
+  return `Incomplete measurement — ${sentence}. Run again to measure the rest (a run resumes from its sample log).`;
+}
+
+/**
+ * One `inconclusive` finding per check the gap touches, so the verdict machinery sets that
+ * check's fail and warn findings aside: numbers over part of the plan claim nothing.
+ */
+export function coverageFindings(coverage: Coverage, checks: readonly CheckName[]): GateFinding[] {
+  if (coverage.complete) return [];
+  const findings: GateFinding[] = [];
+  for (const check of checks) {
+    const gaps = coverage.rows.filter((r) => r.check === check && r.missing > 0);
+    if (gaps.length === 0) continue;
+    const missing = gaps.reduce((sum, r) => sum + r.missing, 0);
+    const planned = gaps.reduce((sum, r) => sum + r.planned, 0);
+    findings.push({
+      check,
+      rule: 'incomplete',
+      severity: 'inconclusive',
+      message: `not measured: ${gaps.map(rowGap).join('; ')}${coverage.interrupted ? ' (the run was interrupted)' : ''}; a report over part of the plan concludes nothing`,
+      values: { missing, planned },
+    });
+  }
+  const first = checks[0];
+  if (findings.length === 0 && first !== undefined) {
+    // Every planned unit is logged, yet the run or the shard set did not finish normally.
+    findings.push({
+      check: first,
+      rule: 'incomplete',
+      severity: 'inconclusive',
+      message: coverage.missing ?? 'the measurement is incomplete',
+      values: { missing: 0, planned: coverage.rows.reduce((sum, r) => sum + r.planned, 0) },
+    });
+  }
+  return findings;
+}
+
+/** "2/3" for every member of a shard set the logs lack. */
+export function missingShardsOf(runs: readonly RunInfoRecord[]): string[] {
+  const sets = new Map<number, Set<number>>();
+  for (const run of runs) {
+    const match = /^(\d+)\/(\d+)$/.exec(run.shard ?? '');
+    if (!match) continue;
+    const total = Number(match[2]);
+    const set = sets.get(total) ?? new Set<number>();
+    set.add(Number(match[1]));
+    sets.set(total, set);
+  }
+  const missing: string[] = [];
+  for (const [total, present] of [...sets].sort((a, b) => a[0] - b[0])) {
+    for (let i = 1; i <= total; i++) if (!present.has(i)) missing.push(`${i}/${total}`);
+  }
+  return missing;
+}

@@ -1,0 +1,150 @@
+/**
+ * Completeness is part of the verdict: a run cut short, or a log holding half of the plan, is
+ * `inconclusive` and says what is missing — in report.json, the summary's first lines and the
+ * exit code — never the verdict of the part that was measured.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOutcome } from '../../src/cli/handlers.js';
+import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import { ExitCode } from '../../src/errors.js';
+import { analyseLogs } from '../../src/job/analyse.js';
+import { runJob } from '../../src/job/run.js';
+import { createProvider } from '../../src/providers/create.js';
+import type { Provider } from '../../src/providers/types.js';
+import { reportSchema } from '../../src/report/schema.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+
+const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+let simulator: RunningSimulator;
+let root: string;
+
+beforeAll(async () => {
+  // A/A: identical models, so the part that is measured passes — only completeness can stop it.
+  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/aa.yml' });
+  root = mkdtempSync(path.join(tmpdir(), 'model-gate-coverage-'));
+});
+afterAll(async () => {
+  await simulator.close();
+});
+
+function config(name: string, samples = 4): LoadedConfig {
+  return loadConfig({
+    file: 'fixtures/demo/model-gate.yml',
+    env: {},
+    overrides: [
+      { path: ['provider', 'host'], value: simulator.url, source: 'test' },
+      { path: ['models', 'candidate'], value: 'demo-twin:1b', source: 'test' },
+      { path: ['checks'], value: ['churn'], source: 'test' },
+      { path: ['churn', 'samples'], value: samples, source: 'test' },
+      { path: ['runner', 'concurrency'], value: 1, source: 'test' },
+      { path: ['output', 'dir'], value: path.join(root, name), source: 'test' },
+    ],
+  });
+}
+
+/** The provider of the config, with the signal aborted once `after` chat calls have answered. */
+function cancellingProvider(loaded: LoadedConfig, controller: AbortController, after: number) {
+  const inner = createProvider(loaded.config);
+  let calls = 0;
+  const provider: Provider = Object.create(inner);
+  provider.chat = async (...args: Parameters<Provider['chat']>) => {
+    const response = await inner.chat(...args);
+    if (++calls === after) controller.abort(new Error('the job was cancelled'));
+    return response;
+  };
+  return provider;
+}
+
+describe('an interrupted run', () => {
+  it('is inconclusive everywhere, with what is missing in report.json and the first summary lines', async () => {
+    const loaded = config('cancelled');
+    const controller = new AbortController();
+    // The plan: 2 models × items × 4 samples; stop after 12% of the baseline's.
+    const whole = await runJob({ loaded: config('whole'), progress: quiet });
+    const planned = whole.report.run.coverage?.rows.reduce((s, r) => s + r.planned, 0) ?? 0;
+    expect(whole.report.verdict.status).toBe('pass');
+    expect(whole.report.run.coverage).toMatchObject({ complete: true, missing: null });
+
+    const after = Math.round(planned * 0.12);
+    const outcome = await runJob({
+      loaded,
+      provider: cancellingProvider(loaded, controller, after),
+      signal: controller.signal,
+      progress: quiet,
+    });
+    expect(outcome.cancelled).toBe(true);
+    expect(outcome.exitCode).toBe(ExitCode.infrastructure);
+
+    const written = JSON.parse(readFileSync(outcome.files.report, 'utf8'));
+    expect(reportSchema.safeParse(written).success).toBe(true);
+    expect(written.verdict.status).toBe('inconclusive');
+    expect(written.verdict.reasons[0]).toMatchObject({ check: 'churn', rule: 'incomplete' });
+    const coverage = written.run.coverage;
+    expect(coverage.complete).toBe(false);
+    expect(coverage.interrupted).toBe(true);
+    const [baseline, candidate] = coverage.rows;
+    expect(baseline).toMatchObject({ check: 'churn', model: 'demo-base:1b', role: 'baseline' });
+    expect(baseline.planned).toBe(planned / 2);
+    // The calls in flight when the signal came are lost, nothing else (the first call counted
+    // was the uncounted warm-up).
+    expect(baseline.answered).toBeGreaterThanOrEqual(after - 1);
+    expect(baseline.answered + baseline.missing).toBe(planned / 2);
+    expect(candidate).toMatchObject({ answered: 0, missing: planned / 2 });
+    expect(coverage.missing).toContain('the run was interrupted');
+    expect(coverage.missing).toContain(
+      `${planned / 2} of ${planned / 2} churn samples of demo-twin:1b (candidate)`,
+    );
+
+    const summary = readFileSync(outcome.files.summary, 'utf8').split('\n');
+    expect(summary[0]).toBe('## ❔ model-gate verdict: inconclusive');
+    expect(summary.slice(0, 4).join('\n')).toContain('Incomplete measurement');
+    expect(summary.slice(0, 4).join('\n')).toContain('the run was interrupted');
+    expect(describeOutcome(outcome)).toContain('Incomplete measurement');
+
+    // Resuming finishes the plan: complete, and the verdict of a whole run.
+    const resumed = await runJob({ loaded, progress: quiet });
+    expect(resumed.report.run.coverage?.complete).toBe(true);
+    expect(resumed.report.verdict).toEqual(whole.report.verdict);
+    expect(resumed.exitCode).toBe(ExitCode.pass);
+  });
+});
+
+describe('analyze over part of the plan', () => {
+  it('a log missing half of the candidate samples is inconclusive and names them', async () => {
+    const full = await runJob({ loaded: config('full-log'), progress: quiet });
+    const log = full.files.logs[0] as string;
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    let dropped = 0;
+    const kept = lines.filter((line) => {
+      const record = JSON.parse(line);
+      const drop = record.kind === 'call' && record.model === 'demo-twin:1b' && dropped % 2 === 0;
+      if (record.kind === 'call' && record.model === 'demo-twin:1b') dropped++;
+      return !drop;
+    });
+    const candidateRecords = dropped;
+    const missing = Math.ceil(candidateRecords / 2);
+    const partial = path.join(root, 'partial.jsonl');
+    writeFileSync(partial, `${kept.join('\n')}\n`);
+
+    const outcome = await analyseLogs({
+      loaded: config('analysed'),
+      logs: [partial],
+      requireMatchingLogs: true,
+    });
+    expect(outcome.report.verdict.status).toBe('inconclusive');
+    expect(outcome.exitCode).toBe(ExitCode.infrastructure);
+    const candidate = outcome.report.run.coverage?.rows.find((r) => r.model === 'demo-twin:1b');
+    expect(candidate).toMatchObject({
+      planned: candidateRecords,
+      answered: candidateRecords - missing,
+      missing,
+    });
+    expect(outcome.report.run.coverage?.missing).toContain(
+      `${missing} of ${candidateRecords} churn samples of demo-twin:1b (candidate)`,
+    );
+    expect(outcome.report.verdict.reasons.map((r) => r.rule)).toContain('incomplete');
+  });
+});
