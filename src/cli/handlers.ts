@@ -91,6 +91,7 @@ function printOutcome(outcome: JobOutcome, json: boolean, out: (text: string) =>
           verdict: outcome.report.verdict.status,
           exitCode: outcome.exitCode,
           cancelled: outcome.cancelled,
+          incomplete: outcome.report.run.coverage?.missing ?? null,
           ...(outcome.shard ? { shard: outcome.shard } : {}),
           reasons: outcome.report.verdict.reasons,
           files: outcome.files,

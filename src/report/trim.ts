@@ -67,18 +67,100 @@ function largestFitting(text: string, candidates: readonly number[], budget: num
   return best;
 }
 
+/** A top-level collapsed block: `<details>` through its matching `</details>`, whole lines. */
+interface Collapsed {
+  start: number;
+  end: number;
+  /** Offset where the body starts: after the `<summary>` line. */
+  body: number;
+}
+
+const SHRUNK = 'lines cut to fit; the full list is in the full report';
+
+function collapsedBlocks(text: string): Collapsed[] {
+  const blocks: Collapsed[] = [];
+  const lines = boundaries(text).lines;
+  const all = text.split('\n');
+  let open: { start: number; body: number } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const { offset, fence, openDetails } = lines[i]!;
+    const line = all[i] ?? '';
+    if (fence !== null) continue;
+    if (open === null && openDetails === 0 && /^<details>/i.test(line.trim())) {
+      open = { start: offset, body: offset + line.length + 1 };
+    }
+    const next = lines[i + 1];
+    if (open !== null && (next?.openDetails ?? 0) === 0 && /<\/details>\s*$/i.test(line)) {
+      blocks.push({ ...open, end: offset + line.length });
+      open = null;
+    }
+  }
+  return blocks;
+}
+
 /**
- * Returns `text` unchanged when it fits in `limit` bytes; otherwise the longest prefix that
- * ends before a heading (or a collapsed block) and fits together with `notice`, which is
- * appended after a rule. When not even the first section fits, it cuts between paragraphs,
- * then between lines, closing a code fence or collapsed block left open.
+ * The block cut to about `target` bytes: its summary line, the first lines of its body that
+ * fit (a table keeps its header), what was left open closed, and how many lines were cut.
+ */
+function shrinkBlock(text: string, block: Collapsed, target: number): string {
+  const head = text.slice(block.start, block.body);
+  const body = text.slice(block.body, block.end).replace(/\n*<\/details>\s*$/i, '');
+  const bodyLines = body.split('\n');
+  const found = boundaries(body);
+  let kept = 0;
+  let size = utf8Size(head) + 120;
+  while (kept < bodyLines.length && size + utf8Size(bodyLines[kept] ?? '') + 1 <= target) {
+    size += utf8Size(bodyLines[kept] ?? '') + 1;
+    kept++;
+  }
+  const state = found.lines[kept] ?? { fence: null, openDetails: 0 };
+  const cut = bodyLines.length - kept;
+  const closing =
+    (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails);
+  const keptText = bodyLines.slice(0, kept).join('\n').trimEnd();
+  return `${head}${keptText}${closing}\n\n_… ${cut} ${SHRUNK}._\n\n</details>`;
+}
+
+/**
+ * Long lists live in collapsed blocks (changed items, per-game tables): they shrink first,
+ * the largest first, so every section heading and verdict line outside them stays.
+ */
+function shrinkCollapsed(text: string, budget: number): string {
+  let out = text;
+  for (let round = 0; round < 64 && utf8Size(out) > budget; round++) {
+    const blocks = collapsedBlocks(out)
+      .filter((b) => !out.slice(b.start, b.end).includes(SHRUNK))
+      .sort((a, b) => utf8Size(out.slice(b.start, b.end)) - utf8Size(out.slice(a.start, a.end)));
+    const largest = blocks[0];
+    if (!largest) break;
+    const size = utf8Size(out.slice(largest.start, largest.end));
+    const excess = utf8Size(out) - budget;
+    const shrunk = shrinkBlock(out, largest, Math.max(0, size - excess));
+    if (utf8Size(shrunk) >= size) break;
+    out = out.slice(0, largest.start) + shrunk + out.slice(largest.end);
+  }
+  return out;
+}
+
+/**
+ * Returns `text` unchanged when it fits in `limit` bytes. Otherwise collapsed blocks (the long
+ * item lists) shrink first, largest first, keeping their first lines; then, if it still does
+ * not fit, the longest prefix that ends before a heading (or a collapsed block) and fits
+ * together with `notice`, which is appended after a rule. When not even the first section
+ * fits, it cuts between paragraphs, then between lines, closing a code fence or collapsed
+ * block left open.
  */
 export function trimMarkdown(text: string, limit: number, notice: string): string {
   if (utf8Size(text) <= limit) return text;
   const tail = `\n\n---\n\n${notice.trim()}\n`;
   const budget = limit - utf8Size(tail);
   if (budget <= 0) return truncateToBytes(notice.trim(), limit);
+  const shrunk = shrinkCollapsed(text, budget);
+  if (utf8Size(shrunk) <= budget) return shrunk.trimEnd() + tail;
+  return cutPrefix(shrunk, budget, tail);
+}
 
+function cutPrefix(text: string, budget: number, tail: string): string {
   const found = boundaries(text);
   const atSection = largestFitting(text, found.sections, budget);
   if (atSection > 0) return text.slice(0, atSection).trimEnd() + tail;

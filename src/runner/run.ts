@@ -31,7 +31,10 @@
  * One run per log: a lock file beside it (src/sampleLog/lock.ts) stops a second run.
  *
  * Before any call: the server must answer (else InfrastructureError, exit 3) and every model
- * must exist on it (else InfrastructureError with the `ollama pull` hint); models already
+ * must exist on it (else InfrastructureError with the `ollama pull` hint). At the end of each
+ * model's series, and as soon as a request answers "model missing", the model is described
+ * again: another digest (re-pulled) or no model at all stops the run (exit 3) instead of
+ * mixing two sets of weights or sending hundreds of requests that cannot succeed; models already
  * loaded are recorded, with a warning when one of them is not ours. A server that stops
  * answering mid-run also ends the run with an InfrastructureError, after the calls in flight
  * have finished and been logged: refused connections say so at once; a server that hangs is
@@ -144,6 +147,36 @@ export class RunCancelled extends Error {
 /** Thrown by `ctx.call` once the server stopped answering; the run ends with exit 3. */
 class ServerLost extends Error {}
 
+/**
+ * The model was re-pulled (another digest) or removed while the run measured it: records of
+ * two sets of weights must not meet in one report, and every further request would answer
+ * "model missing". The run stops at once (exit 3). A server that does not answer the
+ * question is returned as its failure.
+ */
+async function modelChanged(
+  provider: Provider,
+  model: string,
+  digest: string | null,
+): Promise<InfrastructureError | ProviderFailure | null> {
+  let now: ModelMetadata;
+  try {
+    now = await provider.describe(model);
+  } catch (error) {
+    const failure = asFailure(error);
+    // Any other failure is the server's, not the model's: the caller ends the run as such.
+    if (failure.kind !== 'model-missing') return failure;
+    return new InfrastructureError(
+      `model '${model}' is not available on the server at ${provider.info.host}: it disappeared during the run`,
+      `${provider.info.provider === 'ollama' ? `ollama pull ${model}` : 'load the model in the server'}; finished outcomes are in the sample log, run the same command again to resume`,
+    );
+  }
+  if (digest === null || now.digest === null || now.digest === digest) return null;
+  return new InfrastructureError(
+    `${model} was re-pulled during the run: digest ${digest.slice(0, 12)} → ${now.digest.slice(0, 12)}`,
+    'records of the old weights stay in the sample log under their digest and are not mixed with the new ones; run again to measure the model now on the server',
+  );
+}
+
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   mkdirSync(path.dirname(path.resolve(options.logPath)), { recursive: true });
   const lock = lockSampleLog(options.logPath);
@@ -243,6 +276,8 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   let executed = 0;
   let serverLost: ProviderFailure | null = null;
   let unitFailure: unknown = null;
+  /** A model that answered "model missing" mid-run: no further request is sent. */
+  let modelLost: string | null = null;
   const numCtxSeen = new Set<number>();
   const series: SeriesHygiene[] = [];
 
@@ -283,7 +318,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     }
     for (;;) {
       if (signal.aborted) throw new RunCancelled();
-      if (serverLost) throw new ServerLost();
+      if (serverLost || modelLost) throw new ServerLost();
       attempts++;
       try {
         const response = await provider.chat(spec.request, signal, timeoutMs);
@@ -300,6 +335,10 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
         }
         if (failure.kind === 'unreachable') {
           serverLost ??= failure;
+          throw new ServerLost();
+        }
+        if (failure.kind === 'model-missing') {
+          modelLost ??= spec.request.model;
           throw new ServerLost();
         }
         if (failure.kind === 'timeout') {
@@ -359,7 +398,9 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   };
 
   progress.start([...pending.values()].flat().reduce((sum, p) => sum + estimatedCalls(p.unit), 0));
-  const stopped = (): boolean => signal.aborted || serverLost !== null || unitFailure !== null;
+  const stopped = (): boolean =>
+    signal.aborted || serverLost !== null || unitFailure !== null || modelLost !== null;
+  let changed: InfrastructureError | null = null;
   try {
     for (const model of options.models) {
       // Longest units (maze games) first, so that none is left running alone at the end.
@@ -387,6 +428,14 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
       hygiene.contextLength = await reportedContext(provider, model);
+      // The digest read before the run must still be the model's at the end of its series (or
+      // when it answered "model missing"): otherwise some records came from other weights.
+      if (!signal.aborted && serverLost === null && unitFailure === null) {
+        const found = await modelChanged(provider, model, digest);
+        if (found instanceof ProviderFailure) serverLost ??= found;
+        else changed = found;
+        if (found) break;
+      }
     }
   } finally {
     options.onSeries?.(null);
@@ -395,6 +444,13 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   }
 
   if (unitFailure !== null) throw unitFailure;
+  if (changed !== null) throw changed;
+  if (modelLost !== null) {
+    throw new InfrastructureError(
+      `model '${modelLost}' stopped answering during the run ("model missing")`,
+      provider.info.provider === 'ollama' ? `ollama pull ${modelLost}` : undefined,
+    );
+  }
   if (serverLost !== null) {
     const lost: ProviderFailure = serverLost;
     throw new InfrastructureError(

@@ -148,3 +148,26 @@ describe('analyze over part of the plan', () => {
     expect(outcome.report.verdict.reasons.map((r) => r.rule)).toContain('incomplete');
   });
 });
+
+describe('analyze over a shard set with a member missing', () => {
+  it('is inconclusive and names the missing shard (it was refused as bad input)', async () => {
+    const first = await runJob({
+      loaded: config('shard-1', 2),
+      shard: { index: 1, count: 2 },
+      progress: quiet,
+    });
+    // The shard's own report covers its slice: complete, labelled, exit 0.
+    expect(first.report.run.coverage).toMatchObject({ complete: true, shard: '1/2' });
+    expect(first.exitCode).toBe(ExitCode.pass);
+
+    const merged = await analyseLogs({
+      loaded: config('shard-merge', 2),
+      logs: first.files.logs,
+      requireMatchingLogs: true,
+    });
+    expect(merged.report.verdict.status).toBe('inconclusive');
+    expect(merged.exitCode).toBe(ExitCode.infrastructure);
+    expect(merged.report.run.coverage?.missingShards).toEqual(['2/2']);
+    expect(merged.report.run.coverage?.missing).toContain('shard 2/2 is missing from the logs');
+  });
+});

@@ -12,6 +12,9 @@ import { loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/job/analyse.js';
 import { type DemoOutcome, runDemo } from '../../src/job/demo.js';
+import { COMMENT_LIMIT, commentBody, commentMarker } from '../../src/github/comment.js';
+import { renderSummary } from '../../src/report/summary.js';
+import { utf8Size } from '../../src/report/trim.js';
 import { rawHtml, tableLinePipes, tables } from '../report/gfm.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
@@ -126,6 +129,33 @@ describe('model-gate demo (regression scenario)', () => {
     });
     expect(again.report.checks).toEqual(outcome.report.checks);
     expect(again.report.verdict).toEqual(outcome.report.verdict);
+  });
+
+  it('a 2,400-item summary cut for the comment keeps every section and verdict line', () => {
+    const report = structuredClone(outcome.report);
+    const churn = report.checks.churn as unknown as {
+      comparison: { items: { id: string; exact: string; rciClass: string }[] };
+    };
+    const template = churn.comparison.items.find((r) => r.exact === 'deteriorated');
+    expect(template).toBeDefined();
+    churn.comparison.items = Array.from({ length: 2400 }, (_, i) => ({
+      ...template!,
+      id: `longitem${String(i).padStart(4, '0')}identifier`,
+    }));
+    const markdown = renderSummary(report);
+    expect(utf8Size(markdown)).toBeGreaterThan(COMMENT_LIMIT);
+    const body = commentBody(commentMarker('default'), markdown, 'Cut to fit: see the run.');
+    expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    const headings = (text: string) => text.split('\n').filter((l) => /^#{2,4} /.test(l));
+    // Every heading of the whole summary, in order: nothing after churn was cut away.
+    expect(headings(body)).toEqual(headings(markdown));
+    expect(body).toContain('Measurement provenance');
+    for (const reason of report.verdict.reasons) expect(body).toContain(`\`${reason.rule}\``);
+    // The long list shrank, keeping its first rows.
+    expect(body).toContain('longitem0000identifier');
+    expect(body).not.toContain('longitem2399identifier');
+    expect(body).toMatch(/… \d+ lines cut to fit/);
+    expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
   });
 });
 

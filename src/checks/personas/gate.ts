@@ -7,7 +7,8 @@
  *   baseline, by at least min-crossing-rise (the candidate merges the pair);
  * - warn: overall accuracy drops by more than max-accuracy-drop;
  * - warn: a paraphrase control is not confused with its twin (the instrument, not the model);
- * - inconclusive: too many timeouts, or no answer to analyse.
+ * - inconclusive: too many timeouts, too many empty or invalid answers (invalidAnswers.ts), or
+ *   no answer to analyse.
  * Controls never fail the gate: a pair made of a control and its twin is never a merged pair,
  * a control's own recognition is not gated, and its twin counts answers given to its controls
  * as recognised. An inverse-posture control that changes sides is reported (info).
@@ -16,6 +17,7 @@ import { percent, points } from '../../report/markdown.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import { compareModels } from './comparison.js';
+import { invalidAnswerFindings } from './invalidAnswers.js';
 import type { PersonasComparison, PersonasModelResult, PersonasSection } from './section.js';
 import type { PersonasSettings } from './settings.js';
 import { type PersonasLevels, personasLevels } from './tests.js';
@@ -31,6 +33,7 @@ export function gatePersonas(
 ): GateFinding[] {
   const findings: GateFinding[] = [];
   for (const result of section.models) findings.push(...measurementFindings(result, settings));
+  findings.push(...invalidAnswerFindings(section, settings.maxInvalidShare));
   const levels = personasLevels(section.catalogue.assistants, settings, budget);
   const comparison = section.comparison ?? comparisonWithPrevious(section, previous, levels);
   if (comparison) findings.push(...comparisonFindings(comparison, settings));

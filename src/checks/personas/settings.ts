@@ -27,6 +27,7 @@ export const personasSettingsSchema = z
         minCrossingRise: z.number().min(0).max(1).default(0.15),
         maxAccuracyDrop: z.number().min(0).max(1).default(0.15),
         maxTimeoutShare: z.number().min(0).max(1).default(0.05),
+        maxInvalidShare: z.number().min(0).max(1).default(0.1),
       })
       .strict()
       .prefault({}),

@@ -21,6 +21,7 @@ const gate = {
   maxAccuracyDrop: 0.15,
   maxTimeoutShare: 0.05,
   minCrossingRise: 0.15,
+  maxInvalidShare: 0.1,
 };
 
 let catalogue: PersonasCatalogue;
