@@ -134,9 +134,9 @@ describe('model-gate demo (regression scenario)', () => {
   it('a 2,400-item summary cut for the comment keeps every section and verdict line', () => {
     const report = structuredClone(outcome.report);
     const churn = report.checks.churn as unknown as {
-      comparison: { items: { id: string; exact: string; rciClass: string }[] };
+      comparison: { items: { id: string; fisherBh: string; rciClass: string }[] };
     };
-    const template = churn.comparison.items.find((r) => r.exact === 'deteriorated');
+    const template = churn.comparison.items.find((r) => r.fisherBh === 'deteriorated');
     expect(template).toBeDefined();
     churn.comparison.items = Array.from({ length: 2400 }, (_, i) => ({
       ...template!,
