@@ -57,7 +57,7 @@ export interface PersonasScenario {
 /** Answers without probe words: only the voices and the commons. */
 export const VOICES_WITHOUT_PROBE_WORDS: VoiceSettings = {
   ...DEFAULT_VOICES,
-  ownShare: 0.07,
+  ownShare: 0.052,
   probeShare: 0,
 };
 
@@ -240,9 +240,7 @@ export async function operatingCharacteristics(
       const rate = hits.any / runs;
       rows.push(row('any (check fails)', hits.any, `≤ ${pct(budget)}`, rate <= budget));
     } else {
-      rows.push(
-        row('merged-pair (names the pair)', hits.named, '≥ 80%', hits.named / runs >= 0.8),
-      );
+      rows.push(row('merged-pair (names the pair)', hits.named, '≥ 80%', hits.named / runs >= 0.8));
       rows.push(
         row('min-recognition', hits['min-recognition'], 'reported', true),
         row('any (check fails)', hits.any, '≥ 80%', hits.any / runs >= 0.8),

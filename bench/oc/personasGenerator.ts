@@ -9,26 +9,40 @@
  * English or French function words, so every drawn word is counted.
  */
 
-/** Small seeded generator (xorshift128+ style), independent of src/stats/prng.ts. */
+/**
+ * Seeded generator independent of src/stats/prng.ts: Marsaglia's 32-bit xorshift128
+ * (shifts 11, 19, 8; Marsaglia 2003, "Xorshift RNGs"), its four words filled from the seed by
+ * a Weyl sequence passed through an integer hash. (A 64-bit generator's shifts on 32-bit words
+ * gave draws correlated over short stretches: answers written one after the other resembled
+ * each other, which made the two models' answers non-exchangeable.)
+ */
 export class Draw {
-  private a: number;
-  private b: number;
+  private x: number;
+  private y: number;
+  private z: number;
+  private w: number;
   constructor(seed: number) {
-    this.a = (seed ^ 0x5bd1e995) >>> 0 || 1;
-    this.b = (Math.imul(seed + 1, 0x27d4eb2d) ^ 0x165667b1) >>> 0 || 2;
-    for (let i = 0; i < 20; i++) this.next();
+    let h = seed >>> 0;
+    const word = (): number => {
+      h = (h + 0x9e3779b9) >>> 0;
+      let t = h;
+      t = Math.imul(t ^ (t >>> 16), 0x21f0aaad);
+      t = Math.imul(t ^ (t >>> 15), 0x735a2d97);
+      return (t ^ (t >>> 15)) >>> 0 || 1;
+    };
+    this.x = word();
+    this.y = word();
+    this.z = word();
+    this.w = word();
   }
   /** Uniform in [0, 1). */
   next(): number {
-    let s1 = this.a;
-    const s0 = this.b;
-    this.a = s0;
-    s1 ^= s1 << 23;
-    s1 ^= s1 >>> 17;
-    s1 ^= s0;
-    s1 ^= s0 >>> 26;
-    this.b = s1 >>> 0;
-    return ((this.a + this.b) >>> 0) / 4294967296;
+    const t = (this.x ^ (this.x << 11)) >>> 0;
+    this.x = this.y;
+    this.y = this.z;
+    this.z = this.w;
+    this.w = (this.w ^ (this.w >>> 19) ^ (t ^ (t >>> 8))) >>> 0;
+    return this.w / 4294967296;
   }
   below(n: number): number {
     return Math.floor(this.next() * n);
@@ -56,7 +70,7 @@ export const DEFAULT_VOICES: VoiceSettings = {
   ownWords: 40,
   probeWords: 15,
   commonWords: 80,
-  ownShare: 0.1,
+  ownShare: 0.09,
   probeShare: 0.25,
 };
 

@@ -15,11 +15,11 @@ import { type PersonasLevels, personasLevels, testedPairs } from './tests.js';
  * Measured by `npm run oc` (bench/oc/personas.ts): answers generated from known vocabularies
  * for 5 assistants × 8 probes × 4 samples (accuracy ≈ 0.64), pushed through analyse and
  * gate at default settings. Rule → [runs failed, runs] over the no-change scenarios
- * (docs/gate-validity-personas.md).
+ * (docs/gate-validity-personas.md); a run that failed the check counts against both rules.
  */
 export const SIMULATED_NO_CHANGE: Record<'min-recognition' | 'merged-pair', [number, number]> = {
-  'min-recognition': [0, 140],
-  'merged-pair': [1, 140],
+  'min-recognition': [1, 100],
+  'merged-pair': [1, 100],
 };
 
 const pct = (x: number, digits = 0) => `${(100 * x).toFixed(digits)}%`;
