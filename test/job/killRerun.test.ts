@@ -22,7 +22,9 @@ it('a run killed at any moment and run again writes the report of an uninterrupt
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-kill-rerun-'));
   const config = writeKillConfig(dir);
   const clean = await runCli(config, sim.url, path.join(dir, 'clean'));
-  expect(clean.code).toBe(1);
+  // Two maze seeds: the demo candidate's known-wall rise warns, and its calibration loss
+  // cannot fail on two games (the dragon tests need 7 paired seeds): a pass, exit 0.
+  expect(clean.code).toBe(0);
   const results = await killTrials({
     config,
     host: sim.url,
