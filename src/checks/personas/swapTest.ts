@@ -24,7 +24,7 @@ import type { Vector } from '../../stats/text/vectors.js';
 import { dot } from '../../stats/text/vectors.js';
 import type { CollectedAnswer } from './answers.js';
 import type { PersonasAssistant } from './section.js';
-import { crossingRiseP, type PersonasLevels, recognitionDropP, testedPairs } from './tests.js';
+import { crossingRiseP, recognitionDropP, testedPairs } from './tests.js';
 
 export interface SwapTestInput {
   assistants: readonly PersonasAssistant[];
