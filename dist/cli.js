@@ -125,17 +125,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path13) {
-      const ctrl = callVisitor(key, node2, visitor, path13);
+    function visit_(key, node2, visitor, path18) {
+      const ctrl = callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visit_(key, ctrl, visitor, path13);
+        replaceNode(key, path18, ctrl);
+        return visit_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path13);
+            const ci = visit_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -146,13 +146,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path13);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path13);
+          const cv = visit_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -173,17 +173,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path13) {
-      const ctrl = await callVisitor(key, node2, visitor, path13);
+    async function visitAsync_(key, node2, visitor, path18) {
+      const ctrl = await callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visitAsync_(key, ctrl, visitor, path13);
+        replaceNode(key, path18, ctrl);
+        return visitAsync_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path13);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -194,13 +194,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path13);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path13);
+          const cv = await visitAsync_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -227,23 +227,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path13) {
+    function callVisitor(key, node2, visitor, path18) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path13);
+        return visitor(key, node2, path18);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path13);
+        return visitor.Map?.(key, node2, path18);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path13);
+        return visitor.Seq?.(key, node2, path18);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path13);
+        return visitor.Pair?.(key, node2, path18);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path13);
+        return visitor.Scalar?.(key, node2, path18);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path13);
+        return visitor.Alias?.(key, node2, path18);
       return void 0;
     }
-    function replaceNode(key, path13, node2) {
-      const parent = path13[path13.length - 1];
+    function replaceNode(key, path18, node2) {
+      const parent = path18[path18.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -340,13 +340,13 @@ var require_directives = __commonJS({
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version3] = parts;
-            if (version3 === "1.1" || version3 === "1.2") {
-              this.yaml.version = version3;
+            const [version4] = parts;
+            if (version4 === "1.1" || version4 === "1.2") {
+              this.yaml.version = version4;
               return true;
             } else {
-              const isValid = /^\d+\.\d+$/.test(version3);
-              onError(6, `Unsupported YAML version ${version3}`, isValid);
+              const isValid = /^\d+\.\d+$/.test(version4);
+              onError(6, `Unsupported YAML version ${version4}`, isValid);
               return false;
             }
           }
@@ -559,26 +559,26 @@ var require_toJS = __commonJS({
   "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
-    function toJS(value2, arg, ctx) {
-      if (Array.isArray(value2))
-        return value2.map((v, i) => toJS(v, String(i), ctx));
-      if (value2 && typeof value2.toJSON === "function") {
-        if (!ctx || !identity.hasAnchor(value2))
-          return value2.toJSON(arg, ctx);
+    function toJS(value3, arg, ctx) {
+      if (Array.isArray(value3))
+        return value3.map((v, i) => toJS(v, String(i), ctx));
+      if (value3 && typeof value3.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value3))
+          return value3.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value2, data);
+        ctx.anchors.set(value3, data);
         ctx.onCreate = (res2) => {
           data.res = res2;
           delete ctx.onCreate;
         };
-        const res = value2.toJSON(arg, ctx);
+        const res = value3.toJSON(arg, ctx);
         if (ctx.onCreate)
           ctx.onCreate(res);
         return res;
       }
-      if (typeof value2 === "bigint" && !ctx?.keep)
-        return Number(value2);
-      return value2;
+      if (typeof value3 === "bigint" && !ctx?.keep)
+        return Number(value3);
+      return value3;
     }
     exports.toJS = toJS;
   }
@@ -616,8 +616,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count4, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count4);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -725,13 +725,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count3 = 0;
+        let count4 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count3)
-            count3 = c;
+          if (c > count4)
+            count4 = c;
         }
-        return count3;
+        return count4;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -750,11 +750,11 @@ var require_Scalar = __commonJS({
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
-    var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
+    var isScalarValue = (value3) => !value3 || typeof value3 !== "function" && typeof value3 !== "object";
     var Scalar = class extends Node.NodeBase {
-      constructor(value2) {
+      constructor(value3) {
         super(identity.SCALAR);
-        this.value = value2;
+        this.value = value3;
       }
       toJSON(arg, ctx) {
         return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
@@ -781,7 +781,7 @@ var require_createNode = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value2, tagName, tags) {
+    function findTagObject(value3, tagName, tags) {
       if (tagName) {
         const match = tags.filter((t) => t.tag === tagName);
         const tagObj = match.find((t) => !t.format) ?? match[0];
@@ -789,53 +789,53 @@ var require_createNode = __commonJS({
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t) => t.identify?.(value2) && !t.format);
+      return tags.find((t) => t.identify?.(value3) && !t.format);
     }
-    function createNode(value2, tagName, ctx) {
-      if (identity.isDocument(value2))
-        value2 = value2.contents;
-      if (identity.isNode(value2))
-        return value2;
-      if (identity.isPair(value2)) {
+    function createNode(value3, tagName, ctx) {
+      if (identity.isDocument(value3))
+        value3 = value3.contents;
+      if (identity.isNode(value3))
+        return value3;
+      if (identity.isPair(value3)) {
         const map2 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map2.items.push(value2);
+        map2.items.push(value3);
         return map2;
       }
-      if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
-        value2 = value2.valueOf();
+      if (value3 instanceof String || value3 instanceof Number || value3 instanceof Boolean || typeof BigInt !== "undefined" && value3 instanceof BigInt) {
+        value3 = value3.valueOf();
       }
       const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
       let ref = void 0;
-      if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
-        ref = sourceObjects.get(value2);
+      if (aliasDuplicateObjects && value3 && typeof value3 === "object") {
+        ref = sourceObjects.get(value3);
         if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value2));
+          ref.anchor ?? (ref.anchor = onAnchor(value3));
           return new Alias.Alias(ref.anchor);
         } else {
           ref = { anchor: null, node: null };
-          sourceObjects.set(value2, ref);
+          sourceObjects.set(value3, ref);
         }
       }
       if (tagName?.startsWith("!!"))
         tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value2, tagName, schema.tags);
+      let tagObj = findTagObject(value3, tagName, schema.tags);
       if (!tagObj) {
-        if (value2 && typeof value2.toJSON === "function") {
-          value2 = value2.toJSON();
+        if (value3 && typeof value3.toJSON === "function") {
+          value3 = value3.toJSON();
         }
-        if (!value2 || typeof value2 !== "object") {
-          const node3 = new Scalar.Scalar(value2);
+        if (!value3 || typeof value3 !== "object") {
+          const node3 = new Scalar.Scalar(value3);
           if (ref)
             ref.node = node3;
           return node3;
         }
-        tagObj = value2 instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value2) ? schema[identity.SEQ] : schema[identity.MAP];
+        tagObj = value3 instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value3) ? schema[identity.SEQ] : schema[identity.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar.Scalar(value2);
+      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value3, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value3, ctx) : new Scalar.Scalar(value3);
       if (tagName)
         node2.tag = tagName;
       else if (!tagObj.default)
@@ -855,10 +855,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path13, value2) {
-      let v = value2;
-      for (let i = path13.length - 1; i >= 0; --i) {
-        const k = path13[i];
+    function collectionFromPath(schema, path18, value3) {
+      let v = value3;
+      for (let i = path18.length - 1; i >= 0; --i) {
+        const k = path18[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -877,7 +877,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
+    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -907,16 +907,16 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path13, value2) {
-        if (isEmptyPath(path13))
-          this.add(value2);
+      addIn(path18, value3) {
+        if (isEmptyPath(path18))
+          this.add(value3);
         else {
-          const [key, ...rest] = path13;
+          const [key, ...rest] = path18;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
-            node2.addIn(rest, value2);
+            node2.addIn(rest, value3);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value2));
+            this.set(key, collectionFromPath(this.schema, rest, value3));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -925,8 +925,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        const [key, ...rest] = path13;
+      deleteIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -940,8 +940,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        const [key, ...rest] = path13;
+      getIn(path18, keepScalar) {
+        const [key, ...rest] = path18;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -959,8 +959,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path13) {
-        const [key, ...rest] = path13;
+      hasIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -970,16 +970,16 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value2) {
-        const [key, ...rest] = path13;
+      setIn(path18, value3) {
+        const [key, ...rest] = path18;
         if (rest.length === 0) {
-          this.set(key, value2);
+          this.set(key, value3);
         } else {
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
-            node2.setIn(rest, value2);
+            node2.setIn(rest, value3);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value2));
+            this.set(key, collectionFromPath(this.schema, rest, value3));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -1174,13 +1174,13 @@ var require_stringifyString = __commonJS({
       }
       return true;
     }
-    function doubleQuotedString(value2, ctx) {
-      const json2 = JSON.stringify(value2);
+    function doubleQuotedString(value3, ctx) {
+      const json2 = JSON.stringify(value3);
       if (ctx.options.doubleQuotedAsJSON)
         return json2;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      const indent = ctx.indent || (containsDocumentMarker(value3) ? "  " : "");
       let str2 = "";
       let start = 0;
       for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
@@ -1254,22 +1254,22 @@ var require_stringifyString = __commonJS({
       str2 = start ? str2 + json2.slice(start) : json2;
       return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
-    function singleQuotedString(value2, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
-        return doubleQuotedString(value2, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
-      const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
+    function singleQuotedString(value3, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value3.includes("\n") || /[ \t]\n|\n[ \t]/.test(value3))
+        return doubleQuotedString(value3, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value3) ? "  " : "");
+      const res = "'" + value3.replace(/'/g, "''").replace(/\n+/g, `$&
 ${indent}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
-    function quotedString(value2, ctx) {
+    function quotedString(value3, ctx) {
       const { singleQuote } = ctx.options;
       let qs;
       if (singleQuote === false)
         qs = doubleQuotedString;
       else {
-        const hasDouble = value2.includes('"');
-        const hasSingle = value2.includes("'");
+        const hasDouble = value3.includes('"');
+        const hasSingle = value3.includes("'");
         if (hasDouble && !hasSingle)
           qs = singleQuotedString;
         else if (hasSingle && !hasDouble)
@@ -1277,7 +1277,7 @@ ${indent}`) + "'";
         else
           qs = singleQuote ? singleQuotedString : doubleQuotedString;
       }
-      return qs(value2, ctx);
+      return qs(value3, ctx);
     }
     var blockEndNewlines;
     try {
@@ -1285,27 +1285,27 @@ ${indent}`) + "'";
     } catch {
       blockEndNewlines = /\n+(?!\n|$)/g;
     }
-    function blockString({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+    function blockString({ comment, type, value: value3 }, ctx, onComment, onChompKeep) {
       const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value2)) {
-        return quotedString(value2, ctx);
+      if (!blockQuote || /\n[\t ]+$/.test(value3)) {
+        return quotedString(value3, ctx);
       }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
-      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent.length);
-      if (!value2)
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value3) ? "  " : "");
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value3, lineWidth, indent.length);
+      if (!value3)
         return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
-      for (endStart = value2.length; endStart > 0; --endStart) {
-        const ch = value2[endStart - 1];
+      for (endStart = value3.length; endStart > 0; --endStart) {
+        const ch = value3[endStart - 1];
         if (ch !== "\n" && ch !== "	" && ch !== " ")
           break;
       }
-      let end = value2.substring(endStart);
+      let end = value3.substring(endStart);
       const endNlPos = end.indexOf("\n");
       if (endNlPos === -1) {
         chomp = "-";
-      } else if (value2 === end || endNlPos !== end.length - 1) {
+      } else if (value3 === end || endNlPos !== end.length - 1) {
         chomp = "+";
         if (onChompKeep)
           onChompKeep();
@@ -1313,7 +1313,7 @@ ${indent}`) + "'";
         chomp = "";
       }
       if (end) {
-        value2 = value2.slice(0, -end.length);
+        value3 = value3.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
         end = end.replace(blockEndNewlines, `$&${indent}`);
@@ -1321,8 +1321,8 @@ ${indent}`) + "'";
       let startWithSpace = false;
       let startEnd;
       let startNlPos = -1;
-      for (startEnd = 0; startEnd < value2.length; ++startEnd) {
-        const ch = value2[startEnd];
+      for (startEnd = 0; startEnd < value3.length; ++startEnd) {
+        const ch = value3[startEnd];
         if (ch === " ")
           startWithSpace = true;
         else if (ch === "\n")
@@ -1330,9 +1330,9 @@ ${indent}`) + "'";
         else
           break;
       }
-      let start = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      let start = value3.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
-        value2 = value2.substring(start.length);
+        value3 = value3.substring(start.length);
         start = start.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
@@ -1343,7 +1343,7 @@ ${indent}`) + "'";
           onComment();
       }
       if (!literal2) {
-        const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        const foldedValue = value3.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
@@ -1356,37 +1356,37 @@ ${indent}`) + "'";
           return `>${header}
 ${indent}${body}`;
       }
-      value2 = value2.replace(/\n+/g, `$&${indent}`);
+      value3 = value3.replace(/\n+/g, `$&${indent}`);
       return `|${header}
-${indent}${start}${value2}${end}`;
+${indent}${start}${value3}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value: value2 } = item;
+      const { type, value: value3 } = item;
       const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-      if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
-        return quotedString(value2, ctx);
+      if (implicitKey && value3.includes("\n") || inFlow && /[[\]{},]/.test(value3)) {
+        return quotedString(value3, ctx);
       }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
-        return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value3)) {
+        return implicitKey || inFlow || !value3.includes("\n") ? quotedString(value3, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value2.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value3.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
-      if (containsDocumentMarker(value2)) {
+      if (containsDocumentMarker(value3)) {
         if (indent === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
         } else if (implicitKey && indent === indentStep) {
-          return quotedString(value2, ctx);
+          return quotedString(value3, ctx);
         }
       }
-      const str2 = value2.replace(/\n+/g, `$&
+      const str2 = value3.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
         const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
-          return quotedString(value2, ctx);
+          return quotedString(value3, ctx);
       }
       return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
@@ -1559,7 +1559,7 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key, value: value3 }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
@@ -1571,7 +1571,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value2 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value3 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -1586,12 +1586,12 @@ var require_stringifyPair = __commonJS({
         explicitKey = true;
       }
       if (ctx.inFlow) {
-        if (allNullValues || value2 == null) {
+        if (allNullValues || value3 == null) {
           if (keyCommentDone && onComment)
             onComment();
           return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
         }
-      } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
+      } else if (allNullValues && !simpleKeys || value3 == null && explicitKey) {
         str2 = `? ${str2}`;
         if (keyComment && !keyCommentDone) {
           str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
@@ -1612,26 +1612,26 @@ ${indent}:`;
           str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity.isNode(value2)) {
-        vsb = !!value2.spaceBefore;
-        vcb = value2.commentBefore;
-        valueComment = value2.comment;
+      if (identity.isNode(value3)) {
+        vsb = !!value3.spaceBefore;
+        vcb = value3.commentBefore;
+        valueComment = value3.comment;
       } else {
         vsb = false;
         vcb = null;
         valueComment = null;
-        if (value2 && typeof value2 === "object")
-          value2 = doc.createNode(value2);
+        if (value3 && typeof value3 === "object")
+          value3 = doc.createNode(value3);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity.isScalar(value2))
+      if (!explicitKey && !keyComment && identity.isScalar(value3))
         ctx.indentAtStart = str2.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value3) && !value3.flow && !value3.tag && !value3.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value3, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -1647,11 +1647,11 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity.isCollection(value2)) {
+      } else if (!explicitKey && identity.isCollection(value3)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
+        const flow = ctx.inFlow ?? value3.flow ?? value3.items.length === 0;
         if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
@@ -1714,7 +1714,7 @@ var require_merge = __commonJS({
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
     var merge2 = {
-      identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
+      identify: (value3) => value3 === MERGE_KEY || typeof value3 === "symbol" && value3.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
@@ -1724,8 +1724,8 @@ var require_merge = __commonJS({
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
-    function addMergeToJSMap(ctx, map2, value2) {
-      const source = resolveAliasValue(ctx, value2);
+    function addMergeToJSMap(ctx, map2, value3) {
+      const source = resolveAliasValue(ctx, value3);
       if (identity.isSeq(source))
         for (const it of source.items)
           mergeValue(ctx, map2, it);
@@ -1735,20 +1735,20 @@ var require_merge = __commonJS({
       else
         mergeValue(ctx, map2, source);
     }
-    function mergeValue(ctx, map2, value2) {
-      const source = resolveAliasValue(ctx, value2);
+    function mergeValue(ctx, map2, value3) {
+      const source = resolveAliasValue(ctx, value3);
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value3] of srcMap) {
+      for (const [key, value4] of srcMap) {
         if (map2 instanceof Map) {
           if (!map2.has(key))
-            map2.set(key, value3);
+            map2.set(key, value4);
         } else if (map2 instanceof Set) {
           map2.add(key);
         } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
           Object.defineProperty(map2, key, {
-            value: value3,
+            value: value4,
             writable: true,
             enumerable: true,
             configurable: true
@@ -1757,8 +1757,8 @@ var require_merge = __commonJS({
       }
       return map2;
     }
-    function resolveAliasValue(ctx, value2) {
-      return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
+    function resolveAliasValue(ctx, value3) {
+      return ctx && identity.isAlias(value3) ? value3.resolve(ctx.doc, ctx) : value3;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
@@ -1775,20 +1775,20 @@ var require_addPairToJSMap = __commonJS({
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value: value2 }) {
+    function addPairToJSMap(ctx, map2, { key, value: value3 }) {
       if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value2);
+        key.addToJSMap(ctx, map2, value3);
       else if (merge2.isMergeKey(ctx, key))
-        merge2.addMergeToJSMap(ctx, map2, value2);
+        merge2.addMergeToJSMap(ctx, map2, value3);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map2 instanceof Map) {
-          map2.set(jsKey, toJS.toJS(value2, jsKey, ctx));
+          map2.set(jsKey, toJS.toJS(value3, jsKey, ctx));
         } else if (map2 instanceof Set) {
           map2.add(jsKey);
         } else {
           const stringKey = stringifyKey(key, jsKey, ctx);
-          const jsValue = toJS.toJS(value2, stringKey, ctx);
+          const jsValue = toJS.toJS(value3, stringKey, ctx);
           if (stringKey in map2)
             Object.defineProperty(map2, stringKey, {
               value: jsValue,
@@ -1838,24 +1838,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value2, ctx) {
+    function createPair(key, value3, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
-      const v = createNode.createNode(value2, void 0, ctx);
+      const v = createNode.createNode(value3, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value2 = null) {
+      constructor(key, value3 = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
         this.key = key;
-        this.value = value2;
+        this.value = value3;
       }
       clone(schema) {
-        let { key, value: value2 } = this;
+        let { key, value: value3 } = this;
         if (identity.isNode(key))
           key = key.clone(schema);
-        if (identity.isNode(value2))
-          value2 = value2.clone(schema);
-        return new _Pair(key, value2);
+        if (identity.isNode(value3))
+          value3 = value3.clone(schema);
+        return new _Pair(key, value3);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -1978,7 +1978,7 @@ ${indent}${line}` : "\n";
           str2 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str2 += ",";
@@ -1994,7 +1994,7 @@ ${indent}${line}` : "\n";
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines.reduce((sum2, line) => sum2 + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
@@ -2058,17 +2058,17 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema);
-        const add = (key, value2) => {
+        const add = (key, value3) => {
           if (typeof replacer === "function")
-            value2 = replacer.call(obj, key, value2);
+            value3 = replacer.call(obj, key, value3);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
-          if (value2 !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value2, ctx));
+          if (value3 !== void 0 || keepUndefined)
+            map2.items.push(Pair.createPair(key, value3, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value2] of obj)
-            add(key, value2);
+          for (const [key, value3] of obj)
+            add(key, value3);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
             add(key, obj[key]);
@@ -2126,8 +2126,8 @@ var require_YAMLMap = __commonJS({
       has(key) {
         return !!findPair2(this.items, key);
       }
-      set(key, value2) {
-        this.add(new Pair.Pair(key, value2), true);
+      set(key, value3) {
+        this.add(new Pair.Pair(key, value3), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -2205,8 +2205,8 @@ var require_YAMLSeq = __commonJS({
         super(identity.SEQ, schema);
         this.items = [];
       }
-      add(value2) {
-        this.items.push(value2);
+      add(value3) {
+        this.items.push(value3);
       }
       /**
        * Removes a value from the collection.
@@ -2247,15 +2247,15 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value2) {
+      set(key, value3) {
         const idx = asItemIndex(key);
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar.isScalarValue(value2))
-          prev.value = value2;
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value3))
+          prev.value = value3;
         else
-          this.items[idx] = value2;
+          this.items[idx] = value3;
       }
       toJSON(_, ctx) {
         const seq = [];
@@ -2331,7 +2331,7 @@ var require_string = __commonJS({
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
-      identify: (value2) => typeof value2 === "string",
+      identify: (value3) => typeof value3 === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
       resolve: (str2) => str2,
@@ -2350,7 +2350,7 @@ var require_null = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
-      identify: (value2) => value2 == null,
+      identify: (value3) => value3 == null,
       createNode: () => new Scalar.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
@@ -2368,18 +2368,18 @@ var require_bool = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
-      identify: (value2) => typeof value2 === "boolean",
+      identify: (value3) => typeof value3 === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
       resolve: (str2) => new Scalar.Scalar(str2[0] === "t" || str2[0] === "T"),
-      stringify({ source, value: value2 }, ctx) {
+      stringify({ source, value: value3 }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
-          if (value2 === sv)
+          if (value3 === sv)
             return source;
         }
-        return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+        return value3 ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
     exports.boolTag = boolTag;
@@ -2390,13 +2390,13 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
-      if (typeof value2 === "bigint")
-        return String(value2);
-      const num2 = typeof value2 === "number" ? value2 : Number(value2);
+    function stringifyNumber({ format, minFractionDigits, tag, value: value3 }) {
+      if (typeof value3 === "bigint")
+        return String(value3);
+      const num2 = typeof value3 === "number" ? value3 : Number(value3);
       if (!isFinite(num2))
         return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
+      let n = Object.is(value3, -0) ? "-0" : JSON.stringify(value3);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
@@ -2420,7 +2420,7 @@ var require_float = __commonJS({
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value3) => typeof value3 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -2428,7 +2428,7 @@ var require_float = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value3) => typeof value3 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
@@ -2440,7 +2440,7 @@ var require_float = __commonJS({
       }
     };
     var float = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value3) => typeof value3 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
@@ -2464,16 +2464,16 @@ var require_int = __commonJS({
   "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    var intIdentify = (value3) => typeof value3 === "bigint" || Number.isInteger(value3);
     var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
-      const { value: value2 } = node2;
-      if (intIdentify(value2) && value2 >= 0)
-        return prefix + value2.toString(radix);
+      const { value: value3 } = node2;
+      if (intIdentify(value3) && value3 >= 0)
+        return prefix + value3.toString(radix);
       return stringifyNumber.stringifyNumber(node2);
     }
     var intOct = {
-      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      identify: (value3) => intIdentify(value3) && value3 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
@@ -2490,7 +2490,7 @@ var require_int = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
-      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      identify: (value3) => intIdentify(value3) && value3 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
@@ -2539,20 +2539,20 @@ var require_schema2 = __commonJS({
     var Scalar = require_Scalar();
     var map2 = require_map();
     var seq = require_seq();
-    function intIdentify(value2) {
-      return typeof value2 === "bigint" || Number.isInteger(value2);
+    function intIdentify(value3) {
+      return typeof value3 === "bigint" || Number.isInteger(value3);
     }
-    var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
+    var stringifyJSON = ({ value: value3 }) => JSON.stringify(value3);
     var jsonScalars = [
       {
-        identify: (value2) => typeof value2 === "string",
+        identify: (value3) => typeof value3 === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
         resolve: (str2) => str2,
         stringify: stringifyJSON
       },
       {
-        identify: (value2) => value2 == null,
+        identify: (value3) => value3 == null,
         createNode: () => new Scalar.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
@@ -2561,7 +2561,7 @@ var require_schema2 = __commonJS({
         stringify: stringifyJSON
       },
       {
-        identify: (value2) => typeof value2 === "boolean",
+        identify: (value3) => typeof value3 === "boolean",
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
@@ -2574,10 +2574,10 @@ var require_schema2 = __commonJS({
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
         resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
-        stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
+        stringify: ({ value: value3 }) => intIdentify(value3) ? value3.toString() : JSON.stringify(value3)
       },
       {
-        identify: (value2) => typeof value2 === "number",
+        identify: (value3) => typeof value3 === "number",
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
@@ -2607,7 +2607,7 @@ var require_binary = __commonJS({
     var Scalar = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
-      identify: (value2) => value2 instanceof Uint8Array,
+      identify: (value3) => value3 instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
       tag: "tag:yaml.org,2002:binary",
@@ -2633,10 +2633,10 @@ var require_binary = __commonJS({
           return src;
         }
       },
-      stringify({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
-        if (!value2)
+      stringify({ comment, type, value: value3 }, ctx, onComment, onChompKeep) {
+        if (!value3)
           return "";
-        const buf = value2;
+        const buf = value3;
         let str2;
         if (typeof node_buffer.Buffer === "function") {
           str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
@@ -2708,25 +2708,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key, value2;
+          let key, value3;
           if (Array.isArray(it)) {
             if (it.length === 2) {
               key = it[0];
-              value2 = it[1];
+              value3 = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
               key = keys[0];
-              value2 = it[key];
+              value3 = it[key];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
             key = it;
           }
-          pairs2.items.push(Pair.createPair(key, value2, ctx));
+          pairs2.items.push(Pair.createPair(key, value3, ctx));
         }
       return pairs2;
     }
@@ -2773,16 +2773,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map2);
         for (const pair of this.items) {
-          let key, value2;
+          let key, value3;
           if (identity.isPair(pair)) {
             key = toJS.toJS(pair.key, "", ctx);
-            value2 = toJS.toJS(pair.value, key, ctx);
+            value3 = toJS.toJS(pair.value, key, ctx);
           } else {
             key = toJS.toJS(pair, "", ctx);
           }
           if (map2.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value2);
+          map2.set(key, value3);
         }
         return map2;
       }
@@ -2796,7 +2796,7 @@ var require_omap = __commonJS({
     YAMLOMap.tag = "tag:yaml.org,2002:omap";
     var omap = {
       collection: "seq",
-      identify: (value2) => value2 instanceof Map,
+      identify: (value3) => value3 instanceof Map,
       nodeClass: YAMLOMap,
       default: false,
       tag: "tag:yaml.org,2002:omap",
@@ -2826,14 +2826,14 @@ var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
-    function boolStringify({ value: value2, source }, ctx) {
-      const boolObj = value2 ? trueTag : falseTag;
+    function boolStringify({ value: value3, source }, ctx) {
+      const boolObj = value3 ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
         return source;
-      return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+      return value3 ? ctx.options.trueStr : ctx.options.falseStr;
     }
     var trueTag = {
-      identify: (value2) => value2 === true,
+      identify: (value3) => value3 === true,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
@@ -2841,7 +2841,7 @@ var require_bool2 = __commonJS({
       stringify: boolStringify
     };
     var falseTag = {
-      identify: (value2) => value2 === false,
+      identify: (value3) => value3 === false,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
@@ -2860,7 +2860,7 @@ var require_float2 = __commonJS({
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value3) => typeof value3 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -2868,7 +2868,7 @@ var require_float2 = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value3) => typeof value3 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
@@ -2880,7 +2880,7 @@ var require_float2 = __commonJS({
       }
     };
     var float = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value3) => typeof value3 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
@@ -2907,7 +2907,7 @@ var require_int2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    var intIdentify = (value3) => typeof value3 === "bigint" || Number.isInteger(value3);
     function intResolve(str2, offset, radix, { intAsBigInt }) {
       const sign = str2[0];
       if (sign === "-" || sign === "+")
@@ -2932,10 +2932,10 @@ var require_int2 = __commonJS({
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
-      const { value: value2 } = node2;
-      if (intIdentify(value2)) {
-        const str2 = value2.toString(radix);
-        return value2 < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
+      const { value: value3 } = node2;
+      if (intIdentify(value3)) {
+        const str2 = value3.toString(radix);
+        return value3 < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -3013,13 +3013,13 @@ var require_set = __commonJS({
         const pair = YAMLMap.findPair(this.items, key);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value2) {
-        if (typeof value2 !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
+      set(key, value3) {
+        if (typeof value3 !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value3}`);
         const prev = YAMLMap.findPair(this.items, key);
-        if (prev && !value2) {
+        if (prev && !value3) {
           this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value2) {
+        } else if (!prev && value3) {
           this.items.push(new Pair.Pair(key));
         }
       }
@@ -3038,10 +3038,10 @@ var require_set = __commonJS({
         const { replacer } = ctx;
         const set3 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
-          for (let value2 of iterable) {
+          for (let value3 of iterable) {
             if (typeof replacer === "function")
-              value2 = replacer.call(iterable, value2, value2);
-            set3.items.push(Pair.createPair(value2, null, ctx));
+              value3 = replacer.call(iterable, value3, value3);
+            set3.items.push(Pair.createPair(value3, null, ctx));
           }
         return set3;
       }
@@ -3049,7 +3049,7 @@ var require_set = __commonJS({
     YAMLSet.tag = "tag:yaml.org,2002:set";
     var set2 = {
       collection: "map",
-      identify: (value2) => value2 instanceof Set,
+      identify: (value3) => value3 instanceof Set,
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
@@ -3083,33 +3083,33 @@ var require_timestamp = __commonJS({
       return sign === "-" ? num2(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
-      let { value: value2 } = node2;
+      let { value: value3 } = node2;
       let num2 = (n) => n;
-      if (typeof value2 === "bigint")
+      if (typeof value3 === "bigint")
         num2 = (n) => BigInt(n);
-      else if (isNaN(value2) || !isFinite(value2))
+      else if (isNaN(value3) || !isFinite(value3))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
-      if (value2 < 0) {
+      if (value3 < 0) {
         sign = "-";
-        value2 *= num2(-1);
+        value3 *= num2(-1);
       }
       const _60 = num2(60);
-      const parts = [value2 % _60];
-      if (value2 < 60) {
+      const parts = [value3 % _60];
+      if (value3 < 60) {
         parts.unshift(0);
       } else {
-        value2 = (value2 - parts[0]) / _60;
-        parts.unshift(value2 % _60);
-        if (value2 >= 60) {
-          value2 = (value2 - parts[0]) / _60;
-          parts.unshift(value2);
+        value3 = (value3 - parts[0]) / _60;
+        parts.unshift(value3 % _60);
+        if (value3 >= 60) {
+          value3 = (value3 - parts[0]) / _60;
+          parts.unshift(value3);
         }
       }
       return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
-      identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
+      identify: (value3) => typeof value3 === "bigint" || Number.isInteger(value3),
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
@@ -3118,7 +3118,7 @@ var require_timestamp = __commonJS({
       stringify: stringifySexagesimal
     };
     var floatTime = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value3) => typeof value3 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
@@ -3127,7 +3127,7 @@ var require_timestamp = __commonJS({
       stringify: stringifySexagesimal
     };
     var timestamp = {
-      identify: (value2) => value2 instanceof Date,
+      identify: (value3) => value3 instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
       // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
@@ -3138,9 +3138,9 @@ var require_timestamp = __commonJS({
         const match = str2.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
-        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const [, year, month, day2, hour, minute, second] = match.map(Number);
         const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date5 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        let date5 = Date.UTC(year, month - 1, day2, hour || 0, minute || 0, second || 0, millisec);
         const tz = match[8];
         if (tz && tz !== "Z") {
           let d = parseSexagesimal(tz, false);
@@ -3150,7 +3150,7 @@ var require_timestamp = __commonJS({
         }
         return new Date(date5);
       },
-      stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+      stringify: ({ value: value3 }) => value3?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
@@ -3424,7 +3424,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value2, replacer, options) {
+      constructor(value3, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -3448,15 +3448,15 @@ var require_Document = __commonJS({
           version: "1.2"
         }, options);
         this.options = opt;
-        let { version: version3 } = opt;
+        let { version: version4 } = opt;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
-            version3 = this.directives.yaml.version;
+            version4 = this.directives.yaml.version;
         } else
-          this.directives = new directives.Directives({ version: version3 });
-        this.setSchema(version3, options);
-        this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
+          this.directives = new directives.Directives({ version: version4 });
+        this.setSchema(version4, options);
+        this.contents = value3 === void 0 ? null : this.createNode(value3, _replacer, options);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -3481,14 +3481,14 @@ var require_Document = __commonJS({
         return copy;
       }
       /** Adds a value to the document. */
-      add(value2) {
+      add(value3) {
         if (assertCollection(this.contents))
-          this.contents.add(value2);
+          this.contents.add(value3);
       }
       /** Adds a value to the document. */
-      addIn(path13, value2) {
+      addIn(path18, value3) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path13, value2);
+          this.contents.addIn(path18, value3);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3507,10 +3507,10 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node2.anchor);
       }
-      createNode(value2, replacer, options) {
+      createNode(value3, replacer, options) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
-          value2 = replacer.call({ "": value2 }, "", value2);
+          value3 = replacer.call({ "": value3 }, "", value3);
           _replacer = replacer;
         } else if (Array.isArray(replacer)) {
           const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
@@ -3537,7 +3537,7 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value2, tag, ctx);
+        const node2 = createNode.createNode(value3, tag, ctx);
         if (flow && identity.isCollection(node2))
           node2.flow = true;
         setAnchors();
@@ -3547,9 +3547,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value2, options = {}) {
+      createPair(key, value3, options = {}) {
         const k = this.createNode(key, null, options);
-        const v = this.createNode(value2, null, options);
+        const v = this.createNode(value3, null, options);
         return new Pair.Pair(k, v);
       }
       /**
@@ -3563,14 +3563,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        if (Collection.isEmptyPath(path13)) {
+      deleteIn(path18) {
+        if (Collection.isEmptyPath(path18)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3585,10 +3585,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        if (Collection.isEmptyPath(path13))
+      getIn(path18, keepScalar) {
+        if (Collection.isEmptyPath(path18))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3599,33 +3599,33 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path13) {
-        if (Collection.isEmptyPath(path13))
+      hasIn(path18) {
+        if (Collection.isEmptyPath(path18))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value2) {
+      set(key, value3) {
         if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key], value2);
+          this.contents = Collection.collectionFromPath(this.schema, [key], value3);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value2);
+          this.contents.set(key, value3);
         }
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value2) {
-        if (Collection.isEmptyPath(path13)) {
-          this.contents = value2;
+      setIn(path18, value3) {
+        if (Collection.isEmptyPath(path18)) {
+          this.contents = value3;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value3);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path13, value2);
+          this.contents.setIn(path18, value3);
         }
       }
       /**
@@ -3635,11 +3635,11 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version3, options = {}) {
-        if (typeof version3 === "number")
-          version3 = String(version3);
+      setSchema(version4, options = {}) {
+        if (typeof version4 === "number")
+          version4 = String(version4);
         let opt;
-        switch (version3) {
+        switch (version4) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
@@ -3650,9 +3650,9 @@ var require_Document = __commonJS({
           case "1.2":
           case "next":
             if (this.directives)
-              this.directives.yaml.version = version3;
+              this.directives.yaml.version = version4;
             else
-              this.directives = new directives.Directives({ version: version3 });
+              this.directives = new directives.Directives({ version: version4 });
             opt = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
@@ -3661,7 +3661,7 @@ var require_Document = __commonJS({
             opt = null;
             break;
           default: {
-            const sv = JSON.stringify(version3);
+            const sv = JSON.stringify(version4);
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
@@ -3684,8 +3684,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count4, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count4);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -3762,12 +3762,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count3 = 1;
+        let count4 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count4 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count3);
+        const pointer = " ".repeat(ci) + "^".repeat(count4);
         error62.message += `:
 
 ${lineStr}
@@ -4011,7 +4011,7 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value: value2 } = collItem;
+        const { start, key, sep, value: value3 } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
           next: key ?? sep?.[0],
@@ -4054,7 +4054,7 @@ var require_resolve_block_map = __commonJS({
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep ?? [], {
           indicator: "map-value-ind",
-          next: value2,
+          next: value3,
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
@@ -4063,14 +4063,14 @@ var require_resolve_block_map = __commonJS({
         offset = valueProps.end;
         if (valueProps.found) {
           if (implicitKey) {
-            if (value2?.type === "block-map" && !valueProps.hasNewline)
+            if (value3?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          const valueNode = value3 ? composeNode(ctx, value3, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
           if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value3, onError);
           offset = valueNode.range[2];
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
@@ -4116,18 +4116,18 @@ var require_resolve_block_seq = __commonJS({
         ctx.atKey = false;
       let offset = bs.offset;
       let commentEnd = null;
-      for (const { start, value: value2 } of bs.items) {
+      for (const { start, value: value3 } of bs.items) {
         const props = resolveProps.resolveProps(start, {
           indicator: "seq-item-ind",
-          next: value2,
+          next: value3,
           offset,
           onError,
           parentIndent: bs.indent,
           startOnNewline: true
         });
         if (!props.found) {
-          if (props.anchor || props.tag || value2) {
-            if (value2?.type === "block-seq")
+          if (props.anchor || props.tag || value3) {
+            if (value3?.type === "block-seq")
               onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
             else
               onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
@@ -4138,9 +4138,9 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node2 = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node2 = value3 ? composeNode(ctx, value3, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value2, onError);
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value3, onError);
         offset = node2.range[2];
         seq.items.push(node2);
       }
@@ -4222,7 +4222,7 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep, value: value2 } = collItem;
+        const { start, key, sep, value: value3 } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
@@ -4233,7 +4233,7 @@ var require_resolve_flow_collection = __commonJS({
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep && !value2) {
+          if (!props.anchor && !props.tag && !sep && !value3) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4288,10 +4288,10 @@ var require_resolve_flow_collection = __commonJS({
           }
         }
         if (!isMap4 && !sep && !props.found) {
-          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+          const valueNode = value3 ? composeNode(ctx, value3, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
-          if (isBlock(value2))
+          if (isBlock(value3))
             onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
         } else {
           ctx.atKey = true;
@@ -4303,7 +4303,7 @@ var require_resolve_flow_collection = __commonJS({
           const valueProps = resolveProps.resolveProps(sep ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
-            next: value2,
+            next: value3,
             offset: keyNode.range[2],
             onError,
             parentIndent: fc.indent,
@@ -4323,15 +4323,15 @@ var require_resolve_flow_collection = __commonJS({
               if (props.start < valueProps.found.offset - 1024)
                 onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
             }
-          } else if (value2) {
-            if ("source" in value2 && value2.source?.[0] === ":")
-              onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+          } else if (value3) {
+            if ("source" in value3 && value3.source?.[0] === ":")
+              onError(value3, "MISSING_CHAR", `Missing space after : in ${fcName}`);
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          const valueNode = value3 ? composeNode(ctx, value3, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
           if (valueNode) {
-            if (isBlock(value2))
+            if (isBlock(value3))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
             if (keyNode.comment)
@@ -4474,11 +4474,11 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value3 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value4 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value3, type, comment: header.comment, range: [start, end2, end2] };
+        return { value: value4, type, comment: header.comment, range: [start, end2, end2] };
       }
       let trimIndent = scalar.indent + header.indent;
       let offset = scalar.offset + header.length;
@@ -4508,11 +4508,11 @@ var require_resolve_block_scalar = __commonJS({
         if (lines[i][0].length > trimIndent)
           chompStart = i + 1;
       }
-      let value2 = "";
+      let value3 = "";
       let sep = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value2 += lines[i][0].slice(trimIndent) + "\n";
+        value3 += lines[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
         let [indent, content] = lines[i];
         offset += indent.length + content.length + 1;
@@ -4526,23 +4526,23 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value2 += sep + indent.slice(trimIndent) + content;
+          value3 += sep + indent.slice(trimIndent) + content;
           sep = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
           if (sep === " ")
             sep = "\n";
           else if (!prevMoreIndented && sep === "\n")
             sep = "\n\n";
-          value2 += sep + indent.slice(trimIndent) + content;
+          value3 += sep + indent.slice(trimIndent) + content;
           sep = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
           if (sep === "\n")
-            value2 += "\n";
+            value3 += "\n";
           else
             sep = "\n";
         } else {
-          value2 += sep + content;
+          value3 += sep + content;
           sep = " ";
           prevMoreIndented = false;
         }
@@ -4552,15 +4552,15 @@ var require_resolve_block_scalar = __commonJS({
           break;
         case "+":
           for (let i = chompStart; i < lines.length; ++i)
-            value2 += "\n" + lines[i][0].slice(trimIndent);
-          if (value2[value2.length - 1] !== "\n")
-            value2 += "\n";
+            value3 += "\n" + lines[i][0].slice(trimIndent);
+          if (value3[value3.length - 1] !== "\n")
+            value3 += "\n";
           break;
         default:
-          value2 += "\n";
+          value3 += "\n";
       }
       const end = start + header.length + scalar.source.length;
-      return { value: value2, type, comment: header.comment, range: [start, end, end] };
+      return { value: value3, type, comment: header.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -4645,20 +4645,20 @@ var require_resolve_flow_scalar = __commonJS({
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
       let _type;
-      let value2;
+      let value3;
       const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
-          value2 = plainValue(source, _onError);
+          value3 = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_SINGLE;
-          value2 = singleQuotedValue(source, _onError);
+          value3 = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_DOUBLE;
-          value2 = doubleQuotedValue(source, _onError);
+          value3 = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
         default:
@@ -4673,7 +4673,7 @@ var require_resolve_flow_scalar = __commonJS({
       const valueEnd = offset + source.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
       return {
-        value: value2,
+        value: value3,
         type: _type,
         comment: re.comment,
         range: [offset, valueEnd, re.offset]
@@ -4866,28 +4866,28 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value: value3, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
         tag = ctx.schema[identity.SCALAR];
       } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
+        tag = findScalarTagByName(ctx.schema, value3, tagName, tagToken, onError);
       else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value2, token, onError);
+        tag = findScalarTagByTest(ctx, value3, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag.resolve(value3, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value2);
+        scalar = new Scalar.Scalar(value3);
       }
       scalar.range = range;
-      scalar.source = value2;
+      scalar.source = value3;
       if (type)
         scalar.type = type;
       if (tagName)
@@ -4898,7 +4898,7 @@ var require_compose_scalar = __commonJS({
         scalar.comment = comment;
       return scalar;
     }
-    function findScalarTagByName(schema, value2, tagName, tagToken, onError) {
+    function findScalarTagByName(schema, value3, tagName, tagToken, onError) {
       if (tagName === "!")
         return schema[identity.SCALAR];
       const matchWithTest = [];
@@ -4911,7 +4911,7 @@ var require_compose_scalar = __commonJS({
         }
       }
       for (const tag of matchWithTest)
-        if (tag.test?.test(value2))
+        if (tag.test?.test(value3))
           return tag;
       const kt = schema.knownTags[tagName];
       if (kt && !kt.collection) {
@@ -4921,10 +4921,10 @@ var require_compose_scalar = __commonJS({
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
       return schema[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value2, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema[identity.SCALAR];
+    function findScalarTagByTest({ atKey, directives, schema }, value3, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value3)) || schema[identity.SCALAR];
       if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema[identity.SCALAR];
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value3)) ?? schema[identity.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -5082,7 +5082,7 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value: value2, end }, onError) {
+    function composeDoc(options, directives, { offset, start, value: value3, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
@@ -5094,7 +5094,7 @@ var require_compose_doc = __commonJS({
       };
       const props = resolveProps.resolveProps(start, {
         indicator: "doc-start",
-        next: value2 ?? end?.[0],
+        next: value3 ?? end?.[0],
         offset,
         onError,
         parentIndent: 0,
@@ -5102,10 +5102,10 @@ var require_compose_doc = __commonJS({
       });
       if (props.found) {
         doc.directives.docStart = true;
-        if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
+        if (value3 && (value3.type === "block-map" || value3.type === "block-seq") && !props.hasNewline)
           onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
       }
-      doc.contents = value2 ? composeNode.composeNode(ctx, value2, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      doc.contents = value3 ? composeNode.composeNode(ctx, value3, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
       const contentEnd = doc.contents.range[2];
       const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
       if (re.comment)
@@ -5353,9 +5353,9 @@ var require_cst_scalar = __commonJS({
       }
       return null;
     }
-    function createScalarToken(value2, context) {
+    function createScalarToken(value3, context) {
       const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
-      const source = stringifyString.stringifyString({ type, value: value2 }, {
+      const source = stringifyString.stringifyString({ type, value: value3 }, {
         implicitKey,
         indent: indent > 0 ? " ".repeat(indent) : "",
         inFlow,
@@ -5385,7 +5385,7 @@ var require_cst_scalar = __commonJS({
           return { type: "scalar", offset, indent, source, end };
       }
     }
-    function setScalarValue(token, value2, context = {}) {
+    function setScalarValue(token, value3, context = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
       let indent = "indent" in token ? token.indent : null;
       if (afterKey && typeof indent === "number")
@@ -5408,7 +5408,7 @@ var require_cst_scalar = __commonJS({
           default:
             type = "PLAIN";
         }
-      const source = stringifyString.stringifyString({ type, value: value2 }, {
+      const source = stringifyString.stringifyString({ type, value: value3 }, {
         implicitKey: implicitKey || indent === null,
         indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
         inFlow,
@@ -5554,7 +5554,7 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value: value2 }) {
+    function stringifyItem({ start, key, sep, value: value3 }) {
       let res = "";
       for (const st of start)
         res += st.source;
@@ -5563,8 +5563,8 @@ var require_cst_stringify = __commonJS({
       if (sep)
         for (const st of sep)
           res += st.source;
-      if (value2)
-        res += stringifyToken(value2);
+      if (value3)
+        res += stringifyToken(value3);
       return res;
     }
     exports.stringify = stringify2;
@@ -5586,9 +5586,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path13) => {
+    visit2.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field3, index2] of path13) {
+      for (const [field3, index2] of path18) {
         const tok = item?.[field3];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -5597,23 +5597,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path13) => {
-      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
-      const field3 = path13[path13.length - 1][0];
+    visit2.parentCollection = (cst, path18) => {
+      const parent = visit2.itemAtPath(cst, path18.slice(0, -1));
+      const field3 = path18[path18.length - 1][0];
       const coll = parent?.[field3];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path13, item, visitor) {
-      let ctrl = visitor(item, path13);
+    function _visit(path18, item, visitor) {
+      let ctrl = visitor(item, path18);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field3 of ["key", "value"]) {
         const token = item[field3];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path13.concat([[field3, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path18.concat([[field3, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5624,10 +5624,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field3 === "key")
-            ctrl = ctrl(item, path13);
+            ctrl = ctrl(item, path18);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -7297,7 +7297,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value2, replacer, options) {
+    function stringify2(value3, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -7310,14 +7310,14 @@ var require_public_api = __commonJS({
         const indent = Math.round(options);
         options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
       }
-      if (value2 === void 0) {
+      if (value3 === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
-      if (identity.isDocument(value2) && !_replacer)
-        return value2.toString(options);
-      return new Document.Document(value2, _replacer, options).toString(options);
+      if (identity.isDocument(value3) && !_replacer)
+        return value3.toString(options);
+      return new Document.Document(value3, _replacer, options).toString(options);
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
@@ -7379,8 +7379,8 @@ var require_dist = __commonJS({
 });
 
 // node_modules/markdown-table/index.js
-function defaultStringLength(value2) {
-  return value2.length;
+function defaultStringLength(value3) {
+  return value3.length;
 }
 function markdownTable(table2, options) {
   const settings = options || {};
@@ -7513,11 +7513,11 @@ function markdownTable(table2, options) {
   }
   return lines.join("\n");
 }
-function serialize(value2) {
-  return value2 === null || value2 === void 0 ? "" : String(value2);
+function serialize(value3) {
+  return value3 === null || value3 === void 0 ? "" : String(value3);
 }
-function toAlignment(value2) {
-  const code2 = typeof value2 === "string" ? value2.codePointAt(0) : 0;
+function toAlignment(value3) {
+  const code2 = typeof value3 === "string" ? value3.codePointAt(0) : 0;
   return code2 === 67 || code2 === 99 ? 99 : code2 === 76 || code2 === 108 ? 108 : code2 === 82 || code2 === 114 ? 114 : 0;
 }
 var init_markdown_table = __esm({
@@ -7525,23 +7525,62 @@ var init_markdown_table = __esm({
   }
 });
 
+// src/text/neutralise.ts
+function escapeCharacter(ch) {
+  let out = "";
+  for (let i = 0; i < ch.length; i++) {
+    out += `\\u${ch.charCodeAt(i).toString(16).toUpperCase().padStart(4, "0")}`;
+  }
+  return out;
+}
+function neutralise(text3, limit2 = FIELD_LIMIT) {
+  const max2 = Math.max(1, Math.floor(limit2));
+  const head = text3.length > max2 + 2 ? text3.slice(0, max2 + 2) : text3;
+  const shown = head.replace(LINE_BREAKS, " ").replace(UNSAFE, escapeCharacter);
+  if (shown.length <= max2 && head.length === text3.length) return shown;
+  return cut(shown, max2 - 1);
+}
+function cut(text3, max2) {
+  let end = Math.min(max2, text3.length);
+  const escapeStart = text3.lastIndexOf("\\u", end);
+  if (escapeStart >= 0 && escapeStart > end - 6 && /^\\u[0-9A-F]{4}/.test(text3.slice(escapeStart)))
+    end = escapeStart;
+  const code2 = text3.charCodeAt(end - 1);
+  if (code2 >= 55296 && code2 <= 56319) end--;
+  return `${text3.slice(0, end)}\u2026`;
+}
+function neutraliseLines(text3) {
+  return text3.replace(UNSAFE, (ch) => DOCUMENT_SAFE.has(ch) ? ch : escapeCharacter(ch));
+}
+var UNSAFE, LINE_BREAKS, DOCUMENT_SAFE, FIELD_LIMIT;
+var init_neutralise = __esm({
+  "src/text/neutralise.ts"() {
+    "use strict";
+    UNSAFE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+    LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
+    DOCUMENT_SAFE = /* @__PURE__ */ new Set(["\n", "	", "\u200B", "\u200C", "\u200D"]);
+    FIELD_LIMIT = 300;
+  }
+});
+
 // src/report/markdown.ts
 function escapeText(text3) {
   return neutraliseReferences(
-    text3.replace(NEWLINES, " ").replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
+    neutralise(text3, TEXT_LIMIT).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
   );
 }
 function escapeHtmlText(text3) {
   return neutraliseReferences(
-    text3.replace(NEWLINES, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    neutralise(text3, TEXT_LIMIT).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
   );
 }
 function neutraliseReferences(text3) {
   return text3.replace(/@/g, `@${ZERO_WIDTH_JOINER}`).replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`).replace(/:(?=\/\/|[\w\\+-]+:)/g, `:${ZERO_WIDTH_SPACE}`).replace(/(w)(ww\\?\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
 }
 function codeSpan(text3) {
-  const clean = text3.replace(NEWLINES, " ").replace(/\|/g, "\\|");
-  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
+  const clean = neutralise(text3, TEXT_LIMIT).replace(/\|/g, "\\|");
+  let longest = 0;
+  for (const run of clean.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = "`".repeat(longest + 1);
   const pad = clean.startsWith("`") || clean.endsWith("`") || clean === "" ? " " : "";
   return `${fence}${pad}${clean}${pad}${fence}`;
@@ -7564,10 +7603,10 @@ function relativeLink(label2, file2) {
   const target = file2.split("/").map((part) => encodeURIComponent(part)).join("/");
   return `[${escapeText(label2)}](${target})`;
 }
-function table(header, rows, align) {
+function table(header, rows2, align) {
   const width = header.length;
   const toWidth = (row) => Array.from({ length: width }, (_, i) => safeCell(row[i] ?? ""));
-  const cells2 = [toWidth(header), ...rows.map(toWidth)];
+  const cells2 = [toWidth(header), ...rows2.map(toWidth)];
   return markdownTable(cells2, { align: align ? [...align] : void 0 });
 }
 function safeCell(cell) {
@@ -7576,20 +7615,20 @@ function safeCell(cell) {
     (_, slashes) => slashes.length % 2 === 0 ? `${slashes}\\|` : `${slashes}|`
   );
 }
-function percent2(value2, digits = 1) {
-  if (value2 === null || value2 === void 0 || !Number.isFinite(value2)) return "\u2013";
-  return `${(value2 * 100).toFixed(digits)}%`;
+function percent2(value3, digits = 1) {
+  if (value3 === null || value3 === void 0 || !Number.isFinite(value3)) return "\u2013";
+  return `${(value3 * 100).toFixed(digits)}%`;
 }
-function points(value2, digits = 1) {
-  if (value2 === null || value2 === void 0 || !Number.isFinite(value2)) return "\u2013";
-  const v = value2 * 100;
+function points(value3, digits = 1) {
+  if (value3 === null || value3 === void 0 || !Number.isFinite(value3)) return "\u2013";
+  const v = value3 * 100;
   const shown = Math.abs(v).toFixed(digits);
   if (Number(shown) === 0) return `\xB1${shown} pts`;
   return `${v > 0 ? "+" : "\u2212"}${shown} pts`;
 }
-function num(value2, digits = 3) {
-  if (value2 === null || value2 === void 0 || !Number.isFinite(value2)) return "\u2013";
-  const shown = value2.toFixed(digits);
+function num(value3, digits = 3) {
+  if (value3 === null || value3 === void 0 || !Number.isFinite(value3)) return "\u2013";
+  const shown = value3.toFixed(digits);
   return Number(shown) === 0 ? 0 .toFixed(digits) : shown;
 }
 function interval(low, high, format = (v) => v.toFixed(3)) {
@@ -7605,15 +7644,17 @@ ${body}
 
 </details>`;
 }
-var MARKDOWN_SPECIAL, NEWLINES, ZERO_WIDTH_JOINER, ZERO_WIDTH_SPACE;
+var MARKDOWN_SPECIAL, NEWLINES, ZERO_WIDTH_JOINER, ZERO_WIDTH_SPACE, TEXT_LIMIT;
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
     init_markdown_table();
+    init_neutralise();
     MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&$=]/g;
     NEWLINES = /\r\n|\r|\n|\u2028|\u2029/g;
     ZERO_WIDTH_JOINER = "\u200D";
     ZERO_WIDTH_SPACE = "\u200B";
+    TEXT_LIMIT = 2e3;
   }
 });
 
@@ -7636,7 +7677,7 @@ function xmlCharacters(text3) {
   return out;
 }
 function escapeXml(text3) {
-  return xmlCharacters(text3).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return xmlCharacters(neutraliseLines(text3)).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 function element(name, attributes, children = "") {
   const attrs = Object.entries(attributes).filter(([, v]) => v !== void 0).map(([k, v]) => ` ${k}="${escapeXml(typeof v === "number" ? round(v) : String(v))}"`).join("");
@@ -7644,7 +7685,7 @@ function element(name, attributes, children = "") {
   return body === "" ? `<${name}${attrs}/>` : `<${name}${attrs}>${body}</${name}>`;
 }
 function text2(x2, y2, content, attributes = {}) {
-  return element("text", { x: x2, y: y2, ...attributes }, escapeXml(content));
+  return element("text", { x: x2, y: y2, ...attributes }, escapeXml(neutralise(content, LABEL_LIMIT)));
 }
 function svgDocument(width, height, title, body) {
   return `${element(
@@ -7658,7 +7699,7 @@ function svgDocument(width, height, title, body) {
       "font-family": "system-ui, sans-serif",
       "font-size": 12
     },
-    [element("title", {}, escapeXml(title)), ...body]
+    [element("title", {}, escapeXml(neutralise(title, LABEL_LIMIT))), ...body]
   )}
 `;
 }
@@ -7669,9 +7710,12 @@ function round(v) {
   const trimmed = fixed2.includes(".") ? fixed2.replace(/\.?0+$/, "") : fixed2;
   return trimmed === "-0" ? "0" : trimmed;
 }
+var LABEL_LIMIT;
 var init_svg = __esm({
   "src/report/svg.ts"() {
     "use strict";
+    init_neutralise();
+    LABEL_LIMIT = 200;
   }
 });
 
@@ -7686,11 +7730,11 @@ __export(dragon_exports, {
 function withInterval(e, format) {
   return e ? `${format(e.value)} ${interval(e.low, e.high, format)}` : "\u2013";
 }
-function signedNum(value2, digits = 3) {
-  if (value2 === null || !Number.isFinite(value2)) return "\u2013";
-  const shown = Math.abs(value2).toFixed(digits);
+function signedNum(value3, digits = 3) {
+  if (value3 === null || !Number.isFinite(value3)) return "\u2013";
+  const shown = Math.abs(value3).toFixed(digits);
   if (Number(shown) === 0) return `\xB1${shown}`;
-  return `${value2 > 0 ? "+" : "\u2212"}${shown}`;
+  return `${value3 > 0 ? "+" : "\u2212"}${shown}`;
 }
 function minus(a, b) {
   return a !== null && a !== void 0 && b !== null && b !== void 0 ? a - b : null;
@@ -7699,20 +7743,20 @@ function modelName(series) {
   return escapeText(series.model);
 }
 function comparisonTable(section) {
-  const present = [section.baseline, section.candidate].filter(
+  const present2 = [section.baseline, section.candidate].filter(
     (s) => s !== null
   );
   const both = section.baseline && section.candidate ? section.baseline : null;
   const header = [
     "metric",
-    ...present.map((s) => `${s.role} ${modelName(s)}`),
+    ...present2.map((s) => `${s.role} ${modelName(s)}`),
     ...both ? ["\u0394"] : []
   ];
-  const rows = METRICS.map((metric) => {
-    const cells2 = [metric.label, ...present.map((s) => metric.cell(s))];
+  const rows2 = METRICS.map((metric) => {
+    const cells2 = [metric.label, ...present2.map((s) => metric.cell(s))];
     if (both && section.candidate) {
       if (metric.label === "ECE") {
-        const d = section.comparison?.eceDifference ?? null;
+        const d = section.comparison?.ece?.difference ?? null;
         cells2.push(
           d ? `${signedNum(d.value)} ${interval(d.low, d.high, (v) => signedNum(v))}` : "\u2013"
         );
@@ -7722,9 +7766,9 @@ function comparisonTable(section) {
     }
     return cells2;
   });
-  return table(header, rows, [
+  return table(header, rows2, [
     "l",
-    ...present.map(() => "r"),
+    ...present2.map(() => "r"),
     ...both ? ["r"] : []
   ]);
 }
@@ -7737,7 +7781,7 @@ function binTable2(bins2, edges) {
       `${b.moves}${b.moves < PALE_BIN_MOVES ? " (few)" : ""}`,
       percent2(b.meanConfidence),
       percent2(b.successShare),
-      interval(b.wilsonLow, b.wilsonHigh, pct)
+      interval(b.wilsonLow, b.wilsonHigh, pct4)
     ]),
     ["l", "r", "r", "r", "r"]
   );
@@ -7756,15 +7800,15 @@ function levelsTable(series) {
 function gamesTable(series) {
   return table(
     ["seed", "result", "turns", "decisions", "cells visited", "treasure", "wounds", "fingerprint"],
-    series.games.map((g) => [
-      String(g.seed),
-      g.result,
-      String(g.turns),
-      String(g.decisions),
-      String(g.cellsVisited),
-      g.treasureFound ? "found" : "\u2013",
-      String(g.wounds),
-      `\`${g.fingerprint.slice(0, 16)}\``
+    series.games.map((g2) => [
+      String(g2.seed),
+      g2.result,
+      String(g2.turns),
+      String(g2.decisions),
+      String(g2.cellsVisited),
+      g2.treasureFound ? "found" : "\u2013",
+      String(g2.wounds),
+      `\`${g2.fingerprint.slice(0, 16)}\``
     ]),
     ["r", "l", "r", "r", "r", "c", "r", "l"]
   );
@@ -7788,24 +7832,27 @@ function seriesDetails(section, series) {
   return details(`${label2}: bins, confidence levels, games`, parts.join("\n\n"));
 }
 function referenceTable(section) {
-  const rows = section.referencePlayers.map((p) => [
+  const rows2 = section.referencePlayers.map((p) => [
     escapeText(p.player ?? p.model),
     String(p.moves),
     percent2(p.meanConfidence),
-    withInterval(p.success, pct),
+    withInterval(p.success, pct4),
     withInterval(p.ece, (v) => v.toFixed(3)),
     num(p.brier),
     percent2(p.knownWallRepeatRate)
   ]);
   const instrument = section.instrument;
+  const separations = (instrument?.separations ?? []).map(
+    (s) => `${s.worse} \u2212 ${s.better} ${signedNum(s.difference.value)} ${interval(s.difference.low, s.difference.high, (v) => signedNum(v))}`
+  ).join("; ");
   const verdict = !instrument ? "" : instrument.ranked ? `
 
-The instrument sees what it was built to see: ECE ranks ${instrument.order.join(" < ")}.` : `
+The instrument sees what it was built to see: overconfident is worse calibrated than the other players, paired 95% intervals above 0 (ECE ${separations}). careful and random are not ranked against each other: random's 0.5 is nearly calibrated whenever half its moves advance.` : `
 
-**The instrument failed its control**: ECE ranks ${instrument.order.join(" < ")}, expected careful first and overconfident last.`;
+**The instrument failed its control**: overconfident was not measurably worse calibrated than every other player (ECE ${separations}; each interval must lie above 0).`;
   return `${table(
     ["reference player", "moves", "mean stated", "advanced", "ECE", "Brier", "known-wall moves"],
-    rows,
+    rows2,
     ["l", "r", "r", "r", "r", "r", "r"]
   )}${verdict}`;
 }
@@ -7836,9 +7883,18 @@ function renderDragonSection(section) {
   }
   if (section.baseline || section.candidate) {
     out.push(comparisonTable(section));
-    if (section.comparison?.eceDifference) {
+    const comparison = section.comparison;
+    if (comparison?.ece) {
+      const level = `${(comparison.level * 100).toFixed(1).replace(/\.0$/, "")}%`;
+      const unpaired = comparison.onlyBefore.length + comparison.onlyAfter.length;
       out.push(
-        `\u0394 ECE is candidate \u2212 baseline over the ${section.comparison.pairedSeeds.length} seeds both finished, with a paired bootstrap interval.`
+        `\u0394 ECE is candidate \u2212 baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${comparison.ece.after.toFixed(3)} vs ${comparison.ece.before.toFixed(3)} on those games), with a ${level} paired bootstrap interval; the gate's test is a one-sided paired permutation test (p = ${comparison.ece.pValue < 1e-3 ? comparison.ece.pValue.toExponential(1) : comparison.ece.pValue.toFixed(4)}), a regression at p \u2264 ${section.ruleFalseAlarmRate.toFixed(4)} with a rise above the allowed increase${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ""}.`
+      );
+    }
+    if (section.detectableEceRise !== null) {
+      const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
+      out.push(
+        `At this run's noise the ECE rule catches, with 80% power, a rise of ${section.detectableEceRise.toFixed(3)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`
       );
     }
   } else {
@@ -7857,8 +7913,8 @@ function reliabilityDiagram(series, title) {
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     body.push(
       element("line", { x1: x(0), y1: y(v), x2: x(1), y2: y(v), stroke: "#e6e6e6" }),
-      text2(PLOT.left - 6, y(v) + 4, v.toFixed(2), { "text-anchor": "end", fill: "#555" }),
-      text2(x(v), HEIGHT - PLOT.bottom + 16, v.toFixed(2), {
+      text2(PLOT2.left - 6, y(v) + 4, v.toFixed(2), { "text-anchor": "end", fill: "#555" }),
+      text2(x(v), HEIGHT2 - PLOT2.bottom + 16, v.toFixed(2), {
         "text-anchor": "middle",
         fill: "#555"
       })
@@ -7918,31 +7974,31 @@ function reliabilityDiagram(series, title) {
     element("rect", {
       x: x(0),
       y: y(1),
-      width: PLOT_W,
-      height: PLOT_H,
+      width: PLOT_W2,
+      height: PLOT_H2,
       fill: "none",
       stroke: "#888"
     }),
-    text2(WIDTH / 2, 16, title, { "text-anchor": "middle", "font-weight": "bold" }),
+    text2(WIDTH2 / 2, 16, title, { "text-anchor": "middle", "font-weight": "bold" }),
     text2(
-      WIDTH / 2,
+      WIDTH2 / 2,
       28,
       `${series.moves} moves \xB7 ECE ${series.ece ? series.ece.value.toFixed(3) : "\u2013"} \xB7 Brier ${num(series.brier)}`,
       { "text-anchor": "middle", fill: "#555", "font-size": 11 }
     ),
-    text2(x(0.5), HEIGHT - 26, "stated confidence", { "text-anchor": "middle" }),
+    text2(x(0.5), HEIGHT2 - 26, "stated confidence", { "text-anchor": "middle" }),
     // Left of the tick labels ("0.50" ends 6 px before the plot and is about 28 px wide).
-    text2(14, PLOT.top + PLOT_H / 2, "moves that advanced", {
+    text2(14, PLOT2.top + PLOT_H2 / 2, "moves that advanced", {
       "text-anchor": "middle",
-      transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`
+      transform: `rotate(-90 14 ${PLOT2.top + PLOT_H2 / 2})`
     }),
     // Legend: each mark is its own text element, spaces at the edge of a tspan get dropped.
-    text2(PLOT.left, HEIGHT - 8, "\u25AC", { fill: TICK, "font-size": 10, "font-weight": "bold" }),
-    text2(PLOT.left + 14, HEIGHT - 8, "mean stated confidence", LEGEND_TEXT),
-    text2(PLOT.left + 150, HEIGHT - 8, "\u254C\u254C", { fill: "#888", "font-size": 10 }),
-    text2(PLOT.left + 170, HEIGHT - 8, "perfect calibration", LEGEND_TEXT)
+    text2(PLOT2.left, HEIGHT2 - 8, "\u25AC", { fill: TICK, "font-size": 10, "font-weight": "bold" }),
+    text2(PLOT2.left + 14, HEIGHT2 - 8, "mean stated confidence", LEGEND_TEXT),
+    text2(PLOT2.left + 150, HEIGHT2 - 8, "\u254C\u254C", { fill: "#888", "font-size": 10 }),
+    text2(PLOT2.left + 170, HEIGHT2 - 8, "perfect calibration", LEGEND_TEXT)
   );
-  return svgDocument(WIDTH, HEIGHT, title, body);
+  return svgDocument(WIDTH2, HEIGHT2, title, body);
 }
 function dragonCharts(section) {
   const charts = [];
@@ -7966,14 +8022,14 @@ function dragonCharts(section) {
   }
   return charts;
 }
-var PALE_BIN_MOVES, pct, METRICS, WIDTH, HEIGHT, PLOT, PLOT_W, PLOT_H, BAR, TICK, LEGEND_TEXT, x, y;
+var PALE_BIN_MOVES, pct4, METRICS, WIDTH2, HEIGHT2, PLOT2, PLOT_W2, PLOT_H2, BAR, TICK, LEGEND_TEXT, x, y;
 var init_dragon = __esm({
   "src/report/sections/dragon.ts"() {
     "use strict";
     init_markdown();
     init_svg();
     PALE_BIN_MOVES = 5;
-    pct = (v) => percent2(v);
+    pct4 = (v) => percent2(v);
     METRICS = [
       {
         // Decisions asked include passes, invalid answers and timeouts; calibration uses moves.
@@ -7987,7 +8043,7 @@ var init_dragon = __esm({
       },
       {
         label: "moves that advanced",
-        cell: (s) => withInterval(s.success, pct),
+        cell: (s) => withInterval(s.success, pct4),
         delta: (b, a) => points(minus(a.success?.value, b.success?.value))
       },
       {
@@ -8037,23 +8093,23 @@ var init_dragon = __esm({
       },
       {
         label: "games won",
-        cell: (s) => `${s.wins.count} of ${s.wins.games} ${interval(s.wins.low, s.wins.high, pct)}`
+        cell: (s) => `${s.wins.count} of ${s.wins.games} ${interval(s.wins.low, s.wins.high, pct4)}`
       },
       {
-        label: "treasure found / capped games",
-        cell: (s) => `${s.treasureFound} / ${s.cappedGames}`
+        label: "treasure found / capped / stopped (invalid answers)",
+        cell: (s) => `${s.treasureFound} / ${s.cappedGames} / ${s.invalidStops}`
       }
     ];
-    WIDTH = 380;
-    HEIGHT = 316;
-    PLOT = { left: 58, top: 34, right: 14, bottom: 60 };
-    PLOT_W = WIDTH - PLOT.left - PLOT.right;
-    PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
+    WIDTH2 = 380;
+    HEIGHT2 = 316;
+    PLOT2 = { left: 58, top: 34, right: 14, bottom: 60 };
+    PLOT_W2 = WIDTH2 - PLOT2.left - PLOT2.right;
+    PLOT_H2 = HEIGHT2 - PLOT2.top - PLOT2.bottom;
     BAR = "#4878a8";
     TICK = "#e07b00";
     LEGEND_TEXT = { fill: "#555", "font-size": 10 };
-    x = (v) => PLOT.left + v * PLOT_W;
-    y = (v) => PLOT.top + (1 - v) * PLOT_H;
+    x = (v) => PLOT2.left + v * PLOT_W2;
+    y = (v) => PLOT2.top + (1 - v) * PLOT_H2;
   }
 });
 
@@ -8064,12 +8120,12 @@ var require_fetch_umd = __commonJS({
       typeof exports === "object" && typeof module !== "undefined" ? factory(exports) : typeof define === "function" && define.amd ? define(["exports"], factory) : factory(global2.WHATWGFetch = {});
     })(exports, (function(exports2) {
       "use strict";
-      var g = typeof globalThis !== "undefined" && globalThis || typeof self !== "undefined" && self || // eslint-disable-next-line no-undef
+      var g2 = typeof globalThis !== "undefined" && globalThis || typeof self !== "undefined" && self || // eslint-disable-next-line no-undef
       typeof global !== "undefined" && global || {};
       var support = {
-        searchParams: "URLSearchParams" in g,
-        iterable: "Symbol" in g && "iterator" in Symbol,
-        blob: "FileReader" in g && "Blob" in g && (function() {
+        searchParams: "URLSearchParams" in g2,
+        iterable: "Symbol" in g2 && "iterator" in Symbol,
+        blob: "FileReader" in g2 && "Blob" in g2 && (function() {
           try {
             new Blob();
             return true;
@@ -8077,8 +8133,8 @@ var require_fetch_umd = __commonJS({
             return false;
           }
         })(),
-        formData: "FormData" in g,
-        arrayBuffer: "ArrayBuffer" in g
+        formData: "FormData" in g2,
+        arrayBuffer: "ArrayBuffer" in g2
       };
       function isDataView(obj) {
         return obj && DataView.prototype.isPrototypeOf(obj);
@@ -8108,17 +8164,17 @@ var require_fetch_umd = __commonJS({
         }
         return name.toLowerCase();
       }
-      function normalizeValue(value2) {
-        if (typeof value2 !== "string") {
-          value2 = String(value2);
+      function normalizeValue(value3) {
+        if (typeof value3 !== "string") {
+          value3 = String(value3);
         }
-        return value2;
+        return value3;
       }
       function iteratorFor(items2) {
         var iterator = {
           next: function() {
-            var value2 = items2.shift();
-            return { done: value2 === void 0, value: value2 };
+            var value3 = items2.shift();
+            return { done: value3 === void 0, value: value3 };
           }
         };
         if (support.iterable) {
@@ -8131,8 +8187,8 @@ var require_fetch_umd = __commonJS({
       function Headers2(headers) {
         this.map = {};
         if (headers instanceof Headers2) {
-          headers.forEach(function(value2, name) {
-            this.append(name, value2);
+          headers.forEach(function(value3, name) {
+            this.append(name, value3);
           }, this);
         } else if (Array.isArray(headers)) {
           headers.forEach(function(header) {
@@ -8147,11 +8203,11 @@ var require_fetch_umd = __commonJS({
           }, this);
         }
       }
-      Headers2.prototype.append = function(name, value2) {
+      Headers2.prototype.append = function(name, value3) {
         name = normalizeName(name);
-        value2 = normalizeValue(value2);
+        value3 = normalizeValue(value3);
         var oldValue = this.map[name];
-        this.map[name] = oldValue ? oldValue + ", " + value2 : value2;
+        this.map[name] = oldValue ? oldValue + ", " + value3 : value3;
       };
       Headers2.prototype["delete"] = function(name) {
         delete this.map[normalizeName(name)];
@@ -8163,8 +8219,8 @@ var require_fetch_umd = __commonJS({
       Headers2.prototype.has = function(name) {
         return this.map.hasOwnProperty(normalizeName(name));
       };
-      Headers2.prototype.set = function(name, value2) {
-        this.map[normalizeName(name)] = normalizeValue(value2);
+      Headers2.prototype.set = function(name, value3) {
+        this.map[normalizeName(name)] = normalizeValue(value3);
       };
       Headers2.prototype.forEach = function(callback, thisArg) {
         for (var name in this.map) {
@@ -8175,22 +8231,22 @@ var require_fetch_umd = __commonJS({
       };
       Headers2.prototype.keys = function() {
         var items2 = [];
-        this.forEach(function(value2, name) {
+        this.forEach(function(value3, name) {
           items2.push(name);
         });
         return iteratorFor(items2);
       };
       Headers2.prototype.values = function() {
         var items2 = [];
-        this.forEach(function(value2) {
-          items2.push(value2);
+        this.forEach(function(value3) {
+          items2.push(value3);
         });
         return iteratorFor(items2);
       };
       Headers2.prototype.entries = function() {
         var items2 = [];
-        this.forEach(function(value2, name) {
-          items2.push([name, value2]);
+        this.forEach(function(value3, name) {
+          items2.push([name, value3]);
         });
         return iteratorFor(items2);
       };
@@ -8379,7 +8435,7 @@ var require_fetch_umd = __commonJS({
         this.method = normalizeMethod(options.method || this.method || "GET");
         this.mode = options.mode || this.mode || null;
         this.signal = options.signal || this.signal || (function() {
-          if ("AbortController" in g) {
+          if ("AbortController" in g2) {
             var ctrl = new AbortController();
             return ctrl.signal;
           }
@@ -8410,8 +8466,8 @@ var require_fetch_umd = __commonJS({
           if (bytes) {
             var split = bytes.split("=");
             var name = split.shift().replace(/\+/g, " ");
-            var value2 = split.join("=").replace(/\+/g, " ");
-            form.append(decodeURIComponent(name), decodeURIComponent(value2));
+            var value3 = split.join("=").replace(/\+/g, " ");
+            form.append(decodeURIComponent(name), decodeURIComponent(value3));
           }
         });
         return form;
@@ -8425,9 +8481,9 @@ var require_fetch_umd = __commonJS({
           var parts = line.split(":");
           var key = parts.shift().trim();
           if (key) {
-            var value2 = parts.join(":").trim();
+            var value3 = parts.join(":").trim();
             try {
-              headers.append(key, value2);
+              headers.append(key, value3);
             } catch (error62) {
               console.warn("Response " + error62.message);
             }
@@ -8477,7 +8533,7 @@ var require_fetch_umd = __commonJS({
         }
         return new Response2(null, { status, headers: { location: url2 } });
       };
-      exports2.DOMException = g.DOMException;
+      exports2.DOMException = g2.DOMException;
       try {
         new exports2.DOMException();
       } catch (err) {
@@ -8533,7 +8589,7 @@ var require_fetch_umd = __commonJS({
           };
           function fixUrl(url2) {
             try {
-              return url2 === "" && g.location.href ? g.location.href : url2;
+              return url2 === "" && g2.location.href ? g2.location.href : url2;
             } catch (e) {
               return url2;
             }
@@ -8551,20 +8607,20 @@ var require_fetch_umd = __commonJS({
               xhr.responseType = "arraybuffer";
             }
           }
-          if (init && typeof init.headers === "object" && !(init.headers instanceof Headers2 || g.Headers && init.headers instanceof g.Headers)) {
+          if (init && typeof init.headers === "object" && !(init.headers instanceof Headers2 || g2.Headers && init.headers instanceof g2.Headers)) {
             var names = [];
             Object.getOwnPropertyNames(init.headers).forEach(function(name) {
               names.push(normalizeName(name));
               xhr.setRequestHeader(name, normalizeValue(init.headers[name]));
             });
-            request.headers.forEach(function(value2, name) {
+            request.headers.forEach(function(value3, name) {
               if (names.indexOf(name) === -1) {
-                xhr.setRequestHeader(name, value2);
+                xhr.setRequestHeader(name, value3);
               }
             });
           } else {
-            request.headers.forEach(function(value2, name) {
-              xhr.setRequestHeader(name, value2);
+            request.headers.forEach(function(value3, name) {
+              xhr.setRequestHeader(name, value3);
             });
           }
           if (request.signal) {
@@ -8579,11 +8635,11 @@ var require_fetch_umd = __commonJS({
         });
       }
       fetch2.polyfill = true;
-      if (!g.fetch) {
-        g.fetch = fetch2;
-        g.Headers = Headers2;
-        g.Request = Request;
-        g.Response = Response2;
+      if (!g2.fetch) {
+        g2.fetch = fetch2;
+        g2.Headers = Headers2;
+        g2.Request = Request;
+        g2.Response = Response2;
       }
       exports2.Headers = Headers2;
       exports2.Request = Request;
@@ -8679,11 +8735,11 @@ var require_argument = __commonJS({
       /**
        * @package
        */
-      _collectValue(value2, previous) {
+      _collectValue(value3, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value2];
+          return [value3];
         }
-        previous.push(value2);
+        previous.push(value3);
         return previous;
       }
       /**
@@ -8693,8 +8749,8 @@ var require_argument = __commonJS({
        * @param {string} [description]
        * @return {Argument}
        */
-      default(value2, description) {
-        this.defaultValue = value2;
+      default(value3, description) {
+        this.defaultValue = value3;
         this.defaultValueDescription = description;
         return this;
       }
@@ -8915,9 +8971,9 @@ var require_help = __commonJS({
        * @returns {number}
        */
       longestSubcommandTermLength(cmd, helper) {
-        return helper.visibleCommands(cmd).reduce((max, command) => {
+        return helper.visibleCommands(cmd).reduce((max2, command) => {
           return Math.max(
-            max,
+            max2,
             this.displayWidth(
               helper.styleSubcommandTerm(helper.subcommandTerm(command))
             )
@@ -8932,9 +8988,9 @@ var require_help = __commonJS({
        * @returns {number}
        */
       longestOptionTermLength(cmd, helper) {
-        return helper.visibleOptions(cmd).reduce((max, option) => {
+        return helper.visibleOptions(cmd).reduce((max2, option) => {
           return Math.max(
-            max,
+            max2,
             this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option)))
           );
         }, 0);
@@ -8947,9 +9003,9 @@ var require_help = __commonJS({
        * @returns {number}
        */
       longestGlobalOptionTermLength(cmd, helper) {
-        return helper.visibleGlobalOptions(cmd).reduce((max, option) => {
+        return helper.visibleGlobalOptions(cmd).reduce((max2, option) => {
           return Math.max(
-            max,
+            max2,
             this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option)))
           );
         }, 0);
@@ -8962,9 +9018,9 @@ var require_help = __commonJS({
        * @returns {number}
        */
       longestArgumentTermLength(cmd, helper) {
-        return helper.visibleArguments(cmd).reduce((max, argument) => {
+        return helper.visibleArguments(cmd).reduce((max2, argument) => {
           return Math.max(
-            max,
+            max2,
             this.displayWidth(
               helper.styleArgumentTerm(helper.argumentTerm(argument))
             )
@@ -9080,9 +9136,9 @@ var require_help = __commonJS({
        * @param {Help} helper
        * @returns string[]
        */
-      formatItemList(heading, items2, helper) {
+      formatItemList(heading2, items2, helper) {
         if (items2.length === 0) return [];
-        return [helper.styleTitle(heading), ...items2, ""];
+        return [helper.styleTitle(heading2), ...items2, ""];
       }
       /**
        * Group items by their help group heading.
@@ -9402,8 +9458,8 @@ var require_option = __commonJS({
        * @param {string} [description]
        * @return {Option}
        */
-      default(value2, description) {
-        this.defaultValue = value2;
+      default(value3, description) {
+        this.defaultValue = value3;
         this.defaultValueDescription = description;
         return this;
       }
@@ -9504,11 +9560,11 @@ var require_option = __commonJS({
       /**
        * @package
        */
-      _collectValue(value2, previous) {
+      _collectValue(value3, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value2];
+          return [value3];
         }
-        previous.push(value2);
+        previous.push(value3);
         return previous;
       }
       /**
@@ -9561,8 +9617,8 @@ var require_option = __commonJS({
        * @param {string} heading
        * @return {Option}
        */
-      helpGroup(heading) {
-        this.helpGroupHeading = heading;
+      helpGroup(heading2) {
+        this.helpGroupHeading = heading2;
         return this;
       }
       /**
@@ -9602,7 +9658,7 @@ var require_option = __commonJS({
             this.positiveOptions.set(option.attributeName(), option);
           }
         });
-        this.negativeOptions.forEach((value2, key) => {
+        this.negativeOptions.forEach((value3, key) => {
           if (this.positiveOptions.has(key)) {
             this.dualOptions.add(key);
           }
@@ -9615,12 +9671,12 @@ var require_option = __commonJS({
        * @param {Option} option
        * @returns {boolean}
        */
-      valueFromOption(value2, option) {
+      valueFromOption(value3, option) {
         const optionKey = option.attributeName();
         if (!this.dualOptions.has(optionKey)) return true;
         const preset = this.negativeOptions.get(optionKey).presetArg;
         const negativeValue = preset !== void 0 ? preset : false;
-        return option.negate === (negativeValue === value2);
+        return option.negate === (negativeValue === value3);
       }
     };
     function camelcase(str2) {
@@ -9757,7 +9813,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path13 = __require("node:path");
+    var path18 = __require("node:path");
     var fs2 = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -10259,9 +10315,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} invalidArgumentMessage
        * @private
        */
-      _callParseArg(target, value2, previous, invalidArgumentMessage) {
+      _callParseArg(target, value3, previous, invalidArgumentMessage) {
         try {
-          return target.parseArg(value2, previous);
+          return target.parseArg(value3, previous);
         } catch (err) {
           if (err.code === "commander.invalidArgument") {
             const message = `${invalidArgumentMessage} ${err.message}`;
@@ -10548,8 +10604,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} value
        * @return {Command} `this` command for chaining
        */
-      setOptionValue(key, value2) {
-        return this.setOptionValueWithSource(key, value2, void 0);
+      setOptionValue(key, value3) {
+        return this.setOptionValueWithSource(key, value3, void 0);
       }
       /**
        * Store option value and where the value came from.
@@ -10559,11 +10615,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} source - expected values are default/config/env/cli/implied
        * @return {Command} `this` command for chaining
        */
-      setOptionValueWithSource(key, value2, source) {
+      setOptionValueWithSource(key, value3, source) {
         if (this._storeOptionsAsProperties) {
-          this[key] = value2;
+          this[key] = value3;
         } else {
-          this._optionValues[key] = value2;
+          this._optionValues[key] = value3;
         }
         this._optionValueSources[key] = source;
         return this;
@@ -10770,9 +10826,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path13.resolve(baseDir, baseName);
+          const localBin = path18.resolve(baseDir, baseName);
           if (fs2.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path13.extname(baseName))) return void 0;
+          if (sourceExt.includes(path18.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs2.existsSync(`${localBin}${ext}`)
           );
@@ -10790,17 +10846,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path13.resolve(
-            path13.dirname(resolvedScriptPath),
+          executableDir = path18.resolve(
+            path18.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path13.basename(
+            const legacyName = path18.basename(
               this._scriptPath,
-              path13.extname(this._scriptPath)
+              path18.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -10811,7 +10867,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path13.extname(executableFile));
+        launchWithNode = sourceExt.includes(path18.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -10946,13 +11002,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @private
        */
       _processArguments() {
-        const myParseArg = (argument, value2, previous) => {
-          let parsedValue = value2;
-          if (value2 !== null && argument.parseArg) {
-            const invalidValueMessage = `error: command-argument value '${value2}' is invalid for argument '${argument.name()}'.`;
+        const myParseArg = (argument, value3, previous) => {
+          let parsedValue = value3;
+          if (value3 !== null && argument.parseArg) {
+            const invalidValueMessage = `error: command-argument value '${value3}' is invalid for argument '${argument.name()}'.`;
             parsedValue = this._callParseArg(
               argument,
-              value2,
+              value3,
               previous,
               invalidValueMessage
             );
@@ -10962,25 +11018,25 @@ Expecting one of '${allowedValues.join("', '")}'`);
         this._checkNumberOfArguments();
         const processedArgs = [];
         this.registeredArguments.forEach((declaredArg, index2) => {
-          let value2 = declaredArg.defaultValue;
+          let value3 = declaredArg.defaultValue;
           if (declaredArg.variadic) {
             if (index2 < this.args.length) {
-              value2 = this.args.slice(index2);
+              value3 = this.args.slice(index2);
               if (declaredArg.parseArg) {
-                value2 = value2.reduce((processed, v) => {
+                value3 = value3.reduce((processed, v) => {
                   return myParseArg(declaredArg, v, processed);
                 }, declaredArg.defaultValue);
               }
-            } else if (value2 === void 0) {
-              value2 = [];
+            } else if (value3 === void 0) {
+              value3 = [];
             }
           } else if (index2 < this.args.length) {
-            value2 = this.args[index2];
+            value3 = this.args[index2];
             if (declaredArg.parseArg) {
-              value2 = myParseArg(declaredArg, value2, declaredArg.defaultValue);
+              value3 = myParseArg(declaredArg, value3, declaredArg.defaultValue);
             }
           }
-          processedArgs[index2] = value2;
+          processedArgs[index2] = value3;
         });
         this.processedArgs = processedArgs;
       }
@@ -11245,15 +11301,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
             const option = this._findOption(arg);
             if (option) {
               if (option.required) {
-                const value2 = args[i++];
-                if (value2 === void 0) this.optionMissingArgument(option);
-                this.emit(`option:${option.name()}`, value2);
+                const value3 = args[i++];
+                if (value3 === void 0) this.optionMissingArgument(option);
+                this.emit(`option:${option.name()}`, value3);
               } else if (option.optional) {
-                let value2 = null;
+                let value3 = null;
                 if (i < args.length && (!maybeOption(args[i]) || negativeNumberArg(args[i]))) {
-                  value2 = args[i++];
+                  value3 = args[i++];
                 }
-                this.emit(`option:${option.name()}`, value2);
+                this.emit(`option:${option.name()}`, value3);
               } else {
                 this.emit(`option:${option.name()}`);
               }
@@ -11656,9 +11712,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @return {Command | string}
        */
-      helpGroup(heading) {
-        if (heading === void 0) return this._helpGroupHeading ?? "";
-        this._helpGroupHeading = heading;
+      helpGroup(heading2) {
+        if (heading2 === void 0) return this._helpGroupHeading ?? "";
+        this._helpGroupHeading = heading2;
         return this;
       }
       /**
@@ -11674,9 +11730,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @returns {Command | string}
        */
-      commandsGroup(heading) {
-        if (heading === void 0) return this._defaultCommandGroup ?? "";
-        this._defaultCommandGroup = heading;
+      commandsGroup(heading2) {
+        if (heading2 === void 0) return this._defaultCommandGroup ?? "";
+        this._defaultCommandGroup = heading2;
         return this;
       }
       /**
@@ -11692,9 +11748,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @returns {Command | string}
        */
-      optionsGroup(heading) {
-        if (heading === void 0) return this._defaultOptionGroup ?? "";
-        this._defaultOptionGroup = heading;
+      optionsGroup(heading2) {
+        if (heading2 === void 0) return this._defaultOptionGroup ?? "";
+        this._defaultOptionGroup = heading2;
         return this;
       }
       /**
@@ -11726,7 +11782,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path13.basename(filename, path13.extname(filename));
+        this._name = path18.basename(filename, path18.extname(filename));
         return this;
       }
       /**
@@ -11740,9 +11796,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path14) {
-        if (path14 === void 0) return this._executableDir;
-        this._executableDir = path14;
+      executableDir(path19) {
+        if (path19 === void 0) return this._executableDir;
+        this._executableDir = path19;
         return this;
       }
       /**
@@ -12021,375 +12077,77 @@ var require_commander = __commonJS({
 });
 
 // src/cli/handlers.ts
-import { existsSync as existsSync9 } from "node:fs";
-import path12 from "node:path";
+import { existsSync as existsSync11 } from "node:fs";
+import path17 from "node:path";
 
-// src/stats/quantile.ts
-function quantileSorted(sorted, p) {
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`quantile needs p in [0, 1], got ${p}`);
-  const n = sorted.length;
-  if (n === 0) return Number.NaN;
-  const h = (n - 1) * p;
-  const below = Math.floor(h);
-  const lower = sorted[below];
-  if (below + 1 >= n) return lower;
-  return lower + (h - below) * (sorted[below + 1] - lower);
+// src/sampleLog/counted.ts
+function recordIdentity(record2) {
+  const call = record2.kind === "call" ? record2 : null;
+  const o = call?.options;
+  return JSON.stringify([
+    record2.check,
+    record2.model,
+    record2.digest,
+    record2.key,
+    call ? call.sample : null,
+    record2.kind,
+    o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
+    record2.prompt_sha256,
+    // Letter probabilities read at another temperature are another measurement.
+    call?.check === "churn" ? call.estimate_temperature ?? null : null
+  ]);
 }
-function quantile(values, p) {
-  return quantileSorted(
-    [...values].sort((a, b) => a - b),
-    p
-  );
+function isFinal(record2) {
+  return record2.kind !== "call" || record2.status === "ok" || record2.status === "invalid";
 }
-function median(values) {
-  return quantile(values, 0.5);
+function latestRecords(records) {
+  const chosen = /* @__PURE__ */ new Map();
+  const ids = records.map(recordIdentity);
+  records.forEach((record2, at) => {
+    const id = ids[at];
+    const final = isFinal(record2);
+    if (!final && chosen.get(id)?.final) return;
+    chosen.set(id, { at, final });
+  });
+  return records.filter((_, at) => chosen.get(ids[at])?.at === at);
 }
-
-// src/stats/bootstrap.ts
-function percentileBootstrap(units, statistic, options) {
-  const confidence = options.confidence ?? 0.95;
-  if (!(confidence > 0 && confidence < 1)) {
-    throw new RangeError(`percentileBootstrap needs a confidence in (0, 1), got ${confidence}`);
+function digestsOfRuns(runs) {
+  const digests = /* @__PURE__ */ new Map();
+  for (const run of runs) for (const m of run.models) digests.set(m.model, m.digest);
+  return digests;
+}
+function countedRecords(records, current = /* @__PURE__ */ new Map()) {
+  const latest = latestRecords(records);
+  const digests = new Map(current);
+  for (const record2 of latest) {
+    if (!current.has(record2.model)) digests.set(record2.model, record2.digest);
   }
-  const estimate2 = statistic(units);
-  const n = units.length;
-  if (n === 0) return { estimate: estimate2, low: Number.NaN, high: Number.NaN, replicates: 0 };
-  const values = [];
-  const resample = new Array(n);
-  for (let r = 0; r < options.replicates; r++) {
-    for (let i = 0; i < n; i++) resample[i] = units[options.rng.int(n)];
-    const value2 = statistic(resample);
-    if (Number.isFinite(value2)) values.push(value2);
-  }
-  return percentileInterval(estimate2, values, confidence);
-}
-function percentileInterval(estimate2, replicates, confidence = 0.95) {
-  replicates.sort((a, b) => a - b);
-  const tail = (1 - confidence) / 2;
-  return {
-    estimate: estimate2,
-    low: quantileSorted(replicates, tail),
-    high: quantileSorted(replicates, 1 - tail),
-    replicates: replicates.length
-  };
-}
-
-// src/stats/prng.ts
-import { createHash } from "node:crypto";
-function mixSeed(seed) {
-  let h = seed + 2654435769 >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 2246822507);
-  h ^= h >>> 13;
-  h = Math.imul(h, 3266489909);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-function createRng(seed) {
-  let state = mixSeed(seed);
-  const next = () => {
-    state = state + 1831565813 >>> 0;
-    let t = Math.imul(state ^ state >>> 15, state | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-  const int2 = (maxExclusive) => {
-    if (!Number.isInteger(maxExclusive) || maxExclusive <= 0) {
-      throw new RangeError(`int() needs a positive integer bound, got ${maxExclusive}`);
-    }
-    return Math.floor(next() * maxExclusive);
-  };
-  return {
-    next,
-    int: int2,
-    shuffle(items2) {
-      for (let i = items2.length - 1; i > 0; i--) {
-        const j = int2(i + 1);
-        const held = items2[i];
-        items2[i] = items2[j];
-        items2[j] = held;
-      }
-      return items2;
-    }
-  };
-}
-function seedFromText(text3) {
-  return createHash("sha256").update(text3).digest().readUInt32BE(0);
-}
-
-// src/stats/calibration.ts
-var DEFAULT_BINS = 10;
-var DEFAULT_EDGES = "lower-inclusive";
-var EDGE_TOLERANCE = 1e-9;
-function binIndex(confidence, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
-  if (!(confidence >= 0 && confidence <= 1)) {
-    throw new RangeError(`a stated probability must be in [0, 1], got ${confidence}`);
-  }
-  const scaled = confidence * bins2;
-  const index2 = edges === "lower-inclusive" ? Math.floor(scaled + EDGE_TOLERANCE) : Math.ceil(scaled - EDGE_TOLERANCE) - 1;
-  return Math.min(bins2 - 1, Math.max(0, index2));
-}
-function requireForecasts(forecasts) {
-  if (forecasts.length === 0) throw new RangeError("calibration needs at least one forecast");
-}
-var outcome = (f) => f.success ? 1 : 0;
-function brierScore(forecasts) {
-  requireForecasts(forecasts);
-  let sum = 0;
-  for (const f of forecasts) sum += (f.confidence - outcome(f)) ** 2;
-  return sum / forecasts.length;
-}
-function binForecasts(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
-  const tally = tallyBins(forecasts, bins2, edges);
-  return tally.count.map((count3, index2) => ({
-    index: index2,
-    low: index2 / bins2,
-    high: (index2 + 1) / bins2,
-    count: count3,
-    successes: tally.successes[index2],
-    meanConfidence: count3 > 0 ? tally.confidence[index2] / count3 : null,
-    successShare: count3 > 0 ? tally.successes[index2] / count3 : null
-  }));
-}
-function murphyDecomposition(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
-  requireForecasts(forecasts);
-  const n = forecasts.length;
-  const binned = binForecasts(forecasts, bins2, edges);
-  const overall = forecasts.filter((f) => f.success).length / n;
-  let reliability2 = 0;
-  let resolution = 0;
-  for (const bin of binned) {
-    if (bin.count === 0) continue;
-    const mean2 = bin.meanConfidence;
-    const share4 = bin.successShare;
-    reliability2 += bin.count * (mean2 - share4) ** 2;
-    resolution += bin.count * (share4 - overall) ** 2;
-  }
-  let withinVariance = 0;
-  let withinCovariance = 0;
-  for (const f of forecasts) {
-    const bin = binned[binIndex(f.confidence, bins2, edges)];
-    const spread = f.confidence - bin.meanConfidence;
-    withinVariance += spread ** 2;
-    withinCovariance += 2 * spread * (outcome(f) - bin.successShare);
-  }
-  return {
-    brier: brierScore(forecasts),
-    reliability: reliability2 / n,
-    resolution: resolution / n,
-    uncertainty: overall * (1 - overall),
-    withinBinVariance: withinVariance / n,
-    withinBinCovariance: withinCovariance / n
-  };
-}
-function expectedCalibrationError(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
-  requireForecasts(forecasts);
-  const ece = eceFromTally(tallyBins(forecasts, bins2, edges));
-  return ece;
-}
-function confidenceLevels(forecasts) {
-  const levels = /* @__PURE__ */ new Map();
-  for (const f of forecasts) {
-    const level = levels.get(f.confidence) ?? { confidence: f.confidence, count: 0, successes: 0 };
-    level.count++;
-    if (f.success) level.successes++;
-    levels.set(f.confidence, level);
-  }
-  return [...levels.values()].sort((a, b) => b.count - a.count || a.confidence - b.confidence);
-}
-function tallyBins(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
-  const tally = emptyTally(bins2);
-  for (const f of forecasts) {
-    const k = binIndex(f.confidence, bins2, edges);
-    tally.count[k] = tally.count[k] + 1;
-    tally.confidence[k] = tally.confidence[k] + f.confidence;
-    if (f.success) tally.successes[k] = tally.successes[k] + 1;
-  }
-  return tally;
-}
-function emptyTally(bins2 = DEFAULT_BINS) {
-  return {
-    count: new Array(bins2).fill(0),
-    confidence: new Array(bins2).fill(0),
-    successes: new Array(bins2).fill(0)
-  };
-}
-function addTally(into, from) {
-  for (let k = 0; k < into.count.length; k++) {
-    into.count[k] = into.count[k] + from.count[k];
-    into.confidence[k] = into.confidence[k] + from.confidence[k];
-    into.successes[k] = into.successes[k] + from.successes[k];
-  }
-}
-function eceFromTally(tally) {
-  let total = 0;
-  let gap = 0;
-  for (let k = 0; k < tally.count.length; k++) {
-    total += tally.count[k];
-    gap += Math.abs(tally.confidence[k] - tally.successes[k]);
-  }
-  return total > 0 ? gap / total : null;
-}
-function clusterBootstrapEce(clusters, options) {
-  const whole = sumTallies(clusters);
-  const estimate2 = whole ? eceFromTally(whole) : null;
-  if (estimate2 === null || !whole) return null;
-  const rng = createRng(options.seed);
-  const values = [];
-  for (let r = 0; r < options.replicates; r++) {
-    const replicate = emptyTally(whole.count.length);
-    for (let i = 0; i < clusters.length; i++) {
-      addTally(replicate, clusters[rng.int(clusters.length)]);
-    }
-    const ece = eceFromTally(replicate);
-    if (ece !== null) values.push(ece);
-  }
-  return percentileInterval(estimate2, values, options.level ?? 0.95);
-}
-function pairedClusterBootstrapEceDifference(pairs, options) {
-  const a = sumTallies(pairs.map((p) => p[0]));
-  const b = sumTallies(pairs.map((p) => p[1]));
-  const eceA = a ? eceFromTally(a) : null;
-  const eceB = b ? eceFromTally(b) : null;
-  if (!a || eceA === null || eceB === null) return null;
-  const rng = createRng(options.seed);
-  const values = [];
-  for (let r = 0; r < options.replicates; r++) {
-    const left = emptyTally(a.count.length);
-    const right = emptyTally(a.count.length);
-    for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[rng.int(pairs.length)];
-      addTally(left, pair[0]);
-      addTally(right, pair[1]);
-    }
-    const l = eceFromTally(left);
-    const rr = eceFromTally(right);
-    if (l !== null && rr !== null) values.push(l - rr);
-  }
-  return percentileInterval(eceA - eceB, values, options.level ?? 0.95);
-}
-function sumTallies(tallies) {
-  const first = tallies[0];
-  if (!first) return null;
-  const sum = emptyTally(first.count.length);
-  for (const t of tallies) addTally(sum, t);
-  return sum;
-}
-
-// src/stats/normal.ts
-var SQRT_32 = Math.sqrt(32);
-function normalQuantile(p) {
-  if (Number.isNaN(p) || p < 0 || p > 1) {
-    throw new RangeError(`normalQuantile needs a probability in [0, 1], got ${p}`);
-  }
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= 0.425) {
-    const r2 = 0.180625 - q * q;
-    return q * (((((((r2 * 2509.0809287301227 + 33430.57558358813) * r2 + 67265.7709270087) * r2 + 45921.95393154987) * r2 + 13731.69376550946) * r2 + 1971.5909503065513) * r2 + 133.14166789178438) * r2 + 3.3871328727963665) / (((((((r2 * 5226.495278852854 + 28729.085735721943) * r2 + 39307.89580009271) * r2 + 21213.794301586597) * r2 + 5394.196021424751) * r2 + 687.1870074920579) * r2 + 42.31333070160091) * r2 + 1);
-  }
-  let r = q < 0 ? p : 1 - p;
-  r = Math.sqrt(-Math.log(r));
-  let value2;
-  if (r <= 5) {
-    r -= 1.6;
-    value2 = (((((((r * 7745450142783414e-19 + 0.022723844989269184) * r + 0.2417807251774506) * r + 1.2704582524523684) * r + 3.6478483247632045) * r + 5.769497221460691) * r + 4.630337846156546) * r + 1.4234371107496835) / (((((((r * 10507500716444169e-25 + 5475938084995345e-19) * r + 0.015198666563616457) * r + 0.14810397642748008) * r + 0.6897673349851) * r + 1.6763848301838038) * r + 2.053191626637759) * r + 1);
-  } else {
-    r -= 5;
-    value2 = (((((((r * 20103343992922881e-23 + 27115555687434876e-21) * r + 0.0012426609473880784) * r + 0.026532189526576124) * r + 0.29656057182850487) * r + 1.7848265399172913) * r + 5.463784911164114) * r + 6.657904643501103) / (((((((r * 20442631033899397e-31 + 1421511758316446e-22) * r + 18463183175100548e-21) * r + 7868691311456133e-19) * r + 0.014875361290850615) * r + 0.1369298809227358) * r + 0.599832206555888) * r + 1);
-  }
-  return q < 0 ? -value2 : value2;
-}
-
-// src/stats/wilson.ts
-function wilsonInterval(successes, trials, confidence = 0.95) {
-  if (!Number.isFinite(trials) || trials < 0) {
-    throw new RangeError(`wilsonInterval needs trials \u2265 0, got ${trials}`);
-  }
-  if (!Number.isFinite(successes) || successes < 0 || successes > trials) {
-    throw new RangeError(`wilsonInterval needs 0 \u2264 successes \u2264 trials, got ${successes}/${trials}`);
-  }
-  if (!(confidence > 0 && confidence < 1)) {
-    throw new RangeError(`wilsonInterval needs a confidence in (0, 1), got ${confidence}`);
-  }
-  if (trials === 0) return { low: 0, high: 1 };
-  const z2 = normalQuantile(1 - (1 - confidence) / 2);
-  const z22 = z2 * z2;
-  const denominator = trials + z22;
-  const centre = (successes + z22 / 2) / denominator;
-  const half = z2 * Math.sqrt(successes * (trials - successes) / trials + z22 / 4) / denominator;
-  const low = successes === 0 ? 0 : Math.max(0, centre - half);
-  const high = successes === trials ? 1 : Math.min(1, centre + half);
-  return { low, high };
-}
-
-// src/checks/dragon/protocol.ts
-var PROTOCOL_VERSION = "dragon-calibration/1";
-var BOARD_SIZE = 8;
-var CELL_COUNT = BOARD_SIZE * BOARD_SIZE;
-var INTERIOR_EDGE_COUNT = 2 * BOARD_SIZE * (BOARD_SIZE - 1);
-var DEFAULT_WALLS = 40;
-var MAX_WALLS = INTERIOR_EDGE_COUNT - (CELL_COUNT - 1);
-var MIN_TREASURE_DISTANCE = 3;
-var STEPS_BY_WOUNDS = [8, 6, 4];
-var MAX_STEPS_CARRYING = 4;
-var WAKE_DISTANCE = 2;
-var LETHAL_WOUNDS = 3;
-var MAX_TURNS = 150;
-var MAX_DECISIONS = 300;
-
-// src/checks/dragon/geometry.ts
-var DIRECTIONS = ["up", "down", "left", "right"];
-var MOVES = [...DIRECTIONS, "pass"];
-var DELTA = {
-  up: { row: -1, col: 0 },
-  down: { row: 1, col: 0 },
-  left: { row: 0, col: -1 },
-  right: { row: 0, col: 1 }
-};
-function cellIndex(cell) {
-  return cell.row * BOARD_SIZE + cell.col;
-}
-function cellAt(index2) {
-  return { row: Math.floor(index2 / BOARD_SIZE), col: index2 % BOARD_SIZE };
-}
-function sameCell(a, b) {
-  return a.row === b.row && a.col === b.col;
-}
-function manhattan(a, b) {
-  return Math.abs(a.row - b.row) + Math.abs(a.col - b.col);
-}
-function onBoard(cell) {
-  return cell.row >= 0 && cell.row < BOARD_SIZE && cell.col >= 0 && cell.col < BOARD_SIZE;
-}
-function neighbour(cell, direction) {
-  const next = { row: cell.row + DELTA[direction].row, col: cell.col + DELTA[direction].col };
-  return onBoard(next) ? next : null;
-}
-var HORIZONTAL_EDGES = BOARD_SIZE * (BOARD_SIZE - 1);
-function edgeId(cell, direction) {
-  const other = neighbour(cell, direction);
-  if (!other) return null;
-  const first = direction === "up" || direction === "left" ? other : cell;
-  if (direction === "left" || direction === "right") {
-    return first.row * (BOARD_SIZE - 1) + first.col;
-  }
-  return HORIZONTAL_EDGES + first.row * BOARD_SIZE + first.col;
-}
-function edgeSide(id) {
-  if (id < HORIZONTAL_EDGES) {
-    return {
-      cell: { row: Math.floor(id / (BOARD_SIZE - 1)), col: id % (BOARD_SIZE - 1) },
-      side: "right"
+  const other = /* @__PURE__ */ new Map();
+  const kept = latest.filter((record2) => {
+    const digest = digests.get(record2.model) ?? null;
+    if (record2.digest === digest) return true;
+    const id = JSON.stringify([record2.model, record2.digest]);
+    const entry = other.get(id) ?? {
+      model: record2.model,
+      digest: record2.digest,
+      records: 0,
+      current: digest
     };
-  }
-  const rest = id - HORIZONTAL_EDGES;
-  return { cell: { row: Math.floor(rest / BOARD_SIZE), col: rest % BOARD_SIZE }, side: "down" };
+    entry.records++;
+    other.set(id, entry);
+    return false;
+  });
+  return { records: kept, otherWeights: [...other.values()] };
 }
-function formatCell(cell) {
-  return `(${cell.row},${cell.col})`;
+var shortDigest = (digest) => digest === null ? "unknown" : digest.replace(/^sha256:/, "").slice(0, 12);
+function otherWeightsNote(other) {
+  const n = other.records === 1 ? "1 record" : `${other.records} records`;
+  return `${n} of ${other.model} from earlier weights (digest ${shortDigest(other.digest)}) left out: this report uses digest ${shortDigest(other.current)} only, never two versions of a model`;
 }
+
+// src/sampleLog/lock.ts
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
 
 // src/errors.ts
 var ExitCode = {
@@ -12426,828 +12184,88 @@ function formatGateError(error62) {
   return lines.join("\n");
 }
 
-// src/runner/records.ts
-var SAMPLE_LOG_VERSION = 1;
-function recordedOptions(options) {
+// src/sampleLog/lock.ts
+function lockPathOf(log) {
+  return `${log}.lock`;
+}
+function lockSampleLog(log) {
+  const file2 = lockPathOf(log);
+  const owner = { pid: process.pid, host: os.hostname() };
+  let warning = null;
+  if (!tryCreate(file2, owner)) {
+    const held2 = readOwner(file2);
+    if (held2 && isRunning(held2)) {
+      throw new InfrastructureError(
+        `${log}: another model-gate run (process ${held2.pid}${held2.host === owner.host ? "" : ` on ${held2.host}`}) is writing this sample log`,
+        `wait for it to end, or give this run its own sample log (--log) or output folder; remove ${file2} only if no such run exists`
+      );
+    }
+    try {
+      unlinkSync(file2);
+    } catch {
+    }
+    if (!tryCreate(file2, owner)) {
+      throw new InfrastructureError(`${log}: another model-gate run took this sample log over`);
+    }
+    warning = `${log}: took over the lock of process ${held2?.pid ?? "unknown"}, which no longer runs (a run that was killed)`;
+  }
+  const removeOnExit = () => removeIfOurs(file2, owner);
+  process.once("exit", removeOnExit);
+  let held = true;
   return {
-    temperature: options.temperature,
-    seed: options.seed,
-    num_ctx: options.numCtx,
-    num_predict: options.numPredict,
-    think: options.think
+    path: file2,
+    warning,
+    release() {
+      if (!held) return;
+      held = false;
+      process.removeListener("exit", removeOnExit);
+      removeIfOurs(file2, owner);
+    }
   };
 }
-function sameRecordedOptions(a, b) {
-  return a.temperature === b.temperature && a.seed === b.seed && a.num_ctx === b.num_ctx && a.num_predict === b.num_predict && a.think === b.think;
-}
-
-// src/checks/dragon/fingerprint.ts
-import { createHash as createHash2 } from "node:crypto";
-function gameFingerprint(seed, walls, decisions) {
-  const hash2 = createHash2("sha256").update(`${PROTOCOL_VERSION}
-seed=${seed} walls=${walls}
-`);
-  for (const d of decisions) {
-    const caught = d.caught ? ` caught:${d.caught}` : "";
-    hash2.update(
-      `${d.move} ${d.confidence === null ? "null" : String(d.confidence)} ${d.outcome}${caught}
-`
-    );
-  }
-  return hash2.digest("hex");
-}
-
-// src/checks/dragon/game.ts
-function stepAllowance(wounds, carrying) {
-  const base = STEPS_BY_WOUNDS[Math.min(wounds, STEPS_BY_WOUNDS.length - 1)];
-  return carrying ? Math.min(base, MAX_STEPS_CARRYING) : base;
-}
-function newGame(maze) {
-  return {
-    maze,
-    player: { ...maze.camp },
-    wounds: 0,
-    carrying: false,
-    treasureFound: false,
-    dragon: { ...maze.treasure },
-    dragonAwake: false,
-    roarLocation: null,
-    knownWalls: /* @__PURE__ */ new Set(),
-    visited: /* @__PURE__ */ new Set([cellIndex(maze.camp)]),
-    turn: 1,
-    stepsLeft: stepAllowance(0, false),
-    decisions: 0,
-    result: null
-  };
-}
-function isKnownBlocked(state, cell, move) {
-  if (move === "pass") return false;
-  const id = edgeId(cell, move);
-  return id === null || state.knownWalls.has(id);
-}
-function playDecision(state, move) {
-  if (state.result) throw new Error("playDecision: the game is over");
-  const report = playerStep(state, move);
-  if (report.turnEnded && !state.result) report.caught = dragonFlies(state);
-  state.decisions++;
-  if (!state.result && state.decisions >= MAX_DECISIONS) state.result = "capped";
-  if (report.turnEnded && !state.result) {
-    state.turn++;
-    if (state.turn > MAX_TURNS) state.result = "capped";
-    state.stepsLeft = stepAllowance(state.wounds, state.carrying);
-  }
-  return report;
-}
-function playerStep(state, move) {
-  const ended = (outcome2, advanced) => ({
-    outcome: outcome2,
-    advanced,
-    caught: null,
-    turnEnded: true
-  });
-  if (move === "pass") return ended("pass", null);
-  const id = edgeId(state.player, move);
-  if (id === null || state.knownWalls.has(id)) return ended("known_wall", false);
-  if (state.maze.walls.has(id)) {
-    state.knownWalls.add(id);
-    return ended("wall", false);
-  }
-  const target = neighbour(state.player, move);
-  state.player = target;
-  state.visited.add(cellIndex(target));
-  const inCamp = sameCell(target, state.maze.camp);
-  if (sameCell(target, state.dragon) && !inCamp) {
-    return ended(wound(state) ? "killed" : "wounded", true);
-  }
-  if (!state.dragonAwake && manhattan(target, state.dragon) <= WAKE_DISTANCE) wake(state);
-  if (!state.carrying && sameCell(target, state.maze.treasure)) {
-    state.carrying = true;
-    state.treasureFound = true;
-    if (!state.dragonAwake) wake(state);
-    return ended("treasure", true);
-  }
-  if (inCamp && state.carrying) {
-    state.result = "won";
-    return ended("won", true);
-  }
-  state.stepsLeft--;
-  return { outcome: "moved", advanced: true, caught: null, turnEnded: state.stepsLeft <= 0 };
-}
-function wake(state) {
-  state.dragonAwake = true;
-  state.roarLocation = { ...state.player };
-}
-function wound(state) {
-  state.wounds++;
-  state.carrying = false;
-  if (state.wounds >= LETHAL_WOUNDS) {
-    state.result = "lost";
+function tryCreate(file2, owner) {
+  try {
+    writeFileSync(file2, `${JSON.stringify(owner)}
+`, { flag: "wx" });
     return true;
+  } catch (error62) {
+    if (error62.code === "EEXIST") return false;
+    throw error62;
   }
-  state.player = { ...state.maze.camp };
-  return false;
 }
-function dragonFlies(state) {
-  if (!state.dragonAwake) return null;
-  const inCamp = sameCell(state.player, state.maze.camp);
-  state.dragon = dragonStep(state.dragon, inCamp ? state.maze.treasure : state.player);
-  if (!inCamp && sameCell(state.dragon, state.player)) return wound(state) ? "killed" : "wounded";
+function readOwner(file2) {
+  try {
+    const value3 = JSON.parse(readFileSync(file2, "utf8"));
+    if (typeof value3.pid === "number" && typeof value3.host === "string") {
+      return { pid: value3.pid, host: value3.host };
+    }
+  } catch {
+  }
   return null;
 }
-function dragonStep(from, target) {
-  const rows = target.row - from.row;
-  const cols = target.col - from.col;
-  if (rows === 0 && cols === 0) return { ...from };
-  if (Math.abs(rows) >= Math.abs(cols)) return { row: from.row + Math.sign(rows), col: from.col };
-  return { row: from.row, col: from.col + Math.sign(cols) };
-}
-
-// src/checks/dragon/maze.ts
-function generateMaze(seed, wallCount) {
-  if (!Number.isInteger(wallCount) || wallCount < 0 || wallCount > MAX_WALLS) {
-    throw new InputError(
-      `dragon.walls: expected an integer from 0 to ${MAX_WALLS} (more walls would cut the maze in two), got ${wallCount}`
-    );
-  }
-  if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) {
-    throw new InputError(`dragon seed: expected an integer from 0 to 4294967295, got ${seed}`);
-  }
-  const rng = createRng(seed);
-  const camp = cellAt(rng.int(CELL_COUNT));
-  const treasureCandidates = [];
-  for (let index2 = 0; index2 < CELL_COUNT; index2++) {
-    const cell = cellAt(index2);
-    if (manhattan(cell, camp) >= MIN_TREASURE_DISTANCE) treasureCandidates.push(cell);
-  }
-  const treasure = treasureCandidates[rng.int(treasureCandidates.length)];
-  const order = rng.shuffle(Array.from({ length: INTERIOR_EDGE_COUNT }, (_, id) => id));
-  const walls = /* @__PURE__ */ new Set();
-  for (const id of order) {
-    if (walls.size === wallCount) break;
-    walls.add(id);
-    if (!isConnected(walls)) walls.delete(id);
-  }
-  return { seed, camp, treasure, walls };
-}
-var ADJACENCY = Array.from(
-  { length: CELL_COUNT },
-  (_, index2) => {
-    const cell = cellAt(index2);
-    return DIRECTIONS.flatMap((direction) => {
-      const next = neighbour(cell, direction);
-      return next ? [{ cell: cellIndex(next), edge: edgeId(cell, direction) }] : [];
-    });
-  }
-);
-function isConnected(walls) {
-  const seen = new Uint8Array(CELL_COUNT);
-  const stack = [0];
-  seen[0] = 1;
-  let reached = 1;
-  while (stack.length > 0) {
-    for (const link2 of ADJACENCY[stack.pop()] ?? []) {
-      if (seen[link2.cell] || walls.has(link2.edge)) continue;
-      seen[link2.cell] = 1;
-      reached++;
-      stack.push(link2.cell);
-    }
-  }
-  return reached === CELL_COUNT;
-}
-function sortedWalls(maze) {
-  return [...maze.walls].sort((a, b) => a - b);
-}
-
-// src/checks/dragon/observation.ts
-function observe(state) {
-  return {
-    boardSize: BOARD_SIZE,
-    turn: state.turn,
-    position: { ...state.player },
-    camp: { ...state.maze.camp },
-    wounds: state.wounds,
-    lethalWounds: LETHAL_WOUNDS,
-    stepsLeft: state.stepsLeft,
-    carrying: state.carrying,
-    visited: [...state.visited].sort((a, b) => a - b).map(cellAt),
-    knownWalls: [...state.knownWalls].sort((a, b) => a - b).map(edgeSide),
-    blockedHere: DIRECTIONS.filter((d) => isKnownBlocked(state, state.player, d)),
-    roarLocation: state.roarLocation ? { ...state.roarLocation } : null
-  };
-}
-
-// src/checks/dragon/session.ts
-function gameUnitKey(seed) {
-  return `dragon/seed-${seed}`;
-}
-function decisionKey(seed, decision) {
-  return `${gameUnitKey(seed)}/decision-${decision}`;
-}
-function gameRecordKey(seed) {
-  return `${gameUnitKey(seed)}/game`;
-}
-var GameSession = class {
-  constructor(identity) {
-    this.identity = identity;
-    this.state = newGame(generateMaze(identity.seed, identity.walls));
-  }
-  identity;
-  state;
-  decisions = [];
-  lastTurn = 0;
-  get finished() {
-    return this.state.result !== null;
-  }
-  get decisionCount() {
-    return this.decisions.length;
-  }
-  observation() {
-    return observe(this.state);
-  }
-  /** Plays one decision and returns its record. */
-  play(input2) {
-    const ok = input2.status === "ok";
-    const move = ok ? input2.move : "pass";
-    const confidence = ok ? input2.confidence : null;
-    const decision = this.decisions.length;
-    const turn = this.state.turn;
-    const report = playDecision(this.state, move);
-    this.lastTurn = turn;
-    const caught = report.caught ?? void 0;
-    this.decisions.push({ move, confidence, outcome: report.outcome, caught });
-    const { identity } = this;
-    return {
-      v: SAMPLE_LOG_VERSION,
-      kind: "call",
-      check: "dragon",
-      model: identity.model,
-      digest: identity.digest,
-      key: decisionKey(identity.seed, decision),
-      sample: 0,
-      options: input2.options,
-      prompt_sha256: identity.promptSha256,
-      status: input2.status,
-      ...input2.reason !== void 0 ? { reason: input2.reason } : {},
-      latency_ms: input2.latencyMs,
-      ...input2.promptTokens !== void 0 ? { prompt_tokens: input2.promptTokens } : {},
-      ...input2.completionTokens !== void 0 ? { completion_tokens: input2.completionTokens } : {},
-      attempts: input2.attempts,
-      game: identity.seed,
-      decision,
-      turn,
-      move,
-      confidence,
-      outcome: report.outcome,
-      ...caught ? { caught } : {},
-      ...identity.player !== void 0 ? { player: identity.player } : {}
-    };
-  }
-  /**
-   * Plays a decision read back from the sample log (resume). The engine must agree with what
-   * was recorded; if not, the log was written under other rules or another maze.
-   */
-  replay(record2) {
-    const replayed = this.play({
-      status: record2.status,
-      move: record2.move,
-      confidence: record2.confidence,
-      latencyMs: record2.latency_ms,
-      attempts: record2.attempts,
-      options: record2.options
-    });
-    if (replayed.outcome !== record2.outcome || replayed.caught !== record2.caught) {
-      throw new InputError(
-        `sample log: dragon game seed ${record2.game}, decision ${record2.decision} of ${record2.model} was recorded as "${record2.outcome}" but replays as "${replayed.outcome}"; the log was written with another maze (check dragon.walls) or another protocol version`
-      );
-    }
-  }
-  gameRecord() {
-    const { identity, state } = this;
-    if (!state.result) throw new Error("gameRecord: the game is not over");
-    return {
-      v: SAMPLE_LOG_VERSION,
-      kind: "game",
-      check: "dragon",
-      model: identity.model,
-      digest: identity.digest,
-      key: gameRecordKey(identity.seed),
-      game: identity.seed,
-      prompt_sha256: identity.promptSha256,
-      result: state.result,
-      capped: state.result === "capped",
-      turns: this.lastTurn,
-      decisions: this.decisions.length,
-      cells_visited: state.visited.size,
-      treasure_found: state.treasureFound,
-      wounds: state.wounds,
-      fingerprint: gameFingerprint(identity.seed, identity.walls, this.decisions),
-      ...identity.player !== void 0 ? { player: identity.player } : {}
-    };
-  }
-};
-
-// src/checks/dragon/players.ts
-var REFERENCE_PLAYERS = ["random", "overconfident", "careful"];
-var RANDOM_CONFIDENCE = 0.5;
-var OVERCONFIDENT_CONFIDENCE = 0.95;
-var CAREFUL_MEASUREMENT_SEEDS = { from: 1e5, count: 200 };
-var carefulCache = /* @__PURE__ */ new Map();
-function carefulConfidence(walls) {
-  const cached2 = carefulCache.get(walls);
-  if (cached2) return cached2;
-  const unexplored = (INTERIOR_EDGE_COUNT - walls) / INTERIOR_EDGE_COUNT;
-  let moves = 0;
-  let advanced = 0;
-  const { from, count: count3 } = CAREFUL_MEASUREMENT_SEEDS;
-  for (let seed = from; seed < from + count3; seed++) {
-    const session = new GameSession({
-      seed,
-      walls,
-      model: "measure",
-      digest: null,
-      promptSha256: ""
-    });
-    const rng = createRng(seed);
-    while (!session.finished) {
-      const view = session.observation();
-      const { move, explored } = carefulMove(view, rng);
-      const record2 = session.play(answerInput(move, 0));
-      if (explored) {
-        moves++;
-        if (record2.outcome !== "wall" && record2.outcome !== "known_wall") advanced++;
-      }
-    }
-  }
-  const result = {
-    unexplored: roundTo3(unexplored),
-    explored: roundTo3(moves > 0 ? advanced / moves : unexplored)
-  };
-  carefulCache.set(walls, result);
-  return result;
-}
-function roundTo3(value2) {
-  return Math.round(value2 * 1e3) / 1e3;
-}
-function carefulMove(view, rng) {
-  const open2 = DIRECTIONS.filter((d) => !view.blockedHere.includes(d));
-  if (open2.length === 0) return { move: DIRECTIONS[rng.int(4)], explored: false };
-  const seen = new Set(view.visited.map(cellIndex));
-  const fresh = open2.filter((d) => !seen.has(cellIndex(neighbour(view.position, d))));
-  if (fresh.length > 0) return { move: fresh[rng.int(fresh.length)], explored: false };
-  return { move: open2[rng.int(open2.length)], explored: true };
-}
-function referenceAnswer(player, view, rng, walls) {
-  switch (player) {
-    case "random":
-      return { move: DIRECTIONS[rng.int(4)], confidence: RANDOM_CONFIDENCE };
-    case "overconfident":
-      return { move: DIRECTIONS[rng.int(4)], confidence: OVERCONFIDENT_CONFIDENCE };
-    case "careful": {
-      const { move, explored } = carefulMove(view, rng);
-      const stated = carefulConfidence(walls);
-      return { move, confidence: explored ? stated.explored : stated.unexplored };
-    }
-  }
-}
-var NO_REQUEST = {
-  temperature: 0,
-  seed: 0,
-  num_ctx: 0,
-  num_predict: 0,
-  think: false
-};
-function answerInput(move, confidence) {
-  return {
-    status: "ok",
-    move,
-    confidence,
-    latencyMs: 0,
-    attempts: 1,
-    options: NO_REQUEST
-  };
-}
-var REFERENCE_PROMPT = "none";
-function referenceModel(player) {
-  return `player:${player}`;
-}
-function playReferenceGames(player, seeds, walls) {
-  const records = [];
-  for (const seed of seeds) {
-    const session = new GameSession({
-      seed,
-      walls,
-      model: referenceModel(player),
-      digest: null,
-      promptSha256: REFERENCE_PROMPT,
-      player
-    });
-    const rng = createRng(seedFromText(`${player}/${walls}/${seed}`));
-    while (!session.finished) {
-      const answer = referenceAnswer(player, session.observation(), rng, walls);
-      records.push(session.play(answerInput(answer.move, answer.confidence)));
-    }
-    records.push(session.gameRecord());
-  }
-  return records;
-}
-
-// src/checks/dragon/analysis.ts
-var CALIBRATION_EVENT = "the move reaches a free cell (no wall, no border), whatever happens there afterwards";
-var SHOWN_CONFIDENCE_LEVELS = 10;
-function forecastOf(record2) {
-  if (record2.status !== "ok" || record2.move === "pass" || record2.confidence === null) return null;
-  return {
-    confidence: record2.confidence,
-    success: record2.outcome !== "wall" && record2.outcome !== "known_wall"
-  };
-}
-function analyseDragon(records, definitions, models) {
-  const notices = [];
-  const bySeries = groupRecords(records, definitions, notices);
-  for (const player of definitions.referencePlayers) {
-    const model = `player:${player}`;
-    if (!bySeries.has(model)) {
-      const played = groupRecords(
-        playReferenceGames(player, definitions.seeds, definitions.walls),
-        definitions,
-        notices
-      );
-      for (const [key, value2] of played) bySeries.set(key, value2);
-    }
-  }
-  const seriesOf = (model, role) => {
-    const found = bySeries.get(model);
-    return found ? summariseSeries(found, role, definitions) : null;
-  };
-  const baseline = seriesOf(models.baseline, "baseline");
-  const candidate = models.candidate ? seriesOf(models.candidate, "candidate") : null;
-  const referencePlayers = [...bySeries.values()].filter((s) => s.player !== null).sort((a, b) => a.model.localeCompare(b.model)).map((s) => summariseSeries(s, "reference", definitions));
-  return {
-    check: "dragon",
-    protocol: definitions.protocol,
-    promptVersion: definitions.promptVersion,
-    promptSha256: definitions.promptSha256,
-    hints: definitions.hints,
-    walls: definitions.walls,
-    seeds: [...definitions.seeds],
-    calibrationEvent: CALIBRATION_EVENT,
-    bins: { count: DEFAULT_BINS, edges: DEFAULT_EDGES },
-    bootstrap: {
-      replicates: definitions.bootstrapReplicates,
-      seed: definitions.bootstrapSeed,
-      resampled: "games"
-    },
-    baseline,
-    candidate,
-    comparison: baseline && candidate ? compareSeries(baseline, candidate, definitions) : null,
-    referencePlayers,
-    instrument: instrumentCheck(referencePlayers),
-    notices
-  };
-}
-function groupRecords(records, definitions, notices) {
-  const seeds = new Set(definitions.seeds);
-  const latest = /* @__PURE__ */ new Map();
-  const otherPrompt = /* @__PURE__ */ new Map();
-  const otherSeeds = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    if (record2.check !== "dragon") continue;
-    const isPlayer = record2.player !== void 0;
-    const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;
-    if (record2.prompt_sha256 !== expectedPrompt) {
-      otherPrompt.set(record2.model, (otherPrompt.get(record2.model) ?? 0) + 1);
-      continue;
-    }
-    if (!seeds.has(record2.game)) {
-      otherSeeds.set(record2.model, (otherSeeds.get(record2.model) ?? 0) + 1);
-      continue;
-    }
-    const which = record2.kind === "game" ? "game" : record2.decision;
-    latest.set(`${record2.model}\0${record2.game}\0${which}`, record2);
-  }
-  const series = /* @__PURE__ */ new Map();
-  for (const record2 of latest.values()) {
-    let entry = series.get(record2.model);
-    if (!entry) {
-      entry = { model: record2.model, player: record2.player ?? null, calls: [], games: [] };
-      series.set(record2.model, entry);
-    }
-    if (record2.kind === "game") entry.games.push(record2);
-    else entry.calls.push(record2);
-  }
-  for (const entry of series.values()) {
-    const length = new Map(entry.games.map((g) => [g.game, g.decisions]));
-    entry.calls = entry.calls.filter((c) => c.decision < (length.get(c.game) ?? Infinity));
-  }
-  for (const [model, count3] of otherPrompt) {
-    notices.push(
-      `${count3} records of ${model} were written with another prompt than ${definitions.promptVersion} (hints: ${definitions.hints}) and are left out; prompt variants are compared in separate runs on the same seeds, never mixed.`
-    );
-  }
-  for (const [model, count3] of otherSeeds) {
-    notices.push(
-      `${count3} records of ${model} belong to seeds outside dragon.seeds and are left out.`
-    );
-  }
-  return series;
-}
-function estimate(successes, trials) {
-  if (trials === 0) return null;
-  const { low, high } = wilsonInterval(successes, trials);
-  return { value: successes / trials, low, high };
-}
-function rate(count3, total) {
-  return total > 0 ? count3 / total : null;
-}
-function summariseSeries(series, role, definitions) {
-  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
-  const forecasts = [];
-  const bySeed = /* @__PURE__ */ new Map();
-  let knownWallRepeats = 0;
-  for (const call of calls) {
-    const forecast = forecastOf(call);
-    if (!forecast) continue;
-    forecasts.push(forecast);
-    const list3 = bySeed.get(call.game) ?? [];
-    list3.push(forecast);
-    bySeed.set(call.game, list3);
-    if (call.outcome === "known_wall") knownWallRepeats++;
-  }
-  const count3 = (status) => calls.filter((c) => c.status === status).length;
-  const invalid = count3("invalid");
-  const timeouts = count3("timeout");
-  const errors = count3("error");
-  const passes = calls.filter((c) => c.status === "ok" && c.move === "pass").length;
-  const moves = forecasts.length;
-  const successes = forecasts.filter((f) => f.success).length;
-  const meanConfidence = moves > 0 ? forecasts.reduce((sum, f) => sum + f.confidence, 0) / moves : null;
-  const success2 = estimate(successes, moves);
-  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
-  const games = gameRecords.map((g) => {
-    const own2 = bySeed.get(g.game) ?? [];
-    return {
-      seed: g.game,
-      result: g.result,
-      turns: g.turns,
-      decisions: g.decisions,
-      cellsVisited: g.cells_visited,
-      treasureFound: g.treasure_found,
-      wounds: g.wounds,
-      fingerprint: g.fingerprint,
-      moves: own2.length,
-      successes: own2.filter((f) => f.success).length,
-      tally: tallyBins(own2)
-    };
-  });
-  const finished = new Set(gameRecords.map((g) => g.game));
-  const played = new Set(calls.map((c) => c.game));
-  const wins = gameRecords.filter((g) => g.result === "won").length;
-  const winEstimate = estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 };
-  const clusters = [...bySeed.values()].map((list3) => tallyBins(list3));
-  const bootstrap = clusterBootstrapEce(clusters, {
-    replicates: definitions.bootstrapReplicates,
-    seed: definitions.bootstrapSeed
-  });
-  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
-  return {
-    model: series.model,
-    role,
-    player: series.player,
-    digest: calls[0]?.digest ?? gameRecords[0]?.digest ?? null,
-    calls: calls.length,
-    moves,
-    passes,
-    invalid,
-    timeouts,
-    errors,
-    invalidRate: rate(invalid, calls.length),
-    timeoutRate: rate(timeouts, calls.length),
-    perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
-    meanLatencyMs: series.player === null && calls.length > 0 ? calls.reduce((sum, c) => sum + c.latency_ms, 0) / calls.length : null,
-    meanConfidence,
-    success: success2,
-    gap: meanConfidence !== null && success2 ? meanConfidence - success2.value : null,
-    brier: decomposition ? decomposition.brier : null,
-    decomposition,
-    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
-    eceOtherEdges: moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, "upper-inclusive") : null,
-    resolution: decomposition ? decomposition.resolution : null,
-    distinctConfidences: new Set(forecasts.map((f) => f.confidence)).size,
-    confidenceLevels: confidenceLevels(forecasts).slice(0, SHOWN_CONFIDENCE_LEVELS).map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
-    knownWallRepeats,
-    knownWallRepeatRate: rate(knownWallRepeats, moves),
-    games,
-    unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
-    missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
-    wins: { ...winEstimate, count: wins, games: gameRecords.length },
-    treasureFound: gameRecords.filter((g) => g.treasure_found).length,
-    cappedGames: gameRecords.filter((g) => g.capped).length,
-    bins: binTable(forecasts)
-  };
-}
-function binTable(forecasts) {
-  return binForecasts(forecasts).map((bin) => {
-    const wilson = bin.count > 0 ? wilsonInterval(bin.successes, bin.count) : null;
-    return {
-      index: bin.index,
-      low: bin.low,
-      high: bin.high,
-      moves: bin.count,
-      successes: bin.successes,
-      meanConfidence: bin.meanConfidence,
-      successShare: bin.successShare,
-      wilsonLow: wilson ? wilson.low : null,
-      wilsonHigh: wilson ? wilson.high : null
-    };
-  });
-}
-function compareSeries(before, after, definitions) {
-  const earlier = new Map(before.games.map((g) => [g.seed, g.tally]));
-  const later = new Map(after.games.map((g) => [g.seed, g.tally]));
-  const pairedSeeds = [...later.keys()].filter((s) => earlier.has(s)).sort((a, b) => a - b);
-  const pairs = pairedSeeds.map(
-    (s) => [later.get(s) ?? emptyTally(), earlier.get(s) ?? emptyTally()]
-  );
-  const difference = pairedClusterBootstrapEceDifference(pairs, {
-    replicates: definitions.bootstrapReplicates,
-    seed: definitions.bootstrapSeed
-  });
-  const minus2 = (a, b) => a !== null && b !== null ? a - b : null;
-  return {
-    eceDifference: difference ? { value: difference.estimate, low: difference.low, high: difference.high } : null,
-    brierDifference: minus2(after.brier, before.brier),
-    knownWallRepeatDifference: minus2(after.knownWallRepeatRate, before.knownWallRepeatRate),
-    pairedSeeds
-  };
-}
-var EXPECTED_ORDER = ["careful", "random", "overconfident"];
-function instrumentCheck(players) {
-  const measured = players.filter(
-    (p) => p.ece !== null && EXPECTED_ORDER.includes(p.player ?? "")
-  );
-  if (measured.length < 2) return null;
-  const order = [...measured].sort((a, b) => (a.ece?.value ?? 0) - (b.ece?.value ?? 0)).map((p) => p.player);
-  const careful = order.indexOf("careful");
-  const overconfident = order.indexOf("overconfident");
-  const ranked = (careful === -1 || careful === 0) && (overconfident === -1 || overconfident === order.length - 1);
-  return { ranked, order };
-}
-
-// src/checks/dragon/prompt.ts
-import { createHash as createHash3 } from "node:crypto";
-var PROMPT_VERSION = "dragon-prompt/1";
-var LAST = BOARD_SIZE - 1;
-var SYSTEM_PROMPT = "You play a maze game, one move per request. Each request describes the whole situation; you remember nothing from earlier requests. Reply with JSON only.";
-var KNOWLEDGE_LINE = {
-  walls: "- walls discovered (each between two cells): {{walls}}",
-  local: "- directions known to be blocked from your position (walls found and board edge): {{blocked}}"
-};
-function userTemplate(hints) {
-  return [
-    `Maze game (${PROTOCOL_VERSION}).`,
-    `The board has ${BOARD_SIZE} rows and ${BOARD_SIZE} columns. A cell is written (row,column): rows 0 to ${LAST} from top to bottom, columns 0 to ${LAST} from left to right. "up" goes to row - 1, "down" to row + 1, "left" to column - 1, "right" to column + 1.`,
-    "Walls between neighbouring cells are invisible until you walk into one. The edge of the board is a wall all around.",
-    `A treasure lies in an unknown cell, guarded by a sleeping dragon. Find it and carry it back to your camp to win. Once awake, the dragon flies toward you through walls; if it catches you outside your camp you are wounded and sent back to camp, and wound number ${LETHAL_WOUNDS} kills you. Your camp is a safe place.`,
-    'Walking into a wall fails and ends your turn. "pass" ends your turn.',
-    "",
-    "Your situation:",
-    "- turn: {{turn}}",
-    "- position: {{position}}",
-    "- camp: {{camp}}",
-    `- wounds: {{wounds}} of ${LETHAL_WOUNDS}`,
-    "- steps left this turn: {{steps}}",
-    "- carrying the treasure: {{carrying}}",
-    "- cells visited: {{visited}}",
-    KNOWLEDGE_LINE[hints],
-    "- dragon's roar heard at: {{roar}}",
-    "",
-    'Reply with a JSON object {"move": "up" | "down" | "left" | "right" | "pass", "confidence": a number from 0 to 1}.',
-    '"confidence" is your probability that the move really advances you, meaning that there is no wall in that direction.'
-  ].join("\n");
-}
-function promptSha256(hints) {
-  return createHash3("sha256").update(`${PROMPT_VERSION}
-${SYSTEM_PROMPT}
-${userTemplate(hints)}`).digest("hex");
-}
-function formatWall(wall) {
-  return `${formatCell(wall.cell)}-${formatCell(neighbour(wall.cell, wall.side))}`;
-}
-function list(items2) {
-  return items2.length > 0 ? items2.join(", ") : "none";
-}
-function renderPrompt(observation, hints) {
-  const values = {
-    turn: String(observation.turn),
-    position: formatCell(observation.position),
-    camp: formatCell(observation.camp),
-    wounds: String(observation.wounds),
-    steps: String(observation.stepsLeft),
-    carrying: observation.carrying ? "yes" : "no",
-    visited: list(observation.visited.map(formatCell)),
-    walls: list(observation.knownWalls.map(formatWall)),
-    blocked: list(observation.blockedHere),
-    roar: observation.roarLocation ? formatCell(observation.roarLocation) : "not heard yet"
-  };
-  return userTemplate(hints).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name] ?? "");
-}
-var ANSWER_SCHEMA = {
-  type: "object",
-  properties: {
-    move: { type: "string", enum: [...MOVES] },
-    confidence: { type: "number", minimum: 0, maximum: 1 }
-  },
-  required: ["move", "confidence"],
-  additionalProperties: false
-};
-function parseAnswer(content) {
-  let value2;
+function isRunning(owner) {
+  if (owner.host !== os.hostname()) return true;
   try {
-    value2 = JSON.parse(content.trim());
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+function removeIfOurs(file2, owner) {
+  const held = readOwner(file2);
+  if (held?.pid !== owner.pid || held.host !== owner.host) return;
+  try {
+    unlinkSync(file2);
   } catch {
-    return { valid: false, reason: content.trim() === "" ? "empty answer" : "not JSON" };
   }
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
-    return { valid: false, reason: "not a JSON object" };
-  }
-  const move = Reflect.get(value2, "move");
-  const confidence = Reflect.get(value2, "confidence");
-  if (typeof move !== "string" || !MOVES.includes(move)) {
-    return { valid: false, reason: `move must be one of ${MOVES.join(", ")}` };
-  }
-  if (typeof confidence !== "number" || !Number.isFinite(confidence)) {
-    return { valid: false, reason: "confidence must be a number" };
-  }
-  if (confidence < 0 || confidence > 1) {
-    return { valid: false, reason: `confidence ${confidence} is outside 0..1` };
-  }
-  return { valid: true, move, confidence };
-}
-var CELL = /\((\d+),(\d+)\)/g;
-function cells(text3) {
-  return [...text3.matchAll(CELL)].map((m) => ({ row: Number(m[1]), col: Number(m[2]) }));
-}
-function field(text3, label2) {
-  const line = text3.split("\n").find((l) => l.startsWith(`- ${label2}`));
-  return line ? line.slice(line.indexOf(":", label2.length + 2) + 1).trim() : null;
-}
-function readPrompt(text3) {
-  if (!text3.startsWith(`Maze game (${PROTOCOL_VERSION}).`)) return null;
-  const position = cells(field(text3, "position") ?? "")[0];
-  const camp = cells(field(text3, "camp") ?? "")[0];
-  if (!position || !camp) return null;
-  const wallsLine = field(text3, "walls discovered");
-  const blockedLine = field(text3, "directions known to be blocked");
-  let blockedHere;
-  if (wallsLine !== null) {
-    const walls = /* @__PURE__ */ new Set();
-    const pairs = cells(wallsLine);
-    for (let i = 0; i + 1 < pairs.length; i += 2) {
-      const [a, b] = [pairs[i], pairs[i + 1]];
-      const direction = DIRECTIONS.find((d) => {
-        const next = neighbour(a, d);
-        return next !== null && next.row === b.row && next.col === b.col;
-      });
-      if (direction) walls.add(edgeId(a, direction));
-    }
-    blockedHere = DIRECTIONS.filter((d) => {
-      const id = edgeId(position, d);
-      return id === null || walls.has(id);
-    });
-  } else {
-    blockedHere = DIRECTIONS.filter((d) => (blockedLine ?? "").split(/,\s*/).includes(d));
-  }
-  const roar = cells(field(text3, "dragon's roar") ?? "")[0] ?? null;
-  return {
-    hints: wallsLine !== null ? "walls" : "local",
-    turn: Number(field(text3, "turn") ?? 0),
-    position,
-    camp,
-    wounds: Number(field(text3, "wounds")?.split(" ")[0] ?? 0),
-    stepsLeft: Number(field(text3, "steps left") ?? 0),
-    carrying: field(text3, "carrying") === "yes",
-    visited: cells(field(text3, "cells visited") ?? ""),
-    blockedHere,
-    roarLocation: roar
-  };
 }
 
-// src/checks/dragon/definitions.ts
-var BOOTSTRAP_SEED = seedFromText(`${PROTOCOL_VERSION}/ece-bootstrap`);
-function dragonDefinitions(settings) {
-  return {
-    protocol: PROTOCOL_VERSION,
-    seeds: [...settings.seeds],
-    walls: settings.walls,
-    hints: settings.hints,
-    promptVersion: PROMPT_VERSION,
-    promptSha256: promptSha256(settings.hints),
-    referencePlayers: [...settings.referencePlayers],
-    bootstrapReplicates: settings.bootstrap,
-    bootstrapSeed: BOOTSTRAP_SEED,
-    maxTimeoutShare: settings.gate.maxTimeoutShare
-  };
-}
+// src/sampleLog/read.ts
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { open as open2 } from "node:fs/promises";
+import path2 from "node:path";
+import { createInterface } from "node:readline";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -13933,10 +12951,10 @@ function getEnumValues(entries) {
 function joinValues(array2, separator = "|") {
   return array2.map((val) => stringifyPrimitive(val)).join(separator);
 }
-function jsonStringifyReplacer(_, value2) {
-  if (typeof value2 === "bigint")
-    return value2.toString();
-  return value2;
+function jsonStringifyReplacer(_, value3) {
+  if (typeof value3 === "bigint")
+    return value3.toString();
+  return value3;
 }
 var Cached = class {
   constructor(getter) {
@@ -13973,17 +12991,17 @@ function floatSafeRemainder(val, step) {
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
 function defineLazy(object2, key, getter) {
-  let value2 = void 0;
+  let value3 = void 0;
   Object.defineProperty(object2, key, {
     get() {
-      if (value2 === EVALUATING) {
+      if (value3 === EVALUATING) {
         return void 0;
       }
-      if (value2 === void 0) {
-        value2 = EVALUATING;
-        value2 = getter();
+      if (value3 === void 0) {
+        value3 = EVALUATING;
+        value3 = getter();
       }
-      return value2;
+      return value3;
     },
     set(v) {
       Object.defineProperty(object2, key, {
@@ -13997,9 +13015,9 @@ function defineLazy(object2, key, getter) {
 function objectClone(obj) {
   return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
 }
-function assignProp(target, prop, value2) {
+function assignProp(target, prop, value3) {
   Object.defineProperty(target, prop, {
-    value: value2,
+    value: value3,
     writable: true,
     enumerable: true,
     configurable: true
@@ -14015,19 +13033,19 @@ function sourceShape(schema) {
 function deferProp(target, key, getter) {
   Object.defineProperty(target, key, {
     get() {
-      const value2 = getter();
-      assignProp(this, key, value2);
-      return value2;
+      const value3 = getter();
+      assignProp(this, key, value3);
+      return value3;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key, value2) {
+function putProp(target, key, value3) {
   if (key in target)
-    assignProp(target, key, value2);
+    assignProp(target, key, value3);
   else
-    target[key] = value2;
+    target[key] = value3;
 }
 function mirrorShape(target, source, keys, wrap) {
   const raw = sourceShape(source);
@@ -14037,8 +13055,8 @@ function mirrorShape(target, source, keys, wrap) {
       continue;
     if (desc.get) {
       deferProp(target, key, () => {
-        const value2 = source._zod.def.shape[key];
-        return wrap ? wrap(value2, key) : value2;
+        const value3 = source._zod.def.shape[key];
+        return wrap ? wrap(value3, key) : value3;
       });
     } else
       putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
@@ -14066,10 +13084,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path13) {
-  if (!path13)
+function getElementAtPath(obj, path18) {
+  if (!path18)
     return obj;
-  return path13.reduce((acc, key) => acc?.[key], obj);
+  return path18.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -14237,9 +13255,9 @@ function createTransparentProxy(getter) {
       target ?? (target = getter());
       return Reflect.get(target, prop, receiver);
     },
-    set(_, prop, value2, receiver) {
+    set(_, prop, value3, receiver) {
       target ?? (target = getter());
-      return Reflect.set(target, prop, value2, receiver);
+      return Reflect.set(target, prop, value3, receiver);
     },
     has(_, prop) {
       target ?? (target = getter());
@@ -14263,12 +13281,12 @@ function createTransparentProxy(getter) {
     }
   });
 }
-function stringifyPrimitive(value2) {
-  if (typeof value2 === "bigint")
-    return value2.toString() + "n";
-  if (typeof value2 === "string")
-    return `"${value2}"`;
-  return `${value2}`;
+function stringifyPrimitive(value3) {
+  if (typeof value3 === "bigint")
+    return value3.toString() + "n";
+  if (typeof value3 === "string")
+    return `"${value3}"`;
+  return `${value3}`;
 }
 function optionalKeys(shape) {
   return Object.keys(shape).filter((k) => {
@@ -14377,15 +13395,15 @@ function partial(Class2, schema, mask, name = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value2, key) => selected && !selected.has(key) ? value2 : new Class2({ type: "optional", innerType: value2 })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value3, key) => selected && !selected.has(key) ? value3 : new Class2({ type: "optional", innerType: value3 })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value2, key) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value3, key) => (
     // overwrite with non-optional
-    selected && !selected.has(key) ? value2 : new Class2({ type: "nonoptional", innerType: value2 })
+    selected && !selected.has(key) ? value3 : new Class2({ type: "nonoptional", innerType: value3 })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -14409,11 +13427,11 @@ function explicitlyAborted(x2, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path13, issues) {
+function prefixIssues(path18, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path13);
+    iss.path.unshift(path18);
     return iss;
   });
 }
@@ -14426,9 +13444,9 @@ function sizeCaps(defChecks) {
     const d = ch._zod.def;
     if (!/_(length|size)$|_equals$/.test(d.check))
       break;
-    const max = d.maximum ?? d.length ?? d.size;
-    if (max >= 0)
-      caps.push([max, ch]);
+    const max2 = d.maximum ?? d.length ?? d.size;
+    if (max2 >= 0)
+      caps.push([max2, ch]);
   }
   return caps;
 }
@@ -14473,17 +13491,17 @@ function getSizableOrigin(input2) {
 }
 var highSurrogate = /[\uD800-\uDBFF]/;
 function codePointLength(str2) {
-  const units = str2.length;
+  const units2 = str2.length;
   if (!highSurrogate.test(str2))
-    return units;
-  let count3 = units;
-  for (let i = 0; i < units - 1; i++) {
+    return units2;
+  let count4 = units2;
+  for (let i = 0; i < units2 - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count3--;
+      count4--;
       i++;
     }
   }
-  return count3;
+  return count4;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -14580,12 +13598,12 @@ function members(proto, table2) {
       defineBound(proto, key, desc.value);
   }
 }
-function own(inst, key, value2, enumerable = true) {
-  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value: value2 });
-  return value2;
+function own(inst, key, value3, enumerable = true) {
+  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value: value3 });
+  return value3;
 }
-function hide(inst, key, value2) {
-  return own(inst, key, value2, false);
+function hide(inst, key, value3) {
+  return own(inst, key, value3, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table2) {
@@ -14597,8 +13615,8 @@ function derived(computes, table2) {
       get() {
         return own(this, key, compute(this));
       },
-      set(value2) {
-        own(this, key, value2);
+      set(value3) {
+        own(this, key, value3);
       }
     });
   }
@@ -14610,8 +13628,8 @@ function defineBound(proto, key, fn) {
     get() {
       return this == null ? fn : own(this, key, fn.bind(this));
     },
-    set(value2) {
-      own(this, key, value2);
+    set(value3) {
+      own(this, key, value3);
     }
   });
 }
@@ -14642,21 +13660,21 @@ function defineLazyInternal(inst, key, compute) {
       const outer = broke;
       broke = false;
       try {
-        const value2 = compute(this);
+        const value3 = compute(this);
         if (broke)
           delete this[key];
         else
-          Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
+          Object.defineProperty(this, key, { configurable: true, writable: true, value: value3 });
         broke = broke || outer;
-        return value2;
+        return value3;
       } catch (err) {
         delete this[key];
         broke = broke || outer;
         throw err;
       }
     },
-    set(value2) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
+    set(value3) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, value: value3 });
     }
   });
 }
@@ -14673,14 +13691,14 @@ function installLazyProp(inst, key, make, enumerable) {
       Object.defineProperty(this, key, desc);
       return desc.value;
     },
-    set(value2) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value: value2 });
+    set(value3) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value: value3 });
     }
   });
 }
 var CONSTANT_CATCH = "~constantCatch";
-function constantCatch(value2) {
-  const fn = () => value2;
+function constantCatch(value3) {
+  const fn = () => value3;
   fn[CONSTANT_CATCH] = true;
   return fn;
 }
@@ -14813,8 +13831,8 @@ function _getMessage() {
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
   return internals.message;
 }
-function _setMessage(value2) {
-  this._zod.message = value2;
+function _setMessage(value3) {
+  this._zod.message = value3;
 }
 var _messageDesc = {
   get: _getMessage,
@@ -14837,12 +13855,12 @@ var initializer = (inst, def) => {
       configurable: true,
       enumerable: false,
       get() {
-        const value2 = () => this.message;
-        Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
-        return value2;
+        const value3 = () => this.message;
+        Object.defineProperty(this, "toString", { value: value3, configurable: true, writable: true });
+        return value3;
       },
-      set(value2) {
-        Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
+      set(value3) {
+        Object.defineProperty(this, "toString", { value: value3, configurable: true, writable: true });
       }
     });
   }
@@ -14875,16 +13893,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path13 = []) => {
+  const processError = (error63, path18 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path13, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -14923,17 +13941,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path13 = []) => {
+  const processError = (error63, path18 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path13, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -14972,8 +13990,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path13 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path13) {
+  const path18 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path18) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -15004,9 +14022,9 @@ function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
 var _parse = (_Err) => {
-  const fn = (schema, value2, _ctx, _params) => {
+  const fn = (schema, value3, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-    const result = schema._zod.run({ value: value2, issues: [] }, ctx);
+    const result = schema._zod.run({ value: value3, issues: [] }, ctx);
     if (result instanceof Promise) {
       throw new $ZodAsyncError();
     }
@@ -15021,9 +14039,9 @@ var _parse = (_Err) => {
 };
 var parse = /* @__PURE__ */ _parse($ZodRealError);
 var _parseAsync = (_Err) => {
-  const fn = async (schema, value2, _ctx, params) => {
+  const fn = async (schema, value3, _ctx, params) => {
     const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-    let result = schema._zod.run({ value: value2, issues: [] }, ctx);
+    let result = schema._zod.run({ value: value3, issues: [] }, ctx);
     if (result instanceof Promise)
       result = await result;
     if (result.issues.length) {
@@ -15036,9 +14054,9 @@ var _parseAsync = (_Err) => {
   return fn;
 };
 var parseAsync = /* @__PURE__ */ _parseAsync($ZodRealError);
-var _safeParse = (_Err) => (schema, value2, _ctx) => {
+var _safeParse = (_Err) => (schema, value3, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-  const result = schema._zod.run({ value: value2, issues: [] }, ctx);
+  const result = schema._zod.run({ value: value3, issues: [] }, ctx);
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
   }
@@ -15064,9 +14082,9 @@ function failure(Err, issues, ctx) {
     }
   };
 }
-var _safeParseAsync = (_Err) => async (schema, value2, _ctx) => {
+var _safeParseAsync = (_Err) => async (schema, value3, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-  let result = schema._zod.run({ value: value2, issues: [] }, ctx);
+  let result = schema._zod.run({ value: value3, issues: [] }, ctx);
   if (result instanceof Promise)
     result = await result;
   return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
@@ -15074,88 +14092,88 @@ var _safeParseAsync = (_Err) => async (schema, value2, _ctx) => {
 var safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
 var COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-var validate = ((schema, value2, _ctx) => {
+var validate = ((schema, value3, _ctx) => {
   const validator = schema._zod.bag.validator;
   if (validator !== void 0) {
-    if (validator(value2) !== COMPILE_INVALID)
+    if (validator(value3) !== COMPILE_INVALID)
       return true;
     if (validator.definite === true && _ctx === void 0)
       return false;
   }
-  return validateFallback(schema, value2, _ctx);
+  return validateFallback(schema, value3, _ctx);
 });
-function validateFallback(schema, value2, _ctx) {
+function validateFallback(schema, value3, _ctx) {
   const ctx = _ctx ? { ..._ctx, async: false, abortEarly: true } : { async: false, abortEarly: true };
   const fallbackRun = schema._zod.bag.fallbackRun;
   let result;
   if (fallbackRun) {
     ctx[COMPILE_FALLBACK] = true;
-    result = fallbackRun({ value: value2, issues: [] }, ctx);
+    result = fallbackRun({ value: value3, issues: [] }, ctx);
   } else {
-    result = schema._zod.run({ value: value2, issues: [] }, ctx);
+    result = schema._zod.run({ value: value3, issues: [] }, ctx);
   }
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
   }
   return result.issues.length === 0;
 }
-var validateAsync = async (schema, value2, _ctx) => {
+var validateAsync = async (schema, value3, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: true, abortEarly: true } : { async: true, abortEarly: true };
-  let result = schema._zod.run({ value: value2, issues: [] }, ctx);
+  let result = schema._zod.run({ value: value3, issues: [] }, ctx);
   if (result instanceof Promise)
     result = await result;
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
   const parse3 = _parse(_Err);
-  const fn = (schema, value2, _ctx, _params) => {
+  const fn = (schema, value3, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse3(schema, value2, ctx, finalizeParams(fn, _params));
+    return parse3(schema, value3, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
   const parse3 = _parse(_Err);
-  const fn = (schema, value2, _ctx, _params) => {
-    return parse3(schema, value2, _ctx, finalizeParams(fn, _params));
+  const fn = (schema, value3, _ctx, _params) => {
+    return parse3(schema, value3, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var decode = /* @__PURE__ */ _decode($ZodRealError);
 var _encodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
-  const fn = async (schema, value2, _ctx, _params) => {
+  const fn = async (schema, value3, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return await parseAsync3(schema, value2, ctx, finalizeParams(fn, _params));
+    return await parseAsync3(schema, value3, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encodeAsync = /* @__PURE__ */ _encodeAsync($ZodRealError);
 var _decodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
-  const fn = async (schema, value2, _ctx, _params) => {
-    return await parseAsync3(schema, value2, _ctx, finalizeParams(fn, _params));
+  const fn = async (schema, value3, _ctx, _params) => {
+    return await parseAsync3(schema, value3, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var decodeAsync = /* @__PURE__ */ _decodeAsync($ZodRealError);
-var _safeEncode = (_Err) => (schema, value2, _ctx) => {
+var _safeEncode = (_Err) => (schema, value3, _ctx) => {
   const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-  return _safeParse(_Err)(schema, value2, ctx);
+  return _safeParse(_Err)(schema, value3, ctx);
 };
 var safeEncode = /* @__PURE__ */ _safeEncode($ZodRealError);
-var _safeDecode = (_Err) => (schema, value2, _ctx) => {
-  return _safeParse(_Err)(schema, value2, _ctx);
+var _safeDecode = (_Err) => (schema, value3, _ctx) => {
+  return _safeParse(_Err)(schema, value3, _ctx);
 };
 var safeDecode = /* @__PURE__ */ _safeDecode($ZodRealError);
-var _safeEncodeAsync = (_Err) => async (schema, value2, _ctx) => {
+var _safeEncodeAsync = (_Err) => async (schema, value3, _ctx) => {
   const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-  return _safeParseAsync(_Err)(schema, value2, ctx);
+  return _safeParseAsync(_Err)(schema, value3, ctx);
 };
 var safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync($ZodRealError);
-var _safeDecodeAsync = (_Err) => async (schema, value2, _ctx) => {
-  return _safeParseAsync(_Err)(schema, value2, _ctx);
+var _safeDecodeAsync = (_Err) => async (schema, value3, _ctx) => {
+  return _safeParseAsync(_Err)(schema, value3, _ctx);
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
@@ -15239,10 +14257,10 @@ function nanoidOfLength(length) {
 var duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
 var extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
 var guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-var uuid = (version3) => {
-  if (!version3)
+var uuid = (version4) => {
+  if (!version4)
     return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version3}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version4}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
 };
 var uuid4 = /* @__PURE__ */ uuid(4);
 var uuid6 = /* @__PURE__ */ uuid(6);
@@ -15575,8 +14593,8 @@ var $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (ins
   (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
-    const units = input2.length;
-    const length = typeof input2 === "string" && units > def.maximum ? codePointLength(input2) : units;
+    const units2 = input2.length;
+    const length = typeof input2 === "string" && units2 > def.maximum ? codePointLength(input2) : units2;
     if (length <= def.maximum)
       return;
     const origin = getLengthableOrigin(input2);
@@ -15597,8 +14615,8 @@ var $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (ins
   (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
-    const units = input2.length;
-    const length = typeof input2 === "string" && units >= def.minimum && units < def.minimum * 2 ? codePointLength(input2) : units;
+    const units2 = input2.length;
+    const length = typeof input2 === "string" && units2 >= def.minimum && units2 < def.minimum * 2 ? codePointLength(input2) : units2;
     if (length >= def.minimum)
       return;
     const origin = getLengthableOrigin(input2);
@@ -15619,8 +14637,8 @@ var $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals"
   (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
-    const units = input2.length;
-    const length = typeof input2 === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input2) : units;
+    const units2 = input2.length;
+    const length = typeof input2 === "string" && units2 >= def.length && units2 <= def.length * 2 ? codePointLength(input2) : units2;
     if (length === def.length)
       return;
     const origin = getLengthableOrigin(input2);
@@ -15961,26 +14979,26 @@ var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   get "~standard"() {
     return hide(this, "~standard", standardProps(this));
   },
-  set "~standard"(value2) {
-    own(this, "~standard", value2);
+  set "~standard"(value3) {
+    own(this, "~standard", value3);
   }
 });
 var toStandardResult = (r, ctx) => r.issues.length ? { issues: r.issues.map((iss) => finalizeIssue(iss, ctx, config())) } : { value: r.value };
-async function validateAsync2(inst, value2) {
+async function validateAsync2(inst, value3) {
   const ctx = { async: true };
-  return toStandardResult(await inst._zod.run({ value: value2, issues: [] }, ctx), ctx);
+  return toStandardResult(await inst._zod.run({ value: value3, issues: [] }, ctx), ctx);
 }
 function standardProps(inst) {
   return {
-    validate: (value2) => {
+    validate: (value3) => {
       const ctx = { async: false };
       try {
-        const r = inst._zod.run({ value: value2, issues: [] }, ctx);
+        const r = inst._zod.run({ value: value3, issues: [] }, ctx);
         if (!(r instanceof Promise))
           return toStandardResult(r, ctx);
       } catch (_) {
       }
-      return validateAsync2(inst, value2);
+      return validateAsync2(inst, value3);
     },
     vendor: "zod",
     version: 1
@@ -16072,8 +15090,8 @@ function parseURLObject(trimmed, def) {
   }
 }
 var asciiTabOrNewline = /[\t\n\r]/g;
-function stripTabAndNewline(value2) {
-  return value2.replace(asciiTabOrNewline, "");
+function stripTabAndNewline(value3) {
+  return value3.replace(asciiTabOrNewline, "");
 }
 function urlHostnameOk(url2, hostname3) {
   hostname3.lastIndex = 0;
@@ -16200,10 +15218,10 @@ var $ZodIPv4 = /* @__PURE__ */ $constructor("$ZodIPv4", (inst, def) => {
   $ZodStringFormat.init(inst, def);
 });
 var ipv6Alphabet = /^[0-9a-fA-F:.]+$/;
-function isValidIPv6(value2) {
-  if (!ipv6Alphabet.test(value2))
+function isValidIPv6(value3) {
+  if (!ipv6Alphabet.test(value3))
     return false;
-  return canParseURL(`http://[${value2}]`);
+  return canParseURL(`http://[${value3}]`);
 }
 var $ZodIPv6 = /* @__PURE__ */ $constructor("$ZodIPv6", (inst, def) => {
   def.pattern ?? (def.pattern = ipv6);
@@ -16228,8 +15246,8 @@ var $ZodCIDRv4 = /* @__PURE__ */ $constructor("$ZodCIDRv4", (inst, def) => {
   def.pattern ?? (def.pattern = cidrv4);
   $ZodStringFormat.init(inst, def);
 });
-function isValidCIDRv6(value2) {
-  const parts = value2.split("/");
+function isValidCIDRv6(value3) {
+  const parts = value3.split("/");
   if (parts.length !== 2)
     return false;
   const [address, prefix] = parts;
@@ -16318,13 +15336,13 @@ var CC_SANITIZE = /[- ]/g;
 function isLuhnAlgo(digits) {
   let length = digits.length;
   let bit = 1;
-  let sum = 0;
+  let sum2 = 0;
   while (length) {
-    const value2 = digits.charCodeAt(--length) - 48;
+    const value3 = digits.charCodeAt(--length) - 48;
     bit ^= 1;
-    sum += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value2] : value2;
+    sum2 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value3] : value3;
   }
-  return sum % 10 === 0;
+  return sum2 % 10 === 0;
 }
 function isValidCreditCard(input2) {
   if (!creditCard.test(input2))
@@ -16617,8 +15635,8 @@ function capSize(inst, size) {
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
-      for (const [max, ch] of sizeCaps(inst._zod.def.checks)) {
-        if (n > max && ch._zod.def.when(payload)) {
+      for (const [max2, ch] of sizeCaps(inst._zod.def.checks)) {
+        if (n > max2 && ch._zod.def.when(payload)) {
           const start = payload.issues.length;
           ch._zod.check(payload);
           payload.issues[start].continue = false;
@@ -16811,15 +15829,15 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject3 = isObject;
+  const isObject4 = isObject;
   const catchall = def.catchall;
-  let value2;
+  let value3;
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
-    value2 ?? (value2 = _normalized.value);
+    value3 ?? (value3 = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject4(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -16830,10 +15848,10 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
     const proms = [];
-    const shape = value2.shape;
+    const shape = value3.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key of value2.allKeys) {
+    for (const key of value3.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
@@ -16955,16 +15973,16 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject3 = isObject;
+  const isObject4 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
   const catchall = def.catchall;
-  let value2;
+  let value3;
   inst._zod.parse = (payload, ctx) => {
-    value2 ?? (value2 = _normalized.value);
+    value3 ?? (value3 = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject4(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -16979,7 +15997,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
       payload = fastpass(payload, ctx);
       if (!catchall)
         return payload;
-      return handleCatchall([], input2, payload, ctx, value2, inst, ctx?.abortEarly === true);
+      return handleCatchall([], input2, payload, ctx, value3, inst, ctx?.abortEarly === true);
     }
     return superParse(payload, ctx);
   };
@@ -17107,16 +16125,16 @@ var $ZodXor = /* @__PURE__ */ $constructor("$ZodXor", (inst, def) => {
     });
   };
 });
-function getDiscriminatedOption(union2, value2) {
+function getDiscriminatedOption(union2, value3) {
   const internals = union2._zod;
   let map2 = internals.bag.optionsMap;
   if (!map2) {
     map2 = discriminatorMap(internals.def);
     internals.bag.optionsMap = map2;
   }
-  const option = map2.get(value2);
+  const option = map2.get(value3);
   if (option === null)
-    throw new Error(`Ambiguous discriminator value "${String(value2)}"`);
+    throw new Error(`Ambiguous discriminator value "${String(value3)}"`);
   return option;
 }
 function discriminatorMap(def) {
@@ -17125,13 +16143,13 @@ function discriminatorMap(def) {
     const values = option._zod.propValues?.[def.discriminator];
     if (!values || values.size === 0)
       throw new Error(`Invalid discriminated union option at index "${def.options.indexOf(option)}"`);
-    for (const value2 of values) {
-      if (map2.has(value2)) {
-        if (value2 !== void 0)
-          throw new Error(`Duplicate discriminator value "${String(value2)}"`);
-        map2.set(value2, null);
+    for (const value3 of values) {
+      if (map2.has(value3)) {
+        if (value3 !== void 0)
+          throw new Error(`Duplicate discriminator value "${String(value3)}"`);
+        map2.set(value3, null);
       } else {
-        map2.set(value2, option);
+        map2.set(value3, option);
       }
     }
   }
@@ -17181,9 +16199,9 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       });
       return payload;
     }
-    const value2 = input2?.[def.discriminator];
-    const opt = disc.value.get(value2);
-    if (opt && (value2 !== void 0 || ctx.direction !== "backward")) {
+    const value3 = input2?.[def.discriminator];
+    const opt = disc.value.get(value3);
+    if (opt && (value3 !== void 0 || ctx.direction !== "backward")) {
       return opt._zod.run(payload, ctx);
     }
     if (def.unionFallback || ctx.direction === "backward") {
@@ -17194,7 +16212,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       errors: [],
       note: "No matching discriminator",
       discriminator: def.discriminator,
-      options: Array.from(disc.value.keys()).filter((value3) => disc.value.get(value3) !== null),
+      options: Array.from(disc.value.keys()).filter((value4) => disc.value.get(value4) !== null),
       input: input2,
       path: [def.discriminator],
       inst
@@ -17613,14 +16631,14 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key, value2] of input2) {
+    for (const [key, value3] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
       const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
-      const valueResult = def.valueType._zod.run({ value: value2, issues: [] }, ctx);
+      const valueResult = def.valueType._zod.run({ value: value3, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
           handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
@@ -18033,23 +17051,23 @@ function handleCodecAResult(result, def, ctx) {
   if (direction === "forward") {
     const transformed = def.transform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value2) => handleCodecTxResult(result, value2, def.out, ctx));
+      return transformed.then((value3) => handleCodecTxResult(result, value3, def.out, ctx));
     }
     return handleCodecTxResult(result, transformed, def.out, ctx);
   } else {
     const transformed = def.reverseTransform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value2) => handleCodecTxResult(result, value2, def.in, ctx));
+      return transformed.then((value3) => handleCodecTxResult(result, value3, def.in, ctx));
     }
     return handleCodecTxResult(result, transformed, def.in, ctx);
   }
 }
-function handleCodecTxResult(left, value2, nextSchema, ctx) {
+function handleCodecTxResult(left, value3, nextSchema, ctx) {
   if (left.issues.length) {
     left.aborted = true;
     return left;
   }
-  return nextSchema._zod.run({ value: value2, issues: left.issues }, ctx);
+  return nextSchema._zod.run({ value: value3, issues: left.issues }, ctx);
 }
 var $ZodPreprocess = /* @__PURE__ */ $constructor("$ZodPreprocess", (inst, def) => {
   $ZodPipe.init(inst, def);
@@ -18306,8 +17324,8 @@ var $ZodCyclicError = class extends Error {
 };
 var STATE = "~memo";
 var NO_ISSUES = [];
-function isRef(value2) {
-  return value2 !== null && typeof value2 === "object";
+function isRef(value3) {
+  return value3 !== null && typeof value3 === "object";
 }
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
@@ -18434,13 +17452,13 @@ function isRecursive(inst, stack, resolve4) {
         const desc = Object.getOwnPropertyDescriptor(def, key);
         if (!desc || desc.get)
           continue;
-        const value2 = desc.value;
-        if (!value2 || typeof value2 !== "object")
+        const value3 = desc.value;
+        if (!value3 || typeof value3 !== "object")
           continue;
-        if (value2._zod)
-          check2(value2);
-        else if (Array.isArray(value2))
-          for (const el of value2)
+        if (value3._zod)
+          check2(value3);
+        else if (Array.isArray(value3))
+          for (const el of value3)
             check2(el);
       }
     }
@@ -18569,9 +17587,9 @@ var memo = {
 function memoizer() {
   return memo;
 }
-function isBackEdge(ctx, value2) {
+function isBackEdge(ctx, value3) {
   const backEdges = ctx[STATE]?.backEdges;
-  return backEdges !== void 0 && isRef(value2) && backEdges.has(value2);
+  return backEdges !== void 0 && isRef(value3) && backEdges.has(value3);
 }
 
 // node_modules/zod/v4/locales/index.js
@@ -18866,8 +17884,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count3, one, few, many) {
-  const absCount = Math.abs(count3);
+function getBelarusianPlural(count4, one, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -21514,8 +20532,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count3, one, many) {
-  return Math.abs(count3) === 1 ? one : many;
+function getArmenianPlural(count4, one, many) {
+  return Math.abs(count4) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -24253,8 +23271,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count3, one, few, many) {
-  const absCount = Math.abs(count3);
+function getRussianPlural(count4, one, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -26321,13 +25339,13 @@ ${code2}
   fn.definite = ctx.definite;
   return fn;
 }
-function addConstant(ctx, value2) {
+function addConstant(ctx, value3) {
   for (const [name2, v] of ctx.constants) {
-    if (v === value2)
+    if (v === value3)
       return name2;
   }
   const name = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name, value2);
+  ctx.constants.set(name, value3);
   return name;
 }
 function addUserConstant(ctx, fn) {
@@ -26337,8 +25355,8 @@ function addUserConstant(ctx, fn) {
 function newVar(ctx) {
   return `v${ctx.varCounter++}`;
 }
-function runtimeRun(schema, value2) {
-  const result = schema._zod.run({ value: value2, issues: [] }, {});
+function runtimeRun(schema, value3) {
+  const result = schema._zod.run({ value: value3, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -26412,9 +25430,9 @@ function generateChecks(doc, ctx, schema, accessor) {
         break;
       }
       case "max_length": {
-        const max = numericOperand(def.maximum, "max_length");
-        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length > ${max}`);
-        doc.write(`if (${len} > ${max}) return INVALID;`);
+        const max2 = numericOperand(def.maximum, "max_length");
+        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length > ${max2}`);
+        doc.write(`if (${len} > ${max2}) return INVALID;`);
         break;
       }
       case "length_equals": {
@@ -26470,27 +25488,27 @@ function codePointLengthVar(doc, ctx, accessor, inDoubt) {
   doc.write(`const ${v} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
   return v;
 }
-function numericOperand(value2, label2) {
-  if (typeof value2 !== "number" || !Number.isFinite(value2)) {
-    throw new ZodCompileUnsupportedError(`${label2} bound of type ${typeof value2}`);
+function numericOperand(value3, label2) {
+  if (typeof value3 !== "number" || !Number.isFinite(value3)) {
+    throw new ZodCompileUnsupportedError(`${label2} bound of type ${typeof value3}`);
   }
-  return `${value2}`;
+  return `${value3}`;
 }
-function comparisonOperand(ctx, value2) {
-  if (typeof value2 === "bigint")
-    return `${value2}n`;
-  if (typeof value2 === "number") {
-    if (Number.isNaN(value2))
+function comparisonOperand(ctx, value3) {
+  if (typeof value3 === "bigint")
+    return `${value3}n`;
+  if (typeof value3 === "number") {
+    if (Number.isNaN(value3))
       throw new ZodCompileUnsupportedError("comparison check with NaN bound");
-    return `${value2}`;
+    return `${value3}`;
   }
-  if (value2 instanceof Date) {
-    if (Number.isNaN(value2.getTime())) {
+  if (value3 instanceof Date) {
+    if (Number.isNaN(value3.getTime())) {
       throw new ZodCompileUnsupportedError("comparison check with Invalid Date bound");
     }
-    return addConstant(ctx, value2);
+    return addConstant(ctx, value3);
   }
-  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value2}`);
+  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value3}`);
 }
 function generateGreaterThanCheck(doc, ctx, def, accessor) {
   const op = def.inclusive ? "<" : "<=";
@@ -26611,8 +25629,8 @@ function generateCustomRefineCheck(doc, ctx, check2, accessor) {
       throw new ZodCompileAsyncError("z.compile: async .superRefine() / check functions are not supported");
     }
     const checkFn = check2._zod.check;
-    const helperFn = (value2) => {
-      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
+    const helperFn = (value3) => {
+      const fakePayload = { value: value3, issues: [], addIssue: pushIssue };
       const result = checkFn(fakePayload);
       if (result instanceof Promise)
         throwAsync();
@@ -27232,8 +26250,8 @@ function generateNullableCheck(doc, ctx, schema, accessor, buildsValue = true) {
   return outputVar;
 }
 function generateSizeGate(doc, schema, size) {
-  for (const [max, check2] of sizeCaps(schema._zod.def.checks)) {
-    doc.write(`if (${size} > ${numericOperand(max, check2._zod.def.check)}) return INVALID;`);
+  for (const [max2, check2] of sizeCaps(schema._zod.def.checks)) {
+    doc.write(`if (${size} > ${numericOperand(max2, check2._zod.def.check)}) return INVALID;`);
   }
 }
 function generateArrayCheck(doc, ctx, schema, accessor, buildsValue = true) {
@@ -27263,24 +26281,24 @@ function generateLiteralCheck(doc, ctx, schema, accessor) {
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  const value2 = values[0];
-  if (typeof value2 === "number" && Number.isNaN(value2)) {
+  const value3 = values[0];
+  if (typeof value3 === "number" && Number.isNaN(value3)) {
     const literalSet = addConstant(ctx, new Set(values));
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (typeof value2 === "string") {
-    doc.write(`if (${accessor} !== ${esc(value2)}) return INVALID;`);
-  } else if (typeof value2 === "number" || typeof value2 === "boolean") {
-    doc.write(`if (${accessor} !== ${value2}) return INVALID;`);
-  } else if (value2 === null) {
+  if (typeof value3 === "string") {
+    doc.write(`if (${accessor} !== ${esc(value3)}) return INVALID;`);
+  } else if (typeof value3 === "number" || typeof value3 === "boolean") {
+    doc.write(`if (${accessor} !== ${value3}) return INVALID;`);
+  } else if (value3 === null) {
     doc.write(`if (${accessor} !== null) return INVALID;`);
-  } else if (value2 === void 0) {
+  } else if (value3 === void 0) {
     doc.write(`if (${accessor} !== undefined) return INVALID;`);
-  } else if (typeof value2 === "bigint") {
-    doc.write(`if (${accessor} !== ${value2}n) return INVALID;`);
+  } else if (typeof value3 === "bigint") {
+    doc.write(`if (${accessor} !== ${value3}n) return INVALID;`);
   } else {
-    throw new ZodCompileUnsupportedError(`literal type ${typeof value2}`);
+    throw new ZodCompileUnsupportedError(`literal type ${typeof value3}`);
   }
   return accessor;
 }
@@ -27480,13 +26498,13 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
     if (!values || values.size === 0) {
       throw new ZodCompileUnsupportedError("discriminated union option without static discriminator values");
     }
-    for (const value2 of values) {
-      if (claimed.has(value2)) {
-        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value2)}`);
+    for (const value3 of values) {
+      if (claimed.has(value3)) {
+        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value3)}`);
       }
-      claimed.add(value2);
+      claimed.add(value3);
     }
-    const conditions = Array.from(values, (value2) => literalEquality(ctx, discVar, value2));
+    const conditions = Array.from(values, (value3) => literalEquality(ctx, discVar, value3));
     const prefix = firstBranch ? "if" : "else if";
     doc.write(`${prefix} (${conditions.join(" || ")}) {`);
     doc.indented((d) => {
@@ -27499,27 +26517,27 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
   doc.write(`else { return INVALID; }`);
   return outputVar;
 }
-function literalEquality(ctx, accessor, value2) {
-  if (typeof value2 === "string")
-    return `${accessor} === ${esc(value2)}`;
-  if (typeof value2 === "number") {
-    if (Number.isNaN(value2))
+function literalEquality(ctx, accessor, value3) {
+  if (typeof value3 === "string")
+    return `${accessor} === ${esc(value3)}`;
+  if (typeof value3 === "number") {
+    if (Number.isNaN(value3))
       return `Number.isNaN(${accessor})`;
-    return `${accessor} === ${value2}`;
+    return `${accessor} === ${value3}`;
   }
-  if (typeof value2 === "boolean")
-    return `${accessor} === ${value2}`;
-  if (value2 === null)
+  if (typeof value3 === "boolean")
+    return `${accessor} === ${value3}`;
+  if (value3 === null)
     return `${accessor} === null`;
-  if (value2 === void 0)
+  if (value3 === void 0)
     return `${accessor} === undefined`;
-  if (typeof value2 === "bigint")
-    return `${accessor} === ${value2}n`;
-  if (typeof value2 === "symbol") {
-    const symbolConst = addConstant(ctx, value2);
+  if (typeof value3 === "bigint")
+    return `${accessor} === ${value3}n`;
+  if (typeof value3 === "symbol") {
+    const symbolConst = addConstant(ctx, value3);
     return `${accessor} === ${symbolConst}`;
   }
-  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value2)}`);
+  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value3)}`);
 }
 function generateIntersectionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -27710,9 +26728,9 @@ function generatePipeCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms in pipes are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value2) => {
-      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
-      const result = transformFn(value2, fakePayload);
+    const helperFn = (value3) => {
+      const fakePayload = { value: value3, issues: [], addIssue: pushIssue };
+      const result = transformFn(value3, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -27746,8 +26764,8 @@ function generateCustomCheck(doc, ctx, schema, accessor) {
   }
   return accessor;
 }
-function runtimeCatch(innerSchema, catchValue, value2) {
-  const result = innerSchema._zod.run({ value: value2, issues: [] }, {});
+function runtimeCatch(innerSchema, catchValue, value3) {
+  const result = innerSchema._zod.run({ value: value3, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -27785,9 +26803,9 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value2) => {
-      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
-      const result = transformFn(value2, fakePayload);
+    const helperFn = (value3) => {
+      const fakePayload = { value: value3, issues: [], addIssue: pushIssue };
+      const result = transformFn(value3, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -28293,38 +27311,38 @@ function _nan(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lt(value2, params) {
+function _lt(value3, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value: value2,
+    value: value3,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lte(value2, params) {
+function _lte(value3, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value: value2,
+    value: value3,
     inclusive: true
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gt(value2, params) {
+function _gt(value3, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value: value2,
+    value: value3,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gte(value2, params) {
+function _gte(value3, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value: value2,
+    value: value3,
     inclusive: true
   });
 }
@@ -28345,11 +27363,11 @@ function _nonnegative(params) {
   return /* @__PURE__ */ _gte(0, params);
 }
 // @__NO_SIDE_EFFECTS__
-function _multipleOf(value2, params) {
+function _multipleOf(value3, params) {
   return new $ZodCheckMultipleOf({
     check: "multiple_of",
     ...normalizeParams(params),
-    value: value2
+    value: value3
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -28605,10 +27623,10 @@ function _nativeEnum(Class2, entries, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _literal(Class2, value2, params) {
+function _literal(Class2, value3, params) {
   return new Class2({
     type: "literal",
-    values: Array.isArray(value2) ? value2 : [value2],
+    values: Array.isArray(value3) ? value3 : [value3],
     ...normalizeParams(params)
   });
 }
@@ -29391,22 +28409,22 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key, value2) => {
-  if (agg[key] === void 0 || value2 > agg[key])
-    agg[key] = value2;
+var narrowMin = (agg, key, value3) => {
+  if (agg[key] === void 0 || value3 > agg[key])
+    agg[key] = value3;
 };
-var narrowMax = (agg, key, value2) => {
-  if (agg[key] === void 0 || value2 < agg[key])
-    agg[key] = value2;
+var narrowMax = (agg, key, value3) => {
+  if (agg[key] === void 0 || value3 < agg[key])
+    agg[key] = value3;
 };
-var narrowBoth = (agg, value2) => {
-  narrowMin(agg, "minimum", value2);
-  narrowMax(agg, "maximum", value2);
+var narrowBoth = (agg, value3) => {
+  narrowMin(agg, "minimum", value3);
+  narrowMax(agg, "maximum", value3);
 };
-var addDivisor = (agg, value2) => {
+var addDivisor = (agg, value3) => {
   agg.multipleOf ?? (agg.multipleOf = []);
-  if (!agg.multipleOf.includes(value2))
-    agg.multipleOf.push(value2);
+  if (!agg.multipleOf.includes(value3))
+    agg.multipleOf.push(value3);
 };
 var addPattern = (agg, pattern) => {
   agg.patterns ?? (agg.patterns = /* @__PURE__ */ new Set());
@@ -29982,9 +29000,9 @@ var nonoptionalProcessor = (schema, ctx, _json, params) => {
   seen.ref = def.innerType;
 };
 var UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-function serializeDefaultValue(value2, schema, ctx, json2, params) {
+function serializeDefaultValue(value3, schema, ctx, json2, params) {
   let unrepresentable = false;
-  const serialized = JSON.stringify(value2, (_, val) => {
+  const serialized = JSON.stringify(value3, (_, val) => {
     if (typeof val !== "bigint")
       return val;
     unrepresentable = true;
@@ -30000,9 +29018,9 @@ var defaultProcessor = (schema, ctx, json2, params) => {
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-  if (value2 !== UNREPRESENTABLE_DEFAULT)
-    json2.default = value2;
+  const value3 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+  if (value3 !== UNREPRESENTABLE_DEFAULT)
+    json2.default = value3;
 };
 var prefaultProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
@@ -30011,9 +29029,9 @@ var prefaultProcessor = (schema, ctx, json2, params) => {
   seen.ref = def.innerType;
   if (ctx.io !== "input")
     return;
-  const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-  if (value2 !== UNREPRESENTABLE_DEFAULT)
-    json2._prefault = value2;
+  const value3 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+  if (value3 !== UNREPRESENTABLE_DEFAULT)
+    json2._prefault = value3;
 };
 var catchProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
@@ -30165,8 +29183,8 @@ var JSONSchemaGenerator = class {
   get counter() {
     return this.ctx.counter;
   }
-  set counter(value2) {
-    this.ctx.counter = value2;
+  set counter(value3) {
+    this.ctx.counter = value3;
   }
   /** @deprecated Access via ctx instead */
   get seen() {
@@ -30442,12 +29460,12 @@ function _lazyMethod(proto, key, make) {
     configurable: true,
     enumerable: false,
     get() {
-      const value2 = make(this);
-      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
-      return value2;
+      const value3 = make(this);
+      Object.defineProperty(this, key, { value: value3, configurable: true, writable: true });
+      return value3;
     },
-    set(value2) {
-      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
+    set(value3) {
+      Object.defineProperty(this, key, { value: value3, configurable: true, writable: true });
     }
   });
 }
@@ -30615,8 +29633,8 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
       }
     });
   },
-  set "~standard"(value2) {
-    util_exports.own(this, "~standard", value2);
+  set "~standard"(value3) {
+    util_exports.own(this, "~standard", value3);
   },
   parse: function _parse2(data, params) {
     return parse2(this, data, params, { callee: _parse2 });
@@ -30634,8 +29652,8 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
   get spa() {
     return this?.safeParseAsync;
   },
-  set spa(value2) {
-    util_exports.own(this, "spa", value2);
+  set spa(value3) {
+    util_exports.own(this, "spa", value3);
   },
   validate(data, params) {
     return validate(this, data, params);
@@ -31061,23 +30079,23 @@ var ZodNumber = /* @__PURE__ */ $constructor(
     },
     format: (inst) => aggregateChecks(inst).format ?? null
   }, {
-    gt(value2, params) {
-      return this.check(_gt(value2, params));
+    gt(value3, params) {
+      return this.check(_gt(value3, params));
     },
-    gte(value2, params) {
-      return this.check(_gte(value2, params));
+    gte(value3, params) {
+      return this.check(_gte(value3, params));
     },
-    min(value2, params) {
-      return this.check(_gte(value2, params));
+    min(value3, params) {
+      return this.check(_gte(value3, params));
     },
-    lt(value2, params) {
-      return this.check(_lt(value2, params));
+    lt(value3, params) {
+      return this.check(_lt(value3, params));
     },
-    lte(value2, params) {
-      return this.check(_lte(value2, params));
+    lte(value3, params) {
+      return this.check(_lte(value3, params));
     },
-    max(value2, params) {
-      return this.check(_lte(value2, params));
+    max(value3, params) {
+      return this.check(_lte(value3, params));
     },
     int(params) {
       return this.check(int(params));
@@ -31097,11 +30115,11 @@ var ZodNumber = /* @__PURE__ */ $constructor(
     nonpositive(params) {
       return this.check(_lte(0, params));
     },
-    multipleOf(value2, params) {
-      return this.check(_multipleOf(value2, params));
+    multipleOf(value3, params) {
+      return this.check(_multipleOf(value3, params));
     },
-    step(value2, params) {
-      return this.check(_multipleOf(value2, params));
+    step(value3, params) {
+      return this.check(_multipleOf(value3, params));
     },
     finite() {
       return this;
@@ -31150,23 +30168,23 @@ var ZodBigInt = /* @__PURE__ */ $constructor(
     maxValue: (inst) => aggregateChecks(inst).maximum ?? null,
     format: (inst) => aggregateChecks(inst).format ?? null
   }, {
-    gte(value2, params) {
-      return this.check(_gte(value2, params));
+    gte(value3, params) {
+      return this.check(_gte(value3, params));
     },
-    min(value2, params) {
-      return this.check(_gte(value2, params));
+    min(value3, params) {
+      return this.check(_gte(value3, params));
     },
-    gt(value2, params) {
-      return this.check(_gt(value2, params));
+    gt(value3, params) {
+      return this.check(_gt(value3, params));
     },
-    lt(value2, params) {
-      return this.check(_lt(value2, params));
+    lt(value3, params) {
+      return this.check(_lt(value3, params));
     },
-    lte(value2, params) {
-      return this.check(_lte(value2, params));
+    lte(value3, params) {
+      return this.check(_lte(value3, params));
     },
-    max(value2, params) {
-      return this.check(_lte(value2, params));
+    max(value3, params) {
+      return this.check(_lte(value3, params));
     },
     positive(params) {
       return this.check(_gt(BigInt(0), params));
@@ -31180,8 +30198,8 @@ var ZodBigInt = /* @__PURE__ */ $constructor(
     nonnegative(params) {
       return this.check(_gte(BigInt(0), params));
     },
-    multipleOf(value2, params) {
-      return this.check(_multipleOf(value2, params));
+    multipleOf(value3, params) {
+      return this.check(_multipleOf(value3, params));
     }
   })
 );
@@ -31260,8 +30278,8 @@ var ZodDate = /* @__PURE__ */ $constructor(
     $ZodDate.init(inst, def);
     ZodType.init(inst, def);
     inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
-    inst.min = (value2, params) => inst.check(_gte(value2, params));
-    inst.max = (value2, params) => inst.check(_lte(value2, params));
+    inst.min = (value3, params) => inst.check(_gte(value3, params));
+    inst.max = (value3, params) => inst.check(_lte(value3, params));
   },
   /* @__PURE__ */ util_exports.derived({
     minDate: (inst) => {
@@ -31553,11 +30571,11 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   const keys = new Set(Object.keys(def.entries));
   inst.extract = (values, params) => {
     const newEntries = {};
-    for (const value2 of values) {
-      if (keys.has(value2)) {
-        newEntries[value2] = def.entries[value2];
+    for (const value3 of values) {
+      if (keys.has(value3)) {
+        newEntries[value3] = def.entries[value3];
       } else
-        throw new Error(`Key ${value2} not found in enum`);
+        throw new Error(`Key ${value3} not found in enum`);
     }
     return new ZodEnum({
       ...def,
@@ -31568,11 +30586,11 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   };
   inst.exclude = (values, params) => {
     const newEntries = { ...def.entries };
-    for (const value2 of values) {
-      if (keys.has(value2)) {
-        delete newEntries[value2];
+    for (const value3 of values) {
+      if (keys.has(value3)) {
+        delete newEntries[value3];
       } else
-        throw new Error(`Key ${value2} not found in enum`);
+        throw new Error(`Key ${value3} not found in enum`);
     }
     return new ZodEnum({
       ...def,
@@ -31611,10 +30629,10 @@ var ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
     }
   });
 });
-function literal(value2, params) {
+function literal(value3, params) {
   return new ZodLiteral({
     type: "literal",
-    values: Array.isArray(value2) ? value2 : [value2],
+    values: Array.isArray(value3) ? value3 : [value3],
     ...util_exports.normalizeParams(params)
   });
 }
@@ -32111,13 +31129,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path13 = ref.slice(1).split("/").filter(Boolean);
-  if (path13.length === 0) {
+  const path18 = ref.slice(1).split("/").filter(Boolean);
+  if (path18.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path13[0] === defsKey) {
-    const key = path13[1] === void 0 ? void 0 : decodeJSONPointerSegment(path13[1]);
+  if (path18[0] === defsKey) {
+    const key = path18[1] === void 0 ? void 0 : decodeJSONPointerSegment(path18[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -32126,11 +31144,11 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard = z.transform((value2) => value2).check((payload) => {
-    const value2 = payload.value;
-    if (typeof value2 !== "object" || value2 === null || Array.isArray(value2))
+  const guard = z.transform((value3) => value3).check((payload) => {
+    const value3 = payload.value;
+    if (typeof value3 !== "object" || value3 === null || Array.isArray(value3))
       return;
-    const keys = Object.getOwnPropertyNames(value2);
+    const keys = Object.getOwnPropertyNames(value3);
     if (guards.minProperties !== void 0 && keys.length < guards.minProperties) {
       payload.issues.push({
         origin: "object",
@@ -32138,7 +31156,7 @@ function checkObjectGuards(objectSchema, guards) {
         minimum: guards.minProperties,
         inclusive: true,
         message: `Too small: expected object to have >=${guards.minProperties} properties`,
-        input: value2,
+        input: value3,
         inst: objectSchema,
         continue: true
       });
@@ -32150,7 +31168,7 @@ function checkObjectGuards(objectSchema, guards) {
         maximum: guards.maxProperties,
         inclusive: true,
         message: `Too big: expected object to have <=${guards.maxProperties} properties`,
-        input: value2,
+        input: value3,
         inst: objectSchema,
         continue: true
       });
@@ -32173,23 +31191,23 @@ function checkObjectGuards(objectSchema, guards) {
   });
   return guard.pipe(objectSchema);
 }
-function canonicalKey(value2, seen) {
-  if (value2 === null)
+function canonicalKey(value3, seen) {
+  if (value3 === null)
     return "z";
-  const type = typeof value2;
+  const type = typeof value3;
   if (type !== "object") {
-    if (type === "number" && Number.isNaN(value2))
+    if (type === "number" && Number.isNaN(value3))
       return null;
-    const raw = String(value2);
+    const raw = String(value3);
     return `${type[0]}${raw.length}:${raw}`;
   }
-  if (seen.has(value2))
+  if (seen.has(value3))
     return null;
-  seen.add(value2);
+  seen.add(value3);
   try {
-    if (Array.isArray(value2)) {
+    if (Array.isArray(value3)) {
       const parts2 = [];
-      for (const item of value2) {
+      for (const item of value3) {
         const key = canonicalKey(item, seen);
         if (key === null)
           return null;
@@ -32197,17 +31215,17 @@ function canonicalKey(value2, seen) {
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
-    const keys = Object.keys(value2).sort();
+    const keys = Object.keys(value3).sort();
     const parts = [];
     for (const k of keys) {
-      const key = canonicalKey(value2[k], seen);
+      const key = canonicalKey(value3[k], seen);
       if (key === null)
         return null;
       parts.push(`${k.length}:${k}=${key}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
-    seen.delete(value2);
+    seen.delete(value3);
   }
 }
 var SCHEMA_KEYWORDS = /* @__PURE__ */ new Set([
@@ -32236,14 +31254,14 @@ var SCHEMA_MAP_KEYWORDS = /* @__PURE__ */ new Set([
   "$defs",
   "definitions"
 ]);
-function containsRef(value2) {
-  if (typeof value2 !== "object" || value2 === null)
+function containsRef(value3) {
+  if (typeof value3 !== "object" || value3 === null)
     return false;
-  if (Array.isArray(value2))
-    return value2.some(containsRef);
-  if (typeof value2.$ref === "string")
+  if (Array.isArray(value3))
+    return value3.some(containsRef);
+  if (typeof value3.$ref === "string")
     return true;
-  return Object.entries(value2).some(([key, sub]) => {
+  return Object.entries(value3).some(([key, sub]) => {
     if (SCHEMA_KEYWORDS.has(key))
       return containsRef(sub);
     if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
@@ -32255,7 +31273,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard = z.transform((value2) => value2).check((payload) => {
+  const guard = z.transform((value3) => value3).check((payload) => {
     const items2 = payload.value;
     if (!Array.isArray(items2))
       return;
@@ -32731,10 +31749,10 @@ function fromJSONSchema(schema, params) {
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version3 = detectVersion(normalized, params?.defaultTarget);
+  const version4 = detectVersion(normalized, params?.defaultTarget);
   const defs = normalized.$defs || normalized.definitions || {};
   const ctx = {
-    version: version3,
+    version: version4,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
@@ -32966,10 +31984,2429 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/checks/churn/settings.ts
+function renamedChoice(values, renamed) {
+  return external_exports.string().superRefine((value3, ctx) => {
+    const now = renamed[value3];
+    if (now !== void 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${value3}" was renamed: write ${now}`,
+        input: value3
+      });
+    }
+  }).pipe(external_exports.enum(values));
+}
+var churnSettingsSchema = external_exports.object({
+  items: external_exports.string().min(1).default("fixtures/items/general.yml"),
+  samples: external_exports.number().int().min(2).max(1e3).default(10),
+  temperature: external_exports.number().min(0).max(2).default(0.7),
+  baseSeed: external_exports.number().int().min(0).default(1e3),
+  greedy: external_exports.boolean().default(true),
+  greedySeed: external_exports.number().int().min(0).default(42),
+  think: external_exports.boolean().default(false),
+  numPredict: external_exports.number().int().min(1).default(32),
+  /**
+   * `sampled`: K answers per item, p = x/n. `logprobs`: one evaluation per item that reads
+   * the probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
+   */
+  estimator: renamedChoice(["sampled", "logprobs"], { exact: "logprobs" }).default("sampled"),
+  /** Logprobs estimator: the |Δp| from which an item counts as improved or deteriorated. */
+  minEffect: external_exports.number().gt(0).max(1).default(0.2),
+  /** Logprobs estimator over Ollama: alternatives returned per token (the server allows 20). */
+  topLogprobs: external_exports.number().int().min(1).max(20).default(20),
+  /** `fisher-bh`: Fisher's exact test per item + Benjamini–Hochberg. `rci`: Reliable Change Index. */
+  method: renamedChoice(["fisher-bh", "rci"], { exact: "fisher-bh" }).default("fisher-bh"),
+  alpha: external_exports.number().gt(0).lt(1).default(0.05),
+  splits: external_exports.number().int().min(10).default(1e3),
+  nullReplicates: external_exports.number().int().min(200).default(200),
+  /**
+   * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
+   * resamples whole domains (items of one domain may move together).
+   */
+  deltaInterval: external_exports.enum(["items", "domains"]).default("items"),
+  keepText: external_exports.boolean().default(false),
+  gate: external_exports.object({
+    /** A count ("7" or 7) or a share of items ("5%"). */
+    maxDeteriorated: external_exports.union(
+      [
+        external_exports.number().int().min(0),
+        external_exports.string().regex(
+          /^\d+(\.\d+)?%$/,
+          'expected a count such as 7 or a share of items such as "5%"'
+        )
+      ],
+      {
+        error: 'expected a count such as 7 or a share of items such as "5%"'
+      }
+    ).default("5%"),
+    /** Domains with fewer items are not tested for a loss. */
+    minDomainItems: external_exports.number().int().min(1).default(3),
+    /**
+     * A domain whose significant net loss reaches this many points of accuracy fails the
+     * gate; a smaller significant loss warns.
+     */
+    maxDomainLoss: external_exports.number().gt(0).max(100).default(5),
+    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
+    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
+  }).strict().prefault({})
+}).strict();
+
+// src/config/seedList.ts
+function parseSeedRange(text3) {
+  const seeds = /* @__PURE__ */ new Set();
+  for (const part of text3.split(",").map((p) => p.trim())) {
+    const range = /^(\d+)\s*-\s*(\d+)$/.exec(part);
+    if (range) {
+      const from = Number(range[1]);
+      const to = Number(range[2]);
+      if (to < from || to - from > 1e5) return null;
+      for (let s = from; s <= to; s++) seeds.add(s);
+    } else if (/^\d+$/.test(part)) {
+      seeds.add(Number(part));
+    } else {
+      return null;
+    }
+  }
+  return seeds.size > 0 ? [...seeds].sort((a, b) => a - b) : null;
+}
+var seedListSchema = external_exports.union(
+  [
+    external_exports.array(external_exports.number().int().min(0)).min(1),
+    external_exports.string().transform((text3, ctx) => {
+      const seeds = parseSeedRange(text3);
+      if (!seeds) {
+        ctx.addIssue({ code: "custom", message: 'expected a range such as "0-9" or "0-4,7"' });
+        return external_exports.NEVER;
+      }
+      return seeds;
+    })
+  ],
+  { error: 'expected a list of seeds such as [0, 1, 2] or a range such as "0-9"' }
+);
+
+// src/checks/dragon/protocol.ts
+var PROTOCOL_VERSION = "dragon-calibration/1";
+var BOARD_SIZE = 8;
+var CELL_COUNT = BOARD_SIZE * BOARD_SIZE;
+var INTERIOR_EDGE_COUNT = 2 * BOARD_SIZE * (BOARD_SIZE - 1);
+var DEFAULT_WALLS = 40;
+var MAX_WALLS = INTERIOR_EDGE_COUNT - (CELL_COUNT - 1);
+var MIN_TREASURE_DISTANCE = 3;
+var STEPS_BY_WOUNDS = [8, 6, 4];
+var MAX_STEPS_CARRYING = 4;
+var WAKE_DISTANCE = 2;
+var LETHAL_WOUNDS = 3;
+var MAX_TURNS = 150;
+var MAX_DECISIONS = 300;
+
+// src/checks/dragon/settings.ts
+var dragonSettingsSchema = external_exports.object({
+  seeds: seedListSchema.default([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+  walls: external_exports.number().int().min(0).max(MAX_WALLS).default(DEFAULT_WALLS),
+  hints: external_exports.enum(["walls", "local"]).default("walls"),
+  temperature: external_exports.number().min(0).max(2).default(0),
+  seed: external_exports.number().int().min(0).default(42),
+  numPredict: external_exports.number().int().min(8).default(64),
+  think: external_exports.boolean().default(false),
+  bootstrap: external_exports.number().int().min(100).default(1e3),
+  /** A game stops after this many invalid answers in a row (a never-valid model's cost). */
+  maxConsecutiveInvalid: external_exports.number().int().min(1).max(300).default(10),
+  /** Reference players (no model) run beside the models as instrument controls. */
+  referencePlayers: external_exports.array(external_exports.enum(["random", "overconfident", "careful"])).default([]),
+  gate: external_exports.object({
+    maxEceIncrease: external_exports.number().min(0).max(1).default(0.05),
+    maxKnownWallIncrease: external_exports.number().min(0).max(1).default(0.1),
+    /** Nightly single-model mode: a previous report.json to compare with. */
+    previousReport: external_exports.string().min(1).optional(),
+    maxEce: external_exports.number().min(0).max(1).optional(),
+    maxBrier: external_exports.number().min(0).max(1).optional(),
+    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05)
+  }).strict().prefault({})
+}).strict();
+
+// src/checks/personas/settings.ts
+var SAMPLES_DEFAULT = 4;
+var personasSettingsSchema = external_exports.object({
+  catalogue: external_exports.string().min(1).default("fixtures/personas/catalogue.yml"),
+  temperature: external_exports.number().min(0).max(2).default(0.3),
+  seed: external_exports.number().int().min(0).default(7),
+  /**
+   * Answers per assistant and probe (seeds seed, seed + 1, …). One answer per probe leaves
+   * 8 per assistant, too few for a test to tell a merged pair from noise; see
+   * docs/gate-validity-personas.md for the power at each value.
+   */
+  samples: external_exports.number().int().min(1).max(50).default(SAMPLES_DEFAULT),
+  maxTokens: external_exports.number().int().min(16).default(320),
+  think: external_exports.boolean().default(false),
+  vectors: external_exports.enum(["tfidf", "embed"]).default("tfidf"),
+  embedModel: external_exports.string().min(1).optional(),
+  permutations: external_exports.number().int().min(100).default(1e3),
+  gate: external_exports.object({
+    minRecognition: external_exports.number().min(0).max(1).default(0.5),
+    /** Smallest rise of a pair's crossing share (answers taken for the other) that fails. */
+    minCrossingRise: external_exports.number().min(0).max(1).default(0.15),
+    maxAccuracyDrop: external_exports.number().min(0).max(1).default(0.15),
+    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
+    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
+  }).strict().prefault({})
+}).strict();
+
+// src/stats/normal.ts
+var SQRT_32 = Math.sqrt(32);
+function normalQuantile(p) {
+  if (Number.isNaN(p) || p < 0 || p > 1) {
+    throw new RangeError(`normalQuantile needs a probability in [0, 1], got ${p}`);
+  }
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= 0.425) {
+    const r2 = 0.180625 - q * q;
+    return q * (((((((r2 * 2509.0809287301227 + 33430.57558358813) * r2 + 67265.7709270087) * r2 + 45921.95393154987) * r2 + 13731.69376550946) * r2 + 1971.5909503065513) * r2 + 133.14166789178438) * r2 + 3.3871328727963665) / (((((((r2 * 5226.495278852854 + 28729.085735721943) * r2 + 39307.89580009271) * r2 + 21213.794301586597) * r2 + 5394.196021424751) * r2 + 687.1870074920579) * r2 + 42.31333070160091) * r2 + 1);
+  }
+  let r = q < 0 ? p : 1 - p;
+  r = Math.sqrt(-Math.log(r));
+  let value3;
+  if (r <= 5) {
+    r -= 1.6;
+    value3 = (((((((r * 7745450142783414e-19 + 0.022723844989269184) * r + 0.2417807251774506) * r + 1.2704582524523684) * r + 3.6478483247632045) * r + 5.769497221460691) * r + 4.630337846156546) * r + 1.4234371107496835) / (((((((r * 10507500716444169e-25 + 5475938084995345e-19) * r + 0.015198666563616457) * r + 0.14810397642748008) * r + 0.6897673349851) * r + 1.6763848301838038) * r + 2.053191626637759) * r + 1);
+  } else {
+    r -= 5;
+    value3 = (((((((r * 20103343992922881e-23 + 27115555687434876e-21) * r + 0.0012426609473880784) * r + 0.026532189526576124) * r + 0.29656057182850487) * r + 1.7848265399172913) * r + 5.463784911164114) * r + 6.657904643501103) / (((((((r * 20442631033899397e-31 + 1421511758316446e-22) * r + 18463183175100548e-21) * r + 7868691311456133e-19) * r + 0.014875361290850615) * r + 0.1369298809227358) * r + 0.599832206555888) * r + 1);
+  }
+  return q < 0 ? -value3 : value3;
+}
+
+// src/stats/prng.ts
+import { createHash } from "node:crypto";
+function mixSeed(seed) {
+  let h = seed + 2654435769 >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 2246822507);
+  h ^= h >>> 13;
+  h = Math.imul(h, 3266489909);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+function createRng(seed) {
+  let state = mixSeed(seed);
+  const next = () => {
+    state = state + 1831565813 >>> 0;
+    let t = Math.imul(state ^ state >>> 15, state | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+  const int2 = (maxExclusive) => {
+    if (!Number.isInteger(maxExclusive) || maxExclusive <= 0) {
+      throw new RangeError(`int() needs a positive integer bound, got ${maxExclusive}`);
+    }
+    return Math.floor(next() * maxExclusive);
+  };
+  return {
+    next,
+    int: int2,
+    shuffle(items2) {
+      for (let i = items2.length - 1; i > 0; i--) {
+        const j = int2(i + 1);
+        const held = items2[i];
+        items2[i] = items2[j];
+        items2[j] = held;
+      }
+      return items2;
+    }
+  };
+}
+function seedFromText(text3) {
+  return createHash("sha256").update(text3).digest().readUInt32BE(0);
+}
+
+// src/history/drift.ts
+var DRIFT_DEFAULTS = {
+  nights: 7,
+  maxRise: 0.05,
+  alpha: 0.01,
+  replicates: 2e3,
+  seed: 20260101
+};
+var MIN_NIGHT_SD = 2e-3;
+var DETECTION_POWER = 0.8;
+function weightedSlope(values, sds) {
+  const n = values.length;
+  if (n < 2 || sds.length !== n) throw new RangeError("a slope needs two nights or more");
+  let sw = 0;
+  let swx = 0;
+  let swy = 0;
+  for (let i = 0; i < n; i++) {
+    const w = 1 / sds[i] ** 2;
+    sw += w;
+    swx += w * i;
+    swy += w * values[i];
+  }
+  const mx = swx / sw;
+  const my = swy / sw;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const w = 1 / sds[i] ** 2;
+    sxx += w * (i - mx) ** 2;
+    sxy += w * (i - mx) * (values[i] - my);
+  }
+  return { slope: sxy / sxx, se: Math.sqrt(1 / sxx) };
+}
+function nightSd(night) {
+  const width = night.high - night.low;
+  const sd = Number.isFinite(width) ? width / (2 * normalQuantile(0.975)) : 0;
+  return Math.max(sd, MIN_NIGHT_SD);
+}
+function driftFires(values, sds, s) {
+  const fit = weightedSlope(values, sds);
+  const zCritical = normalQuantile(1 - s.alpha);
+  return fit.slope / fit.se > zCritical && fit.slope * (values.length - 1) > s.maxRise;
+}
+function gaussian(rng) {
+  const u = 1 - rng.next();
+  const v = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+function detectionRate(sds, rise, s) {
+  const rng = createRng(s.seed);
+  const n = sds.length;
+  const values = new Array(n);
+  let hits = 0;
+  for (let r = 0; r < s.replicates; r++) {
+    for (let i = 0; i < n; i++) {
+      values[i] = rise * i / (n - 1) + sds[i] * gaussian(rng);
+    }
+    if (driftFires(values, sds, s)) hits++;
+  }
+  return hits / s.replicates;
+}
+function smallestDetectedRise(sds, s) {
+  if (detectionRate(sds, 1, s) < DETECTION_POWER) return null;
+  let low = 0;
+  let high = 1;
+  while (high - low > 1e-3) {
+    const mid2 = (low + high) / 2;
+    if (detectionRate(sds, mid2, s) >= DETECTION_POWER) high = mid2;
+    else low = mid2;
+  }
+  return high;
+}
+function analyseDrift(nights, settings = DRIFT_DEFAULTS) {
+  const measured = nights.filter((n) => n !== null);
+  const zCritical = normalQuantile(1 - settings.alpha);
+  const base = {
+    available: measured.length,
+    window: 0,
+    required: settings.nights,
+    slope: null,
+    slopeSe: null,
+    z: null,
+    rise: null,
+    maxRise: settings.maxRise,
+    alpha: settings.alpha,
+    zCritical,
+    fired: false,
+    falseAlarmRate: null,
+    smallestDetectedRise: null,
+    replicates: settings.replicates
+  };
+  if (measured.length < settings.nights) return base;
+  const window2 = measured.slice(-settings.nights);
+  const values = window2.map((n) => n.value);
+  const sds = window2.map(nightSd);
+  const fit = weightedSlope(values, sds);
+  return {
+    ...base,
+    window: window2.length,
+    slope: fit.slope,
+    slopeSe: fit.se,
+    z: fit.slope / fit.se,
+    rise: fit.slope * (window2.length - 1),
+    fired: driftFires(values, sds, settings),
+    falseAlarmRate: detectionRate(sds, 0, settings),
+    smallestDetectedRise: smallestDetectedRise(sds, settings)
+  };
+}
+
+// src/history/settings.ts
+var historySettingsSchema = external_exports.object({
+  /** Nights the drift rule fits its trend on (the last N with an ECE). */
+  driftNights: external_exports.number().int().min(3).max(365).default(DRIFT_DEFAULTS.nights),
+  /** Rise of ECE across those nights from which the rule may fail. */
+  maxEceRise: external_exports.number().gt(0).max(1).default(DRIFT_DEFAULTS.maxRise),
+  /** One-sided level of the slope test (per night). */
+  alpha: external_exports.number().gt(0).lt(0.5).default(DRIFT_DEFAULTS.alpha),
+  /** Nights shown in the summary's table and trend chart. */
+  show: external_exports.number().int().min(1).max(365).default(14)
+}).strict();
+
+// src/config/schema.ts
+var CHECK_NAMES = ["churn", "dragon", "personas"];
+var FAIL_ON = ["regression", "never", "inconclusive"];
+var CREDENTIALS_REFUSED = "a URL with a user name or password (http://user:secret@host) is refused, because the URL is shown in logs and reports; remove them and give an OpenAI-compatible server its key through provider.api-key-env";
+function hasCredentials(value3) {
+  try {
+    const url2 = new URL(value3);
+    return url2.username !== "" || url2.password !== "";
+  } catch {
+    return false;
+  }
+}
+var httpUrl2 = external_exports.string().refine((value3) => {
+  try {
+    const url2 = new URL(value3);
+    return url2.protocol === "http:" || url2.protocol === "https:";
+  } catch {
+    return false;
+  }
+}, "expected an http:// or https:// URL such as http://127.0.0.1:11434").refine((value3) => !hasCredentials(value3), CREDENTIALS_REFUSED);
+var providerSchema = external_exports.object({
+  /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
+  kind: external_exports.enum(["ollama", "openai", "embedded"]).default("ollama"),
+  /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
+  host: httpUrl2.optional(),
+  /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
+  apiKeyEnv: external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  /** Embedded provider: CPU threads (default: physical cores). */
+  threads: external_exports.number().int().min(1).max(1024).optional(),
+  /** Embedded provider: GPU backend; needs its @node-llama-cpp build installed (docs/embedded.md). */
+  gpu: external_exports.enum(["off", "auto", "cuda", "vulkan"]).default("off")
+}).strict();
+var modelsSchema = external_exports.object({
+  baseline: external_exports.string().trim().min(1, "expected a model tag such as qwen2.5:7b"),
+  /** Absent in nightly mode: one model measured against a stored report. */
+  candidate: external_exports.string().trim().min(1, "expected a model tag such as qwen2.5:14b").optional()
+}).strict();
+var runnerSchema = external_exports.object({
+  concurrency: external_exports.number().int().min(1).max(256).default(1),
+  timeoutS: external_exports.number().gt(0).max(3600).default(30),
+  retries: external_exports.number().int().min(0).max(5).default(1),
+  numCtx: external_exports.number().int().min(256).default(4096),
+  warmup: external_exports.boolean().default(true),
+  keepAlive: external_exports.string().default("10m"),
+  /** Share of timed-out requests above which a series is marked perturbed. */
+  perturbedTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
+  /**
+   * Longest answer kept, in bytes (content and thinking): a longer one is recorded invalid
+   * (too-long) and its connection dropped, so a runaway model cannot fill memory or the log.
+   */
+  maxReplyBytes: external_exports.number().int().min(1024).max(256 * 1024 * 1024).default(64 * 1024),
+  /** Largest embedding reply per text embedded (personas `vectors: embed`), in bytes. */
+  maxEmbeddingBytes: external_exports.number().int().min(1024).max(1024 * 1024 * 1024).default(1024 * 1024),
+  /** Unload other models from the server (keep_alive 0) before each model's series. */
+  unloadOthers: external_exports.boolean().default(false),
+  /** Seconds between nvidia-smi samples while the run measures; 0 turns them off. */
+  gpuSampleS: external_exports.number().min(0).max(3600).default(5),
+  /** Share of a series' GPU samples with another compute process above which it is perturbed. */
+  gpuContentionShare: external_exports.number().min(0).max(1).default(0.2)
+}).strict();
+var outputSchema = external_exports.object({
+  dir: external_exports.string().min(1).default("model-gate-out"),
+  /** Sample log path; defaults to <dir>/samples.jsonl. */
+  log: external_exports.string().min(1).optional(),
+  /** Nightly history (JSON Lines): single-model runs append one line per night. */
+  history: external_exports.string().min(1).optional()
+}).strict();
+var configSchema = external_exports.object({
+  provider: providerSchema.prefault({}),
+  models: modelsSchema,
+  checks: external_exports.array(external_exports.enum(CHECK_NAMES)).min(1).refine((list3) => new Set(list3).size === list3.length, "expected each check at most once").default([...CHECK_NAMES]),
+  failOn: external_exports.enum(FAIL_ON).default("regression"),
+  /**
+   * Largest share of runs in which two identical models may fail the whole gate. Split
+   * equally between the selected checks; each check splits its share between its rules.
+   */
+  falseAlarmRate: external_exports.number().gt(0).max(0.5).default(0.05),
+  runner: runnerSchema.prefault({}),
+  output: outputSchema.prefault({}),
+  churn: churnSettingsSchema.prefault({}),
+  dragon: dragonSettingsSchema.prefault({}),
+  personas: personasSettingsSchema.prefault({}),
+  history: historySettingsSchema.prefault({})
+}).strict();
+
+// src/sampleLog/schema.ts
+var SAMPLE_LOG_VERSION = 1;
+var SAMPLE_STATUSES = ["ok", "invalid", "timeout", "error"];
+var sampleStatus = external_exports.enum(SAMPLE_STATUSES);
+var recordedOptionsSchema = external_exports.object({
+  temperature: external_exports.number(),
+  seed: external_exports.number(),
+  num_ctx: external_exports.number(),
+  num_predict: external_exports.number(),
+  think: external_exports.boolean()
+});
+var version2 = external_exports.literal(SAMPLE_LOG_VERSION);
+var callBase = {
+  v: version2,
+  kind: external_exports.literal("call"),
+  model: external_exports.string(),
+  digest: external_exports.string().nullable(),
+  /** Unit key: item id, persona/probe, or game seed + decision index (see each check). */
+  key: external_exports.string(),
+  sample: external_exports.number().int(),
+  options: recordedOptionsSchema,
+  prompt_sha256: external_exports.string(),
+  status: sampleStatus,
+  /** Why the record is invalid / timeout / error, in words. */
+  reason: external_exports.string().optional(),
+  latency_ms: external_exports.number(),
+  prompt_tokens: external_exports.number().optional(),
+  completion_tokens: external_exports.number().optional(),
+  /** 1 when the first try answered, 2 after one retry. */
+  attempts: external_exports.number(),
+  /** Raw model text, only when the check needs it or the user asked (keep-text). */
+  text: external_exports.string().optional()
+};
+var churnCallSchema = external_exports.object({
+  ...callBase,
+  check: external_exports.literal("churn"),
+  item: external_exports.string(),
+  domain: external_exports.string(),
+  /** `exact`: one evaluation that reads the letter probabilities (churn.estimator: logprobs). */
+  mode: external_exports.enum(["stochastic", "greedy", "exact"]),
+  /** Letter chosen (exact mode: the most probable one), null when invalid/timeout. */
+  answer: external_exports.string().nullable(),
+  correct: external_exports.boolean().nullable(),
+  /** Exact mode: where the letter probabilities were read. */
+  estimator: external_exports.enum(["embedded-logits", "ollama-logprobs"]).optional(),
+  /** Exact mode: the temperature the probabilities are for (churn.temperature). */
+  estimate_temperature: external_exports.number().optional(),
+  /** Exact mode: probability of each valid letter at that temperature (they sum to 1). */
+  letters: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+  /** Exact mode: probability of the correct letter. */
+  p_correct: external_exports.number().optional()
+});
+var dragonOutcome = external_exports.enum([
+  "moved",
+  "wall",
+  "known_wall",
+  "pass",
+  "treasure",
+  "wounded",
+  "won",
+  "killed"
+]);
+var dragonCallSchema = external_exports.object({
+  ...callBase,
+  check: external_exports.literal("dragon"),
+  game: external_exports.number().int(),
+  decision: external_exports.number().int().nonnegative(),
+  turn: external_exports.number().int(),
+  move: external_exports.enum(["up", "down", "left", "right", "pass"]),
+  /** Stated confidence; null when invalid/timeout (the decision then acts as pass). */
+  confidence: external_exports.number().nullable(),
+  outcome: dragonOutcome,
+  /**
+   * The awake dragon reached the player after the turn this decision ended (`outcome` keeps
+   * what the step itself did, so a wall bump stays a wall bump for calibration).
+   */
+  caught: external_exports.enum(["wounded", "killed"]).optional(),
+  /** Reference player name instead of a model, when the record comes from one. */
+  player: external_exports.string().optional()
+});
+var dragonGameSchema = external_exports.object({
+  v: version2,
+  kind: external_exports.literal("game"),
+  check: external_exports.literal("dragon"),
+  model: external_exports.string(),
+  digest: external_exports.string().nullable(),
+  key: external_exports.string(),
+  game: external_exports.number().int(),
+  prompt_sha256: external_exports.string(),
+  /** `invalid`: stopped after `dragon.max-consecutive-invalid` invalid answers in a row. */
+  result: external_exports.enum(["won", "lost", "capped", "invalid"]),
+  capped: external_exports.boolean(),
+  turns: external_exports.number(),
+  decisions: external_exports.number().int(),
+  cells_visited: external_exports.number(),
+  treasure_found: external_exports.boolean(),
+  wounds: external_exports.number(),
+  fingerprint: external_exports.string(),
+  player: external_exports.string().optional()
+});
+var personasCallSchema = external_exports.object({
+  ...callBase,
+  check: external_exports.literal("personas"),
+  persona: external_exports.string(),
+  probe: external_exports.number().int(),
+  /** Verbatim answer (the analysis needs it); empty when not ok. */
+  text: external_exports.string(),
+  /** Embedding of `text` (personas `vectors: embed`), computed when the answer was collected. */
+  vector: external_exports.array(external_exports.number()).optional(),
+  /** Model that produced `vector`. */
+  embed_model: external_exports.string().optional()
+});
+var runInfoSchema = external_exports.object({
+  v: version2,
+  kind: external_exports.literal("run"),
+  startedAt: external_exports.string(),
+  toolVersion: external_exports.string(),
+  provider: external_exports.custom((v) => typeof v === "object" && v !== null),
+  models: external_exports.array(
+    external_exports.custom(
+      (v) => typeof v === "object" && v !== null && typeof v.model === "string"
+    )
+  ),
+  loadedBefore: external_exports.array(external_exports.string()).nullable(),
+  /** "i/n" when this run executed one shard of the plan. */
+  shard: external_exports.string().nullable(),
+  /** `run --limit N`: a smoke run over the first N items, seeds and probes (absent otherwise). */
+  limit: external_exports.number().int().positive().optional(),
+  warnings: external_exports.array(external_exports.string())
+});
+var okAnswerSchemas = {
+  churn: external_exports.object({ answer: external_exports.string(), correct: external_exports.boolean() }),
+  dragon: external_exports.object({ confidence: external_exports.number() }),
+  personas: external_exports.object({ text: external_exports.string() })
+};
+var callSchemas = {
+  churn: churnCallSchema,
+  dragon: dragonCallSchema,
+  personas: personasCallSchema
+};
+function recordedOptions(options) {
+  return {
+    temperature: options.temperature,
+    seed: options.seed,
+    num_ctx: options.numCtx,
+    num_predict: options.numPredict,
+    think: options.think
+  };
+}
+function sameRecordedOptions(a, b) {
+  return a.temperature === b.temperature && a.seed === b.seed && a.num_ctx === b.num_ctx && a.num_predict === b.num_predict && a.think === b.think;
+}
+function describeIssue(error62, prefix = "") {
+  const issue2 = error62.issues[0];
+  if (!issue2) return "not a record of this format";
+  const field3 = [prefix, ...issue2.path.map(String)].filter(Boolean).join(".");
+  return field3 ? `field "${field3}": ${issue2.message}` : issue2.message;
+}
+function isObject2(value3) {
+  return value3 !== null && typeof value3 === "object" && !Array.isArray(value3);
+}
+function readRecord(value3) {
+  if (!isObject2(value3)) return { problem: "expected a JSON object" };
+  if (value3.v !== SAMPLE_LOG_VERSION) {
+    return {
+      problem: `sample log schema version ${JSON.stringify(value3.v)}, this version of model-gate reads version ${SAMPLE_LOG_VERSION}`
+    };
+  }
+  const kind = value3.kind;
+  if (kind === "run") {
+    const run = runInfoSchema.safeParse(value3);
+    return run.success ? { record: value3 } : { problem: describeIssue(run.error) };
+  }
+  if (kind !== "call" && kind !== "game") {
+    return {
+      problem: `field "kind": expected "call", "game" or "run", got ${JSON.stringify(kind)}`
+    };
+  }
+  const check2 = value3.check;
+  if (!CHECK_NAMES.includes(check2)) {
+    return {
+      problem: `field "check": expected one of ${CHECK_NAMES.join(", ")}, got ${JSON.stringify(check2)}`
+    };
+  }
+  const name = check2;
+  if (kind === "game") {
+    if (name !== "dragon") return { problem: `field "kind": a ${name} record is never "game"` };
+    const game = dragonGameSchema.safeParse(value3);
+    return game.success ? { record: value3 } : { problem: describeIssue(game.error) };
+  }
+  const call = callSchemas[name].safeParse(value3);
+  if (!call.success) return { problem: describeIssue(call.error) };
+  if (value3.status === "ok") {
+    const answer = okAnswerSchemas[name].safeParse(value3);
+    if (!answer.success) {
+      return {
+        problem: `a ${name} record with status "ok" must carry its answer: ${describeIssue(answer.error)}`
+      };
+    }
+  }
+  return { record: value3 };
+}
+
+// src/sampleLog/write.ts
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync
+} from "node:fs";
+import path from "node:path";
+var RECORD_START = '{"v":';
+function startsLikeRecord(text3) {
+  return text3.length >= RECORD_START.length ? text3.startsWith(RECORD_START) : RECORD_START.startsWith(text3);
+}
+function openSampleLog(file2) {
+  mkdirSync(path.dirname(path.resolve(file2)), { recursive: true });
+  const warnings = [];
+  const fd = openSync(file2, "a+");
+  try {
+    refuseForeignFile(fd, file2);
+    const cut2 = incompleteTailLength(fd, file2);
+    if (cut2 > 0) {
+      ftruncateSync(fd, fstatSync(fd).size - cut2);
+      warnings.push(
+        `${file2}: removed an incomplete last line (${cut2} bytes) left by an interrupted run`
+      );
+    }
+  } catch (error62) {
+    closeSync(fd);
+    throw error62;
+  }
+  let open3 = true;
+  return {
+    warnings,
+    writer: {
+      path: file2,
+      append(record2) {
+        if (!open3) throw new Error(`sample log ${file2} is closed`);
+        const bytes = Buffer.from(`${JSON.stringify(record2)}
+`, "utf8");
+        let written = 0;
+        while (written < bytes.length) {
+          written += writeSync(fd, bytes, written, bytes.length - written);
+        }
+      },
+      close() {
+        if (!open3) return;
+        open3 = false;
+        closeSync(fd);
+      }
+    }
+  };
+}
+var FIRST_LINE_LIMIT = 1 << 20;
+function refuseForeignFile(fd, file2) {
+  const size = fstatSync(fd).size;
+  if (size === 0) return;
+  const head = Buffer.alloc(Math.min(size, FIRST_LINE_LIMIT));
+  const read = readSync(fd, head, 0, head.length, 0);
+  const text3 = head.subarray(0, read).toString("utf8");
+  const newline = text3.indexOf("\n");
+  const refuse = (why) => {
+    throw new InputError(`${file2}: not a sample log (${why}); it was left untouched`, [
+      "model-gate appends only to a sample log it wrote; give --log (output.log) a new path or a samples.jsonl of an earlier run"
+    ]);
+  };
+  if (newline < 0) {
+    if (read === size && startsLikeRecord(text3)) return;
+    refuse("its first line is not a sample-log record");
+  }
+  let value3;
+  try {
+    value3 = JSON.parse(text3.slice(0, newline));
+  } catch {
+    refuse("its first line is not JSON");
+  }
+  const first = readRecord(value3);
+  if ("problem" in first) refuse(`line 1: ${first.problem}`);
+}
+function incompleteTailLength(fd, file2) {
+  const size = fstatSync(fd).size;
+  const chunk = Buffer.alloc(4096);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const read = readSync(fd, chunk, 0, end - start, start);
+    const at = chunk.subarray(0, read).lastIndexOf(10);
+    if (at >= 0) return checkedTail(fd, file2, size - (start + at + 1), size);
+    end = start;
+  }
+  return checkedTail(fd, file2, size, size);
+}
+function checkedTail(fd, file2, length, size) {
+  if (length === 0) return 0;
+  const head = Buffer.alloc(Math.min(length, RECORD_START.length));
+  readSync(fd, head, 0, head.length, size - length);
+  if (startsLikeRecord(head.toString("utf8"))) return length;
+  throw new InputError(
+    `${file2}: the sample log ends with ${length} bytes that are not a record cut short (no final newline, not a record's beginning); it was left untouched`,
+    ["was the file edited or appended to by another program? end it with a newline or restore it"]
+  );
+}
+
+// src/sampleLog/read.ts
+async function readSampleLogs(paths) {
+  const records = [];
+  const runs = [];
+  const warnings = [];
+  for (const file2 of paths) {
+    if (!existsSync(file2)) throw new InputError(`${file2}: sample log not found`);
+    if (statSync(file2).isDirectory()) {
+      const inside = path2.join(file2, "samples.jsonl");
+      throw new InputError(`${file2}: a folder, not a sample log`, [
+        existsSync(inside) ? `did you mean ${inside}?` : "give the samples.jsonl file a run wrote"
+      ]);
+    }
+    const reader = new LineReader(file2);
+    const endsComplete = await endsWithNewline(file2);
+    const lines = createInterface({
+      input: createReadStream(file2, { encoding: "utf8" }),
+      crlfDelay: Number.POSITIVE_INFINITY
+    });
+    let pending = null;
+    for await (const line of lines) {
+      if (pending !== null) reader.add(pending, false, records, runs);
+      pending = line;
+    }
+    if (pending !== null) reader.add(pending, !endsComplete, records, runs);
+    warnings.push(...reader.warnings);
+  }
+  return { records: latestRecords(records), runs, warnings };
+}
+var LineReader = class {
+  constructor(name) {
+    this.name = name;
+  }
+  name;
+  lineNumber = 0;
+  seenRecord = false;
+  warnings = [];
+  add(line, cutShort, records, runs) {
+    this.lineNumber++;
+    if (line.trim() === "") return;
+    const at = `${this.name}:${this.lineNumber}`;
+    const value3 = this.parse(line);
+    if (value3 === void 0) {
+      if (cutShort && startsLikeRecord(line)) {
+        this.warnings.push(
+          `${at}: skipped an incomplete last line (a run was interrupted while writing it)`
+        );
+        return;
+      }
+      if (!this.seenRecord) {
+        throw new InputError(`${at}: not a sample log (its first line is not a JSON record)`, [
+          "give the samples.jsonl file a run wrote"
+        ]);
+      }
+      throw new InputError(`${at}: not a JSON record`, [
+        "each line of a sample log is one JSON object; was the file edited or concatenated by hand?"
+      ]);
+    }
+    const read = readRecord(value3);
+    if ("problem" in read) throw new InputError(`${at}: ${read.problem}`);
+    this.seenRecord = true;
+    const record2 = read.record;
+    if (record2.kind === "run") runs.push(record2);
+    else records.push(record2);
+  }
+  parse(line) {
+    try {
+      return JSON.parse(line);
+    } catch {
+      return void 0;
+    }
+  }
+};
+async function endsWithNewline(file2) {
+  const handle = await open2(file2, "r");
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 10;
+  } finally {
+    await handle.close();
+  }
+}
+
+// src/sampleLog/tally.ts
+function emptyStatusCounts() {
+  return { total: 0, ok: 0, invalid: 0, timeout: 0, error: 0 };
+}
+function countStatus(counts, status) {
+  counts.total++;
+  counts[status]++;
+}
+
+// node_modules/simple-statistics/dist/simple-statistics.mjs
+function sum(x2) {
+  if (x2.length === 0) {
+    return 0;
+  }
+  var sum2 = x2[0];
+  var correction = 0;
+  var transition;
+  if (typeof sum2 !== "number") {
+    return Number.NaN;
+  }
+  for (var i = 1; i < x2.length; i++) {
+    if (typeof x2[i] !== "number") {
+      return Number.NaN;
+    }
+    transition = sum2 + x2[i];
+    if (Math.abs(sum2) >= Math.abs(x2[i])) {
+      correction += sum2 - transition + x2[i];
+    } else {
+      correction += x2[i] - transition + sum2;
+    }
+    sum2 = transition;
+  }
+  return sum2 + correction;
+}
+function mean(x2) {
+  if (x2.length === 0) {
+    throw new Error("mean requires at least one data point");
+  }
+  return sum(x2) / x2.length;
+}
+function sumNthPowerDeviations(x2, n) {
+  var meanValue = mean(x2);
+  var sum2 = 0;
+  var tempValue;
+  var i;
+  if (n === 2) {
+    for (i = 0; i < x2.length; i++) {
+      tempValue = x2[i] - meanValue;
+      sum2 += tempValue * tempValue;
+    }
+  } else {
+    for (i = 0; i < x2.length; i++) {
+      sum2 += Math.pow(x2[i] - meanValue, n);
+    }
+  }
+  return sum2;
+}
+function sampleVariance(x2) {
+  if (x2.length < 2) {
+    throw new Error("sampleVariance requires at least two data points");
+  }
+  var sumSquaredDeviationsValue = sumNthPowerDeviations(x2, 2);
+  var besselsCorrection = x2.length - 1;
+  return sumSquaredDeviationsValue / besselsCorrection;
+}
+function sampleStandardDeviation(x2) {
+  var sampleVarianceX = sampleVariance(x2);
+  return Math.sqrt(sampleVarianceX);
+}
+function quantileSorted(x2, p) {
+  var idx = (x2.length - 1) * p;
+  if (x2.length === 0) {
+    throw new Error("quantile requires at least one data point.");
+  } else if (p < 0 || p > 1) {
+    throw new Error("quantiles must be between 0 and 1");
+  } else if (p === 1) {
+    return x2[x2.length - 1];
+  } else if (p === 0) {
+    return x2[0];
+  } else if (idx % 1 !== 0) {
+    var lower = Math.floor(idx);
+    var upper = Math.ceil(idx);
+    var fraction = idx - lower;
+    return x2[lower] + fraction * (x2[upper] - x2[lower]);
+  } else {
+    return x2[idx];
+  }
+}
+function sampleCovariance(x2, y2) {
+  if (x2.length !== y2.length) {
+    throw new Error("sampleCovariance requires samples with equal lengths");
+  }
+  if (x2.length < 2) {
+    throw new Error(
+      "sampleCovariance requires at least two data points in each sample"
+    );
+  }
+  var xmean = mean(x2);
+  var ymean = mean(y2);
+  var sum2 = 0;
+  for (var i = 0; i < x2.length; i++) {
+    sum2 += (x2[i] - xmean) * (y2[i] - ymean);
+  }
+  var besselsCorrection = x2.length - 1;
+  return sum2 / besselsCorrection;
+}
+function sampleCorrelation(x2, y2) {
+  var cov = sampleCovariance(x2, y2);
+  var xstd = sampleStandardDeviation(x2);
+  var ystd = sampleStandardDeviation(y2);
+  return cov / xstd / ystd;
+}
+function midranks(values) {
+  var order = values.map(function(value3, index2) {
+    return [value3, index2];
+  }).sort(function(a, b) {
+    return a[0] - b[0];
+  });
+  var ranks = Array(values.length);
+  var i = 0;
+  while (i < order.length) {
+    var j = i;
+    while (j + 1 < order.length && order[j + 1][0] === order[i][0]) {
+      j++;
+    }
+    var rank2 = (i + j) / 2;
+    for (var k = i; k <= j; k++) {
+      ranks[order[k][1]] = rank2;
+    }
+    i = j + 1;
+  }
+  return ranks;
+}
+function sampleRankCorrelation(x2, y2) {
+  return sampleCorrelation(midranks(x2), midranks(y2));
+}
+var BayesianClassifier = function BayesianClassifier2() {
+  this.totalCount = 0;
+  this.data = {};
+};
+BayesianClassifier.prototype.train = function train(item, category) {
+  if (!this.data[category]) {
+    this.data[category] = {};
+  }
+  for (var k in item) {
+    var v = item[k];
+    if (this.data[category][k] === void 0) {
+      this.data[category][k] = {};
+    }
+    if (this.data[category][k][v] === void 0) {
+      this.data[category][k][v] = 0;
+    }
+    this.data[category][k][v]++;
+  }
+  this.totalCount++;
+};
+BayesianClassifier.prototype.score = function score(item) {
+  var odds = {};
+  var category;
+  for (var k in item) {
+    var v = item[k];
+    for (category in this.data) {
+      if (odds[category] === void 0) {
+        odds[category] = {};
+      }
+      if (this.data[category][k]) {
+        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
+      } else {
+        odds[category][k + "_" + v] = 0;
+      }
+    }
+  }
+  var oddsSums = {};
+  for (category in odds) {
+    oddsSums[category] = 0;
+    for (var combination in odds[category]) {
+      oddsSums[category] += odds[category][combination];
+    }
+  }
+  return oddsSums;
+};
+var g = 607 / 128;
+var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
+var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
+function cumulativeDistribution(z3) {
+  var sum2 = z3;
+  var tmp = z3;
+  for (var i = 1; i < 30; i++) {
+    tmp *= z3 * z3 / (2 * i + 1);
+    sum2 += tmp;
+  }
+  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+}
+var standardNormalTable = [];
+for (z2 = 0; z2 <= 3.09; z2 += 0.01) {
+  standardNormalTable.push(cumulativeDistribution(z2));
+}
+var z2;
+var SQRT_2PI = Math.sqrt(2 * Math.PI);
+var PerceptronModel = function PerceptronModel2() {
+  this.weights = [];
+  this.bias = 0;
+};
+PerceptronModel.prototype.predict = function predict(features) {
+  if (features.length !== this.weights.length) {
+    return null;
+  }
+  var score2 = 0;
+  for (var i = 0; i < this.weights.length; i++) {
+    score2 += this.weights[i] * features[i];
+  }
+  score2 += this.bias;
+  if (score2 > 0) {
+    return 1;
+  } else {
+    return 0;
+  }
+};
+PerceptronModel.prototype.train = function train2(features, label2) {
+  if (label2 !== 0 && label2 !== 1) {
+    return null;
+  }
+  if (features.length !== this.weights.length) {
+    this.weights = features.slice();
+    this.bias = 1;
+  }
+  var prediction = this.predict(features);
+  if (typeof prediction === "number" && prediction !== label2) {
+    var gradient = label2 - prediction;
+    for (var i = 0; i < this.weights.length; i++) {
+      this.weights[i] += gradient * features[i];
+    }
+    this.bias += gradient;
+  }
+  return this;
+};
+
+// src/stats/quantile.ts
+function quantileSorted2(sorted, p) {
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`quantile needs p in [0, 1], got ${p}`);
+  if (sorted.length === 0) return Number.NaN;
+  return quantileSorted(sorted, p);
+}
+function quantile(values, p) {
+  return quantileSorted2(
+    [...values].sort((a, b) => a - b),
+    p
+  );
+}
+function median(values) {
+  return quantile(values, 0.5);
+}
+
+// src/stats/bootstrap.ts
+function percentileBootstrap(units2, statistic, options) {
+  const confidence = options.confidence ?? 0.95;
+  if (!(confidence > 0 && confidence < 1)) {
+    throw new RangeError(`percentileBootstrap needs a confidence in (0, 1), got ${confidence}`);
+  }
+  const estimate3 = statistic(units2);
+  const n = units2.length;
+  if (n === 0) return { estimate: estimate3, low: Number.NaN, high: Number.NaN, replicates: 0 };
+  const values = [];
+  const resample = new Array(n);
+  for (let r = 0; r < options.replicates; r++) {
+    for (let i = 0; i < n; i++) resample[i] = units2[options.rng.int(n)];
+    const value3 = statistic(resample);
+    if (Number.isFinite(value3)) values.push(value3);
+  }
+  return percentileInterval(estimate3, values, confidence);
+}
+function percentileInterval(estimate3, replicates, confidence = 0.95) {
+  replicates.sort((a, b) => a - b);
+  const tail = (1 - confidence) / 2;
+  return {
+    estimate: estimate3,
+    low: quantileSorted2(replicates, tail),
+    high: quantileSorted2(replicates, 1 - tail),
+    replicates: replicates.length
+  };
+}
+function biasCorrectedPercentileInterval(estimate3, replicates, confidence = 0.95, range = {}) {
+  if (replicates.length === 0) {
+    return { estimate: estimate3, low: Number.NaN, high: Number.NaN, replicates: 0 };
+  }
+  const mean4 = replicates.reduce((sum2, v) => sum2 + v, 0) / replicates.length;
+  const bias = mean4 - estimate3;
+  const shifted = percentileInterval(
+    estimate3,
+    replicates.map((v) => v - bias),
+    confidence
+  );
+  const floor = range.floor ?? Number.NEGATIVE_INFINITY;
+  const ceiling = range.ceiling ?? Number.POSITIVE_INFINITY;
+  return {
+    estimate: estimate3,
+    low: Math.max(floor, Math.min(shifted.low, estimate3)),
+    high: Math.min(ceiling, Math.max(shifted.high, estimate3)),
+    replicates: shifted.replicates
+  };
+}
+
+// src/stats/calibration.ts
+var DEFAULT_BINS = 10;
+var DEFAULT_EDGES = "lower-inclusive";
+var EDGE_TOLERANCE = 1e-9;
+function binIndex(confidence, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+  if (!(confidence >= 0 && confidence <= 1)) {
+    throw new RangeError(`a stated probability must be in [0, 1], got ${confidence}`);
+  }
+  const scaled = confidence * bins2;
+  const index2 = edges === "lower-inclusive" ? Math.floor(scaled + EDGE_TOLERANCE) : Math.ceil(scaled - EDGE_TOLERANCE) - 1;
+  return Math.min(bins2 - 1, Math.max(0, index2));
+}
+function requireForecasts(forecasts) {
+  if (forecasts.length === 0) throw new RangeError("calibration needs at least one forecast");
+}
+var outcome = (f) => f.success ? 1 : 0;
+function brierScore(forecasts) {
+  requireForecasts(forecasts);
+  let sum2 = 0;
+  for (const f of forecasts) sum2 += (f.confidence - outcome(f)) ** 2;
+  return sum2 / forecasts.length;
+}
+function binForecasts(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+  const tally = tallyBins(forecasts, bins2, edges);
+  return tally.count.map((count4, index2) => ({
+    index: index2,
+    low: index2 / bins2,
+    high: (index2 + 1) / bins2,
+    count: count4,
+    successes: tally.successes[index2],
+    meanConfidence: count4 > 0 ? tally.confidence[index2] / count4 : null,
+    successShare: count4 > 0 ? tally.successes[index2] / count4 : null
+  }));
+}
+function murphyDecomposition(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+  requireForecasts(forecasts);
+  const n = forecasts.length;
+  const binned = binForecasts(forecasts, bins2, edges);
+  const overall = forecasts.filter((f) => f.success).length / n;
+  let reliability2 = 0;
+  let resolution = 0;
+  for (const bin of binned) {
+    if (bin.count === 0) continue;
+    const mean4 = bin.meanConfidence;
+    const share4 = bin.successShare;
+    reliability2 += bin.count * (mean4 - share4) ** 2;
+    resolution += bin.count * (share4 - overall) ** 2;
+  }
+  let withinVariance = 0;
+  let withinCovariance = 0;
+  for (const f of forecasts) {
+    const bin = binned[binIndex(f.confidence, bins2, edges)];
+    const spread = f.confidence - bin.meanConfidence;
+    withinVariance += spread ** 2;
+    withinCovariance += 2 * spread * (outcome(f) - bin.successShare);
+  }
+  return {
+    brier: brierScore(forecasts),
+    reliability: reliability2 / n,
+    resolution: resolution / n,
+    uncertainty: overall * (1 - overall),
+    withinBinVariance: withinVariance / n,
+    withinBinCovariance: withinCovariance / n
+  };
+}
+function expectedCalibrationError(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+  requireForecasts(forecasts);
+  const ece = eceFromTally(tallyBins(forecasts, bins2, edges));
+  return ece;
+}
+function confidenceLevels(forecasts) {
+  const levels = /* @__PURE__ */ new Map();
+  for (const f of forecasts) {
+    const level = levels.get(f.confidence) ?? { confidence: f.confidence, count: 0, successes: 0 };
+    level.count++;
+    if (f.success) level.successes++;
+    levels.set(f.confidence, level);
+  }
+  return [...levels.values()].sort((a, b) => b.count - a.count || a.confidence - b.confidence);
+}
+function tallyBins(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+  const tally = emptyTally(bins2);
+  for (const f of forecasts) {
+    const k = binIndex(f.confidence, bins2, edges);
+    tally.count[k] = tally.count[k] + 1;
+    tally.confidence[k] = tally.confidence[k] + f.confidence;
+    if (f.success) tally.successes[k] = tally.successes[k] + 1;
+  }
+  return tally;
+}
+function emptyTally(bins2 = DEFAULT_BINS) {
+  return {
+    count: new Array(bins2).fill(0),
+    confidence: new Array(bins2).fill(0),
+    successes: new Array(bins2).fill(0)
+  };
+}
+function addTally(into, from) {
+  for (let k = 0; k < into.count.length; k++) {
+    into.count[k] = into.count[k] + from.count[k];
+    into.confidence[k] = into.confidence[k] + from.confidence[k];
+    into.successes[k] = into.successes[k] + from.successes[k];
+  }
+}
+function eceFromTally(tally) {
+  let total = 0;
+  let gap = 0;
+  for (let k = 0; k < tally.count.length; k++) {
+    total += tally.count[k];
+    gap += Math.abs(tally.confidence[k] - tally.successes[k]);
+  }
+  return total > 0 ? gap / total : null;
+}
+function clusterBootstrapEce(clusters, options) {
+  const whole = sumTallies(clusters);
+  const estimate3 = whole ? eceFromTally(whole) : null;
+  if (estimate3 === null || !whole) return null;
+  const rng = createRng(options.seed);
+  const values = [];
+  for (let r = 0; r < options.replicates; r++) {
+    const replicate = emptyTally(whole.count.length);
+    for (let i = 0; i < clusters.length; i++) {
+      addTally(replicate, clusters[rng.int(clusters.length)]);
+    }
+    const ece = eceFromTally(replicate);
+    if (ece !== null) values.push(ece);
+  }
+  return biasCorrectedPercentileInterval(estimate3, values, options.level ?? 0.95, {
+    floor: 0,
+    ceiling: 1
+  });
+}
+function pairedClusterBootstrapEceDifference(pairs, options) {
+  const a = sumTallies(pairs.map((p) => p[0]));
+  const b = sumTallies(pairs.map((p) => p[1]));
+  const eceA = a ? eceFromTally(a) : null;
+  const eceB = b ? eceFromTally(b) : null;
+  if (!a || eceA === null || eceB === null) return null;
+  const rng = createRng(options.seed);
+  const values = [];
+  for (let r = 0; r < options.replicates; r++) {
+    const left = emptyTally(a.count.length);
+    const right = emptyTally(a.count.length);
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[rng.int(pairs.length)];
+      addTally(left, pair[0]);
+      addTally(right, pair[1]);
+    }
+    const l = eceFromTally(left);
+    const rr = eceFromTally(right);
+    if (l !== null && rr !== null) values.push(l - rr);
+  }
+  return biasCorrectedPercentileInterval(eceA - eceB, values, options.level ?? 0.95, {
+    floor: -1,
+    ceiling: 1
+  });
+}
+function sumTallies(tallies) {
+  const first = tallies[0];
+  if (!first) return null;
+  const sum2 = emptyTally(first.count.length);
+  for (const t of tallies) addTally(sum2, t);
+  return sum2;
+}
+
+// src/stats/clusterRatio.ts
+function pooled(clusters) {
+  let sum2 = 0;
+  let count4 = 0;
+  for (const c of clusters) {
+    sum2 += c.sum;
+    count4 += c.count;
+  }
+  return count4 > 0 ? sum2 / count4 : null;
+}
+function clusterBootstrapRate(clusters, options, range = {}) {
+  const estimate3 = pooled(clusters);
+  if (estimate3 === null) return null;
+  const rng = createRng(options.seed);
+  const values = [];
+  const n = clusters.length;
+  for (let r = 0; r < options.replicates; r++) {
+    let sum2 = 0;
+    let count4 = 0;
+    for (let i = 0; i < n; i++) {
+      const c = clusters[rng.int(n)];
+      sum2 += c.sum;
+      count4 += c.count;
+    }
+    if (count4 > 0) values.push(sum2 / count4);
+  }
+  return biasCorrectedPercentileInterval(estimate3, values, options.level ?? 0.95, range);
+}
+function pairedClusterBootstrapRateDifference(pairs, options) {
+  const a = pooled(pairs.map((p) => p[0]));
+  const b = pooled(pairs.map((p) => p[1]));
+  if (a === null || b === null) return null;
+  const rng = createRng(options.seed);
+  const values = [];
+  const n = pairs.length;
+  for (let r = 0; r < options.replicates; r++) {
+    let sumA = 0;
+    let countA = 0;
+    let sumB = 0;
+    let countB = 0;
+    for (let i = 0; i < n; i++) {
+      const [x2, y2] = pairs[rng.int(n)];
+      sumA += x2.sum;
+      countA += x2.count;
+      sumB += y2.sum;
+      countB += y2.count;
+    }
+    if (countA > 0 && countB > 0) values.push(sumA / countA - sumB / countB);
+  }
+  return biasCorrectedPercentileInterval(a - b, values, options.level ?? 0.95);
+}
+
+// src/stats/detectableShift.ts
+function detectableShift(standardError2, alpha, threshold = 0, power = 0.8) {
+  const zPower = normalQuantile(power);
+  return Math.max(
+    threshold + zPower * standardError2,
+    (normalQuantile(1 - alpha) + zPower) * standardError2
+  );
+}
+
+// src/stats/pairedPermutation.ts
+var TIE = 1e-12;
+function pairedPermutationTest(units2, statistic, options) {
+  const swapped = new Array(units2).fill(false);
+  const observed = statistic(swapped);
+  const exactUpTo = options.exactUpTo ?? 12;
+  let atLeast = 0;
+  if (units2 <= exactUpTo) {
+    const patterns = 2 ** units2;
+    for (let mask = 0; mask < patterns; mask++) {
+      for (let i = 0; i < units2; i++) swapped[i] = (mask >>> i & 1) === 1;
+      if (statistic(swapped) >= observed - TIE) atLeast++;
+    }
+    return { observed, pValue: atLeast / patterns, patterns, exact: true };
+  }
+  const rng = createRng(options.seed);
+  for (let d = 0; d < options.draws; d++) {
+    for (let i = 0; i < units2; i++) swapped[i] = rng.next() < 0.5;
+    if (statistic(swapped) >= observed - TIE) atLeast++;
+  }
+  return {
+    observed,
+    pValue: (1 + atLeast) / (1 + options.draws),
+    patterns: options.draws,
+    exact: false
+  };
+}
+
+// src/stats/wilson.ts
+function wilsonInterval(successes, trials, confidence = 0.95) {
+  if (!Number.isFinite(trials) || trials < 0) {
+    throw new RangeError(`wilsonInterval needs trials \u2265 0, got ${trials}`);
+  }
+  if (!Number.isFinite(successes) || successes < 0 || successes > trials) {
+    throw new RangeError(`wilsonInterval needs 0 \u2264 successes \u2264 trials, got ${successes}/${trials}`);
+  }
+  if (!(confidence > 0 && confidence < 1)) {
+    throw new RangeError(`wilsonInterval needs a confidence in (0, 1), got ${confidence}`);
+  }
+  if (trials === 0) return { low: 0, high: 1 };
+  const z3 = normalQuantile(1 - (1 - confidence) / 2);
+  const z22 = z3 * z3;
+  const denominator = trials + z22;
+  const centre = (successes + z22 / 2) / denominator;
+  const half = z3 * Math.sqrt(successes * (trials - successes) / trials + z22 / 4) / denominator;
+  const low = successes === 0 ? 0 : Math.max(0, centre - half);
+  const high = successes === trials ? 1 : Math.min(1, centre + half);
+  return { low, high };
+}
+
+// src/checks/dragon/geometry.ts
+var DIRECTIONS = ["up", "down", "left", "right"];
+var MOVES = [...DIRECTIONS, "pass"];
+var DELTA = {
+  up: { row: -1, col: 0 },
+  down: { row: 1, col: 0 },
+  left: { row: 0, col: -1 },
+  right: { row: 0, col: 1 }
+};
+function cellIndex(cell) {
+  return cell.row * BOARD_SIZE + cell.col;
+}
+function cellAt(index2) {
+  return { row: Math.floor(index2 / BOARD_SIZE), col: index2 % BOARD_SIZE };
+}
+function sameCell(a, b) {
+  return a.row === b.row && a.col === b.col;
+}
+function manhattan(a, b) {
+  return Math.abs(a.row - b.row) + Math.abs(a.col - b.col);
+}
+function onBoard(cell) {
+  return cell.row >= 0 && cell.row < BOARD_SIZE && cell.col >= 0 && cell.col < BOARD_SIZE;
+}
+function neighbour(cell, direction) {
+  const next = { row: cell.row + DELTA[direction].row, col: cell.col + DELTA[direction].col };
+  return onBoard(next) ? next : null;
+}
+var HORIZONTAL_EDGES = BOARD_SIZE * (BOARD_SIZE - 1);
+function edgeId(cell, direction) {
+  const other = neighbour(cell, direction);
+  if (!other) return null;
+  const first = direction === "up" || direction === "left" ? other : cell;
+  if (direction === "left" || direction === "right") {
+    return first.row * (BOARD_SIZE - 1) + first.col;
+  }
+  return HORIZONTAL_EDGES + first.row * BOARD_SIZE + first.col;
+}
+function edgeSide(id) {
+  if (id < HORIZONTAL_EDGES) {
+    return {
+      cell: { row: Math.floor(id / (BOARD_SIZE - 1)), col: id % (BOARD_SIZE - 1) },
+      side: "right"
+    };
+  }
+  const rest = id - HORIZONTAL_EDGES;
+  return { cell: { row: Math.floor(rest / BOARD_SIZE), col: rest % BOARD_SIZE }, side: "down" };
+}
+function formatCell(cell) {
+  return `(${cell.row},${cell.col})`;
+}
+
+// src/checks/dragon/fingerprint.ts
+import { createHash as createHash2 } from "node:crypto";
+function gameFingerprint(seed, walls, decisions) {
+  const hash2 = createHash2("sha256").update(`${PROTOCOL_VERSION}
+seed=${seed} walls=${walls}
+`);
+  for (const d of decisions) {
+    const caught = d.caught ? ` caught:${d.caught}` : "";
+    hash2.update(
+      `${d.move} ${d.confidence === null ? "null" : String(d.confidence)} ${d.outcome}${caught}
+`
+    );
+  }
+  return hash2.digest("hex");
+}
+
+// src/checks/dragon/game.ts
+function stepAllowance(wounds, carrying) {
+  const base = STEPS_BY_WOUNDS[Math.min(wounds, STEPS_BY_WOUNDS.length - 1)];
+  return carrying ? Math.min(base, MAX_STEPS_CARRYING) : base;
+}
+function newGame(maze) {
+  return {
+    maze,
+    player: { ...maze.camp },
+    wounds: 0,
+    carrying: false,
+    treasureFound: false,
+    dragon: { ...maze.treasure },
+    dragonAwake: false,
+    roarLocation: null,
+    knownWalls: /* @__PURE__ */ new Set(),
+    visited: /* @__PURE__ */ new Set([cellIndex(maze.camp)]),
+    turn: 1,
+    stepsLeft: stepAllowance(0, false),
+    decisions: 0,
+    result: null
+  };
+}
+function isKnownBlocked(state, cell, move) {
+  if (move === "pass") return false;
+  const id = edgeId(cell, move);
+  return id === null || state.knownWalls.has(id);
+}
+function playDecision(state, move) {
+  if (state.result) throw new Error("playDecision: the game is over");
+  const report = playerStep(state, move);
+  if (report.turnEnded && !state.result) report.caught = dragonFlies(state);
+  state.decisions++;
+  if (!state.result && state.decisions >= MAX_DECISIONS) state.result = "capped";
+  if (report.turnEnded && !state.result) {
+    state.turn++;
+    if (state.turn > MAX_TURNS) state.result = "capped";
+    state.stepsLeft = stepAllowance(state.wounds, state.carrying);
+  }
+  return report;
+}
+function playerStep(state, move) {
+  const ended = (outcome2, advanced) => ({
+    outcome: outcome2,
+    advanced,
+    caught: null,
+    turnEnded: true
+  });
+  if (move === "pass") return ended("pass", null);
+  const id = edgeId(state.player, move);
+  if (id === null || state.knownWalls.has(id)) return ended("known_wall", false);
+  if (state.maze.walls.has(id)) {
+    state.knownWalls.add(id);
+    return ended("wall", false);
+  }
+  const target = neighbour(state.player, move);
+  state.player = target;
+  state.visited.add(cellIndex(target));
+  const inCamp = sameCell(target, state.maze.camp);
+  if (sameCell(target, state.dragon) && !inCamp) {
+    return ended(wound(state) ? "killed" : "wounded", true);
+  }
+  if (!state.dragonAwake && manhattan(target, state.dragon) <= WAKE_DISTANCE) wake(state);
+  if (!state.carrying && sameCell(target, state.maze.treasure)) {
+    state.carrying = true;
+    state.treasureFound = true;
+    if (!state.dragonAwake) wake(state);
+    return ended("treasure", true);
+  }
+  if (inCamp && state.carrying) {
+    state.result = "won";
+    return ended("won", true);
+  }
+  state.stepsLeft--;
+  return { outcome: "moved", advanced: true, caught: null, turnEnded: state.stepsLeft <= 0 };
+}
+function wake(state) {
+  state.dragonAwake = true;
+  state.roarLocation = { ...state.player };
+}
+function wound(state) {
+  state.wounds++;
+  state.carrying = false;
+  if (state.wounds >= LETHAL_WOUNDS) {
+    state.result = "lost";
+    return true;
+  }
+  state.player = { ...state.maze.camp };
+  return false;
+}
+function dragonFlies(state) {
+  if (!state.dragonAwake) return null;
+  const inCamp = sameCell(state.player, state.maze.camp);
+  state.dragon = dragonStep(state.dragon, inCamp ? state.maze.treasure : state.player);
+  if (!inCamp && sameCell(state.dragon, state.player)) return wound(state) ? "killed" : "wounded";
+  return null;
+}
+function dragonStep(from, target) {
+  const rows2 = target.row - from.row;
+  const cols = target.col - from.col;
+  if (rows2 === 0 && cols === 0) return { ...from };
+  if (Math.abs(rows2) >= Math.abs(cols)) return { row: from.row + Math.sign(rows2), col: from.col };
+  return { row: from.row, col: from.col + Math.sign(cols) };
+}
+
+// src/checks/dragon/maze.ts
+function generateMaze(seed, wallCount) {
+  if (!Number.isInteger(wallCount) || wallCount < 0 || wallCount > MAX_WALLS) {
+    throw new InputError(
+      `dragon.walls: expected an integer from 0 to ${MAX_WALLS} (more walls would cut the maze in two), got ${wallCount}`
+    );
+  }
+  if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) {
+    throw new InputError(`dragon seed: expected an integer from 0 to 4294967295, got ${seed}`);
+  }
+  const rng = createRng(seed);
+  const camp = cellAt(rng.int(CELL_COUNT));
+  const treasureCandidates = [];
+  for (let index2 = 0; index2 < CELL_COUNT; index2++) {
+    const cell = cellAt(index2);
+    if (manhattan(cell, camp) >= MIN_TREASURE_DISTANCE) treasureCandidates.push(cell);
+  }
+  const treasure = treasureCandidates[rng.int(treasureCandidates.length)];
+  const order = rng.shuffle(Array.from({ length: INTERIOR_EDGE_COUNT }, (_, id) => id));
+  const walls = /* @__PURE__ */ new Set();
+  for (const id of order) {
+    if (walls.size === wallCount) break;
+    walls.add(id);
+    if (!isConnected(walls)) walls.delete(id);
+  }
+  return { seed, camp, treasure, walls };
+}
+var ADJACENCY = Array.from(
+  { length: CELL_COUNT },
+  (_, index2) => {
+    const cell = cellAt(index2);
+    return DIRECTIONS.flatMap((direction) => {
+      const next = neighbour(cell, direction);
+      return next ? [{ cell: cellIndex(next), edge: edgeId(cell, direction) }] : [];
+    });
+  }
+);
+function isConnected(walls) {
+  const seen = new Uint8Array(CELL_COUNT);
+  const stack = [0];
+  seen[0] = 1;
+  let reached = 1;
+  while (stack.length > 0) {
+    for (const link2 of ADJACENCY[stack.pop()] ?? []) {
+      if (seen[link2.cell] || walls.has(link2.edge)) continue;
+      seen[link2.cell] = 1;
+      reached++;
+      stack.push(link2.cell);
+    }
+  }
+  return reached === CELL_COUNT;
+}
+function sortedWalls(maze) {
+  return [...maze.walls].sort((a, b) => a - b);
+}
+
+// src/checks/dragon/observation.ts
+function observe(state) {
+  return {
+    boardSize: BOARD_SIZE,
+    turn: state.turn,
+    position: { ...state.player },
+    camp: { ...state.maze.camp },
+    wounds: state.wounds,
+    lethalWounds: LETHAL_WOUNDS,
+    stepsLeft: state.stepsLeft,
+    carrying: state.carrying,
+    visited: [...state.visited].sort((a, b) => a - b).map(cellAt),
+    knownWalls: [...state.knownWalls].sort((a, b) => a - b).map(edgeSide),
+    blockedHere: DIRECTIONS.filter((d) => isKnownBlocked(state, state.player, d)),
+    roarLocation: state.roarLocation ? { ...state.roarLocation } : null
+  };
+}
+
+// src/checks/dragon/session.ts
+function gameUnitKey(seed) {
+  return `dragon/seed-${seed}`;
+}
+function decisionKey(seed, decision) {
+  return `${gameUnitKey(seed)}/decision-${decision}`;
+}
+function gameRecordKey(seed) {
+  return `${gameUnitKey(seed)}/game`;
+}
+var GameSession = class {
+  constructor(identity) {
+    this.identity = identity;
+    this.state = newGame(generateMaze(identity.seed, identity.walls));
+  }
+  identity;
+  state;
+  decisions = [];
+  lastTurn = 0;
+  invalidRun = 0;
+  get finished() {
+    return this.state.result !== null;
+  }
+  get decisionCount() {
+    return this.decisions.length;
+  }
+  observation() {
+    return observe(this.state);
+  }
+  /** Plays one decision and returns its record. */
+  play(input2) {
+    const ok = input2.status === "ok";
+    const move = ok ? input2.move : "pass";
+    const confidence = ok ? input2.confidence : null;
+    const decision = this.decisions.length;
+    const turn = this.state.turn;
+    const report = playDecision(this.state, move);
+    this.lastTurn = turn;
+    if (input2.status === "invalid") this.invalidRun++;
+    else if (ok) this.invalidRun = 0;
+    const limit2 = this.identity.maxConsecutiveInvalid;
+    if (!this.state.result && limit2 !== void 0 && this.invalidRun >= limit2) {
+      this.state.result = "invalid";
+    }
+    const caught = report.caught ?? void 0;
+    this.decisions.push({ move, confidence, outcome: report.outcome, caught });
+    const { identity } = this;
+    return {
+      v: SAMPLE_LOG_VERSION,
+      kind: "call",
+      check: "dragon",
+      model: identity.model,
+      digest: identity.digest,
+      key: decisionKey(identity.seed, decision),
+      sample: 0,
+      options: input2.options,
+      prompt_sha256: identity.promptSha256,
+      status: input2.status,
+      ...input2.reason !== void 0 ? { reason: input2.reason } : {},
+      latency_ms: input2.latencyMs,
+      ...input2.promptTokens !== void 0 ? { prompt_tokens: input2.promptTokens } : {},
+      ...input2.completionTokens !== void 0 ? { completion_tokens: input2.completionTokens } : {},
+      attempts: input2.attempts,
+      game: identity.seed,
+      decision,
+      turn,
+      move,
+      confidence,
+      outcome: report.outcome,
+      ...caught ? { caught } : {},
+      ...identity.player !== void 0 ? { player: identity.player } : {}
+    };
+  }
+  /**
+   * Plays a decision read back from the sample log (resume). The engine must agree with what
+   * was recorded; if not, the log was written under other rules or another maze.
+   */
+  replay(record2) {
+    const replayed = this.play({
+      status: record2.status,
+      move: record2.move,
+      confidence: record2.confidence,
+      latencyMs: record2.latency_ms,
+      attempts: record2.attempts,
+      options: record2.options
+    });
+    if (replayed.outcome !== record2.outcome || replayed.caught !== record2.caught) {
+      throw new InputError(
+        `sample log: dragon game seed ${record2.game}, decision ${record2.decision} of ${record2.model} was recorded as "${record2.outcome}" but replays as "${replayed.outcome}"; the log was written with another maze (check dragon.walls) or another protocol version`
+      );
+    }
+  }
+  gameRecord() {
+    const { identity, state } = this;
+    if (!state.result) throw new Error("gameRecord: the game is not over");
+    return {
+      v: SAMPLE_LOG_VERSION,
+      kind: "game",
+      check: "dragon",
+      model: identity.model,
+      digest: identity.digest,
+      key: gameRecordKey(identity.seed),
+      game: identity.seed,
+      prompt_sha256: identity.promptSha256,
+      result: state.result,
+      capped: state.result === "capped",
+      turns: this.lastTurn,
+      decisions: this.decisions.length,
+      cells_visited: state.visited.size,
+      treasure_found: state.treasureFound,
+      wounds: state.wounds,
+      fingerprint: gameFingerprint(identity.seed, identity.walls, this.decisions),
+      ...identity.player !== void 0 ? { player: identity.player } : {}
+    };
+  }
+};
+
+// src/checks/dragon/players.ts
+var REFERENCE_PLAYERS = ["random", "overconfident", "careful"];
+var RANDOM_CONFIDENCE = 0.5;
+var OVERCONFIDENT_CONFIDENCE = 0.95;
+var CAREFUL_MEASUREMENT_SEEDS = { from: 1e5, count: 200 };
+var carefulCache = /* @__PURE__ */ new Map();
+function carefulConfidence(walls) {
+  const cached2 = carefulCache.get(walls);
+  if (cached2) return cached2;
+  const unexplored = (INTERIOR_EDGE_COUNT - walls) / INTERIOR_EDGE_COUNT;
+  let moves = 0;
+  let advanced = 0;
+  const { from, count: count4 } = CAREFUL_MEASUREMENT_SEEDS;
+  for (let seed = from; seed < from + count4; seed++) {
+    const session = new GameSession({
+      seed,
+      walls,
+      model: "measure",
+      digest: null,
+      promptSha256: ""
+    });
+    const rng = createRng(seed);
+    while (!session.finished) {
+      const view = session.observation();
+      const { move, explored } = carefulMove(view, rng);
+      const record2 = session.play(answerInput(move, 0));
+      if (explored) {
+        moves++;
+        if (record2.outcome !== "wall" && record2.outcome !== "known_wall") advanced++;
+      }
+    }
+  }
+  const result = {
+    unexplored: roundTo3(unexplored),
+    explored: roundTo3(moves > 0 ? advanced / moves : unexplored)
+  };
+  carefulCache.set(walls, result);
+  return result;
+}
+function roundTo3(value3) {
+  return Math.round(value3 * 1e3) / 1e3;
+}
+function carefulMove(view, rng) {
+  const open3 = DIRECTIONS.filter((d) => !view.blockedHere.includes(d));
+  if (open3.length === 0) return { move: DIRECTIONS[rng.int(4)], explored: false };
+  const seen = new Set(view.visited.map(cellIndex));
+  const fresh = open3.filter((d) => !seen.has(cellIndex(neighbour(view.position, d))));
+  if (fresh.length > 0) return { move: fresh[rng.int(fresh.length)], explored: false };
+  return { move: open3[rng.int(open3.length)], explored: true };
+}
+function referenceAnswer(player, view, rng, walls) {
+  switch (player) {
+    case "random":
+      return { move: DIRECTIONS[rng.int(4)], confidence: RANDOM_CONFIDENCE };
+    case "overconfident":
+      return { move: DIRECTIONS[rng.int(4)], confidence: OVERCONFIDENT_CONFIDENCE };
+    case "careful": {
+      const { move, explored } = carefulMove(view, rng);
+      const stated = carefulConfidence(walls);
+      return { move, confidence: explored ? stated.explored : stated.unexplored };
+    }
+  }
+}
+var NO_REQUEST = {
+  temperature: 0,
+  seed: 0,
+  num_ctx: 0,
+  num_predict: 0,
+  think: false
+};
+function answerInput(move, confidence) {
+  return {
+    status: "ok",
+    move,
+    confidence,
+    latencyMs: 0,
+    attempts: 1,
+    options: NO_REQUEST
+  };
+}
+var REFERENCE_PROMPT = "none";
+function referenceModel(player) {
+  return `player:${player}`;
+}
+function playReferenceGames(player, seeds, walls) {
+  const records = [];
+  for (const seed of seeds) {
+    const session = new GameSession({
+      seed,
+      walls,
+      model: referenceModel(player),
+      digest: null,
+      promptSha256: REFERENCE_PROMPT,
+      player
+    });
+    const rng = createRng(seedFromText(`${player}/${walls}/${seed}`));
+    while (!session.finished) {
+      const answer = referenceAnswer(player, session.observation(), rng, walls);
+      records.push(session.play(answerInput(answer.move, answer.confidence)));
+    }
+    records.push(session.gameRecord());
+  }
+  return records;
+}
+
+// src/checks/dragon/analysis.ts
+var CALIBRATION_EVENT = "the move reaches a free cell (no wall, no border), whatever happens there afterwards";
+var SHOWN_CONFIDENCE_LEVELS = 10;
+function forecastOf(record2) {
+  if (record2.status !== "ok" || record2.move === "pass" || record2.confidence === null) return null;
+  return {
+    confidence: record2.confidence,
+    success: record2.outcome !== "wall" && record2.outcome !== "known_wall"
+  };
+}
+function analyseDragon(records, definitions, models) {
+  const notices = [];
+  const bySeries = groupRecords(records, definitions, notices);
+  for (const player of definitions.referencePlayers) {
+    const model = `player:${player}`;
+    if (!bySeries.has(model)) {
+      const played = groupRecords(
+        playReferenceGames(player, definitions.seeds, definitions.walls),
+        definitions,
+        notices
+      );
+      for (const [key, value3] of played) bySeries.set(key, value3);
+    }
+  }
+  const seriesOf = (model, role) => {
+    const found = bySeries.get(model);
+    return found ? summariseSeries(found, role, definitions) : null;
+  };
+  const baseline = seriesOf(models.baseline, "baseline");
+  const candidate = models.candidate ? seriesOf(models.candidate, "candidate") : null;
+  const comparison = baseline && candidate ? compareSeries(baseline, candidate, definitions) : null;
+  const referencePlayers = [...bySeries.values()].filter((s) => s.player !== null).sort((a, b) => a.model.localeCompare(b.model)).map((s) => summariseSeries(s, "reference", definitions));
+  return {
+    check: "dragon",
+    protocol: definitions.protocol,
+    promptVersion: definitions.promptVersion,
+    promptSha256: definitions.promptSha256,
+    hints: definitions.hints,
+    walls: definitions.walls,
+    seeds: [...definitions.seeds],
+    calibrationEvent: CALIBRATION_EVENT,
+    bins: { count: DEFAULT_BINS, edges: DEFAULT_EDGES },
+    bootstrap: {
+      replicates: definitions.bootstrapReplicates,
+      seed: definitions.bootstrapSeed,
+      resampled: "games"
+    },
+    baseline,
+    candidate,
+    comparison,
+    referencePlayers,
+    instrument: instrumentCheck(referencePlayers, definitions),
+    ruleFalseAlarmRate: definitions.ruleFalseAlarmRate,
+    detectableEceRise: detectableEceRise(comparison, baseline, definitions),
+    notices
+  };
+}
+function groupRecords(records, definitions, notices) {
+  const seeds = new Set(definitions.seeds);
+  const latest = /* @__PURE__ */ new Map();
+  const otherPrompt = /* @__PURE__ */ new Map();
+  const otherSeeds = /* @__PURE__ */ new Map();
+  for (const record2 of countedRecords(records).records) {
+    if (record2.check !== "dragon") continue;
+    const isPlayer = record2.player !== void 0;
+    const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;
+    if (record2.prompt_sha256 !== expectedPrompt) {
+      otherPrompt.set(record2.model, (otherPrompt.get(record2.model) ?? 0) + 1);
+      continue;
+    }
+    if (!seeds.has(record2.game)) {
+      otherSeeds.set(record2.model, (otherSeeds.get(record2.model) ?? 0) + 1);
+      continue;
+    }
+    const which = record2.kind === "game" ? "game" : record2.decision;
+    latest.set(`${record2.model}\0${record2.game}\0${which}`, record2);
+  }
+  const series = /* @__PURE__ */ new Map();
+  for (const record2 of latest.values()) {
+    let entry = series.get(record2.model);
+    if (!entry) {
+      entry = { model: record2.model, player: record2.player ?? null, calls: [], games: [] };
+      series.set(record2.model, entry);
+    }
+    if (record2.kind === "game") entry.games.push(record2);
+    else entry.calls.push(record2);
+  }
+  for (const entry of series.values()) {
+    const length = new Map(entry.games.map((g2) => [g2.game, g2.decisions]));
+    entry.calls = entry.calls.filter((c) => c.decision < (length.get(c.game) ?? Infinity));
+  }
+  for (const [model, count4] of otherPrompt) {
+    notices.push(
+      `${count4} records of ${model} were written with another prompt than ${definitions.promptVersion} (hints: ${definitions.hints}) and are left out; prompt variants are compared in separate runs on the same seeds, never mixed.`
+    );
+  }
+  for (const [model, count4] of otherSeeds) {
+    notices.push(
+      `${count4} records of ${model} belong to seeds outside dragon.seeds and are left out.`
+    );
+  }
+  return series;
+}
+function estimate(successes, trials) {
+  if (trials === 0) return null;
+  const { low, high } = wilsonInterval(successes, trials);
+  return { value: successes / trials, low, high };
+}
+function rate(count4, total) {
+  return total > 0 ? count4 / total : null;
+}
+function summariseSeries(series, role, definitions) {
+  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+  const forecasts = [];
+  const bySeed = /* @__PURE__ */ new Map();
+  const repeatsBySeed = /* @__PURE__ */ new Map();
+  let knownWallRepeats = 0;
+  for (const call of calls) {
+    const forecast = forecastOf(call);
+    if (!forecast) continue;
+    forecasts.push(forecast);
+    const list3 = bySeed.get(call.game) ?? [];
+    list3.push(forecast);
+    bySeed.set(call.game, list3);
+    if (call.outcome === "known_wall") {
+      knownWallRepeats++;
+      repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
+    }
+  }
+  const count4 = (status) => calls.filter((c) => c.status === status).length;
+  const invalid = count4("invalid");
+  const timeouts = count4("timeout");
+  const errors = count4("error");
+  const passes = calls.filter((c) => c.status === "ok" && c.move === "pass").length;
+  const moves = forecasts.length;
+  const successes = forecasts.filter((f) => f.success).length;
+  const meanConfidence = moves > 0 ? forecasts.reduce((sum2, f) => sum2 + f.confidence, 0) / moves : null;
+  const success2 = estimate(successes, moves);
+  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
+  const games = gameRecords.map((g2) => {
+    const own2 = bySeed.get(g2.game) ?? [];
+    return {
+      seed: g2.game,
+      result: g2.result,
+      turns: g2.turns,
+      decisions: g2.decisions,
+      cellsVisited: g2.cells_visited,
+      treasureFound: g2.treasure_found,
+      wounds: g2.wounds,
+      fingerprint: g2.fingerprint,
+      moves: own2.length,
+      successes: own2.filter((f) => f.success).length,
+      tally: tallyBins(own2),
+      brierSum: squaredErrors(own2),
+      knownWallRepeats: repeatsBySeed.get(g2.game) ?? 0
+    };
+  });
+  const finished = new Set(gameRecords.map((g2) => g2.game));
+  const played = new Set(calls.map((c) => c.game));
+  const wins = gameRecords.filter((g2) => g2.result === "won").length;
+  const winEstimate = estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 };
+  const clusters = [...bySeed.values()].map((list3) => tallyBins(list3));
+  const bootstrap = clusterBootstrapEce(clusters, {
+    replicates: definitions.bootstrapReplicates,
+    seed: definitions.bootstrapSeed
+  });
+  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
+  const brierInterval = clusterBootstrapRate(
+    [...bySeed.values()].map((list3) => ({ sum: squaredErrors(list3), count: list3.length })),
+    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
+    { floor: 0, ceiling: 1 }
+  );
+  return {
+    model: series.model,
+    role,
+    player: series.player,
+    digest: calls[0]?.digest ?? gameRecords[0]?.digest ?? null,
+    calls: calls.length,
+    moves,
+    passes,
+    invalid,
+    timeouts,
+    errors,
+    invalidRate: rate(invalid, calls.length),
+    timeoutRate: rate(timeouts, calls.length),
+    perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
+    meanLatencyMs: series.player === null && calls.length > 0 ? calls.reduce((sum2, c) => sum2 + c.latency_ms, 0) / calls.length : null,
+    meanConfidence,
+    success: success2,
+    gap: meanConfidence !== null && success2 ? meanConfidence - success2.value : null,
+    brier: decomposition ? decomposition.brier : null,
+    brierInterval: brierInterval ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high } : null,
+    decomposition,
+    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
+    eceOtherEdges: moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, "upper-inclusive") : null,
+    resolution: decomposition ? decomposition.resolution : null,
+    distinctConfidences: new Set(forecasts.map((f) => f.confidence)).size,
+    confidenceLevels: confidenceLevels(forecasts).slice(0, SHOWN_CONFIDENCE_LEVELS).map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
+    knownWallRepeats,
+    knownWallRepeatRate: rate(knownWallRepeats, moves),
+    games,
+    unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
+    missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
+    wins: { ...winEstimate, count: wins, games: gameRecords.length },
+    treasureFound: gameRecords.filter((g2) => g2.treasure_found).length,
+    cappedGames: gameRecords.filter((g2) => g2.capped).length,
+    invalidStops: gameRecords.filter((g2) => g2.result === "invalid").length,
+    bins: binTable(forecasts)
+  };
+}
+function binTable(forecasts) {
+  return binForecasts(forecasts).map((bin) => {
+    const wilson = bin.count > 0 ? wilsonInterval(bin.successes, bin.count) : null;
+    return {
+      index: bin.index,
+      low: bin.low,
+      high: bin.high,
+      moves: bin.count,
+      successes: bin.successes,
+      meanConfidence: bin.meanConfidence,
+      successShare: bin.successShare,
+      wilsonLow: wilson ? wilson.low : null,
+      wilsonHigh: wilson ? wilson.high : null
+    };
+  });
+}
+var Z95 = normalQuantile(0.975);
+function detectableEceRise(comparison, baseline, definitions) {
+  const paired = comparison?.ece?.difference;
+  const se = paired ? (paired.high - paired.low) / (2 * Z95) : baseline?.ece ? Math.SQRT2 * (baseline.ece.high - baseline.ece.low) / (2 * Z95) : null;
+  return se === null ? null : detectableShift(se, definitions.ruleFalseAlarmRate, definitions.maxEceIncrease);
+}
+function squaredErrors(forecasts) {
+  return forecasts.reduce((sum2, f) => sum2 + (f.confidence - (f.success ? 1 : 0)) ** 2, 0);
+}
+var COMPARISON_LEVEL = 0.95;
+var PERMUTATION_DRAWS = 4e3;
+function movesOf(tally) {
+  return tally.count.reduce((sum2, c) => sum2 + c, 0);
+}
+function estimateOf(interval2) {
+  return { value: interval2.estimate, low: interval2.low, high: interval2.high };
+}
+function compareSeries(before, after, options) {
+  const earlier = new Map(before.games.map((g2) => [g2.seed, g2]));
+  const later = new Map(after.games.map((g2) => [g2.seed, g2]));
+  const pairedSeeds = [...later.keys()].filter((s) => earlier.has(s)).sort((a, b) => a - b);
+  const pairs = pairedSeeds.map(
+    (s) => [later.get(s), earlier.get(s)]
+  );
+  const level = COMPARISON_LEVEL;
+  const bootstrap = {
+    replicates: options.bootstrapReplicates,
+    seed: options.bootstrapSeed,
+    level
+  };
+  let ece = null;
+  const eceDifference = pairedClusterBootstrapEceDifference(
+    pairs.map(([a, b]) => [a.tally, b.tally]),
+    bootstrap
+  );
+  if (eceDifference) {
+    const sum2 = (side) => {
+      const total = emptyTally(DEFAULT_BINS);
+      for (const pair of pairs) addTally(total, pair[side].tally);
+      return eceFromTally(total) ?? Number.NaN;
+    };
+    const bins2 = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
+    const left = emptyTally(bins2);
+    const right = emptyTally(bins2);
+    const test = pairedPermutationTest(
+      pairs.length,
+      (swapped) => {
+        for (const t of [left, right]) {
+          t.count.fill(0);
+          t.confidence.fill(0);
+          t.successes.fill(0);
+        }
+        pairs.forEach(([a, b], i) => {
+          addTally(swapped[i] ? right : left, a.tally);
+          addTally(swapped[i] ? left : right, b.tally);
+        });
+        return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
+      },
+      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed }
+    );
+    ece = {
+      before: sum2(1),
+      after: sum2(0),
+      difference: estimateOf(eceDifference),
+      pValue: test.pValue
+    };
+  }
+  const rate2 = (sumOf) => {
+    const clusters = [];
+    for (const [a, b] of pairs) {
+      const sa = sumOf(a);
+      const sb = sumOf(b);
+      if (sa === void 0 || sb === void 0) return null;
+      clusters.push([
+        { sum: sa, count: movesOf(a.tally) },
+        { sum: sb, count: movesOf(b.tally) }
+      ]);
+    }
+    const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
+    if (!difference) return null;
+    const pooled2 = (side) => {
+      let total = 0;
+      let count4 = 0;
+      for (const c of clusters) {
+        total += c[side].sum;
+        count4 += c[side].count;
+      }
+      return total / count4;
+    };
+    const test = pairedPermutationTest(
+      clusters.length,
+      (swapped) => {
+        let sa = 0;
+        let ca = 0;
+        let sb = 0;
+        let cb = 0;
+        clusters.forEach(([x2, y2], i) => {
+          const [p, q] = swapped[i] ? [y2, x2] : [x2, y2];
+          sa += p.sum;
+          ca += p.count;
+          sb += q.sum;
+          cb += q.count;
+        });
+        return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
+      },
+      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed }
+    );
+    return {
+      before: pooled2(1),
+      after: pooled2(0),
+      difference: estimateOf(difference),
+      pValue: test.pValue
+    };
+  };
+  return {
+    level,
+    pairedSeeds,
+    onlyBefore: [...earlier.keys()].filter((s) => !later.has(s)).sort((a, b) => a - b),
+    onlyAfter: [...later.keys()].filter((s) => !earlier.has(s)).sort((a, b) => a - b),
+    ece,
+    brier: rate2((g2) => g2.brierSum),
+    knownWallRepeats: rate2((g2) => g2.knownWallRepeats)
+  };
+}
+function instrumentCheck(players, definitions) {
+  const measured = players.filter((p) => p.ece !== null && p.player !== null);
+  const overconfident = measured.find((p) => p.player === "overconfident");
+  const others = measured.filter((p) => p.player === "careful" || p.player === "random");
+  if (!overconfident || others.length === 0) return null;
+  const separations = others.map((better) => {
+    const comparison = compareSeries(better, overconfident, {
+      bootstrapReplicates: definitions.bootstrapReplicates,
+      bootstrapSeed: definitions.bootstrapSeed
+    });
+    const difference = comparison.ece?.difference ?? {
+      value: Number.NaN,
+      low: Number.NaN,
+      high: Number.NaN
+    };
+    return {
+      worse: "overconfident",
+      better: better.player,
+      difference,
+      separated: difference.low > 0
+    };
+  });
+  const order = [overconfident, ...others].sort((a, b) => (a.ece?.value ?? 0) - (b.ece?.value ?? 0)).map((p) => p.player);
+  return { ranked: separations.every((s) => s.separated), order, separations };
+}
+
+// src/checks/dragon/prompt.ts
+import { createHash as createHash3 } from "node:crypto";
+var PROMPT_VERSION = "dragon-prompt/1";
+var LAST = BOARD_SIZE - 1;
+var SYSTEM_PROMPT = "You play a maze game, one move per request. Each request describes the whole situation; you remember nothing from earlier requests. Reply with JSON only.";
+var KNOWLEDGE_LINE = {
+  walls: "- walls discovered (each between two cells): {{walls}}",
+  local: "- directions known to be blocked from your position (walls found and board edge): {{blocked}}"
+};
+function userTemplate(hints) {
+  return [
+    `Maze game (${PROTOCOL_VERSION}).`,
+    `The board has ${BOARD_SIZE} rows and ${BOARD_SIZE} columns. A cell is written (row,column): rows 0 to ${LAST} from top to bottom, columns 0 to ${LAST} from left to right. "up" goes to row - 1, "down" to row + 1, "left" to column - 1, "right" to column + 1.`,
+    "Walls between neighbouring cells are invisible until you walk into one. The edge of the board is a wall all around.",
+    `A treasure lies in an unknown cell, guarded by a sleeping dragon. Find it and carry it back to your camp to win. Once awake, the dragon flies toward you through walls; if it catches you outside your camp you are wounded and sent back to camp, and wound number ${LETHAL_WOUNDS} kills you. Your camp is a safe place.`,
+    'Walking into a wall fails and ends your turn. "pass" ends your turn.',
+    "",
+    "Your situation:",
+    "- turn: {{turn}}",
+    "- position: {{position}}",
+    "- camp: {{camp}}",
+    `- wounds: {{wounds}} of ${LETHAL_WOUNDS}`,
+    "- steps left this turn: {{steps}}",
+    "- carrying the treasure: {{carrying}}",
+    "- cells visited: {{visited}}",
+    KNOWLEDGE_LINE[hints],
+    "- dragon's roar heard at: {{roar}}",
+    "",
+    'Reply with a JSON object {"move": "up" | "down" | "left" | "right" | "pass", "confidence": a number from 0 to 1}.',
+    '"confidence" is your probability that the move really advances you, meaning that there is no wall in that direction.'
+  ].join("\n");
+}
+function promptSha256(hints) {
+  return createHash3("sha256").update(`${PROMPT_VERSION}
+${SYSTEM_PROMPT}
+${userTemplate(hints)}`).digest("hex");
+}
+function formatWall(wall) {
+  return `${formatCell(wall.cell)}-${formatCell(neighbour(wall.cell, wall.side))}`;
+}
+function list(items2) {
+  return items2.length > 0 ? items2.join(", ") : "none";
+}
+function renderPrompt(observation, hints) {
+  const values = {
+    turn: String(observation.turn),
+    position: formatCell(observation.position),
+    camp: formatCell(observation.camp),
+    wounds: String(observation.wounds),
+    steps: String(observation.stepsLeft),
+    carrying: observation.carrying ? "yes" : "no",
+    visited: list(observation.visited.map(formatCell)),
+    walls: list(observation.knownWalls.map(formatWall)),
+    blocked: list(observation.blockedHere),
+    roar: observation.roarLocation ? formatCell(observation.roarLocation) : "not heard yet"
+  };
+  return userTemplate(hints).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name] ?? "");
+}
+var ANSWER_SCHEMA = {
+  type: "object",
+  properties: {
+    move: { type: "string", enum: [...MOVES] },
+    confidence: { type: "number", minimum: 0, maximum: 1 }
+  },
+  required: ["move", "confidence"],
+  additionalProperties: false
+};
+function parseAnswer(content) {
+  let value3;
+  try {
+    value3 = JSON.parse(content.trim());
+  } catch {
+    return { valid: false, reason: content.trim() === "" ? "empty answer" : "not JSON" };
+  }
+  if (typeof value3 !== "object" || value3 === null || Array.isArray(value3)) {
+    return { valid: false, reason: "not a JSON object" };
+  }
+  const move = Reflect.get(value3, "move");
+  const confidence = Reflect.get(value3, "confidence");
+  if (typeof move !== "string" || !MOVES.includes(move)) {
+    return { valid: false, reason: `move must be one of ${MOVES.join(", ")}` };
+  }
+  if (typeof confidence !== "number" || !Number.isFinite(confidence)) {
+    return { valid: false, reason: "confidence must be a number" };
+  }
+  if (confidence < 0 || confidence > 1) {
+    return { valid: false, reason: `confidence ${confidence} is outside 0..1` };
+  }
+  return { valid: true, move, confidence };
+}
+var CELL = /\((\d+),(\d+)\)/g;
+function cells(text3) {
+  return [...text3.matchAll(CELL)].map((m) => ({ row: Number(m[1]), col: Number(m[2]) }));
+}
+function field(text3, label2) {
+  const line = text3.split("\n").find((l) => l.startsWith(`- ${label2}`));
+  return line ? line.slice(line.indexOf(":", label2.length + 2) + 1).trim() : null;
+}
+function readPrompt(text3) {
+  if (!text3.startsWith(`Maze game (${PROTOCOL_VERSION}).`)) return null;
+  const position = cells(field(text3, "position") ?? "")[0];
+  const camp = cells(field(text3, "camp") ?? "")[0];
+  if (!position || !camp) return null;
+  const wallsLine = field(text3, "walls discovered");
+  const blockedLine = field(text3, "directions known to be blocked");
+  let blockedHere;
+  if (wallsLine !== null) {
+    const walls = /* @__PURE__ */ new Set();
+    const pairs = cells(wallsLine);
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      const [a, b] = [pairs[i], pairs[i + 1]];
+      const direction = DIRECTIONS.find((d) => {
+        const next = neighbour(a, d);
+        return next !== null && next.row === b.row && next.col === b.col;
+      });
+      if (direction) walls.add(edgeId(a, direction));
+    }
+    blockedHere = DIRECTIONS.filter((d) => {
+      const id = edgeId(position, d);
+      return id === null || walls.has(id);
+    });
+  } else {
+    blockedHere = DIRECTIONS.filter((d) => (blockedLine ?? "").split(/,\s*/).includes(d));
+  }
+  const roar = cells(field(text3, "dragon's roar") ?? "")[0] ?? null;
+  return {
+    hints: wallsLine !== null ? "walls" : "local",
+    turn: Number(field(text3, "turn") ?? 0),
+    position,
+    camp,
+    wounds: Number(field(text3, "wounds")?.split(" ")[0] ?? 0),
+    stepsLeft: Number(field(text3, "steps left") ?? 0),
+    carrying: field(text3, "carrying") === "yes",
+    visited: cells(field(text3, "cells visited") ?? ""),
+    blockedHere,
+    roarLocation: roar
+  };
+}
+
+// src/checks/dragon/definitions.ts
+var BOOTSTRAP_SEED = seedFromText(`${PROTOCOL_VERSION}/ece-bootstrap`);
+var DEFAULT_RULE_FALSE_ALARM_RATE = 0.05 / 3 / 2;
+function dragonDefinitions(settings, ruleFalseAlarmRate2 = DEFAULT_RULE_FALSE_ALARM_RATE) {
+  return {
+    protocol: PROTOCOL_VERSION,
+    seeds: [...settings.seeds],
+    walls: settings.walls,
+    hints: settings.hints,
+    promptVersion: PROMPT_VERSION,
+    promptSha256: promptSha256(settings.hints),
+    referencePlayers: [...settings.referencePlayers],
+    bootstrapReplicates: settings.bootstrap,
+    maxConsecutiveInvalid: settings.maxConsecutiveInvalid,
+    bootstrapSeed: BOOTSTRAP_SEED,
+    maxTimeoutShare: settings.gate.maxTimeoutShare,
+    ruleFalseAlarmRate: ruleFalseAlarmRate2,
+    maxEceIncrease: settings.gate.maxEceIncrease
+  };
+}
+
 // src/checks/exceeds.ts
 var LIMIT_MARGIN = 1e-9;
-function exceeds(value2, limit2) {
-  return value2 > limit2 + LIMIT_MARGIN;
+function exceeds(value3, limit2) {
+  return value3 > limit2 + LIMIT_MARGIN;
 }
 
 // src/checks/dragon/gate.ts
@@ -32980,15 +34417,32 @@ function finding(rule, severity, message, values) {
 var f3 = (v) => v.toFixed(3);
 var signed = (v) => `${v >= 0 ? "+" : "\u2212"}${Math.abs(v).toFixed(3)}`;
 var pts = (v) => `${v >= 0 ? "+" : "\u2212"}${Math.abs(v * 100).toFixed(1)} points`;
+var levelText = (level) => `${(level * 100).toFixed(1).replace(/\.0$/, "")}%`;
+function seedRuns(seeds) {
+  const sorted = [...seeds].sort((a, b) => a - b);
+  const runs = [];
+  let start = sorted[0];
+  for (let i = 1; i <= sorted.length; i++) {
+    const previous = sorted[i - 1];
+    if (sorted[i] !== previous + 1) {
+      runs.push(start === previous ? String(start) : `${start}\u2013${previous}`);
+      start = sorted[i];
+    }
+  }
+  return runs.join(", ");
+}
 function dragonGate(section, gate, previous) {
   const findings = [];
   for (const notice of section.notices) findings.push(finding("records-left-out", "info", notice));
   if (section.instrument && !section.instrument.ranked) {
+    const missed = section.instrument.separations.filter((s) => !s.separated).map(
+      (s) => `${s.worse} \u2212 ${s.better} ${signed(s.difference.value)} [${signed(s.difference.low)}, ${signed(s.difference.high)}]`
+    );
     findings.push(
       finding(
         "instrument-control",
         "inconclusive",
-        `The reference players did not rank as built (ECE from lowest: ${section.instrument.order.join(", ")}; expected careful first and overconfident last): the instrument cannot be trusted on this run.`
+        `The reference players did not rank as built: overconfident must be worse calibrated than each other player with a 95% paired interval above 0, and was not (ECE difference ${missed.join("; ")}). The instrument cannot be trusted on this run.`
       )
     );
   }
@@ -33004,12 +34458,18 @@ function dragonGate(section, gate, previous) {
   }
   if (section.candidate && section.baseline && section.comparison) {
     findings.push(
-      ...comparisonRules(section.baseline, section.candidate, section.comparison, gate, "baseline")
+      ...comparisonRules(
+        section.candidate,
+        section.comparison,
+        gate,
+        "the baseline",
+        section.ruleFalseAlarmRate
+      )
     );
   } else if (section.baseline && !section.candidate && previous !== void 0) {
     findings.push(...nightlyRules(section, section.baseline, gate, previous));
   }
-  if (judged && judged.moves > 0) findings.push(...absoluteRules(judged, gate));
+  if (judged && judged.moves > 0) findings.push(...absoluteRules(judged, gate, section));
   return findings;
 }
 function measurable(series, gate) {
@@ -33036,72 +34496,183 @@ function measurable(series, gate) {
   }
   return out;
 }
-function percent(value2) {
-  return value2 === null ? "\u2013" : `${(value2 * 100).toFixed(1)}%`;
+function percent(value3) {
+  return value3 === null ? "\u2013" : `${(value3 * 100).toFixed(1)}%`;
 }
-function comparisonRules(before, after, comparison, gate, against) {
+var COMPARISON_RULES = ["ece-increase", "brier-above-chance", "known-wall-repeats"];
+function coverage(comparison, against) {
+  const n = comparison.pairedSeeds.length;
+  const left = [];
+  if (comparison.onlyBefore.length > 0) {
+    left.push(`seeds ${seedRuns(comparison.onlyBefore)} played only by ${against}`);
+  }
+  if (comparison.onlyAfter.length > 0) {
+    left.push(`seeds ${seedRuns(comparison.onlyAfter)} played only in this series`);
+  }
+  const paired = `over ${n} paired game${n === 1 ? "" : "s"}${n > 0 ? ` (seeds ${seedRuns(comparison.pairedSeeds)})` : ""}`;
+  return left.length > 0 ? `${paired}; not compared: ${left.join(", ")}` : paired;
+}
+function intervalText(measure, level) {
+  const d = measure.difference;
+  return `${signed(d.value)}, ${levelText(level)} paired interval [${signed(d.low)}, ${signed(d.high)}]`;
+}
+var pText = (p) => p < 1e-3 ? p.toExponential(1) : p.toFixed(4);
+function testText(measure, alpha) {
+  return `one-sided paired permutation p = ${pText(measure.pValue)}, a regression at p \u2264 ${pText(alpha)}`;
+}
+function comparisonRules(after, comparison, gate, against, alpha) {
   const out = [];
-  const difference = comparison.eceDifference;
-  if (difference && exceeds(difference.value, gate.maxEceIncrease)) {
-    const excludesZero = difference.low > 0;
-    const base = `${after.model} is less well calibrated than the ${against}: ECE ${f3(after.ece?.value ?? Number.NaN)} vs ${f3(before.ece?.value ?? Number.NaN)} (${signed(difference.value)} over ${comparison.pairedSeeds.length} paired games, 95% interval [${signed(difference.low)}, ${signed(difference.high)}]), allowed increase ${f3(gate.maxEceIncrease)}`;
+  const where = coverage(comparison, against);
+  const level = comparison.level;
+  if (comparison.pairedSeeds.length === 0) {
+    for (const rule of COMPARISON_RULES) {
+      out.push(
+        finding(
+          rule,
+          "inconclusive",
+          `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRuns(after.games.map((g2) => g2.seed)) || "none"}; ${against}: ${seedRuns(comparison.onlyBefore) || "none"}). Nothing was compared; play the same seeds.`,
+          { model: after.model }
+        )
+      );
+    }
+    return out;
+  }
+  if (comparison.onlyBefore.length > 0 || comparison.onlyAfter.length > 0) {
+    out.push(
+      finding("paired-games", "info", `${after.model} is compared with ${against} ${where}.`)
+    );
+  }
+  const ece = comparison.ece;
+  if (!ece) {
     out.push(
       finding(
         "ece-increase",
-        excludesZero ? "fail" : "info",
-        excludesZero ? `${base}.` : `${base}; the interval includes 0, so the rise is not counted as a regression.`,
+        "inconclusive",
+        `The ECE of ${after.model} could not be compared with ${against} ${where}: one side has no valid move on those games.`
+      )
+    );
+  } else if (exceeds(ece.difference.value, gate.maxEceIncrease)) {
+    const significant = ece.pValue <= alpha;
+    const base = `${after.model} is less well calibrated than ${against}: ECE ${f3(ece.after)} vs ${f3(ece.before)} ${where} (${intervalText(ece, level)}; ${testText(ece, alpha)}), allowed increase ${f3(gate.maxEceIncrease)}`;
+    out.push(
+      finding(
+        "ece-increase",
+        significant ? "fail" : "info",
+        significant ? `${base}.` : `${base}; the rise is within what two identical models show, so it is not counted as a regression.`,
         {
           model: after.model,
-          difference: difference.value,
-          low: difference.low,
-          high: difference.high,
+          before: ece.before,
+          after: ece.after,
+          difference: ece.difference.value,
+          low: ece.difference.low,
+          high: ece.difference.high,
+          level,
+          pValue: ece.pValue,
+          falseAlarmRate: alpha,
+          pairedGames: comparison.pairedSeeds.length,
           maxIncrease: gate.maxEceIncrease
         }
       )
     );
   }
-  if (after.brier !== null && before.brier !== null && after.brier > CHANCE_BRIER && before.brier <= CHANCE_BRIER) {
+  const brier = comparison.brier;
+  if (!brier) {
     out.push(
       finding(
         "brier-above-chance",
-        "fail",
-        `${after.model} has a Brier score of ${f3(after.brier)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while the ${against} scored ${f3(before.brier)}.`,
-        { model: after.model, brier: after.brier, previous: before.brier }
+        "inconclusive",
+        `The Brier score of ${after.model} could not be compared with ${against}: ${against} has no per-game Brier sums (a report written before they were kept). Compared: the ECE ${where}; not compared: Brier score, known-wall moves.`
+      )
+    );
+  } else if (brier.after > CHANCE_BRIER && brier.before <= CHANCE_BRIER) {
+    const significant = brier.pValue <= alpha;
+    const base = `${after.model} has a Brier score of ${f3(brier.after)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${f3(brier.before)} ${where} (${intervalText(brier, level)}; ${testText(brier, alpha)})`;
+    out.push(
+      finding(
+        "brier-above-chance",
+        significant ? "fail" : "info",
+        significant ? `${base}.` : `${base}; the rise is within what two identical models show, so it is not counted.`,
+        {
+          model: after.model,
+          brier: brier.after,
+          previous: brier.before,
+          low: brier.difference.low,
+          high: brier.difference.high,
+          level,
+          pValue: brier.pValue,
+          falseAlarmRate: alpha
+        }
       )
     );
   }
-  const repeats = comparison.knownWallRepeatDifference;
-  if (repeats !== null && exceeds(repeats, gate.maxKnownWallIncrease)) {
+  const repeats = comparison.knownWallRepeats;
+  if (!repeats) {
+    if (brier) {
+      out.push(
+        finding(
+          "known-wall-repeats",
+          "warn",
+          `Known-wall moves of ${after.model} could not be compared with ${against}: it has no per-game counts.`
+        )
+      );
+    }
+  } else if (exceeds(repeats.difference.value, gate.maxKnownWallIncrease)) {
+    const significant = repeats.difference.low > 0;
     out.push(
       finding(
         "known-wall-repeats",
-        "warn",
-        `${after.model} walks into walls it already knows more often than the ${against}: ${percent(after.knownWallRepeatRate)} of its moves (${pts(repeats)}, warning above ${pts(gate.maxKnownWallIncrease)}).`,
-        { model: after.model, rate: after.knownWallRepeatRate, increase: repeats }
+        significant ? "warn" : "info",
+        `${after.model} walks into walls it already knows more often than ${against}: ${percent(repeats.after)} of its moves against ${percent(repeats.before)} ${where} (${pts(repeats.difference.value)}, ${levelText(level)} paired interval [${pts(repeats.difference.low)}, ${pts(repeats.difference.high)}]; warning above ${pts(gate.maxKnownWallIncrease)}${significant ? "" : ", and the interval includes 0"}).`,
+        {
+          model: after.model,
+          rate: repeats.after,
+          previous: repeats.before,
+          increase: repeats.difference.value,
+          low: repeats.difference.low
+        }
       )
     );
   }
   return out;
 }
-function absoluteRules(series, gate) {
+function absoluteRules(series, gate, section) {
   const out = [];
-  if (gate.maxEce !== void 0 && series.ece && series.ece.value > gate.maxEce) {
+  const level = 1 - 2 * section.ruleFalseAlarmRate;
+  const bootstrap = {
+    replicates: section.bootstrap.replicates,
+    seed: section.bootstrap.seed,
+    level
+  };
+  if (gate.maxEce !== void 0 && series.ece && exceeds(series.ece.value, gate.maxEce)) {
+    const interval2 = clusterBootstrapEce(
+      series.games.map((g2) => g2.tally),
+      bootstrap
+    );
+    const low = interval2?.low ?? series.ece.low;
+    const significant = low > gate.maxEce;
     out.push(
       finding(
         "max-ece",
-        "fail",
-        `${series.model} has an ECE of ${f3(series.ece.value)} (95% interval [${f3(series.ece.low)}, ${f3(series.ece.high)}]), above the limit of ${f3(gate.maxEce)}.`,
-        { model: series.model, ece: series.ece.value, limit: gate.maxEce }
+        significant ? "fail" : "warn",
+        `${series.model} has an ECE of ${f3(series.ece.value)} (${levelText(level)} interval [${f3(low)}, ${f3(interval2?.high ?? series.ece.high)}]), above the limit of ${f3(gate.maxEce)}${significant ? "" : "; the interval reaches the limit, so it does not fail"}.`,
+        { model: series.model, ece: series.ece.value, low, limit: gate.maxEce, level }
       )
     );
   }
-  if (gate.maxBrier !== void 0 && series.brier !== null && series.brier > gate.maxBrier) {
+  if (gate.maxBrier !== void 0 && series.brier !== null && exceeds(series.brier, gate.maxBrier)) {
+    const interval2 = clusterBootstrapRate(
+      series.games.map((g2) => ({ sum: g2.brierSum, count: g2.moves })),
+      bootstrap,
+      { floor: 0, ceiling: 1 }
+    );
+    const low = interval2?.low ?? series.brier;
+    const significant = low > gate.maxBrier;
     out.push(
       finding(
         "max-brier",
-        "fail",
-        `${series.model} has a Brier score of ${f3(series.brier)}, above the limit of ${f3(gate.maxBrier)}.`,
-        { model: series.model, brier: series.brier, limit: gate.maxBrier }
+        significant ? "fail" : "warn",
+        `${series.model} has a Brier score of ${f3(series.brier)} (${levelText(level)} interval [${f3(low)}, ${f3(interval2?.high ?? series.brier)}]), above the limit of ${f3(gate.maxBrier)}${significant ? "" : "; the interval reaches the limit, so it does not fail"}.`,
+        { model: series.model, brier: series.brier, low, limit: gate.maxBrier, level }
       )
     );
   }
@@ -33114,10 +34685,14 @@ var tallySchema = external_exports.object({
 });
 var previousSeriesSchema = external_exports.object({
   model: external_exports.string(),
-  ece: external_exports.object({ value: external_exports.number() }).nullable(),
-  brier: external_exports.number().nullable(),
-  knownWallRepeatRate: external_exports.number().nullable(),
-  games: external_exports.array(external_exports.object({ seed: external_exports.number(), tally: tallySchema }))
+  games: external_exports.array(
+    external_exports.object({
+      seed: external_exports.number(),
+      tally: tallySchema,
+      brierSum: external_exports.number().optional(),
+      knownWallRepeats: external_exports.number().optional()
+    })
+  )
 });
 var previousSectionSchema = external_exports.object({
   check: external_exports.literal("dragon"),
@@ -33126,7 +34701,6 @@ var previousSectionSchema = external_exports.object({
   hints: external_exports.string(),
   walls: external_exports.number(),
   bins: external_exports.object({ count: external_exports.number(), edges: external_exports.string() }),
-  bootstrap: external_exports.object({ replicates: external_exports.number(), seed: external_exports.number() }),
   baseline: previousSeriesSchema.nullable(),
   candidate: previousSeriesSchema.nullable()
 });
@@ -33136,16 +34710,24 @@ function previousSection(previous) {
   const parsed = previousSectionSchema.safeParse(candidate);
   return parsed.success ? parsed.data : null;
 }
+function nothingCompared(reason) {
+  return [
+    finding(
+      "previous-report",
+      "inconclusive",
+      `${reason} Nothing was compared (ECE, Brier score, known-wall moves): the nightly comparison is inconclusive, not passed.`
+    )
+  ];
+}
 function nightlyRules(section, current, gate, previous) {
+  if (previous === null) {
+    return nothingCompared("The previous report has no dragon section.");
+  }
   const before = previousSection(previous);
   if (!before) {
-    return [
-      finding(
-        "previous-report",
-        "warn",
-        "The previous report has no readable dragon section; the nightly comparison was skipped."
-      )
-    ];
+    return nothingCompared(
+      "The previous report has no readable dragon section (not a model-gate report.json, or one whose dragon section lacks per-game tallies)."
+    );
   }
   const differences = [
     before.protocol !== section.protocol && `protocol ${before.protocol} \u2192 ${section.protocol}`,
@@ -33155,18 +34737,12 @@ function nightlyRules(section, current, gate, previous) {
     (before.bins.count !== section.bins.count || before.bins.edges !== section.bins.edges) && "confidence bins"
   ].filter((d) => typeof d === "string");
   if (differences.length > 0) {
-    return [
-      finding(
-        "previous-report",
-        "warn",
-        `The previous report was measured differently (${differences.join("; ")}); the nightly comparison was skipped rather than mixing two protocols.`
-      )
-    ];
+    return nothingCompared(
+      `The previous report was measured differently (${differences.join("; ")}); two protocols are never mixed.`
+    );
   }
   const series = [before.candidate, before.baseline].find((s) => s?.model === current.model) ?? before.candidate ?? before.baseline;
-  if (!series) {
-    return [finding("previous-report", "warn", "The previous report has no measured model.")];
-  }
+  if (!series) return nothingCompared("The previous report has no measured model.");
   const out = [];
   if (series.model !== current.model) {
     out.push(
@@ -33182,7 +34758,15 @@ function nightlyRules(section, current, gate, previous) {
     bootstrapReplicates: section.bootstrap.replicates,
     bootstrapSeed: section.bootstrap.seed
   });
-  out.push(...comparisonRules(series, current, comparison, gate, "previous report"));
+  out.push(
+    ...comparisonRules(
+      current,
+      comparison,
+      gate,
+      "the previous report",
+      section.ruleFalseAlarmRate
+    )
+  );
   return out;
 }
 
@@ -33192,37 +34776,64 @@ function ownRecords(prior, model, seed, promptSha2562) {
     (r) => r.check === "dragon" && r.model === model && r.game === seed && r.prompt_sha256 === promptSha2562 && r.player === void 0
   );
 }
-function currentGameRecords(records, definitions, model, seed, options) {
-  const own2 = ownRecords(records, model, seed, definitions.promptSha256);
-  const decisions = /* @__PURE__ */ new Map();
-  for (const r of own2) {
-    if (r.kind === "call" && !decisions.has(r.decision) && sameRecordedOptions(r.options, options)) {
-      decisions.set(r.decision, r);
-    }
+function playedChain(records) {
+  const latest = /* @__PURE__ */ new Map();
+  records.forEach((record2, at) => {
+    if (record2.kind === "call") latest.set(record2.decision, { record: record2, at });
+  });
+  const chain = [];
+  let previous = -1;
+  for (let i = 0; ; i++) {
+    const entry = latest.get(i);
+    if (!entry || entry.at < previous) return chain;
+    chain.push(entry.record);
+    previous = entry.at;
   }
-  const session = new GameSession({
+}
+function newSession(definitions, model, seed, digest) {
+  return new GameSession({
     seed,
     walls: definitions.walls,
     model,
-    digest: null,
-    promptSha256: definitions.promptSha256
+    digest,
+    promptSha256: definitions.promptSha256,
+    maxConsecutiveInvalid: definitions.maxConsecutiveInvalid
   });
-  const kept = [];
-  for (let i = 0; decisions.has(i) && !session.finished; i++) {
-    const decision = decisions.get(i);
+}
+function splitGameRecords(records, definitions, model, seed, options) {
+  const own2 = ownRecords(records, model, seed, definitions.promptSha256).filter(
+    (r) => r.kind === "game" || sameRecordedOptions(r.options, options)
+  );
+  const session = newSession(definitions, model, seed, null);
+  const chain = [];
+  for (const decision of playedChain(own2)) {
+    if (session.finished) break;
     try {
       session.replay(decision);
     } catch (error62) {
-      if (error62 instanceof InputError) return [];
+      if (error62 instanceof InputError) return { kept: [], replaced: [] };
       throw error62;
     }
-    kept.push(decision);
+    chain.push(decision);
   }
+  const fingerprint = session.finished ? session.gameRecord().fingerprint : null;
+  const inChain = new Set(chain);
+  const kept = [];
+  const replaced = [];
+  own2.forEach((r, at) => {
+    if (r.kind === "call") {
+      (inChain.has(r) ? kept : replaced).push(r);
+    } else if (r.decisions === session.decisionCount && r.fingerprint === fingerprint) {
+      kept.push(r);
+    } else if (own2.slice(at + 1).some((later) => later.kind === "call")) {
+      replaced.push(r);
+    }
+  });
+  return { kept, replaced };
+}
+function gameComplete(own2) {
   const game = own2.find((r) => r.kind === "game");
-  if (game && session.finished && game.decisions === session.decisionCount && game.fingerprint === session.gameRecord().fingerprint) {
-    kept.push(game);
-  }
-  return kept;
+  return game !== void 0 && playedChain(own2).length >= game.decisions;
 }
 function decisionFrom(outcome2, options) {
   const base = {
@@ -33247,27 +34858,22 @@ function planGames(definitions, model, options) {
     check: "dragon",
     model,
     key: gameUnitKey(seed),
-    // An upper bound: most games end earlier (a loss, or the turn cap).
+    // An upper bound: most games end earlier (a loss, the turn cap, a run of invalid answers).
     expectedCalls: MAX_DECISIONS,
-    // The runner narrows `prior` with `current` first (before it drops error records, which
-    // a finished game keeps): a game record left in it is one of today's settings.
-    isComplete: (prior) => ownRecords(prior, model, seed, definitions.promptSha256).some((r) => r.kind === "game"),
-    current: (records) => currentGameRecords(records, definitions, model, seed, recorded),
+    expected: { promptSha256: definitions.promptSha256, options: recorded },
+    estimatedCalls: estimatedDecisions(seed, definitions.walls),
+    // The runner narrows `prior` with `current` first (a game record left in it is one of
+    // today's settings), then drops failed records: a game with a failed move is incomplete.
+    isComplete: (prior) => gameComplete(ownRecords(prior, model, seed, definitions.promptSha256)),
+    current: (records) => splitGameRecords(records, definitions, model, seed, recorded).kept,
+    replaced: (records) => splitGameRecords(records, definitions, model, seed, recorded).replaced,
     execute: async (ctx) => {
-      const session = new GameSession({
-        seed,
-        walls: definitions.walls,
-        model,
-        digest: ctx.digest,
-        promptSha256: definitions.promptSha256
-      });
+      const session = newSession(definitions, model, seed, ctx.digest);
       const own2 = ownRecords(ctx.prior, model, seed, definitions.promptSha256);
-      if (own2.some((r) => r.kind === "game")) return;
-      const logged = /* @__PURE__ */ new Map();
-      for (const r of own2)
-        if (r.kind === "call" && !logged.has(r.decision)) logged.set(r.decision, r);
-      for (let i = 0; logged.has(i) && !session.finished; i++) {
-        session.replay(logged.get(i));
+      if (gameComplete(own2)) return;
+      for (const decision of playedChain(own2)) {
+        if (session.finished) break;
+        session.replay(decision);
       }
       while (!session.finished) {
         if (ctx.signal.aborted) return;
@@ -33287,11 +34893,131 @@ function planGames(definitions, model, options) {
     }
   }));
 }
+var decisionEstimates = /* @__PURE__ */ new Map();
+function estimatedDecisions(seed, walls) {
+  const key = `${seed}/${walls}`;
+  let count4 = decisionEstimates.get(key);
+  if (count4 === void 0) {
+    count4 = playReferenceGames("random", [seed], walls).filter((r) => r.kind === "call").length;
+    decisionEstimates.set(key, count4);
+  }
+  return count4;
+}
+
+// src/checks/types.ts
+function checkFalseAlarmBudget(config2) {
+  return config2.falseAlarmRate / config2.checks.length;
+}
+
+// src/checks/dragon/rules.ts
+function failingRules(gate) {
+  return [
+    "ece-increase",
+    "brier-above-chance",
+    ...gate.maxEce !== void 0 ? ["max-ece"] : [],
+    ...gate.maxBrier !== void 0 ? ["max-brier"] : []
+  ];
+}
+function ruleFalseAlarmRate(config2) {
+  return checkFalseAlarmBudget(config2) / failingRules(config2.dragon.gate).length;
+}
+var MEASURED_NO_CHANGE = {
+  "ece-increase": { hits: 3, runs: 600 },
+  "brier-above-chance": { hits: 0, runs: 600 }
+};
+var MEASURED_SEEDS = 10;
+function pct(rate2) {
+  return `${(100 * rate2).toFixed(rate2 < 0.01 ? 2 : 1)}%`;
+}
+function standardError(interval2, level) {
+  return (interval2.high - interval2.low) / (2 * normalQuantile(1 - (1 - level) / 2));
+}
+function smallestDetectedRise2(se, alpha, threshold) {
+  return detectableShift(se, alpha, threshold);
+}
+function differenceSe(paired, level, own2) {
+  if (paired) return standardError(paired, level);
+  if (own2) return Math.SQRT2 * standardError(own2, 0.95);
+  return null;
+}
+function seedsNeeded(alpha) {
+  return Math.ceil(Math.log2(1 / alpha));
+}
+function basis(rule, rate2, seeds) {
+  const measured = MEASURED_NO_CHANGE[rule];
+  const design = rule === "max-ece" || rule === "max-brier" ? `one-sided cluster-bootstrap test at ${pct(rate2)} (not measured by simulation)` : `one-sided paired permutation test at ${pct(rate2)}, exact for identical models`;
+  if (!measured || measured.runs === 0 || seeds !== MEASURED_SEEDS) return design;
+  return `${design}; simulated at ${MEASURED_SEEDS} seeds: ${measured.hits} of ${measured.runs} runs of two identical players failed (docs/gate-validity-dragon.md)`;
+}
+function dragonRuleCards(section, ctx) {
+  const gate = ctx.config.dragon.gate;
+  const rate2 = section.ruleFalseAlarmRate;
+  const comparing = section.candidate !== null || gate.previousReport !== void 0 || section.comparison !== null;
+  const judged = section.candidate ?? section.baseline;
+  const comparison = section.comparison;
+  const level = comparison?.level ?? 1 - 2 * rate2;
+  const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
+  const against = section.candidate ? "the baseline" : "the previous report";
+  const cards = [];
+  const card = (rule, tests, detects) => cards.push({
+    check: "dragon",
+    rule,
+    tests,
+    falseAlarmRate: rate2,
+    falseAlarmBasis: basis(rule, rate2, seeds),
+    detects
+  });
+  const unknown2 = "not known: no valid move to estimate the noise from";
+  const tooFew = seeds < seedsNeeded(rate2) ? `nothing: with ${seeds} paired seeds the smallest p-value is ${(2 ** -seeds).toFixed(4)}, above ${rate2.toFixed(4)}; at least ${seedsNeeded(rate2)} seeds are needed` : null;
+  if (comparing) {
+    const eceSe = differenceSe(comparison?.ece?.difference, level, judged?.ece ?? null);
+    card(
+      "ece-increase",
+      `ECE rise against ${against} above ${gate.maxEceIncrease}, paired by seed`,
+      tooFew ?? (eceSe === null ? unknown2 : `an ECE rise of ${smallestDetectedRise2(eceSe, rate2, gate.maxEceIncrease).toFixed(3)} over ${seeds} seeds`)
+    );
+    const brierSe = differenceSe(
+      comparison?.brier?.difference,
+      level,
+      judged?.brierInterval ?? null
+    );
+    const before = comparison?.brier?.before ?? null;
+    card(
+      "brier-above-chance",
+      `Brier score rising above ${CHANCE_BRIER} (always saying 50%) from ${against} at or below it, paired by seed`,
+      tooFew ?? (brierSe === null ? unknown2 : `a Brier rise of ${smallestDetectedRise2(brierSe, rate2, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)).toFixed(3)} over ${seeds} seeds, ending above ${CHANCE_BRIER}`)
+    );
+  }
+  if (gate.maxEce !== void 0) {
+    const se = judged?.ece ? standardError(judged.ece, 0.95) : null;
+    card(
+      "max-ece",
+      `ECE of the judged model above ${gate.maxEce}`,
+      se === null ? unknown2 : `an ECE of ${(gate.maxEce + smallestDetectedRise2(se, rate2, 0)).toFixed(3)} at ${section.seeds.length} seeds`
+    );
+  }
+  if (gate.maxBrier !== void 0) {
+    const se = judged?.brierInterval ? standardError(judged.brierInterval, 0.95) : null;
+    card(
+      "max-brier",
+      `Brier score of the judged model above ${gate.maxBrier}`,
+      se === null ? unknown2 : `a Brier score of ${(gate.maxBrier + smallestDetectedRise2(se, rate2, 0)).toFixed(3)} at ${section.seeds.length} seeds`
+    );
+  }
+  return cards;
+}
 
 // src/checks/dragon/index.ts
 var dragonCheck = {
   name: "dragon",
-  load: async (ctx) => dragonDefinitions(ctx.config.dragon),
+  load: async (ctx) => {
+    if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
+      throw new InputError(
+        `dragon.gate.previous-report: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${ctx.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
+      );
+    }
+    return dragonDefinitions(ctx.config.dragon, ruleFalseAlarmRate(ctx.config));
+  },
   plan: (definitions, ctx, model) => planGames(definitions, model, {
     temperature: ctx.config.dragon.temperature,
     seed: ctx.config.dragon.seed,
@@ -33300,7 +35026,8 @@ var dragonCheck = {
     think: ctx.config.dragon.think
   }),
   analyse: (records, definitions, ctx) => analyseDragon(records, definitions, ctx.models),
-  gate: (section, ctx, previous) => dragonGate(section, ctx.config.dragon.gate, previous)
+  gate: (section, ctx, previous) => dragonGate(section, ctx.config.dragon.gate, previous),
+  rules: (section, ctx) => dragonRuleCards(section, ctx)
 };
 
 // src/checks/dragon/mazeFacts.ts
@@ -33364,8 +35091,59 @@ function drawMaze(seed, walls) {
 
 // src/config/load.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import path3 from "node:path";
+
+// src/config/textFile.ts
+var UTF8_BOM = [239, 187, 191];
+function decodeUserText(bytes, name) {
+  if (bytes[0] === 255 && bytes[1] === 254 || bytes[0] === 254 && bytes[1] === 255) {
+    throw new InputError(`${name}: the file is UTF-16 text`, ["save it as UTF-8"]);
+  }
+  const start = UTF8_BOM.every((b, i) => bytes[i] === b) ? UTF8_BOM.length : 0;
+  const body = bytes.subarray(start);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    const { line, column, byte } = firstInvalidByte(body);
+    throw new InputError(`${name}:${line}: not valid UTF-8 text`, [
+      `byte 0x${byte.toString(16).toUpperCase().padStart(2, "0")} at column ${column} is not UTF-8; save the file as UTF-8 (it may be Latin-1 or Windows-1252)`
+    ]);
+  }
+}
+function firstInvalidByte(bytes) {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let lineStart = 0;
+  let line = 1;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== 10) continue;
+    const content = bytes.subarray(lineStart, i);
+    try {
+      decoder.decode(content);
+    } catch {
+      return { line, ...firstInvalidInLine(content) };
+    }
+    line++;
+    lineStart = i + 1;
+  }
+  return { line: 1, column: 1, byte: bytes[0] ?? 0 };
+}
+function firstInvalidInLine(content) {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let i = 0;
+  while (i < content.length) {
+    const byte = content[i];
+    const length = byte < 128 ? 1 : byte >= 194 && byte <= 223 ? 2 : byte >= 224 && byte <= 239 ? 3 : byte >= 240 && byte <= 244 ? 4 : 0;
+    if (length === 0 || i + length > content.length) return { column: i + 1, byte };
+    try {
+      decoder.decode(content.subarray(i, i + length));
+    } catch {
+      return { column: i + 1, byte };
+    }
+    i += length;
+  }
+  return { column: 1, byte: content[0] ?? 0 };
+}
 
 // src/config/yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -33392,200 +35170,23 @@ function kebabToCamel(key) {
 function camelToKebab(key) {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
-function camelizeKeys(value2) {
-  if (Array.isArray(value2)) return value2.map(camelizeKeys);
-  if (value2 !== null && typeof value2 === "object") {
+function camelizeKeys(value3) {
+  if (Array.isArray(value3)) return value3.map(camelizeKeys);
+  if (value3 !== null && typeof value3 === "object") {
     const out = {};
-    for (const [key, inner] of Object.entries(value2)) out[kebabToCamel(key)] = camelizeKeys(inner);
+    for (const [key, inner] of Object.entries(value3)) out[kebabToCamel(key)] = camelizeKeys(inner);
     return out;
   }
-  return value2;
+  return value3;
 }
-function displayPath(path13) {
-  if (path13.length === 0) return "(top level)";
-  return path13.map((segment, i) => {
+function displayPath(path18) {
+  if (path18.length === 0) return "(top level)";
+  return path18.map((segment, i) => {
     if (typeof segment === "number") return `[${segment}]`;
     const name = camelToKebab(String(segment));
     return i === 0 ? name : `.${name}`;
   }).join("");
 }
-
-// src/checks/churn/settings.ts
-var churnSettingsSchema = external_exports.object({
-  items: external_exports.string().min(1).default("fixtures/items/general.yml"),
-  samples: external_exports.number().int().min(2).max(1e3).default(10),
-  temperature: external_exports.number().min(0).max(2).default(0.7),
-  baseSeed: external_exports.number().int().min(0).default(1e3),
-  greedy: external_exports.boolean().default(true),
-  greedySeed: external_exports.number().int().min(0).default(42),
-  think: external_exports.boolean().default(false),
-  numPredict: external_exports.number().int().min(1).default(32),
-  /**
-   * `sampled`: K answers per item, p = x/n. `exact`: one evaluation per item that reads the
-   * probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
-   */
-  estimator: external_exports.enum(["sampled", "exact"]).default("sampled"),
-  /** Exact estimator: the |Δp| from which an item counts as improved or deteriorated. */
-  minEffect: external_exports.number().gt(0).max(1).default(0.2),
-  /** Exact estimator over Ollama: alternatives returned per token (the server allows 20). */
-  topLogprobs: external_exports.number().int().min(1).max(20).default(20),
-  method: external_exports.enum(["exact", "rci"]).default("exact"),
-  alpha: external_exports.number().gt(0).lt(1).default(0.05),
-  splits: external_exports.number().int().min(10).default(1e3),
-  nullReplicates: external_exports.number().int().min(200).default(200),
-  /**
-   * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
-   * resamples whole domains (items of one domain may move together).
-   */
-  deltaInterval: external_exports.enum(["items", "domains"]).default("items"),
-  keepText: external_exports.boolean().default(false),
-  gate: external_exports.object({
-    /** A count ("7" or 7) or a share of items ("5%"). */
-    maxDeteriorated: external_exports.union(
-      [
-        external_exports.number().int().min(0),
-        external_exports.string().regex(
-          /^\d+(\.\d+)?%$/,
-          'expected a count such as 7 or a share of items such as "5%"'
-        )
-      ],
-      {
-        error: 'expected a count such as 7 or a share of items such as "5%"'
-      }
-    ).default("5%"),
-    minDomainItems: external_exports.number().int().min(1).default(3),
-    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
-    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
-  }).strict().prefault({})
-}).strict();
-
-// src/config/seedList.ts
-function parseSeedRange(text3) {
-  const seeds = /* @__PURE__ */ new Set();
-  for (const part of text3.split(",").map((p) => p.trim())) {
-    const range = /^(\d+)\s*-\s*(\d+)$/.exec(part);
-    if (range) {
-      const from = Number(range[1]);
-      const to = Number(range[2]);
-      if (to < from || to - from > 1e5) return null;
-      for (let s = from; s <= to; s++) seeds.add(s);
-    } else if (/^\d+$/.test(part)) {
-      seeds.add(Number(part));
-    } else {
-      return null;
-    }
-  }
-  return seeds.size > 0 ? [...seeds].sort((a, b) => a - b) : null;
-}
-var seedListSchema = external_exports.union(
-  [
-    external_exports.array(external_exports.number().int().min(0)).min(1),
-    external_exports.string().transform((text3, ctx) => {
-      const seeds = parseSeedRange(text3);
-      if (!seeds) {
-        ctx.addIssue({ code: "custom", message: 'expected a range such as "0-9" or "0-4,7"' });
-        return external_exports.NEVER;
-      }
-      return seeds;
-    })
-  ],
-  { error: 'expected a list of seeds such as [0, 1, 2] or a range such as "0-9"' }
-);
-
-// src/checks/dragon/settings.ts
-var dragonSettingsSchema = external_exports.object({
-  seeds: seedListSchema.default([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
-  walls: external_exports.number().int().min(0).max(MAX_WALLS).default(DEFAULT_WALLS),
-  hints: external_exports.enum(["walls", "local"]).default("walls"),
-  temperature: external_exports.number().min(0).max(2).default(0),
-  seed: external_exports.number().int().min(0).default(42),
-  numPredict: external_exports.number().int().min(8).default(64),
-  think: external_exports.boolean().default(false),
-  bootstrap: external_exports.number().int().min(100).default(1e3),
-  /** Reference players (no model) run beside the models as instrument controls. */
-  referencePlayers: external_exports.array(external_exports.enum(["random", "overconfident", "careful"])).default([]),
-  gate: external_exports.object({
-    maxEceIncrease: external_exports.number().min(0).max(1).default(0.05),
-    maxKnownWallIncrease: external_exports.number().min(0).max(1).default(0.1),
-    /** Nightly single-model mode: a previous report.json to compare with. */
-    previousReport: external_exports.string().min(1).optional(),
-    maxEce: external_exports.number().min(0).max(1).optional(),
-    maxBrier: external_exports.number().min(0).max(1).optional(),
-    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05)
-  }).strict().prefault({})
-}).strict();
-
-// src/checks/personas/settings.ts
-var personasSettingsSchema = external_exports.object({
-  catalogue: external_exports.string().min(1).default("fixtures/personas/catalogue.yml"),
-  temperature: external_exports.number().min(0).max(2).default(0.3),
-  seed: external_exports.number().int().min(0).default(7),
-  maxTokens: external_exports.number().int().min(16).default(320),
-  think: external_exports.boolean().default(false),
-  vectors: external_exports.enum(["tfidf", "embed"]).default("tfidf"),
-  embedModel: external_exports.string().min(1).optional(),
-  permutations: external_exports.number().int().min(100).default(1e3),
-  gate: external_exports.object({
-    minRecognition: external_exports.number().min(0).max(1).default(0.5),
-    maxAccuracyDrop: external_exports.number().min(0).max(1).default(0.15),
-    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05)
-  }).strict().prefault({})
-}).strict();
-
-// src/config/schema.ts
-var CHECK_NAMES = ["churn", "dragon", "personas"];
-var FAIL_ON = ["regression", "never", "inconclusive"];
-var httpUrl2 = external_exports.string().refine((value2) => {
-  try {
-    const url2 = new URL(value2);
-    return url2.protocol === "http:" || url2.protocol === "https:";
-  } catch {
-    return false;
-  }
-}, "expected an http:// or https:// URL such as http://127.0.0.1:11434");
-var providerSchema = external_exports.object({
-  /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
-  kind: external_exports.enum(["ollama", "openai", "embedded"]).default("ollama"),
-  /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
-  host: httpUrl2.optional(),
-  /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
-  apiKeyEnv: external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
-  /** Embedded provider: CPU threads (default: physical cores). */
-  threads: external_exports.number().int().min(1).max(1024).optional(),
-  /** Embedded provider: GPU backend; needs its @node-llama-cpp build installed (docs/embedded.md). */
-  gpu: external_exports.enum(["off", "auto", "cuda", "vulkan"]).default("off")
-}).strict();
-var modelsSchema = external_exports.object({
-  baseline: external_exports.string().trim().min(1, "expected a model tag such as qwen2.5:7b"),
-  /** Absent in nightly mode: one model measured against a stored report. */
-  candidate: external_exports.string().trim().min(1, "expected a model tag such as qwen2.5:14b").optional()
-}).strict();
-var runnerSchema = external_exports.object({
-  concurrency: external_exports.number().int().min(1).max(256).default(1),
-  timeoutS: external_exports.number().gt(0).max(3600).default(30),
-  retries: external_exports.number().int().min(0).max(5).default(1),
-  numCtx: external_exports.number().int().min(256).default(4096),
-  warmup: external_exports.boolean().default(true),
-  keepAlive: external_exports.string().default("10m"),
-  /** Share of timed-out requests above which a series is marked perturbed. */
-  perturbedTimeoutShare: external_exports.number().min(0).max(1).default(0.05)
-}).strict();
-var outputSchema = external_exports.object({
-  dir: external_exports.string().min(1).default("model-gate-out"),
-  /** Sample log path; defaults to <dir>/samples.jsonl. */
-  log: external_exports.string().min(1).optional()
-}).strict();
-var configSchema = external_exports.object({
-  provider: providerSchema.prefault({}),
-  models: modelsSchema,
-  checks: external_exports.array(external_exports.enum(CHECK_NAMES)).min(1).refine((list3) => new Set(list3).size === list3.length, "expected each check at most once").default([...CHECK_NAMES]),
-  failOn: external_exports.enum(FAIL_ON).default("regression"),
-  runner: runnerSchema.prefault({}),
-  output: outputSchema.prefault({}),
-  churn: churnSettingsSchema.prefault({}),
-  dragon: dragonSettingsSchema.prefault({}),
-  personas: personasSettingsSchema.prefault({})
-}).strict();
 
 // src/config/load.ts
 var DEFAULT_CONFIG_FILE = "model-gate.yml";
@@ -33593,14 +35194,14 @@ function loadConfig(options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const requested = options.file ?? DEFAULT_CONFIG_FILE;
-  const file2 = path.resolve(cwd, requested ?? DEFAULT_CONFIG_FILE);
+  const file2 = path3.resolve(cwd, requested ?? DEFAULT_CONFIG_FILE);
   const required2 = options.required ?? options.file !== void 0;
   let raw = {};
   let locate = () => "";
   let fileRead = null;
   if (options.file === null) {
-  } else if (existsSync(file2)) {
-    const text3 = readFileSync(file2, "utf8");
+  } else if (existsSync2(file2)) {
+    const text3 = decodeUserText(readFileSync2(file2), requested);
     const parsed = parseYamlConfig(text3, requested);
     raw = parsed.value;
     locate = parsed.locate;
@@ -33625,31 +35226,34 @@ function loadConfig(options = {}) {
   if (!result.success) {
     const where = fileRead ? requested : "config";
     const details3 = result.error.issues.map(
-      (issue2) => describeIssue(issue2, overrides, locate, where)
+      (issue2) => describeIssue2(issue2, overrides, locate, where)
     );
     throw new InputError(
       `${where}: ${details3.length === 1 ? "invalid value" : `${details3.length} invalid values`}`,
       details3
     );
   }
-  return { config: result.data, file: fileRead, baseDir: fileRead ? path.dirname(fileRead) : cwd };
+  return { config: result.data, file: fileRead, baseDir: fileRead ? path3.dirname(fileRead) : cwd };
 }
 function resolveConfigPath(loaded, p) {
-  return path.resolve(loaded.baseDir, p);
+  return path3.resolve(loaded.baseDir, p);
 }
-function normaliseOllamaHost(value2) {
-  let host = value2.includes("://") ? value2 : `http://${value2}`;
+function normaliseOllamaHost(value3) {
+  let host = value3.includes("://") ? value3 : `http://${value3}`;
   let url2;
   try {
     url2 = new URL(host);
   } catch {
-    throw new InputError(
-      `environment OLLAMA_HOST: not a server address: ${JSON.stringify(value2)}`,
-      ["expected host:port (127.0.0.1:11434) or a URL (http://127.0.0.1:11434), or unset it"]
-    );
+    const shown = value3.includes("@") ? 'a value with "@"' : JSON.stringify(value3);
+    throw new InputError(`environment OLLAMA_HOST: not a server address: ${shown}`, [
+      "expected host:port (127.0.0.1:11434) or a URL (http://127.0.0.1:11434), or unset it"
+    ]);
+  }
+  if (url2.username !== "" || url2.password !== "") {
+    throw new InputError("environment OLLAMA_HOST: not accepted", [CREDENTIALS_REFUSED]);
   }
   if (url2.hostname === "0.0.0.0") url2.hostname = "127.0.0.1";
-  if (!url2.port && !value2.includes("://")) url2.port = "11434";
+  if (!url2.port && !value3.includes("://")) url2.port = "11434";
   host = url2.toString().replace(/\/$/, "");
   return host;
 }
@@ -33658,15 +35262,15 @@ function isHostOverride(o) {
 }
 function parseYamlConfig(text3, name) {
   const { doc, lineCounter } = parseYamlDocument(text3, name);
-  const value2 = doc.toJS();
-  if (value2 === null || value2 === void 0) {
+  const value3 = doc.toJS();
+  if (value3 === null || value3 === void 0) {
     throw new InputError(`${name}: the file is empty`, [
       'expected at least a "models:" section with "baseline:" (and "candidate:" to compare two models)'
     ]);
   }
-  if (typeof value2 !== "object" || Array.isArray(value2)) {
+  if (typeof value3 !== "object" || Array.isArray(value3)) {
     throw new InputError(`${name}: expected a mapping of settings at the top level`, [
-      `found ${Array.isArray(value2) ? "a list" : `a ${typeof value2}`}`
+      `found ${Array.isArray(value3) ? "a list" : `a ${typeof value3}`}`
     ]);
   }
   const locate = (issuePath) => {
@@ -33680,7 +35284,7 @@ function parseYamlConfig(text3, name) {
     return "";
   };
   return {
-    value: camelizeKeys(value2),
+    value: camelizeKeys(value3),
     locate: withKeyLines(doc, lineCounter, locate)
   };
 }
@@ -33702,7 +35306,7 @@ function withKeyLines(doc, lineCounter, fallback) {
     return fallback(issuePath);
   };
 }
-function describeIssue(issue2, overrides, locate, _where) {
+function describeIssue2(issue2, overrides, locate, _where) {
   const override = [...overrides].reverse().find((o) => o.path.length <= issue2.path.length && o.path.every((s, i) => issue2.path[i] === s));
   if (issue2.code === "unrecognized_keys") {
     return issue2.keys.map((key) => {
@@ -33718,7 +35322,7 @@ function describeIssue(issue2, overrides, locate, _where) {
   return `${line ? `${line}: ` : ""}${at}: ${expected}`;
 }
 function suggest(parent) {
-  return parent.length === 0 ? " (known: provider, models, checks, fail-on, runner, output, churn, dragon, personas)" : "";
+  return parent.length === 0 ? " (known: provider, models, checks, fail-on, runner, output, churn, dragon, personas, history)" : "";
 }
 function explainIssue(issue2) {
   switch (issue2.code) {
@@ -33742,14 +35346,14 @@ function typeName(expected) {
   if (expected === "array") return "a list";
   return expected;
 }
-function describeValue(value2) {
-  if (value2 === void 0) return "nothing";
-  if (value2 === null) return "null";
-  if (Array.isArray(value2)) return "a list";
-  if (typeof value2 === "object") return "a mapping";
-  if (typeof value2 === "string")
-    return JSON.stringify(value2.length > 60 ? `${value2.slice(0, 57)}...` : value2);
-  return String(value2);
+function describeValue(value3) {
+  if (value3 === void 0) return "nothing";
+  if (value3 === null) return "null";
+  if (Array.isArray(value3)) return "a list";
+  if (typeof value3 === "object") return "a mapping";
+  if (typeof value3 === "string")
+    return JSON.stringify(value3.length > 60 ? `${value3.slice(0, 57)}...` : value3);
+  return String(value3);
 }
 function getPath(root, p) {
   let node2 = root;
@@ -33759,7 +35363,7 @@ function getPath(root, p) {
   }
   return node2;
 }
-function setPath(root, p, value2) {
+function setPath(root, p, value3) {
   let node2 = root;
   for (const segment of p.slice(0, -1)) {
     const next = node2[segment];
@@ -33767,7 +35371,7 @@ function setPath(root, p, value2) {
     node2 = node2[segment];
   }
   const last = p[p.length - 1];
-  if (last !== void 0) node2[last] = value2;
+  if (last !== void 0) node2[last] = value3;
 }
 
 // src/config/overrides.ts
@@ -33793,8 +35397,8 @@ function toOverrides(given, describe4) {
   for (const name of Object.keys(OVERRIDABLE)) {
     const raw = given[name];
     if (raw === void 0 || raw.trim() === "") continue;
-    const { path: path13, parse: parse3 } = OVERRIDABLE[name];
-    overrides.push({ path: path13, value: parse3(raw, describe4(name)), source: describe4(name) });
+    const { path: path18, parse: parse3 } = OVERRIDABLE[name];
+    overrides.push({ path: path18, value: parse3(raw, describe4(name)), source: describe4(name) });
   }
   return overrides;
 }
@@ -33802,48 +35406,281 @@ function parseShard(raw, source) {
   if (raw === void 0 || raw.trim() === "") return null;
   const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw.trim());
   const index2 = match ? Number(match[1]) : Number.NaN;
-  const count3 = match ? Number(match[2]) : Number.NaN;
-  if (!match || count3 < 1 || index2 < 1 || index2 > count3) {
+  const count4 = match ? Number(match[2]) : Number.NaN;
+  if (!match || count4 < 1 || index2 < 1 || index2 > count4) {
     throw new InputError(
       `${source}: expected a shard "i/n" with 1 \u2264 i \u2264 n (e.g. "2/4"), got ${JSON.stringify(raw)}`
     );
   }
-  return { index: index2, count: count3 };
+  return { index: index2, count: count4 };
 }
 
 // src/job/analyse.ts
-import path6 from "node:path";
-
-// src/version.ts
-var TOOL_VERSION = "0.1.0";
-var TOOL_NAME = "model-gate";
+import path9 from "node:path";
 
 // src/report/json.ts
-function field2(value2, ...path13) {
-  let current = value2;
-  for (const key of path13) {
+function field2(value3, ...path18) {
+  let current = value3;
+  for (const key of path18) {
     if (typeof current !== "object" || current === null || !(key in current)) return void 0;
     current = current[key];
   }
   return current;
 }
-function finiteOrNull(value2) {
-  return typeof value2 === "number" && Number.isFinite(value2) ? value2 : null;
+function finiteOrNull(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
 }
-function listOf(value2) {
-  return Array.isArray(value2) ? value2 : [];
+function listOf(value3) {
+  return Array.isArray(value3) ? value3 : [];
 }
 
-// src/report/headline.ts
-function share(value2) {
-  return typeof value2 === "number" && Number.isFinite(value2) && value2 >= 0 && value2 <= 1 ? value2 : null;
+// src/history/entry.ts
+var HISTORY_VERSION = 1;
+var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var estimate2 = external_exports.object({ value: finite, low: finite, high: finite }).strict();
+var historyEntrySchema = external_exports.object({
+  v: external_exports.literal(HISTORY_VERSION),
+  /** When the night's report was built (ISO 8601, UTC). */
+  date: external_exports.iso.datetime(),
+  /** Commit the workflow ran on (GITHUB_SHA), null outside CI. */
+  commit: external_exports.string().nullable(),
+  model: external_exports.string().min(1),
+  digest: external_exports.string().nullable(),
+  verdict: external_exports.enum(["pass", "warn", "fail", "inconclusive"]),
+  /** Dragon: ECE with its 95% cluster-bootstrap interval over games. */
+  ece: estimate2.nullable(),
+  brier: finite.nullable(),
+  /** Dragon: share of moves into a wall the model had already been told about. */
+  knownWallRate: finite.nullable(),
+  personaAccuracy: finite.nullable(),
+  /** Churn: mean accuracy over items, when churn ran. */
+  churnAccuracy: finite.nullable()
+}).strict();
+function estimateOf2(value3) {
+  const v = finiteOrNull(field2(value3, "value"));
+  const low = finiteOrNull(field2(value3, "low"));
+  const high = finiteOrNull(field2(value3, "high"));
+  return v === null || low === null || high === null ? null : { value: v, low, high };
 }
-function count(value2) {
-  return typeof value2 === "number" && Number.isInteger(value2) && value2 >= 0 ? value2 : null;
+function entryFromReport(report, commit) {
+  const model = report.run.models.baseline;
+  if (!model || report.run.models.candidate) return null;
+  const dragon = field2(report.checks.dragon, "baseline");
+  const personas = field2(report.checks.personas, "models");
+  const personaSeries = Array.isArray(personas) ? personas.find((m) => field2(m, "role") === "baseline") : void 0;
+  return {
+    v: HISTORY_VERSION,
+    date: report.createdAt,
+    commit,
+    model: model.model,
+    digest: model.digest,
+    verdict: report.verdict.status,
+    ece: estimateOf2(field2(dragon, "ece")),
+    brier: finiteOrNull(field2(dragon, "brier")),
+    knownWallRate: finiteOrNull(field2(dragon, "knownWallRepeatRate")),
+    personaAccuracy: finiteOrNull(field2(personaSeries, "accuracy")),
+    churnAccuracy: finiteOrNull(field2(report.checks.churn, "baseline", "accuracy", "mean"))
+  };
+}
+
+// src/history/file.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { appendFile, mkdir, readFile } from "node:fs/promises";
+import path4 from "node:path";
+function parseHistory(text3, file2) {
+  const entries = [];
+  const lines = text3.split("\n");
+  for (const [index2, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const where = `${file2} line ${index2 + 1}`;
+    let json2;
+    try {
+      json2 = JSON.parse(line);
+    } catch {
+      throw new InputError(`${where}: not JSON; expected one night of a model-gate history`, [
+        "each line is a JSON object written by a nightly run; remove or repair the damaged line"
+      ]);
+    }
+    const parsed = historyEntrySchema.safeParse(json2);
+    if (!parsed.success) {
+      throw new InputError(
+        `${where}: not a model-gate history line`,
+        parsed.error.issues.slice(0, 5).map((issue2) => `${issue2.path.join(".") || "(line)"}: ${issue2.message}`)
+      );
+    }
+    entries.push(parsed.data);
+  }
+  return entries;
+}
+async function readHistory(file2) {
+  if (!existsSync3(file2)) return [];
+  let text3;
+  try {
+    text3 = await readFile(file2, "utf8");
+  } catch (error62) {
+    const reason = error62 instanceof Error ? error62.message : String(error62);
+    throw new InputError(`cannot read the history ${file2}: ${reason}`);
+  }
+  return parseHistory(text3, file2);
+}
+async function appendHistory(file2, entry) {
+  await mkdir(path4.dirname(file2), { recursive: true });
+  await appendFile(file2, `${JSON.stringify(entry)}
+`);
+}
+
+// src/history/section.ts
+function historySection(input2) {
+  const { tonight, settings } = input2;
+  const prior = input2.appended ? input2.prior : withoutTonight(input2.prior, tonight);
+  const all = [...prior, tonight];
+  const ours = all.filter((e) => e.model === tonight.model);
+  const nights = ours.map((entry, i) => {
+    const before = ours[i - 1];
+    return {
+      ...entry,
+      rePulled: before !== void 0 && before.digest !== null && entry.digest !== before.digest
+    };
+  });
+  const drift = analyseDrift(
+    ours.map((e) => e.ece),
+    {
+      ...DRIFT_DEFAULTS,
+      nights: settings.driftNights,
+      maxRise: settings.maxEceRise,
+      alpha: settings.alpha
+    }
+  );
+  const section = {
+    file: input2.file,
+    model: tonight.model,
+    nights: nights.slice(-settings.show),
+    total: ours.length,
+    otherModels: all.length - ours.length,
+    drift,
+    appended: input2.appended
+  };
+  if (!tonight.ece) return { section, findings: [], rules: [] };
+  return { section, findings: [driftFinding(drift)], rules: [driftRule(drift)] };
+}
+function driftRule(d) {
+  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (\u03B1 ${d.alpha}) and a rise above +${d.maxRise.toFixed(3)}`;
+  if (d.falseAlarmRate === null) {
+    return {
+      check: "dragon",
+      rule: "ece-drift",
+      tests,
+      falseAlarmRate: 0,
+      falseAlarmBasis: `not tested yet: ${d.available} of ${d.required} nights in the history`,
+      detects: "\u2013",
+      outcome: "not-evaluated"
+    };
+  }
+  return {
+    check: "dragon",
+    rule: "ece-drift",
+    tests,
+    falseAlarmRate: d.falseAlarmRate,
+    falseAlarmBasis: `simulated: ${d.replicates} windows of ${d.window} nights without change, each night's noise from its interval`,
+    detects: d.smallestDetectedRise === null ? "no rise below 1" : `a rise of ECE by +${d.smallestDetectedRise.toFixed(3)} across ${d.window} nights`,
+    outcome: d.fired ? "fail" : "pass"
+  };
+}
+function withoutTonight(prior, tonight) {
+  const last = prior.findLastIndex((e) => e.model === tonight.model);
+  const same = (a, b) => a.digest === b.digest && a.ece?.value === b.ece?.value && a.brier === b.brier && a.personaAccuracy === b.personaAccuracy && a.churnAccuracy === b.churnAccuracy;
+  const entry = prior[last];
+  return entry && same(entry, tonight) ? prior.filter((_, i) => i !== last) : [...prior];
+}
+var signed2 = (v) => `${v >= 0 ? "+" : "\u2212"}${Math.abs(v).toFixed(3)}`;
+var pct2 = (v) => `${(v * 100).toFixed(1)}%`;
+function driftFinding(d) {
+  if (d.window === 0 || d.slope === null || d.z === null || d.rise === null) {
+    return {
+      check: "dragon",
+      rule: "ece-drift",
+      severity: "info",
+      message: `ECE trend: ${d.available} of the ${d.required} nights the drift rule needs are in the history; no trend tested yet.`,
+      values: { nights: d.available, required: d.required }
+    };
+  }
+  const rates = d.falseAlarmRate === null ? "" : ` False-alarm rate with these nights' noise: ${d.falseAlarmRate === 0 ? `below ${pct2(1 / d.replicates)}` : pct2(d.falseAlarmRate)} per night (${d.replicates} simulated windows without change); smallest rise detected ${Math.round(DETECTION_POWER * 100)}% of the time: ${d.smallestDetectedRise === null ? "none below 1" : `+${d.smallestDetectedRise.toFixed(3)}`}.`;
+  const trend = `ECE over the last ${d.window} nights: ${signed2(d.slope)} per night, ${signed2(d.rise)} across the window (z = ${d.z.toFixed(2)}; fails above z ${d.zCritical.toFixed(2)} and a rise of +${d.maxRise.toFixed(3)})`;
+  return {
+    check: "dragon",
+    rule: "ece-drift",
+    severity: d.fired ? "fail" : "info",
+    message: `${d.fired ? "Calibration is drifting" : "No calibration drift"}: ${trend}.${rates}`,
+    values: {
+      nights: d.window,
+      slope: d.slope,
+      rise: d.rise,
+      z: d.z,
+      maxRise: d.maxRise,
+      alpha: d.alpha,
+      falseAlarmRate: d.falseAlarmRate,
+      smallestDetectedRise: d.smallestDetectedRise
+    }
+  };
+}
+
+// src/operations/findings.ts
+var pct3 = (v) => `${Math.round(v * 100)}%`;
+function operationsFindings(ops, checks, contentionShare) {
+  const one = [];
+  for (const s of ops.series) {
+    const left = s.foreign.filter((m) => !s.unloaded.includes(m));
+    const freed = s.foreign.filter((m) => s.unloaded.includes(m));
+    if (left.length > 0) {
+      one.push({
+        rule: "other-models-loaded",
+        severity: "warn",
+        message: `${left.join(", ")} ${left.length === 1 ? "was" : "were"} loaded on the server during the series of ${s.model}: ${left.length === 1 ? "it shares" : "they share"} memory and compute with it (runner.unload-others: true frees them first).`,
+        values: { model: s.model, loaded: left.join(", ") }
+      });
+    }
+    if (freed.length > 0) {
+      one.push({
+        rule: "other-models-loaded",
+        severity: "info",
+        message: `${freed.join(", ")} ${freed.length === 1 ? "was" : "were"} loaded on the server and unloaded before the series of ${s.model}.`,
+        values: { model: s.model, unloaded: freed.join(", ") }
+      });
+    }
+  }
+  for (const g2 of ops.gpu.series) {
+    if (g2.contendedSamples === 0) continue;
+    const perturbed = g2.contendedShare > contentionShare;
+    one.push({
+      rule: "gpu-contention",
+      severity: perturbed ? "inconclusive" : "warn",
+      message: `Another compute process was on the GPU during the series of ${g2.model} (${g2.foreign.join(", ")}) in ${g2.contendedSamples} of ${g2.samples} samples (${pct3(g2.contendedShare)}, limit ${pct3(contentionShare)})${perturbed ? ": the series is perturbed" : ""}.`,
+      values: {
+        model: g2.model,
+        contendedSamples: g2.contendedSamples,
+        samples: g2.samples,
+        share: g2.contendedShare,
+        limit: contentionShare
+      }
+    });
+  }
+  return checks.flatMap((check2) => one.map((f) => ({ check: check2, ...f })));
+}
+
+// src/version.ts
+var TOOL_VERSION = "0.1.0";
+var TOOL_NAME = "model-gate";
+
+// src/report/headline.ts
+function share(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1 ? value3 : null;
+}
+function count(value3) {
+  return typeof value3 === "number" && Number.isInteger(value3) && value3 >= 0 ? value3 : null;
 }
 function churnHeadline(section) {
   const method = field2(section, "method");
-  const gateMethod = method === "exact" || method === "rci" || method === "effect" ? field2(section, "comparison", method) : void 0;
+  const gateMethod = method === "fisher-bh" || method === "rci" || method === "effect" ? field2(section, "comparison", method === "fisher-bh" ? "fisherBh" : method) : void 0;
   const reversals = field2(section, "comparison", "reversals");
   return {
     churnRate: share(field2(gateMethod, "churnRate")),
@@ -33895,12 +35732,54 @@ function decideVerdict(findings) {
     suppressed: bySeverityThenCheck(suppressed)
   };
 }
+function gateOutcome(status, failOn, context = {}) {
+  const shard = context.shard ?? null;
+  if (shard !== null && status !== "inconclusive") {
+    return {
+      failed: false,
+      exitCode: ExitCode.pass,
+      message: `model-gate: shard ${shard} measured \u2014 one slice of the plan, not the gate's verdict; model-gate analyze over every shard's log decides`
+    };
+  }
+  if (failOn === "never") {
+    const notCounted = status === "fail" || status === "inconclusive" ? " (not failing: fail-on is never)" : "";
+    return {
+      failed: false,
+      exitCode: ExitCode.pass,
+      message: `model-gate: ${status}${notCounted}`
+    };
+  }
+  if (status === "fail") {
+    return {
+      failed: true,
+      exitCode: ExitCode.regression,
+      message: "model-gate: regression \u2014 at least one gate rule failed"
+    };
+  }
+  if (status === "inconclusive") {
+    const what = shard === null ? "the measurement" : `the measurement of shard ${shard}`;
+    if (context.interrupted) {
+      return {
+        failed: true,
+        exitCode: ExitCode.infrastructure,
+        message: `model-gate: inconclusive \u2014 the run was interrupted before ${what} was complete`
+      };
+    }
+    return {
+      failed: failOn === "inconclusive",
+      exitCode: ExitCode.infrastructure,
+      message: `model-gate: inconclusive \u2014 ${what} could not be trusted${failOn === "inconclusive" ? "" : ` (not failing: fail-on is ${failOn})`}`
+    };
+  }
+  return { failed: false, exitCode: ExitCode.pass, message: `model-gate: ${status}` };
+}
 
 // src/report/build.ts
 function buildReport(input2) {
   const warnings = [];
   const sections = toPlainJson(input2.sections, "checks", warnings);
   const findings = toPlainJson(input2.findings, "findings", warnings);
+  const rules = toPlainJson(input2.rules ?? [], "rules", warnings);
   const createdAt = typeof input2.createdAt === "string" ? new Date(input2.createdAt).toISOString() : input2.createdAt.toISOString();
   return {
     schema: REPORT_SCHEMA,
@@ -33909,45 +35788,55 @@ function buildReport(input2) {
     run: { ...input2.run, warnings: [...input2.run.warnings, ...warnings] },
     checks: sections,
     headline: extractHeadline(sections),
-    verdict: decideVerdict(findings)
+    verdict: { ...decideVerdict(findings), rules },
+    ...input2.history ? { history: toPlainJson(input2.history, "history", warnings) } : {}
   };
 }
-function toPlainJson(value2, path13, warnings) {
-  if (typeof value2 === "number") {
-    if (Number.isFinite(value2)) return value2;
-    warnings.push(`${path13} was ${String(value2)}; written as null`);
+function toPlainJson(value3, path18, warnings) {
+  if (typeof value3 === "number") {
+    if (Number.isFinite(value3)) return value3;
+    warnings.push(`${path18} was ${String(value3)}; written as null`);
     return null;
   }
-  if (value2 === null || typeof value2 === "string" || typeof value2 === "boolean") return value2;
-  if (value2 instanceof Date) return value2.toISOString();
-  if (Array.isArray(value2)) {
-    return value2.map(
-      (item, i) => item === void 0 ? null : toPlainJson(item, `${path13}[${i}]`, warnings)
+  if (value3 === null || typeof value3 === "string" || typeof value3 === "boolean") return value3;
+  if (value3 instanceof Date) return value3.toISOString();
+  if (Array.isArray(value3)) {
+    return value3.map(
+      (item, i) => item === void 0 ? null : toPlainJson(item, `${path18}[${i}]`, warnings)
     );
   }
-  if (typeof value2 === "object") {
+  if (typeof value3 === "object") {
     const out = {};
-    for (const [key, item] of Object.entries(value2)) {
+    for (const [key, item] of Object.entries(value3)) {
       if (item === void 0) continue;
-      out[key] = toPlainJson(item, `${path13}.${key}`, warnings);
+      out[key] = toPlainJson(item, `${path18}.${key}`, warnings);
     }
     return out;
   }
-  throw new TypeError(`${path13}: a ${typeof value2} cannot be written to report.json`);
+  throw new TypeError(`${path18}: a ${typeof value3} cannot be written to report.json`);
 }
 
 // src/report/read.ts
-import { readFile } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 
 // src/report/schema.ts
-var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
 var findingSchema = external_exports.object({
   check: external_exports.enum(CHECK_NAMES),
   rule: external_exports.string().min(1).describe('Stable rule id, e.g. "max-deteriorated".'),
   severity: external_exports.enum(["fail", "warn", "inconclusive", "info"]),
   message: external_exports.string().describe("The rule evaluated, as a sentence."),
-  values: external_exports.record(external_exports.string(), external_exports.union([finite, external_exports.string(), external_exports.boolean(), external_exports.null()])).optional().describe("The numbers behind the sentence.")
+  values: external_exports.record(external_exports.string(), external_exports.union([finite2, external_exports.string(), external_exports.boolean(), external_exports.null()])).optional().describe("The numbers behind the sentence.")
 }).describe("One gate rule evaluated.");
+var ruleSchema = external_exports.object({
+  check: external_exports.enum(CHECK_NAMES),
+  rule: external_exports.string().min(1),
+  tests: external_exports.string().describe("What the rule tests, in one line."),
+  falseAlarmRate: external_exports.number().min(0).max(1).describe("Chance, at most, that two identical models trip the rule in one run."),
+  falseAlarmBasis: external_exports.string().describe("How the rate is known (design level, simulation)."),
+  detects: external_exports.string().describe("Smallest effect detected with \u2265 80% power at these settings."),
+  outcome: external_exports.enum(["pass", "fail", "warn", "inconclusive", "info", "not-evaluated"])
+}).describe("One gate rule as a statistical test.");
 var modelSchema = external_exports.object({
   model: external_exports.string(),
   digest: external_exports.string().nullable(),
@@ -33964,9 +35853,29 @@ var tallySchema2 = external_exports.object({
   timeout: external_exports.number().int().min(0),
   error: external_exports.number().int().min(0),
   perturbed: external_exports.boolean(),
-  meanLatencyMs: finite.nullable()
+  meanLatencyMs: finite2.nullable()
 });
 var share2 = external_exports.number().min(0).max(1);
+var units = external_exports.number().int().min(0);
+var coverageSchema = external_exports.object({
+  complete: external_exports.boolean().describe("True when every planned unit is in the logs and the run finished."),
+  interrupted: external_exports.boolean().describe("The run was stopped by a signal before it finished."),
+  missingShards: external_exports.array(external_exports.string()).describe('Members of a shard set the logs lack, e.g. "2/3".'),
+  shard: external_exports.string().nullable().describe(`"i/n" when the report covers one shard's slice of the plan, else null.`),
+  rows: external_exports.array(
+    external_exports.object({
+      check: external_exports.enum(CHECK_NAMES),
+      model: external_exports.string(),
+      role: external_exports.enum(["baseline", "candidate"]),
+      unit: external_exports.string().describe("What a unit is: samples, games, answers."),
+      planned: units,
+      answered: units.describe("The model answered (ok or invalid)."),
+      failed: units.describe("A request failed (error or timeout)."),
+      missing: units.describe("Not in the logs, or a game cut before its end.")
+    })
+  ),
+  missing: external_exports.string().nullable().describe("The sentence saying what is missing; null when complete.")
+}).describe("How much of the plan the report covers; anything short of complete is inconclusive.");
 var reportSchema = external_exports.object({
   schema: external_exports.literal(REPORT_SCHEMA),
   tool: external_exports.object({ name: external_exports.string(), version: external_exports.string() }),
@@ -33985,7 +35894,9 @@ var reportSchema = external_exports.object({
     requests: external_exports.array(tallySchema2),
     warnings: external_exports.array(external_exports.string()),
     shards: external_exports.array(external_exports.string()),
-    promptHashes: external_exports.record(external_exports.string(), external_exports.string().regex(/^[0-9a-f]{64}$/)).optional()
+    promptHashes: external_exports.record(external_exports.string(), external_exports.string().regex(/^[0-9a-f]{64}$/)).optional(),
+    operations: external_exports.looseObject({ series: external_exports.array(external_exports.unknown()), gpu: external_exports.looseObject({ note: external_exports.string() }) }).optional().describe("Server hygiene before each series and GPU telemetry during it (runs only)."),
+    coverage: coverageSchema.optional()
   }),
   checks: external_exports.object({
     churn: external_exports.looseObject({ check: external_exports.literal("churn") }).optional(),
@@ -34003,8 +35914,10 @@ var reportSchema = external_exports.object({
   verdict: external_exports.object({
     status: external_exports.enum(["pass", "warn", "fail", "inconclusive"]),
     reasons: external_exports.array(findingSchema),
-    suppressed: external_exports.array(findingSchema)
-  })
+    suppressed: external_exports.array(findingSchema),
+    rules: external_exports.array(ruleSchema).default([])
+  }),
+  history: external_exports.looseObject({ model: external_exports.string(), nights: external_exports.array(external_exports.unknown()) }).optional().describe("Nightly history (output.history): the last nights and the drift rule.")
 }).describe("model-gate report: run metadata, one section per check, the verdict.");
 
 // src/report/read.ts
@@ -34035,7 +35948,7 @@ function parseReport(text3, file2) {
 async function readReport(file2) {
   let text3;
   try {
-    text3 = await readFile(file2, "utf8");
+    text3 = await readFile2(file2, "utf8");
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new InputError(`cannot read report ${file2}: ${reason}`);
@@ -34044,19 +35957,170 @@ async function readReport(file2) {
 }
 
 // src/report/write.ts
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+
+// src/history/render.ts
+init_markdown();
+init_svg();
+var HISTORY_CHART = "history-ece-trend.svg";
+var day = (iso) => iso.slice(0, 10);
+var shortDigest2 = (d) => d ? d.slice(0, 12) : "\u2013";
+function renderHistorySection(section) {
+  const lines = [`### Nightly history: ${codeSpan(section.model)}`, ""];
+  const shown = section.nights.length;
+  lines.push(
+    `${section.total} night${section.total === 1 ? "" : "s"} of this model in ${codeSpan(section.file)}${section.appended ? ", tonight appended" : " (read only: tonight was not appended)"}; the last ${shown} below.${section.otherModels > 0 ? ` ${section.otherModels} night(s) of other models in the file are left out.` : ""}`,
+    "",
+    table(
+      [
+        "night",
+        "commit",
+        "digest",
+        "ECE [95% CI]",
+        "Brier",
+        "known-wall",
+        "personas",
+        "churn",
+        "verdict"
+      ],
+      section.nights.map((n) => [
+        day(n.date),
+        n.commit ? codeSpan(n.commit.slice(0, 7)) : "\u2013",
+        `${codeSpan(shortDigest2(n.digest))}${n.rePulled ? " model re-pulled" : ""}`,
+        n.ece ? `${num(n.ece.value)} ${interval(n.ece.low, n.ece.high)}` : "\u2013",
+        num(n.brier),
+        percent2(n.knownWallRate),
+        percent2(n.personaAccuracy),
+        percent2(n.churnAccuracy),
+        escapeText(n.verdict)
+      ]),
+      ["l", "l", "l", "r", "r", "r", "r", "r", "l"]
+    )
+  );
+  return lines.join("\n");
+}
+var WIDTH = 640;
+var HEIGHT = 300;
+var PLOT = { left: 56, top: 40, right: 16, bottom: 56 };
+var PLOT_W = WIDTH - PLOT.left - PLOT.right;
+var PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
+var POINT = "#4878a8";
+var REPULL = "#c0392b";
+function historyChart(section) {
+  const nights = section.nights;
+  const measured = nights.filter((n2) => n2.ece !== null);
+  if (measured.length === 0) return null;
+  const top = Math.max(0.1, ...measured.map((n2) => n2.ece?.high ?? 0));
+  const yMax = Math.min(1, Math.ceil(top * 10) / 10);
+  const n = nights.length;
+  const x2 = (i) => PLOT.left + (n === 1 ? PLOT_W / 2 : i * PLOT_W / (n - 1));
+  const y2 = (v) => PLOT.top + (1 - Math.min(v, yMax) / yMax) * PLOT_H;
+  const title = `ECE per night: ${section.model}`;
+  const body = [];
+  const window2 = section.drift.window;
+  if (window2 > 0) {
+    const indices = nights.map((night, i) => night.ece ? i : -1).filter((i) => i >= 0);
+    const first = indices[Math.max(0, indices.length - window2)] ?? 0;
+    const left = Math.max(PLOT.left, x2(first) - (n > 1 ? PLOT_W / (n - 1) / 2 : 10));
+    body.push(
+      element("rect", {
+        x: left,
+        y: PLOT.top,
+        width: PLOT.left + PLOT_W - left,
+        height: PLOT_H,
+        fill: section.drift.fired ? "#fbe3e0" : "#eef3f8"
+      })
+    );
+  }
+  for (const v of [0, 0.25, 0.5, 0.75, 1].map((t) => t * yMax)) {
+    body.push(
+      element("line", {
+        x1: PLOT.left,
+        y1: y2(v),
+        x2: PLOT.left + PLOT_W,
+        y2: y2(v),
+        stroke: "#e6e6e6"
+      }),
+      text2(PLOT.left - 6, y2(v) + 4, v.toFixed(2), { "text-anchor": "end", fill: "#555" })
+    );
+  }
+  nights.forEach((night, i) => {
+    if (night.rePulled) {
+      body.push(
+        element("line", {
+          x1: x2(i),
+          y1: PLOT.top,
+          x2: x2(i),
+          y2: PLOT.top + PLOT_H,
+          stroke: REPULL,
+          "stroke-dasharray": "4 3"
+        }),
+        text2(x2(i) + 3, PLOT.top + 10, "model re-pulled", { fill: REPULL, "font-size": 10 })
+      );
+    }
+    const label2 = n <= 16 || i % Math.ceil(n / 16) === 0 || i === n - 1;
+    if (label2) {
+      body.push(
+        text2(x2(i), PLOT.top + PLOT_H + 14, day(night.date).slice(5), {
+          "text-anchor": "middle",
+          fill: "#555",
+          "font-size": 10
+        })
+      );
+    }
+    if (!night.ece) return;
+    body.push(
+      element("line", {
+        x1: x2(i),
+        y1: y2(night.ece.low),
+        x2: x2(i),
+        y2: y2(night.ece.high),
+        stroke: "#222"
+      }),
+      element("circle", { cx: x2(i), cy: y2(night.ece.value), r: 3.5, fill: POINT })
+    );
+  });
+  const d = section.drift;
+  const verdict = d.window === 0 ? `drift rule: ${d.available} of ${d.required} nights` : `drift over ${d.window} nights: ${(d.rise ?? 0) >= 0 ? "+" : "\u2212"}${Math.abs(d.rise ?? 0).toFixed(3)} (limit +${d.maxRise.toFixed(3)}, z ${(d.z ?? 0).toFixed(2)})${d.fired ? " \u2014 FAIL" : ""}`;
+  body.push(
+    element("rect", {
+      x: PLOT.left,
+      y: PLOT.top,
+      width: PLOT_W,
+      height: PLOT_H,
+      fill: "none",
+      stroke: "#888"
+    }),
+    text2(WIDTH / 2, 16, title, { "text-anchor": "middle", "font-weight": "bold" }),
+    text2(WIDTH / 2, 30, verdict, { "text-anchor": "middle", fill: "#555", "font-size": 11 }),
+    text2(PLOT.left + PLOT_W / 2, HEIGHT - 22, "night (month-day); dot = ECE, bar = 95% interval", {
+      "text-anchor": "middle",
+      fill: "#555",
+      "font-size": 11
+    }),
+    text2(14, PLOT.top + PLOT_H / 2, "ECE", {
+      "text-anchor": "middle",
+      transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`
+    }),
+    text2(PLOT.left, HEIGHT - 6, "shaded: nights the drift rule fitted", {
+      fill: "#555",
+      "font-size": 10
+    })
+  );
+  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH, HEIGHT, title, body) };
+}
 
 // src/report/sections/churn.ts
 init_markdown();
 init_svg();
 var TOP_ITEMS = 10;
-var fixed = (value2, digits = 1) => {
-  const s = value2.toFixed(digits);
+var fixed = (value3, digits = 1) => {
+  const s = value3.toFixed(digits);
   return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
 };
-function shareCell(value2) {
-  return `${value2.count} (${percent2(value2.share)}, ${interval(value2.low, value2.high, (v) => percent2(v))})`;
+function shareCell(value3) {
+  return `${value3.count} (${percent2(value3.share)}, ${interval(value3.low, value3.high, (v) => percent2(v))})`;
 }
 function shareRow(label2, set2) {
   return [
@@ -34085,10 +36149,10 @@ function modelRow(label2, m) {
 function codeOf(model) {
   return escapeText(model);
 }
-function itemTable(rows) {
+function itemTable(rows2) {
   return table(
     ["item", "domain", "p before", "p after", "\u0394p", "q (Fisher, BH)", "RCI", "greedy"],
-    rows.map((r) => [
+    rows2.map((r) => [
       escapeText(r.id),
       escapeText(r.domain),
       num(r.p[0], 2),
@@ -34101,16 +36165,16 @@ function itemTable(rows) {
     ["l", "l", "r", "r", "r", "r", "r", "c"]
   );
 }
-function greedyMark(value2) {
-  return value2 === null ? "\u2013" : value2 ? "\u2713" : "\u2717";
+function greedyMark(value3) {
+  return value3 === null ? "\u2013" : value3 ? "\u2713" : "\u2717";
 }
 function renderChurnSection(section) {
-  return section.estimator === "exact" ? renderExactChurnSection(section) : renderSampledChurnSection(section);
+  return section.estimator === "logprobs" ? renderExactChurnSection(section) : renderSampledChurnSection(section);
 }
 function renderSampledChurnSection(section) {
   const out = ["### churn \u2014 item-level reliable change", ""];
   const c = section.comparison;
-  const gateName = section.method === "exact" ? `Fisher exact + BH, q \u2264 ${section.alpha}` : "RCI, |RCI| > 1.96";
+  const gateName = section.method === "fisher-bh" ? `Fisher exact + BH, q \u2264 ${section.alpha}` : "RCI, |RCI| > 1.96";
   out.push(
     `${section.itemCounts.total} items, K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
     ""
@@ -34137,18 +36201,14 @@ function renderSampledChurnSection(section) {
     out.push("Single-model run: no comparison.", "");
     return finish(out, section);
   }
-  const gate = section.method === "exact" ? c.exact : c.rci;
+  const gate = section.method === "fisher-bh" ? c.fisherBh : c.rci;
   out.push(
     `**\u0394 accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === "domains" ? "domain bootstrap" : "t interval"} over ${c.delta.n} items).`,
     `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`
   );
-  if (c.reversals.length > 0) {
-    out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(", ")} moved against the overall change.`
-    );
-  }
+  out.push(...domainLossLines(c));
   out.push("");
-  const worst = c.items.filter((r) => (section.method === "exact" ? r.exact : r.rciClass) === "deteriorated").sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0)).slice(0, TOP_ITEMS);
+  const worst = c.items.filter((r) => (section.method === "fisher-bh" ? r.fisherBh : r.rciClass) === "deteriorated").sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0)).slice(0, TOP_ITEMS);
   if (worst.length > 0) out.push("**Top deteriorations**", "", itemTable(worst), "");
   const methodRow = (label2, m, extra) => [
     label2,
@@ -34180,9 +36240,9 @@ function renderSampledChurnSection(section) {
       ],
       [
         methodRow(
-          `B: Fisher + BH (q \u2264 ${c.exact.alpha})${section.method === "exact" ? " \u2014 gate" : ""}`,
-          c.exact,
-          percent2(c.exact.expected.falseFlagRate)
+          `B: Fisher + BH (q \u2264 ${c.fisherBh.alpha})${section.method === "fisher-bh" ? " \u2014 gate" : ""}`,
+          c.fisherBh,
+          percent2(c.fisherBh.expected.falseFlagRate)
         ),
         methodRow(
           `A: RCI (\xB11.96)${section.method === "rci" ? " \u2014 gate" : ""}`,
@@ -34201,11 +36261,18 @@ function renderSampledChurnSection(section) {
       ["l", "r", "r", "r", "r"]
     ),
     "",
-    `Raw Fisher p \u2264 ${c.exact.alpha} before FDR control: ${c.exact.rawP.improved} improved, ${c.exact.rawP.deteriorated} deteriorated.`,
+    `Raw Fisher p \u2264 ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
     `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB12.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent2(c.rci.expected.falseFlagRate)} of analysable items.`,
     ""
   );
   out.push("**Domains**", "", domainTable(c.domains), "");
+  if (c.domainTest) {
+    out.push(
+      `Domain test: the net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent2(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up (exact test on all items, ${c.domainTest.overall.direction === null ? "not significant here" : `significantly ${c.domainTest.overall.direction} here`}).`,
+      ""
+    );
+  }
+  if (c.detection) out.push(...detectionLines(c.detection, section.samples), "");
   out.push(
     details(
       "Difficulty bands (baseline accuracy) with the no-change expectation",
@@ -34221,8 +36288,8 @@ function renderSampledChurnSection(section) {
         c.bands.map((b) => [
           `${fixed(b.low)}\u2013${fixed(b.high)}`,
           String(b.items),
-          `${b.exact.improved} (${fixed(b.exact.expectedImproved)})`,
-          `${b.exact.deteriorated} (${fixed(b.exact.expectedDeteriorated)})`,
+          `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
+          `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
           `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
           `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`
         ]),
@@ -34232,9 +36299,9 @@ function renderSampledChurnSection(section) {
     ""
   );
   if (c.greedy) {
-    const g = c.greedy;
+    const g2 = c.greedy;
     out.push(
-      `Greedy (one answer at temperature 0): ${percent2(g.baselineAccuracy)} \u2192 ${percent2(g.candidateAccuracy)} (${points(g.delta)}), ${g.worse} right\u2192wrong and ${g.better} wrong\u2192right, McNemar mid-p ${num(g.midP, 3)} (exact ${num(g.exactP, 3)}).`
+      `Greedy (one answer at temperature 0): ${percent2(g2.baselineAccuracy)} \u2192 ${percent2(g2.candidateAccuracy)} (${points(g2.delta)}), ${g2.worse} right\u2192wrong and ${g2.better} wrong\u2192right, McNemar mid-p ${num(g2.midP, 3)} (exact ${num(g2.exactP, 3)}).`
     );
   }
   if (c.greedyVsStochastic) {
@@ -34244,7 +36311,7 @@ function renderSampledChurnSection(section) {
     );
   }
   out.push("");
-  const changed = c.items.filter((r) => r.exact !== "unchanged" && r.exact !== "excluded");
+  const changed = c.items.filter((r) => r.fisherBh !== "unchanged" && r.fisherBh !== "excluded");
   const rciChanged = c.items.filter((r) => r.rciClass !== "unchanged" && r.rciClass !== "excluded");
   if (changed.length > 0)
     out.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), "");
@@ -34277,10 +36344,10 @@ function exactModelRow(label2, m) {
     percent2(m.timeoutShare)
   ];
 }
-function exactItemTable(rows) {
+function exactItemTable(rows2) {
   return table(
     ["item", "domain", "p before", "p after", "\u0394p"],
-    rows.map((r) => [
+    rows2.map((r) => [
       escapeText(r.id),
       escapeText(r.domain),
       num(r.p[0], 2),
@@ -34293,7 +36360,7 @@ function exactItemTable(rows) {
 function renderExactChurnSection(section) {
   const size = `${fixed(section.minEffect * 100)} points`;
   const out = [
-    "### churn \u2014 item-level change, exact estimator",
+    "### churn \u2014 item-level change, logprobs estimator",
     "",
     `${section.itemCounts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|\u0394p| \u2265 min-effect ${section.minEffect}).`,
     ""
@@ -34326,11 +36393,7 @@ function renderExactChurnSection(section) {
     `**\u0394 accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === "domains" ? "domain bootstrap" : "t interval"} over ${c.delta.n} items).`,
     `Improved **${e.improved}**, deteriorated **${e.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`
   );
-  if (c.reversals.length > 0) {
-    out.push(
-      `**Domain reversals:** ${c.reversals.map((d) => escapeText(d)).join(", ")} moved against the overall change.`
-    );
-  }
+  out.push(...domainLossLines(c));
   out.push("");
   const worst = c.items.filter((r) => r.effect === "deteriorated").sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0)).slice(0, TOP_ITEMS);
   if (worst.length > 0) out.push("**Top deteriorations**", "", exactItemTable(worst), "");
@@ -34377,26 +36440,38 @@ function churnCharts(section) {
   const c = section.comparison;
   if (!c || c.domains.length === 0) return [];
   const rowHeight = 26;
-  const labelWidth = 150;
+  const labels = c.domains.map(
+    (d) => domainLabel(d.domain, d.reversal ? " (reversal)" : d.loss ? " (loss)" : "")
+  );
+  const labelWidth = Math.min(
+    360,
+    Math.max(150, 16 + 7 * labels.reduce((n, l) => Math.max(n, l.length), 0))
+  );
   const half = 220;
   const top = 40;
-  const width = labelWidth + 2 * half + 40;
+  const deltaWidth = 90;
+  const width = labelWidth + 2 * half + 40 + deltaWidth;
   const height = top + c.domains.length * rowHeight + 40;
-  const max = Math.max(1, ...c.domains.map((d) => Math.max(d.improved, d.deteriorated)));
-  const scale = (half - 30) / max;
+  const deltaX = labelWidth + 2 * half + 40 + deltaWidth - 8;
+  const nothingChanged = c.domains.every((d) => d.improved === 0 && d.deteriorated === 0);
+  const max2 = c.domains.reduce((m, d) => Math.max(m, d.improved, d.deteriorated), 1);
+  const scale = (half - 30) / max2;
   const axis = labelWidth + half;
-  const title = section.estimator === "exact" ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (exact estimator)` : `Reliable change by domain (${section.method === "exact" ? "Fisher + BH" : "RCI"})`;
+  const title = section.estimator === "logprobs" ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (logprobs estimator)` : `Reliable change by domain (${section.method === "fisher-bh" ? "Fisher + BH" : "RCI"})`;
   const body = [
     text2(width / 2, 20, title, { "text-anchor": "middle", "font-weight": "bold" }),
     text2(axis - 10, top - 6, "\u2190 deteriorated", { "text-anchor": "end", fill: "#b42318" }),
-    text2(axis + 10, top - 6, "improved \u2192", { fill: "#067647" })
+    text2(axis + 10, top - 6, "improved \u2192", { fill: "#067647" }),
+    text2(deltaX, top - 6, "\u0394 accuracy", { "text-anchor": "end" })
   ];
   c.domains.forEach((d, i) => {
     const y2 = top + i * rowHeight;
     body.push(
-      text2(labelWidth - 8, y2 + 17, `${d.domain}${d.reversal ? " (reversal)" : ""}`, {
+      text2(labelWidth - 8, y2 + 17, labels[i] ?? d.domain, {
         "text-anchor": "end"
       }),
+      // The accuracy change shows a domain's loss even when no single item changed reliably.
+      text2(deltaX, y2 + 17, points(d.delta), { "text-anchor": "end" }),
       element("rect", {
         x: axis - d.deteriorated * scale,
         y: y2 + 4,
@@ -34430,31 +36505,395 @@ function churnCharts(section) {
     })
   );
   body.push(
-    text2(width / 2, height - 12, `aggregate \u0394 ${points(c.delta.mean)}`, {
-      "text-anchor": "middle"
-    })
+    text2(
+      width / 2,
+      height - 12,
+      nothingChanged ? `no item changed reliably in any domain; aggregate \u0394 ${points(c.delta.mean)}` : `aggregate \u0394 ${points(c.delta.mean)}`,
+      { "text-anchor": "middle" }
+    )
   );
   return [{ file: "churn-domains.svg", title, svg: svgDocument(width, height, title, body) }];
 }
+var DOMAIN_LABEL_LIMIT = 48;
+function domainLabel(domain2, tag) {
+  const name = domain2.length > DOMAIN_LABEL_LIMIT ? `${domain2.slice(0, DOMAIN_LABEL_LIMIT - 1)}\u2026` : domain2;
+  return `${name}${tag}`;
+}
 function domainTable(domains) {
+  const tested = domains.some((d) => d.test);
+  const mark = (d) => d.reversal ? " \u26A0 loss, reversal" : d.loss ? " \u26A0 loss" : d.gain ? " (gain)" : "";
   return table(
-    ["domain", "items", "baseline", "candidate", "\u0394", "improved", "deteriorated", "net"],
+    [
+      "domain",
+      "items",
+      "baseline",
+      "candidate",
+      "\u0394",
+      "improved",
+      "deteriorated",
+      "net",
+      ...tested ? ["p loss (Holm)", "detects (80%)"] : []
+    ],
     domains.map((d) => [
-      `${escapeText(d.domain)}${d.reversal ? " \u26A0 reversal" : ""}`,
+      `${escapeText(d.domain)}${mark(d)}`,
       String(d.items),
       percent2(d.baselineAccuracy),
       percent2(d.candidateAccuracy),
       points(d.delta),
       String(d.improved),
       String(d.deteriorated),
-      String(d.net)
+      String(d.net),
+      ...tested ? [
+        d.test ? pValueText(d.test.adjustedLoss) : "not tested",
+        d.test?.detectable ? `\u2212${fixed(d.test.detectable * 100)} pts` : "\u2013"
+      ] : []
     ]),
-    ["l", "r", "r", "r", "r", "r", "r", "r"]
+    ["l", "r", "r", "r", "r", "r", "r", "r", ...tested ? ["r", "r"] : []]
   );
+}
+function pValueText(p) {
+  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
+}
+function domainLossLines(c) {
+  const lost = c.domains.filter((d) => d.loss);
+  const reversals = lost.filter((d) => d.reversal);
+  const lines = [];
+  if (lost.length > 0) {
+    lines.push(
+      `**Domains that lost accuracy:** ${lost.map((d) => `${escapeText(d.domain)} (${points(d.delta)})`).join(", ")}.`
+    );
+  }
+  if (reversals.length > 0) {
+    lines.push(
+      `**Domain reversals:** ${reversals.map((d) => escapeText(d.domain)).join(", ")} lost while the overall change is significantly up.`
+    );
+  }
+  return lines;
+}
+function detectionLines(d, samples) {
+  const pct7 = (x2) => `${fixed(x2 * 100, 0)} pts`;
+  const item = (x2) => x2 === null ? "\u2013" : x2 >= 1 ? "not detectable (> 1)" : fixed(x2, 2);
+  const rows2 = d.samplesFor.map((r) => [
+    r.kind === "item" ? `one item moves by ${fixed(r.effect, 1)}` : `a domain of ${d.domainItems} items loses ${pct7(r.effect)}`,
+    r.kind === "item" ? "Fisher + BH" : "domain test",
+    String(r.samples)
+  ]);
+  return [
+    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (1.96 + 0.84)\xB7S_diff); ${d.domain === null ? "no domain tested" : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+    "",
+    table(["to detect", "by", "K needed"], rows2, ["l", "l", "r"]),
+    "",
+    "K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.samples, or add items to a domain, to see smaller changes."
+  ];
 }
 
 // src/report/charts.ts
 init_dragon();
+
+// src/stats/binomial.ts
+function binomialPmf(k, n, p) {
+  assertArguments(k, n, p);
+  if (k < 0 || k > n) return 0;
+  if (p === 0) return k === 0 ? 1 : 0;
+  if (p === 1) return k === n ? 1 : 0;
+  return Math.exp(logChoose(n, k) + k * Math.log(p) + (n - k) * Math.log1p(-p));
+}
+function logChoose(n, k) {
+  const small = Math.min(k, n - k);
+  let total = 0;
+  for (let i = 1; i <= small; i++) total += Math.log((n - small + i) / i);
+  return total;
+}
+function assertArguments(k, n, p) {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a whole number \u2265 0, got ${n}`);
+  if (!Number.isInteger(k)) throw new RangeError(`k must be a whole number, got ${k}`);
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must lie in [0, 1], got ${p}`);
+}
+
+// src/stats/fisher.ts
+var RELATIVE_TOLERANCE = 1 + 1e-7;
+var logFactorials = [0];
+function logFactorial(n) {
+  for (let i = logFactorials.length; i <= n; i++) {
+    logFactorials.push(logFactorials[i - 1] + Math.log(i));
+  }
+  return logFactorials[n];
+}
+function logChoose2(n, k) {
+  return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
+}
+function fisherExactTwoSided(a, b, c, d) {
+  for (const cell of [a, b, c, d]) {
+    if (!Number.isInteger(cell) || cell < 0) {
+      throw new RangeError(`fisherExactTwoSided needs non-negative integer counts, got ${cell}`);
+    }
+  }
+  const row1 = a + b;
+  const row2 = c + d;
+  const column1 = a + c;
+  const n = row1 + row2;
+  const lowest = Math.max(0, column1 - row2);
+  const highest = Math.min(row1, column1);
+  if (lowest === highest) return 1;
+  const denominator = logChoose2(n, column1);
+  const logP = (k) => logChoose2(row1, k) + logChoose2(row2, column1 - k) - denominator;
+  const observed = Math.exp(logP(a));
+  let total = 0;
+  for (let k = lowest; k <= highest; k++) {
+    const p = Math.exp(logP(k));
+    if (p <= observed * RELATIVE_TOLERANCE) total += p;
+  }
+  return Math.min(1, total);
+}
+function createFisherCache() {
+  const cache = /* @__PURE__ */ new Map();
+  return (x1, n1, x2, n2) => {
+    const key = `${x1},${n1},${x2},${n2}`;
+    let p = cache.get(key);
+    if (p === void 0) {
+      p = fisherExactTwoSided(x1, n1 - x1, x2, n2 - x2);
+      cache.set(key, p);
+    }
+    return p;
+  };
+}
+function fisherExactGreater(a, b, c, d) {
+  for (const cell of [a, b, c, d]) {
+    if (!Number.isInteger(cell) || cell < 0) {
+      throw new RangeError(`fisherExactGreater needs non-negative integer counts, got ${cell}`);
+    }
+  }
+  const row1 = a + b;
+  const row2 = c + d;
+  const column1 = a + c;
+  const highest = Math.min(row1, column1);
+  const denominator = logChoose2(row1 + row2, column1);
+  let total = 0;
+  for (let k = a; k <= highest; k++) {
+    total += Math.exp(logChoose2(row1, k) + logChoose2(row2, column1 - k) - denominator);
+  }
+  return Math.min(1, total);
+}
+
+// src/checks/personas/power.ts
+var TARGET_POWER = 0.8;
+function pmfs(n, p) {
+  return Array.from({ length: n + 1 }, (_, k) => binomialPmf(k, n, p));
+}
+function mergeCriticalCounts(n0, n1, alpha, minRise) {
+  return Array.from({ length: n0 + 1 }, (_, c0) => {
+    for (let c1 = 0; c1 <= n1; c1++) {
+      if (c1 / n1 - c0 / n0 < minRise - 1e-12) continue;
+      if (fisherExactGreater(c1, n1 - c1, c0, n0 - c0) <= alpha) return c1;
+    }
+    return n1 + 1;
+  });
+}
+function mergePower(critical, n0, n1, p0, p1) {
+  const before = pmfs(n0, p0);
+  const after = pmfs(n1, p1);
+  const upper = new Array(n1 + 2).fill(0);
+  for (let k = n1; k >= 0; k--) upper[k] = (upper[k + 1] ?? 0) + (after[k] ?? 0);
+  return before.reduce((sum2, w, c0) => sum2 + w * (upper[critical[c0] ?? n1 + 1] ?? 0), 0);
+}
+function smallestMerge(n0, n1, p0, alpha, minRise) {
+  if (n0 === 0 || n1 === 0) return null;
+  const critical = mergeCriticalCounts(n0, n1, alpha, minRise);
+  return bisect((p1) => mergePower(critical, n0, n1, p0, p1), p0, 1, true);
+}
+function recognitionCriticalCounts(n0, n1, alpha, minRecognition) {
+  return Array.from({ length: n0 + 1 }, (_, r0) => {
+    if (r0 / n0 < minRecognition) return -1;
+    for (let r1 = n1; r1 >= 0; r1--) {
+      if (r1 / n1 >= minRecognition) continue;
+      if (fisherExactGreater(r0, n0 - r0, r1, n1 - r1) <= alpha) return r1;
+    }
+    return -1;
+  });
+}
+function recognitionPower(critical, n0, n1, p0, p1) {
+  const before = pmfs(n0, p0);
+  const after = pmfs(n1, p1);
+  const lower = [];
+  let running = 0;
+  for (let k = 0; k <= n1; k++) {
+    running += after[k] ?? 0;
+    lower.push(running);
+  }
+  return before.reduce((sum2, w, r0) => {
+    const c = critical[r0] ?? -1;
+    return sum2 + (c < 0 ? 0 : w * (lower[c] ?? 0));
+  }, 0);
+}
+function smallestRecognitionDrop(n0, n1, p0, alpha, minRecognition) {
+  if (n0 === 0 || n1 === 0) return null;
+  const critical = recognitionCriticalCounts(n0, n1, alpha, minRecognition);
+  return bisect((p1) => recognitionPower(critical, n0, n1, p0, p1), 0, p0, false);
+}
+function bisect(power, low, high, rising) {
+  const far = rising ? high : low;
+  if (power(far) < TARGET_POWER) return null;
+  let near = rising ? low : high;
+  let reach = far;
+  for (let i = 0; i < 40; i++) {
+    const mid2 = (near + reach) / 2;
+    if (power(mid2) >= TARGET_POWER) reach = mid2;
+    else near = mid2;
+  }
+  return reach;
+}
+
+// src/checks/personas/tests.ts
+var FAILING_RULES = ["min-recognition", "merged-pair"];
+function testedPairs(assistants) {
+  const pairs = [];
+  for (let i = 0; i < assistants.length; i++) {
+    for (let j = i + 1; j < assistants.length; j++) {
+      const a = assistants[i];
+      const b = assistants[j];
+      if (!a.control && !b.control) pairs.push([a, b]);
+    }
+  }
+  return pairs;
+}
+function personasLevels(assistants, gate, budget) {
+  const perRule = budget / FAILING_RULES.length;
+  return {
+    budget,
+    recognitionTests: assistants.filter((a) => !a.control).length,
+    recognitionAlpha: perRule,
+    pairTests: testedPairs(assistants).length,
+    mergeAlpha: perRule,
+    minRecognition: gate.minRecognition,
+    minCrossingRise: gate.minCrossingRise
+  };
+}
+var fisherMemo = /* @__PURE__ */ new Map();
+function fisherGreater(a, b, c, d) {
+  const key = `${a},${b},${c},${d}`;
+  let p = fisherMemo.get(key);
+  if (p === void 0) {
+    if (fisherMemo.size > 2e5) fisherMemo.clear();
+    p = fisherExactGreater(a, b, c, d);
+    fisherMemo.set(key, p);
+  }
+  return p;
+}
+function recognitionDropP(baseline, candidate) {
+  if (baseline.answers === 0 || candidate.answers === 0) return 1;
+  return fisherGreater(
+    baseline.recognised,
+    baseline.answers - baseline.recognised,
+    candidate.recognised,
+    candidate.answers - candidate.recognised
+  );
+}
+function crossingRiseP(baseline, candidate) {
+  if (baseline.answers === 0 || candidate.answers === 0) return 1;
+  return fisherGreater(
+    candidate.crossings,
+    candidate.answers - candidate.crossings,
+    baseline.crossings,
+    baseline.answers - baseline.crossings
+  );
+}
+function recognitionDropped(baseline, candidate, adjusted, levels) {
+  if (baseline.answers === 0 || candidate.answers === 0) return false;
+  const before = baseline.hits / baseline.answers;
+  const after = candidate.hits / candidate.answers;
+  return before >= levels.minRecognition && after < levels.minRecognition && adjusted <= levels.recognitionAlpha;
+}
+function pairMerged(baseline, candidate, adjusted, levels) {
+  if (baseline.answers === 0 || candidate.answers === 0) return false;
+  const rise = candidate.hits / candidate.answers - baseline.hits / baseline.answers;
+  return adjusted <= levels.mergeAlpha && rise >= levels.minCrossingRise - 1e-12;
+}
+
+// src/checks/personas/rules.ts
+var SIMULATED_NO_CHANGE = {
+  "min-recognition": [1, 100],
+  "merged-pair": [1, 100]
+};
+var pct5 = (x2, digits = 0) => `${(100 * x2).toFixed(digits)}%`;
+function personasRules(section, settings, budget) {
+  const levels = personasLevels(section.catalogue.assistants, settings.gate, budget);
+  const samples = section.samples ?? settings.samples;
+  const method = section.comparison?.test.method === "fisher-bonferroni" ? "one-sided Fisher test, Bonferroni over" : "one-sided Fisher statistic, min-p over";
+  const swaps = section.comparison?.test.method === "fisher-bonferroni" ? "" : `, calibrated by swapping the two models' answers cell by cell`;
+  const basis2 = (rule, tests, what) => {
+    const [hits, runs] = SIMULATED_NO_CHANGE[rule];
+    const { low, high } = wilsonInterval(hits, runs);
+    return `${method} ${tests} ${what}${swaps}; simulated: ${pct5(hits / runs, 1)} [${pct5(low, 1)}, ${pct5(high, 1)}] in ${runs} no-change runs`;
+  };
+  const effects = detectableEffects(section, levels, samples);
+  return [
+    {
+      check: "personas",
+      rule: "min-recognition",
+      tests: `an assistant's recognition drops below min-recognition (${pct5(levels.minRecognition)}) from baseline to candidate`,
+      falseAlarmRate: levels.recognitionAlpha,
+      falseAlarmBasis: basis2("min-recognition", levels.recognitionTests, "assistants"),
+      detects: effects.recognition
+    },
+    {
+      check: "personas",
+      rule: "merged-pair",
+      tests: `a pair's answers are taken for each other more often on the candidate (rise \u2265 ${pct5(levels.minCrossingRise)})`,
+      falseAlarmRate: levels.mergeAlpha,
+      falseAlarmBasis: basis2("merged-pair", levels.pairTests, "pairs"),
+      detects: effects.merge
+    }
+  ];
+}
+function detectableEffects(section, levels, samples) {
+  const probes = section.catalogue.probes.length;
+  const baseline = section.models[0] ?? null;
+  const n = probes * samples;
+  return {
+    recognition: recognitionDetects(section, baseline, levels, n, probes, samples),
+    merge: mergeDetects(section, baseline, levels, n, probes, samples)
+  };
+}
+function settingsText(probes, samples) {
+  return `at ${probes} probes \xD7 ${samples} sample${samples === 1 ? "" : "s"}`;
+}
+function typicalRecognition(section, baseline) {
+  const tested = new Set(section.catalogue.assistants.filter((a) => !a.control).map((a) => a.name));
+  const shares2 = baseline.recognition.filter((r) => tested.has(r.assistant) && r.shareUpToControls !== null).map((r) => r.shareUpToControls);
+  return shares2.length > 0 ? quantile(shares2, 0.5) : null;
+}
+function typicalCrossing(section, baseline) {
+  const index2 = new Map(section.catalogue.assistants.map((a, i) => [a.name, i]));
+  const answersOf2 = (i) => (baseline.confusion[i] ?? []).reduce((s, v) => s + v, 0) + (baseline.unattributed[i] ?? 0);
+  const shares2 = testedPairs(section.catalogue.assistants).flatMap(([a, b]) => {
+    const i = index2.get(a.name) ?? 0;
+    const j = index2.get(b.name) ?? 0;
+    const answers2 = answersOf2(i) + answersOf2(j);
+    if (answers2 === 0) return [];
+    return [((baseline.confusion[i]?.[j] ?? 0) + (baseline.confusion[j]?.[i] ?? 0)) / answers2];
+  });
+  return shares2.length > 0 ? quantile(shares2, 0.5) : null;
+}
+function recognitionDetects(section, baseline, levels, n, probes, samples) {
+  const p0 = baseline ? typicalRecognition(section, baseline) : null;
+  if (p0 === null || levels.recognitionTests === 0) return "no baseline recognition measured";
+  const alpha = levels.recognitionAlpha / levels.recognitionTests;
+  const p1 = smallestRecognitionDrop(n, n, p0, alpha, levels.minRecognition);
+  const lead = `${settingsText(probes, samples)} (${n} answers per assistant), an assistant recognised in ${pct5(p0)} by the baseline`;
+  if (p1 === null) {
+    return `${lead} is not caught in ${pct5(TARGET_POWER)} of runs even at 0%: its baseline is too near min-recognition; raise samples`;
+  }
+  return `${lead} is caught (${pct5(TARGET_POWER)} of runs) when the candidate recognises it in \u2264 ${pct5(p1)}`;
+}
+function mergeDetects(section, baseline, levels, n, probes, samples) {
+  const p0 = baseline ? typicalCrossing(section, baseline) : null;
+  if (p0 === null || levels.pairTests === 0) return "no baseline crossing measured";
+  const alpha = levels.mergeAlpha / levels.pairTests;
+  const p1 = smallestMerge(2 * n, 2 * n, p0, alpha, levels.minCrossingRise);
+  const lead = `${settingsText(probes, samples)} (${2 * n} answers per pair), a pair crossing in ${pct5(p0)} of its answers on the baseline`;
+  if (p1 === null) return `${lead} is not caught in ${pct5(TARGET_POWER)} of runs: raise samples`;
+  return `${lead} merges detectably (${pct5(TARGET_POWER)} of runs) when \u2265 ${pct5(p1)} of its answers cross over on the candidate`;
+}
 
 // src/report/sections/personas.ts
 init_markdown();
@@ -34478,6 +36917,8 @@ function renderPersonasSection(section) {
   out.push(accuracyTable(models));
   out.push("#### Recognition per assistant", recognitionTable(section, models));
   out.push("#### Confused pairs", confusedPairs(section, models));
+  const effects = detectable(section);
+  if (effects) out.push(effects);
   out.push("#### Accuracy per probe", probeTable(section, models));
   const controls = controlNotes(models);
   if (controls.length > 0) out.push("#### Instrument controls", controls.join("\n"));
@@ -34499,7 +36940,9 @@ function introduction(section) {
   const { assistants, probes, file: file2 } = section.catalogue;
   const controls = assistants.filter((a) => a.control).length;
   const vectors = section.vectors === "embed" ? "embedding vectors" : "TF-IDF vectors";
-  return `Every assistant of ${codeSpan(file2)} (${assistants.length} assistants, ${controls} of them controls) answered the same ${probes.length} probes. Each answer is attributed to the assistant whose other answers it is nearest to (${vectors}, leave-one-out centroids); chance is one in ${assistants.length}.`;
+  const samples = section.samples ?? 1;
+  const times = samples === 1 ? "" : `, ${samples} times each`;
+  return `Every assistant of ${codeSpan(file2)} (${assistants.length} assistants, ${controls} of them controls) answered the same ${probes.length} probes${times}. Each answer is attributed to the assistant whose other answers it is nearest to (${vectors}, leave-one-out centroids). The reference level is the mean accuracy of answers relabelled within each probe, not chance (one in ${assistants.length}): leaving an answer out of its own centroid puts interchangeable assistants below chance, so a binomial test against chance is not valid here.`;
 }
 function label(model) {
   return escapeText(plainLabel(model));
@@ -34513,25 +36956,23 @@ function pValue(p) {
   return p.toFixed(3);
 }
 function accuracyTable(models) {
-  const rows = models.map((m) => [
+  const rows2 = models.map((m) => [
     label(m),
     `${m.correct}/${m.attributed}`,
     percent2(m.accuracy),
-    percent2(m.chance),
-    pValue(m.binomialP),
-    `${pValue(m.permutation.p)} (${m.permutation.runs} relabellings, mean ${percent2(m.permutation.meanAccuracy)})`
+    percent2(m.permutation.meanAccuracy),
+    `${pValue(m.permutation.p)} (${m.permutation.runs} relabellings within probes)`
   ]);
   return table(
     [
       "model",
       "attributed to the right assistant",
       "accuracy",
-      "chance",
-      "binomial p",
+      "reference (null mean)",
       "permutation p"
     ],
-    rows,
-    ["l", "r", "r", "r", "r", "l"]
+    rows2,
+    ["l", "r", "r", "r", "l"]
   );
 }
 function roleOf(assistant) {
@@ -34542,29 +36983,43 @@ function roleOf(assistant) {
 function recognitionTable(section, models) {
   const header = ["assistant", "declared as", ...models.map(label)];
   const both = models.length === 2;
-  if (both) header.push("\u0394");
-  const rows = section.catalogue.assistants.map((assistant) => {
+  if (both) header.push("\u0394", "adjusted p of a drop");
+  const rows2 = section.catalogue.assistants.map((assistant) => {
     const cells2 = [escapeText(assistant.name), roleOf(assistant)];
-    const shares = [];
+    const shares2 = [];
     for (const model of models) {
       const r = model.recognition.find((x2) => x2.assistant === assistant.name);
-      shares.push(r?.share ?? null);
+      shares2.push(r?.share ?? null);
       cells2.push(
         r && r.answers > 0 ? `${r.recognised}/${r.answers} (${percent2(r.share, 0)})` : "\u2013"
       );
     }
     if (both) {
-      const [before, after] = shares;
+      const [before, after] = shares2;
       cells2.push(before != null && after != null ? points(after - before, 0) : "\u2013");
+      const test = section.comparison?.recognition?.find((r) => r.assistant === assistant.name);
+      cells2.push(test?.dropped ? `**${pValue(test.adjusted)}: fails**` : pValue(test?.adjusted));
     }
     return cells2;
   });
-  return table(header, rows, [
+  const rendered = table(header, rows2, [
     "l",
     "l",
     ...models.map(() => "r"),
-    ...both ? ["r"] : []
+    ...both ? ["r", "r"] : []
   ]);
+  const comparison = section.comparison;
+  if (!both || !comparison?.levels) return rendered;
+  const { levels } = comparison;
+  return `${rendered}
+
+The rule fails an assistant recognised at or above ${percent2(levels.minRecognition, 0)} (min-recognition) by the baseline and below it by the candidate, when the drop is significant. ${testSentence(comparison, "assistants", levels.recognitionAlpha)} An assistant shadowed by controls counts the answers given to them as recognised.`;
+}
+function detectable(section) {
+  const comparison = section.comparison;
+  if (!comparison?.levels) return null;
+  const effects = detectableEffects(section, comparison.levels, section.samples ?? 1);
+  return `What a pass rules out (80% power, binomial approximation): ${effects.merge}; ${effects.recognition}. More samples per probe (personas.samples) show smaller changes.`;
 }
 function pairName(pair) {
   return `${escapeText(pair.a)} \u2194 ${escapeText(pair.b)}`;
@@ -34589,18 +37044,35 @@ function confusedPairs(section, models) {
     );
   }
   const comparison = section.comparison;
-  if (comparison) {
-    const merged = comparison.newlyMerged;
-    parts.push(
-      merged.length === 0 ? `The candidate merges no pair that the baseline kept apart.` : `**Merged by the candidate** (the baseline kept them apart): ${merged.map(pairName).join(", ")}.`
-    );
-    if (comparison.newlySeparated.length > 0) {
-      parts.push(
-        `Separated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(", ")}.`
-      );
-    }
-  }
+  if (comparison?.pairs) parts.push(pairTests(comparison));
   return parts.join("\n\n");
+}
+function pairTests(comparison) {
+  const merged = comparison.newlyMerged;
+  const { levels } = comparison;
+  const lead = merged.length === 0 ? "The candidate merges no pair: no pair crosses significantly more than on the baseline." : `**Merged by the candidate**: ${merged.map(pairName).join(", ")}.`;
+  const crossed = (c) => c.answers > 0 ? `${c.crossings}/${c.answers} (${percent2(c.crossings / c.answers, 0)})` : "\u2013";
+  const rows2 = [...comparison.pairs].sort((x2, y2) => (x2.adjusted ?? 1) - (y2.adjusted ?? 1)).map((p) => [
+    pairName(p),
+    crossed(p.baseline),
+    crossed(p.candidate),
+    pValue(p.adjusted),
+    p.merged ? "**merged**" : ""
+  ]);
+  const separated = comparison.newlySeparated.length > 0 ? `
+
+Separated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(", ")}.` : "";
+  return `${lead} ${testSentence(comparison, "pairs", levels.mergeAlpha)} A pair fails when its adjusted p is at most ${pValue(levels.mergeAlpha)} and its crossing share rises by at least ${percent2(levels.minCrossingRise, 0)} (min-crossing-rise).
+
+${details(
+    "every pair tested: answers taken for the other, baseline \u2192 candidate",
+    table(["pair", "baseline", "candidate", "adjusted p", ""], rows2, ["l", "r", "r", "r", "l"])
+  )}${separated}`;
+}
+function testSentence(comparison, what, alpha) {
+  const { test } = comparison;
+  const method = test.method === "swap-permutation" ? `one-sided Fisher p of each, adjusted over the ${what} by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p)` : `one-sided Fisher p of each times the number of ${what} (Bonferroni; the baseline is a previous report)`;
+  return `Test: ${method}; the rule's share of the false-alarm budget is ${pValue(alpha)}.`;
 }
 function pairReading(pair) {
   if (pair.expected) return "planted paraphrase: confusion expected";
@@ -34608,7 +37080,7 @@ function pairReading(pair) {
   return pair.aAsB > 0 && pair.bAsA > 0 ? "confused both ways" : "confused one way";
 }
 function probeTable(section, models) {
-  const rows = section.catalogue.probes.map((probe, index2) => [
+  const rows2 = section.catalogue.probes.map((probe, index2) => [
     String(index2 + 1),
     escapeText(probe),
     ...models.map((m) => {
@@ -34624,7 +37096,7 @@ function probeTable(section, models) {
   const hint = weakest ? `
 
 A probe where few answers find their author draws every assistant to the same answer: rewrite it first (lowest for ${label(last)}: probe ${weakest.probe + 1}, ${percent2(weakest.accuracy, 0)}).` : "";
-  return `${table(["#", "probe", ...models.map(label)], rows, ["r", "l", ...models.map(() => "r")])}${hint}`;
+  return `${table(["#", "probe", ...models.map(label)], rows2, ["r", "l", ...models.map(() => "r")])}${hint}`;
 }
 function controlNotes(models) {
   const lines = [];
@@ -34647,7 +37119,7 @@ function distanceBlock(model) {
   const d = model.distances;
   const named = (list3) => list3.length === 0 ? "none" : list3.map(pairName).join(", ");
   const summary = `${label(model)}: ${d.movedPairs} of ${d.pairs.length} pairs change rank between the two rankings, Spearman \u03C1 = ${num(d.spearman, 2)}. Prompts differ but answers converge: ${named(d.converging)}. Prompts close but answers apart: ${named(d.diverging)}.`;
-  const rows = [...d.pairs].sort((x2, y2) => x2.promptRank - y2.promptRank).map((p) => [
+  const rows2 = [...d.pairs].sort((x2, y2) => x2.promptRank - y2.promptRank).map((p) => [
     pairName(p),
     num(p.promptDistance, 2),
     num(p.answerDistance, 2),
@@ -34657,7 +37129,7 @@ function distanceBlock(model) {
 
 ${details(
     `${plainLabel(model)}: every pair (rank 1 = most distant)`,
-    table(["pair", "prompt distance", "answer distance", "rank prompts \u2192 answers"], rows, [
+    table(["pair", "prompt distance", "answer distance", "rank prompts \u2192 answers"], rows2, [
       "l",
       "r",
       "r",
@@ -34665,8 +37137,8 @@ ${details(
     ])
   )}`;
 }
-function rank(value2) {
-  return Number.isInteger(value2) ? String(value2) : value2.toFixed(1);
+function rank(value3) {
+  return Number.isInteger(value3) ? String(value3) : value3.toFixed(1);
 }
 function matricesBlock(assistants, model) {
   const names = assistants.map((a) => escapeText(a.name));
@@ -34732,8 +37204,8 @@ function confusionHeatMap(assistants, model, title) {
   });
   model.confusion.forEach((row, i) => {
     const total = row.reduce((s, v) => s + v, 0) + (model.unattributed[i] ?? 0);
-    row.forEach((count3, j) => {
-      const share4 = total > 0 ? count3 / total : 0;
+    row.forEach((count4, j) => {
+      const share4 = total > 0 ? count4 / total : 0;
       const x2 = LEFT + j * CELL2;
       const y2 = TOP + i * CELL2;
       body.push(
@@ -34743,9 +37215,9 @@ function confusionHeatMap(assistants, model, title) {
           width: CELL2 - 2,
           height: CELL2 - 2,
           fill: i === j ? "#2b7a3d" : "#b03a2e",
-          "fill-opacity": count3 === 0 ? 0.04 : 0.15 + 0.85 * share4
+          "fill-opacity": count4 === 0 ? 0.04 : 0.15 + 0.85 * share4
         }),
-        text2(x2 + CELL2 / 2 - 1, y2 + CELL2 / 2 + 4, String(count3), {
+        text2(x2 + CELL2 / 2 - 1, y2 + CELL2 / 2 + 4, String(count4), {
           "text-anchor": "middle",
           fill: share4 > 0.55 ? "#fff" : "#222"
         })
@@ -34767,6 +37239,8 @@ function chartsOf(report) {
     ["personas", personas ? () => personasCharts(personas) : null]
   ];
   const result = { charts: [], problems: [] };
+  const { history } = report;
+  if (history) drawers.push(["dragon", () => [historyChart(history)].filter((c) => c !== null)]);
   for (const [check2, draw] of drawers) {
     if (!draw) continue;
     try {
@@ -34780,9 +37254,9 @@ function chartsOf(report) {
 }
 
 // src/report/mermaid.ts
-var LABEL_LIMIT = 40;
+var LABEL_LIMIT2 = 40;
 var TITLE_LIMIT = 90;
-function mermaidLabel(text3, limit2 = LABEL_LIMIT) {
+function mermaidLabel(text3, limit2 = LABEL_LIMIT2) {
   const kept = text3.normalize("NFC").replace(/[^\p{L}\p{N} ._\-+:/%()→↔≥≤×·'–]/gu, " ").replace(/\s+/g, " ").trim();
   const short = kept.length > limit2 ? `${kept.slice(0, limit2 - 1)}\u2026` : kept;
   return `"${short === "" ? "?" : short}"`;
@@ -34793,7 +37267,7 @@ function value(v) {
 }
 function xyChart(chart) {
   const series = [...chart.bars ?? [], ...chart.lines ?? []];
-  const largest = Math.max(0, ...series.flat().filter(Number.isFinite));
+  const largest = series.flat().reduce((m, v) => Number.isFinite(v) ? Math.max(m, v) : m, 0);
   const [low, high] = chart.yRange ?? [0, largest > 0 ? largest : 1];
   const lines = [
     "```mermaid",
@@ -34812,21 +37286,21 @@ function xyChart(chart) {
 var MAX_CATEGORIES = 16;
 function churnByDomain(report) {
   const domains = listOf(field2(report.checks.churn, "comparison", "domains"));
-  const rows = domains.map((d) => ({
+  const rows2 = domains.map((d) => ({
     domain: String(field2(d, "domain") ?? "?"),
     improved: finiteOrNull(field2(d, "improved")),
     deteriorated: finiteOrNull(field2(d, "deteriorated"))
   })).filter(
     (r) => r.improved !== null && r.deteriorated !== null
   );
-  if (rows.length < 2 || rows.length > MAX_CATEGORIES) return null;
-  if (rows.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
+  if (rows2.length < 2 || rows2.length > MAX_CATEGORIES) return null;
+  if (rows2.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
   return xyChart({
-    title: report.checks.churn?.estimator === "exact" ? `Items worse (bars) and better (line) by |\u0394p| \u2265 ${report.run.config.churn.minEffect}, by domain` : "Items reliably worse (bars) and better (line), by domain",
-    categories: rows.map((r) => r.domain),
+    title: report.checks.churn?.estimator === "logprobs" ? `Items worse (bars) and better (line) by |\u0394p| \u2265 ${report.run.config.churn.minEffect}, by domain` : "Items reliably worse (bars) and better (line), by domain",
+    categories: rows2.map((r) => r.domain),
     yLabel: "items",
-    bars: [rows.map((r) => r.deteriorated)],
-    lines: [rows.map((r) => r.improved)]
+    bars: [rows2.map((r) => r.deteriorated)],
+    lines: [rows2.map((r) => r.improved)]
   });
 }
 function bins(series) {
@@ -34851,7 +37325,8 @@ function reliability(report) {
   if (!first || first.length === 0) return null;
   const used = first.map((_, i) => i).filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== void 0));
   if (used.length < 2) return null;
-  return xyChart({
+  const skipped = first.map((b, i) => used.includes(i) ? null : b.label).filter(Boolean);
+  const chart = xyChart({
     // Mermaid labels keep no commas, and xychart draws no legend: the title names the lines.
     title: perSeries.length > 1 ? "Moves that advanced per stated-confidence bin (lines: baseline \xB7 candidate \xB7 perfect)" : "Moves that advanced per stated-confidence bin (lines: the model \xB7 perfect)",
     categories: used.map((i) => first[i]?.label ?? ""),
@@ -34862,6 +37337,10 @@ function reliability(report) {
       used.map((i) => first[i]?.middle ?? 0)
     ]
   });
+  if (skipped.length === 0) return chart;
+  return `${chart}
+
+Not drawn: ${skipped.length === 1 ? "the bin" : "the bins"} ${skipped.join(", ")}, where ${perSeries.length > 1 ? "a model" : "the model"} stated no confidence.`;
 }
 function glanceCharts(report) {
   return [churnByDomain(report), reliability(report)].filter((c) => c !== null);
@@ -34869,7 +37348,55 @@ function glanceCharts(report) {
 
 // src/report/summary.ts
 init_markdown();
+
+// src/operations/render.ts
+init_markdown();
+var mib = (v) => v === null ? "\u2013" : `${(v / 1024).toFixed(1)} GiB`;
+function renderOperations(ops) {
+  const gpu = new Map(ops.gpu.series.map((g2) => [g2.model, g2]));
+  const rows2 = ops.series.map((s) => {
+    const g2 = gpu.get(s.model);
+    const others = s.othersLoaded === null ? "unknown" : s.othersLoaded.length === 0 ? "none" : s.othersLoaded.map((m) => `${codeSpan(m)}${s.unloaded.includes(m) ? " (unloaded)" : ""}`).join(", ");
+    return [
+      codeSpan(s.model),
+      others,
+      s.contextLength === null ? "\u2013" : String(s.contextLength),
+      g2 ? String(g2.samples) : "\u2013",
+      g2 ? mib(g2.peakMemoryMiB) : "\u2013",
+      g2?.meanUtilization != null ? `${Math.round(g2.meanUtilization)}%` : "\u2013",
+      g2?.maxTemperatureC != null ? `${g2.maxTemperatureC} \xB0C` : "\u2013",
+      g2?.meanPowerW != null ? `${num(g2.meanPowerW, 0)} W` : "\u2013",
+      g2 ? g2.foreign.length === 0 ? "none" : escapeText(g2.foreign.join(", ")) : "\u2013"
+    ];
+  });
+  const columns = ops.gpu.available ? 9 : 3;
+  return [
+    "### Runner",
+    "",
+    table(
+      [
+        "series",
+        "other models loaded before",
+        "context (server)",
+        "GPU samples",
+        "peak GPU memory",
+        "mean GPU use",
+        "max temp.",
+        "mean power",
+        "other GPU processes"
+      ].slice(0, columns),
+      rows2.map((row) => row.slice(0, columns)),
+      ["l", "l", "r", "r", "r", "r", "r", "r", "l"].slice(0, columns)
+    ),
+    "",
+    `Parallel requests: ${ops.concurrency} (runner.concurrency; Ollama does not report its OLLAMA_NUM_PARALLEL).${ops.unloadOthers ? " Other models are unloaded before each series (runner.unload-others)." : ""}`
+  ].join("\n");
+}
+
+// src/report/summary.ts
 init_dragon();
+init_neutralise();
+var VERSION_LIMIT = 100;
 var STATUS_ICON = {
   pass: "\u2705",
   warn: "\u26A0\uFE0F",
@@ -34884,16 +37411,19 @@ var SEVERITY_LABEL = {
 };
 function renderSummary(report, options = {}) {
   const blocks = [
-    verdictBlock(report),
+    verdictBlock(report, options),
+    ...gateRules(report.verdict.rules ?? []),
     ...simulatedNotice(report),
     ...atAGlance(report),
     ...glanceCharts(report),
     ...checkSections(report),
+    ...report.run.operations ? [renderOperations(report.run.operations)] : [],
+    ...report.history ? [renderHistorySection(report.history)] : [],
     ...chartList(chartsOf(report).charts, options),
     provenance(report)
   ];
-  return `${blocks.join("\n\n")}
-`;
+  return neutraliseLines(`${blocks.join("\n\n")}
+`);
 }
 function modelsLine(report) {
   const { baseline, candidate } = report.run.models;
@@ -34901,25 +37431,46 @@ function modelsLine(report) {
   if (!candidate) return `Model ${name(baseline)} (single-model run)`;
   return `Baseline ${name(baseline)} \u2192 candidate ${name(candidate)}`;
 }
-function verdictBlock(report) {
-  const { status, reasons, suppressed } = report.verdict;
-  const count3 = (severity) => reasons.filter((r) => r.severity === severity).length;
+function whereLine(options) {
+  const parts = [];
+  if (options.commit) parts.push(`Commit ${codeSpan(options.commit.slice(0, 12))}`);
+  if (options.runUrl) parts.push(link("workflow run", options.runUrl));
+  return parts.length > 0 ? parts.join(" \xB7 ") : null;
+}
+function heading(report) {
+  const { status } = report.verdict;
+  const shard = report.run.coverage?.shard;
+  if (shard && status !== "inconclusive") {
+    return `## \u{1F9E9} model-gate: shard ${escapeText(shard)} measured
+
+This slice of the plan alone reads **${status}**; it is not the gate's verdict: \`model-gate analyze\` over every shard's log decides.`;
+  }
+  const of = shard ? ` (shard ${escapeText(shard)})` : "";
+  return `## ${STATUS_ICON[status]} model-gate verdict: ${status}${of}`;
+}
+function verdictBlock(report, options) {
+  const { reasons, suppressed } = report.verdict;
+  const count4 = (severity) => reasons.filter((r) => r.severity === severity).length;
   const counts = [
     // One rule can fail several times (once per assistant, per domain): count findings.
-    plural2(count3("fail"), "failure", "failures"),
+    plural2(count4("fail"), "failure", "failures"),
     // Two inconclusive findings of one check (timeouts and invalid answers) are one check.
     plural2(
       new Set(reasons.filter((r) => r.severity === "inconclusive").map((r) => r.check)).size,
       "check could not be measured",
       "checks could not be measured"
     ),
-    plural2(count3("warn"), "warning", "warnings")
+    plural2(count4("warn"), "warning", "warnings")
   ].filter((part) => part !== "");
-  const lines = [
-    `## ${STATUS_ICON[status]} model-gate verdict: ${status}`,
+  const lines = [heading(report)];
+  const missing = report.run.coverage?.missing;
+  if (missing) lines.push("", `**${escapeText(missing)}**`);
+  const where = whereLine(options);
+  if (where) lines.push("", where);
+  lines.push(
     "",
     `${modelsLine(report)}${counts.length > 0 ? ` \xB7 ${counts.join(", ")}` : " \xB7 every gate rule passed"}`
-  ];
+  );
   if (reasons.length > 0) lines.push("", findingsTable(reasons));
   if (suppressed.length > 0) {
     const checks = [...new Set(suppressed.map((f) => f.check))].join(", ");
@@ -34931,6 +37482,32 @@ function verdictBlock(report) {
     );
   }
   return lines.join("\n");
+}
+var OUTCOME_LABEL = {
+  pass: "\u2705 pass",
+  ...SEVERITY_LABEL,
+  "not-evaluated": "\u2013 not evaluated"
+};
+function gateRules(rules) {
+  if (rules.length === 0) return [];
+  const body = table(
+    ["", "check", "rule", "tests", "false alarm (identical models)", "smallest change detected"],
+    rules.map((r) => [
+      OUTCOME_LABEL[r.outcome],
+      r.check,
+      codeSpan(r.rule),
+      escapeText(r.tests),
+      `\u2264 ${percent2(r.falseAlarmRate, r.falseAlarmRate < 0.01 ? 2 : 1)} \xB7 ${escapeText(r.falseAlarmBasis)}`,
+      escapeText(r.detects)
+    ])
+  );
+  const total = rules.reduce((sum2, r) => sum2 + r.falseAlarmRate, 0);
+  return [
+    details(
+      `Gate rules as tests: ${rules.length} rules, two identical models fail at most ${percent2(Math.min(1, total), 1)} of runs`,
+      body
+    )
+  ];
 }
 function findingsTable(findings) {
   return table(
@@ -34957,28 +37534,32 @@ function simulatedNotice(report) {
 }
 function atAGlance(report) {
   const h = report.headline;
-  const rows = [];
+  const rows2 = [];
   if (report.checks.churn) {
-    const exact = report.checks.churn.estimator === "exact";
+    const exact = report.checks.churn.estimator === "logprobs";
     const changed = exact ? `changed by \u2265 ${report.run.config.churn.minEffect}` : "reliably changed";
-    rows.push([`churn rate (items ${changed})`, percent2(h.churnRate)]);
-    rows.push([
+    rows2.push([`churn rate (items ${changed})`, percent2(h.churnRate)]);
+    rows2.push([
       exact ? `items worse by \u2265 ${report.run.config.churn.minEffect}` : "items reliably worse",
       h.deteriorated === null ? "\u2013" : String(h.deteriorated)
     ]);
-    rows.push([
-      "domain reversals",
-      h.reversals.length === 0 ? "none" : h.reversals.map(escapeText).join(", ")
+    const lost = report.checks.churn.comparison?.domains?.filter((d) => d.loss === true) ?? [];
+    rows2.push([
+      "domains that lost accuracy",
+      lost.length === 0 ? "none" : lost.map((d) => {
+        const fell = `${((d.delta ?? 0) * 100).toFixed(1)} pts`;
+        return `${escapeText(d.domain)} (${fell}${d.reversal ? ", reversal" : ""})`;
+      }).join(", ")
     ]);
   }
   if (report.checks.dragon) {
-    rows.push(["ECE baseline", num(h.eceBaseline)]);
-    if (report.run.models.candidate) rows.push(["ECE candidate", num(h.eceCandidate)]);
+    rows2.push(["ECE baseline", num(h.eceBaseline)]);
+    if (report.run.models.candidate) rows2.push(["ECE candidate", num(h.eceCandidate)]);
   }
   if (report.checks.personas)
-    rows.push(["persona attribution accuracy", percent2(h.personaAccuracy)]);
-  if (rows.length === 0) return [];
-  return [table(["at a glance", "value"], rows, ["l", "r"])];
+    rows2.push(["persona attribution accuracy", percent2(h.personaAccuracy)]);
+  if (rows2.length === 0) return [];
+  return [table(["at a glance", "value"], rows2, ["l", "r"])];
 }
 var RENDERERS = {
   churn: (report) => report.checks.churn && renderChurnSection(report.checks.churn),
@@ -35037,7 +37618,7 @@ function provenance(report) {
       [
         role,
         codeSpan(m.model),
-        m.digest ? codeSpan(m.digest) : "unknown",
+        m.digest ? codeSpan(neutralise(m.digest, VERSION_LIMIT)) : "unknown",
         m.quantization ? escapeText(m.quantization) : "unknown",
         m.parameterSize ? escapeText(m.parameterSize) : "unknown",
         m.family ? escapeText(m.family) : "unknown"
@@ -35045,13 +37626,13 @@ function provenance(report) {
     ];
   });
   const parts = [
-    `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${run.provider.version ? codeSpan(run.provider.version) : "unknown"}${run.provider.simulated ? " (simulated)" : ""}.`,
+    `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${run.provider.version ? codeSpan(neutralise(run.provider.version, VERSION_LIMIT)) : "unknown"}${run.provider.simulated ? " (simulated)" : ""}.`,
     table(["role", "model", "digest", "quantization", "parameters", "family"], modelRows)
   ];
   const settings = [];
   const checks = new Set(config2.checks);
-  if (checks.has("churn") && config2.churn.estimator === "exact") {
-    settings.push(["churn estimator", "exact (letter probabilities, one evaluation per item)"]);
+  if (checks.has("churn") && config2.churn.estimator === "logprobs") {
+    settings.push(["churn estimator", "logprobs (letter probabilities, one evaluation per item)"]);
     settings.push(["churn temperature of p(correct)", String(config2.churn.temperature)]);
     settings.push(["churn change threshold |\u0394p|", String(config2.churn.minEffect)]);
   } else if (checks.has("churn")) {
@@ -35063,7 +37644,7 @@ function provenance(report) {
     ]);
     settings.push([
       "churn gate method",
-      config2.churn.method === "exact" ? "Fisher exact test + Benjamini\u2013Hochberg (method: exact)" : "Reliable Change Index (method: rci)"
+      config2.churn.method === "fisher-bh" ? "Fisher exact test + Benjamini\u2013Hochberg (method: fisher-bh)" : "Reliable Change Index (method: rci)"
     ]);
   }
   if (checks.has("dragon")) {
@@ -35109,6 +37690,7 @@ function provenance(report) {
       )
     );
   }
+  if (run.operations) parts.push(escapeText(run.operations.gpu.note));
   if (run.loadedBefore && run.loadedBefore.length > 0) {
     parts.push(
       `Models loaded on the server before the run: ${run.loadedBefore.map(codeSpan).join(", ")}`
@@ -35145,7 +37727,7 @@ async function writeReport(report, outputDir) {
   };
   const complete = problems.length === 0 ? report : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir2(dir, { recursive: true });
     await writeFile(written.report, `${JSON.stringify(complete, null, 2)}
 `);
     await writeFile(written.summary, renderSummary(complete));
@@ -35189,9 +37771,9 @@ function checkRecordBelongs(record2, unit, digest) {
     );
   }
 }
-function splitStale(records, units) {
+function splitStale(records, units2) {
   const byKey = /* @__PURE__ */ new Map();
-  for (const unit of units) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
+  for (const unit of units2) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
   const groups = /* @__PURE__ */ new Map();
   const unplanned = [];
   for (const record2 of records) {
@@ -35204,17 +37786,23 @@ function splitStale(records, units) {
     groups.set(group, entry);
   }
   const stale = /* @__PURE__ */ new Set();
+  const replaced = /* @__PURE__ */ new Set();
   const answered = /* @__PURE__ */ new Set();
   const touched = /* @__PURE__ */ new Set();
   for (const { unit, records: own2 } of groups.values()) {
     const kept = new Set(unit.current?.(own2) ?? own2);
+    const superseded = new Set(unit.replaced?.(own2) ?? []);
     touched.add(unit);
     if (kept.size > 0) answered.add(unit);
-    for (const record2 of own2) if (!kept.has(record2)) stale.add(record2);
+    for (const record2 of own2) {
+      if (kept.has(record2)) continue;
+      (superseded.has(record2) ? replaced : stale).add(record2);
+    }
   }
   return {
-    current: records.filter((r) => !stale.has(r)),
+    current: records.filter((r) => !stale.has(r) && !replaced.has(r)),
     stale: records.filter((r) => stale.has(r)),
+    replaced: records.filter((r) => replaced.has(r)),
     unplanned,
     staleUnits: [...touched].filter((unit) => !answered.has(unit))
   };
@@ -35229,220 +37817,56 @@ function owningUnit(record2, byKey) {
   return void 0;
 }
 
-// src/runner/sampleLog.ts
-import {
-  closeSync,
-  existsSync as existsSync2,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  statSync,
-  writeSync
-} from "node:fs";
-import { readFile as readFile2 } from "node:fs/promises";
-import path2 from "node:path";
-function openSampleLog(file2) {
-  mkdirSync(path2.dirname(path2.resolve(file2)), { recursive: true });
-  const warnings = [];
-  const fd = openSync(file2, "a+");
-  const cut = incompleteTailLength(fd);
-  if (cut > 0) {
-    ftruncateSync(fd, fstatSync(fd).size - cut);
-    warnings.push(
-      `${file2}: removed an incomplete last line (${cut} bytes) left by an interrupted run`
-    );
-  }
-  let open2 = true;
-  return {
-    warnings,
-    writer: {
-      path: file2,
-      append(record2) {
-        if (!open2) throw new Error(`sample log ${file2} is closed`);
-        const bytes = Buffer.from(`${JSON.stringify(record2)}
-`, "utf8");
-        let written = 0;
-        while (written < bytes.length) {
-          written += writeSync(fd, bytes, written, bytes.length - written);
-        }
-      },
-      close() {
-        if (!open2) return;
-        open2 = false;
-        closeSync(fd);
-      }
-    }
-  };
+// src/runner/cost.ts
+function estimatedCalls(unit) {
+  return Math.max(0, unit.estimatedCalls ?? unit.expectedCalls);
 }
-function incompleteTailLength(fd) {
-  const size = fstatSync(fd).size;
-  const chunk = Buffer.alloc(4096);
-  let end = size;
-  while (end > 0) {
-    const start = Math.max(0, end - chunk.length);
-    const read = readSync(fd, chunk, 0, end - start, start);
-    const at = chunk.subarray(0, read).lastIndexOf(10);
-    if (at >= 0) return size - (start + at + 1);
-    end = start;
-  }
-  return size;
+function longestFirst(a, b) {
+  return estimatedCalls(b) - estimatedCalls(a);
 }
-async function readSampleLogs(paths) {
-  const parsed = [];
-  for (const file2 of paths) {
-    if (!existsSync2(file2)) throw new InputError(`${file2}: sample log not found`);
-    if (statSync(file2).isDirectory()) {
-      const inside = path2.join(file2, "samples.jsonl");
-      throw new InputError(`${file2}: a folder, not a sample log`, [
-        existsSync2(inside) ? `did you mean ${inside}?` : "give the samples.jsonl file a run wrote"
-      ]);
-    }
-    parsed.push(parseSampleLog(await readFile2(file2, "utf8"), file2));
-  }
-  return {
-    records: deduplicate(parsed.flatMap((p) => p.records)),
-    runs: parsed.flatMap((p) => p.runs),
-    warnings: parsed.flatMap((p) => p.warnings)
-  };
+
+// src/runner/shard.ts
+function weight(unit) {
+  return Math.max(1, estimatedCalls(unit));
 }
-function parseSampleLog(text3, name) {
-  const records = [];
-  const runs = [];
-  const warnings = [];
-  const lines = text3.split("\n");
-  const endsComplete = text3.endsWith("\n");
-  lines.forEach((line, index2) => {
-    if (line.trim() === "") return;
-    const lineNumber = index2 + 1;
-    const isCutShort = index2 === lines.length - 1 && !endsComplete;
-    let value2;
-    try {
-      value2 = JSON.parse(line);
-    } catch {
-      if (isCutShort) {
-        warnings.push(
-          `${name}:${lineNumber}: skipped an incomplete last line (a run was interrupted while writing it)`
-        );
-        return;
-      }
-      throw new InputError(`${name}:${lineNumber}: not a JSON record`, [
-        "each line of a sample log is one JSON object; was the file edited or concatenated by hand?"
-      ]);
-    }
-    const problem = recordProblem(value2);
-    if (problem) throw new InputError(`${name}:${lineNumber}: ${problem}`);
-    const record2 = value2;
-    if (record2.kind === "run") runs.push(record2);
-    else records.push(record2);
-  });
-  return { records, runs, warnings };
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
-function recordProblem(value2) {
-  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2)) {
-    return "expected a JSON object";
-  }
-  const r = value2;
-  if (r.v !== SAMPLE_LOG_VERSION) {
-    return `sample log schema version ${JSON.stringify(r.v)}, this version of model-gate reads version ${SAMPLE_LOG_VERSION}`;
-  }
-  if (r.kind === "run") return null;
-  if (r.kind !== "call" && r.kind !== "game") {
-    return `field "kind": expected "call", "game" or "run", got ${JSON.stringify(r.kind)}`;
-  }
-  if (!CHECK_NAMES.includes(r.check)) {
-    return `field "check": expected one of ${CHECK_NAMES.join(", ")}, got ${JSON.stringify(r.check)}`;
-  }
-  if (typeof r.model !== "string") return 'field "model": expected a string';
-  if (typeof r.digest !== "string" && r.digest !== null) {
-    return 'field "digest": expected a string or null';
-  }
-  if (typeof r.key !== "string") return 'field "key": expected a string';
-  if (r.kind === "call") {
-    if (!Number.isInteger(r.sample)) return 'field "sample": expected an integer';
-    if (!["ok", "invalid", "timeout", "error"].includes(String(r.status))) {
-      return `field "status": expected ok, invalid, timeout or error, got ${JSON.stringify(r.status)}`;
-    }
-    if (r.options === null || typeof r.options !== "object") {
-      return 'field "options": expected the request options object';
-    }
-  }
-  return null;
+function assignmentOrder(a, b) {
+  return weight(b) - weight(a) || compareText(a.check, b.check) || compareText(a.model, b.model) || compareText(a.key, b.key);
 }
-function recordIdentity(record2) {
-  const sample = record2.kind === "call" ? record2.sample : null;
-  return JSON.stringify([
-    record2.check,
-    record2.model,
-    record2.digest,
-    record2.key,
-    sample,
-    record2.kind
-  ]);
+function shardAssignment(units2, count4) {
+  const load = new Array(count4).fill(0);
+  const shardOf = /* @__PURE__ */ new Map();
+  for (const unit of [...units2].sort(assignmentOrder)) {
+    let target = 0;
+    for (let s = 1; s < count4; s++) if ((load[s] ?? 0) < (load[target] ?? 0)) target = s;
+    load[target] = (load[target] ?? 0) + weight(unit);
+    shardOf.set(unit, target);
+  }
+  return { shardOf, load };
 }
-function deduplicate(records) {
-  const byIdentity = /* @__PURE__ */ new Map();
-  for (const record2 of records) byIdentity.set(recordIdentity(record2), record2);
-  return [...byIdentity.values()];
+function selectShard(units2, shard) {
+  if (!shard || shard.count === 1) return [...units2];
+  const { index: index2, count: count4 } = shard;
+  if (!Number.isInteger(index2) || !Number.isInteger(count4) || index2 < 1 || index2 > count4) {
+    throw new InputError(`shard: expected "i/n" with 1 \u2264 i \u2264 n, got "${index2}/${count4}"`);
+  }
+  const { shardOf } = shardAssignment(units2, count4);
+  return units2.filter((unit) => shardOf.get(unit) === index2 - 1);
+}
+function shardLabel(shard) {
+  return shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null;
 }
 
 // src/job/checks.ts
 import { createHash as createHash8 } from "node:crypto";
 
-// src/stats/fisher.ts
-var RELATIVE_TOLERANCE = 1 + 1e-7;
-var logFactorials = [0];
-function logFactorial(n) {
-  for (let i = logFactorials.length; i <= n; i++) {
-    logFactorials.push(logFactorials[i - 1] + Math.log(i));
-  }
-  return logFactorials[n];
-}
-function logChoose(n, k) {
-  return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
-}
-function fisherExactTwoSided(a, b, c, d) {
-  for (const cell of [a, b, c, d]) {
-    if (!Number.isInteger(cell) || cell < 0) {
-      throw new RangeError(`fisherExactTwoSided needs non-negative integer counts, got ${cell}`);
-    }
-  }
-  const row1 = a + b;
-  const row2 = c + d;
-  const column1 = a + c;
-  const n = row1 + row2;
-  const lowest = Math.max(0, column1 - row2);
-  const highest = Math.min(row1, column1);
-  if (lowest === highest) return 1;
-  const denominator = logChoose(n, column1);
-  const logP = (k) => logChoose(row1, k) + logChoose(row2, column1 - k) - denominator;
-  const observed = Math.exp(logP(a));
-  let total = 0;
-  for (let k = lowest; k <= highest; k++) {
-    const p = Math.exp(logP(k));
-    if (p <= observed * RELATIVE_TOLERANCE) total += p;
-  }
-  return Math.min(1, total);
-}
-function createFisherCache() {
-  const cache = /* @__PURE__ */ new Map();
-  return (x1, n1, x2, n2) => {
-    const key = `${x1},${n1},${x2},${n2}`;
-    let p = cache.get(key);
-    if (p === void 0) {
-      p = fisherExactTwoSided(x1, n1 - x1, x2, n2 - x2);
-      cache.set(key, p);
-    }
-    return p;
-  };
-}
-
 // src/stats/mcnemar.ts
 function mcnemarTest(worse, better) {
-  for (const count3 of [worse, better]) {
-    if (!Number.isInteger(count3) || count3 < 0) {
-      throw new RangeError(`mcnemarTest needs non-negative integer counts, got ${count3}`);
+  for (const count4 of [worse, better]) {
+    if (!Number.isInteger(count4) || count4 < 0) {
+      throw new RangeError(`mcnemarTest needs non-negative integer counts, got ${count4}`);
     }
   }
   const m = worse + better;
@@ -35487,8 +37911,8 @@ function createSampleMasks(items2, samples) {
     valid: new Uint32Array(items2 * words2)
   };
 }
-function popcount(value2) {
-  let x2 = value2 - (value2 >>> 1 & 1431655765);
+function popcount(value3) {
+  let x2 = value3 - (value3 >>> 1 & 1431655765);
   x2 = (x2 & 858993459) + (x2 >>> 2 & 858993459);
   return Math.imul(x2 + (x2 >>> 4) & 252645135, 16843009) >>> 24;
 }
@@ -35534,12 +37958,12 @@ function allHalfSplits(samples) {
   }
   return splits;
 }
-function randomHalfSplits(samples, count3, rng) {
+function randomHalfSplits(samples, count4, rng) {
   const half = Math.floor(samples / 2);
   const words2 = wordsFor(samples);
   const indices = Array.from({ length: samples }, (_, i) => i);
   const splits = [];
-  for (let s = 0; s < count3; s++) splits.push(maskOf(rng.shuffle(indices).slice(0, half), words2));
+  for (let s = 0; s < count4; s++) splits.push(maskOf(rng.shuffle(indices).slice(0, half), words2));
   return splits;
 }
 function halfSplits(samples, maxSplits, rng) {
@@ -35564,10 +37988,10 @@ function fullyAnswered(masks, fullMask) {
   let sumXX = 0;
   fullIndex.forEach((i, f) => {
     correct[f] = masks.correct[i];
-    const count3 = popcount(masks.correct[i]);
-    x2[f] = count3;
-    sumX += count3;
-    sumXX += count3 * count3;
+    const count4 = popcount(masks.correct[i]);
+    x2[f] = count4;
+    sumX += count4;
+    sumXX += count4 * count4;
   });
   return { correct, x: x2, sumX, sumXX, partial: partial2 };
 }
@@ -35688,11 +38112,11 @@ function logGamma(x2) {
   if (x2 < 0.5) {
     return Math.log(Math.PI / Math.sin(Math.PI * x2)) - logGamma(1 - x2);
   }
-  const z2 = x2 - 1;
-  let sum = LANCZOS[0];
-  for (let i = 1; i < LANCZOS.length; i++) sum += LANCZOS[i] / (z2 + i);
-  const t = z2 + LANCZOS_G + 0.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(sum);
+  const z3 = x2 - 1;
+  let sum2 = LANCZOS[0];
+  for (let i = 1; i < LANCZOS.length; i++) sum2 += LANCZOS[i] / (z3 + i);
+  const t = z3 + LANCZOS_G + 0.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z3 + 0.5) * Math.log(t) - t + Math.log(sum2);
 }
 function regularizedBeta(x2, a, b) {
   if (!(a > 0 && b > 0)) throw new RangeError(`regularizedBeta needs a, b > 0, got ${a}, ${b}`);
@@ -35786,15 +38210,11 @@ function tInterval(values, confidence = 0.95) {
   if (n === 0) {
     return { mean: Number.NaN, low: Number.NaN, high: Number.NaN, standardError: Number.NaN, n };
   }
-  let sum = 0;
-  for (const v of values) sum += v;
-  const mean2 = sum / n;
-  if (n < 2) return { mean: mean2, low: Number.NaN, high: Number.NaN, standardError: Number.NaN, n };
-  let squares = 0;
-  for (const v of values) squares += (v - mean2) * (v - mean2);
-  const standardError = Math.sqrt(squares / (n - 1) / n);
-  const half = studentTQuantile(1 - (1 - confidence) / 2, n - 1) * standardError;
-  return { mean: mean2, low: mean2 - half, high: mean2 + half, standardError, n };
+  const mean4 = mean(values);
+  if (n < 2) return { mean: mean4, low: Number.NaN, high: Number.NaN, standardError: Number.NaN, n };
+  const standardError2 = sampleStandardDeviation(values) / Math.sqrt(n);
+  const half = studentTQuantile(1 - (1 - confidence) / 2, n - 1) * standardError2;
+  return { mean: mean4, low: mean4 - half, high: mean4 + half, standardError: standardError2, n };
 }
 function assertDf(df) {
   if (!(df > 0)) throw new RangeError(`Student t needs degrees of freedom > 0, got ${df}`);
@@ -35838,14 +38258,7 @@ function countsOf(masks) {
   return { x: x2, n };
 }
 function sampleSd(values) {
-  const n = values.length;
-  if (n < 2) return Number.NaN;
-  let mean2 = 0;
-  for (const v of values) mean2 += v;
-  mean2 /= n;
-  let squares = 0;
-  for (const v of values) squares += (v - mean2) * (v - mean2);
-  return Math.sqrt(squares / (n - 1));
+  return values.length < 2 ? Number.NaN : sampleStandardDeviation(values);
 }
 function runMethods(baseline, candidate, splits, alpha, fisher) {
   const items2 = baseline.items;
@@ -35897,12 +38310,12 @@ function runMethods(baseline, candidate, splits, alpha, fisher) {
   const pValues = [];
   analysableIndex.forEach((i, j) => {
     const delta = p2[j] - p1[j];
-    const value2 = delta / sDiff;
-    rci[i] = value2;
-    if (value2 > RCI_CRITICAL) rciClass[i] = 1;
-    else if (value2 < -RCI_CRITICAL) rciClass[i] = -1;
-    if (value2 > RCI_CONSERVATIVE) rciConservativeClass[i] = 1;
-    else if (value2 < -RCI_CONSERVATIVE) rciConservativeClass[i] = -1;
+    const value3 = delta / sDiff;
+    rci[i] = value3;
+    if (value3 > RCI_CRITICAL) rciClass[i] = 1;
+    else if (value3 < -RCI_CRITICAL) rciClass[i] = -1;
+    if (value3 > RCI_CONSERVATIVE) rciConservativeClass[i] = 1;
+    else if (value3 < -RCI_CONSERVATIVE) rciConservativeClass[i] = -1;
     const p = fisher(b.x[i], b.n[i], c.x[i], c.n[i]);
     fisherP[i] = p;
     pValues.push(p);
@@ -35910,10 +38323,10 @@ function runMethods(baseline, candidate, splits, alpha, fisher) {
   });
   const qValues = benjaminiHochberg(pValues);
   analysableIndex.forEach((i, j) => {
-    const value2 = qValues[j];
-    q[i] = value2;
+    const value3 = qValues[j];
+    q[i] = value3;
     const delta = p2[j] - p1[j];
-    if (value2 <= alpha && delta !== 0) exactClass[i] = delta > 0 ? 1 : -1;
+    if (value3 <= alpha && delta !== 0) exactClass[i] = delta > 0 ? 1 : -1;
   });
   return {
     counts: { x1: b.x, n1: b.n, x2: c.x, n2: c.n },
@@ -35938,22 +38351,26 @@ var BAND_EDGES = [0, 0.2, 0.4, 0.6, 0.8, 1];
 function bandOf(p) {
   return Math.min(BAND_EDGES.length - 2, Math.floor(p * 5 + 1e-12));
 }
-function summarise(values) {
+function summarise(values, upperLevel) {
   const sorted = [...values].sort((a, b) => a - b);
-  let sum = 0;
-  for (const v of values) sum += v;
-  return { mean: values.length === 0 ? 0 : sum / values.length, p95: quantileSorted(sorted, 0.95) };
+  let sum2 = 0;
+  for (const v of values) sum2 += v;
+  return {
+    mean: values.length === 0 ? 0 : sum2 / values.length,
+    p95: quantileSorted2(sorted, 0.95),
+    upper: quantileSorted2(sorted, 1 - upperLevel)
+  };
 }
-function nullCalibration(observed, validBaseline, validCandidate, splits, alpha, fisher, replicates, seed) {
+function nullCalibration(observed, validBaseline, validCandidate, splits, alpha, fisher, replicates, seed, upperLevel = 0.05) {
   const rng = createRng(seed);
   const items2 = validBaseline.items;
   const samples = validBaseline.samples;
   const words2 = validBaseline.words;
   const { x1, n1, x2, n2 } = observed.counts;
-  const pooled = new Float64Array(items2);
+  const pooled2 = new Float64Array(items2);
   for (let i = 0; i < items2; i++) {
     const n = n1[i] + n2[i];
-    pooled[i] = n === 0 ? 0 : (x1[i] + x2[i]) / n;
+    pooled2[i] = n === 0 ? 0 : (x1[i] + x2[i]) / n;
   }
   const methods = [
     { name: "rci", classOf: (o) => o.rciClass },
@@ -35970,7 +38387,7 @@ function nullCalibration(observed, validBaseline, validCandidate, splits, alpha,
     target.valid.set(source.valid);
     target.correct.fill(0);
     for (let i = 0; i < items2; i++) {
-      const p = pooled[i];
+      const p = pooled2[i];
       for (let w = 0; w < words2; w++) {
         let valid = source.valid[i * words2 + w];
         let correct = 0;
@@ -36016,10 +38433,10 @@ function nullCalibration(observed, validBaseline, validCandidate, splits, alpha,
   }
   const [rci, exact] = tallies.map(
     (tally) => ({
-      improved: summarise(tally.improved),
-      deteriorated: summarise(tally.deteriorated),
-      flagged: summarise(tally.flagged),
-      falseFlagRate: summarise(tally.rate).mean,
+      improved: summarise(tally.improved, upperLevel),
+      deteriorated: summarise(tally.deteriorated, upperLevel),
+      flagged: summarise(tally.flagged, upperLevel),
+      falseFlagRate: summarise(tally.rate, upperLevel).mean,
       bands: tally.bands.map((band) => ({
         improved: replicates === 0 ? 0 : band.improved / replicates,
         deteriorated: replicates === 0 ? 0 : band.deteriorated / replicates
@@ -36034,8 +38451,8 @@ import { createHash as createHash5 } from "node:crypto";
 
 // src/checks/churn/items.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync2 } from "node:fs";
-import path3 from "node:path";
+import { readFileSync as readFileSync3 } from "node:fs";
+import path5 from "node:path";
 var MAX_CHOICES = 10;
 var LETTERS = "ABCDEFGHIJ";
 var KNOWN_FIELDS = /* @__PURE__ */ new Set([
@@ -36054,18 +38471,18 @@ var KNOWN_FIELDS = /* @__PURE__ */ new Set([
 ]);
 var DEFAULT_DOMAIN = "general";
 function loadItemsFile(file2, displayName = file2) {
-  let text3;
+  let bytes;
   try {
-    text3 = readFileSync2(file2, "utf8");
+    bytes = readFileSync3(file2);
   } catch {
     throw new InputError(`${displayName}: items file not found or unreadable`, [
       "set churn.items in model-gate.yml to a .jsonl, .json or .yaml file of multiple-choice items"
     ]);
   }
-  return parseItems(text3, displayName);
+  return parseItems(decodeUserText(bytes, displayName), displayName);
 }
 function parseItems(text3, name) {
-  const extension = path3.extname(name).toLowerCase();
+  const extension = path5.extname(name).toLowerCase();
   const raw = extension === ".jsonl" || extension === ".ndjson" ? readJsonLines(text3, name) : readDocumentList(text3, name);
   const errors = [];
   const warnings = [];
@@ -36103,11 +38520,17 @@ function readJsonLines(text3, name) {
     try {
       entries.push({ value: JSON.parse(content), line: index2 + 1 });
     } catch (error62) {
-      errors.push(`${name}:${index2 + 1}: not valid JSON (${error62.message})`);
+      errors.push(`${name}:${index2 + 1}: ${describeUnreadableLine(error62)}`);
     }
   });
   if (errors.length > 0) throw new InputError(`${name}: unreadable lines`, errors);
   return entries;
+}
+function describeUnreadableLine(error62) {
+  const expected = 'expected one JSON object per line, such as {"id": "q1", "question": \u2026}';
+  const position = /position (\d+)/.exec(error62 instanceof Error ? error62.message : "");
+  const where = position ? ` (the JSON stops making sense at column ${Number(position[1]) + 1})` : "";
+  return `not valid JSON${where}; ${expected}`;
 }
 function readDocumentList(text3, name) {
   const lineCounter = new import_yaml4.LineCounter();
@@ -36135,12 +38558,12 @@ function readDocumentList(text3, name) {
 }
 function validateItem(entry, file2, errors, warnings) {
   const at = `${file2}:${entry.line}`;
-  const value2 = entry.value;
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+  const value3 = entry.value;
+  if (typeof value3 !== "object" || value3 === null || Array.isArray(value3)) {
     errors.push(`${at}: expected an object with id, question, choices and answer`);
     return null;
   }
-  const fields = value2;
+  const fields = value3;
   const unknown2 = Object.keys(fields).filter((key) => !KNOWN_FIELDS.has(key));
   if (unknown2.length > 0) {
     warnings.push(
@@ -36293,7 +38716,7 @@ function tallyRecords(records, items2, samples, baseline, candidate) {
   let unknownItemRecords = 0;
   let beyondSamples = 0;
   let exactRecords = 0;
-  for (const record2 of records) {
+  for (const record2 of countedRecords(records).records) {
     if (!isChurnCall(record2)) continue;
     if (record2.model !== baseline && record2.model !== candidate) continue;
     if (record2.mode === "exact") {
@@ -36309,15 +38732,13 @@ function tallyRecords(records, items2, samples, baseline, candidate) {
       continue;
     }
     const slot = `${record2.model}\0${record2.item}\0${record2.mode}\0${record2.mode === "greedy" ? 0 : record2.sample}`;
-    const held = latest.get(slot);
-    if (held && held.status !== "error" && record2.status === "error") continue;
     latest.set(slot, record2);
   }
   const make = (model) => ({
     model,
     masks: createSampleMasks(items2.length, samples),
     greedy: new Array(items2.length).fill(null),
-    requests: { total: 0, ok: 0, invalid: 0, timeout: 0, error: 0 },
+    requests: emptyStatusCounts(),
     promptHashes: /* @__PURE__ */ new Set()
   });
   const tallies = /* @__PURE__ */ new Map([[baseline, make(baseline)]]);
@@ -36325,8 +38746,7 @@ function tallyRecords(records, items2, samples, baseline, candidate) {
   for (const record2 of latest.values()) {
     const tally = tallies.get(record2.model);
     const i = index2.get(record2.item);
-    tally.requests.total++;
-    tally.requests[record2.status]++;
+    countStatus(tally.requests, record2.status);
     tally.promptHashes.add(record2.prompt_sha256);
     const answered = record2.status === "ok" && record2.correct !== null;
     if (record2.mode === "greedy") {
@@ -36351,18 +38771,171 @@ function tallyRecords(records, items2, samples, baseline, candidate) {
   };
 }
 
+// src/checks/churn/budget.ts
+var CHURN_FAILING_RULES = 2;
+function churnBudget(checkShare) {
+  const each = checkShare / CHURN_FAILING_RULES;
+  return { check: checkShare, maxDeteriorated: each, domainLoss: each };
+}
+
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((i, j) => pValues[i] - pValues[j]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index2, rank2) => {
+    const p = pValues[index2];
+    if (Number.isNaN(p) || p < 0 || p > 1) {
+      throw new RangeError(`holmAdjust needs p-values in [0, 1], got ${p}`);
+    }
+    running = Math.max(running, Math.min(1, (m - rank2) * p));
+    adjusted[index2] = running;
+  });
+  return adjusted;
+}
+
+// src/stats/stratifiedExact.ts
+var logFactorials2 = [0];
+function logFactorial2(n) {
+  for (let i = logFactorials2.length; i <= n; i++) {
+    logFactorials2.push(logFactorials2[i - 1] + Math.log(i));
+  }
+  return logFactorials2[n];
+}
+function logChoose3(n, k) {
+  return logFactorial2(n) - logFactorial2(k) - logFactorial2(n - k);
+}
+function hypergeometric(n1, n2, t) {
+  const low = Math.max(0, t - n1);
+  const high = Math.min(t, n2);
+  const total = logChoose3(n1 + n2, t);
+  const pmf = [];
+  for (let k = low; k <= high; k++) {
+    pmf.push(Math.exp(logChoose3(n2, k) + logChoose3(n1, t - k) - total));
+  }
+  return { low, pmf };
+}
+function checkStratum(s) {
+  for (const value3 of [s.x1, s.n1, s.x2, s.n2]) {
+    if (!Number.isInteger(value3) || value3 < 0) {
+      throw new RangeError(`stratifiedExactTest needs non-negative integer counts, got ${value3}`);
+    }
+  }
+  if (s.x1 > s.n1 || s.x2 > s.n2) {
+    throw new RangeError(
+      `stratifiedExactTest: successes above trials (${s.x1}/${s.n1}, ${s.x2}/${s.n2})`
+    );
+  }
+}
+function stratifiedExactTest(strata) {
+  let statistic = 0;
+  let expected = 0;
+  let variance = 0;
+  let informative = 0;
+  let offset = 0;
+  let dist = [1];
+  for (const s of strata) {
+    checkStratum(s);
+    const n = s.n1 + s.n2;
+    const t = s.x1 + s.x2;
+    statistic += s.x2;
+    if (n === 0) continue;
+    expected += s.n2 * t / n;
+    if (n > 1) variance += s.n1 * s.n2 * t * (n - t) / (n * n * (n - 1));
+    const law = hypergeometric(s.n1, s.n2, t);
+    offset += law.low;
+    if (law.pmf.length === 1) continue;
+    informative++;
+    const next = new Array(dist.length + law.pmf.length - 1).fill(0);
+    for (let a = 0; a < dist.length; a++) {
+      const pa = dist[a];
+      if (pa === 0) continue;
+      for (let b = 0; b < law.pmf.length; b++)
+        next[a + b] = next[a + b] + pa * law.pmf[b];
+    }
+    dist = next;
+  }
+  const at = statistic - offset;
+  let lower = 0;
+  let upper = 0;
+  for (let j = 0; j < dist.length; j++) {
+    const p = dist[j];
+    if (j <= at) lower += p;
+    if (j >= at) upper += p;
+  }
+  return {
+    statistic,
+    expected,
+    variance,
+    pLower: Math.min(1, lower),
+    pUpper: Math.min(1, upper),
+    informative
+  };
+}
+
+// src/checks/churn/domainTest.ts
+var DETECTION_POWER2 = 0.8;
+function sampleVariance2(s) {
+  const p = (s.x1 + s.x2 + 1) / (s.n1 + s.n2 + 2);
+  return p * (1 - p);
+}
+function detectableDomainLoss(strata, level, power = DETECTION_POWER2) {
+  if (strata.length === 0) return null;
+  let variance = 0;
+  for (const s of strata) variance += sampleVariance2(s) * (1 / s.n1 + 1 / s.n2);
+  const z3 = normalQuantile(1 - level) + normalQuantile(power);
+  return z3 * Math.sqrt(variance) / strata.length;
+}
+function samplesForDomainLoss(delta, items2, variance, level, power = DETECTION_POWER2) {
+  const z3 = normalQuantile(1 - level) + normalQuantile(power);
+  return Math.max(2, Math.ceil(2 * variance * z3 * z3 / (items2 * delta * delta)));
+}
+function samplesForItemChange(delta, level, power = DETECTION_POWER2) {
+  const z3 = normalQuantile(1 - level / 2) + normalQuantile(power);
+  return Math.max(2, Math.ceil(2 * 0.25 * z3 * z3 / (delta * delta)));
+}
+function detectableItemChange(samples, level, power = DETECTION_POWER2) {
+  const z3 = normalQuantile(1 - level / 2) + normalQuantile(power);
+  return z3 * Math.sqrt(2 * 0.25 / samples);
+}
+function testDomains(domains, level) {
+  const tested = domains.map((d) => ({ d, result: stratifiedExactTest(d.strata) }));
+  const adjustedLoss = holmAdjust(tested.map((t) => t.result.pLower));
+  const adjustedGain = holmAdjust(tested.map((t) => t.result.pUpper));
+  const perDomainLevel = domains.length === 0 ? level : level / domains.length;
+  return tested.map(({ d, result }, i) => ({
+    domain: d.domain,
+    items: d.strata.length,
+    informative: result.informative,
+    pLoss: result.pLower,
+    pGain: result.pUpper,
+    adjustedLoss: adjustedLoss[i],
+    adjustedGain: adjustedGain[i],
+    loss: adjustedLoss[i] <= level,
+    gain: adjustedGain[i] <= level,
+    detectable: detectableDomainLoss(d.strata, perDomainLevel)
+  }));
+}
+function testOverall(strata) {
+  const result = stratifiedExactTest(strata);
+  const direction = result.pUpper <= 0.025 ? "up" : result.pLower <= 0.025 ? "down" : null;
+  return { pLoss: result.pLower, pGain: result.pUpper, direction };
+}
+
 // src/checks/churn/analyse.ts
 var SPLIT_SEED = 42;
 var NULL_SEED = 43;
 var DOMAIN_BOOTSTRAP_SEED = 44;
 var DOMAIN_BOOTSTRAP_REPLICATES = 2e3;
-var finite2 = (v) => Number.isFinite(v) ? v : null;
+var DEFAULT_CHECK_SHARE = 0.05 / 3;
+var finite3 = (v) => Number.isFinite(v) ? v : null;
 var ratio = (a, b) => b === 0 ? null : a / b;
-function countShare(count3, base) {
-  const ci = wilsonInterval(count3, base);
+function countShare(count4, base) {
+  const ci = wilsonInterval(count4, base);
   return {
-    count: count3,
-    share: ratio(count3, base),
+    count: count4,
+    share: ratio(count4, base),
     low: base === 0 ? null : ci.low,
     high: base === 0 ? null : ci.high
   };
@@ -36381,17 +38954,17 @@ function modelSummary(tally, reliability2) {
   for (let i = 0; i < x2.length; i++)
     if (n[i] > 0) p.push(x2[i] / n[i]);
   const accuracy = tInterval(p);
-  const greedy = tally.greedy.filter((g) => g !== null);
+  const greedy = tally.greedy.filter((g2) => g2 !== null);
   const { requests } = tally;
   return {
     model: tally.model,
     itemsAnswered: p.length,
     accuracy: {
-      mean: finite2(accuracy.mean),
-      low: finite2(accuracy.low),
-      high: finite2(accuracy.high)
+      mean: finite3(accuracy.mean),
+      low: finite3(accuracy.low),
+      high: finite3(accuracy.high)
     },
-    reliability: finite2(reliability2),
+    reliability: finite3(reliability2),
     greedyAccuracy: greedy.length === 0 ? null : greedy.filter(Boolean).length / greedy.length,
     requests: { ...requests },
     invalidShare: ratio(requests.invalid, requests.total),
@@ -36451,7 +39024,7 @@ function analyseChurn(input2) {
   }
   if (tally.exactRecords > 0) {
     warnings.push(
-      `${tally.exactRecords} records of the exact estimator are in the log; with churn.estimator: sampled they are left aside`
+      `${tally.exactRecords} records of the logprobs estimator are in the log; with churn.estimator: sampled they are left aside`
     );
   }
   if (tally.beyondSamples > 0) {
@@ -36487,6 +39060,7 @@ function analyseChurn(input2) {
       comparison: null
     };
   }
+  const budget = churnBudget(input2.falseAlarmShare ?? DEFAULT_CHECK_SHARE);
   const fisher = createFisherCache();
   const outcome2 = runMethods(
     tally.baseline.masks,
@@ -36503,7 +39077,8 @@ function analyseChurn(input2) {
     settings.alpha,
     fisher,
     settings.nullReplicates,
-    NULL_SEED
+    NULL_SEED,
+    budget.maxDeteriorated
   );
   const { x1, n1, x2, n2 } = outcome2.counts;
   const p1 = new Float64Array(items2.length);
@@ -36535,8 +39110,8 @@ function analyseChurn(input2) {
     }
   });
   const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
-  const exact = {
-    method: "exact",
+  const fisherBh = {
+    method: "fisher-bh",
     alpha: settings.alpha,
     ...methodSection(outcome2.exactClass, outcome2, deltas, calibration.exact),
     rawP: {
@@ -36544,18 +39119,18 @@ function analyseChurn(input2) {
       deteriorated: outcome2.rawClass.filter((f) => f < 0).length
     }
   };
-  const minDetectableDelta = finite2(RCI_CRITICAL * outcome2.sDiff);
+  const minDetectableDelta = finite3(RCI_CRITICAL * outcome2.sDiff);
   const rci = {
     method: "rci",
     ...methodSection(outcome2.rciClass, outcome2, deltas, calibration.rci),
     reliability: {
-      baseline: finite2(outcome2.reliability[0]),
-      candidate: finite2(outcome2.reliability[1])
+      baseline: finite3(outcome2.reliability[0]),
+      candidate: finite3(outcome2.reliability[1])
     },
     splits: { count: splits.length, exhaustive },
-    sd: { baseline: finite2(outcome2.sd[0]), candidate: finite2(outcome2.sd[1]) },
-    sem: { baseline: finite2(outcome2.sem[0]), candidate: finite2(outcome2.sem[1]) },
-    sDiff: finite2(outcome2.sDiff),
+    sd: { baseline: finite3(outcome2.sd[0]), candidate: finite3(outcome2.sd[1]) },
+    sem: { baseline: finite3(outcome2.sem[0]), candidate: finite3(outcome2.sem[1]) },
+    sDiff: finite3(outcome2.sDiff),
     minDetectableDelta,
     // The tiny slack keeps 0.4·10 = 4.000000000000001 from rounding up to 5 samples.
     minDetectableSamples: minDetectableDelta === null ? null : Math.ceil(minDetectableDelta * samples - 1e-9),
@@ -36565,15 +39140,25 @@ function analyseChurn(input2) {
       deteriorated: outcome2.rciConservativeClass.filter((f) => f < 0).length
     }
   };
-  const gateClasses = settings.method === "exact" ? outcome2.exactClass : outcome2.rciClass;
-  const domains = domainTable2(items2, p1, p2, deltas, gateClasses, delta.mean);
+  const gateClasses = settings.method === "fisher-bh" ? outcome2.exactClass : outcome2.rciClass;
+  const tests = domainTests(items2, outcome2, settings.gate.minDomainItems, budget.domainLoss);
+  const domains = domainTable2(items2, p1, p2, deltas, gateClasses, tests.overall.direction, (d) => {
+    const test = tests.byDomain.get(d) ?? null;
+    return { test, loss: test?.loss ?? false, gain: test?.gain ?? false };
+  });
   const comparison = {
     delta,
     greedy: greedySection(tally.baseline.greedy, tally.candidate.greedy),
-    exact,
+    fisherBh,
     rci,
     domains,
     reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
+    domainTest: {
+      level: budget.domainLoss,
+      minItems: settings.gate.minDomainItems,
+      overall: tests.overall
+    },
+    detection: detection(tests, outcome2, samples, settings.alpha),
     bands: bandTable(outcome2, p1, calibration.exact.bands, calibration.rci.bands),
     greedyVsStochastic: greedyVsStochastic(
       outcome2,
@@ -36589,13 +39174,13 @@ function analyseChurn(input2) {
         domain: item.domain,
         x: [x1[i], x2[i]],
         n: [n1[i], n2[i]],
-        p: [finite2(p1[i]), finite2(p2[i])],
-        delta: finite2(deltas[i]),
+        p: [finite3(p1[i]), finite3(p2[i])],
+        delta: finite3(deltas[i]),
         excluded: EXCLUSION_NAMES[outcome2.exclusion[i]] ?? null,
-        fisherP: finite2(outcome2.fisherP[i]),
-        q: finite2(outcome2.q[i]),
-        rci: finite2(outcome2.rci[i]),
-        exact: classOf(outcome2.exactClass[i], excluded),
+        fisherP: finite3(outcome2.fisherP[i]),
+        q: finite3(outcome2.q[i]),
+        rci: finite3(outcome2.rci[i]),
+        fisherBh: classOf(outcome2.exactClass[i], excluded),
         rciClass: classOf(outcome2.rciClass[i], excluded),
         greedy: [
           tally.baseline.greedy[i] ?? null,
@@ -36616,9 +39201,9 @@ function aggregateDelta(paired, domains, interval2) {
   const t = tInterval(paired);
   if (interval2 === "items") {
     return {
-      mean: finite2(t.mean),
-      low: finite2(t.low),
-      high: finite2(t.high),
+      mean: finite3(t.mean),
+      low: finite3(t.low),
+      high: finite3(t.high),
       n: paired.length,
       interval: interval2
     };
@@ -36630,44 +39215,104 @@ function aggregateDelta(paired, domains, interval2) {
     group.push(d);
     groups.set(key, group);
   });
-  const units = [...groups.values()];
+  const units2 = [...groups.values()];
   const meanOf = (resample) => {
-    let sum = 0;
-    let count3 = 0;
+    let sum2 = 0;
+    let count4 = 0;
     for (const group of resample) {
-      for (const v of group) sum += v;
-      count3 += group.length;
+      for (const v of group) sum2 += v;
+      count4 += group.length;
     }
-    return count3 === 0 ? Number.NaN : sum / count3;
+    return count4 === 0 ? Number.NaN : sum2 / count4;
   };
-  const boot = percentileBootstrap(units, meanOf, {
+  const boot = percentileBootstrap(units2, meanOf, {
     rng: createRng(DOMAIN_BOOTSTRAP_SEED),
     replicates: DOMAIN_BOOTSTRAP_REPLICATES
   });
   return {
-    mean: finite2(t.mean),
-    low: units.length < 2 ? null : finite2(boot.low),
-    high: units.length < 2 ? null : finite2(boot.high),
+    mean: finite3(t.mean),
+    low: units2.length < 2 ? null : finite3(boot.low),
+    high: units2.length < 2 ? null : finite3(boot.high),
     n: paired.length,
     interval: interval2
+  };
+}
+function domainTests(items2, outcome2, minItems, level) {
+  const { x1, n1, x2, n2 } = outcome2.counts;
+  const byDomain = /* @__PURE__ */ new Map();
+  const all = [];
+  let variance = 0;
+  items2.forEach((item, i) => {
+    if (outcome2.exclusion[i] === Exclusion.lowValid) return;
+    const stratum = {
+      x1: x1[i],
+      n1: n1[i],
+      x2: x2[i],
+      n2: n2[i]
+    };
+    const p = (stratum.x1 + stratum.x2 + 1) / (stratum.n1 + stratum.n2 + 2);
+    variance += p * (1 - p);
+    all.push(stratum);
+    const list3 = byDomain.get(item.domain) ?? [];
+    list3.push(stratum);
+    byDomain.set(item.domain, list3);
+  });
+  const tested = [...byDomain.entries()].filter(([, strata]) => strata.length >= minItems).map(([domain2, strata]) => ({ domain: domain2, strata }));
+  const rows2 = testDomains(tested, level);
+  return {
+    byDomain: new Map(rows2.map((row) => [row.domain, row])),
+    overall: testOverall(all),
+    variance: all.length === 0 ? 0.25 : variance / all.length,
+    analysable: outcome2.analysable,
+    levelPerDomain: level / Math.max(1, tested.length)
+  };
+}
+var ITEM_EFFECTS = [0.3, 0.5, 0.7];
+var DOMAIN_EFFECTS = [0.05, 0.1, 0.2];
+function detection(tests, outcome2, samples, alpha) {
+  const itemLevel = alpha / Math.max(1, tests.analysable);
+  const rows2 = [...tests.byDomain.values()];
+  const smallest = rows2.reduce(
+    (min, row) => min === null || row.items < min.items ? row : min,
+    null
+  );
+  const level = rows2.length === 0 ? null : tests.levelPerDomain;
+  const rciDelta = (normalQuantile(0.975) + normalQuantile(DETECTION_POWER2)) * outcome2.sDiff;
+  return {
+    power: DETECTION_POWER2,
+    itemFisherBh: finite3(Math.min(1, detectableItemChange(samples, itemLevel))),
+    itemRci: finite3(rciDelta),
+    domain: smallest?.detectable ?? null,
+    domainItems: smallest?.items ?? null,
+    samplesFor: [
+      ...ITEM_EFFECTS.map((effect) => ({
+        kind: "item",
+        effect,
+        samples: samplesForItemChange(effect, itemLevel)
+      })),
+      ...smallest === null || level === null ? [] : DOMAIN_EFFECTS.map((effect) => ({
+        kind: "domain",
+        effect,
+        samples: samplesForDomainLoss(effect, smallest.items, tests.variance, level)
+      }))
+    ]
   };
 }
 function meanOfFinite(values) {
   const kept = values.filter(Number.isFinite);
   return kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length;
 }
-function domainTable2(items2, p1, p2, deltas, classes, aggregate) {
+function domainTable2(items2, p1, p2, deltas, classes, overall, judge) {
   const byDomain = /* @__PURE__ */ new Map();
   items2.forEach((item, i) => {
     const list3 = byDomain.get(item.domain) ?? [];
     list3.push(i);
     byDomain.set(item.domain, list3);
   });
-  const sign = aggregate === null || aggregate === 0 ? 0 : Math.sign(aggregate);
   return [...byDomain.entries()].map(([domain2, indices]) => {
     const improved = indices.filter((i) => classes[i] > 0).length;
     const deteriorated = indices.filter((i) => classes[i] < 0).length;
-    const net = improved - deteriorated;
+    const { test, loss, gain } = judge(domain2, indices);
     return {
       domain: domain2,
       items: indices.length,
@@ -36676,21 +39321,26 @@ function domainTable2(items2, p1, p2, deltas, classes, aggregate) {
       delta: meanOfFinite(indices.map((i) => deltas[i])),
       improved,
       deteriorated,
-      net,
-      reversal: sign !== 0 && net !== 0 && Math.sign(net) !== sign
+      net: improved - deteriorated,
+      loss,
+      gain,
+      reversal: loss && overall === "up" || gain && overall === "down",
+      test
     };
-  }).sort((a, b) => a.net - b.net || a.domain.localeCompare(b.domain));
+  }).sort(
+    (a, b) => (a.delta ?? 0) - (b.delta ?? 0) || a.net - b.net || a.domain.localeCompare(b.domain)
+  );
 }
 function bandTable(outcome2, p1, exactExpected, rciExpected) {
-  const rows = [];
+  const rows2 = [];
   for (let b = 0; b < BAND_EDGES.length - 1; b++) {
     const exactBand = exactExpected[b] ?? { improved: 0, deteriorated: 0 };
     const rciBand = rciExpected[b] ?? { improved: 0, deteriorated: 0 };
-    rows.push({
+    rows2.push({
       low: BAND_EDGES[b],
       high: BAND_EDGES[b + 1],
       items: 0,
-      exact: {
+      fisherBh: {
         improved: 0,
         deteriorated: 0,
         expectedImproved: exactBand.improved,
@@ -36706,16 +39356,16 @@ function bandTable(outcome2, p1, exactExpected, rciExpected) {
   }
   for (let i = 0; i < p1.length; i++) {
     if (outcome2.exclusion[i] !== Exclusion.none) continue;
-    const row = rows[bandOf(p1[i])];
+    const row = rows2[bandOf(p1[i])];
     row.items++;
     const exactFlag = outcome2.exactClass[i];
     const rciFlag = outcome2.rciClass[i];
-    if (exactFlag > 0) row.exact.improved++;
-    if (exactFlag < 0) row.exact.deteriorated++;
+    if (exactFlag > 0) row.fisherBh.improved++;
+    if (exactFlag < 0) row.fisherBh.deteriorated++;
     if (rciFlag > 0) row.rci.improved++;
     if (rciFlag < 0) row.rci.deteriorated++;
   }
-  return rows;
+  return rows2;
 }
 function greedySection(baseline, candidate) {
   let items2 = 0;
@@ -36779,7 +39429,7 @@ function greedyVsStochastic(outcome2, classes, baseline, candidate) {
 // src/checks/churn/analyseExact.ts
 var EFFECT_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 var ROUNDING = 1e-9;
-var finite3 = (v) => Number.isFinite(v) ? v : null;
+var finite4 = (v) => Number.isFinite(v) ? v : null;
 var ratio2 = (a, b) => b === 0 ? null : a / b;
 function isChurnCall2(record2) {
   return record2.kind === "call" && record2.check === "churn";
@@ -36791,7 +39441,7 @@ function tallyExact(input2, warnings) {
   let unknownItems = 0;
   let otherTemperature = 0;
   let sampled = 0;
-  for (const record2 of input2.records) {
+  for (const record2 of countedRecords(input2.records).records) {
     if (!isChurnCall2(record2)) continue;
     if (record2.model !== input2.baseline && record2.model !== input2.candidate) continue;
     if (record2.mode !== "exact") {
@@ -36806,22 +39456,19 @@ function tallyExact(input2, warnings) {
       otherTemperature++;
       continue;
     }
-    const slot = `${record2.model}\0${record2.item}`;
-    const held = latest.get(slot);
-    if (held && held.status !== "error" && record2.status === "error") continue;
-    latest.set(slot, record2);
+    latest.set(`${record2.model}\0${record2.item}`, record2);
   }
   if (unknownItems > 0) {
     warnings.push(`${unknownItems} records name items that are not in the item file (ignored)`);
   }
   if (otherTemperature > 0) {
     warnings.push(
-      `${otherTemperature} exact records hold probabilities for another temperature than churn.temperature ${settings.temperature} and are left aside; run again to measure at ${settings.temperature}`
+      `${otherTemperature} logprobs records hold probabilities for another temperature than churn.temperature ${settings.temperature} and are left aside; run again to measure at ${settings.temperature}`
     );
   }
   if (sampled > 0) {
     warnings.push(
-      `${sampled} records of the sampled estimator are in the log; with churn.estimator: exact they are left aside`
+      `${sampled} records of the sampled estimator are in the log; with churn.estimator: logprobs they are left aside`
     );
   }
   const tallies = /* @__PURE__ */ new Map();
@@ -36831,15 +39478,14 @@ function tallyExact(input2, warnings) {
       model,
       p: new Float64Array(items2.length).fill(Number.NaN),
       topLetter: new Array(items2.length).fill(null),
-      requests: { total: 0, ok: 0, invalid: 0, timeout: 0, error: 0 },
+      requests: emptyStatusCounts(),
       sources: /* @__PURE__ */ new Set()
     });
   }
   for (const record2 of latest.values()) {
     const tally = tallies.get(record2.model);
     const i = index2.get(record2.item);
-    tally.requests.total++;
-    tally.requests[record2.status]++;
+    countStatus(tally.requests, record2.status);
     if (record2.estimator) tally.sources.add(record2.estimator);
     if (record2.status === "ok" && typeof record2.p_correct === "number") {
       tally.p[i] = record2.p_correct;
@@ -36865,9 +39511,9 @@ function modelSummary2(tally) {
     sources: [...tally.sources].sort(),
     itemsMeasured: measured.length,
     accuracy: {
-      mean: finite3(accuracy.mean),
-      low: finite3(accuracy.low),
-      high: finite3(accuracy.high)
+      mean: finite4(accuracy.mean),
+      low: finite4(accuracy.low),
+      high: finite4(accuracy.high)
     },
     topLetterAccuracy: top.length === 0 ? null : top.filter(Boolean).length / top.length,
     requests: { ...requests },
@@ -36932,7 +39578,7 @@ function analyseChurnExact(input2) {
   const measuredBy = (tally) => tally.p.filter(Number.isFinite).length;
   const base = {
     check: "churn",
-    estimator: "exact",
+    estimator: "logprobs",
     promptVersion: PROMPT_VERSION2,
     method: "effect",
     temperature: settings.temperature,
@@ -36961,7 +39607,22 @@ function analyseChurnExact(input2) {
   });
   const classes = effectClasses(deltas, settings.minEffect);
   const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
-  const domains = domainTable2(items2, baseline.p, candidate.p, deltas, classes, delta.mean);
+  const size = settings.gate.maxDomainLoss / 100 - ROUNDING;
+  const overallDirection = delta.low !== null && delta.low > 0 ? "up" : delta.high !== null && delta.high < 0 ? "down" : null;
+  const domains = domainTable2(
+    items2,
+    baseline.p,
+    candidate.p,
+    deltas,
+    classes,
+    overallDirection,
+    (_domain, indices) => {
+      const measured = indices.map((i) => deltas[i]).filter(Number.isFinite);
+      const mean4 = measured.reduce((sum2, d) => sum2 + d, 0) / Math.max(1, measured.length);
+      const tested = measured.length >= settings.gate.minDomainItems;
+      return { test: null, loss: tested && mean4 <= -size, gain: tested && mean4 >= size };
+    }
+  );
   return {
     ...base,
     itemCounts: {
@@ -36974,13 +39635,14 @@ function analyseChurnExact(input2) {
       delta,
       effect: effectSection(deltas, classes, settings.minEffect),
       domains,
+      overallDirection,
       reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
       items: items2.map(
         (item, i) => ({
           id: item.id,
           domain: item.domain,
-          p: [finite3(baseline.p[i]), finite3(candidate.p[i])],
-          delta: finite3(deltas[i]),
+          p: [finite4(baseline.p[i]), finite4(candidate.p[i])],
+          delta: finite4(deltas[i]),
           effect: effectName(classes[i], Number.isFinite(deltas[i]))
         })
       )
@@ -36989,8 +39651,8 @@ function analyseChurnExact(input2) {
 }
 
 // src/checks/churn/gate.ts
-var fmt = (value2, digits = 1) => {
-  const fixed2 = value2.toFixed(digits);
+var fmt = (value3, digits = 1) => {
+  const fixed2 = value3.toFixed(digits);
   return fixed2.includes(".") ? fixed2.replace(/\.?0+$/, "") : fixed2;
 };
 var pts2 = (delta) => `${fmt(Math.abs(delta) * 100)} points`;
@@ -37027,7 +39689,7 @@ function churnGate(section, settings) {
         check: "churn",
         rule: "invalid-answers",
         severity: "inconclusive",
-        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); ${section.estimator === "exact" ? "no answer letter could be read: check think and churn.top-logprobs" : "check num-predict and think"}`,
+        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); ${section.estimator === "logprobs" ? "no answer letter could be read: check think and churn.top-logprobs" : "check num-predict and think"}`,
         values: {
           model: model.model,
           invalidShare: model.invalidShare,
@@ -37036,7 +39698,7 @@ function churnGate(section, settings) {
       });
     }
   }
-  if (section.estimator === "exact") findings.push(...effectFindings(section, settings));
+  if (section.estimator === "logprobs") findings.push(...effectFindings(section, settings));
   else findings.push(...sampledFindings(section, settings));
   return findings;
 }
@@ -37045,66 +39707,91 @@ function sampledFindings(section, settings) {
   const rules = settings.gate;
   const comparison = section.comparison;
   if (!comparison) return findings;
-  const method = section.method === "exact" ? comparison.exact : comparison.rci;
-  const rule = section.method === "exact" ? `q \u2264 ${section.alpha}` : `|RCI| > 1.96`;
+  const method = section.method === "fisher-bh" ? comparison.fisherBh : comparison.rci;
+  const rule = section.method === "fisher-bh" ? `q \u2264 ${section.alpha}` : `|RCI| > 1.96`;
   const { limit: limit2, label: label2 } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
-  const over = exceeds(method.deteriorated, limit2);
+  const upper = method.expected.deteriorated.upper;
+  const overNull = upper === void 0 || method.deteriorated > upper;
+  const over = exceeds(method.deteriorated, limit2) && overNull;
+  const nullPart = upper === void 0 ? "" : `, ${overNull ? "above" : "within"} what two identical models reach (${fmt(upper)}, the null's upper quantile)`;
   findings.push({
     check: "churn",
     rule: "max-deteriorated",
     severity: over ? "fail" : "info",
-    message: `${items(method.deteriorated)} reliably worse (${rule}), ${over ? "above" : "within"} the limit (${label2}); ${expectationSentence(method)}`,
+    message: `${items(method.deteriorated)} reliably worse (${rule}), ${exceeds(method.deteriorated, limit2) ? "above" : "within"} the limit (${label2})${nullPart}; ${expectationSentence(method)}`,
     values: {
       method: section.method,
       deteriorated: method.deteriorated,
       improved: method.improved,
       limit: limit2,
+      nullUpper: upper ?? null,
       expectedMean: method.expected.deteriorated.mean,
       expectedP95: method.expected.deteriorated.p95
     }
   });
-  findings.push(
-    ...reversalFindings(
-      comparison,
-      rules.minDomainItems,
-      (domain2, direction, aggregate) => `${domain2.domain}: ${items(domain2.deteriorated)} reliably worse, ${domain2.improved} better, while overall accuracy ${direction} ${pts2(aggregate)}`
-    )
-  );
+  findings.push(...domainLossFindings(comparison, rules.maxDomainLoss, comparison.domainTest));
   findings.push(...aggregateFinding(comparison.delta));
   return findings;
 }
-function reversalFindings(comparison, minDomainItems, sentence, extra = {}) {
+var pValue2 = (p) => p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
+function overallSentence(direction, aggregate) {
+  if (aggregate === null) return "";
+  if (direction === null)
+    return `; overall change ${pts2(aggregate)} ${aggregate >= 0 ? "up" : "down"}, not significant`;
+  return `; a reversal: overall accuracy ${direction === "up" ? "rose" : "fell"} ${pts2(aggregate)} (significant)`;
+}
+function domainLossFindings(comparison, maxDomainLoss, test, sentence) {
   const aggregate = comparison.delta.mean;
-  if (aggregate === null) return [];
-  const direction = aggregate >= 0 ? "rose" : "fell";
-  return comparison.domains.filter((domain2) => domain2.reversal).map((domain2) => {
-    const worse = domain2.net < 0;
-    return {
-      check: "churn",
-      rule: "domain-reversal",
-      severity: worse && domain2.deteriorated >= minDomainItems ? "fail" : worse ? "warn" : "info",
-      message: sentence(domain2, direction, aggregate),
-      values: {
-        domain: domain2.domain,
-        deteriorated: domain2.deteriorated,
-        improved: domain2.improved,
-        aggregateDelta: aggregate,
-        minDomainItems,
-        ...extra
-      }
-    };
-  });
+  const direction = test?.overall.direction ?? null;
+  const findings = [];
+  for (const domain2 of comparison.domains) {
+    const loss = -(domain2.delta ?? 0) * 100;
+    if (domain2.loss) {
+      const big = loss >= maxDomainLoss - 1e-9;
+      const evidence = domain2.test ? `net loss over ${items(domain2.test.items)}, exact test p = ${pValue2(domain2.test.pLoss)}, Holm-adjusted ${pValue2(domain2.test.adjustedLoss)} \u2264 ${pValue2(test?.level ?? 0)}` : sentence?.(domain2) ?? "";
+      findings.push({
+        check: "churn",
+        rule: "domain-loss",
+        severity: big ? "fail" : "warn",
+        message: `${domain2.domain}: accuracy fell ${pts2(domain2.delta ?? 0)} (${evidence}), ${big ? "at or above" : "below"} the limit of ${fmt(maxDomainLoss)} points${domain2.reversal ? overallSentence(direction, aggregate) : domain2.test ? overallSentence(direction, aggregate) : ""}`,
+        values: {
+          domain: domain2.domain,
+          delta: domain2.delta,
+          pLoss: domain2.test?.pLoss ?? null,
+          adjustedP: domain2.test?.adjustedLoss ?? null,
+          level: test?.level ?? null,
+          maxDomainLoss,
+          reversal: domain2.reversal,
+          aggregateDelta: aggregate
+        }
+      });
+    } else if (domain2.gain && domain2.reversal) {
+      findings.push({
+        check: "churn",
+        rule: "domain-loss",
+        severity: "info",
+        message: `${domain2.domain}: accuracy rose ${pts2(domain2.delta ?? 0)} while overall accuracy fell significantly (${pts2(aggregate ?? 0)}); a gain never fails the gate`,
+        values: {
+          domain: domain2.domain,
+          delta: domain2.delta,
+          reversal: true,
+          aggregateDelta: aggregate
+        }
+      });
+    }
+  }
+  return findings;
 }
 function aggregateFinding(delta) {
-  const { mean: mean2, low, high } = delta;
-  if (high === null || low === null || high >= 0 || mean2 === null) return [];
+  const { mean: mean4, low, high } = delta;
+  if (high === null || low === null || high >= 0 || mean4 === null) return [];
   return [
     {
       check: "churn",
       rule: "aggregate-delta",
       severity: "warn",
-      message: `overall accuracy fell ${pts2(mean2)} (95% CI ${fmt(low * 100)} to ${fmt(high * 100)} points)`,
-      values: { delta: mean2, low, high }
+      message: `overall accuracy fell ${pts2(mean4)} (95% CI ${fmt(low * 100)} to ${fmt(high * 100)} points)`,
+      values: { delta: mean4, low, high }
     }
   ];
 }
@@ -37121,7 +39808,7 @@ function effectFindings(section, settings) {
     check: "churn",
     rule: "max-deteriorated",
     severity: over ? "fail" : "info",
-    message: `${over ? "too many items got worse" : "items that got worse within the limit"}: ${items(effect.deteriorated)} lost at least ${size} of p(correct) (effect-size count, exact estimator: no sampling noise to test against; limit ${label2})`,
+    message: `${over ? "too many items got worse" : "items that got worse within the limit"}: ${items(effect.deteriorated)} lost at least ${size} of p(correct) (effect-size count, logprobs estimator: no sampling noise to test against; limit ${label2})`,
     values: {
       method: "effect",
       deteriorated: effect.deteriorated,
@@ -37131,11 +39818,15 @@ function effectFindings(section, settings) {
     }
   });
   findings.push(
-    ...reversalFindings(
+    ...domainLossFindings(
       comparison,
-      rules.minDomainItems,
-      (domain2, direction, aggregate) => `${domain2.domain}: ${items(domain2.deteriorated)} lost and ${domain2.improved} gained at least ${size} of p(correct) (effect-size counts), while overall accuracy ${direction} ${pts2(aggregate)}`,
-      { minEffect: effect.minEffect }
+      rules.maxDomainLoss,
+      {
+        level: 0,
+        minItems: rules.minDomainItems,
+        overall: { pLoss: Number.NaN, pGain: Number.NaN, direction: comparison.overallDirection }
+      },
+      (domain2) => `mean of p(correct) over ${items(domain2.items)}, no sampling noise; ${items(domain2.deteriorated)} lost and ${domain2.improved} gained at least ${size}`
     )
   );
   findings.push(...aggregateFinding(comparison.delta));
@@ -37143,15 +39834,17 @@ function effectFindings(section, settings) {
 }
 
 // src/providers/types.ts
+init_neutralise();
 var ANSWER_PROBABILITY_SOURCES = {
   embedded: "embedded-logits",
   // Ollama returns token log-probabilities from server version 0.12.11 on.
   ollama: "ollama-logprobs",
   openai: null
 };
+var MESSAGE_LIMIT = 500;
 var ProviderFailure = class extends Error {
   constructor(kind, message, status = null) {
-    super(message);
+    super(neutralise(message, MESSAGE_LIMIT));
     this.kind = kind;
     this.status = status;
     this.name = "ProviderFailure";
@@ -37202,9 +39895,9 @@ function letterProbabilities(position, letters, temperature) {
   const top = Math.max(...scaled.flatMap(([, values]) => values));
   let total = 0;
   for (const [letter, values] of scaled) {
-    const weight = values.reduce((sum, v) => sum + Math.exp(v - top), 0);
-    result[letter] = weight;
-    total += weight;
+    const weight2 = values.reduce((sum2, v) => sum2 + Math.exp(v - top), 0);
+    result[letter] = weight2;
+    total += weight2;
   }
   for (const letter of letters) result[letter] = result[letter] / total;
   return result;
@@ -37258,8 +39951,8 @@ function readAnswer(content, doneReason, letters, numPredict) {
     }
   }
   if (typeof parsed !== "object" || parsed === null || !("answer" in parsed)) {
-    const cut = doneReason === "length" ? " (cut off: done_reason length)" : "";
-    return { reason: `not a JSON object with an "answer" field${cut}` };
+    const cut2 = doneReason === "length" ? " (cut off: done_reason length)" : "";
+    return { reason: `not a JSON object with an "answer" field${cut2}` };
   }
   const raw = parsed.answer;
   const letter = typeof raw === "string" ? raw.trim().replace(/[.)]$/, "").toUpperCase() : "";
@@ -37341,7 +40034,7 @@ function scoreChurnExact(slot, outcome2, digest, keepText, temperature) {
   const reading = answerPositionOf(response);
   if (reading === null) {
     throw new InputError(
-      `churn.estimator: exact: ${slot.model} answered without token probabilities`,
+      `churn.estimator: logprobs: ${slot.model} answered without token probabilities`,
       [
         "Ollama returns them from server version 0.12.11 on: upgrade the server",
         "or set churn.estimator: sampled"
@@ -37376,12 +40069,13 @@ function scoreChurnExact(slot, outcome2, digest, keepText, temperature) {
 function churnUnitKey(itemId, mode, sample) {
   return mode === "stochastic" ? `${itemId}#${sample}` : `${itemId}#${mode}`;
 }
-function checkExactEstimator(config2) {
-  if (config2.churn.estimator !== "exact") return;
+function checkExactEstimator(config2, items2 = []) {
+  if (config2.churn.estimator !== "logprobs") return;
   const kind = config2.provider.kind;
+  if (ANSWER_PROBABILITY_SOURCES[kind] === "ollama-logprobs") checkTopLogprobs(config2, items2);
   if (ANSWER_PROBABILITY_SOURCES[kind] === null) {
     throw new InputError(
-      `churn.estimator: exact needs the probability of each answer letter, which provider.kind ${kind} cannot return`,
+      `churn.estimator: logprobs needs the probability of each answer letter, which provider.kind ${kind} cannot return`,
       [
         "use provider.kind: embedded (llama.cpp in process) or provider.kind: ollama (server 0.12.11 or later, token logprobs)",
         "or set churn.estimator: sampled (K sampled answers per item)"
@@ -37416,7 +40110,7 @@ function churnSlots(items2, config2, model) {
     numPredict: settings.numPredict,
     think: settings.think
   };
-  if (settings.estimator === "exact") {
+  if (settings.estimator === "logprobs") {
     for (const item of items2) {
       slot(item, "exact", 0, { ...common, temperature: 0, seed: settings.greedySeed });
     }
@@ -37435,8 +40129,21 @@ function churnSlots(items2, config2, model) {
   }
   return slots;
 }
+function checkTopLogprobs(config2, items2) {
+  const top = config2.churn.topLogprobs;
+  let widest = null;
+  for (const item of items2) {
+    if (item.choices.length > (widest?.choices.length ?? top)) widest = item;
+  }
+  if (!widest) return;
+  const short = items2.filter((item) => item.choices.length > top).length;
+  throw new InputError(
+    `churn.top-logprobs: ${top} is below the ${widest.choices.length} answer choices of item ${widest.id} (${config2.churn.items}, line ${widest.line}); ${short} item(s) have more choices than that, and letters outside the returned alternatives would count as probability 0`,
+    [`set churn.top-logprobs to at least ${widest.choices.length} (Ollama returns up to 20)`]
+  );
+}
 function churnWorkUnits(items2, config2, model) {
-  checkExactEstimator(config2);
+  checkExactEstimator(config2, items2);
   const { keepText, temperature } = config2.churn;
   return churnSlots(items2, config2, model).map((slot) => {
     const matches = (record2) => record2.kind === "call" && record2.prompt_sha256 === slot.spec.promptSha256 && record2.kind === "call" && sameRecordedOptions(record2.options, recordedOptions(slot.spec.request.options)) && // Exact probabilities hold for one temperature; another one is asked again.
@@ -37449,6 +40156,10 @@ function churnWorkUnits(items2, config2, model) {
       model,
       key: slot.key,
       expectedCalls: 1,
+      expected: {
+        promptSha256: slot.spec.promptSha256,
+        options: recordedOptions(slot.spec.request.options)
+      },
       isComplete: isComplete2,
       current: (records) => records.filter(matches),
       async execute(ctx) {
@@ -37460,6 +40171,78 @@ function churnWorkUnits(items2, config2, model) {
       }
     };
   });
+}
+
+// src/checks/churn/rules.ts
+var pct6 = (x2) => `${Number((x2 * 100).toFixed(2))}%`;
+var pts3 = (x2) => `${Number((x2 * 100).toFixed(1))} points`;
+function churnRuleCards(section, ctx) {
+  const settings = ctx.config.churn;
+  const budget = churnBudget(checkFalseAlarmBudget(ctx.config));
+  const maxLoss = settings.gate.maxDomainLoss;
+  const card = (rule, rest) => ({
+    check: "churn",
+    rule,
+    ...rest
+  });
+  const cards = [];
+  if (section.estimator === "logprobs") {
+    cards.push(
+      card("max-deteriorated", {
+        tests: `more items than max-deteriorated whose p(correct) fell by at least ${settings.minEffect}`,
+        falseAlarmRate: 0,
+        falseAlarmBasis: "logprobs estimator: p(correct) is read, not sampled; identical models give \u0394p = 0 on every item",
+        detects: `items whose p(correct) falls by ${settings.minEffect} or more`
+      }),
+      card("domain-loss", {
+        tests: `a domain whose mean p(correct) fell by at least ${maxLoss} points`,
+        falseAlarmRate: 0,
+        falseAlarmBasis: "logprobs estimator: no sampling noise; identical models give \u0394p = 0",
+        detects: `a domain losing ${maxLoss} points of mean p(correct)`
+      })
+    );
+  } else {
+    const d = section.comparison?.detection;
+    const method = section.method === "fisher-bh" ? "Fisher + BH" : "RCI";
+    const item = section.method === "fisher-bh" ? d?.itemFisherBh ?? null : d?.itemRci ?? null;
+    const itemText = item === null ? "not measured (no comparison)" : item >= 1 ? `no single item at K = ${settings.samples} (it would need |\u0394p| > 1); raise churn.samples` : `at K = ${settings.samples} an item must move by ${item.toFixed(2)} to be flagged; the rule fails above max-deteriorated such items`;
+    const domainText = d?.domain === null || d?.domain === void 0 ? "not measured (no tested domain)" : `at K = ${settings.samples} a domain of ${d.domainItems} items losing ${pts3(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
+    cards.push(
+      card("max-deteriorated", {
+        tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,
+        falseAlarmRate: budget.maxDeteriorated,
+        falseAlarmBasis: `design: the count must exceed the method's null calibration at its ${pct6(1 - budget.maxDeteriorated)} quantile (parametric bootstrap, ${settings.nullReplicates} replicates); measured by simulation in docs/gate-validity-churn.md`,
+        detects: itemText
+      }),
+      card("domain-loss", {
+        tests: "a domain's net loss: exact permutation test on its items' paired counts, Holm over domains",
+        falseAlarmRate: budget.domainLoss,
+        falseAlarmBasis: "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md",
+        detects: domainText
+      })
+    );
+  }
+  cards.push(
+    card("aggregate-delta", {
+      tests: "the overall \u0394 interval entirely below 0 (a warning)",
+      falseAlarmRate: 0,
+      falseAlarmBasis: "warns, never fails: not counted against the budget",
+      detects: "an overall loss whose 95% interval excludes 0"
+    }),
+    card("timeouts", {
+      tests: `more than ${pct6(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
+      falseAlarmRate: 0,
+      falseAlarmBasis: "inconclusive, not a test of change: not counted against the budget",
+      detects: "an incomplete measurement"
+    }),
+    card("invalid-answers", {
+      tests: `more than ${pct6(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
+      falseAlarmRate: 0,
+      falseAlarmBasis: "inconclusive, not a test of change: not counted against the budget",
+      detects: "an incomplete measurement"
+    })
+  );
+  return cards;
 }
 
 // src/checks/churn/index.ts
@@ -37474,243 +40257,27 @@ var churnCheck = {
     return churnWorkUnits(definitions.items, ctx.config, model);
   },
   analyse(records, definitions, ctx) {
-    const analyse = ctx.config.churn.estimator === "exact" ? analyseChurnExact : analyseChurn;
+    const analyse = ctx.config.churn.estimator === "logprobs" ? analyseChurnExact : analyseChurn;
     return analyse({
       records,
       items: definitions.items,
       settings: ctx.config.churn,
       baseline: ctx.models.baseline,
       candidate: ctx.models.candidate,
-      warnings: definitions.warnings
+      warnings: definitions.warnings,
+      falseAlarmShare: checkFalseAlarmBudget(ctx.config)
     });
   },
   gate(section, ctx) {
     return churnGate(section, ctx.config.churn);
+  },
+  rules(section, ctx) {
+    return churnRuleCards(section, ctx);
   }
 };
 
 // src/checks/personas/index.ts
-import path4 from "node:path";
-
-// src/checks/personas/collection.ts
-import { createHash as createHash6 } from "node:crypto";
-function messagesFor(systemPrompt, probe) {
-  return [
-    { role: "system", content: systemPrompt },
-    { role: "user", content: probe }
-  ];
-}
-function promptHash(messages) {
-  return createHash6("sha256").update(JSON.stringify(messages)).digest("hex");
-}
-function unitKey(assistant, probe) {
-  return `${assistant}/probe-${probe}`;
-}
-function chatOptions(settings, numCtx) {
-  return {
-    temperature: settings.temperature,
-    seed: settings.seed,
-    numCtx,
-    numPredict: settings.maxTokens,
-    think: settings.think
-  };
-}
-function planPersonas(catalogue, settings, numCtx, model) {
-  const options = chatOptions(settings, numCtx);
-  const embedModel = settings.vectors === "embed" ? settings.embedModel ?? model : null;
-  return catalogue.assistants.flatMap(
-    (assistant) => catalogue.probes.map((probeText, probe) => {
-      const messages = messagesFor(assistant.prompt, probeText);
-      const hash2 = promptHash(messages);
-      const key = unitKey(assistant.name, probe);
-      const base = {
-        model,
-        key,
-        persona: assistant.name,
-        probe,
-        prompt_sha256: hash2,
-        options: recordedOptions(options)
-      };
-      return {
-        check: "personas",
-        model,
-        key,
-        expectedCalls: 1,
-        isComplete: (prior) => prior.some((r) => completes(r, base, embedModel)),
-        current: (records) => records.filter((r) => answers(r, base)),
-        async execute(ctx) {
-          const outcome2 = await ctx.call({
-            request: { model, messages, options },
-            promptSha256: hash2
-          });
-          const record2 = scoreAnswer(outcome2, { ...base, digest: ctx.digest });
-          if (record2.status === "ok" && embedModel !== null && ctx.embed) {
-            try {
-              const [vector] = await ctx.embed(embedModel, [record2.text]);
-              if (vector && vector.length > 0) {
-                record2.vector = vector;
-                record2.embed_model = embedModel;
-              }
-            } catch {
-            }
-          }
-          await ctx.emit(record2);
-        }
-      };
-    })
-  );
-}
-function answers(record2, unit) {
-  if (record2.kind !== "call" || record2.check !== "personas") return false;
-  if (record2.model !== unit.model || record2.key !== unit.key) return false;
-  return record2.prompt_sha256 === unit.prompt_sha256 && sameRecordedOptions(record2.options, unit.options);
-}
-function completes(record2, unit, embedModel) {
-  if (!answers(record2, unit) || record2.kind !== "call" || record2.check !== "personas") return false;
-  if (record2.status === "error") return false;
-  if (embedModel !== null && record2.status === "ok") return record2.embed_model === embedModel;
-  return true;
-}
-function scoreAnswer(outcome2, unit) {
-  const response = outcome2.response;
-  const text3 = outcome2.status === "ok" && response ? response.content : "";
-  let status = outcome2.status;
-  let reason = outcome2.reason;
-  if (outcome2.status === "ok" && text3.trim() === "") {
-    status = "invalid";
-    reason = emptyAnswerReason(response);
-  }
-  const record2 = {
-    v: SAMPLE_LOG_VERSION,
-    kind: "call",
-    check: "personas",
-    model: unit.model,
-    digest: unit.digest,
-    key: unit.key,
-    sample: 0,
-    options: unit.options,
-    prompt_sha256: unit.prompt_sha256,
-    status,
-    latency_ms: outcome2.latencyMs,
-    attempts: outcome2.attempts,
-    persona: unit.persona,
-    probe: unit.probe,
-    text: text3
-  };
-  if (reason !== void 0) record2.reason = reason;
-  if (response?.promptTokens != null) record2.prompt_tokens = response.promptTokens;
-  if (response?.completionTokens != null) record2.completion_tokens = response.completionTokens;
-  return record2;
-}
-function emptyAnswerReason(response) {
-  if (response?.thinking && response.doneReason === "length") {
-    return "empty answer: the token budget went to thinking (done_reason length); keep think false or raise max-tokens";
-  }
-  if (response?.doneReason === "length") return "empty answer: stopped by the token budget";
-  return "empty answer";
-}
-
-// src/checks/personas/answers.ts
-function collectAnswers(records, catalogue, model) {
-  const expected = /* @__PURE__ */ new Map();
-  catalogue.assistants.forEach((assistant, a) => {
-    catalogue.probes.forEach((probe, p) => {
-      expected.set(`${a}/${p}`, promptHash(messagesFor(assistant.prompt, probe)));
-    });
-  });
-  const index2 = new Map(catalogue.assistants.map((a, i) => [a.name, i]));
-  const chosen = /* @__PURE__ */ new Map();
-  let stale = 0;
-  for (const record2 of records) {
-    if (record2.kind !== "call" || record2.check !== "personas" || record2.model !== model) continue;
-    const a = index2.get(record2.persona);
-    const slot = `${a}/${record2.probe}`;
-    if (a === void 0 || expected.get(slot) !== record2.prompt_sha256) {
-      stale++;
-      continue;
-    }
-    const held = chosen.get(slot);
-    if (!held || held.status !== "ok" && record2.status === "ok") chosen.set(slot, record2);
-  }
-  const tally = {
-    expected: expected.size,
-    found: chosen.size,
-    ok: 0,
-    invalid: 0,
-    timeout: 0,
-    error: 0
-  };
-  const answers2 = [];
-  for (const [slot, record2] of chosen) {
-    const usable = record2.status === "ok" && record2.text.trim() !== "";
-    tally[usable ? "ok" : record2.status === "ok" ? "invalid" : record2.status]++;
-    if (!usable) continue;
-    const [a, p] = slot.split("/").map(Number);
-    answers2.push({
-      assistant: a ?? 0,
-      probe: p ?? 0,
-      text: record2.text,
-      vector: record2.vector && record2.vector.length > 0 ? record2.vector : null
-    });
-  }
-  answers2.sort((x2, y2) => x2.assistant - y2.assistant || x2.probe - y2.probe);
-  return { answers: answers2, tally, stale };
-}
-
-// src/checks/personas/comparison.ts
-function compareModels(assistants, baseline, candidate) {
-  const merged = (result) => new Map(result.confusedPairs.filter((p) => p.merged && !p.control).map((p) => [pairKey(p), p]));
-  const mergedBefore = merged(baseline);
-  const mergedAfter = merged(candidate);
-  const delta = baseline.accuracy !== null && candidate.accuracy !== null ? candidate.accuracy - baseline.accuracy : null;
-  return {
-    baseline: baseline.model,
-    candidate: candidate.model,
-    accuracy: { baseline: baseline.accuracy, candidate: candidate.accuracy, delta },
-    recognition: assistants.map((assistant) => {
-      const before = baseline.recognition.find((r) => r.assistant === assistant.name);
-      const after = candidate.recognition.find((r) => r.assistant === assistant.name);
-      return {
-        assistant: assistant.name,
-        baseline: before?.share ?? null,
-        candidate: after?.share ?? null,
-        baselineGated: before?.shareUpToControls ?? null,
-        candidateGated: after?.shareUpToControls ?? null,
-        control: assistant.control !== null
-      };
-    }),
-    newlyMerged: [...mergedAfter].filter(([key]) => !mergedBefore.has(key)).map(([, p]) => p),
-    newlySeparated: [...mergedBefore].filter(([key]) => !mergedAfter.has(key)).map(([, p]) => p),
-    controlChanges: candidate.controls.flatMap((after) => {
-      const before = baseline.controls.find((c) => c.control === after.control);
-      if (!before || before.verdict === after.verdict) return [];
-      return [
-        {
-          control: after.control,
-          twin: after.twin,
-          kind: after.kind,
-          baseline: before.verdict,
-          candidate: after.verdict
-        }
-      ];
-    })
-  };
-}
-function pairKey(pair) {
-  return `${pair.a}\0${pair.b}`;
-}
-
-// src/stats/text/jaccard.ts
-function jaccard(a, b) {
-  if (a.size === 0 && b.size === 0) return 1;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let shared = 0;
-  for (const word of small) if (large.has(word)) shared++;
-  return shared / (a.size + b.size - shared);
-}
-function jaccardMatrix(sets) {
-  return sets.map((a, i) => sets.map((b, j) => i === j ? 1 : jaccard(a, b)));
-}
+import path6 from "node:path";
 
 // src/stats/text/stopWords.ts
 var ENGLISH = `
@@ -37743,7 +40310,11 @@ var LISTS = {
   fr: new Set(words(FRENCH))
 };
 function stopWords(language, extra = []) {
-  return /* @__PURE__ */ new Set([...LISTS[language], ...extra.map((w) => w.normalize("NFC").toLowerCase())]);
+  const languages = typeof language === "string" ? [language] : language;
+  return /* @__PURE__ */ new Set([
+    ...languages.flatMap((l) => [...LISTS[l]]),
+    ...extra.map((w) => w.normalize("NFC").toLowerCase())
+  ]);
 }
 function words(list3) {
   return list3.split(/\s+/).filter((w) => w.length > 0).map((w) => w.normalize("NFC"));
@@ -37769,7 +40340,7 @@ function cosine(a, b) {
   const lengths = norm(a) * norm(b);
   return lengths === 0 ? 0 : dot(a, b) / lengths;
 }
-function mean(vectors) {
+function mean2(vectors) {
   const first = vectors[0];
   if (first === void 0) throw new RangeError("mean of no vectors");
   const total = new Array(first.length).fill(0);
@@ -37797,16 +40368,16 @@ function tfidf(documents) {
   });
   const documentFrequency = new Array(vocabulary.length).fill(0);
   for (const row of counts) {
-    row.forEach((count3, j) => {
-      if (count3 > 0) documentFrequency[j] = (documentFrequency[j] ?? 0) + 1;
+    row.forEach((count4, j) => {
+      if (count4 > 0) documentFrequency[j] = (documentFrequency[j] ?? 0) + 1;
     });
   }
   const idf = documentFrequency.map((df) => Math.log((1 + n) / (1 + df)) + 1);
-  const rows = counts.map((row, i) => {
+  const rows2 = counts.map((row, i) => {
     const length = documents[i]?.length ?? 0;
-    return normalise(row.map((count3, j) => (length === 0 ? 0 : count3 / length) * (idf[j] ?? 0)));
+    return normalise(row.map((count4, j) => (length === 0 ? 0 : count4 / length) * (idf[j] ?? 0)));
   });
-  return { vocabulary, idf, rows };
+  return { vocabulary, idf, rows: rows2 };
 }
 
 // src/stats/text/tokenise.ts
@@ -37817,9 +40388,355 @@ function tokenise(text3, stopWords2) {
   return words2.filter((word) => letterCount(word) > MAX_DROPPED_LENGTH && !stopWords2.has(word));
 }
 function letterCount(word) {
-  let count3 = 0;
-  for (const _ of word) count3++;
-  return count3;
+  let count4 = 0;
+  for (const _ of word) count4++;
+  return count4;
+}
+
+// src/checks/personas/collection.ts
+import { createHash as createHash6 } from "node:crypto";
+function messagesFor(systemPrompt, probe) {
+  return [
+    { role: "system", content: systemPrompt },
+    { role: "user", content: probe }
+  ];
+}
+function promptHash(messages) {
+  return createHash6("sha256").update(JSON.stringify(messages)).digest("hex");
+}
+function unitKey(assistant, probe, sample = 0) {
+  return sample === 0 ? `${assistant}/probe-${probe}` : `${assistant}/probe-${probe}#${sample}`;
+}
+function chatOptions(settings, numCtx, sample = 0) {
+  return {
+    temperature: settings.temperature,
+    seed: settings.seed + sample,
+    numCtx,
+    numPredict: settings.maxTokens,
+    think: settings.think
+  };
+}
+function planPersonas(catalogue, settings, numCtx, model) {
+  const embedModel = settings.vectors === "embed" ? settings.embedModel ?? model : null;
+  const samples = Array.from({ length: settings.samples }, (_, s) => s);
+  return catalogue.assistants.flatMap(
+    (assistant) => catalogue.probes.flatMap(
+      (probeText, probe) => samples.map((sample) => {
+        const options = chatOptions(settings, numCtx, sample);
+        const messages = messagesFor(assistant.prompt, probeText);
+        const hash2 = promptHash(messages);
+        const key = unitKey(assistant.name, probe, sample);
+        const base = {
+          model,
+          key,
+          sample,
+          persona: assistant.name,
+          probe,
+          prompt_sha256: hash2,
+          options: recordedOptions(options)
+        };
+        return {
+          check: "personas",
+          model,
+          key,
+          expectedCalls: 1,
+          expected: { promptSha256: hash2, options: base.options },
+          isComplete: (prior) => prior.some((r) => completes(r, base, embedModel)),
+          current: (records) => records.filter((r) => answers(r, base)),
+          async execute(ctx) {
+            const outcome2 = await ctx.call({
+              request: { model, messages, options },
+              promptSha256: hash2
+            });
+            const record2 = scoreAnswer(outcome2, { ...base, digest: ctx.digest });
+            if (record2.status === "ok" && embedModel !== null && ctx.embed) {
+              try {
+                const [vector] = await ctx.embed(embedModel, [record2.text]);
+                if (vector && vector.length > 0) {
+                  record2.vector = vector;
+                  record2.embed_model = embedModel;
+                }
+              } catch {
+              }
+            }
+            await ctx.emit(record2);
+          }
+        };
+      })
+    )
+  );
+}
+function answers(record2, unit) {
+  if (record2.kind !== "call" || record2.check !== "personas") return false;
+  if (record2.model !== unit.model || record2.key !== unit.key) return false;
+  return record2.prompt_sha256 === unit.prompt_sha256 && sameRecordedOptions(record2.options, unit.options);
+}
+function completes(record2, unit, embedModel) {
+  if (!answers(record2, unit) || record2.kind !== "call" || record2.check !== "personas") return false;
+  if (record2.status === "error") return false;
+  if (embedModel !== null && record2.status === "ok") return record2.embed_model === embedModel;
+  return true;
+}
+function scoreAnswer(outcome2, unit) {
+  const response = outcome2.response;
+  const text3 = outcome2.status === "ok" && response ? response.content : "";
+  let status = outcome2.status;
+  let reason = outcome2.reason;
+  if (outcome2.status === "ok" && text3.trim() === "") {
+    status = "invalid";
+    reason = emptyAnswerReason(response);
+  }
+  const record2 = {
+    v: SAMPLE_LOG_VERSION,
+    kind: "call",
+    check: "personas",
+    model: unit.model,
+    digest: unit.digest,
+    key: unit.key,
+    sample: unit.sample,
+    options: unit.options,
+    prompt_sha256: unit.prompt_sha256,
+    status,
+    latency_ms: outcome2.latencyMs,
+    attempts: outcome2.attempts,
+    persona: unit.persona,
+    probe: unit.probe,
+    text: text3
+  };
+  if (reason !== void 0) record2.reason = reason;
+  if (response?.promptTokens != null) record2.prompt_tokens = response.promptTokens;
+  if (response?.completionTokens != null) record2.completion_tokens = response.completionTokens;
+  return record2;
+}
+function emptyAnswerReason(response) {
+  if (response?.thinking && response.doneReason === "length") {
+    return "empty answer: the token budget went to thinking (done_reason length); keep think false or raise max-tokens";
+  }
+  if (response?.doneReason === "length") return "empty answer: stopped by the token budget";
+  return "empty answer";
+}
+
+// src/checks/personas/answers.ts
+function collectAnswers(records, catalogue, model, samples = 1) {
+  const expected = /* @__PURE__ */ new Map();
+  catalogue.assistants.forEach((assistant, a) => {
+    catalogue.probes.forEach((probe, p) => {
+      const hash2 = promptHash(messagesFor(assistant.prompt, probe));
+      for (let s = 0; s < samples; s++) expected.set(`${a}/${p}/${s}`, hash2);
+    });
+  });
+  const index2 = new Map(catalogue.assistants.map((a, i) => [a.name, i]));
+  const chosen = /* @__PURE__ */ new Map();
+  let stale = 0;
+  let extra = 0;
+  for (const record2 of countedRecords(records).records) {
+    if (record2.kind !== "call" || record2.check !== "personas" || record2.model !== model) continue;
+    const a = index2.get(record2.persona);
+    const slot = `${a}/${record2.probe}/${record2.sample}`;
+    if (a !== void 0 && record2.sample >= samples && expected.has(`${a}/${record2.probe}/0`)) {
+      extra++;
+      continue;
+    }
+    if (a === void 0 || expected.get(slot) !== record2.prompt_sha256) {
+      stale++;
+      continue;
+    }
+    chosen.set(slot, record2);
+  }
+  const tally = {
+    expected: expected.size,
+    found: chosen.size,
+    ok: 0,
+    invalid: 0,
+    timeout: 0,
+    error: 0
+  };
+  const answers2 = [];
+  for (const [slot, record2] of chosen) {
+    const usable = record2.status === "ok" && record2.text.trim() !== "";
+    tally[usable ? "ok" : record2.status === "ok" ? "invalid" : record2.status]++;
+    if (!usable) continue;
+    const [a, p, s] = slot.split("/").map(Number);
+    answers2.push({
+      assistant: a ?? 0,
+      probe: p ?? 0,
+      sample: s ?? 0,
+      text: record2.text,
+      vector: record2.vector && record2.vector.length > 0 ? record2.vector : null
+    });
+  }
+  answers2.sort((x2, y2) => x2.assistant - y2.assistant || x2.probe - y2.probe || x2.sample - y2.sample);
+  return { answers: answers2, tally, stale, extra };
+}
+
+// src/checks/personas/comparison.ts
+function compareModels(assistants, baseline, candidate, levels, swap) {
+  const mergedBefore = new Set(
+    baseline.confusedPairs.filter((p) => p.merged && !p.control).map(pairKey)
+  );
+  const mergedAfter = new Set(
+    candidate.confusedPairs.filter((p) => p.merged && !p.control).map(pairKey)
+  );
+  const delta = baseline.accuracy !== null && candidate.accuracy !== null ? candidate.accuracy - baseline.accuracy : null;
+  const recognition = swap ? recognitionFromSwaps(assistants, baseline, candidate, levels, swap) : recognitionBonferroni(assistants, baseline, candidate, levels);
+  const pairs = swap ? pairsFromSwaps(swap, levels) : pairsBonferroni(assistants, baseline, candidate, levels);
+  return {
+    baseline: baseline.model,
+    candidate: candidate.model,
+    accuracy: { baseline: baseline.accuracy, candidate: candidate.accuracy, delta },
+    levels,
+    test: swap ? { method: "swap-permutation", swaps: swap.swaps, pairedCells: swap.pairedCells } : { method: "fisher-bonferroni", swaps: 0, pairedCells: 0 },
+    recognition,
+    pairs,
+    newlyMerged: pairs.filter((p) => p.merged),
+    newlySeparated: baseline.confusedPairs.filter(
+      (p) => mergedBefore.has(pairKey(p)) && !mergedAfter.has(pairKey(p))
+    ),
+    controlChanges: candidate.controls.flatMap((after) => {
+      const before = baseline.controls.find((c) => c.control === after.control);
+      if (!before || before.verdict === after.verdict) return [];
+      return [
+        {
+          control: after.control,
+          twin: after.twin,
+          kind: after.kind,
+          baseline: before.verdict,
+          candidate: after.verdict
+        }
+      ];
+    })
+  };
+}
+function shares(assistantName, baseline, candidate) {
+  const before = baseline.recognition.find((r) => r.assistant === assistantName);
+  const after = candidate.recognition.find((r) => r.assistant === assistantName);
+  return {
+    baseline: before?.share ?? null,
+    candidate: after?.share ?? null,
+    before,
+    after
+  };
+}
+function recognitionFromSwaps(assistants, baseline, candidate, levels, swap) {
+  return assistants.map((assistant) => {
+    const { before, after, ...share4 } = shares(assistant.name, baseline, candidate);
+    const test = swap.recognition.find((r) => r.assistant === assistant.name);
+    const baselineCounts = test ? { recognised: test.baseline.hits, answers: test.baseline.answers } : countsOf2(before);
+    const candidateCounts = test ? { recognised: test.candidate.hits, answers: test.candidate.answers } : countsOf2(after);
+    return {
+      assistant: assistant.name,
+      ...share4,
+      baselineGated: shareOf(baselineCounts),
+      candidateGated: shareOf(candidateCounts),
+      baselineCounts,
+      candidateCounts,
+      p: test?.p ?? null,
+      adjusted: test?.adjusted ?? null,
+      dropped: test ? recognitionDropped(test.baseline, test.candidate, test.adjusted, levels) : false,
+      control: assistant.control !== null
+    };
+  });
+}
+function recognitionBonferroni(assistants, baseline, candidate, levels) {
+  return assistants.map((assistant) => {
+    const { before, after, ...share4 } = shares(assistant.name, baseline, candidate);
+    const baselineCounts = countsOf2(before);
+    const candidateCounts = countsOf2(after);
+    const control = assistant.control !== null;
+    const p = control ? null : recognitionDropP(baselineCounts, candidateCounts);
+    const adjusted = p === null ? null : Math.min(1, p * levels.recognitionTests);
+    const hits = (c) => ({
+      hits: c.recognised,
+      answers: c.answers
+    });
+    return {
+      assistant: assistant.name,
+      ...share4,
+      baselineGated: shareOf(baselineCounts),
+      candidateGated: shareOf(candidateCounts),
+      baselineCounts,
+      candidateCounts,
+      p,
+      adjusted,
+      dropped: adjusted !== null && recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
+      control
+    };
+  });
+}
+function pairsFromSwaps(swap, levels) {
+  return swap.pairs.map((pair) => ({
+    a: pair.a,
+    b: pair.b,
+    baseline: { crossings: pair.baseline.hits, answers: pair.baseline.answers },
+    candidate: { crossings: pair.candidate.hits, answers: pair.candidate.answers },
+    aAsB: pair.aAsB,
+    bAsA: pair.bAsA,
+    p: pair.p,
+    adjusted: pair.adjusted,
+    merged: pairMerged(pair.baseline, pair.candidate, pair.adjusted, levels)
+  }));
+}
+function pairsBonferroni(assistants, baseline, candidate, levels) {
+  const index2 = new Map(assistants.map((a, i) => [a.name, i]));
+  const crossing2 = (model, i, j) => {
+    const aAsB = model.confusion[i]?.[j] ?? 0;
+    const bAsA = model.confusion[j]?.[i] ?? 0;
+    return {
+      aAsB,
+      bAsA,
+      crossings: aAsB + bAsA,
+      answers: answersOf(model, i) + answersOf(model, j)
+    };
+  };
+  return testedPairs(assistants).map(([a, b]) => {
+    const i = index2.get(a.name) ?? 0;
+    const j = index2.get(b.name) ?? 0;
+    const before = crossing2(baseline, i, j);
+    const after = crossing2(candidate, i, j);
+    const p = crossingRiseP(before, after);
+    const adjusted = Math.min(1, p * levels.pairTests);
+    return {
+      a: a.name,
+      b: b.name,
+      baseline: { crossings: before.crossings, answers: before.answers },
+      candidate: { crossings: after.crossings, answers: after.answers },
+      aAsB: after.aAsB,
+      bAsA: after.bAsA,
+      p,
+      adjusted,
+      merged: pairMerged(
+        { hits: before.crossings, answers: before.answers },
+        { hits: after.crossings, answers: after.answers },
+        adjusted,
+        levels
+      )
+    };
+  });
+}
+function countsOf2(r) {
+  if (!r || r.answers === 0 || r.shareUpToControls === null) return { recognised: 0, answers: 0 };
+  return { recognised: Math.round(r.shareUpToControls * r.answers), answers: r.answers };
+}
+function shareOf(c) {
+  return c.answers > 0 ? c.recognised / c.answers : null;
+}
+function answersOf(model, i) {
+  return (model.confusion[i] ?? []).reduce((s, v) => s + v, 0) + (model.unattributed[i] ?? 0);
+}
+function pairKey(pair) {
+  return `${pair.a}\0${pair.b}`;
+}
+
+// src/stats/text/jaccard.ts
+function jaccard(a, b) {
+  if (a.size === 0 && b.size === 0) return 1;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const word of small) if (large.has(word)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+function jaccardMatrix(sets) {
+  return sets.map((a, i) => sets.map((b, j) => i === j ? 1 : jaccard(a, b)));
 }
 
 // src/checks/personas/controls.ts
@@ -37847,66 +40764,15 @@ function evaluateControls(assistants, confusion, answersPerAssistant) {
   return outcomes;
 }
 
-// src/stats/binomial.ts
-function binomialPmf(k, n, p) {
-  assertArguments(k, n, p);
-  if (k < 0 || k > n) return 0;
-  if (p === 0) return k === 0 ? 1 : 0;
-  if (p === 1) return k === n ? 1 : 0;
-  return Math.exp(logChoose2(n, k) + k * Math.log(p) + (n - k) * Math.log1p(-p));
-}
-function binomialUpperTail(k, n, p) {
-  assertArguments(k, n, p);
-  if (k <= 0) return 1;
-  if (k > n) return 0;
-  if (p === 0) return 0;
-  if (p === 1) return 1;
-  if (k > n * p) return sumUpward(k, n, p);
-  return Math.max(0, 1 - sumDownward(k - 1, n, p));
-}
-function sumUpward(from, n, p) {
-  const ratio3 = p / (1 - p);
-  let term = binomialPmf(from, n, p);
-  let total = 0;
-  for (let i = from; i <= n; i++) {
-    total += term;
-    term *= (n - i) / (i + 1) * ratio3;
-    if (term < total * Number.EPSILON * 1e-3) break;
-  }
-  return Math.min(1, total);
-}
-function sumDownward(from, n, p) {
-  const inverseRatio = (1 - p) / p;
-  let term = binomialPmf(from, n, p);
-  let total = 0;
-  for (let i = from; i >= 0; i--) {
-    total += term;
-    term *= i / (n - i + 1) * inverseRatio;
-    if (term < total * Number.EPSILON * 1e-3) break;
-  }
-  return Math.min(1, total);
-}
-function logChoose2(n, k) {
-  const small = Math.min(k, n - k);
-  let total = 0;
-  for (let i = 1; i <= small; i++) total += Math.log((n - small + i) / i);
-  return total;
-}
-function assertArguments(k, n, p) {
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a whole number \u2265 0, got ${n}`);
-  if (!Number.isInteger(k)) throw new RangeError(`k must be a whole number, got ${k}`);
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must lie in [0, 1], got ${p}`);
-}
-
 // src/stats/text/nearestCentroid.ts
-var TIE = 1e-12;
-function gramMatrix(rows) {
-  const gram = rows.map(() => new Array(rows.length).fill(0));
-  rows.forEach((a, i) => {
-    for (let j = i; j < rows.length; j++) {
-      const value2 = dot(a, rows[j] ?? []);
-      gram[i][j] = value2;
-      gram[j][i] = value2;
+var TIE2 = 1e-12;
+function gramMatrix(rows2) {
+  const gram = rows2.map(() => new Array(rows2.length).fill(0));
+  rows2.forEach((a, i) => {
+    for (let j = i; j < rows2.length; j++) {
+      const value3 = dot(a, rows2[j] ?? []);
+      gram[i][j] = value3;
+      gram[j][i] = value3;
     }
   });
   return gram;
@@ -37926,7 +40792,7 @@ function attributeFromGram(gram, labels, classCount) {
       const others = (members2[c] ?? 0) - (isOwn ? 1 : 0);
       const s = (towardClass[i]?.[c] ?? 0) - (isOwn ? self2 : 0);
       const q = (classLength[c] ?? 0) - (isOwn ? 2 * (towardClass[i]?.[c] ?? 0) - self2 : 0);
-      cosines.push(others === 0 || q <= TIE || self2 <= 0 ? null : s / Math.sqrt(self2 * q));
+      cosines.push(others === 0 || q <= TIE2 || self2 <= 0 ? null : s / Math.sqrt(self2 * q));
     }
     const best = pickNearest(cosines);
     attributed.push(best);
@@ -37946,19 +40812,23 @@ function accuracyFromGram(gram, labels, classCount) {
 function classSums(gram, labels, classCount) {
   const n = labels.length;
   const members2 = new Array(classCount).fill(0);
-  for (const label2 of labels) {
-    if (!Number.isInteger(label2) || label2 < 0 || label2 >= classCount) {
-      throw new RangeError(`label ${label2} outside 0..${classCount - 1}`);
+  for (const label3 of labels) {
+    if (!Number.isInteger(label3) || label3 < 0 || label3 >= classCount) {
+      throw new RangeError(`label ${label3} outside 0..${classCount - 1}`);
     }
-    members2[label2] = (members2[label2] ?? 0) + 1;
+    members2[label3] = (members2[label3] ?? 0) + 1;
   }
-  const towardClass = Array.from({ length: n }, () => new Array(classCount).fill(0));
+  const label2 = Int32Array.from(labels);
+  const towardClass = [];
+  const sums = new Float64Array(classCount);
   for (let i = 0; i < n; i++) {
-    const row = towardClass[i] ?? [];
+    const g2 = gram[i];
+    sums.fill(0);
     for (let j = 0; j < n; j++) {
-      const c = labels[j] ?? 0;
-      row[c] = (row[c] ?? 0) + (gram[i]?.[j] ?? 0);
+      const c = label2[j];
+      sums[c] = sums[c] + g2[j];
     }
+    towardClass.push(Array.from(sums));
   }
   const classLength = new Array(classCount).fill(0);
   for (let i = 0; i < n; i++) {
@@ -37972,13 +40842,13 @@ function pickNearest(cosines) {
   let bestValue = Number.NEGATIVE_INFINITY;
   let allEqual = true;
   let firstValue = null;
-  cosines.forEach((value2, c) => {
-    if (value2 === null) return;
-    if (firstValue === null) firstValue = value2;
-    else if (Math.abs(value2 - firstValue) > TIE) allEqual = false;
-    if (value2 > bestValue + TIE) {
+  cosines.forEach((value3, c) => {
+    if (value3 === null) return;
+    if (firstValue === null) firstValue = value3;
+    else if (Math.abs(value3 - firstValue) > TIE2) allEqual = false;
+    if (value3 > bestValue + TIE2) {
       best = c;
-      bestValue = value2;
+      bestValue = value3;
     }
   });
   const candidates = cosines.filter((v) => v !== null).length;
@@ -38010,7 +40880,6 @@ function measureDiscriminability(input2) {
     correct,
     accuracy,
     chance,
-    binomialP: n > 0 ? binomialUpperTail(correct, n, chance) : null,
     permutation: permutationNull(
       gram,
       labels,
@@ -38063,13 +40932,13 @@ function recognitionOf(assistants, confusion, unattributed) {
   return assistants.map((assistant, i) => {
     const row = confusion[i] ?? [];
     const answers2 = row.reduce((s, v) => s + v, 0) + (unattributed[i] ?? 0);
-    const recognised = row[i] ?? 0;
+    const recognised2 = row[i] ?? 0;
     const controls = assistants.map((other, j) => ({ other, j })).filter(({ other }) => other.control?.of === assistant.name).map(({ j }) => j);
-    const upTo = recognised + controls.reduce((s, j) => s + (row[j] ?? 0), 0);
-    const share4 = answers2 > 0 ? recognised / answers2 : null;
+    const upTo = recognised2 + controls.reduce((s, j) => s + (row[j] ?? 0), 0);
+    const share4 = answers2 > 0 ? recognised2 / answers2 : null;
     return {
       assistant: assistant.name,
-      recognised,
+      recognised: recognised2,
       answers: answers2,
       share: share4,
       shareUpToControls: answers2 > 0 ? upTo / answers2 : null
@@ -38077,7 +40946,7 @@ function recognitionOf(assistants, confusion, unattributed) {
   });
 }
 function pairsOf(assistants, confusion, unattributed) {
-  const answersOf = (i) => (confusion[i] ?? []).reduce((s, v) => s + v, 0) + (unattributed[i] ?? 0);
+  const answersOf2 = (i) => (confusion[i] ?? []).reduce((s, v) => s + v, 0) + (unattributed[i] ?? 0);
   const pairs = [];
   for (let i = 0; i < assistants.length; i++) {
     for (let j = i + 1; j < assistants.length; j++) {
@@ -38092,7 +40961,7 @@ function pairsOf(assistants, confusion, unattributed) {
         aAsB,
         bAsA,
         total: aAsB + bAsA,
-        merged: isMerged(aAsB, answersOf(i), bAsA, answersOf(j)),
+        merged: isMerged(aAsB, answersOf2(i), bAsA, answersOf2(j)),
         expected: isParaphrasePair(a, b),
         control: a.control?.of === b.name || b.control?.of === a.name
       });
@@ -38110,48 +40979,19 @@ function isParaphrasePair(a, b) {
 function probeAccuracy(probes, answers2, attributed) {
   return probes.map((text3, probe) => {
     let correct = 0;
-    let count3 = 0;
+    let count4 = 0;
     answers2.forEach((answer, i) => {
       if (answer.probe !== probe) return;
-      count3++;
+      count4++;
       if (attributed[i] === answer.assistant) correct++;
     });
-    return { probe, text: text3, correct, answers: count3, accuracy: count3 > 0 ? correct / count3 : null };
+    return { probe, text: text3, correct, answers: count4, accuracy: count4 > 0 ? correct / count4 : null };
   });
-}
-
-// src/stats/pearson.ts
-function pearson(x2, y2) {
-  if (x2.length !== y2.length) {
-    throw new RangeError(`pearson needs samples of equal length, got ${x2.length} and ${y2.length}`);
-  }
-  const n = x2.length;
-  if (n < 2) return Number.NaN;
-  let meanX = 0;
-  let meanY = 0;
-  for (let i = 0; i < n; i++) {
-    meanX += x2[i];
-    meanY += y2[i];
-  }
-  meanX /= n;
-  meanY /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x2[i] - meanX;
-    const dy = y2[i] - meanY;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  if (sxx === 0 || syy === 0) return Number.NaN;
-  return sxy / Math.sqrt(sxx * syy);
 }
 
 // src/stats/spearman.ts
 function averageRanks(values) {
-  const order = values.map((value2, index2) => ({ value: value2, index: index2 })).sort((a, b) => a.value - b.value);
+  const order = values.map((value3, index2) => ({ value: value3, index: index2 })).sort((a, b) => a.value - b.value);
   const ranks = new Array(values.length).fill(0);
   let start = 0;
   while (start < order.length) {
@@ -38168,14 +41008,14 @@ function spearman(x2, y2) {
     throw new RangeError(`spearman needs paired lists, got ${x2.length} and ${y2.length} values`);
   }
   if (x2.length < 2) return null;
-  const rho = pearson(averageRanks(x2), averageRanks(y2));
-  return Number.isNaN(rho) ? null : rho;
+  const rho = sampleRankCorrelation(x2, y2);
+  return Number.isFinite(rho) ? rho : null;
 }
 
 // src/checks/personas/distances.ts
 function compareDistances(assistants, stopWords2, answerVectors) {
   const promptWords = assistants.map((a) => new Set(tokenise(a.prompt, stopWords2)));
-  const centroids = answerVectors.map((rows) => rows.length > 0 ? normalise(mean(rows)) : null);
+  const centroids = answerVectors.map((rows2) => rows2.length > 0 ? normalise(mean2(rows2)) : null);
   const raw = [];
   for (let i = 0; i < assistants.length; i++) {
     for (let j = i + 1; j < assistants.length; j++) {
@@ -38198,51 +41038,90 @@ function compareDistances(assistants, stopWords2, answerVectors) {
     promptRank: promptRanks[k] ?? 0,
     answerRank: answerRanks.get(k) ?? null
   }));
-  const promptRanksMeasured = averageRanks(measured.map(({ p }) => -p.promptDistance));
-  const count3 = measured.length;
-  const closestThird = Math.ceil(count3 / 3);
-  const isClose = (rank2) => rank2 > count3 - closestThird;
-  const converging = [];
-  const diverging = [];
-  let movedPairs = 0;
-  measured.forEach(({ p }, m) => {
-    const promptRank = promptRanksMeasured[m] ?? 0;
-    const answerRank = answerRankList[m] ?? 0;
-    if (promptRank !== answerRank) movedPairs++;
-    if (isClose(answerRank) && !isClose(promptRank)) converging.push({ a: p.a, b: p.b });
-    if (isClose(promptRank) && !isClose(answerRank)) diverging.push({ a: p.a, b: p.b });
-  });
+  const promptDistances = measured.map(({ p }) => p.promptDistance);
+  const answerDistances = measured.map(({ p }) => p.answerDistance ?? 0);
+  const {
+    moved: movedPairs,
+    converging: closer,
+    diverging: apart
+  } = compareRankings(promptDistances, answerDistances);
+  const named = (list3) => list3.map((m) => ({ a: measured[m]?.p.a ?? "", b: measured[m]?.p.b ?? "" }));
+  const converging = named(closer);
+  const diverging = named(apart);
   return {
     pairs,
     movedPairs,
-    spearman: spearman(
-      measured.map(({ p }) => p.promptDistance),
-      measured.map(({ p }) => p.answerDistance ?? 0)
-    ),
+    spearman: spearman(promptDistances, answerDistances),
     converging,
     diverging
   };
+}
+var MIN_SCALED_SHIFT = 1 / 3;
+var TIE3 = 1e-12;
+function tieSizes(values) {
+  return values.map((v) => values.filter((w) => Math.abs(w - v) <= TIE3).length);
+}
+function unitScale(values) {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  if (!(high - low > TIE3)) return () => null;
+  return (value3) => (value3 - low) / (high - low);
+}
+function compareRankings(promptDistances, answerDistances) {
+  const promptRanks = averageRanks(promptDistances.map((d) => -d));
+  const answerRanks = averageRanks(answerDistances.map((d) => -d));
+  const promptTies = tieSizes(promptDistances);
+  const answerTies = tieSizes(answerDistances);
+  const promptScale = unitScale(promptDistances);
+  const answerScale = unitScale(answerDistances);
+  const count4 = promptDistances.length;
+  const closestThird = Math.ceil(count4 / 3);
+  const isClose = (rank2) => rank2 > count4 - closestThird;
+  const converging = [];
+  const diverging = [];
+  let moved = 0;
+  promptDistances.forEach((prompt, m) => {
+    const promptRank = promptRanks[m] ?? 0;
+    const answerRank = answerRanks[m] ?? 0;
+    const slack = ((promptTies[m] ?? 1) - 1) / 2 + ((answerTies[m] ?? 1) - 1) / 2;
+    if (Math.abs(promptRank - answerRank) > slack + 1e-9) moved++;
+    const p = promptScale(prompt);
+    const a = answerScale(answerDistances[m] ?? 0);
+    if (p === null || a === null) return;
+    if (isClose(answerRank) && !isClose(promptRank) && p - a >= MIN_SCALED_SHIFT) {
+      converging.push(m);
+    }
+    if (isClose(promptRank) && !isClose(answerRank) && a - p >= MIN_SCALED_SHIFT) {
+      diverging.push(m);
+    }
+  });
+  return { moved, converging, diverging };
 }
 
 // src/checks/personas/modelResult.ts
 function analyseModel(collected, catalogue, options) {
   const notes = [];
-  const stopWords2 = stopWords(catalogue.language, catalogue.extraStopWords);
+  const stopWords2 = stopWords(catalogue.languages, catalogue.extraStopWords);
   const { answers: answers2 } = collected;
   const tokens = answers2.map((a) => tokenise(a.text, stopWords2));
   let vectors = "tfidf";
-  let rows;
+  let rows2;
   const embedded = embeddingRows(collected);
   if (options.vectors === "embed" && embedded.rows) {
     vectors = "embed";
-    rows = embedded.rows;
+    rows2 = embedded.rows;
   } else {
     if (options.vectors === "embed") notes.push(embedded.why);
-    rows = tfidf(tokens).rows;
+    rows2 = tfidf(tokens).rows;
   }
   if (collected.stale > 0) {
     notes.push(
       `${collected.stale} record(s) of ${options.model} were written for prompts that are no longer in the catalogue and were left out`
+    );
+  }
+  if (collected.extra > 0) {
+    notes.push(
+      `${collected.extra} record(s) of ${options.model} are samples beyond the configured count and were left out`
     );
   }
   const missing = collected.tally.expected - collected.tally.found;
@@ -38262,7 +41141,7 @@ function analyseModel(collected, catalogue, options) {
     assistants: catalogue.assistants,
     probes: catalogue.probes,
     answers: answers2,
-    rows,
+    rows: rows2,
     permutations: options.permutations,
     seed
   });
@@ -38274,7 +41153,7 @@ function analyseModel(collected, catalogue, options) {
   const { accuracy, chance, permutation } = measure;
   if (accuracy !== null && accuracy < chance && permutation.meanAccuracy !== null) {
     notes.push(
-      `${options.model}: accuracy ${accuracy.toFixed(3)} is below chance ${chance.toFixed(3)}: answers to the same probe resemble each other more than an assistant's answers do. The permutation null keeps each probe's answers together (mean ${permutation.meanAccuracy.toFixed(3)}) and is the fairer reference here.`
+      `${options.model}: accuracy ${accuracy.toFixed(3)} is below chance ${chance.toFixed(3)}, which is expected of leave-one-out attribution: an answer's own centroid lacks it, the others keep an answer to the same probe. The reference is the within-probe permutation null's mean (${permutation.meanAccuracy.toFixed(3)}).`
     );
   }
   return {
@@ -38286,7 +41165,6 @@ function analyseModel(collected, catalogue, options) {
     correct: measure.correct,
     accuracy: measure.accuracy,
     chance: measure.chance,
-    binomialP: measure.binomialP,
     permutation: measure.permutation,
     confusion: measure.confusion,
     unattributed: measure.unattributed,
@@ -38298,7 +41176,7 @@ function analyseModel(collected, catalogue, options) {
     distances: compareDistances(
       catalogue.assistants,
       stopWords2,
-      byAssistant.map((list3) => list3.map(({ k }) => rows[k] ?? []))
+      byAssistant.map((list3) => list3.map(({ k }) => rows2[k] ?? []))
     ),
     controls: evaluateControls(catalogue.assistants, measure.confusion, answersPerAssistant),
     attributions: answers2.map((a, k) => {
@@ -38306,6 +41184,7 @@ function analyseModel(collected, catalogue, options) {
       return {
         assistant: catalogue.assistants[a.assistant]?.name ?? "",
         probe: a.probe,
+        sample: a.sample,
         attributed: to === null || to === void 0 ? null : catalogue.assistants[to]?.name ?? null,
         similarity: measure.similarity[k] ?? null
       };
@@ -38333,14 +41212,209 @@ function embeddingRows(collected) {
   return { rows: answers2.map((a) => normalise(a.vector ?? [])), why: "" };
 }
 
+// src/checks/personas/swapTest.ts
+var TIE4 = 1e-12;
+function swapTest(input2) {
+  const { assistants, baseline, candidate, rows: rows2 } = input2;
+  const classCount = assistants.length;
+  const total = rows2.length;
+  if (total !== baseline.length + candidate.length) {
+    throw new RangeError(`${total} vectors for ${baseline.length + candidate.length} answers`);
+  }
+  const gram = new Float64Array(total * total);
+  for (let i = 0; i < total; i++) {
+    for (let j = i; j < total; j++) {
+      const value3 = dot(rows2[i] ?? [], rows2[j] ?? []);
+      gram[i * total + j] = value3;
+      gram[j * total + i] = value3;
+    }
+  }
+  const labels = Int32Array.from([...baseline, ...candidate].map((a) => a.assistant));
+  const baseMembers = Int32Array.from(baseline.map((_, i) => i));
+  const candMembers = Int32Array.from(candidate.map((_, i) => baseline.length + i));
+  const slotOf = /* @__PURE__ */ new Map();
+  baseline.forEach((a, i) => {
+    slotOf.set(cellKey(a), i);
+  });
+  const cells2 = [];
+  candidate.forEach((a, k) => {
+    const i = slotOf.get(cellKey(a));
+    if (i !== void 0) cells2.push([i, k]);
+  });
+  const controlsOf = assistants.map(
+    (assistant) => assistants.flatMap((other, j) => other.control?.of === assistant.name ? [j] : [])
+  );
+  const tested = assistants.flatMap((a, i) => a.control ? [] : [i]);
+  const index2 = new Map(assistants.map((a, i) => [a.name, i]));
+  const pairs = testedPairs(assistants).map(
+    ([a, b]) => [index2.get(a.name) ?? 0, index2.get(b.name) ?? 0]
+  );
+  const attribution = new Attribution(gram, total, labels, classCount);
+  const statistics = () => {
+    const before = attribution.confusion(baseMembers);
+    const after = attribution.confusion(candMembers);
+    return {
+      recognition: tested.map(
+        (i) => recognitionDropP(
+          recognised(before, i, controlsOf[i] ?? []),
+          recognised(after, i, controlsOf[i] ?? [])
+        )
+      ),
+      pairs: pairs.map(([i, j]) => crossingRiseP(crossing(before, i, j), crossing(after, i, j)))
+    };
+  };
+  const observedBefore = attribution.confusion(baseMembers);
+  const observedAfter = attribution.confusion(candMembers);
+  const observed = statistics();
+  const recognitionBelow = new Array(tested.length).fill(0);
+  const pairsBelow = new Array(pairs.length).fill(0);
+  const rng = createRng(input2.seed);
+  for (let s = 0; s < input2.swaps; s++) {
+    for (const [i, k] of cells2) {
+      const swap = rng.next() < 0.5;
+      baseMembers[i] = swap ? baseline.length + k : i;
+      candMembers[k] = swap ? i : baseline.length + k;
+    }
+    const drawn = statistics();
+    const minRecognition = Math.min(...drawn.recognition, 1);
+    const minPair = Math.min(...drawn.pairs, 1);
+    observed.recognition.forEach((p, t) => {
+      if (minRecognition <= p * (1 + 1e-9)) recognitionBelow[t] = (recognitionBelow[t] ?? 0) + 1;
+    });
+    observed.pairs.forEach((p, t) => {
+      if (minPair <= p * (1 + 1e-9)) pairsBelow[t] = (pairsBelow[t] ?? 0) + 1;
+    });
+  }
+  const adjust = (count4) => (1 + count4) / (1 + input2.swaps);
+  return {
+    swaps: input2.swaps,
+    pairedCells: cells2.length,
+    recognition: tested.map((i, t) => {
+      const b = recognised(observedBefore, i, controlsOf[i] ?? []);
+      const c = recognised(observedAfter, i, controlsOf[i] ?? []);
+      return {
+        assistant: assistants[i]?.name ?? "",
+        baseline: { hits: b.recognised, answers: b.answers },
+        candidate: { hits: c.recognised, answers: c.answers },
+        p: observed.recognition[t] ?? 1,
+        adjusted: adjust(recognitionBelow[t] ?? 0)
+      };
+    }),
+    pairs: pairs.map(([i, j], t) => {
+      const b = crossing(observedBefore, i, j);
+      const c = crossing(observedAfter, i, j);
+      return {
+        a: assistants[i]?.name ?? "",
+        b: assistants[j]?.name ?? "",
+        baseline: { hits: b.crossings, answers: b.answers },
+        candidate: { hits: c.crossings, answers: c.answers },
+        aAsB: observedAfter.counts[i * classCount + j] ?? 0,
+        bAsA: observedAfter.counts[j * classCount + i] ?? 0,
+        p: observed.pairs[t] ?? 1,
+        adjusted: adjust(pairsBelow[t] ?? 0)
+      };
+    })
+  };
+}
+function cellKey(a) {
+  return `${a.assistant}/${a.probe}/${a.sample}`;
+}
+function recognised(confusion, i, controls) {
+  const row = i * confusion.classCount;
+  let hits = confusion.counts[row + i] ?? 0;
+  for (const c of controls) hits += confusion.counts[row + c] ?? 0;
+  return { recognised: hits, answers: confusion.answers[i] ?? 0 };
+}
+function crossing(confusion, i, j) {
+  const k = confusion.classCount;
+  return {
+    crossings: (confusion.counts[i * k + j] ?? 0) + (confusion.counts[j * k + i] ?? 0),
+    answers: (confusion.answers[i] ?? 0) + (confusion.answers[j] ?? 0)
+  };
+}
+var Attribution = class {
+  constructor(gram, total, labels, classCount) {
+    this.gram = gram;
+    this.total = total;
+    this.labels = labels;
+    this.classCount = classCount;
+    this.toward = new Float64Array(total * classCount);
+    this.length = new Float64Array(classCount);
+    this.size = new Int32Array(classCount);
+  }
+  gram;
+  total;
+  labels;
+  classCount;
+  toward;
+  length;
+  size;
+  confusion(members2) {
+    const { gram, total, labels, classCount, toward, length, size } = this;
+    const n = members2.length;
+    toward.fill(0, 0, n * classCount);
+    length.fill(0);
+    size.fill(0);
+    for (let a = 0; a < n; a++) {
+      const row = members2[a] * total;
+      const out = a * classCount;
+      for (let b = 0; b < n; b++) {
+        const j = members2[b];
+        const k = out + labels[j];
+        toward[k] = toward[k] + gram[row + j];
+      }
+    }
+    for (let a = 0; a < n; a++) {
+      const c = labels[members2[a]];
+      size[c] = size[c] + 1;
+      length[c] = length[c] + toward[a * classCount + c];
+    }
+    const counts = new Int32Array(classCount * classCount);
+    const answers2 = new Int32Array(classCount);
+    for (let a = 0; a < n; a++) {
+      const i = members2[a];
+      const own2 = labels[i];
+      const self2 = gram[i * total + i];
+      answers2[own2] = answers2[own2] + 1;
+      let best = -1;
+      let bestValue = Number.NEGATIVE_INFINITY;
+      let first = Number.NaN;
+      let allEqual = true;
+      let candidates = 0;
+      for (let c = 0; c < classCount; c++) {
+        const isOwn = c === own2;
+        const others = size[c] - (isOwn ? 1 : 0);
+        const t = toward[a * classCount + c];
+        const s = t - (isOwn ? self2 : 0);
+        const q = length[c] - (isOwn ? 2 * t - self2 : 0);
+        if (others === 0 || q <= TIE4 || self2 <= 0) continue;
+        const value3 = s / Math.sqrt(self2 * q);
+        candidates++;
+        if (Number.isNaN(first)) first = value3;
+        else if (Math.abs(value3 - first) > TIE4) allEqual = false;
+        if (value3 > bestValue + TIE4) {
+          best = c;
+          bestValue = value3;
+        }
+      }
+      if (best < 0 || candidates > 1 && allEqual) continue;
+      counts[own2 * classCount + best] = counts[own2 * classCount + best] + 1;
+    }
+    return { classCount, counts, answers: answers2 };
+  }
+};
+
 // src/checks/personas/analyse.ts
-function analysePersonas(records, catalogue, settings, models) {
+function analysePersonas(records, catalogue, settings, models, budget) {
   const roles = [
     { role: "baseline", model: models.baseline },
     ...models.candidate ? [{ role: "candidate", model: models.candidate }] : []
   ];
+  const collected = roles.map(
+    ({ model }) => collectAnswers(records, catalogue, model, settings.samples ?? 1)
+  );
   const results = roles.map(
-    ({ role, model }) => analyseModel(collectAnswers(records, catalogue, model), catalogue, {
+    ({ role, model }, k) => analyseModel(collected[k], catalogue, {
       role,
       model,
       vectors: settings.vectors,
@@ -38349,20 +41423,48 @@ function analysePersonas(records, catalogue, settings, models) {
     })
   );
   const [baseline, candidate] = results;
+  const [baselineAnswers, candidateAnswers] = collected;
+  let comparison = null;
+  if (baseline && candidate && baselineAnswers && candidateAnswers) {
+    const levels = personasLevels(
+      catalogue.assistants,
+      settings.gate ?? personasSettingsSchema.shape.gate.parse({}),
+      budget
+    );
+    const swap = swapTest({
+      assistants: catalogue.assistants,
+      baseline: baselineAnswers.answers,
+      candidate: candidateAnswers.answers,
+      rows: jointRows(catalogue, baselineAnswers, candidateAnswers, baseline, candidate),
+      swaps: settings.permutations,
+      seed: seedFromText(`personas-swap|${settings.seed}|${baseline.model}|${candidate.model}`)
+    });
+    comparison = compareModels(catalogue.assistants, baseline, candidate, levels, swap);
+  }
   return {
     check: "personas",
     catalogue: {
       file: catalogue.file,
       language: catalogue.language,
+      languages: catalogue.languages,
       assistants: catalogue.assistants.map(({ name, control }) => ({ name, control })),
       probes: catalogue.probes,
       sha256: catalogue.sha256
     },
     vectors: settings.vectors,
+    samples: settings.samples ?? 1,
     models: results,
-    comparison: baseline && candidate ? compareModels(catalogue.assistants, baseline, candidate) : null,
+    comparison,
     notes: results.flatMap((r) => r.notes)
   };
+}
+function jointRows(catalogue, baselineAnswers, candidateAnswers, baseline, candidate) {
+  const answers2 = [...baselineAnswers.answers, ...candidateAnswers.answers];
+  if (baseline.vectors === "embed" && candidate.vectors === "embed") {
+    return answers2.map((a) => normalise(a.vector ?? []));
+  }
+  const stopWords2 = stopWords(catalogue.languages, catalogue.extraStopWords);
+  return tfidf(answers2.map((a) => tokenise(a.text, stopWords2))).rows;
 }
 
 // src/checks/personas/catalogue.ts
@@ -38377,15 +41479,15 @@ var CONTROL_KEYS = {
   "inverse-of": "inverse"
 };
 async function readCatalogue(absolutePath, shownAs) {
-  let text3;
+  let bytes;
   try {
-    text3 = await readFile3(absolutePath, "utf8");
+    bytes = await readFile3(absolutePath);
   } catch {
     throw new InputError(`${shownAs}: persona catalogue not found`, [
       "set personas.catalogue in model-gate.yml to a YAML file with language, assistants and probes"
     ]);
   }
-  return parseCatalogue(text3, shownAs);
+  return parseCatalogue(decodeUserText(bytes, shownAs), shownAs);
 }
 function parseCatalogue(text3, file2) {
   const { doc, lineCounter } = parseYamlDocument(text3, file2);
@@ -38406,7 +41508,8 @@ function parseCatalogue(text3, file2) {
       problems.push(`${at(pair)}${key}: unknown field (known: ${TOP_LEVEL.join(", ")})`);
     }
   }
-  const language = readLanguage(root, problems, at);
+  const languages = readLanguage(root, problems, at);
+  const language = languages[0] ?? "en";
   const extraStopWords = readStopWords(root, problems, at);
   const assistants = readAssistants(root, problems, at);
   const probes = readProbes(root, problems, at);
@@ -38416,21 +41519,31 @@ function parseCatalogue(text3, file2) {
       problems
     );
   }
-  const sha256 = createHash7("sha256").update(JSON.stringify({ language, extraStopWords, assistants, probes })).digest("hex");
-  return { file: file2, language, extraStopWords, assistants, probes, sha256 };
+  const sha256 = createHash7("sha256").update(
+    JSON.stringify({
+      language: languages.length === 1 ? language : languages,
+      extraStopWords,
+      assistants,
+      probes
+    })
+  ).digest("hex");
+  return { file: file2, language, languages, extraStopWords, assistants, probes, sha256 };
 }
 function readLanguage(root, problems, at) {
   const pair = findPair(root, "language");
+  const expected = 'expected "en" or "fr", or a list of them (selects the stop-word lists)';
   if (!pair) {
-    problems.push('language: required, expected "en" or "fr" (selects the stop-word list)');
-    return "en";
+    problems.push(`language: required, ${expected}`);
+    return ["en"];
   }
-  const value2 = (0, import_yaml5.isScalar)(pair.value) ? pair.value.value : void 0;
-  if (value2 === "en" || value2 === "fr") return value2;
-  problems.push(
-    `${at(pair.value)}language: expected "en" or "fr", got ${describe3(pair.value)}`
-  );
-  return "en";
+  const isLanguage = (v) => v === "en" || v === "fr";
+  if ((0, import_yaml5.isScalar)(pair.value) && isLanguage(pair.value.value)) return [pair.value.value];
+  if ((0, import_yaml5.isSeq)(pair.value) && pair.value.items.length > 0) {
+    const values = pair.value.items.map((item) => (0, import_yaml5.isScalar)(item) ? item.value : void 0);
+    if (values.every(isLanguage)) return [...new Set(values)];
+  }
+  problems.push(`${at(pair.value)}language: ${expected}, got ${describe3(pair.value)}`);
+  return ["en"];
 }
 function readStopWords(root, problems, at) {
   const pair = findPair(root, "stop-words");
@@ -38441,8 +41554,8 @@ function readStopWords(root, problems, at) {
   }
   const words2 = [];
   pair.value.items.forEach((item, i) => {
-    const value2 = (0, import_yaml5.isScalar)(item) ? item.value : void 0;
-    if (typeof value2 === "string" && new RegExp("^\\p{L}+$", "u").test(value2)) words2.push(value2);
+    const value3 = (0, import_yaml5.isScalar)(item) ? item.value : void 0;
+    if (typeof value3 === "string" && new RegExp("^\\p{L}+$", "u").test(value3)) words2.push(value3);
     else
       problems.push(
         `${at(item)}stop-words[${i}]: expected one word of letters, got ${describe3(item)}`
@@ -38500,23 +41613,23 @@ function readAssistants(root, problems, at) {
 }
 function readAssistant(name, entry, problems, at) {
   const field3 = `assistants.${name}`;
-  const value2 = entry.value;
-  if ((0, import_yaml5.isScalar)(value2)) {
-    const prompt2 = nonEmptyText(value2.value);
+  const value3 = entry.value;
+  if ((0, import_yaml5.isScalar)(value3)) {
+    const prompt2 = nonEmptyText(value3.value);
     if (prompt2 !== null) return { name, prompt: prompt2, control: null };
     problems.push(
-      `${at(entry)}${field3}: expected a system prompt (non-empty text), got ${describe3(value2)}`
+      `${at(entry)}${field3}: expected a system prompt (non-empty text), got ${describe3(value3)}`
     );
     return null;
   }
-  if (!(0, import_yaml5.isMap)(value2)) {
+  if (!(0, import_yaml5.isMap)(value3)) {
     problems.push(
-      `${at(entry)}${field3}: expected a system prompt, or a mapping with prompt and optionally paraphrase-of / inverse-of, got ${describe3(value2)}`
+      `${at(entry)}${field3}: expected a system prompt, or a mapping with prompt and optionally paraphrase-of / inverse-of, got ${describe3(value3)}`
     );
     return null;
   }
   let ok = true;
-  for (const inner of value2.items) {
+  for (const inner of value3.items) {
     const key = keyOf(inner);
     if (!ASSISTANT_KEYS.includes(key)) {
       problems.push(
@@ -38525,7 +41638,7 @@ function readAssistant(name, entry, problems, at) {
       ok = false;
     }
   }
-  const promptPair = findPair(value2, "prompt");
+  const promptPair = findPair(value3, "prompt");
   const prompt = promptPair && (0, import_yaml5.isScalar)(promptPair.value) ? nonEmptyText(promptPair.value.value) : null;
   if (prompt === null) {
     const got = promptPair ? `, got ${describe3(promptPair.value)}` : "";
@@ -38534,7 +41647,7 @@ function readAssistant(name, entry, problems, at) {
     );
     ok = false;
   }
-  const controls = Object.keys(CONTROL_KEYS).map((key) => ({ key, pair: findPair(value2, key) })).filter((c) => c.pair !== void 0);
+  const controls = Object.keys(CONTROL_KEYS).map((key) => ({ key, pair: findPair(value3, key) })).filter((c) => c.pair !== void 0);
   if (controls.length > 1) {
     problems.push(`${at(entry)}${field3}: expected at most one of paraphrase-of and inverse-of`);
     ok = false;
@@ -38595,9 +41708,9 @@ function findPair(map2, key) {
 function keyOf(pair) {
   return (0, import_yaml5.isScalar)(pair.key) ? String(pair.key.value) : String(pair.key);
 }
-function nonEmptyText(value2) {
-  if (typeof value2 !== "string") return null;
-  const trimmed = value2.trim();
+function nonEmptyText(value3) {
+  if (typeof value3 !== "string") return null;
+  const trimmed = value3.trim();
   return trimmed === "" ? null : trimmed;
 }
 function describe3(node2) {
@@ -38605,21 +41718,64 @@ function describe3(node2) {
   if ((0, import_yaml5.isMap)(node2)) return "a mapping";
   if ((0, import_yaml5.isSeq)(node2)) return "a list";
   if ((0, import_yaml5.isScalar)(node2)) {
-    const value2 = node2.value;
-    if (value2 === null) return "nothing";
-    if (typeof value2 === "string")
-      return JSON.stringify(value2.length > 40 ? `${value2.slice(0, 37)}...` : value2);
-    return String(value2);
+    const value3 = node2.value;
+    if (value3 === null) return "nothing";
+    if (typeof value3 === "string")
+      return JSON.stringify(value3.length > 40 ? `${value3.slice(0, 37)}...` : value3);
+    return String(value3);
   }
   return typeof node2;
 }
 
 // src/checks/personas/gate.ts
 init_markdown();
-function gatePersonas(section, settings, previous) {
+
+// src/checks/personas/invalidAnswers.ts
+init_markdown();
+function invalidAnswerFindings(section, maxInvalidShare) {
+  const probes = section.catalogue.probes.length;
+  return section.models.flatMap((result) => modelFindings(result, probes, maxInvalidShare));
+}
+function modelFindings(result, probes, maxInvalidShare) {
+  const { invalid, expected } = result.answers;
+  if (invalid === 0 || expected === 0) return [];
+  const share4 = invalid / expected;
+  if (share4 > maxInvalidShare) {
+    return [
+      {
+        check: "personas",
+        rule: "invalid-answers",
+        severity: "inconclusive",
+        message: `${result.model}: ${invalid} of ${expected} persona answers were empty or invalid (${percent2(share4)}, more than the ${percent2(maxInvalidShare)} allowed); an empty answer says nothing about its assistant, so recognition is not judged. Check personas.max-tokens and think.`,
+        values: { model: result.model, invalid, expected, share: share4, limit: maxInvalidShare }
+      }
+    ];
+  }
+  const thin = result.recognition.filter((r) => r.answers * 2 < probes);
+  if (thin.length === 0) return [];
+  return [
+    {
+      check: "personas",
+      rule: "invalid-answers",
+      severity: "inconclusive",
+      message: `${result.model}: ${thin.map((r) => `${r.assistant} has ${r.answers} attributable answer${r.answers === 1 ? "" : "s"} of ${probes}`).join(", ")} (${invalid} answers were empty or invalid); too few to judge whether the assistant is still recognised.`,
+      values: {
+        model: result.model,
+        invalid,
+        expected,
+        assistants: thin.map((r) => r.assistant).join(",")
+      }
+    }
+  ];
+}
+
+// src/checks/personas/gate.ts
+function gatePersonas(section, settings, budget, previous) {
   const findings = [];
   for (const result of section.models) findings.push(...measurementFindings(result, settings));
-  const comparison = section.comparison ?? comparisonWithPrevious(section, previous);
+  findings.push(...invalidAnswerFindings(section, settings.maxInvalidShare));
+  const levels = personasLevels(section.catalogue.assistants, settings, budget);
+  const comparison = section.comparison ?? comparisonWithPrevious(section, previous, levels);
   if (comparison) findings.push(...comparisonFindings(comparison, settings));
   return findings;
 }
@@ -38666,27 +41822,55 @@ function measurementFindings(result, settings) {
 function comparisonFindings(comparison, settings) {
   const findings = [];
   const { baseline, candidate } = comparison;
-  const min = settings.minRecognition;
+  const { levels, test } = comparison;
+  const smallestP = 1 / (1 + test.swaps);
+  if (test.method === "swap-permutation" && smallestP > Math.min(levels.mergeAlpha, levels.recognitionAlpha)) {
+    const needed = Math.ceil(1 / Math.min(levels.mergeAlpha, levels.recognitionAlpha));
+    findings.push({
+      check: "personas",
+      rule: "too-few-swaps",
+      severity: "warn",
+      message: `with ${test.swaps} swaps the smallest adjusted p is ${smallestP.toFixed(4)}, above the rules' level: min-recognition and merged-pair cannot fail. Raise personas.permutations to at least ${needed}.`,
+      values: { swaps: test.swaps, needed }
+    });
+  }
+  const min = levels.minRecognition;
   for (const change of comparison.recognition) {
-    if (change.control) continue;
-    const before = change.baselineGated;
-    const after = change.candidateGated;
-    if (before === null || after === null || !(before >= min && after < min)) continue;
+    if (change.control || !change.dropped) continue;
+    const before = change.baselineCounts;
+    const after = change.candidateCounts;
     findings.push({
       check: "personas",
       rule: "min-recognition",
       severity: "fail",
-      message: `${change.assistant} is recognised in ${percent2(after)} of its answers by ${candidate}, below the ${percent2(min)} required (min-recognition); ${baseline} recognised it in ${percent2(before)}.`,
-      values: { assistant: change.assistant, baseline: before, candidate: after, min }
+      message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent2(change.candidateGated)}), below the ${percent2(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent2(change.baselineGated)}). One-sided Fisher p = ${pValueText2(change.p)} \u2264 ${pValueText2(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
+      values: {
+        assistant: change.assistant,
+        baseline: change.baselineGated,
+        candidate: change.candidateGated,
+        min,
+        p: change.p,
+        alpha: levels.recognitionAlpha
+      }
     });
   }
   for (const pair of comparison.newlyMerged) {
+    const share4 = (c) => c.answers > 0 ? c.crossings / c.answers : null;
     findings.push({
       check: "personas",
       rule: "merged-pair",
       severity: "fail",
-      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.aAsB} answers of ${pair.a} were attributed to ${pair.b} and ${pair.bAsA} the other way; ${baseline} kept them apart. Two labels, one assistant.`,
-      values: { a: pair.a, b: pair.b, aAsB: pair.aAsB, bAsA: pair.bAsA }
+      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent2(share4(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent2(share4(pair.baseline))}). One-sided Fisher p = ${pValueText2(pair.p)} \u2264 ${pValueText2(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent2(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
+      values: {
+        a: pair.a,
+        b: pair.b,
+        aAsB: pair.aAsB,
+        bAsA: pair.bAsA,
+        baselineCrossings: pair.baseline.crossings,
+        candidateCrossings: pair.candidate.crossings,
+        p: pair.p,
+        alpha: levels.mergeAlpha
+      }
     });
   }
   for (const change of comparison.controlChanges) {
@@ -38721,20 +41905,25 @@ function comparisonFindings(comparison, settings) {
   }
   return findings;
 }
+function pValueText2(p) {
+  if (p === null || !Number.isFinite(p)) return "\u2013";
+  return p < 1e-3 ? p.toExponential(1) : p.toFixed(3);
+}
 function sides(verdict) {
   return verdict === "confused" ? "confused with" : "told apart from";
 }
-function comparisonWithPrevious(section, previous) {
+function comparisonWithPrevious(section, previous, levels) {
   const current = section.models[0];
   if (!current || !isPersonasSection(previous)) return null;
   if (previous.catalogue.sha256 !== section.catalogue.sha256) return null;
   const before = previous.models[previous.models.length - 1];
   if (!before) return null;
-  return compareModels(section.catalogue.assistants, before, current);
+  if (!Array.isArray(before.confusion) || !Array.isArray(before.recognition)) return null;
+  return compareModels(section.catalogue.assistants, before, current, levels, null);
 }
-function isPersonasSection(value2) {
-  if (value2 === null || typeof value2 !== "object") return false;
-  const v = value2;
+function isPersonasSection(value3) {
+  if (value3 === null || typeof value3 !== "object") return false;
+  const v = value3;
   return v.check === "personas" && Array.isArray(v.models) && typeof v.catalogue === "object" && v.catalogue !== null && typeof v.catalogue.sha256 === "string";
 }
 
@@ -38743,14 +41932,22 @@ var personasCheck = {
   name: "personas",
   load: (ctx) => {
     const file2 = ctx.config.personas.catalogue;
-    return readCatalogue(path4.resolve(ctx.baseDir, file2), file2);
+    return readCatalogue(path6.resolve(ctx.baseDir, file2), file2);
   },
   plan: (catalogue, ctx, model) => planPersonas(catalogue, ctx.config.personas, ctx.config.runner.numCtx, model),
-  analyse: (records, catalogue, ctx) => analysePersonas(records, catalogue, ctx.config.personas, ctx.models),
-  gate: (section, ctx, previous) => gatePersonas(section, ctx.config.personas.gate, previous)
+  analyse: (records, catalogue, ctx) => analysePersonas(
+    records,
+    catalogue,
+    ctx.config.personas,
+    ctx.models,
+    checkFalseAlarmBudget(ctx.config)
+  ),
+  gate: (section, ctx, previous) => gatePersonas(section, ctx.config.personas.gate, checkFalseAlarmBudget(ctx.config), previous),
+  rules: (section, ctx) => personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config))
 };
 
 // src/job/failedRequests.ts
+init_neutralise();
 var REASON_LENGTH = 140;
 function failedRequestFindings(records, check2, models, limit2) {
   const findings = [];
@@ -38767,23 +41964,20 @@ function failedRequestFindings(records, check2, models, limit2) {
     const failed = [...reasons.values()].reduce((a, b) => a + b, 0);
     if (total === 0 || failed / total <= limit2) continue;
     const [commonest] = [...reasons.entries()].sort((a, b) => b[1] - a[1]);
-    const reason = shorten2(commonest?.[0] ?? "");
+    const reason = neutralise(commonest?.[0] ?? "", REASON_LENGTH);
     findings.push({
       check: check2,
       rule: "failed-requests",
       severity: "inconclusive",
-      message: `${model}: ${failed} of ${total} ${check2} requests failed after retries (${percent3(failed / total)}, limit ${percent3(limit2)}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
+      message: `${neutralise(model, 200)}: ${failed} of ${total} ${check2} requests failed after retries (${percent3(failed / total)}, limit ${percent3(limit2)}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
       values: { model, failed, total, share: failed / total, limit: limit2 }
     });
   }
   return findings;
 }
 function percent3(share4) {
-  const value2 = share4 * 100;
-  return `${Number.isInteger(value2) ? value2 : value2.toFixed(1)}%`;
-}
-function shorten2(text3) {
-  return text3.length > REASON_LENGTH ? `${text3.slice(0, REASON_LENGTH - 1)}\u2026` : text3;
+  const value3 = share4 * 100;
+  return `${Number.isInteger(value3) ? value3 : value3.toFixed(1)}%`;
 }
 
 // src/job/checks.ts
@@ -38793,7 +41987,8 @@ function erase(check2) {
     load: (ctx) => check2.load(ctx),
     plan: (definitions, ctx, model) => check2.plan(definitions, ctx, model),
     analyse: (records, definitions, ctx) => check2.analyse(records, definitions, ctx),
-    gate: (section, ctx, previous) => check2.gate(section, ctx, previous)
+    gate: (section, ctx, previous) => check2.gate(section, ctx, previous),
+    rules: (section, ctx) => check2.rules?.(section, ctx) ?? []
   };
 }
 var CHECKS = {
@@ -38822,24 +42017,50 @@ async function loadChecks(ctx) {
   return loaded;
 }
 function planChecks(checks, ctx) {
-  const units = [];
+  const units2 = [];
   for (const model of modelOrder(ctx)) {
-    for (const { check: check2, definitions } of checks) units.push(...check2.plan(definitions, ctx, model));
+    for (const { check: check2, definitions } of checks) {
+      for (const unit of check2.plan(definitions, ctx, model)) units2.push(unit);
+    }
   }
-  return units;
+  return units2;
+}
+var OUTCOME_RANK = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
+function evaluateRules(cards, findings) {
+  return cards.map((card) => {
+    let outcome2 = "pass";
+    for (const f of findings) {
+      if (f.check !== card.check || f.rule !== card.rule || f.severity === "info") continue;
+      if (outcome2 === "pass" || OUTCOME_RANK[f.severity] < OUTCOME_RANK[outcome2]) {
+        outcome2 = f.severity;
+      }
+    }
+    return { ...card, outcome: outcome2 };
+  });
 }
 function analyseChecks(checks, records, ctx, previous) {
   const sections = {};
   const findings = [];
+  const rules = [];
   for (const { check: check2, definitions } of checks) {
     const own2 = records.filter((r) => r.check === check2.name);
     const section = check2.analyse(own2, definitions, ctx);
     sections[check2.name] = section;
-    findings.push(...check2.gate(section, ctx, previous?.checks[check2.name]));
-    const limit2 = ctx.config[check2.name].gate.maxTimeoutShare;
-    findings.push(...failedRequestFindings(own2, check2.name, modelOrder(ctx), limit2));
+    const checkFindings = [
+      // A previous report without this check's section is null, not undefined: the check must
+      // say it could not compare, where no previous report at all means no comparison asked.
+      ...check2.gate(section, ctx, previous ? previous.checks[check2.name] ?? null : void 0),
+      ...failedRequestFindings(
+        own2,
+        check2.name,
+        modelOrder(ctx),
+        ctx.config[check2.name].gate.maxTimeoutShare
+      )
+    ];
+    for (const finding2 of checkFindings) findings.push(finding2);
+    for (const rule of evaluateRules(check2.rules(section, ctx), checkFindings)) rules.push(rule);
   }
-  return { sections, findings };
+  return { sections, findings, rules };
 }
 function promptHashes(ctx) {
   const hashes = {};
@@ -38854,14 +42075,142 @@ function promptHashes(ctx) {
   return hashes;
 }
 
-// src/job/logsMatch.ts
-import path5 from "node:path";
-var OTHER_SETTINGS = "other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)";
+// src/job/coverage.ts
 var UNIT_NAMES = {
   churn: ["sample", "samples"],
   dragon: ["game", "games"],
   personas: ["answer", "answers"]
 };
+function unitState(unit, own2) {
+  if (own2.length === 0) return "missing";
+  const failed = own2.some(
+    (r) => r.kind === "call" && (r.status === "error" || r.status === "timeout")
+  );
+  if (failed) return "failed";
+  const usable = own2.filter((r) => r.kind !== "call" || r.status !== "error");
+  if (unit.isComplete(usable)) return "answered";
+  const answeredCall = usable.some(
+    (r) => r.kind === "call" && (r.status === "ok" || r.status === "invalid")
+  );
+  return unit.expectedCalls <= 1 && answeredCall ? "answered" : "missing";
+}
+function recordsByUnit(units2, records) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const unit of units2) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
+  const grouped = /* @__PURE__ */ new Map();
+  for (const record2 of records) {
+    const parts = record2.key.split("/");
+    for (let n = parts.length; n >= 1; n--) {
+      const unit = byKey.get(
+        JSON.stringify([record2.check, record2.model, parts.slice(0, n).join("/")])
+      );
+      if (!unit) continue;
+      const list3 = grouped.get(unit) ?? [];
+      list3.push(record2);
+      grouped.set(unit, list3);
+      break;
+    }
+  }
+  return grouped;
+}
+function measureCoverage(input2) {
+  const grouped = recordsByUnit(input2.units, input2.records);
+  const rows2 = /* @__PURE__ */ new Map();
+  for (const unit of input2.units) {
+    const id = JSON.stringify([unit.check, unit.model]);
+    const row = rows2.get(id) ?? {
+      check: unit.check,
+      model: unit.model,
+      role: unit.model === input2.models[0] ? "baseline" : "candidate",
+      unit: UNIT_NAMES[unit.check][1],
+      planned: 0,
+      answered: 0,
+      failed: 0,
+      missing: 0
+    };
+    row.planned++;
+    row[unitState(unit, grouped.get(unit) ?? [])]++;
+    rows2.set(id, row);
+  }
+  const list3 = [...rows2.values()];
+  const missingShards = input2.shard === null ? missingShardsOf(input2.runs) : [];
+  const complete = !input2.interrupted && list3.every((r) => r.missing === 0);
+  return {
+    complete,
+    interrupted: input2.interrupted,
+    missingShards,
+    shard: input2.shard,
+    rows: list3,
+    missing: complete ? null : missingSentence(list3, input2.interrupted, missingShards)
+  };
+}
+function count2(n) {
+  return n.toLocaleString("en-US");
+}
+function rowGap(row) {
+  return `${count2(row.missing)} of ${count2(row.planned)} ${row.check} ${row.unit} of ${row.model} (${row.role})`;
+}
+function missingSentence(rows2, interrupted, missingShards) {
+  const parts = [];
+  if (interrupted) parts.push("the run was interrupted before it finished");
+  if (missingShards.length > 0) {
+    parts.push(
+      `shard ${missingShards.join(", ")} ${missingShards.length === 1 ? "is" : "are"} missing from the logs`
+    );
+  }
+  const gaps = rows2.filter((r) => r.missing > 0);
+  if (gaps.length > 0) parts.push(`not measured: ${gaps.map(rowGap).join("; ")}`);
+  const sentence = parts.join("; ");
+  return `Incomplete measurement \u2014 ${sentence}. Run again to measure the rest (a run resumes from its sample log).`;
+}
+function coverageFindings(coverage2, checks) {
+  if (coverage2.complete) return [];
+  const findings = [];
+  for (const check2 of checks) {
+    const gaps = coverage2.rows.filter((r) => r.check === check2 && r.missing > 0);
+    if (gaps.length === 0) continue;
+    const missing = gaps.reduce((sum2, r) => sum2 + r.missing, 0);
+    const planned = gaps.reduce((sum2, r) => sum2 + r.planned, 0);
+    findings.push({
+      check: check2,
+      rule: "incomplete",
+      severity: "inconclusive",
+      message: `not measured: ${gaps.map(rowGap).join("; ")}${coverage2.interrupted ? " (the run was interrupted)" : ""}; a report over part of the plan concludes nothing`,
+      values: { missing, planned }
+    });
+  }
+  const first = checks[0];
+  if (findings.length === 0 && first !== void 0) {
+    findings.push({
+      check: first,
+      rule: "incomplete",
+      severity: "inconclusive",
+      message: coverage2.missing ?? "the measurement is incomplete",
+      values: { missing: 0, planned: coverage2.rows.reduce((sum2, r) => sum2 + r.planned, 0) }
+    });
+  }
+  return findings;
+}
+function missingShardsOf(runs) {
+  const sets = /* @__PURE__ */ new Map();
+  for (const run of runs) {
+    const match = /^(\d+)\/(\d+)$/.exec(run.shard ?? "");
+    if (!match) continue;
+    const total = Number(match[2]);
+    const set2 = sets.get(total) ?? /* @__PURE__ */ new Set();
+    set2.add(Number(match[1]));
+    sets.set(total, set2);
+  }
+  const missing = [];
+  for (const [total, present2] of [...sets].sort((a, b) => a[0] - b[0])) {
+    for (let i = 1; i <= total; i++) if (!present2.has(i)) missing.push(`${i}/${total}`);
+  }
+  return missing;
+}
+
+// src/job/logsMatch.ts
+import path7 from "node:path";
+var OTHER_SETTINGS = "other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)";
 function staleWarning(stale) {
   const byCheck = /* @__PURE__ */ new Map();
   for (const record2 of stale) byCheck.set(record2.check, (byCheck.get(record2.check) ?? 0) + 1);
@@ -38884,8 +42233,9 @@ function checkLogsMatch(input2) {
       const of = (list3) => list3.filter((r) => r.check === check2 && r.model === model).length;
       const staleUnits = input2.staleUnits.filter((u) => u.check === check2 && u.model === model);
       if (staleUnits.length > 0) {
+        const differences = describeDifferences(staleUnits, input2.stale);
         problems.push(
-          `${check2}: ${staleUnits.length} ${UNIT_NAMES[check2][staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under ${OTHER_SETTINGS} than this config`
+          `${check2}: ${staleUnits.length} ${UNIT_NAMES[check2][staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`
         );
         continue;
       }
@@ -38896,1535 +42246,71 @@ function checkLogsMatch(input2) {
           `${check2}: the ${unplanned} records of ${model} (${role}) are for items, assistants or seeds this config does not plan`
         );
       } else {
-        const present = [
+        const present2 = [
           ...new Set(
             [...input2.planned, ...input2.stale, ...input2.unplanned].filter((r) => r.check === check2 && !r.model.startsWith("player:")).map((r) => r.model)
           )
         ];
         problems.push(
-          `${check2}: no record of ${model} (${role}); the logs hold ${present.length > 0 ? present.join(", ") : "no record of this check"}`
+          `${check2}: no record of ${model} (${role}); the logs hold ${present2.length > 0 ? present2.join(", ") : "no record of this check"}`
         );
       }
     }
   }
-  problems.push(...missingShards(input2.runs));
   if (problems.length === 0) return;
-  const configName = input2.loaded.file ? path5.basename(input2.loaded.file) : "the default config";
+  const configName = input2.loaded.file ? path7.basename(input2.loaded.file) : "the default config";
   throw new InputError(
-    `${input2.logs.map((l) => path5.basename(l)).join(", ")}: the sample logs do not match ${configName}`,
+    `${input2.logs.map((l) => path7.basename(l)).join(", ")}: the sample logs do not match ${configName}`,
     [
       ...problems,
       "analyse the logs with the config they were written with (--config), or measure what is missing with model-gate run (it resumes from a log given with --log)"
     ]
   );
 }
-function missingShards(runs) {
-  const sets = /* @__PURE__ */ new Map();
-  for (const run of runs) {
-    const match = /^(\d+)\/(\d+)$/.exec(run.shard ?? "");
-    if (!match) continue;
-    const count3 = Number(match[2]);
-    const set2 = sets.get(count3) ?? /* @__PURE__ */ new Set();
-    set2.add(Number(match[1]));
-    sets.set(count3, set2);
-  }
-  const problems = [];
-  for (const [count3, present] of sets) {
-    const missing = Array.from({ length: count3 }, (_, i) => i + 1).filter((i) => !present.has(i));
-    if (missing.length === 0) continue;
-    const have = [...present].sort((a, b) => a - b).map((i) => `${i}/${count3}`);
-    problems.push(
-      `shards: the logs hold ${have.join(", ")}; ${missing.map((i) => `${i}/${count3}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing, so the report would cover part of the plan`
-    );
-  }
-  return problems;
-}
-
-// src/job/tally.ts
-function tallyRequests(records, models, perturbedShare) {
-  return models.map((model) => {
-    let total = 0;
-    let ok = 0;
-    let invalid = 0;
-    let timeout = 0;
-    let error62 = 0;
-    let latencySum = 0;
-    let latencyCount = 0;
-    for (const record2 of records) {
-      if (record2.kind !== "call" || record2.model !== model) continue;
-      total++;
-      if (record2.status === "ok") ok++;
-      else if (record2.status === "invalid") invalid++;
-      else if (record2.status === "timeout") timeout++;
-      else error62++;
-      if (record2.status === "ok" || record2.status === "invalid") {
-        latencySum += record2.latency_ms;
-        latencyCount++;
-      }
-    }
-    return {
-      model,
-      total,
-      ok,
-      invalid,
-      timeout,
-      error: error62,
-      perturbed: total > 0 && timeout / total > perturbedShare,
-      meanLatencyMs: latencyCount > 0 ? latencySum / latencyCount : null
-    };
-  });
-}
-
-// src/job/analyse.ts
-async function analyseLogs(options) {
-  const { loaded } = options;
-  const ctx = checkContext(loaded);
-  const checks = options.checks ?? await loadChecks(ctx);
-  const logged = await readSampleLogs(options.logs);
-  const { runs, warnings } = logged;
-  const split = splitStale(logged.records, planChecks(checks, ctx));
-  const { current: records, stale } = split;
-  if (options.requireMatchingLogs) {
-    const unplanned = new Set(split.unplanned);
-    checkLogsMatch({
-      loaded,
-      logs: options.logs,
-      planned: records.filter((r) => !unplanned.has(r)),
-      stale,
-      unplanned: split.unplanned,
-      staleUnits: split.staleUnits,
-      runs
-    });
-  }
-  const previousFile = options.previousReport ?? (loaded.config.dragon.gate.previousReport ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport) : null);
-  const previous = previousFile ? await readReport(previousFile) : null;
-  const { sections, findings } = analyseChecks(checks, records, ctx, previous);
-  const models = modelOrder(ctx);
-  const run = {
-    ...provenance2(runs, models),
-    config: loaded.config,
-    logs: options.logs.map((file2) => path6.basename(file2)),
-    requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
-    promptHashes: promptHashes(ctx)
-  };
-  run.warnings.push(...warnings);
-  if (stale.length > 0) run.warnings.push(staleWarning(stale));
-  if (records.length === 0)
-    run.warnings.push("the sample logs hold no records: nothing was measured");
-  if (options.cancelled) {
-    run.warnings.push(
-      "the run was interrupted: this report covers the requests finished so far; run again to resume"
-    );
-  }
-  const report = buildReport({
-    run,
-    sections,
-    findings,
-    createdAt: (options.now ?? (() => /* @__PURE__ */ new Date()))()
-  });
-  const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
-  return {
-    report,
-    files: {
-      dir: written.dir,
-      report: written.report,
-      summary: written.summary,
-      charts: written.charts,
-      logs: options.logs.map((file2) => path6.resolve(file2))
-    },
-    exitCode: verdictExitCode(report, options.cancelled ?? false),
-    cancelled: options.cancelled ?? false
-  };
-}
-function verdictExitCode(report, cancelled) {
-  if (report.run.config.failOn === "never") return ExitCode.pass;
-  if (report.verdict.status === "fail") return ExitCode.regression;
-  if (report.verdict.status === "inconclusive" || cancelled) return ExitCode.infrastructure;
-  return ExitCode.pass;
-}
-var UNKNOWN_SERVER = {
-  provider: "ollama",
-  host: "unknown",
-  version: null,
-  simulated: false
+var OPTION_NAMES = {
+  temperature: "temperature",
+  seed: "seed",
+  num_ctx: "num-ctx",
+  num_predict: "num-predict",
+  think: "think"
 };
-function provenance2(runs, models) {
-  const latest = runs.at(-1);
-  const metadata = /* @__PURE__ */ new Map();
-  for (const run of runs) for (const model of run.models) metadata.set(model.model, model);
-  const find = (name) => name ? metadata.get(name) ?? null : null;
-  const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
-  if (runs.length === 0)
-    warnings.push("no run record in the logs: server and model provenance unknown");
-  return {
-    provider: latest?.provider ?? UNKNOWN_SERVER,
-    models: { baseline: find(models[0]), candidate: find(models[1]) },
-    loadedBefore: latest?.loadedBefore ?? null,
-    warnings,
-    shards: [...new Set(runs.map((r) => r.shard).filter((s) => s !== null))].sort()
-  };
-}
-
-// src/job/demo.ts
-import { rm } from "node:fs/promises";
-import path11 from "node:path";
-
-// src/simulator/server.ts
-import { createServer } from "node:http";
-import { setTimeout as sleep } from "node:timers/promises";
-
-// src/simulator/behaviours/churn.ts
-import { existsSync as existsSync4 } from "node:fs";
-import path8 from "node:path";
-
-// src/job/packageRoot.ts
-import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
-import path7 from "node:path";
-import { fileURLToPath } from "node:url";
-function packageRoot() {
-  let dir = path7.dirname(fileURLToPath(import.meta.url));
-  for (; ; ) {
-    const manifest = path7.join(dir, "package.json");
-    if (existsSync3(manifest)) {
-      try {
-        const { name } = JSON.parse(readFileSync3(manifest, "utf8"));
-        if (name === "model-gate") return dir;
-      } catch {
-      }
-    }
-    const parent = path7.dirname(dir);
-    if (parent === dir) throw new Error("cannot find the model-gate package folder");
-    dir = parent;
-  }
-}
-function scenarioPath(nameOrFile) {
-  if (/^[a-z][a-z0-9-]*$/.test(nameOrFile)) {
-    return path7.join(packageRoot(), "fixtures", "simulator", `${nameOrFile}.yml`);
-  }
-  return path7.resolve(nameOrFile);
-}
-
-// src/simulator/behaviours/churn.ts
-var DEFAULT_CHURN_ITEMS = "fixtures/items/general.yml";
-var FIELDS = /* @__PURE__ */ new Set([
-  "items",
-  "accuracy",
-  "spread",
-  "difficulty-seed",
-  "domains",
-  "item-shifts",
-  "invalid"
-]);
-function numberMap(value2, field3) {
-  if (value2 === void 0) return {};
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
-    throw new Error(`churn.${field3}: expected a map of names to numbers`);
-  }
-  const out = {};
-  for (const [key, shift] of Object.entries(value2)) {
-    if (typeof shift !== "number" || !Number.isFinite(shift)) {
-      throw new Error(
-        `churn.${field3}.${key}: expected a number (logit shift), got ${JSON.stringify(shift)}`
-      );
-    }
-    out[key] = shift;
-  }
-  return out;
-}
-function parseChurnParams(raw) {
-  const block = raw === null || raw === void 0 ? {} : raw;
-  if (typeof block !== "object" || Array.isArray(block)) {
-    throw new Error(
-      "churn: expected a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid)"
+function describeDifferences(units2, stale) {
+  const found = /* @__PURE__ */ new Map();
+  for (const unit of units2) {
+    const expected = unit.expected;
+    const own2 = stale.filter(
+      (r) => r.check === unit.check && r.model === unit.model && (r.key === unit.key || r.key.startsWith(`${unit.key}/`))
     );
-  }
-  const fields = block;
-  for (const key of Object.keys(fields)) {
-    if (!FIELDS.has(key))
-      throw new Error(`churn.${key}: unknown field (expected one of ${[...FIELDS].join(", ")})`);
-  }
-  const num2 = (key, fallback, ok, expected) => {
-    const value2 = fields[key];
-    if (value2 === void 0) return fallback;
-    if (typeof value2 !== "number" || !ok(value2))
-      throw new Error(`churn.${key}: expected ${expected}, got ${JSON.stringify(value2)}`);
-    return value2;
-  };
-  const items2 = fields["items"] ?? DEFAULT_CHURN_ITEMS;
-  if (typeof items2 !== "string" || items2 === "")
-    throw new Error("churn.items: expected a path to an item file");
-  return {
-    items: items2,
-    accuracy: num2("accuracy", 0.7, (v) => v > 0 && v < 1, "a probability strictly between 0 and 1"),
-    spread: num2("spread", 1.5, (v) => v >= 0, "a non-negative number"),
-    difficultySeed: num2("difficulty-seed", 1, Number.isInteger, "an integer"),
-    domains: numberMap(fields["domains"], "domains"),
-    itemShifts: numberMap(fields["item-shifts"], "item-shifts"),
-    invalid: num2("invalid", 0, (v) => v >= 0 && v < 1, "a probability in [0, 1)")
-  };
-}
-var logit = (p) => Math.log(p / (1 - p));
-function latentLogit(params, item) {
-  const u = createRng(
-    seedFromText(`difficulty\0${params.difficultySeed}\0${item.id}`)
-  ).next();
-  const z2 = normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, u)));
-  return logit(params.accuracy) + params.spread * z2 + (params.domains[item.domain] ?? 0) + (params.itemShifts[item.id] ?? 0);
-}
-function latentAccuracy(params, item) {
-  return 1 / (1 + Math.exp(-latentLogit(params, item)));
-}
-var softplus = (x2) => x2 > 30 ? x2 : Math.log1p(Math.exp(x2));
-function letterLogprobs(logitP, item) {
-  const letters = choiceLetters(item);
-  const wrong = -softplus(logitP) - Math.log(letters.length - 1);
-  return Object.fromEntries(
-    letters.map((letter) => [letter, letter === item.answer ? -softplus(-logitP) : wrong])
-  );
-}
-function drawChurnAnswer(latent, item, draw, invalid = 0) {
-  const rng = createRng(
-    seedFromText(`${draw.model}\0${draw.seed}\0${draw.temperature}\0${draw.prompt}`)
-  );
-  if (rng.next() < invalid) return null;
-  const correct = draw.temperature === 0 ? latent >= 0.5 : rng.next() < latent;
-  if (correct) return item.answer;
-  const wrong = choiceLetters(item).filter((letter) => letter !== item.answer);
-  return wrong[rng.int(wrong.length)];
-}
-var itemCache = /* @__PURE__ */ new Map();
-function locateItems(file2) {
-  const fromCwd = path8.resolve(file2);
-  if (path8.isAbsolute(file2) || existsSync4(fromCwd)) return fromCwd;
-  const builtIn = path8.join(packageRoot(), file2);
-  return existsSync4(builtIn) ? builtIn : fromCwd;
-}
-function itemsByPrompt(file2) {
-  const absolute = locateItems(file2);
-  let map2 = itemCache.get(absolute);
-  if (!map2) {
-    map2 = new Map(loadItemsFile(absolute, file2).items.map((item) => [itemPromptKey(item), item]));
-    itemCache.set(absolute, map2);
-  }
-  return map2;
-}
-var churnBehaviour = {
-  name: "churn",
-  validate(params) {
-    parseChurnParams(params);
-  },
-  answer(chat, raw) {
-    const asked = parseChurnPrompt(chat.user);
-    if (!asked) return null;
-    const params = parseChurnParams(raw);
-    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
-    if (!item) {
-      const letters = choiceLetters(asked);
-      const rng = createRng(seedFromText(`${chat.model}\0${chat.seed}\0${chat.user}`));
-      return JSON.stringify({ answer: letters[rng.int(letters.length)] });
-    }
-    const answer = drawChurnAnswer(
-      latentAccuracy(params, item),
-      item,
-      { model: chat.model, prompt: chat.user, seed: chat.seed, temperature: chat.temperature },
-      params.invalid
-    );
-    return answer === null ? "I think the answer is" : JSON.stringify({ answer });
-  },
-  choiceLogprobs(chat, raw, content) {
-    const asked = parseChurnPrompt(chat.user);
-    const at = /"answer"\s*:\s*"/.exec(content);
-    if (!asked || !at) return null;
-    const params = parseChurnParams(raw);
-    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
-    const letters = choiceLetters(asked);
-    return {
-      offset: at.index + at[0].length,
-      // An item without an answer key is a guess: every letter alike.
-      alternatives: item ? letterLogprobs(latentLogit(params, item), item) : Object.fromEntries(letters.map((l) => [l, -Math.log(letters.length)]))
-    };
-  }
-};
-
-// src/simulator/behaviours/dragon.ts
-var paramsSchema = external_exports.object({
-  policy: external_exports.enum(["careful", "overconfident", "wall-bumper"]).default("careful"),
-  "invalid-rate": external_exports.number().min(0).max(1).default(0),
-  confidence: external_exports.number().min(0).max(1).optional(),
-  "repeat-rate": external_exports.number().min(0).max(1).default(0.8),
-  walls: external_exports.number().int().min(0).max(MAX_WALLS).default(DEFAULT_WALLS)
-}).strict();
-var INVALID_ANSWERS = [
-  '{"move": "forward", "confidence": 0.9}',
-  '{"move": "up", "confidence": 1.7}',
-  "I will go up, I am quite sure.",
-  '{"move": "left"'
-];
-function parseParams(params) {
-  const parsed = paramsSchema.safeParse(params ?? {});
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    const path13 = issue2?.path.join(".") || "(block)";
-    throw new Error(`dragon.${path13}: ${issue2?.message ?? "invalid"}`);
-  }
-  return parsed.data;
-}
-var dragonBehaviour = {
-  name: "dragon",
-  answer(chat, params) {
-    const reading = readPrompt(chat.user);
-    if (!reading) return null;
-    const settings = parseParams(params);
-    const rng = createRng(seedFromText(`${chat.model}
-${chat.user}
-${chat.seed}`));
-    if (rng.next() < settings["invalid-rate"]) {
-      return INVALID_ANSWERS[rng.int(INVALID_ANSWERS.length)];
-    }
-    let move;
-    let confidence;
-    switch (settings.policy) {
-      case "careful": {
-        const answer = referenceAnswer("careful", reading, rng, settings.walls);
-        move = answer.move;
-        confidence = answer.confidence;
-        break;
-      }
-      case "overconfident":
-        move = DIRECTIONS[rng.int(DIRECTIONS.length)];
-        confidence = settings.confidence ?? 0.95;
-        break;
-      case "wall-bumper": {
-        const known = reading.blockedHere;
-        move = known.length > 0 && rng.next() < settings["repeat-rate"] ? known[rng.int(known.length)] : DIRECTIONS[rng.int(DIRECTIONS.length)];
-        confidence = settings.confidence ?? 0.9;
-        break;
-      }
-    }
-    return JSON.stringify({ move, confidence });
-  }
-};
-
-// src/simulator/behaviours/personas.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-var FIELDS2 = [
-  "catalogue",
-  "assistants",
-  "same-voice",
-  "answer-words",
-  "vocabulary",
-  "own-share",
-  "probe-share"
-];
-function readPersonasParams(raw) {
-  const block = raw ?? {};
-  if (typeof block !== "object" || Array.isArray(block)) {
-    throw new Error("personas: expected a mapping of settings (or nothing for the defaults)");
-  }
-  const fields = block;
-  for (const key of Object.keys(fields)) {
-    if (!FIELDS2.includes(key)) {
-      throw new Error(`personas.${key}: unknown setting (known: ${FIELDS2.join(", ")})`);
-    }
-  }
-  const catalogue = fields.catalogue ?? null;
-  if (catalogue !== null && (typeof catalogue !== "string" || catalogue === "")) {
-    throw new Error("personas.catalogue: expected the path of a persona catalogue");
-  }
-  const assistants = fields.assistants ?? {};
-  if (typeof assistants !== "object" || assistants === null || Array.isArray(assistants) || !Object.values(assistants).every((v) => typeof v === "string" && v !== "")) {
-    throw new Error("personas.assistants: expected a map of assistant name \u2192 phrase of its prompt");
-  }
-  const sameVoice = fields["same-voice"] ?? [];
-  if (!Array.isArray(sameVoice) || !sameVoice.every(
-    (group) => Array.isArray(group) && group.length >= 2 && group.every((n) => typeof n === "string")
-  )) {
-    throw new Error("personas.same-voice: expected a list of groups, each a list of \u2265 2 names");
-  }
-  const ownShare = share3(fields["own-share"], 0.6, "own-share");
-  const probeShare = share3(fields["probe-share"], 0.15, "probe-share");
-  if (ownShare + probeShare > 1) {
-    throw new Error("personas.own-share + probe-share: expected at most 1 together");
-  }
-  return {
-    catalogue,
-    assistants,
-    sameVoice,
-    answerWords: count2(fields["answer-words"], 60, "answer-words"),
-    vocabulary: count2(fields.vocabulary, 40, "vocabulary"),
-    ownShare,
-    probeShare
-  };
-}
-function share3(value2, fallback, field3) {
-  if (value2 === void 0) return fallback;
-  if (typeof value2 !== "number" || !(value2 >= 0 && value2 <= 1)) {
-    throw new Error(`personas.${field3}: expected a number between 0 and 1`);
-  }
-  return value2;
-}
-function count2(value2, fallback, field3) {
-  if (value2 === void 0) return fallback;
-  if (typeof value2 !== "number" || !Number.isInteger(value2) || value2 < 1 || value2 > 2e3) {
-    throw new Error(`personas.${field3}: expected a whole number from 1 to 2000`);
-  }
-  return value2;
-}
-var catalogues = /* @__PURE__ */ new Map();
-function catalogueAt(file2) {
-  let catalogue = catalogues.get(file2);
-  if (!catalogue) {
-    catalogue = parseCatalogue(readFileSync4(file2, "utf8"), file2);
-    catalogues.set(file2, catalogue);
-  }
-  return catalogue;
-}
-function identifyAssistant(system, params) {
-  for (const [name, phrase] of Object.entries(params.assistants)) {
-    if (system.includes(phrase)) return name;
-  }
-  if (params.catalogue) {
-    const found = catalogueAt(params.catalogue).assistants.find((a) => a.prompt === system.trim());
-    if (found) return found.name;
-  }
-  return null;
-}
-function voiceOf(assistant, params) {
-  const group = params.sameVoice.find((g) => g.includes(assistant));
-  return group ? `group:${[...group].sort().join("+")}` : `assistant:${assistant}`;
-}
-function personasAnswer(chat, params) {
-  if (chat.system === null || chat.system.trim() === "" || chat.format !== null) return null;
-  const assistant = identifyAssistant(chat.system, params);
-  const voice = assistant ? voiceOf(assistant, params) : `prompt:${chat.system}`;
-  const own2 = wordList(`voice|${voice}`, params.vocabulary);
-  const probe = wordList(`probe|${chat.user}`, Math.max(8, Math.round(params.vocabulary / 3)));
-  const common = wordList("common", params.vocabulary * 2);
-  const rng = createRng(
-    seedFromText(JSON.stringify([chat.model, chat.system, chat.user, chat.seed]))
-  );
-  const words2 = [];
-  for (let i = 0; i < params.answerWords; i++) {
-    const u = rng.next();
-    const pool = u < params.ownShare ? own2 : u < params.ownShare + params.probeShare ? probe : common;
-    words2.push(pickSkewed(pool, rng));
-  }
-  return sentences(words2, rng);
-}
-var personasBehaviour = {
-  name: "personas",
-  answer: (chat, params) => personasAnswer(chat, readPersonasParams(params)),
-  validate: (params) => {
-    const read = readPersonasParams(params);
-    if (read.catalogue) {
-      try {
-        catalogueAt(read.catalogue);
-      } catch (error62) {
-        throw new Error(
-          `personas.catalogue: ${error62 instanceof Error ? error62.message : String(error62)}`
+    for (const record2 of own2) {
+      if (!expected) continue;
+      if (record2.prompt_sha256 !== expected.promptSha256 && !found.has("prompt")) {
+        found.set(
+          "prompt",
+          `the prompt hash differs (${record2.prompt_sha256.slice(0, 12)}\u2026 in the logs, ${expected.promptSha256.slice(0, 12)}\u2026 for this config: the question text, choices, system prompt, probe or prompt version changed)`
         );
       }
-    }
-  }
-};
-var SYLLABLES = [
-  "ba",
-  "ce",
-  "di",
-  "fo",
-  "gu",
-  "ka",
-  "le",
-  "mi",
-  "no",
-  "pu",
-  "ra",
-  "se",
-  "ti",
-  "vo",
-  "zu",
-  "bre",
-  "cla",
-  "dro",
-  "fli",
-  "gra",
-  "plo",
-  "sta",
-  "tri",
-  "vel",
-  "mar",
-  "son",
-  "lin",
-  "dor"
-];
-function wordList(key, size) {
-  const rng = createRng(seedFromText(key));
-  const words2 = /* @__PURE__ */ new Set();
-  while (words2.size < size) {
-    const parts = 2 + rng.int(2);
-    let word = "";
-    for (let i = 0; i < parts; i++) word += SYLLABLES[rng.int(SYLLABLES.length)];
-    words2.add(word);
-  }
-  return [...words2];
-}
-function pickSkewed(pool, rng) {
-  const u = rng.next();
-  return pool[Math.floor(u * u * pool.length)] ?? pool[0] ?? "word";
-}
-var FILLERS = ["a", "of", "to", "it", "is", "in", "on", "as"];
-function sentences(words2, rng) {
-  const out = [];
-  let sentence = [];
-  for (const word of words2) {
-    sentence.push(word);
-    if (rng.next() < 0.3) sentence.push(FILLERS[rng.int(FILLERS.length)] ?? "the");
-    if (sentence.length >= 8 + rng.int(5)) {
-      out.push(capitalise(sentence.join(" ")));
-      sentence = [];
-    }
-  }
-  if (sentence.length > 0) out.push(capitalise(sentence.join(" ")));
-  return out.join(" ");
-}
-function capitalise(sentence) {
-  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
-}
-
-// src/simulator/behaviours/index.ts
-var behaviours = [
-  dragonBehaviour,
-  personasBehaviour,
-  churnBehaviour
-];
-
-// src/simulator/embedding.ts
-import { createHash as createHash9 } from "node:crypto";
-var EMBEDDING_DIMENSIONS = 256;
-function embedText(text3) {
-  const vector = new Array(EMBEDDING_DIMENSIONS).fill(0);
-  const words2 = text3.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  for (const word of words2) {
-    const hash2 = createHash9("sha256").update(word).digest();
-    const slot = hash2.readUInt32BE(0) % EMBEDDING_DIMENSIONS;
-    const sign = (hash2[4] ?? 0) & 1 ? 1 : -1;
-    vector[slot] = (vector[slot] ?? 0) + sign;
-  }
-  const norm2 = Math.hypot(...vector);
-  return norm2 === 0 ? vector : vector.map((x2) => x2 / norm2);
-}
-
-// src/simulator/generation.ts
-import { createHash as createHash11 } from "node:crypto";
-
-// src/simulator/faults.ts
-function activeFaults(faults, request, scenarioSeed) {
-  return faults.filter((fault, index2) => {
-    if (fault.requests && !fault.requests.includes(request.arrival)) return false;
-    if (fault.attempts && !fault.attempts.includes(request.attempt)) return false;
-    if (fault.rate >= 1) return true;
-    const seed = seedFromText(
-      `${scenarioSeed}|${request.model}|${request.requestHash}|${request.attempt}|${index2}`
-    );
-    return createRng(seed).next() < fault.rate;
-  });
-}
-
-// src/simulator/genericAnswer.ts
-function genericAnswer(chat) {
-  if (chat.format) return JSON.stringify(valueFor(chat.format, 0));
-  return `Simulated answer from ${chat.model}.`;
-}
-function valueFor(schema, depth) {
-  if (depth > 8) return null;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if ("const" in schema) return schema.const;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  switch (type) {
-    case "object": {
-      const properties = isSchemaMap(schema.properties) ? schema.properties : {};
-      const out = {};
-      for (const [name, inner] of Object.entries(properties))
-        out[name] = valueFor(inner, depth + 1);
-      return out;
-    }
-    case "array": {
-      const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
-      const items2 = isSchema(schema.items) ? schema.items : {};
-      return Array.from({ length: minItems }, () => valueFor(items2, depth + 1));
-    }
-    case "number":
-    case "integer":
-      return typeof schema.minimum === "number" ? schema.minimum : 0;
-    case "boolean":
-      return false;
-    case "null":
-      return null;
-    default:
-      return "simulated";
-  }
-}
-function isSchema(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
-}
-function isSchemaMap(value2) {
-  return isSchema(value2) && Object.values(value2).every(isSchema);
-}
-
-// src/simulator/logprobs.ts
-var FIRST_VERSION_WITH_LOGPROBS = [0, 12, 11];
-function versionHasLogprobs(version3) {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version3);
-  if (!match) return true;
-  const parts = match.slice(1, 4).map(Number);
-  for (let i = 0; i < 3; i++) {
-    const have = parts[i];
-    const need = FIRST_VERSION_WITH_LOGPROBS[i];
-    if (have !== need) return have > need;
-  }
-  return true;
-}
-function pieces(text3) {
-  return text3.match(/\w+|\s+|[^\w\s]+/g) ?? [];
-}
-function simulatedLogprobs(content, choice, top) {
-  const certain = (token) => ({
-    token,
-    logprob: 0,
-    ...top > 0 ? { top_logprobs: [{ token, logprob: 0 }] } : {}
-  });
-  const rest = choice ? content.slice(choice.offset) : "";
-  const chosen = choice ? Object.keys(choice.alternatives).filter((text3) => text3 !== "" && rest.startsWith(text3)).sort((a, b) => b.length - a.length)[0] : void 0;
-  if (!choice || chosen === void 0) return pieces(content).map(certain);
-  const ranked = Object.entries(choice.alternatives).sort(([, a], [, b]) => b - a).slice(0, top).map(([token, logprob]) => ({ token, logprob }));
-  return [
-    ...pieces(content.slice(0, choice.offset)).map(certain),
-    {
-      token: chosen,
-      logprob: choice.alternatives[chosen],
-      ...top > 0 ? { top_logprobs: ranked } : {}
-    },
-    ...pieces(rest.slice(chosen.length)).map(certain)
-  ];
-}
-
-// src/simulator/scenario.ts
-import { createHash as createHash10 } from "node:crypto";
-import { readFileSync as readFileSync5 } from "node:fs";
-var selector = {
-  rate: external_exports.number().min(0).max(1).default(1),
-  requests: external_exports.array(external_exports.number().int().min(1)).optional(),
-  attempts: external_exports.array(external_exports.number().int().min(1)).optional()
-};
-var faultSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({
-    kind: external_exports.literal("status"),
-    status: external_exports.union([external_exports.literal(400), external_exports.literal(404), external_exports.literal(500), external_exports.literal(503)]),
-    message: external_exports.string().optional(),
-    ...selector
-  }).strict(),
-  external_exports.object({ kind: external_exports.literal("latency"), ms: external_exports.number().int().min(0), ...selector }).strict(),
-  external_exports.object({ kind: external_exports.literal("slow-headers"), ms: external_exports.number().int().min(0), ...selector }).strict(),
-  external_exports.object({
-    kind: external_exports.literal("drop"),
-    /** Drop after the first streamed chunk instead of before any byte. */
-    midStream: external_exports.boolean().default(false),
-    ...selector
-  }).strict(),
-  external_exports.object({ kind: external_exports.literal("mid-stream-error"), message: external_exports.string().optional(), ...selector }).strict(),
-  external_exports.object({ kind: external_exports.literal("malformed-json"), ...selector }).strict(),
-  external_exports.object({ kind: external_exports.literal("thinking-only"), ...selector }).strict()
-]);
-var STRUCTURAL_MODEL_KEYS = [
-  "name",
-  "digest",
-  "family",
-  "parameter-size",
-  "quantization-level",
-  "context-length",
-  "thinking",
-  "latency-ms",
-  "faults"
-];
-var modelSchema2 = external_exports.object({
-  name: external_exports.string().trim().min(1),
-  digest: external_exports.string().regex(/^(sha256:)?[0-9a-f]{64}$/, "expected 64 lowercase hex digits").optional(),
-  family: external_exports.string().min(1).default("simulated"),
-  parameterSize: external_exports.string().min(1).default("1B"),
-  quantizationLevel: external_exports.string().min(1).default("Q4_K_M"),
-  contextLength: external_exports.number().int().min(256).default(8192),
-  thinking: external_exports.boolean().default(false),
-  latencyMs: external_exports.number().int().min(0).default(0),
-  faults: external_exports.array(faultSchema).default([])
-}).strict();
-var scenarioSchema = external_exports.object({
-  seed: external_exports.number().int().min(0).default(0),
-  version: external_exports.string().regex(/simulated/, 'must contain "simulated" so nobody mistakes it for a real server').default("0.12.6-simulated"),
-  parallel: external_exports.number().int().min(1).max(256).default(1),
-  maxQueue: external_exports.number().int().min(0).default(512),
-  maxLoaded: external_exports.number().int().min(1).default(1),
-  loadMs: external_exports.number().int().min(0).default(0),
-  loaded: external_exports.array(external_exports.string().min(1)).default([]),
-  faults: external_exports.array(faultSchema).default([]),
-  models: external_exports.array(external_exports.unknown()).min(1, "expected at least one model")
-}).strict();
-function normaliseModelName(name) {
-  return name.includes(":") ? name : `${name}:latest`;
-}
-function digestFromName(name) {
-  return createHash10("sha256").update(`model-gate simulated model ${name}`).digest("hex");
-}
-function loadScenario(file2, knownBehaviours = behaviours) {
-  let text3;
-  try {
-    text3 = readFileSync5(file2, "utf8");
-  } catch (error62) {
-    const code2 = error62.code;
-    throw new InputError(
-      `${file2}: cannot read the scenario file${code2 === "ENOENT" ? " (not found)" : ""}`
-    );
-  }
-  return parseScenario(text3, file2, knownBehaviours);
-}
-function parseScenario(text3, name = "scenario", knownBehaviours = behaviours) {
-  const { doc, lineCounter } = parseYamlDocument(text3, name);
-  const raw = doc.toJS();
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new InputError(`${name}: expected a mapping with at least "models:"`);
-  }
-  const lineOf = (path13) => {
-    for (let depth = path13.length; depth >= 0; depth--) {
-      const node2 = doc.getIn(path13.slice(0, depth), true);
-      const offset = node2 && typeof node2 === "object" && "range" in node2 ? node2.range?.[0] : null;
-      if (typeof offset === "number") return `line ${lineCounter.linePos(offset).line}: `;
-    }
-    return "";
-  };
-  const fail = (path13, message) => {
-    throw new InputError(`${name}: invalid scenario`, [
-      `${lineOf(path13)}${displayPath(path13)}: ${message}`
-    ]);
-  };
-  const top = scenarioSchema.safeParse(camelizeTopLevel(raw));
-  if (!top.success) {
-    const issue2 = top.error.issues[0];
-    return fail(kebabPath(issue2?.path ?? []), issue2?.message ?? "invalid value");
-  }
-  const scenarioFaults = top.data.faults;
-  const behaviourNames = new Set(knownBehaviours.map((b) => b.name));
-  const models = [];
-  const seen = /* @__PURE__ */ new Set();
-  top.data.models.forEach((entry, index2) => {
-    const at = ["models", index2];
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
-      fail(at, 'expected a mapping with at least "name:"');
-    }
-    const structural = {};
-    const blocks = {};
-    for (const [key, value2] of Object.entries(entry)) {
-      if (STRUCTURAL_MODEL_KEYS.includes(key)) structural[key] = value2;
-      else if (behaviourNames.has(key)) blocks[key] = value2;
-      else {
-        const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(", ");
-        fail([...at, key], `unknown key (known: ${known})`);
+      if (record2.kind !== "call") continue;
+      for (const key of Object.keys(OPTION_NAMES)) {
+        const logged = record2.options[key];
+        const wanted = expected.options[key];
+        const name = `option ${OPTION_NAMES[key]}`;
+        if (logged !== wanted && !found.has(name)) {
+          found.set(
+            name,
+            `${name} is ${String(logged)} in the logs, ${String(wanted)} for this config`
+          );
+        }
       }
     }
-    const parsed = modelSchema2.safeParse(camelizeKeys(structural));
-    if (!parsed.success) {
-      const issue2 = parsed.error.issues[0];
-      fail([...at, ...kebabPath(issue2?.path ?? [])], issue2?.message ?? "invalid value");
-      return;
-    }
-    for (const behaviour of knownBehaviours) {
-      if (!(behaviour.name in blocks) || !behaviour.validate) continue;
-      try {
-        behaviour.validate(blocks[behaviour.name]);
-      } catch (error62) {
-        fail([...at, behaviour.name], error62 instanceof Error ? error62.message : String(error62));
-      }
-    }
-    const model = parsed.data;
-    const fullName = normaliseModelName(model.name);
-    if (seen.has(fullName)) fail([...at, "name"], `model "${fullName}" is listed twice`);
-    seen.add(fullName);
-    models.push({
-      name: fullName,
-      digest: model.digest?.replace(/^sha256:/, "") ?? digestFromName(fullName),
-      family: model.family,
-      parameterSize: model.parameterSize,
-      quantizationLevel: model.quantizationLevel,
-      contextLength: model.contextLength,
-      thinking: model.thinking,
-      latencyMs: model.latencyMs,
-      faults: [...model.faults, ...scenarioFaults],
-      behaviours: blocks
-    });
-  });
-  return {
-    seed: top.data.seed,
-    version: top.data.version,
-    parallel: top.data.parallel,
-    maxQueue: top.data.maxQueue,
-    maxLoaded: top.data.maxLoaded,
-    loadMs: top.data.loadMs,
-    loaded: top.data.loaded.map(normaliseModelName),
-    models
-  };
-}
-function camelizeTopLevel(raw) {
-  const out = {};
-  for (const [key, value2] of Object.entries(raw)) {
-    const camel = key.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
-    out[camel] = camel === "models" ? value2 : camelizeKeys(value2);
   }
-  return out;
-}
-function kebabPath(path13) {
-  return path13.map(
-    (s) => typeof s === "number" ? s : String(s).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-  );
-}
-
-// src/simulator/generation.ts
-var SimulatedHttpError = class extends Error {
-  constructor(status, message) {
-    super(message);
-    this.status = status;
+  if (found.size === 0) {
+    return units2.some((u) => u.check === "dragon") ? "the prompt and options match, so the maze differs (dragon.walls, or another protocol version)" : OTHER_SETTINGS;
   }
-  status;
-};
-function findModel(state, name) {
-  const wanted = normaliseModelName(name);
-  return state.scenario.models.find((m) => m.name === wanted) ?? null;
+  return [...found.values()].join("; ");
 }
-function admit(state, request) {
-  const model = findModel(state, request.chat.model);
-  if (!model) {
-    throw new SimulatedHttpError(404, `model '${request.chat.model}' not found`);
-  }
-  state.stats.requests[model.name] = (state.stats.requests[model.name] ?? 0) + 1;
-  if (request.think && !model.thinking) {
-    throw new SimulatedHttpError(400, `"${request.chat.model}" does not support thinking`);
-  }
-  const requestHash = createHash11("sha256").update(JSON.stringify([model.name, request])).digest("hex");
-  const arrival = (state.arrivals.get(model.name) ?? 0) + 1;
-  state.arrivals.set(model.name, arrival);
-  const attempt = (state.attempts.get(requestHash) ?? 0) + 1;
-  state.attempts.set(requestHash, attempt);
-  const faults = activeFaults(
-    model.faults,
-    { model: model.name, requestHash, arrival, attempt },
-    state.scenario.seed
-  );
-  const refusal = faults.find((f) => f.kind === "status");
-  if (refusal?.kind === "status") {
-    throw new SimulatedHttpError(refusal.status, refusal.message ?? defaultMessage(refusal.status));
-  }
-  const answered = answerFor(state, model, request.chat);
-  let content = answered.content;
-  let thinking = request.think ? `Simulated reasoning about: ${request.chat.user.slice(0, 60)}` : null;
-  let doneReason = "stop";
-  if (faults.some((f) => f.kind === "thinking-only")) {
-    thinking = "Simulated reasoning that used the whole token budget before answering.";
-    content = "";
-    doneReason = "length";
-  } else if (request.numPredict !== null && request.numPredict > 0) {
-    const budget = request.numPredict * 4;
-    if (content.length > budget) {
-      content = content.slice(0, budget);
-      doneReason = "length";
-    }
-  }
-  let latencyMs = model.latencyMs;
-  let headerDelayMs = 0;
-  for (const fault of faults) {
-    if (fault.kind === "latency") latencyMs += fault.ms;
-    if (fault.kind === "slow-headers") headerDelayMs += fault.ms;
-  }
-  let logprobs = null;
-  if (request.logprobs && versionHasLogprobs(state.scenario.version)) {
-    const choice = answered.behaviour?.choiceLogprobs?.(request.chat, answered.params, content) ?? null;
-    logprobs = simulatedLogprobs(content, choice, request.logprobs.top);
-  }
-  return {
-    model,
-    content,
-    thinking,
-    logprobs,
-    doneReason,
-    promptTokens: estimateTokens(`${request.chat.system ?? ""} ${request.chat.user}`),
-    completionTokens: estimateTokens(content),
-    latencyMs,
-    headerDelayMs,
-    loadMs: 0,
-    faults
-  };
-}
-function useModel(state, model, numCtx) {
-  const wasLoaded = state.loaded.includes(model);
-  const context = state.loadedContext.get(model);
-  const reload = !wasLoaded || numCtx !== null && context !== void 0 && context !== numCtx;
-  state.loaded = [model, ...state.loaded.filter((m) => m !== model)];
-  for (const evicted of state.loaded.splice(state.scenario.maxLoaded)) {
-    state.loadedContext.delete(evicted);
-  }
-  if (numCtx !== null || !state.loadedContext.has(model)) state.loadedContext.set(model, numCtx);
-  state.stats.order.push(model);
-  if (!reload) return 0;
-  state.stats.loads++;
-  return state.scenario.loadMs;
-}
-function answerFor(state, model, chat) {
-  for (const behaviour of state.behaviours) {
-    if (!(behaviour.name in model.behaviours)) continue;
-    const params = model.behaviours[behaviour.name];
-    const answer = behaviour.answer(chat, params);
-    if (answer !== null) return { content: answer, behaviour, params };
-  }
-  return { content: genericAnswer(chat), behaviour: null, params: null };
-}
-function defaultMessage(status) {
-  switch (status) {
-    case 400:
-      return "invalid request (simulated fault)";
-    case 404:
-      return "model not found (simulated fault)";
-    case 503:
-      return "server busy, please try again.  maximum pending requests exceeded";
-    default:
-      return "llama runner process has terminated (simulated fault)";
-  }
-}
-function estimateTokens(text3) {
-  return Math.ceil(text3.length / 4);
-}
-
-// src/simulator/slots.ts
-var QueueFull = class extends Error {
-  constructor() {
-    super("server busy, please try again.  maximum pending requests exceeded");
-    this.name = "QueueFull";
-  }
-};
-var Slots = class {
-  constructor(parallel, maxQueue) {
-    this.parallel = parallel;
-    this.maxQueue = maxQueue;
-  }
-  parallel;
-  maxQueue;
-  busy = 0;
-  waiting = [];
-  /** Most slots ever in use at once (benchmarks and tests read it). */
-  maxBusy = 0;
-  /** Resolves with a release function once a slot is free; rejects with QueueFull or on abort. */
-  acquire(signal) {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    if (this.busy < this.parallel) return Promise.resolve(this.take());
-    if (this.waiting.length >= this.maxQueue) return Promise.reject(new QueueFull());
-    return new Promise((resolve4, reject) => {
-      const onAbort = () => {
-        const at = this.waiting.indexOf(grant);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(signal.reason);
-      };
-      const grant = () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve4(this.take());
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(grant);
-    });
-  }
-  take() {
-    this.busy++;
-    this.maxBusy = Math.max(this.maxBusy, this.busy);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.busy--;
-      const next = this.waiting.shift();
-      if (next) next();
-    };
-  }
-};
-
-// src/simulator/wire.ts
-var DEFAULT_TEMPERATURE = 0.8;
-function parseGenerationRequest(endpoint, body) {
-  const model = body.model;
-  if (typeof model !== "string" || model === "") {
-    throw new SimulatedHttpError(400, "model is required");
-  }
-  const options = isObject2(body.options) ? body.options : {};
-  let system = null;
-  let user = "";
-  if (endpoint === "generate") {
-    system = typeof body.system === "string" ? body.system : null;
-    user = typeof body.prompt === "string" ? body.prompt : "";
-  } else {
-    if (!Array.isArray(body.messages)) throw new SimulatedHttpError(400, "messages are required");
-    for (const message of body.messages) {
-      if (!isObject2(message) || typeof message.content !== "string") {
-        throw new SimulatedHttpError(400, "each message needs a role and a string content");
-      }
-      if (message.role === "system" && system === null) system = message.content;
-      if (message.role === "user") user = message.content;
-    }
-  }
-  const format = endpoint === "openai" ? openaiFormat(body.response_format) : ollamaFormat(body.format);
-  const temperature = numberOr(
-    endpoint === "openai" ? body.temperature : options.temperature,
-    DEFAULT_TEMPERATURE
-  );
-  const seed = Math.trunc(numberOr(endpoint === "openai" ? body.seed : options.seed, 0));
-  const numPredictRaw = endpoint === "openai" ? body.max_tokens ?? body.max_completion_tokens : options.num_predict;
-  const numPredict = typeof numPredictRaw === "number" ? numPredictRaw : null;
-  const numCtx = typeof options.num_ctx === "number" ? options.num_ctx : null;
-  const think = body.think === true || typeof body.think === "string";
-  const chat = { model, system, user, format, temperature, seed };
-  const stream = endpoint === "openai" ? body.stream === true : body.stream !== false;
-  const logprobs = endpoint === "openai" ? null : logprobsAsked(body);
-  return { generation: { chat, think, numPredict, numCtx, logprobs }, stream };
-}
-function logprobsAsked(body) {
-  const top = body.top_logprobs ?? 0;
-  if (typeof top !== "number" || !Number.isInteger(top) || top < 0 || top > 20) {
-    throw new SimulatedHttpError(400, "top_logprobs must be between 0 and 20");
-  }
-  if (body.logprobs !== true) {
-    if (top > 0) throw new SimulatedHttpError(400, "top_logprobs requires logprobs to be true");
-    return null;
-  }
-  return { top };
-}
-function ollamaReply(endpoint, g, createdAt) {
-  const text3 = endpoint === "chat" ? {
-    message: {
-      role: "assistant",
-      content: g.content,
-      ...g.thinking !== null ? { thinking: g.thinking } : {}
-    }
-  } : { response: g.content, ...g.thinking !== null ? { thinking: g.thinking } : {} };
-  return {
-    model: g.model.name,
-    created_at: createdAt,
-    ...text3,
-    ...g.logprobs ? { logprobs: g.logprobs } : {},
-    done: true,
-    done_reason: g.doneReason,
-    ...durations(g)
-  };
-}
-function ollamaChunks(endpoint, g, createdAt) {
-  const piece = (field3, text3, logprobs) => endpoint === "chat" ? {
-    model: g.model.name,
-    created_at: createdAt,
-    message: {
-      role: "assistant",
-      content: field3 === "content" ? text3 : "",
-      ...field3 === "thinking" ? { thinking: text3 } : {}
-    },
-    ...logprobs ? { logprobs } : {},
-    done: false
-  } : {
-    model: g.model.name,
-    created_at: createdAt,
-    response: field3 === "content" ? text3 : "",
-    ...field3 === "thinking" ? { thinking: text3 } : {},
-    ...logprobs ? { logprobs } : {},
-    done: false
-  };
-  const chunks = [];
-  for (const part of splitPieces(g.thinking ?? "")) chunks.push(piece("thinking", part));
-  if (g.logprobs) {
-    for (const token of g.logprobs) chunks.push(piece("content", token.token, [token]));
-  } else {
-    for (const part of splitPieces(g.content)) chunks.push(piece("content", part));
-  }
-  const closing = ollamaReply(
-    endpoint,
-    { ...g, content: "", thinking: null, logprobs: null },
-    createdAt
-  );
-  chunks.push(closing);
-  return chunks;
-}
-function openaiReply(g, id, createdAt) {
-  return {
-    id: `chatcmpl-${id}`,
-    object: "chat.completion",
-    created: Math.floor(createdAt.getTime() / 1e3),
-    model: g.model.name,
-    system_fingerprint: "fp_simulated",
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: g.content,
-          ...g.thinking !== null ? { reasoning: g.thinking } : {}
-        },
-        finish_reason: g.doneReason
-      }
-    ],
-    usage: {
-      prompt_tokens: g.promptTokens,
-      completion_tokens: g.completionTokens,
-      total_tokens: g.promptTokens + g.completionTokens
-    }
-  };
-}
-function openaiError(status, message) {
-  const type = status >= 500 ? "api_error" : "invalid_request_error";
-  return { error: { message, type, param: null, code: null } };
-}
-function durations(g) {
-  const ns = (ms) => Math.round(ms * 1e6);
-  const evalShare = 0.8;
-  return {
-    total_duration: ns(g.latencyMs + g.loadMs),
-    load_duration: ns(g.loadMs),
-    prompt_eval_count: g.promptTokens,
-    prompt_eval_duration: ns(g.latencyMs * (1 - evalShare)),
-    eval_count: g.completionTokens,
-    eval_duration: ns(g.latencyMs * evalShare)
-  };
-}
-function splitPieces(text3) {
-  if (text3 === "") return [];
-  const words2 = text3.match(/\S+\s*|\s+/g) ?? [text3];
-  const pieces2 = [];
-  for (let i = 0; i < words2.length; i += 3) pieces2.push(words2.slice(i, i + 3).join(""));
-  return pieces2;
-}
-function ollamaFormat(format) {
-  if (format === "json") return { type: "object" };
-  return isObject2(format) ? format : null;
-}
-function openaiFormat(format) {
-  if (!isObject2(format)) return null;
-  if (format.type === "json_object") return { type: "object" };
-  if (format.type === "json_schema" && isObject2(format.json_schema)) {
-    const schema = format.json_schema.schema;
-    return isObject2(schema) ? schema : { type: "object" };
-  }
-  return null;
-}
-function numberOr(value2, fallback) {
-  return typeof value2 === "number" && Number.isFinite(value2) ? value2 : fallback;
-}
-function isObject2(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
-}
-
-// src/simulator/server.ts
-var SIMULATOR_HEADER = "x-model-gate-simulator";
-var MAX_BODY_BYTES = 16 * 1024 * 1024;
-async function startSimulator(options) {
-  const behaviours2 = options.behaviours ?? behaviours;
-  const scenario = typeof options.scenario === "string" ? loadScenario(options.scenario, behaviours2) : options.scenario;
-  const state = {
-    scenario,
-    behaviours: behaviours2,
-    slots: new Slots(scenario.parallel, scenario.maxQueue),
-    loaded: [...scenario.loaded],
-    loadedContext: new Map(scenario.loaded.map((m) => [m, null])),
-    arrivals: /* @__PURE__ */ new Map(),
-    attempts: /* @__PURE__ */ new Map(),
-    stats: { requests: {}, order: [], loads: 0, maxInFlight: 0 }
-  };
-  let completions = 0;
-  const server = createServer((req, res) => {
-    res.setHeader(SIMULATOR_HEADER, "simulated models, not a language model server");
-    route(req, res).catch((error62) => {
-      if (!res.headersSent) sendJson(res, 500, { error: String(error62) });
-      else res.destroy();
-    });
-  });
-  async function route(req, res) {
-    const path13 = new URL(req.url ?? "/", "http://simulator").pathname;
-    const method = req.method ?? "GET";
-    if (path13 === "/" && (method === "GET" || method === "HEAD")) {
-      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-      res.end(method === "HEAD" ? void 0 : "Ollama is running");
-      return;
-    }
-    if (method === "GET" && path13 === "/api/version") {
-      return sendJson(res, 200, { version: scenario.version });
-    }
-    if (method === "GET" && path13 === "/api/tags") {
-      return sendJson(res, 200, { models: scenario.models.map(tagEntry) });
-    }
-    if (method === "GET" && path13 === "/api/ps") {
-      const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
-      return sendJson(res, 200, { models: loaded.map(psEntry) });
-    }
-    if (method === "GET" && path13 === "/v1/models") {
-      return sendJson(res, 200, {
-        object: "list",
-        data: scenario.models.map((m) => ({
-          id: m.name,
-          object: "model",
-          created: 0,
-          owned_by: "simulated"
-        }))
-      });
-    }
-    if (method !== "POST") return sendJson(res, 405, { error: "method not allowed" });
-    const endpoint = generationEndpoint(path13);
-    const body = await readJson(req).catch((error62) => error62);
-    if (body instanceof Error || !isObject2(body)) {
-      const message = body instanceof Error ? body.message : "expected a JSON object";
-      return endpoint === "openai" ? sendJson(res, 400, openaiError(400, message)) : sendJson(res, 400, { error: message });
-    }
-    if (endpoint) return serveGeneration(endpoint, body, req, res);
-    if (path13 === "/api/show") {
-      const name = typeof body.model === "string" ? body.model : body.name;
-      const model = typeof name === "string" ? findModel(state, name) : null;
-      if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
-      return sendJson(res, 200, showEntry(model));
-    }
-    if (path13 === "/api/embed") {
-      const model = typeof body.model === "string" ? findModel(state, body.model) : null;
-      if (!model) return sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-      const input2 = typeof body.input === "string" ? [body.input] : body.input;
-      if (!Array.isArray(input2) || !input2.every((t) => typeof t === "string")) {
-        return sendJson(res, 400, { error: "input must be a string or a list of strings" });
-      }
-      return sendJson(res, 200, {
-        model: model.name,
-        embeddings: input2.map(embedText),
-        total_duration: 0,
-        load_duration: 0,
-        prompt_eval_count: input2.join(" ").length
-      });
-    }
-    return sendJson(res, 404, { error: `${path13} not found` });
-  }
-  async function serveGeneration(endpoint, body, req, res) {
-    const gone = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) gone.abort(new Error("client went away"));
-    });
-    const fail = (status, message) => sendJson(
-      res,
-      status,
-      endpoint === "openai" ? openaiError(status, message) : { error: message }
-    );
-    let generation;
-    let stream;
-    try {
-      const parsed = parseGenerationRequest(endpoint, body);
-      stream = parsed.stream;
-      if (endpoint === "openai" && stream) {
-        throw new SimulatedHttpError(400, "the simulator does not stream /v1 responses");
-      }
-      generation = admit(state, parsed.generation);
-      if (generation.faults.some((f) => f.kind === "drop" && !f.midStream)) {
-        req.socket.destroy();
-        return;
-      }
-    } catch (error62) {
-      if (error62 instanceof SimulatedHttpError) return fail(error62.status, error62.message);
-      throw error62;
-    }
-    let release;
-    try {
-      release = await state.slots.acquire(gone.signal);
-    } catch (error62) {
-      if (error62 instanceof QueueFull) fail(503, error62.message);
-      return;
-    }
-    state.stats.maxInFlight = state.slots.maxBusy;
-    try {
-      const loadMs = useModel(state, generation.model.name, numCtxOf(body));
-      const g = { ...generation, loadMs };
-      await sleep(g.headerDelayMs + loadMs, void 0, { signal: gone.signal });
-      if (endpoint === "openai") {
-        await sleep(g.latencyMs, void 0, { signal: gone.signal });
-        return finishWhole(res, g, JSON.stringify(openaiReply(g, ++completions, /* @__PURE__ */ new Date())), fail);
-      }
-      const createdAt = (/* @__PURE__ */ new Date()).toISOString();
-      if (!stream) {
-        await sleep(g.latencyMs, void 0, { signal: gone.signal });
-        return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
-      }
-      await streamChunks(res, g, ollamaChunks(endpoint, g, createdAt), gone.signal);
-    } catch (error62) {
-      if (!gone.signal.aborted) throw error62;
-    } finally {
-      release();
-    }
-  }
-  await new Promise((resolve4, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve4());
-  });
-  const address = server.address();
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${host}:${address.port}`,
-    port: address.port,
-    scenario,
-    stats: () => structuredClone(state.stats),
-    close: () => new Promise((resolve4) => {
-      server.close(() => resolve4());
-      server.closeAllConnections();
-    })
-  };
-}
-function finishWhole(res, g, body, fail) {
-  if (g.faults.some((f) => f.kind === "mid-stream-error")) {
-    fail(500, mid(g));
-    return;
-  }
-  if (g.faults.some((f) => f.kind === "drop")) {
-    res.socket?.destroy();
-    return;
-  }
-  const malformed = g.faults.some((f) => f.kind === "malformed-json");
-  res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-  res.end(malformed ? body.slice(0, Math.max(1, Math.floor(body.length / 2))) : body);
-}
-async function streamChunks(res, g, chunks, signal) {
-  res.writeHead(200, { "content-type": "application/x-ndjson" });
-  const started = performance.now();
-  for (const [index2, chunk] of chunks.entries()) {
-    const due = started + g.latencyMs * (index2 + 1) / chunks.length;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait, void 0, { signal });
-    const line = JSON.stringify(chunk);
-    if (index2 === 1 || chunks.length === 1) {
-      if (g.faults.some((f) => f.kind === "mid-stream-error")) {
-        res.end(`${JSON.stringify({ error: mid(g) })}
-`);
-        return;
-      }
-      if (g.faults.some((f) => f.kind === "drop")) {
-        res.socket?.destroy();
-        return;
-      }
-      if (g.faults.some((f) => f.kind === "malformed-json")) {
-        res.write(`${line.slice(0, Math.floor(line.length / 2))}
-`);
-        continue;
-      }
-    }
-    res.write(`${line}
-`);
-  }
-  res.end();
-}
-function mid(g) {
-  const fault = g.faults.find((f) => f.kind === "mid-stream-error");
-  return (fault?.kind === "mid-stream-error" ? fault.message : void 0) ?? "an error was encountered while running the model: unexpected EOF (simulated fault)";
-}
-function generationEndpoint(path13) {
-  if (path13 === "/api/chat") return "chat";
-  if (path13 === "/api/generate") return "generate";
-  if (path13 === "/v1/chat/completions") return "openai";
-  return null;
-}
-function numCtxOf(body) {
-  const options = isObject2(body.options) ? body.options : {};
-  return typeof options.num_ctx === "number" ? options.num_ctx : null;
-}
-function details2(m) {
-  return {
-    parent_model: "",
-    format: "gguf",
-    family: m.family,
-    families: [m.family],
-    parameter_size: m.parameterSize,
-    quantization_level: m.quantizationLevel
-  };
-}
-function tagEntry(m) {
-  return {
-    name: m.name,
-    model: m.name,
-    modified_at: "2025-01-01T00:00:00Z",
-    size: 1e6,
-    digest: m.digest,
-    details: details2(m)
-  };
-}
-function psEntry(m) {
-  return {
-    name: m.name,
-    model: m.name,
-    size: 1e6,
-    digest: m.digest,
-    details: details2(m),
-    expires_at: "2099-01-01T00:00:00Z",
-    size_vram: 1e6,
-    context_length: m.contextLength
-  };
-}
-function showEntry(m) {
-  return {
-    license: "simulated model: scripted answers for tests, not a language model",
-    modelfile: `# simulated model ${m.name}`,
-    parameters: "",
-    template: "{{ .Prompt }}",
-    details: details2(m),
-    model_info: {
-      "general.architecture": m.family,
-      "general.basename": "simulated",
-      [`${m.family}.context_length`]: m.contextLength
-    },
-    capabilities: m.thinking ? ["completion", "thinking"] : ["completion"],
-    modified_at: "2025-01-01T00:00:00Z"
-  };
-}
-function placeholder(name) {
-  return {
-    name,
-    digest: "0".repeat(64),
-    family: "simulated",
-    parameterSize: "unknown",
-    quantizationLevel: "unknown",
-    contextLength: 4096,
-    thinking: false,
-    latencyMs: 0,
-    faults: [],
-    behaviours: {}
-  };
-}
-function sendJson(res, status, value2) {
-  const body = JSON.stringify(value2);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body)
-  });
-  res.end(body);
-}
-async function readJson(req) {
-  const parts = [];
-  let size = 0;
-  for await (const part of req) {
-    const buffer = part;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new Error("request body too large");
-    parts.push(buffer);
-  }
-  const text3 = Buffer.concat(parts).toString("utf8");
-  try {
-    return JSON.parse(text3);
-  } catch {
-    throw new Error("invalid character in request body: expected JSON");
-  }
-}
-
-// src/job/run.ts
-import { copyFile, mkdir as mkdir2 } from "node:fs/promises";
-import { existsSync as existsSync8 } from "node:fs";
-import path10 from "node:path";
 
 // src/providers/embedded/ollamaStore.ts
-import { existsSync as existsSync5, readFileSync as readFileSync6 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync4 } from "node:fs";
 import { homedir } from "node:os";
 import { join as join2 } from "node:path";
 var MODEL_LAYER_MEDIA_TYPE = "application/vnd.ollama.image.model";
@@ -40456,7 +42342,7 @@ function parseOllamaTag(reference) {
 function modelLayerDigest(manifestPath, tag) {
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync6(manifestPath, "utf8"));
+    manifest = JSON.parse(readFileSync4(manifestPath, "utf8"));
   } catch (error62) {
     throw new ProviderFailure(
       "model-missing",
@@ -40490,21 +42376,21 @@ function resolveOllamaTag(reference, root) {
     parts.model,
     parts.tag
   );
-  if (!existsSync5(manifestPath)) {
+  if (!existsSync4(manifestPath)) {
     throw new ProviderFailure(
       "model-missing",
       `model '${shown}' is not in the Ollama store at ${root} (no ${manifestPath}); run \`ollama pull ${shown}\` on this runner, or point OLLAMA_MODELS at the store`
     );
   }
   const digest = modelLayerDigest(manifestPath, shown);
-  const path13 = join2(root, "blobs", `sha256-${digest}`);
-  if (!existsSync5(path13)) {
+  const path18 = join2(root, "blobs", `sha256-${digest}`);
+  if (!existsSync4(path18)) {
     throw new ProviderFailure(
       "model-missing",
-      `the Ollama store lists ${shown} but its weights blob ${path13} is missing; run \`ollama pull ${shown}\` again`
+      `the Ollama store lists ${shown} but its weights blob ${path18} is missing; run \`ollama pull ${shown}\` again`
     );
   }
-  return { tag: shown, path: path13, digest, manifestPath };
+  return { tag: shown, path: path18, digest, manifestPath };
 }
 
 // src/providers/deadline.ts
@@ -40530,32 +42416,60 @@ function startDeadline(timeoutMs, caller) {
 }
 
 // src/providers/embedded/modelFile.ts
-import { createHash as createHash12 } from "node:crypto";
-import { createReadStream, existsSync as existsSync6, statSync as statSync2 } from "node:fs";
+import { createHash as createHash9 } from "node:crypto";
+import { createReadStream as createReadStream2, existsSync as existsSync5, statSync as statSync2 } from "node:fs";
 import { isAbsolute, resolve as resolve2 } from "node:path";
-function looksLikeFile(reference) {
-  return reference.toLowerCase().endsWith(".gguf") || reference.startsWith(".") || isAbsolute(reference) || reference.includes("/") && existsSync6(reference);
+
+// src/providers/embedded/engine.ts
+var NODE_LLAMA_CPP_VERSION = "3.21.1";
+function engineMissingError() {
+  return new InputError(
+    "provider.kind: embedded needs node-llama-cpp, which is not installed beside model-gate",
+    [
+      `install it where model-gate is installed: npm i node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (add -g when model-gate is installed with -g)`,
+      'to keep the install small and skip its GPU builds, see "Installation and size" in docs/embedded.md'
+    ]
+  );
+}
+function isEngineMissing(error62) {
+  if (error62 === null || typeof error62 !== "object") return false;
+  const { code: code2, message } = error62;
+  if (code2 !== "ERR_MODULE_NOT_FOUND" && code2 !== "MODULE_NOT_FOUND") return false;
+  return typeof message === "string" && /['"]node-llama-cpp['"]/.test(message);
+}
+async function loadEngine(importer = () => import("node-llama-cpp")) {
+  try {
+    return await importer();
+  } catch (error62) {
+    if (isEngineMissing(error62)) throw engineMissingError();
+    throw error62;
+  }
+}
+
+// src/providers/embedded/modelFile.ts
+function looksLikeFile(reference, baseDir = process.cwd()) {
+  return reference.toLowerCase().endsWith(".gguf") || reference.startsWith(".") || isAbsolute(reference) || reference.includes("/") && existsSync5(resolve2(baseDir, reference));
 }
 function resolveModelFile(reference, storeRoot, baseDir) {
-  if (looksLikeFile(reference)) {
-    const path13 = resolve2(baseDir, reference);
-    if (!existsSync6(path13) || !statSync2(path13).isFile()) {
-      throw new ProviderFailure("model-missing", `model file ${path13} does not exist`);
+  if (looksLikeFile(reference, baseDir)) {
+    const path18 = resolve2(baseDir, reference);
+    if (!existsSync5(path18) || !statSync2(path18).isFile()) {
+      throw new ProviderFailure("model-missing", `model file ${path18} does not exist`);
     }
-    return { reference, path: path13, source: "file", knownDigest: null };
+    return { reference, path: path18, source: "file", knownDigest: null };
   }
   const found = resolveOllamaTag(reference, storeRoot);
   return { reference, path: found.path, source: "ollama-store", knownDigest: found.digest };
 }
 var digestCache = /* @__PURE__ */ new Map();
-function fileDigest(path13) {
-  const stat = statSync2(path13);
-  const key = `${path13}\0${stat.size}\0${stat.mtimeMs}`;
+function fileDigest(path18) {
+  const stat = statSync2(path18);
+  const key = `${path18}\0${stat.size}\0${stat.mtimeMs}`;
   let digest = digestCache.get(key);
   if (!digest) {
     digest = new Promise((resolvePromise, reject) => {
-      const hash2 = createHash12("sha256");
-      createReadStream(path13).on("data", (chunk) => hash2.update(chunk)).on("error", reject).on("end", () => resolvePromise(hash2.digest("hex")));
+      const hash2 = createHash9("sha256");
+      createReadStream2(path18).on("data", (chunk) => hash2.update(chunk)).on("error", reject).on("end", () => resolvePromise(hash2.digest("hex")));
     });
     digestCache.set(key, digest);
   }
@@ -40566,17 +42480,17 @@ function quantizationName(fileType, names) {
   const name = names[fileType];
   return name ? name.replace(/^(MOSTLY|ALL)_/, "") : null;
 }
-function formatParameterCount(count3) {
-  if (count3 >= 1e9) return `${(count3 / 1e9).toFixed(1)}B`;
-  if (count3 >= 1e6) return `${(count3 / 1e6).toFixed(2)}M`;
-  if (count3 >= 1e3) return `${(count3 / 1e3).toFixed(2)}K`;
-  return String(count3);
+function formatParameterCount(count4) {
+  if (count4 >= 1e9) return `${(count4 / 1e9).toFixed(1)}B`;
+  if (count4 >= 1e6) return `${(count4 / 1e6).toFixed(2)}M`;
+  if (count4 >= 1e3) return `${(count4 / 1e3).toFixed(2)}K`;
+  return String(count4);
 }
-async function readGgufFacts(path13) {
-  const { readGgufFileInfo } = await import("node-llama-cpp");
+async function readGgufFacts(path18) {
+  const { readGgufFileInfo } = await loadEngine();
   let info;
   try {
-    info = await readGgufFileInfo(path13, {
+    info = await readGgufFileInfo(path18, {
       readTensorInfo: true,
       logWarnings: false,
       sourceType: "filesystem"
@@ -40584,7 +42498,7 @@ async function readGgufFacts(path13) {
   } catch (error62) {
     throw new ProviderFailure(
       "bad-request",
-      `${path13} is not a readable GGUF file: ${error62.message}`
+      `${path18} is not a readable GGUF file: ${error62.message}`
     );
   }
   let parameterCount = 0;
@@ -40600,13 +42514,13 @@ async function readGgufFacts(path13) {
 }
 async function describeModelFile(file2) {
   const [{ GgufFileType }, facts, digest] = await Promise.all([
-    import("node-llama-cpp"),
+    loadEngine(),
     readGgufFacts(file2.path),
     file2.knownDigest ? Promise.resolve(file2.knownDigest) : fileDigest(file2.path)
   ]);
   const names = {};
-  for (const [name, value2] of Object.entries(GgufFileType)) {
-    if (typeof value2 === "number") names[value2] = name;
+  for (const [name, value3] of Object.entries(GgufFileType)) {
+    if (typeof value3 === "number") names[value3] = name;
   }
   return {
     model: file2.reference,
@@ -40620,16 +42534,16 @@ async function describeModelFile(file2) {
 
 // src/providers/embedded/schemaGrammar.ts
 var UnsupportedSchemaError = class extends Error {
-  constructor(path13, what) {
-    super(`answer schema at ${path13}: ${what}`);
+  constructor(path18, what) {
+    super(`answer schema at ${path18}: ${what}`);
     this.name = "UnsupportedSchemaError";
   }
 };
 var DEFAULT_MAX_STRING = 200;
 var MAX_DECIMALS = 6;
 var UNBOUNDED_DIGITS = 15;
-function isRecord(value2) {
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+function isRecord(value3) {
+  return typeof value3 === "object" && value3 !== null && !Array.isArray(value3);
 }
 function gbnfLiteral(text3) {
   let out = '"';
@@ -40644,8 +42558,8 @@ function gbnfLiteral(text3) {
   }
   return `${out}"`;
 }
-function finiteOrNull2(value2) {
-  return typeof value2 === "number" && Number.isFinite(value2) ? value2 : null;
+function finiteOrNull2(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
 }
 function digitsOf(bound) {
   if (bound === null) return UNBOUNDED_DIGITS;
@@ -40654,15 +42568,15 @@ function digitsOf(bound) {
 function integerDigits(maxDigits) {
   return maxDigits <= 1 ? "[0-9]" : `("0" | [1-9] [0-9]{0,${maxDigits - 1}})`;
 }
-function numberRule(schema, integer3) {
+function numberRule(schema, integer4) {
   const min = finiteOrNull2(schema["minimum"]);
-  const max = finiteOrNull2(schema["maximum"]);
-  if (!integer3 && min !== null && max !== null && min >= 0 && max <= 1) {
+  const max2 = finiteOrNull2(schema["maximum"]);
+  if (!integer4 && min !== null && max2 !== null && min >= 0 && max2 <= 1) {
     return `("0" ("." [0-9]{1,${MAX_DECIMALS}})? | "1" ("." "0"{1,${MAX_DECIMALS}})?)`;
   }
   const sign = min === null || min < 0 ? '"-"? ' : "";
-  const digits = Math.max(digitsOf(min), digitsOf(max));
-  const fraction = integer3 ? "" : ` ("." [0-9]{1,${MAX_DECIMALS}})?`;
+  const digits = Math.max(digitsOf(min), digitsOf(max2));
+  const fraction = integer4 ? "" : ` ("." [0-9]{1,${MAX_DECIMALS}})?`;
   return `(${sign}${integerDigits(digits)}${fraction})`;
 }
 function stringRule(schema) {
@@ -40670,12 +42584,12 @@ function stringRule(schema) {
   const minLength = finiteOrNull2(schema["minLength"]) ?? 0;
   return `"\\"" [^"\\\\\\x00-\\x1f]{${minLength},${maxLength}} "\\""`;
 }
-function valueParts(schema, path13) {
-  if (!isRecord(schema)) throw new UnsupportedSchemaError(path13, "expected a schema object");
+function valueParts(schema, path18) {
+  if (!isRecord(schema)) throw new UnsupportedSchemaError(path18, "expected a schema object");
   if ("const" in schema) return [{ literal: JSON.stringify(schema["const"]) }];
   const choices = schema["enum"];
   if (Array.isArray(choices)) {
-    if (choices.length === 0) throw new UnsupportedSchemaError(path13, "empty enum");
+    if (choices.length === 0) throw new UnsupportedSchemaError(path18, "empty enum");
     const texts = choices.map((choice) => JSON.stringify(choice));
     if (choices.every((choice) => typeof choice === "string")) {
       const inner = texts.map((t) => gbnfLiteral(t.slice(1, -1)));
@@ -40685,7 +42599,7 @@ function valueParts(schema, path13) {
   }
   switch (schema["type"]) {
     case "object":
-      return objectParts(schema, path13);
+      return objectParts(schema, path18);
     case "string":
       return [{ rule: stringRule(schema) }];
     case "number":
@@ -40696,20 +42610,20 @@ function valueParts(schema, path13) {
       return [{ rule: '("true" | "false")' }];
     default:
       throw new UnsupportedSchemaError(
-        path13,
+        path18,
         `type ${JSON.stringify(schema["type"])} is not supported (object, string, number, integer, boolean, enum, const)`
       );
   }
 }
-function objectParts(schema, path13) {
+function objectParts(schema, path18) {
   const properties = schema["properties"];
   if (!isRecord(properties) || Object.keys(properties).length === 0) {
-    throw new UnsupportedSchemaError(path13, "an object needs at least one property");
+    throw new UnsupportedSchemaError(path18, "an object needs at least one property");
   }
   const parts = [{ literal: "{" }];
-  Object.entries(properties).forEach(([key, value2], index2) => {
+  Object.entries(properties).forEach(([key, value3], index2) => {
     parts.push({ literal: `${index2 === 0 ? "" : ", "}${JSON.stringify(key)}: ` });
-    parts.push(...valueParts(value2, `${path13}.${key}`));
+    parts.push(...valueParts(value3, `${path18}.${key}`));
   });
   parts.push({ literal: "}" });
   return parts;
@@ -40737,7 +42651,7 @@ function compileAnswerGrammar(schema) {
 }
 
 // src/providers/embedded/threads.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import { availableParallelism } from "node:os";
 function physicalCoresFromCpuinfo(cpuinfo) {
   const cores = /* @__PURE__ */ new Set();
@@ -40750,7 +42664,7 @@ function physicalCoresFromCpuinfo(cpuinfo) {
 }
 function readPhysicalCores() {
   try {
-    return physicalCoresFromCpuinfo(readFileSync7("/proc/cpuinfo", "utf8"));
+    return physicalCoresFromCpuinfo(readFileSync5("/proc/cpuinfo", "utf8"));
   } catch {
     return null;
   }
@@ -40916,8 +42830,8 @@ var EmbeddedProvider = class {
     try {
       const { lib, llama } = await this.library0();
       const release = llama.llamaCppRelease.release;
-      const version3 = await lib.getModuleVersion();
-      return `node-llama-cpp ${version3}, llama.cpp ${release}`;
+      const version4 = await lib.getModuleVersion();
+      return `node-llama-cpp ${version4}, llama.cpp ${release}`;
     } catch {
       return null;
     }
@@ -40963,7 +42877,7 @@ var EmbeddedProvider = class {
   }
   library0() {
     this.library ??= (async () => {
-      const lib = await import("node-llama-cpp");
+      const lib = await loadEngine();
       const gpu = this.options.gpu ?? "off";
       try {
         const llama = await lib.getLlama({
@@ -41115,12 +43029,12 @@ import { resolve as resolve3 } from "node:path";
 var import_whatwg_fetch = __toESM(require_fetch_umd(), 1);
 var defaultPort = "11434";
 var defaultHost = `http://127.0.0.1:${defaultPort}`;
-var version2 = "0.6.4";
+var version3 = "0.6.4";
 var __defProp$1 = Object.defineProperty;
-var __defNormalProp$1 = (obj, key, value2) => key in obj ? __defProp$1(obj, key, { enumerable: true, configurable: true, writable: true, value: value2 }) : obj[key] = value2;
-var __publicField$1 = (obj, key, value2) => {
-  __defNormalProp$1(obj, typeof key !== "symbol" ? key + "" : key, value2);
-  return value2;
+var __defNormalProp$1 = (obj, key, value3) => key in obj ? __defProp$1(obj, key, { enumerable: true, configurable: true, writable: true, value: value3 }) : obj[key] = value3;
+var __publicField$1 = (obj, key, value3) => {
+  __defNormalProp$1(obj, typeof key !== "symbol" ? key + "" : key, value3);
+  return value3;
 };
 var ResponseError = class _ResponseError extends Error {
   constructor(error62, status_code) {
@@ -41201,8 +43115,8 @@ function getPlatform() {
 function normalizeHeaders(headers) {
   if (headers instanceof Headers) {
     const obj = {};
-    headers.forEach((value2, key) => {
-      obj[key] = value2;
+    headers.forEach((value3, key) => {
+      obj[key] = value3;
     });
     return obj;
   } else if (Array.isArray(headers)) {
@@ -41218,7 +43132,7 @@ var fetchWithHeaders = async (fetch2, url2, options = {}) => {
   const defaultHeaders = {
     "Content-Type": "application/json",
     Accept: "application/json",
-    "User-Agent": `ollama-js/${version2} (${getPlatform()})`
+    "User-Agent": `ollama-js/${version3} (${getPlatform()})`
   };
   options.headers = normalizeHeaders(options.headers);
   try {
@@ -41342,10 +43256,10 @@ var formatHost = (host) => {
   return formattedHost;
 };
 var __defProp2 = Object.defineProperty;
-var __defNormalProp = (obj, key, value2) => key in obj ? __defProp2(obj, key, { enumerable: true, configurable: true, writable: true, value: value2 }) : obj[key] = value2;
-var __publicField = (obj, key, value2) => {
-  __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value2);
-  return value2;
+var __defNormalProp = (obj, key, value3) => key in obj ? __defProp2(obj, key, { enumerable: true, configurable: true, writable: true, value: value3 }) : obj[key] = value3;
+var __publicField = (obj, key, value3) => {
+  __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value3);
+  return value3;
 };
 var Ollama$1 = class Ollama {
   constructor(config2) {
@@ -41657,9 +43571,9 @@ var Ollama2 = class extends Ollama$1 {
    * @private @internal
    * @returns {Promise<boolean>} - Whether the file exists or not
    */
-  async fileExists(path13) {
+  async fileExists(path18) {
     try {
-      await promises.access(path13);
+      await promises.access(path18);
       return true;
     } catch {
       return false;
@@ -41677,6 +43591,80 @@ var Ollama2 = class extends Ollama$1 {
   }
 };
 var index = new Ollama2();
+
+// src/providers/replyLimit.ts
+var DEFAULT_MAX_REPLY_BYTES = 64 * 1024;
+var DEFAULT_MAX_EMBEDDING_BYTES = 1024 * 1024;
+var ERROR_BODY_BYTES = 16 * 1024;
+var METADATA_BYTES = 8 * 1024 * 1024;
+var DEFAULT_REPLY_LIMITS = {
+  maxReplyBytes: DEFAULT_MAX_REPLY_BYTES,
+  maxEmbeddingBytes: DEFAULT_MAX_EMBEDDING_BYTES
+};
+function chatWireBytes(limits) {
+  return Math.max(64 * limits.maxReplyBytes, 1024 * 1024);
+}
+function tooLong(limit2, setting) {
+  return new ProviderFailure(
+    "too-long",
+    `the reply passed ${formatBytes(limit2)} (${setting}); it was cut off and the connection dropped`
+  );
+}
+function formatBytes(bytes) {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} kB`;
+  return `${bytes} bytes`;
+}
+function limitBody(response, limit2, failure2, drop) {
+  if (!response.body) return response;
+  let seen = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit2) {
+          controller.error(failure2());
+          drop();
+          return;
+        }
+        controller.enqueue(chunk);
+      }
+    })
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers
+  });
+}
+async function readTextUpTo(response, limit2) {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks = [];
+  let seen = 0;
+  let cut2 = false;
+  for (; ; ) {
+    const { done, value: value3 } = await reader.read();
+    if (done) break;
+    chunks.push(value3);
+    seen += value3.byteLength;
+    if (seen >= limit2) {
+      cut2 = true;
+      await reader.cancel().catch(() => void 0);
+      break;
+    }
+  }
+  const text3 = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit2));
+  return cut2 ? `${text3}\u2026` : text3;
+}
+function tooLongIn(error62) {
+  let current = error62;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof ProviderFailure && current.kind === "too-long") return current;
+    current = current.cause;
+  }
+  return null;
+}
 
 // src/providers/transportErrors.ts
 var UNREACHABLE = /* @__PURE__ */ new Set([
@@ -41759,7 +43747,9 @@ var OllamaProvider = class {
   serverVersion = null;
   async chat(request, signal, timeoutMs) {
     const started = performance.now();
-    return this.withClient(timeoutMs ?? this.options.timeoutMs, signal, async (client) => {
+    const { maxReplyBytes } = this.limits;
+    const wire = chatWireBytes(this.limits);
+    return this.withClient(timeoutMs ?? this.options.timeoutMs, signal, wire, async (client) => {
       const stream = await client.chat({
         model: request.model,
         messages: request.messages,
@@ -41778,9 +43768,17 @@ var OllamaProvider = class {
       let content = "";
       let thinking = "";
       let logprobs = null;
+      let replyBytes = 0;
       for await (const part of stream) {
-        content += part.message?.content ?? "";
-        thinking += part.message?.thinking ?? "";
+        const text3 = part.message?.content ?? "";
+        const thought = part.message?.thinking ?? "";
+        replyBytes += Buffer.byteLength(text3) + Buffer.byteLength(thought);
+        if (replyBytes > maxReplyBytes) {
+          stream.abort();
+          throw tooLong(maxReplyBytes, "runner.max-reply-bytes");
+        }
+        content += text3;
+        thinking += thought;
         if (part.logprobs) logprobs = [...logprobs ?? [], ...part.logprobs];
         if (part.done) {
           return {
@@ -41798,8 +43796,8 @@ var OllamaProvider = class {
     });
   }
   async describe(model) {
-    const version3 = await this.version();
-    return this.withClient(this.options.timeoutMs, void 0, async (client) => {
+    const version4 = await this.version();
+    return this.withClient(this.options.timeoutMs, void 0, METADATA_BYTES, async (client) => {
       const wanted = withTag(model);
       const { models } = await client.list();
       const tag = models.find((m) => withTag(m.name) === wanted || withTag(m.model) === wanted);
@@ -41818,38 +43816,69 @@ var OllamaProvider = class {
         quantization: details3?.quantization_level || null,
         parameterSize: details3?.parameter_size || null,
         family: details3?.family || null,
-        simulated: isSimulated(version3)
+        simulated: isSimulated(version4)
       };
     });
   }
   version() {
-    this.serverVersion ??= this.withClient(this.options.timeoutMs, void 0, async (client) => {
-      const { version: version3 } = await client.version();
-      return typeof version3 === "string" ? version3 : null;
-    }).catch((error62) => {
+    this.serverVersion ??= this.withClient(
+      this.options.timeoutMs,
+      void 0,
+      METADATA_BYTES,
+      async (client) => {
+        const { version: version4 } = await client.version();
+        return typeof version4 === "string" ? version4 : null;
+      }
+    ).catch((error62) => {
       this.serverVersion = null;
       throw error62;
     });
     return this.serverVersion;
   }
   loadedModels() {
-    return this.withClient(this.options.timeoutMs, void 0, async (client) => {
+    return this.withClient(this.options.timeoutMs, void 0, METADATA_BYTES, async (client) => {
       const { models } = await client.ps();
       return models.map((m) => m.name);
     });
   }
+  running() {
+    return this.withClient(this.options.timeoutMs, void 0, METADATA_BYTES, async (client) => {
+      const { models } = await client.ps();
+      return models.map((m) => {
+        const context = m.context_length;
+        return {
+          name: m.name,
+          digest: m.digest ? m.digest.replace(/^sha256:/, "") : null,
+          contextLength: typeof context === "number" ? context : null,
+          sizeVram: typeof m.size_vram === "number" ? m.size_vram : null
+        };
+      });
+    });
+  }
+  unloadModel(model) {
+    return this.withClient(this.options.timeoutMs, void 0, METADATA_BYTES, async (client) => {
+      await client.generate({ model, prompt: "", keep_alive: 0, stream: false });
+    });
+  }
   embed(model, texts) {
-    return this.withClient(this.options.timeoutMs, void 0, async (client) => {
+    const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
+    return this.withClient(this.options.timeoutMs, void 0, wire, async (client) => {
       const reply = await client.embed({ model, input: texts, keep_alive: this.options.keepAlive });
       return reply.embeddings;
     });
   }
-  /** Runs `work` with a client bound to a fresh deadline; every failure becomes a ProviderFailure. */
-  async withClient(timeoutMs, signal, work) {
+  get limits() {
+    return this.options.limits ?? DEFAULT_REPLY_LIMITS;
+  }
+  /**
+   * Runs `work` with a client bound to a fresh deadline, each response body capped at
+   * `wireBytes`; every failure becomes a ProviderFailure.
+   */
+  async withClient(timeoutMs, signal, wireBytes, work) {
     const deadline = startDeadline(timeoutMs, signal);
     const client = new Ollama2({
       host: this.options.host,
-      fetch: guardedFetch(this.options.fetch ?? fetch, deadline)
+      fetch: guardedFetch(this.options.fetch ?? fetch, deadline, wireBytes)
     });
     try {
       return await work(client);
@@ -41860,19 +43889,27 @@ var OllamaProvider = class {
     }
   }
 };
-function guardedFetch(base, deadline) {
+function guardedFetch(base, deadline, wireBytes) {
   return async (input2, init) => {
-    const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-    const response = await base(input2, { ...init, signal });
-    const type = response.headers.get("content-type") ?? "";
-    if (!response.ok && !type.includes("application/json")) {
-      const text3 = (await response.text()).trim();
-      return new Response(JSON.stringify({ error: text3 || `HTTP ${response.status}` }), {
-        status: response.status,
-        statusText: response.statusText,
+    const drop = new AbortController();
+    const signals = [deadline.signal, drop.signal, ...init?.signal ? [init.signal] : []];
+    const signal = AbortSignal.any(signals);
+    const fetched = await base(input2, { ...init, signal });
+    const type = fetched.headers.get("content-type") ?? "";
+    if (!fetched.ok && !type.includes("application/json")) {
+      const text3 = (await readTextUpTo(fetched, ERROR_BODY_BYTES)).trim();
+      return new Response(JSON.stringify({ error: text3 || `HTTP ${fetched.status}` }), {
+        status: fetched.status,
+        statusText: fetched.statusText,
         headers: { "content-type": "application/json" }
       });
     }
+    const response = limitBody(
+      fetched,
+      wireBytes,
+      () => tooLong(wireBytes, "bytes on the wire for this request"),
+      () => drop.abort()
+    );
     if (response.ok && response.body && type.includes("ndjson")) {
       return new Response(response.body.pipeThrough(checkedLines()), {
         status: response.status,
@@ -41892,7 +43929,13 @@ function checkedLines() {
   };
   return new TransformStream({
     transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
+      const text3 = decoder.decode(chunk, { stream: true });
+      if (!text3.includes("\n")) {
+        pending += text3;
+        controller.enqueue(chunk);
+        return;
+      }
+      pending += text3;
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
@@ -41921,6 +43964,8 @@ function classify2(error62, deadline, timeoutMs) {
     return new ProviderFailure("timeout", `no answer within ${formatSeconds(timeoutMs)}`);
   }
   if (error62 instanceof ProviderFailure) return error62;
+  const runaway = tooLongIn(error62);
+  if (runaway) return runaway;
   if (hasMalformedReply(error62) || error62 instanceof SyntaxError) {
     return new ProviderFailure("server-error", describeError(error62));
   }
@@ -41954,25 +43999,25 @@ function hasMalformedReply(error62) {
 function withTag(model) {
   return model.includes(":") ? model : `${model}:latest`;
 }
-function isSimulated(version3) {
-  return version3?.includes("simulated") ?? false;
+function isSimulated(version4) {
+  return version4?.includes("simulated") ?? false;
 }
-function countOrNull(value2) {
-  return typeof value2 === "number" && Number.isFinite(value2) ? value2 : null;
+function countOrNull(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
 }
 function formatSeconds(ms) {
   return ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
 }
 
 // node_modules/openai/internal/tslib.mjs
-function __classPrivateFieldSet(receiver, state, value2, kind, f) {
+function __classPrivateFieldSet(receiver, state, value3, kind, f) {
   if (kind === "m")
     throw new TypeError("Private method is not writable");
   if (kind === "a" && !f)
     throw new TypeError("Private accessor was defined without a setter");
   if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
     throw new TypeError("Cannot write private member to an object whose class did not declare it");
-  return kind === "a" ? f.call(receiver, value2) : f ? f.value = value2 : state.set(receiver, value2), value2;
+  return kind === "a" ? f.call(receiver, value3) : f ? f.value = value3 : state.set(receiver, value3), value3;
 }
 function __classPrivateFieldGet(receiver, state, kind, f) {
   if (kind === "a" && !f)
@@ -42178,7 +44223,7 @@ var safeJSON = (text3) => {
 };
 
 // node_modules/openai/internal/utils/sleep.mjs
-var sleep2 = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
+var sleep = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
 
 // node_modules/openai/version.mjs
 var VERSION = "6.30.1";
@@ -42337,11 +44382,11 @@ function ReadableStreamFrom(iterable) {
     start() {
     },
     async pull(controller) {
-      const { done, value: value2 } = await iter.next();
+      const { done, value: value3 } = await iter.next();
       if (done) {
         controller.close();
       } else {
-        controller.enqueue(value2);
+        controller.enqueue(value3);
       }
     },
     async cancel() {
@@ -42554,11 +44599,11 @@ function inner_stringify(object2, prefix, generateArrayPrefix, commaRoundTrip, a
   } else if (obj instanceof Date) {
     obj = serializeDate?.(obj);
   } else if (generateArrayPrefix === "comma" && isArray(obj)) {
-    obj = maybe_map(obj, function(value2) {
-      if (value2 instanceof Date) {
-        return serializeDate?.(value2);
+    obj = maybe_map(obj, function(value3) {
+      if (value3 instanceof Date) {
+        return serializeDate?.(value3);
       }
-      return value2;
+      return value3;
     });
   }
   if (obj === null) {
@@ -42603,11 +44648,11 @@ function inner_stringify(object2, prefix, generateArrayPrefix, commaRoundTrip, a
   }
   for (let j = 0; j < obj_keys.length; ++j) {
     const key = obj_keys[j];
-    const value2 = (
+    const value3 = (
       // @ts-ignore
       typeof key === "object" && typeof key.value !== "undefined" ? key.value : obj[key]
     );
-    if (skipNulls && value2 === null) {
+    if (skipNulls && value3 === null) {
       continue;
     }
     const encoded_key = allowDots && encodeDotInKeys ? key.replace(/\./g, "%2E") : key;
@@ -42616,7 +44661,7 @@ function inner_stringify(object2, prefix, generateArrayPrefix, commaRoundTrip, a
     const valueSideChannel = /* @__PURE__ */ new WeakMap();
     valueSideChannel.set(sentinel, sideChannel);
     push_to_array(values, inner_stringify(
-      value2,
+      value3,
       key_prefix,
       generateArrayPrefix,
       commaRoundTrip,
@@ -42931,9 +44976,9 @@ var formatRequestDetails = (details3) => {
     delete details3.options["headers"];
   }
   if (details3.headers) {
-    details3.headers = Object.fromEntries((details3.headers instanceof Headers ? [...details3.headers] : Object.entries(details3.headers)).map(([name, value2]) => [
+    details3.headers = Object.fromEntries((details3.headers instanceof Headers ? [...details3.headers] : Object.entries(details3.headers)).map(([name, value3]) => [
       name,
-      name.toLowerCase() === "authorization" || name.toLowerCase() === "cookie" || name.toLowerCase() === "set-cookie" ? "***" : value2
+      name.toLowerCase() === "authorization" || name.toLowerCase() === "cookie" || name.toLowerCase() === "set-cookie" ? "***" : value3
     ]));
   }
   if ("retryOfRequestLogID" in details3) {
@@ -43096,10 +45141,10 @@ var Stream = class _Stream {
       },
       async pull(ctrl) {
         try {
-          const { value: value2, done } = await iter.next();
+          const { value: value3, done } = await iter.next();
           if (done)
             return ctrl.close();
-          const bytes = encodeUTF8(JSON.stringify(value2) + "\n");
+          const bytes = encodeUTF8(JSON.stringify(value3) + "\n");
           ctrl.enqueue(bytes);
         } catch (err) {
           ctrl.error(err);
@@ -43183,14 +45228,14 @@ var SSEDecoder = class {
     if (line.startsWith(":")) {
       return null;
     }
-    let [fieldname, _, value2] = partition(line, ":");
-    if (value2.startsWith(" ")) {
-      value2 = value2.substring(1);
+    let [fieldname, _, value3] = partition(line, ":");
+    if (value3.startsWith(" ")) {
+      value3 = value3.substring(1);
     }
     if (fieldname === "event") {
-      this.event = value2;
+      this.event = value3;
     } else if (fieldname === "data") {
-      this.data.push(value2);
+      this.data.push(value3);
     }
     return null;
   }
@@ -43243,11 +45288,11 @@ async function defaultParseResponse(client, props) {
   }));
   return body;
 }
-function addRequestID(value2, response) {
-  if (!value2 || typeof value2 !== "object" || Array.isArray(value2)) {
-    return value2;
+function addRequestID(value3, response) {
+  if (!value3 || typeof value3 !== "object" || Array.isArray(value3)) {
+    return value3;
   }
-  return Object.defineProperty(value2, "_request_id", {
+  return Object.defineProperty(value3, "_request_id", {
     value: response.headers.get("x-request-id"),
     enumerable: false
   });
@@ -43459,10 +45504,10 @@ function makeFile(fileBits, fileName, options) {
   checkFileSupport();
   return new File(fileBits, fileName ?? "unknown_file", options);
 }
-function getName(value2) {
-  return (typeof value2 === "object" && value2 !== null && ("name" in value2 && value2.name && String(value2.name) || "url" in value2 && value2.url && String(value2.url) || "filename" in value2 && value2.filename && String(value2.filename) || "path" in value2 && value2.path && String(value2.path)) || "").split(/[\\/]/).pop() || void 0;
+function getName(value3) {
+  return (typeof value3 === "object" && value3 !== null && ("name" in value3 && value3.name && String(value3.name) || "url" in value3 && value3.url && String(value3.url) || "filename" in value3 && value3.filename && String(value3.filename) || "path" in value3 && value3.path && String(value3.path)) || "").split(/[\\/]/).pop() || void 0;
 }
-var isAsyncIterable = (value2) => value2 != null && typeof value2 === "object" && typeof value2[Symbol.asyncIterator] === "function";
+var isAsyncIterable = (value3) => value3 != null && typeof value3 === "object" && typeof value3[Symbol.asyncIterator] === "function";
 var maybeMultipartFormRequestOptions = async (opts, fetch2) => {
   if (!hasUploadableValue(opts.body))
     return opts;
@@ -43497,67 +45542,67 @@ var createForm = async (body, fetch2) => {
     throw new TypeError("The provided fetch function does not support file uploads with the current global FormData class.");
   }
   const form = new FormData();
-  await Promise.all(Object.entries(body || {}).map(([key, value2]) => addFormValue(form, key, value2)));
+  await Promise.all(Object.entries(body || {}).map(([key, value3]) => addFormValue(form, key, value3)));
   return form;
 };
-var isNamedBlob = (value2) => value2 instanceof Blob && "name" in value2;
-var isUploadable = (value2) => typeof value2 === "object" && value2 !== null && (value2 instanceof Response || isAsyncIterable(value2) || isNamedBlob(value2));
-var hasUploadableValue = (value2) => {
-  if (isUploadable(value2))
+var isNamedBlob = (value3) => value3 instanceof Blob && "name" in value3;
+var isUploadable = (value3) => typeof value3 === "object" && value3 !== null && (value3 instanceof Response || isAsyncIterable(value3) || isNamedBlob(value3));
+var hasUploadableValue = (value3) => {
+  if (isUploadable(value3))
     return true;
-  if (Array.isArray(value2))
-    return value2.some(hasUploadableValue);
-  if (value2 && typeof value2 === "object") {
-    for (const k in value2) {
-      if (hasUploadableValue(value2[k]))
+  if (Array.isArray(value3))
+    return value3.some(hasUploadableValue);
+  if (value3 && typeof value3 === "object") {
+    for (const k in value3) {
+      if (hasUploadableValue(value3[k]))
         return true;
     }
   }
   return false;
 };
-var addFormValue = async (form, key, value2) => {
-  if (value2 === void 0)
+var addFormValue = async (form, key, value3) => {
+  if (value3 === void 0)
     return;
-  if (value2 == null) {
+  if (value3 == null) {
     throw new TypeError(`Received null for "${key}"; to pass null in FormData, you must use the string 'null'`);
   }
-  if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "boolean") {
-    form.append(key, String(value2));
-  } else if (value2 instanceof Response) {
-    form.append(key, makeFile([await value2.blob()], getName(value2)));
-  } else if (isAsyncIterable(value2)) {
-    form.append(key, makeFile([await new Response(ReadableStreamFrom(value2)).blob()], getName(value2)));
-  } else if (isNamedBlob(value2)) {
-    form.append(key, value2, getName(value2));
-  } else if (Array.isArray(value2)) {
-    await Promise.all(value2.map((entry) => addFormValue(form, key + "[]", entry)));
-  } else if (typeof value2 === "object") {
-    await Promise.all(Object.entries(value2).map(([name, prop]) => addFormValue(form, `${key}[${name}]`, prop)));
+  if (typeof value3 === "string" || typeof value3 === "number" || typeof value3 === "boolean") {
+    form.append(key, String(value3));
+  } else if (value3 instanceof Response) {
+    form.append(key, makeFile([await value3.blob()], getName(value3)));
+  } else if (isAsyncIterable(value3)) {
+    form.append(key, makeFile([await new Response(ReadableStreamFrom(value3)).blob()], getName(value3)));
+  } else if (isNamedBlob(value3)) {
+    form.append(key, value3, getName(value3));
+  } else if (Array.isArray(value3)) {
+    await Promise.all(value3.map((entry) => addFormValue(form, key + "[]", entry)));
+  } else if (typeof value3 === "object") {
+    await Promise.all(Object.entries(value3).map(([name, prop]) => addFormValue(form, `${key}[${name}]`, prop)));
   } else {
-    throw new TypeError(`Invalid value given to form, expected a string, number, boolean, object, Array, File or Blob but got ${value2} instead`);
+    throw new TypeError(`Invalid value given to form, expected a string, number, boolean, object, Array, File or Blob but got ${value3} instead`);
   }
 };
 
 // node_modules/openai/internal/to-file.mjs
-var isBlobLike = (value2) => value2 != null && typeof value2 === "object" && typeof value2.size === "number" && typeof value2.type === "string" && typeof value2.text === "function" && typeof value2.slice === "function" && typeof value2.arrayBuffer === "function";
-var isFileLike = (value2) => value2 != null && typeof value2 === "object" && typeof value2.name === "string" && typeof value2.lastModified === "number" && isBlobLike(value2);
-var isResponseLike = (value2) => value2 != null && typeof value2 === "object" && typeof value2.url === "string" && typeof value2.blob === "function";
-async function toFile(value2, name, options) {
+var isBlobLike = (value3) => value3 != null && typeof value3 === "object" && typeof value3.size === "number" && typeof value3.type === "string" && typeof value3.text === "function" && typeof value3.slice === "function" && typeof value3.arrayBuffer === "function";
+var isFileLike = (value3) => value3 != null && typeof value3 === "object" && typeof value3.name === "string" && typeof value3.lastModified === "number" && isBlobLike(value3);
+var isResponseLike = (value3) => value3 != null && typeof value3 === "object" && typeof value3.url === "string" && typeof value3.blob === "function";
+async function toFile(value3, name, options) {
   checkFileSupport();
-  value2 = await value2;
-  if (isFileLike(value2)) {
-    if (value2 instanceof File) {
-      return value2;
+  value3 = await value3;
+  if (isFileLike(value3)) {
+    if (value3 instanceof File) {
+      return value3;
     }
-    return makeFile([await value2.arrayBuffer()], value2.name);
+    return makeFile([await value3.arrayBuffer()], value3.name);
   }
-  if (isResponseLike(value2)) {
-    const blob = await value2.blob();
-    name || (name = new URL(value2.url).pathname.split(/[\\/]/).pop());
+  if (isResponseLike(value3)) {
+    const blob = await value3.blob();
+    name || (name = new URL(value3.url).pathname.split(/[\\/]/).pop());
     return makeFile(await getBytes(blob), name, options);
   }
-  const parts = await getBytes(value2);
-  name || (name = getName(value2));
+  const parts = await getBytes(value3);
+  name || (name = getName(value3));
   if (!options?.type) {
     const type = parts.find((part) => typeof part === "object" && "type" in part && part.type);
     if (typeof type === "string") {
@@ -43566,27 +45611,27 @@ async function toFile(value2, name, options) {
   }
   return makeFile(parts, name, options);
 }
-async function getBytes(value2) {
+async function getBytes(value3) {
   let parts = [];
-  if (typeof value2 === "string" || ArrayBuffer.isView(value2) || // includes Uint8Array, Buffer, etc.
-  value2 instanceof ArrayBuffer) {
-    parts.push(value2);
-  } else if (isBlobLike(value2)) {
-    parts.push(value2 instanceof Blob ? value2 : await value2.arrayBuffer());
-  } else if (isAsyncIterable(value2)) {
-    for await (const chunk of value2) {
+  if (typeof value3 === "string" || ArrayBuffer.isView(value3) || // includes Uint8Array, Buffer, etc.
+  value3 instanceof ArrayBuffer) {
+    parts.push(value3);
+  } else if (isBlobLike(value3)) {
+    parts.push(value3 instanceof Blob ? value3 : await value3.arrayBuffer());
+  } else if (isAsyncIterable(value3)) {
+    for await (const chunk of value3) {
       parts.push(...await getBytes(chunk));
     }
   } else {
-    const constructor = value2?.constructor?.name;
-    throw new Error(`Unexpected data type: ${typeof value2}${constructor ? `; constructor: ${constructor}` : ""}${propsForError(value2)}`);
+    const constructor = value3?.constructor?.name;
+    throw new Error(`Unexpected data type: ${typeof value3}${constructor ? `; constructor: ${constructor}` : ""}${propsForError(value3)}`);
   }
   return parts;
 }
-function propsForError(value2) {
-  if (typeof value2 !== "object" || value2 === null)
+function propsForError(value3) {
+  if (typeof value3 !== "object" || value3 === null)
     return "";
-  const props = Object.getOwnPropertyNames(value2);
+  const props = Object.getOwnPropertyNames(value3);
   return `; props: [${props.map((p) => `"${p}"`).join(", ")}]`;
 }
 
@@ -43602,29 +45647,29 @@ function encodeURIPath(str2) {
   return str2.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
 var EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-var createPathTagFunction = (pathEncoder = encodeURIPath) => function path13(statics, ...params) {
+var createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(statics, ...params) {
   if (statics.length === 1)
     return statics[0];
   let postPath = false;
   const invalidSegments = [];
-  const path14 = statics.reduce((previousValue, currentValue, index2) => {
+  const path19 = statics.reduce((previousValue, currentValue, index2) => {
     if (/[?#]/.test(currentValue)) {
       postPath = true;
     }
-    const value2 = params[index2];
-    let encoded = (postPath ? encodeURIComponent : pathEncoder)("" + value2);
-    if (index2 !== params.length && (value2 == null || typeof value2 === "object" && // handle values from other realms
-    value2.toString === Object.getPrototypeOf(Object.getPrototypeOf(value2.hasOwnProperty ?? EMPTY) ?? EMPTY)?.toString)) {
-      encoded = value2 + "";
+    const value3 = params[index2];
+    let encoded = (postPath ? encodeURIComponent : pathEncoder)("" + value3);
+    if (index2 !== params.length && (value3 == null || typeof value3 === "object" && // handle values from other realms
+    value3.toString === Object.getPrototypeOf(Object.getPrototypeOf(value3.hasOwnProperty ?? EMPTY) ?? EMPTY)?.toString)) {
+      encoded = value3 + "";
       invalidSegments.push({
         start: previousValue.length + currentValue.length,
         length: encoded.length,
-        error: `Value of type ${Object.prototype.toString.call(value2).slice(8, -1)} is not a valid path parameter`
+        error: `Value of type ${Object.prototype.toString.call(value3).slice(8, -1)} is not a valid path parameter`
       });
     }
     return previousValue + currentValue + (index2 === params.length ? "" : encoded);
   }, "");
-  const pathOnly = path14.split(/[?#]/, 1)[0];
+  const pathOnly = path19.split(/[?#]/, 1)[0];
   const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
   let match;
   while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -43645,12 +45690,12 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path13(sta
     }, "");
     throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path14}
+${path19}
 ${underline}`);
   }
-  return path14;
+  return path19;
 };
-var path9 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
+var path8 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
 // node_modules/openai/resources/chat/completions/messages.mjs
 var Messages = class extends APIResource {
@@ -43669,7 +45714,7 @@ var Messages = class extends APIResource {
    * ```
    */
   list(completionID, query = {}, options) {
-    return this._client.getAPIList(path9`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path8`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options });
   }
 };
 
@@ -44396,8 +46441,8 @@ var _parseJSON = (jsonString, allow) => {
         skipBlank();
         index2++;
         try {
-          const value2 = parseAny();
-          Object.defineProperty(obj, key, { value: value2, writable: true, enumerable: true, configurable: true });
+          const value3 = parseAny();
+          Object.defineProperty(obj, key, { value: value3, writable: true, enumerable: true, configurable: true });
         } catch (e) {
           if (Allow.OBJ & allow)
             return obj;
@@ -45004,7 +47049,7 @@ var Completions = class extends APIResource {
    * ```
    */
   retrieve(completionID, options) {
-    return this._client.get(path9`/chat/completions/${completionID}`, options);
+    return this._client.get(path8`/chat/completions/${completionID}`, options);
   }
   /**
    * Modify a stored chat completion. Only Chat Completions that have been created
@@ -45020,7 +47065,7 @@ var Completions = class extends APIResource {
    * ```
    */
   update(completionID, body, options) {
-    return this._client.post(path9`/chat/completions/${completionID}`, { body, ...options });
+    return this._client.post(path8`/chat/completions/${completionID}`, { body, ...options });
   }
   /**
    * List stored Chat Completions. Only Chat Completions that have been stored with
@@ -45048,7 +47093,7 @@ var Completions = class extends APIResource {
    * ```
    */
   delete(completionID, options) {
-    return this._client.delete(path9`/chat/completions/${completionID}`, options);
+    return this._client.delete(path8`/chat/completions/${completionID}`, options);
   }
   parse(body, options) {
     validateInputTools(body.tools);
@@ -45113,14 +47158,14 @@ function* iterateHeaders(headers) {
       throw new TypeError("expected header name to be a string");
     const values = isReadonlyArray(row[1]) ? row[1] : [row[1]];
     let didClear = false;
-    for (const value2 of values) {
-      if (value2 === void 0)
+    for (const value3 of values) {
+      if (value3 === void 0)
         continue;
       if (shouldClear && !didClear) {
         didClear = true;
         yield [name, null];
       }
-      yield [name, value2];
+      yield [name, value3];
     }
   }
 }
@@ -45129,17 +47174,17 @@ var buildHeaders = (newHeaders) => {
   const nullHeaders = /* @__PURE__ */ new Set();
   for (const headers of newHeaders) {
     const seenHeaders = /* @__PURE__ */ new Set();
-    for (const [name, value2] of iterateHeaders(headers)) {
+    for (const [name, value3] of iterateHeaders(headers)) {
       const lowerName = name.toLowerCase();
       if (!seenHeaders.has(lowerName)) {
         targetHeaders.delete(name);
         seenHeaders.add(lowerName);
       }
-      if (value2 === null) {
+      if (value3 === null) {
         targetHeaders.delete(name);
         nullHeaders.add(lowerName);
       } else {
-        targetHeaders.append(name, value2);
+        targetHeaders.append(name, value3);
         nullHeaders.delete(lowerName);
       }
     }
@@ -45220,7 +47265,7 @@ var Batches = class extends APIResource {
    * Retrieves a batch.
    */
   retrieve(batchID, options) {
-    return this._client.get(path9`/batches/${batchID}`, options);
+    return this._client.get(path8`/batches/${batchID}`, options);
   }
   /**
    * List your organization's batches.
@@ -45234,7 +47279,7 @@ var Batches = class extends APIResource {
    * (if any) available in the output file.
    */
   cancel(batchID, options) {
-    return this._client.post(path9`/batches/${batchID}/cancel`, options);
+    return this._client.post(path8`/batches/${batchID}/cancel`, options);
   }
 };
 
@@ -45258,7 +47303,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   retrieve(assistantID, options) {
-    return this._client.get(path9`/assistants/${assistantID}`, {
+    return this._client.get(path8`/assistants/${assistantID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -45269,7 +47314,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   update(assistantID, body, options) {
-    return this._client.post(path9`/assistants/${assistantID}`, {
+    return this._client.post(path8`/assistants/${assistantID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -45293,7 +47338,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   delete(assistantID, options) {
-    return this._client.delete(path9`/assistants/${assistantID}`, {
+    return this._client.delete(path8`/assistants/${assistantID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -45396,7 +47441,7 @@ var Sessions2 = class extends APIResource {
    * ```
    */
   cancel(sessionID, options) {
-    return this._client.post(path9`/chatkit/sessions/${sessionID}/cancel`, {
+    return this._client.post(path8`/chatkit/sessions/${sessionID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -45415,7 +47460,7 @@ var Threads = class extends APIResource {
    * ```
    */
   retrieve(threadID, options) {
-    return this._client.get(path9`/chatkit/threads/${threadID}`, {
+    return this._client.get(path8`/chatkit/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -45449,7 +47494,7 @@ var Threads = class extends APIResource {
    * ```
    */
   delete(threadID, options) {
-    return this._client.delete(path9`/chatkit/threads/${threadID}`, {
+    return this._client.delete(path8`/chatkit/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -45468,7 +47513,7 @@ var Threads = class extends APIResource {
    * ```
    */
   listItems(threadID, query = {}, options) {
-    return this._client.getAPIList(path9`/chatkit/threads/${threadID}/items`, ConversationCursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]) });
+    return this._client.getAPIList(path8`/chatkit/threads/${threadID}/items`, ConversationCursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]) });
   }
 };
 
@@ -45491,7 +47536,7 @@ var Messages2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   create(threadID, body, options) {
-    return this._client.post(path9`/threads/${threadID}/messages`, {
+    return this._client.post(path8`/threads/${threadID}/messages`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -45504,7 +47549,7 @@ var Messages2 = class extends APIResource {
    */
   retrieve(messageID, params, options) {
     const { thread_id } = params;
-    return this._client.get(path9`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.get(path8`/threads/${thread_id}/messages/${messageID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -45516,7 +47561,7 @@ var Messages2 = class extends APIResource {
    */
   update(messageID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path9`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.post(path8`/threads/${thread_id}/messages/${messageID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -45528,7 +47573,7 @@ var Messages2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   list(threadID, query = {}, options) {
-    return this._client.getAPIList(path9`/threads/${threadID}/messages`, CursorPage, {
+    return this._client.getAPIList(path8`/threads/${threadID}/messages`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -45541,7 +47586,7 @@ var Messages2 = class extends APIResource {
    */
   delete(messageID, params, options) {
     const { thread_id } = params;
-    return this._client.delete(path9`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.delete(path8`/threads/${thread_id}/messages/${messageID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -45557,7 +47602,7 @@ var Steps = class extends APIResource {
    */
   retrieve(stepID, params, options) {
     const { thread_id, run_id, ...query } = params;
-    return this._client.get(path9`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
+    return this._client.get(path8`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -45570,7 +47615,7 @@ var Steps = class extends APIResource {
    */
   list(runID, params, options) {
     const { thread_id, ...query } = params;
-    return this._client.getAPIList(path9`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
+    return this._client.getAPIList(path8`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -46152,7 +48197,7 @@ var Runs = class extends APIResource {
   }
   create(threadID, params, options) {
     const { include, ...body } = params;
-    return this._client.post(path9`/threads/${threadID}/runs`, {
+    return this._client.post(path8`/threads/${threadID}/runs`, {
       query: { include },
       body,
       ...options,
@@ -46168,7 +48213,7 @@ var Runs = class extends APIResource {
    */
   retrieve(runID, params, options) {
     const { thread_id } = params;
-    return this._client.get(path9`/threads/${thread_id}/runs/${runID}`, {
+    return this._client.get(path8`/threads/${thread_id}/runs/${runID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -46180,7 +48225,7 @@ var Runs = class extends APIResource {
    */
   update(runID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path9`/threads/${thread_id}/runs/${runID}`, {
+    return this._client.post(path8`/threads/${thread_id}/runs/${runID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -46192,7 +48237,7 @@ var Runs = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   list(threadID, query = {}, options) {
-    return this._client.getAPIList(path9`/threads/${threadID}/runs`, CursorPage, {
+    return this._client.getAPIList(path8`/threads/${threadID}/runs`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -46205,7 +48250,7 @@ var Runs = class extends APIResource {
    */
   cancel(runID, params, options) {
     const { thread_id } = params;
-    return this._client.post(path9`/threads/${thread_id}/runs/${runID}/cancel`, {
+    return this._client.post(path8`/threads/${thread_id}/runs/${runID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -46262,7 +48307,7 @@ var Runs = class extends APIResource {
               }
             }
           }
-          await sleep2(sleepInterval);
+          await sleep(sleepInterval);
           break;
         //We return the run in any terminal state.
         case "requires_action":
@@ -46283,7 +48328,7 @@ var Runs = class extends APIResource {
   }
   submitToolOutputs(runID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path9`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
+    return this._client.post(path8`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -46336,7 +48381,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   retrieve(threadID, options) {
-    return this._client.get(path9`/threads/${threadID}`, {
+    return this._client.get(path8`/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -46347,7 +48392,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   update(threadID, body, options) {
-    return this._client.post(path9`/threads/${threadID}`, {
+    return this._client.post(path8`/threads/${threadID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -46359,7 +48404,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   delete(threadID, options) {
-    return this._client.delete(path9`/threads/${threadID}`, {
+    return this._client.delete(path8`/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -46421,7 +48466,7 @@ var Content = class extends APIResource {
    */
   retrieve(fileID, params, options) {
     const { container_id } = params;
-    return this._client.get(path9`/containers/${container_id}/files/${fileID}/content`, {
+    return this._client.get(path8`/containers/${container_id}/files/${fileID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -46442,20 +48487,20 @@ var Files = class extends APIResource {
    * a JSON request with a file ID.
    */
   create(containerID, body, options) {
-    return this._client.post(path9`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path8`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
   /**
    * Retrieve Container File
    */
   retrieve(fileID, params, options) {
     const { container_id } = params;
-    return this._client.get(path9`/containers/${container_id}/files/${fileID}`, options);
+    return this._client.get(path8`/containers/${container_id}/files/${fileID}`, options);
   }
   /**
    * List Container files
    */
   list(containerID, query = {}, options) {
-    return this._client.getAPIList(path9`/containers/${containerID}/files`, CursorPage, {
+    return this._client.getAPIList(path8`/containers/${containerID}/files`, CursorPage, {
       query,
       ...options
     });
@@ -46465,7 +48510,7 @@ var Files = class extends APIResource {
    */
   delete(fileID, params, options) {
     const { container_id } = params;
-    return this._client.delete(path9`/containers/${container_id}/files/${fileID}`, {
+    return this._client.delete(path8`/containers/${container_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -46489,7 +48534,7 @@ var Containers = class extends APIResource {
    * Retrieve Container
    */
   retrieve(containerID, options) {
-    return this._client.get(path9`/containers/${containerID}`, options);
+    return this._client.get(path8`/containers/${containerID}`, options);
   }
   /**
    * List Containers
@@ -46501,7 +48546,7 @@ var Containers = class extends APIResource {
    * Delete Container
    */
   delete(containerID, options) {
-    return this._client.delete(path9`/containers/${containerID}`, {
+    return this._client.delete(path8`/containers/${containerID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -46516,7 +48561,7 @@ var Items = class extends APIResource {
    */
   create(conversationID, params, options) {
     const { include, ...body } = params;
-    return this._client.post(path9`/conversations/${conversationID}/items`, {
+    return this._client.post(path8`/conversations/${conversationID}/items`, {
       query: { include },
       body,
       ...options
@@ -46527,20 +48572,20 @@ var Items = class extends APIResource {
    */
   retrieve(itemID, params, options) {
     const { conversation_id, ...query } = params;
-    return this._client.get(path9`/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
+    return this._client.get(path8`/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
   }
   /**
    * List all items for a conversation with the given ID.
    */
   list(conversationID, query = {}, options) {
-    return this._client.getAPIList(path9`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options });
+    return this._client.getAPIList(path8`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options });
   }
   /**
    * Delete an item from a conversation with the given IDs.
    */
   delete(itemID, params, options) {
     const { conversation_id } = params;
-    return this._client.delete(path9`/conversations/${conversation_id}/items/${itemID}`, options);
+    return this._client.delete(path8`/conversations/${conversation_id}/items/${itemID}`, options);
   }
 };
 
@@ -46560,19 +48605,19 @@ var Conversations = class extends APIResource {
    * Get a conversation
    */
   retrieve(conversationID, options) {
-    return this._client.get(path9`/conversations/${conversationID}`, options);
+    return this._client.get(path8`/conversations/${conversationID}`, options);
   }
   /**
    * Update a conversation
    */
   update(conversationID, body, options) {
-    return this._client.post(path9`/conversations/${conversationID}`, { body, ...options });
+    return this._client.post(path8`/conversations/${conversationID}`, { body, ...options });
   }
   /**
    * Delete a conversation. Items in the conversation will not be deleted.
    */
   delete(conversationID, options) {
-    return this._client.delete(path9`/conversations/${conversationID}`, options);
+    return this._client.delete(path8`/conversations/${conversationID}`, options);
   }
 };
 Conversations.Items = Items;
@@ -46627,14 +48672,14 @@ var OutputItems = class extends APIResource {
    */
   retrieve(outputItemID, params, options) {
     const { eval_id, run_id } = params;
-    return this._client.get(path9`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
+    return this._client.get(path8`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
   }
   /**
    * Get a list of output items for an evaluation run.
    */
   list(runID, params, options) {
     const { eval_id, ...query } = params;
-    return this._client.getAPIList(path9`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path8`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options });
   }
 };
 
@@ -46650,20 +48695,20 @@ var Runs2 = class extends APIResource {
    * schema specified in the config of the evaluation.
    */
   create(evalID, body, options) {
-    return this._client.post(path9`/evals/${evalID}/runs`, { body, ...options });
+    return this._client.post(path8`/evals/${evalID}/runs`, { body, ...options });
   }
   /**
    * Get an evaluation run by ID.
    */
   retrieve(runID, params, options) {
     const { eval_id } = params;
-    return this._client.get(path9`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.get(path8`/evals/${eval_id}/runs/${runID}`, options);
   }
   /**
    * Get a list of runs for an evaluation.
    */
   list(evalID, query = {}, options) {
-    return this._client.getAPIList(path9`/evals/${evalID}/runs`, CursorPage, {
+    return this._client.getAPIList(path8`/evals/${evalID}/runs`, CursorPage, {
       query,
       ...options
     });
@@ -46673,14 +48718,14 @@ var Runs2 = class extends APIResource {
    */
   delete(runID, params, options) {
     const { eval_id } = params;
-    return this._client.delete(path9`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.delete(path8`/evals/${eval_id}/runs/${runID}`, options);
   }
   /**
    * Cancel an ongoing evaluation run.
    */
   cancel(runID, params, options) {
     const { eval_id } = params;
-    return this._client.post(path9`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.post(path8`/evals/${eval_id}/runs/${runID}`, options);
   }
 };
 Runs2.OutputItems = OutputItems;
@@ -46706,13 +48751,13 @@ var Evals = class extends APIResource {
    * Get an evaluation by ID.
    */
   retrieve(evalID, options) {
-    return this._client.get(path9`/evals/${evalID}`, options);
+    return this._client.get(path8`/evals/${evalID}`, options);
   }
   /**
    * Update certain properties of an evaluation.
    */
   update(evalID, body, options) {
-    return this._client.post(path9`/evals/${evalID}`, { body, ...options });
+    return this._client.post(path8`/evals/${evalID}`, { body, ...options });
   }
   /**
    * List evaluations for a project.
@@ -46724,7 +48769,7 @@ var Evals = class extends APIResource {
    * Delete an evaluation.
    */
   delete(evalID, options) {
-    return this._client.delete(path9`/evals/${evalID}`, options);
+    return this._client.delete(path8`/evals/${evalID}`, options);
   }
 };
 Evals.Runs = Runs2;
@@ -46760,7 +48805,7 @@ var Files2 = class extends APIResource {
    * Returns information about a specific file.
    */
   retrieve(fileID, options) {
-    return this._client.get(path9`/files/${fileID}`, options);
+    return this._client.get(path8`/files/${fileID}`, options);
   }
   /**
    * Returns a list of files.
@@ -46772,13 +48817,13 @@ var Files2 = class extends APIResource {
    * Delete a file and remove it from all vector stores.
    */
   delete(fileID, options) {
-    return this._client.delete(path9`/files/${fileID}`, options);
+    return this._client.delete(path8`/files/${fileID}`, options);
   }
   /**
    * Returns the contents of the specified file.
    */
   content(fileID, options) {
-    return this._client.get(path9`/files/${fileID}/content`, {
+    return this._client.get(path8`/files/${fileID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -46792,7 +48837,7 @@ var Files2 = class extends APIResource {
     const start = Date.now();
     let file2 = await this.retrieve(id);
     while (!file2.status || !TERMINAL_STATES.has(file2.status)) {
-      await sleep2(pollInterval);
+      await sleep(pollInterval);
       file2 = await this.retrieve(id);
       if (Date.now() - start > maxWait) {
         throw new APIConnectionTimeoutError({
@@ -46881,7 +48926,7 @@ var Permissions = class extends APIResource {
    * ```
    */
   create(fineTunedModelCheckpoint, body, options) {
-    return this._client.getAPIList(path9`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options });
+    return this._client.getAPIList(path8`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options });
   }
   /**
    * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -46892,7 +48937,7 @@ var Permissions = class extends APIResource {
    * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
    */
   retrieve(fineTunedModelCheckpoint, query = {}, options) {
-    return this._client.get(path9`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
+    return this._client.get(path8`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
       query,
       ...options
     });
@@ -46914,7 +48959,7 @@ var Permissions = class extends APIResource {
    * ```
    */
   list(fineTunedModelCheckpoint, query = {}, options) {
-    return this._client.getAPIList(path9`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options });
+    return this._client.getAPIList(path8`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options });
   }
   /**
    * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -46936,7 +48981,7 @@ var Permissions = class extends APIResource {
    */
   delete(permissionID, params, options) {
     const { fine_tuned_model_checkpoint } = params;
-    return this._client.delete(path9`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
+    return this._client.delete(path8`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
   }
 };
 
@@ -46965,7 +49010,7 @@ var Checkpoints2 = class extends APIResource {
    * ```
    */
   list(fineTuningJobID, query = {}, options) {
-    return this._client.getAPIList(path9`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path8`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options });
   }
 };
 
@@ -47008,7 +49053,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   retrieve(fineTuningJobID, options) {
-    return this._client.get(path9`/fine_tuning/jobs/${fineTuningJobID}`, options);
+    return this._client.get(path8`/fine_tuning/jobs/${fineTuningJobID}`, options);
   }
   /**
    * List your organization's fine-tuning jobs
@@ -47035,7 +49080,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   cancel(fineTuningJobID, options) {
-    return this._client.post(path9`/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
+    return this._client.post(path8`/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
   }
   /**
    * Get status updates for a fine-tuning job.
@@ -47051,7 +49096,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   listEvents(fineTuningJobID, query = {}, options) {
-    return this._client.getAPIList(path9`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path8`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options });
   }
   /**
    * Pause a fine-tune job.
@@ -47064,7 +49109,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   pause(fineTuningJobID, options) {
-    return this._client.post(path9`/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
+    return this._client.post(path8`/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
   }
   /**
    * Resume a fine-tune job.
@@ -47077,7 +49122,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   resume(fineTuningJobID, options) {
-    return this._client.post(path9`/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
+    return this._client.post(path8`/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
   }
 };
 Jobs.Checkpoints = Checkpoints2;
@@ -47140,7 +49185,7 @@ var Models = class extends APIResource {
    * the owner and permissioning.
    */
   retrieve(model, options) {
-    return this._client.get(path9`/models/${model}`, options);
+    return this._client.get(path8`/models/${model}`, options);
   }
   /**
    * Lists the currently available models, and provides basic information about each
@@ -47154,7 +49199,7 @@ var Models = class extends APIResource {
    * delete a model.
    */
   delete(model, options) {
-    return this._client.delete(path9`/models/${model}`, options);
+    return this._client.delete(path8`/models/${model}`, options);
   }
 };
 
@@ -47183,7 +49228,7 @@ var Calls = class extends APIResource {
    * ```
    */
   accept(callID, body, options) {
-    return this._client.post(path9`/realtime/calls/${callID}/accept`, {
+    return this._client.post(path8`/realtime/calls/${callID}/accept`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -47198,7 +49243,7 @@ var Calls = class extends APIResource {
    * ```
    */
   hangup(callID, options) {
-    return this._client.post(path9`/realtime/calls/${callID}/hangup`, {
+    return this._client.post(path8`/realtime/calls/${callID}/hangup`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -47214,7 +49259,7 @@ var Calls = class extends APIResource {
    * ```
    */
   refer(callID, body, options) {
-    return this._client.post(path9`/realtime/calls/${callID}/refer`, {
+    return this._client.post(path8`/realtime/calls/${callID}/refer`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -47229,7 +49274,7 @@ var Calls = class extends APIResource {
    * ```
    */
   reject(callID, body = {}, options) {
-    return this._client.post(path9`/realtime/calls/${callID}/reject`, {
+    return this._client.post(path8`/realtime/calls/${callID}/reject`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -47677,7 +49722,7 @@ var InputItems = class extends APIResource {
    * ```
    */
   list(responseID, query = {}, options) {
-    return this._client.getAPIList(path9`/responses/${responseID}/input_items`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path8`/responses/${responseID}/input_items`, CursorPage, { query, ...options });
   }
 };
 
@@ -47715,7 +49760,7 @@ var Responses = class extends APIResource {
     });
   }
   retrieve(responseID, query = {}, options) {
-    return this._client.get(path9`/responses/${responseID}`, {
+    return this._client.get(path8`/responses/${responseID}`, {
       query,
       ...options,
       stream: query?.stream ?? false
@@ -47737,7 +49782,7 @@ var Responses = class extends APIResource {
    * ```
    */
   delete(responseID, options) {
-    return this._client.delete(path9`/responses/${responseID}`, {
+    return this._client.delete(path8`/responses/${responseID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -47764,7 +49809,7 @@ var Responses = class extends APIResource {
    * ```
    */
   cancel(responseID, options) {
-    return this._client.post(path9`/responses/${responseID}/cancel`, options);
+    return this._client.post(path8`/responses/${responseID}/cancel`, options);
   }
   /**
    * Compact a conversation. Returns a compacted response object.
@@ -47794,7 +49839,7 @@ var Content2 = class extends APIResource {
    * Download a skill zip bundle by its ID.
    */
   retrieve(skillID, options) {
-    return this._client.get(path9`/skills/${skillID}/content`, {
+    return this._client.get(path8`/skills/${skillID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -47807,9 +49852,9 @@ var Content3 = class extends APIResource {
   /**
    * Download a skill version zip bundle.
    */
-  retrieve(version3, params, options) {
+  retrieve(version4, params, options) {
     const { skill_id } = params;
-    return this._client.get(path9`/skills/${skill_id}/versions/${version3}/content`, {
+    return this._client.get(path8`/skills/${skill_id}/versions/${version4}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -47827,20 +49872,20 @@ var Versions = class extends APIResource {
    * Create a new immutable skill version.
    */
   create(skillID, body = {}, options) {
-    return this._client.post(path9`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path8`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
   /**
    * Get a specific skill version.
    */
-  retrieve(version3, params, options) {
+  retrieve(version4, params, options) {
     const { skill_id } = params;
-    return this._client.get(path9`/skills/${skill_id}/versions/${version3}`, options);
+    return this._client.get(path8`/skills/${skill_id}/versions/${version4}`, options);
   }
   /**
    * List skill versions for a skill.
    */
   list(skillID, query = {}, options) {
-    return this._client.getAPIList(path9`/skills/${skillID}/versions`, CursorPage, {
+    return this._client.getAPIList(path8`/skills/${skillID}/versions`, CursorPage, {
       query,
       ...options
     });
@@ -47848,9 +49893,9 @@ var Versions = class extends APIResource {
   /**
    * Delete a skill version.
    */
-  delete(version3, params, options) {
+  delete(version4, params, options) {
     const { skill_id } = params;
-    return this._client.delete(path9`/skills/${skill_id}/versions/${version3}`, options);
+    return this._client.delete(path8`/skills/${skill_id}/versions/${version4}`, options);
   }
 };
 Versions.Content = Content3;
@@ -47872,13 +49917,13 @@ var Skills = class extends APIResource {
    * Get a skill by its ID.
    */
   retrieve(skillID, options) {
-    return this._client.get(path9`/skills/${skillID}`, options);
+    return this._client.get(path8`/skills/${skillID}`, options);
   }
   /**
    * Update the default version pointer for a skill.
    */
   update(skillID, body, options) {
-    return this._client.post(path9`/skills/${skillID}`, { body, ...options });
+    return this._client.post(path8`/skills/${skillID}`, { body, ...options });
   }
   /**
    * List all skills for the current project.
@@ -47890,7 +49935,7 @@ var Skills = class extends APIResource {
    * Delete a skill by its ID.
    */
   delete(skillID, options) {
-    return this._client.delete(path9`/skills/${skillID}`, options);
+    return this._client.delete(path8`/skills/${skillID}`, options);
   }
 };
 Skills.Content = Content2;
@@ -47912,7 +49957,7 @@ var Parts = class extends APIResource {
    * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
    */
   create(uploadID, body, options) {
-    return this._client.post(path9`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path8`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
   }
 };
 
@@ -47954,7 +49999,7 @@ var Uploads = class extends APIResource {
    * Returns the Upload object with status `cancelled`.
    */
   cancel(uploadID, options) {
-    return this._client.post(path9`/uploads/${uploadID}/cancel`, options);
+    return this._client.post(path8`/uploads/${uploadID}/cancel`, options);
   }
   /**
    * Completes the
@@ -47974,7 +50019,7 @@ var Uploads = class extends APIResource {
    * object.
    */
   complete(uploadID, body, options) {
-    return this._client.post(path9`/uploads/${uploadID}/complete`, { body, ...options });
+    return this._client.post(path8`/uploads/${uploadID}/complete`, { body, ...options });
   }
 };
 Uploads.Parts = Parts;
@@ -48004,7 +50049,7 @@ var FileBatches = class extends APIResource {
    * Create a vector store file batch.
    */
   create(vectorStoreID, body, options) {
-    return this._client.post(path9`/vector_stores/${vectorStoreID}/file_batches`, {
+    return this._client.post(path8`/vector_stores/${vectorStoreID}/file_batches`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48015,7 +50060,7 @@ var FileBatches = class extends APIResource {
    */
   retrieve(batchID, params, options) {
     const { vector_store_id } = params;
-    return this._client.get(path9`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
+    return this._client.get(path8`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48026,7 +50071,7 @@ var FileBatches = class extends APIResource {
    */
   cancel(batchID, params, options) {
     const { vector_store_id } = params;
-    return this._client.post(path9`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
+    return this._client.post(path8`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48043,7 +50088,7 @@ var FileBatches = class extends APIResource {
    */
   listFiles(batchID, params, options) {
     const { vector_store_id, ...query } = params;
-    return this._client.getAPIList(path9`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
+    return this._client.getAPIList(path8`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
   }
   /**
    * Wait for the given file batch to be processed.
@@ -48078,7 +50123,7 @@ var FileBatches = class extends APIResource {
               }
             }
           }
-          await sleep2(sleepInterval);
+          await sleep(sleepInterval);
           break;
         case "failed":
         case "cancelled":
@@ -48123,7 +50168,7 @@ var Files3 = class extends APIResource {
    * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
    */
   create(vectorStoreID, body, options) {
-    return this._client.post(path9`/vector_stores/${vectorStoreID}/files`, {
+    return this._client.post(path8`/vector_stores/${vectorStoreID}/files`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48134,7 +50179,7 @@ var Files3 = class extends APIResource {
    */
   retrieve(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.get(path9`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.get(path8`/vector_stores/${vector_store_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48144,7 +50189,7 @@ var Files3 = class extends APIResource {
    */
   update(fileID, params, options) {
     const { vector_store_id, ...body } = params;
-    return this._client.post(path9`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.post(path8`/vector_stores/${vector_store_id}/files/${fileID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48154,7 +50199,7 @@ var Files3 = class extends APIResource {
    * Returns a list of vector store files.
    */
   list(vectorStoreID, query = {}, options) {
-    return this._client.getAPIList(path9`/vector_stores/${vectorStoreID}/files`, CursorPage, {
+    return this._client.getAPIList(path8`/vector_stores/${vectorStoreID}/files`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48168,7 +50213,7 @@ var Files3 = class extends APIResource {
    */
   delete(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.delete(path9`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.delete(path8`/vector_stores/${vector_store_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48213,7 +50258,7 @@ var Files3 = class extends APIResource {
               }
             }
           }
-          await sleep2(sleepInterval);
+          await sleep(sleepInterval);
           break;
         case "failed":
         case "completed":
@@ -48243,7 +50288,7 @@ var Files3 = class extends APIResource {
    */
   content(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.getAPIList(path9`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, { ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
+    return this._client.getAPIList(path8`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, { ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
   }
 };
 
@@ -48268,7 +50313,7 @@ var VectorStores = class extends APIResource {
    * Retrieves a vector store.
    */
   retrieve(vectorStoreID, options) {
-    return this._client.get(path9`/vector_stores/${vectorStoreID}`, {
+    return this._client.get(path8`/vector_stores/${vectorStoreID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48277,7 +50322,7 @@ var VectorStores = class extends APIResource {
    * Modifies a vector store.
    */
   update(vectorStoreID, body, options) {
-    return this._client.post(path9`/vector_stores/${vectorStoreID}`, {
+    return this._client.post(path8`/vector_stores/${vectorStoreID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48297,7 +50342,7 @@ var VectorStores = class extends APIResource {
    * Delete a vector store.
    */
   delete(vectorStoreID, options) {
-    return this._client.delete(path9`/vector_stores/${vectorStoreID}`, {
+    return this._client.delete(path8`/vector_stores/${vectorStoreID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48307,7 +50352,7 @@ var VectorStores = class extends APIResource {
    * filter.
    */
   search(vectorStoreID, body, options) {
-    return this._client.getAPIList(path9`/vector_stores/${vectorStoreID}/search`, Page, {
+    return this._client.getAPIList(path8`/vector_stores/${vectorStoreID}/search`, Page, {
       body,
       method: "post",
       ...options,
@@ -48330,7 +50375,7 @@ var Videos = class extends APIResource {
    * Fetch the latest metadata for a generated video.
    */
   retrieve(videoID, options) {
-    return this._client.get(path9`/videos/${videoID}`, options);
+    return this._client.get(path8`/videos/${videoID}`, options);
   }
   /**
    * List recently generated videos for the current project.
@@ -48342,7 +50387,7 @@ var Videos = class extends APIResource {
    * Permanently delete a completed or failed video and its stored assets.
    */
   delete(videoID, options) {
-    return this._client.delete(path9`/videos/${videoID}`, options);
+    return this._client.delete(path8`/videos/${videoID}`, options);
   }
   /**
    * Create a character from an uploaded video.
@@ -48356,7 +50401,7 @@ var Videos = class extends APIResource {
    * Streams the rendered video content for the specified video job.
    */
   downloadContent(videoID, query = {}, options) {
-    return this._client.get(path9`/videos/${videoID}/content`, {
+    return this._client.get(path8`/videos/${videoID}/content`, {
       query,
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
@@ -48380,13 +50425,13 @@ var Videos = class extends APIResource {
    * Fetch a character.
    */
   getCharacter(characterID, options) {
-    return this._client.get(path9`/videos/characters/${characterID}`, options);
+    return this._client.get(path8`/videos/characters/${characterID}`, options);
   }
   /**
    * Create a remix of a completed video using a refreshed prompt.
    */
   remix(videoID, body, options) {
-    return this._client.post(path9`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path8`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
 };
 
@@ -48462,11 +50507,11 @@ _Webhooks_instances = /* @__PURE__ */ new WeakSet(), _Webhooks_validateSecret = 
   if (!headers) {
     throw new Error(`Headers are required`);
   }
-  const value2 = headers.get(name);
-  if (value2 === null || value2 === void 0) {
+  const value3 = headers.get(name);
+  if (value3 === null || value3 === void 0) {
     throw new Error(`Missing required header: ${name}`);
   }
-  return value2;
+  return value3;
 };
 
 // node_modules/openai/client.mjs
@@ -48610,9 +50655,9 @@ var OpenAI = class {
     this.apiKey = token;
     return true;
   }
-  buildURL(path13, query, defaultBaseURL) {
+  buildURL(path18, query, defaultBaseURL) {
     const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-    const url2 = isAbsoluteURL(path13) ? new URL(path13) : new URL(baseURL + (baseURL.endsWith("/") && path13.startsWith("/") ? path13.slice(1) : path13));
+    const url2 = isAbsoluteURL(path18) ? new URL(path18) : new URL(baseURL + (baseURL.endsWith("/") && path18.startsWith("/") ? path18.slice(1) : path18));
     const defaultQuery = this.defaultQuery();
     const pathQuery = Object.fromEntries(url2.searchParams);
     if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -48637,24 +50682,24 @@ var OpenAI = class {
    */
   async prepareRequest(request, { url: url2, options }) {
   }
-  get(path13, opts) {
-    return this.methodRequest("get", path13, opts);
+  get(path18, opts) {
+    return this.methodRequest("get", path18, opts);
   }
-  post(path13, opts) {
-    return this.methodRequest("post", path13, opts);
+  post(path18, opts) {
+    return this.methodRequest("post", path18, opts);
   }
-  patch(path13, opts) {
-    return this.methodRequest("patch", path13, opts);
+  patch(path18, opts) {
+    return this.methodRequest("patch", path18, opts);
   }
-  put(path13, opts) {
-    return this.methodRequest("put", path13, opts);
+  put(path18, opts) {
+    return this.methodRequest("put", path18, opts);
   }
-  delete(path13, opts) {
-    return this.methodRequest("delete", path13, opts);
+  delete(path18, opts) {
+    return this.methodRequest("delete", path18, opts);
   }
-  methodRequest(method, path13, opts) {
+  methodRequest(method, path18, opts) {
     return this.request(Promise.resolve(opts).then((opts2) => {
-      return { method, path: path13, ...opts2 };
+      return { method, path: path18, ...opts2 };
     }));
   }
   request(options, remainingRetries = null) {
@@ -48715,7 +50760,7 @@ var OpenAI = class {
       }
       throw new APIConnectionError({ cause: response });
     }
-    const specialHeaders = [...response.headers.entries()].filter(([name]) => name === "x-request-id").map(([name, value2]) => ", " + name + ": " + JSON.stringify(value2)).join("");
+    const specialHeaders = [...response.headers.entries()].filter(([name]) => name === "x-request-id").map(([name, value3]) => ", " + name + ": " + JSON.stringify(value3)).join("");
     const responseInfo = `[${requestLogID}${retryLogStr}${specialHeaders}] ${req.method} ${url2} ${response.ok ? "succeeded" : "failed"} with status ${response.status} in ${headersTime - startTime}ms`;
     if (!response.ok) {
       const shouldRetry = await this.shouldRetry(response);
@@ -48758,8 +50803,8 @@ var OpenAI = class {
     }));
     return { response, options, controller, requestLogID, retryOfRequestLogID, startTime };
   }
-  getAPIList(path13, Page2, opts) {
-    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path13, ...opts2 })) : { method: "get", path: path13, ...opts });
+  getAPIList(path18, Page2, opts) {
+    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path18, ...opts2 })) : { method: "get", path: path18, ...opts });
   }
   requestAPIList(Page2, options) {
     const request = this.makeRequest(options, null, void 0);
@@ -48825,7 +50870,7 @@ var OpenAI = class {
       const maxRetries = options.maxRetries ?? this.maxRetries;
       timeoutMillis = this.calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries);
     }
-    await sleep2(timeoutMillis);
+    await sleep(timeoutMillis);
     return this.makeRequest(options, retriesRemaining - 1, requestLogID);
   }
   calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries) {
@@ -48838,8 +50883,8 @@ var OpenAI = class {
   }
   async buildRequest(inputOptions, { retryCount = 0 } = {}) {
     const options = { ...inputOptions };
-    const { method, path: path13, query, defaultBaseURL } = options;
-    const url2 = this.buildURL(path13, query, defaultBaseURL);
+    const { method, path: path18, query, defaultBaseURL } = options;
+    const url2 = this.buildURL(path18, query, defaultBaseURL);
     if ("timeout" in options)
       validatePositiveInteger("timeout", options.timeout);
     options.timeout = options.timeout ?? this.timeout;
@@ -48961,23 +51006,39 @@ var OpenAIProvider = class {
   constructor(options) {
     this.options = options;
     this.info = { provider: "openai", host: options.host, version: null, simulated: false };
-    this.client = new OpenAI({
-      baseURL: `${options.host.replace(/\/$/, "")}/v1`,
-      apiKey: options.apiKey,
-      maxRetries: 0,
-      // Our deadline fires first; this only stops the client from waiting ten minutes.
-      timeout: options.timeoutMs * 2,
-      ...options.fetch ? { fetch: options.fetch } : {}
-    });
+    this.limits = options.limits ?? DEFAULT_REPLY_LIMITS;
   }
   options;
   info;
-  client;
+  limits;
+  /** A client whose every response body is cut, and its connection dropped, past `wireBytes`. */
+  client(wireBytes) {
+    const base = this.options.fetch ?? fetch;
+    const capped = async (input2, init) => {
+      const drop = new AbortController();
+      const signal = init?.signal ? AbortSignal.any([init.signal, drop.signal]) : drop.signal;
+      const response = await base(input2, { ...init, signal });
+      return limitBody(
+        response,
+        wireBytes,
+        () => tooLong(wireBytes, "bytes on the wire for this request"),
+        () => drop.abort()
+      );
+    };
+    return new OpenAI({
+      baseURL: `${this.options.host.replace(/\/$/, "")}/v1`,
+      apiKey: this.options.apiKey,
+      maxRetries: 0,
+      // Our deadline fires first; this only stops the client from waiting ten minutes.
+      timeout: this.options.timeoutMs * 2,
+      fetch: capped
+    });
+  }
   async chat(request, signal, timeoutMs) {
     const limit2 = timeoutMs ?? this.options.timeoutMs;
     const started = performance.now();
     return this.guard(limit2, signal, async (deadline) => {
-      const completion = await this.client.chat.completions.create(
+      const completion = await this.client(chatWireBytes(this.limits)).chat.completions.create(
         {
           model: request.model,
           messages: request.messages,
@@ -48997,6 +51058,9 @@ var OpenAIProvider = class {
       const choice = completion.choices[0];
       if (!choice) throw new ProviderFailure("server-error", "the reply has no choices");
       const message = choice.message;
+      const { maxReplyBytes } = this.limits;
+      const replyBytes = Buffer.byteLength(choice.message.content ?? "") + Buffer.byteLength(reasoningOf(message) ?? "");
+      if (replyBytes > maxReplyBytes) throw tooLong(maxReplyBytes, "runner.max-reply-bytes");
       return {
         content: choice.message.content ?? "",
         thinking: reasoningOf(message),
@@ -49035,7 +51099,8 @@ var OpenAIProvider = class {
   }
   async embed(model, texts) {
     return this.guard(this.options.timeoutMs, void 0, async (deadline) => {
-      const reply = await this.client.embeddings.create(
+      const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
+      const reply = await this.client(wire).embeddings.create(
         { model, input: texts },
         { signal: deadline.signal }
       );
@@ -49046,7 +51111,7 @@ var OpenAIProvider = class {
   listModels() {
     return this.guard(this.options.timeoutMs, void 0, async (deadline) => {
       try {
-        const page = await this.client.models.list({ signal: deadline.signal });
+        const page = await this.client(METADATA_BYTES).models.list({ signal: deadline.signal });
         return page.data.map((m) => ({ id: m.id, owned_by: m.owned_by }));
       } catch (error62) {
         if (error62 instanceof OpenAI.NotFoundError) return null;
@@ -49071,6 +51136,8 @@ function classify3(error62, deadline, timeoutMs) {
     return new ProviderFailure("timeout", `no answer within ${timeoutMs} ms`);
   }
   if (error62 instanceof ProviderFailure) return error62;
+  const runaway = tooLongIn(error62);
+  if (runaway) return runaway;
   if (error62 instanceof SyntaxError) {
     return new ProviderFailure("server-error", `malformed JSON in the reply: ${error62.message}`);
   }
@@ -49088,36 +51155,1961 @@ function classify3(error62, deadline, timeoutMs) {
 }
 function reasoningOf(message) {
   for (const field3 of ["reasoning", "reasoning_content"]) {
-    const value2 = message[field3];
-    if (typeof value2 === "string" && value2 !== "") return value2;
+    const value3 = message[field3];
+    if (typeof value3 === "string" && value3 !== "") return value3;
   }
   return null;
 }
 
 // src/providers/create.ts
-function createProvider(config2, env = process.env) {
+function createProvider(config2, env = process.env, baseDir = process.cwd()) {
   const host = (config2.provider.host ?? DEFAULT_OLLAMA_HOST).replace(/\/$/, "");
   const timeoutMs = config2.runner.timeoutS * 1e3;
-  if (config2.provider.kind === "embedded") return createEmbeddedProvider(config2, env);
+  const limits = {
+    maxReplyBytes: config2.runner.maxReplyBytes,
+    maxEmbeddingBytes: config2.runner.maxEmbeddingBytes
+  };
+  if (config2.provider.kind === "embedded") return createEmbeddedProvider(config2, env, baseDir);
   if (config2.provider.kind === "ollama") {
-    return new OllamaProvider({ host, timeoutMs, keepAlive: config2.runner.keepAlive });
+    return new OllamaProvider({ host, timeoutMs, keepAlive: config2.runner.keepAlive, limits });
   }
   const keyName = config2.provider.apiKeyEnv;
   let apiKey = PLACEHOLDER_API_KEY;
   if (keyName !== void 0) {
-    const value2 = env[keyName]?.trim();
-    if (!value2) {
+    const value3 = env[keyName]?.trim();
+    if (!value3) {
       throw new InputError(
         `provider.api-key-env: the environment variable ${keyName} is not set or empty`,
         [`set ${keyName} to the server's API key, or remove provider.api-key-env`]
       );
     }
-    apiKey = value2;
+    apiKey = value3;
   }
-  return new OpenAIProvider({ host, apiKey, timeoutMs });
+  return new OpenAIProvider({ host, apiKey, timeoutMs, limits });
+}
+
+// src/job/prepare.ts
+async function prepareJob(loaded, options = {}) {
+  const ctx = checkContext(loaded);
+  const all = await loadChecks(ctx);
+  const checks = options.limit ? limitChecks(all, options.limit) : all;
+  const units2 = planChecks(checks, ctx);
+  if (ctx.config.provider.kind === "embedded" && !options.provider) await loadEngine();
+  const provider = options.provider ?? createProvider(ctx.config, process.env, ctx.baseDir);
+  return { ctx, checks, units: units2, provider };
+}
+function plannedCalls(units2) {
+  return units2.reduce((sum2, unit) => sum2 + Math.max(0, unit.expectedCalls), 0);
+}
+function expectedCalls(units2) {
+  return units2.reduce((sum2, unit) => sum2 + estimatedCalls(unit), 0);
+}
+function limitChecks(checks, limit2) {
+  return checks.map(({ check: check2, definitions }) => {
+    const d = definitions;
+    const cut2 = (key, n) => {
+      const list3 = d[key];
+      return Array.isArray(list3) ? { ...d, [key]: list3.slice(0, n) } : d;
+    };
+    if (check2.name === "churn") return { check: check2, definitions: cut2("items", limit2) };
+    if (check2.name === "dragon") return { check: check2, definitions: cut2("seeds", limit2) };
+    return { check: check2, definitions: cut2("probes", Math.max(2, limit2)) };
+  });
+}
+function smokeRunFinding(firstCheck, limit2) {
+  return {
+    check: firstCheck,
+    rule: "smoke-run",
+    severity: "warn",
+    message: `smoke run (--limit ${limit2}): only the first ${limit2} items, maze seeds and probes were measured \u2014 not the gate's verdict; run without --limit for it`,
+    values: { limit: limit2 }
+  };
+}
+
+// src/job/tally.ts
+function tallyRequests(records, models, perturbedShare) {
+  return models.map((model) => {
+    const counts = emptyStatusCounts();
+    let latencySum = 0;
+    let latencyCount = 0;
+    for (const record2 of records) {
+      if (record2.kind !== "call" || record2.model !== model) continue;
+      countStatus(counts, record2.status);
+      if (record2.status === "ok" || record2.status === "invalid") {
+        latencySum += record2.latency_ms;
+        latencyCount++;
+      }
+    }
+    const { total, timeout } = counts;
+    return {
+      model,
+      ...counts,
+      perturbed: total > 0 && timeout / total > perturbedShare,
+      meanLatencyMs: latencyCount > 0 ? latencySum / latencyCount : null
+    };
+  });
+}
+
+// src/job/analyse.ts
+async function analyseLogs(options) {
+  const { loaded } = options;
+  const previousFile = options.previousReport ?? (loaded.config.dragon.gate.previousReport ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport) : null);
+  if (previousFile && loaded.config.models.candidate) {
+    throw new InputError(
+      `${options.previousReport ? "flag --previous" : "dragon.gate.previous-report"}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
+    );
+  }
+  const plain2 = checkContext(loaded);
+  const ctx = previousFile ? {
+    ...plain2,
+    config: {
+      ...plain2.config,
+      dragon: {
+        ...plain2.config.dragon,
+        gate: { ...plain2.config.dragon.gate, previousReport: previousFile }
+      }
+    }
+  } : plain2;
+  const logged = await readSampleLogs(options.logs);
+  const { runs, warnings } = logged;
+  const limit2 = options.limit ?? smokeLimit(runs);
+  const checks = options.checks ?? (limit2 ? limitChecks(await loadChecks(ctx), limit2) : await loadChecks(ctx));
+  const counted = countedRecords(logged.records, digestsOfRuns(runs));
+  const plan = planChecks(checks, ctx);
+  const split = splitStale(counted.records, plan);
+  const { current: records, stale } = split;
+  if (options.requireMatchingLogs) {
+    const unplanned = new Set(split.unplanned);
+    checkLogsMatch({
+      loaded,
+      logs: options.logs,
+      planned: records.filter((r) => !unplanned.has(r)),
+      stale,
+      unplanned: split.unplanned,
+      staleUnits: split.staleUnits,
+      runs
+    });
+  }
+  const previous = previousFile ? await readReport(previousFile) : null;
+  const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
+  const first = checks[0]?.check.name;
+  if (limit2 && first) findings.push(smokeRunFinding(first, limit2));
+  if (options.operations) {
+    findings.push(
+      ...operationsFindings(
+        options.operations,
+        loaded.config.checks,
+        loaded.config.runner.gpuContentionShare
+      )
+    );
+  }
+  const models = modelOrder(ctx);
+  const shard = shardLabel(options.shard);
+  const coverage2 = measureCoverage({
+    units: selectShard(plan, options.shard),
+    records,
+    models,
+    interrupted: options.cancelled ?? false,
+    runs,
+    shard
+  });
+  findings.push(...coverageFindings(coverage2, loaded.config.checks));
+  const run = {
+    ...provenance2(runs, models),
+    config: loaded.config,
+    logs: options.logs.map((file2) => path9.basename(file2)),
+    requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
+    promptHashes: promptHashes(ctx),
+    ...options.operations ? { operations: options.operations } : {},
+    coverage: coverage2
+  };
+  for (const warning of warnings) run.warnings.push(warning);
+  for (const other of counted.otherWeights) run.warnings.push(otherWeightsNote(other));
+  if (stale.length > 0) run.warnings.push(staleWarning(stale));
+  if (records.length === 0)
+    run.warnings.push("the sample logs hold no records: nothing was measured");
+  const createdAt = (options.now ?? (() => /* @__PURE__ */ new Date()))();
+  const draft = buildReport({ run, sections, findings, rules, createdAt });
+  const nightly = await withHistory(draft, loaded, options);
+  const report = nightly ? buildReport({
+    run,
+    sections,
+    findings: [...findings, ...nightly.findings],
+    rules: [...rules, ...nightly.rules],
+    createdAt,
+    history: nightly.section
+  }) : draft;
+  if (nightly) {
+    const tonight = { ...nightly.tonight, verdict: report.verdict.status };
+    const last = report.history?.nights.at(-1);
+    if (last) last.verdict = tonight.verdict;
+    nightly.tonight = tonight;
+  }
+  const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
+  if (nightly && options.appendHistory) await appendHistory(nightly.file, nightly.tonight);
+  return {
+    report,
+    files: {
+      dir: written.dir,
+      report: written.report,
+      summary: written.summary,
+      charts: written.charts,
+      logs: options.logs.map((file2) => path9.resolve(file2)),
+      ...nightly && options.appendHistory ? { extra: [nightly.file] } : {}
+    },
+    exitCode: gateOutcome(report.verdict.status, report.run.config.failOn, {
+      shard,
+      interrupted: options.cancelled ?? false
+    }).exitCode,
+    cancelled: options.cancelled ?? false,
+    ...shard === null ? {} : { shard }
+  };
+}
+async function withHistory(draft, loaded, options) {
+  const configured = loaded.config.output.history;
+  if (!configured || loaded.config.models.candidate) return null;
+  const tonight = entryFromReport(draft, options.commit ?? process.env.GITHUB_SHA ?? null);
+  if (!tonight) return null;
+  const file2 = path9.resolve(configured);
+  const prior = await readHistory(file2);
+  const { section, findings, rules } = historySection({
+    prior,
+    tonight,
+    settings: loaded.config.history,
+    file: path9.basename(file2),
+    appended: options.appendHistory ?? false
+  });
+  return { file: file2, tonight, section, findings, rules };
+}
+var UNKNOWN_SERVER = {
+  provider: "ollama",
+  host: "unknown",
+  version: null,
+  simulated: false
+};
+function provenance2(runs, models) {
+  const latest = runs.at(-1);
+  const metadata = /* @__PURE__ */ new Map();
+  for (const run of runs) for (const model of run.models) metadata.set(model.model, model);
+  const find = (name) => name ? metadata.get(name) ?? null : null;
+  const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
+  if (runs.length === 0)
+    warnings.push("no run record in the logs: server and model provenance unknown");
+  return {
+    provider: latest?.provider ?? UNKNOWN_SERVER,
+    models: { baseline: find(models[0]), candidate: find(models[1]) },
+    loadedBefore: latest?.loadedBefore ?? null,
+    warnings,
+    shards: [...new Set(runs.map((r) => r.shard).filter((s) => s !== null))].sort()
+  };
+}
+function smokeLimit(runs) {
+  const limits = runs.map((r) => r.limit).filter((n) => typeof n === "number");
+  return limits.length > 0 ? Math.min(...limits) : null;
+}
+
+// src/job/demo.ts
+import { rm } from "node:fs/promises";
+import path15 from "node:path";
+
+// src/simulator/server.ts
+import { createServer } from "node:http";
+import { setTimeout as sleep2 } from "node:timers/promises";
+
+// src/simulator/behaviours/churn.ts
+import { existsSync as existsSync7 } from "node:fs";
+import path11 from "node:path";
+
+// src/job/packageRoot.ts
+import { existsSync as existsSync6, readFileSync as readFileSync6 } from "node:fs";
+import path10 from "node:path";
+import { fileURLToPath } from "node:url";
+function packageRoot() {
+  let dir = path10.dirname(fileURLToPath(import.meta.url));
+  for (; ; ) {
+    const manifest = path10.join(dir, "package.json");
+    if (existsSync6(manifest)) {
+      try {
+        const { name } = JSON.parse(readFileSync6(manifest, "utf8"));
+        if (name === "model-gate") return dir;
+      } catch {
+      }
+    }
+    const parent = path10.dirname(dir);
+    if (parent === dir) throw new Error("cannot find the model-gate package folder");
+    dir = parent;
+  }
+}
+function scenarioPath(nameOrFile) {
+  if (/^[a-z][a-z0-9-]*$/.test(nameOrFile)) {
+    return path10.join(packageRoot(), "fixtures", "simulator", `${nameOrFile}.yml`);
+  }
+  return path10.resolve(nameOrFile);
+}
+
+// src/simulator/behaviours/churn.ts
+var DEFAULT_CHURN_ITEMS = "fixtures/items/general.yml";
+var FIELDS = /* @__PURE__ */ new Set([
+  "items",
+  "accuracy",
+  "spread",
+  "difficulty-seed",
+  "domains",
+  "item-shifts",
+  "invalid"
+]);
+function numberMap(value3, field3) {
+  if (value3 === void 0) return {};
+  if (typeof value3 !== "object" || value3 === null || Array.isArray(value3)) {
+    throw new Error(`churn.${field3}: expected a map of names to numbers`);
+  }
+  const out = {};
+  for (const [key, shift] of Object.entries(value3)) {
+    if (typeof shift !== "number" || !Number.isFinite(shift)) {
+      throw new Error(
+        `churn.${field3}.${key}: expected a number (logit shift), got ${JSON.stringify(shift)}`
+      );
+    }
+    out[key] = shift;
+  }
+  return out;
+}
+function parseChurnParams(raw) {
+  const block = raw === null || raw === void 0 ? {} : raw;
+  if (typeof block !== "object" || Array.isArray(block)) {
+    throw new Error(
+      "churn: expected a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid)"
+    );
+  }
+  const fields = block;
+  for (const key of Object.keys(fields)) {
+    if (!FIELDS.has(key))
+      throw new Error(`churn.${key}: unknown field (expected one of ${[...FIELDS].join(", ")})`);
+  }
+  const num2 = (key, fallback, ok, expected) => {
+    const value3 = fields[key];
+    if (value3 === void 0) return fallback;
+    if (typeof value3 !== "number" || !ok(value3))
+      throw new Error(`churn.${key}: expected ${expected}, got ${JSON.stringify(value3)}`);
+    return value3;
+  };
+  const items2 = fields["items"] ?? DEFAULT_CHURN_ITEMS;
+  if (typeof items2 !== "string" || items2 === "")
+    throw new Error("churn.items: expected a path to an item file");
+  return {
+    items: items2,
+    accuracy: num2("accuracy", 0.7, (v) => v > 0 && v < 1, "a probability strictly between 0 and 1"),
+    spread: num2("spread", 1.5, (v) => v >= 0, "a non-negative number"),
+    difficultySeed: num2("difficulty-seed", 1, Number.isInteger, "an integer"),
+    domains: numberMap(fields["domains"], "domains"),
+    itemShifts: numberMap(fields["item-shifts"], "item-shifts"),
+    invalid: num2("invalid", 0, (v) => v >= 0 && v < 1, "a probability in [0, 1)")
+  };
+}
+var logit = (p) => Math.log(p / (1 - p));
+function latentLogit(params, item) {
+  const u = createRng(
+    seedFromText(`difficulty\0${params.difficultySeed}\0${item.id}`)
+  ).next();
+  const z3 = normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, u)));
+  return logit(params.accuracy) + params.spread * z3 + (params.domains[item.domain] ?? 0) + (params.itemShifts[item.id] ?? 0);
+}
+function latentAccuracy(params, item) {
+  return 1 / (1 + Math.exp(-latentLogit(params, item)));
+}
+var softplus = (x2) => x2 > 30 ? x2 : Math.log1p(Math.exp(x2));
+function letterLogprobs(logitP, item) {
+  const letters = choiceLetters(item);
+  const wrong = -softplus(logitP) - Math.log(letters.length - 1);
+  return Object.fromEntries(
+    letters.map((letter) => [letter, letter === item.answer ? -softplus(-logitP) : wrong])
+  );
+}
+function drawChurnAnswer(latent, item, draw, invalid = 0) {
+  const rng = createRng(
+    seedFromText(`${draw.model}\0${draw.seed}\0${draw.temperature}\0${draw.prompt}`)
+  );
+  if (rng.next() < invalid) return null;
+  const correct = draw.temperature === 0 ? latent >= 0.5 : rng.next() < latent;
+  if (correct) return item.answer;
+  const wrong = choiceLetters(item).filter((letter) => letter !== item.answer);
+  return wrong[rng.int(wrong.length)];
+}
+var itemCache = /* @__PURE__ */ new Map();
+function locateItems(file2) {
+  const fromCwd = path11.resolve(file2);
+  if (path11.isAbsolute(file2) || existsSync7(fromCwd)) return fromCwd;
+  const builtIn = path11.join(packageRoot(), file2);
+  return existsSync7(builtIn) ? builtIn : fromCwd;
+}
+function itemsByPrompt(file2) {
+  const absolute = locateItems(file2);
+  let map2 = itemCache.get(absolute);
+  if (!map2) {
+    map2 = new Map(loadItemsFile(absolute, file2).items.map((item) => [itemPromptKey(item), item]));
+    itemCache.set(absolute, map2);
+  }
+  return map2;
+}
+var churnBehaviour = {
+  name: "churn",
+  validate(params) {
+    parseChurnParams(params);
+  },
+  answer(chat, raw) {
+    const asked = parseChurnPrompt(chat.user);
+    if (!asked) return null;
+    const params = parseChurnParams(raw);
+    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
+    if (!item) {
+      const letters = choiceLetters(asked);
+      const rng = createRng(seedFromText(`${chat.model}\0${chat.seed}\0${chat.user}`));
+      return JSON.stringify({ answer: letters[rng.int(letters.length)] });
+    }
+    const answer = drawChurnAnswer(
+      latentAccuracy(params, item),
+      item,
+      { model: chat.model, prompt: chat.user, seed: chat.seed, temperature: chat.temperature },
+      params.invalid
+    );
+    return answer === null ? "I think the answer is" : JSON.stringify({ answer });
+  },
+  choiceLogprobs(chat, raw, content) {
+    const asked = parseChurnPrompt(chat.user);
+    const at = /"answer"\s*:\s*"/.exec(content);
+    if (!asked || !at) return null;
+    const params = parseChurnParams(raw);
+    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
+    const letters = choiceLetters(asked);
+    return {
+      offset: at.index + at[0].length,
+      // An item without an answer key is a guess: every letter alike.
+      alternatives: item ? letterLogprobs(latentLogit(params, item), item) : Object.fromEntries(letters.map((l) => [l, -Math.log(letters.length)]))
+    };
+  }
+};
+
+// src/simulator/behaviours/dragon.ts
+var paramsSchema = external_exports.object({
+  policy: external_exports.enum(["careful", "overconfident", "wall-bumper"]).default("careful"),
+  "invalid-rate": external_exports.number().min(0).max(1).default(0),
+  confidence: external_exports.number().min(0).max(1).optional(),
+  "repeat-rate": external_exports.number().min(0).max(1).default(0.8),
+  walls: external_exports.number().int().min(0).max(MAX_WALLS).default(DEFAULT_WALLS)
+}).strict();
+var INVALID_ANSWERS = [
+  '{"move": "forward", "confidence": 0.9}',
+  '{"move": "up", "confidence": 1.7}',
+  "I will go up, I am quite sure.",
+  '{"move": "left"'
+];
+function parseParams(params) {
+  const parsed = paramsSchema.safeParse(params ?? {});
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    const path18 = issue2?.path.join(".") || "(block)";
+    throw new Error(`dragon.${path18}: ${issue2?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+var dragonBehaviour = {
+  name: "dragon",
+  answer(chat, params) {
+    const reading = readPrompt(chat.user);
+    if (!reading) return null;
+    const settings = parseParams(params);
+    const rng = createRng(seedFromText(`${chat.model}
+${chat.user}
+${chat.seed}`));
+    if (rng.next() < settings["invalid-rate"]) {
+      return INVALID_ANSWERS[rng.int(INVALID_ANSWERS.length)];
+    }
+    let move;
+    let confidence;
+    switch (settings.policy) {
+      case "careful": {
+        const answer = referenceAnswer("careful", reading, rng, settings.walls);
+        move = answer.move;
+        confidence = answer.confidence;
+        break;
+      }
+      case "overconfident":
+        move = DIRECTIONS[rng.int(DIRECTIONS.length)];
+        confidence = settings.confidence ?? 0.95;
+        break;
+      case "wall-bumper": {
+        const known = reading.blockedHere;
+        move = known.length > 0 && rng.next() < settings["repeat-rate"] ? known[rng.int(known.length)] : DIRECTIONS[rng.int(DIRECTIONS.length)];
+        confidence = settings.confidence ?? 0.9;
+        break;
+      }
+    }
+    return JSON.stringify({ move, confidence });
+  }
+};
+
+// src/simulator/behaviours/personas.ts
+import { readFileSync as readFileSync7 } from "node:fs";
+var FIELDS2 = [
+  "catalogue",
+  "assistants",
+  "same-voice",
+  "answer-words",
+  "vocabulary",
+  "own-share",
+  "probe-share"
+];
+function readPersonasParams(raw) {
+  const block = raw ?? {};
+  if (typeof block !== "object" || Array.isArray(block)) {
+    throw new Error("personas: expected a mapping of settings (or nothing for the defaults)");
+  }
+  const fields = block;
+  for (const key of Object.keys(fields)) {
+    if (!FIELDS2.includes(key)) {
+      throw new Error(`personas.${key}: unknown setting (known: ${FIELDS2.join(", ")})`);
+    }
+  }
+  const catalogue = fields.catalogue ?? null;
+  if (catalogue !== null && (typeof catalogue !== "string" || catalogue === "")) {
+    throw new Error("personas.catalogue: expected the path of a persona catalogue");
+  }
+  const assistants = fields.assistants ?? {};
+  if (typeof assistants !== "object" || assistants === null || Array.isArray(assistants) || !Object.values(assistants).every((v) => typeof v === "string" && v !== "")) {
+    throw new Error("personas.assistants: expected a map of assistant name \u2192 phrase of its prompt");
+  }
+  const sameVoice = fields["same-voice"] ?? [];
+  if (!Array.isArray(sameVoice) || !sameVoice.every(
+    (group) => Array.isArray(group) && group.length >= 2 && group.every((n) => typeof n === "string")
+  )) {
+    throw new Error("personas.same-voice: expected a list of groups, each a list of \u2265 2 names");
+  }
+  const ownShare = share3(fields["own-share"], 0.6, "own-share");
+  const probeShare = share3(fields["probe-share"], 0.15, "probe-share");
+  if (ownShare + probeShare > 1) {
+    throw new Error("personas.own-share + probe-share: expected at most 1 together");
+  }
+  return {
+    catalogue,
+    assistants,
+    sameVoice,
+    answerWords: count3(fields["answer-words"], 60, "answer-words"),
+    vocabulary: count3(fields.vocabulary, 40, "vocabulary"),
+    ownShare,
+    probeShare
+  };
+}
+function share3(value3, fallback, field3) {
+  if (value3 === void 0) return fallback;
+  if (typeof value3 !== "number" || !(value3 >= 0 && value3 <= 1)) {
+    throw new Error(`personas.${field3}: expected a number between 0 and 1`);
+  }
+  return value3;
+}
+function count3(value3, fallback, field3) {
+  if (value3 === void 0) return fallback;
+  if (typeof value3 !== "number" || !Number.isInteger(value3) || value3 < 1 || value3 > 2e3) {
+    throw new Error(`personas.${field3}: expected a whole number from 1 to 2000`);
+  }
+  return value3;
+}
+var catalogues = /* @__PURE__ */ new Map();
+function catalogueAt(file2) {
+  let catalogue = catalogues.get(file2);
+  if (!catalogue) {
+    catalogue = parseCatalogue(readFileSync7(file2, "utf8"), file2);
+    catalogues.set(file2, catalogue);
+  }
+  return catalogue;
+}
+function identifyAssistant(system, params) {
+  for (const [name, phrase] of Object.entries(params.assistants)) {
+    if (system.includes(phrase)) return name;
+  }
+  if (params.catalogue) {
+    const found = catalogueAt(params.catalogue).assistants.find((a) => a.prompt === system.trim());
+    if (found) return found.name;
+  }
+  return null;
+}
+function voiceOf(assistant, params) {
+  const group = params.sameVoice.find((g2) => g2.includes(assistant));
+  return group ? `group:${[...group].sort().join("+")}` : `assistant:${assistant}`;
+}
+function personasAnswer(chat, params) {
+  if (chat.system === null || chat.system.trim() === "" || chat.format !== null) return null;
+  const assistant = identifyAssistant(chat.system, params);
+  const voice = assistant ? voiceOf(assistant, params) : `prompt:${chat.system}`;
+  const own2 = wordList(`voice|${voice}`, params.vocabulary);
+  const probe = wordList(`probe|${chat.user}`, Math.max(8, Math.round(params.vocabulary / 3)));
+  const common = wordList("common", params.vocabulary * 2);
+  const rng = createRng(
+    seedFromText(JSON.stringify([chat.model, chat.system, chat.user, chat.seed]))
+  );
+  const words2 = [];
+  for (let i = 0; i < params.answerWords; i++) {
+    const u = rng.next();
+    const pool = u < params.ownShare ? own2 : u < params.ownShare + params.probeShare ? probe : common;
+    words2.push(pickSkewed(pool, rng));
+  }
+  return sentences(words2, rng);
+}
+var personasBehaviour = {
+  name: "personas",
+  answer: (chat, params) => personasAnswer(chat, readPersonasParams(params)),
+  validate: (params) => {
+    const read = readPersonasParams(params);
+    if (read.catalogue) {
+      try {
+        catalogueAt(read.catalogue);
+      } catch (error62) {
+        throw new Error(
+          `personas.catalogue: ${error62 instanceof Error ? error62.message : String(error62)}`
+        );
+      }
+    }
+  }
+};
+var SYLLABLES = [
+  "ba",
+  "ce",
+  "di",
+  "fo",
+  "gu",
+  "ka",
+  "le",
+  "mi",
+  "no",
+  "pu",
+  "ra",
+  "se",
+  "ti",
+  "vo",
+  "zu",
+  "bre",
+  "cla",
+  "dro",
+  "fli",
+  "gra",
+  "plo",
+  "sta",
+  "tri",
+  "vel",
+  "mar",
+  "son",
+  "lin",
+  "dor"
+];
+function wordList(key, size) {
+  const rng = createRng(seedFromText(key));
+  const words2 = /* @__PURE__ */ new Set();
+  while (words2.size < size) {
+    const parts = 2 + rng.int(2);
+    let word = "";
+    for (let i = 0; i < parts; i++) word += SYLLABLES[rng.int(SYLLABLES.length)];
+    words2.add(word);
+  }
+  return [...words2];
+}
+function pickSkewed(pool, rng) {
+  const u = rng.next();
+  return pool[Math.floor(u * u * pool.length)] ?? pool[0] ?? "word";
+}
+var FILLERS = ["a", "of", "to", "it", "is", "in", "on", "as"];
+function sentences(words2, rng) {
+  const out = [];
+  let sentence = [];
+  for (const word of words2) {
+    sentence.push(word);
+    if (rng.next() < 0.3) sentence.push(FILLERS[rng.int(FILLERS.length)] ?? "the");
+    if (sentence.length >= 8 + rng.int(5)) {
+      out.push(capitalise(sentence.join(" ")));
+      sentence = [];
+    }
+  }
+  if (sentence.length > 0) out.push(capitalise(sentence.join(" ")));
+  return out.join(" ");
+}
+function capitalise(sentence) {
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
+}
+
+// src/simulator/behaviours/index.ts
+var behaviours = [
+  dragonBehaviour,
+  personasBehaviour,
+  churnBehaviour
+];
+
+// src/simulator/embedding.ts
+import { createHash as createHash10 } from "node:crypto";
+var EMBEDDING_DIMENSIONS = 256;
+function embedText(text3) {
+  const vector = new Array(EMBEDDING_DIMENSIONS).fill(0);
+  const words2 = text3.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (const word of words2) {
+    const hash2 = createHash10("sha256").update(word).digest();
+    const slot = hash2.readUInt32BE(0) % EMBEDDING_DIMENSIONS;
+    const sign = (hash2[4] ?? 0) & 1 ? 1 : -1;
+    vector[slot] = (vector[slot] ?? 0) + sign;
+  }
+  const norm2 = Math.hypot(...vector);
+  return norm2 === 0 ? vector : vector.map((x2) => x2 / norm2);
+}
+
+// src/simulator/generation.ts
+import { createHash as createHash12 } from "node:crypto";
+
+// src/simulator/faults.ts
+function activeFaults(faults, request, scenarioSeed) {
+  return faults.filter((fault, index2) => {
+    if (fault.requests && !fault.requests.includes(request.arrival)) return false;
+    if (fault.attempts && !fault.attempts.includes(request.attempt)) return false;
+    if (fault.rate >= 1) return true;
+    const seed = seedFromText(
+      `${scenarioSeed}|${request.model}|${request.requestHash}|${request.attempt}|${index2}`
+    );
+    return createRng(seed).next() < fault.rate;
+  });
+}
+
+// src/simulator/genericAnswer.ts
+function genericAnswer(chat) {
+  if (chat.format) return JSON.stringify(valueFor(chat.format, 0));
+  return `Simulated answer from ${chat.model}.`;
+}
+function valueFor(schema, depth) {
+  if (depth > 8) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if ("const" in schema) return schema.const;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case "object": {
+      const properties = isSchemaMap(schema.properties) ? schema.properties : {};
+      const out = {};
+      for (const [name, inner] of Object.entries(properties))
+        out[name] = valueFor(inner, depth + 1);
+      return out;
+    }
+    case "array": {
+      const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
+      const items2 = isSchema(schema.items) ? schema.items : {};
+      return Array.from({ length: minItems }, () => valueFor(items2, depth + 1));
+    }
+    case "number":
+    case "integer":
+      return typeof schema.minimum === "number" ? schema.minimum : 0;
+    case "boolean":
+      return false;
+    case "null":
+      return null;
+    default:
+      return "simulated";
+  }
+}
+function isSchema(value3) {
+  return value3 !== null && typeof value3 === "object" && !Array.isArray(value3);
+}
+function isSchemaMap(value3) {
+  return isSchema(value3) && Object.values(value3).every(isSchema);
+}
+
+// src/simulator/logprobs.ts
+var FIRST_VERSION_WITH_LOGPROBS = [0, 12, 11];
+function versionHasLogprobs(version4) {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version4);
+  if (!match) return true;
+  const parts = match.slice(1, 4).map(Number);
+  for (let i = 0; i < 3; i++) {
+    const have = parts[i];
+    const need = FIRST_VERSION_WITH_LOGPROBS[i];
+    if (have !== need) return have > need;
+  }
+  return true;
+}
+function pieces(text3) {
+  return text3.match(/\w+|\s+|[^\w\s]+/g) ?? [];
+}
+function simulatedLogprobs(content, choice, top) {
+  const certain = (token) => ({
+    token,
+    logprob: 0,
+    ...top > 0 ? { top_logprobs: [{ token, logprob: 0 }] } : {}
+  });
+  const rest = choice ? content.slice(choice.offset) : "";
+  const chosen = choice ? Object.keys(choice.alternatives).filter((text3) => text3 !== "" && rest.startsWith(text3)).sort((a, b) => b.length - a.length)[0] : void 0;
+  if (!choice || chosen === void 0) return pieces(content).map(certain);
+  const ranked = Object.entries(choice.alternatives).sort(([, a], [, b]) => b - a).slice(0, top).map(([token, logprob]) => ({ token, logprob }));
+  return [
+    ...pieces(content.slice(0, choice.offset)).map(certain),
+    {
+      token: chosen,
+      logprob: choice.alternatives[chosen],
+      ...top > 0 ? { top_logprobs: ranked } : {}
+    },
+    ...pieces(rest.slice(chosen.length)).map(certain)
+  ];
+}
+
+// src/simulator/scenario.ts
+import { createHash as createHash11 } from "node:crypto";
+import { readFileSync as readFileSync8 } from "node:fs";
+var selector = {
+  rate: external_exports.number().min(0).max(1).default(1),
+  requests: external_exports.array(external_exports.number().int().min(1)).optional(),
+  attempts: external_exports.array(external_exports.number().int().min(1)).optional()
+};
+var faultSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({
+    kind: external_exports.literal("status"),
+    status: external_exports.union([external_exports.literal(400), external_exports.literal(404), external_exports.literal(500), external_exports.literal(503)]),
+    message: external_exports.string().optional(),
+    ...selector
+  }).strict(),
+  external_exports.object({ kind: external_exports.literal("latency"), ms: external_exports.number().int().min(0), ...selector }).strict(),
+  external_exports.object({ kind: external_exports.literal("slow-headers"), ms: external_exports.number().int().min(0), ...selector }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("drop"),
+    /** Drop after the first streamed chunk instead of before any byte. */
+    midStream: external_exports.boolean().default(false),
+    ...selector
+  }).strict(),
+  external_exports.object({ kind: external_exports.literal("mid-stream-error"), message: external_exports.string().optional(), ...selector }).strict(),
+  external_exports.object({ kind: external_exports.literal("malformed-json"), ...selector }).strict(),
+  external_exports.object({ kind: external_exports.literal("thinking-only"), ...selector }).strict()
+]);
+var STRUCTURAL_MODEL_KEYS = [
+  "name",
+  "digest",
+  "family",
+  "parameter-size",
+  "quantization-level",
+  "context-length",
+  "thinking",
+  "latency-ms",
+  "faults"
+];
+var modelSchema2 = external_exports.object({
+  name: external_exports.string().trim().min(1),
+  digest: external_exports.string().regex(/^(sha256:)?[0-9a-f]{64}$/, "expected 64 lowercase hex digits").optional(),
+  family: external_exports.string().min(1).default("simulated"),
+  parameterSize: external_exports.string().min(1).default("1B"),
+  quantizationLevel: external_exports.string().min(1).default("Q4_K_M"),
+  contextLength: external_exports.number().int().min(256).default(8192),
+  thinking: external_exports.boolean().default(false),
+  latencyMs: external_exports.number().int().min(0).default(0),
+  faults: external_exports.array(faultSchema).default([])
+}).strict();
+var scenarioSchema = external_exports.object({
+  seed: external_exports.number().int().min(0).default(0),
+  version: external_exports.string().regex(/simulated/, 'must contain "simulated" so nobody mistakes it for a real server').default("0.12.6-simulated"),
+  parallel: external_exports.number().int().min(1).max(256).default(1),
+  maxQueue: external_exports.number().int().min(0).default(512),
+  maxLoaded: external_exports.number().int().min(1).default(1),
+  loadMs: external_exports.number().int().min(0).default(0),
+  loaded: external_exports.array(external_exports.string().min(1)).default([]),
+  faults: external_exports.array(faultSchema).default([]),
+  models: external_exports.array(external_exports.unknown()).min(1, "expected at least one model")
+}).strict();
+function normaliseModelName(name) {
+  return name.includes(":") ? name : `${name}:latest`;
+}
+function digestFromName(name) {
+  return createHash11("sha256").update(`model-gate simulated model ${name}`).digest("hex");
+}
+function loadScenario(file2, knownBehaviours = behaviours) {
+  let text3;
+  try {
+    text3 = readFileSync8(file2, "utf8");
+  } catch (error62) {
+    const code2 = error62.code;
+    throw new InputError(
+      `${file2}: cannot read the scenario file${code2 === "ENOENT" ? " (not found)" : ""}`
+    );
+  }
+  return parseScenario(text3, file2, knownBehaviours);
+}
+function parseScenario(text3, name = "scenario", knownBehaviours = behaviours) {
+  const { doc, lineCounter } = parseYamlDocument(text3, name);
+  const raw = doc.toJS();
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new InputError(`${name}: expected a mapping with at least "models:"`);
+  }
+  const lineOf = (path18) => {
+    for (let depth = path18.length; depth >= 0; depth--) {
+      const node2 = doc.getIn(path18.slice(0, depth), true);
+      const offset = node2 && typeof node2 === "object" && "range" in node2 ? node2.range?.[0] : null;
+      if (typeof offset === "number") return `line ${lineCounter.linePos(offset).line}: `;
+    }
+    return "";
+  };
+  const fail = (path18, message) => {
+    throw new InputError(`${name}: invalid scenario`, [
+      `${lineOf(path18)}${displayPath(path18)}: ${message}`
+    ]);
+  };
+  const top = scenarioSchema.safeParse(camelizeTopLevel(raw));
+  if (!top.success) {
+    const issue2 = top.error.issues[0];
+    return fail(kebabPath(issue2?.path ?? []), issue2?.message ?? "invalid value");
+  }
+  const scenarioFaults = top.data.faults;
+  const behaviourNames = new Set(knownBehaviours.map((b) => b.name));
+  const models = [];
+  const seen = /* @__PURE__ */ new Set();
+  top.data.models.forEach((entry, index2) => {
+    const at = ["models", index2];
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+      fail(at, 'expected a mapping with at least "name:"');
+    }
+    const structural = {};
+    const blocks = {};
+    for (const [key, value3] of Object.entries(entry)) {
+      if (STRUCTURAL_MODEL_KEYS.includes(key)) structural[key] = value3;
+      else if (behaviourNames.has(key)) blocks[key] = value3;
+      else {
+        const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(", ");
+        fail([...at, key], `unknown key (known: ${known})`);
+      }
+    }
+    const parsed = modelSchema2.safeParse(camelizeKeys(structural));
+    if (!parsed.success) {
+      const issue2 = parsed.error.issues[0];
+      fail([...at, ...kebabPath(issue2?.path ?? [])], issue2?.message ?? "invalid value");
+      return;
+    }
+    for (const behaviour of knownBehaviours) {
+      if (!(behaviour.name in blocks) || !behaviour.validate) continue;
+      try {
+        behaviour.validate(blocks[behaviour.name]);
+      } catch (error62) {
+        fail([...at, behaviour.name], error62 instanceof Error ? error62.message : String(error62));
+      }
+    }
+    const model = parsed.data;
+    const fullName = normaliseModelName(model.name);
+    if (seen.has(fullName)) fail([...at, "name"], `model "${fullName}" is listed twice`);
+    seen.add(fullName);
+    models.push({
+      name: fullName,
+      digest: model.digest?.replace(/^sha256:/, "") ?? digestFromName(fullName),
+      family: model.family,
+      parameterSize: model.parameterSize,
+      quantizationLevel: model.quantizationLevel,
+      contextLength: model.contextLength,
+      thinking: model.thinking,
+      latencyMs: model.latencyMs,
+      faults: [...model.faults, ...scenarioFaults],
+      behaviours: blocks
+    });
+  });
+  return {
+    seed: top.data.seed,
+    version: top.data.version,
+    parallel: top.data.parallel,
+    maxQueue: top.data.maxQueue,
+    maxLoaded: top.data.maxLoaded,
+    loadMs: top.data.loadMs,
+    loaded: top.data.loaded.map(normaliseModelName),
+    models
+  };
+}
+function camelizeTopLevel(raw) {
+  const out = {};
+  for (const [key, value3] of Object.entries(raw)) {
+    const camel = key.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+    out[camel] = camel === "models" ? value3 : camelizeKeys(value3);
+  }
+  return out;
+}
+function kebabPath(path18) {
+  return path18.map(
+    (s) => typeof s === "number" ? s : String(s).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+  );
+}
+
+// src/simulator/generation.ts
+var SimulatedHttpError = class extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+  status;
+};
+function findModel(state, name) {
+  const wanted = normaliseModelName(name);
+  return state.scenario.models.find((m) => m.name === wanted) ?? null;
+}
+function admit(state, request) {
+  const model = findModel(state, request.chat.model);
+  if (!model) {
+    throw new SimulatedHttpError(404, `model '${request.chat.model}' not found`);
+  }
+  state.stats.requests[model.name] = (state.stats.requests[model.name] ?? 0) + 1;
+  if (request.think && !model.thinking) {
+    throw new SimulatedHttpError(400, `"${request.chat.model}" does not support thinking`);
+  }
+  const requestHash = createHash12("sha256").update(JSON.stringify([model.name, request])).digest("hex");
+  const arrival = (state.arrivals.get(model.name) ?? 0) + 1;
+  state.arrivals.set(model.name, arrival);
+  const attempt = (state.attempts.get(requestHash) ?? 0) + 1;
+  state.attempts.set(requestHash, attempt);
+  const faults = activeFaults(
+    model.faults,
+    { model: model.name, requestHash, arrival, attempt },
+    state.scenario.seed
+  );
+  const refusal = faults.find((f) => f.kind === "status");
+  if (refusal?.kind === "status") {
+    throw new SimulatedHttpError(refusal.status, refusal.message ?? defaultMessage(refusal.status));
+  }
+  const answered = answerFor(state, model, request.chat);
+  let content = answered.content;
+  let thinking = request.think ? `Simulated reasoning about: ${request.chat.user.slice(0, 60)}` : null;
+  let doneReason = "stop";
+  if (faults.some((f) => f.kind === "thinking-only")) {
+    thinking = "Simulated reasoning that used the whole token budget before answering.";
+    content = "";
+    doneReason = "length";
+  } else if (request.numPredict !== null && request.numPredict > 0) {
+    const budget = request.numPredict * 4;
+    if (content.length > budget) {
+      content = content.slice(0, budget);
+      doneReason = "length";
+    }
+  }
+  let latencyMs = model.latencyMs;
+  let headerDelayMs = 0;
+  for (const fault of faults) {
+    if (fault.kind === "latency") latencyMs += fault.ms;
+    if (fault.kind === "slow-headers") headerDelayMs += fault.ms;
+  }
+  let logprobs = null;
+  if (request.logprobs && versionHasLogprobs(state.scenario.version)) {
+    const choice = answered.behaviour?.choiceLogprobs?.(request.chat, answered.params, content) ?? null;
+    logprobs = simulatedLogprobs(content, choice, request.logprobs.top);
+  }
+  return {
+    model,
+    content,
+    thinking,
+    logprobs,
+    doneReason,
+    promptTokens: estimateTokens(`${request.chat.system ?? ""} ${request.chat.user}`),
+    completionTokens: estimateTokens(content),
+    latencyMs,
+    headerDelayMs,
+    loadMs: 0,
+    faults
+  };
+}
+function useModel(state, model, numCtx) {
+  const wasLoaded = state.loaded.includes(model);
+  const context = state.loadedContext.get(model);
+  const reload = !wasLoaded || numCtx !== null && context !== void 0 && context !== numCtx;
+  state.loaded = [model, ...state.loaded.filter((m) => m !== model)];
+  for (const evicted of state.loaded.splice(state.scenario.maxLoaded)) {
+    state.loadedContext.delete(evicted);
+  }
+  if (numCtx !== null || !state.loadedContext.has(model)) state.loadedContext.set(model, numCtx);
+  state.stats.order.push(model);
+  if (!reload) return 0;
+  state.stats.loads++;
+  return state.scenario.loadMs;
+}
+function answerFor(state, model, chat) {
+  for (const behaviour of state.behaviours) {
+    if (!(behaviour.name in model.behaviours)) continue;
+    const params = model.behaviours[behaviour.name];
+    const answer = behaviour.answer(chat, params);
+    if (answer !== null) return { content: answer, behaviour, params };
+  }
+  return { content: genericAnswer(chat), behaviour: null, params: null };
+}
+function defaultMessage(status) {
+  switch (status) {
+    case 400:
+      return "invalid request (simulated fault)";
+    case 404:
+      return "model not found (simulated fault)";
+    case 503:
+      return "server busy, please try again.  maximum pending requests exceeded";
+    default:
+      return "llama runner process has terminated (simulated fault)";
+  }
+}
+function estimateTokens(text3) {
+  return Math.ceil(text3.length / 4);
+}
+
+// src/simulator/slots.ts
+var QueueFull = class extends Error {
+  constructor() {
+    super("server busy, please try again.  maximum pending requests exceeded");
+    this.name = "QueueFull";
+  }
+};
+var Slots = class {
+  constructor(parallel, maxQueue) {
+    this.parallel = parallel;
+    this.maxQueue = maxQueue;
+  }
+  parallel;
+  maxQueue;
+  busy = 0;
+  waiting = [];
+  /** Most slots ever in use at once (benchmarks and tests read it). */
+  maxBusy = 0;
+  busySlotMs = 0;
+  changedAt = 0;
+  firstGrantAt = null;
+  lastReleaseAt = null;
+  /** Resolves with a release function once a slot is free; rejects with QueueFull or on abort. */
+  acquire(signal) {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.busy < this.parallel) return Promise.resolve(this.take());
+    if (this.waiting.length >= this.maxQueue) return Promise.reject(new QueueFull());
+    return new Promise((resolve4, reject) => {
+      const onAbort = () => {
+        const at = this.waiting.indexOf(grant);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(signal.reason);
+      };
+      const grant = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve4(this.take());
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiting.push(grant);
+    });
+  }
+  /**
+   * Slot time spent holding requests, and the span from the first grant to the last release:
+   * their ratio over `parallel` is how busy a client kept the server (benchmarks read it).
+   */
+  usage() {
+    const span = this.firstGrantAt === null || this.lastReleaseAt === null ? 0 : this.lastReleaseAt - this.firstGrantAt;
+    return { busySlotMs: this.busySlotMs, spanMs: span };
+  }
+  account() {
+    const now = performance.now();
+    if (this.busy > 0) this.busySlotMs += this.busy * (now - this.changedAt);
+    this.changedAt = now;
+  }
+  take() {
+    this.account();
+    this.firstGrantAt ??= this.changedAt;
+    this.busy++;
+    this.maxBusy = Math.max(this.maxBusy, this.busy);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.account();
+      this.lastReleaseAt = this.changedAt;
+      this.busy--;
+      const next = this.waiting.shift();
+      if (next) next();
+    };
+  }
+};
+
+// src/simulator/wire.ts
+var DEFAULT_TEMPERATURE = 0.8;
+function parseGenerationRequest(endpoint, body) {
+  const model = body.model;
+  if (typeof model !== "string" || model === "") {
+    throw new SimulatedHttpError(400, "model is required");
+  }
+  const options = isObject3(body.options) ? body.options : {};
+  let system = null;
+  let user = "";
+  if (endpoint === "generate") {
+    system = typeof body.system === "string" ? body.system : null;
+    user = typeof body.prompt === "string" ? body.prompt : "";
+  } else {
+    if (!Array.isArray(body.messages)) throw new SimulatedHttpError(400, "messages are required");
+    for (const message of body.messages) {
+      if (!isObject3(message) || typeof message.content !== "string") {
+        throw new SimulatedHttpError(400, "each message needs a role and a string content");
+      }
+      if (message.role === "system" && system === null) system = message.content;
+      if (message.role === "user") user = message.content;
+    }
+  }
+  const format = endpoint === "openai" ? openaiFormat(body.response_format) : ollamaFormat(body.format);
+  const temperature = numberOr(
+    endpoint === "openai" ? body.temperature : options.temperature,
+    DEFAULT_TEMPERATURE
+  );
+  const seed = Math.trunc(numberOr(endpoint === "openai" ? body.seed : options.seed, 0));
+  const numPredictRaw = endpoint === "openai" ? body.max_tokens ?? body.max_completion_tokens : options.num_predict;
+  const numPredict = typeof numPredictRaw === "number" ? numPredictRaw : null;
+  const numCtx = typeof options.num_ctx === "number" ? options.num_ctx : null;
+  const think = body.think === true || typeof body.think === "string";
+  const chat = { model, system, user, format, temperature, seed };
+  const stream = endpoint === "openai" ? body.stream === true : body.stream !== false;
+  const logprobs = endpoint === "openai" ? null : logprobsAsked(body);
+  return { generation: { chat, think, numPredict, numCtx, logprobs }, stream };
+}
+function logprobsAsked(body) {
+  const top = body.top_logprobs ?? 0;
+  if (typeof top !== "number" || !Number.isInteger(top) || top < 0 || top > 20) {
+    throw new SimulatedHttpError(400, "top_logprobs must be between 0 and 20");
+  }
+  if (body.logprobs !== true) {
+    if (top > 0) throw new SimulatedHttpError(400, "top_logprobs requires logprobs to be true");
+    return null;
+  }
+  return { top };
+}
+function ollamaReply(endpoint, g2, createdAt) {
+  const text3 = endpoint === "chat" ? {
+    message: {
+      role: "assistant",
+      content: g2.content,
+      ...g2.thinking !== null ? { thinking: g2.thinking } : {}
+    }
+  } : { response: g2.content, ...g2.thinking !== null ? { thinking: g2.thinking } : {} };
+  return {
+    model: g2.model.name,
+    created_at: createdAt,
+    ...text3,
+    ...g2.logprobs ? { logprobs: g2.logprobs } : {},
+    done: true,
+    done_reason: g2.doneReason,
+    ...durations(g2)
+  };
+}
+function ollamaChunks(endpoint, g2, createdAt) {
+  const piece = (field3, text3, logprobs) => endpoint === "chat" ? {
+    model: g2.model.name,
+    created_at: createdAt,
+    message: {
+      role: "assistant",
+      content: field3 === "content" ? text3 : "",
+      ...field3 === "thinking" ? { thinking: text3 } : {}
+    },
+    ...logprobs ? { logprobs } : {},
+    done: false
+  } : {
+    model: g2.model.name,
+    created_at: createdAt,
+    response: field3 === "content" ? text3 : "",
+    ...field3 === "thinking" ? { thinking: text3 } : {},
+    ...logprobs ? { logprobs } : {},
+    done: false
+  };
+  const chunks = [];
+  for (const part of splitPieces(g2.thinking ?? "")) chunks.push(piece("thinking", part));
+  if (g2.logprobs) {
+    for (const token of g2.logprobs) chunks.push(piece("content", token.token, [token]));
+  } else {
+    for (const part of splitPieces(g2.content)) chunks.push(piece("content", part));
+  }
+  const closing = ollamaReply(
+    endpoint,
+    { ...g2, content: "", thinking: null, logprobs: null },
+    createdAt
+  );
+  chunks.push(closing);
+  return chunks;
+}
+function openaiReply(g2, id, createdAt) {
+  return {
+    id: `chatcmpl-${id}`,
+    object: "chat.completion",
+    created: Math.floor(createdAt.getTime() / 1e3),
+    model: g2.model.name,
+    system_fingerprint: "fp_simulated",
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: g2.content,
+          ...g2.thinking !== null ? { reasoning: g2.thinking } : {}
+        },
+        finish_reason: g2.doneReason
+      }
+    ],
+    usage: {
+      prompt_tokens: g2.promptTokens,
+      completion_tokens: g2.completionTokens,
+      total_tokens: g2.promptTokens + g2.completionTokens
+    }
+  };
+}
+function openaiError(status, message) {
+  const type = status >= 500 ? "api_error" : "invalid_request_error";
+  return { error: { message, type, param: null, code: null } };
+}
+function durations(g2) {
+  const ns = (ms) => Math.round(ms * 1e6);
+  const evalShare = 0.8;
+  return {
+    total_duration: ns(g2.latencyMs + g2.loadMs),
+    load_duration: ns(g2.loadMs),
+    prompt_eval_count: g2.promptTokens,
+    prompt_eval_duration: ns(g2.latencyMs * (1 - evalShare)),
+    eval_count: g2.completionTokens,
+    eval_duration: ns(g2.latencyMs * evalShare)
+  };
+}
+function splitPieces(text3) {
+  if (text3 === "") return [];
+  const words2 = text3.match(/\S+\s*|\s+/g) ?? [text3];
+  const pieces2 = [];
+  for (let i = 0; i < words2.length; i += 3) pieces2.push(words2.slice(i, i + 3).join(""));
+  return pieces2;
+}
+function ollamaFormat(format) {
+  if (format === "json") return { type: "object" };
+  return isObject3(format) ? format : null;
+}
+function openaiFormat(format) {
+  if (!isObject3(format)) return null;
+  if (format.type === "json_object") return { type: "object" };
+  if (format.type === "json_schema" && isObject3(format.json_schema)) {
+    const schema = format.json_schema.schema;
+    return isObject3(schema) ? schema : { type: "object" };
+  }
+  return null;
+}
+function numberOr(value3, fallback) {
+  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : fallback;
+}
+function isObject3(value3) {
+  return value3 !== null && typeof value3 === "object" && !Array.isArray(value3);
+}
+
+// src/simulator/server.ts
+var SIMULATOR_HEADER = "x-model-gate-simulator";
+var MAX_BODY_BYTES = 16 * 1024 * 1024;
+async function startSimulator(options) {
+  const behaviours2 = options.behaviours ?? behaviours;
+  const scenario = typeof options.scenario === "string" ? loadScenario(options.scenario, behaviours2) : options.scenario;
+  const state = {
+    scenario,
+    behaviours: behaviours2,
+    slots: new Slots(scenario.parallel, scenario.maxQueue),
+    loaded: [...scenario.loaded],
+    loadedContext: new Map(scenario.loaded.map((m) => [m, null])),
+    arrivals: /* @__PURE__ */ new Map(),
+    attempts: /* @__PURE__ */ new Map(),
+    stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] }
+  };
+  let completions = 0;
+  const server = createServer((req, res) => {
+    res.setHeader(SIMULATOR_HEADER, "simulated models, not a language model server");
+    route(req, res).catch((error62) => {
+      if (!res.headersSent) sendJson(res, 500, { error: String(error62) });
+      else res.destroy();
+    });
+  });
+  async function route(req, res) {
+    const path18 = new URL(req.url ?? "/", "http://simulator").pathname;
+    const method = req.method ?? "GET";
+    if (path18 === "/" && (method === "GET" || method === "HEAD")) {
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+      res.end(method === "HEAD" ? void 0 : "Ollama is running");
+      return;
+    }
+    if (method === "GET" && path18 === "/api/version") {
+      return sendJson(res, 200, { version: scenario.version });
+    }
+    if (method === "GET" && path18 === "/api/tags") {
+      return sendJson(res, 200, { models: scenario.models.map(tagEntry) });
+    }
+    if (method === "GET" && path18 === "/api/ps") {
+      const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
+      const entries = loaded.map((m) => ({
+        ...psEntry(m),
+        context_length: state.loadedContext.get(m.name) ?? m.contextLength
+      }));
+      return sendJson(res, 200, { models: entries });
+    }
+    if (method === "GET" && path18 === "/v1/models") {
+      return sendJson(res, 200, {
+        object: "list",
+        data: scenario.models.map((m) => ({
+          id: m.name,
+          object: "model",
+          created: 0,
+          owned_by: "simulated"
+        }))
+      });
+    }
+    if (method !== "POST") return sendJson(res, 405, { error: "method not allowed" });
+    const endpoint = generationEndpoint(path18);
+    const body = await readJson(req).catch((error62) => error62);
+    if (body instanceof Error || !isObject3(body)) {
+      const message = body instanceof Error ? body.message : "expected a JSON object";
+      return endpoint === "openai" ? sendJson(res, 400, openaiError(400, message)) : sendJson(res, 400, { error: message });
+    }
+    if (endpoint === "generate" && isUnloadRequest(body)) {
+      unload(body, res);
+      return;
+    }
+    if (endpoint) return serveGeneration(endpoint, body, req, res);
+    if (path18 === "/api/show") {
+      const name = typeof body.model === "string" ? body.model : body.name;
+      const model = typeof name === "string" ? findModel(state, name) : null;
+      if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+      return sendJson(res, 200, showEntry(model));
+    }
+    if (path18 === "/api/embed") {
+      const model = typeof body.model === "string" ? findModel(state, body.model) : null;
+      if (!model) return sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+      const input2 = typeof body.input === "string" ? [body.input] : body.input;
+      if (!Array.isArray(input2) || !input2.every((t) => typeof t === "string")) {
+        return sendJson(res, 400, { error: "input must be a string or a list of strings" });
+      }
+      return sendJson(res, 200, {
+        model: model.name,
+        embeddings: input2.map(embedText),
+        total_duration: 0,
+        load_duration: 0,
+        prompt_eval_count: input2.join(" ").length
+      });
+    }
+    return sendJson(res, 404, { error: `${path18} not found` });
+  }
+  function unload(body, res) {
+    const name = normaliseModelName(String(body.model));
+    if (!findModel(state, name) && !state.loaded.includes(name)) {
+      sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+      return;
+    }
+    state.loaded = state.loaded.filter((m) => m !== name);
+    state.loadedContext.delete(name);
+    state.stats.unloads.push(name);
+    sendJson(res, 200, {
+      model: body.model,
+      created_at: (/* @__PURE__ */ new Date()).toISOString(),
+      response: "",
+      done: true,
+      done_reason: "unload"
+    });
+  }
+  async function serveGeneration(endpoint, body, req, res) {
+    const gone = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) gone.abort(new Error("client went away"));
+    });
+    const fail = (status, message) => sendJson(
+      res,
+      status,
+      endpoint === "openai" ? openaiError(status, message) : { error: message }
+    );
+    let generation;
+    let stream;
+    try {
+      const parsed = parseGenerationRequest(endpoint, body);
+      stream = parsed.stream;
+      if (endpoint === "openai" && stream) {
+        throw new SimulatedHttpError(400, "the simulator does not stream /v1 responses");
+      }
+      generation = admit(state, parsed.generation);
+      if (generation.faults.some((f) => f.kind === "drop" && !f.midStream)) {
+        req.socket.destroy();
+        return;
+      }
+    } catch (error62) {
+      if (error62 instanceof SimulatedHttpError) return fail(error62.status, error62.message);
+      throw error62;
+    }
+    let release;
+    try {
+      release = await state.slots.acquire(gone.signal);
+    } catch (error62) {
+      if (error62 instanceof QueueFull) fail(503, error62.message);
+      return;
+    }
+    state.stats.maxInFlight = state.slots.maxBusy;
+    try {
+      const loadMs = useModel(state, generation.model.name, numCtxOf(body));
+      const g2 = { ...generation, loadMs };
+      await sleep2(g2.headerDelayMs + loadMs, void 0, { signal: gone.signal });
+      if (endpoint === "openai") {
+        await sleep2(g2.latencyMs, void 0, { signal: gone.signal });
+        return finishWhole(res, g2, JSON.stringify(openaiReply(g2, ++completions, /* @__PURE__ */ new Date())), fail);
+      }
+      const createdAt = (/* @__PURE__ */ new Date()).toISOString();
+      if (!stream) {
+        await sleep2(g2.latencyMs, void 0, { signal: gone.signal });
+        return finishWhole(res, g2, JSON.stringify(ollamaReply(endpoint, g2, createdAt)), fail);
+      }
+      await streamChunks(res, g2, ollamaChunks(endpoint, g2, createdAt), gone.signal);
+    } catch (error62) {
+      if (!gone.signal.aborted) throw error62;
+    } finally {
+      release();
+    }
+  }
+  await new Promise((resolve4, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve4());
+  });
+  const address = server.address();
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    scenario,
+    stats: () => structuredClone(state.stats),
+    slotUsage: () => state.slots.usage(),
+    close: () => new Promise((resolve4) => {
+      server.close(() => resolve4());
+      server.closeAllConnections();
+    })
+  };
+}
+function finishWhole(res, g2, body, fail) {
+  if (g2.faults.some((f) => f.kind === "mid-stream-error")) {
+    fail(500, mid(g2));
+    return;
+  }
+  if (g2.faults.some((f) => f.kind === "drop")) {
+    res.socket?.destroy();
+    return;
+  }
+  const malformed = g2.faults.some((f) => f.kind === "malformed-json");
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+  res.end(malformed ? body.slice(0, Math.max(1, Math.floor(body.length / 2))) : body);
+}
+async function streamChunks(res, g2, chunks, signal) {
+  res.writeHead(200, { "content-type": "application/x-ndjson" });
+  const started = performance.now();
+  for (const [index2, chunk] of chunks.entries()) {
+    const due = started + g2.latencyMs * (index2 + 1) / chunks.length;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep2(wait, void 0, { signal });
+    const line = JSON.stringify(chunk);
+    if (index2 === 1 || chunks.length === 1) {
+      if (g2.faults.some((f) => f.kind === "mid-stream-error")) {
+        res.end(`${JSON.stringify({ error: mid(g2) })}
+`);
+        return;
+      }
+      if (g2.faults.some((f) => f.kind === "drop")) {
+        res.socket?.destroy();
+        return;
+      }
+      if (g2.faults.some((f) => f.kind === "malformed-json")) {
+        res.write(`${line.slice(0, Math.floor(line.length / 2))}
+`);
+        continue;
+      }
+    }
+    res.write(`${line}
+`);
+  }
+  res.end();
+}
+function mid(g2) {
+  const fault = g2.faults.find((f) => f.kind === "mid-stream-error");
+  return (fault?.kind === "mid-stream-error" ? fault.message : void 0) ?? "an error was encountered while running the model: unexpected EOF (simulated fault)";
+}
+function generationEndpoint(path18) {
+  if (path18 === "/api/chat") return "chat";
+  if (path18 === "/api/generate") return "generate";
+  if (path18 === "/v1/chat/completions") return "openai";
+  return null;
+}
+function numCtxOf(body) {
+  const options = isObject3(body.options) ? body.options : {};
+  return typeof options.num_ctx === "number" ? options.num_ctx : null;
+}
+function details2(m) {
+  return {
+    parent_model: "",
+    format: "gguf",
+    family: m.family,
+    families: [m.family],
+    parameter_size: m.parameterSize,
+    quantization_level: m.quantizationLevel
+  };
+}
+function tagEntry(m) {
+  return {
+    name: m.name,
+    model: m.name,
+    modified_at: "2025-01-01T00:00:00Z",
+    size: 1e6,
+    digest: m.digest,
+    details: details2(m)
+  };
+}
+function psEntry(m) {
+  return {
+    name: m.name,
+    model: m.name,
+    size: 1e6,
+    digest: m.digest,
+    details: details2(m),
+    expires_at: "2099-01-01T00:00:00Z",
+    size_vram: 1e6,
+    context_length: m.contextLength
+  };
+}
+function showEntry(m) {
+  return {
+    license: "simulated model: scripted answers for tests, not a language model",
+    modelfile: `# simulated model ${m.name}`,
+    parameters: "",
+    template: "{{ .Prompt }}",
+    details: details2(m),
+    model_info: {
+      "general.architecture": m.family,
+      "general.basename": "simulated",
+      [`${m.family}.context_length`]: m.contextLength
+    },
+    capabilities: m.thinking ? ["completion", "thinking"] : ["completion"],
+    modified_at: "2025-01-01T00:00:00Z"
+  };
+}
+function placeholder(name) {
+  return {
+    name,
+    digest: "0".repeat(64),
+    family: "simulated",
+    parameterSize: "unknown",
+    quantizationLevel: "unknown",
+    contextLength: 4096,
+    thinking: false,
+    latencyMs: 0,
+    faults: [],
+    behaviours: {}
+  };
+}
+function isUnloadRequest(body) {
+  const keepAlive = body.keep_alive;
+  const zero = keepAlive === 0 || keepAlive === "0" || keepAlive === "0s";
+  return zero && typeof body.model === "string" && !body.prompt && !body.messages;
+}
+function sendJson(res, status, value3) {
+  const body = JSON.stringify(value3);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body)
+  });
+  res.end(body);
+}
+async function readJson(req) {
+  const parts = [];
+  let size = 0;
+  for await (const part of req) {
+    const buffer = part;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new Error("request body too large");
+    parts.push(buffer);
+  }
+  const text3 = Buffer.concat(parts).toString("utf8");
+  try {
+    return JSON.parse(text3);
+  } catch {
+    throw new Error("invalid character in request body: expected JSON");
+  }
+}
+
+// src/job/run.ts
+import { copyFile, mkdir as mkdir3, rename } from "node:fs/promises";
+import { existsSync as existsSync9 } from "node:fs";
+import path14 from "node:path";
+
+// src/gpu/sampler.ts
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync as mkdirSync2 } from "node:fs";
+import path12 from "node:path";
+
+// src/gpu/nvidiaSmi.ts
+var SAMPLE_FIELDS = [
+  "index",
+  "memory.used",
+  "utilization.gpu",
+  "temperature.gpu",
+  "power.draw"
+];
+var DEVICE_FIELDS = ["index", "uuid", "name", "driver_version", "memory.total"];
+var APP_FIELDS = ["pid", "process_name", "used_memory"];
+var NvidiaSmiFormatError = class extends Error {
+};
+function rows(text3, width, what) {
+  const out = [];
+  for (const line of text3.split(/\r?\n/)) {
+    if (line.trim() === "") continue;
+    const cells2 = line.split(",").map((c) => c.trim());
+    if (cells2.length !== width) {
+      throw new NvidiaSmiFormatError(
+        `expected ${width} values per line of ${what}, got ${cells2.length}: ${line.slice(0, 120)}`
+      );
+    }
+    out.push(cells2);
+  }
+  return out;
+}
+function value2(cell) {
+  if (cell.startsWith("[") || cell === "") return null;
+  const n = Number(cell);
+  if (!Number.isFinite(n)) throw new NvidiaSmiFormatError(`not a number: ${cell}`);
+  return n;
+}
+function integer3(cell, what) {
+  const n = Number(cell);
+  if (!Number.isInteger(n)) throw new NvidiaSmiFormatError(`${what} is not an integer: ${cell}`);
+  return n;
+}
+function parseSamples(text3) {
+  return rows(text3, SAMPLE_FIELDS.length, "the GPU query").map(
+    ([index2, memory, utilization, temperature, power]) => ({
+      index: integer3(index2 ?? "", "the GPU index"),
+      memoryUsed: value2(memory ?? ""),
+      utilization: value2(utilization ?? ""),
+      temperature: value2(temperature ?? ""),
+      power: value2(power ?? "")
+    })
+  );
+}
+function parseDevices(text3) {
+  return rows(text3, DEVICE_FIELDS.length, "the device query").map(
+    ([index2, uuid3, name, driver, memoryTotal]) => ({
+      index: integer3(index2 ?? "", "the GPU index"),
+      uuid: uuid3 ?? "",
+      name: name ?? "",
+      driver: driver ?? "",
+      memoryTotal: value2(memoryTotal ?? "")
+    })
+  );
+}
+function parseComputeApps(text3) {
+  const out = [];
+  for (const line of text3.split(/\r?\n/)) {
+    if (line.trim() === "") continue;
+    const cells2 = line.split(",").map((c) => c.trim());
+    if (cells2.length < APP_FIELDS.length) {
+      throw new NvidiaSmiFormatError(`expected pid, name and memory: ${line.slice(0, 120)}`);
+    }
+    out.push({
+      pid: integer3(cells2[0] ?? "", "the process id"),
+      name: cells2.slice(1, -1).join(", "),
+      usedMemory: value2(cells2.at(-1) ?? "")
+    });
+  }
+  return out;
+}
+var QUERY_ARGS = {
+  devices: [`--query-gpu=${DEVICE_FIELDS.join(",")}`, "--format=csv,noheader,nounits"],
+  samples: [`--query-gpu=${SAMPLE_FIELDS.join(",")}`, "--format=csv,noheader,nounits"],
+  apps: [`--query-compute-apps=${APP_FIELDS.join(",")}`, "--format=csv,noheader,nounits"]
+};
+
+// src/gpu/telemetry.ts
+function isServerProcess(app, ownPids) {
+  if (ownPids.includes(app.pid)) return true;
+  const base = app.name.split(/[\\/]/).at(-1) ?? app.name;
+  return /ollama|llama/i.test(base);
+}
+function mean3(values) {
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+function max(values) {
+  return values.length === 0 ? null : Math.max(...values);
+}
+var present = (v) => v !== null;
+function summariseSeries2(ticks, models, ownPids) {
+  return models.flatMap((model) => {
+    const own2 = ticks.filter((t) => t.series === model);
+    if (own2.length === 0) return [];
+    const gpus = own2.flatMap((t) => t.gpus);
+    const foreign = /* @__PURE__ */ new Set();
+    let contended = 0;
+    for (const tick of own2) {
+      const others = (tick.apps ?? []).filter((a) => !isServerProcess(a, ownPids));
+      if (others.length > 0) contended++;
+      for (const a of others) foreign.add(`${a.name} (${a.pid})`);
+    }
+    return [
+      {
+        model,
+        samples: own2.length,
+        peakMemoryMiB: max(gpus.map((g2) => g2.memoryUsed).filter(present)),
+        meanUtilization: mean3(gpus.map((g2) => g2.utilization).filter(present)),
+        maxTemperatureC: max(gpus.map((g2) => g2.temperature).filter(present)),
+        meanPowerW: mean3(gpus.map((g2) => g2.power).filter(present)),
+        contendedSamples: contended,
+        contendedShare: contended / own2.length,
+        foreign: [...foreign].sort()
+      }
+    ];
+  });
+}
+var GPU_CSV_HEADER = "time,series,gpu,memory_used_mib,utilization_gpu_pct,temperature_c,power_w,compute_processes,foreign_processes";
+function csvLines(tick, ownPids) {
+  const quote = (s) => `"${s.replace(/"/g, '""')}"`;
+  const cell = (v) => v === null ? "" : String(v);
+  const apps = tick.apps;
+  const foreign = apps ? apps.filter((a) => !isServerProcess(a, ownPids)).length : null;
+  return tick.gpus.map(
+    (g2) => [
+      tick.at,
+      quote(tick.series ?? ""),
+      g2.index,
+      cell(g2.memoryUsed),
+      cell(g2.utilization),
+      cell(g2.temperature),
+      cell(g2.power),
+      cell(apps ? apps.length : null),
+      cell(foreign)
+    ].join(",")
+  );
+}
+
+// src/gpu/sampler.ts
+var GPU_CSV = "gpu.csv";
+async function startGpuSampler(options) {
+  const binary = options.binary ?? "nvidia-smi";
+  const ownPids = options.ownPids ?? [process.pid];
+  const children = /* @__PURE__ */ new Set();
+  const timeoutMs = Math.max(2e3, options.intervalS * 1e3);
+  const query = (args) => new Promise((resolve4) => {
+    let stdout = "";
+    let stderr = "";
+    let child;
+    try {
+      child = spawn(binary, [...args], {
+        env: options.env ?? process.env,
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: timeoutMs,
+        killSignal: "SIGKILL"
+      });
+    } catch (error62) {
+      resolve4({ code: null, stdout, stderr, spawnError: error62 });
+      return;
+    }
+    children.add(child);
+    child.stdout?.on("data", (d) => {
+      stdout += d.toString();
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d.toString();
+    });
+    let spawnError = null;
+    child.on("error", (error62) => {
+      spawnError = error62;
+    });
+    child.on("close", (code2) => {
+      children.delete(child);
+      resolve4({ code: code2, stdout, stderr, spawnError });
+    });
+  });
+  const unavailable = (note) => ({
+    mark: () => void 0,
+    stop: async () => ({
+      available: false,
+      note,
+      devices: [],
+      intervalS: options.intervalS,
+      file: null,
+      failedSamples: 0,
+      series: []
+    })
+  });
+  if (options.intervalS <= 0) return unavailable("GPU telemetry off (runner.gpu-sample-s: 0)");
+  const probe = await query(QUERY_ARGS.devices);
+  if (probe.spawnError) {
+    return unavailable(
+      probe.spawnError.code === "ENOENT" ? "no GPU telemetry: nvidia-smi is not on the PATH" : `no GPU telemetry: nvidia-smi could not be started (${probe.spawnError.message})`
+    );
+  }
+  if (probe.code !== 0) {
+    const said = `${probe.stdout} ${probe.stderr}`.replace(/\s+/g, " ").trim();
+    return unavailable(
+      `no GPU telemetry: nvidia-smi ${QUERY_ARGS.devices[0]} failed (exit ${probe.code ?? "killed"}${said ? `: ${said.slice(0, 160)}` : ""})`
+    );
+  }
+  let devices;
+  try {
+    devices = parseDevices(probe.stdout);
+  } catch (error62) {
+    return unavailable(
+      `no GPU telemetry: unreadable nvidia-smi output (${error62.message})`
+    );
+  }
+  mkdirSync2(path12.dirname(options.csvPath), { recursive: true });
+  const csv = createWriteStream(options.csvPath);
+  csv.write(`${GPU_CSV_HEADER}
+`);
+  const ticks = [];
+  let series = null;
+  let failed = 0;
+  let stopping = false;
+  let inFlight = null;
+  const tick = async () => {
+    const at = (/* @__PURE__ */ new Date()).toISOString();
+    const label2 = series;
+    const [gpu, apps] = await Promise.all([query(QUERY_ARGS.samples), query(QUERY_ARGS.apps)]);
+    if (stopping && (gpu.code === null || apps.code === null)) return;
+    let gpus;
+    try {
+      if (gpu.code !== 0) throw new Error(`exit ${gpu.code}`);
+      gpus = parseSamples(gpu.stdout);
+    } catch {
+      failed++;
+      return;
+    }
+    let processes = null;
+    try {
+      if (apps.code === 0) processes = parseComputeApps(apps.stdout);
+    } catch {
+      processes = null;
+    }
+    const sample = { at, series: label2, gpus, apps: processes };
+    ticks.push(sample);
+    for (const line of csvLines(sample, ownPids)) csv.write(`${line}
+`);
+  };
+  const schedule = () => {
+    if (inFlight || stopping) return;
+    inFlight = tick().finally(() => {
+      inFlight = null;
+    });
+  };
+  const timer = setInterval(schedule, options.intervalS * 1e3);
+  timer.unref();
+  return {
+    mark(next) {
+      series = next;
+      if (next !== null) schedule();
+    },
+    async stop() {
+      clearInterval(timer);
+      const pending = inFlight;
+      if (pending) {
+        await Promise.race([pending, new Promise((r) => setTimeout(r, 1e3).unref())]);
+      }
+      stopping = true;
+      for (const child of children) child.kill("SIGKILL");
+      if (inFlight) await inFlight;
+      await new Promise((resolve4) => csv.end(resolve4));
+      const names = devices.map(
+        (d) => `${d.name} (GPU ${d.index}, driver ${d.driver}, ${d.memoryTotal ?? "?"} MiB)`
+      );
+      return {
+        available: true,
+        note: `GPU sampled every ${options.intervalS} s with nvidia-smi: ${names.join("; ")}; ${ticks.length} samples${failed > 0 ? `, ${failed} failed` : ""}`,
+        devices,
+        intervalS: options.intervalS,
+        file: path12.basename(options.csvPath),
+        failedSamples: failed,
+        series: summariseSeries2(ticks, options.models, ownPids)
+      };
+    }
+  };
 }
 
 // src/runner/progress.ts
+init_neutralise();
 var silentProgress = {
   start() {
   },
@@ -49136,6 +53128,7 @@ function createProgress(options) {
   let startedAt = 0;
   let lastPrinted = Number.NEGATIVE_INFINITY;
   let drewLine = false;
+  let nothingToDo = false;
   const print = () => {
     const line = formatProgress(done, total, now() - startedAt, label2);
     if (options.interactive) {
@@ -49152,6 +53145,13 @@ function createProgress(options) {
       total = planned;
       done = 0;
       startedAt = now();
+      nothingToDo = planned === 0;
+      if (nothingToDo) {
+        options.stream.write(
+          "model-gate: nothing to ask: every call of the plan is in the sample log\n"
+        );
+        return;
+      }
       print();
     },
     advance(what) {
@@ -49163,6 +53163,7 @@ function createProgress(options) {
       total = Math.max(done, total - calls);
     },
     finish() {
+      if (nothingToDo && done === 0) return;
       print();
       if (options.interactive && drewLine) options.stream.write("\n");
     }
@@ -49177,7 +53178,7 @@ function formatProgress(done, total, elapsedMs, label2) {
     parts.push(`${rate2 >= 10 ? rate2.toFixed(0) : rate2.toFixed(1)}/s`);
     if (done < shownTotal) parts.push(`about ${formatDuration((shownTotal - done) / rate2)} left`);
   }
-  if (label2) parts.push(label2);
+  if (label2) parts.push(neutralise(label2, 80));
   return `model-gate: ${parts.join(", ")}`;
 }
 function formatDuration(seconds) {
@@ -49189,26 +53190,32 @@ function formatDuration(seconds) {
 }
 
 // src/runner/run.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync8, mkdirSync as mkdirSync3 } from "node:fs";
+import path13 from "node:path";
 import { setTimeout as sleep3 } from "node:timers/promises";
 
 // src/runner/preflight.ts
 var WARMUP_PROMPT = "Reply with the single word: ready.";
+var SERVER_HINT = {
+  ollama: "start it (ollama serve) or point provider.host / OLLAMA_HOST at it",
+  openai: "start the OpenAI-compatible server (vLLM, llama.cpp server, LM Studio\u2026) or correct provider.host (its base URL, with or without /v1)",
+  embedded: "the embedded engine (node-llama-cpp) did not load: check that it is installed for this platform and, with provider.gpu, that its GPU build is (docs/embedded.md)"
+};
 async function checkServer(provider) {
-  let version3;
+  let version4;
   try {
-    version3 = await provider.version();
+    version4 = await provider.version();
   } catch (error62) {
     const failure2 = asFailure(error62);
     throw new InfrastructureError(
       `cannot reach the model server at ${provider.info.host}: ${failure2.message}`,
-      provider.info.provider === "ollama" ? "start it (ollama serve) or point provider.host / OLLAMA_HOST at it" : "start the server or correct provider.host"
+      SERVER_HINT[provider.info.provider]
     );
   }
   return {
     ...provider.info,
-    version: version3,
-    simulated: provider.info.simulated || (version3?.includes("simulated") ?? false)
+    version: version4,
+    simulated: provider.info.simulated || (version4?.includes("simulated") ?? false)
   };
 }
 async function checkModel(provider, model) {
@@ -49216,6 +53223,12 @@ async function checkModel(provider, model) {
     return await provider.describe(model);
   } catch (error62) {
     const failure2 = asFailure(error62);
+    if (failure2.kind === "model-missing" && provider.info.provider === "embedded") {
+      throw new InfrastructureError(
+        `model '${model}' cannot be loaded by the embedded provider: ${failure2.message}`,
+        "give models.baseline / models.candidate as a .gguf path (a relative one is read from the config file's folder) or as a tag pulled with ollama pull on this runner"
+      );
+    }
     if (failure2.kind === "model-missing") {
       throw new InfrastructureError(
         `model '${model}' is not available on the server at ${provider.info.host}`,
@@ -49242,6 +53255,45 @@ function warnForeignModels(loaded, ours, warn) {
     warn(
       `another model is loaded on the server (${others.join(", ")}): it shares memory and compute with the measured models and may slow or perturb the run`
     );
+  }
+}
+async function seriesHygiene(provider, model, ours, unloadOthers, warn) {
+  const loaded = await loadedModels(provider, warn);
+  const self2 = withTag2(model);
+  const tagged = new Set(ours.map(withTag2));
+  const others = loaded?.filter((m) => withTag2(m) !== self2) ?? null;
+  const foreign = (others ?? []).filter((m) => !tagged.has(withTag2(m)));
+  const unloaded = [];
+  if (unloadOthers && others && others.length > 0) {
+    if (!provider.unloadModel) {
+      warn(`runner.unload-others: the ${provider.info.provider} server cannot unload models`);
+    } else {
+      for (const other of others) {
+        try {
+          await provider.unloadModel(other);
+          unloaded.push(other);
+        } catch (error62) {
+          warn(
+            `could not unload ${other} before the series of ${model}: ${asFailure(error62).message}`
+          );
+        }
+      }
+    }
+  }
+  warnForeignModels(
+    foreign.filter((m) => !unloaded.includes(m)),
+    ours,
+    warn
+  );
+  return { model, othersLoaded: others, foreign, unloaded, contextLength: null };
+}
+async function reportedContext(provider, model) {
+  if (!provider.running) return null;
+  try {
+    const running = await provider.running();
+    return running.find((m) => withTag2(m.name) === withTag2(model))?.contextLength ?? null;
+  } catch {
+    return null;
   }
 }
 async function warmUp(provider, model, numCtx, timeoutMs, signal, warn) {
@@ -49272,35 +53324,6 @@ function withTag2(model) {
   return model.includes(":") ? model : `${model}:latest`;
 }
 
-// src/runner/shard.ts
-function selectShard(units, shard) {
-  if (!shard || shard.count === 1) return [...units];
-  const { index: index2, count: count3 } = shard;
-  if (!Number.isInteger(index2) || !Number.isInteger(count3) || index2 < 1 || index2 > count3) {
-    throw new InputError(`shard: expected "i/n" with 1 \u2264 i \u2264 n, got "${index2}/${count3}"`);
-  }
-  const byModel = /* @__PURE__ */ new Map();
-  for (const unit of units) {
-    const list3 = byModel.get(unit.model) ?? [];
-    list3.push(unit);
-    byModel.set(unit.model, list3);
-  }
-  const chosen = /* @__PURE__ */ new Set();
-  for (const modelUnits of byModel.values()) {
-    const load = new Array(count3).fill(0);
-    for (const unit of modelUnits) {
-      let target = 0;
-      for (let s = 1; s < count3; s++) if ((load[s] ?? 0) < (load[target] ?? 0)) target = s;
-      load[target] = (load[target] ?? 0) + Math.max(1, unit.expectedCalls);
-      if (target === index2 - 1) chosen.add(unit);
-    }
-  }
-  return units.filter((unit) => chosen.has(unit));
-}
-function shardLabel(shard) {
-  return shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null;
-}
-
 // src/runner/run.ts
 var RunCancelled = class extends Error {
   constructor() {
@@ -49310,7 +53333,37 @@ var RunCancelled = class extends Error {
 };
 var ServerLost = class extends Error {
 };
+async function modelChanged(provider, model, digest) {
+  let now;
+  try {
+    now = await provider.describe(model);
+  } catch (error62) {
+    const failure2 = asFailure(error62);
+    if (failure2.kind !== "model-missing") return failure2;
+    return new InfrastructureError(
+      `model '${model}' is not available on the server at ${provider.info.host}: it disappeared during the run`,
+      `${provider.info.provider === "ollama" ? `ollama pull ${model}` : "load the model in the server"}; finished outcomes are in the sample log, run the same command again to resume`
+    );
+  }
+  if (digest === null || now.digest === null || now.digest === digest) return null;
+  return new InfrastructureError(
+    `${model} was re-pulled during the run: digest ${digest.slice(0, 12)} \u2192 ${now.digest.slice(0, 12)}`,
+    "records of the old weights stay in the sample log under their digest and are not mixed with the new ones; run again to measure the model now on the server"
+  );
+}
 async function runPlan(options) {
+  mkdirSync3(path13.dirname(path13.resolve(options.logPath)), { recursive: true });
+  const lock = lockSampleLog(options.logPath);
+  try {
+    const result = await runLocked(options);
+    if (lock.warning) result.recovered.unshift(lock.warning);
+    result.warnings.unshift(...result.recovered.filter((w) => !result.warnings.includes(w)));
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+async function runLocked(options) {
   const provider = options.provider;
   const concurrency = options.concurrency ?? 1;
   const timeoutMs = options.timeoutMs;
@@ -49335,8 +53388,8 @@ async function runPlan(options) {
   const warn = (message) => {
     if (!warnings.includes(message)) warnings.push(message);
   };
-  const existing = existsSync7(options.logPath) ? await readSampleLogs([options.logPath]) : { records: [], runs: [], warnings: [] };
-  existing.warnings.forEach(warn);
+  const existing = existsSync8(options.logPath) ? await readSampleLogs([options.logPath]) : { records: [], runs: [], warnings: [] };
+  const recovered = [...existing.warnings];
   const checked = await checkServer(provider);
   const metadata = [];
   for (const model of options.models) metadata.push(await checkModel(provider, model));
@@ -49344,8 +53397,8 @@ async function runPlan(options) {
   const loadedBefore = await loadedModels(provider, warn);
   warnForeignModels(loadedBefore, options.models, warn);
   const planned = selectShard(options.units, options.shard);
-  const priorIndex = indexPrior(existing.records);
   const digestOf = new Map(metadata.map((m) => [m.model, m.digest]));
+  const priorIndex = indexPrior(countedRecords(existing.records, digestOf).records);
   const pending = /* @__PURE__ */ new Map();
   const carried = [];
   let skipped = 0;
@@ -49353,8 +53406,8 @@ async function runPlan(options) {
     const digest = digestOf.get(unit.model) ?? null;
     const logged = priorIndex.get(priorKey(unit.check, unit.model, digest, unit.key)) ?? [];
     const all = unit.current ? unit.current(logged) : logged;
-    carried.push(...all);
-    const prior = all.filter((r) => r.kind !== "call" || r.status !== "error");
+    for (const record2 of all) carried.push(record2);
+    const prior = all.filter(isFinal);
     if (unit.isComplete(prior)) {
       skipped++;
       continue;
@@ -49364,7 +53417,7 @@ async function runPlan(options) {
     pending.set(unit.model, list3);
   }
   const opened = openSampleLog(options.logPath);
-  opened.warnings.forEach(warn);
+  recovered.push(...opened.warnings);
   const log = opened.writer;
   const runInfo = {
     v: SAMPLE_LOG_VERSION,
@@ -49375,6 +53428,7 @@ async function runPlan(options) {
     models: metadata,
     loadedBefore,
     shard: shardLabel(options.shard),
+    ...options.limit ? { limit: options.limit } : {},
     warnings: [...warnings]
   };
   log.append(runInfo);
@@ -49383,7 +53437,9 @@ async function runPlan(options) {
   let executed = 0;
   let serverLost = null;
   let unitFailure = null;
+  let modelLost = null;
   const numCtxSeen = /* @__PURE__ */ new Set();
+  const series = [];
   let liveness = null;
   const serverSilent = () => {
     liveness ??= provider.describe(options.models[0] ?? "").then(
@@ -49412,7 +53468,7 @@ async function runPlan(options) {
     }
     for (; ; ) {
       if (signal.aborted) throw new RunCancelled();
-      if (serverLost) throw new ServerLost();
+      if (serverLost || modelLost) throw new ServerLost();
       attempts++;
       try {
         const response = await provider.chat(spec.request, signal, timeoutMs);
@@ -49431,6 +53487,10 @@ async function runPlan(options) {
           serverLost ??= failure2;
           throw new ServerLost();
         }
+        if (failure2.kind === "model-missing") {
+          modelLost ??= spec.request.model;
+          throw new ServerLost();
+        }
         if (failure2.kind === "timeout") {
           const silent = await serverSilent();
           if (silent) {
@@ -49442,7 +53502,8 @@ async function runPlan(options) {
         progress.advance(label2);
         const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
         return {
-          status: failure2.kind === "timeout" ? "timeout" : "error",
+          // A runaway answer is the model's outcome, not the server's failure: invalid.
+          status: failure2.kind === "timeout" ? "timeout" : failure2.kind === "too-long" ? "invalid" : "error",
           response: null,
           reason: `${failure2.kind}: ${failure2.message} (${tries})`,
           attempts,
@@ -49471,24 +53532,29 @@ async function runPlan(options) {
     try {
       await unit.execute(ctx);
       executed++;
-      progress.shrink?.(Math.max(0, unit.expectedCalls) - made);
+      progress.shrink?.(estimatedCalls(unit) - made);
     } catch (error62) {
       if (error62 instanceof RunCancelled || error62 instanceof ServerLost) return;
       unitFailure ??= error62;
     }
   };
-  progress.start(
-    [...pending.values()].flat().reduce((sum, p) => sum + Math.max(0, p.unit.expectedCalls), 0)
-  );
-  const stopped = () => signal.aborted || serverLost !== null || unitFailure !== null;
+  progress.start([...pending.values()].flat().reduce((sum2, p) => sum2 + estimatedCalls(p.unit), 0));
+  const stopped = () => signal.aborted || serverLost !== null || unitFailure !== null || modelLost !== null;
+  let changed = null;
   try {
     for (const model of options.models) {
-      const queue = pending.get(model) ?? [];
+      const queue = (pending.get(model) ?? []).sort((a, b) => longestFirst(a.unit, b.unit));
       if (queue.length === 0 || stopped()) continue;
       const digest = digestOf.get(model) ?? null;
-      if (model !== options.models[0]) {
-        warnForeignModels(await loadedModels(provider, warn), options.models, warn);
-      }
+      const hygiene = await seriesHygiene(
+        provider,
+        model,
+        options.models,
+        options.unloadOthers ?? false,
+        warn
+      );
+      series.push(hygiene);
+      options.onSeries?.(model);
       if (options.warmup ?? true) {
         await warmUp(provider, model, numCtx, warmupTimeoutMs, signal, warn);
       }
@@ -49500,12 +53566,27 @@ async function runPlan(options) {
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+      hygiene.contextLength = await reportedContext(provider, model);
+      if (!signal.aborted && serverLost === null && unitFailure === null) {
+        const found = await modelChanged(provider, model, digest);
+        if (found instanceof ProviderFailure) serverLost ??= found;
+        else changed = found;
+        if (found) break;
+      }
     }
   } finally {
+    options.onSeries?.(null);
     log.close();
     progress.finish();
   }
   if (unitFailure !== null) throw unitFailure;
+  if (changed !== null) throw changed;
+  if (modelLost !== null) {
+    throw new InfrastructureError(
+      `model '${modelLost}' stopped answering during the run ("model missing")`,
+      provider.info.provider === "ollama" ? `ollama pull ${modelLost}` : void 0
+    );
+  }
   if (serverLost !== null) {
     const lost = serverLost;
     throw new InfrastructureError(
@@ -49513,43 +53594,69 @@ async function runPlan(options) {
       "finished outcomes are in the sample log; run the same command again to resume"
     );
   }
-  const records = deduplicate([...carried, ...emitted]);
+  const records = latestRecords([...carried, ...emitted]);
   return {
     cancelled: signal.aborted,
     server,
     models: metadata,
     loadedBefore,
     warnings,
+    recovered,
     requests: tallyRequests(records, options.models, perturbedShare),
     records,
     shard: shardLabel(options.shard),
     units: { planned: planned.length, skipped, executed },
-    calls
+    calls,
+    series
   };
 }
 
 // src/job/run.ts
 function sampleLogPath(options) {
   const { config: config2 } = options.loaded;
-  return path10.resolve(config2.output.log ?? path10.join(config2.output.dir, "samples.jsonl"));
+  return path14.resolve(config2.output.log ?? path14.join(config2.output.dir, "samples.jsonl"));
 }
 var CACHED_LOG = "samples.jsonl";
 async function runJob(options) {
   const { loaded } = options;
   const { config: config2 } = loaded;
-  const ctx = checkContext(loaded);
-  const checks = await loadChecks(ctx);
-  const units = planChecks(checks, ctx);
+  const limit2 = options.limit ?? null;
+  const { ctx, checks, units: units2, provider } = await prepareJob(loaded, {
+    provider: options.provider,
+    limit: limit2
+  });
+  if (config2.output.history && !config2.models.candidate) {
+    await readHistory(path14.resolve(config2.output.history));
+  }
   const logPath = sampleLogPath(options);
-  await mkdir2(path10.dirname(logPath), { recursive: true });
-  const cached2 = options.cacheDir ? path10.resolve(options.cacheDir, CACHED_LOG) : null;
-  if (cached2 && existsSync8(cached2) && !existsSync8(logPath)) await copyFile(cached2, logPath);
+  await mkdir3(path14.dirname(logPath), { recursive: true });
   const stream = options.progress ?? process.stderr;
+  const cached2 = options.cacheDir ? path14.resolve(options.cacheDir, CACHED_LOG) : null;
+  if (options.fresh) {
+    const kept = await setAsideLog(logPath);
+    if (kept) stream.write(`model-gate: --fresh: the previous sample log is kept as ${kept}
+`);
+  } else if (cached2 && existsSync9(cached2) && !existsSync9(logPath)) {
+    await copyFile(cached2, logPath);
+  }
   const interactive = options.interactive ?? Boolean(stream.isTTY);
+  const models = modelOrder(ctx);
+  const gpuCsv = path14.resolve(config2.output.dir, GPU_CSV);
+  const sampler = await startGpuSampler({
+    intervalS: config2.runner.gpuSampleS,
+    csvPath: gpuCsv,
+    models,
+    ownPids: [process.pid]
+  });
+  let telemetry = null;
+  const stopSampler = async () => {
+    telemetry ??= await sampler.stop();
+    return telemetry;
+  };
   const result = await runPlan({
-    provider: options.provider ?? createProvider(config2),
-    units,
-    models: modelOrder(ctx),
+    provider,
+    units: units2,
+    models,
     logPath,
     concurrency: config2.runner.concurrency,
     timeoutMs: config2.runner.timeoutS * 1e3,
@@ -49558,33 +53665,66 @@ async function runJob(options) {
     numCtx: config2.runner.numCtx,
     perturbedTimeoutShare: config2.runner.perturbedTimeoutShare,
     shard: options.shard ?? null,
+    limit: limit2,
     signal: options.signal,
-    progress: createProgress({ stream, interactive })
-  });
+    progress: createProgress({ stream, interactive }),
+    unloadOthers: config2.runner.unloadOthers,
+    onSeries: (model) => sampler.mark(model)
+  }).finally(stopSampler);
+  const gpu = await stopSampler();
+  const operations = {
+    unloadOthers: config2.runner.unloadOthers,
+    concurrency: config2.runner.concurrency,
+    series: result.series,
+    gpu: isLocalServer(provider.info.host) ? gpu : {
+      ...gpu,
+      note: `${gpu.note} (this machine's GPU; the model server is at ${provider.info.host})`
+    }
+  };
+  for (const note of result.recovered) stream.write(`note: ${note}
+`);
   if (cached2) {
-    await mkdir2(path10.dirname(cached2), { recursive: true });
+    await mkdir3(path14.dirname(cached2), { recursive: true });
     await copyFile(logPath, cached2);
   }
   const outcome2 = await analyseLogs({
     loaded,
     logs: [logPath],
     checks,
-    cancelled: result.cancelled
+    cancelled: result.cancelled,
+    limit: limit2,
+    operations,
+    // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
+    appendHistory: result.shard === null && limit2 === null && !result.cancelled,
+    shard: options.shard ?? null
   });
-  if (result.shard === null) return outcome2;
-  return {
-    ...outcome2,
-    shard: result.shard,
-    exitCode: outcome2.cancelled ? ExitCode.infrastructure : ExitCode.pass
-  };
+  if (gpu.file) outcome2.files.extra = [...outcome2.files.extra ?? [], gpuCsv];
+  return outcome2;
+}
+async function setAsideLog(logPath, now = /* @__PURE__ */ new Date()) {
+  if (!existsSync9(logPath)) return null;
+  const stamp = now.toISOString().replace(/\.\d+Z$/, "").replace(/:/g, "-");
+  const { dir, name, ext } = path14.parse(logPath);
+  let target = path14.join(dir, `${name}.${stamp}${ext}`);
+  for (let n = 2; existsSync9(target); n++) target = path14.join(dir, `${name}.${stamp}-${n}${ext}`);
+  await rename(logPath, target);
+  return target;
+}
+function isLocalServer(host) {
+  try {
+    const name = new URL(host).hostname;
+    return ["127.0.0.1", "localhost", "[::1]", "::1"].includes(name) || name.startsWith("127.");
+  } catch {
+    return true;
+  }
 }
 
 // src/job/demo.ts
 var DEMO_SCENARIOS = {
   /** The candidate gains overall but loses law, grows overconfident, merges two assistants. */
-  demo: { candidate: "demo-cand:1b" },
+  demo: { candidate: "demo-cand:1b", expected: "fail" },
   /** Two tags with identical scripted behaviour: a clean pass. */
-  aa: { candidate: "demo-twin:1b" }
+  aa: { candidate: "demo-twin:1b", expected: "pass" }
 };
 async function runDemo(options) {
   const simulator = await startSimulator({
@@ -49593,11 +53733,11 @@ async function runDemo(options) {
     scenario: scenarioPath(options.scenario)
   });
   try {
-    const outDir = path11.resolve(options.outDir);
-    const logPath = path11.join(outDir, "samples.jsonl");
+    const outDir = path15.resolve(options.outDir);
+    const logPath = path15.join(outDir, "samples.jsonl");
     await rm(logPath, { force: true });
     const loaded = loadConfig({
-      file: path11.join(packageRoot(), "fixtures", "demo", "model-gate.yml"),
+      file: path15.join(packageRoot(), "fixtures", "demo", "model-gate.yml"),
       env: {},
       overrides: [
         { path: ["provider", "host"], value: simulator.url, source: "the demo" },
@@ -49620,6 +53760,122 @@ async function runDemo(options) {
   } finally {
     await simulator.close();
   }
+}
+
+// src/job/init.ts
+import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
+import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
+import path16 from "node:path";
+
+// src/config/jsonSchema.ts
+function configSchemaUrl(version4) {
+  return `https://unpkg.com/model-gate@${version4}/schema/config.schema.json`;
+}
+function schemaModeline(version4) {
+  return `# yaml-language-server: $schema=${configSchemaUrl(version4)}`;
+}
+var SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
+
+// src/job/init.ts
+var STARTER_PATHS = {
+  config: "model-gate.yml",
+  items: "items/items.yml",
+  catalogue: "personas/catalogue.yml",
+  workflow: ".github/workflows/model-gate.yml"
+};
+function starterFiles(options = {}) {
+  const root = packageRoot();
+  const read = (...parts) => readFileSync9(path16.join(root, ...parts), "utf8");
+  return [
+    { file: STARTER_PATHS.config, text: starterConfig(options) },
+    {
+      file: STARTER_PATHS.items,
+      text: `# Starter items (model-gate's built-in set): replace them with your own.
+# Format: docs/items.md in the model-gate package.
+${stripLeadingComments(read("fixtures", "items", "general.yml"))}`
+    },
+    {
+      file: STARTER_PATHS.catalogue,
+      text: `# Starter persona catalogue: declare your own assistants and probes.
+# Format: docs/personas-catalogue.md in the model-gate package.
+${stripLeadingComments(read("fixtures", "personas", "catalogue.yml"))}`
+    },
+    { file: STARTER_PATHS.workflow, text: read("docs", "workflows", "model-upgrade-gate.yml") }
+  ];
+}
+async function initProject(options) {
+  const files = starterFiles(options);
+  const existing = files.filter((f) => existsSync10(path16.join(options.dir, f.file)));
+  if (existing.length > 0) {
+    throw new InputError(
+      `${existing.map((f) => f.file).join(", ")}: already exists; model-gate init never overwrites a file`,
+      [
+        "move or delete it, or run model-gate init in another folder (model-gate init --dir <folder>)"
+      ]
+    );
+  }
+  const written = [];
+  for (const { file: file2, text: text3 } of files) {
+    const target = path16.join(options.dir, file2);
+    await mkdir4(path16.dirname(target), { recursive: true });
+    await writeFile2(target, text3, { flag: "wx" });
+    written.push(target);
+  }
+  return written;
+}
+function stripLeadingComments(text3) {
+  const lines = text3.split("\n");
+  let start = 0;
+  while (start < lines.length && /^\s*(#.*)?$/.test(lines[start] ?? "")) start++;
+  return lines.slice(start).join("\n");
+}
+function starterConfig(options) {
+  return `${schemaModeline(TOOL_VERSION)}
+# model-gate config: every setting and its default is documented in the JSON Schema above
+# (your editor completes and checks keys) and in model-gate.yml of the model-gate repository.
+# Check it without a server: npx model-gate validate
+
+provider:
+  kind: ollama                   # ollama | openai | embedded
+
+models:
+  baseline: ${options.baseline ?? "qwen2.5:7b"}           # today's model
+  candidate: ${options.candidate ?? "qwen2.5:14b"}         # the upgrade; omit for a single-model run
+
+checks: [churn, dragon, personas]
+fail-on: regression
+
+runner:
+  concurrency: 1                 # the server's parallel slots (OLLAMA_NUM_PARALLEL)
+
+churn:
+  items: ${STARTER_PATHS.items}
+  samples: 10
+
+dragon:
+  seeds: 0-9
+
+personas:
+  catalogue: ${STARTER_PATHS.catalogue}
+`;
+}
+
+// src/cli/colour.ts
+var CODES = {
+  fail: "1;31",
+  warn: "33",
+  inconclusive: "1;35",
+  pass: "1;32",
+  info: "36"
+};
+var plain = (text3) => text3;
+var ansi = (text3, tone) => `\x1B[${CODES[tone]}m${text3}\x1B[0m`;
+var OWN_SEQUENCES = new RegExp(
+  `(${String.fromCharCode(27)}\\[(?:0|${Object.values(CODES).join("|")})m)`
+);
+function wantsColour(stream, env = process.env) {
+  if (env.NO_COLOR !== void 0 && env.NO_COLOR !== "") return false;
+  return stream.isTTY === true;
 }
 
 // node_modules/commander/esm.mjs
@@ -49681,8 +53937,8 @@ function collectOverrides(options) {
   const given = {};
   for (const name of Object.keys(OVERRIDABLE)) {
     const key = name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-    const value2 = options[key];
-    if (typeof value2 === "string") given[name] = value2;
+    const value3 = options[key];
+    if (typeof value3 === "string") given[name] = value3;
   }
   return given;
 }
@@ -49722,6 +53978,9 @@ model-gate: ${name} received, stopping; the sample log keeps every finished requ
     }
   };
 }
+
+// src/cli/program.ts
+init_neutralise();
 
 // src/cli/systemError.ts
 var REASONS = {
@@ -49802,9 +54061,17 @@ function buildProgram(handlers2, io, setExit) {
       "--cache-dir <dir>",
       "reuse and refresh a sample log kept across runs (actions/cache)"
     )
+  ).addOption(
+    new Option(
+      "--limit <n>",
+      'smoke run: only the first n items, maze seeds and probes; the verdict says "smoke run" and is never a pass'
+    )
+  ).option(
+    "--fresh",
+    "start a new sample log instead of resuming (the previous one is kept, renamed with the time) and ignore --cache-dir"
   ).option("--json", "print the verdict and paths as JSON on stdout").addHelpText(
     "after",
-    "\nExample:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10"
+    "\nExamples:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10\n  model-gate run --limit 3      # a smoke run: is everything wired up?"
   ).action(wrap(handlers2.run));
   for (const option of overrideOptions([
     "baseline",
@@ -49821,9 +54088,30 @@ function buildProgram(handlers2, io, setExit) {
   ])) {
     program2.commands.at(-1)?.addOption(option);
   }
+  program2.command("validate").description(
+    "Check the config, items and persona catalogue as run would, without contacting a server; print the plan"
+  ).option("-c, --config <file>", "config file", "model-gate.yml").action(wrap(handlers2.validate));
+  for (const option of overrideOptions([
+    "baseline",
+    "candidate",
+    "checks",
+    "provider",
+    "ollama-host",
+    "samples",
+    "concurrency",
+    "timeout",
+    "fail-on",
+    "output-dir",
+    "log"
+  ])) {
+    program2.commands.at(-1)?.addOption(option);
+  }
+  program2.command("init").description(
+    "Write a starter model-gate.yml, items file, persona catalogue and pull-request workflow (never overwrites)"
+  ).option("--dir <folder>", "where to write them", ".").option("--baseline <tag>", "baseline model tag for the starter config").option("--candidate <tag>", "candidate model tag for the starter config").action(wrap(handlers2.init));
   program2.command("analyze").description(
     "Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called"
-  ).requiredOption("--log <file...>", "sample log(s) to analyse (repeat or list several)").option("-c, --config <file>", "config file the logs were produced with", "model-gate.yml").option("--out <dir>", "output directory (default: output.dir of the config)").option("--previous <report>", "dragon nightly mode: a previous report.json to compare with").option("--fail-on <when>", "regression | inconclusive | never").option("--json", "print the verdict and paths as JSON on stdout").addHelpText(
+  ).requiredOption("--log <file...>", "sample log(s) to analyse (repeat or list several)").option("-c, --config <file>", "config file the logs were produced with", "model-gate.yml").option("--out <dir>", "output directory (default: output.dir of the config)").option("--previous <report>", "dragon nightly mode: a previous report.json to compare with").option("--fail-on <when>", "regression | inconclusive | never").addOption(new Option("--baseline <tag>", "baseline model tag (models.baseline)")).addOption(new Option("--candidate <tag>", "candidate model tag (models.candidate)")).option("--json", "print the verdict and paths as JSON on stdout").addHelpText(
     "after",
     "\nExample (merge shards):\n  model-gate analyze --log shard-1/samples.jsonl shard-2/samples.jsonl --out report/"
   ).action(wrap(handlers2.analyze));
@@ -49845,7 +54133,12 @@ function buildProgram(handlers2, io, setExit) {
   dragon.command("play").description("Play a reference player (no model) over seeds and print its calibration").requiredOption("--player <name>", "random | overconfident | careful").option("--seeds <list>", "seeds, e.g. 0-9 or 0-4,7", "0-9").option("--walls <n>", "interior walls", "40").option("--json", "print JSON").action(wrap(handlers2.dragonPlay));
   return program2;
 }
-async function runCli(argv, handlers2, io) {
+async function runCli(argv, handlers2, given) {
+  const colour = given.colour ?? wantsColour(process.stdout);
+  const io = {
+    stdout: (text3) => given.stdout(colour ? keepingOwnColours(text3) : neutraliseLines(text3)),
+    stderr: (text3) => given.stderr(neutraliseLines(text3))
+  };
   let exitCode = ExitCode.pass;
   const program2 = buildProgram(handlers2, io, (code2) => {
     exitCode = code2;
@@ -49883,37 +54176,66 @@ async function runCli(argv, handlers2, io) {
     return ExitCode.infrastructure;
   }
 }
+function keepingOwnColours(text3) {
+  return text3.split(OWN_SEQUENCES).map((part, i) => i % 2 === 1 ? part : neutraliseLines(part)).join("");
+}
 function allCommands(command) {
   return command.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
-function integerFlag(value2, flag, min = 0) {
-  const text3 = String(value2 ?? "").trim();
+function integerFlag(value3, flag, min = 0) {
+  const text3 = String(value3 ?? "").trim();
   if (!/^\d+$/.test(text3) || Number(text3) < min) {
     throw new InputError(
-      `flag ${flag}: expected an integer \u2265 ${min}, got ${JSON.stringify(value2)}`
+      `flag ${flag}: expected an integer \u2265 ${min}, got ${JSON.stringify(value3)}`
     );
   }
   return Number(text3);
 }
 
 // src/cli/handlers.ts
-function describeOutcome(outcome2) {
+init_neutralise();
+var REASON_LIMIT = 2e3;
+function describeOutcome(outcome2, paint = plain) {
   const { report, files } = outcome2;
+  const status = report.verdict.status;
+  const measuredShard = outcome2.shard && status !== "inconclusive";
   const lines = [
     "",
-    outcome2.shard ? `verdict of shard ${outcome2.shard} alone: ${report.verdict.status.toUpperCase()} \u2014 one slice of the plan, not the gate's verdict; merge every shard's log with model-gate analyze` : `verdict: ${report.verdict.status.toUpperCase()}${outcome2.cancelled ? " (interrupted: partial report)" : ""}`
+    measuredShard ? `shard ${outcome2.shard} measured (its slice alone reads ${status.toUpperCase()}: not the gate's verdict; merge every shard's log with model-gate analyze)` : `verdict${outcome2.shard ? ` of shard ${outcome2.shard}` : ""}: ${paint(status.toUpperCase(), status)}${outcome2.cancelled ? " (interrupted: partial report)" : ""}${report.verdict.reasons.some((r) => r.rule === "smoke-run") ? " (smoke run: part of the plan, not the gate's verdict)" : ""}`
   ];
+  const missing = report.run.coverage?.missing;
+  if (missing) lines.push(`  ${missing}`);
   const shown = report.verdict.reasons.filter((r) => r.severity !== "info");
-  const width = Math.max(0, ...shown.map((r) => r.severity.length));
+  const width = shown.reduce((w, r) => Math.max(w, r.severity.length), 0);
   for (const reason of shown) {
-    lines.push(`  ${reason.severity.padEnd(width)}  ${reason.check}: ${reason.message}`);
+    lines.push(
+      `  ${paint(reason.severity, reason.severity)}${" ".repeat(width - reason.severity.length)}  ${reason.check}: ${neutralise(reason.message, REASON_LIMIT)}`
+    );
   }
   lines.push("", `report:  ${files.report}`, `summary: ${files.summary}`);
   if (files.charts.length > 0)
     lines.push(
-      `charts:  ${files.charts.map((c) => path12.basename(c)).join(", ")} (in ${files.dir})`
+      `charts:  ${files.charts.map((c) => path17.basename(c)).join(", ")} (in ${files.dir})`
     );
   lines.push(`log:     ${files.logs.join(", ")}`, "");
+  return lines.join("\n");
+}
+function describeValidated(file2, checks, units2) {
+  const lines = [`${path17.basename(file2)}: valid (config, items, catalogue; no server contacted)`];
+  const models = [...new Set(units2.map((u) => u.model))];
+  for (const check2 of checks) {
+    const own2 = units2.filter((u) => u.check === check2);
+    const perModel = models.map((m) => {
+      const mine = own2.filter((u) => u.model === m);
+      const [likely, most] = [expectedCalls(mine), plannedCalls(mine)];
+      return `${likely === most ? likely : `about ${likely} (at most ${most})`} for ${m}`;
+    }).join(", ");
+    lines.push(`  ${check2}: ${own2.length} units, calls ${perModel}`);
+  }
+  lines.push(
+    `  plan: about ${expectedCalls(units2)} calls expected, ${plannedCalls(units2)} at most (maze games end at different lengths)`,
+    ""
+  );
   return lines.join("\n");
 }
 function printOutcome(outcome2, json2, out) {
@@ -49924,6 +54246,7 @@ function printOutcome(outcome2, json2, out) {
           verdict: outcome2.report.verdict.status,
           exitCode: outcome2.exitCode,
           cancelled: outcome2.cancelled,
+          incomplete: outcome2.report.run.coverage?.missing ?? null,
           ...outcome2.shard ? { shard: outcome2.shard } : {},
           reasons: outcome2.report.verdict.reasons,
           files: outcome2.files
@@ -49934,7 +54257,7 @@ function printOutcome(outcome2, json2, out) {
 `
     );
   } else {
-    out(describeOutcome(outcome2));
+    out(describeOutcome(outcome2, wantsColour(process.stdout) ? ansi : plain));
   }
   return outcome2.exitCode;
 }
@@ -49951,6 +54274,8 @@ var handlers = {
         loaded,
         shard,
         cacheDir: typeof options.cacheDir === "string" ? options.cacheDir : null,
+        limit: options.limit === void 0 ? null : integerFlag(options.limit, "--limit", 1),
+        fresh: options.fresh === true,
         signal: interrupt.signal
       });
       return printOutcome(outcome2, options.json === true, out);
@@ -49964,17 +54289,46 @@ var handlers = {
     const file2 = typeof options.config === "string" ? options.config : void 0;
     const loaded = loadConfig({
       file: file2,
-      required: file2 !== "model-gate.yml" || existsSync9("model-gate.yml"),
-      overrides: toOverrides({ "fail-on": given["fail-on"] }, (n) => `flag --${n}`)
+      required: file2 !== "model-gate.yml" || existsSync11("model-gate.yml"),
+      overrides: toOverrides(
+        { "fail-on": given["fail-on"], baseline: given.baseline, candidate: given.candidate },
+        (n) => `flag --${n}`
+      )
     });
     const outcome2 = await analyseLogs({
       loaded,
       logs,
       outDir: typeof options.out === "string" ? options.out : void 0,
-      previousReport: typeof options.previous === "string" ? path12.resolve(options.previous) : void 0,
+      previousReport: typeof options.previous === "string" ? path17.resolve(options.previous) : void 0,
       requireMatchingLogs: true
     });
     return printOutcome(outcome2, options.json === true, out);
+  },
+  async validate(options, { stdout: out }) {
+    const loaded = loadConfigFromFlags(options);
+    const { ctx, units: units2 } = await prepareJob(loaded);
+    out(describeValidated(loaded.file ?? "config (defaults and flags)", ctx.config.checks, units2));
+    return ExitCode.pass;
+  },
+  async init(options, { stdout: out }) {
+    const dir = path17.resolve(typeof options.dir === "string" ? options.dir : ".");
+    const written = await initProject({
+      dir,
+      baseline: typeof options.baseline === "string" ? options.baseline : void 0,
+      candidate: typeof options.candidate === "string" ? options.candidate : void 0
+    });
+    out(
+      `${[
+        "wrote:",
+        ...written.map((f) => `  ${path17.relative(process.cwd(), f) || f}`),
+        "",
+        "next: edit the model tags in model-gate.yml, then check everything without a server:",
+        "  npx model-gate validate",
+        "and a quick smoke run against your server: npx model-gate run --limit 3"
+      ].join("\n")}
+`
+    );
+    return ExitCode.pass;
   },
   async demo(options, { stdout: out, stderr: err }) {
     const scenario = String(options.scenario ?? "demo");
@@ -49997,7 +54351,8 @@ var handlers = {
         ),
         signal: interrupt.signal
       });
-      const exitCode = outcome2.exitCode === ExitCode.regression && scenario === "demo" ? ExitCode.pass : outcome2.exitCode;
+      const expected = DEMO_SCENARIOS[scenario].expected;
+      const exitCode = outcome2.report.verdict.status === expected ? ExitCode.pass : outcome2.exitCode;
       const code2 = printOutcome({ ...outcome2, exitCode }, options.json === true, out);
       if (options.json !== true) {
         out(
@@ -50094,10 +54449,21 @@ use it with: OLLAMA_HOST=${simulator.url} model-gate run \u2026   (Ctrl-C to sto
   }
 };
 
+// src/cli/pipe.ts
+function pipeWriter(stream) {
+  let open3 = true;
+  stream.on("error", () => {
+    open3 = false;
+  });
+  return (text3) => {
+    if (open3) stream.write(text3);
+  };
+}
+
 // src/cli.ts
 var code = await runCli(process.argv.slice(2), handlers, {
-  stdout: (text3) => process.stdout.write(text3),
-  stderr: (text3) => process.stderr.write(text3)
+  stdout: pipeWriter(process.stdout),
+  stderr: pipeWriter(process.stderr)
 });
 process.exitCode = code;
 //# sourceMappingURL=cli.js.map
