@@ -41,6 +41,21 @@ Exit codes:
   2  bad input: config, items, personas or flags (nothing was run)
   3  infrastructure: server unreachable, model missing, measurement perturbed (inconclusive)`;
 
+/** The config overrides of `run`; `validate` takes the same so that it refuses what run refuses. */
+const RUN_OVERRIDES = [
+  'baseline',
+  'candidate',
+  'checks',
+  'provider',
+  'ollama-host',
+  'samples',
+  'concurrency',
+  'timeout',
+  'fail-on',
+  'output-dir',
+  'log',
+] as const;
+
 export function buildProgram(
   handlers: CommandHandlers,
   io: CliIo,
@@ -119,21 +134,7 @@ export function buildProgram(
       '\nExamples:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10\n  model-gate run --limit 3      # a smoke run: is everything wired up?',
     )
     .action(wrap(handlers.run));
-  for (const option of overrideOptions([
-    'baseline',
-    'candidate',
-    'checks',
-    'provider',
-    'ollama-host',
-    'samples',
-    'concurrency',
-    'timeout',
-    'fail-on',
-    'output-dir',
-    'log',
-  ])) {
-    program.commands.at(-1)?.addOption(option);
-  }
+  for (const option of overrideOptions(RUN_OVERRIDES)) program.commands.at(-1)?.addOption(option);
 
   program
     .command('validate')
@@ -142,21 +143,7 @@ export function buildProgram(
     )
     .option('-c, --config <file>', 'config file', 'model-gate.yml')
     .action(wrap(handlers.validate));
-  for (const option of overrideOptions([
-    'baseline',
-    'candidate',
-    'checks',
-    'provider',
-    'ollama-host',
-    'samples',
-    'concurrency',
-    'timeout',
-    'fail-on',
-    'output-dir',
-    'log',
-  ])) {
-    program.commands.at(-1)?.addOption(option);
-  }
+  for (const option of overrideOptions(RUN_OVERRIDES)) program.commands.at(-1)?.addOption(option);
 
   program
     .command('init')

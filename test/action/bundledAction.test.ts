@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { type ActionRun, parseOutputs } from '../support/actionRun.js';
 
 let demo: RunningSimulator;
 let aa: RunningSimulator;
@@ -21,28 +22,6 @@ afterAll(async () => {
   await demo.close();
   await aa.close();
 });
-
-interface ActionRun {
-  code: number | null;
-  stdout: string;
-  summary: string;
-  outputs: Record<string, string>;
-}
-
-/** GITHUB_OUTPUT holds `name<<delimiter\nvalue\ndelimiter` blocks. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const head = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? '');
-    if (!head) continue;
-    const [, name, delimiter] = head;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] ?? '');
-    outputs[name as string] = value.join('\n');
-  }
-  return outputs;
-}
 
 async function runAction(simulator: RunningSimulator, candidate: string): Promise<ActionRun> {
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-action-'));

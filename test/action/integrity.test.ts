@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeGitHub, startFakeGitHub } from '../github/fakeGitHub.js';
+import { type ActionRun, parseOutputs } from '../support/actionRun.js';
 
 const HEAD_SHA = '0123456789abcdef0123456789abcdef01234567';
 const MERGE_SHA = 'fedcba9876543210fedcba9876543210fedcba98';
@@ -36,27 +37,6 @@ afterAll(async () => {
   await slow.close();
   await github.close();
 });
-
-interface ActionRun {
-  code: number | null;
-  stdout: string;
-  summary: string;
-  outputs: Record<string, string>;
-}
-
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const head = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? '');
-    if (!head) continue;
-    const [, name, delimiter] = head;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] ?? '');
-    outputs[name as string] = value.join('\n');
-  }
-  return outputs;
-}
 
 async function runAction(
   host: string,
