@@ -54018,6 +54018,19 @@ Exit codes:
   1  regression: at least one gate rule failed
   2  bad input: config, items, personas or flags (nothing was run)
   3  infrastructure: server unreachable, model missing, measurement perturbed (inconclusive)`;
+var RUN_OVERRIDES = [
+  "baseline",
+  "candidate",
+  "checks",
+  "provider",
+  "ollama-host",
+  "samples",
+  "concurrency",
+  "timeout",
+  "fail-on",
+  "output-dir",
+  "log"
+];
 function buildProgram(handlers2, io, setExit) {
   const program2 = new Command("model-gate").description(
     "Decide whether a local language model can be upgraded: item-level reliable change (churn), calibration of stated confidence in a maze game (dragon), persona distinctiveness (personas)."
@@ -54073,39 +54086,11 @@ function buildProgram(handlers2, io, setExit) {
     "after",
     "\nExamples:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10\n  model-gate run --limit 3      # a smoke run: is everything wired up?"
   ).action(wrap(handlers2.run));
-  for (const option of overrideOptions([
-    "baseline",
-    "candidate",
-    "checks",
-    "provider",
-    "ollama-host",
-    "samples",
-    "concurrency",
-    "timeout",
-    "fail-on",
-    "output-dir",
-    "log"
-  ])) {
-    program2.commands.at(-1)?.addOption(option);
-  }
+  for (const option of overrideOptions(RUN_OVERRIDES)) program2.commands.at(-1)?.addOption(option);
   program2.command("validate").description(
     "Check the config, items and persona catalogue as run would, without contacting a server; print the plan"
   ).option("-c, --config <file>", "config file", "model-gate.yml").action(wrap(handlers2.validate));
-  for (const option of overrideOptions([
-    "baseline",
-    "candidate",
-    "checks",
-    "provider",
-    "ollama-host",
-    "samples",
-    "concurrency",
-    "timeout",
-    "fail-on",
-    "output-dir",
-    "log"
-  ])) {
-    program2.commands.at(-1)?.addOption(option);
-  }
+  for (const option of overrideOptions(RUN_OVERRIDES)) program2.commands.at(-1)?.addOption(option);
   program2.command("init").description(
     "Write a starter model-gate.yml, items file, persona catalogue and pull-request workflow (never overwrites)"
   ).option("--dir <folder>", "where to write them", ".").option("--baseline <tag>", "baseline model tag for the starter config").option("--candidate <tag>", "candidate model tag for the starter config").action(wrap(handlers2.init));
