@@ -80,7 +80,6 @@ export async function runJob(
     retries: config.runner.retries,
     warmup: config.runner.warmup,
     numCtx: config.runner.numCtx,
-    perturbedTimeoutShare: config.runner.perturbedTimeoutShare,
     shard: options.shard ?? null,
     limit,
     signal: options.signal,

@@ -176,6 +176,36 @@ export async function warmUp(
   }
 }
 
+/**
+ * The model was re-pulled (another digest) or removed while the run measured it: records of
+ * two sets of weights must not meet in one report, and every further request would answer
+ * "model missing". The run stops at once (exit 3). A server that does not answer the
+ * question is returned as its failure.
+ */
+export async function modelChanged(
+  provider: Provider,
+  model: string,
+  digest: string | null,
+): Promise<InfrastructureError | ProviderFailure | null> {
+  let now: ModelMetadata;
+  try {
+    now = await provider.describe(model);
+  } catch (error) {
+    const failure = asFailure(error);
+    // Any other failure is the server's, not the model's: the caller ends the run as such.
+    if (failure.kind !== 'model-missing') return failure;
+    return new InfrastructureError(
+      `model '${model}' is not available on the server at ${provider.info.host}: it disappeared during the run`,
+      `${provider.info.provider === 'ollama' ? `ollama pull ${model}` : 'load the model in the server'}; finished outcomes are in the sample log, run the same command again to resume`,
+    );
+  }
+  if (digest === null || now.digest === null || now.digest === digest) return null;
+  return new InfrastructureError(
+    `${model} was re-pulled during the run: digest ${digest.slice(0, 12)} → ${now.digest.slice(0, 12)}`,
+    'records of the old weights stay in the sample log under their digest and are not mixed with the new ones; run again to measure the model now on the server',
+  );
+}
+
 export function asFailure(error: unknown): ProviderFailure {
   if (error instanceof ProviderFailure) return error;
   return new ProviderFailure(

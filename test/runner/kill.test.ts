@@ -11,7 +11,7 @@ import { runPlan } from '../../src/runner/run.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';
 import { KILL_MODELS, KILL_SCENARIO, killPlan } from './killPlan.js';
-import { ollamaFor, simulate, tempLog } from './simulated.js';
+import { ollamaFor, requestsOf, simulate, tempLog } from './simulated.js';
 
 let sim: RunningSimulator | null = null;
 afterEach(async () => {
@@ -99,7 +99,7 @@ it('a run killed mid-way and resumed equals an uninterrupted run', async () => {
 
   const resumedRecords = (await readSampleLogs([killedLog])).records;
   expect(outcomes(resumedRecords)).toEqual(outcomes(clean.records));
-  expect(resumed.requests.map(({ meanLatencyMs, ...rest }) => rest)).toEqual(
-    clean.requests.map(({ meanLatencyMs, ...rest }) => rest),
+  expect(requestsOf(resumed, KILL_MODELS).map(({ meanLatencyMs, ...rest }) => rest)).toEqual(
+    requestsOf(clean, KILL_MODELS).map(({ meanLatencyMs, ...rest }) => rest),
   );
 }, 30_000);

@@ -7,7 +7,7 @@ import { runPlan } from '../../src/runner/run.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';
 import { expectedLetter, probeKey, probeUnits } from './probe.js';
-import { ollamaFor, simulate, tempLog } from './simulated.js';
+import { ollamaFor, requestsOf, simulate, tempLog } from './simulated.js';
 
 let sim: RunningSimulator | null = null;
 afterEach(async () => {
@@ -54,7 +54,9 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
     expect(result.server.version).toContain('simulated');
     expect(result.models.map((m) => m.model)).toEqual([BASE, CAND]);
     expect(result.models[0]?.digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(result.requests.map((t) => [t.model, t.total, t.ok, t.perturbed])).toEqual([
+    expect(
+      requestsOf(result, [BASE, CAND]).map((t) => [t.model, t.total, t.ok, t.perturbed]),
+    ).toEqual([
       [BASE, 3, 3, false],
       [CAND, 3, 3, false],
     ]);
@@ -80,7 +82,7 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
       logPath: tempLog(),
       warmupTimeoutMs: 2000,
     });
-    expect(warm.requests[0]).toMatchObject({ total: 2, ok: 2, timeout: 0 });
+    expect(requestsOf(warm, [BASE])[0]).toMatchObject({ total: 2, ok: 2, timeout: 0 });
     await sim.close();
     sim = await simulate(`load-ms: 900\n${twoModels()}`);
     const cold = await runPlan({
@@ -89,7 +91,7 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
       logPath: tempLog(),
       warmup: false,
     });
-    expect(cold.requests[0]).toMatchObject({ total: 2, ok: 1, timeout: 1 });
+    expect(requestsOf(cold, [BASE])[0]).toMatchObject({ total: 2, ok: 1, timeout: 1 });
   });
 
   it('keeps at most `concurrency` requests on the server and uses them all', async () => {
@@ -175,7 +177,7 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
       warmup: false,
     });
     expect(calls(result.records).map((r) => [r.status, r.answer])).toEqual([['invalid', null]]);
-    expect(result.requests.find((t) => t.model === CAND)?.invalid).toBe(1);
+    expect(requestsOf(result, [CAND]).find((t) => t.model === CAND)?.invalid).toBe(1);
   });
 
   it('marks a model perturbed when timeouts exceed the share', async () => {
@@ -188,9 +190,8 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
       logPath: tempLog(),
       retryDelayMs: 0,
       warmup: false,
-      perturbedTimeoutShare: 0.2,
     });
-    const tally = result.requests[0];
+    const tally = requestsOf(result, [CAND], 0.2)[0];
     expect(tally).toMatchObject({ total: 4, ok: 3, timeout: 1, perturbed: true });
   });
 
@@ -217,7 +218,7 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
       [probeKey(2), 'ok'],
       [probeKey(1), 'ok'],
     ]);
-    expect(second.requests[0]).toMatchObject({ total: 3, ok: 3, error: 0 });
+    expect(requestsOf(second, [CAND])[0]).toMatchObject({ total: 3, ok: 3, error: 0 });
   });
 
   it('does not count records of another digest as done (same tag, different model)', async () => {

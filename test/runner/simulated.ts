@@ -2,7 +2,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { tallyRequests } from '../../src/job/tally.js';
 import { OllamaProvider } from '../../src/providers/ollama.js';
+import type { RequestTally } from '../../src/report/types.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { probeBehaviour } from './probe.js';
@@ -18,4 +21,13 @@ export function ollamaFor(sim: RunningSimulator, timeoutMs = 2000): OllamaProvid
 
 export function tempLog(): string {
   return path.join(mkdtempSync(path.join(tmpdir(), 'model-gate-runner-')), 'samples.jsonl');
+}
+
+/** Per model, how a run's requests went (the report's tally, read from the run's records). */
+export function requestsOf(
+  result: { records: readonly SampleRecord[] },
+  models: readonly string[],
+  perturbedShare = 0.05,
+): RequestTally[] {
+  return tallyRequests(result.records, models, perturbedShare);
 }

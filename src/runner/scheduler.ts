@@ -1,0 +1,217 @@
+/**
+ * The scheduler: runs the queued units model by model (model-major: all of a model's ready
+ * units in one series, one load per series), `concurrency` units at a time, and appends each
+ * record to the log. A plan may grow as answers arrive (adaptive sampling's later stages):
+ * units it adds for the model whose series runs join that series at once, so the slots stay
+ * busy; units for another model wait for that model's next series. Series alternate over the
+ * models until no unit is left.
+ */
+import type { InfrastructureError } from '../errors.js';
+import { type Provider, ProviderFailure } from '../providers/types.js';
+import type { SampleRecord } from '../sampleLog/index.js';
+import { type CallPolicy, RunCancelled, ServerLost } from './callPolicy.js';
+import { estimatedCalls, longestFirst } from './cost.js';
+import {
+  modelChanged,
+  reportedContext,
+  type SeriesHygiene,
+  seriesHygiene,
+  type Warn,
+  warmUp,
+} from './preflight.js';
+import type { ProgressSink } from './progress.js';
+import { checkRecordBelongs } from './resume.js';
+import type { PendingUnit, ResumePlan } from './resumePlan.js';
+import type { UnitContext, WorkUnit } from './types.js';
+
+/** Units that answers add to the plan (adaptive sampling's next stages). */
+export interface PlanGrowth {
+  /**
+   * Told the final records of each unit the log already completes, then the records of each
+   * unit this run executes, once the unit has ended; returns the units these answers add.
+   */
+  observe(records: readonly SampleRecord[]): readonly WorkUnit[];
+}
+
+export interface SchedulerOptions {
+  provider: Provider;
+  models: readonly string[];
+  concurrency: number;
+  warmup: boolean;
+  numCtx: number;
+  warmupTimeoutMs: number;
+  unloadOthers: boolean;
+  signal: AbortSignal;
+  progress: ProgressSink;
+  policy: CallPolicy;
+  resume: ResumePlan;
+  log: { append(record: SampleRecord): void };
+  warn: Warn;
+  onSeries?: (model: string | null) => void;
+  growth?: PlanGrowth;
+}
+
+export class Scheduler {
+  /** Records this run wrote. */
+  readonly emitted: SampleRecord[] = [];
+  /** Records of the plan's units already in the log, final or not. */
+  readonly carried: SampleRecord[] = [];
+  readonly series: SeriesHygiene[] = [];
+  readonly units = { planned: 0, skipped: 0, executed: 0 };
+  unitFailure: unknown = null;
+  changed: InfrastructureError | null = null;
+  private readonly queues = new Map<string, PendingUnit[]>();
+  private readonly seen = new Set<string>();
+  private readonly waiting: (() => void)[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly options: SchedulerOptions) {}
+
+  /**
+   * Adds units to the plan: those the log completes are skipped (and their answers shown to
+   * the plan's growth), the others queued. Returns the calls the queued units are expected to
+   * make. A unit added twice is ignored.
+   */
+  add(units: readonly WorkUnit[]): number {
+    let calls = 0;
+    const answered: SampleRecord[] = [];
+    for (const unit of units) {
+      const id = JSON.stringify([unit.check, unit.model, unit.key]);
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      const state = this.options.resume.resume(unit);
+      this.carried.push(...state.logged);
+      this.units.planned++;
+      if (state.complete) {
+        this.units.skipped++;
+        answered.push(...state.prior);
+        continue;
+      }
+      const queue = this.queues.get(unit.model) ?? [];
+      queue.push({ unit, prior: state.prior });
+      this.queues.set(unit.model, queue);
+      calls += estimatedCalls(unit);
+    }
+    if (answered.length > 0 && this.options.growth) {
+      calls += this.add(this.options.growth.observe(answered));
+    }
+    this.wakeAll();
+    return calls;
+  }
+
+  stopped(): boolean {
+    const { policy, signal } = this.options;
+    return (
+      signal.aborted ||
+      policy.serverLost !== null ||
+      policy.modelLost !== null ||
+      this.unitFailure !== null ||
+      this.changed !== null
+    );
+  }
+
+  /** Series after series until every queue is empty or the run stops. */
+  async run(): Promise<void> {
+    try {
+      for (let ran = true; ran && !this.stopped(); ) {
+        ran = false;
+        for (const model of this.options.models) {
+          if ((this.queues.get(model)?.length ?? 0) === 0 || this.stopped()) continue;
+          ran = true;
+          if (await this.runSeries(model)) return;
+        }
+      }
+    } finally {
+      this.options.onSeries?.(null);
+    }
+  }
+
+  /** One series of a model; true when the model changed or the server failed at its end. */
+  private async runSeries(model: string): Promise<boolean> {
+    const { provider, models, signal, warn, policy } = this.options;
+    const hygiene = await seriesHygiene(provider, model, models, this.options.unloadOthers, warn);
+    this.series.push(hygiene);
+    this.options.onSeries?.(model);
+    if (this.options.warmup) {
+      await warmUp(
+        provider,
+        model,
+        this.options.numCtx,
+        this.options.warmupTimeoutMs,
+        signal,
+        warn,
+      );
+    }
+    const queue = this.queues.get(model) ?? [];
+    // Longest units (maze games) first, so that none is left running alone at the end.
+    queue.sort((a, b) => longestFirst(a.unit, b.unit));
+    const workers = Math.min(this.options.concurrency, queue.length);
+    await Promise.all(Array.from({ length: workers }, () => this.worker(queue)));
+    hygiene.contextLength = await reportedContext(provider, model);
+    // The digest read before the run must still be the model's at the end of its series (or
+    // when it answered "model missing"): otherwise some records came from other weights.
+    if (signal.aborted || policy.serverLost !== null || this.unitFailure !== null) return false;
+    const found = await modelChanged(provider, model, this.options.resume.digest(model));
+    if (found instanceof ProviderFailure) policy.serverLost ??= found;
+    else this.changed = found;
+    return found !== null;
+  }
+
+  /** Takes units off the queue; waits while others run, since they may add more. */
+  private async worker(queue: PendingUnit[]): Promise<void> {
+    while (!this.stopped()) {
+      const next = queue.shift();
+      if (next) {
+        this.inFlight++;
+        await this.runUnit(next);
+        this.inFlight--;
+        this.wakeAll();
+      } else if (this.inFlight === 0) {
+        return;
+      } else {
+        await new Promise<void>((resolve) => this.waiting.push(resolve));
+      }
+    }
+  }
+
+  private wakeAll(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+
+  private async runUnit({ unit, prior }: PendingUnit): Promise<void> {
+    const { policy, log, progress } = this.options;
+    const digest = this.options.resume.digest(unit.model);
+    const written: SampleRecord[] = [];
+    let made = 0;
+    const ctx: UnitContext = {
+      prior,
+      digest,
+      signal: this.options.signal,
+      call: (spec) => {
+        made++;
+        return policy.call(spec, unit.model);
+      },
+      embed: (model, texts) => this.options.provider.embed(model, [...texts]),
+      emit: async (record) => {
+        checkRecordBelongs(record, unit, digest);
+        log.append(record);
+        this.emitted.push(record);
+        written.push(record);
+      },
+    };
+    try {
+      await unit.execute(ctx);
+      this.units.executed++;
+      // Corrects the total by what the unit really made (fewer or more than estimated).
+      progress.shrink?.(estimatedCalls(unit) - made);
+    } catch (error) {
+      if (error instanceof RunCancelled || error instanceof ServerLost) return;
+      this.unitFailure ??= error;
+      return;
+    }
+    if (this.options.growth && written.length > 0) {
+      const added = this.add(this.options.growth.observe(written));
+      if (added > 0) progress.shrink?.(-added);
+    }
+  }
+}
