@@ -296,7 +296,7 @@ export const handlers: CommandHandlers = {
     if (options.json === true) {
       out(`${JSON.stringify(section, null, 2)}\n`);
     } else {
-      const { renderDragonSection } = await import('../report/sections/dragon.js');
+      const { renderDragonSection } = await import('../checks/dragon/report/markdown.js');
       out(`${renderDragonSection(section)}\n`);
     }
     return ExitCode.pass;

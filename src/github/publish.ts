@@ -4,7 +4,7 @@
  * the job's failed state — the caller does that afterwards, from the verdict.
  */
 import * as github from '@actions/github';
-import { link } from '../report/markdown.js';
+import { link } from '../render/markdown.js';
 import { renderSummary, whereLine } from '../report/summary.js';
 import type { Report } from '../report/types.js';
 import { type ArtifactUploader, GitHubArtifactUploader, uploadRunArtifact } from './artifacts.js';

@@ -3,7 +3,7 @@
  * report. Fields are the numbers a trend is drawn from; null where the check did not run.
  */
 import { z } from 'zod';
-import { field, finiteOrNull } from '../report/json.js';
+import { field, finiteOrNull } from '../render/json.js';
 import type { Report } from '../report/types.js';
 
 export const HISTORY_VERSION = 1;

@@ -3,8 +3,8 @@
  * ECE and its 95% interval per night, the nights the drift rule looked at shaded, and a
  * dashed line where the model's digest changed ("model re-pulled").
  */
-import { codeSpan, escapeText, interval, num, percent, table } from '../report/markdown.js';
-import { type Chart, element, svgDocument, text } from '../report/svg.js';
+import { codeSpan, escapeText, interval, num, percent, table } from '../render/markdown.js';
+import { type Chart, element, svgDocument, text } from '../render/svg.js';
 import type { HistoryNight, HistorySection } from './section.js';
 
 export const HISTORY_CHART = 'history-ece-trend.svg';

@@ -1,5 +1,5 @@
 /** The runner's hygiene and GPU telemetry per series, for summary.md. */
-import { codeSpan, escapeText, num, table } from '../report/markdown.js';
+import { codeSpan, escapeText, num, table } from '../render/markdown.js';
 import type { RunOperations } from './types.js';
 
 const mib = (v: number | null) => (v === null ? '–' : `${(v / 1024).toFixed(1)} GiB`);

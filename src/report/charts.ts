@@ -1,10 +1,10 @@
 /** Every chart of a report, from the check sections alone, with the check that drew it. */
 import type { CheckName } from '../config/schema.js';
 import { historyChart } from '../history/render.js';
-import { churnCharts } from './sections/churn.js';
-import { dragonCharts } from './sections/dragon.js';
-import { personasCharts } from './sections/personas.js';
-import type { Chart } from './svg.js';
+import { churnCharts } from '../checks/churn/report/charts.js';
+import { dragonCharts } from '../checks/dragon/report/charts.js';
+import { personasCharts } from '../checks/personas/report/charts.js';
+import type { Chart } from '../render/svg.js';
 import type { Report } from './types.js';
 
 export interface ReportChart extends Chart {

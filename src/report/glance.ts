@@ -4,91 +4,14 @@
  * domain, and whether stated confidence matches success. The full SVG charts stay with each
  * check. Sections are read defensively: a chart that lacks its data is left out.
  */
-import { field, finiteOrNull, listOf } from './json.js';
-import { xyChart } from './mermaid.js';
+import { churnGlanceChart } from '../checks/churn/report/glance.js';
+import { dragonGlanceChart } from '../checks/dragon/report/glance.js';
 import type { Report } from './types.js';
 
-/** More categories than this make an unreadable inline chart; the tables have them all. */
-const MAX_CATEGORIES = 16;
-
-function churnByDomain(report: Report): string | null {
-  const domains = listOf(field(report.checks.churn, 'comparison', 'domains'));
-  const rows = domains
-    .map((d) => ({
-      domain: String(field(d, 'domain') ?? '?'),
-      improved: finiteOrNull(field(d, 'improved')),
-      deteriorated: finiteOrNull(field(d, 'deteriorated')),
-    }))
-    .filter(
-      (r): r is { domain: string; improved: number; deteriorated: number } =>
-        r.improved !== null && r.deteriorated !== null,
-    );
-  if (rows.length < 2 || rows.length > MAX_CATEGORIES) return null;
-  if (rows.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
-  return xyChart({
-    title:
-      report.checks.churn?.estimator === 'logprobs'
-        ? `Items worse (bars) and better (line) by |Δp| ≥ ${report.run.config.churn.minEffect}, by domain`
-        : 'Items reliably worse (bars) and better (line), by domain',
-    categories: rows.map((r) => r.domain),
-    yLabel: 'items',
-    bars: [rows.map((r) => r.deteriorated)],
-    lines: [rows.map((r) => r.improved)],
-  });
-}
-
-interface BinPoint {
-  label: string;
-  middle: number;
-  success: number | null;
-}
-
-function bins(series: unknown): BinPoint[] {
-  return listOf(field(series, 'bins')).map((bin) => {
-    const low = finiteOrNull(field(bin, 'low')) ?? 0;
-    const high = finiteOrNull(field(bin, 'high')) ?? 0;
-    const moves = finiteOrNull(field(bin, 'moves')) ?? 0;
-    return {
-      label: `${low.toFixed(1)}–${high.toFixed(1)}`,
-      middle: (low + high) / 2,
-      success: moves > 0 ? finiteOrNull(field(bin, 'successShare')) : null,
-    };
-  });
-}
-
-function reliability(report: Report): string | null {
-  const dragon = report.checks.dragon;
-  const series = [field(dragon, 'baseline'), field(dragon, 'candidate')].filter(
-    (s) => typeof s === 'object' && s !== null,
-  );
-  const perSeries = series.map(bins);
-  const first = perSeries[0];
-  if (!first || first.length === 0) return null;
-  // One point per bin used by every model: a line cannot skip a gap.
-  const used = first
-    .map((_, i) => i)
-    .filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== undefined));
-  if (used.length < 2) return null;
-  // Said under the chart: a bin left out is not a bin where the model did well or badly.
-  const skipped = first.map((b, i) => (used.includes(i) ? null : b.label)).filter(Boolean);
-  const chart = xyChart({
-    // Mermaid labels keep no commas, and xychart draws no legend: the title names the lines.
-    title:
-      perSeries.length > 1
-        ? 'Moves that advanced per stated-confidence bin (lines: baseline · candidate · perfect)'
-        : 'Moves that advanced per stated-confidence bin (lines: the model · perfect)',
-    categories: used.map((i) => first[i]?.label ?? ''),
-    yLabel: 'share advanced',
-    yRange: [0, 1],
-    lines: [
-      ...perSeries.map((b) => used.map((i) => b[i]?.success ?? 0)),
-      used.map((i) => first[i]?.middle ?? 0),
-    ],
-  });
-  if (skipped.length === 0) return chart;
-  return `${chart}\n\nNot drawn: ${skipped.length === 1 ? 'the bin' : 'the bins'} ${skipped.join(', ')}, where ${perSeries.length > 1 ? 'a model' : 'the model'} stated no confidence.`;
-}
-
 export function glanceCharts(report: Report): string[] {
-  return [churnByDomain(report), reliability(report)].filter((c): c is string => c !== null);
+  const { churn, dragon } = report.checks;
+  return [
+    churn ? churnGlanceChart(churn, report.run.config) : null,
+    dragon ? dragonGlanceChart(dragon) : null,
+  ].filter((c): c is string => c !== null);
 }

@@ -3,7 +3,7 @@
  * from disk may come from another build, so every field is reached defensively: a missing or
  * malformed value gives null, never a crash.
  */
-import { field } from './json.js';
+import { field } from '../render/json.js';
 import type { Report, ReportHeadline } from './types.js';
 
 function share(value: unknown): number | null {

@@ -16,12 +16,12 @@ import {
   percent,
   relativeLink,
   table,
-} from './markdown.js';
+} from '../render/markdown.js';
 import { renderHistorySection } from '../history/render.js';
 import { renderOperations } from '../operations/render.js';
-import { renderChurnSection } from './sections/churn.js';
-import { renderDragonSection } from './sections/dragon.js';
-import { renderPersonasSection } from './sections/personas.js';
+import { renderChurnSection } from '../checks/churn/report/markdown.js';
+import { renderDragonSection } from '../checks/dragon/report/markdown.js';
+import { renderPersonasSection } from '../checks/personas/report/markdown.js';
 import type { Report, VerdictStatus } from './types.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
 

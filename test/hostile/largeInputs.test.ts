@@ -9,8 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { checkContext, loadChecks, planChecks } from '../../src/job/checks.js';
-import { codeSpan } from '../../src/report/markdown.js';
-import { xyChart } from '../../src/report/mermaid.js';
+import { codeSpan } from '../../src/render/markdown.js';
+import { xyChart } from '../../src/render/mermaid.js';
 
 describe('large inputs', () => {
   it('plans 150,007 work units for one model (13,637 items × (10 samples + greedy))', async () => {

@@ -1,5 +1,5 @@
 /**
- * The `churn` part of report.json: plain JSON, rendered by src/report/sections/churn.ts.
+ * The `churn` part of report.json: plain JSON, rendered by report/markdown.ts.
  * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p (x/n with the
  * sampled estimator, the probability of the correct letter with the logprobs one).
  */

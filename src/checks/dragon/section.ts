@@ -1,6 +1,6 @@
 /**
  * The `dragon` part of report.json: plain JSON, written by `analyse` and rendered by
- * src/report/sections/dragon.ts. Rates are fractions (0.25 = 25%).
+ * report/markdown.ts. Rates are fractions (0.25 = 25%).
  */
 import type { BinEdges, BinTally, MurphyDecomposition } from '../../stats/calibration.js';
 import type { HintsVariant } from './prompt.js';

@@ -13,7 +13,7 @@
  * a control's own recognition is not gated, and its twin counts answers given to its controls
  * as recognised. An inverse-posture control that changes sides is reported (info).
  */
-import { percent, points } from '../../report/markdown.js';
+import { percent, points } from '../../render/markdown.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import { compareModels } from './comparison.js';

@@ -9,7 +9,7 @@
  * - one assistant: fewer attributable answers than half its probes, when some were invalid — its
  *   recognition would rest on too few answers to say anything about the assistant.
  */
-import { percent } from '../../report/markdown.js';
+import { percent } from '../../render/markdown.js';
 import type { GateFinding } from '../types.js';
 import type { PersonasModelResult, PersonasSection } from './section.js';
 

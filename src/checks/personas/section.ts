@@ -1,5 +1,5 @@
 /**
- * The `personas` part of report.json: plain JSON, rendered by src/report/sections/personas.ts.
+ * The `personas` part of report.json: plain JSON, rendered by report/markdown.ts.
  * Assistants are referred to by name; matrices are indexed in catalogue order
  * (`assistants[i].name`), rows = true author, columns = attributed author.
  */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
 import type { ChurnItem } from '../../../src/checks/churn/items.js';
-import { churnCharts, renderChurnSection } from '../../../src/report/sections/churn.js';
+import { churnCharts } from '../../../src/checks/churn/report/charts.js';
+import { renderChurnSection } from '../../../src/checks/churn/report/markdown.js';
 import { rawHtml, tableLinePipes, tables } from '../../report/gfm.js';
 import { params, settings, simulateModel, syntheticItems } from './simulate.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseDragon } from '../../../src/checks/dragon/analysis.js';
-import { dragonCharts, renderDragonSection } from '../../../src/report/sections/dragon.js';
+import { dragonCharts } from '../../../src/checks/dragon/report/charts.js';
+import { renderDragonSection } from '../../../src/checks/dragon/report/markdown.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
 
 const SEEDS = [0, 1, 2, 3];

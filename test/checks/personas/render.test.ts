@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { readCatalogue } from '../../../src/checks/personas/catalogue.js';
 import type { PersonasSection } from '../../../src/checks/personas/section.js';
-import { escapeText } from '../../../src/report/markdown.js';
-import { personasCharts, renderPersonasSection } from '../../../src/report/sections/personas.js';
+import { escapeText } from '../../../src/render/markdown.js';
+import { personasCharts } from '../../../src/checks/personas/report/charts.js';
+import { renderPersonasSection } from '../../../src/checks/personas/report/markdown.js';
 import { catalogueFrom, recordsFor } from './records.js';
 import { simulatedRecords } from './simulated.js';
 

@@ -8,7 +8,8 @@ import { churnGate } from '../../../../src/checks/churn/gate.js';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
 import { extractHeadline } from '../../../../src/report/headline.js';
-import { churnCharts, renderChurnSection } from '../../../../src/report/sections/churn.js';
+import { churnCharts } from '../../../../src/checks/churn/report/charts.js';
+import { renderChurnSection } from '../../../../src/checks/churn/report/markdown.js';
 import type { ChurnCallRecord, SampleRecord } from '../../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from '../simulate.js';
 

@@ -14,7 +14,7 @@ import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
-import { renderChurnSection } from '../../../../src/report/sections/churn.js';
+import { renderChurnSection } from '../../../../src/checks/churn/report/markdown.js';
 import { runPlan } from '../../../../src/runner/run.js';
 import { latentLogit, parseChurnParams } from '../../../../src/simulator/behaviours/churn.js';
 import { parseScenario } from '../../../../src/simulator/scenario.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { element, escapeXml, svgDocument, text } from '../../src/report/svg.js';
+import { element, escapeXml, svgDocument, text } from '../../src/render/svg.js';
 
 describe('svg building', () => {
   it('escapes markup in text and attributes', () => {

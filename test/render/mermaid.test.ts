@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mermaidLabel, xyChart } from '../../src/report/mermaid.js';
-import { allTokens } from './gfm.js';
-import { HOSTILE } from './fixtures.js';
+import { mermaidLabel, xyChart } from '../../src/render/mermaid.js';
+import { allTokens } from '../report/gfm.js';
+import { HOSTILE } from '../report/fixtures.js';
 
 describe('xyChart', () => {
   it('writes an xychart-beta block with the series given', () => {

@@ -11,9 +11,16 @@ import {
   points,
   relativeLink,
   table,
-} from '../../src/report/markdown.js';
-import { HOSTILE } from './fixtures.js';
-import { allTokens, liveReferences, rawHtml, tableLinePipes, tables, visibleText } from './gfm.js';
+} from '../../src/render/markdown.js';
+import { HOSTILE } from '../report/fixtures.js';
+import {
+  allTokens,
+  liveReferences,
+  rawHtml,
+  tableLinePipes,
+  tables,
+  visibleText,
+} from '../report/gfm.js';
 
 const INVISIBLE = /[\u200b\u200d]/g;
 
