@@ -5,6 +5,7 @@ import { githubPublishOptions, publish, publishFailure } from './github/publish.
 import { runJob } from './job/run.js';
 import { gateOutcome } from './report/verdict.js';
 import { neutraliseLines } from './text/neutralise.js';
+import { errorMessage } from './text/format.js';
 
 /**
  * The action: read the inputs, run the gate, publish everything, and only then set the failed
@@ -67,9 +68,7 @@ export async function run(): Promise<void> {
  */
 async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise<void> {
   const message = neutraliseLines(
-    isGateError(error)
-      ? formatGateError(error)
-      : `internal error: ${error instanceof Error ? error.message : String(error)}`,
+    isGateError(error) ? formatGateError(error) : `internal error: ${errorMessage(error)}`,
   );
   const couldNotMeasure = error instanceof InfrastructureError;
   core.setOutput('verdict', 'inconclusive');

@@ -11,6 +11,7 @@ import { overrideOptions } from './shared.js';
 import { neutraliseLines } from '../text/neutralise.js';
 import { OWN_SEQUENCES, wantsColour } from './colour.js';
 import { describeSystemError } from './systemError.js';
+import { errorMessage } from '../text/format.js';
 
 /** What a command handler returns: the process exit code. */
 export type CommandHandler = (options: Record<string, unknown>, io: CliIo) => Promise<number>;
@@ -264,7 +265,7 @@ export async function runCli(
       io.stderr(`model-gate: ${system.message}\n`);
       return system.exitCode;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     io.stderr(`model-gate: internal error: ${message}\n`);
     if (process.env.MODEL_GATE_DEBUG && error instanceof Error && error.stack)
       io.stderr(`${error.stack}\n`);

@@ -7,6 +7,7 @@ import { InputError } from '../errors.js';
 import { COMMENT_HEADER_EXPECTED, isCommentHeader } from './commentHeader.js';
 import { type LoadedConfig, loadConfig } from './load.js';
 import { type OverridableName, parseShard, type Shard, toOverrides } from './overrides.js';
+import { errorMessage } from '../text/format.js';
 
 /** Input names exactly as in action.yml. */
 export const Input = {
@@ -66,7 +67,7 @@ export function getInputs(reader: InputReader = core): ActionInputs {
   try {
     shard = parseShard(reader.getInput(Input.shard), `input '${Input.shard}'`);
   } catch (error) {
-    problems.push(error instanceof Error ? error.message : String(error));
+    problems.push(errorMessage(error));
   }
 
   const given: Partial<Record<OverridableName, string>> = {

@@ -9,6 +9,7 @@ import { COMMENT_HEADER_EXPECTED, isCommentHeader } from '../config/commentHeade
 import { InputError } from '../errors.js';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
+import { errorMessage } from '../text/format.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -122,10 +123,6 @@ function httpStatus(error: unknown): number | null {
   return null;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export interface StickyCommentOptions {
   header: string;
   markdown: string;
@@ -149,8 +146,8 @@ export async function upsertStickyComment(
   try {
     marker = commentMarker(options.header);
   } catch (error) {
-    log.warning(`model-gate: no PR comment: ${describe(error)}.`);
-    return { status: 'failed', reason: describe(error) };
+    log.warning(`model-gate: no PR comment: ${errorMessage(error)}.`);
+    return { status: 'failed', reason: errorMessage(error) };
   }
   const body = commentBody(marker, options.markdown, options.fullReportNotice);
   const trimmed = !body.endsWith(options.markdown);
@@ -183,7 +180,7 @@ export async function upsertStickyComment(
       log.warning(`model-gate: no PR comment: ${reason} (HTTP ${status}).`);
       return { status: 'skipped', reason };
     }
-    const reason = `commenting failed${status ? ` (HTTP ${status})` : ''}: ${describe(error)}`;
+    const reason = `commenting failed${status ? ` (HTTP ${status})` : ''}: ${errorMessage(error)}`;
     log.warning(`model-gate: ${reason}`);
     return { status: 'failed', reason };
   }

@@ -19,6 +19,7 @@ import { type ActionLog, coreLog } from './log.js';
 import { type ActionOutputs, actionOutputs, setActionOutputs } from './outputs.js';
 import { measuredCommit, type RunLocation, runLocation, runUrl } from './runLocation.js';
 import { type JobSummaryResult, writeJobSummary } from './summary.js';
+import { errorMessage } from '../text/format.js';
 
 /** What was written into the output directory (src/report/write.ts) plus the sample logs. */
 export interface PublishFiles {
@@ -60,10 +61,6 @@ export interface PublishResult {
   outputs: { status: StepStatus; values?: ActionOutputs; reason?: string };
 }
 
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export async function publish(
   report: Report,
   files: PublishFiles,
@@ -91,8 +88,8 @@ export async function publish(
       const detail = await writeJobSummary(markdown, { fullReportNotice: notice, log });
       result.jobSummary = { status: detail.written ? 'done' : 'skipped', detail };
     } catch (error) {
-      log.warning(`model-gate: the job summary could not be written: ${reasonOf(error)}`);
-      result.jobSummary = { status: 'failed', reason: reasonOf(error) };
+      log.warning(`model-gate: the job summary could not be written: ${errorMessage(error)}`);
+      result.jobSummary = { status: 'failed', reason: errorMessage(error) };
     }
   }
 
@@ -125,8 +122,8 @@ export async function publish(
       log.info(`Uploaded artifact ${uploaded.name}${uploaded.url ? `: ${uploaded.url}` : ''}`);
       result.artifact = { status: 'done', name: uploaded.name, url: uploaded.url };
     } catch (error) {
-      log.warning(`model-gate: the artifact could not be uploaded: ${reasonOf(error)}`);
-      result.artifact = { status: 'failed', url: null, reason: reasonOf(error) };
+      log.warning(`model-gate: the artifact could not be uploaded: ${errorMessage(error)}`);
+      result.artifact = { status: 'failed', url: null, reason: errorMessage(error) };
     }
   }
 
@@ -135,8 +132,8 @@ export async function publish(
     setActionOutputs(values, options.setOutput);
     result.outputs = { status: 'done', values };
   } catch (error) {
-    log.warning(`model-gate: the outputs could not be set: ${reasonOf(error)}`);
-    result.outputs = { status: 'failed', reason: reasonOf(error) };
+    log.warning(`model-gate: the outputs could not be set: ${errorMessage(error)}`);
+    result.outputs = { status: 'failed', reason: errorMessage(error) };
   }
   return result;
 }
@@ -174,7 +171,7 @@ export async function publishFailure(
       const detail = await writeJobSummary(markdown, { fullReportNotice: '', log });
       result.jobSummary = { status: detail.written ? 'done' : 'skipped', detail };
     } catch (error) {
-      result.jobSummary = { status: 'failed', reason: reasonOf(error) };
+      result.jobSummary = { status: 'failed', reason: errorMessage(error) };
     }
   }
   if (options.comment?.enabled) {

@@ -23,6 +23,7 @@ import {
   type GpuTick,
   summariseSeries,
 } from './telemetry.js';
+import { errorMessage } from '../text/format.js';
 
 /** File name of the samples in the output folder. */
 export const GPU_CSV = 'gpu.csv';
@@ -125,9 +126,7 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
   try {
     devices = parseDevices(probe.stdout);
   } catch (error) {
-    return unavailable(
-      `no GPU telemetry: unreadable nvidia-smi output (${(error as Error).message})`,
-    );
+    return unavailable(`no GPU telemetry: unreadable nvidia-smi output (${errorMessage(error)})`);
   }
 
   mkdirSync(path.dirname(options.csvPath), { recursive: true });

@@ -8,6 +8,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { type HistoryEntry, historyEntrySchema } from './entry.js';
+import { errorMessage } from '../text/format.js';
 
 export function parseHistory(text: string, file: string): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
@@ -44,7 +45,7 @@ export async function readHistory(file: string): Promise<HistoryEntry[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new InputError(`cannot read the history ${file}: ${reason}`);
   }
   return parseHistory(text, file);

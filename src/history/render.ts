@@ -3,8 +3,9 @@
  * ECE and its 95% interval per night, the nights the drift rule looked at shaded, and a
  * dashed line where the model's digest changed ("model re-pulled").
  */
-import { codeSpan, escapeText, interval, num, percent, table } from '../render/markdown.js';
+import { codeSpan, escapeText, table } from '../render/markdown.js';
 import { type Chart, element, svgDocument, text } from '../render/svg.js';
+import { interval, num, percent, signed } from '../text/format.js';
 import type { HistoryNight, HistorySection } from './section.js';
 
 export const HISTORY_CHART = 'history-ece-trend.svg';
@@ -98,7 +99,7 @@ export function historyChart(section: HistorySection): Chart | null {
         y2: y(v),
         stroke: '#e6e6e6',
       }),
-      text(PLOT.left - 6, y(v) + 4, v.toFixed(2), { 'text-anchor': 'end', fill: '#555' }),
+      text(PLOT.left - 6, y(v) + 4, num(v, 2), { 'text-anchor': 'end', fill: '#555' }),
     );
   }
   nights.forEach((night, i) => {
@@ -141,7 +142,7 @@ export function historyChart(section: HistorySection): Chart | null {
   const verdict =
     d.window === 0
       ? `drift rule: ${d.available} of ${d.required} nights`
-      : `drift over ${d.window} nights: ${(d.rise ?? 0) >= 0 ? '+' : '−'}${Math.abs(d.rise ?? 0).toFixed(3)} (limit +${d.maxRise.toFixed(3)}, z ${(d.z ?? 0).toFixed(2)})${d.fired ? ' — FAIL' : ''}`;
+      : `drift over ${d.window} nights: ${signed(d.rise ?? 0)} (limit ${signed(d.maxRise)}, z ${num(d.z ?? 0, 2)})${d.fired ? ' — FAIL' : ''}`;
   body.push(
     element('rect', {
       x: PLOT.left,

@@ -7,6 +7,7 @@ import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { type DriftAnalysis, analyseDrift, DETECTION_POWER, DRIFT_DEFAULTS } from './drift.js';
 import type { HistoryEntry } from './entry.js';
 import type { HistorySettings } from './settings.js';
+import { num, percent, signed } from '../text/format.js';
 
 export interface HistoryNight extends HistoryEntry {
   /** The digest differs from the previous night's: the tag now names other weights. */
@@ -77,7 +78,7 @@ export function historySection(input: HistoryInput): {
 }
 
 export function driftRule(d: DriftAnalysis): EvaluatedGateRule {
-  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (α ${d.alpha}) and a rise above +${d.maxRise.toFixed(3)}`;
+  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (α ${d.alpha}) and a rise above ${signed(d.maxRise)}`;
   if (d.falseAlarmRate === null) {
     return {
       check: 'dragon',
@@ -98,7 +99,7 @@ export function driftRule(d: DriftAnalysis): EvaluatedGateRule {
     detects:
       d.smallestDetectedRise === null
         ? 'no rise below 1'
-        : `a rise of ECE by +${d.smallestDetectedRise.toFixed(3)} across ${d.window} nights`,
+        : `a rise of ECE by ${signed(d.smallestDetectedRise)} across ${d.window} nights`,
     outcome: d.fired ? 'fail' : 'pass',
   };
 }
@@ -115,9 +116,6 @@ function withoutTonight(prior: readonly HistoryEntry[], tonight: HistoryEntry): 
   return entry && same(entry, tonight) ? prior.filter((_, i) => i !== last) : [...prior];
 }
 
-const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(3)}`;
-const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
-
 /** The rule as a sentence, with its false-alarm rate and the smallest rise it detects. */
 export function driftFinding(d: DriftAnalysis): GateFinding {
   if (d.window === 0 || d.slope === null || d.z === null || d.rise === null) {
@@ -132,8 +130,8 @@ export function driftFinding(d: DriftAnalysis): GateFinding {
   const rates =
     d.falseAlarmRate === null
       ? ''
-      : ` False-alarm rate with these nights' noise: ${d.falseAlarmRate === 0 ? `below ${pct(1 / d.replicates)}` : pct(d.falseAlarmRate)} per night (${d.replicates} simulated windows without change); smallest rise detected ${Math.round(DETECTION_POWER * 100)}% of the time: ${d.smallestDetectedRise === null ? 'none below 1' : `+${d.smallestDetectedRise.toFixed(3)}`}.`;
-  const trend = `ECE over the last ${d.window} nights: ${signed(d.slope)} per night, ${signed(d.rise)} across the window (z = ${d.z.toFixed(2)}; fails above z ${d.zCritical.toFixed(2)} and a rise of +${d.maxRise.toFixed(3)})`;
+      : ` False-alarm rate with these nights' noise: ${d.falseAlarmRate === 0 ? `below ${percent(1 / d.replicates)}` : percent(d.falseAlarmRate)} per night (${d.replicates} simulated windows without change); smallest rise detected ${Math.round(DETECTION_POWER * 100)}% of the time: ${d.smallestDetectedRise === null ? 'none below 1' : signed(d.smallestDetectedRise)}.`;
+  const trend = `ECE over the last ${d.window} nights: ${signed(d.slope)} per night, ${signed(d.rise)} across the window (z = ${num(d.z, 2)}; fails above z ${num(d.zCritical, 2)} and a rise of ${signed(d.maxRise)})`;
   return {
     check: 'dragon',
     rule: 'ece-drift',

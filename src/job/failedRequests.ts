@@ -8,6 +8,7 @@ import type { GateFinding } from '../checks/types.js';
 import type { CheckName } from '../config/schema.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import { neutralise } from '../text/neutralise.js';
+import { percent } from '../text/format.js';
 
 const REASON_LENGTH = 140;
 
@@ -41,14 +42,9 @@ export function failedRequestFindings(
       check,
       rule: 'failed-requests',
       severity: 'inconclusive',
-      message: `${neutralise(model, 200)}: ${failed} of ${total} ${check} requests failed after retries (${percent(failed / total)}, limit ${percent(limit)}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
+      message: `${neutralise(model, 200)}: ${failed} of ${total} ${check} requests failed after retries (${percent(failed / total, 1, { trim: true })}, limit ${percent(limit, 1, { trim: true })}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
       values: { model, failed, total, share: failed / total, limit },
     });
   }
   return findings;
-}
-
-function percent(share: number): string {
-  const value = share * 100;
-  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
 }

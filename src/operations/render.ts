@@ -1,8 +1,9 @@
 /** The runner's hygiene and GPU telemetry per series, for summary.md. */
-import { codeSpan, escapeText, num, table } from '../render/markdown.js';
+import { codeSpan, escapeText, table } from '../render/markdown.js';
+import { num } from '../text/format.js';
 import type { RunOperations } from './types.js';
 
-const mib = (v: number | null) => (v === null ? '–' : `${(v / 1024).toFixed(1)} GiB`);
+const mib = (v: number | null) => (v === null ? '–' : `${num(v / 1024, 1)} GiB`);
 
 export function renderOperations(ops: RunOperations): string {
   const gpu = new Map(ops.gpu.series.map((g) => [g.model, g]));

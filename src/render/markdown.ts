@@ -5,6 +5,9 @@
 import { markdownTable } from 'markdown-table';
 import { neutralise } from '../text/neutralise.js';
 
+// Number formatting lives in text/format; renderers that import it from here keep working.
+export { interval, num, percent, points } from '../text/format.js';
+
 const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&$=]/g;
 const NEWLINES = /\r\n|\r|\n|\u2028|\u2029/g;
 const ZERO_WIDTH_JOINER = '\u200d';
@@ -113,49 +116,6 @@ function safeCell(cell: string): string {
     .replace(/(\\*)\|/g, (_, slashes: string) =>
       slashes.length % 2 === 0 ? `${slashes}\\|` : `${slashes}|`,
     );
-}
-
-/** 0.1234 → "12.3%". */
-export function percent(value: number | null | undefined, digits = 1): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return `${(value * 100).toFixed(digits)}%`;
-}
-
-/** Signed percentage points: 0.028 → "+2.8 pts". */
-export function points(value: number | null | undefined, digits = 1): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  const v = value * 100;
-  const shown = Math.abs(v).toFixed(digits);
-  // A value that rounds to zero is shown without a sign: "−0.0 pts" would claim a direction.
-  if (Number(shown) === 0) return `±${shown} pts`;
-  return `${v > 0 ? '+' : '−'}${shown} pts`;
-}
-
-/** Fixed digits, "–" for missing values. */
-export function num(value: number | null | undefined, digits = 3): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  const shown = value.toFixed(digits);
-  // A tiny negative value would print as "-0.000": a sign with nothing behind it.
-  return Number(shown) === 0 ? (0).toFixed(digits) : shown;
-}
-
-/** "[0.412, 0.533]". */
-export function interval(
-  low: number | null | undefined,
-  high: number | null | undefined,
-  format: (v: number) => string = (v) => v.toFixed(3),
-): string {
-  if (
-    low === null ||
-    low === undefined ||
-    high === null ||
-    high === undefined ||
-    !Number.isFinite(low) ||
-    !Number.isFinite(high)
-  ) {
-    return '–';
-  }
-  return `[${format(low)}, ${format(high)}]`;
 }
 
 /**

@@ -4,6 +4,7 @@
  * or models: they are reduced to a safe character set so they cannot close the quoted label,
  * the fence, or inject mermaid directives.
  */
+import { machineNumber } from '../text/format.js';
 
 export interface XyChart {
   title: string;
@@ -29,9 +30,9 @@ export function mermaidLabel(text: string, limit = LABEL_LIMIT): string {
   return `"${short === '' ? '?' : short}"`;
 }
 
+/** Mermaid parses these: the plain hyphen for negatives, no thousands separators. */
 function value(v: number): string {
-  if (!Number.isFinite(v)) return '0';
-  return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
+  return machineNumber(v, 4) || '0';
 }
 
 export function xyChart(chart: XyChart): string {

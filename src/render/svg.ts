@@ -1,5 +1,6 @@
 /** Minimal SVG building used by the charts: escaped text, attributes from objects. */
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
+import { machineNumber } from '../text/format.js';
 
 /** Longest label drawn: a longer one (an item id, a domain, a model name) is cut. */
 const LABEL_LIMIT = 200;
@@ -86,11 +87,7 @@ export function svgDocument(
  * coordinate would make the file invalid: it is drawn at 0.
  */
 function round(v: number): string {
-  if (!Number.isFinite(v)) return '0';
-  if (Number.isInteger(v)) return String(v);
-  const fixed = v.toFixed(2);
-  const trimmed = fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
-  return trimmed === '-0' ? '0' : trimmed;
+  return machineNumber(v, 2) || '0';
 }
 
 /** A chart file written next to report.json. */

@@ -6,6 +6,7 @@ import { dragonCharts } from '../checks/dragon/report/charts.js';
 import { personasCharts } from '../checks/personas/report/charts.js';
 import type { Chart } from '../render/svg.js';
 import type { Report } from './types.js';
+import { errorMessage } from '../text/format.js';
 
 export interface ReportChart extends Chart {
   check: CheckName;
@@ -34,7 +35,7 @@ export function chartsOf(report: Report): ReportCharts {
     try {
       result.charts.push(...draw().map((chart) => ({ ...chart, check })));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       result.problems.push(`${check} charts could not be drawn: ${reason}`);
     }
   }

@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { reportSchema } from './schema.js';
 import { REPORT_SCHEMA, type Report } from './types.js';
+import { errorMessage } from '../text/format.js';
 
 export function parseReport(text: string, file: string): Report {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new InputError(`${file}: not JSON (${reason}); expected a model-gate report.json`);
   }
   const schema =
@@ -38,7 +39,7 @@ export async function readReport(file: string): Promise<Report> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new InputError(`cannot read report ${file}: ${reason}`);
   }
   return parseReport(text, file);

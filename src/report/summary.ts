@@ -7,16 +7,7 @@ import type { EvaluatedGateRule, GateFinding, RuleOutcome, Severity } from '../c
 import type { ModelMetadata } from '../providers/types.js';
 import { chartsOf, type ReportChart } from './charts.js';
 import { glanceCharts } from './glance.js';
-import {
-  codeSpan,
-  details,
-  escapeText,
-  link,
-  num,
-  percent,
-  relativeLink,
-  table,
-} from '../render/markdown.js';
+import { codeSpan, details, escapeText, link, relativeLink, table } from '../render/markdown.js';
 import { renderHistorySection } from '../history/render.js';
 import { renderOperations } from '../operations/render.js';
 import { renderChurnSection } from '../checks/churn/report/markdown.js';
@@ -24,6 +15,7 @@ import { renderDragonSection } from '../checks/dragon/report/markdown.js';
 import { renderPersonasSection } from '../checks/personas/report/markdown.js';
 import type { Report, VerdictStatus } from './types.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
+import { errorMessage, num, percent, plural, seedRanges } from '../text/format.js';
 
 export { trimMarkdown } from './trim.js';
 
@@ -105,14 +97,14 @@ function verdictBlock(report: Report, options: SummaryOptions): string {
   const count = (severity: Severity) => reasons.filter((r) => r.severity === severity).length;
   const counts = [
     // One rule can fail several times (once per assistant, per domain): count findings.
-    plural(count('fail'), 'failure', 'failures'),
+    countOf(count('fail'), 'failure', 'failures'),
     // Two inconclusive findings of one check (timeouts and invalid answers) are one check.
-    plural(
+    countOf(
       new Set(reasons.filter((r) => r.severity === 'inconclusive').map((r) => r.check)).size,
       'check could not be measured',
       'checks could not be measured',
     ),
-    plural(count('warn'), 'warning', 'warnings'),
+    countOf(count('warn'), 'warning', 'warnings'),
   ].filter((part) => part !== '');
   const lines = [heading(report)];
   const missing = report.run.coverage?.missing;
@@ -180,9 +172,9 @@ function findingsTable(findings: readonly GateFinding[]): string {
   );
 }
 
-function plural(n: number, one: string, many: string): string {
-  if (n === 0) return '';
-  return `${n} ${n === 1 ? one : many}`;
+/** A count with its noun, nothing for none: the line lists only what happened. */
+function countOf(n: number, one: string, many: string): string {
+  return n === 0 ? '' : plural(n, one, many);
 }
 
 function simulatedNotice(report: Report): string[] {
@@ -218,7 +210,7 @@ function atAGlance(report: Report): string[] {
         ? 'none'
         : lost
             .map((d) => {
-              const fell = `${((d.delta ?? 0) * 100).toFixed(1)} pts`;
+              const fell = `${num((d.delta ?? 0) * 100, 1)} pts`;
               return `${escapeText(d.domain)} (${fell}${d.reversal ? ', reversal' : ''})`;
             })
             .join(', '),
@@ -249,7 +241,7 @@ function checkSections(report: Report): string[] {
       const markdown = render(report);
       if (markdown) out.push(markdown.trim());
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       out.push(`### ${check}\n\nThis section could not be rendered: ${escapeText(reason)}`);
     }
   }
@@ -267,24 +259,6 @@ function chartList(charts: readonly ReportChart[], options: SummaryOptions): str
       ? 'SVG files beside this summary'
       : `SVG files in the ${link('artifact of this run', options.chartsUrl)}`;
   return [`#### Charts\n\n${where}:\n\n${charts.map(item).join('\n')}`];
-}
-
-function seedRanges(seeds: readonly number[]): string {
-  const sorted = [...new Set(seeds)].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let start = sorted[0];
-  let previous = start;
-  for (const seed of [...sorted.slice(1), Number.NaN]) {
-    if (start === undefined || previous === undefined) break;
-    if (seed === previous + 1) {
-      previous = seed;
-      continue;
-    }
-    parts.push(start === previous ? String(start) : `${start}–${previous}`);
-    start = seed;
-    previous = seed;
-  }
-  return parts.join(', ');
 }
 
 function provenance(report: Report): string {

@@ -5,6 +5,7 @@ import { InputError } from '../errors.js';
 import { chartsOf } from './charts.js';
 import { renderSummary } from './summary.js';
 import type { Report } from './types.js';
+import { errorMessage } from '../text/format.js';
 
 export interface WrittenReport {
   /** Absolute paths. */
@@ -50,7 +51,7 @@ export async function writeReport(report: Report, outputDir: string): Promise<Wr
     await writeFile(written.summary, renderSummary(complete));
     for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new InputError(`cannot write the report into ${outputDir}: ${reason}`, [
       'expected a writable directory (output.dir in model-gate.yml, or --output-dir)',
     ]);

@@ -6,6 +6,7 @@
 import { InfrastructureError } from '../errors.js';
 import type { ChatRequest, ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
 import { ProviderFailure } from '../providers/types.js';
+import { errorMessage } from '../text/format.js';
 
 const WARMUP_PROMPT = 'Reply with the single word: ready.';
 
@@ -208,10 +209,7 @@ export async function modelChanged(
 
 export function asFailure(error: unknown): ProviderFailure {
   if (error instanceof ProviderFailure) return error;
-  return new ProviderFailure(
-    'server-error',
-    error instanceof Error ? error.message : String(error),
-  );
+  return new ProviderFailure('server-error', errorMessage(error));
 }
 
 function withTag(model: string): string {

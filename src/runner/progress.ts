@@ -5,6 +5,7 @@
  * goes silent.
  */
 import { neutralise } from '../text/neutralise.js';
+import { num } from '../text/format.js';
 
 export interface ProgressSink {
   /** The number of calls planned (an estimate when units make a variable number of calls). */
@@ -103,7 +104,7 @@ export function formatProgress(
   const parts = [`${done}/${shownTotal} calls (${share}%)`];
   if (done > 0 && elapsedMs > 0) {
     const rate = done / (elapsedMs / 1000);
-    parts.push(`${rate >= 10 ? rate.toFixed(0) : rate.toFixed(1)}/s`);
+    parts.push(`${num(rate, rate >= 10 ? 0 : 1)}/s`);
     if (done < shownTotal) parts.push(`about ${formatDuration((shownTotal - done) / rate)} left`);
   }
   // The label is a model name: outside text, on a line redrawn with a carriage return.

@@ -39,6 +39,7 @@ import { camelizeKeys, displayPath } from '../config/keys.js';
 import { InputError } from '../errors.js';
 import type { Behaviour } from './behaviour.js';
 import { behaviours as registeredBehaviours } from './behaviours/index.js';
+import { errorMessage } from '../text/format.js';
 
 export const FAULT_KINDS = [
   'status',
@@ -248,7 +249,7 @@ export function parseScenario(
       try {
         behaviour.validate(blocks[behaviour.name]);
       } catch (error) {
-        fail([...at, behaviour.name], error instanceof Error ? error.message : String(error));
+        fail([...at, behaviour.name], errorMessage(error));
       }
     }
     const model = parsed.data;

@@ -151,7 +151,7 @@ describe('numbers', () => {
     expect(num(0.06149)).toBe('0.061');
     // −0.00003 rounds to zero at four digits: no "-0.0000".
     expect(num(-0.00003, 4)).toBe('0.0000');
-    expect(num(-0.00006, 4)).toBe('-0.0001');
+    expect(num(-0.00006, 4)).toBe('\u22120.0001');
     expect(interval(0.412, 0.5333)).toBe('[0.412, 0.533]');
     for (const missing of [null, undefined, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect([percent(missing), points(missing), num(missing), interval(missing, 1)]).toEqual([

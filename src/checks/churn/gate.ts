@@ -19,13 +19,11 @@ import type {
   SampledChurnSection,
 } from './section.js';
 import type { ChurnSettings } from './settings.js';
+import { plural, pValueFigures, trimmed } from '../../text/format.js';
 
-const fmt = (value: number, digits = 1): string => {
-  const fixed = value.toFixed(digits);
-  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
-};
-const pts = (delta: number): string => `${fmt(Math.abs(delta) * 100)} points`;
-const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;
+/** A change in points without its sign: the sentence says "fell" or "rose". */
+const pts = (delta: number): string => `${trimmed(Math.abs(delta) * 100)} points`;
+const items = (n: number): string => plural(n, 'item');
 
 /** The limit on deteriorations as a count of items. */
 export function deteriorationLimit(
@@ -35,12 +33,12 @@ export function deteriorationLimit(
   if (typeof setting === 'number') return { limit: setting, label: String(setting) };
   // Percent × total first, then / 100: 29 × 100 / 100 is exactly 29, 0.29 × 100 is not.
   const limit = (Number.parseFloat(setting) * total) / 100;
-  return { limit, label: `${setting} of ${total} = ${fmt(limit)}` };
+  return { limit, label: `${setting} of ${total} = ${trimmed(limit)}` };
 }
 
 export function expectationSentence(method: MethodSection): string {
   const expected = method.expected.deteriorated;
-  return `two identical models give ${fmt(expected.mean)} on average (95th percentile ${fmt(expected.p95, 0)})`;
+  return `two identical models give ${trimmed(expected.mean)} on average (95th percentile ${trimmed(expected.p95, 0)})`;
 }
 
 export function churnGate(section: ChurnSection, settings: ChurnSettings): GateFinding[] {
@@ -53,7 +51,7 @@ export function churnGate(section: ChurnSection, settings: ChurnSettings): GateF
         check: 'churn',
         rule: 'timeouts',
         severity: 'inconclusive',
-        message: `${model.model}: ${fmt(model.timeoutShare * 100)}% of churn requests timed out (limit ${fmt(rules.maxTimeoutShare * 100)}%); the comparison is not trusted`,
+        message: `${model.model}: ${trimmed(model.timeoutShare * 100)}% of churn requests timed out (limit ${trimmed(rules.maxTimeoutShare * 100)}%); the comparison is not trusted`,
         values: {
           model: model.model,
           timeoutShare: model.timeoutShare,
@@ -66,7 +64,7 @@ export function churnGate(section: ChurnSection, settings: ChurnSettings): GateF
         check: 'churn',
         rule: 'invalid-answers',
         severity: 'inconclusive',
-        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); ${section.estimator === 'logprobs' ? 'no answer letter could be read: check think and churn.top-logprobs' : 'check num-predict and think'}`,
+        message: `${model.model}: ${trimmed(model.invalidShare * 100)}% of churn answers were invalid (limit ${trimmed(rules.maxInvalidShare * 100)}%); ${section.estimator === 'logprobs' ? 'no answer letter could be read: check think and churn.top-logprobs' : 'check num-predict and think'}`,
         values: {
           model: model.model,
           invalidShare: model.invalidShare,
@@ -98,7 +96,7 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
   const nullPart =
     upper === undefined
       ? ''
-      : `, ${overNull ? 'above' : 'within'} what two identical models reach (${fmt(upper)}, the null's upper quantile)`;
+      : `, ${overNull ? 'above' : 'within'} what two identical models reach (${trimmed(upper)}, the null's upper quantile)`;
   findings.push({
     check: 'churn',
     rule: 'max-deteriorated',
@@ -120,7 +118,7 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
   return findings;
 }
 
-const pValue = (p: number): string => (p < 0.0001 ? p.toExponential(1) : p.toPrecision(2));
+const pValue = (p: number): string => pValueFigures(p, 2);
 
 function overallSentence(direction: 'up' | 'down' | null, aggregate: number | null): string {
   if (aggregate === null) return '';
@@ -157,7 +155,7 @@ function domainLossFindings(
         check: 'churn',
         rule: 'domain-loss',
         severity: big ? 'fail' : 'warn',
-        message: `${domain.domain}: accuracy fell ${pts(domain.delta ?? 0)} (${evidence}), ${big ? 'at or above' : 'below'} the limit of ${fmt(maxDomainLoss)} points${domain.reversal ? overallSentence(direction, aggregate) : domain.test ? overallSentence(direction, aggregate) : ''}`,
+        message: `${domain.domain}: accuracy fell ${pts(domain.delta ?? 0)} (${evidence}), ${big ? 'at or above' : 'below'} the limit of ${trimmed(maxDomainLoss)} points${domain.reversal ? overallSentence(direction, aggregate) : domain.test ? overallSentence(direction, aggregate) : ''}`,
         values: {
           domain: domain.domain,
           delta: domain.delta,
@@ -199,7 +197,7 @@ function aggregateFinding(delta: {
       check: 'churn',
       rule: 'aggregate-delta',
       severity: 'warn',
-      message: `overall accuracy fell ${pts(mean)} (95% CI ${fmt(low * 100)} to ${fmt(high * 100)} points)`,
+      message: `overall accuracy fell ${pts(mean)} (95% CI ${trimmed(low * 100)} to ${trimmed(high * 100)} points)`,
       values: { delta: mean, low, high },
     },
   ];

@@ -7,9 +7,10 @@ import type { CheckContext, GateRuleCard } from '../types.js';
 import { checkFalseAlarmBudget } from '../types.js';
 import { churnBudget } from './budget.js';
 import type { ChurnSection } from './section.js';
+import { num, percent, trimmed } from '../../text/format.js';
 
-const pct = (x: number): string => `${Number((x * 100).toFixed(2))}%`;
-const pts = (x: number): string => `${Number((x * 100).toFixed(1))} points`;
+const pct = (x: number): string => percent(x, 2, { trim: true });
+const pts = (x: number): string => `${trimmed(x * 100)} points`;
 
 export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRuleCard[] {
   const settings = ctx.config.churn;
@@ -46,7 +47,7 @@ export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRu
         ? 'not measured (no comparison)'
         : item >= 1
           ? `no single item at K = ${settings.samples} (it would need |Δp| > 1); raise churn.samples`
-          : `at K = ${settings.samples} an item must move by ${item.toFixed(2)} to be flagged; the rule fails above max-deteriorated such items`;
+          : `at K = ${settings.samples} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
     const domainText =
       d?.domain === null || d?.domain === undefined
         ? 'not measured (no tested domain)'

@@ -16,6 +16,16 @@ import type { GateFinding, Severity } from '../types.js';
 import { type ComparableSeries, compareSeries } from './analysis.js';
 import type { DragonComparison, DragonSection, DragonSeries, PairedMeasure } from './section.js';
 import type { DragonSettings } from './settings.js';
+import {
+  levelText,
+  num,
+  percent,
+  plural,
+  points,
+  pValue,
+  seedRanges,
+  signed,
+} from '../../text/format.js';
 
 /** Always saying 50% scores 0.25: a Brier score above it is worse than admitting ignorance. */
 export const CHANCE_BRIER = 0.25;
@@ -31,25 +41,7 @@ function finding(
   return { check: 'dragon', rule, severity, message, ...(values ? { values } : {}) };
 }
 
-const f3 = (v: number) => v.toFixed(3);
-const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(3)}`;
-const pts = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)} points`;
-const levelText = (level: number) => `${(level * 100).toFixed(1).replace(/\.0$/, '')}%`;
-
-/** Seeds as short runs: 0–9, 12, 15–16. */
-export function seedRuns(seeds: readonly number[]): string {
-  const sorted = [...seeds].sort((a, b) => a - b);
-  const runs: string[] = [];
-  let start = sorted[0];
-  for (let i = 1; i <= sorted.length; i++) {
-    const previous = sorted[i - 1] as number;
-    if (sorted[i] !== previous + 1) {
-      runs.push(start === previous ? String(start) : `${start}–${previous}`);
-      start = sorted[i];
-    }
-  }
-  return runs.join(', ');
-}
+const pts = (v: number) => points(v, 1, 'points');
 
 /**
  * `previous`: undefined when no previous report was given; null when one was given but holds
@@ -133,10 +125,6 @@ function measurable(series: DragonSeries, gate: GateSettings): GateFinding[] {
   return out;
 }
 
-function percent(value: number | null): string {
-  return value === null ? '–' : `${(value * 100).toFixed(1)}%`;
-}
-
 /** The rules that compare two series; each is a failing rule except known-wall repeats. */
 const COMPARISON_RULES = ['ece-increase', 'brier-above-chance', 'known-wall-repeats'] as const;
 
@@ -145,12 +133,12 @@ function coverage(comparison: DragonComparison, against: string): string {
   const n = comparison.pairedSeeds.length;
   const left: string[] = [];
   if (comparison.onlyBefore.length > 0) {
-    left.push(`seeds ${seedRuns(comparison.onlyBefore)} played only by ${against}`);
+    left.push(`seeds ${seedRanges(comparison.onlyBefore)} played only by ${against}`);
   }
   if (comparison.onlyAfter.length > 0) {
-    left.push(`seeds ${seedRuns(comparison.onlyAfter)} played only in this series`);
+    left.push(`seeds ${seedRanges(comparison.onlyAfter)} played only in this series`);
   }
-  const paired = `over ${n} paired game${n === 1 ? '' : 's'}${n > 0 ? ` (seeds ${seedRuns(comparison.pairedSeeds)})` : ''}`;
+  const paired = `over ${plural(n, 'paired game')}${n > 0 ? ` (seeds ${seedRanges(comparison.pairedSeeds)})` : ''}`;
   return left.length > 0 ? `${paired}; not compared: ${left.join(', ')}` : paired;
 }
 
@@ -159,7 +147,7 @@ function intervalText(measure: PairedMeasure, level: number): string {
   return `${signed(d.value)}, ${levelText(level)} paired interval [${signed(d.low)}, ${signed(d.high)}]`;
 }
 
-const pText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(4));
+const pText = (p: number) => pValue(p, 4);
 
 /** The test behind a failing rule, in words: its p-value against the rule's false-alarm rate. */
 function testText(measure: PairedMeasure, alpha: number): string {
@@ -182,7 +170,7 @@ function comparisonRules(
         finding(
           rule,
           'inconclusive',
-          `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRuns(after.games.map((g) => g.seed)) || 'none'}; ${against}: ${seedRuns(comparison.onlyBefore) || 'none'}). Nothing was compared; play the same seeds.`,
+          `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRanges(after.games.map((g) => g.seed)) || 'none'}; ${against}: ${seedRanges(comparison.onlyBefore) || 'none'}). Nothing was compared; play the same seeds.`,
           { model: after.model },
         ),
       );
@@ -206,7 +194,7 @@ function comparisonRules(
     );
   } else if (exceeds(ece.difference.value, gate.maxEceIncrease)) {
     const significant = ece.pValue <= alpha;
-    const base = `${after.model} is less well calibrated than ${against}: ECE ${f3(ece.after)} vs ${f3(ece.before)} ${where} (${intervalText(ece, level)}; ${testText(ece, alpha)}), allowed increase ${f3(gate.maxEceIncrease)}`;
+    const base = `${after.model} is less well calibrated than ${against}: ECE ${num(ece.after)} vs ${num(ece.before)} ${where} (${intervalText(ece, level)}; ${testText(ece, alpha)}), allowed increase ${num(gate.maxEceIncrease)}`;
     out.push(
       finding(
         'ece-increase',
@@ -242,7 +230,7 @@ function comparisonRules(
     );
   } else if (brier.after > CHANCE_BRIER && brier.before <= CHANCE_BRIER) {
     const significant = brier.pValue <= alpha;
-    const base = `${after.model} has a Brier score of ${f3(brier.after)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${f3(brier.before)} ${where} (${intervalText(brier, level)}; ${testText(brier, alpha)})`;
+    const base = `${after.model} has a Brier score of ${num(brier.after)}, above the ${num(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${num(brier.before)} ${where} (${intervalText(brier, level)}; ${testText(brier, alpha)})`;
     out.push(
       finding(
         'brier-above-chance',
@@ -322,7 +310,7 @@ function absoluteRules(
       finding(
         'max-ece',
         significant ? 'fail' : 'warn',
-        `${series.model} has an ECE of ${f3(series.ece.value)} (${levelText(level)} interval [${f3(low)}, ${f3(interval?.high ?? series.ece.high)}]), above the limit of ${f3(gate.maxEce)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
+        `${series.model} has an ECE of ${num(series.ece.value)} (${levelText(level)} interval [${num(low)}, ${num(interval?.high ?? series.ece.high)}]), above the limit of ${num(gate.maxEce)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
         { model: series.model, ece: series.ece.value, low, limit: gate.maxEce, level },
       ),
     );
@@ -343,7 +331,7 @@ function absoluteRules(
       finding(
         'max-brier',
         significant ? 'fail' : 'warn',
-        `${series.model} has a Brier score of ${f3(series.brier)} (${levelText(level)} interval [${f3(low)}, ${f3(interval?.high ?? series.brier)}]), above the limit of ${f3(gate.maxBrier)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
+        `${series.model} has a Brier score of ${num(series.brier)} (${levelText(level)} interval [${num(low)}, ${num(interval?.high ?? series.brier)}]), above the limit of ${num(gate.maxBrier)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
         { model: series.model, brier: series.brier, low, limit: gate.maxBrier, level },
       ),
     );

@@ -16,6 +16,7 @@ import { type CheckContext, checkFalseAlarmBudget, type GateRuleCard } from '../
 import { CHANCE_BRIER } from './gate.js';
 import type { DragonSection, DragonSeries, Estimate } from './section.js';
 import type { DragonSettings } from './settings.js';
+import { num, percent } from '../../text/format.js';
 
 /** The rules of the check that can fail the gate, with these settings. */
 export function failingRules(gate: DragonSettings['gate']): string[] {
@@ -44,7 +45,7 @@ export const MEASURED_NO_CHANGE: Record<string, { hits: number; runs: number }> 
 const MEASURED_SEEDS = 10;
 
 function pct(rate: number): string {
-  return `${(100 * rate).toFixed(rate < 0.01 ? 2 : 1)}%`;
+  return percent(rate, rate < 0.01 ? 2 : 1);
 }
 
 /** The standard error an interval at this level implies (a normal approximation). */
@@ -111,7 +112,7 @@ export function dragonRuleCards(section: DragonSection, ctx: CheckContext): Gate
 
   const tooFew =
     seeds < seedsNeeded(rate)
-      ? `nothing: with ${seeds} paired seeds the smallest p-value is ${(2 ** -seeds).toFixed(4)}, above ${rate.toFixed(4)}; at least ${seedsNeeded(rate)} seeds are needed`
+      ? `nothing: with ${seeds} paired seeds the smallest p-value is ${num(2 ** -seeds, 4)}, above ${num(rate, 4)}; at least ${seedsNeeded(rate)} seeds are needed`
       : null;
   if (comparing) {
     const eceSe = differenceSe(comparison?.ece?.difference, level, judged?.ece ?? null);
@@ -121,7 +122,7 @@ export function dragonRuleCards(section: DragonSection, ctx: CheckContext): Gate
       tooFew ??
         (eceSe === null
           ? unknown
-          : `an ECE rise of ${smallestDetectedRise(eceSe, rate, gate.maxEceIncrease).toFixed(3)} over ${seeds} seeds`),
+          : `an ECE rise of ${num(smallestDetectedRise(eceSe, rate, gate.maxEceIncrease))} over ${seeds} seeds`),
     );
     const brierSe = differenceSe(
       comparison?.brier?.difference,
@@ -135,7 +136,7 @@ export function dragonRuleCards(section: DragonSection, ctx: CheckContext): Gate
       tooFew ??
         (brierSe === null
           ? unknown
-          : `a Brier rise of ${smallestDetectedRise(brierSe, rate, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)).toFixed(3)} over ${seeds} seeds, ending above ${CHANCE_BRIER}`),
+          : `a Brier rise of ${num(smallestDetectedRise(brierSe, rate, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)))} over ${seeds} seeds, ending above ${CHANCE_BRIER}`),
     );
   }
   if (gate.maxEce !== undefined) {
@@ -145,7 +146,7 @@ export function dragonRuleCards(section: DragonSection, ctx: CheckContext): Gate
       `ECE of the judged model above ${gate.maxEce}`,
       se === null
         ? unknown
-        : `an ECE of ${(gate.maxEce + smallestDetectedRise(se, rate, 0)).toFixed(3)} at ${section.seeds.length} seeds`,
+        : `an ECE of ${num(gate.maxEce + smallestDetectedRise(se, rate, 0))} at ${section.seeds.length} seeds`,
     );
   }
   if (gate.maxBrier !== undefined) {
@@ -155,7 +156,7 @@ export function dragonRuleCards(section: DragonSection, ctx: CheckContext): Gate
       `Brier score of the judged model above ${gate.maxBrier}`,
       se === null
         ? unknown
-        : `a Brier score of ${(gate.maxBrier + smallestDetectedRise(se, rate, 0)).toFixed(3)} at ${section.seeds.length} seeds`,
+        : `a Brier score of ${num(gate.maxBrier + smallestDetectedRise(se, rate, 0))} at ${section.seeds.length} seeds`,
     );
   }
   return cards;

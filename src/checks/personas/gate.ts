@@ -13,7 +13,6 @@
  * a control's own recognition is not gated, and its twin counts answers given to its controls
  * as recognised. An inverse-posture control that changes sides is reported (info).
  */
-import { percent, points } from '../../render/markdown.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import { compareModels } from './comparison.js';
@@ -21,6 +20,7 @@ import { invalidAnswerFindings } from './invalidAnswers.js';
 import type { PersonasComparison, PersonasModelResult, PersonasSection } from './section.js';
 import type { PersonasSettings } from './settings.js';
 import { type PersonasLevels, personasLevels } from './tests.js';
+import { num, percent, points, pValue } from '../../text/format.js';
 
 type GateSettings = PersonasSettings['gate'];
 
@@ -95,7 +95,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       check: 'personas',
       rule: 'too-few-swaps',
       severity: 'warn',
-      message: `with ${test.swaps} swaps the smallest adjusted p is ${smallestP.toFixed(4)}, above the rules' level: min-recognition and merged-pair cannot fail. Raise personas.permutations to at least ${needed}.`,
+      message: `with ${test.swaps} swaps the smallest adjusted p is ${pValue(smallestP, 4)}, above the rules' level: min-recognition and merged-pair cannot fail. Raise personas.permutations to at least ${needed}.`,
       values: { swaps: test.swaps, needed },
     });
   }
@@ -108,7 +108,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       check: 'personas',
       rule: 'min-recognition',
       severity: 'fail',
-      message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent(change.candidateGated)}), below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent(change.baselineGated)}). One-sided Fisher p = ${pValueText(change.p)} ≤ ${pValueText(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
+      message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent(change.candidateGated)}), below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent(change.baselineGated)}). One-sided Fisher p = ${pValue(change.p)} ≤ ${pValue(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
       values: {
         assistant: change.assistant,
         baseline: change.baselineGated,
@@ -126,7 +126,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       check: 'personas',
       rule: 'merged-pair',
       severity: 'fail',
-      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent(share(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent(share(pair.baseline))}). One-sided Fisher p = ${pValueText(pair.p)} ≤ ${pValueText(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
+      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent(share(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent(share(pair.baseline))}). One-sided Fisher p = ${pValue(pair.p)} ≤ ${pValue(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
       values: {
         a: pair.a,
         b: pair.b,
@@ -160,7 +160,7 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       check: 'personas',
       rule: 'accuracy-drop',
       severity: 'warn',
-      message: `attribution accuracy drops from ${percent(comparison.accuracy.baseline)} (${baseline}) to ${percent(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${(settings.maxAccuracyDrop * 100).toFixed(1)} pts allowed.`,
+      message: `attribution accuracy drops from ${percent(comparison.accuracy.baseline)} (${baseline}) to ${percent(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${num(settings.maxAccuracyDrop * 100, 1)} pts allowed.`,
       values: {
         baseline: comparison.accuracy.baseline,
         candidate: comparison.accuracy.candidate,
@@ -170,12 +170,6 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
     });
   }
   return findings;
-}
-
-/** p-values span many decades: exponent notation below 0.001. */
-function pValueText(p: number | null): string {
-  if (p === null || !Number.isFinite(p)) return '–';
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }
 
 function sides(verdict: string): string {

@@ -9,7 +9,7 @@
  * - one assistant: fewer attributable answers than half its probes, when some were invalid — its
  *   recognition would rest on too few answers to say anything about the assistant.
  */
-import { percent } from '../../render/markdown.js';
+import { percent, plural } from '../../text/format.js';
 import type { GateFinding } from '../types.js';
 import type { PersonasModelResult, PersonasSection } from './section.js';
 
@@ -48,7 +48,7 @@ function modelFindings(
       check: 'personas',
       rule: 'invalid-answers',
       severity: 'inconclusive',
-      message: `${result.model}: ${thin.map((r) => `${r.assistant} has ${r.answers} attributable answer${r.answers === 1 ? '' : 's'} of ${probes}`).join(', ')} (${invalid} answers were empty or invalid); too few to judge whether the assistant is still recognised.`,
+      message: `${result.model}: ${thin.map((r) => `${r.assistant} has ${plural(r.answers, 'attributable answer')} of ${probes}`).join(', ')} (${invalid} answers were empty or invalid); too few to judge whether the assistant is still recognised.`,
       values: {
         model: result.model,
         invalid,

@@ -15,6 +15,7 @@ import { evaluateControls } from './controls.js';
 import { measureDiscriminability } from './discriminability.js';
 import { compareDistances } from './distances.js';
 import type { PersonasModelResult } from './section.js';
+import { num } from '../../text/format.js';
 
 export interface ModelResultOptions {
   role: PersonasModelResult['role'];
@@ -89,7 +90,7 @@ export function analyseModel(
   const { accuracy, chance, permutation } = measure;
   if (accuracy !== null && accuracy < chance && permutation.meanAccuracy !== null) {
     notes.push(
-      `${options.model}: accuracy ${accuracy.toFixed(3)} is below chance ${chance.toFixed(3)}, which is expected of leave-one-out attribution: an answer's own centroid lacks it, the others keep an answer to the same probe. The reference is the within-probe permutation null's mean (${permutation.meanAccuracy.toFixed(3)}).`,
+      `${options.model}: accuracy ${num(accuracy)} is below chance ${num(chance)}, which is expected of leave-one-out attribution: an answer's own centroid lacks it, the others keep an answer to the same probe. The reference is the within-probe permutation null's mean (${num(permutation.meanAccuracy)}).`,
     );
   }
 

@@ -10,6 +10,7 @@ import { smallestMerge, smallestRecognitionDrop, TARGET_POWER } from './power.js
 import type { PersonasModelResult, PersonasSection } from './section.js';
 import type { PersonasSettings } from './settings.js';
 import { type PersonasLevels, personasLevels, testedPairs } from './tests.js';
+import { percent, plural } from '../../text/format.js';
 
 /**
  * Measured by `npm run oc` (bench/oc/personas.ts): answers generated from known vocabularies
@@ -21,8 +22,6 @@ export const SIMULATED_NO_CHANGE: Record<'min-recognition' | 'merged-pair', [num
   'min-recognition': [1, 100],
   'merged-pair': [1, 100],
 };
-
-const pct = (x: number, digits = 0) => `${(100 * x).toFixed(digits)}%`;
 
 export function personasRules(
   section: PersonasSection,
@@ -42,14 +41,14 @@ export function personasRules(
   const basis = (rule: keyof typeof SIMULATED_NO_CHANGE, tests: number, what: string) => {
     const [hits, runs] = SIMULATED_NO_CHANGE[rule];
     const { low, high } = wilsonInterval(hits, runs);
-    return `${method} ${tests} ${what}${swaps}; simulated: ${pct(hits / runs, 1)} [${pct(low, 1)}, ${pct(high, 1)}] in ${runs} no-change runs`;
+    return `${method} ${tests} ${what}${swaps}; simulated: ${percent(hits / runs, 1)} [${percent(low, 1)}, ${percent(high, 1)}] in ${runs} no-change runs`;
   };
   const effects = detectableEffects(section, levels, samples);
   return [
     {
       check: 'personas',
       rule: 'min-recognition',
-      tests: `an assistant's recognition drops below min-recognition (${pct(levels.minRecognition)}) from baseline to candidate`,
+      tests: `an assistant's recognition drops below min-recognition (${percent(levels.minRecognition, 0)}) from baseline to candidate`,
       falseAlarmRate: levels.recognitionAlpha,
       falseAlarmBasis: basis('min-recognition', levels.recognitionTests, 'assistants'),
       detects: effects.recognition,
@@ -57,7 +56,7 @@ export function personasRules(
     {
       check: 'personas',
       rule: 'merged-pair',
-      tests: `a pair's answers are taken for each other more often on the candidate (rise ≥ ${pct(levels.minCrossingRise)})`,
+      tests: `a pair's answers are taken for each other more often on the candidate (rise ≥ ${percent(levels.minCrossingRise, 0)})`,
       falseAlarmRate: levels.mergeAlpha,
       falseAlarmBasis: basis('merged-pair', levels.pairTests, 'pairs'),
       detects: effects.merge,
@@ -81,7 +80,7 @@ export function detectableEffects(
 }
 
 function settingsText(probes: number, samples: number): string {
-  return `at ${probes} probes × ${samples} sample${samples === 1 ? '' : 's'}`;
+  return `at ${probes} probes × ${plural(samples, 'sample')}`;
 }
 
 /** The baseline's typical (median) recognition among the tested assistants. */
@@ -123,11 +122,11 @@ function recognitionDetects(
   if (p0 === null || levels.recognitionTests === 0) return 'no baseline recognition measured';
   const alpha = levels.recognitionAlpha / levels.recognitionTests;
   const p1 = smallestRecognitionDrop(n, n, p0, alpha, levels.minRecognition);
-  const lead = `${settingsText(probes, samples)} (${n} answers per assistant), an assistant recognised in ${pct(p0)} by the baseline`;
+  const lead = `${settingsText(probes, samples)} (${n} answers per assistant), an assistant recognised in ${percent(p0, 0)} by the baseline`;
   if (p1 === null) {
-    return `${lead} is not caught in ${pct(TARGET_POWER)} of runs even at 0%: its baseline is too near min-recognition; raise samples`;
+    return `${lead} is not caught in ${percent(TARGET_POWER, 0)} of runs even at 0%: its baseline is too near min-recognition; raise samples`;
   }
-  return `${lead} is caught (${pct(TARGET_POWER)} of runs) when the candidate recognises it in ≤ ${pct(p1)}`;
+  return `${lead} is caught (${percent(TARGET_POWER, 0)} of runs) when the candidate recognises it in ≤ ${percent(p1, 0)}`;
 }
 
 function mergeDetects(
@@ -142,7 +141,8 @@ function mergeDetects(
   if (p0 === null || levels.pairTests === 0) return 'no baseline crossing measured';
   const alpha = levels.mergeAlpha / levels.pairTests;
   const p1 = smallestMerge(2 * n, 2 * n, p0, alpha, levels.minCrossingRise);
-  const lead = `${settingsText(probes, samples)} (${2 * n} answers per pair), a pair crossing in ${pct(p0)} of its answers on the baseline`;
-  if (p1 === null) return `${lead} is not caught in ${pct(TARGET_POWER)} of runs: raise samples`;
-  return `${lead} merges detectably (${pct(TARGET_POWER)} of runs) when ≥ ${pct(p1)} of its answers cross over on the candidate`;
+  const lead = `${settingsText(probes, samples)} (${2 * n} answers per pair), a pair crossing in ${percent(p0, 0)} of its answers on the baseline`;
+  if (p1 === null)
+    return `${lead} is not caught in ${percent(TARGET_POWER, 0)} of runs: raise samples`;
+  return `${lead} merges detectably (${percent(TARGET_POWER, 0)} of runs) when ≥ ${percent(p1, 0)} of its answers cross over on the candidate`;
 }

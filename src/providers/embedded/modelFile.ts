@@ -10,6 +10,7 @@ import type { ModelMetadata } from '../types.js';
 import { ProviderFailure } from '../types.js';
 import { loadEngine } from './engine.js';
 import { resolveOllamaTag } from './ollamaStore.js';
+import { errorMessage } from '../../text/format.js';
 
 export interface ModelFile {
   /** The reference as configured (the `model` of requests and records). */
@@ -105,7 +106,7 @@ export async function readGgufFacts(path: string): Promise<GgufFacts> {
   } catch (error) {
     throw new ProviderFailure(
       'bad-request',
-      `${path} is not a readable GGUF file: ${(error as Error).message}`,
+      `${path} is not a readable GGUF file: ${errorMessage(error)}`,
     );
   }
   let parameterCount = 0;

@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderFailure } from '../types.js';
+import { errorMessage } from '../../text/format.js';
 
 export const MODEL_LAYER_MEDIA_TYPE = 'application/vnd.ollama.image.model';
 const DEFAULT_REGISTRY = 'registry.ollama.ai';
@@ -71,7 +72,7 @@ function modelLayerDigest(manifestPath: string, tag: string): string {
   } catch (error) {
     throw new ProviderFailure(
       'model-missing',
-      `the Ollama manifest of ${tag} (${manifestPath}) is not readable JSON: ${(error as Error).message}`,
+      `the Ollama manifest of ${tag} (${manifestPath}) is not readable JSON: ${errorMessage(error)}`,
     );
   }
   const layers =

@@ -45,6 +45,7 @@ import {
 } from './schemaGrammar.js';
 import { type NodeLlamaCpp, loadEngine } from './engine.js';
 import { defaultThreads } from './threads.js';
+import { errorMessage } from '../../text/format.js';
 
 export type EmbeddedGpu = 'off' | 'auto' | 'cuda' | 'vulkan';
 
@@ -326,7 +327,7 @@ export class EmbeddedProvider implements Provider {
       } catch (error) {
         throw new ProviderFailure(
           'server-error',
-          `llama.cpp could not start (gpu: ${gpu}): ${(error as Error).message}. ` +
+          `llama.cpp could not start (gpu: ${gpu}): ${errorMessage(error)}. ` +
             'The embedded provider uses the prebuilt binary of the installed @node-llama-cpp platform package and never downloads or builds one; see docs/embedded.md',
         );
       }
@@ -465,6 +466,6 @@ function classify(
   if (error instanceof ProviderFailure) return error;
   if (error instanceof UnsupportedSchemaError)
     return new ProviderFailure('bad-request', error.message);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ProviderFailure('server-error', `llama.cpp: ${message}`);
 }

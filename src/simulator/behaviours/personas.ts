@@ -27,6 +27,7 @@ import { readFileSync } from 'node:fs';
 import { type PersonasCatalogue, parseCatalogue } from '../../checks/personas/catalogue.js';
 import { createRng, type Rng, seedFromText } from '../../stats/prng.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
+import { errorMessage } from '../../text/format.js';
 
 export interface PersonasBehaviourParams {
   catalogue: string | null;
@@ -177,9 +178,7 @@ export const personasBehaviour: Behaviour = {
       try {
         catalogueAt(read.catalogue);
       } catch (error) {
-        throw new Error(
-          `personas.catalogue: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new Error(`personas.catalogue: ${errorMessage(error)}`);
       }
     }
   },

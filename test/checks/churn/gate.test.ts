@@ -39,7 +39,7 @@ describe('churnGate', () => {
     expect(loss[0]).toMatchObject({ severity: 'fail', values: { domain: 'law', reversal: false } });
     expect(loss[0]?.message).toMatch(
       new RegExp(
-        `^law: accuracy fell ${fell} points \\(net loss over 40 items, exact test p = [0-9.e-]+, Holm-adjusted [0-9.e-]+ ≤ 0\\.0083\\), at or above the limit of 5 points; overall change 3 points up, not significant$`,
+        `^law: accuracy fell ${fell} points \\(net loss over 40 items, exact test p = [0-9.e−]+, Holm-adjusted [0-9.e−]+ ≤ 0\\.0083\\), at or above the limit of 5 points; overall change 3 points up, not significant$`,
       ),
     );
     // The overall gain is not significant here (one-sided p ≈ 0.04 > 0.025): no reversal.
@@ -132,7 +132,7 @@ describe('churnGate', () => {
     const warning = churnGate(worse, settings()).find((f) => f.rule === 'aggregate-delta');
     expect(warning).toMatchObject({
       severity: 'warn',
-      message: 'overall accuracy fell 3.1 points (95% CI -5 to -1.2 points)',
+      message: 'overall accuracy fell 3.1 points (95% CI −5 to −1.2 points)',
     });
   });
 
