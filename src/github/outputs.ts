@@ -1,11 +1,17 @@
 /**
- * The action's outputs (see action.yml), from the report. Numbers are written as JavaScript
- * prints them (0.275), an unknown number as an empty string, `reversals` as the domain names
- * separated by commas (empty when there is none).
+ * The action's outputs (see action.yml), from the report. Shares and ECE are rounded to
+ * `OUTPUT_DECIMALS` decimal places (0.0004, 0.2755: a hundredth of a percentage point, finer
+ * than any sample here resolves), written with a dot and a plain hyphen for a workflow's
+ * shell or expression to read; an unknown number is an empty string; `reversals` are the
+ * domain names separated by commas (empty when there is none). report.json keeps full precision.
  */
 import * as core from '@actions/core';
 import type { Report } from '../report/types.js';
+import { machineNumber } from '../text/format.js';
 import { neutralise } from '../text/neutralise.js';
+
+/** Decimal places of the numeric outputs; documented in action.yml and the README. */
+export const OUTPUT_DECIMALS = 4;
 
 export const ACTION_OUTPUTS = [
   'verdict',
@@ -24,7 +30,7 @@ export type ActionOutput = (typeof ACTION_OUTPUTS)[number];
 export type ActionOutputs = Record<ActionOutput, string>;
 
 function number(value: number | null): string {
-  return value === null ? '' : String(value);
+  return machineNumber(value, OUTPUT_DECIMALS);
 }
 
 export function actionOutputs(

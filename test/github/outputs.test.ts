@@ -36,6 +36,29 @@ describe('action outputs', () => {
     });
   });
 
+  it('round shares and ECE to four decimal places, as action.yml says', async () => {
+    const report = constructedReport();
+    report.headline = {
+      ...report.headline,
+      churnRate: 0.00043701996927686794,
+      eceBaseline: 0.061249999,
+      eceCandidate: 0.193571,
+      personaAccuracy: 0.7,
+    };
+    const outputs = actionOutputs(report, { report: 'r.json', summary: 's.md' }, null);
+    expect(outputs['churn-rate']).toBe('0.0004');
+    expect(outputs['ece-baseline']).toBe('0.0612');
+    expect(outputs['ece-candidate']).toBe('0.1936');
+    expect(outputs['persona-accuracy']).toBe('0.7');
+    const action = await readFile(new URL('../../action.yml', import.meta.url), 'utf8');
+    for (const name of ['churn-rate', 'ece-baseline', 'ece-candidate', 'persona-accuracy']) {
+      const description = new RegExp(`\\n  ${name}:\\n    description: ([^\\n]*)`).exec(
+        action,
+      )?.[1];
+      expect(description).toContain('rounded to 4 decimal places');
+    }
+  });
+
   it('say what is missing, and label a shard instead of giving its slice as the verdict', () => {
     const report = constructedReport();
     const coverage = {
