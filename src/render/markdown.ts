@@ -29,6 +29,33 @@ export function escapeText(text: string): string {
 }
 
 /**
+ * Escapes text as `escapeText` does, but shows each occurrence of the given literals (model
+ * tags in a finding) as a code span: a tag such as `qwen3:8b` followed by ": " would otherwise
+ * get an invisible break after its colon (against emoji codes), which a reader copying the tag
+ * would paste along. Code spans need no break: GitHub renders nothing inside them.
+ */
+export function escapeTextWithCode(text: string, literals: readonly string[]): string {
+  const words = [...new Set(literals.filter((w) => w !== ''))].sort((a, b) => b.length - a.length);
+  if (words.length === 0) return escapeText(text);
+  const parts: string[] = [];
+  let rest = text;
+  while (rest !== '') {
+    let at = -1;
+    let word = '';
+    for (const w of words) {
+      const i = rest.indexOf(w);
+      if (i !== -1 && (at === -1 || i < at)) [at, word] = [i, w];
+    }
+    if (at === -1) break;
+    if (at > 0) parts.push(escapeText(rest.slice(0, at)));
+    parts.push(codeSpan(word));
+    rest = rest.slice(at + word.length);
+  }
+  if (rest !== '') parts.push(escapeText(rest));
+  return parts.join('');
+}
+
+/**
  * Text inside raw HTML (a `<summary>` line), where markdown is not read: a backslash escape
  * would show as a backslash, so the text is escaped as HTML instead.
  */

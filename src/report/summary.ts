@@ -7,7 +7,15 @@ import type { EvaluatedGateRule, GateFinding, RuleOutcome, Severity } from '../c
 import type { ModelMetadata } from '../providers/types.js';
 import { chartsOf, type ReportChart } from './charts.js';
 import { glanceCharts } from './glance.js';
-import { codeSpan, details, escapeText, link, relativeLink, table } from '../render/markdown.js';
+import {
+  codeSpan,
+  details,
+  escapeText,
+  escapeTextWithCode,
+  link,
+  relativeLink,
+  table,
+} from '../render/markdown.js';
 import { renderHistorySection } from '../history/render.js';
 import { renderOperations } from '../operations/render.js';
 import { renderChurnSection } from '../checks/churn/report/markdown.js';
@@ -115,14 +123,15 @@ function verdictBlock(report: Report, options: SummaryOptions): string {
     '',
     `${modelsLine(report)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ' · every gate rule passed'}`,
   );
-  if (reasons.length > 0) lines.push('', findingsTable(reasons));
+  const tags = modelTags(report);
+  if (reasons.length > 0) lines.push('', findingsTable(reasons, tags));
   if (suppressed.length > 0) {
     const checks = [...new Set(suppressed.map((f) => f.check))].join(', ');
     lines.push(
       '',
       `Not counted, because the measurement of ${checks} was inconclusive (numbers from a perturbed run cannot claim a regression):`,
       '',
-      findingsTable(suppressed),
+      findingsTable(suppressed, tags),
     );
   }
   return lines.join('\n');
@@ -160,14 +169,20 @@ function gateRules(rules: readonly EvaluatedGateRule[]): string[] {
   ];
 }
 
-function findingsTable(findings: readonly GateFinding[]): string {
+/** The model tags of the run, shown as code wherever a sentence names them. */
+function modelTags(report: Report): string[] {
+  const { baseline, candidate } = report.run.models;
+  return [baseline?.model, candidate?.model].filter((m): m is string => typeof m === 'string');
+}
+
+function findingsTable(findings: readonly GateFinding[], tags: readonly string[]): string {
   return table(
     ['', 'check', 'rule', 'finding'],
     findings.map((f) => [
       SEVERITY_LABEL[f.severity],
       f.check,
       codeSpan(f.rule),
-      escapeText(f.message),
+      escapeTextWithCode(f.message, tags),
     ]),
   );
 }
@@ -358,7 +373,10 @@ function provenance(report: Report): string {
     );
   }
   if (run.warnings.length > 0) {
-    parts.push(`Warnings:\n\n${run.warnings.map((w) => `- ${escapeText(w)}`).join('\n')}`);
+    const tags = modelTags(report);
+    parts.push(
+      `Warnings:\n\n${run.warnings.map((w) => `- ${escapeTextWithCode(w, tags)}`).join('\n')}`,
+    );
   }
   return details('Measurement provenance', parts.join('\n\n'));
 }

@@ -4,6 +4,7 @@ import {
   codeSpan,
   details,
   escapeText,
+  escapeTextWithCode,
   interval,
   link,
   num,
@@ -175,5 +176,25 @@ describe('the inspection itself', () => {
     expect(allTokens(raw).filter((t) => t.type === 'link').length).toBeGreaterThan(0);
     const broken = `| a | b |\n| - | - |\n| 1 | ${HOSTILE[3]} |`;
     expect(tableLinePipes(broken)).toEqual([[3, 3, 5]]);
+  });
+});
+
+describe('escapeTextWithCode', () => {
+  it('shows the literals as code spans and escapes the rest', () => {
+    expect(escapeTextWithCode('qwen3:8b: accuracy fell', ['qwen3:8b'])).toBe(
+      '`qwen3:8b`: accuracy fell',
+    );
+    // Without the code span the tag gets a zero-width space after its colon.
+    expect(escapeText('qwen3:8b: accuracy fell')).toContain('\u200b');
+    expect(escapeTextWithCode('a:1b vs a:1b-q4 and a:1b.', ['a:1b', 'a:1b-q4'])).toBe(
+      '`a:1b` vs `a:1b-q4` and `a:1b`\\.',
+    );
+    expect(escapeTextWithCode('@x *y*', [])).toBe(escapeText('@x *y*'));
+  });
+
+  it('keeps a hostile tag inert inside its code span', () => {
+    const md = escapeTextWithCode('model <b>@octocat</b>|x: failed', ['<b>@octocat</b>|x']);
+    expect(rawHtml(md, [])).toEqual([]);
+    expect(liveReferences(visibleText(md))).toEqual([]);
   });
 });

@@ -60,6 +60,26 @@ describe('renderSummary', () => {
     for (const block of tableLinePipes(md)) expect(new Set(block).size).toBe(1);
   });
 
+  it('shows model tags in findings as code, with no invisible character inside', () => {
+    const report = buildReport({
+      run: runMetadata({ warnings: ['sim-base:7b: 3 replies were cut at num-predict'] }),
+      sections: {},
+      findings: [
+        {
+          check: 'personas',
+          rule: 'accuracy-drop',
+          severity: 'fail',
+          message: 'sim-cand:14b: accuracy 0.61 against sim-base:7b: 0.80',
+        },
+      ],
+      createdAt: '2025-01-02T00:00:00Z',
+    });
+    const md = renderSummary(report);
+    expect(md).toContain('`sim-cand:14b`: accuracy 0\\.61 against `sim-base:7b`: 0\\.80');
+    expect(md).toContain('- `sim-base:7b`: 3 replies were cut at num\\-predict');
+    expect(md).not.toContain('\u200b');
+  });
+
   it('says when models were simulated, and not otherwise', () => {
     expect(summary).toContain('Simulated models');
     const real = runMetadata();
