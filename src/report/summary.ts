@@ -232,8 +232,9 @@ function atAGlance(report: Report): string[] {
     ]);
   }
   if (report.checks.dragon) {
-    rows.push(['ECE baseline', num(h.eceBaseline)]);
-    if (report.run.models.candidate) rows.push(['ECE candidate', num(h.eceCandidate)]);
+    // A single-model run has no baseline to speak of: its one series is "the model".
+    if (!report.run.models.candidate) rows.push(['ECE', num(h.eceBaseline)]);
+    else rows.push(['ECE baseline', num(h.eceBaseline)], ['ECE candidate', num(h.eceCandidate)]);
   }
   if (report.checks.personas)
     rows.push(['persona attribution accuracy', percent(h.personaAccuracy)]);
@@ -284,7 +285,7 @@ function provenance(report: Report): string {
     if (!m) return [];
     return [
       [
-        role,
+        run.models.candidate ? role : 'model',
         codeSpan(m.model),
         m.digest ? codeSpan(neutralise(m.digest, VERSION_LIMIT)) : 'unknown',
         m.quantization ? escapeText(m.quantization) : 'unknown',

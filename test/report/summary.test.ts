@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummary } from '../../src/report/summary.js';
-import { constructedReport, HOSTILE, runMetadata } from './fixtures.js';
+import { constructedReport, fromJson, HOSTILE, runMetadata } from './fixtures.js';
 import { buildReport } from '../../src/report/build.js';
 import { liveReferences, rawHtml, tableLinePipes, tables, visibleText } from './gfm.js';
 
@@ -78,6 +78,24 @@ describe('renderSummary', () => {
     expect(md).toContain('`sim-cand:14b`: accuracy 0\\.61 against `sim-base:7b`: 0\\.80');
     expect(md).toContain('- `sim-base:7b`: 3 replies were cut at num\\-predict');
     expect(md).not.toContain('\u200b');
+  });
+
+  it('calls the one series of a single-model run the model, not the baseline', () => {
+    const run = runMetadata();
+    run.models.candidate = null;
+    const report = buildReport({
+      run,
+      sections: {
+        dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.05 } }, candidate: null }),
+      },
+      findings: [],
+      createdAt: '2025-01-02T00:00:00Z',
+    });
+    const md = renderSummary(report);
+    expect(md).toContain('Model `sim-base:7b` (single-model run)');
+    expect(md).toMatch(/\| ECE +\| +0\.050 \|/);
+    expect(md).toMatch(/\| model +\| `sim-base:7b` \|/);
+    expect(md).not.toMatch(/\bbaseline\b/i);
   });
 
   it('says when models were simulated, and not otherwise', () => {
