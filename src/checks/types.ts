@@ -1,6 +1,6 @@
 import type { CheckName, GateConfig } from '../config/schema.js';
 import type { SampleRecord } from '../sampleLog/index.js';
-import type { WorkUnit } from '../runner/types.js';
+import type { PlanGrowth, WorkUnit } from '../runner/types.js';
 
 export interface ModelPair {
   baseline: string;
@@ -75,6 +75,8 @@ export interface Check<Definitions, Section> {
   load(ctx: CheckContext): Promise<Definitions>;
   /** The work for one model. */
   plan(definitions: Definitions, ctx: CheckContext, model: string): WorkUnit[];
+  /** Work the answers add while the run goes (adaptive sampling); absent or null: none. */
+  growth?(definitions: Definitions, ctx: CheckContext): PlanGrowth | null;
   /** Pure: records (any order, possibly from several shards) → report section. */
   analyse(records: readonly SampleRecord[], definitions: Definitions, ctx: CheckContext): Section;
   /** Gate rules on the section (and, in nightly mode, a previous report's section). */

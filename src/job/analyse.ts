@@ -15,6 +15,7 @@ import type { Report, RunMetadata } from '../report/types.js';
 import { gateOutcome } from '../report/verdict.js';
 import { writeReport } from '../report/write.js';
 import { splitStale } from '../runner/resume.js';
+import { grownPlan } from '../runner/resumePlan.js';
 import {
   countedRecords,
   digestsOfRuns,
@@ -30,6 +31,7 @@ import {
   loadChecks,
   modelOrder,
   planChecks,
+  planGrowth,
   promptHashes,
 } from './checks.js';
 import { coverageFindings, measureCoverage } from './coverage.js';
@@ -110,7 +112,8 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const counted = countedRecords(logged.records, digestsOfRuns(runs));
   // Records another config wrote (another temperature, prompt or maze) would be reported under
   // this config's settings: they are left out, and said so.
-  const plan = planChecks(checks, ctx);
+  // Adaptive sampling's later stages are planned from the answers: replayed from the log.
+  const plan = grownPlan(planChecks(checks, ctx), planGrowth(checks, ctx), counted.records);
   const split = splitStale(counted.records, plan);
   const { current: records, stale } = split;
   if (options.requireMatchingLogs) {

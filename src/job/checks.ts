@@ -19,7 +19,7 @@ import type {
 import type { LoadedConfig } from '../config/load.js';
 import type { CheckName } from '../config/schema.js';
 import type { SampleRecord } from '../sampleLog/index.js';
-import type { WorkUnit } from '../runner/types.js';
+import type { PlanGrowth, WorkUnit } from '../runner/types.js';
 import type { Report } from '../report/types.js';
 import { failedRequestFindings } from './failedRequests.js';
 
@@ -31,6 +31,7 @@ interface AnyCheck {
   name: CheckName;
   load(ctx: CheckContext): Promise<unknown>;
   plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
+  growth(definitions: unknown, ctx: CheckContext): PlanGrowth | null;
   analyse(records: readonly SampleRecord[], definitions: unknown, ctx: CheckContext): unknown;
   gate(section: unknown, ctx: CheckContext, previous?: unknown): GateFinding[];
   rules(section: unknown, ctx: CheckContext): GateRuleCard[];
@@ -41,6 +42,7 @@ function erase<D, S>(check: Check<D, S>): AnyCheck {
     name: check.name,
     load: (ctx) => check.load(ctx),
     plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
+    growth: (definitions, ctx) => check.growth?.(definitions as D, ctx) ?? null,
     analyse: (records, definitions, ctx) => check.analyse(records, definitions as D, ctx),
     gate: (section, ctx, previous) => check.gate(section as S, ctx, previous),
     rules: (section, ctx) => check.rules?.(section as S, ctx) ?? [],
@@ -92,6 +94,16 @@ export function planChecks(checks: readonly LoadedCheck[], ctx: CheckContext): W
     }
   }
   return units;
+}
+
+/** The checks' plans that grow as answers arrive, as one; undefined when none does. */
+export function planGrowth(
+  checks: readonly LoadedCheck[],
+  ctx: CheckContext,
+): PlanGrowth | undefined {
+  const growths = checks.flatMap(({ check, definitions }) => check.growth(definitions, ctx) ?? []);
+  if (growths.length === 0) return undefined;
+  return { observe: (records) => growths.flatMap((growth) => growth.observe(records)) };
 }
 
 export interface Analysed {

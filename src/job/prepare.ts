@@ -11,13 +11,15 @@ import { createProvider } from '../providers/create.js';
 import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
 import { estimatedCalls } from '../runner/cost.js';
-import type { WorkUnit } from '../runner/types.js';
-import { checkContext, type LoadedCheck, loadChecks, planChecks } from './checks.js';
+import type { PlanGrowth, WorkUnit } from '../runner/types.js';
+import { checkContext, type LoadedCheck, loadChecks, planChecks, planGrowth } from './checks.js';
 
 export interface PreparedJob {
   ctx: CheckContext;
   checks: LoadedCheck[];
   units: WorkUnit[];
+  /** Units the answers add while the run goes (adaptive sampling). */
+  growth: PlanGrowth | undefined;
   provider: Provider;
 }
 
@@ -32,7 +34,7 @@ export async function prepareJob(
   // node-llama-cpp is an optional peer dependency: say how to install it before anything runs.
   if (ctx.config.provider.kind === 'embedded' && !options.provider) await loadEngine();
   const provider = options.provider ?? createProvider(ctx.config, process.env, ctx.baseDir);
-  return { ctx, checks, units, provider };
+  return { ctx, checks, units, growth: planGrowth(checks, ctx), provider };
 }
 
 /** The model calls a plan makes at most (maze games may end early). */

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
+import { InputError } from '../errors.js';
 import { readHistory } from '../history/file.js';
 import type { RunOperations } from '../operations/types.js';
 import type { Provider } from '../providers/types.js';
@@ -32,10 +33,17 @@ export async function runJob(
   const { loaded } = options;
   const { config } = loaded;
   const limit = options.limit ?? null;
-  const { ctx, checks, units, provider } = await prepareJob(loaded, {
+  const { ctx, checks, units, growth, provider } = await prepareJob(loaded, {
     provider: options.provider,
     limit,
   });
+
+  if (growth && options.shard) {
+    throw new InputError(
+      'churn.sampling: adaptive plans each stage from both models\' answers, which one shard of the plan does not hold',
+      ['run without --shard / the shard input, or set churn.sampling: fixed to split the run'],
+    );
+  }
 
   // A damaged history is bad input: said before any request, not after an hour of measuring.
   if (config.output.history && !config.models.candidate) {
@@ -73,6 +81,7 @@ export async function runJob(
   const result = await runPlan({
     provider,
     units,
+    growth,
     models,
     logPath,
     concurrency: config.runner.concurrency,

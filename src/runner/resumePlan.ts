@@ -7,7 +7,7 @@
  */
 import { countedRecords, isFinal, type SampleRecord } from '../sampleLog/index.js';
 import { indexPrior, priorKey } from './resume.js';
-import type { WorkUnit } from './types.js';
+import type { PlanGrowth, WorkUnit } from './types.js';
 
 export interface PendingUnit {
   unit: WorkUnit;
@@ -45,4 +45,36 @@ export class ResumePlan {
     const prior = logged.filter(isFinal);
     return { unit, prior, logged, complete: unit.isComplete(prior) };
   }
+}
+
+/**
+ * The plan as a run over these records grew it: each unit with records in the log shows them
+ * to `growth`, and the units that adds are looked at in turn. The analysis counts coverage and
+ * stale records against this plan. `records`: those that count, one digest per model.
+ */
+export function grownPlan(
+  units: readonly WorkUnit[],
+  growth: PlanGrowth | undefined,
+  records: readonly SampleRecord[],
+): WorkUnit[] {
+  if (!growth) return [...units];
+  const digestOf = new Map<string, string | null>();
+  for (const record of records) {
+    if (!digestOf.has(record.model)) digestOf.set(record.model, record.digest);
+  }
+  const resume = new ResumePlan(records, digestOf);
+  const plan: WorkUnit[] = [];
+  const seen = new Set<string>();
+  for (let next: readonly WorkUnit[] = units; next.length > 0; ) {
+    const answered: SampleRecord[] = [];
+    for (const unit of next) {
+      const id = JSON.stringify([unit.check, unit.model, unit.key]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      plan.push(unit);
+      answered.push(...resume.resume(unit).logged);
+    }
+    next = answered.length > 0 ? growth.observe(answered) : [];
+  }
+  return plan;
 }

@@ -67,12 +67,11 @@ import {
 } from './preflight.js';
 import { type ProgressSink, silentProgress } from './progress.js';
 import { ResumePlan } from './resumePlan.js';
-import { type PlanGrowth, Scheduler } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 import { type ShardSpec, selectShard, shardLabel } from './shard.js';
-import type { WorkUnit } from './types.js';
+import type { PlanGrowth, WorkUnit } from './types.js';
 
 export { RunCancelled } from './callPolicy.js';
-export type { PlanGrowth } from './scheduler.js';
 
 export interface RunPlanOptions {
   provider: Provider;

@@ -22,16 +22,7 @@ import {
 import type { ProgressSink } from './progress.js';
 import { checkRecordBelongs } from './resume.js';
 import type { PendingUnit, ResumePlan } from './resumePlan.js';
-import type { UnitContext, WorkUnit } from './types.js';
-
-/** Units that answers add to the plan (adaptive sampling's next stages). */
-export interface PlanGrowth {
-  /**
-   * Told the final records of each unit the log already completes, then the records of each
-   * unit this run executes, once the unit has ended; returns the units these answers add.
-   */
-  observe(records: readonly SampleRecord[]): readonly WorkUnit[];
-}
+import type { PlanGrowth, UnitContext, WorkUnit } from './types.js';
 
 export interface SchedulerOptions {
   provider: Provider;

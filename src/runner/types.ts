@@ -87,3 +87,12 @@ export interface WorkUnit {
   replaced?(records: readonly SampleRecord[]): SampleRecord[];
   execute(ctx: UnitContext): Promise<void>;
 }
+
+/** Units that answers add to the plan (adaptive sampling's next stages). */
+export interface PlanGrowth {
+  /**
+   * Told the final records of each unit the log already completes, then the records of each
+   * unit this run executes, once the unit has ended; returns the units these answers add.
+   */
+  observe(records: readonly SampleRecord[]): readonly WorkUnit[];
+}

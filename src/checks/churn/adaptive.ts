@@ -207,3 +207,90 @@ export function adaptiveItemTest(
     domainStrata: stageStrata(stages.slice(0, Math.min(firstLook, last))),
   };
 }
+
+/** The design of `churn.sampling: adaptive`; `futility-p: 1` turns the futility stop off. */
+export function designOf(settings: {
+  samplesFirst: number;
+  samplesStep: number;
+  samplesMax: number;
+  settledShare: number;
+  futilityP: number;
+  futilityFrom: number;
+}): AdaptiveDesign {
+  return {
+    firstStage: settings.samplesFirst,
+    stage: settings.samplesStep,
+    samplesMax: settings.samplesMax,
+    settledShare: settings.settledShare,
+    ...(settings.futilityP < 1
+      ? { futility: { fromSamples: settings.futilityFrom, pAbove: settings.futilityP } }
+      : {}),
+  };
+}
+
+/**
+ * One sample of one model: true or false when answered, null when recorded without a valid
+ * answer (timeout, invalid, error), undefined when not taken (yet).
+ */
+export type SampleOutcome = boolean | null | undefined;
+
+export type PathStop = 'settled' | 'samples-max' | 'futility' | 'open';
+
+export interface ItemPath {
+  /** Stages taken, each with the valid samples and successes of both models. */
+  stages: StageCounts[];
+  /** Samples per model the path has reached: the end of its last stage. */
+  samples: number;
+  /**
+   * Why it ended: settled, samples-max, futility, or `open` — a stage not complete yet (its
+   * samples are in `stages` as far as they go), or a next stage decided but not started.
+   */
+  stop: PathStop;
+  /** Samples per model the item needs so far: `samples`, or the end of its next stage. */
+  wanted: number;
+}
+
+/**
+ * Replays the stopping rule over the outcomes known: stage after stage, as long as each stage
+ * is complete for both models (every sample recorded, valid or not) and the rule continues.
+ * The runner uses it to know which samples to ask next, the analysis to know which samples the
+ * path took: samples beyond it (a fixed run's, say) never enter the tests. Counting a recorded
+ * but invalid sample as taken keeps the path a function of the log alone.
+ */
+export function replayItem(
+  outcome: (model: 0 | 1, sample: number) => SampleOutcome,
+  design: AdaptiveDesign,
+): ItemPath {
+  const stages: StageCounts[] = [];
+  let from = 0;
+  let size = design.firstStage;
+  let pooledCorrect = 0;
+  let pooledValid = 0;
+  for (;;) {
+    const to = from + size;
+    const stage = { baselineCorrect: 0, baselineSamples: 0, candidateCorrect: 0, candidateSamples: 0 };
+    let recorded = 0;
+    for (let k = from; k < to; k++) {
+      for (const model of [0, 1] as const) {
+        const value = outcome(model, k);
+        if (value === undefined) continue;
+        recorded++;
+        if (value === null) continue;
+        if (model === 0) stage.baselineSamples++;
+        else stage.candidateSamples++;
+        if (value && model === 0) stage.baselineCorrect++;
+        if (value && model === 1) stage.candidateCorrect++;
+      }
+    }
+    if (recorded === 0 && from > 0) return { stages, samples: from, stop: 'open', wanted: to };
+    stages.push(stage);
+    if (recorded < 2 * size) return { stages, samples: to, stop: 'open', wanted: to };
+    pooledCorrect += stage.baselineCorrect + stage.candidateCorrect;
+    pooledValid += stage.baselineSamples + stage.candidateSamples;
+    const decision = decideNextStage(pooledCorrect, pooledValid, to, design);
+    if (decision.action === 'stop') return { stages, samples: to, stop: decision.reason, wanted: to };
+    if (isFutile(stages, design)) return { stages, samples: to, stop: 'futility', wanted: to };
+    from = to;
+    size = decision.samples;
+  }
+}

@@ -9,6 +9,7 @@ import { analyseChurnExact } from './analyseExact.js';
 import { churnGate } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { churnWorkUnits } from './plan.js';
+import { ChurnStages } from './stagedPlan.js';
 import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 
@@ -28,6 +29,11 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   },
   plan(definitions, ctx, model) {
     return churnWorkUnits(definitions.items, ctx.config, model);
+  },
+  growth(definitions, ctx) {
+    const { sampling, estimator } = ctx.config.churn;
+    if (sampling !== 'adaptive' || estimator !== 'sampled') return null;
+    return new ChurnStages(definitions.items, ctx.config, ctx.models.baseline, ctx.models.candidate);
   },
   analyse(records, definitions, ctx) {
     const analyse = ctx.config.churn.estimator === 'logprobs' ? analyseChurnExact : analyseChurn;

@@ -42,61 +42,65 @@ export function checkExactEstimator(config: GateConfig, items: readonly ChurnIte
   }
 }
 
+/** The slot of one call: item, mode and sample index (seed = base seed + sample). */
+export function churnSlot(
+  item: ChurnItem,
+  config: GateConfig,
+  model: string,
+  mode: ChurnSampleSlot['mode'],
+  sample: number,
+): ChurnSampleSlot {
+  const settings = config.churn;
+  const common = {
+    numCtx: config.runner.numCtx,
+    numPredict: settings.numPredict,
+    think: settings.think,
+  };
+  // Temperature 0 for the logprobs estimator: Ollama's log-probabilities are then those of the
+  // raw logits in every server version (later ones scale them by a temperature above 0); the
+  // estimator applies churn.temperature itself.
+  const options: ChatOptions =
+    mode === 'stochastic'
+      ? { ...common, temperature: settings.temperature, seed: settings.baseSeed + sample }
+      : { ...common, temperature: 0, seed: settings.greedySeed };
+  return {
+    item,
+    model,
+    key: churnUnitKey(item.id, mode, sample),
+    mode,
+    sample,
+    spec: {
+      request: {
+        model,
+        messages: churnMessages(item),
+        format: answerSchema(item),
+        options,
+        ...(mode === 'exact' ? { answerProbabilities: { top: settings.topLogprobs } } : {}),
+      },
+      promptSha256: churnPromptHash(item),
+    },
+  };
+}
+
+/** Stochastic samples planned before any answer: K, or adaptive sampling's first stage. */
+export function firstSamples(settings: GateConfig['churn']): number {
+  return settings.sampling === 'adaptive' ? settings.samplesFirst : settings.samples;
+}
+
 export function churnSlots(
   items: readonly ChurnItem[],
   config: GateConfig,
   model: string,
 ): ChurnSampleSlot[] {
   const settings = config.churn;
-  const slots: ChurnSampleSlot[] = [];
-  const slot = (
-    item: ChurnItem,
-    mode: ChurnSampleSlot['mode'],
-    sample: number,
-    options: ChatOptions,
-  ) => {
-    slots.push({
-      item,
-      model,
-      key: churnUnitKey(item.id, mode, sample),
-      mode,
-      sample,
-      spec: {
-        request: {
-          model,
-          messages: churnMessages(item),
-          format: answerSchema(item),
-          options,
-          ...(mode === 'exact' ? { answerProbabilities: { top: settings.topLogprobs } } : {}),
-        },
-        promptSha256: churnPromptHash(item),
-      },
-    });
-  };
-  const common = {
-    numCtx: config.runner.numCtx,
-    numPredict: settings.numPredict,
-    think: settings.think,
-  };
   if (settings.estimator === 'logprobs') {
-    // Temperature 0: Ollama's log-probabilities are then those of the raw logits in every
-    // server version (later ones scale them by a temperature above 0); the estimator applies
-    // churn.temperature itself.
-    for (const item of items) {
-      slot(item, 'exact', 0, { ...common, temperature: 0, seed: settings.greedySeed });
-    }
-    return slots;
+    return items.map((item) => churnSlot(item, config, model, 'exact', 0));
   }
+  const slots: ChurnSampleSlot[] = [];
+  const samples = firstSamples(settings);
   for (const item of items) {
-    for (let k = 0; k < settings.samples; k++) {
-      slot(item, 'stochastic', k, {
-        ...common,
-        temperature: settings.temperature,
-        seed: settings.baseSeed + k,
-      });
-    }
-    if (settings.greedy)
-      slot(item, 'greedy', 0, { ...common, temperature: 0, seed: settings.greedySeed });
+    for (let k = 0; k < samples; k++) slots.push(churnSlot(item, config, model, 'stochastic', k));
+    if (settings.greedy) slots.push(churnSlot(item, config, model, 'greedy', 0));
   }
   return slots;
 }
@@ -126,40 +130,40 @@ export function churnWorkUnits(
   model: string,
 ): WorkUnit[] {
   checkExactEstimator(config, items);
+  return churnSlots(items, config, model).map((slot) => churnUnit(slot, config));
+}
+
+/** One call as a work unit: complete once the log holds its answer under today's settings. */
+export function churnUnit(slot: ChurnSampleSlot, config: GateConfig): WorkUnit {
   const { keepText, temperature } = config.churn;
-  return churnSlots(items, config, model).map((slot) => {
-    const matches = (record: SampleRecord): boolean =>
-      record.kind === 'call' &&
-      record.prompt_sha256 === slot.spec.promptSha256 &&
-      record.kind === 'call' &&
-      sameRecordedOptions(record.options, recordedOptions(slot.spec.request.options)) &&
-      // Exact probabilities hold for one temperature; another one is asked again.
-      (slot.mode !== 'exact' ||
-        (record.check === 'churn' && record.estimate_temperature === temperature));
-    const isComplete = (prior: readonly SampleRecord[]): boolean =>
-      prior.some(
-        (record) => matches(record) && record.kind === 'call' && record.status !== 'error',
+  const matches = (record: SampleRecord): boolean =>
+    record.kind === 'call' &&
+    record.prompt_sha256 === slot.spec.promptSha256 &&
+    sameRecordedOptions(record.options, recordedOptions(slot.spec.request.options)) &&
+    // Exact probabilities hold for one temperature; another one is asked again.
+    (slot.mode !== 'exact' ||
+      (record.check === 'churn' && record.estimate_temperature === temperature));
+  const isComplete = (prior: readonly SampleRecord[]): boolean =>
+    prior.some((record) => matches(record) && record.kind === 'call' && record.status !== 'error');
+  return {
+    check: 'churn',
+    model: slot.model,
+    key: slot.key,
+    expectedCalls: 1,
+    expected: {
+      promptSha256: slot.spec.promptSha256,
+      options: recordedOptions(slot.spec.request.options),
+    },
+    isComplete,
+    current: (records) => records.filter(matches),
+    async execute(ctx) {
+      if (isComplete(ctx.prior)) return;
+      const outcome = await ctx.call(slot.spec);
+      await ctx.emit(
+        slot.mode === 'exact'
+          ? scoreChurnExact(slot, outcome, ctx.digest, keepText, temperature)
+          : scoreChurnSample(slot, outcome, ctx.digest, keepText),
       );
-    return {
-      check: 'churn',
-      model,
-      key: slot.key,
-      expectedCalls: 1,
-      expected: {
-        promptSha256: slot.spec.promptSha256,
-        options: recordedOptions(slot.spec.request.options),
-      },
-      isComplete,
-      current: (records) => records.filter(matches),
-      async execute(ctx) {
-        if (isComplete(ctx.prior)) return;
-        const outcome = await ctx.call(slot.spec);
-        await ctx.emit(
-          slot.mode === 'exact'
-            ? scoreChurnExact(slot, outcome, ctx.digest, keepText, temperature)
-            : scoreChurnSample(slot, outcome, ctx.digest, keepText),
-        );
-      },
-    };
-  });
+    },
+  };
 }

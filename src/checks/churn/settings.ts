@@ -28,6 +28,20 @@ export const churnSettingsSchema = z
   .object({
     items: z.string().min(1).default('fixtures/items/general.yml'),
     samples: z.number().int().min(2).max(1000).default(10),
+    /**
+     * `fixed`: `samples` per item and model. `adaptive`: a first stage of `samples-first`, then
+     * stages of `samples-step` only for items still open, up to `samples-max`
+     * (docs/adaptive-sampling.md).
+     */
+    sampling: z.enum(['fixed', 'adaptive']).default('fixed'),
+    samplesFirst: z.number().int().min(2).max(1000).default(5),
+    samplesStep: z.number().int().min(1).max(1000).default(5),
+    samplesMax: z.number().int().min(2).max(1000).default(30),
+    /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
+    settledShare: z.number().min(0).lt(0.5).default(0.05),
+    /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
+    futilityP: z.number().gt(0).max(1).default(0.3),
+    futilityFrom: z.number().int().min(1).max(1000).default(10),
     temperature: z.number().min(0).max(2).default(0.7),
     baseSeed: z.number().int().min(0).default(1000),
     greedy: z.boolean().default(true),
@@ -86,6 +100,41 @@ export const churnSettingsSchema = z
       .strict()
       .prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine(checkSampling);
+
+/** Adaptive sampling's settings must describe a design, and only the sampled estimator has one. */
+function checkSampling(settings: ChurnSettingsShape, ctx: z.RefinementCtx): void {
+  if (settings.sampling !== 'adaptive') return;
+  const refuse = (key: string, message: string): void => {
+    ctx.addIssue({ code: 'custom', path: [key], message });
+  };
+  if (settings.samplesFirst > settings.samplesMax) {
+    refuse(
+      'samplesFirst',
+      `expected at most samples-max (${settings.samplesMax}), got ${settings.samplesFirst}`,
+    );
+  }
+  if (settings.estimator === 'logprobs') {
+    refuse(
+      'sampling',
+      'adaptive sampling stages sampled answers; with estimator: logprobs each item is evaluated once — set sampling: fixed, or estimator: sampled',
+    );
+  }
+  if (settings.method === 'rci') {
+    refuse(
+      'sampling',
+      "adaptive sampling needs method: fisher-bh (its exact test across stages); the Reliable Change Index assumes the same K for every item — set sampling: fixed, or method: fisher-bh",
+    );
+  }
+}
+
+type ChurnSettingsShape = {
+  sampling: 'fixed' | 'adaptive';
+  samplesFirst: number;
+  samplesMax: number;
+  estimator: 'sampled' | 'logprobs';
+  method: 'fisher-bh' | 'rci';
+};
 
 export type ChurnSettings = z.infer<typeof churnSettingsSchema>;
