@@ -40,7 +40,7 @@ export async function runJob(
 
   if (growth && options.shard) {
     throw new InputError(
-      'churn.sampling: adaptive plans each stage from both models\' answers, which one shard of the plan does not hold',
+      "churn.sampling: adaptive plans each stage from both models' answers, which one shard of the plan does not hold",
       ['run without --shard / the shard input, or set churn.sampling: fixed to split the run'],
     );
   }

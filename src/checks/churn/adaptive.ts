@@ -268,7 +268,12 @@ export function replayItem(
   let pooledValid = 0;
   for (;;) {
     const to = from + size;
-    const stage = { baselineCorrect: 0, baselineSamples: 0, candidateCorrect: 0, candidateSamples: 0 };
+    const stage = {
+      baselineCorrect: 0,
+      baselineSamples: 0,
+      candidateCorrect: 0,
+      candidateSamples: 0,
+    };
     let recorded = 0;
     for (let k = from; k < to; k++) {
       for (const model of [0, 1] as const) {
@@ -288,7 +293,8 @@ export function replayItem(
     pooledCorrect += stage.baselineCorrect + stage.candidateCorrect;
     pooledValid += stage.baselineSamples + stage.candidateSamples;
     const decision = decideNextStage(pooledCorrect, pooledValid, to, design);
-    if (decision.action === 'stop') return { stages, samples: to, stop: decision.reason, wanted: to };
+    if (decision.action === 'stop')
+      return { stages, samples: to, stop: decision.reason, wanted: to };
     if (isFutile(stages, design)) return { stages, samples: to, stop: 'futility', wanted: to };
     from = to;
     size = decision.samples;

@@ -42,6 +42,13 @@ import type { ChurnSettings } from './settings.js';
 import { type ModelTally, tallyRecords } from './tally.js';
 import { churnBudget } from './budget.js';
 import {
+  type AdaptivePaths,
+  adaptivePaths,
+  domainStrata,
+  keepPathSamples,
+  stagedItems,
+} from './adaptiveAnalysis.js';
+import {
   type DomainCounts,
   type DomainTestRow,
   DETECTION_POWER,
@@ -172,9 +179,11 @@ function methodSection(
 
 export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
   const { settings, items } = input;
-  const samples = settings.samples;
+  // Adaptive sampling: up to samples-max per item, each item's path replayed from the log.
+  const samples = settings.sampling === 'adaptive' ? settings.samplesMax : settings.samples;
   const warnings = [...(input.warnings ?? [])];
   const tally = tallyRecords(input.records, items, samples, input.baseline, input.candidate);
+  const adaptive = adaptiveTally(input, tally);
   if (tally.unknownItemRecords > 0) {
     warnings.push(
       `${tally.unknownItemRecords} records name items that are not in the item file (ignored)`,
@@ -206,6 +215,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     alpha: settings.alpha,
     samples,
     temperature: settings.temperature,
+    ...(adaptive ? { sampling: adaptive.summary } : {}),
     warnings,
   };
 
@@ -222,13 +232,9 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
 
   const budget = churnBudget(input.falseAlarmShare ?? DEFAULT_CHECK_SHARE);
   const fisher = createFisherCache();
-  const outcome = runMethods(
-    tally.baseline.masks,
-    tally.candidate.masks,
-    splits,
-    settings.alpha,
-    fisher,
-  );
+  const staged = adaptive ? stagedItems(adaptive) : undefined;
+  const { masks } = tally.baseline;
+  const outcome = runMethods(masks, tally.candidate.masks, splits, settings.alpha, fisher, staged);
   const calibration = nullCalibration(
     outcome,
     tally.baseline.masks,
@@ -239,6 +245,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     settings.nullReplicates,
     NULL_SEED,
     budget.maxDeteriorated,
+    staged,
   );
   const { x1, n1, x2, n2 } = outcome.counts;
   const p1 = new Float64Array(items.length);
@@ -305,7 +312,16 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     },
   };
   const gateClasses = settings.method === 'fisher-bh' ? outcome.exactClass : outcome.rciClass;
-  const tests = domainTests(items, outcome, settings.gate.minDomainItems, budget.domainLoss);
+  const strataOf = adaptive
+    ? (i: number) => domainStrata(adaptive, i, masks, (tally.candidate as ModelTally).masks)
+    : undefined;
+  const tests = domainTests(
+    items,
+    outcome,
+    settings.gate.minDomainItems,
+    budget.domainLoss,
+    strataOf,
+  );
   const domains = domainTable(items, p1, p2, deltas, gateClasses, tests.overall.direction, (d) => {
     const test = tests.byDomain.get(d) ?? null;
     return { test, loss: test?.loss ?? false, gain: test?.gain ?? false };
@@ -360,6 +376,22 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     candidate: modelSummary(tally.candidate, outcome.reliability[1]),
     comparison,
   };
+}
+
+/**
+ * Adaptive sampling: each item's path replayed from the log, and every sample beyond it (a
+ * fixed run's, reused) cleared from the masks. Null at a fixed K.
+ */
+function adaptiveTally(
+  input: ChurnAnalysisInput,
+  tally: ReturnType<typeof tallyRecords>,
+): AdaptivePaths | null {
+  const { settings, items } = input;
+  if (settings.sampling !== 'adaptive') return null;
+  const adaptive = adaptivePaths(input.records, items, settings, input.baseline, input.candidate);
+  keepPathSamples(tally.baseline.masks, adaptive.planned);
+  if (tally.candidate) keepPathSamples(tally.candidate.masks, adaptive.planned);
+  return adaptive;
 }
 
 export function aggregateDelta(
@@ -418,15 +450,19 @@ interface DomainTests {
   levelPerDomain: number;
 }
 
-/** Every item with enough valid samples from both models enters its domain's test. */
+/**
+ * Every item with enough valid samples from both models enters its domain's test: one stratum
+ * per item, or with adaptive sampling the strata `strataOf` gives (one per stage).
+ */
 function domainTests(
   items: readonly ChurnItem[],
   outcome: MethodsOutcome,
   minItems: number,
   level: number,
+  strataOf?: (item: number) => Stratum[],
 ): DomainTests {
   const { x1, n1, x2, n2 } = outcome.counts;
-  const byDomain = new Map<string, Stratum[]>();
+  const byDomain = new Map<string, DomainCounts>();
   const all: Stratum[] = [];
   let variance = 0;
   items.forEach((item, i) => {
@@ -439,14 +475,14 @@ function domainTests(
     };
     const p = (stratum.x1 + stratum.x2 + 1) / (stratum.n1 + stratum.n2 + 2);
     variance += p * (1 - p);
-    all.push(stratum);
-    const list = byDomain.get(item.domain) ?? [];
-    list.push(stratum);
-    byDomain.set(item.domain, list);
+    const strata = strataOf ? strataOf(i) : [stratum];
+    all.push(...strata);
+    const counts = byDomain.get(item.domain) ?? { domain: item.domain, strata: [], items: [] };
+    counts.strata.push(...strata);
+    counts.items?.push(stratum);
+    byDomain.set(item.domain, counts);
   });
-  const tested: DomainCounts[] = [...byDomain.entries()]
-    .filter(([, strata]) => strata.length >= minItems)
-    .map(([domain, strata]) => ({ domain, strata }));
+  const tested = [...byDomain.values()].filter((d) => (d.items ?? d.strata).length >= minItems);
   const rows = testDomains(tested, level);
   return {
     byDomain: new Map(rows.map((row) => [row.domain, row])),

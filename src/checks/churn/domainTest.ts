@@ -49,7 +49,10 @@ export interface OverallTest {
 
 export interface DomainCounts {
   domain: string;
+  /** The strata of the test: one per item, or one per item and stage (adaptive sampling). */
   strata: Stratum[];
+  /** One pooled stratum per item, when `strata` holds several per item: counts and power. */
+  items?: Stratum[];
 }
 
 /** Shrunk per-sample variance p̃(1 − p̃), p̃ = (x + 1)/(n + 2): a settled item may still move. */
@@ -120,7 +123,7 @@ export function testDomains(domains: readonly DomainCounts[], level: number): Do
   const perDomainLevel = domains.length === 0 ? level : level / domains.length;
   return tested.map(({ d, result }, i) => ({
     domain: d.domain,
-    items: d.strata.length,
+    items: (d.items ?? d.strata).length,
     informative: result.informative,
     pLoss: result.pLower,
     pGain: result.pUpper,
@@ -128,7 +131,7 @@ export function testDomains(domains: readonly DomainCounts[], level: number): Do
     adjustedGain: adjustedGain[i] as number,
     loss: (adjustedLoss[i] as number) <= level,
     gain: (adjustedGain[i] as number) <= level,
-    detectable: detectableDomainLoss(d.strata, perDomainLevel),
+    detectable: detectableDomainLoss(d.items ?? d.strata, perDomainLevel),
   }));
 }
 

@@ -33,7 +33,12 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   growth(definitions, ctx) {
     const { sampling, estimator } = ctx.config.churn;
     if (sampling !== 'adaptive' || estimator !== 'sampled') return null;
-    return new ChurnStages(definitions.items, ctx.config, ctx.models.baseline, ctx.models.candidate);
+    return new ChurnStages(
+      definitions.items,
+      ctx.config,
+      ctx.models.baseline,
+      ctx.models.candidate,
+    );
   },
   analyse(records, definitions, ctx) {
     const analyse = ctx.config.churn.estimator === 'logprobs' ? analyseChurnExact : analyseChurn;

@@ -54,6 +54,16 @@ export interface MethodsOutcome {
 
 export type FisherTest = (x1: number, n1: number, x2: number, n2: number) => number;
 
+/**
+ * Adaptive sampling: items end with different numbers of samples, taken in stages. `planned`:
+ * each item's samples per model (the valid-share rule reads it instead of K); `itemTest`: the
+ * item's p-value from both models' samples (the exact test across its stages).
+ */
+export interface StagedItems {
+  planned: Int32Array;
+  itemTest: (item: number, baseline: SampleMasks, candidate: SampleMasks) => number;
+}
+
 export function countsOf(masks: SampleMasks): { x: Int32Array; n: Int32Array } {
   const x = new Int32Array(masks.items);
   const n = new Int32Array(masks.items);
@@ -80,6 +90,7 @@ export function runMethods(
   splits: readonly Uint32Array[],
   alpha: number,
   fisher: FisherTest,
+  staged?: StagedItems,
 ): MethodsOutcome {
   const items = baseline.items;
   const samples = baseline.samples;
@@ -93,7 +104,8 @@ export function runMethods(
     const n1 = b.n[i] as number;
     const n2 = c.n[i] as number;
     // n/K ≥ 0.6 without floating point: 5n ≥ 3K.
-    if (5 * n1 < 3 * samples || 5 * n2 < 3 * samples || n1 === 0 || n2 === 0) {
+    const planned = staged ? (staged.planned[i] as number) : samples;
+    if (5 * n1 < 3 * planned || 5 * n2 < 3 * planned || n1 === 0 || n2 === 0) {
       exclusion[i] = Exclusion.lowValid;
       continue;
     }
@@ -138,7 +150,9 @@ export function runMethods(
     else if (value < -RCI_CRITICAL) rciClass[i] = -1;
     if (value > RCI_CONSERVATIVE) rciConservativeClass[i] = 1;
     else if (value < -RCI_CONSERVATIVE) rciConservativeClass[i] = -1;
-    const p = fisher(b.x[i] as number, b.n[i] as number, c.x[i] as number, c.n[i] as number);
+    const p = staged
+      ? staged.itemTest(i, baseline, candidate)
+      : fisher(b.x[i] as number, b.n[i] as number, c.x[i] as number, c.n[i] as number);
     fisherP[i] = p;
     pValues.push(p);
     if (p <= alpha && delta !== 0) rawClass[i] = delta > 0 ? 1 : -1;

@@ -12,7 +12,7 @@
 import { createRng } from '../../stats/prng.js';
 import { quantileSorted } from '../../stats/quantile.js';
 import { createSampleMasks, type SampleMasks } from '../../stats/splitHalf.js';
-import { type FisherTest, type MethodsOutcome, runMethods } from './methods.js';
+import { type FisherTest, type MethodsOutcome, runMethods, type StagedItems } from './methods.js';
 
 /** Baseline-accuracy bands of the difficulty table: [0, .2), [.2, .4), … [.8, 1]. */
 export const BAND_EDGES = [0, 0.2, 0.4, 0.6, 0.8, 1] as const;
@@ -73,6 +73,7 @@ export function nullCalibration(
   replicates: number,
   seed: number,
   upperLevel = 0.05,
+  staged?: StagedItems,
 ): NullCalibration {
   const rng = createRng(seed);
   const items = validBaseline.items;
@@ -119,7 +120,7 @@ export function nullCalibration(
   for (let r = 0; r < replicates; r++) {
     redraw(validBaseline, drawnBaseline);
     redraw(validCandidate, drawnCandidate);
-    const outcome = runMethods(drawnBaseline, drawnCandidate, splits, alpha, fisher);
+    const outcome = runMethods(drawnBaseline, drawnCandidate, splits, alpha, fisher, staged);
     methods.forEach((method, m) => {
       const tally = tallies[m] as (typeof tallies)[number];
       const classes = method.classOf(outcome);

@@ -239,7 +239,34 @@ export interface SampledChurnSection {
   candidate: ModelSummary | null;
   /** Null in single-model (nightly) mode. */
   comparison: ChurnComparison | null;
+  /** `churn.sampling: adaptive`: the design and what it spent; absent at a fixed K. */
+  sampling?: AdaptiveSamplingSummary;
   warnings: string[];
+}
+
+/** What adaptive sampling took: its design, its requests against a fixed K, where items stopped. */
+export interface AdaptiveSamplingSummary {
+  mode: 'adaptive';
+  samplesFirst: number;
+  samplesStep: number;
+  samplesMax: number;
+  settledShare: number;
+  futility: { p: number; from: number } | null;
+  /**
+   * Stochastic samples, all models together: those the items' paths took, those a fixed K at
+   * samples-max takes, and the difference (greedy samples are the same in both and left out).
+   */
+  requests: { used: number; fixed: number; saved: number; savedShare: number | null };
+  /** Per stage end (samples per model): the items whose path ended there, and why. */
+  stopped: {
+    samples: number;
+    items: number;
+    settled: number;
+    futility: number;
+    samplesMax: number;
+    /** Not finished: a stage incomplete (an interrupted run) or decided but not taken. */
+    open: number;
+  }[];
 }
 
 /** Exact estimator: one model's series. */

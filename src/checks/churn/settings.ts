@@ -124,7 +124,7 @@ function checkSampling(settings: ChurnSettingsShape, ctx: z.RefinementCtx): void
   if (settings.method === 'rci') {
     refuse(
       'sampling',
-      "adaptive sampling needs method: fisher-bh (its exact test across stages); the Reliable Change Index assumes the same K for every item — set sampling: fixed, or method: fisher-bh",
+      'adaptive sampling needs method: fisher-bh (its exact test across stages); the Reliable Change Index assumes the same K for every item — set sampling: fixed, or method: fisher-bh',
     );
   }
 }

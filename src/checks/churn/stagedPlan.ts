@@ -7,27 +7,22 @@
  */
 import type { GateConfig } from '../../config/schema.js';
 import type { PlanGrowth, WorkUnit } from '../../runner/types.js';
-import type { ChurnCallRecord, SampleRecord } from '../../sampleLog/index.js';
-import { type AdaptiveDesign, designOf, replayItem, type SampleOutcome } from './adaptive.js';
+import type { SampleRecord } from '../../sampleLog/index.js';
+import { type AdaptiveDesign, designOf } from './adaptive.js';
 import type { ChurnItem } from './items.js';
 import { churnSlot, churnUnit } from './plan.js';
-
-/** One sample's outcome as the analysis counts it (tally.ts): answered right or wrong, or not valid. */
-export function sampleOutcome(record: ChurnCallRecord): SampleOutcome {
-  return record.status === 'ok' && record.correct !== null ? record.correct : null;
-}
+import { StageOutcomes } from './stageOutcomes.js';
 
 interface ItemState {
   item: ChurnItem;
-  outcomes: [Map<number, SampleOutcome>, Map<number, SampleOutcome>];
   /** Samples per model planned so far. */
   planned: number;
 }
 
 export class ChurnStages implements PlanGrowth {
   private readonly design: AdaptiveDesign;
+  private readonly outcomes: StageOutcomes;
   private readonly items = new Map<string, ItemState>();
-  /** The models in the order of the design: baseline, candidate (the baseline alone in a single-model run). */
   private readonly models: readonly string[];
 
   constructor(
@@ -37,27 +32,19 @@ export class ChurnStages implements PlanGrowth {
     candidate: string | null,
   ) {
     this.design = designOf(config.churn);
-    // The same tag twice (A/A) is one series of samples: it stops on its own share.
-    this.models =
-      candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
+    this.outcomes = new StageOutcomes(baseline, candidate);
+    this.models = modelOrder(baseline, candidate);
     for (const item of items) {
-      this.items.set(item.id, {
-        item,
-        outcomes: [new Map(), new Map()],
-        planned: this.design.firstStage,
-      });
+      this.items.set(item.id, { item, planned: this.design.firstStage });
     }
   }
 
   observe(records: readonly SampleRecord[]): WorkUnit[] {
     const touched = new Set<ItemState>();
     for (const record of records) {
-      if (record.kind !== 'call' || record.check !== 'churn' || record.mode !== 'stochastic') continue;
-      const state = this.items.get(record.item);
-      const model = this.models.indexOf(record.model);
-      if (!state || model < 0) continue;
-      state.outcomes[model as 0 | 1].set(record.sample, sampleOutcome(record));
-      touched.add(state);
+      const id = this.outcomes.add(record);
+      const state = id === null ? undefined : this.items.get(id);
+      if (state) touched.add(state);
     }
     const units: WorkUnit[] = [];
     for (const state of touched) units.push(...this.nextStage(state));
@@ -66,20 +53,21 @@ export class ChurnStages implements PlanGrowth {
 
   /** The samples the item's path now wants beyond those already planned, for every model. */
   private nextStage(state: ItemState): WorkUnit[] {
-    // A single-model run stops on the baseline's own share.
-    const second = this.models.length === 1 ? 0 : 1;
-    const path = replayItem(
-      (model, k) => state.outcomes[model === 0 ? 0 : second].get(k),
-      this.design,
-    );
+    const path = this.outcomes.path(state.item.id, this.design);
     if (path.wanted <= state.planned) return [];
     const units: WorkUnit[] = [];
     for (const model of this.models) {
       for (let k = state.planned; k < path.wanted; k++) {
-        units.push(churnUnit(churnSlot(state.item, this.config, model, 'stochastic', k), this.config));
+        const slot = churnSlot(state.item, this.config, model, 'stochastic', k);
+        units.push(churnUnit(slot, this.config));
       }
     }
     state.planned = path.wanted;
     return units;
   }
+}
+
+/** The models sampled: baseline, then the candidate unless absent or the same tag (A/A). */
+function modelOrder(baseline: string, candidate: string | null): string[] {
+  return candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
 }
