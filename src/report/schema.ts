@@ -10,6 +10,33 @@ import { REPORT_SCHEMA } from './types.js';
 
 const finite = z.number().refine(Number.isFinite, 'expected a finite number');
 
+const count = z.number().int().min(0);
+
+/** churn.sampling: adaptive — the design, its requests against a fixed K, where items stopped. */
+const adaptiveSamplingSchema = z
+  .object({
+    mode: z.literal('adaptive'),
+    samplesFirst: count,
+    samplesStep: count,
+    samplesMax: count,
+    settledShare: finite,
+    futility: z.object({ p: finite, from: count }).nullable(),
+    requests: z
+      .object({ used: count, fixed: count, saved: z.number().int(), savedShare: finite.nullable() })
+      .describe('Stochastic requests of both models: used, at a fixed K = samplesMax, saved.'),
+    stopped: z.array(
+      z.object({
+        samples: count,
+        items: count,
+        settled: count,
+        futility: count,
+        samplesMax: count,
+        open: count,
+      }),
+    ),
+  })
+  .describe('Adaptive sampling (churn.sampling: adaptive); absent at a fixed K.');
+
 const findingSchema = z
   .object({
     check: z.enum(CHECK_NAMES),
@@ -124,7 +151,9 @@ export const reportSchema = z
       coverage: coverageSchema.optional(),
     }),
     checks: z.object({
-      churn: z.looseObject({ check: z.literal('churn') }).optional(),
+      churn: z
+        .looseObject({ check: z.literal('churn'), sampling: adaptiveSamplingSchema.optional() })
+        .optional(),
       dragon: z.looseObject({ check: z.literal('dragon') }).optional(),
       personas: z.looseObject({ check: z.literal('personas') }).optional(),
     }),

@@ -26,6 +26,8 @@ import {
   table,
 } from '../../../render/markdown.js';
 
+import { adaptiveSamplingLines } from './adaptive.js';
+
 const TOP_ITEMS = 10;
 
 export const fixed = (value: number, digits = 1): string => {
@@ -103,9 +105,10 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
       ? `Fisher exact + BH, q ≤ ${section.alpha}`
       : 'RCI, |RCI| > 1.96';
   out.push(
-    `${section.itemCounts.total} items, K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
+    `${section.itemCounts.total} items, ${section.sampling ? 'up to ' : ''}K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
     '',
   );
+  if (section.sampling) out.push(...adaptiveSamplingLines(section.sampling));
   const models = [modelRow('baseline', section.baseline)];
   if (section.candidate) models.push(modelRow('candidate', section.candidate));
   out.push(

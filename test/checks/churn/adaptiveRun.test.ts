@@ -1,0 +1,156 @@
+/**
+ * churn.sampling: adaptive end to end against the simulator: a candidate that moves eight
+ * known items (four down, four up) and leaves the others exactly as they were. The run must
+ * find the eight, ask fewer requests than a fixed K at samples-max, and say so in the report
+ * and the summary. A second run on the same log asks nothing; a fixed K = 20 log reused by
+ * an adaptive run is read along the adaptive path only.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SampledChurnSection } from '../../../src/checks/churn/section.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { runJob } from '../../../src/job/run.js';
+import { readSampleLogs } from '../../../src/sampleLog/index.js';
+import { latentAccuracy, parseChurnParams } from '../../../src/simulator/behaviours/churn.js';
+import { type RunningSimulator, startSimulator } from '../../../src/simulator/server.js';
+
+const ITEMS = 'fixtures/items/general.yml';
+const base = parseChurnParams({ items: ITEMS, accuracy: 0.6, spread: 2.5, 'difficulty-seed': 3 });
+const all = parse(readFileSync(ITEMS, 'utf8')) as { id: string; domain: string }[];
+// A ±6 logit shift moves an item the baseline answers right 55–90% of the time down to
+// almost never, one it answers right 15–45% of the time up to almost always: changes of 0.5+.
+const between = (low: number, high: number) =>
+  all.filter((item) => {
+    const p = latentAccuracy(base, item);
+    return p > low && p < high;
+  });
+const down = between(0.55, 0.9)
+  .slice(0, 4)
+  .map((item) => item.id);
+const up = between(0.15, 0.45)
+  .slice(0, 4)
+  .map((item) => item.id);
+const shifts = Object.fromEntries([...down.map((id) => [id, -6]), ...up.map((id) => [id, 6])]);
+
+let sim: RunningSimulator;
+let root: string;
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'model-gate-adaptive-'));
+  const scenario = path.join(root, 'scenario.yml');
+  const churn = `items: ${ITEMS}, accuracy: 0.6, spread: 2.5, difficulty-seed: 3`;
+  writeFileSync(
+    scenario,
+    `seed: 11
+models:
+  - name: base:1b
+    churn: { ${churn} }
+  - name: cand:1b
+    churn: { ${churn}, item-shifts: ${JSON.stringify(shifts)} }
+`,
+  );
+  sim = await startSimulator({ port: 0, scenario });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+
+function config(dir: string, churn: Record<string, unknown>) {
+  return loadConfig({
+    file: 'fixtures/demo/model-gate.yml',
+    env: {},
+    overrides: [
+      { path: ['models', 'baseline'], value: 'base:1b', source: 'test' },
+      { path: ['models', 'candidate'], value: 'cand:1b', source: 'test' },
+      { path: ['provider', 'host'], value: sim.url, source: 'test' },
+      { path: ['checks'], value: ['churn'], source: 'test' },
+      { path: ['output', 'dir'], value: path.join(root, dir), source: 'test' },
+      ...Object.entries(churn).map(([key, value]) => ({
+        path: ['churn', key],
+        value,
+        source: 'test',
+      })),
+    ],
+  });
+}
+
+const requestsMade = (): number =>
+  Object.values(sim.stats().requests).reduce((sum, n) => sum + n, 0);
+
+describe('adaptive sampling against the simulator', () => {
+  it('finds the moved items with fewer requests than fixed K at samples-max, and says so', async () => {
+    const before = requestsMade();
+    const outcome = await runJob({
+      loaded: config('adaptive', { sampling: 'adaptive', samplesMax: 20 }),
+      progress: quiet,
+    });
+    const section = outcome.report.checks.churn as SampledChurnSection;
+    const rows = section.comparison?.items ?? [];
+    const flagged = (cls: string) => rows.filter((r) => r.fisherBh === cls).map((r) => r.id);
+    expect(flagged('deteriorated').sort()).toEqual([...down].sort());
+    expect(flagged('improved').sort()).toEqual([...up].sort());
+
+    const sampling = section.sampling;
+    expect(sampling).toBeDefined();
+    if (!sampling) return;
+    // 63 items × 2 models × 20 samples at fixed K = 20.
+    expect(sampling.requests.fixed).toBe(63 * 2 * 20);
+    expect(sampling.requests.used).toBeLessThan(sampling.requests.fixed / 2);
+    expect(sampling.requests.saved).toBe(sampling.requests.fixed - sampling.requests.used);
+    // The moved items were open at every look: they ran to samples-max.
+    for (const id of [...down, ...up]) {
+      const row = rows.find((r) => r.id === id);
+      expect(row?.n).toEqual([20, 20]);
+    }
+    expect(sampling.stopped.reduce((sum, row) => sum + row.items, 0)).toBe(63);
+    expect(sampling.stopped.every((row) => row.open === 0)).toBe(true);
+
+    // The log holds exactly the samples the report counts (+ one greedy sample per item and
+    // model), and the server was asked exactly those (+ one warm-up per series).
+    const log = await readSampleLogs(outcome.files.logs);
+    const stochastic = log.records.filter(
+      (r) => r.kind === 'call' && r.check === 'churn' && r.mode === 'stochastic',
+    );
+    expect(stochastic).toHaveLength(sampling.requests.used);
+    const series = outcome.report.run.operations?.series.length ?? 0;
+    expect(requestsMade() - before).toBe(sampling.requests.used + 2 * 63 + series);
+
+    const summary = readFileSync(outcome.files.summary, 'utf8');
+    expect(summary).toContain('**Adaptive sampling:** 5 samples per item and model');
+    expect(summary).toContain(
+      `where a fixed K = 20 takes 2,520: ${sampling.requests.saved.toLocaleString('en-US')} saved`,
+    );
+    expect(summary).toContain('Items stopped, by samples per model:');
+
+    // A rerun on the same log asks nothing and reaches the same report.
+    const again = requestsMade();
+    const rerun = await runJob({
+      loaded: config('adaptive', { sampling: 'adaptive', samplesMax: 20 }),
+      progress: quiet,
+    });
+    expect(requestsMade()).toBe(again);
+    expect(rerun.report.checks.churn).toEqual(outcome.report.checks.churn);
+  }, 60_000);
+
+  it('reuses a fixed K = 10 log: no request, and only the adaptive path enters the tests', async () => {
+    const fixedRun = await runJob({ loaded: config('shared', { samples: 10 }), progress: quiet });
+    expect((fixedRun.report.checks.churn as SampledChurnSection).sampling).toBeUndefined();
+    const before = requestsMade();
+    const adaptive = await runJob({
+      loaded: config('shared', { sampling: 'adaptive', samplesMax: 10 }),
+      progress: quiet,
+    });
+    expect(requestsMade()).toBe(before);
+    const section = adaptive.report.checks.churn as SampledChurnSection;
+    const stoppedAt5 = section.sampling?.stopped.find((row) => row.samples === 5)?.items ?? 0;
+    expect(stoppedAt5).toBeGreaterThan(20);
+    // The log holds 10 samples of every item; items whose path stopped at 5 count 5.
+    const counted = (section.comparison?.items ?? []).filter((r) => r.n[0] === 5 && r.n[1] === 5);
+    expect(counted).toHaveLength(stoppedAt5);
+    expect(section.sampling?.requests.used).toBe(63 * 2 * 10 - stoppedAt5 * 2 * 5);
+  }, 60_000);
+});
