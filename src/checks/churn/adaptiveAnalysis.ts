@@ -62,7 +62,7 @@ export function adaptivePaths(
         used,
         fixed,
         saved: fixed - used,
-        savedShare: fixed === 0 ? null : 1 - used / fixed,
+        savedShare: fixed === 0 ? null : (fixed - used) / fixed,
       },
       stopped: stoppedRows(paths),
     },

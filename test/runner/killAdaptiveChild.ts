@@ -1,0 +1,37 @@
+/**
+ * Child process of the adaptive kill test: runs the churn plan of the config at argv[3]
+ * (churn.sampling: adaptive, stages planned as answers arrive) against the simulator at
+ * argv[2], and prints "done <n>" after each finished call so the parent can kill it mid-stage.
+ */
+import { loadConfig } from '../../src/config/load.js';
+import { prepareJob } from '../../src/job/prepare.js';
+import { sampleLogPath } from '../../src/job/run.js';
+import { modelOrder } from '../../src/job/checks.js';
+import { runPlan } from '../../src/runner/run.js';
+
+const [url, configFile] = process.argv.slice(2);
+if (!url || !configFile) throw new Error('usage: killAdaptiveChild <simulator url> <config>');
+const loaded = loadConfig({
+  file: configFile,
+  env: {},
+  overrides: [{ path: ['provider', 'host'], value: url, source: 'test' }],
+});
+const { ctx, units, growth, provider } = await prepareJob(loaded);
+let done = 0;
+await runPlan({
+  provider,
+  units,
+  growth,
+  models: modelOrder(ctx),
+  logPath: sampleLogPath({ loaded }),
+  concurrency: 2,
+  warmup: false,
+  progress: {
+    start() {},
+    advance() {
+      process.stdout.write(`done ${++done}\n`);
+    },
+    finish() {},
+  },
+});
+process.stdout.write('finished\n');
