@@ -9,16 +9,24 @@
  * items; domains with the stratified exact test (one stratum per item, or per item and stage),
  * Holm at 0.05/6 as the gate does.
  *
- *   npx tsx bench/adaptive.ts [replicates]
+ * Adaptive paths are replayed with the function the runner and the analysis use (replayItem).
+ * The row "churn.sampling: adaptive (defaults)" is the shipped design, read from the config
+ * schema's defaults.
+ *
+ *   npx tsx bench/adaptive.ts [replicates] [shipped]
+ *
+ * `shipped`: only fixed K = 10, fixed K = 20 and the shipped design (a third of the time).
  */
 import {
   type AdaptiveDesign,
   adaptiveItemPValue,
   adaptiveItemTest,
   type StageCounts,
-  sampleItemAdaptively,
+  designOf,
+  replayItem,
   stageStrata,
 } from '../src/checks/churn/adaptive.js';
+import { churnSettingsSchema } from '../src/checks/churn/settings.js';
 import { testDomains } from '../src/checks/churn/domainTest.js';
 import { benjaminiHochberg } from '../src/stats/benjaminiHochberg.js';
 import { createRng } from '../src/stats/prng.js';
@@ -39,9 +47,15 @@ interface Design {
   adaptive?: AdaptiveDesign;
 }
 
-const DESIGNS: Design[] = [
+const SHIPPED: Design = {
+  name: 'churn.sampling: adaptive (defaults)',
+  adaptive: designOf(churnSettingsSchema.parse({ sampling: 'adaptive' })),
+};
+
+const ALL_DESIGNS: Design[] = [
   { name: 'fixed K = 10', fixed: 10 },
   { name: 'fixed K = 20', fixed: 20 },
+  SHIPPED,
   {
     name: 'adaptive 10 + 10, max 20, a = 0.1',
     adaptive: { firstStage: 10, stage: 10, samplesMax: 20, settledShare: 0.1 },
@@ -139,10 +153,10 @@ function runDesign(truth: readonly TruthItem[], draws: boolean[][][], design: De
         },
       ];
     } else {
-      stages = sampleItemAdaptively(
-        (model, from, n) => count(model === 'baseline' ? baseline : candidate, from, n),
+      stages = replayItem(
+        (model, k) => (model === 0 ? baseline : candidate)[k],
         design.adaptive as AdaptiveDesign,
-      );
+      ).stages;
     }
     let x1 = 0;
     let x2 = 0;
@@ -230,6 +244,7 @@ const withInterval = (k: number, n: number) => {
 };
 
 const replicates = Number(process.argv[2] ?? 48);
+const DESIGNS = process.argv[3] === 'shipped' ? ALL_DESIGNS.slice(0, 3) : ALL_DESIGNS;
 const started = performance.now();
 const reference = (tallies: Map<string, Tally>) => (tallies.get('fixed K = 20') as Tally).requests;
 
