@@ -1,5 +1,5 @@
 /** The adaptive-sampling lines of the churn section: the design, its requests, where items stopped. */
-import { percent } from '../../../render/markdown.js';
+import { percent } from '../../../text/format.js';
 import type { AdaptiveSamplingSummary } from '../section.js';
 
 const count = (value: number): string => value.toLocaleString('en-US');
