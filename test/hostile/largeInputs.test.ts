@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { checkContext, loadChecks, planChecks } from '../../src/job/checks.js';
 import { codeSpan } from '../../src/render/markdown.js';
+import { WORSE } from '../../src/render/palette.js';
 import { xyChart } from '../../src/render/mermaid.js';
 
 describe('large inputs', () => {
@@ -57,7 +58,12 @@ describe('large inputs', () => {
 
   it('draws a mermaid chart of 200,000 values', () => {
     const values = Array.from({ length: 200_000 }, (_, i) => i % 7);
-    const chart = xyChart({ title: 't', categories: ['a'], yLabel: 'n', bars: [values] });
+    const chart = xyChart({
+      title: 't',
+      categories: ['a'],
+      yLabel: 'n',
+      series: [{ name: 'n', kind: 'bar', colour: WORSE, values }],
+    });
     expect(chart).toContain('y-axis "n" 0 --> 6');
   });
 });

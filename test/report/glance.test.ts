@@ -30,10 +30,24 @@ function report() {
       dragon: fromJson({
         check: 'dragon',
         baseline: {
-          bins: [bin(0.5, 10, 0.6), bin(0.6, 0, null), bin(0.7, 12, 0.75), bin(0.9, 30, 0.9)],
+          model: 'sim-base:7b',
+          bins: [
+            bin(0.5, 10, 0.6),
+            bin(0.6, 0, null),
+            bin(0.7, 12, 0.75),
+            bin(0.8, 0, null),
+            bin(0.9, 30, 0.9),
+          ],
         },
         candidate: {
-          bins: [bin(0.5, 2, 0.5), bin(0.6, 4, 0.5), bin(0.7, 0, null), bin(0.9, 80, 0.55)],
+          model: 'sim-cand:14b',
+          bins: [
+            bin(0.5, 2, 0.5),
+            bin(0.6, 4, 0.5),
+            bin(0.7, 0, null),
+            bin(0.8, 0, null),
+            bin(0.9, 80, 0.55),
+          ],
         },
       }),
     },
@@ -43,15 +57,24 @@ function report() {
 }
 
 describe('inline charts at a glance', () => {
-  it('draws churn by domain: deteriorated as bars, improved as a line', () => {
+  it('draws churn by domain as bars only: a worse and a better slot per domain', async () => {
     const [churn] = glanceCharts(report());
-    expect(churn).toContain('  x-axis ["law", "math", "history old"]');
+    expect(churn).toContain(
+      '  x-axis ["law worse", "law better", "math worse", "math better", "history old worse", "history old better"]',
+    );
     expect(churn).toContain('  y-axis "items" 0 --> 7');
-    expect(churn).toContain('  bar [7, 0, 1]');
-    expect(churn).toContain('  line [1, 5, 2]');
+    expect(churn).toContain('  bar [7, 0, 0, 0, 1, 0]');
+    expect(churn).toContain('  bar [0, 1, 0, 5, 0, 2]');
+    // Domains have no order: nothing joins them with a line.
+    expect(churn).not.toMatch(/^ {2}line /m);
+    // Orange for worse, blue for better, and the legend says which is which in words.
+    expect(churn).toContain('"plotColorPalette": "#E69F00, #0072B2"');
+    expect(churn).toContain('🟧 bars: items reliably worse');
+    expect(churn).toContain('🟦 bars: items reliably better');
+    await expect(churn).toMatchFileSnapshot('golden/glance-churn.md');
   });
 
-  it('draws reliability on the bins both models used, with the diagonal', () => {
+  it('draws reliability on the bins both models used, names the lines and the bins left out', async () => {
     const [, dragon] = glanceCharts(report());
     // Bins 0.6 and 0.7 are empty for one model each: only 0.5 and 0.9 remain.
     expect(dragon).toContain('  x-axis ["0.5–0.6", "0.9–1.0"]');
@@ -61,12 +84,36 @@ describe('inline charts at a glance', () => {
       '  line [0.5, 0.55]',
       '  line [0.55, 0.95]',
     ]);
-    // The bins left out are named, not skipped silently.
-    expect(
-      dragon?.endsWith(
-        '\n\nNot drawn: the bins 0.6–0.7, 0.7–0.8, where a model stated no confidence.',
-      ),
-    ).toBe(true);
+    expect(dragon).toContain(
+      '🟦 line: baseline `sim-base:7b` · 🟧 line: candidate `sim-cand:14b` · ⬛ line: perfect calibration',
+    );
+    // Every bin is accounted for: drawn with its counts, left out by name, or empty for all.
+    expect(dragon).toContain(
+      'Moves per drawn bin (baseline / candidate): 0.5–0.6 10 / 2, 0.9–1.0 30 / 80',
+    );
+    expect(dragon).toContain(
+      'not drawn, a model stated no confidence there: 0.6–0.7 (0 / 4), 0.7–0.8 (12 / 0)',
+    );
+    expect(dragon).toContain('1 bin where no model stated a confidence.');
+    await expect(dragon).toMatchFileSnapshot('golden/glance-dragon.md');
+  });
+
+  it('names the one series of a single-model run by the model', () => {
+    const single = buildReport({
+      run: runMetadata(),
+      sections: {
+        dragon: fromJson({
+          check: 'dragon',
+          baseline: { model: 'sim-base:7b', bins: [bin(0.5, 10, 0.6), bin(0.9, 30, 0.9)] },
+          candidate: null,
+        }),
+      },
+      findings: [],
+      createdAt: '2025-01-02T00:00:00Z',
+    });
+    const [dragon] = glanceCharts(single);
+    expect(dragon).toContain('🟦 line: model `sim-base:7b` · ⬛ line: perfect calibration');
+    expect(dragon).not.toContain('baseline');
   });
 
   it('leaves a chart out when its data is missing, and the summary holds them as mermaid blocks', () => {

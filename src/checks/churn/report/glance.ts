@@ -5,12 +5,18 @@
 import type { GateConfig } from '../../../config/schema.js';
 import { field, finiteOrNull, listOf } from '../../../render/json.js';
 import { xyChart } from '../../../render/mermaid.js';
+import { BETTER, WORSE } from '../../../render/palette.js';
 import type { ChurnSection } from '../section.js';
 
-/** More categories than this make an unreadable inline chart; the tables have them all. */
-const MAX_CATEGORIES = 16;
+/** More domains than this make an unreadable inline chart (two bars each); the tables have them all. */
+const MAX_DOMAINS = 12;
 
-/** Where the candidate got reliably worse or better, by domain (mermaid, inline). */
+/**
+ * Where the candidate got reliably worse or better, by domain (mermaid, inline). Domains have
+ * no order, so both counts are bars, never a line across them; each domain has two slots,
+ * "worse" then "better", with one series holding a count in each (mermaid draws bars of two
+ * series at one category on top of each other, so they never share a slot).
+ */
 export function churnGlanceChart(section: ChurnSection, config: GateConfig): string | null {
   const domains = listOf(field(section, 'comparison', 'domains'));
   const rows = domains
@@ -23,16 +29,27 @@ export function churnGlanceChart(section: ChurnSection, config: GateConfig): str
       (r): r is { domain: string; improved: number; deteriorated: number } =>
         r.improved !== null && r.deteriorated !== null,
     );
-  if (rows.length < 2 || rows.length > MAX_CATEGORIES) return null;
+  if (rows.length < 2 || rows.length > MAX_DOMAINS) return null;
   if (rows.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
+  const logprobs = section.estimator === 'logprobs';
+  const changed = logprobs ? `by |Δp| ≥ ${config.churn.minEffect}` : 'reliably';
   return xyChart({
-    title:
-      section.estimator === 'logprobs'
-        ? `Items worse (bars) and better (line) by |Δp| ≥ ${config.churn.minEffect}, by domain`
-        : 'Items reliably worse (bars) and better (line), by domain',
-    categories: rows.map((r) => r.domain),
+    title: `Items ${changed} worse and better, by domain`,
+    categories: rows.flatMap((r) => [`${r.domain} worse`, `${r.domain} better`]),
     yLabel: 'items',
-    bars: [rows.map((r) => r.deteriorated)],
-    lines: [rows.map((r) => r.improved)],
+    series: [
+      {
+        name: `items ${changed} worse`,
+        kind: 'bar',
+        colour: WORSE,
+        values: rows.flatMap((r) => [r.deteriorated, 0]),
+      },
+      {
+        name: `items ${changed} better`,
+        kind: 'bar',
+        colour: BETTER,
+        values: rows.flatMap((r) => [0, r.improved]),
+      },
+    ],
   });
 }

@@ -4,56 +4,102 @@
  */
 import { field, finiteOrNull, listOf } from '../../../render/json.js';
 import { xyChart } from '../../../render/mermaid.js';
+import { BASELINE, CANDIDATE, REFERENCE } from '../../../render/palette.js';
+import { num, plural } from '../../../text/format.js';
 import type { DragonSection } from '../section.js';
 
 interface BinPoint {
   label: string;
   middle: number;
+  moves: number;
   success: number | null;
 }
 
-function bins(series: unknown): BinPoint[] {
-  return listOf(field(series, 'bins')).map((bin) => {
+interface SeriesBins {
+  name: string;
+  model: string | undefined;
+  bins: BinPoint[];
+}
+
+function seriesBins(series: unknown, name: string): SeriesBins {
+  const model = field(series, 'model');
+  const bins = listOf(field(series, 'bins')).map((bin) => {
     const low = finiteOrNull(field(bin, 'low')) ?? 0;
     const high = finiteOrNull(field(bin, 'high')) ?? 0;
     const moves = finiteOrNull(field(bin, 'moves')) ?? 0;
     return {
-      label: `${low.toFixed(1)}–${high.toFixed(1)}`,
+      label: `${num(low, 1)}–${num(high, 1)}`,
       middle: (low + high) / 2,
+      moves,
       success: moves > 0 ? finiteOrNull(field(bin, 'successShare')) : null,
     };
   });
+  return { name, model: typeof model === 'string' ? model : undefined, bins };
+}
+
+/** The models' series: "baseline" and "candidate", or "model" when there is one. */
+function modelSeries(dragon: DragonSection): SeriesBins[] {
+  const present = (s: unknown) => typeof s === 'object' && s !== null;
+  const baseline = field(dragon, 'baseline');
+  const candidate = field(dragon, 'candidate');
+  if (!present(baseline)) return [];
+  if (!present(candidate)) return [seriesBins(baseline, 'model')];
+  return [seriesBins(baseline, 'baseline'), seriesBins(candidate, 'candidate')];
+}
+
+/**
+ * What the chart leaves out and how many moves each drawn point stands on: a bin without
+ * moves for one model is named, never dropped without a word.
+ */
+function binCaption(series: SeriesBins[], used: number[]): string {
+  const first = series[0]?.bins ?? [];
+  const counts = (i: number) => series.map((s) => String(s.bins[i]?.moves ?? 0)).join(' / ');
+  const who = series.map((s) => s.name).join(' / ');
+  const drawn = used.map((i) => `${first[i]?.label} ${counts(i)}`).join(', ');
+  const left = first
+    .map((bin, i) => ({ bin, i }))
+    .filter(({ i }) => !used.includes(i) && series.some((s) => (s.bins[i]?.moves ?? 0) > 0));
+  const empty = first.length - used.length - left.length;
+  const parts = [`Moves per drawn bin (${who}): ${drawn}`];
+  if (left.length > 0) {
+    const named = left.map(({ bin, i }) => `${bin.label} (${counts(i)})`).join(', ');
+    parts.push(`not drawn, a model stated no confidence there: ${named}`);
+  }
+  if (empty > 0) parts.push(`${plural(empty, 'bin')} where no model stated a confidence`);
+  return `${parts.join('; ')}.`;
 }
 
 /** Whether stated confidence matches success, per bin (mermaid, inline). */
 export function dragonGlanceChart(dragon: DragonSection): string | null {
-  const series = [field(dragon, 'baseline'), field(dragon, 'candidate')].filter(
-    (s) => typeof s === 'object' && s !== null,
-  );
-  const perSeries = series.map(bins);
-  const first = perSeries[0];
-  if (!first || first.length === 0) return null;
-  // One point per bin used by every model: a line cannot skip a gap.
+  const series = modelSeries(dragon);
+  const first = series[0]?.bins ?? [];
+  // One point per bin used by every model: a line cannot skip a gap. Bins are ordered, so
+  // lines between them mean something.
   const used = first
     .map((_, i) => i)
-    .filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== undefined));
+    .filter((i) => series.every((s) => s.bins[i] !== undefined && s.bins[i]?.success !== null));
   if (used.length < 2) return null;
-  // Said under the chart: a bin left out is not a bin where the model did well or badly.
-  const skipped = first.map((b, i) => (used.includes(i) ? null : b.label)).filter(Boolean);
-  const chart = xyChart({
-    // Mermaid labels keep no commas, and xychart draws no legend: the title names the lines.
-    title:
-      perSeries.length > 1
-        ? 'Moves that advanced per stated-confidence bin (lines: baseline · candidate · perfect)'
-        : 'Moves that advanced per stated-confidence bin (lines: the model · perfect)',
+  const colours = [BASELINE, CANDIDATE];
+  return xyChart({
+    title: 'Moves that advanced per stated-confidence bin',
     categories: used.map((i) => first[i]?.label ?? ''),
     yLabel: 'share advanced',
     yRange: [0, 1],
-    lines: [
-      ...perSeries.map((b) => used.map((i) => b[i]?.success ?? 0)),
-      used.map((i) => first[i]?.middle ?? 0),
+    series: [
+      ...series.map((s, k) => ({
+        name: s.name,
+        ...(s.model === undefined ? {} : { model: s.model }),
+        kind: 'line' as const,
+        colour: colours[k] ?? BASELINE,
+        values: used.map((i) => s.bins[i]?.success ?? 0),
+      })),
+      {
+        name: 'perfect calibration',
+        kind: 'line' as const,
+        colour: REFERENCE,
+        values: used.map((i) => first[i]?.middle ?? 0),
+      },
     ],
+    caption: binCaption(series, used),
   });
-  if (skipped.length === 0) return chart;
-  return `${chart}\n\nNot drawn: ${skipped.length === 1 ? 'the bin' : 'the bins'} ${skipped.join(', ')}, where ${perSeries.length > 1 ? 'a model' : 'the model'} stated no confidence.`;
 }
