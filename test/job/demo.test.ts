@@ -50,7 +50,7 @@ describe('model-gate demo (regression scenario)', () => {
     expect(outcome.files.charts.map((c) => path.basename(c))).toEqual(
       expect.arrayContaining([
         'churn-domains.svg',
-        'dragon-reliability-candidate.svg',
+        'dragon-reliability.svg',
         'personas-confusion-candidate.svg',
       ]),
     );

@@ -53,27 +53,48 @@ describe('the dragon summary', () => {
 describe('reliability diagrams', () => {
   const charts = dragonCharts(section);
 
-  it('one per model and reference player', () => {
+  it('one for the models overlaid, one per reference player', () => {
     expect(charts.map((c) => c.file)).toEqual([
-      'dragon-reliability-baseline.svg',
-      'dragon-reliability-candidate.svg',
+      'dragon-reliability.svg',
       'dragon-reliability-player-careful.svg',
       'dragon-reliability-player-overconfident.svg',
       'dragon-reliability-player-random.svg',
     ]);
+    expect(charts[0]?.title).toBe('Reliability: baseline base|1b vs candidate cand:1b');
   });
 
-  it('draws one bar, one whisker and one tick per non-empty bin, pale under 5 moves', () => {
+  it('draws baseline (blue) and candidate (hatched orange) bars side by side with their counts', async () => {
     const chart = charts[0];
-    const baseline = section.baseline;
-    if (!chart || !baseline) throw new Error('missing');
-    const filled = baseline.bins.filter((b) => b.moves > 0);
-    const bars = chart.svg.match(/<rect [^>]*fill="#4878a8"[^>]*>/g) ?? [];
-    expect(bars).toHaveLength(filled.length);
-    const pale = filled.filter((b) => b.moves < 5).length;
-    expect(bars.filter((b) => b.includes('fill-opacity="0.3"'))).toHaveLength(pale);
-    expect(chart.svg.match(/stroke="#e07b00"/g) ?? []).toHaveLength(filled.length);
+    const { baseline, candidate } = section;
+    if (!chart || !baseline || !candidate) throw new Error('missing');
+    const blue = chart.svg.match(/<rect [^>]*fill="#0072B2"[^>]*\/>/g) ?? [];
+    const hatched = chart.svg.match(/<rect [^>]*fill="url\(#candidate-hatch\)"[^>]*\/>/g) ?? [];
+    // One bar per non-empty bin, plus the legend swatch.
+    const filled = (bins: typeof baseline.bins) => bins.filter((b) => b.moves > 0);
+    expect(blue).toHaveLength(filled(baseline.bins).length + 1);
+    expect(hatched).toHaveLength(filled(candidate.bins).length + 1);
+    const pale = filled(baseline.bins).filter((b) => b.moves < 5).length;
+    expect(blue.filter((b) => b.includes('fill-opacity="0.3"'))).toHaveLength(pale);
+    // Each non-empty bin's count is written above its bar; a bin one model left empty shows 0.
+    const labels = [...chart.svg.matchAll(/<text [^>]*font-size="10"[^>]*>(\d+)<\/text>/g)].map(
+      (m) => Number(m[1]),
+    );
+    const used = baseline.bins
+      .map((b, i) => [b.moves, candidate.bins[i]?.moves ?? 0] as const)
+      .filter(([a, c]) => a + c > 0);
+    expect(labels).toEqual(used.flat());
+    // No red or green anywhere.
+    expect(chart.svg).not.toMatch(/#(d92d20|12b76a|b42318|067647|2b7a3d|b03a2e|c0392b)/i);
+    expect(chart.svg).toContain('Whiskers: Wilson 95% interval of the share that advanced in the bin.');
     expect(chart.svg).toContain('stroke-dasharray="4 3"');
-    expect(chart.svg).toContain('<title>Reliability, baseline: base|1b</title>');
+    await expect(chart.svg).toMatchFileSnapshot('golden/dragon-reliability.svg');
+  });
+
+  it('names the one series of a single-model run by the model, not as baseline', () => {
+    const [single] = dragonCharts({ ...section, candidate: null, referencePlayers: [] });
+    expect(single?.title).toBe('Reliability: model base|1b');
+    expect(single?.svg).toContain('model base|1b: ');
+    expect(single?.svg).not.toContain('baseline');
+    expect(single?.svg).not.toContain('candidate-hatch');
   });
 });

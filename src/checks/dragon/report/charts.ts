@@ -1,82 +1,209 @@
-/** The dragon reliability diagrams (SVG), drawn from the report section alone. */
-import { num } from '../../../render/markdown.js';
+/**
+ * The dragon reliability diagram (SVG), drawn from the report section alone: the models'
+ * series overlaid in one diagram (baseline and candidate side by side in each bin, or the one
+ * model of a single-model run), and one diagram per reference player.
+ */
 import { type Chart, element, svgDocument, text } from '../../../render/svg.js';
-import type { DragonSection, DragonSeries } from '../section.js';
+import { BASELINE, CANDIDATE, MUTED, type PaletteColour } from '../../../render/palette.js';
+import { num } from '../../../text/format.js';
+import type { DragonBin, DragonSection, DragonSeries } from '../section.js';
 import { PALE_BIN_MOVES } from './markdown.js';
 
-const WIDTH = 380;
-const HEIGHT = 316;
-// The bottom margin holds the tick labels, the axis title and the legend.
-const PLOT = { left: 58, top: 34, right: 14, bottom: 60 };
+const WIDTH = 440;
+const HEIGHT = 432;
+// The bottom margin holds the tick labels, the axis title, the legend and the caption.
+const PLOT = { left: 66, top: 60, right: 14, bottom: 136 };
 const PLOT_W = WIDTH - PLOT.left - PLOT.right;
 const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
-const BAR = '#4878a8';
-const TICK = '#e07b00';
-const LEGEND_TEXT = { fill: '#555', 'font-size': 10 };
+const INK = '#000000';
+const SMALL = { fill: MUTED, 'font-size': 10 };
+/** The candidate's bars are hatched as well as orange: a cue that does not need colour. */
+const HATCH_ID = 'candidate-hatch';
 
 const x = (v: number) => PLOT.left + v * PLOT_W;
 const y = (v: number) => PLOT.top + (1 - v) * PLOT_H;
 
-/**
- * Reliability diagram: bars = share of moves that advanced per bin, orange tick = mean stated
- * confidence in the bin, whisker = Wilson 95% interval, pale bars = fewer than 5 moves, dashed
- * diagonal = perfect calibration.
- */
-export function reliabilityDiagram(series: DragonSeries, title: string): string {
-  const body: string[] = [];
+/** One series of the diagram: its words for the legend and how its bars are filled. */
+export interface DiagramSeries {
+  label: string;
+  series: DragonSeries;
+  colour: PaletteColour;
+  hatched: boolean;
+}
+
+function grid(): string[] {
+  const out: string[] = [];
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    body.push(
+    out.push(
       element('line', { x1: x(0), y1: y(v), x2: x(1), y2: y(v), stroke: '#e6e6e6' }),
-      text(PLOT.left - 6, y(v) + 4, v.toFixed(2), { 'text-anchor': 'end', fill: '#555' }),
-      text(x(v), HEIGHT - PLOT.bottom + 16, v.toFixed(2), {
-        'text-anchor': 'middle',
-        fill: '#555',
+      text(PLOT.left - 6, y(v) + 4, num(v, 2), { 'text-anchor': 'end', fill: MUTED }),
+      text(x(v), HEIGHT - PLOT.bottom + 16, num(v, 2), { 'text-anchor': 'middle', fill: MUTED }),
+    );
+  }
+  return out;
+}
+
+function hatchPattern(colour: PaletteColour): string {
+  return element('defs', {}, [
+    element(
+      'pattern',
+      {
+        id: HATCH_ID,
+        patternUnits: 'userSpaceOnUse',
+        width: 6,
+        height: 6,
+        patternTransform: 'rotate(45)',
+      },
+      [
+        element('rect', { width: 6, height: 6, fill: colour.hex }),
+        element('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#ffffff', 'stroke-width': 2 }),
+      ],
+    ),
+  ]);
+}
+
+const fillOf = (s: DiagramSeries) => (s.hatched ? `url(#${HATCH_ID})` : s.colour.hex);
+
+/** The counts of moves are written above the plot, one row per series, clear of every mark. */
+const countRow = (k: number, of: number) => PLOT.top - 9 - (of - 1 - k) * 12;
+
+/**
+ * One series' marks in one bin: the bar (share that advanced), the whisker (Wilson 95%
+ * interval), the tick (mean stated confidence) and, above the plot, the number of moves. A
+ * bin this series left empty while another used it shows "0", so no gap reads as a result.
+ */
+function binMarks(
+  bin: DragonBin,
+  s: DiagramSeries,
+  left: number,
+  right: number,
+  row: number,
+): string[] {
+  const centre = (left + right) / 2;
+  const count = { ...SMALL, 'text-anchor': 'middle' };
+  if (bin.moves === 0 || bin.successShare === null) {
+    return [text(centre, row, '0', count)];
+  }
+  const pale = bin.moves < PALE_BIN_MOVES;
+  const opacity = pale ? 0.35 : 1;
+  const out = [
+    element('rect', {
+      x: left,
+      y: y(bin.successShare),
+      width: right - left,
+      height: y(0) - y(bin.successShare),
+      fill: fillOf(s),
+      'fill-opacity': pale ? 0.3 : 0.9,
+    }),
+  ];
+  if (bin.wilsonLow !== null && bin.wilsonHigh !== null) {
+    const cap = Math.min(3, (right - left) / 4);
+    for (const [x1, y1, x2, y2] of [
+      [centre, bin.wilsonLow, centre, bin.wilsonHigh],
+      [centre - cap, bin.wilsonLow, centre + cap, bin.wilsonLow],
+      [centre - cap, bin.wilsonHigh, centre + cap, bin.wilsonHigh],
+    ] as const) {
+      out.push(
+        element('line', { x1, y1: y(y1), x2, y2: y(y2), stroke: INK, 'stroke-opacity': opacity }),
+      );
+    }
+  }
+  if (bin.meanConfidence !== null) {
+    out.push(
+      element('line', {
+        x1: left,
+        y1: y(bin.meanConfidence),
+        x2: right,
+        y2: y(bin.meanConfidence),
+        stroke: INK,
+        'stroke-width': 3,
+        'stroke-opacity': opacity,
       }),
     );
   }
-  for (const bin of series.bins) {
-    if (bin.moves === 0 || bin.successShare === null) continue;
-    const pale = bin.moves < PALE_BIN_MOVES;
+  out.push(text(centre, row, String(bin.moves), count));
+  return out;
+}
+
+/** Every bin some series used, each series in its own slot of the bin. */
+function bars(all: readonly DiagramSeries[]): string[] {
+  const out = all.map((s, k) =>
+    text(PLOT.left - 6, countRow(k, all.length), s.label.split(' ')[0] ?? '', {
+      ...SMALL,
+      'text-anchor': 'end',
+    }),
+  );
+  const first = all[0]?.series.bins ?? [];
+  first.forEach((bin, i) => {
+    if (all.every((s) => (s.series.bins[i]?.moves ?? 0) === 0)) return;
     const left = x(bin.low) + 2;
-    const right = x(bin.high) - 2;
-    const centre = (left + right) / 2;
-    body.push(
-      element('rect', {
-        x: left,
-        y: y(bin.successShare),
-        width: right - left,
-        height: y(0) - y(bin.successShare),
-        fill: BAR,
-        'fill-opacity': pale ? 0.3 : 0.9,
-      }),
+    const slot = (x(bin.high) - 2 - left) / all.length;
+    all.forEach((s, k) => {
+      const own = s.series.bins[i];
+      const row = countRow(k, all.length);
+      if (own) out.push(...binMarks(own, s, left + k * slot, left + (k + 1) * slot - 1, row));
+    });
+  });
+  return out;
+}
+
+/** The legend, one line per series, then the marks, then what the whiskers are. */
+function legend(all: readonly DiagramSeries[]): string[] {
+  const out: string[] = [];
+  let line = HEIGHT - PLOT.bottom + 44;
+  for (const s of all) {
+    const ece = s.series.ece ? num(s.series.ece.value) : '–';
+    out.push(
+      element('rect', { x: PLOT.left, y: line - 9, width: 12, height: 10, fill: fillOf(s) }),
+      text(
+        PLOT.left + 18,
+        line,
+        `${s.label}: ${s.series.moves} moves · ECE ${ece} · Brier ${num(s.series.brier)}`,
+        { 'font-size': 11 },
+      ),
     );
-    if (bin.wilsonLow !== null && bin.wilsonHigh !== null) {
-      body.push(
-        element('line', {
-          x1: centre,
-          y1: y(bin.wilsonLow),
-          x2: centre,
-          y2: y(bin.wilsonHigh),
-          stroke: '#222',
-          'stroke-opacity': pale ? 0.35 : 1,
-        }),
-      );
-    }
-    if (bin.meanConfidence !== null) {
-      body.push(
-        element('line', {
-          x1: left,
-          y1: y(bin.meanConfidence),
-          x2: right,
-          y2: y(bin.meanConfidence),
-          stroke: TICK,
-          'stroke-width': 3,
-          'stroke-opacity': pale ? 0.4 : 1,
-        }),
-      );
-    }
+    line += 15;
   }
-  body.push(
+  out.push(
+    element('line', {
+      x1: PLOT.left,
+      y1: line - 4,
+      x2: PLOT.left + 12,
+      y2: line - 4,
+      stroke: INK,
+      'stroke-width': 3,
+    }),
+    text(PLOT.left + 18, line, 'mean stated confidence', SMALL),
+    text(PLOT.left + 150, line, '╌╌', { fill: '#888', 'font-size': 10 }),
+    text(PLOT.left + 170, line, 'perfect calibration', SMALL),
+    text(
+      PLOT.left,
+      line + 15,
+      'Whiskers: Wilson 95% interval of the share that advanced in the bin.',
+      SMALL,
+    ),
+    text(
+      PLOT.left,
+      line + 28,
+      'Numbers above the plot: moves in the bin, per model (0: none).',
+      SMALL,
+    ),
+    text(PLOT.left, line + 41, `Pale bars: fewer than ${PALE_BIN_MOVES} moves.`, SMALL),
+  );
+  return out;
+}
+
+/**
+ * Reliability diagram of one or more series: per stated-confidence bin, bars of the share of
+ * moves that advanced, whiskers, mean stated confidence, counts; the dashed diagonal is
+ * perfect calibration.
+ */
+export function reliabilityDiagram(all: readonly DiagramSeries[], title: string): string {
+  const hatched = all.find((s) => s.hatched);
+  const body = [
+    ...(hatched ? [hatchPattern(hatched.colour)] : []),
+    ...grid(),
+    ...bars(all),
     element('line', {
       x1: x(0),
       y1: y(0),
@@ -93,47 +220,51 @@ export function reliabilityDiagram(series: DragonSeries, title: string): string 
       fill: 'none',
       stroke: '#888',
     }),
-    text(WIDTH / 2, 16, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
-    text(
-      WIDTH / 2,
-      28,
-      `${series.moves} moves · ECE ${series.ece ? series.ece.value.toFixed(3) : '–'} · Brier ${num(series.brier)}`,
-      { 'text-anchor': 'middle', fill: '#555', 'font-size': 11 },
-    ),
-    text(x(0.5), HEIGHT - 26, 'stated confidence', { 'text-anchor': 'middle' }),
+    text(WIDTH / 2, 20, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
+    text(x(0.5), HEIGHT - PLOT.bottom + 32, 'stated confidence', { 'text-anchor': 'middle' }),
     // Left of the tick labels ("0.50" ends 6 px before the plot and is about 28 px wide).
     text(14, PLOT.top + PLOT_H / 2, 'moves that advanced', {
       'text-anchor': 'middle',
       transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`,
     }),
-    // Legend: each mark is its own text element, spaces at the edge of a tspan get dropped.
-    text(PLOT.left, HEIGHT - 8, '▬', { fill: TICK, 'font-size': 10, 'font-weight': 'bold' }),
-    text(PLOT.left + 14, HEIGHT - 8, 'mean stated confidence', LEGEND_TEXT),
-    text(PLOT.left + 150, HEIGHT - 8, '╌╌', { fill: '#888', 'font-size': 10 }),
-    text(PLOT.left + 170, HEIGHT - 8, 'perfect calibration', LEGEND_TEXT),
-  );
+    ...legend(all),
+  ];
   return svgDocument(WIDTH, HEIGHT, title, body);
+}
+
+/** The models' series: baseline and candidate, or "model" when the run has one. */
+function modelSeries(section: DragonSection): DiagramSeries[] {
+  const { baseline, candidate } = section;
+  if (!baseline) return [];
+  if (!candidate) {
+    return [
+      { label: `model ${baseline.model}`, series: baseline, colour: BASELINE, hatched: false },
+    ];
+  }
+  return [
+    { label: `baseline ${baseline.model}`, series: baseline, colour: BASELINE, hatched: false },
+    { label: `candidate ${candidate.model}`, series: candidate, colour: CANDIDATE, hatched: true },
+  ];
 }
 
 /** SVG charts of the dragon check, written next to report.json. */
 export function dragonCharts(section: DragonSection): Chart[] {
   const charts: Chart[] = [];
-  for (const series of [section.baseline, section.candidate]) {
-    if (!series) continue;
-    const title = `Reliability, ${series.role}: ${series.model}`;
-    charts.push({
-      file: `dragon-reliability-${series.role}.svg`,
-      title,
-      svg: reliabilityDiagram(series, title),
-    });
+  const models = modelSeries(section);
+  if (models.length > 0) {
+    const title = `Reliability: ${models.map((s) => s.label).join(' vs ')}`;
+    charts.push({ file: 'dragon-reliability.svg', title, svg: reliabilityDiagram(models, title) });
   }
   for (const series of section.referencePlayers) {
-    const name = (series.player ?? series.model).replace(/[^a-z0-9-]/gi, '-');
-    const title = `Reliability, reference player ${series.player ?? series.model}`;
+    const player = series.player ?? series.model;
+    const title = `Reliability, reference player ${player}`;
     charts.push({
-      file: `dragon-reliability-player-${name}.svg`,
+      file: `dragon-reliability-player-${player.replace(/[^a-z0-9-]/gi, '-')}.svg`,
       title,
-      svg: reliabilityDiagram(series, title),
+      svg: reliabilityDiagram(
+        [{ label: `player ${player}`, series, colour: BASELINE, hatched: false }],
+        title,
+      ),
     });
   }
   return charts;
