@@ -92,8 +92,20 @@ describe('churnCharts', () => {
     expect(chart?.svg).toContain('phys|ics &lt;b&gt;');
     expect(chart?.svg).not.toContain('<b>');
     expect(chart?.svg).toContain('law (loss)');
-    // Two bars per domain.
-    expect(chart?.svg.match(/<rect /g)).toHaveLength(4);
+    // Two bars per domain (and one in the hatch pattern).
+    expect(chart?.svg.match(/<rect [^>]*y="/g)).toHaveLength(4);
+  });
+
+  it('tells worse from better by side, hatch and label as well as colour, never red and green', async () => {
+    const [chart] = churnCharts(section());
+    const svg = chart?.svg ?? '';
+    expect(svg.match(/fill="url\(#worse-hatch\)"/g)).toHaveLength(2);
+    expect(svg.match(/<rect [^>]*fill="#0072B2"/g)).toHaveLength(2);
+    expect(svg).toContain('<rect width="6" height="6" fill="#E69F00"/>');
+    expect(svg).toContain('← deteriorated (hatched)');
+    expect(svg).toContain('improved (solid) →');
+    expect(svg).not.toMatch(/#(d92d20|12b76a|b42318|067647)/i);
+    await expect(svg).toMatchFileSnapshot('golden/churn-domains.svg');
   });
 
   it('shows each domain’s accuracy change, so a lost domain is visible with no item flagged', () => {
