@@ -84,6 +84,23 @@ describe('renderPersonasSection', () => {
     expect(svg.match(/<rect /g)).toHaveLength(36);
     expect(svg).toContain('Persona confusion matrix, candidate sim-next:2b');
   });
+
+  it('marks recognised answers blue and outlined, confusions orange, never red and green', async () => {
+    const svg = personasCharts(section)[1]?.svg ?? '';
+    const cells = svg.match(/<rect [^>]*\/>/g) ?? [];
+    const diagonal = cells.filter((c) => c.includes('stroke="#000000"'));
+    expect(diagonal).toHaveLength(6);
+    for (const cell of diagonal) expect(cell).toContain('fill="#0072B2"');
+    expect(cells.filter((c) => c.includes('fill="#E69F00"'))).toHaveLength(30);
+    expect(svg).toContain('blue, outlined: recognised · orange: taken for another');
+    expect(svg).not.toMatch(/#(2b7a3d|b03a2e)/i);
+    await expect(svg).toMatchFileSnapshot('golden/personas-confusion-candidate.svg');
+  });
+
+  it('titles the one matrix of a single-model run by the model', () => {
+    const single = { ...section, models: section.models.slice(0, 1) };
+    expect(personasCharts(single)[0]?.title).toBe('Persona confusion matrix, model sim-base:1b');
+  });
 });
 
 describe('untrusted text in the personas section', () => {

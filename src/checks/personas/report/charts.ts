@@ -1,18 +1,22 @@
 /** The personas confusion matrices (SVG), drawn from the report section alone. */
 import { type Chart, element, svgDocument, text } from '../../../render/svg.js';
+import { BETTER, WORSE } from '../../../render/palette.js';
 import type { PersonasAssistant, PersonasModelResult, PersonasSection } from '../section.js';
 import { isComplete } from './markdown.js';
 
 const CELL = 44;
-const LEGEND = 'rows: true author · columns: attributed author · shade: share of the row';
+const LEGEND =
+  'rows: true author · columns: attributed · blue, outlined: recognised · orange: taken for another · shade: share of the row';
 const LEFT = 130;
 const TOP = 120;
 
 /** SVG charts of the personas check, written next to report.json. */
 export function personasCharts(section: PersonasSection): Chart[] {
   if (!isComplete(section)) return [];
+  // A single-model run has no baseline to speak of: its one matrix is "the model's".
+  const single = section.models.length === 1;
   return section.models.map((model) => {
-    const title = `Persona confusion matrix, ${model.role} ${model.model}`;
+    const title = `Persona confusion matrix, ${single ? 'model' : model.role} ${model.model}`;
     return {
       file: `personas-confusion-${model.role}.svg`,
       title,
@@ -59,8 +63,10 @@ export function confusionHeatMap(
           y,
           width: CELL - 2,
           height: CELL - 2,
-          fill: i === j ? '#2b7a3d' : '#b03a2e',
+          fill: i === j ? BETTER.hex : WORSE.hex,
           'fill-opacity': count === 0 ? 0.04 : 0.15 + 0.85 * share,
+          // The diagonal is outlined too: a cue that needs no colour vision.
+          ...(i === j ? { stroke: '#000000', 'stroke-width': 2 } : {}),
         }),
         text(x + CELL / 2 - 1, y + CELL / 2 + 4, String(count), {
           'text-anchor': 'middle',
