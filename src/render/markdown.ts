@@ -5,9 +5,6 @@
 import { markdownTable } from 'markdown-table';
 import { neutralise } from '../text/neutralise.js';
 
-// Number formatting lives in text/format; renderers that import it from here keep working.
-export { interval, num, percent, points } from '../text/format.js';
-
 const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&$=]/g;
 const NEWLINES = /\r\n|\r|\n|\u2028|\u2029/g;
 const ZERO_WIDTH_JOINER = '\u200d';
@@ -35,8 +32,20 @@ export function escapeText(text: string): string {
  * would paste along. Code spans need no break: GitHub renders nothing inside them.
  */
 export function escapeTextWithCode(text: string, literals: readonly string[]): string {
+  return splitOn(text, literals, escapeText, codeSpan);
+}
+
+/**
+ * The text cut at each occurrence of the literals (longest first where two start together):
+ * the pieces between go through `plain`, the literals through `code`.
+ */
+function splitOn(
+  text: string,
+  literals: readonly string[],
+  plain: (piece: string) => string,
+  code: (literal: string) => string,
+): string {
   const words = [...new Set(literals.filter((w) => w !== ''))].sort((a, b) => b.length - a.length);
-  if (words.length === 0) return escapeText(text);
   const parts: string[] = [];
   let rest = text;
   while (rest !== '') {
@@ -47,11 +56,11 @@ export function escapeTextWithCode(text: string, literals: readonly string[]): s
       if (i !== -1 && (at === -1 || i < at)) [at, word] = [i, w];
     }
     if (at === -1) break;
-    if (at > 0) parts.push(escapeText(rest.slice(0, at)));
-    parts.push(codeSpan(word));
+    if (at > 0) parts.push(plain(rest.slice(0, at)));
+    parts.push(code(word));
     rest = rest.slice(at + word.length);
   }
-  if (rest !== '') parts.push(escapeText(rest));
+  if (rest !== '') parts.push(plain(rest));
   return parts.join('');
 }
 
@@ -147,8 +156,19 @@ function safeCell(cell: string): string {
 
 /**
  * A collapsed block. The summary line is raw HTML, where GitHub reads no markdown: pass it
- * plain (unescaped) text; it is escaped as HTML here.
+ * plain (unescaped) text; it is escaped as HTML here, and each `code` literal in it (a model
+ * tag) is shown as `<code>`, which needs no invisible break.
  */
-export function details(summaryLine: string, body: string): string {
-  return `<details><summary>${escapeHtmlText(summaryLine)}</summary>\n\n${body}\n\n</details>`;
+export function details(summaryLine: string, body: string, code: readonly string[] = []): string {
+  const line = splitOn(summaryLine, code, escapeHtmlText, htmlCode);
+  return `<details><summary>${line}</summary>\n\n${body}\n\n</details>`;
+}
+
+/** A literal inside raw HTML as `<code>`: GitHub acts on nothing inside it (mentions, emoji). */
+function htmlCode(literal: string): string {
+  const escaped = neutralise(literal, TEXT_LIMIT)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+  return `<code>${escaped}</code>`;
 }

@@ -5,14 +5,11 @@ import {
   details,
   escapeText,
   escapeTextWithCode,
-  interval,
   link,
-  num,
-  percent,
-  points,
   relativeLink,
   table,
 } from '../../src/render/markdown.js';
+import { interval, num, percent, points } from '../../src/text/format.js';
 import { HOSTILE } from '../report/fixtures.js';
 import {
   allTokens,

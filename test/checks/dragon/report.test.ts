@@ -25,7 +25,13 @@ describe('the dragon summary', () => {
   it('shows baseline, candidate and Δ side by side with the provenance', () => {
     expect(markdown).toContain('Protocol `dragon-calibration/1`');
     expect(markdown).toContain(section.promptSha256.slice(0, 16));
-    expect(markdown).toMatch(/\| metric +\| +baseline base\\\|1b \| +candidate cand:1b \| +Δ \|/);
+    expect(markdown).toMatch(
+      /\| metric +\| +baseline `base\\\|1b` \| +candidate `cand:1b` \| +Δ \|/,
+    );
+    expect(markdown).toContain(
+      '<summary>candidate <code>cand:1b</code>: bins, confidence levels, games',
+    );
+    expect(markdown).not.toContain('\u200b');
     expect(markdown).toMatch(/\| ECE +\| +0\.\d{3} \[0\.\d{3}, 0\.\d{3}\] \| +0\.\d{3} \[/);
     expect(markdown).toContain('moves into a known wall');
     expect(markdown).toContain('Reliability bins (10 equal-width, lower-inclusive)');
@@ -40,6 +46,26 @@ describe('the dragon summary', () => {
       /the ECE rule catches, with 80% power, a rise of 0\.\d{3} over 4 seeds/,
     );
     expect(markdown).not.toContain('Measurement perturbed');
+  });
+
+  it('names a single model, and the player of dragon play, by what it is, not "baseline"', () => {
+    const single = renderDragonSection({ ...section, candidate: null, comparison: null });
+    expect(single).toMatch(/\| metric +\| +model `base\\\|1b` \|/);
+    expect(single).toContain('<summary>model <code>base|1b</code>: bins');
+    const baseline = section.baseline;
+    if (!baseline) throw new Error('no baseline');
+    const play = renderDragonSection({
+      ...section,
+      candidate: null,
+      comparison: null,
+      baseline: { ...baseline, model: 'player:careful', player: 'careful' },
+    });
+    expect(play).toMatch(/\| metric +\| +player careful \|/);
+    expect(play).not.toMatch(/baseline/);
+  });
+
+  it('lists seeds sorted and merged, whatever their order', () => {
+    expect(renderDragonSection({ ...section, seeds: [3, 1, 2, 7] })).toContain('seeds 1–3, 7.');
   });
 
   it('warns when a series is perturbed', () => {
@@ -85,7 +111,9 @@ describe('reliability diagrams', () => {
     expect(labels).toEqual(used.flat());
     // No red or green anywhere.
     expect(chart.svg).not.toMatch(/#(d92d20|12b76a|b42318|067647|2b7a3d|b03a2e|c0392b)/i);
-    expect(chart.svg).toContain('Whiskers: Wilson 95% interval of the share that advanced in the bin.');
+    expect(chart.svg).toContain(
+      'Whiskers: Wilson 95% interval of the share that advanced in the bin.',
+    );
     expect(chart.svg).toContain('stroke-dasharray="4 3"');
     await expect(chart.svg).toMatchFileSnapshot('golden/dragon-reliability.svg');
   });

@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { readCatalogue } from '../../../src/checks/personas/catalogue.js';
 import type { PersonasSection } from '../../../src/checks/personas/section.js';
-import { escapeText } from '../../../src/render/markdown.js';
 import { personasCharts } from '../../../src/checks/personas/report/charts.js';
 import { renderPersonasSection } from '../../../src/checks/personas/report/markdown.js';
 import { catalogueFrom, recordsFor } from './records.js';
@@ -52,7 +51,7 @@ describe('renderPersonasSection', () => {
     const reference = `${((base?.permutation.meanAccuracy ?? 0) * 100).toFixed(1)}%`;
     expect(md).toMatch(
       new RegExp(
-        `\\| baseline ${escapeRegExp(escapeText('sim-base:1b'))} +\\| +${base?.correct}/48 \\| +${accuracy} \\| +${escapeRegExp(reference)} \\|`,
+        `\\| baseline \`sim-base:1b\` +\\| +${base?.correct}/48 \\| +${accuracy} \\| +${escapeRegExp(reference)} \\|`,
       ),
     );
     expect(md).not.toContain('binomial p');
@@ -66,11 +65,10 @@ describe('renderPersonasSection', () => {
     expect(md).toContain('planted paraphrase: confusion expected');
     expect(md).toContain('taste (paraphrase of flavour) confused with its twin, as planted');
     expect(md).toContain('Spearman ρ =');
-    // A <summary> line is raw HTML: GitHub would show a markdown escape as a backslash.
-    // (An invisible space after the first ':' keeps ":1b:" from reading as an emoji code.)
-    expect(md.replace(/\u200b/g, '')).toContain(
-      '<details><summary>baseline sim-base:1b: confusion matrix',
-    );
+    // A <summary> line is raw HTML: GitHub would show a markdown escape as a backslash. The
+    // model tag is <code> there, and a code span elsewhere: no invisible character inside it.
+    expect(md).toContain('<details><summary>baseline <code>sim-base:1b</code>: confusion matrix');
+    expect(md).not.toContain('\u200b');
   });
 
   it('draws one confusion heat map per model, a cell per pair', () => {
@@ -130,7 +128,12 @@ probes:
     );
     const md = renderPersonasSection(section);
     expect(md).not.toContain('<script>');
-    expect(md).not.toContain('<b>');
+    // The tag shows as code (`m<b>` in a code span, m&lt;b&gt; in a <code> element), never as HTML.
+    expect(md.replace(/`m<b>`/g, '')).not.toContain('<b>');
+    expect(md).toContain('<code>m&lt;b&gt;</code>');
+    // A single-model run calls its one model "model".
+    expect(md).toContain('model `m<b>`');
+    expect(md).not.toMatch(/\bbaseline `/);
     expect(md).not.toMatch(/@octocat/);
     expect(md).not.toContain('[link](');
     expect(md).toContain('evil\\_one');

@@ -16,24 +16,14 @@ import type {
   ModelSummary,
   SampledChurnSection,
 } from '../section.js';
-import {
-  details,
-  escapeText,
-  interval,
-  num,
-  percent,
-  points,
-  table,
-} from '../../../render/markdown.js';
+import { details, escapeText, table } from '../../../render/markdown.js';
+import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
 
 import { adaptiveSamplingLines } from './adaptive.js';
 
 const TOP_ITEMS = 10;
 
-export const fixed = (value: number, digits = 1): string => {
-  const s = value.toFixed(digits);
-  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
-};
+export const fixed = (value: number, digits = 1): string => trimmed(value, digits);
 
 function shareCell(value: CountShare): string {
   return `${value.count} (${percent(value.share)}, ${interval(value.low, value.high, (v) => percent(v))})`;
@@ -437,7 +427,7 @@ function domainTable(domains: readonly DomainRow[]): string {
 }
 
 function pValueText(p: number): string {
-  return p < 0.0001 ? p.toExponential(1) : p.toPrecision(2);
+  return pValueFigures(p, 2);
 }
 
 /** The domains that lost accuracy, and which of them are reversals. */

@@ -2,15 +2,17 @@
  * The dragon part of summary.md, rendered from the report section alone. Model tags come from the user's config: they go through escapeText.
  */
 import type { DragonBin, DragonSection, DragonSeries, Estimate } from '../section.js';
+import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
 import {
-  details,
-  escapeText,
   interval,
+  levelText,
   num,
   percent,
   points,
-  table,
-} from '../../../render/markdown.js';
+  pValue,
+  seedRanges,
+  signed,
+} from '../../../text/format.js';
 
 /** Bins with fewer moves than this are drawn pale: too few to read anything into. */
 export const PALE_BIN_MOVES = 5;
@@ -21,20 +23,19 @@ function withInterval(e: Estimate | null, format: (v: number) => string): string
   return e ? `${format(e.value)} ${interval(e.low, e.high, format)}` : '–';
 }
 
-function signedNum(value: number | null, digits = 3): string {
-  if (value === null || !Number.isFinite(value)) return '–';
-  const shown = Math.abs(value).toFixed(digits);
-  // A difference that rounds to zero claims no direction.
-  if (Number(shown) === 0) return `±${shown}`;
-  return `${value > 0 ? '+' : '−'}${shown}`;
-}
-
 function minus(a: number | null | undefined, b: number | null | undefined): number | null {
   return a !== null && a !== undefined && b !== null && b !== undefined ? a - b : null;
 }
 
-function modelName(series: DragonSeries): string {
-  return escapeText(series.model);
+/**
+ * What a series is called: a reference player by its name; the one model of a single-model
+ * run (or of `dragon play`) "model", not "baseline"; otherwise its role. The model tag
+ * follows as code (`code: false` gives it plain, for a `details` line that codes it itself).
+ */
+function seriesLabel(section: DragonSection, series: DragonSeries, code = true): string {
+  if (series.player) return `player ${series.player}`;
+  const role = section.candidate ? series.role : 'model';
+  return `${role} ${code ? codeSpan(series.model) : series.model}`;
 }
 
 interface MetricRow {
@@ -68,16 +69,16 @@ const METRICS: readonly MetricRow[] = [
   {
     label: 'Brier (0.25 = always 50%)',
     cell: (s) => num(s.brier),
-    delta: (b, a) => signedNum(minus(a.brier, b.brier)),
+    delta: (b, a) => signed(minus(a.brier, b.brier)),
   },
   {
     label: 'ECE',
-    cell: (s) => withInterval(s.ece, (v) => v.toFixed(3)),
+    cell: (s) => withInterval(s.ece, (v) => num(v)),
   },
   {
     label: 'ECE, upper-inclusive bins',
     cell: (s) => num(s.eceOtherEdges),
-    delta: (b, a) => signedNum(minus(a.eceOtherEdges, b.eceOtherEdges)),
+    delta: (b, a) => signed(minus(a.eceOtherEdges, b.eceOtherEdges)),
   },
   {
     label: 'reliability / resolution / uncertainty',
@@ -88,7 +89,7 @@ const METRICS: readonly MetricRow[] = [
     delta: (b, a) =>
       b.decomposition && a.decomposition
         ? (['reliability', 'resolution', 'uncertainty'] as const)
-            .map((term) => signedNum(minus(a.decomposition?.[term], b.decomposition?.[term])))
+            .map((term) => signed(minus(a.decomposition?.[term], b.decomposition?.[term])))
             .join(' / ')
         : '',
   },
@@ -131,19 +132,13 @@ function comparisonTable(section: DragonSection): string {
     (s): s is DragonSeries => s !== null,
   );
   const both = section.baseline && section.candidate ? section.baseline : null;
-  const header = [
-    'metric',
-    ...present.map((s) => `${s.role} ${modelName(s)}`),
-    ...(both ? ['Δ'] : []),
-  ];
+  const header = ['metric', ...present.map((s) => seriesLabel(section, s)), ...(both ? ['Δ'] : [])];
   const rows = METRICS.map((metric) => {
     const cells = [metric.label, ...present.map((s) => metric.cell(s))];
     if (both && section.candidate) {
       if (metric.label === 'ECE') {
         const d = section.comparison?.ece?.difference ?? null;
-        cells.push(
-          d ? `${signedNum(d.value)} ${interval(d.low, d.high, (v) => signedNum(v))}` : '–',
-        );
+        cells.push(d ? `${signed(d.value)} ${interval(d.low, d.high, (v) => signed(v))}` : '–');
       } else {
         cells.push(metric.delta ? metric.delta(both, section.candidate) : '');
       }
@@ -160,8 +155,8 @@ function comparisonTable(section: DragonSection): string {
 function binTable(bins: readonly DragonBin[], edges: string): string {
   const closing = (b: DragonBin, last: boolean) =>
     edges === 'lower-inclusive'
-      ? `[${b.low.toFixed(1)}, ${b.high.toFixed(1)}${last ? ']' : ')'}`
-      : `${b.index === 0 ? '[' : '('}${b.low.toFixed(1)}, ${b.high.toFixed(1)}]`;
+      ? `[${num(b.low, 1)}, ${num(b.high, 1)}${last ? ']' : ')'}`
+      : `${b.index === 0 ? '[' : '('}${num(b.low, 1)}, ${num(b.high, 1)}]`;
   return table(
     ['stated confidence', 'moves', 'mean stated', 'advanced', 'Wilson 95%'],
     bins
@@ -208,9 +203,7 @@ function gamesTable(series: DragonSeries): string {
 
 function seriesDetails(section: DragonSection, series: DragonSeries): string {
   // Plain text: `details` escapes its summary line as HTML.
-  const label = series.player
-    ? `reference player ${series.player}`
-    : `${series.role} ${series.model}`;
+  const label = seriesLabel(section, series, false);
   const parts = [
     `Reliability bins (${section.bins.count} equal-width, ${section.bins.edges}):`,
     binTable(series.bins, section.bins.edges),
@@ -225,7 +218,7 @@ function seriesDetails(section: DragonSection, series: DragonSeries): string {
   if (series.missingSeeds.length > 0) {
     parts.push(`Not played (seeds): ${series.missingSeeds.join(', ')}.`);
   }
-  return details(`${label}: bins, confidence levels, games`, parts.join('\n\n'));
+  return details(`${label}: bins, confidence levels, games`, parts.join('\n\n'), [series.model]);
 }
 
 function referenceTable(section: DragonSection): string {
@@ -234,7 +227,7 @@ function referenceTable(section: DragonSection): string {
     String(p.moves),
     percent(p.meanConfidence),
     withInterval(p.success, pct),
-    withInterval(p.ece, (v) => v.toFixed(3)),
+    withInterval(p.ece, (v) => num(v)),
     num(p.brier),
     percent(p.knownWallRepeatRate),
   ]);
@@ -242,7 +235,7 @@ function referenceTable(section: DragonSection): string {
   const separations = (instrument?.separations ?? [])
     .map(
       (s) =>
-        `${s.worse} − ${s.better} ${signedNum(s.difference.value)} ${interval(s.difference.low, s.difference.high, (v) => signedNum(v))}`,
+        `${s.worse} − ${s.better} ${signed(s.difference.value)} ${interval(s.difference.low, s.difference.high, (v) => signed(v))}`,
     )
     .join('; ');
   const verdict = !instrument
@@ -257,24 +250,11 @@ function referenceTable(section: DragonSection): string {
   )}${verdict}`;
 }
 
-function seedList(seeds: readonly number[]): string {
-  const runs: string[] = [];
-  let start = seeds[0];
-  for (let i = 1; i <= seeds.length; i++) {
-    const previous = seeds[i - 1] as number;
-    if (seeds[i] !== previous + 1) {
-      runs.push(start === previous ? String(start) : `${start}–${previous}`);
-      start = seeds[i];
-    }
-  }
-  return runs.join(', ');
-}
-
 /** Markdown for the dragon part of summary.md, rendered from report.json alone. */
 export function renderDragonSection(section: DragonSection): string {
   const out: string[] = ['### dragon — calibration of stated confidence'];
   out.push(
-    `Protocol \`${section.protocol}\`, prompt \`${section.promptVersion}\` (SHA-256 \`${section.promptSha256.slice(0, 16)}…\`), hints: ${section.hints}, ${section.walls} walls, seeds ${seedList(section.seeds)}. ` +
+    `Protocol \`${section.protocol}\`, prompt \`${section.promptVersion}\` (SHA-256 \`${section.promptSha256.slice(0, 16)}…\`), hints: ${section.hints}, ${section.walls} walls, seeds ${seedRanges(section.seeds)}. ` +
       `Event predicted: ${section.calibrationEvent}. ECE over ${section.bins.count} equal-width bins (${section.bins.edges}), 95% interval by bootstrap over ${section.bootstrap.resampled} (${section.bootstrap.replicates} replicates); shares with Wilson 95% intervals.`,
   );
   const perturbed = [section.baseline, section.candidate].filter(
@@ -282,23 +262,23 @@ export function renderDragonSection(section: DragonSection): string {
   );
   for (const s of perturbed) {
     out.push(
-      `> **Measurement perturbed**: ${s.timeouts} of ${s.calls} decisions of ${modelName(s)} timed out (${percent(s.timeoutRate)}). Its numbers are shown but the verdict is inconclusive.`,
+      `> **Measurement perturbed**: ${s.timeouts} of ${s.calls} decisions of ${seriesLabel(section, s)} timed out (${percent(s.timeoutRate)}). Its numbers are shown but the verdict is inconclusive.`,
     );
   }
   if (section.baseline || section.candidate) {
     out.push(comparisonTable(section));
     const comparison = section.comparison;
     if (comparison?.ece) {
-      const level = `${(comparison.level * 100).toFixed(1).replace(/\.0$/, '')}%`;
+      const level = levelText(comparison.level);
       const unpaired = comparison.onlyBefore.length + comparison.onlyAfter.length;
       out.push(
-        `Δ ECE is candidate − baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${comparison.ece.after.toFixed(3)} vs ${comparison.ece.before.toFixed(3)} on those games), with a ${level} paired bootstrap interval; the gate's test is a one-sided paired permutation test (p = ${comparison.ece.pValue < 0.001 ? comparison.ece.pValue.toExponential(1) : comparison.ece.pValue.toFixed(4)}), a regression at p ≤ ${section.ruleFalseAlarmRate.toFixed(4)} with a rise above the allowed increase${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ''}.`,
+        `Δ ECE is candidate − baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${num(comparison.ece.after)} vs ${num(comparison.ece.before)} on those games), with a ${level} paired bootstrap interval; the gate's test is a one-sided paired permutation test (p = ${pValue(comparison.ece.pValue, 4)}), a regression at p ≤ ${pValue(section.ruleFalseAlarmRate, 4)} with a rise above the allowed increase${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ''}.`,
       );
     }
     if (section.detectableEceRise !== null) {
       const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
       out.push(
-        `At this run's noise the ECE rule catches, with 80% power, a rise of ${section.detectableEceRise.toFixed(3)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`,
+        `At this run's noise the ECE rule catches, with 80% power, a rise of ${num(section.detectableEceRise)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`,
       );
     }
   } else {

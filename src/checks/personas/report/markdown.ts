@@ -12,15 +12,8 @@ import type {
   ProbeAccuracy,
 } from '../section.js';
 import { detectableEffects } from '../rules.js';
-import {
-  codeSpan,
-  details,
-  escapeText,
-  num,
-  percent,
-  points,
-  table,
-} from '../../../render/markdown.js';
+import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
+import { pValue as formatPValue, num, percent, points, trimmed } from '../../../text/format.js';
 
 /** Markdown for the personas part of summary.md, rendered from report.json alone. */
 export function renderPersonasSection(section: PersonasSection): string {
@@ -45,8 +38,12 @@ export function renderPersonasSection(section: PersonasSection): string {
   out.push('#### Accuracy per probe', probeTable(section, models));
   const controls = controlNotes(models);
   if (controls.length > 0) out.push('#### Instrument controls', controls.join('\n'));
-  out.push('#### Prompt distance vs answer distance', ...models.map(distanceBlock));
-  for (const model of models) out.push(matricesBlock(section.catalogue.assistants, model));
+  const single = models.length === 1;
+  out.push(
+    '#### Prompt distance vs answer distance',
+    ...models.map((m) => distanceBlock(m, single)),
+  );
+  for (const m of models) out.push(matricesBlock(section.catalogue.assistants, m, single));
   const notes = section.notes ?? [];
   if (notes.length > 0) out.push(notes.map((n) => `- ${escapeText(n)}`).join('\n'));
   return `${out.join('\n\n')}\n`;
@@ -84,25 +81,27 @@ function introduction(section: PersonasSection): string {
   );
 }
 
-function label(model: PersonasModelResult): string {
-  return escapeText(plainLabel(model));
+/**
+ * A model's name in a sentence or a cell: its role and its tag as code; the one model of a
+ * single-model run is "model", not "baseline".
+ */
+function label(model: PersonasModelResult, single: boolean): string {
+  return `${single ? 'model' : model.role} ${codeSpan(model.model)}`;
 }
 
-/** For a `<summary>` line, which `details` escapes itself. */
-function plainLabel(model: PersonasModelResult): string {
-  return `${model.role} ${model.model}`;
+/** For a `<summary>` line: plain, `details` escapes it and shows the tag as code. */
+function plainLabel(model: PersonasModelResult, single: boolean): string {
+  return `${single ? 'model' : model.role} ${model.model}`;
 }
 
 /** p-values span many decades: exponent notation below 0.001. */
 export function pValue(p: number | null | undefined): string {
-  if (p === null || p === undefined || !Number.isFinite(p)) return '–';
-  if (p < 0.001) return p.toExponential(1);
-  return p.toFixed(3);
+  return formatPValue(p, 3);
 }
 
 function accuracyTable(models: readonly PersonasModelResult[]): string {
   const rows = models.map((m) => [
-    label(m),
+    label(m, models.length === 1),
     `${m.correct}/${m.attributed}`,
     percent(m.accuracy),
     percent(m.permutation.meanAccuracy),
@@ -131,7 +130,7 @@ function recognitionTable(
   section: PersonasSection,
   models: readonly PersonasModelResult[],
 ): string {
-  const header = ['assistant', 'declared as', ...models.map(label)];
+  const header = ['assistant', 'declared as', ...models.map((m) => label(m, models.length === 1))];
   const both = models.length === 2;
   if (both) header.push('Δ', 'adjusted p of a drop');
   const rows = section.catalogue.assistants.map((assistant) => {
@@ -181,12 +180,14 @@ function confusedPairs(section: PersonasSection, models: readonly PersonasModelR
   for (const model of models) {
     const pairs = model.confusedPairs.slice(0, 8);
     if (pairs.length === 0) {
-      parts.push(`${label(model)}: no answer was attributed to another assistant.`);
+      parts.push(
+        `${label(model, models.length === 1)}: no answer was attributed to another assistant.`,
+      );
       continue;
     }
     const most = model.mostConfusedPair;
     const lead = most
-      ? `${label(model)}: most confused pair ${pairName(most)} (${most.total} answers across, ${most.aAsB} one way and ${most.bAsA} the other).`
+      ? `${label(model, models.length === 1)}: most confused pair ${pairName(most)} (${most.total} answers across, ${most.aAsB} one way and ${most.bAsA} the other).`
       : '';
     parts.push(
       lead,
@@ -263,9 +264,9 @@ function probeTable(section: PersonasSection, models: readonly PersonasModelResu
       null,
     );
   const hint = weakest
-    ? `\n\nA probe where few answers find their author draws every assistant to the same answer: rewrite it first (lowest for ${label(last as PersonasModelResult)}: probe ${weakest.probe + 1}, ${percent(weakest.accuracy, 0)}).`
+    ? `\n\nA probe where few answers find their author draws every assistant to the same answer: rewrite it first (lowest for ${label(last as PersonasModelResult, models.length === 1)}: probe ${weakest.probe + 1}, ${percent(weakest.accuracy, 0)}).`
     : '';
-  return `${table(['#', 'probe', ...models.map(label)], rows, ['r', 'l', ...models.map(() => 'r' as const)])}${hint}`;
+  return `${table(['#', 'probe', ...models.map((m) => label(m, models.length === 1))], rows, ['r', 'l', ...models.map(() => 'r' as const)])}${hint}`;
 }
 
 function controlNotes(models: readonly PersonasModelResult[]): string[] {
@@ -281,18 +282,18 @@ function controlNotes(models: readonly PersonasModelResult[]): string[] {
         confused: 'confused with its twin: its posture does not show in the answers',
         separated: 'told apart from its twin: its posture shows in the answers',
       }[c.verdict];
-      lines.push(`- ${label(model)}: ${who} ${reading}; ${crossed}.`);
+      lines.push(`- ${label(model, models.length === 1)}: ${who} ${reading}; ${crossed}.`);
     }
   }
   return lines;
 }
 
-function distanceBlock(model: PersonasModelResult): string {
+function distanceBlock(model: PersonasModelResult, single: boolean): string {
   const d = model.distances;
   const named = (list: readonly { a: string; b: string }[]) =>
     list.length === 0 ? 'none' : list.map(pairName).join(', ');
   const summary =
-    `${label(model)}: ${d.movedPairs} of ${d.pairs.length} pairs change rank between the two rankings, ` +
+    `${label(model, single)}: ${d.movedPairs} of ${d.pairs.length} pairs change rank between the two rankings, ` +
     `Spearman ρ = ${num(d.spearman, 2)}. Prompts differ but answers converge: ${named(d.converging)}. ` +
     `Prompts close but answers apart: ${named(d.diverging)}.`;
   const rows = [...d.pairs]
@@ -304,23 +305,25 @@ function distanceBlock(model: PersonasModelResult): string {
       `${rank(p.promptRank)} → ${p.answerRank === null ? '–' : rank(p.answerRank)}`,
     ]);
   return `${summary}\n\n${details(
-    `${plainLabel(model)}: every pair (rank 1 = most distant)`,
+    `${plainLabel(model, single)}: every pair (rank 1 = most distant)`,
     table(['pair', 'prompt distance', 'answer distance', 'rank prompts → answers'], rows, [
       'l',
       'r',
       'r',
       'c',
     ]),
+    [model.model],
   )}`;
 }
 
 function rank(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  return trimmed(value, 1);
 }
 
 function matricesBlock(
   assistants: readonly PersonasAssistant[],
   model: PersonasModelResult,
+  single: boolean,
 ): string {
   const names = assistants.map((a) => escapeText(a.name));
   const hasUnattributed = model.unattributed.some((n) => n > 0);
@@ -339,9 +342,10 @@ function matricesBlock(
     ['l', ...names.map(() => 'r' as const)],
   );
   return details(
-    `${plainLabel(model)}: confusion matrix and vocabulary overlap`,
+    `${plainLabel(model, single)}: confusion matrix and vocabulary overlap`,
     `Confusion matrix (rows: true author, columns: attributed author):\n\n${confusion}\n\n` +
       `Naive measure, for contrast: Jaccard overlap of the assistants' vocabularies. It ranks pairs ` +
       `but has no reference value to decide from.\n\n${overlap}`,
+    [model.model],
   );
 }
