@@ -89,13 +89,31 @@ describe('inline charts at a glance', () => {
     );
     // Every bin is accounted for: drawn with its counts, left out by name, or empty for all.
     expect(dragon).toContain(
-      'Moves per drawn bin (baseline / candidate): 0.5–0.6 10 / 2, 0.9–1.0 30 / 80',
+      'Moves per bin used by every model (baseline / candidate): 0.5–0.6 10 / 2, 0.9–1.0 30 / 80',
     );
     expect(dragon).toContain(
-      'not drawn, a model stated no confidence there: 0.6–0.7 (0 / 4), 0.7–0.8 (12 / 0)',
+      'not drawn, a model stated no confidence there (baseline / candidate): 0.6–0.7 (0 / 4), 0.7–0.8 (12 / 0)',
     );
     expect(dragon).toContain('1 bin where no model stated a confidence.');
     await expect(dragon).toMatchFileSnapshot('golden/glance-dragon.md');
+  });
+
+  it('says why reliability is not drawn when the models share fewer than two bins', () => {
+    const apart = buildReport({
+      run: runMetadata(),
+      sections: {
+        dragon: fromJson({
+          check: 'dragon',
+          baseline: { model: 'a:1b', bins: [bin(0.6, 425, 0.64), bin(0.9, 877, 0.98)] },
+          candidate: { model: 'b:1b', bins: [bin(0.6, 0, null), bin(0.9, 1090, 0.58)] },
+        }),
+      },
+      findings: [],
+      createdAt: '2025-01-02T00:00:00Z',
+    });
+    expect(glanceCharts(apart)).toEqual([
+      'Reliability is not drawn inline: the models share 1 stated-confidence bin, a line needs two. Moves per bin used by every model (baseline / candidate): 0.9–1.0 877 / 1090; not drawn, a model stated no confidence there (baseline / candidate): 0.6–0.7 (425 / 0). The full diagram is dragon-reliability.svg.',
+    ]);
   });
 
   it('names the one series of a single-model run by the model', () => {

@@ -60,13 +60,14 @@ function binCaption(series: SeriesBins[], used: number[]): string {
     .map((bin, i) => ({ bin, i }))
     .filter(({ i }) => !used.includes(i) && series.some((s) => (s.bins[i]?.moves ?? 0) > 0));
   const empty = first.length - used.length - left.length;
-  const parts = [`Moves per drawn bin (${who}): ${drawn}`];
+  const parts = used.length > 0 ? [`Moves per bin used by every model (${who}): ${drawn}`] : [];
   if (left.length > 0) {
     const named = left.map(({ bin, i }) => `${bin.label} (${counts(i)})`).join(', ');
-    parts.push(`not drawn, a model stated no confidence there: ${named}`);
+    parts.push(`not drawn, a model stated no confidence there (${who}): ${named}`);
   }
   if (empty > 0) parts.push(`${plural(empty, 'bin')} where no model stated a confidence`);
-  return `${parts.join('; ')}.`;
+  const text = parts.join('; ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
 /** Whether stated confidence matches success, per bin (mermaid, inline). */
@@ -78,7 +79,11 @@ export function dragonGlanceChart(dragon: DragonSection): string | null {
   const used = first
     .map((_, i) => i)
     .filter((i) => series.every((s) => s.bins[i] !== undefined && s.bins[i]?.success !== null));
-  if (used.length < 2) return null;
+  if (used.length < 2) {
+    // A line needs two points: say so, and where the moves were, rather than leave it out.
+    if (!series.some((s) => s.bins.some((b) => b.moves > 0))) return null;
+    return `Reliability is not drawn inline: ${series.length > 1 ? 'the models share' : 'the model used'} ${plural(used.length, 'stated-confidence bin')}, a line needs two. ${binCaption(series, used)} The full diagram is dragon-reliability.svg.`;
+  }
   const colours = [BASELINE, CANDIDATE];
   return xyChart({
     title: 'Moves that advanced per stated-confidence bin',
