@@ -77,6 +77,12 @@ describe('renderChurnSection', () => {
       for (const width of table.rowWidths) expect(width).toBe(table.columns);
   });
 
+  it('shows model tags as code spans, with no invisible character inside', () => {
+    expect(md).toMatch(/\| +baseline +\| `base:1b` +\|/);
+    expect(md).toMatch(/\| +candidate +\| `cand:1b` +\|/);
+    expect(md).not.toContain('\u200b');
+  });
+
   it('renders a single-model run', () => {
     const single = { ...churn, candidate: null, comparison: null };
     expect(renderChurnSection(single)).toContain('Single-model run: no comparison.');

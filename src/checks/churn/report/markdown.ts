@@ -16,7 +16,7 @@ import type {
   ModelSummary,
   SampledChurnSection,
 } from '../section.js';
-import { details, escapeText, table } from '../../../render/markdown.js';
+import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
 import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
 
 import { adaptiveSamplingLines } from './adaptive.js';
@@ -47,17 +47,13 @@ function expectedCell(method: MethodSection, side: 'improved' | 'deteriorated'):
 function modelRow(label: string, m: ModelSummary): string[] {
   return [
     label,
-    codeOf(m.model),
+    codeSpan(m.model),
     `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
     num(m.reliability),
     percent(m.greedyAccuracy),
     percent(m.invalidShare),
     percent(m.timeoutShare),
   ];
-}
-
-function codeOf(model: string): string {
-  return escapeText(model);
 }
 
 function itemTable(rows: readonly ItemRow[]): string {
@@ -268,7 +264,7 @@ function sourcesOf(m: ExactModelSummary): string {
 function exactModelRow(label: string, m: ExactModelSummary): string[] {
   return [
     label,
-    codeOf(m.model),
+    codeSpan(m.model),
     `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
     percent(m.topLetterAccuracy),
     sourcesOf(m),
