@@ -24,6 +24,5 @@ export const BASELINE = BLUE;
 export const CANDIDATE = ORANGE;
 /** Reference lines (perfect calibration). */
 export const REFERENCE = BLACK;
-/** Text and marks that carry no series: axes, labels. */
-export const INK = '#333333';
+/** Labels that carry no series: tick values, captions. */
 export const MUTED = '#555555';

@@ -277,14 +277,13 @@ function chartList(charts: readonly ReportChart[], options: SummaryOptions): str
   return [`#### Charts\n\n${where}:\n\n${charts.map(item).join('\n')}`];
 }
 
-function provenance(report: Report): string {
-  const { run } = report;
-  const config = run.config;
+function modelsTable(run: Report['run']): string {
   const modelRows = (['baseline', 'candidate'] as const).flatMap((role) => {
     const m = run.models[role];
     if (!m) return [];
     return [
       [
+        // A single-model run has no baseline to speak of: its one model is "model".
         run.models.candidate ? role : 'model',
         codeSpan(m.model),
         m.digest ? codeSpan(neutralise(m.digest, VERSION_LIMIT)) : 'unknown',
@@ -294,13 +293,10 @@ function provenance(report: Report): string {
       ],
     ];
   });
-  const parts = [
-    `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${
-      run.provider.version ? codeSpan(neutralise(run.provider.version, VERSION_LIMIT)) : 'unknown'
-    }${run.provider.simulated ? ' (simulated)' : ''}.`,
-    table(['role', 'model', 'digest', 'quantization', 'parameters', 'family'], modelRows),
-  ];
+  return table(['role', 'model', 'digest', 'quantization', 'parameters', 'family'], modelRows);
+}
 
+function checkSettings(config: Report['run']['config']): string[][] {
   const settings: string[][] = [];
   const checks = new Set(config.checks);
   if (checks.has('churn') && config.churn.estimator === 'logprobs') {
@@ -332,14 +328,47 @@ function provenance(report: Report): string {
     settings.push(['personas seed', String(config.personas.seed)]);
     settings.push(['personas vectors', config.personas.vectors]);
   }
-  settings.push(['context length (num_ctx)', String(config.runner.numCtx)]);
+  return settings;
+}
+
+function settingsTable(report: Report): string {
+  const { run } = report;
+  const settings = checkSettings(run.config);
+  settings.push(['context length (num_ctx)', String(run.config.runner.numCtx)]);
   settings.push(['tool', `${escapeText(report.tool.name)} ${escapeText(report.tool.version)}`]);
   settings.push(['report created', report.createdAt]);
   if (run.shards.length > 0)
     settings.push(['shards merged', run.shards.map(escapeText).join(', ')]);
   if (run.logs.length > 0) settings.push(['sample logs', run.logs.map(codeSpan).join(', ')]);
-  parts.push(table(['setting', 'value'], settings));
+  return table(['setting', 'value'], settings);
+}
 
+function requestsTable(run: Report['run']): string {
+  return table(
+    ['model', 'requests', 'ok', 'invalid', 'timeout', 'error', 'mean latency', 'perturbed'],
+    run.requests.map((r) => [
+      codeSpan(r.model),
+      String(r.total),
+      String(r.ok),
+      String(r.invalid),
+      String(r.timeout),
+      String(r.error),
+      r.meanLatencyMs === null ? '–' : `${Math.round(r.meanLatencyMs)} ms`,
+      r.perturbed ? 'yes' : 'no',
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+  );
+}
+
+function provenance(report: Report): string {
+  const { run } = report;
+  const parts = [
+    `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${
+      run.provider.version ? codeSpan(neutralise(run.provider.version, VERSION_LIMIT)) : 'unknown'
+    }${run.provider.simulated ? ' (simulated)' : ''}.`,
+    modelsTable(run),
+    settingsTable(report),
+  ];
   const hashes = Object.entries(run.promptHashes ?? {});
   if (hashes.length > 0) {
     parts.push(
@@ -349,24 +378,7 @@ function provenance(report: Report): string {
       ),
     );
   }
-  if (run.requests.length > 0) {
-    parts.push(
-      table(
-        ['model', 'requests', 'ok', 'invalid', 'timeout', 'error', 'mean latency', 'perturbed'],
-        run.requests.map((r) => [
-          codeSpan(r.model),
-          String(r.total),
-          String(r.ok),
-          String(r.invalid),
-          String(r.timeout),
-          String(r.error),
-          r.meanLatencyMs === null ? '–' : `${Math.round(r.meanLatencyMs)} ms`,
-          r.perturbed ? 'yes' : 'no',
-        ]),
-        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
-      ),
-    );
-  }
+  if (run.requests.length > 0) parts.push(requestsTable(run));
   if (run.operations) parts.push(escapeText(run.operations.gpu.note));
   if (run.loadedBefore && run.loadedBefore.length > 0) {
     parts.push(
