@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
         loaded: inputs!.loaded,
         shard: inputs!.shard,
         cacheDir: inputs!.cacheDir,
+        keepHistory: inputs!.keepHistory,
         signal: controller.signal,
         progress: process.stdout,
         interactive: false,

@@ -119,6 +119,7 @@ export const handlers: CommandHandlers = {
         loaded,
         shard,
         cacheDir: typeof options.cacheDir === 'string' ? options.cacheDir : null,
+        keepHistory: options.keepHistory === true,
         limit: options.limit === undefined ? null : integerFlag(options.limit, '--limit', 1),
         fresh: options.fresh === true,
         signal: interrupt.signal,

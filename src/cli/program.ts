@@ -119,6 +119,10 @@ export function buildProgram(
         'reuse and refresh a sample log kept across runs (actions/cache)',
       ),
     )
+    .option(
+      '--keep-history',
+      'with --cache-dir: keep the records of models no longer in the config (by default the cached log keeps only the models measured now)',
+    )
     .addOption(
       new Option(
         '--limit <n>',

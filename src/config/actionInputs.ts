@@ -26,6 +26,7 @@ export const Input = {
   commentHeader: 'comment-header',
   artifactName: 'artifact-name',
   cacheDir: 'cache-dir',
+  keepHistory: 'keep-history',
   shard: 'shard',
   githubToken: 'github-token',
 } as const;
@@ -36,6 +37,8 @@ export interface ActionInputs {
   commentHeader: string;
   artifactName: string;
   cacheDir: string | null;
+  /** The cached log keeps the records of models no longer in the config. */
+  keepHistory: boolean;
   shard: Shard | null;
   githubToken: string;
 }
@@ -101,12 +104,22 @@ export function getInputs(reader: InputReader = core): ActionInputs {
   }
   const artifactName = reader.getInput(Input.artifactName) || 'model-gate';
   const cacheDir = reader.getInput(Input.cacheDir) || null;
+  let keepHistory = false;
+  try {
+    keepHistory =
+      reader.getInput(Input.keepHistory) !== '' && reader.getBooleanInput(Input.keepHistory);
+  } catch {
+    problems.push(
+      `input '${Input.keepHistory}': expected true or false, got ${JSON.stringify(reader.getInput(Input.keepHistory))}`,
+    );
+  }
   return {
     loaded,
     comment,
     commentHeader: header,
     artifactName,
     cacheDir,
+    keepHistory,
     shard,
     githubToken: token,
   };

@@ -3,7 +3,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
-import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
+import type { CheckContext, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { entryFromReport, type HistoryEntry } from '../history/entry.js';
 import { appendHistory, readHistory } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
@@ -13,16 +13,18 @@ import { buildReport } from '../report/build.js';
 import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
 import { gateOutcome } from '../report/verdict.js';
-import { writeReport } from '../report/write.js';
+import { type WrittenReport, writeReport } from '../report/write.js';
 import { splitStale } from '../runner/resume.js';
 import { grownPlan } from '../runner/resumePlan.js';
 import {
-  countedRecords,
+  currentWeights,
   digestsOfRuns,
   otherWeightsNote,
   type RunInfoRecord,
   readSampleLogs,
+  type SampleRecord,
 } from '../sampleLog/index.js';
+import type { WorkUnit } from '../runner/types.js';
 import { type ShardSpec, selectShard, shardLabel } from '../runner/shard.js';
 import {
   analyseChecks,
@@ -49,6 +51,8 @@ export interface AnalyseLogsOptions {
   previousReport?: string | null;
   /** Definitions already loaded by a run (saves reading items twice). */
   checks?: readonly LoadedCheck[];
+  /** The plan of `checks`, when a run already made it (a large plan is not held twice). */
+  plan?: readonly WorkUnit[];
   /** A run that was interrupted: its report is inconclusive, and says so. */
   cancelled?: boolean;
   /** `run --limit N` (default: the limit recorded in the logs' run records). */
@@ -78,59 +82,11 @@ export interface AnalyseLogsOptions {
  */
 export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
   const { loaded } = options;
-  const previousFile =
-    options.previousReport ??
-    (loaded.config.dragon.gate.previousReport
-      ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport)
-      : null);
-  if (previousFile && loaded.config.models.candidate) {
-    throw new InputError(
-      `${options.previousReport ? 'flag --previous' : 'dragon.gate.previous-report'}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
-    );
-  }
-  const plain = checkContext(loaded);
-  // The rules read which previous report is compared with, whether from the config or the flag.
-  const ctx = previousFile
-    ? {
-        ...plain,
-        config: {
-          ...plain.config,
-          dragon: {
-            ...plain.config.dragon,
-            gate: { ...plain.config.dragon.gate, previousReport: previousFile },
-          },
-        },
-      }
-    : plain;
-  const logged = await readSampleLogs(options.logs);
-  const { runs, warnings } = logged;
-  // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
-  const limit = options.limit ?? smokeLimit(runs);
-  const checks =
-    options.checks ?? (limit ? limitChecks(await loadChecks(ctx), limit) : await loadChecks(ctx));
-  // One version of each model per report: the digest the latest run found.
-  const counted = countedRecords(logged.records, digestsOfRuns(runs));
-  // Records another config wrote (another temperature, prompt or maze) would be reported under
-  // this config's settings: they are left out, and said so.
-  // Adaptive sampling's later stages are planned from the answers: replayed from the log.
-  const plan = grownPlan(planChecks(checks, ctx), planGrowth(checks, ctx), counted.records);
-  const split = splitStale(counted.records, plan);
-  const { current: records, stale } = split;
-  if (options.requireMatchingLogs) {
-    const unplanned = new Set(split.unplanned);
-    checkLogsMatch({
-      loaded,
-      logs: options.logs,
-      planned: records.filter((r) => !unplanned.has(r)),
-      stale,
-      unplanned: split.unplanned,
-      staleUnits: split.staleUnits,
-      runs,
-    });
-  }
-
+  const previousFile = previousReportFile(options);
+  const ctx = checkContextWith(loaded, previousFile);
+  const measured = await readMeasured(options, ctx);
+  const { records, stale, runs, checks, plan, limit } = measured;
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
-
   const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
   const first = checks[0]?.check.name;
   if (limit && first) findings.push(smokeRunFinding(first, limit));
@@ -163,12 +119,107 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     ...(options.operations ? { operations: options.operations } : {}),
     coverage,
   };
-  for (const warning of warnings) run.warnings.push(warning);
-  for (const other of counted.otherWeights) run.warnings.push(otherWeightsNote(other));
+  for (const warning of measured.warnings) run.warnings.push(warning);
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');
+  const report = await reportWithHistory({ run, sections, findings, rules }, options);
+  return jobOutcome(report.report, report.written, options, shard, report.historyFile);
+}
 
+/** The previous report nightly mode compares with (flag or config), refused with a candidate. */
+function previousReportFile(options: AnalyseLogsOptions): string | null {
+  const { loaded } = options;
+  const previousFile =
+    options.previousReport ??
+    (loaded.config.dragon.gate.previousReport
+      ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport)
+      : null);
+  if (previousFile && loaded.config.models.candidate) {
+    throw new InputError(
+      `${options.previousReport ? 'flag --previous' : 'dragon.gate.previous-report'}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
+    );
+  }
+  return previousFile;
+}
+
+/** The rules read which previous report is compared with, whether from the config or the flag. */
+function checkContextWith(loaded: LoadedConfig, previousFile: string | null): CheckContext {
+  const plain = checkContext(loaded);
+  if (!previousFile) return plain;
+  const { dragon } = plain.config;
+  return {
+    ...plain,
+    config: {
+      ...plain.config,
+      dragon: { ...dragon, gate: { ...dragon.gate, previousReport: previousFile } },
+    },
+  };
+}
+
+interface Measured {
+  /** The records that count, of the plan's settings (and those no unit claims). */
+  records: SampleRecord[];
+  stale: SampleRecord[];
+  runs: RunInfoRecord[];
+  checks: readonly LoadedCheck[];
+  plan: readonly WorkUnit[];
+  limit: number | null;
+  warnings: string[];
+}
+
+/**
+ * The logs, streamed and reduced to the records that count while they are read (see
+ * src/sampleLog/read.ts), then narrowed to the current weights and the plan's settings.
+ */
+async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Promise<Measured> {
+  const { runs, records: latest, warnings } = await readSampleLogs(options.logs);
+  // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
+  const limit = options.limit ?? smokeLimit(runs);
+  const checks =
+    options.checks ?? (limit ? limitChecks(await loadChecks(ctx), limit) : await loadChecks(ctx));
+  // One version of each model per report: the digest the latest run found.
+  const counted = currentWeights(latest, digestsOfRuns(runs));
+  // Records another config wrote (another temperature, prompt or maze) would be reported under
+  // this config's settings: they are left out, and said so.
+  // Adaptive sampling's later stages are planned from the answers: replayed from the log.
+  const plan = grownPlan(
+    options.plan ?? planChecks(checks, ctx),
+    planGrowth(checks, ctx),
+    counted.records,
+  );
+  const split = splitStale(counted.records, plan);
+  const { current: records, stale } = split;
+  if (options.requireMatchingLogs) {
+    const unplanned = new Set(split.unplanned);
+    checkLogsMatch({
+      loaded: options.loaded,
+      logs: options.logs,
+      planned: records.filter((r) => !unplanned.has(r)),
+      stale,
+      unplanned: split.unplanned,
+      staleUnits: split.staleUnits,
+      runs,
+    });
+  }
+  const notes = [...warnings, ...counted.otherWeights.map(otherWeightsNote)];
+  return { records, stale, runs, checks, plan, limit, warnings: notes };
+}
+
+interface Analysed {
+  run: RunMetadata;
+  sections: Report['checks'];
+  findings: GateFinding[];
+  rules: EvaluatedGateRule[];
+}
+
+/** The report, with tonight's line of the nightly history when there is one; written. */
+async function reportWithHistory(
+  analysed: Analysed,
+  options: AnalyseLogsOptions,
+): Promise<{ report: Report; written: WrittenReport; historyFile: string | null }> {
+  const { run, sections, findings, rules } = analysed;
+  const { loaded } = options;
   const createdAt = (options.now ?? (() => new Date()))();
   const draft = buildReport({ run, sections, findings, rules, createdAt });
   const nightly = await withHistory(draft, loaded, options);
@@ -190,7 +241,18 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     nightly.tonight = tonight;
   }
   const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
-  if (nightly && options.appendHistory) await appendHistory(nightly.file, nightly.tonight);
+  const appended = nightly !== null && (options.appendHistory ?? false);
+  if (nightly && appended) await appendHistory(nightly.file, nightly.tonight);
+  return { report, written, historyFile: appended && nightly ? nightly.file : null };
+}
+
+function jobOutcome(
+  report: Report,
+  written: WrittenReport,
+  options: AnalyseLogsOptions,
+  shard: string | null,
+  historyFile: string | null,
+): JobOutcome {
   return {
     report,
     files: {
@@ -199,7 +261,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
       summary: written.summary,
       charts: written.charts,
       logs: options.logs.map((file) => path.resolve(file)),
-      ...(nightly && options.appendHistory ? { extra: [nightly.file] } : {}),
+      ...(historyFile ? { extra: [historyFile] } : {}),
     },
     exitCode: gateOutcome(report.verdict.status, report.run.config.failOn, {
       shard,

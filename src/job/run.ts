@@ -8,10 +8,11 @@ import { readHistory } from '../history/file.js';
 import type { RunOperations } from '../operations/types.js';
 import type { Provider } from '../providers/types.js';
 import { createProgress } from '../runner/progress.js';
-import { runPlan } from '../runner/run.js';
+import { type RunPlanResult, runPlan } from '../runner/run.js';
+import { pruneLog, pruneNote } from '../sampleLog/index.js';
 import { analyseLogs } from './analyse.js';
 import { modelOrder } from './checks.js';
-import { prepareJob } from './prepare.js';
+import { type PreparedJob, prepareJob } from './prepare.js';
 import type { JobOutcome, RunJobOptions } from './types.js';
 
 /** The sample log of a run: output.log, or <output.dir>/samples.jsonl. */
@@ -33,12 +34,8 @@ export async function runJob(
   const { loaded } = options;
   const { config } = loaded;
   const limit = options.limit ?? null;
-  const { ctx, checks, units, growth, provider } = await prepareJob(loaded, {
-    provider: options.provider,
-    limit,
-  });
-
-  if (growth && options.shard) {
+  const prepared = await prepareJob(loaded, { provider: options.provider, limit });
+  if (prepared.growth && options.shard) {
     throw new InputError(
       "churn.sampling: adaptive plans each stage from both models' answers, which one shard of the plan does not hold",
       ['run without --shard / the shard input, or set churn.sampling: fixed to split the run'],
@@ -53,16 +50,94 @@ export async function runJob(
   const logPath = sampleLogPath(options);
   await mkdir(path.dirname(logPath), { recursive: true });
   const stream = options.progress ?? process.stderr;
+  const models = modelOrder(prepared.ctx);
+  const cached = await restoreLog(options, logPath, models, stream);
+  const { result, operations, gpuCsv } = await measure(options, prepared, logPath, stream);
+
+  // What this run repaired of an interrupted one is said here, not in the report.
+  for (const note of result.recovered)
+    stream.write(`note: ${note}
+`);
+  if (cached) await keepInCache(logPath, cached, options.keepHistory ? null : models, stream);
+  const outcome = await analyseLogs({
+    loaded,
+    logs: [logPath],
+    checks: prepared.checks,
+    plan: prepared.units,
+    cancelled: result.cancelled,
+    limit,
+    operations,
+    // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
+    appendHistory: result.shard === null && limit === null && !result.cancelled,
+    shard: options.shard ?? null,
+  });
+  if (gpuCsv) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
+  return outcome;
+}
+
+/**
+ * `--fresh` sets the previous log aside; otherwise a fresh runner starts from the cached log
+ * (every record whose model digest, prompt and options still match is reused instead of asked
+ * again), pruned to this config's models unless `--keep-history`. Returns the cached log's
+ * path when there is a cache to refresh.
+ */
+async function restoreLog(
+  options: RunJobOptions,
+  logPath: string,
+  models: readonly string[],
+  stream: NodeJS.WritableStream,
+): Promise<string | null> {
   const cached = options.cacheDir ? path.resolve(options.cacheDir, CACHED_LOG) : null;
   if (options.fresh) {
     const kept = await setAsideLog(logPath);
     if (kept) stream.write(`model-gate: --fresh: the previous sample log is kept as ${kept}\n`);
   } else if (cached && existsSync(cached) && !existsSync(logPath)) {
-    // A fresh runner starts from the cached log: every record whose model digest, prompt and
-    // options still match is reused instead of asked again.
-    await copyFile(cached, logPath);
+    if (options.keepHistory) await copyWhole(cached, logPath);
+    else {
+      const pruned = await pruneLog(cached, logPath, models);
+      stream.write(`model-gate: cache: ${pruneNote(pruned, path.basename(cached))}\n`);
+    }
   }
+  return cached;
+}
 
+/**
+ * The log becomes the cache for the next run: pruned to `models` (null: kept whole), written
+ * beside the cached file and renamed over it, so a crash never leaves a half-written cache.
+ */
+async function keepInCache(
+  logPath: string,
+  cached: string,
+  models: readonly string[] | null,
+  stream: NodeJS.WritableStream,
+): Promise<void> {
+  await mkdir(path.dirname(cached), { recursive: true });
+  if (models === null) {
+    await copyWhole(logPath, cached);
+    return;
+  }
+  const pruned = await pruneLog(logPath, cached, models);
+  if (pruned.dropped > 0) {
+    stream.write(`model-gate: cache: ${pruneNote(pruned, path.basename(cached))}\n`);
+  }
+}
+
+/** A copy made under another name and renamed into place: whole or not at all. */
+async function copyWhole(source: string, target: string): Promise<void> {
+  const partial = `${target}.copying`;
+  await copyFile(source, partial);
+  await rename(partial, target);
+}
+
+/** The run itself, with GPU telemetry sampled while it lasts; the hygiene for the report. */
+async function measure(
+  options: RunJobOptions,
+  prepared: PreparedJob,
+  logPath: string,
+  stream: NodeJS.WritableStream,
+): Promise<{ result: RunPlanResult; operations: RunOperations; gpuCsv: string | null }> {
+  const { config } = options.loaded;
+  const { ctx, units, growth, provider } = prepared;
   const interactive = options.interactive ?? Boolean((stream as NodeJS.WriteStream).isTTY);
   const models = modelOrder(ctx);
   const gpuCsv = path.resolve(config.output.dir, GPU_CSV);
@@ -90,7 +165,7 @@ export async function runJob(
     warmup: config.runner.warmup,
     numCtx: config.runner.numCtx,
     shard: options.shard ?? null,
-    limit,
+    limit: options.limit ?? null,
     signal: options.signal,
     progress: createProgress({ stream, interactive }),
     unloadOthers: config.runner.unloadOthers,
@@ -108,26 +183,7 @@ export async function runJob(
           note: `${gpu.note} (this machine's GPU; the model server is at ${provider.info.host})`,
         },
   };
-
-  // What this run repaired of an interrupted one is said here, not in the report.
-  for (const note of result.recovered) stream.write(`note: ${note}\n`);
-  if (cached) {
-    await mkdir(path.dirname(cached), { recursive: true });
-    await copyFile(logPath, cached);
-  }
-  const outcome = await analyseLogs({
-    loaded,
-    logs: [logPath],
-    checks,
-    cancelled: result.cancelled,
-    limit,
-    operations,
-    // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
-    appendHistory: result.shard === null && limit === null && !result.cancelled,
-    shard: options.shard ?? null,
-  });
-  if (gpu.file) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
-  return outcome;
+  return { result, operations, gpuCsv: gpu.file ? gpuCsv : null };
 }
 
 /**

@@ -33,6 +33,8 @@ export interface RunJobOptions {
   shard?: Shard | null;
   /** Folder kept across runs (actions/cache) whose sample log is reused and refreshed. */
   cacheDir?: string | null;
+  /** `--keep-history`: the cached log keeps the records of models no longer in the config. */
+  keepHistory?: boolean;
   /** `--limit N`: a smoke run over the first N items, maze seeds and probes of each check. */
   limit?: number | null;
   /** `--fresh`: start a new sample log (the previous one is kept renamed) and ignore the cache. */

@@ -36,20 +36,67 @@ export function isFinal(record: SampleRecord): boolean {
 }
 
 /**
+ * The identity of `recordIdentity`, shorter: the long hashes (digest, prompt) are replaced by
+ * their number in `names`, so that an index over 150,000 records holds short keys. Equal
+ * records get equal keys only through the same `names`.
+ */
+function compactIdentity(record: SampleRecord, names: Map<string | null, number>): string {
+  const name = (value: string | null): number => {
+    const known = names.get(value);
+    if (known !== undefined) return known;
+    names.set(value, names.size);
+    return names.size - 1;
+  };
+  const call = record.kind === 'call' ? record : null;
+  const o = call?.options;
+  const estimate = call?.check === 'churn' ? (call.estimate_temperature ?? null) : null;
+  return JSON.stringify([
+    record.check,
+    name(record.model),
+    name(record.digest),
+    record.key,
+    call ? call.sample : null,
+    record.kind,
+    o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
+    name(record.prompt_sha256),
+    estimate,
+  ]);
+}
+
+/**
+ * Applies the rule record by record, in log order, holding only the records that count so far:
+ * a log is reduced while it is read, never held whole.
+ */
+export class LatestRecords {
+  private readonly chosen = new Map<string, SampleRecord>();
+  private readonly names = new Map<string | null, number>();
+
+  add(record: SampleRecord): void {
+    const id = compactIdentity(record, this.names);
+    const before = this.chosen.get(id);
+    if (before !== undefined) {
+      // A failure after an answer never undoes the answer.
+      if (!isFinal(record) && isFinal(before)) return;
+      // Deleted and set again: the map's order is the log order of the records kept.
+      this.chosen.delete(id);
+    }
+    this.chosen.set(id, record);
+  }
+
+  records(): SampleRecord[] {
+    return [...this.chosen.values()];
+  }
+}
+
+/**
  * The record that counts per identity — the latest final one, else the latest — in log order
  * of the records kept. A failure after an answer (overlapping shards, a log given twice) never
  * undoes the answer.
  */
 export function latestRecords(records: readonly SampleRecord[]): SampleRecord[] {
-  const chosen = new Map<string, { at: number; final: boolean }>();
-  const ids = records.map(recordIdentity);
-  records.forEach((record, at) => {
-    const id = ids[at] as string;
-    const final = isFinal(record);
-    if (!final && chosen.get(id)?.final) return;
-    chosen.set(id, { at, final });
-  });
-  return records.filter((_, at) => chosen.get(ids[at] as string)?.at === at);
+  const latest = new LatestRecords();
+  for (const record of records) latest.add(record);
+  return latest.records();
 }
 
 /** Records of a model under weights other than the current ones, per digest. */
@@ -82,7 +129,14 @@ export function countedRecords(
   records: readonly SampleRecord[],
   current: ReadonlyMap<string, string | null> = new Map(),
 ): CountedRecords {
-  const latest = latestRecords(records);
+  return currentWeights(latestRecords(records), current);
+}
+
+/** countedRecords of records already reduced to the latest per identity (readSampleLogs'). */
+export function currentWeights(
+  latest: readonly SampleRecord[],
+  current: ReadonlyMap<string, string | null> = new Map(),
+): CountedRecords {
   const digests = new Map(current);
   for (const record of latest) {
     if (!current.has(record.model)) digests.set(record.model, record.digest);

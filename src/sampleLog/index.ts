@@ -5,3 +5,4 @@ export * from './read.js';
 export * from './schema.js';
 export * from './tally.js';
 export * from './write.js';
+export * from './prune.js';

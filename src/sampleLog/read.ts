@@ -5,14 +5,17 @@
  * unreadable line, a record of another schema version, or a record that lacks its check's
  * fields is an InputError naming file and line. A file whose first line is not a record is
  * not a sample log. Several logs (a resumed run, shards) are read as one: records of the same
- * identity are reduced to the one that counts (see counted.ts).
+ * identity are reduced to the one that counts (see counted.ts) while they are read, and the
+ * values records repeat are shared (intern.ts), so a log of 150,000 records is held as the
+ * records that count and nothing more.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { InputError } from '../errors.js';
-import { latestRecords } from './counted.js';
+import { LatestRecords } from './counted.js';
+import { RecordInterner } from './intern.js';
 import { type LogLine, type RunInfoRecord, readRecord, type SampleRecord } from './schema.js';
 import { startsLikeRecord } from './write.js';
 
@@ -25,33 +28,50 @@ export interface SampleLogContents {
 }
 
 export async function readSampleLogs(paths: readonly string[]): Promise<SampleLogContents> {
-  const records: SampleRecord[] = [];
+  const latest = new LatestRecords();
+  const interner = new RecordInterner();
   const runs: RunInfoRecord[] = [];
   const warnings: string[] = [];
-  for (const file of paths) {
-    if (!existsSync(file)) throw new InputError(`${file}: sample log not found`);
-    if (statSync(file).isDirectory()) {
-      const inside = path.join(file, 'samples.jsonl');
-      throw new InputError(`${file}: a folder, not a sample log`, [
-        existsSync(inside) ? `did you mean ${inside}?` : 'give the samples.jsonl file a run wrote',
-      ]);
-    }
-    const reader = new LineReader(file);
-    const endsComplete = await endsWithNewline(file);
-    const lines = createInterface({
-      input: createReadStream(file, { encoding: 'utf8' }),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
-    let pending: string | null = null;
-    // The last line is known only when the next one arrives: hold one line back.
-    for await (const line of lines) {
-      if (pending !== null) reader.add(pending, false, records, runs);
-      pending = line;
-    }
-    if (pending !== null) reader.add(pending, !endsComplete, records, runs);
-    warnings.push(...reader.warnings);
+  const sink: LineSink = {
+    record: (record) => latest.add(interner.record(record)),
+    run: (run) => runs.push(run),
+  };
+  for (const file of paths) warnings.push(...(await streamLog(file, sink)));
+  return { records: latest.records(), runs, warnings };
+}
+
+/** Where a reader's lines go, one at a time, each with the line as written. */
+export interface LineSink {
+  record(record: SampleRecord, line: string): void;
+  run(run: RunInfoRecord, line: string): void;
+}
+
+/**
+ * Reads one log line by line into `sink`, checking each line as readSampleLogs does; returns
+ * its warnings (a cut-short last line skipped).
+ */
+export async function streamLog(file: string, sink: LineSink): Promise<string[]> {
+  if (!existsSync(file)) throw new InputError(`${file}: sample log not found`);
+  if (statSync(file).isDirectory()) {
+    const inside = path.join(file, 'samples.jsonl');
+    throw new InputError(`${file}: a folder, not a sample log`, [
+      existsSync(inside) ? `did you mean ${inside}?` : 'give the samples.jsonl file a run wrote',
+    ]);
   }
-  return { records: latestRecords(records), runs, warnings };
+  const reader = new LineReader(file);
+  const endsComplete = await endsWithNewline(file);
+  const lines = createInterface({
+    input: createReadStream(file, { encoding: 'utf8' }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let pending: string | null = null;
+  // The last line is known only when the next one arrives: hold one line back.
+  for await (const line of lines) {
+    if (pending !== null) reader.add(pending, false, sink);
+    pending = line;
+  }
+  if (pending !== null) reader.add(pending, !endsComplete, sink);
+  return reader.warnings;
 }
 
 /** Parses one log's text; `name` is used in messages. Records are not reduced here. */
@@ -59,12 +79,13 @@ export function parseSampleLog(text: string, name: string): SampleLogContents {
   const reader = new LineReader(name);
   const records: SampleRecord[] = [];
   const runs: RunInfoRecord[] = [];
+  const sink: LineSink = { record: (r) => records.push(r), run: (r) => runs.push(r) };
   const lines = text.split('\n');
   const endsComplete = text.endsWith('\n');
   lines.forEach((line, index) => {
     const last = index === lines.length - 1;
     if (last && endsComplete) return;
-    reader.add(line, last && !endsComplete, records, runs);
+    reader.add(line, last && !endsComplete, sink);
   });
   return { records, runs, warnings: reader.warnings };
 }
@@ -76,7 +97,7 @@ class LineReader {
 
   constructor(private readonly name: string) {}
 
-  add(line: string, cutShort: boolean, records: SampleRecord[], runs: RunInfoRecord[]): void {
+  add(line: string, cutShort: boolean, sink: LineSink): void {
     this.lineNumber++;
     if (line.trim() === '') return;
     const at = `${this.name}:${this.lineNumber}`;
@@ -101,8 +122,8 @@ class LineReader {
     if ('problem' in read) throw new InputError(`${at}: ${read.problem}`);
     this.seenRecord = true;
     const record: LogLine = read.record;
-    if (record.kind === 'run') runs.push(record);
-    else records.push(record);
+    if (record.kind === 'run') sink.run(record, line);
+    else sink.record(record, line);
   }
 
   private parse(line: string): unknown {

@@ -2,11 +2,11 @@
  * The orchestration around the runner: shards merged by `analyze` give the report of a whole
  * run, and a cache folder spares a second runner every request it already made.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/job/analyse.js';
 import { runJob } from '../../src/job/run.js';
@@ -24,7 +24,7 @@ afterAll(async () => {
   await simulator.close();
 });
 
-function config(name: string): LoadedConfig {
+function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConfig {
   const dir = path.join(root, name);
   return loadConfig({
     file: 'fixtures/demo/model-gate.yml',
@@ -34,6 +34,7 @@ function config(name: string): LoadedConfig {
       { path: ['checks'], value: ['churn', 'personas'], source: 'test' },
       { path: ['churn', 'samples'], value: 4, source: 'test' },
       { path: ['output', 'dir'], value: dir, source: 'test' },
+      ...extra,
     ],
   });
 }
@@ -85,5 +86,70 @@ describe('cache-dir', () => {
     // Every unit is already in the log: no request, not even a warm-up, reaches the server.
     expect(generated() - before).toBe(0);
     expect(again.report.checks).toEqual(fresh.report.checks);
+  });
+});
+
+describe('cache-dir pruning', () => {
+  const modelsIn = (file: string): Record<string, number> => {
+    const counts: Record<string, number> = {};
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line === '') continue;
+      const record = JSON.parse(line) as { kind: string; model?: string };
+      if (record.kind === 'run' || !record.model) continue;
+      counts[record.model] = (counts[record.model] ?? 0) + 1;
+    }
+    return counts;
+  };
+  // The candidate of the first run becomes the only model of the second.
+  const churnOnly = { path: ['checks'], value: ['churn'], source: 'test' };
+  const candidateAlone = [
+    churnOnly,
+    { path: ['models', 'baseline'], value: 'demo-cand:1b', source: 'test' },
+    { path: ['models', 'candidate'], value: undefined, source: 'test' },
+  ];
+
+  it("keeps only the current config's models, says how many records it dropped, and asks nothing again", async () => {
+    const cacheDir = path.join(root, 'prune-cache');
+    await runJob({ loaded: config('prune-first', [churnOnly]), cacheDir, progress: quiet });
+    const cached = path.join(cacheDir, 'samples.jsonl');
+    const first = modelsIn(cached);
+    expect(Object.keys(first).sort()).toEqual(['demo-base:1b', 'demo-cand:1b']);
+
+    let said = '';
+    const progress = {
+      write: (text: string) => {
+        said += text;
+        return true;
+      },
+    };
+    const before = generated();
+    await runJob({
+      loaded: config('prune-second', candidateAlone),
+      cacheDir,
+      progress: progress as unknown as NodeJS.WritableStream,
+    });
+    expect(generated() - before).toBe(0);
+    expect(said).toContain(
+      `dropped ${first['demo-base:1b']} records of models not in this config (demo-base:1b)`,
+    );
+    expect(modelsIn(cached)).toEqual({ 'demo-cand:1b': first['demo-cand:1b'] });
+    expect(modelsIn(path.join(root, 'prune-second', 'samples.jsonl'))).toEqual({
+      'demo-cand:1b': first['demo-cand:1b'],
+    });
+    expect(existsSync(`${cached}.pruning`)).toBe(false);
+  });
+
+  it('--keep-history keeps the records of models no longer in the config', async () => {
+    const cacheDir = path.join(root, 'history-cache');
+    await runJob({ loaded: config('history-first', [churnOnly]), cacheDir, progress: quiet });
+    const cached = path.join(cacheDir, 'samples.jsonl');
+    const first = modelsIn(cached);
+    await runJob({
+      loaded: config('history-second', candidateAlone),
+      cacheDir,
+      keepHistory: true,
+      progress: quiet,
+    });
+    expect(modelsIn(cached)).toEqual(first);
   });
 });

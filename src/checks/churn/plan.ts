@@ -6,9 +6,18 @@
  */
 import type { GateConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import { ANSWER_PROBABILITY_SOURCES, type ChatOptions } from '../../providers/types.js';
-import { recordedOptions, type SampleRecord, sameRecordedOptions } from '../../sampleLog/index.js';
-import type { WorkUnit } from '../../runner/types.js';
+import {
+  ANSWER_PROBABILITY_SOURCES,
+  type ChatOptions,
+  type ChatRequest,
+} from '../../providers/types.js';
+import {
+  type RecordedOptions,
+  recordedOptions,
+  type SampleRecord,
+  sameRecordedOptions,
+} from '../../sampleLog/index.js';
+import type { UnitContext, WorkUnit } from '../../runner/types.js';
 import type { ChurnItem } from './items.js';
 import { answerSchema, churnMessages, churnPromptHash } from './prompt.js';
 import { type ChurnSampleSlot, scoreChurnExact, scoreChurnSample } from './score.js';
@@ -51,18 +60,7 @@ export function churnSlot(
   sample: number,
 ): ChurnSampleSlot {
   const settings = config.churn;
-  const common = {
-    numCtx: config.runner.numCtx,
-    numPredict: settings.numPredict,
-    think: settings.think,
-  };
-  // Temperature 0 for the logprobs estimator: Ollama's log-probabilities are then those of the
-  // raw logits in every server version (later ones scale them by a temperature above 0); the
-  // estimator applies churn.temperature itself.
-  const options: ChatOptions =
-    mode === 'stochastic'
-      ? { ...common, temperature: settings.temperature, seed: settings.baseSeed + sample }
-      : { ...common, temperature: 0, seed: settings.greedySeed };
+  const options = slotOptions(config, mode, sample);
   return {
     item,
     model,
@@ -82,9 +80,88 @@ export function churnSlot(
   };
 }
 
+function slotOptions(
+  config: GateConfig,
+  mode: ChurnSampleSlot['mode'],
+  sample: number,
+): ChatOptions {
+  const settings = config.churn;
+  const common = {
+    numCtx: config.runner.numCtx,
+    numPredict: settings.numPredict,
+    think: settings.think,
+  };
+  // Temperature 0 for the logprobs estimator: Ollama's log-probabilities are then those of the
+  // raw logits in every server version (later ones scale them by a temperature above 0); the
+  // estimator applies churn.temperature itself.
+  return mode === 'stochastic'
+    ? { ...common, temperature: settings.temperature, seed: settings.baseSeed + sample }
+    : { ...common, temperature: 0, seed: settings.greedySeed };
+}
+
 /** Stochastic samples planned before any answer: K, or adaptive sampling's first stage. */
 export function firstSamples(settings: GateConfig['churn']): number {
   return settings.sampling === 'adaptive' ? settings.samplesFirst : settings.samples;
+}
+
+/** One item's prompt, shared by all its samples. */
+interface ItemPrompt {
+  item: ChurnItem;
+  messages: ChatRequest['messages'];
+  format: ChatRequest['format'];
+  promptSha256: string;
+}
+
+/** One sample of an item, without its model: what a slot is made from when it is needed. */
+interface ChurnSample {
+  prompt: ItemPrompt;
+  mode: ChurnSampleSlot['mode'];
+  sample: number;
+  options: ChatOptions;
+}
+
+/**
+ * The samples planned before any answer. One options object per sample index and one prompt
+ * per item, shared by the samples that use them: a plan of 150,000 samples would otherwise
+ * hold 150,000 copies of each prompt.
+ */
+function churnSamples(items: readonly ChurnItem[], config: GateConfig): ChurnSample[] {
+  const settings = config.churn;
+  const optionsOf = new Map<string, ChatOptions>();
+  const shared = (mode: ChurnSampleSlot['mode'], sample: number): ChatOptions => {
+    const id = mode === 'stochastic' ? `s${sample}` : 'greedy';
+    const found = optionsOf.get(id) ?? slotOptions(config, mode, sample);
+    optionsOf.set(id, found);
+    return found;
+  };
+  const samples: ChurnSample[] = [];
+  const first = firstSamples(settings);
+  for (const item of items) {
+    const prompt: ItemPrompt = {
+      item,
+      messages: churnMessages(item),
+      format: answerSchema(item),
+      promptSha256: churnPromptHash(item),
+    };
+    const add = (mode: ChurnSampleSlot['mode'], sample: number): void => {
+      samples.push({ prompt, mode, sample, options: shared(mode, sample) });
+    };
+    if (settings.estimator === 'logprobs') {
+      add('exact', 0);
+      continue;
+    }
+    for (let k = 0; k < first; k++) add('stochastic', k);
+    if (settings.greedy) add('greedy', 0);
+  }
+  return samples;
+}
+
+function slotOf(s: ChurnSample, model: string, top: number): ChurnSampleSlot {
+  const { item, messages, format, promptSha256 } = s.prompt;
+  const probabilities = s.mode === 'exact' ? { answerProbabilities: { top } } : {};
+  const request = { model, messages, format, options: s.options, ...probabilities };
+  const key = churnUnitKey(item.id, s.mode, s.sample);
+  return { item, model, key, mode: s.mode, sample: s.sample, spec: { request, promptSha256 } };
 }
 
 export function churnSlots(
@@ -92,17 +169,7 @@ export function churnSlots(
   config: GateConfig,
   model: string,
 ): ChurnSampleSlot[] {
-  const settings = config.churn;
-  if (settings.estimator === 'logprobs') {
-    return items.map((item) => churnSlot(item, config, model, 'exact', 0));
-  }
-  const slots: ChurnSampleSlot[] = [];
-  const samples = firstSamples(settings);
-  for (const item of items) {
-    for (let k = 0; k < samples; k++) slots.push(churnSlot(item, config, model, 'stochastic', k));
-    if (settings.greedy) slots.push(churnSlot(item, config, model, 'greedy', 0));
-  }
-  return slots;
+  return churnSamples(items, config).map((s) => slotOf(s, model, config.churn.topLogprobs));
 }
 
 /**
@@ -130,40 +197,91 @@ export function churnWorkUnits(
   model: string,
 ): WorkUnit[] {
   checkExactEstimator(config, items);
-  return churnSlots(items, config, model).map((slot) => churnUnit(slot, config));
+  const settings = unitSettings(config);
+  const recorded = new Map<ChatOptions, RecordedOptions>();
+  return churnSamples(items, config).map((sample) => {
+    const wanted = recorded.get(sample.options) ?? recordedOptions(sample.options);
+    recorded.set(sample.options, wanted);
+    return new ChurnUnit(sample, model, wanted, settings);
+  });
 }
 
 /** One call as a work unit: complete once the log holds its answer under today's settings. */
 export function churnUnit(slot: ChurnSampleSlot, config: GateConfig): WorkUnit {
-  const { keepText, temperature } = config.churn;
-  const matches = (record: SampleRecord): boolean =>
-    record.kind === 'call' &&
-    record.prompt_sha256 === slot.spec.promptSha256 &&
-    sameRecordedOptions(record.options, recordedOptions(slot.spec.request.options)) &&
-    // Exact probabilities hold for one temperature; another one is asked again.
-    (slot.mode !== 'exact' ||
-      (record.check === 'churn' && record.estimate_temperature === temperature));
-  const isComplete = (prior: readonly SampleRecord[]): boolean =>
-    prior.some((record) => matches(record) && record.kind === 'call' && record.status !== 'error');
-  return {
-    check: 'churn',
-    model: slot.model,
-    key: slot.key,
-    expectedCalls: 1,
-    expected: {
-      promptSha256: slot.spec.promptSha256,
-      options: recordedOptions(slot.spec.request.options),
-    },
-    isComplete,
-    current: (records) => records.filter(matches),
-    async execute(ctx) {
-      if (isComplete(ctx.prior)) return;
-      const outcome = await ctx.call(slot.spec);
-      await ctx.emit(
-        slot.mode === 'exact'
-          ? scoreChurnExact(slot, outcome, ctx.digest, keepText, temperature)
-          : scoreChurnSample(slot, outcome, ctx.digest, keepText),
-      );
-    },
+  const { request, promptSha256 } = slot.spec;
+  const prompt = {
+    item: slot.item,
+    messages: request.messages,
+    format: request.format,
+    promptSha256,
   };
+  const sample = { prompt, mode: slot.mode, sample: slot.sample, options: request.options };
+  return new ChurnUnit(sample, slot.model, recordedOptions(request.options), unitSettings(config));
+}
+
+interface UnitSettings {
+  keepText: boolean;
+  temperature: number;
+  topLogprobs: number;
+}
+
+function unitSettings(config: GateConfig): UnitSettings {
+  const { keepText, temperature, topLogprobs } = config.churn;
+  return { keepText, temperature, topLogprobs };
+}
+
+/**
+ * One churn sample. A class, not an object of closures, and its request made only when it is
+ * sent: a plan holds one unit per sample (150,000 for a large item set).
+ */
+class ChurnUnit implements WorkUnit {
+  readonly check = 'churn' as const;
+  readonly expectedCalls = 1;
+  readonly key: string;
+
+  constructor(
+    private readonly sample: ChurnSample,
+    readonly model: string,
+    private readonly options: RecordedOptions,
+    private readonly settings: UnitSettings,
+  ) {
+    this.key = churnUnitKey(sample.prompt.item.id, sample.mode, sample.sample);
+  }
+
+  get expected(): { promptSha256: string; options: RecordedOptions } {
+    return { promptSha256: this.sample.prompt.promptSha256, options: this.options };
+  }
+
+  private matches(record: SampleRecord): boolean {
+    return (
+      record.kind === 'call' &&
+      record.prompt_sha256 === this.sample.prompt.promptSha256 &&
+      sameRecordedOptions(record.options, this.options) &&
+      // Exact probabilities hold for one temperature; another one is asked again.
+      (this.sample.mode !== 'exact' ||
+        (record.check === 'churn' && record.estimate_temperature === this.settings.temperature))
+    );
+  }
+
+  isComplete(prior: readonly SampleRecord[]): boolean {
+    return prior.some(
+      (record) => this.matches(record) && record.kind === 'call' && record.status !== 'error',
+    );
+  }
+
+  current(records: readonly SampleRecord[]): SampleRecord[] {
+    return records.filter((record) => this.matches(record));
+  }
+
+  async execute(ctx: UnitContext): Promise<void> {
+    if (this.isComplete(ctx.prior)) return;
+    const { keepText, temperature, topLogprobs } = this.settings;
+    const slot = slotOf(this.sample, this.model, topLogprobs);
+    const outcome = await ctx.call(slot.spec);
+    await ctx.emit(
+      slot.mode === 'exact'
+        ? scoreChurnExact(slot, outcome, ctx.digest, keepText, temperature)
+        : scoreChurnSample(slot, outcome, ctx.digest, keepText),
+    );
+  }
 }
