@@ -163,7 +163,7 @@ interface Measured {
 function measured(args: readonly string[], cwd: string): Promise<Measured> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-v', process.execPath, ...args], {
+    const child = spawn('/usr/bin/time', ['-v', process.execPath, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...args], {
       cwd,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -170,6 +170,8 @@ async function measure(
     progress: createProgress({ stream, interactive }),
     unloadOthers: config.runner.unloadOthers,
     onSeries: (model) => sampler.mark(model),
+    // The log is read again, streamed, to analyse it: the run keeps no record in memory.
+    keepRecords: false,
   }).finally(stopSampler);
   const gpu = await stopSampler();
   const operations: RunOperations = {

@@ -5,8 +5,7 @@
  * extends it with "/…", narrowed by the unit's `current` to those its settings would produce;
  * records with status error or timeout are not final, so their calls are made again.
  */
-import { countedRecords, isFinal, type SampleRecord } from '../sampleLog/index.js';
-import { indexPrior, priorKey } from './resume.js';
+import { countedRecords, isFinal, ResumeIndex, type SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './types.js';
 
 export interface PendingUnit {
@@ -23,14 +22,14 @@ export interface UnitResume extends PendingUnit {
 }
 
 export class ResumePlan {
-  private readonly index: Map<string, SampleRecord[]>;
+  private readonly index: ResumeIndex;
 
   /** `digestOf`: each model's digest now; records of other weights are never resumed. */
   constructor(
     records: readonly SampleRecord[],
     private readonly digestOf: ReadonlyMap<string, string | null>,
   ) {
-    this.index = indexPrior(countedRecords(records, digestOf).records);
+    this.index = new ResumeIndex(countedRecords(records, digestOf).records);
   }
 
   digest(model: string): string | null {
@@ -38,8 +37,7 @@ export class ResumePlan {
   }
 
   resume(unit: WorkUnit): UnitResume {
-    const key = priorKey(unit.check, unit.model, this.digest(unit.model), unit.key);
-    const found = this.index.get(key) ?? [];
+    const found = this.index.get(unit.check, unit.model, this.digest(unit.model), unit.key);
     // Records of a run with other settings are not this unit's answers: asked again.
     const logged = unit.current ? unit.current(found) : found;
     const prior = logged.filter(isFinal);

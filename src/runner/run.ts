@@ -97,6 +97,11 @@ export interface RunPlanOptions {
   onSeries?: (model: string | null) => void;
   /** Units the answers add to the plan as they arrive (adaptive sampling). */
   growth?: PlanGrowth;
+  /**
+   * False: the result's `records` stay empty, so a run holds no record in memory (a job reads
+   * the log again to analyse it). Default true.
+   */
+  keepRecords?: boolean;
 }
 
 export interface RunPlanResult {
@@ -115,7 +120,7 @@ export interface RunPlanResult {
    * exactly what an uninterrupted one does.
    */
   recovered: string[];
-  /** Records of this run's units: those already in the log plus the new ones, de-duplicated. */
+  /** Records of this run's units: those already in the log plus the new ones, de-duplicated (none when `keepRecords` is false). */
   records: SampleRecord[];
   /** "i/n" when a shard ran, else null. */
   shard: string | null;
@@ -232,7 +237,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   const policy = new CallPolicy({ ...settings, provider, statusModel: models[0] ?? '', warn });
   const scheduler = new Scheduler({
     ...settings,
-    ...{ provider, models, onSeries, growth },
+    ...{ provider, models, onSeries, growth, keepRecords: options.keepRecords },
     ...{ policy, resume, log, warn },
   });
   try {

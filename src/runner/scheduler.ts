@@ -40,6 +40,8 @@ export interface SchedulerOptions {
   warn: Warn;
   onSeries?: (model: string | null) => void;
   growth?: PlanGrowth;
+  /** False: `emitted` and `carried` stay empty (a job reads the log again to analyse it). */
+  keepRecords?: boolean;
 }
 
 export class Scheduler {
@@ -71,7 +73,7 @@ export class Scheduler {
       if (this.seen.has(id)) continue;
       this.seen.add(id);
       const state = this.options.resume.resume(unit);
-      this.carried.push(...state.logged);
+      if (this.options.keepRecords !== false) this.carried.push(...state.logged);
       this.units.planned++;
       if (state.complete) {
         this.units.skipped++;
@@ -186,7 +188,7 @@ export class Scheduler {
       emit: async (record) => {
         checkRecordBelongs(record, unit, digest);
         log.append(record);
-        this.emitted.push(record);
+        if (this.options.keepRecords !== false) this.emitted.push(record);
         written.push(record);
       },
     };

@@ -6,3 +6,4 @@ export * from './schema.js';
 export * from './tally.js';
 export * from './write.js';
 export * from './prune.js';
+export * from './resumeIndex.js';
