@@ -3,6 +3,8 @@
  * the per-request timeout. Which of the two fired decides how a failure is classified, so
  * the classification never has to guess from an error message.
  */
+import { tooLongIn } from './replyLimit.js';
+import { ProviderFailure } from './types.js';
 
 export interface Deadline {
   readonly signal: AbortSignal;
@@ -31,4 +33,27 @@ export function startDeadline(timeoutMs: number, caller?: AbortSignal): Deadline
       caller?.removeEventListener('abort', onCallerAbort);
     },
   };
+}
+
+/**
+ * What every provider makes of a failed request first: cancelled by the caller, out of time
+ * (or `timedOut`, a client's own timeout error), a failure already classified, an answer cut
+ * for its size. Null: the provider classifies the error itself.
+ */
+export function deadlineFailure(
+  error: unknown,
+  deadline: Deadline,
+  timeoutMs: number,
+  timedOut = false,
+): ProviderFailure | null {
+  if (deadline.cancelled()) return new ProviderFailure('cancelled', 'cancelled');
+  if (deadline.timedOut() || timedOut) {
+    return new ProviderFailure('timeout', `no answer within ${formatSeconds(timeoutMs)}`);
+  }
+  if (error instanceof ProviderFailure) return error;
+  return tooLongIn(error);
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -6,7 +6,7 @@
  * reaches us as the error line Ollama sends.
  */
 import { Ollama } from 'ollama';
-import { type Deadline, startDeadline } from './deadline.js';
+import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
 import {
   chatWireBytes,
   DEFAULT_REPLY_LIMITS,
@@ -16,7 +16,6 @@ import {
   type ReplyLimits,
   readTextUpTo,
   tooLong,
-  tooLongIn,
 } from './replyLimit.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
@@ -308,13 +307,8 @@ function checkedLines(): TransformStream<Uint8Array, Uint8Array> {
 }
 
 function classify(error: unknown, deadline: Deadline, timeoutMs: number): ProviderFailure {
-  if (deadline.cancelled()) return new ProviderFailure('cancelled', 'cancelled');
-  if (deadline.timedOut()) {
-    return new ProviderFailure('timeout', `no answer within ${formatSeconds(timeoutMs)}`);
-  }
-  if (error instanceof ProviderFailure) return error;
-  const runaway = tooLongIn(error);
-  if (runaway) return runaway;
+  const settled = deadlineFailure(error, deadline, timeoutMs);
+  if (settled) return settled;
   if (hasMalformedReply(error) || error instanceof SyntaxError) {
     return new ProviderFailure('server-error', describeError(error));
   }
@@ -360,8 +354,4 @@ function isSimulated(version: string | null): boolean {
 
 function countOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

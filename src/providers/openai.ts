@@ -7,7 +7,7 @@
  * recorded but not sent.
  */
 import OpenAI from 'openai';
-import { type Deadline, startDeadline } from './deadline.js';
+import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
 import {
   chatWireBytes,
   DEFAULT_REPLY_LIMITS,
@@ -15,7 +15,6 @@ import {
   METADATA_BYTES,
   type ReplyLimits,
   tooLong,
-  tooLongIn,
 } from './replyLimit.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
@@ -195,13 +194,9 @@ export class OpenAIProvider implements Provider {
 }
 
 function classify(error: unknown, deadline: Deadline, timeoutMs: number): ProviderFailure {
-  if (deadline.cancelled()) return new ProviderFailure('cancelled', 'cancelled');
-  if (deadline.timedOut() || error instanceof OpenAI.APIConnectionTimeoutError) {
-    return new ProviderFailure('timeout', `no answer within ${timeoutMs} ms`);
-  }
-  if (error instanceof ProviderFailure) return error;
-  const runaway = tooLongIn(error);
-  if (runaway) return runaway;
+  const timedOut = error instanceof OpenAI.APIConnectionTimeoutError;
+  const settled = deadlineFailure(error, deadline, timeoutMs, timedOut);
+  if (settled) return settled;
   if (error instanceof SyntaxError) {
     return new ProviderFailure('server-error', `malformed JSON in the reply: ${error.message}`);
   }

@@ -66,49 +66,74 @@ export function splitStale(
   records: readonly SampleRecord[],
   units: readonly WorkUnit[],
 ): CurrentSplit {
-  const byKey = new Map<string, WorkUnit>();
-  for (const unit of units) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
-  const groups = new Map<string, { unit: WorkUnit; records: SampleRecord[] }>();
+  const byKey = new UnitLookup(units);
+  // Per unit, then per digest: no key string per record (a plan may hold 150,000 units).
+  const groups = new Map<WorkUnit, Map<string | null, SampleRecord[]>>();
   const unplanned: SampleRecord[] = [];
   for (const record of records) {
-    const unit = owningUnit(record, byKey);
+    const unit = byKey.owner(record);
     if (!unit) unplanned.push(record);
     if (!unit?.current) continue;
-    const group = priorKey(unit.check, unit.model, record.digest, unit.key);
-    const entry = groups.get(group) ?? { unit, records: [] };
-    entry.records.push(record);
-    groups.set(group, entry);
+    const byDigest = groups.get(unit) ?? new Map<string | null, SampleRecord[]>();
+    groups.set(unit, byDigest);
+    const own = byDigest.get(record.digest);
+    if (own) own.push(record);
+    else byDigest.set(record.digest, [record]);
   }
   const stale = new Set<SampleRecord>();
   const replaced = new Set<SampleRecord>();
-  const answered = new Set<WorkUnit>();
-  const touched = new Set<WorkUnit>();
-  for (const { unit, records: own } of groups.values()) {
-    const kept = new Set(unit.current?.(own) ?? own);
-    const superseded = new Set(unit.replaced?.(own) ?? []);
-    touched.add(unit);
-    if (kept.size > 0) answered.add(unit);
-    for (const record of own) {
-      if (kept.has(record)) continue;
-      (superseded.has(record) ? replaced : stale).add(record);
+  const staleUnits: WorkUnit[] = [];
+  for (const [unit, byDigest] of groups) {
+    let answered = false;
+    for (const own of byDigest.values()) {
+      const kept = asSet(unit.current?.(own) ?? own);
+      if (kept.size > 0) answered = true;
+      if (kept.size === own.length) continue;
+      const superseded = asSet(unit.replaced?.(own) ?? []);
+      for (const record of own) {
+        if (kept.has(record)) continue;
+        (superseded.has(record) ? replaced : stale).add(record);
+      }
     }
+    if (!answered) staleUnits.push(unit);
   }
+  const left = (r: SampleRecord): boolean => stale.has(r) || replaced.has(r);
   return {
-    current: records.filter((r) => !stale.has(r) && !replaced.has(r)),
+    current: stale.size + replaced.size === 0 ? [...records] : records.filter((r) => !left(r)),
     stale: records.filter((r) => stale.has(r)),
     replaced: records.filter((r) => replaced.has(r)),
     unplanned,
-    staleUnits: [...touched].filter((unit) => !answered.has(unit)),
+    staleUnits,
   };
 }
 
-/** The unit whose key is the record's key or its longest prefix ending before a "/". */
-function owningUnit(record: SampleRecord, byKey: Map<string, WorkUnit>): WorkUnit | undefined {
-  const parts = record.key.split('/');
-  for (let n = parts.length; n >= 1; n--) {
-    const key = JSON.stringify([record.check, record.model, parts.slice(0, n).join('/')]);
-    const unit = byKey.get(key);
-    if (unit) return unit;
+function asSet(records: readonly SampleRecord[]): ReadonlySet<SampleRecord> {
+  return new Set(records);
+}
+
+/** The unit whose key is a record's key or its longest prefix ending before a "/". */
+class UnitLookup {
+  private readonly byModel = new Map<string, Map<string, WorkUnit>>();
+
+  constructor(units: readonly WorkUnit[]) {
+    for (const unit of units) {
+      const group = `${unit.check}/${unit.model}`;
+      const byKey = this.byModel.get(group) ?? new Map<string, WorkUnit>();
+      this.byModel.set(group, byKey);
+      byKey.set(unit.key, unit);
+    }
   }
-  return undefined;
+
+  owner(record: SampleRecord): WorkUnit | undefined {
+    const byKey = this.byModel.get(`${record.check}/${record.model}`);
+    if (!byKey) return undefined;
+    let key = record.key;
+    for (;;) {
+      const unit = byKey.get(key);
+      if (unit) return unit;
+      const cut = key.lastIndexOf('/');
+      if (cut < 0) return undefined;
+      key = key.slice(0, cut);
+    }
+  }
 }
