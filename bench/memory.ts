@@ -48,7 +48,12 @@ function option(name: string, fallback: string): number[] {
 }
 
 const dist = path.join(root, 'dist', 'cli.js');
-const cli = existsSync(dist) ? [dist] : ['--import', 'tsx', path.join(root, 'src', 'cli.ts')];
+// BENCH_CLI: another bundle of the CLI (one built from a working tree without touching dist/).
+const cli = process.env.BENCH_CLI
+  ? [process.env.BENCH_CLI]
+  : existsSync(dist)
+    ? [dist]
+    : ['--import', 'tsx', path.join(root, 'src', 'cli.ts')];
 
 /** Writes items and a two-model churn config for `requests` calls; returns the config path. */
 export function writeJob(dir: string, requests: number): string {
@@ -238,7 +243,7 @@ async function measureRun(dir: string, requests: number, prewritten: boolean): P
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-memory-'));
   try {
-    console.log(`client: ${cli.includes(dist) ? 'dist/cli.js' : 'src/cli.ts through tsx'}`);
+    console.log(`client: ${cli.length === 1 ? cli[0] : 'src/cli.ts through tsx'}`);
     for (const n of option('run', '2000,30000')) await measureRun(dir, n, false);
     for (const n of option('log', '150000')) await measureRun(dir, n, true);
   } finally {
