@@ -168,10 +168,19 @@ interface Measured {
 function measured(args: readonly string[], cwd: string): Promise<Measured> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-v', process.execPath, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...args], {
-      cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      '/usr/bin/time',
+      [
+        '-v',
+        process.execPath,
+        ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+        ...args,
+      ],
+      {
+        cwd,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();

@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
@@ -44,7 +44,12 @@ const requests = Number(option('requests', '2000'));
 const latencies = option('latency', '50,10').split(',').map(Number);
 
 const dist = path.join(root, 'dist', 'cli.js');
-const cli = existsSync(dist) ? [dist] : ['--import', 'tsx', path.join(root, 'src', 'cli.ts')];
+// BENCH_CLI: another bundle of the CLI (one built from a working tree without touching dist/).
+const cli = process.env.BENCH_CLI
+  ? [process.env.BENCH_CLI]
+  : existsSync(dist)
+    ? [dist]
+    : ['--import', 'tsx', path.join(root, 'src', 'cli.ts')];
 
 /** Runs a node process to its end; resolves with its wall time in seconds. */
 function timed(args: readonly string[]): Promise<number> {
@@ -185,7 +190,7 @@ async function mixedJob(dir: string): Promise<void> {
     `mixed job (demo config, L = ${latencyMs} ms, S = ${SLOTS}): slot occupancy ` +
       `${(usage.busySlotMs / (SLOTS * usage.spanMs)).toFixed(3)} from first request to last answer ` +
       `(target ≥ 0.95), ${((usage.busySlotMs / 1000 / SLOTS / wall) * 1).toFixed(3)} of the whole ` +
-      `process (${wall.toFixed(1)} s)`,
+      `process (${wall.toFixed(1)} s; load average ${(loadavg()[0] ?? 0).toFixed(2)})`,
   );
 
   const loaded = loadConfig({ file: config, cwd: root, env: {} });
@@ -205,7 +210,9 @@ const fmt = (values: readonly number[]): string => values.map((v) => v.toFixed(3
 const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-throughput-'));
 try {
   console.log(
-    `client: ${cli.includes(dist) ? 'dist/cli.js' : 'src/cli.ts through tsx'}; ${requests} requests, S = ${SLOTS}, ${repeats} repeats`,
+    `client: ${cli.length === 1 ? cli[0] : 'src/cli.ts through tsx'}; ${requests} requests, S = ${SLOTS}, ${repeats} repeats; load average ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ')}`,
   );
   for (const latencyMs of latencies) {
     const e = await measureEfficiency(dir, latencyMs);
@@ -213,7 +220,7 @@ try {
     const target = latencyMs >= 50 ? 0.98 : 0.95;
     console.log(
       `L = ${latencyMs} ms: model-gate ${mg.toFixed(3)} [${fmt(e.modelGate)}], bare fetch ` +
-        `${bare.toFixed(3)} [${fmt(e.bare)}], ratio ${(mg / bare).toFixed(3)} (target ≥ ${target})`,
+        `${bare.toFixed(3)} [${fmt(e.bare)}], ratio ${(mg / bare).toFixed(3)} (target ≥ ${target}; load average ${(loadavg()[0] ?? 0).toFixed(2)})`,
     );
   }
   await mixedJob(dir);
