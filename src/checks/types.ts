@@ -1,6 +1,9 @@
+import { z } from 'zod';
 import type { CheckName, GateConfig } from '../config/schema.js';
+import type { Chart } from '../render/svg.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../runner/types.js';
+import type { ReportHeadline } from './headline.js';
 
 export interface ModelPair {
   baseline: string;
@@ -65,14 +68,61 @@ export interface EvaluatedGateRule extends GateRuleCard {
 }
 
 /**
- * A check has the same shape for all three: definitions it loads, a plan of work units per
- * model, a pure analysis of records into its report section, and gate rules on that section.
- * `Section` is plain JSON: it is written into report.json and the summary renders from it.
+ * A check's section of report.json as a schema: open (fields of another version are kept),
+ * only its `check` tag validated; its type is the section the check's analysis writes.
+ */
+export function sectionSchema<Section>(name: CheckName, description: string): z.ZodType<Section> {
+  return z
+    .looseObject({ check: z.literal(name) })
+    .describe(description) as unknown as z.ZodType<Section>;
+}
+
+/** What the "at a glance" rows of a check may read besides its section. */
+export interface GlanceContext {
+  config: GateConfig;
+  headline: ReportHeadline;
+  /** False in a single-model (nightly) run. */
+  hasCandidate: boolean;
+}
+
+/**
+ * A check's parts of summary.md and of the files beside report.json. Every function reads the
+ * section alone (and the run's config), so a report read back from disk renders the same.
+ */
+export interface CheckReport<Section> {
+  /** The check's part of summary.md. */
+  section(section: Section): string;
+  /** SVG charts written beside report.json. */
+  charts?(section: Section): Chart[];
+  /** One inline mermaid chart near the top of the summary, or null when its data is lacking. */
+  glanceChart?(section: Section, config: GateConfig): string | null;
+  /** Rows of the "at a glance" table: [label, value]. */
+  glance?(section: Section, context: GlanceContext): string[][];
+  /**
+   * The action-output numbers this check fills (others stay null). Reads the section
+   * defensively: a report from another build gives null, never a crash.
+   */
+  headline?(section: unknown): Partial<ReportHeadline>;
+  /** Rows of the provenance table: the settings a reader needs to repeat the run. */
+  settings?(config: GateConfig): string[][];
+}
+
+/**
+ * A check has the same shape for every check: definitions it loads, a plan of work units per
+ * model, a pure analysis of records into its report section, gate rules on that section, and
+ * its parts of the report. `Section` is plain JSON: it is written into report.json and the
+ * summary renders from it.
  */
 export interface Check<Definitions, Section> {
   name: CheckName;
+  /** What one work unit is, singular and plural ("game", "games"). */
+  unit: readonly [string, string];
+  /** Its section of report.json. Kept open: only the `check` tag is validated on read. */
+  sectionSchema: z.ZodType<Section>;
   /** Reads items / catalogue / seeds. Throws InputError naming file and line. */
   load(ctx: CheckContext): Promise<Definitions>;
+  /** `--limit N`: the definitions cut to the first N units of work (items, seeds, probes). */
+  limit(definitions: Definitions, n: number): Definitions;
   /** The work for one model. */
   plan(definitions: Definitions, ctx: CheckContext, model: string): WorkUnit[];
   /** Work the answers add while the run goes (adaptive sampling); absent or null: none. */
@@ -83,4 +133,14 @@ export interface Check<Definitions, Section> {
   gate(section: Section, ctx: CheckContext, previous?: unknown): GateFinding[];
   /** Every gate rule of the check as a test, at the settings of this run and section. */
   rules?(section: Section, ctx: CheckContext): GateRuleCard[];
+  /** Largest share of timed-out requests before the check's measurement is not trusted. */
+  maxTimeoutShare(config: GateConfig): number;
+  /** SHA-256 of each prompt template the run used, by a name that says which. */
+  promptHashes?(config: GateConfig): Record<string, string>;
+  /**
+   * Why stale records differ when their prompt and options match this config's (e.g. the
+   * maze differs); absent: "other settings".
+   */
+  staleReason?: string;
+  report: CheckReport<Section>;
 }

@@ -6,7 +6,7 @@ import { parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { camelizeKeys, camelToKebab, displayPath } from './keys.js';
-import { CREDENTIALS_REFUSED, configSchema, type GateConfig } from './schema.js';
+import { activeConfigSchema, CREDENTIALS_REFUSED, type GateConfig } from './schema.js';
 
 /** A value given outside the file (action input, CLI flag), applied over the file. */
 export interface ConfigOverride {
@@ -74,7 +74,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   }
   for (const override of overrides) setPath(raw, override.path, override.value);
 
-  const result = configSchema.safeParse(raw, { reportInput: true });
+  const result = activeConfigSchema().safeParse(raw, { reportInput: true });
   if (!result.success) {
     const where = fileRead ? requested : 'config';
     const details = result.error.issues.map((issue) =>

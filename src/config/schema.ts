@@ -4,8 +4,18 @@ import { dragonSettingsSchema } from '../checks/dragon/settings.js';
 import { personasSettingsSchema } from '../checks/personas/settings.js';
 import { historySettingsSchema } from '../history/settings.js';
 
-export const CHECK_NAMES = ['churn', 'dragon', 'personas'] as const;
-export type CheckName = (typeof CHECK_NAMES)[number];
+/**
+ * Every check's settings block, owned by the check (`src/checks/<name>/settings.ts`): the one
+ * list that names the checks. The check registry (src/checks/registry.ts) is typed against it.
+ */
+const CHECK_SETTINGS = {
+  churn: churnSettingsSchema,
+  dragon: dragonSettingsSchema,
+  personas: personasSettingsSchema,
+} as const;
+
+export type CheckName = keyof typeof CHECK_SETTINGS;
+export const CHECK_NAMES = Object.keys(CHECK_SETTINGS) as [CheckName, ...CheckName[]];
 
 export const FAIL_ON = ['regression', 'never', 'inconclusive'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
@@ -110,15 +120,20 @@ export const outputSchema = z
   })
   .strict();
 
+/** The `checks:` list: the names given, each once; every built-in check when absent. */
+function checkList<Name extends string>(names: readonly [Name, ...Name[]], all: Name[]) {
+  return z
+    .array(z.enum(names))
+    .min(1)
+    .refine((list) => new Set(list).size === list.length, 'expected each check at most once')
+    .default(all);
+}
+
 export const configSchema = z
   .object({
     provider: providerSchema.prefault({}),
     models: modelsSchema,
-    checks: z
-      .array(z.enum(CHECK_NAMES))
-      .min(1)
-      .refine((list) => new Set(list).size === list.length, 'expected each check at most once')
-      .default([...CHECK_NAMES]),
+    checks: checkList(CHECK_NAMES, [...CHECK_NAMES]),
     failOn: z.enum(FAIL_ON).default('regression'),
     /**
      * Largest share of runs in which two identical models may fail the whole gate. Split
@@ -127,12 +142,43 @@ export const configSchema = z
     falseAlarmRate: z.number().gt(0).max(0.5).default(0.05),
     runner: runnerSchema.prefault({}),
     output: outputSchema.prefault({}),
-    churn: churnSettingsSchema.prefault({}),
-    dragon: dragonSettingsSchema.prefault({}),
-    personas: personasSettingsSchema.prefault({}),
+    churn: CHECK_SETTINGS.churn.prefault({}),
+    dragon: CHECK_SETTINGS.dragon.prefault({}),
+    personas: CHECK_SETTINGS.personas.prefault({}),
     history: historySettingsSchema.prefault({}),
   })
   .strict();
 
 /** The validated config, every default filled in. */
 export type GateConfig = z.infer<typeof configSchema>;
+
+/** Settings of checks added at run time (`registerCheck`), by name. */
+const addedSettings = new Map<string, z.ZodObject>();
+
+/**
+ * Makes a check added at run time known to the config: its name joins the `checks:` list and
+ * its settings block is read under its name. Built-in checks are in `CHECK_SETTINGS`.
+ */
+export function registerCheckSettings(name: string, settings: z.ZodObject): void {
+  if (name in CHECK_SETTINGS || addedSettings.has(name) || name in configSchema.shape) {
+    throw new Error(`the config already has a block named ${name}`);
+  }
+  addedSettings.set(name, settings);
+}
+
+/** True for the name of a built-in check or of one added at run time. */
+export function isCheckName(name: unknown): name is CheckName {
+  return typeof name === 'string' && (name in CHECK_SETTINGS || addedSettings.has(name));
+}
+
+/** The schema a config is read with: the built-in one, with the checks added at run time. */
+export function activeConfigSchema(): typeof configSchema {
+  if (addedSettings.size === 0) return configSchema;
+  const added = [...addedSettings.keys()];
+  const blocks = Object.fromEntries([...addedSettings].map(([name, s]) => [name, s.prefault({})]));
+  // Typed as the built-in schema: an added check reads its own block through its settings.
+  return configSchema.extend({
+    checks: checkList<string>([...CHECK_NAMES, ...added], [...CHECK_NAMES]),
+    ...blocks,
+  }) as unknown as typeof configSchema;
+}

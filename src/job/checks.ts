@@ -1,14 +1,5 @@
-import { createHash } from 'node:crypto';
-import { churnCheck } from '../checks/churn/index.js';
-import {
-  CHURN_SYSTEM_PROMPT,
-  PROMPT_VERSION as CHURN_PROMPT_VERSION,
-} from '../checks/churn/prompt.js';
-import { dragonCheck } from '../checks/dragon/index.js';
-import { promptSha256 as dragonPromptSha256 } from '../checks/dragon/prompt.js';
-import { personasCheck } from '../checks/personas/index.js';
+import { type AnyCheck, allChecks, checkNamed } from '../checks/registry.js';
 import type {
-  Check,
   CheckContext,
   EvaluatedGateRule,
   GateFinding,
@@ -17,43 +8,10 @@ import type {
   Severity,
 } from '../checks/types.js';
 import type { LoadedConfig } from '../config/load.js';
-import type { CheckName } from '../config/schema.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../runner/types.js';
 import type { Report } from '../report/types.js';
 import { failedRequestFindings } from './failedRequests.js';
-
-/**
- * The three checks behind one erased type: the job only moves definitions from `load` to
- * `plan`/`analyse` and sections from `analyse` to `gate`, never looks inside them.
- */
-interface AnyCheck {
-  name: CheckName;
-  load(ctx: CheckContext): Promise<unknown>;
-  plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
-  growth(definitions: unknown, ctx: CheckContext): PlanGrowth | null;
-  analyse(records: readonly SampleRecord[], definitions: unknown, ctx: CheckContext): unknown;
-  gate(section: unknown, ctx: CheckContext, previous?: unknown): GateFinding[];
-  rules(section: unknown, ctx: CheckContext): GateRuleCard[];
-}
-
-function erase<D, S>(check: Check<D, S>): AnyCheck {
-  return {
-    name: check.name,
-    load: (ctx) => check.load(ctx),
-    plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
-    growth: (definitions, ctx) => check.growth?.(definitions as D, ctx) ?? null,
-    analyse: (records, definitions, ctx) => check.analyse(records, definitions as D, ctx),
-    gate: (section, ctx, previous) => check.gate(section as S, ctx, previous),
-    rules: (section, ctx) => check.rules?.(section as S, ctx) ?? [],
-  };
-}
-
-const CHECKS: Record<CheckName, AnyCheck> = {
-  churn: erase(churnCheck),
-  dragon: erase(dragonCheck),
-  personas: erase(personasCheck),
-};
 
 export interface LoadedCheck {
   check: AnyCheck;
@@ -79,7 +37,7 @@ export function modelOrder(ctx: CheckContext): string[] {
 export async function loadChecks(ctx: CheckContext): Promise<LoadedCheck[]> {
   const loaded: LoadedCheck[] = [];
   for (const name of ctx.config.checks) {
-    const check = CHECKS[name];
+    const check = checkNamed(name);
     loaded.push({ check, definitions: await check.load(ctx) });
   }
   return loaded;
@@ -149,12 +107,7 @@ export function analyseChecks(
       // A previous report without this check's section is null, not undefined: the check must
       // say it could not compare, where no previous report at all means no comparison asked.
       ...check.gate(section, ctx, previous ? (previous.checks[check.name] ?? null) : undefined),
-      ...failedRequestFindings(
-        own,
-        check.name,
-        modelOrder(ctx),
-        ctx.config[check.name].gate.maxTimeoutShare,
-      ),
+      ...failedRequestFindings(own, check.name, modelOrder(ctx), check.maxTimeoutShare(ctx.config)),
     ];
     for (const finding of checkFindings) findings.push(finding);
     for (const rule of evaluateRules(check.rules(section, ctx), checkFindings)) rules.push(rule);
@@ -165,15 +118,9 @@ export function analyseChecks(
 /** SHA-256 of each prompt template the run used, for the provenance section. */
 export function promptHashes(ctx: CheckContext): Record<string, string> {
   const hashes: Record<string, string> = {};
-  if (ctx.config.checks.includes('churn')) {
-    hashes[`churn (${CHURN_PROMPT_VERSION}, system prompt)`] = createHash('sha256')
-      .update(CHURN_SYSTEM_PROMPT)
-      .digest('hex');
-  }
-  if (ctx.config.checks.includes('dragon')) {
-    hashes[`dragon (hints: ${ctx.config.dragon.hints})`] = dragonPromptSha256(
-      ctx.config.dragon.hints,
-    );
+  for (const check of allChecks()) {
+    if (ctx.config.checks.includes(check.name))
+      Object.assign(hashes, check.promptHashes(ctx.config));
   }
   return hashes;
 }

@@ -9,18 +9,12 @@
  * - missing: no record, or a game cut before its end.
  * Pure: units and records in, counts and sentences out.
  */
+import { checkNamed } from '../checks/registry.js';
 import type { GateFinding } from '../checks/types.js';
 import type { CheckName } from '../config/schema.js';
 import type { Coverage, CoverageRow } from '../report/types.js';
 import type { RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../runner/types.js';
-
-/** What one work unit of each check is, in the user's words. */
-export const UNIT_NAMES: Record<CheckName, [string, string]> = {
-  churn: ['sample', 'samples'],
-  dragon: ['game', 'games'],
-  personas: ['answer', 'answers'],
-};
 
 export interface CoverageInput {
   units: readonly WorkUnit[];
@@ -87,7 +81,7 @@ export function measureCoverage(input: CoverageInput): Coverage {
       check: unit.check,
       model: unit.model,
       role: unit.model === input.models[0] ? 'baseline' : 'candidate',
-      unit: UNIT_NAMES[unit.check][1],
+      unit: checkNamed(unit.check).unit[1],
       planned: 0,
       answered: 0,
       failed: 0,

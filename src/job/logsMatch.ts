@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { UNIT_NAMES } from './coverage.js';
+import { checkNamed } from '../checks/registry.js';
 import { InputError } from '../errors.js';
 import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../runner/types.js';
@@ -58,7 +58,7 @@ export function checkLogsMatch(input: LogsMatchInput): void {
       if (staleUnits.length > 0) {
         const differences = describeDifferences(staleUnits, input.stale);
         problems.push(
-          `${check}: ${staleUnits.length} ${UNIT_NAMES[check][staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`,
+          `${check}: ${staleUnits.length} ${checkNamed(check).unit[staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`,
         );
         continue;
       }
@@ -142,9 +142,8 @@ export function describeDifferences(
     }
   }
   if (found.size === 0) {
-    return units.some((u) => u.check === 'dragon')
-      ? 'the prompt and options match, so the maze differs (dragon.walls, or another protocol version)'
-      : OTHER_SETTINGS;
+    const reasons = units.map((u) => checkNamed(u.check).staleReason);
+    return reasons.find((r) => r !== null) ?? OTHER_SETTINGS;
   }
   return [...found.values()].join('; ');
 }

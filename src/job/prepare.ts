@@ -53,16 +53,10 @@ export function expectedCalls(units: readonly WorkUnit[]): number {
  * are cut before planning, so the plan, the resume keys and the analysis all see the same cut.
  */
 export function limitChecks(checks: readonly LoadedCheck[], limit: number): LoadedCheck[] {
-  return checks.map(({ check, definitions }) => {
-    const d = definitions as Record<string, unknown>;
-    const cut = (key: string, n: number): Record<string, unknown> => {
-      const list = d[key];
-      return Array.isArray(list) ? { ...d, [key]: list.slice(0, n) } : d;
-    };
-    if (check.name === 'churn') return { check, definitions: cut('items', limit) };
-    if (check.name === 'dragon') return { check, definitions: cut('seeds', limit) };
-    return { check, definitions: cut('probes', Math.max(2, limit)) };
-  });
+  return checks.map(({ check, definitions }) => ({
+    check,
+    definitions: check.limit(definitions, limit),
+  }));
 }
 
 /** The verdict line a smoke run adds: a warning, so that it can never read as a full pass. */

@@ -19,3 +19,15 @@ export function finiteOrNull(value: unknown): number | null {
 export function listOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
+
+/** A share in [0, 1], or null. */
+export function shareOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1
+    ? value
+    : null;
+}
+
+/** A count (an integer ≥ 0), or null. */
+export function countOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}

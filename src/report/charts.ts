@@ -1,9 +1,7 @@
 /** Every chart of a report, from the check sections alone, with the check that drew it. */
 import type { CheckName } from '../config/schema.js';
 import { historyChart } from '../history/render.js';
-import { churnCharts } from '../checks/churn/report/charts.js';
-import { dragonCharts } from '../checks/dragon/report/charts.js';
-import { personasCharts } from '../checks/personas/report/charts.js';
+import { allChecks } from '../checks/registry.js';
 import type { Chart } from '../render/svg.js';
 import type { Report } from './types.js';
 import { errorMessage } from '../text/format.js';
@@ -20,12 +18,10 @@ export interface ReportCharts {
 
 /** A chart that fails to draw costs that check's charts only. */
 export function chartsOf(report: Report): ReportCharts {
-  const { churn, dragon, personas } = report.checks;
-  const drawers: [CheckName, (() => Chart[]) | null][] = [
-    ['churn', churn ? () => churnCharts(churn) : null],
-    ['dragon', dragon ? () => dragonCharts(dragon) : null],
-    ['personas', personas ? () => personasCharts(personas) : null],
-  ];
+  const drawers: [CheckName, (() => Chart[]) | null][] = allChecks().map((check) => {
+    const section = report.checks[check.name];
+    return [check.name, section ? () => check.report.charts(section) : null];
+  });
   const result: ReportCharts = { charts: [], problems: [] };
   // The nightly trend is drawn from the history section; its rule belongs to dragon (ECE).
   const { history } = report;

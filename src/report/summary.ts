@@ -3,6 +3,7 @@
  * section per check (each check renders its own), then the charts and, collapsed, the
  * provenance of the measurement.
  */
+import { allChecks } from '../checks/registry.js';
 import type { EvaluatedGateRule, GateFinding, RuleOutcome, Severity } from '../checks/types.js';
 import type { ModelMetadata } from '../providers/types.js';
 import { chartsOf, type ReportChart } from './charts.js';
@@ -18,12 +19,9 @@ import {
 } from '../render/markdown.js';
 import { renderHistorySection } from '../history/render.js';
 import { renderOperations } from '../operations/render.js';
-import { renderChurnSection } from '../checks/churn/report/markdown.js';
-import { renderDragonSection } from '../checks/dragon/report/markdown.js';
-import { renderPersonasSection } from '../checks/personas/report/markdown.js';
 import type { Report, VerdictStatus } from './types.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
-import { errorMessage, num, percent, plural, seedRanges } from '../text/format.js';
+import { errorMessage, percent, plural } from '../text/format.js';
 
 export { trimMarkdown } from './trim.js';
 
@@ -203,62 +201,32 @@ function simulatedNotice(report: Report): string[] {
 }
 
 function atAGlance(report: Report): string[] {
-  const h = report.headline;
+  const context = {
+    config: report.run.config,
+    headline: report.headline,
+    hasCandidate: Boolean(report.run.models.candidate),
+  };
   const rows: string[][] = [];
-  if (report.checks.churn) {
-    // Exact mode counts items beyond an effect size; sampled mode counts significant changes.
-    const exact = report.checks.churn.estimator === 'logprobs';
-    const changed = exact
-      ? `changed by ≥ ${report.run.config.churn.minEffect}`
-      : 'reliably changed';
-    rows.push([`churn rate (items ${changed})`, percent(h.churnRate)]);
-    rows.push([
-      exact ? `items worse by ≥ ${report.run.config.churn.minEffect}` : 'items reliably worse',
-      h.deteriorated === null ? '–' : String(h.deteriorated),
-    ]);
-    // Every domain that lost accuracy, not only reversals: a domain can fall 30 points while
-    // the overall change is too small to be called a rise.
-    const lost = report.checks.churn.comparison?.domains?.filter((d) => d.loss === true) ?? [];
-    rows.push([
-      'domains that lost accuracy',
-      lost.length === 0
-        ? 'none'
-        : lost
-            .map((d) => {
-              const fell = `${num((d.delta ?? 0) * 100, 1)} pts`;
-              return `${escapeText(d.domain)} (${fell}${d.reversal ? ', reversal' : ''})`;
-            })
-            .join(', '),
-    ]);
+  for (const check of allChecks()) {
+    const section = report.checks[check.name];
+    if (section) rows.push(...check.report.glance(section, context));
   }
-  if (report.checks.dragon) {
-    // A single-model run has no baseline to speak of: its one series is "the model".
-    if (!report.run.models.candidate) rows.push(['ECE', num(h.eceBaseline)]);
-    else rows.push(['ECE baseline', num(h.eceBaseline)], ['ECE candidate', num(h.eceCandidate)]);
-  }
-  if (report.checks.personas)
-    rows.push(['persona attribution accuracy', percent(h.personaAccuracy)]);
   if (rows.length === 0) return [];
   return [table(['at a glance', 'value'], rows, ['l', 'r'])];
 }
 
-const RENDERERS = {
-  churn: (report: Report) => report.checks.churn && renderChurnSection(report.checks.churn),
-  dragon: (report: Report) => report.checks.dragon && renderDragonSection(report.checks.dragon),
-  personas: (report: Report) =>
-    report.checks.personas && renderPersonasSection(report.checks.personas),
-} as const;
-
 /** A renderer that throws on an unexpected section costs its section only, not the summary. */
 function checkSections(report: Report): string[] {
   const out: string[] = [];
-  for (const [check, render] of Object.entries(RENDERERS)) {
+  for (const check of allChecks()) {
+    const section = report.checks[check.name];
+    if (!section) continue;
     try {
-      const markdown = render(report);
+      const markdown = check.report.section(section);
       if (markdown) out.push(markdown.trim());
     } catch (error) {
       const reason = errorMessage(error);
-      out.push(`### ${check}\n\nThis section could not be rendered: ${escapeText(reason)}`);
+      out.push(`### ${check.name}\n\nThis section could not be rendered: ${escapeText(reason)}`);
     }
   }
   return out;
@@ -298,35 +266,8 @@ function modelsTable(run: Report['run']): string {
 
 function checkSettings(config: Report['run']['config']): string[][] {
   const settings: string[][] = [];
-  const checks = new Set(config.checks);
-  if (checks.has('churn') && config.churn.estimator === 'logprobs') {
-    settings.push(['churn estimator', 'logprobs (letter probabilities, one evaluation per item)']);
-    settings.push(['churn temperature of p(correct)', String(config.churn.temperature)]);
-    settings.push(['churn change threshold |Δp|', String(config.churn.minEffect)]);
-  } else if (checks.has('churn')) {
-    settings.push(['churn samples per item (K)', String(config.churn.samples)]);
-    settings.push(['churn temperature', String(config.churn.temperature)]);
-    settings.push([
-      'churn seeds',
-      `${config.churn.baseSeed}–${config.churn.baseSeed + config.churn.samples - 1}${
-        config.churn.greedy ? `, greedy ${config.churn.greedySeed}` : ''
-      }`,
-    ]);
-    settings.push([
-      'churn gate method',
-      config.churn.method === 'fisher-bh'
-        ? 'Fisher exact test + Benjamini–Hochberg (method: fisher-bh)'
-        : 'Reliable Change Index (method: rci)',
-    ]);
-  }
-  if (checks.has('dragon')) {
-    settings.push(['dragon games (seeds)', seedRanges(config.dragon.seeds)]);
-    settings.push(['dragon sampling seed', String(config.dragon.seed)]);
-    settings.push(['dragon walls / hints', `${config.dragon.walls} / ${config.dragon.hints}`]);
-  }
-  if (checks.has('personas')) {
-    settings.push(['personas seed', String(config.personas.seed)]);
-    settings.push(['personas vectors', config.personas.vectors]);
+  for (const check of allChecks()) {
+    if (config.checks.includes(check.name)) settings.push(...check.report.settings(config));
   }
   return settings;
 }

@@ -2,14 +2,17 @@
  * The churn check: which items an upgrade reliably improved or broke, in which domains, and
  * whether the net gain hides losses.
  */
+import { createHash } from 'node:crypto';
 import { resolveConfigPath } from '../../config/load.js';
-import { type Check, checkFalseAlarmBudget } from '../types.js';
+import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
 import { churnGate } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { churnWorkUnits } from './plan.js';
 import { ChurnStages } from './stagedPlan.js';
+import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
+import { churnReport } from './report/index.js';
 import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 
@@ -22,10 +25,18 @@ export interface ChurnDefinitions {
 
 export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   name: 'churn',
+  unit: ['sample', 'samples'],
+  sectionSchema: sectionSchema<ChurnSection>(
+    'churn',
+    'The churn section (README: reading the report).',
+  ),
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(resolveConfigPath(ctx, file), file);
     return { items: loaded.items, file, warnings: loaded.warnings };
+  },
+  limit(definitions, n) {
+    return { ...definitions, items: definitions.items.slice(0, n) };
   },
   plan(definitions, ctx, model) {
     return churnWorkUnits(definitions.items, ctx.config, model);
@@ -58,6 +69,13 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   rules(section, ctx) {
     return churnRuleCards(section, ctx);
   },
+  maxTimeoutShare: (config) => config.churn.gate.maxTimeoutShare,
+  promptHashes: () => ({
+    [`churn (${PROMPT_VERSION}, system prompt)`]: createHash('sha256')
+      .update(CHURN_SYSTEM_PROMPT)
+      .digest('hex'),
+  }),
+  report: churnReport,
 };
 
 export type { ChurnSection } from './section.js';

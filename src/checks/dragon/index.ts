@@ -2,17 +2,24 @@
  * The dragon check: calibration of stated confidence in a partially observable maze
  * (protocol dragon-calibration/1, docs/dragon-protocol.md).
  */
-import type { Check } from '../types.js';
+import { type Check, sectionSchema } from '../types.js';
 import { analyseDragon } from './analysis.js';
 import { type DragonDefinitions, dragonDefinitions } from './definitions.js';
 import { InputError } from '../../errors.js';
 import { dragonGate } from './gate.js';
 import { planGames } from './plan.js';
+import { promptSha256 } from './prompt.js';
+import { dragonReport } from './report/index.js';
 import { dragonRuleCards, ruleFalseAlarmRate } from './rules.js';
 import type { DragonSection } from './section.js';
 
 export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   name: 'dragon',
+  unit: ['game', 'games'],
+  sectionSchema: sectionSchema<DragonSection>(
+    'dragon',
+    'The dragon section (docs/dragon-protocol.md).',
+  ),
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(
@@ -21,6 +28,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
     }
     return dragonDefinitions(ctx.config.dragon, ruleFalseAlarmRate(ctx.config));
   },
+  limit: (definitions, n) => ({ ...definitions, seeds: definitions.seeds.slice(0, n) }),
   plan: (definitions, ctx, model) =>
     planGames(definitions, model, {
       temperature: ctx.config.dragon.temperature,
@@ -32,6 +40,13 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   analyse: (records, definitions, ctx) => analyseDragon(records, definitions, ctx.models),
   gate: (section, ctx, previous) => dragonGate(section, ctx.config.dragon.gate, previous),
   rules: (section, ctx) => dragonRuleCards(section, ctx),
+  maxTimeoutShare: (config) => config.dragon.gate.maxTimeoutShare,
+  promptHashes: (config) => ({
+    [`dragon (hints: ${config.dragon.hints})`]: promptSha256(config.dragon.hints),
+  }),
+  staleReason:
+    'the prompt and options match, so the maze differs (dragon.walls, or another protocol version)',
+  report: dragonReport,
 };
 
 export type { DragonDefinitions } from './definitions.js';

@@ -5,11 +5,12 @@
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
 import path from 'node:path';
-import { type Check, checkFalseAlarmBudget } from '../types.js';
+import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analysePersonas } from './analyse.js';
 import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
 import { planPersonas } from './collection.js';
 import { gatePersonas } from './gate.js';
+import { personasReport } from './report/index.js';
 import { personasRules } from './rules.js';
 import type { PersonasSection } from './section.js';
 
@@ -17,10 +18,14 @@ export type PersonasDefinitions = PersonasCatalogue;
 
 export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   name: 'personas',
+  unit: ['answer', 'answers'],
+  sectionSchema: sectionSchema<PersonasSection>('personas', 'The personas section.'),
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
     return readCatalogue(path.resolve(ctx.baseDir, file), file);
   },
+  // An answer is attributed from its assistant's other answers: at least two probes.
+  limit: (catalogue, n) => ({ ...catalogue, probes: catalogue.probes.slice(0, Math.max(2, n)) }),
   plan: (catalogue, ctx, model) =>
     planPersonas(catalogue, ctx.config.personas, ctx.config.runner.numCtx, model),
   analyse: (records, catalogue, ctx) =>
@@ -35,4 +40,6 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
     gatePersonas(section, ctx.config.personas.gate, checkFalseAlarmBudget(ctx.config), previous),
   rules: (section, ctx) =>
     personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
+  maxTimeoutShare: (config) => config.personas.gate.maxTimeoutShare,
+  report: personasReport,
 };

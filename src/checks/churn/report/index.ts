@@ -1,0 +1,95 @@
+/** The churn check's parts of the report, read from its section alone. */
+import { escapeText } from '../../../render/markdown.js';
+import { num, percent } from '../../../text/format.js';
+import { countOrNull, field, shareOrNull } from '../../../render/json.js';
+import type { CheckReport } from '../../types.js';
+import type { ReportHeadline } from '../../headline.js';
+import type { ChurnSection } from '../section.js';
+import type { ChurnSettings } from '../settings.js';
+import { churnCharts } from './charts.js';
+import { churnGlanceChart } from './glance.js';
+import { renderChurnSection } from './markdown.js';
+
+/**
+ * The gate's method (`section.method`: fisher-bh = method B, rci = method A, effect = the
+ * logprobs estimator's items beyond min-effect) decides the counts.
+ */
+function churnHeadline(section: unknown): Partial<ReportHeadline> {
+  const method = field(section, 'method');
+  const gateMethod =
+    method === 'fisher-bh' || method === 'rci' || method === 'effect'
+      ? field(section, 'comparison', method === 'fisher-bh' ? 'fisherBh' : method)
+      : undefined;
+  const reversals = field(section, 'comparison', 'reversals');
+  return {
+    churnRate: shareOrNull(field(gateMethod, 'churnRate')),
+    deteriorated: countOrNull(field(gateMethod, 'deteriorated')),
+    reversals: Array.isArray(reversals)
+      ? reversals.filter((r): r is string => typeof r === 'string')
+      : [],
+  };
+}
+
+function glanceRows(
+  section: ChurnSection,
+  headline: ReportHeadline,
+  minEffect: number,
+): string[][] {
+  // Exact mode counts items beyond an effect size; sampled mode counts significant changes.
+  const exact = section.estimator === 'logprobs';
+  const changed = exact ? `changed by ≥ ${minEffect}` : 'reliably changed';
+  // Every domain that lost accuracy, not only reversals: a domain can fall 30 points while
+  // the overall change is too small to be called a rise.
+  const lost = section.comparison?.domains?.filter((d) => d.loss === true) ?? [];
+  const lostText =
+    lost.length === 0
+      ? 'none'
+      : lost
+          .map((d) => {
+            const fell = `${num((d.delta ?? 0) * 100, 1)} pts`;
+            return `${escapeText(d.domain)} (${fell}${d.reversal ? ', reversal' : ''})`;
+          })
+          .join(', ');
+  return [
+    [`churn rate (items ${changed})`, percent(headline.churnRate)],
+    [
+      exact ? `items worse by ≥ ${minEffect}` : 'items reliably worse',
+      headline.deteriorated === null ? '–' : String(headline.deteriorated),
+    ],
+    ['domains that lost accuracy', lostText],
+  ];
+}
+
+function settingsRows(settings: ChurnSettings): string[][] {
+  if (settings.estimator === 'logprobs') {
+    return [
+      ['churn estimator', 'logprobs (letter probabilities, one evaluation per item)'],
+      ['churn temperature of p(correct)', String(settings.temperature)],
+      ['churn change threshold |Δp|', String(settings.minEffect)],
+    ];
+  }
+  const lastSeed = settings.baseSeed + settings.samples - 1;
+  return [
+    ['churn samples per item (K)', String(settings.samples)],
+    ['churn temperature', String(settings.temperature)],
+    [
+      'churn seeds',
+      `${settings.baseSeed}–${lastSeed}${settings.greedy ? `, greedy ${settings.greedySeed}` : ''}`,
+    ],
+    [
+      'churn gate method',
+      settings.method === 'fisher-bh'
+        ? 'Fisher exact test + Benjamini–Hochberg (method: fisher-bh)'
+        : 'Reliable Change Index (method: rci)',
+    ],
+  ];
+}
+
+export const churnReport: CheckReport<ChurnSection> = {
+  section: renderChurnSection,
+  charts: churnCharts,
+  glanceChart: churnGlanceChart,
+  glance: (section, { headline, config }) => glanceRows(section, headline, config.churn.minEffect),
+  headline: churnHeadline,
+  settings: (config) => settingsRows(config.churn),
+};

@@ -1,0 +1,100 @@
+/**
+ * Every check, one line each. `report/` and `job/` loop over this list and never name a
+ * check: a check owns its plan, analysis, gate, rules and report parts (see `Check`). Its
+ * settings block is composed into the config schema from its `settings.ts`
+ * (config/schema.ts, `CHECK_SETTINGS`), whose keys are the check names this list must cover.
+ */
+import type { CheckName, GateConfig } from '../config/schema.js';
+import type { SampleRecord } from '../sampleLog/index.js';
+import type { PlanGrowth, WorkUnit } from '../runner/types.js';
+import type { Chart } from '../render/svg.js';
+import { churnCheck } from './churn/index.js';
+import { dragonCheck } from './dragon/index.js';
+import type { ReportHeadline } from './headline.js';
+import { personasCheck } from './personas/index.js';
+import type { Check, CheckContext, GateFinding, GateRuleCard, GlanceContext } from './types.js';
+
+/**
+ * A check behind one erased type: the job only moves definitions from `load` to
+ * `plan`/`analyse` and sections from `analyse` to `gate` and the report, never looks inside.
+ */
+export interface AnyCheck {
+  name: CheckName;
+  unit: readonly [string, string];
+  load(ctx: CheckContext): Promise<unknown>;
+  limit(definitions: unknown, n: number): unknown;
+  plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
+  growth(definitions: unknown, ctx: CheckContext): PlanGrowth | null;
+  analyse(records: readonly SampleRecord[], definitions: unknown, ctx: CheckContext): unknown;
+  gate(section: unknown, ctx: CheckContext, previous?: unknown): GateFinding[];
+  rules(section: unknown, ctx: CheckContext): GateRuleCard[];
+  maxTimeoutShare(config: GateConfig): number;
+  promptHashes(config: GateConfig): Record<string, string>;
+  staleReason: string | null;
+  sectionSchema: Check<unknown, unknown>['sectionSchema'];
+  report: {
+    section(section: unknown): string;
+    charts(section: unknown): Chart[];
+    glanceChart(section: unknown, config: GateConfig): string | null;
+    glance(section: unknown, context: GlanceContext): string[][];
+    headline(section: unknown): Partial<ReportHeadline>;
+    settings(config: GateConfig): string[][];
+  };
+}
+
+/** Erases a check's definition and section types; absent optional parts do nothing. */
+export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
+  const { report } = check;
+  return {
+    name: check.name,
+    unit: check.unit,
+    load: (ctx) => check.load(ctx),
+    limit: (definitions, n) => check.limit(definitions as D, n),
+    plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
+    growth: (definitions, ctx) => check.growth?.(definitions as D, ctx) ?? null,
+    analyse: (records, definitions, ctx) => check.analyse(records, definitions as D, ctx),
+    gate: (section, ctx, previous) => check.gate(section as S, ctx, previous),
+    rules: (section, ctx) => check.rules?.(section as S, ctx) ?? [],
+    maxTimeoutShare: (config) => check.maxTimeoutShare(config),
+    promptHashes: (config) => check.promptHashes?.(config) ?? {},
+    staleReason: check.staleReason ?? null,
+    sectionSchema: check.sectionSchema as Check<unknown, unknown>['sectionSchema'],
+    report: {
+      section: (section) => report.section(section as S),
+      charts: (section) => report.charts?.(section as S) ?? [],
+      glanceChart: (section, config) => report.glanceChart?.(section as S, config) ?? null,
+      glance: (section, context) => report.glance?.(section as S, context) ?? [],
+      headline: (section) => report.headline?.(section) ?? {},
+      settings: (config) => report.settings?.(config) ?? [],
+    },
+  };
+}
+
+const CHECKS: AnyCheck[] = [
+  eraseCheck(churnCheck),
+  eraseCheck(dragonCheck),
+  eraseCheck(personasCheck),
+];
+
+/** Every check, in report order (the order of sections, charts and settings). */
+export function allChecks(): readonly AnyCheck[] {
+  return CHECKS;
+}
+
+/** The check of this name; throws for a name no check has (a bug, not bad input). */
+export function checkNamed(name: CheckName): AnyCheck {
+  const check = CHECKS.find((c) => c.name === name);
+  if (!check) throw new Error(`no check is registered under the name ${name}`);
+  return check;
+}
+
+/**
+ * Adds a check after the built-in ones (an extension, or a test's toy check). Its name must
+ * also be known to the config (`registerCheckSettings` in config/schema.ts).
+ */
+export function registerCheck<D, S>(check: Check<D, S>): void {
+  if (CHECKS.some((c) => c.name === check.name)) {
+    throw new Error(`a check named ${check.name} is already registered`);
+  }
+  CHECKS.push(eraseCheck(check));
+}
