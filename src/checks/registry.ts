@@ -4,7 +4,12 @@
  * settings block is composed into the config schema from its `settings.ts`
  * (config/schema.ts, `CHECK_SETTINGS`), whose keys are the check names this list must cover.
  */
-import type { CheckName, GateConfig } from '../config/schema.js';
+import {
+  CHECK_NAMES,
+  type CheckName,
+  type GateConfig,
+  registerCheckSettings,
+} from '../config/schema.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../runner/types.js';
 import type { Chart } from '../render/svg.js';
@@ -70,11 +75,14 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
   };
 }
 
-const CHECKS: AnyCheck[] = [
-  eraseCheck(churnCheck),
-  eraseCheck(dragonCheck),
-  eraseCheck(personasCheck),
-];
+/** One line per check; typed against the config's list of check names, so none is missed. */
+const BUILT_IN: Record<CheckName, AnyCheck> = {
+  churn: eraseCheck(churnCheck),
+  dragon: eraseCheck(dragonCheck),
+  personas: eraseCheck(personasCheck),
+};
+
+const CHECKS: AnyCheck[] = CHECK_NAMES.map((name) => BUILT_IN[name]);
 
 /** Every check, in report order (the order of sections, charts and settings). */
 export function allChecks(): readonly AnyCheck[] {
@@ -89,12 +97,14 @@ export function checkNamed(name: CheckName): AnyCheck {
 }
 
 /**
- * Adds a check after the built-in ones (an extension, or a test's toy check). Its name must
- * also be known to the config (`registerCheckSettings` in config/schema.ts).
+ * Adds a check after the built-in ones (an extension, or a test's toy check): its name joins
+ * the config's `checks:` list, its settings block is read under its name, its records are
+ * kept in the sample log, and the report shows its section, rules and verdict.
  */
 export function registerCheck<D, S>(check: Check<D, S>): void {
   if (CHECKS.some((c) => c.name === check.name)) {
     throw new Error(`a check named ${check.name} is already registered`);
   }
+  registerCheckSettings(check.name, check.settingsSchema);
   CHECKS.push(eraseCheck(check));
 }

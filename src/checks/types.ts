@@ -115,6 +115,8 @@ export interface CheckReport<Section> {
  */
 export interface Check<Definitions, Section> {
   name: CheckName;
+  /** Its settings block of the config (built-in checks: composed in config/schema.ts). */
+  settingsSchema: z.ZodObject;
   /** What one work unit is, singular and plural ("game", "games"). */
   unit: readonly [string, string];
   /** Its section of report.json. Kept open: only the `check` tag is validated on read. */

@@ -6,7 +6,7 @@
  * fields, and — when its status is ok — the fields an answer must have.
  */
 import { z } from 'zod';
-import { CHECK_NAMES } from '../config/schema.js';
+import { CHECK_NAMES, isCheckName } from '../config/schema.js';
 import type { ChatOptions, ModelMetadata, ServerInfo } from '../providers/types.js';
 
 export const SAMPLE_LOG_VERSION = 1;
@@ -182,6 +182,9 @@ const callSchemas = {
   personas: personasCallSchema,
 } as const;
 
+/** A call of a check added at run time: the shared fields; its own are its check's to read. */
+const addedCheckCallSchema = z.looseObject({ ...callBase, check: z.string() });
+
 /** The options of a request in the sample log's (the server's) names. */
 export function recordedOptions(options: ChatOptions): RecordedOptions {
   return {
@@ -238,10 +241,17 @@ export function readRecord(value: unknown): { record: LogLine } | { problem: str
     };
   }
   const check = value.check;
-  if (!(CHECK_NAMES as readonly unknown[]).includes(check)) {
+  if (!isCheckName(check)) {
     return {
       problem: `field "check": expected one of ${CHECK_NAMES.join(', ')}, got ${JSON.stringify(check)}`,
     };
+  }
+  if (!(check in callSchemas)) {
+    if (kind === 'game') return { problem: `field "kind": a ${check} record is never "game"` };
+    const added = addedCheckCallSchema.safeParse(value);
+    return added.success
+      ? { record: value as CallRecord }
+      : { problem: describeIssue(added.error) };
   }
   const name = check as keyof typeof callSchemas;
   if (kind === 'game') {

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { resolveConfigPath } from '../../config/load.js';
+import { churnSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
@@ -25,6 +26,7 @@ export interface ChurnDefinitions {
 
 export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   name: 'churn',
+  settingsSchema: churnSettingsSchema,
   unit: ['sample', 'samples'],
   sectionSchema: sectionSchema<ChurnSection>(
     'churn',

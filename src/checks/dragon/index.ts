@@ -2,6 +2,7 @@
  * The dragon check: calibration of stated confidence in a partially observable maze
  * (protocol dragon-calibration/1, docs/dragon-protocol.md).
  */
+import { dragonSettingsSchema } from './settings.js';
 import { type Check, sectionSchema } from '../types.js';
 import { analyseDragon } from './analysis.js';
 import { type DragonDefinitions, dragonDefinitions } from './definitions.js';
@@ -15,6 +16,7 @@ import type { DragonSection } from './section.js';
 
 export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   name: 'dragon',
+  settingsSchema: dragonSettingsSchema,
   unit: ['game', 'games'],
   sectionSchema: sectionSchema<DragonSection>(
     'dragon',

@@ -5,6 +5,7 @@
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
 import path from 'node:path';
+import { personasSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analysePersonas } from './analyse.js';
 import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
@@ -18,6 +19,7 @@ export type PersonasDefinitions = PersonasCatalogue;
 
 export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   name: 'personas',
+  settingsSchema: personasSettingsSchema,
   unit: ['answer', 'answers'],
   sectionSchema: sectionSchema<PersonasSection>('personas', 'The personas section.'),
   load: (ctx) => {

@@ -1,0 +1,234 @@
+/**
+ * A fourth check added from this file alone: its settings, plan, analysis, gate, rule and
+ * renderer live here, and one `registerCheck` call makes it part of the run. A job against
+ * the built-in simulator then plans its work, keeps its records in the sample log, shows its
+ * section in summary.md and report.json, its rule among the gate rules, and its verdict.
+ *
+ * The toy check asks each model a few questions and measures how long the answers are. The
+ * simulator answers a prompt it has no script for with "Simulated answer from <model>.", so
+ * the mean length is known: 35 characters for demo-base:1b and demo-cand:1b.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { registerCheck } from '../../src/checks/registry.js';
+import type { Check, GateFinding } from '../../src/checks/types.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { CheckName, GateConfig } from '../../src/config/schema.js';
+import { ExitCode, type InputError } from '../../src/errors.js';
+import { runJob } from '../../src/job/run.js';
+import { recordedOptions, SAMPLE_LOG_VERSION } from '../../src/sampleLog/index.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+
+const toySettingsSchema = z
+  .object({
+    questions: z.array(z.string().min(1)).min(1).default(['Name a colour.', 'Name a fruit.']),
+    gate: z
+      .object({ minLength: z.number().int().min(0).default(10) })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+type ToySettings = z.infer<typeof toySettingsSchema>;
+
+// The check's name is not one of the built-in names the types know: the registry knows it.
+const TOY = 'toy' as CheckName;
+
+interface ToySeries {
+  model: string;
+  answers: number;
+  meanLength: number | null;
+}
+interface ToySection {
+  check: 'toy';
+  series: ToySeries[];
+}
+
+function settingsOf(config: GateConfig): ToySettings {
+  return (config as unknown as { toy: ToySettings }).toy;
+}
+
+const options = { temperature: 0, seed: 1, numCtx: 2048, numPredict: 64, think: false };
+
+const toyCheck: Check<string[], ToySection> = {
+  name: TOY,
+  settingsSchema: toySettingsSchema,
+  unit: ['answer', 'answers'],
+  sectionSchema: z.looseObject({ check: z.literal('toy') }) as unknown as z.ZodType<ToySection>,
+  load: async (ctx) => settingsOf(ctx.config).questions,
+  limit: (questions, n) => questions.slice(0, n),
+  plan: (questions, _ctx, model) =>
+    questions.map((question, i) => {
+      const promptSha256 = createHash('sha256').update(question).digest('hex');
+      return {
+        check: TOY,
+        model,
+        key: `q${i}`,
+        expectedCalls: 1,
+        expected: { promptSha256, options: recordedOptions(options) },
+        isComplete: (prior) => prior.length > 0,
+        async execute(unit) {
+          const outcome = await unit.call({
+            request: { model, messages: [{ role: 'user', content: question }], options },
+            promptSha256,
+          });
+          await unit.emit({
+            v: SAMPLE_LOG_VERSION,
+            kind: 'call',
+            check: TOY,
+            model,
+            digest: unit.digest,
+            key: `q${i}`,
+            sample: 0,
+            options: recordedOptions(options),
+            prompt_sha256: promptSha256,
+            status: outcome.status,
+            latency_ms: outcome.latencyMs,
+            attempts: outcome.attempts,
+            text: outcome.response?.content ?? '',
+          } as never);
+        },
+      };
+    }),
+  analyse: (records, _questions, ctx) => ({
+    check: 'toy',
+    series: [ctx.models.baseline, ctx.models.candidate]
+      .filter((m): m is string => m !== null)
+      .map((model) => {
+        const texts = records
+          .filter((r) => r.model === model && r.kind === 'call' && r.status === 'ok')
+          .map((r) => (r as { text?: string }).text ?? '');
+        const total = texts.reduce((sum, t) => sum + t.length, 0);
+        return {
+          model,
+          answers: texts.length,
+          meanLength: texts.length ? total / texts.length : null,
+        };
+      }),
+  }),
+  gate: (section, ctx) => {
+    const { minLength } = settingsOf(ctx.config).gate;
+    return section.series
+      .filter((s) => s.meanLength !== null && s.meanLength < minLength)
+      .map(
+        (s): GateFinding => ({
+          check: TOY,
+          rule: 'min-length',
+          severity: 'fail',
+          message: `${s.model} answers in ${s.meanLength} characters on average, under ${minLength}`,
+        }),
+      );
+  },
+  rules: (_section, ctx) => [
+    {
+      check: TOY,
+      rule: 'min-length',
+      tests: 'mean answer length of each model',
+      falseAlarmRate: 0,
+      falseAlarmBasis: 'deterministic',
+      detects: `answers shorter than ${settingsOf(ctx.config).gate.minLength} characters`,
+    },
+  ],
+  maxTimeoutShare: () => 0.5,
+  report: {
+    section: (section) =>
+      [
+        '### toy — answer length',
+        '',
+        ...section.series.map(
+          (s) => `- ${s.model}: ${s.answers} answers, mean length ${s.meanLength}`,
+        ),
+      ].join('\n'),
+    glance: (section) => [['toy mean answer length', String(section.series[0]?.meanLength)]],
+    settings: (config) => [['toy questions', String(settingsOf(config).questions.length)]],
+  },
+};
+
+registerCheck(toyCheck);
+
+let simulator: RunningSimulator;
+let root: string;
+const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
+  root = mkdtempSync(path.join(tmpdir(), 'model-gate-toy-'));
+});
+afterAll(async () => {
+  await simulator.close();
+});
+
+async function runToy(name: string, minLength: number) {
+  const dir = path.join(root, name);
+  const loaded = loadConfig({
+    file: 'fixtures/demo/model-gate.yml',
+    env: {},
+    overrides: [
+      { path: ['provider', 'host'], value: simulator.url, source: 'test' },
+      { path: ['checks'], value: ['toy'], source: 'test' },
+      { path: ['toy', 'questions'], value: ['One?', 'Two?', 'Three?'], source: 'test' },
+      { path: ['toy', 'gate', 'minLength'], value: minLength, source: 'test' },
+      { path: ['output', 'dir'], value: dir, source: 'test' },
+    ],
+  });
+  const outcome = await runJob({ loaded, progress: quiet });
+  const summary = readFileSync(path.join(dir, 'summary.md'), 'utf8');
+  const json = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
+  return { outcome, summary, json };
+}
+
+describe('a fourth check registered from one file', () => {
+  it('runs, and shows its section, settings, rule and passing verdict', async () => {
+    const { outcome, summary, json } = await runToy('pass', 10);
+    const length = 'Simulated answer from demo-base:1b.'.length;
+    expect(length).toBe(35);
+    expect(json.checks.toy).toEqual({
+      check: 'toy',
+      series: [
+        { model: 'demo-base:1b', answers: 3, meanLength: 35 },
+        { model: 'demo-cand:1b', answers: 3, meanLength: 35 },
+      ],
+    });
+    expect(json.verdict.status).toBe('pass');
+    expect(json.verdict.rules).toEqual([
+      expect.objectContaining({ check: 'toy', rule: 'min-length', outcome: 'pass' }),
+    ]);
+    expect(outcome.exitCode).toBe(ExitCode.pass);
+    expect(summary).toContain('### toy — answer length');
+    expect(summary).toContain('- demo-cand:1b: 3 answers, mean length 35');
+    expect(summary).toMatch(/\| toy mean answer length \| +35 \|/);
+    expect(summary).toMatch(/\| toy questions +\| 3 +\|/);
+    expect(summary).toMatch(/\| ✅ pass \| toy +\| `min-length` \|/);
+  });
+
+  it('fails the gate when its rule fails', async () => {
+    const { outcome, summary, json } = await runToy('fail', 36);
+    expect(json.verdict.status).toBe('fail');
+    expect(json.verdict.reasons.map((r: GateFinding) => r.message)).toEqual([
+      'demo-base:1b answers in 35 characters on average, under 36',
+      'demo-cand:1b answers in 35 characters on average, under 36',
+    ]);
+    expect(outcome.exitCode).toBe(ExitCode.regression);
+    expect(summary).toContain('model-gate verdict: fail');
+    expect(summary).toMatch(/\| ❌ fail \| toy +\| `min-length` \|/);
+  });
+
+  it('refuses a check name nothing registered, naming the registered ones', () => {
+    let details: readonly string[] = [];
+    try {
+      loadConfig({
+        file: 'fixtures/demo/model-gate.yml',
+        env: {},
+        overrides: [{ path: ['checks'], value: ['toys'], source: 'test' }],
+      });
+    } catch (error) {
+      details = (error as InputError).details;
+    }
+    expect(details).toEqual([
+      'checks[0] (from test): expected one of "churn", "dragon", "personas", "toy", got "toys"',
+    ]);
+  });
+});
