@@ -4,6 +4,7 @@
  * settings block is composed into the config schema from its `settings.ts`
  * (config/schema.ts, `CHECK_SETTINGS`), whose keys are the check names this list must cover.
  */
+import type { z } from 'zod';
 import {
   CHECK_NAMES,
   type CheckName,
@@ -76,13 +77,25 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
 }
 
 /** One line per check; typed against the config's list of check names, so none is missed. */
-const BUILT_IN: Record<CheckName, AnyCheck> = {
-  churn: eraseCheck(churnCheck),
-  dragon: eraseCheck(dragonCheck),
-  personas: eraseCheck(personasCheck),
+const BUILT_IN = {
+  churn: churnCheck,
+  dragon: dragonCheck,
+  personas: personasCheck,
+} as const satisfies Record<CheckName, { name: CheckName }>;
+
+const CHECKS: AnyCheck[] = CHECK_NAMES.map((name) => eraseCheck<unknown, unknown>(BUILT_IN[name]));
+
+/** Each built-in check's section of report.json, for the report schema to compose. */
+export type SectionSchemas = {
+  [K in CheckName]: z.ZodOptional<(typeof BUILT_IN)[K]['sectionSchema']>;
 };
 
-const CHECKS: AnyCheck[] = CHECK_NAMES.map((name) => BUILT_IN[name]);
+export function sectionSchemas(): SectionSchemas {
+  const shape = Object.fromEntries(
+    CHECK_NAMES.map((name) => [name, BUILT_IN[name].sectionSchema.optional()]),
+  );
+  return shape as SectionSchemas;
+}
 
 /** Every check, in report order (the order of sections, charts and settings). */
 export function allChecks(): readonly AnyCheck[] {

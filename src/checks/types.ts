@@ -69,12 +69,14 @@ export interface EvaluatedGateRule extends GateRuleCard {
 
 /**
  * A check's section of report.json as a schema: open (fields of another version are kept),
- * only its `check` tag validated; its type is the section the check's analysis writes.
+ * its `check` tag validated, and whichever fields the check asks to validate; its type is the
+ * section the check's analysis writes.
  */
-export function sectionSchema<Section>(name: CheckName, description: string): z.ZodType<Section> {
-  return z
-    .looseObject({ check: z.literal(name) })
-    .describe(description) as unknown as z.ZodType<Section>;
+export function sectionSchema<Section>(
+  name: CheckName,
+  validated: z.ZodRawShape = {},
+): z.ZodType<Section> {
+  return z.looseObject({ check: z.literal(name), ...validated }) as unknown as z.ZodType<Section>;
 }
 
 /** What the "at a glance" rows of a check may read besides its section. */

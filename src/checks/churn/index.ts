@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { resolveConfigPath } from '../../config/load.js';
 import { churnSettingsSchema } from './settings.js';
-import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
+import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
 import { churnGate } from './gate.js';
@@ -16,6 +16,7 @@ import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
 import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
+import { churnSectionSchema } from './sectionSchema.js';
 
 export interface ChurnDefinitions {
   items: ChurnItem[];
@@ -28,10 +29,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   name: 'churn',
   settingsSchema: churnSettingsSchema,
   unit: ['sample', 'samples'],
-  sectionSchema: sectionSchema<ChurnSection>(
-    'churn',
-    'The churn section (README: reading the report).',
-  ),
+  sectionSchema: churnSectionSchema,
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(resolveConfigPath(ctx, file), file);

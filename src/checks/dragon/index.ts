@@ -18,10 +18,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   name: 'dragon',
   settingsSchema: dragonSettingsSchema,
   unit: ['game', 'games'],
-  sectionSchema: sectionSchema<DragonSection>(
-    'dragon',
-    'The dragon section (docs/dragon-protocol.md).',
-  ),
+  sectionSchema: sectionSchema<DragonSection>('dragon'),
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(

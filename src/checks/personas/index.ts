@@ -21,7 +21,7 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   name: 'personas',
   settingsSchema: personasSettingsSchema,
   unit: ['answer', 'answers'],
-  sectionSchema: sectionSchema<PersonasSection>('personas', 'The personas section.'),
+  sectionSchema: sectionSchema<PersonasSection>('personas'),
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
     return readCatalogue(path.resolve(ctx.baseDir, file), file);

@@ -3,7 +3,9 @@
  * Item ids, domains and texts come from user files: they go through escapeText.
  */
 import type {
+  ChurnComparison,
   ChurnSection,
+  ExactComparison,
   CountShare,
   Detection,
   DomainRow,
@@ -77,28 +79,84 @@ function greedyMark(value: boolean | null): string {
   return value === null ? '–' : value ? '✓' : '✗';
 }
 
-export function renderChurnSection(section: ChurnSection): string {
-  return section.estimator === 'logprobs'
-    ? renderExactChurnSection(section)
-    : renderSampledChurnSection(section);
+/**
+ * What one estimator adds to the shared layout of the churn section: the heading, intro and
+ * models table, and around the Δ line, top deteriorations and domains table its own counts.
+ */
+interface EstimatorParts<C> {
+  heading: string;
+  intro: string;
+  /** Lines between the intro and the models table, each block ending with ''. */
+  notes: string[];
+  models: string;
+  /** The line after the Δ accuracy line: how many items improved and deteriorated. */
+  counts(c: C): string;
+  /** The deteriorated items, worst first, at most TOP_ITEMS, as a table; null when none. */
+  worst(c: C): string | null;
+  /** Blocks between the top deteriorations and the domains table, each ending with ''. */
+  beforeDomains(c: C): string[];
+  /** Blocks after the domains table. */
+  afterDomains(c: C): string[];
 }
 
-function renderSampledChurnSection(section: SampledChurnSection): string {
-  const out: string[] = ['### churn — item-level reliable change', ''];
-  const c = section.comparison;
+/** What both estimators' comparisons share: the Δ accuracy and the domains. */
+type SharedComparison = Pick<ChurnComparison, 'delta' | 'domains'>;
+
+/** The churn section: one layout, the estimator's parts in it. */
+function renderWith<C extends SharedComparison>(
+  section: ChurnSection,
+  comparison: C | null,
+  parts: EstimatorParts<C>,
+): string {
+  const out: string[] = [parts.heading, '', parts.intro, '', ...parts.notes, parts.models, ''];
+  if (!comparison) {
+    out.push('Single-model run: no comparison.', '');
+    return finish(out, section);
+  }
+  const c = comparison;
+  out.push(
+    `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
+    parts.counts(c),
+    ...domainLossLines(c),
+    '',
+  );
+  const worst = parts.worst(c);
+  if (worst) out.push('**Top deteriorations**', '', worst, '');
+  out.push(...parts.beforeDomains(c), '**Domains**', '', domainTable(c.domains), '');
+  out.push(...parts.afterDomains(c));
+  return finish(out, section);
+}
+
+/** The rows classified deteriorated, worst Δ first, at most TOP_ITEMS. */
+function worstOf<R extends { delta: number | null }>(
+  rows: readonly R[],
+  deteriorated: (row: R) => boolean,
+): R[] {
+  return rows
+    .filter(deteriorated)
+    .sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0))
+    .slice(0, TOP_ITEMS);
+}
+
+export function renderChurnSection(section: ChurnSection): string {
+  return section.estimator === 'logprobs'
+    ? renderWith(section, section.comparison, exactParts(section))
+    : renderWith(section, section.comparison, sampledParts(section));
+}
+
+function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnComparison> {
   const gateName =
     section.method === 'fisher-bh'
       ? `Fisher exact + BH, q ≤ ${section.alpha}`
       : 'RCI, |RCI| > 1.96';
-  out.push(
-    `${section.itemCounts.total} items, ${section.sampling ? 'up to ' : ''}K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
-    '',
-  );
-  if (section.sampling) out.push(...adaptiveSamplingLines(section.sampling));
   const models = [modelRow('baseline', section.baseline)];
   if (section.candidate) models.push(modelRow('candidate', section.candidate));
-  out.push(
-    table(
+  const gateOf = (c: ChurnComparison) => (section.method === 'fisher-bh' ? c.fisherBh : c.rci);
+  return {
+    heading: '### churn — item-level reliable change',
+    intro: `${section.itemCounts.total} items, ${section.sampling ? 'up to ' : ''}K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
+    notes: section.sampling ? adaptiveSamplingLines(section.sampling) : [],
+    models: table(
       [
         '',
         'model',
@@ -111,26 +169,38 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
       models,
       ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
     ),
-    '',
-  );
-  if (!c) {
-    out.push('Single-model run: no comparison.', '');
-    return finish(out, section);
-  }
-  const gate = section.method === 'fisher-bh' ? c.fisherBh : c.rci;
-  out.push(
-    `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
-    `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`,
-  );
-  out.push(...domainLossLines(c));
-  out.push('');
+    counts: (c) => {
+      const gate = gateOf(c);
+      return `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`;
+    },
+    worst: (c) => {
+      const worst = worstOf(
+        c.items,
+        (r) => (section.method === 'fisher-bh' ? r.fisherBh : r.rciClass) === 'deteriorated',
+      );
+      return worst.length > 0 ? itemTable(worst) : null;
+    },
+    beforeDomains: (c) => methodBlocks(section, c, gateOf(c)),
+    afterDomains: (c) => [
+      ...domainTestLines(c),
+      ...(c.detection ? [...detectionLines(c.detection, section.samples), ''] : []),
+      bandsBlock(c),
+      '',
+      ...greedyLines(c),
+      '',
+      ...changedItemBlocks(c),
+      `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
+      '',
+    ],
+  };
+}
 
-  const worst = c.items
-    .filter((r) => (section.method === 'fisher-bh' ? r.fisherBh : r.rciClass) === 'deteriorated')
-    .sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0))
-    .slice(0, TOP_ITEMS);
-  if (worst.length > 0) out.push('**Top deteriorations**', '', itemTable(worst), '');
-
+/** Both methods side by side (B: Fisher + BH, A: RCI), the gate's over all and analysable items. */
+function methodBlocks(
+  section: SampledChurnSection,
+  c: ChurnComparison,
+  gate: MethodSection,
+): string[] {
   const methodRow = (label: string, m: MethodSection, extra: string): string[] => [
     label,
     shareCell(m.analysable.improved),
@@ -143,8 +213,9 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
     num(m.breadthRatio, 2),
     extra,
   ];
-  out.push(
-    `Of ${section.itemCounts.total} items, ${section.itemCounts.analysable} are analysable (excluded: ${section.itemCounts.floor} at 0 in both, ${section.itemCounts.ceiling} at 1 in both, ${section.itemCounts.lowValid} with under 60% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
+  const counts = section.itemCounts;
+  return [
+    `Of ${counts.total} items, ${counts.analysable} are analysable (excluded: ${counts.floor} at 0 in both, ${counts.ceiling} at 1 in both, ${counts.lowValid} with under 60% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
     '',
     table(
       [
@@ -185,71 +256,71 @@ function renderSampledChurnSection(section: SampledChurnSection): string {
     `Raw Fisher p ≤ ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
     `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±2.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
     '',
-  );
+  ];
+}
 
-  out.push('**Domains**', '', domainTable(c.domains), '');
-  if (c.domainTest) {
-    out.push(
-      `Domain test: the net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up (exact test on all items, ${c.domainTest.overall.direction === null ? 'not significant here' : `significantly ${c.domainTest.overall.direction} here`}).`,
-      '',
-    );
-  }
-  if (c.detection) out.push(...detectionLines(c.detection, section.samples), '');
-
-  out.push(
-    details(
-      'Difficulty bands (baseline accuracy) with the no-change expectation',
-      table(
-        [
-          'baseline p',
-          'items',
-          'B improved (exp.)',
-          'B deteriorated (exp.)',
-          'A improved (exp.)',
-          'A deteriorated (exp.)',
-        ],
-        c.bands.map((b) => [
-          `${fixed(b.low)}–${fixed(b.high)}`,
-          String(b.items),
-          `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
-          `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
-          `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
-          `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
-        ]),
-        ['l', 'r', 'r', 'r', 'r', 'r'],
-      ),
-    ),
+function domainTestLines(c: ChurnComparison): string[] {
+  if (!c.domainTest) return [];
+  return [
+    `Domain test: the net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up (exact test on all items, ${c.domainTest.overall.direction === null ? 'not significant here' : `significantly ${c.domainTest.overall.direction} here`}).`,
     '',
-  );
+  ];
+}
 
+function bandsBlock(c: ChurnComparison): string {
+  return details(
+    'Difficulty bands (baseline accuracy) with the no-change expectation',
+    table(
+      [
+        'baseline p',
+        'items',
+        'B improved (exp.)',
+        'B deteriorated (exp.)',
+        'A improved (exp.)',
+        'A deteriorated (exp.)',
+      ],
+      c.bands.map((b) => [
+        `${fixed(b.low)}–${fixed(b.high)}`,
+        String(b.items),
+        `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
+        `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
+        `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
+        `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
+      ]),
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+}
+
+function greedyLines(c: ChurnComparison): string[] {
+  const lines: string[] = [];
   if (c.greedy) {
     const g = c.greedy;
-    out.push(
+    lines.push(
       `Greedy (one answer at temperature 0): ${percent(g.baselineAccuracy)} → ${percent(g.candidateAccuracy)} (${points(g.delta)}), ${g.worse} right→wrong and ${g.better} wrong→right, McNemar mid-p ${num(g.midP, 3)} (exact ${num(g.exactP, 3)}).`,
     );
   }
   if (c.greedyVsStochastic) {
     const v = c.greedyVsStochastic;
-    out.push(
+    lines.push(
       `Greedy vs stochastic: greedy missed ${v.missed} of ${v.changed} reliably changed items (${percent(v.missedShare)}) and flipped ${v.flipped} of ${v.unchanged} unchanged ones (${percent(v.flippedShare)}).`,
     );
   }
-  out.push('');
+  return lines;
+}
 
+function changedItemBlocks(c: ChurnComparison): string[] {
   const changed = c.items.filter((r) => r.fisherBh !== 'unchanged' && r.fisherBh !== 'excluded');
   const rciChanged = c.items.filter((r) => r.rciClass !== 'unchanged' && r.rciClass !== 'excluded');
+  const blocks: string[] = [];
   if (changed.length > 0)
-    out.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), '');
+    blocks.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), '');
   if (rciChanged.length > 0)
-    out.push(
+    blocks.push(
       details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged)),
       '',
     );
-  out.push(
-    `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
-    '',
-  );
-  return finish(out, section);
+  return blocks;
 }
 
 const SOURCE_NAMES: Record<ExactModelSummary['sources'][number], string> = {
@@ -291,19 +362,18 @@ function exactItemTable(rows: readonly ExactItemRow[]): string {
  * The logprobs estimator has no sampling noise, hence no test, null calibration, reliability or
  * Fisher column: the report is about the size of Δp and counts items beyond min-effect.
  */
-function renderExactChurnSection(section: ExactChurnSection): string {
+function exactParts(section: ExactChurnSection): EstimatorParts<ExactComparison> {
   const size = `${fixed(section.minEffect * 100)} points`;
-  const out: string[] = [
-    '### churn — item-level change, logprobs estimator',
-    '',
-    `${section.itemCounts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. ` +
-      `There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|Δp| ≥ min-effect ${section.minEffect}).`,
-    '',
-  ];
   const models = [exactModelRow('baseline', section.baseline)];
   if (section.candidate) models.push(exactModelRow('candidate', section.candidate));
-  out.push(
-    table(
+  const counts = section.itemCounts;
+  return {
+    heading: '### churn — item-level change, logprobs estimator',
+    notes: [],
+    intro:
+      `${counts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. ` +
+      `There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|Δp| ≥ min-effect ${section.minEffect}).`,
+    models: table(
       [
         '',
         'model',
@@ -316,52 +386,37 @@ function renderExactChurnSection(section: ExactChurnSection): string {
       models,
       ['l', 'l', 'r', 'r', 'l', 'r', 'r'],
     ),
-    '',
-  );
-  const c = section.comparison;
-  if (!c) {
-    out.push('Single-model run: no comparison.', '');
-    return finish(out, section);
-  }
-  const e = c.effect;
-  out.push(
-    `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
-    `Improved **${e.improved}**, deteriorated **${e.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`,
-  );
-  out.push(...domainLossLines(c));
-  out.push('');
-
-  const worst = c.items
-    .filter((r) => r.effect === 'deteriorated')
-    .sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0))
-    .slice(0, TOP_ITEMS);
-  if (worst.length > 0) out.push('**Top deteriorations**', '', exactItemTable(worst), '');
-
-  out.push(
-    `Of ${section.itemCounts.total} items, ${section.itemCounts.measured} were measured for both models (${section.itemCounts.unmeasured} without a readable answer letter). Shares with Wilson 95% CIs.`,
-    '',
-    table(
-      ['items over', 'items', 'improved', 'deteriorated', `below ${size}`],
-      [shareRow('all items', e.all), shareRow('measured items', e.measured)],
-      ['l', 'r', 'r', 'r', 'r'],
-    ),
-    '',
-    `Churn rate ${percent(e.churnRate)}, net ${e.net}, median |Δp| of changed items ${num(e.medianAbsDelta, 2)}, breadth (improved / items with Δp > 0) ${num(e.breadthRatio, 2)}.`,
-    `Items by size of change: ${e.beyond.map((b) => `|Δp| ≥ ${b.threshold}: ${b.items}`).join(', ')}.`,
-    '',
-    '**Domains**',
-    '',
-    domainTable(c.domains),
-    '',
-  );
-  const changed = c.items.filter((r) => r.effect === 'improved' || r.effect === 'deteriorated');
-  if (changed.length > 0) {
-    out.push(
-      details(`Items changed by at least ${size} (${changed.length})`, exactItemTable(changed)),
-      '',
-    );
-  }
-  return finish(out, section);
+    counts: (c) =>
+      `Improved **${c.effect.improved}**, deteriorated **${c.effect.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`,
+    worst: (c) => {
+      const worst = worstOf(c.items, (r) => r.effect === 'deteriorated');
+      return worst.length > 0 ? exactItemTable(worst) : null;
+    },
+    beforeDomains: (c) => {
+      const e = c.effect;
+      return [
+        `Of ${counts.total} items, ${counts.measured} were measured for both models (${counts.unmeasured} without a readable answer letter). Shares with Wilson 95% CIs.`,
+        '',
+        table(
+          ['items over', 'items', 'improved', 'deteriorated', `below ${size}`],
+          [shareRow('all items', e.all), shareRow('measured items', e.measured)],
+          ['l', 'r', 'r', 'r', 'r'],
+        ),
+        '',
+        `Churn rate ${percent(e.churnRate)}, net ${e.net}, median |Δp| of changed items ${num(e.medianAbsDelta, 2)}, breadth (improved / items with Δp > 0) ${num(e.breadthRatio, 2)}.`,
+        `Items by size of change: ${e.beyond.map((b) => `|Δp| ≥ ${b.threshold}: ${b.items}`).join(', ')}.`,
+        '',
+      ];
+    },
+    afterDomains: (c) => {
+      const changed = c.items.filter((r) => r.effect === 'improved' || r.effect === 'deteriorated');
+      if (changed.length === 0) return [];
+      return [
+        details(`Items changed by at least ${size} (${changed.length})`, exactItemTable(changed)),
+        '',
+      ];
+    },
+  };
 }
 
 function finish(out: string[], section: ChurnSection): string {
