@@ -205,9 +205,10 @@ function describeIssue(
 }
 
 function suggest(parent: readonly PropertyKey[]): string {
-  return parent.length === 0
-    ? ' (known: provider, models, checks, fail-on, runner, output, churn, dragon, personas, history)'
-    : '';
+  if (parent.length > 0) return '';
+  // History last, after the checks: the order the blocks are documented in.
+  const keys = Object.keys(activeConfigSchema().shape).filter((k) => k !== 'history');
+  return ` (known: ${[...keys, 'history'].map(camelToKebab).join(', ')})`;
 }
 
 function explainIssue(issue: z.core.$ZodIssue): string {

@@ -231,4 +231,25 @@ describe('a fourth check registered from one file', () => {
       'checks[0] (from test): expected one of "churn", "dragon", "personas", "toy", got "toys"',
     ]);
   });
+
+  it('names its settings block among the known ones, and refuses a key it does not have', () => {
+    const problems = (overrides: { path: string[]; value: unknown }[]) => {
+      try {
+        loadConfig({
+          file: 'fixtures/demo/model-gate.yml',
+          env: {},
+          overrides: overrides.map((o) => ({ ...o, source: 'test' })),
+        });
+        return [];
+      } catch (error) {
+        return (error as InputError).details;
+      }
+    };
+    expect(problems([{ path: ['bogus'], value: 1 }])).toEqual([
+      'line 4: bogus: unknown setting (known: provider, models, checks, fail-on, false-alarm-rate, runner, output, churn, dragon, personas, toy, history)',
+    ]);
+    expect(problems([{ path: ['toy', 'colour'], value: 'red' }])).toEqual([
+      'line 4: toy.colour: unknown setting',
+    ]);
+  });
 });
