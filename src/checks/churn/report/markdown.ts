@@ -46,16 +46,24 @@ function expectedCell(method: MethodSection, side: 'improved' | 'deteriorated'):
   return `${fixed(e.mean)} (95th pct ${fixed(e.p95, 0)})`;
 }
 
-function modelRow(label: string, m: ModelSummary): string[] {
+/** A model's row: label, tag and accuracy, the estimator's own columns, invalid and timeout. */
+function modelCells(
+  label: string,
+  m: ModelSummary | ExactModelSummary,
+  own: readonly string[],
+): string[] {
   return [
     label,
     codeSpan(m.model),
     `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
-    num(m.reliability),
-    percent(m.greedyAccuracy),
+    ...own,
     percent(m.invalidShare),
     percent(m.timeoutShare),
   ];
+}
+
+function modelRow(label: string, m: ModelSummary): string[] {
+  return modelCells(label, m, [num(m.reliability), percent(m.greedyAccuracy)]);
 }
 
 function itemTable(rows: readonly ItemRow[]): string {
@@ -333,15 +341,7 @@ function sourcesOf(m: ExactModelSummary): string {
 }
 
 function exactModelRow(label: string, m: ExactModelSummary): string[] {
-  return [
-    label,
-    codeSpan(m.model),
-    `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
-    percent(m.topLetterAccuracy),
-    sourcesOf(m),
-    percent(m.invalidShare),
-    percent(m.timeoutShare),
-  ];
+  return modelCells(label, m, [percent(m.topLetterAccuracy), sourcesOf(m)]);
 }
 
 function exactItemTable(rows: readonly ExactItemRow[]): string {
