@@ -16,7 +16,7 @@ import { ansi, type Paint, plain, wantsColour } from './colour.js';
 import { expectedCalls, plannedCalls, prepareJob } from '../job/prepare.js';
 import { runJob } from '../job/run.js';
 import type { WorkUnit } from '../runner/types.js';
-import type { CheckName } from '../config/schema.js';
+import type { CheckName, GateConfig } from '../config/schema.js';
 import type { JobOutcome } from '../job/types.js';
 import { startSimulator } from '../simulator/server.js';
 import { integerFlag, type CommandHandlers } from './program.js';
@@ -57,11 +57,28 @@ export function describeOutcome(outcome: JobOutcome, paint: Paint = plain): stri
   return lines.join('\n');
 }
 
+/**
+ * With adaptive churn sampling the plan holds the first stage only: later stages are planned from
+ * the answers. Say so, with the most a run can ask (every item to `samples-max`).
+ */
+export function adaptiveNotes(config: GateConfig, units: readonly WorkUnit[]): string[] {
+  const churn = config.churn;
+  if (!config.checks.includes('churn') || churn.sampling !== 'adaptive') return [];
+  const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);
+  const firstStage = units.filter((u) => u.check === 'churn' && u.model === config.models.baseline);
+  const items = Math.round(firstStage.length / perItem);
+  const most = items * (churn.samplesMax + (churn.greedy ? 1 : 0));
+  return [
+    `churn: adaptive sampling: the counts above are the first stage (${churn.samplesFirst} samples per item); later stages follow the answers, up to ${most} calls per model (${items} items × ${churn.samplesMax} samples${churn.greedy ? ' + greedy' : ''})`,
+  ];
+}
+
 /** What `validate` checked and what `run` would do: calls per check and model. */
 export function describeValidated(
   file: string,
   checks: readonly CheckName[],
   units: readonly WorkUnit[],
+  notes: readonly string[] = [],
 ): string {
   const lines = [`${path.basename(file)}: valid (config, items, catalogue; no server contacted)`];
   const models = [...new Set(units.map((u) => u.model))];
@@ -78,6 +95,7 @@ export function describeValidated(
   }
   lines.push(
     `  plan: about ${expectedCalls(units)} calls expected, ${plannedCalls(units)} at most (maze games end at different lengths)`,
+    ...notes.map((note) => `  ${note}`),
     '',
   );
   return lines.join('\n');
@@ -157,7 +175,8 @@ export const handlers: CommandHandlers = {
     const loaded = loadConfigFromFlags(options);
     // The same preparation as run (definitions, plan, provider), stopped before any request.
     const { ctx, units } = await prepareJob(loaded);
-    out(describeValidated(loaded.file ?? 'config (defaults and flags)', ctx.config.checks, units));
+    const file = loaded.file ?? 'config (defaults and flags)';
+    out(describeValidated(file, ctx.config.checks, units, adaptiveNotes(ctx.config, units)));
     return ExitCode.pass;
   },
 

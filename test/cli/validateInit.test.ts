@@ -71,6 +71,28 @@ describe('validate catches every bad input run catches, with the same message', 
     );
     expect(stdout).toContain('plan: about 3714 calls expected, 7770 at most');
   });
+
+  it('with adaptive churn sampling, says the plan is the first stage and gives the most a run asks', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-validate-'));
+    const file = path.join(dir, 'model-gate.yml');
+    writeFileSync(
+      file,
+      `models: { baseline: base:1b, candidate: cand:1b }
+checks: [churn]
+churn:
+  items: ${path.resolve('fixtures/items/general.yml')}
+  sampling: adaptive
+`,
+    );
+    const { code, stdout, stderr } = await cli(['validate', '--config', file, ...NO_SERVER]);
+    expect(stderr).toBe('');
+    expect(code).toBe(ExitCode.pass);
+    // 63 items × (5 first-stage samples + 1 greedy) per model now; at most 63 × (25 + 1).
+    expect(stdout).toContain('churn: 756 units, calls 378 for base:1b, 378 for cand:1b');
+    expect(stdout).toContain(
+      'churn: adaptive sampling: the counts above are the first stage (5 samples per item); later stages follow the answers, up to 1638 calls per model (63 items × 25 samples + greedy)',
+    );
+  });
 });
 
 describe('init', () => {

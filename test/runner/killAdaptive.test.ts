@@ -63,6 +63,9 @@ churn:
   items: ${path.join(root, 'items.yml')}
   sampling: adaptive
   samples-max: 20
+  settled-share: 0.05
+  futility-p: 0.3
+  futility-from: 10
 `,
   );
   return file;
