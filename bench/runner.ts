@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { OllamaProvider } from '../src/providers/ollama.js';
 import { SAMPLE_LOG_VERSION } from '../src/sampleLog/index.js';
 import { runPlan } from '../src/runner/run.js';
-import type { WorkUnit } from '../src/runner/types.js';
+import type { WorkUnit } from '../src/checks/workUnit.js';
 import { parseScenario } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
 

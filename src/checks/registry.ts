@@ -12,7 +12,7 @@ import {
   registerCheckSettings,
 } from '../config/schema.js';
 import type { SampleRecord } from '../sampleLog/index.js';
-import type { PlanGrowth, WorkUnit } from '../runner/types.js';
+import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { Chart } from '../render/svg.js';
 import { churnCheck } from './churn/index.js';
 import { dragonCheck } from './dragon/index.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CheckName, GateConfig } from '../config/schema.js';
 import type { Chart } from '../render/svg.js';
 import type { SampleRecord } from '../sampleLog/index.js';
-import type { PlanGrowth, WorkUnit } from '../runner/types.js';
+import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { ReportHeadline } from './headline.js';
 
 export interface ModelPair {

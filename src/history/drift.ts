@@ -18,33 +18,13 @@
  */
 import { normalQuantile } from '../stats/normal.js';
 import { createRng, type Rng } from '../stats/prng.js';
+import { DRIFT_DEFAULTS, type DriftSettings } from './settings.js';
 
 export interface NightEstimate {
   value: number;
   low: number;
   high: number;
 }
-
-export interface DriftSettings {
-  /** Nights in the window (the last N with an ECE). */
-  nights: number;
-  /** Rise of ECE across the window above which the rule may fail. */
-  maxRise: number;
-  /** One-sided level of the slope test. */
-  alpha: number;
-  /** Simulated windows behind the false-alarm rate and the smallest detected rise. */
-  replicates: number;
-  /** Seed of those simulations (the same nights always give the same rates). */
-  seed: number;
-}
-
-export const DRIFT_DEFAULTS: DriftSettings = {
-  nights: 7,
-  maxRise: 0.05,
-  alpha: 0.01,
-  replicates: 2000,
-  seed: 20_260_101,
-};
 
 /** The noise floor: a zero-width interval must not make any wiggle significant. */
 export const MIN_NIGHT_SD = 0.002;

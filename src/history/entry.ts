@@ -1,10 +1,9 @@
 /**
- * One night of a nightly history (a JSON line of `output.history`), taken from a single-model
- * report. Fields are the numbers a trend is drawn from; null where the check did not run.
+ * One night of a nightly history (a JSON line of `output.history`). Fields are the numbers a
+ * trend is drawn from; null where the check did not run. Built from a report by
+ * `report/historyEntry.ts`.
  */
 import { z } from 'zod';
-import { field, finiteOrNull } from '../render/json.js';
-import type { Report } from '../report/types.js';
 
 export const HISTORY_VERSION = 1;
 
@@ -34,34 +33,3 @@ export const historyEntrySchema = z
 
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 export type Estimate = NonNullable<HistoryEntry['ece']>;
-
-function estimateOf(value: unknown): Estimate | null {
-  const v = finiteOrNull(field(value, 'value'));
-  const low = finiteOrNull(field(value, 'low'));
-  const high = finiteOrNull(field(value, 'high'));
-  return v === null || low === null || high === null ? null : { value: v, low, high };
-}
-
-/** Tonight's line from tonight's report (single-model: the baseline is the model). */
-export function entryFromReport(report: Report, commit: string | null): HistoryEntry | null {
-  const model = report.run.models.baseline;
-  if (!model || report.run.models.candidate) return null;
-  const dragon = field(report.checks.dragon, 'baseline');
-  const personas = field(report.checks.personas, 'models');
-  const personaSeries = Array.isArray(personas)
-    ? personas.find((m) => field(m, 'role') === 'baseline')
-    : undefined;
-  return {
-    v: HISTORY_VERSION,
-    date: report.createdAt,
-    commit,
-    model: model.model,
-    digest: model.digest,
-    verdict: report.verdict.status,
-    ece: estimateOf(field(dragon, 'ece')),
-    brier: finiteOrNull(field(dragon, 'brier')),
-    knownWallRate: finiteOrNull(field(dragon, 'knownWallRepeatRate')),
-    personaAccuracy: finiteOrNull(field(personaSeries, 'accuracy')),
-    churnAccuracy: finiteOrNull(field(report.checks.churn, 'baseline', 'accuracy', 'mean')),
-  };
-}

@@ -4,9 +4,9 @@
  * section and the rule's finding go out.
  */
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
-import { type DriftAnalysis, analyseDrift, DETECTION_POWER, DRIFT_DEFAULTS } from './drift.js';
+import { type DriftAnalysis, analyseDrift, DETECTION_POWER } from './drift.js';
 import type { HistoryEntry } from './entry.js';
-import type { HistorySettings } from './settings.js';
+import { DRIFT_DEFAULTS, type HistorySettings } from './settings.js';
 import { num, percent, signed } from '../text/format.js';
 
 export interface HistoryNight extends HistoryEntry {

@@ -1,5 +1,25 @@
 import { z } from 'zod';
-import { DRIFT_DEFAULTS } from './drift.js';
+
+export interface DriftSettings {
+  /** Nights in the window (the last N with an ECE). */
+  nights: number;
+  /** Rise of ECE across the window above which the rule may fail. */
+  maxRise: number;
+  /** One-sided level of the slope test. */
+  alpha: number;
+  /** Simulated windows behind the false-alarm rate and the smallest detected rise. */
+  replicates: number;
+  /** Seed of those simulations (the same nights always give the same rates). */
+  seed: number;
+}
+
+export const DRIFT_DEFAULTS: DriftSettings = {
+  nights: 7,
+  maxRise: 0.05,
+  alpha: 0.01,
+  replicates: 2000,
+  seed: 20_260_101,
+};
 
 /** `history:` section of model-gate.yml: the drift rule on the nights of `output.history`. */
 export const historySettingsSchema = z

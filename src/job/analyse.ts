@@ -4,7 +4,8 @@ import { resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 import type { CheckContext, EvaluatedGateRule, GateFinding } from '../checks/types.js';
-import { entryFromReport, type HistoryEntry } from '../history/entry.js';
+import type { HistoryEntry } from '../history/entry.js';
+import { entryFromReport } from '../report/historyEntry.js';
 import { appendHistory, readHistory } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
 import { operationsFindings } from '../operations/findings.js';
@@ -24,7 +25,7 @@ import {
   readSampleLogs,
   type SampleRecord,
 } from '../sampleLog/index.js';
-import type { WorkUnit } from '../runner/types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
 import { type ShardSpec, selectShard, shardLabel } from '../runner/shard.js';
 import {
   analyseChecks,

@@ -9,7 +9,7 @@ import type {
 } from '../checks/types.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { SampleRecord } from '../sampleLog/index.js';
-import type { PlanGrowth, WorkUnit } from '../runner/types.js';
+import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
 import { failedRequestFindings } from './failedRequests.js';
 

@@ -14,7 +14,7 @@ import type { GateFinding } from '../checks/types.js';
 import type { CheckName } from '../config/schema.js';
 import type { Coverage, CoverageRow } from '../report/types.js';
 import type { RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
-import type { WorkUnit } from '../runner/types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
 
 export interface CoverageInput {
   units: readonly WorkUnit[];

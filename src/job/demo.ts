@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { startSimulator } from '../simulator/server.js';
-import { packageRoot, scenarioPath } from './packageRoot.js';
+import { packageRoot, scenarioPath } from '../packageRoot.js';
 import { runJob } from './run.js';
 import type { JobOutcome } from './types.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { schemaModeline } from '../config/jsonSchema.js';
 import { InputError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
-import { packageRoot } from './packageRoot.js';
+import { packageRoot } from '../packageRoot.js';
 
 export interface InitOptions {
   /** Folder to write into (the repository root). */

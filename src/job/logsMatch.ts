@@ -9,7 +9,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { checkNamed } from '../checks/registry.js';
 import { InputError } from '../errors.js';
 import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
-import type { WorkUnit } from '../runner/types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
 
 const OTHER_SETTINGS =
   'other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)';

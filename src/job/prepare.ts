@@ -11,7 +11,7 @@ import { createProvider } from '../providers/create.js';
 import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
 import { estimatedCalls } from '../runner/cost.js';
-import type { PlanGrowth, WorkUnit } from '../runner/types.js';
+import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import { checkContext, type LoadedCheck, loadChecks, planChecks, planGrowth } from './checks.js';
 
 export interface PreparedJob {

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Provider, ProviderFailure } from '../providers/types.js';
 import { asFailure, type Warn } from './preflight.js';
 import type { ProgressSink } from './progress.js';
-import type { CallOutcome, CallSpec } from './types.js';
+import type { CallOutcome, CallSpec } from '../checks/workUnit.js';
 
 /** Thrown by `ctx.call` once the run is cancelled; the runner swallows it. */
 export class RunCancelled extends Error {

@@ -2,7 +2,7 @@
  * What a unit is expected to cost, in model calls: the measure shards are balanced on and
  * the run order is sorted by.
  */
-import type { WorkUnit } from './types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
 
 /** The calls a unit most likely makes: its estimate, else its expected (upper-bound) count. */
 export function estimatedCalls(unit: WorkUnit): number {

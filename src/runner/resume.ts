@@ -4,7 +4,7 @@
  * same tag) and its key is the unit key or extends it with "/…" (a game's decisions).
  */
 import type { SampleRecord } from '../sampleLog/index.js';
-import type { WorkUnit } from './types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
 
 /** Records of the log by (check, model, digest, unit key), where a decision's key extends its game's. */
 export function indexPrior(records: readonly SampleRecord[]): Map<string, SampleRecord[]> {

@@ -6,7 +6,7 @@
  * records with status error or timeout are not final, so their calls are made again.
  */
 import { countedRecords, isFinal, ResumeIndex, type SampleRecord } from '../sampleLog/index.js';
-import type { PlanGrowth, WorkUnit } from './types.js';
+import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
 export interface PendingUnit {
   unit: WorkUnit;

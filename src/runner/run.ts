@@ -69,7 +69,7 @@ import { type ProgressSink, silentProgress } from './progress.js';
 import { ResumePlan } from './resumePlan.js';
 import { Scheduler } from './scheduler.js';
 import { type ShardSpec, selectShard, shardLabel } from './shard.js';
-import type { PlanGrowth, WorkUnit } from './types.js';
+import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
 export { RunCancelled } from './callPolicy.js';
 

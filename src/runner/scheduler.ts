@@ -22,7 +22,7 @@ import {
 import type { ProgressSink } from './progress.js';
 import { checkRecordBelongs } from './resume.js';
 import type { PendingUnit, ResumePlan } from './resumePlan.js';
-import type { PlanGrowth, UnitContext, WorkUnit } from './types.js';
+import type { PlanGrowth, UnitContext, WorkUnit } from '../checks/workUnit.js';
 
 export interface SchedulerOptions {
   provider: Provider;

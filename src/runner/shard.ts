@@ -9,7 +9,7 @@
  */
 import { InputError } from '../errors.js';
 import { estimatedCalls } from './cost.js';
-import type { WorkUnit } from './types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
 
 export interface ShardSpec {
   /** 1-based: "2/4" is index 2 of count 4. */

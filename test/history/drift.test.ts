@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   analyseDrift,
-  DRIFT_DEFAULTS,
   detectionRate,
   driftFires,
   nightSd,
   weightedSlope,
 } from '../../src/history/drift.js';
+import { DRIFT_DEFAULTS } from '../../src/history/settings.js';
 import { createRng } from '../../src/stats/prng.js';
 
 function gaussian(rng: ReturnType<typeof createRng>): number {

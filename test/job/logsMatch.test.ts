@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeDifferences } from '../../src/job/logsMatch.js';
 import type { ChurnCallRecord, RecordedOptions } from '../../src/sampleLog/index.js';
-import type { WorkUnit } from '../../src/runner/types.js';
+import type { WorkUnit } from '../../src/checks/workUnit.js';
 
 const options: RecordedOptions = {
   temperature: 0.7,

@@ -1,4 +1,4 @@
-import type { WorkUnit } from '../../src/runner/types.js';
+import type { WorkUnit } from '../../src/checks/workUnit.js';
 import { probeUnits } from './probe.js';
 
 export const KILL_MODELS = ['base:1b', 'cand:1b'];

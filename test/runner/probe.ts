@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ChatOptions } from '../../src/providers/types.js';
 import type { ChurnCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
 import { SAMPLE_LOG_VERSION } from '../../src/sampleLog/index.js';
-import type { WorkUnit } from '../../src/runner/types.js';
+import type { WorkUnit } from '../../src/checks/workUnit.js';
 import type { Behaviour, SimulatedChat } from '../../src/simulator/behaviour.js';
 import { seedFromText } from '../../src/stats/prng.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DragonGameRecord, SampleRecord } from '../../src/sampleLog/index.js';
 import { checkRecordBelongs, indexPrior, priorKey, splitStale } from '../../src/runner/resume.js';
-import type { WorkUnit } from '../../src/runner/types.js';
+import type { WorkUnit } from '../../src/checks/workUnit.js';
 
 function game(key: string, digest: string | null = 'd1'): DragonGameRecord {
   return {

@@ -7,7 +7,7 @@ import { InputError } from '../../src/errors.js';
 import { checkContext, loadChecks, planChecks } from '../../src/job/checks.js';
 import { estimatedCalls } from '../../src/runner/cost.js';
 import { selectShard, shardAssignment } from '../../src/runner/shard.js';
-import type { WorkUnit } from '../../src/runner/types.js';
+import type { WorkUnit } from '../../src/checks/workUnit.js';
 
 function unit(model: string, key: string, expectedCalls: number, estimated?: number): WorkUnit {
   return {

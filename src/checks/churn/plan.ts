@@ -17,7 +17,7 @@ import {
   type SampleRecord,
   sameRecordedOptions,
 } from '../../sampleLog/index.js';
-import type { UnitContext, WorkUnit } from '../../runner/types.js';
+import type { UnitContext, WorkUnit } from '../workUnit.js';
 import type { ChurnItem } from './items.js';
 import { answerSchema, churnMessages, churnPromptHash } from './prompt.js';
 import { type ChurnSampleSlot, scoreChurnExact, scoreChurnSample } from './score.js';

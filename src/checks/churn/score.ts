@@ -8,7 +8,7 @@ import { InputError } from '../../errors.js';
 import type { ChatResponse } from '../../providers/types.js';
 import { type ChurnCallRecord, recordedOptions } from '../../sampleLog/index.js';
 import { SAMPLE_LOG_VERSION } from '../../sampleLog/index.js';
-import type { CallOutcome, CallSpec } from '../../runner/types.js';
+import type { CallOutcome, CallSpec } from '../workUnit.js';
 import { type AnswerPosition, letterProbabilities } from './exact/letterProbabilities.js';
 import { answerPositionFromOllama } from './exact/ollamaLogprobs.js';
 import { type ChurnItem, choiceLetters } from './items.js';

@@ -6,7 +6,7 @@
  * one stage ahead while the other catches up) and the others in that model's next series.
  */
 import type { GateConfig } from '../../config/schema.js';
-import type { PlanGrowth, WorkUnit } from '../../runner/types.js';
+import type { PlanGrowth, WorkUnit } from '../workUnit.js';
 import type { SampleRecord } from '../../sampleLog/index.js';
 import { type AdaptiveDesign, designOf } from './adaptive.js';
 import type { ChurnItem } from './items.js';

@@ -12,7 +12,7 @@ import {
   type SampleRecord,
 } from '../../sampleLog/index.js';
 import { InputError } from '../../errors.js';
-import type { CallOutcome, UnitContext, WorkUnit } from '../../runner/types.js';
+import type { CallOutcome, UnitContext, WorkUnit } from '../workUnit.js';
 import type { ChatOptions, ChatRequest } from '../../providers/types.js';
 import type { DragonDefinitions } from './definitions.js';
 import type { Move } from './geometry.js';

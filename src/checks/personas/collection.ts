@@ -13,7 +13,7 @@ import {
   SAMPLE_LOG_VERSION,
   type SampleRecord,
 } from '../../sampleLog/index.js';
-import type { CallOutcome, UnitContext, WorkUnit } from '../../runner/types.js';
+import type { CallOutcome, UnitContext, WorkUnit } from '../workUnit.js';
 import type { PersonasCatalogue } from './catalogue.js';
 import type { PersonasSettings } from './settings.js';
 

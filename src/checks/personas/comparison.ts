@@ -7,13 +7,13 @@ import type {
   PairChange,
   PersonasAssistant,
   PersonasComparison,
+  PersonasLevels,
   PersonasModelResult,
   RecognitionChange,
 } from './section.js';
 import type { SwapTestResult } from './swapTest.js';
 import {
   crossingRiseP,
-  type PersonasLevels,
   pairMerged,
   recognitionDropP,
   recognitionDropped,

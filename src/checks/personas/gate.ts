@@ -17,9 +17,14 @@ import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import { compareModels } from './comparison.js';
 import { invalidAnswerFindings } from './invalidAnswers.js';
-import type { PersonasComparison, PersonasModelResult, PersonasSection } from './section.js';
+import type {
+  PersonasComparison,
+  PersonasLevels,
+  PersonasModelResult,
+  PersonasSection,
+} from './section.js';
 import type { PersonasSettings } from './settings.js';
-import { type PersonasLevels, personasLevels } from './tests.js';
+import { personasLevels } from './tests.js';
 import { num, percent, points, pValue } from '../../text/format.js';
 
 type GateSettings = PersonasSettings['gate'];

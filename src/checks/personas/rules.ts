@@ -7,9 +7,9 @@ import { quantile } from '../../stats/quantile.js';
 import { wilsonInterval } from '../../stats/wilson.js';
 import type { GateRuleCard } from '../types.js';
 import { smallestMerge, smallestRecognitionDrop, TARGET_POWER } from './power.js';
-import type { PersonasModelResult, PersonasSection } from './section.js';
+import type { PersonasLevels, PersonasModelResult, PersonasSection } from './section.js';
 import type { PersonasSettings } from './settings.js';
-import { type PersonasLevels, personasLevels, testedPairs } from './tests.js';
+import { personasLevels, testedPairs } from './tests.js';
 import { percent, plural } from '../../text/format.js';
 
 /**

@@ -3,8 +3,6 @@
  * Assistants are referred to by name; matrices are indexed in catalogue order
  * (`assistants[i].name`), rows = true author, columns = attributed author.
  */
-import type { PersonasLevels } from './tests.js';
-
 export type ControlKind = 'paraphrase' | 'inverse';
 
 export interface PersonasAssistant {
@@ -250,4 +248,18 @@ export interface PersonasSection {
   models: PersonasModelResult[];
   comparison: PersonasComparison | null;
   notes: string[];
+}
+
+/** Levels of the failing rules, from the check's share of the false-alarm budget. */
+export interface PersonasLevels {
+  /** The check's share of the run's false-alarm budget. */
+  budget: number;
+  /** Assistants the recognition rule tests, and the family-wise level of the rule. */
+  recognitionTests: number;
+  recognitionAlpha: number;
+  /** Pairs the merge rule tests, and the family-wise level of the rule. */
+  pairTests: number;
+  mergeAlpha: number;
+  minRecognition: number;
+  minCrossingRise: number;
 }

@@ -17,21 +17,8 @@
  * forms with its twin are not tested: they never fail the gate.
  */
 import { fisherExactGreater } from '../../stats/fisher.js';
-import type { PersonasAssistant } from './section.js';
+import type { PersonasAssistant, PersonasLevels } from './section.js';
 import type { PersonasSettings } from './settings.js';
-
-export interface PersonasLevels {
-  /** The check's share of the run's false-alarm budget. */
-  budget: number;
-  /** Assistants the recognition rule tests, and the family-wise level of the rule. */
-  recognitionTests: number;
-  recognitionAlpha: number;
-  /** Pairs the merge rule tests, and the family-wise level of the rule. */
-  pairTests: number;
-  mergeAlpha: number;
-  minRecognition: number;
-  minCrossingRise: number;
-}
 
 /** Rules of the check that can fail the gate: the budget is split between them. */
 export const FAILING_RULES = ['min-recognition', 'merged-pair'] as const;

@@ -34,7 +34,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ChurnItem, choiceLetters, loadItemsFile } from '../../checks/churn/items.js';
 import { itemPromptKey, parseChurnPrompt } from '../../checks/churn/prompt.js';
-import { packageRoot } from '../../job/packageRoot.js';
+import { packageRoot } from '../../packageRoot.js';
 import { normalQuantile } from '../../stats/normal.js';
 import { createRng, seedFromText } from '../../stats/prng.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';

@@ -5,7 +5,7 @@ import { churnCheck } from '../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../src/checks/types.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
-import type { UnitContext } from '../../../src/runner/types.js';
+import type { UnitContext } from '../../../src/checks/workUnit.js';
 import type { SimulatedChat } from '../../../src/simulator/behaviour.js';
 import {
   churnBehaviour,

@@ -12,7 +12,7 @@ import { readAnswer } from '../../../src/checks/churn/score.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { ChatRequest } from '../../../src/providers/types.js';
 import type { ChurnCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
-import type { CallOutcome, CallSpec, UnitContext } from '../../../src/runner/types.js';
+import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
 
 const item: ChurnItem = {
   id: 'law-01',

@@ -5,7 +5,7 @@ import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { InputError } from '../../../src/errors.js';
 import type { ChatOptions } from '../../../src/providers/types.js';
 import type { DragonCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
-import type { CallOutcome, CallSpec, UnitContext } from '../../../src/runner/types.js';
+import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
 import { dragonBehaviour } from '../../../src/simulator/behaviours/dragon.js';
 
 const OPTIONS: ChatOptions = {

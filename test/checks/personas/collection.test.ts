@@ -3,7 +3,7 @@ import { planPersonas } from '../../../src/checks/personas/collection.js';
 import { personasSettingsSchema } from '../../../src/checks/personas/settings.js';
 import type { ChatResponse } from '../../../src/providers/types.js';
 import type { PersonasCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
-import type { CallOutcome, CallSpec, UnitContext } from '../../../src/runner/types.js';
+import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
 import { catalogueFrom } from './records.js';
 
 const catalogue = catalogueFrom(`

@@ -9,7 +9,7 @@ import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import type { ChatResponse } from '../../../../src/providers/types.js';
 import type { ChurnCallRecord, SampleRecord } from '../../../../src/sampleLog/index.js';
-import type { CallOutcome, CallSpec, UnitContext } from '../../../../src/runner/types.js';
+import type { CallOutcome, CallSpec, UnitContext } from '../../../../src/checks/workUnit.js';
 
 const item: ChurnItem = {
   id: 'law-01',

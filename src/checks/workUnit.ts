@@ -1,3 +1,4 @@
+/** The contract between a check's plan and the runner: one unit of work, the calls it makes, what they return. */
 import type { CheckName } from '../config/schema.js';
 import type { ChatRequest, ChatResponse } from '../providers/types.js';
 import type { RecordedOptions, SampleRecord, SampleStatus } from '../sampleLog/index.js';

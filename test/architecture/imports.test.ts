@@ -1,0 +1,230 @@
+/**
+ * The import graph of `src/` follows the flow of a run:
+ *
+ *   config → plan → run → sample log → analyse → report → publish
+ *
+ * A module may import modules of its own layer and of earlier layers, never of a later one: a
+ * stage uses what came before it and knows nothing of what consumes it. The layers, first to last:
+ *
+ * - base: statistics, text helpers, errors, the version, rendering primitives, the package root;
+ *   importable by all. `stats/` imports nothing from the project at all.
+ * - config: `config/`, and each check's settings schema (`checks/<check>/settings.ts`, plus the
+ *   dragon protocol constants it validates against) and `history/settings.ts`, which
+ *   `config/schema.ts` assembles into the config.
+ * - model access: providers (request/response types used by plans, clients used by the run) and
+ *   GPU telemetry.
+ * - sample log: the record schema, reader and writer — the contract between the run, which
+ *   writes it, and the analysis, which reads it, so it sits before both.
+ * - checks: each check owns its part of the later stages (plan, analyse, gate, section), and
+ *   `history/` is shaped the same way (drift analysis, section, chart); none of them imports the
+ *   runner, the report builder or the publishers.
+ * - simulator: a fake model server that answers the checks' prompts.
+ * - run: the runner, which executes work units and writes the sample log.
+ * - operations: what the run itself measured (preflight, GPU), analysed for the report.
+ * - report: report building and rendering from the analysis results.
+ * - publish: GitHub outputs, comment, artifacts.
+ * - job: the orchestration that calls the stages in order.
+ * - entry points: CLI and the action's main.
+ *
+ * Plus: no module imports itself back through a chain of imports (type-only imports included).
+ */
+import { describe, expect, it } from 'vitest';
+import { importEdges, sourceFiles } from './sourceGraph.js';
+
+/** Layers in flow order; a member is a folder (`name/`), a file, or a `*` pattern for one path part. */
+const LAYERS: readonly { name: string; members: readonly string[] }[] = [
+  {
+    name: 'base',
+    members: ['stats/', 'text/', 'errors.ts', 'version.ts', 'packageRoot.ts'],
+  },
+  {
+    name: 'config',
+    members: [
+      'config/',
+      'checks/*/settings.ts',
+      'checks/dragon/protocol.ts',
+      'history/settings.ts',
+    ],
+  },
+  { name: 'model access', members: ['providers/', 'gpu/'] },
+  { name: 'sample log', members: ['sampleLog/'] },
+  { name: 'checks', members: ['checks/', 'history/'] },
+  { name: 'simulator', members: ['simulator/'] },
+  { name: 'run', members: ['runner/'] },
+  { name: 'operations', members: ['operations/'] },
+  { name: 'report', members: ['report/'] },
+  { name: 'publish', members: ['github/'] },
+  { name: 'job', members: ['job/'] },
+  { name: 'entry points', members: ['cli/', 'cli.ts', 'main.ts', 'index.ts'] },
+];
+
+/**
+ * Imports against the flow that are still in the code, each with the change that removes it.
+ * The list only shrinks: an entry whose import is gone fails the test until it is deleted here.
+ */
+const KNOWN_LAYER_EXCEPTIONS: readonly { edge: string; removedBy: string }[] = [
+  {
+    edge: 'checks/personas/gate.ts → report/markdown.ts',
+    removedBy: '#14 item 3: rendering primitives out of report/',
+  },
+  {
+    edge: 'checks/personas/invalidAnswers.ts → report/markdown.ts',
+    removedBy: '#14 item 3: rendering primitives out of report/',
+  },
+  {
+    edge: 'history/render.ts → report/markdown.ts',
+    removedBy: '#14 item 3: rendering primitives out of report/',
+  },
+  {
+    edge: 'history/render.ts → report/svg.ts',
+    removedBy: '#14 item 3: rendering primitives out of report/',
+  },
+  {
+    edge: 'operations/render.ts → report/markdown.ts',
+    removedBy: '#14 item 3: rendering primitives out of report/',
+  },
+  {
+    edge: 'runner/run.ts → job/tally.ts',
+    removedBy: '#14 item 2: the run result carries no report types',
+  },
+  {
+    edge: 'runner/run.ts → report/types.ts',
+    removedBy: '#14 item 2: the run result carries no report types',
+  },
+];
+
+/** Import cycles still in the code (files of one cycle, sorted, joined by ' ↔ '). */
+const KNOWN_CYCLES: readonly { cycle: string; removedBy: string }[] = [];
+
+function memberMatches(member: string, file: string): boolean {
+  if (member.endsWith('/')) return file.startsWith(member);
+  if (!member.includes('*')) return file === member;
+  const pattern = new RegExp(`^${member.split('*').map(escapeRegExp).join('[^/]+')}$`);
+  return pattern.test(file);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The layer of a file: the most specific member that matches (a file beats its folder). */
+function layerOf(file: string): number {
+  let best = -1;
+  let bestLength = -1;
+  LAYERS.forEach((layer, index) => {
+    for (const member of layer.members) {
+      if (memberMatches(member, file) && member.length > bestLength) {
+        best = index;
+        bestLength = member.length;
+      }
+    }
+  });
+  return best;
+}
+
+/** Strongly connected components of more than one file (Tarjan). */
+function cycles(
+  files: readonly string[],
+  edges: readonly { from: string; to: string }[],
+): string[][] {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of next.get(file) ?? []) {
+      if (!order.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file) ?? 0, order.get(target) ?? 0));
+      }
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component: string[] = [];
+    for (;;) {
+      const member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const file of files) if (!order.has(file)) visit(file);
+  return found;
+}
+
+describe('import graph of src/', () => {
+  const files = sourceFiles();
+  const edges = importEdges(files);
+
+  it('puts every source file in a layer', () => {
+    expect(files.filter((file) => layerOf(file) < 0)).toEqual([]);
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  it('imports only from the same or an earlier stage of the flow', () => {
+    const against = edges
+      .filter((edge) => layerOf(edge.to) > layerOf(edge.from))
+      .map(
+        (edge) =>
+          `${edge.from} → ${edge.to} (${LAYERS[layerOf(edge.from)]?.name} imports ${LAYERS[layerOf(edge.to)]?.name})`,
+      );
+    const known = new Set(KNOWN_LAYER_EXCEPTIONS.map((exception) => exception.edge));
+    const edgeOf = (line: string): string => line.replace(/ \(.*$/, '');
+    expect(against.filter((line) => !known.has(edgeOf(line)))).toEqual([]);
+    const present = new Set(against.map(edgeOf));
+    expect(
+      [...known].filter((edge) => !present.has(edge)),
+      'fixed: delete from KNOWN_LAYER_EXCEPTIONS',
+    ).toEqual([]);
+  });
+
+  it('has no import cycle between modules', () => {
+    const found = cycles(files, edges).map((component) => component.join(' ↔ '));
+    const known = new Set(KNOWN_CYCLES.map((exception) => exception.cycle));
+    expect(found.filter((cycle) => !known.has(cycle))).toEqual([]);
+    expect(
+      [...known].filter((cycle) => !found.includes(cycle)),
+      'fixed: delete from KNOWN_CYCLES',
+    ).toEqual([]);
+  });
+
+  it('keeps stats/ free of imports from the rest of the project', () => {
+    const outside = edges.filter(
+      (edge) => edge.from.startsWith('stats/') && !edge.to.startsWith('stats/'),
+    );
+    expect(outside.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+  });
+
+  it('judges a toy graph as intended (the rules are not blind)', () => {
+    expect(
+      cycles(
+        ['a', 'b', 'c'],
+        [
+          { from: 'a', to: 'b' },
+          { from: 'b', to: 'a' },
+          { from: 'b', to: 'c' },
+        ],
+      ),
+    ).toEqual([['a', 'b']]);
+    expect(cycles(['a', 'b'], [{ from: 'a', to: 'b' }])).toEqual([]);
+    expect(LAYERS[layerOf('checks/churn/settings.ts')]?.name).toBe('config');
+    expect(LAYERS[layerOf('checks/churn/analyse.ts')]?.name).toBe('checks');
+    expect(layerOf('report/summary.ts')).toBeGreaterThan(layerOf('runner/run.ts'));
+  });
+
+  it('finds the imports it judges (the reader is not blind)', () => {
+    // A known import of each kind: a value import, a type-only import and a re-export.
+    expect(edges).toContainEqual({ from: 'cli.ts', to: 'cli/program.ts', typeOnly: false });
+    expect(edges.some((edge) => edge.typeOnly)).toBe(true);
+    expect(edges.some((edge) => edge.from === 'sampleLog/index.ts')).toBe(true);
+  });
+});
