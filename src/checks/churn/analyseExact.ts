@@ -12,9 +12,18 @@ import {
   emptyStatusCounts,
   type SampleRecord,
 } from '../../sampleLog/index.js';
-import { median } from '../../stats/quantile.js';
-import { tInterval } from '../../stats/studentT.js';
-import { aggregateDelta, type ChurnAnalysisInput, domainTable, flagSet } from './analyse.js';
+import {
+  accuracyAndRequests,
+  aggregateDelta,
+  type ChurnAnalysisInput,
+  domainTable,
+  finite,
+  flagSet,
+  otherEstimatorWarning,
+  pairedDeltas,
+  summariseFlags,
+  unknownItemsWarning,
+} from './analyseShared.js';
 import type { ChurnItem } from './items.js';
 import { PROMPT_VERSION } from './prompt.js';
 import type {
@@ -47,9 +56,6 @@ interface ExactTally {
   sources: Set<Source>;
 }
 
-const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
-const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
-
 function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
   return record.kind === 'call' && record.check === 'churn';
 }
@@ -78,19 +84,13 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
     }
     latest.set(`${record.model}\u0000${record.item}`, record);
   }
-  if (unknownItems > 0) {
-    warnings.push(`${unknownItems} records name items that are not in the item file (ignored)`);
-  }
+  if (unknownItems > 0) warnings.push(unknownItemsWarning(unknownItems));
   if (otherTemperature > 0) {
     warnings.push(
       `${otherTemperature} logprobs records hold probabilities for another temperature than churn.temperature ${settings.temperature} and are left aside; run again to measure at ${settings.temperature}`,
     );
   }
-  if (sampled > 0) {
-    warnings.push(
-      `${sampled} records of the sampled estimator are in the log; with churn.estimator: logprobs they are left aside`,
-    );
-  }
+  if (sampled > 0) warnings.push(otherEstimatorWarning(sampled, 'logprobs'));
 
   const tallies = new Map<string, ExactTally>();
   for (const model of [input.baseline, input.candidate]) {
@@ -125,22 +125,17 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
 
 function modelSummary(tally: ExactTally): ExactModelSummary {
   const measured = [...tally.p].filter(Number.isFinite);
-  const accuracy = tInterval(measured);
   const top = tally.topLetter.filter((t): t is boolean => t !== null);
-  const { requests } = tally;
+  const shared = accuracyAndRequests(measured, tally.requests);
   return {
     model: tally.model,
     sources: [...tally.sources].sort(),
     itemsMeasured: measured.length,
-    accuracy: {
-      mean: finite(accuracy.mean),
-      low: finite(accuracy.low),
-      high: finite(accuracy.high),
-    },
+    accuracy: shared.accuracy,
     topLetterAccuracy: top.length === 0 ? null : top.filter(Boolean).length / top.length,
-    requests: { ...requests },
-    invalidShare: ratio(requests.invalid, requests.total),
-    timeoutShare: ratio(requests.timeout, requests.total),
+    requests: shared.requests,
+    invalidShare: shared.invalidShare,
+    timeoutShare: shared.timeoutShare,
   };
 }
 
@@ -160,34 +155,20 @@ function effectSection(
   classes: Int8Array,
   minEffect: number,
 ): EffectMethodSection {
-  let improved = 0;
-  let deteriorated = 0;
-  let measured = 0;
-  let positive = 0;
-  const changed: number[] = [];
-  deltas.forEach((delta, i) => {
-    if (!Number.isFinite(delta)) return;
-    measured++;
-    if (delta > 0) positive++;
-    const flag = classes[i] as number;
-    if (flag === 0) return;
-    if (flag > 0) improved++;
-    else deteriorated++;
-    changed.push(Math.abs(delta));
-  });
+  const flags = summariseFlags(classes, deltas, (i) => Number.isFinite(deltas[i]));
   const thresholds = [...new Set([...EFFECT_THRESHOLDS, minEffect])].sort((a, b) => a - b);
   const absolute = [...deltas].filter(Number.isFinite).map(Math.abs);
   return {
     method: 'effect',
     minEffect,
-    improved,
-    deteriorated,
-    all: flagSet(improved, deteriorated, deltas.length),
-    measured: flagSet(improved, deteriorated, measured),
-    churnRate: ratio(improved + deteriorated, deltas.length),
-    net: improved - deteriorated,
-    medianAbsDelta: changed.length === 0 ? null : median(changed),
-    breadthRatio: ratio(improved, positive),
+    improved: flags.improved,
+    deteriorated: flags.deteriorated,
+    all: flags.all,
+    measured: flagSet(flags.improved, flags.deteriorated, flags.counted),
+    churnRate: flags.churnRate,
+    net: flags.net,
+    medianAbsDelta: flags.medianAbsDelta,
+    breadthRatio: flags.breadthRatio,
     beyond: thresholds.map((threshold) => ({
       threshold,
       items: absolute.filter((d) => d >= threshold - ROUNDING).length,
@@ -228,16 +209,7 @@ export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection 
     };
   }
 
-  const deltas = new Float64Array(items.length);
-  const paired: number[] = [];
-  const pairedDomains: string[] = [];
-  items.forEach((item, i) => {
-    deltas[i] = (candidate.p[i] as number) - (baseline.p[i] as number);
-    if (Number.isFinite(deltas[i])) {
-      paired.push(deltas[i] as number);
-      pairedDomains.push(item.domain);
-    }
-  });
+  const { deltas, paired, pairedDomains } = pairedDeltas(items, baseline.p, candidate.p);
   const classes = effectClasses(deltas, settings.minEffect);
   const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
   // No sampling noise: a domain lost when its mean Δp reaches max-domain-loss (an effect size,
