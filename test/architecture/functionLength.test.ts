@@ -23,7 +23,6 @@ const KNOWN_LONG_FUNCTIONS: readonly { fn: string; removedBy: string }[] = [
     removedBy: '#14 acceptance: split, behaviour unchanged',
   },
   {
-    fn: 'checks/churn/analyse.ts:analyseChurn',
     removedBy: '#14 acceptance: split, behaviour unchanged',
   },
   { fn: 'cli/program.ts:buildProgram', removedBy: '#14 acceptance: split, behaviour unchanged' },
@@ -70,7 +69,6 @@ const KNOWN_LONG_FUNCTIONS: readonly { fn: string; removedBy: string }[] = [
     removedBy: '#14 acceptance: split, behaviour unchanged',
   },
   {
-    fn: 'checks/churn/analyseExact.ts:analyseChurnExact',
     removedBy: '#14 acceptance: split, behaviour unchanged',
   },
   { fn: 'stats/normal.ts:normalQuantile', removedBy: '#14 acceptance: split, behaviour unchanged' },
