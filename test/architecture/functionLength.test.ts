@@ -13,94 +13,40 @@ const MAX_LINES = 80;
  * list only shrinks: an entry whose function is now short enough (or gone) fails the test until
  * it is deleted here.
  */
-const KNOWN_LONG_FUNCTIONS: readonly { fn: string; removedBy: string }[] = [
-  {
-    fn: 'runner/run.ts:runLocked',
-    removedBy: '#14 item 2: runPlan split into resume planning, call policy and scheduler',
-  },
-  {
-    fn: 'simulator/server.ts:startSimulator',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  { fn: 'cli/program.ts:buildProgram', removedBy: '#14 acceptance: split, behaviour unchanged' },
-  { fn: 'gpu/sampler.ts:startGpuSampler', removedBy: '#14 acceptance: split, behaviour unchanged' },
-  {
-    fn: 'checks/dragon/gate.ts:comparisonRules',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'checks/dragon/analysis.ts:summariseSeries',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'checks/dragon/analysis.ts:compareSeries',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'checks/personas/swapTest.ts:swapTest',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  { fn: 'history/render.ts:historyChart', removedBy: '#14 acceptance: split, behaviour unchanged' },
-  {
-    fn: 'stats/splitHalf.ts:splitHalfReliability',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'checks/personas/modelResult.ts:analyseModel',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'checks/churn/nullCalibration.ts:nullCalibration',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'checks/churn/methods.ts:runMethods',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'simulator/scenario.ts:parseScenario',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    fn: 'checks/personas/gate.ts:comparisonFindings',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  {
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  { fn: 'stats/normal.ts:normalQuantile', removedBy: '#14 acceptance: split, behaviour unchanged' },
-  {
-    fn: 'report/sections/churn.ts:renderSampledChurnSection',
-    removedBy: '#14 item 3: the churn section owned by the check',
-  },
-  {
-    fn: 'report/sections/churn.ts:churnCharts',
-    removedBy: '#14 item 3: the churn section owned by the check',
-  },
-  {
-    fn: 'report/sections/dragon.ts:reliabilityDiagram',
-    removedBy: '#14 item 3: the dragon section owned by the check',
-  },
-  {
-    fn: 'report/summary.ts:provenance',
-    removedBy: '#14 item 3: provenance rows owned by the checks',
-  },
-  {
-    fn: 'job/analyse.ts:analyseLogs',
-    removedBy: '#14 acceptance: split, behaviour unchanged',
-  },
-  { fn: 'job/run.ts:runJob', removedBy: '#14 acceptance: split, behaviour unchanged' },
-];
+const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
+  'runner/run.ts:runLocked':
+    '#14 item 2: runPlan split into resume planning, call policy and scheduler',
+  'simulator/server.ts:startSimulator': '#14 acceptance: split, behaviour unchanged',
+  'cli/program.ts:buildProgram': '#14 acceptance: split, behaviour unchanged',
+  'gpu/sampler.ts:startGpuSampler': '#14 acceptance: split, behaviour unchanged',
+  'checks/dragon/gate.ts:comparisonRules': '#14 acceptance: split, behaviour unchanged',
+  'checks/dragon/analysis.ts:summariseSeries': '#14 acceptance: split, behaviour unchanged',
+  'checks/dragon/analysis.ts:compareSeries': '#14 acceptance: split, behaviour unchanged',
+  'checks/personas/swapTest.ts:swapTest': '#14 acceptance: split, behaviour unchanged',
+  'history/render.ts:historyChart': '#14 acceptance: split, behaviour unchanged',
+  'stats/splitHalf.ts:splitHalfReliability': '#14 acceptance: split, behaviour unchanged',
+  'checks/personas/modelResult.ts:analyseModel': '#14 acceptance: split, behaviour unchanged',
+  'checks/churn/nullCalibration.ts:nullCalibration': '#14 acceptance: split, behaviour unchanged',
+  'checks/churn/methods.ts:runMethods': '#14 acceptance: split, behaviour unchanged',
+  'simulator/scenario.ts:parseScenario': '#14 acceptance: split, behaviour unchanged',
+  'checks/personas/gate.ts:comparisonFindings': '#14 acceptance: split, behaviour unchanged',
+  'stats/normal.ts:normalQuantile': '#14 acceptance: split, behaviour unchanged',
+  'report/sections/churn.ts:renderSampledChurnSection':
+    '#14 item 3: the churn section owned by the check',
+  'report/sections/churn.ts:churnCharts': '#14 item 3: the churn section owned by the check',
+  'report/sections/dragon.ts:reliabilityDiagram':
+    '#14 item 3: the dragon section owned by the check',
+  'report/summary.ts:provenance': '#14 item 3: provenance rows owned by the checks',
+  'job/analyse.ts:analyseLogs': '#14 acceptance: split, behaviour unchanged',
+  'job/run.ts:runJob': '#14 acceptance: split, behaviour unchanged',
+};
 
 describe('function length in src/', () => {
   const spans = sourceFiles().flatMap((file) => functionSpans(file));
   const long = spans.filter((span) => span.lines > MAX_LINES);
 
   it(`has no function over ${MAX_LINES} lines`, () => {
-    const known = new Set(KNOWN_LONG_FUNCTIONS.map((exception) => exception.fn));
+    const known = new Set(Object.keys(KNOWN_LONG_FUNCTIONS));
     const unknown = long
       .filter((span) => !known.has(`${span.file}:${span.name}`))
       .map((span) => `${span.file}:${span.line} ${span.name} (${span.lines} lines)`);
