@@ -1,4 +1,5 @@
 import { Option } from 'commander';
+import { kebabToCamel } from '../config/keys.js';
 import { DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from '../config/load.js';
 import { OVERRIDABLE, type OverridableName, toOverrides } from '../config/overrides.js';
 
@@ -48,8 +49,7 @@ export function collectOverrides(
 ): Partial<Record<OverridableName, string>> {
   const given: Partial<Record<OverridableName, string>> = {};
   for (const name of Object.keys(OVERRIDABLE) as OverridableName[]) {
-    const key = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    const value = options[key];
+    const value = options[kebabToCamel(name)];
     if (typeof value === 'string') given[name] = value;
   }
   return given;

@@ -35,7 +35,7 @@ import { readFileSync } from 'node:fs';
 import type { Node } from 'yaml';
 import { parseYamlDocument } from '../config/yaml.js';
 import { z } from 'zod';
-import { camelizeKeys, displayPath } from '../config/keys.js';
+import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from '../config/keys.js';
 import { InputError } from '../errors.js';
 import type { Behaviour } from './behaviour.js';
 import { behaviours as registeredBehaviours } from './behaviours/index.js';
@@ -207,7 +207,7 @@ export function parseScenario(
     }
     return '';
   };
-  const fail = (path: readonly (string | number)[], message: string): never => {
+  const fail: Fail = (path, message) => {
     throw new InputError(`${name}: invalid scenario`, [
       `${lineOf(path)}${displayPath(path)}: ${message}`,
     ]);
@@ -218,56 +218,13 @@ export function parseScenario(
     const issue = top.error.issues[0];
     return fail(kebabPath(issue?.path ?? []), issue?.message ?? 'invalid value');
   }
-  const scenarioFaults = top.data.faults;
-  const behaviourNames = new Set(knownBehaviours.map((b) => b.name));
-  const models: SimulatedModel[] = [];
   const seen = new Set<string>();
-
-  top.data.models.forEach((entry, index) => {
-    const at: (string | number)[] = ['models', index];
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      fail(at, 'expected a mapping with at least "name:"');
-    }
-    const structural: Record<string, unknown> = {};
-    const blocks: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
-      if ((STRUCTURAL_MODEL_KEYS as readonly string[]).includes(key)) structural[key] = value;
-      else if (behaviourNames.has(key)) blocks[key] = value;
-      else {
-        const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(', ');
-        fail([...at, key], `unknown key (known: ${known})`);
-      }
-    }
-    const parsed = modelSchema.safeParse(camelizeKeys(structural));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      fail([...at, ...kebabPath(issue?.path ?? [])], issue?.message ?? 'invalid value');
-      return;
-    }
-    for (const behaviour of knownBehaviours) {
-      if (!(behaviour.name in blocks) || !behaviour.validate) continue;
-      try {
-        behaviour.validate(blocks[behaviour.name]);
-      } catch (error) {
-        fail([...at, behaviour.name], errorMessage(error));
-      }
-    }
-    const model = parsed.data;
-    const fullName = normaliseModelName(model.name);
-    if (seen.has(fullName)) fail([...at, 'name'], `model "${fullName}" is listed twice`);
-    seen.add(fullName);
-    models.push({
-      name: fullName,
-      digest: model.digest?.replace(/^sha256:/, '') ?? digestFromName(fullName),
-      family: model.family,
-      parameterSize: model.parameterSize,
-      quantizationLevel: model.quantizationLevel,
-      contextLength: model.contextLength,
-      thinking: model.thinking,
-      latencyMs: model.latencyMs,
-      faults: [...model.faults, ...scenarioFaults],
-      behaviours: blocks,
-    });
+  const models = top.data.models.map((entry, index) => {
+    const model = parseModelEntry(entry, ['models', index], knownBehaviours, top.data.faults, fail);
+    if (seen.has(model.name))
+      fail(['models', index, 'name'], `model "${model.name}" is listed twice`);
+    seen.add(model.name);
+    return model;
   });
 
   return {
@@ -282,18 +239,70 @@ export function parseScenario(
   };
 }
 
+/** Throws the scenario's InputError for the value at `path`, naming its line. */
+type Fail = (path: readonly (string | number)[], message: string) => never;
+
+/** One `models:` entry: structural keys checked by the schema, behaviour blocks by their behaviour. */
+function parseModelEntry(
+  entry: unknown,
+  at: readonly (string | number)[],
+  knownBehaviours: readonly Behaviour[],
+  scenarioFaults: readonly Fault[],
+  fail: Fail,
+): SimulatedModel {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    fail(at, 'expected a mapping with at least "name:"');
+  }
+  const behaviourNames = new Set(knownBehaviours.map((b) => b.name));
+  const structural: Record<string, unknown> = {};
+  const blocks: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
+    if ((STRUCTURAL_MODEL_KEYS as readonly string[]).includes(key)) structural[key] = value;
+    else if (behaviourNames.has(key)) blocks[key] = value;
+    else {
+      const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(', ');
+      fail([...at, key], `unknown key (known: ${known})`);
+    }
+  }
+  const parsed = modelSchema.safeParse(camelizeKeys(structural));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail([...at, ...kebabPath(issue?.path ?? [])], issue?.message ?? 'invalid value');
+  }
+  for (const behaviour of knownBehaviours) {
+    if (!(behaviour.name in blocks) || !behaviour.validate) continue;
+    try {
+      behaviour.validate(blocks[behaviour.name]);
+    } catch (error) {
+      fail([...at, behaviour.name], errorMessage(error));
+    }
+  }
+  const model = parsed.data;
+  const fullName = normaliseModelName(model.name);
+  return {
+    name: fullName,
+    digest: model.digest?.replace(/^sha256:/, '') ?? digestFromName(fullName),
+    family: model.family,
+    parameterSize: model.parameterSize,
+    quantizationLevel: model.quantizationLevel,
+    contextLength: model.contextLength,
+    thinking: model.thinking,
+    latencyMs: model.latencyMs,
+    faults: [...model.faults, ...scenarioFaults],
+    behaviours: blocks,
+  };
+}
+
 /** Only the top level and faults are renamed; `models` entries are split first (see above). */
 function camelizeTopLevel(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    const camel = key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const camel = kebabToCamel(key);
     out[camel] = camel === 'models' ? value : camelizeKeys(value);
   }
   return out;
 }
 
 function kebabPath(path: readonly PropertyKey[]): (string | number)[] {
-  return path.map((s) =>
-    typeof s === 'number' ? s : String(s).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
-  );
+  return path.map((s) => (typeof s === 'number' ? s : camelToKebab(String(s))));
 }

@@ -59,6 +59,13 @@ export interface RunningSimulator {
 export const SIMULATOR_HEADER = 'x-model-gate-simulator';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+/** What the request handlers share: the simulated state and a counter of completions. */
+interface ServerContext {
+  state: SimulatorState;
+  scenario: Scenario;
+  nextCompletion(): number;
+}
+
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const behaviours = options.behaviours ?? defaultBehaviours;
   const scenario =
@@ -76,171 +83,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] },
   };
   let completions = 0;
+  const ctx: ServerContext = { state, scenario, nextCompletion: () => ++completions };
 
   const server = createServer((req, res) => {
     res.setHeader(SIMULATOR_HEADER, 'simulated models, not a language model server');
-    route(req, res).catch((error: unknown) => {
+    route(ctx, req, res).catch((error: unknown) => {
       // A handler bug must not take the server down; the client sees a 500.
       if (!res.headersSent) sendJson(res, 500, { error: String(error) });
       else res.destroy();
     });
   });
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://simulator').pathname;
-    const method = req.method ?? 'GET';
-    if (path === '/' && (method === 'GET' || method === 'HEAD')) {
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(method === 'HEAD' ? undefined : 'Ollama is running');
-      return;
-    }
-    if (method === 'GET' && path === '/api/version') {
-      return sendJson(res, 200, { version: scenario.version });
-    }
-    if (method === 'GET' && path === '/api/tags') {
-      return sendJson(res, 200, { models: scenario.models.map(tagEntry) });
-    }
-    if (method === 'GET' && path === '/api/ps') {
-      const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
-      // The context a model was loaded with, as Ollama reports it; its default otherwise.
-      const entries = loaded.map((m) => ({
-        ...psEntry(m),
-        context_length: state.loadedContext.get(m.name) ?? m.contextLength,
-      }));
-      return sendJson(res, 200, { models: entries });
-    }
-    if (method === 'GET' && path === '/v1/models') {
-      return sendJson(res, 200, {
-        object: 'list',
-        data: scenario.models.map((m) => ({
-          id: m.name,
-          object: 'model',
-          created: 0,
-          owned_by: 'simulated',
-        })),
-      });
-    }
-    if (method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
-
-    const endpoint = generationEndpoint(path);
-    const body = await readJson(req).catch((error: Error) => error);
-    if (body instanceof Error || !isObject(body)) {
-      const message = body instanceof Error ? body.message : 'expected a JSON object';
-      return endpoint === 'openai'
-        ? sendJson(res, 400, openaiError(400, message))
-        : sendJson(res, 400, { error: message });
-    }
-    if (endpoint === 'generate' && isUnloadRequest(body)) {
-      unload(body, res);
-      return;
-    }
-    if (endpoint) return serveGeneration(endpoint, body, req, res);
-    if (path === '/api/show') {
-      const name = typeof body.model === 'string' ? body.model : body.name;
-      const model = typeof name === 'string' ? findModel(state, name) : null;
-      if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
-      return sendJson(res, 200, showEntry(model));
-    }
-    if (path === '/api/embed') {
-      const model = typeof body.model === 'string' ? findModel(state, body.model) : null;
-      if (!model) return sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-      const input = typeof body.input === 'string' ? [body.input] : body.input;
-      if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
-        return sendJson(res, 400, { error: 'input must be a string or a list of strings' });
-      }
-      return sendJson(res, 200, {
-        model: model.name,
-        embeddings: input.map(embedText),
-        total_duration: 0,
-        load_duration: 0,
-        prompt_eval_count: input.join(' ').length,
-      });
-    }
-    return sendJson(res, 404, { error: `${path} not found` });
-  }
-
-  /** Ollama frees a model on a generate request with keep_alive 0 and nothing to generate. */
-  function unload(body: Record<string, unknown>, res: ServerResponse): void {
-    const name = normaliseModelName(String(body.model));
-    if (!findModel(state, name) && !state.loaded.includes(name)) {
-      sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-      return;
-    }
-    state.loaded = state.loaded.filter((m) => m !== name);
-    state.loadedContext.delete(name);
-    state.stats.unloads.push(name);
-    sendJson(res, 200, {
-      model: body.model,
-      created_at: new Date().toISOString(),
-      response: '',
-      done: true,
-      done_reason: 'unload',
-    });
-  }
-
-  async function serveGeneration(
-    endpoint: Endpoint,
-    body: Record<string, unknown>,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<void> {
-    const gone = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) gone.abort(new Error('client went away'));
-    });
-    const fail = (status: number, message: string): void =>
-      sendJson(
-        res,
-        status,
-        endpoint === 'openai' ? openaiError(status, message) : { error: message },
-      );
-
-    let generation: Generation;
-    let stream: boolean;
-    try {
-      const parsed = parseGenerationRequest(endpoint, body);
-      stream = parsed.stream;
-      if (endpoint === 'openai' && stream) {
-        throw new SimulatedHttpError(400, 'the simulator does not stream /v1 responses');
-      }
-      generation = admit(state, parsed.generation);
-      if (generation.faults.some((f) => f.kind === 'drop' && !f.midStream)) {
-        req.socket.destroy();
-        return;
-      }
-    } catch (error) {
-      if (error instanceof SimulatedHttpError) return fail(error.status, error.message);
-      throw error;
-    }
-
-    let release: () => void;
-    try {
-      release = await state.slots.acquire(gone.signal);
-    } catch (error) {
-      if (error instanceof QueueFull) fail(503, error.message);
-      return;
-    }
-    state.stats.maxInFlight = state.slots.maxBusy;
-    try {
-      const loadMs = useModel(state, generation.model.name, numCtxOf(body));
-      const g: Generation = { ...generation, loadMs };
-      await sleep(g.headerDelayMs + loadMs, undefined, { signal: gone.signal });
-      if (endpoint === 'openai') {
-        await sleep(g.latencyMs, undefined, { signal: gone.signal });
-        return finishWhole(res, g, JSON.stringify(openaiReply(g, ++completions, new Date())), fail);
-      }
-      const createdAt = new Date().toISOString();
-      if (!stream) {
-        await sleep(g.latencyMs, undefined, { signal: gone.signal });
-        return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
-      }
-      await streamChunks(res, g, ollamaChunks(endpoint, g, createdAt), gone.signal);
-    } catch (error) {
-      if (!gone.signal.aborted) throw error;
-    } finally {
-      release();
-    }
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -260,6 +112,177 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         server.closeAllConnections();
       }),
   };
+}
+
+async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://simulator').pathname;
+  const method = req.method ?? 'GET';
+  if (path === '/' && (method === 'GET' || method === 'HEAD')) {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(method === 'HEAD' ? undefined : 'Ollama is running');
+    return;
+  }
+  if (method === 'GET' && serveListing(ctx, path, res)) return;
+  if (method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
+
+  const endpoint = generationEndpoint(path);
+  const body = await readJson(req).catch((error: Error) => error);
+  if (body instanceof Error || !isObject(body)) {
+    const message = body instanceof Error ? body.message : 'expected a JSON object';
+    return endpoint === 'openai'
+      ? sendJson(res, 400, openaiError(400, message))
+      : sendJson(res, 400, { error: message });
+  }
+  if (endpoint === 'generate' && isUnloadRequest(body)) {
+    unload(ctx.state, body, res);
+    return;
+  }
+  if (endpoint) return serveGeneration(ctx, endpoint, body, req, res);
+  if (path === '/api/show') {
+    const name = typeof body.model === 'string' ? body.model : body.name;
+    const model = typeof name === 'string' ? findModel(ctx.state, name) : null;
+    if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+    return sendJson(res, 200, showEntry(model));
+  }
+  if (path === '/api/embed') return serveEmbed(ctx.state, body, res);
+  return sendJson(res, 404, { error: `${path} not found` });
+}
+
+/** The GET endpoints that list what the server has; false when the path is none of them. */
+function serveListing(ctx: ServerContext, path: string, res: ServerResponse): boolean {
+  const { state, scenario } = ctx;
+  if (path === '/api/version') {
+    sendJson(res, 200, { version: scenario.version });
+  } else if (path === '/api/tags') {
+    sendJson(res, 200, { models: scenario.models.map(tagEntry) });
+  } else if (path === '/api/ps') {
+    const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
+    // The context a model was loaded with, as Ollama reports it; its default otherwise.
+    const entries = loaded.map((m) => ({
+      ...psEntry(m),
+      context_length: state.loadedContext.get(m.name) ?? m.contextLength,
+    }));
+    sendJson(res, 200, { models: entries });
+  } else if (path === '/v1/models') {
+    sendJson(res, 200, {
+      object: 'list',
+      data: scenario.models.map((m) => ({
+        id: m.name,
+        object: 'model',
+        created: 0,
+        owned_by: 'simulated',
+      })),
+    });
+  } else {
+    return false;
+  }
+  return true;
+}
+
+function serveEmbed(
+  state: SimulatorState,
+  body: Record<string, unknown>,
+  res: ServerResponse,
+): void {
+  const model = typeof body.model === 'string' ? findModel(state, body.model) : null;
+  if (!model) return sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+  const input = typeof body.input === 'string' ? [body.input] : body.input;
+  if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
+    return sendJson(res, 400, { error: 'input must be a string or a list of strings' });
+  }
+  return sendJson(res, 200, {
+    model: model.name,
+    embeddings: input.map(embedText),
+    total_duration: 0,
+    load_duration: 0,
+    prompt_eval_count: input.join(' ').length,
+  });
+}
+
+/** Ollama frees a model on a generate request with keep_alive 0 and nothing to generate. */
+function unload(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse): void {
+  const name = normaliseModelName(String(body.model));
+  if (!findModel(state, name) && !state.loaded.includes(name)) {
+    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+    return;
+  }
+  state.loaded = state.loaded.filter((m) => m !== name);
+  state.loadedContext.delete(name);
+  state.stats.unloads.push(name);
+  sendJson(res, 200, {
+    model: body.model,
+    created_at: new Date().toISOString(),
+    response: '',
+    done: true,
+    done_reason: 'unload',
+  });
+}
+
+async function serveGeneration(
+  ctx: ServerContext,
+  endpoint: Endpoint,
+  body: Record<string, unknown>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { state } = ctx;
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort(new Error('client went away'));
+  });
+  const fail = (status: number, message: string): void =>
+    sendJson(
+      res,
+      status,
+      endpoint === 'openai' ? openaiError(status, message) : { error: message },
+    );
+
+  let generation: Generation;
+  let stream: boolean;
+  try {
+    const parsed = parseGenerationRequest(endpoint, body);
+    stream = parsed.stream;
+    if (endpoint === 'openai' && stream) {
+      throw new SimulatedHttpError(400, 'the simulator does not stream /v1 responses');
+    }
+    generation = admit(state, parsed.generation);
+    if (generation.faults.some((f) => f.kind === 'drop' && !f.midStream)) {
+      req.socket.destroy();
+      return;
+    }
+  } catch (error) {
+    if (error instanceof SimulatedHttpError) return fail(error.status, error.message);
+    throw error;
+  }
+
+  let release: () => void;
+  try {
+    release = await state.slots.acquire(gone.signal);
+  } catch (error) {
+    if (error instanceof QueueFull) fail(503, error.message);
+    return;
+  }
+  state.stats.maxInFlight = state.slots.maxBusy;
+  try {
+    const loadMs = useModel(state, generation.model.name, numCtxOf(body));
+    const g: Generation = { ...generation, loadMs };
+    await sleep(g.headerDelayMs + loadMs, undefined, { signal: gone.signal });
+    if (endpoint === 'openai') {
+      await sleep(g.latencyMs, undefined, { signal: gone.signal });
+      const reply = openaiReply(g, ctx.nextCompletion(), new Date());
+      return finishWhole(res, g, JSON.stringify(reply), fail);
+    }
+    const createdAt = new Date().toISOString();
+    if (!stream) {
+      await sleep(g.latencyMs, undefined, { signal: gone.signal });
+      return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
+    }
+    await streamChunks(res, g, ollamaChunks(endpoint, g, createdAt), gone.signal);
+  } catch (error) {
+    if (!gone.signal.aborted) throw error;
+  } finally {
+    release();
+  }
 }
 
 function finishWhole(

@@ -16,7 +16,6 @@ const MAX_LINES = 80;
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
   'runner/run.ts:runLocked':
     '#14 item 2: runPlan split into resume planning, call policy and scheduler',
-  'simulator/server.ts:startSimulator': '#14 acceptance: split, behaviour unchanged',
   'cli/program.ts:buildProgram': '#14 acceptance: split, behaviour unchanged',
   'gpu/sampler.ts:startGpuSampler': '#14 acceptance: split, behaviour unchanged',
   'checks/dragon/gate.ts:comparisonRules': '#14 acceptance: split, behaviour unchanged',
@@ -28,7 +27,6 @@ const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
   'checks/personas/modelResult.ts:analyseModel': '#14 acceptance: split, behaviour unchanged',
   'checks/churn/nullCalibration.ts:nullCalibration': '#14 acceptance: split, behaviour unchanged',
   'checks/churn/methods.ts:runMethods': '#14 acceptance: split, behaviour unchanged',
-  'simulator/scenario.ts:parseScenario': '#14 acceptance: split, behaviour unchanged',
   'checks/personas/gate.ts:comparisonFindings': '#14 acceptance: split, behaviour unchanged',
   'stats/normal.ts:normalQuantile': '#14 acceptance: split, behaviour unchanged',
   'report/sections/churn.ts:renderSampledChurnSection':
