@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { REFERENCE_PLAYERS } from '../checks/dragon/index.js';
 import { renderMaze } from '../checks/dragon/mazeCommand.js';
+import { DEFAULT_WALLS, MAX_WALLS } from '../checks/dragon/protocol.js';
 import { dragonCheck } from '../checks/dragon/index.js';
 import { loadConfig } from '../config/load.js';
 import { parseShard } from '../config/overrides.js';
@@ -275,10 +276,10 @@ export const handlers: CommandHandlers = {
 
   async dragonMaze(options, { stdout: out }) {
     const seed = integerFlag(options.seed, '--seed');
-    const walls = integerFlag(options.walls ?? '40', '--walls');
-    if (walls > 49)
+    const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), '--walls');
+    if (walls > MAX_WALLS)
       throw new InputError(
-        `flag --walls: at most 49 interior walls keep an 8×8 maze connected, got ${walls}`,
+        `flag --walls: at most ${MAX_WALLS} interior walls keep an 8×8 maze connected, got ${walls}`,
       );
     out(renderMaze(seed, walls, options.json === true));
     return ExitCode.pass;
@@ -296,7 +297,7 @@ export const handlers: CommandHandlers = {
       throw new InputError(
         `flag --seeds: expected a range such as "0-9" or "0-4,7", got ${JSON.stringify(options.seeds)}`,
       );
-    const walls = integerFlag(options.walls ?? '40', '--walls');
+    const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), '--walls');
     const model = `player:${player}`;
     const loaded = loadConfig({
       file: null,

@@ -1,7 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_WALLS } from '../checks/dragon/protocol.js';
 import {
   ExitCode,
   formatGateError,
+  type GateError,
   InfrastructureError,
   InputError,
   isGateError,
@@ -57,6 +59,8 @@ const RUN_OVERRIDES = [
   'log',
 ] as const;
 
+type Wrap = (handler: CommandHandler) => (...args: unknown[]) => Promise<void>;
+
 export function buildProgram(
   handlers: CommandHandlers,
   io: CliIo,
@@ -71,37 +75,45 @@ export function buildProgram(
     .addHelpText('after', EXIT_CODES_HELP)
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
-  const wrap =
-    (handler: CommandHandler) =>
-    async (...args: unknown[]): Promise<void> => {
+  const wrap: Wrap =
+    (handler) =>
+    async (...args) => {
       const command = args[args.length - 1] as Command;
       const options = command.opts();
       try {
         setExit(await handler(options, io));
       } catch (error) {
         // A script reading --json gets an answer on stdout even when nothing was measured.
-        if (options.json === true && isGateError(error)) {
-          io.stdout(
-            `${JSON.stringify(
-              {
-                verdict: null,
-                exitCode: error.exitCode,
-                error: {
-                  message: error.message,
-                  details: error instanceof InputError ? error.details : [],
-                  hint: error instanceof InfrastructureError ? (error.hint ?? null) : null,
-                },
-              },
-              null,
-              2,
-            )}\n`,
-          );
-        }
+        if (options.json === true && isGateError(error)) io.stdout(jsonErrorAnswer(error));
         throw error;
       }
     };
+  addRunCommands(program, handlers, wrap);
+  addReportCommands(program, handlers, wrap);
+  addDragonCommands(program, handlers, wrap);
+  return program;
+}
 
-  program
+function jsonErrorAnswer(error: GateError): string {
+  const answer = {
+    verdict: null,
+    exitCode: error.exitCode,
+    error: {
+      message: error.message,
+      details: error instanceof InputError ? error.details : [],
+      hint: error instanceof InfrastructureError ? (error.hint ?? null) : null,
+    },
+  };
+  return `${JSON.stringify(answer, null, 2)}\n`;
+}
+
+/** `run` and `validate` take the same overrides, listed after their own options. */
+function withRunOverrides(command: Command): void {
+  for (const option of overrideOptions(RUN_OVERRIDES)) command.addOption(option);
+}
+
+function addRunCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
+  const run = program
     .command('run')
     .description(
       'Evaluate the baseline and candidate models, analyse, write the report and exit with the verdict',
@@ -139,16 +151,16 @@ export function buildProgram(
       '\nExamples:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10\n  model-gate run --limit 3      # a smoke run: is everything wired up?',
     )
     .action(wrap(handlers.run));
-  for (const option of overrideOptions(RUN_OVERRIDES)) program.commands.at(-1)?.addOption(option);
+  withRunOverrides(run);
 
-  program
+  const validate = program
     .command('validate')
     .description(
       'Check the config, items and persona catalogue as run would, without contacting a server; print the plan',
     )
     .option('-c, --config <file>', 'config file', 'model-gate.yml')
     .action(wrap(handlers.validate));
-  for (const option of overrideOptions(RUN_OVERRIDES)) program.commands.at(-1)?.addOption(option);
+  withRunOverrides(validate);
 
   program
     .command('init')
@@ -159,7 +171,9 @@ export function buildProgram(
     .option('--baseline <tag>', 'baseline model tag for the starter config')
     .option('--candidate <tag>', 'candidate model tag for the starter config')
     .action(wrap(handlers.init));
+}
 
+function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
   program
     .command('analyze')
     .description(
@@ -203,7 +217,9 @@ export function buildProgram(
     .option('--host <address>', 'loopback address to bind', '127.0.0.1')
     .option('--scenario <file>', 'scenario file or built-in name (demo, aa)', 'demo')
     .action(wrap(handlers.simulate));
+}
 
+function addDragonCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
   const dragon = program.command('dragon').description('The maze game behind the dragon check');
   dragon
     .command('maze')
@@ -211,7 +227,7 @@ export function buildProgram(
       'Print the maze of a seed (protocol dragon-calibration/1): drawing, camp, treasure, walls',
     )
     .requiredOption('--seed <n>', 'maze seed (integer ≥ 0)')
-    .option('--walls <n>', 'interior walls', '40')
+    .option('--walls <n>', 'interior walls', String(DEFAULT_WALLS))
     .option('--json', 'print JSON (camp, treasure, walls as cell+side pairs, wall count)')
     .action(wrap(handlers.dragonMaze));
   dragon
@@ -219,11 +235,9 @@ export function buildProgram(
     .description('Play a reference player (no model) over seeds and print its calibration')
     .requiredOption('--player <name>', 'random | overconfident | careful')
     .option('--seeds <list>', 'seeds, e.g. 0-9 or 0-4,7', '0-9')
-    .option('--walls <n>', 'interior walls', '40')
+    .option('--walls <n>', 'interior walls', String(DEFAULT_WALLS))
     .option('--json', 'print JSON')
     .action(wrap(handlers.dragonPlay));
-
-  return program;
 }
 
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace for user errors. */
