@@ -55,79 +55,127 @@ interface Result {
   spawnError: NodeJS.ErrnoException | null;
 }
 
-export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSampler> {
-  const binary = options.binary ?? 'nvidia-smi';
-  const ownPids = options.ownPids ?? [process.pid];
-  const children = new Set<ChildProcess>();
-  const timeoutMs = Math.max(2000, options.intervalS * 1000);
+type Query = (args: readonly string[]) => Promise<Result>;
 
-  const query = (args: readonly string[]): Promise<Result> =>
-    new Promise((resolve) => {
-      let stdout = '';
-      let stderr = '';
-      let child: ChildProcess;
-      try {
-        child = spawn(binary, [...args], {
-          env: options.env ?? process.env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-          timeout: timeoutMs,
-          killSignal: 'SIGKILL',
-        });
-      } catch (error) {
-        resolve({ code: null, stdout, stderr, spawnError: error as NodeJS.ErrnoException });
-        return;
-      }
-      children.add(child);
-      child.stdout?.on('data', (d: Buffer) => {
-        stdout += d.toString();
+/**
+ * Runs nvidia-smi once with a kill timeout; never rejects. Children still running are kept in
+ * `children` so that stopping the sampler can kill them.
+ */
+function runQuery(
+  binary: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  children: Set<ChildProcess>,
+  args: readonly string[],
+): Promise<Result> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let child: ChildProcess;
+    try {
+      child = spawn(binary, [...args], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
       });
-      child.stderr?.on('data', (d: Buffer) => {
-        stderr += d.toString();
-      });
-      let spawnError: NodeJS.ErrnoException | null = null;
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        spawnError = error;
-      });
-      child.on('close', (code) => {
-        children.delete(child);
-        resolve({ code, stdout, stderr, spawnError });
-      });
+    } catch (error) {
+      resolve({ code: null, stdout, stderr, spawnError: error as NodeJS.ErrnoException });
+      return;
+    }
+    children.add(child);
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString();
     });
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    let spawnError: NodeJS.ErrnoException | null = null;
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      spawnError = error;
+    });
+    child.on('close', (code) => {
+      children.delete(child);
+      resolve({ code, stdout, stderr, spawnError });
+    });
+  });
+}
 
-  const unavailable = (note: string): GpuSampler => ({
+function unavailableSampler(note: string, intervalS: number): GpuSampler {
+  return {
     mark: () => undefined,
     stop: async () => ({
       available: false,
       note,
       devices: [],
-      intervalS: options.intervalS,
+      intervalS,
       file: null,
       failedSamples: 0,
       series: [],
     }),
-  });
+  };
+}
 
-  if (options.intervalS <= 0) return unavailable('GPU telemetry off (runner.gpu-sample-s: 0)');
+/** The GPUs nvidia-smi lists, or why there is no telemetry. */
+async function probeDevices(query: Query): Promise<GpuDevice[] | string> {
   const probe = await query(QUERY_ARGS.devices);
   if (probe.spawnError) {
-    return unavailable(
-      probe.spawnError.code === 'ENOENT'
-        ? 'no GPU telemetry: nvidia-smi is not on the PATH'
-        : `no GPU telemetry: nvidia-smi could not be started (${probe.spawnError.message})`,
-    );
+    return probe.spawnError.code === 'ENOENT'
+      ? 'no GPU telemetry: nvidia-smi is not on the PATH'
+      : `no GPU telemetry: nvidia-smi could not be started (${probe.spawnError.message})`;
   }
   if (probe.code !== 0) {
     const said = `${probe.stdout} ${probe.stderr}`.replace(/\s+/g, ' ').trim();
-    return unavailable(
-      `no GPU telemetry: nvidia-smi ${QUERY_ARGS.devices[0]} failed (exit ${probe.code ?? 'killed'}${said ? `: ${said.slice(0, 160)}` : ''})`,
-    );
+    return `no GPU telemetry: nvidia-smi ${QUERY_ARGS.devices[0]} failed (exit ${probe.code ?? 'killed'}${said ? `: ${said.slice(0, 160)}` : ''})`;
   }
-  let devices: GpuDevice[];
   try {
-    devices = parseDevices(probe.stdout);
+    return parseDevices(probe.stdout);
   } catch (error) {
-    return unavailable(`no GPU telemetry: unreadable nvidia-smi output (${errorMessage(error)})`);
+    return `no GPU telemetry: unreadable nvidia-smi output (${errorMessage(error)})`;
   }
+}
+
+/**
+ * One sample of the GPUs and their processes: 'failed' when the GPU query failed, null when
+ * stopping the sampler killed the queries (nothing to count).
+ */
+async function sampleGpus(
+  query: Query,
+  series: string | null,
+  stopping: () => boolean,
+): Promise<GpuTick | 'failed' | null> {
+  const at = new Date().toISOString();
+  const [gpu, apps] = await Promise.all([query(QUERY_ARGS.samples), query(QUERY_ARGS.apps)]);
+  if (stopping() && (gpu.code === null || apps.code === null)) return null;
+  let gpus: GpuSample[];
+  try {
+    if (gpu.code !== 0) throw new Error(`exit ${gpu.code}`);
+    gpus = parseSamples(gpu.stdout);
+  } catch {
+    return 'failed';
+  }
+  let processes: ComputeApp[] | null = null;
+  try {
+    if (apps.code === 0) processes = parseComputeApps(apps.stdout);
+  } catch {
+    processes = null;
+  }
+  return { at, series, gpus, apps: processes };
+}
+
+export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSampler> {
+  const binary = options.binary ?? 'nvidia-smi';
+  const ownPids = options.ownPids ?? [process.pid];
+  const children = new Set<ChildProcess>();
+  const timeoutMs = Math.max(2000, options.intervalS * 1000);
+  const env = options.env ?? process.env;
+  const query: Query = (args) => runQuery(binary, env, timeoutMs, children, args);
+
+  if (options.intervalS <= 0) {
+    return unavailableSampler('GPU telemetry off (runner.gpu-sample-s: 0)', options.intervalS);
+  }
+  const devices = await probeDevices(query);
+  if (typeof devices === 'string') return unavailableSampler(devices, options.intervalS);
 
   mkdirSync(path.dirname(options.csvPath), { recursive: true });
   const csv: WriteStream = createWriteStream(options.csvPath);
@@ -139,25 +187,12 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
   let inFlight: Promise<void> | null = null;
 
   const tick = async (): Promise<void> => {
-    const at = new Date().toISOString();
-    const label = series;
-    const [gpu, apps] = await Promise.all([query(QUERY_ARGS.samples), query(QUERY_ARGS.apps)]);
-    if (stopping && (gpu.code === null || apps.code === null)) return; // killed by stop()
-    let gpus: GpuSample[];
-    try {
-      if (gpu.code !== 0) throw new Error(`exit ${gpu.code}`);
-      gpus = parseSamples(gpu.stdout);
-    } catch {
+    const sample = await sampleGpus(query, series, () => stopping);
+    if (sample === null) return; // killed by stop()
+    if (sample === 'failed') {
       failed++;
       return;
     }
-    let processes: ComputeApp[] | null = null;
-    try {
-      if (apps.code === 0) processes = parseComputeApps(apps.stdout);
-    } catch {
-      processes = null;
-    }
-    const sample: GpuTick = { at, series: label, gpus, apps: processes };
     ticks.push(sample);
     for (const line of csvLines(sample, ownPids)) csv.write(`${line}\n`);
   };
@@ -187,18 +222,28 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       for (const child of children) child.kill('SIGKILL');
       if (inFlight) await inFlight;
       await new Promise<void>((resolve) => csv.end(resolve));
-      const names = devices.map(
-        (d) => `${d.name} (GPU ${d.index}, driver ${d.driver}, ${d.memoryTotal ?? '?'} MiB)`,
-      );
-      return {
-        available: true,
-        note: `GPU sampled every ${options.intervalS} s with nvidia-smi: ${names.join('; ')}; ${ticks.length} samples${failed > 0 ? `, ${failed} failed` : ''}`,
-        devices,
-        intervalS: options.intervalS,
-        file: path.basename(options.csvPath),
-        failedSamples: failed,
-        series: summariseSeries(ticks, options.models, ownPids),
-      };
+      return telemetryOf(options, devices, ticks, failed, ownPids);
     },
+  };
+}
+
+function telemetryOf(
+  options: GpuSamplerOptions,
+  devices: readonly GpuDevice[],
+  ticks: readonly GpuTick[],
+  failed: number,
+  ownPids: readonly number[],
+): GpuTelemetry {
+  const names = devices.map(
+    (d) => `${d.name} (GPU ${d.index}, driver ${d.driver}, ${d.memoryTotal ?? '?'} MiB)`,
+  );
+  return {
+    available: true,
+    note: `GPU sampled every ${options.intervalS} s with nvidia-smi: ${names.join('; ')}; ${ticks.length} samples${failed > 0 ? `, ${failed} failed` : ''}`,
+    devices: [...devices],
+    intervalS: options.intervalS,
+    file: path.basename(options.csvPath),
+    failedSamples: failed,
+    series: summariseSeries([...ticks], options.models, ownPids),
   };
 }
