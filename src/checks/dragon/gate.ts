@@ -183,6 +183,25 @@ function comparisonRules(
     );
   }
 
+  const c: ComparisonContext = { after, comparison, gate, against, alpha, where, level };
+  return [...out, ...eceRule(c), ...brierRule(c), ...knownWallRule(c)];
+}
+
+/** What the comparison rules of one series share. */
+interface ComparisonContext {
+  after: DragonSeries;
+  comparison: DragonComparison;
+  gate: GateSettings;
+  against: string;
+  alpha: number;
+  /** Which games were compared, in words. */
+  where: string;
+  level: number;
+}
+
+function eceRule(c: ComparisonContext): GateFinding[] {
+  const { after, comparison, gate, against, alpha, where, level } = c;
+  const out: GateFinding[] = [];
   const ece = comparison.ece;
   if (!ece) {
     out.push(
@@ -218,7 +237,12 @@ function comparisonRules(
       ),
     );
   }
+  return out;
+}
 
+function brierRule(c: ComparisonContext): GateFinding[] {
+  const { after, comparison, against, alpha, where, level } = c;
+  const out: GateFinding[] = [];
   const brier = comparison.brier;
   if (!brier) {
     out.push(
@@ -251,10 +275,15 @@ function comparisonRules(
       ),
     );
   }
+  return out;
+}
 
+function knownWallRule(c: ComparisonContext): GateFinding[] {
+  const { after, comparison, gate, against, where, level } = c;
+  const out: GateFinding[] = [];
   const repeats = comparison.knownWallRepeats;
   if (!repeats) {
-    if (brier) {
+    if (comparison.brier) {
       out.push(
         finding(
           'known-wall-repeats',
