@@ -16,8 +16,6 @@ const MAX_LINES = 80;
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
   'runner/run.ts:runLocked':
     '#14 item 2: runPlan split into resume planning, call policy and scheduler',
-  'checks/dragon/analysis.ts:summariseSeries': '#14 acceptance: split, behaviour unchanged',
-  'checks/dragon/analysis.ts:compareSeries': '#14 acceptance: split, behaviour unchanged',
   'checks/personas/swapTest.ts:swapTest': '#14 acceptance: split, behaviour unchanged',
   'history/render.ts:historyChart': '#14 acceptance: split, behaviour unchanged',
   'stats/splitHalf.ts:splitHalfReliability': '#14 acceptance: split, behaviour unchanged',

@@ -193,12 +193,8 @@ function rate(count: number, total: number): number | null {
   return total > 0 ? count / total : null;
 }
 
-function summariseSeries(
-  series: SeriesRecords,
-  role: DragonSeries['role'],
-  definitions: DragonDefinitions,
-): DragonSeries {
-  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+/** The valid moves as forecasts, by seed, and the moves into a wall the model already knew. */
+function gatherForecasts(calls: readonly DragonCallRecord[]) {
   const forecasts: Forecast[] = [];
   const bySeed = new Map<number, Forecast[]>();
   const repeatsBySeed = new Map<number, number>();
@@ -215,19 +211,102 @@ function summariseSeries(
       repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
     }
   }
+  return { forecasts, bySeed, repeatsBySeed, knownWallRepeats };
+}
+
+type Gathered = ReturnType<typeof gatherForecasts>;
+
+function summariseSeries(
+  series: SeriesRecords,
+  role: DragonSeries['role'],
+  definitions: DragonDefinitions,
+): DragonSeries {
+  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+  const gathered = gatherForecasts(calls);
+  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
+  return {
+    ...callCounts(series, role, definitions, calls, gameRecords, gathered.forecasts.length),
+    ...calibrationOf(gathered, definitions),
+    ...gamesOf(gathered, calls, gameRecords, definitions),
+    bins: binTable(gathered.forecasts),
+  };
+}
+
+function callCounts(
+  series: SeriesRecords,
+  role: DragonSeries['role'],
+  definitions: DragonDefinitions,
+  calls: readonly DragonCallRecord[],
+  gameRecords: readonly DragonGameRecord[],
+  moves: number,
+) {
   const count = (status: DragonCallRecord['status']) =>
     calls.filter((c) => c.status === status).length;
   const invalid = count('invalid');
   const timeouts = count('timeout');
   const errors = count('error');
-  const passes = calls.filter((c) => c.status === 'ok' && c.move === 'pass').length;
+  return {
+    model: series.model,
+    role,
+    player: series.player,
+    digest: calls[0]?.digest ?? gameRecords[0]?.digest ?? null,
+    calls: calls.length,
+    moves,
+    passes: calls.filter((c) => c.status === 'ok' && c.move === 'pass').length,
+    invalid,
+    timeouts,
+    errors,
+    invalidRate: rate(invalid, calls.length),
+    timeoutRate: rate(timeouts, calls.length),
+    perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
+    meanLatencyMs:
+      series.player === null && calls.length > 0
+        ? calls.reduce((sum, c) => sum + c.latency_ms, 0) / calls.length
+        : null,
+  };
+}
+
+function calibrationOf({ forecasts, bySeed }: Gathered, definitions: DragonDefinitions) {
   const moves = forecasts.length;
-  const successes = forecasts.filter((f) => f.success).length;
   const meanConfidence =
     moves > 0 ? forecasts.reduce((sum, f) => sum + f.confidence, 0) / moves : null;
-  const success = estimate(successes, moves);
+  const success = estimate(forecasts.filter((f) => f.success).length, moves);
+  const bootstrap = clusterBootstrapEce(
+    [...bySeed.values()].map((list) => tallyBins(list)),
+    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
+  );
+  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
+  const brierInterval = clusterBootstrapRate(
+    [...bySeed.values()].map((list) => ({ sum: squaredErrors(list), count: list.length })),
+    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
+    { floor: 0, ceiling: 1 },
+  );
+  return {
+    meanConfidence,
+    success,
+    gap: meanConfidence !== null && success ? meanConfidence - success.value : null,
+    brier: decomposition ? decomposition.brier : null,
+    brierInterval: brierInterval
+      ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high }
+      : null,
+    decomposition,
+    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
+    eceOtherEdges:
+      moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, 'upper-inclusive') : null,
+    resolution: decomposition ? decomposition.resolution : null,
+    distinctConfidences: new Set(forecasts.map((f) => f.confidence)).size,
+    confidenceLevels: confidenceLevels(forecasts)
+      .slice(0, SHOWN_CONFIDENCE_LEVELS)
+      .map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
+  };
+}
 
-  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
+function gamesOf(
+  { forecasts, bySeed, repeatsBySeed, knownWallRepeats }: Gathered,
+  calls: readonly DragonCallRecord[],
+  gameRecords: readonly DragonGameRecord[],
+  definitions: DragonDefinitions,
+) {
   const games: DragonGame[] = gameRecords.map((g) => {
     const own = bySeed.get(g.game) ?? [];
     return {
@@ -250,55 +329,9 @@ function summariseSeries(
   const played = new Set(calls.map((c) => c.game));
   const wins = gameRecords.filter((g) => g.result === 'won').length;
   const winEstimate = estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 };
-
-  const clusters = [...bySeed.values()].map((list) => tallyBins(list));
-  const bootstrap = clusterBootstrapEce(clusters, {
-    replicates: definitions.bootstrapReplicates,
-    seed: definitions.bootstrapSeed,
-  });
-  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
-  const brierInterval = clusterBootstrapRate(
-    [...bySeed.values()].map((list) => ({ sum: squaredErrors(list), count: list.length })),
-    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
-    { floor: 0, ceiling: 1 },
-  );
-
   return {
-    model: series.model,
-    role,
-    player: series.player,
-    digest: calls[0]?.digest ?? gameRecords[0]?.digest ?? null,
-    calls: calls.length,
-    moves,
-    passes,
-    invalid,
-    timeouts,
-    errors,
-    invalidRate: rate(invalid, calls.length),
-    timeoutRate: rate(timeouts, calls.length),
-    perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
-    meanLatencyMs:
-      series.player === null && calls.length > 0
-        ? calls.reduce((sum, c) => sum + c.latency_ms, 0) / calls.length
-        : null,
-    meanConfidence,
-    success,
-    gap: meanConfidence !== null && success ? meanConfidence - success.value : null,
-    brier: decomposition ? decomposition.brier : null,
-    brierInterval: brierInterval
-      ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high }
-      : null,
-    decomposition,
-    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
-    eceOtherEdges:
-      moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, 'upper-inclusive') : null,
-    resolution: decomposition ? decomposition.resolution : null,
-    distinctConfidences: new Set(forecasts.map((f) => f.confidence)).size,
-    confidenceLevels: confidenceLevels(forecasts)
-      .slice(0, SHOWN_CONFIDENCE_LEVELS)
-      .map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
     knownWallRepeats,
-    knownWallRepeatRate: rate(knownWallRepeats, moves),
+    knownWallRepeatRate: rate(knownWallRepeats, forecasts.length),
     games,
     unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
     missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
@@ -306,7 +339,6 @@ function summariseSeries(
     treasureFound: gameRecords.filter((g) => g.treasure_found).length,
     cappedGames: gameRecords.filter((g) => g.capped).length,
     invalidStops: gameRecords.filter((g) => g.result === 'invalid').length,
-    bins: binTable(forecasts),
   };
 }
 
@@ -404,101 +436,110 @@ export function compareSeries(
     seed: options.bootstrapSeed,
     level,
   };
-
-  let ece: PairedMeasure | null = null;
-  const eceDifference = pairedClusterBootstrapEceDifference(
-    pairs.map(([a, b]) => [a.tally, b.tally] as const),
-    bootstrap,
-  );
-  if (eceDifference) {
-    const sum = (side: 0 | 1) => {
-      const total = emptyTally(DEFAULT_BINS);
-      for (const pair of pairs) addTally(total, pair[side].tally);
-      return eceFromTally(total) ?? Number.NaN;
-    };
-    const bins = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
-    const left = emptyTally(bins);
-    const right = emptyTally(bins);
-    const test = pairedPermutationTest(
-      pairs.length,
-      (swapped) => {
-        for (const t of [left, right]) {
-          t.count.fill(0);
-          t.confidence.fill(0);
-          t.successes.fill(0);
-        }
-        pairs.forEach(([a, b], i) => {
-          addTally(swapped[i] ? right : left, a.tally);
-          addTally(swapped[i] ? left : right, b.tally);
-        });
-        return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
-      },
-      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed },
-    );
-    ece = {
-      before: sum(1),
-      after: sum(0),
-      difference: estimateOf(eceDifference),
-      pValue: test.pValue,
-    };
-  }
-
-  const rate = (sumOf: (g: ComparableGame) => number | undefined): PairedMeasure | null => {
-    const clusters: (readonly [RateCluster, RateCluster])[] = [];
-    for (const [a, b] of pairs) {
-      const sa = sumOf(a);
-      const sb = sumOf(b);
-      if (sa === undefined || sb === undefined) return null;
-      clusters.push([
-        { sum: sa, count: movesOf(a.tally) },
-        { sum: sb, count: movesOf(b.tally) },
-      ]);
-    }
-    const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
-    if (!difference) return null;
-    const pooled = (side: 0 | 1) => {
-      let total = 0;
-      let count = 0;
-      for (const c of clusters) {
-        total += c[side].sum;
-        count += c[side].count;
-      }
-      return total / count;
-    };
-    const test = pairedPermutationTest(
-      clusters.length,
-      (swapped) => {
-        let sa = 0;
-        let ca = 0;
-        let sb = 0;
-        let cb = 0;
-        clusters.forEach(([x, y], i) => {
-          const [p, q] = swapped[i] ? [y, x] : [x, y];
-          sa += p.sum;
-          ca += p.count;
-          sb += q.sum;
-          cb += q.count;
-        });
-        return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
-      },
-      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed },
-    );
-    return {
-      before: pooled(1),
-      after: pooled(0),
-      difference: estimateOf(difference),
-      pValue: test.pValue,
-    };
-  };
-
   return {
     level,
     pairedSeeds,
     onlyBefore: [...earlier.keys()].filter((s) => !later.has(s)).sort((a, b) => a - b),
     onlyAfter: [...later.keys()].filter((s) => !earlier.has(s)).sort((a, b) => a - b),
-    ece,
-    brier: rate((g) => g.brierSum),
-    knownWallRepeats: rate((g) => g.knownWallRepeats),
+    ece: pairedEce(pairs, bootstrap),
+    brier: pairedRate(pairs, (g) => g.brierSum, bootstrap),
+    knownWallRepeats: pairedRate(pairs, (g) => g.knownWallRepeats, bootstrap),
+  };
+}
+
+/** Games of one seed, `after` first. */
+type GamePair = readonly [ComparableGame, ComparableGame];
+type PairedBootstrap = { replicates: number; seed: number; level: number };
+
+/** ECE of both sides over the paired games, its bootstrap difference and permutation test. */
+function pairedEce(pairs: readonly GamePair[], bootstrap: PairedBootstrap): PairedMeasure | null {
+  const eceDifference = pairedClusterBootstrapEceDifference(
+    pairs.map(([a, b]) => [a.tally, b.tally] as const),
+    bootstrap,
+  );
+  if (!eceDifference) return null;
+  const sum = (side: 0 | 1) => {
+    const total = emptyTally(DEFAULT_BINS);
+    for (const pair of pairs) addTally(total, pair[side].tally);
+    return eceFromTally(total) ?? Number.NaN;
+  };
+  const bins = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
+  const left = emptyTally(bins);
+  const right = emptyTally(bins);
+  const test = pairedPermutationTest(
+    pairs.length,
+    (swapped) => {
+      for (const t of [left, right]) {
+        t.count.fill(0);
+        t.confidence.fill(0);
+        t.successes.fill(0);
+      }
+      pairs.forEach(([a, b], i) => {
+        addTally(swapped[i] ? right : left, a.tally);
+        addTally(swapped[i] ? left : right, b.tally);
+      });
+      return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
+    },
+    { draws: PERMUTATION_DRAWS, seed: bootstrap.seed },
+  );
+  return {
+    before: sum(1),
+    after: sum(0),
+    difference: estimateOf(eceDifference),
+    pValue: test.pValue,
+  };
+}
+
+/** A per-move rate (summed per game) of both sides; null when a game lacks the sum. */
+function pairedRate(
+  pairs: readonly GamePair[],
+  sumOf: (g: ComparableGame) => number | undefined,
+  bootstrap: PairedBootstrap,
+): PairedMeasure | null {
+  const clusters: (readonly [RateCluster, RateCluster])[] = [];
+  for (const [a, b] of pairs) {
+    const sa = sumOf(a);
+    const sb = sumOf(b);
+    if (sa === undefined || sb === undefined) return null;
+    clusters.push([
+      { sum: sa, count: movesOf(a.tally) },
+      { sum: sb, count: movesOf(b.tally) },
+    ]);
+  }
+  const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
+  if (!difference) return null;
+  const pooled = (side: 0 | 1) => {
+    let total = 0;
+    let count = 0;
+    for (const c of clusters) {
+      total += c[side].sum;
+      count += c[side].count;
+    }
+    return total / count;
+  };
+  const test = pairedPermutationTest(
+    clusters.length,
+    (swapped) => {
+      let sa = 0;
+      let ca = 0;
+      let sb = 0;
+      let cb = 0;
+      clusters.forEach(([x, y], i) => {
+        const [p, q] = swapped[i] ? [y, x] : [x, y];
+        sa += p.sum;
+        ca += p.count;
+        sb += q.sum;
+        cb += q.count;
+      });
+      return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
+    },
+    { draws: PERMUTATION_DRAWS, seed: bootstrap.seed },
+  );
+  return {
+    before: pooled(1),
+    after: pooled(0),
+    difference: estimateOf(difference),
+    pValue: test.pValue,
   };
 }
 
