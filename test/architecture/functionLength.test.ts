@@ -14,8 +14,6 @@ const MAX_LINES = 80;
  * it is deleted here.
  */
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
-  'runner/run.ts:runLocked':
-    '#14 item 2: runPlan split into resume planning, call policy and scheduler',
   'checks/personas/swapTest.ts:swapTest': '#14 acceptance: split, behaviour unchanged',
   'history/render.ts:historyChart': '#14 acceptance: split, behaviour unchanged',
   'stats/splitHalf.ts:splitHalfReliability': '#14 acceptance: split, behaviour unchanged',
@@ -24,10 +22,10 @@ const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
   'checks/churn/methods.ts:runMethods': '#14 acceptance: split, behaviour unchanged',
   'checks/personas/gate.ts:comparisonFindings': '#14 acceptance: split, behaviour unchanged',
   'stats/normal.ts:normalQuantile': '#14 acceptance: split, behaviour unchanged',
-  'report/sections/churn.ts:renderSampledChurnSection':
+  'checks/churn/report/markdown.ts:renderSampledChurnSection':
     '#14 item 3: the churn section owned by the check',
-  'report/sections/churn.ts:churnCharts': '#14 item 3: the churn section owned by the check',
-  'report/sections/dragon.ts:reliabilityDiagram':
+  'checks/churn/report/charts.ts:churnCharts': '#14 item 3: the churn section owned by the check',
+  'checks/dragon/report/charts.ts:reliabilityDiagram':
     '#14 item 3: the dragon section owned by the check',
   'report/summary.ts:provenance': '#14 item 3: provenance rows owned by the checks',
   'job/analyse.ts:analyseLogs': '#14 acceptance: split, behaviour unchanged',
