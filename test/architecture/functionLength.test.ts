@@ -18,8 +18,6 @@ const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
   'history/render.ts:historyChart': '#14 acceptance: split, behaviour unchanged',
   'stats/splitHalf.ts:splitHalfReliability': '#14 acceptance: split, behaviour unchanged',
   'checks/personas/modelResult.ts:analyseModel': '#14 acceptance: split, behaviour unchanged',
-  'checks/churn/nullCalibration.ts:nullCalibration': '#14 acceptance: split, behaviour unchanged',
-  'checks/churn/methods.ts:runMethods': '#14 acceptance: split, behaviour unchanged',
   'checks/personas/gate.ts:comparisonFindings': '#14 acceptance: split, behaviour unchanged',
   'stats/normal.ts:normalQuantile': '#14 acceptance: split, behaviour unchanged',
   'checks/churn/report/markdown.ts:renderSampledChurnSection':

@@ -18,6 +18,7 @@ import type {
   MethodSection,
   SampledChurnSection,
 } from './section.js';
+import { RCI_CRITICAL } from './methods.js';
 import type { ChurnSettings } from './settings.js';
 import { plural, pValueFigures, trimmed } from '../../text/format.js';
 
@@ -85,7 +86,7 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
   if (!comparison) return findings;
 
   const method = section.method === 'fisher-bh' ? comparison.fisherBh : comparison.rci;
-  const rule = section.method === 'fisher-bh' ? `q ≤ ${section.alpha}` : `|RCI| > 1.96`;
+  const rule = section.method === 'fisher-bh' ? `q ≤ ${section.alpha}` : `|RCI| > ${RCI_CRITICAL}`;
   const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
   // Two conditions: more than the user's limit, and more than two identical models give in
   // all but the rule's share of runs (the method's own null calibration). The second keeps

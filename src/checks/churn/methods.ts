@@ -19,8 +19,16 @@ import { popcount, type SampleMasks, splitHalfReliability } from '../../stats/sp
 
 export const RCI_CRITICAL = 1.96;
 export const RCI_CONSERVATIVE = 2.58;
-/** Share of valid samples an item needs in both models to be analysable. */
-export const MIN_VALID_SHARE = 0.6;
+/**
+ * Share of valid samples an item needs in both models to be analysable: 3 of 5 (60%), kept as
+ * a fraction so that the comparison n/K ≥ 3/5 is exact in integers (5n ≥ 3K).
+ */
+export const MIN_VALID_SHARE = { valid: 3, of: 5 } as const;
+
+/** Whether n valid samples of K reach MIN_VALID_SHARE. */
+export function hasEnoughValid(valid: number, samples: number): boolean {
+  return MIN_VALID_SHARE.of * valid >= MIN_VALID_SHARE.valid * samples;
+}
 
 export const Exclusion = { none: 0, lowValid: 1, floor: 2, ceiling: 3 } as const;
 export type ExclusionCode = (typeof Exclusion)[keyof typeof Exclusion];
@@ -84,18 +92,14 @@ function sampleSd(values: readonly number[]): number {
   return values.length < 2 ? Number.NaN : sampleStandardDeviation(values as number[]);
 }
 
-export function runMethods(
-  baseline: SampleMasks,
-  candidate: SampleMasks,
-  splits: readonly Uint32Array[],
-  alpha: number,
-  fisher: FisherTest,
-  staged?: StagedItems,
-): MethodsOutcome {
-  const items = baseline.items;
-  const samples = baseline.samples;
-  const b = countsOf(baseline);
-  const c = countsOf(candidate);
+/** Which items are analysable, and why the others are not (see the exclusions above). */
+function classifyItems(
+  b: { x: Int32Array; n: Int32Array },
+  c: { x: Int32Array; n: Int32Array },
+  samples: number,
+  staged: StagedItems | undefined,
+): { exclusion: Uint8Array; analysableIndex: number[]; p1: number[]; p2: number[] } {
+  const items = b.x.length;
   const exclusion = new Uint8Array(items);
   const analysableIndex: number[] = [];
   const p1: number[] = [];
@@ -103,9 +107,8 @@ export function runMethods(
   for (let i = 0; i < items; i++) {
     const n1 = b.n[i] as number;
     const n2 = c.n[i] as number;
-    // n/K ≥ 0.6 without floating point: 5n ≥ 3K.
     const planned = staged ? (staged.planned[i] as number) : samples;
-    if (5 * n1 < 3 * planned || 5 * n2 < 3 * planned || n1 === 0 || n2 === 0) {
+    if (!hasEnoughValid(n1, planned) || !hasEnoughValid(n2, planned) || n1 === 0 || n2 === 0) {
       exclusion[i] = Exclusion.lowValid;
       continue;
     }
@@ -123,6 +126,21 @@ export function runMethods(
     p1.push(x1 / n1);
     p2.push(x2 / n2);
   }
+  return { exclusion, analysableIndex, p1, p2 };
+}
+
+export function runMethods(
+  baseline: SampleMasks,
+  candidate: SampleMasks,
+  splits: readonly Uint32Array[],
+  alpha: number,
+  fisher: FisherTest,
+  staged?: StagedItems,
+): MethodsOutcome {
+  const items = baseline.items;
+  const b = countsOf(baseline);
+  const c = countsOf(candidate);
+  const { exclusion, analysableIndex, p1, p2 } = classifyItems(b, c, baseline.samples, staged);
   const reliability: [number, number] = [
     splitHalfReliability(baseline, splits).reliability,
     splitHalfReliability(candidate, splits).reliability,
@@ -146,10 +164,8 @@ export function runMethods(
     const delta = (p2[j] as number) - (p1[j] as number);
     const value = delta / sDiff;
     rci[i] = value;
-    if (value > RCI_CRITICAL) rciClass[i] = 1;
-    else if (value < -RCI_CRITICAL) rciClass[i] = -1;
-    if (value > RCI_CONSERVATIVE) rciConservativeClass[i] = 1;
-    else if (value < -RCI_CONSERVATIVE) rciConservativeClass[i] = -1;
+    rciClass[i] = beyond(value, RCI_CRITICAL);
+    rciConservativeClass[i] = beyond(value, RCI_CONSERVATIVE);
     const p = staged
       ? staged.itemTest(i, baseline, candidate)
       : fisher(b.x[i] as number, b.n[i] as number, c.x[i] as number, c.n[i] as number);
@@ -180,4 +196,9 @@ export function runMethods(
     exactClass,
     rawClass,
   };
+}
+
+/** +1 above `critical`, −1 below −`critical`, 0 between. */
+function beyond(value: number, critical: number): number {
+  return value > critical ? 1 : value < -critical ? -1 : 0;
 }

@@ -20,7 +20,7 @@ import type {
 } from '../section.js';
 import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
 import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
-
+import { MIN_VALID_SHARE, RCI_CONSERVATIVE, RCI_CRITICAL } from '../methods.js';
 import { adaptiveSamplingLines } from './adaptive.js';
 
 const TOP_ITEMS = 10;
@@ -156,7 +156,7 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
   const gateName =
     section.method === 'fisher-bh'
       ? `Fisher exact + BH, q ≤ ${section.alpha}`
-      : 'RCI, |RCI| > 1.96';
+      : `RCI, |RCI| > ${RCI_CRITICAL}`;
   const models = [modelRow('baseline', section.baseline)];
   if (section.candidate) models.push(modelRow('candidate', section.candidate));
   const gateOf = (c: ChurnComparison) => (section.method === 'fisher-bh' ? c.fisherBh : c.rci);
@@ -223,7 +223,7 @@ function methodBlocks(
   ];
   const counts = section.itemCounts;
   return [
-    `Of ${counts.total} items, ${counts.analysable} are analysable (excluded: ${counts.floor} at 0 in both, ${counts.ceiling} at 1 in both, ${counts.lowValid} with under 60% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
+    `Of ${counts.total} items, ${counts.analysable} are analysable (excluded: ${counts.floor} at 0 in both, ${counts.ceiling} at 1 in both, ${counts.lowValid} with under ${(100 * MIN_VALID_SHARE.valid) / MIN_VALID_SHARE.of}% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
     '',
     table(
       [
@@ -245,7 +245,7 @@ function methodBlocks(
           percent(c.fisherBh.expected.falseFlagRate),
         ),
         methodRow(
-          `A: RCI (±1.96)${section.method === 'rci' ? ' — gate' : ''}`,
+          `A: RCI (±${RCI_CRITICAL})${section.method === 'rci' ? ' — gate' : ''}`,
           c.rci,
           percent(c.rci.expected.falseFlagRate),
         ),
@@ -262,7 +262,7 @@ function methodBlocks(
     ),
     '',
     `Raw Fisher p ≤ ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
-    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±2.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
+    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±${RCI_CONSERVATIVE}: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
     '',
   ];
 }
@@ -512,7 +512,7 @@ function detectionLines(d: Detection, samples: number): string[] {
     String(r.samples),
   ]);
   return [
-    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (1.96 + 0.84)·S_diff); ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (${RCI_CRITICAL} + 0.84)·S_diff); ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
     '',
     table(['to detect', 'by', 'K needed'], rows, ['l', 'l', 'r']),
     '',
