@@ -87,8 +87,18 @@ function measurementFindings(result: PersonasModelResult, settings: GateSettings
 }
 
 function comparisonFindings(comparison: PersonasComparison, settings: GateSettings): GateFinding[] {
+  return [
+    ...swapFindings(comparison),
+    ...recognitionFindings(comparison),
+    ...mergeFindings(comparison),
+    ...controlChangeFindings(comparison),
+    ...accuracyFindings(comparison, settings),
+  ];
+}
+
+/** Too few swaps for the adjusted p-values to reach the rules' levels. */
+function swapFindings(comparison: PersonasComparison): GateFinding[] {
   const findings: GateFinding[] = [];
-  const { baseline, candidate } = comparison;
   const { levels, test } = comparison;
   const smallestP = 1 / (1 + test.swaps);
   if (
@@ -104,6 +114,12 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       values: { swaps: test.swaps, needed },
     });
   }
+  return findings;
+}
+
+function recognitionFindings(comparison: PersonasComparison): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const { baseline, candidate, levels } = comparison;
   const min = levels.minRecognition;
   for (const change of comparison.recognition) {
     if (change.control || !change.dropped) continue;
@@ -124,6 +140,12 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       },
     });
   }
+  return findings;
+}
+
+function mergeFindings(comparison: PersonasComparison): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const { baseline, candidate, levels } = comparison;
   for (const pair of comparison.newlyMerged) {
     const share = (c: { crossings: number; answers: number }) =>
       c.answers > 0 ? c.crossings / c.answers : null;
@@ -144,6 +166,12 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       },
     });
   }
+  return findings;
+}
+
+function controlChangeFindings(comparison: PersonasComparison): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const { baseline, candidate } = comparison;
   for (const change of comparison.controlChanges) {
     if (change.kind !== 'inverse') continue;
     findings.push({
@@ -159,6 +187,12 @@ function comparisonFindings(comparison: PersonasComparison, settings: GateSettin
       },
     });
   }
+  return findings;
+}
+
+function accuracyFindings(comparison: PersonasComparison, settings: GateSettings): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const { baseline, candidate } = comparison;
   const { delta } = comparison.accuracy;
   if (delta !== null && exceeds(-delta, settings.maxAccuracyDrop)) {
     findings.push({

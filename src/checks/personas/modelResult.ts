@@ -47,28 +47,7 @@ export function analyseModel(
     rows = tfidf(tokens).rows;
   }
 
-  if (collected.stale > 0) {
-    notes.push(
-      `${collected.stale} record(s) of ${options.model} were written for prompts that are no longer in the catalogue and were left out`,
-    );
-  }
-  if (collected.extra > 0) {
-    notes.push(
-      `${collected.extra} record(s) of ${options.model} are samples beyond the configured count and were left out`,
-    );
-  }
-  const missing = collected.tally.expected - collected.tally.found;
-  if (missing > 0) {
-    notes.push(
-      `${missing} of ${collected.tally.expected} answers of ${options.model} are not in the sample log`,
-    );
-  }
-  const empty = tokens.filter((t) => t.length === 0).length;
-  if (empty > 0 && vectors === 'tfidf') {
-    notes.push(
-      `${empty} answer(s) of ${options.model} hold no counted word (only short or stop words)`,
-    );
-  }
+  notes.push(...collectionNotes(collected, options.model, tokens, vectors));
 
   // The seed mixes in the model so baseline and candidate draw independent relabellings.
   const seed = seedFromText(`personas-permutation|${options.seed}|${options.model}`);
@@ -117,17 +96,7 @@ export function analyseModel(
       byAssistant.map((list) => list.map(({ k }) => rows[k] ?? [])),
     ),
     controls: evaluateControls(catalogue.assistants, measure.confusion, answersPerAssistant),
-    attributions: answers.map((a, k) => {
-      const to = measure.attributed[k];
-      return {
-        assistant: catalogue.assistants[a.assistant]?.name ?? '',
-        probe: a.probe,
-        sample: a.sample,
-        attributed:
-          to === null || to === undefined ? null : (catalogue.assistants[to]?.name ?? null),
-        similarity: measure.similarity[k] ?? null,
-      };
-    }),
+    attributions: attributionRows(collected, catalogue, measure),
     notes,
   };
 }
@@ -151,4 +120,52 @@ function embeddingRows(collected: ModelAnswers): { rows: Vector[] | null; why: s
     };
   }
   return { rows: answers.map((a) => normalise(a.vector ?? [])), why: '' };
+}
+
+/** What the log lacked or held beyond the catalogue, and answers with no counted word. */
+function collectionNotes(
+  collected: ModelAnswers,
+  model: string,
+  tokens: readonly string[][],
+  vectors: 'tfidf' | 'embed',
+): string[] {
+  const notes: string[] = [];
+  if (collected.stale > 0) {
+    notes.push(
+      `${collected.stale} record(s) of ${model} were written for prompts that are no longer in the catalogue and were left out`,
+    );
+  }
+  if (collected.extra > 0) {
+    notes.push(
+      `${collected.extra} record(s) of ${model} are samples beyond the configured count and were left out`,
+    );
+  }
+  const missing = collected.tally.expected - collected.tally.found;
+  if (missing > 0) {
+    notes.push(
+      `${missing} of ${collected.tally.expected} answers of ${model} are not in the sample log`,
+    );
+  }
+  const empty = tokens.filter((t) => t.length === 0).length;
+  if (empty > 0 && vectors === 'tfidf') {
+    notes.push(`${empty} answer(s) of ${model} hold no counted word (only short or stop words)`);
+  }
+  return notes;
+}
+
+function attributionRows(
+  { answers }: ModelAnswers,
+  catalogue: PersonasCatalogue,
+  measure: ReturnType<typeof measureDiscriminability>,
+): PersonasModelResult['attributions'] {
+  return answers.map((a, k) => {
+    const to = measure.attributed[k];
+    return {
+      assistant: catalogue.assistants[a.assistant]?.name ?? '',
+      probe: a.probe,
+      sample: a.sample,
+      attributed: to === null || to === undefined ? null : (catalogue.assistants[to]?.name ?? null),
+      similarity: measure.similarity[k] ?? null,
+    };
+  });
 }

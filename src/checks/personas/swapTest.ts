@@ -70,63 +70,40 @@ const TIE = 1e-12;
 
 export function swapTest(input: SwapTestInput): SwapTestResult {
   const { assistants, baseline, candidate, rows } = input;
-  const classCount = assistants.length;
   const total = rows.length;
   if (total !== baseline.length + candidate.length) {
     throw new RangeError(`${total} vectors for ${baseline.length + candidate.length} answers`);
   }
-  const gram = new Float64Array(total * total);
-  for (let i = 0; i < total; i++) {
-    for (let j = i; j < total; j++) {
-      const value = dot(rows[i] ?? [], rows[j] ?? []);
-      gram[i * total + j] = value;
-      gram[j * total + i] = value;
-    }
-  }
   const labels = Int32Array.from([...baseline, ...candidate].map((a) => a.assistant));
-
   // Members of each model, as joint indices; a cell answered by both can be swapped.
   const baseMembers = Int32Array.from(baseline.map((_, i) => i));
   const candMembers = Int32Array.from(candidate.map((_, i) => baseline.length + i));
-  const slotOf = new Map<string, number>();
-  baseline.forEach((a, i) => {
-    slotOf.set(cellKey(a), i);
-  });
-  const cells: [number, number][] = [];
-  candidate.forEach((a, k) => {
-    const i = slotOf.get(cellKey(a));
-    if (i !== undefined) cells.push([i, k]);
-  });
-
-  const controlsOf = assistants.map((assistant) =>
-    assistants.flatMap((other, j) => (other.control?.of === assistant.name ? [j] : [])),
-  );
-  const tested = assistants.flatMap((a, i) => (a.control ? [] : [i]));
-  const index = new Map(assistants.map((a, i) => [a.name, i]));
-  const pairs = testedPairs(assistants).map(
-    ([a, b]) => [index.get(a.name) ?? 0, index.get(b.name) ?? 0] as const,
-  );
-
-  const attribution = new Attribution(gram, total, labels, classCount);
+  const cells = swappableCells(baseline, candidate);
+  const design = testDesign(assistants);
+  const attribution = new Attribution(gramMatrix(rows), total, labels, assistants.length);
   const statistics = (): { recognition: number[]; pairs: number[] } => {
     const before = attribution.confusion(baseMembers);
     const after = attribution.confusion(candMembers);
     return {
-      recognition: tested.map((i) =>
+      recognition: design.tested.map((i) =>
         recognitionDropP(
-          recognised(before, i, controlsOf[i] ?? []),
-          recognised(after, i, controlsOf[i] ?? []),
+          recognised(before, i, design.controlsOf[i] ?? []),
+          recognised(after, i, design.controlsOf[i] ?? []),
         ),
       ),
-      pairs: pairs.map(([i, j]) => crossingRiseP(crossing(before, i, j), crossing(after, i, j))),
+      pairs: design.pairs.map(([i, j]) =>
+        crossingRiseP(crossing(before, i, j), crossing(after, i, j)),
+      ),
     };
   };
 
-  const observedBefore = attribution.confusion(baseMembers);
-  const observedAfter = attribution.confusion(candMembers);
-  const observed = statistics();
-  const recognitionBelow = new Array<number>(tested.length).fill(0);
-  const pairsBelow = new Array<number>(pairs.length).fill(0);
+  const observed: Observed = {
+    before: attribution.confusion(baseMembers),
+    after: attribution.confusion(candMembers),
+    ...statistics(),
+  };
+  const recognitionBelow = new Array<number>(design.tested.length).fill(0);
+  const pairsBelow = new Array<number>(design.pairs.length).fill(0);
   const rng = createRng(input.seed);
   for (let s = 0; s < input.swaps; s++) {
     for (const [i, k] of cells) {
@@ -145,33 +122,102 @@ export function swapTest(input: SwapTestInput): SwapTestResult {
     });
   }
   const adjust = (count: number) => (1 + count) / (1 + input.swaps);
-
   return {
     swaps: input.swaps,
     pairedCells: cells.length,
+    ...swapResults(assistants, design, observed, {
+      recognition: recognitionBelow.map(adjust),
+      pairs: pairsBelow.map(adjust),
+    }),
+  };
+}
+
+/** Dot products of every pair of rows (cosines, for unit vectors). */
+function gramMatrix(rows: readonly Vector[]): Float64Array {
+  const total = rows.length;
+  const gram = new Float64Array(total * total);
+  for (let i = 0; i < total; i++) {
+    for (let j = i; j < total; j++) {
+      const value = dot(rows[i] ?? [], rows[j] ?? []);
+      gram[i * total + j] = value;
+      gram[j * total + i] = value;
+    }
+  }
+  return gram;
+}
+
+/** Cells (assistant, probe, sample) both models answered: [baseline index, candidate index]. */
+function swappableCells(
+  baseline: readonly CollectedAnswer[],
+  candidate: readonly CollectedAnswer[],
+): [number, number][] {
+  const slotOf = new Map<string, number>();
+  baseline.forEach((a, i) => {
+    slotOf.set(cellKey(a), i);
+  });
+  const cells: [number, number][] = [];
+  candidate.forEach((a, k) => {
+    const i = slotOf.get(cellKey(a));
+    if (i !== undefined) cells.push([i, k]);
+  });
+  return cells;
+}
+
+/** Which assistants and pairs are tested, and each assistant's controls. */
+function testDesign(assistants: readonly PersonasAssistant[]) {
+  const index = new Map(assistants.map((a, i) => [a.name, i]));
+  return {
+    controlsOf: assistants.map((assistant) =>
+      assistants.flatMap((other, j) => (other.control?.of === assistant.name ? [j] : [])),
+    ),
+    tested: assistants.flatMap((a, i) => (a.control ? [] : [i])),
+    pairs: testedPairs(assistants).map(
+      ([a, b]) => [index.get(a.name) ?? 0, index.get(b.name) ?? 0] as const,
+    ),
+  };
+}
+
+type Design = ReturnType<typeof testDesign>;
+
+/** Both models' confusion on the observed labelling, and each test's p-value on it. */
+interface Observed {
+  before: Confusion;
+  after: Confusion;
+  recognition: number[];
+  pairs: number[];
+}
+
+function swapResults(
+  assistants: readonly PersonasAssistant[],
+  { controlsOf, tested, pairs }: Design,
+  observed: Observed,
+  adjusted: { recognition: number[]; pairs: number[] },
+): Pick<SwapTestResult, 'recognition' | 'pairs'> {
+  const classCount = assistants.length;
+  return {
     recognition: tested.map((i, t) => {
-      const b = recognised(observedBefore, i, controlsOf[i] ?? []);
-      const c = recognised(observedAfter, i, controlsOf[i] ?? []);
+      const b = recognised(observed.before, i, controlsOf[i] ?? []);
+      const c = recognised(observed.after, i, controlsOf[i] ?? []);
       return {
         assistant: assistants[i]?.name ?? '',
         baseline: { hits: b.recognised, answers: b.answers },
         candidate: { hits: c.recognised, answers: c.answers },
         p: observed.recognition[t] ?? 1,
-        adjusted: adjust(recognitionBelow[t] ?? 0),
+        adjusted: adjusted.recognition[t] as number,
       };
     }),
     pairs: pairs.map(([i, j], t) => {
-      const b = crossing(observedBefore, i, j);
-      const c = crossing(observedAfter, i, j);
+      const b = crossing(observed.before, i, j);
+      const c = crossing(observed.after, i, j);
       return {
         a: assistants[i]?.name ?? '',
         b: assistants[j]?.name ?? '',
         baseline: { hits: b.crossings, answers: b.answers },
         candidate: { hits: c.crossings, answers: c.answers },
-        aAsB: observedAfter.counts[i * classCount + j] ?? 0,
-        bAsA: observedAfter.counts[j * classCount + i] ?? 0,
+        aAsB: observed.after.counts[i * classCount + j] ?? 0,
+        bAsA: observed.after.counts[j * classCount + i] ?? 0,
         p: observed.pairs[t] ?? 1,
-        adjusted: adjust(pairsBelow[t] ?? 0),
+        adjusted: adjusted.pairs[t] as number,
       };
     }),
   };
