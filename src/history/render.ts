@@ -62,6 +62,14 @@ const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
 const POINT = '#4878a8';
 const REPULL = '#c0392b';
 
+/** Where a night and a value fall on the chart. */
+interface Axes {
+  x(i: number): number;
+  y(v: number): number;
+  yMax: number;
+  nights: number;
+}
+
 export function historyChart(section: HistorySection): Chart | null {
   const nights = section.nights;
   const measured = nights.filter((n) => n.ece !== null);
@@ -69,29 +77,44 @@ export function historyChart(section: HistorySection): Chart | null {
   const top = Math.max(0.1, ...measured.map((n) => n.ece?.high ?? 0));
   const yMax = Math.min(1, Math.ceil(top * 10) / 10);
   const n = nights.length;
-  const x = (i: number) => PLOT.left + (n === 1 ? PLOT_W / 2 : (i * PLOT_W) / (n - 1));
-  const y = (v: number) => PLOT.top + (1 - Math.min(v, yMax) / yMax) * PLOT_H;
+  const axes: Axes = {
+    x: (i) => PLOT.left + (n === 1 ? PLOT_W / 2 : (i * PLOT_W) / (n - 1)),
+    y: (v) => PLOT.top + (1 - Math.min(v, yMax) / yMax) * PLOT_H,
+    yMax,
+    nights: n,
+  };
   const title = `ECE per night: ${section.model}`;
-  const body: string[] = [];
+  const body = [
+    ...driftWindowShade(section, axes),
+    ...gridLines(axes),
+    ...nights.flatMap((night, i) => nightMarks(night, i, axes)),
+    ...frame(section, title),
+  ];
+  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH, HEIGHT, title, body) };
+}
 
-  // The nights the drift rule fitted: the last `window` nights that have an ECE.
+/** The nights the drift rule fitted: the last `window` nights that have an ECE. */
+function driftWindowShade(section: HistorySection, { x, nights: n }: Axes): string[] {
   const window = section.drift.window;
-  if (window > 0) {
-    const indices = nights.map((night, i) => (night.ece ? i : -1)).filter((i) => i >= 0);
-    const first = indices[Math.max(0, indices.length - window)] ?? 0;
-    const left = Math.max(PLOT.left, x(first) - (n > 1 ? PLOT_W / (n - 1) / 2 : 10));
-    body.push(
-      element('rect', {
-        x: left,
-        y: PLOT.top,
-        width: PLOT.left + PLOT_W - left,
-        height: PLOT_H,
-        fill: section.drift.fired ? '#fbe3e0' : '#eef3f8',
-      }),
-    );
-  }
-  for (const v of [0, 0.25, 0.5, 0.75, 1].map((t) => t * yMax)) {
-    body.push(
+  if (window <= 0) return [];
+  const indices = section.nights.map((night, i) => (night.ece ? i : -1)).filter((i) => i >= 0);
+  const first = indices[Math.max(0, indices.length - window)] ?? 0;
+  const left = Math.max(PLOT.left, x(first) - (n > 1 ? PLOT_W / (n - 1) / 2 : 10));
+  return [
+    element('rect', {
+      x: left,
+      y: PLOT.top,
+      width: PLOT.left + PLOT_W - left,
+      height: PLOT_H,
+      fill: section.drift.fired ? '#fbe3e0' : '#eef3f8',
+    }),
+  ];
+}
+
+function gridLines({ y, yMax }: Axes): string[] {
+  return [0, 0.25, 0.5, 0.75, 1].flatMap((t) => {
+    const v = t * yMax;
+    return [
       element('line', {
         x1: PLOT.left,
         y1: y(v),
@@ -100,50 +123,58 @@ export function historyChart(section: HistorySection): Chart | null {
         stroke: '#e6e6e6',
       }),
       text(PLOT.left - 6, y(v) + 4, num(v, 2), { 'text-anchor': 'end', fill: '#555' }),
-    );
-  }
-  nights.forEach((night, i) => {
-    if (night.rePulled) {
-      body.push(
-        element('line', {
-          x1: x(i),
-          y1: PLOT.top,
-          x2: x(i),
-          y2: PLOT.top + PLOT_H,
-          stroke: REPULL,
-          'stroke-dasharray': '4 3',
-        }),
-        text(x(i) + 3, PLOT.top + 10, 'model re-pulled', { fill: REPULL, 'font-size': 10 }),
-      );
-    }
-    const label = n <= 16 || i % Math.ceil(n / 16) === 0 || i === n - 1;
-    if (label) {
-      body.push(
-        text(x(i), PLOT.top + PLOT_H + 14, day(night.date).slice(5), {
-          'text-anchor': 'middle',
-          fill: '#555',
-          'font-size': 10,
-        }),
-      );
-    }
-    if (!night.ece) return;
+    ];
+  });
+}
+
+/** A night's re-pull line, date label and ECE with its interval. */
+function nightMarks(night: HistoryNight, i: number, { x, y, nights: n }: Axes): string[] {
+  const body: string[] = [];
+  if (night.rePulled) {
     body.push(
       element('line', {
         x1: x(i),
-        y1: y(night.ece.low),
+        y1: PLOT.top,
         x2: x(i),
-        y2: y(night.ece.high),
-        stroke: '#222',
+        y2: PLOT.top + PLOT_H,
+        stroke: REPULL,
+        'stroke-dasharray': '4 3',
       }),
-      element('circle', { cx: x(i), cy: y(night.ece.value), r: 3.5, fill: POINT }),
+      text(x(i) + 3, PLOT.top + 10, 'model re-pulled', { fill: REPULL, 'font-size': 10 }),
     );
-  });
+  }
+  const label = n <= 16 || i % Math.ceil(n / 16) === 0 || i === n - 1;
+  if (label) {
+    body.push(
+      text(x(i), PLOT.top + PLOT_H + 14, day(night.date).slice(5), {
+        'text-anchor': 'middle',
+        fill: '#555',
+        'font-size': 10,
+      }),
+    );
+  }
+  if (!night.ece) return body;
+  body.push(
+    element('line', {
+      x1: x(i),
+      y1: y(night.ece.low),
+      x2: x(i),
+      y2: y(night.ece.high),
+      stroke: '#222',
+    }),
+    element('circle', { cx: x(i), cy: y(night.ece.value), r: 3.5, fill: POINT }),
+  );
+  return body;
+}
+
+/** Plot border, title, the drift rule's outcome and the axis captions. */
+function frame(section: HistorySection, title: string): string[] {
   const d = section.drift;
   const verdict =
     d.window === 0
       ? `drift rule: ${d.available} of ${d.required} nights`
       : `drift over ${d.window} nights: ${signed(d.rise ?? 0)} (limit ${signed(d.maxRise)}, z ${num(d.z ?? 0, 2)})${d.fired ? ' — FAIL' : ''}`;
-  body.push(
+  return [
     element('rect', {
       x: PLOT.left,
       y: PLOT.top,
@@ -167,8 +198,7 @@ export function historyChart(section: HistorySection): Chart | null {
       fill: '#555',
       'font-size': 10,
     }),
-  );
-  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH, HEIGHT, title, body) };
+  ];
 }
 
 export function rePulledNights(nights: readonly HistoryNight[]): string[] {

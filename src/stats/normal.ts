@@ -104,6 +104,56 @@ export function normalSurvival(x: number): number {
   return normalTails(x).upper;
 }
 
+/**
+ * Coefficients of Wichura's algorithm AS241 (PPND16), highest power first: rational
+ * approximations of the quantile in the centre (|p − 0.5| ≤ 0.425), the near tail
+ * (r = √−ln(tail) ≤ 5) and the far tail.
+ */
+const CENTRAL = {
+  numerator: [
+    2509.0809287301227, 33430.57558358813, 67265.7709270087, 45921.95393154987, 13731.69376550946,
+    1971.5909503065513, 133.14166789178438, 3.3871328727963665,
+  ],
+  denominator: [
+    5226.495278852854, 28729.085735721943, 39307.89580009271, 21213.794301586597, 5394.196021424751,
+    687.1870074920579, 42.31333070160091, 1,
+  ],
+} as const;
+const NEAR_TAIL = {
+  numerator: [
+    0.0007745450142783414, 0.022723844989269184, 0.2417807251774506, 1.2704582524523684,
+    3.6478483247632045, 5.769497221460691, 4.630337846156546, 1.4234371107496835,
+  ],
+  denominator: [
+    1.0507500716444169e-9, 0.0005475938084995345, 0.015198666563616457, 0.14810397642748008,
+    0.6897673349851, 1.6763848301838038, 2.053191626637759, 1,
+  ],
+} as const;
+const FAR_TAIL = {
+  numerator: [
+    2.0103343992922881e-7, 0.000027115555687434876, 0.0012426609473880784, 0.026532189526576124,
+    0.29656057182850487, 1.7848265399172913, 5.463784911164114, 6.657904643501103,
+  ],
+  denominator: [
+    2.0442631033899397e-15, 1.421511758316446e-7, 0.000018463183175100548, 0.0007868691311456133,
+    0.014875361290850615, 0.1369298809227358, 0.599832206555888, 1,
+  ],
+} as const;
+
+/** Horner's rule, highest power first. */
+function polynomial(coefficients: readonly number[], x: number): number {
+  let value = coefficients[0] as number;
+  for (let k = 1; k < coefficients.length; k++) value = value * x + (coefficients[k] as number);
+  return value;
+}
+
+function rational(
+  table: { numerator: readonly number[]; denominator: readonly number[] },
+  x: number,
+): number {
+  return polynomial(table.numerator, x) / polynomial(table.denominator, x);
+}
+
 /** The x with P(Z ≤ x) = p, for Z ~ N(0, 1). p = 0 → −Infinity, p = 1 → +Infinity. */
 export function normalQuantile(p: number): number {
   if (Number.isNaN(p) || p < 0 || p > 1) {
@@ -114,79 +164,9 @@ export function normalQuantile(p: number): number {
   const q = p - 0.5;
   if (Math.abs(q) <= 0.425) {
     const r = 0.180625 - q * q;
-    return (
-      (q *
-        (((((((r * 2509.0809287301227 + 33430.57558358813) * r + 67265.7709270087) * r +
-          45921.95393154987) *
-          r +
-          13731.69376550946) *
-          r +
-          1971.5909503065513) *
-          r +
-          133.14166789178438) *
-          r +
-          3.3871328727963665)) /
-      (((((((r * 5226.495278852854 + 28729.085735721943) * r + 39307.89580009271) * r +
-        21213.794301586597) *
-        r +
-        5394.196021424751) *
-        r +
-        687.1870074920579) *
-        r +
-        42.31333070160091) *
-        r +
-        1)
-    );
+    return (q * polynomial(CENTRAL.numerator, r)) / polynomial(CENTRAL.denominator, r);
   }
-  let r = q < 0 ? p : 1 - p;
-  r = Math.sqrt(-Math.log(r));
-  let value: number;
-  if (r <= 5) {
-    r -= 1.6;
-    value =
-      (((((((r * 0.0007745450142783414 + 0.022723844989269184) * r + 0.2417807251774506) * r +
-        1.2704582524523684) *
-        r +
-        3.6478483247632045) *
-        r +
-        5.769497221460691) *
-        r +
-        4.630337846156546) *
-        r +
-        1.4234371107496835) /
-      (((((((r * 1.0507500716444169e-9 + 0.0005475938084995345) * r + 0.015198666563616457) * r +
-        0.14810397642748008) *
-        r +
-        0.6897673349851) *
-        r +
-        1.6763848301838038) *
-        r +
-        2.053191626637759) *
-        r +
-        1);
-  } else {
-    r -= 5;
-    value =
-      (((((((r * 2.0103343992922881e-7 + 0.000027115555687434876) * r + 0.0012426609473880784) * r +
-        0.026532189526576124) *
-        r +
-        0.29656057182850487) *
-        r +
-        1.7848265399172913) *
-        r +
-        5.463784911164114) *
-        r +
-        6.657904643501103) /
-      (((((((r * 2.0442631033899397e-15 + 1.421511758316446e-7) * r + 0.000018463183175100548) * r +
-        0.0007868691311456133) *
-        r +
-        0.014875361290850615) *
-        r +
-        0.1369298809227358) *
-        r +
-        0.599832206555888) *
-        r +
-        1);
-  }
+  const r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  const value = r <= 5 ? rational(NEAR_TAIL, r - 1.6) : rational(FAR_TAIL, r - 5);
   return q < 0 ? -value : value;
 }

@@ -161,6 +161,25 @@ export interface SplitHalfResult {
   usedSplits: number;
 }
 
+/** Running sums of the paired half-accuracies of one split. */
+interface PairSums {
+  n: number;
+  sa: number;
+  sb: number;
+  saa: number;
+  sbb: number;
+  sab: number;
+}
+
+function addPair(sums: PairSums, accA: number, accB: number): void {
+  sums.n++;
+  sums.sa += accA;
+  sums.sb += accB;
+  sums.saa += accA * accA;
+  sums.sbb += accB * accB;
+  sums.sab += accA * accB;
+}
+
 /**
  * Split-half reliability over all items of `masks`. Items with no valid sample in one half
  * of a split leave that split's correlation.
@@ -170,89 +189,13 @@ export function splitHalfReliability(
   splits: readonly Uint32Array[],
 ): SplitHalfResult {
   const rValues: number[] = [];
-  const { words, items, correct, valid } = masks;
   const fullLast = masks.samples % 32 === 0 ? 0xffffffff : (2 ** (masks.samples % 32) - 1) >>> 0;
   const full = fullyAnswered(masks, fullLast);
   for (const split of splits) {
-    let n = 0;
-    let sa = 0;
-    let sb = 0;
-    let saa = 0;
-    let sbb = 0;
-    let sab = 0;
-    if (words === 1) {
-      const a = split[0] as number;
-      const b = ~a & fullLast;
-      // Fully answered items: the half sizes are fixed, so the sums reduce to integer sums
-      // of the correct count in half A (ca) — one popcount per item and split.
-      const ha = popcount(a);
-      const hb = popcount(b);
-      let s1 = 0;
-      let s2 = 0;
-      let sxca = 0;
-      const fullCorrect = full.correct;
-      const fullX = full.x;
-      const m = fullCorrect.length;
-      for (let f = 0; f < m; f++) {
-        let bits = (fullCorrect[f] as number) & a;
-        bits -= (bits >>> 1) & 0x55555555;
-        bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
-        const ca = Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-        s1 += ca;
-        s2 += ca * ca;
-        sxca += (fullX[f] as number) * ca;
-      }
-      if (m > 0) {
-        n += m;
-        sa += s1 / ha;
-        sb += (full.sumX - s1) / hb;
-        saa += s2 / (ha * ha);
-        sbb += (full.sumXX - 2 * sxca + s2) / (hb * hb);
-        sab += (sxca - s2) / (ha * hb);
-      }
-      for (const i of full.partial) {
-        const c = correct[i] as number;
-        const v = valid[i] as number;
-        const va = popcount(v & a);
-        const vb = popcount(v & b);
-        if (va === 0 || vb === 0) continue;
-        const accA = popcount(c & a) / va;
-        const accB = popcount(c & b) / vb;
-        n++;
-        sa += accA;
-        sb += accB;
-        saa += accA * accA;
-        sbb += accB * accB;
-        sab += accA * accB;
-      }
-    } else {
-      for (let i = 0; i < items; i++) {
-        let ca = 0;
-        let cb = 0;
-        let va = 0;
-        let vb = 0;
-        for (let w = 0; w < words; w++) {
-          const full = w === words - 1 ? fullLast : 0xffffffff;
-          const a = split[w] as number;
-          const b = ~a & full;
-          const c = correct[i * words + w] as number;
-          const v = valid[i * words + w] as number;
-          ca += popcount(c & a);
-          cb += popcount(c & b);
-          va += popcount(v & a);
-          vb += popcount(v & b);
-        }
-        if (va === 0 || vb === 0) continue;
-        const accA = ca / va;
-        const accB = cb / vb;
-        n++;
-        sa += accA;
-        sb += accB;
-        saa += accA * accA;
-        sbb += accB * accB;
-        sab += accA * accB;
-      }
-    }
+    const sums: PairSums = { n: 0, sa: 0, sb: 0, saa: 0, sbb: 0, sab: 0 };
+    if (masks.words === 1) sumOneWordSplit(masks, full, split[0] as number, fullLast, sums);
+    else sumManyWordSplit(masks, split, fullLast, sums);
+    const { n, sa, sb, saa, sbb, sab } = sums;
     if (n < 2) continue;
     const sxx = saa - (sa * sa) / n;
     const syy = sbb - (sb * sb) / n;
@@ -262,13 +205,94 @@ export function splitHalfReliability(
   }
   if (rValues.length === 0) return { reliability: Number.NaN, medianR: Number.NaN, usedSplits: 0 };
   rValues.sort((x, y) => x - y);
-  const middle = rValues.length / 2;
-  const medianR = Number.isInteger(middle)
-    ? ((rValues[middle - 1] as number) + (rValues[middle] as number)) / 2
-    : (rValues[Math.floor(middle)] as number);
   const reliabilities = rValues.map((r) => spearmanBrown(r)).sort((x, y) => x - y);
-  const reliability = Number.isInteger(middle)
-    ? ((reliabilities[middle - 1] as number) + (reliabilities[middle] as number)) / 2
-    : (reliabilities[Math.floor(middle)] as number);
-  return { reliability, medianR, usedSplits: rValues.length };
+  return {
+    reliability: middleOfSorted(reliabilities),
+    medianR: middleOfSorted(rValues),
+    usedSplits: rValues.length,
+  };
+}
+
+/** The median of a sorted, non-empty list. */
+function middleOfSorted(sorted: readonly number[]): number {
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle)
+    ? ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+    : (sorted[Math.floor(middle)] as number);
+}
+
+/**
+ * K ≤ 32. Fully answered items: the half sizes are fixed, so the sums reduce to integer sums
+ * of the correct count in half A (ca) — one popcount per item and split.
+ */
+function sumOneWordSplit(
+  masks: SampleMasks,
+  full: ReturnType<typeof fullyAnswered>,
+  a: number,
+  fullLast: number,
+  sums: PairSums,
+): void {
+  const b = ~a & fullLast;
+  const ha = popcount(a);
+  const hb = popcount(b);
+  let s1 = 0;
+  let s2 = 0;
+  let sxca = 0;
+  const fullCorrect = full.correct;
+  const fullX = full.x;
+  const m = fullCorrect.length;
+  for (let f = 0; f < m; f++) {
+    let bits = (fullCorrect[f] as number) & a;
+    bits -= (bits >>> 1) & 0x55555555;
+    bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+    const ca = Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+    s1 += ca;
+    s2 += ca * ca;
+    sxca += (fullX[f] as number) * ca;
+  }
+  if (m > 0) {
+    sums.n += m;
+    sums.sa += s1 / ha;
+    sums.sb += (full.sumX - s1) / hb;
+    sums.saa += s2 / (ha * ha);
+    sums.sbb += (full.sumXX - 2 * sxca + s2) / (hb * hb);
+    sums.sab += (sxca - s2) / (ha * hb);
+  }
+  const { correct, valid } = masks;
+  for (const i of full.partial) {
+    const c = correct[i] as number;
+    const v = valid[i] as number;
+    const va = popcount(v & a);
+    const vb = popcount(v & b);
+    if (va === 0 || vb === 0) continue;
+    addPair(sums, popcount(c & a) / va, popcount(c & b) / vb);
+  }
+}
+
+function sumManyWordSplit(
+  masks: SampleMasks,
+  split: Uint32Array,
+  fullLast: number,
+  sums: PairSums,
+): void {
+  const { words, items, correct, valid } = masks;
+  for (let i = 0; i < items; i++) {
+    let ca = 0;
+    let cb = 0;
+    let va = 0;
+    let vb = 0;
+    for (let w = 0; w < words; w++) {
+      const full = w === words - 1 ? fullLast : 0xffffffff;
+      const a = split[w] as number;
+      const b = ~a & full;
+      const c = correct[i * words + w] as number;
+      const v = valid[i * words + w] as number;
+      ca += popcount(c & a);
+      cb += popcount(c & b);
+      va += popcount(v & a);
+      vb += popcount(v & b);
+    }
+    if (va === 0 || vb === 0) continue;
+    addPair(sums, ca / va, cb / vb);
+  }
 }

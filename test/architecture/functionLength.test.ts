@@ -14,9 +14,6 @@ const MAX_LINES = 80;
  * it is deleted here.
  */
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
-  'history/render.ts:historyChart': '#14 acceptance: split, behaviour unchanged',
-  'stats/splitHalf.ts:splitHalfReliability': '#14 acceptance: split, behaviour unchanged',
-  'stats/normal.ts:normalQuantile': '#14 acceptance: split, behaviour unchanged',
   'checks/churn/report/markdown.ts:renderSampledChurnSection':
     '#14 item 3: the churn section owned by the check',
   'checks/churn/report/charts.ts:churnCharts': '#14 item 3: the churn section owned by the check',
