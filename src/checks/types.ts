@@ -29,7 +29,13 @@ export function checkFalseAlarmBudget(config: GateConfig): number {
   return config.falseAlarmRate / config.checks.length;
 }
 
-export type Severity = 'fail' | 'warn' | 'inconclusive' | 'info';
+/** How much a finding weighs, most severe first (report.json and the summary use this order). */
+export const SEVERITIES = ['fail', 'warn', 'inconclusive', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** The verdict of a run, as report.json, the outputs and the nightly history spell it. */
+export const VERDICT_STATUSES = ['pass', 'warn', 'fail', 'inconclusive'] as const;
+export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
 
 /** One gate rule evaluated: a sentence a reader understands, and the numbers behind it. */
 export interface GateFinding {

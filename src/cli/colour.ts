@@ -3,8 +3,10 @@
  * in brightness (bold red, yellow, cyan, green), and never in a pipe, a file, a CI log that
  * is not a terminal, or when NO_COLOR is set (https://no-color.org: any non-empty value).
  */
+import type { Severity, VerdictStatus } from '../checks/types.js';
+
 export type Paint = (text: string, tone: Tone) => string;
-export type Tone = 'fail' | 'warn' | 'inconclusive' | 'pass' | 'info';
+export type Tone = VerdictStatus | Severity;
 
 const CODES: Record<Tone, string> = {
   fail: '1;31',

@@ -48,10 +48,18 @@ const httpUrl = z
   }, 'expected an http:// or https:// URL such as http://127.0.0.1:11434')
   .refine((value) => !hasCredentials(value), CREDENTIALS_REFUSED);
 
+/** Where answers come from: a server speaking one of two APIs, or llama.cpp in-process. */
+export const PROVIDER_KINDS = ['ollama', 'openai', 'embedded'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** GPU backends of the embedded provider. */
+export const EMBEDDED_GPU_OPTIONS = ['off', 'auto', 'cuda', 'vulkan'] as const;
+export type EmbeddedGpu = (typeof EMBEDDED_GPU_OPTIONS)[number];
+
 export const providerSchema = z
   .object({
     /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
-    kind: z.enum(['ollama', 'openai', 'embedded']).default('ollama'),
+    kind: z.enum(PROVIDER_KINDS).default('ollama'),
     /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
     host: httpUrl.optional(),
     /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
@@ -62,7 +70,7 @@ export const providerSchema = z
     /** Embedded provider: CPU threads (default: physical cores). */
     threads: z.number().int().min(1).max(1024).optional(),
     /** Embedded provider: GPU backend; needs its @node-llama-cpp build installed (docs/embedded.md). */
-    gpu: z.enum(['off', 'auto', 'cuda', 'vulkan']).default('off'),
+    gpu: z.enum(EMBEDDED_GPU_OPTIONS).default('off'),
   })
   .strict();
 

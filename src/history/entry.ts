@@ -4,6 +4,7 @@
  * `report/historyEntry.ts`.
  */
 import { z } from 'zod';
+import { VERDICT_STATUSES } from '../checks/types.js';
 
 export const HISTORY_VERSION = 1;
 
@@ -19,7 +20,7 @@ export const historyEntrySchema = z
     commit: z.string().nullable(),
     model: z.string().min(1),
     digest: z.string().nullable(),
-    verdict: z.enum(['pass', 'warn', 'fail', 'inconclusive']),
+    verdict: z.enum(VERDICT_STATUSES),
     /** Dragon: ECE with its 95% cluster-bootstrap interval over games. */
     ece: estimate.nullable(),
     brier: finite.nullable(),

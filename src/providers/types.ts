@@ -2,6 +2,7 @@
  * The one interface every model server is reached through. Checks and the runner never see
  * a client library; they see ChatRequest → ChatResponse and typed failures.
  */
+import type { ProviderKind } from '../config/schema.js';
 import { neutralise } from '../text/neutralise.js';
 
 export interface ChatMessage {
@@ -90,7 +91,7 @@ export interface ModelMetadata {
 }
 
 export interface ServerInfo {
-  provider: 'ollama' | 'openai' | 'embedded';
+  provider: ProviderKind;
   host: string;
   version: string | null;
   simulated: boolean;

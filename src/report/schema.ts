@@ -10,7 +10,8 @@
 import { z } from 'zod';
 import { headlineSchema } from '../checks/headline.js';
 import { sectionSchemas } from '../checks/registry.js';
-import { CHECK_NAMES, type GateConfig } from '../config/schema.js';
+import { SEVERITIES, VERDICT_STATUSES } from '../checks/types.js';
+import { CHECK_NAMES, type GateConfig, PROVIDER_KINDS } from '../config/schema.js';
 import type { HistorySection } from '../history/section.js';
 import type { RunOperations } from '../operations/types.js';
 
@@ -27,7 +28,7 @@ const findingSchema = z
   .object({
     check: z.enum(CHECK_NAMES),
     rule: z.string().min(1).describe('Stable rule id, e.g. "max-deteriorated".'),
-    severity: z.enum(['fail', 'warn', 'inconclusive', 'info']),
+    severity: z.enum(SEVERITIES),
     message: z.string().describe('The rule evaluated, as a sentence.'),
     values: z
       .record(z.string(), z.union([finite, z.string(), z.boolean(), z.null()]))
@@ -113,7 +114,7 @@ export const reportSchema = z
     createdAt: z.iso.datetime().describe('When the report was built (UTC, ISO 8601).'),
     run: z.object({
       provider: z.object({
-        provider: z.enum(['ollama', 'openai', 'embedded']),
+        provider: z.enum(PROVIDER_KINDS),
         host: z.string(),
         version: z.string().nullable(),
         simulated: z.boolean(),
@@ -140,7 +141,7 @@ export const reportSchema = z
     checks: z.object(sectionSchemas()),
     headline: headlineSchema,
     verdict: z.object({
-      status: z.enum(['pass', 'warn', 'fail', 'inconclusive']),
+      status: z.enum(VERDICT_STATUSES),
       reasons: z.array(findingSchema),
       suppressed: z.array(findingSchema),
       rules: z.array(ruleSchema).default([]),

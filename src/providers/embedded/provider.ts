@@ -46,8 +46,7 @@ import {
 import { type NodeLlamaCpp, loadEngine } from './engine.js';
 import { defaultThreads } from './threads.js';
 import { errorMessage } from '../../text/format.js';
-
-export type EmbeddedGpu = 'off' | 'auto' | 'cuda' | 'vulkan';
+import type { EmbeddedGpu } from '../../config/schema.js';
 
 export interface EmbeddedProviderOptions {
   /** Per-request limit, queue time included. */
