@@ -9,6 +9,7 @@
  * pmf(i + 1) / pmf(i) = (n − i) / (i + 1) · p / (1 − p), so no term underflows before the
  * terms that matter have been added.
  */
+import { logChoose } from './logChoose.js';
 
 /** P(X = k) for X ~ Binomial(n, p). */
 export function binomialPmf(k: number, n: number, p: number): number {
@@ -54,14 +55,6 @@ function sumDownward(from: number, n: number, p: number): number {
     if (term < total * Number.EPSILON * 1e-3) break;
   }
   return Math.min(1, total);
-}
-
-/** ln C(n, k) as a sum of logs: exact enough for the n of a persona audit (hundreds). */
-function logChoose(n: number, k: number): number {
-  const small = Math.min(k, n - k);
-  let total = 0;
-  for (let i = 1; i <= small; i++) total += Math.log((n - small + i) / i);
-  return total;
 }
 
 function assertArguments(k: number, n: number, p: number): void {

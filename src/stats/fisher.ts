@@ -12,20 +12,9 @@
  * probability equals the observed one up to rounding count as "as extreme".
  */
 
+import { hypergeometric } from './hypergeometric.js';
+
 const RELATIVE_TOLERANCE = 1 + 1e-7;
-
-const logFactorials: number[] = [0];
-
-function logFactorial(n: number): number {
-  for (let i = logFactorials.length; i <= n; i++) {
-    logFactorials.push((logFactorials[i - 1] as number) + Math.log(i));
-  }
-  return logFactorials[n] as number;
-}
-
-function logChoose(n: number, k: number): number {
-  return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
-}
 
 export function fisherExactTwoSided(a: number, b: number, c: number, d: number): number {
   for (const cell of [a, b, c, d]) {
@@ -36,19 +25,12 @@ export function fisherExactTwoSided(a: number, b: number, c: number, d: number):
   const row1 = a + b;
   const row2 = c + d;
   const column1 = a + c;
-  const n = row1 + row2;
-  const lowest = Math.max(0, column1 - row2);
-  const highest = Math.min(row1, column1);
-  if (lowest === highest) return 1;
-  const denominator = logChoose(n, column1);
-  const logP = (k: number): number =>
-    logChoose(row1, k) + logChoose(row2, column1 - k) - denominator;
-  const observed = Math.exp(logP(a));
+  // a is the successes of row 1 among the column1 successes of both rows.
+  const { low, pmf } = hypergeometric(row2, row1, column1);
+  if (pmf.length === 1) return 1;
+  const observed = pmf[a - low] as number;
   let total = 0;
-  for (let k = lowest; k <= highest; k++) {
-    const p = Math.exp(logP(k));
-    if (p <= observed * RELATIVE_TOLERANCE) total += p;
-  }
+  for (const p of pmf) if (p <= observed * RELATIVE_TOLERANCE) total += p;
   return Math.min(1, total);
 }
 
@@ -83,11 +65,8 @@ export function fisherExactGreater(a: number, b: number, c: number, d: number): 
   const row1 = a + b;
   const row2 = c + d;
   const column1 = a + c;
-  const highest = Math.min(row1, column1);
-  const denominator = logChoose(row1 + row2, column1);
+  const { low, pmf } = hypergeometric(row2, row1, column1);
   let total = 0;
-  for (let k = a; k <= highest; k++) {
-    total += Math.exp(logChoose(row1, k) + logChoose(row2, column1 - k) - denominator);
-  }
+  for (let j = a - low; j < pmf.length; j++) total += pmf[j] as number;
   return Math.min(1, total);
 }

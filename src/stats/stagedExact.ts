@@ -12,22 +12,10 @@
  * Two-sided rule: the sum of P(T = s) over every s no more probable than the observed value,
  * with the same 1e-7 relative tolerance as src/stats/fisher.ts.
  */
+import { hypergeometric } from './hypergeometric.js';
 import type { Stratum } from './stratifiedExact.js';
 
 const RELATIVE_TOLERANCE = 1 + 1e-7;
-
-const logFactorials: number[] = [0];
-
-function logFactorial(n: number): number {
-  for (let i = logFactorials.length; i <= n; i++) {
-    logFactorials.push((logFactorials[i - 1] as number) + Math.log(i));
-  }
-  return logFactorials[n] as number;
-}
-
-function logChoose(n: number, k: number): number {
-  return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
-}
 
 export interface ConditionalDistribution {
   /** Smallest value T can take given the strata's margins. */
@@ -54,15 +42,9 @@ export function conditionalDistribution(strata: readonly Stratum[]): Conditional
   for (const s of strata) {
     checkStratum(s);
     const t = s.x1 + s.x2;
-    const from = Math.max(0, t - s.n1);
-    const to = Math.min(t, s.n2);
+    const { low: from, pmf: law } = hypergeometric(s.n1, s.n2, t);
     low += from;
-    if (from === to) continue;
-    const total = logChoose(s.n1 + s.n2, t);
-    const law: number[] = [];
-    for (let k = from; k <= to; k++) {
-      law.push(Math.exp(logChoose(s.n2, k) + logChoose(s.n1, t - k) - total));
-    }
+    if (law.length === 1) continue;
     const next = new Array<number>(pmf.length + law.length - 1).fill(0);
     for (let a = 0; a < pmf.length; a++) {
       const pa = pmf[a] as number;

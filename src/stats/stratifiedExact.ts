@@ -18,6 +18,8 @@
  * approximation), valid for any number of trials per stratum.
  */
 
+import { hypergeometric } from './hypergeometric.js';
+
 export interface Stratum {
   x1: number;
   n1: number;
@@ -38,31 +40,6 @@ export interface StratifiedExactResult {
   pUpper: number;
   /** Strata whose table could vary (0 < t < N). */
   informative: number;
-}
-
-const logFactorials: number[] = [0];
-
-function logFactorial(n: number): number {
-  for (let i = logFactorials.length; i <= n; i++) {
-    logFactorials.push((logFactorials[i - 1] as number) + Math.log(i));
-  }
-  return logFactorials[n] as number;
-}
-
-function logChoose(n: number, k: number): number {
-  return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
-}
-
-/** P(x2 = k | t) for k = low … high. */
-function hypergeometric(n1: number, n2: number, t: number): { low: number; pmf: number[] } {
-  const low = Math.max(0, t - n1);
-  const high = Math.min(t, n2);
-  const total = logChoose(n1 + n2, t);
-  const pmf: number[] = [];
-  for (let k = low; k <= high; k++) {
-    pmf.push(Math.exp(logChoose(n2, k) + logChoose(n1, t - k) - total));
-  }
-  return { low, pmf };
 }
 
 function checkStratum(s: Stratum): void {
