@@ -58,13 +58,18 @@ export interface Shard {
   count: number;
 }
 
+/** Whether a shard names one slice of a split: whole numbers with 1 ≤ index ≤ count. */
+export function isShard({ index, count }: Shard): boolean {
+  return Number.isInteger(index) && Number.isInteger(count) && index >= 1 && index <= count;
+}
+
 /** "i/n" with 1 ≤ i ≤ n. */
 export function parseShard(raw: string | undefined, source: string): Shard | null {
   if (raw === undefined || raw.trim() === '') return null;
   const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw.trim());
   const index = match ? Number(match[1]) : Number.NaN;
   const count = match ? Number(match[2]) : Number.NaN;
-  if (!match || count < 1 || index < 1 || index > count) {
+  if (!match || !isShard({ index, count })) {
     throw new InputError(
       `${source}: expected a shard "i/n" with 1 ≤ i ≤ n (e.g. "2/4"), got ${JSON.stringify(raw)}`,
     );

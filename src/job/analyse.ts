@@ -26,7 +26,8 @@ import {
   type SampleRecord,
 } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
-import { type ShardSpec, selectShard, shardLabel } from '../runner/shard.js';
+import { selectShard, shardLabel } from '../runner/shard.js';
+import type { Shard } from '../config/overrides.js';
 import {
   analyseChecks,
   checkContext,
@@ -59,7 +60,7 @@ export interface AnalyseLogsOptions {
   /** `run --limit N` (default: the limit recorded in the logs' run records). */
   limit?: number | null;
   /** The shard a run measured: its slice of the plan is what completeness is measured against. */
-  shard?: ShardSpec | null;
+  shard?: Shard | null;
   /**
    * `model-gate analyze`: the logs must be those of this config — every configured model
    * measured by every selected check, and no shard of a set missing — or nothing is written.

@@ -68,7 +68,8 @@ import {
 import { type ProgressSink, silentProgress } from './progress.js';
 import { ResumePlan } from './resumePlan.js';
 import { Scheduler } from './scheduler.js';
-import { type ShardSpec, selectShard, shardLabel } from './shard.js';
+import { selectShard, shardLabel } from './shard.js';
+import type { Shard } from '../config/overrides.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
 export { RunCancelled } from './callPolicy.js';
@@ -86,7 +87,7 @@ export interface RunPlanOptions {
   warmup?: boolean;
   warmupTimeoutMs?: number;
   numCtx?: number;
-  shard?: ShardSpec | null;
+  shard?: Shard | null;
   /** `run --limit N`: recorded in the run record, so that any report of the log says smoke run. */
   limit?: number | null;
   signal?: AbortSignal;

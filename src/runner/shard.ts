@@ -7,15 +7,10 @@
  * estimated length, not their turn cap: weighing the cap left the shard without games idle
  * long before the others.
  */
+import type { WorkUnit } from '../checks/workUnit.js';
+import { isShard, type Shard } from '../config/overrides.js';
 import { InputError } from '../errors.js';
 import { estimatedCalls } from './cost.js';
-import type { WorkUnit } from '../checks/workUnit.js';
-
-export interface ShardSpec {
-  /** 1-based: "2/4" is index 2 of count 4. */
-  index: number;
-  count: number;
-}
 
 /** A unit's weight in the split: at least one call, so empty units still spread. */
 function weight(unit: WorkUnit): number {
@@ -54,17 +49,17 @@ export function shardAssignment<U extends WorkUnit>(
 
 export function selectShard<U extends WorkUnit>(
   units: readonly U[],
-  shard: ShardSpec | null | undefined,
+  shard: Shard | null | undefined,
 ): U[] {
   if (!shard || shard.count === 1) return [...units];
   const { index, count } = shard;
-  if (!Number.isInteger(index) || !Number.isInteger(count) || index < 1 || index > count) {
+  if (!isShard(shard)) {
     throw new InputError(`shard: expected "i/n" with 1 ≤ i ≤ n, got "${index}/${count}"`);
   }
   const { shardOf } = shardAssignment(units, count);
   return units.filter((unit) => shardOf.get(unit) === index - 1);
 }
 
-export function shardLabel(shard: ShardSpec | null | undefined): string | null {
+export function shardLabel(shard: Shard | null | undefined): string | null {
   return shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null;
 }
