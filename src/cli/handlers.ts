@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { REFERENCE_PLAYERS } from '../checks/dragon/index.js';
 import { renderMaze } from '../checks/dragon/mazeCommand.js';
 import { DEFAULT_WALLS, MAX_WALLS } from '../checks/dragon/protocol.js';
 import { dragonCheck } from '../checks/dragon/index.js';
-import { loadConfig } from '../config/load.js';
+import { configFileRequired, loadConfig } from '../config/load.js';
 import { parseShard } from '../config/overrides.js';
 import { parseSeedRange } from '../config/seedList.js';
 import { ExitCode, InputError } from '../errors.js';
@@ -155,7 +154,7 @@ export const handlers: CommandHandlers = {
     const file = typeof options.config === 'string' ? options.config : undefined;
     const loaded = loadConfig({
       file,
-      required: file !== 'model-gate.yml' || existsSync('model-gate.yml'),
+      required: configFileRequired(file),
       overrides: toOverrides(
         { 'fail-on': given['fail-on'], baseline: given.baseline, candidate: given.candidate },
         (n) => `flag --${n}`,

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { kebabToCamel } from '../config/keys.js';
-import { DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from '../config/load.js';
+import { configFileRequired, loadConfig, type LoadedConfig } from '../config/load.js';
 import { OVERRIDABLE, type OverridableName, toOverrides } from '../config/overrides.js';
 
 /** Flags shared by `run` and `analyze` that override model-gate.yml. */
@@ -62,10 +62,9 @@ export function loadConfigFromFlags(
   const given = collectOverrides(options);
   for (const name of exclude) delete given[name];
   const file = typeof options.config === 'string' ? options.config : undefined;
-  // The default file may be absent (flags alone can describe a run); a named one must exist.
   return loadConfig({
     file,
-    required: file !== undefined && file !== DEFAULT_CONFIG_FILE,
+    required: configFileRequired(file),
     overrides: toOverrides(given, (n) => `flag --${n}`),
   });
 }

@@ -5,7 +5,7 @@
 import * as core from '@actions/core';
 import { InputError } from '../errors.js';
 import { COMMENT_HEADER_EXPECTED, isCommentHeader } from './commentHeader.js';
-import { type LoadedConfig, loadConfig } from './load.js';
+import { configFileRequired, type LoadedConfig, loadConfig } from './load.js';
 import { type OverridableName, parseShard, type Shard, toOverrides } from './overrides.js';
 import { errorMessage } from '../text/format.js';
 
@@ -91,7 +91,7 @@ export function getInputs(reader: InputReader = core): ActionInputs {
   try {
     loaded = loadConfig({
       file: configInput || undefined,
-      required: configInput !== '' && configInput !== 'model-gate.yml',
+      required: configFileRequired(configInput),
       overrides: toOverrides(given, (n) => `input '${n}'`),
     });
   } catch (error) {

@@ -37,6 +37,14 @@ export interface LoadConfigOptions {
 
 export const DEFAULT_CONFIG_FILE = 'model-gate.yml';
 
+/**
+ * Whether a config file must exist: one named by the user must; the default may be absent,
+ * since flags or inputs alone can describe a run.
+ */
+export function configFileRequired(file: string | undefined): boolean {
+  return file !== undefined && file !== '' && file !== DEFAULT_CONFIG_FILE;
+}
+
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;

@@ -4,7 +4,7 @@
  * leave-one-out attribution of each answer to the nearest assistant centroid. Gate: an
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
-import path from 'node:path';
+import { resolveConfigPath } from '../../config/load.js';
 import { personasSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analysePersonas } from './analyse.js';
@@ -24,7 +24,7 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   sectionSchema: sectionSchema<PersonasSection>('personas'),
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
-    return readCatalogue(path.resolve(ctx.baseDir, file), file);
+    return readCatalogue(resolveConfigPath(ctx, file), file);
   },
   // An answer is attributed from its assistant's other answers: at least two probes.
   limit: (catalogue, n) => ({ ...catalogue, probes: catalogue.probes.slice(0, Math.max(2, n)) }),

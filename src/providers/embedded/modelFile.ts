@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { resolveConfigPath } from '../../config/load.js';
 import type { ModelMetadata } from '../types.js';
 import { ProviderFailure } from '../types.js';
 import { loadEngine } from './engine.js';
@@ -30,13 +31,13 @@ export function looksLikeFile(reference: string, baseDir: string = process.cwd()
     reference.toLowerCase().endsWith('.gguf') ||
     reference.startsWith('.') ||
     isAbsolute(reference) ||
-    (reference.includes('/') && existsSync(resolve(baseDir, reference)))
+    (reference.includes('/') && existsSync(resolveConfigPath({ baseDir }, reference)))
   );
 }
 
 export function resolveModelFile(reference: string, storeRoot: string, baseDir: string): ModelFile {
   if (looksLikeFile(reference, baseDir)) {
-    const path = resolve(baseDir, reference);
+    const path = resolveConfigPath({ baseDir }, reference);
     if (!existsSync(path) || !statSync(path).isFile()) {
       throw new ProviderFailure('model-missing', `model file ${path} does not exist`);
     }
