@@ -3,6 +3,7 @@ import { type ActionInputs, getInputs } from './config/actionInputs.js';
 import { formatGateError, InfrastructureError, isGateError } from './errors.js';
 import { githubPublishOptions, publish, publishFailure } from './github/publish.js';
 import { runJob } from './job/run.js';
+import { onStopSignals } from './signals.js';
 import { gateOutcome } from './report/verdict.js';
 import { neutraliseLines } from './text/neutralise.js';
 import { errorMessage } from './text/format.js';
@@ -18,8 +19,7 @@ export async function run(): Promise<void> {
     inputs = getInputs();
     const controller = new AbortController();
     const stop = (): void => controller.abort(new Error('the job was cancelled'));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    onStopSignals(stop, { once: true });
 
     const outcome = await core.group('model-gate: measure', () =>
       runJob({

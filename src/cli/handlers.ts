@@ -18,6 +18,7 @@ import { runJob } from '../job/run.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 import type { CheckName, GateConfig } from '../config/schema.js';
 import type { JobOutcome } from '../job/types.js';
+import { onStopSignals } from '../signals.js';
 import { startSimulator } from '../simulator/server.js';
 import { integerFlag, type CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
@@ -261,13 +262,10 @@ export const handlers: CommandHandlers = {
       `models: ${models}\nuse it with: OLLAMA_HOST=${simulator.url} model-gate run …   (Ctrl-C to stop)\n`,
     );
     await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+      const stop = onStopSignals(() => {
+        stop();
         resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      });
     });
     await simulator.close();
     return ExitCode.pass;

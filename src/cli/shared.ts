@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { kebabToCamel } from '../config/keys.js';
+import { onStopSignals } from '../signals.js';
 import { configFileRequired, loadConfig, type LoadedConfig } from '../config/load.js';
 import { OVERRIDABLE, type OverridableName, toOverrides } from '../config/overrides.js';
 
@@ -88,13 +89,5 @@ export function interruptSignal(stderr: NodeJS.WritableStream = process.stderr):
     );
     controller.abort(new Error(`interrupted by ${name}`));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
+  return { signal: controller.signal, dispose: onStopSignals(onSignal) };
 }

@@ -6,8 +6,8 @@
  * A module may import modules of its own layer and of earlier layers, never of a later one: a
  * stage uses what came before it and knows nothing of what consumes it. The layers, first to last:
  *
- * - base: statistics, text helpers, errors, the version, rendering primitives, the package root;
- *   importable by all. `stats/` imports nothing from the project at all.
+ * - base: statistics, text helpers, errors, stop signals, the version, rendering primitives, the
+ *   package root; importable by all. `stats/` imports nothing from the project at all.
  * - config: `config/`, and each check's settings schema (`checks/<check>/settings.ts`, plus the
  *   dragon protocol constants it validates against) and `history/settings.ts`, which
  *   `config/schema.ts` assembles into the config.
@@ -35,7 +35,15 @@ import { importEdges, sourceFiles } from './sourceGraph.js';
 const LAYERS: readonly { name: string; members: readonly string[] }[] = [
   {
     name: 'base',
-    members: ['stats/', 'text/', 'render/', 'errors.ts', 'version.ts', 'packageRoot.ts'],
+    members: [
+      'stats/',
+      'text/',
+      'render/',
+      'errors.ts',
+      'signals.ts',
+      'version.ts',
+      'packageRoot.ts',
+    ],
   },
   {
     name: 'config',
