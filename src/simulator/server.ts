@@ -185,12 +185,16 @@ function serveEmbed(
   res: ServerResponse,
 ): void {
   const model = typeof body.model === 'string' ? findModel(state, body.model) : null;
-  if (!model) return sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+  if (!model) {
+    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+    return;
+  }
   const input = typeof body.input === 'string' ? [body.input] : body.input;
   if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
-    return sendJson(res, 400, { error: 'input must be a string or a list of strings' });
+    sendJson(res, 400, { error: 'input must be a string or a list of strings' });
+    return;
   }
-  return sendJson(res, 200, {
+  sendJson(res, 200, {
     model: model.name,
     embeddings: input.map(embedText),
     total_duration: 0,

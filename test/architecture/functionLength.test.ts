@@ -16,10 +16,6 @@ const MAX_LINES = 80;
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, string>> = {
   'checks/churn/report/markdown.ts:renderSampledChurnSection':
     '#14 item 3: the churn section owned by the check',
-  'checks/churn/report/charts.ts:churnCharts': '#14 item 3: the churn section owned by the check',
-  'checks/dragon/report/charts.ts:reliabilityDiagram':
-    '#14 item 3: the dragon section owned by the check',
-  'report/summary.ts:provenance': '#14 item 3: provenance rows owned by the checks',
   'job/analyse.ts:analyseLogs': '#14 acceptance: split, behaviour unchanged',
   'job/run.ts:runJob': '#14 acceptance: split, behaviour unchanged',
 };
