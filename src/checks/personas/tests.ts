@@ -68,17 +68,23 @@ function fisherGreater(a: number, b: number, c: number, d: number): number {
   return p;
 }
 
+/** One-sided p that `more` hits a larger share of its answers than `fewer` (1 without answers). */
+function largerShareP(
+  more: { hits: number; answers: number },
+  fewer: { hits: number; answers: number },
+): number {
+  if (more.answers === 0 || fewer.answers === 0) return 1;
+  return fisherGreater(more.hits, more.answers - more.hits, fewer.hits, fewer.answers - fewer.hits);
+}
+
 /** One-sided p that the candidate recognises fewer answers than the baseline. */
 export function recognitionDropP(
   baseline: { recognised: number; answers: number },
   candidate: { recognised: number; answers: number },
 ): number {
-  if (baseline.answers === 0 || candidate.answers === 0) return 1;
-  return fisherGreater(
-    baseline.recognised,
-    baseline.answers - baseline.recognised,
-    candidate.recognised,
-    candidate.answers - candidate.recognised,
+  return largerShareP(
+    { hits: baseline.recognised, answers: baseline.answers },
+    { hits: candidate.recognised, answers: candidate.answers },
   );
 }
 
@@ -87,12 +93,9 @@ export function crossingRiseP(
   baseline: { crossings: number; answers: number },
   candidate: { crossings: number; answers: number },
 ): number {
-  if (baseline.answers === 0 || candidate.answers === 0) return 1;
-  return fisherGreater(
-    candidate.crossings,
-    candidate.answers - candidate.crossings,
-    baseline.crossings,
-    baseline.answers - baseline.crossings,
+  return largerShareP(
+    { hits: candidate.crossings, answers: candidate.answers },
+    { hits: baseline.crossings, answers: baseline.answers },
   );
 }
 
