@@ -56,14 +56,19 @@ export function makeItems(domains: Record<string, number>): ChurnItem[] {
   return items;
 }
 
-function callRecord(
+/**
+ * A churn call record as a run logs it. `answer` null with status ok reads as an invalid
+ * answer; a failed call (timeout, error) keeps no answer.
+ */
+export function churnCallRecord(
   model: string,
   item: ChurnItem,
   mode: 'stochastic' | 'greedy',
   sample: number,
-  correct: boolean,
+  answer: string | null,
+  status: ChurnCallRecord['status'],
+  promptSha256: string,
 ): ChurnCallRecord {
-  const wrong = item.answer === 'A' ? 'B' : 'A';
   return {
     v: 1,
     kind: 'call',
@@ -79,16 +84,27 @@ function callRecord(
       num_predict: 32,
       think: false,
     },
-    prompt_sha256: `truth-${item.id}`,
-    status: 'ok',
+    prompt_sha256: promptSha256,
+    status,
     latency_ms: 1,
     attempts: 1,
     item: item.id,
     domain: item.domain,
     mode,
-    answer: correct ? item.answer : wrong,
-    correct,
+    answer: status === 'ok' ? answer : null,
+    correct: status === 'ok' ? answer === item.answer : null,
   };
+}
+
+function callRecord(
+  model: string,
+  item: ChurnItem,
+  mode: 'stochastic' | 'greedy',
+  sample: number,
+  correct: boolean,
+): ChurnCallRecord {
+  const answer = correct ? item.answer : item.answer === 'A' ? 'B' : 'A';
+  return churnCallRecord(model, item, mode, sample, answer, 'ok', `truth-${item.id}`);
 }
 
 /** K Bernoulli draws per item and model (and a greedy answer: right when p > 0.5). */

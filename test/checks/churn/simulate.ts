@@ -1,6 +1,7 @@
 /** Sample logs of simulated model pairs whose true per-item accuracies are known. */
 import type { ChurnItem } from '../../../src/checks/churn/items.js';
 import { type ChurnSettings, churnSettingsSchema } from '../../../src/checks/churn/settings.js';
+import { churnCallRecord } from '../../../bench/oc/churnTruth.js';
 import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import {
   type ChurnBehaviourParams,
@@ -50,31 +51,7 @@ export function record(
   answer: string | null,
   status: ChurnCallRecord['status'] = answer === null ? 'invalid' : 'ok',
 ): ChurnCallRecord {
-  return {
-    v: 1,
-    kind: 'call',
-    check: 'churn',
-    model,
-    digest: null,
-    key: `${item.id}#${mode === 'greedy' ? 'greedy' : sample}`,
-    sample,
-    options: {
-      temperature: mode === 'greedy' ? 0 : 0.7,
-      seed: sample,
-      num_ctx: 4096,
-      num_predict: 32,
-      think: false,
-    },
-    prompt_sha256: `hash-${item.id}`,
-    status,
-    latency_ms: 1,
-    attempts: 1,
-    item: item.id,
-    domain: item.domain,
-    mode,
-    answer: status === 'ok' ? answer : null,
-    correct: status === 'ok' ? answer === item.answer : null,
-  };
+  return churnCallRecord(model, item, mode, sample, answer, status, `hash-${item.id}`);
 }
 
 /** K stochastic samples (seed base + k) and one greedy sample per item for one model. */
