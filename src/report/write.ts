@@ -1,7 +1,7 @@
 /** Writes report.json, summary.md and every chart into the output directory. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { InputError } from '../errors.js';
+import { InfrastructureError } from '../errors.js';
 import { chartsOf } from './charts.js';
 import { renderSummary } from './summary.js';
 import type { Report } from './types.js';
@@ -52,9 +52,11 @@ export async function writeReport(report: Report, outputDir: string): Promise<Wr
     for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
   } catch (error) {
     const reason = errorMessage(error);
-    throw new InputError(`cannot write the report into ${outputDir}: ${reason}`, [
-      'expected a writable directory (output.dir in model-gate.yml, or --output-dir)',
-    ]);
+    // The measurement may be done by now (it is in the sample log): not bad input, exit 3.
+    throw new InfrastructureError(
+      `cannot write the report into ${outputDir}: ${reason}`,
+      'expected a writable directory (output.dir in model-gate.yml, or --output-dir); the sample log keeps the measurement, and model-gate analyze writes the report from it',
+    );
   }
   return written;
 }

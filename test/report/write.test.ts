@@ -46,11 +46,11 @@ describe('writeReport', () => {
     expect(JSON.parse(await readFile(written.report, 'utf8'))).toEqual(report);
   });
 
-  it('names the folder when it cannot write there', async () => {
+  it('names the folder when it cannot write there, as an infrastructure failure (exit 3)', async () => {
     const file = join(await tempDir(), 'a-file');
     await writeFile(file, 'not a folder');
     await expect(writeReport(constructedReport(), join(file, 'out'))).rejects.toMatchObject({
-      exitCode: 2,
+      exitCode: 3,
       message: expect.stringContaining(`cannot write the report into ${join(file, 'out')}`),
     });
   });
