@@ -4,6 +4,7 @@
  * dashed line where the model's digest changed ("model re-pulled").
  */
 import { codeSpan, escapeText, table } from '../render/markdown.js';
+import { BLUE, MUTED, ORANGE } from '../render/palette.js';
 import { type Chart, element, svgDocument, text } from '../render/svg.js';
 import { interval, num, percent, signed } from '../text/format.js';
 import type { HistoryNight, HistorySection } from './section.js';
@@ -59,8 +60,12 @@ const HEIGHT = 300;
 const PLOT = { left: 56, top: 40, right: 16, bottom: 56 };
 const PLOT_W = WIDTH - PLOT.left - PLOT.right;
 const PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
-const POINT = '#4878a8';
-const REPULL = '#c0392b';
+const POINT = BLUE.hex;
+// Orange, not red: a re-pull and a failed drift window stay apart from the blue points for
+// readers who do not tell red from green; each also says what it is in words.
+const REPULL = ORANGE.hex;
+const FIRED_SHADE = '#fbe6bf';
+const QUIET_SHADE = '#eef3f8';
 
 /** Where a night and a value fall on the chart. */
 interface Axes {
@@ -106,7 +111,7 @@ function driftWindowShade(section: HistorySection, { x, nights: n }: Axes): stri
       y: PLOT.top,
       width: PLOT.left + PLOT_W - left,
       height: PLOT_H,
-      fill: section.drift.fired ? '#fbe3e0' : '#eef3f8',
+      fill: section.drift.fired ? FIRED_SHADE : QUIET_SHADE,
     }),
   ];
 }
@@ -122,7 +127,7 @@ function gridLines({ y, yMax }: Axes): string[] {
         y2: y(v),
         stroke: '#e6e6e6',
       }),
-      text(PLOT.left - 6, y(v) + 4, num(v, 2), { 'text-anchor': 'end', fill: '#555' }),
+      text(PLOT.left - 6, y(v) + 4, num(v, 2), { 'text-anchor': 'end', fill: MUTED }),
     ];
   });
 }
@@ -148,7 +153,7 @@ function nightMarks(night: HistoryNight, i: number, { x, y, nights: n }: Axes): 
     body.push(
       text(x(i), PLOT.top + PLOT_H + 14, day(night.date).slice(5), {
         'text-anchor': 'middle',
-        fill: '#555',
+        fill: MUTED,
         'font-size': 10,
       }),
     );
@@ -184,20 +189,25 @@ function frame(section: HistorySection, title: string): string[] {
       stroke: '#888',
     }),
     text(WIDTH / 2, 16, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
-    text(WIDTH / 2, 30, verdict, { 'text-anchor': 'middle', fill: '#555', 'font-size': 11 }),
+    text(WIDTH / 2, 30, verdict, { 'text-anchor': 'middle', fill: MUTED, 'font-size': 11 }),
     text(PLOT.left + PLOT_W / 2, HEIGHT - 22, 'night (month-day); dot = ECE, bar = 95% interval', {
       'text-anchor': 'middle',
-      fill: '#555',
+      fill: MUTED,
       'font-size': 11,
     }),
     text(14, PLOT.top + PLOT_H / 2, 'ECE', {
       'text-anchor': 'middle',
       transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`,
     }),
-    text(PLOT.left, HEIGHT - 6, 'shaded: nights the drift rule fitted', {
-      fill: '#555',
-      'font-size': 10,
-    }),
+    text(
+      PLOT.left,
+      HEIGHT - 6,
+      `shaded: nights the drift rule fitted${d.fired ? ' (orange: it failed)' : ''}`,
+      {
+        fill: MUTED,
+        'font-size': 10,
+      },
+    ),
   ];
 }
 

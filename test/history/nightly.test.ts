@@ -110,6 +110,11 @@ describe('a 30-night history drifting from night 20', () => {
     expect(chart?.svg.match(/<circle /g)).toHaveLength(30);
     expect(chart?.svg).toContain('model re-pulled');
     expect(chart?.svg).toContain('FAIL');
+    // Colour is never the only cue, and never red against green: the failed window and the
+    // re-pull are orange and say so in words.
+    expect(chart?.svg).not.toMatch(/#(c0392b|fbe3e0|d92d20|12b76a|b42318|067647)/i);
+    expect(chart?.svg).toContain('#E69F00');
+    expect(chart?.svg).toContain('(orange: it failed)');
   });
 
   it('reads back what it would append', () => {

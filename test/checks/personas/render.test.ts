@@ -98,6 +98,7 @@ describe('renderPersonasSection', () => {
   it('titles the one matrix of a single-model run by the model', () => {
     const single = { ...section, models: section.models.slice(0, 1) };
     expect(personasCharts(single)[0]?.title).toBe('Persona confusion matrix, model sim-base:1b');
+    expect(personasCharts(single).map((c) => c.file)).toEqual(['personas-confusion-model.svg']);
   });
 });
 

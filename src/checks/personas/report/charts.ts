@@ -18,7 +18,7 @@ export function personasCharts(section: PersonasSection): Chart[] {
   return section.models.map((model) => {
     const title = `Persona confusion matrix, ${single ? 'model' : model.role} ${model.model}`;
     return {
-      file: `personas-confusion-${model.role}.svg`,
+      file: `personas-confusion-${single ? 'model' : model.role}.svg`,
       title,
       svg: confusionHeatMap(section.catalogue.assistants, model, title),
     };
