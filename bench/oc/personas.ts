@@ -13,7 +13,7 @@
  *   structure).
  */
 import { parseCatalogue } from '../../src/checks/personas/catalogue.js';
-import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/collection.js';
+import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/plan.js';
 import { personasCheck } from '../../src/checks/personas/index.js';
 import type { PersonasSection } from '../../src/checks/personas/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';

@@ -42,7 +42,7 @@ export function expectationSentence(method: MethodSection): string {
   return `two identical models give ${trimmed(expected.mean)} on average (95th percentile ${trimmed(expected.p95, 0)})`;
 }
 
-export function churnGate(section: ChurnSection, settings: ChurnSettings): GateFinding[] {
+export function gateChurn(section: ChurnSection, settings: ChurnSettings): GateFinding[] {
   const findings: GateFinding[] = [];
   const rules = settings.gate;
   for (const model of [section.baseline, section.candidate]) {

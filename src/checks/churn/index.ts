@@ -8,9 +8,9 @@ import { churnSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
-import { churnGate } from './gate.js';
+import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
-import { churnWorkUnits } from './plan.js';
+import { planChurn } from './plan.js';
 import { ChurnStages } from './stagedPlan.js';
 import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
@@ -39,7 +39,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     return { ...definitions, items: definitions.items.slice(0, n) };
   },
   plan(definitions, ctx, model) {
-    return churnWorkUnits(definitions.items, ctx.config, model);
+    return planChurn(definitions.items, ctx.config, model);
   },
   growth(definitions, ctx) {
     const { sampling, estimator } = ctx.config.churn;
@@ -64,7 +64,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     });
   },
   gate(section, ctx) {
-    return churnGate(section, ctx.config.churn);
+    return gateChurn(section, ctx.config.churn);
   },
   rules(section, ctx) {
     return churnRuleCards(section, ctx);

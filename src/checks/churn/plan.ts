@@ -191,7 +191,7 @@ function checkTopLogprobs(config: GateConfig, items: readonly ChurnItem[]): void
   );
 }
 
-export function churnWorkUnits(
+export function planChurn(
   items: readonly ChurnItem[],
   config: GateConfig,
   model: string,

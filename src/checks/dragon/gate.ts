@@ -13,7 +13,7 @@ import { clusterBootstrapEce } from '../../stats/calibration.js';
 import { clusterBootstrapRate } from '../../stats/clusterRatio.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding, Severity } from '../types.js';
-import { type ComparableSeries, compareSeries } from './analysis.js';
+import { type ComparableSeries, compareSeries } from './analyse.js';
 import type { DragonComparison, DragonSection, DragonSeries, PairedMeasure } from './section.js';
 import type { DragonSettings } from './settings.js';
 import {
@@ -47,7 +47,7 @@ const pts = (v: number) => points(v, 1, 'points');
  * `previous`: undefined when no previous report was given; null when one was given but holds
  * no dragon section; otherwise the report or its dragon section.
  */
-export function dragonGate(
+export function gateDragon(
   section: DragonSection,
   gate: GateSettings,
   previous?: unknown,

@@ -4,11 +4,11 @@
  */
 import { dragonSettingsSchema } from './settings.js';
 import { type Check, sectionSchema } from '../types.js';
-import { analyseDragon } from './analysis.js';
+import { analyseDragon } from './analyse.js';
 import { type DragonDefinitions, dragonDefinitions } from './definitions.js';
 import { InputError } from '../../errors.js';
-import { dragonGate } from './gate.js';
-import { planGames } from './plan.js';
+import { gateDragon } from './gate.js';
+import { planDragon } from './plan.js';
 import { promptSha256 } from './prompt.js';
 import { dragonReport } from './report/index.js';
 import { dragonRuleCards, ruleFalseAlarmRate } from './rules.js';
@@ -29,7 +29,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   },
   limit: (definitions, n) => ({ ...definitions, seeds: definitions.seeds.slice(0, n) }),
   plan: (definitions, ctx, model) =>
-    planGames(definitions, model, {
+    planDragon(definitions, model, {
       temperature: ctx.config.dragon.temperature,
       seed: ctx.config.dragon.seed,
       numCtx: ctx.config.runner.numCtx,
@@ -37,7 +37,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
       think: ctx.config.dragon.think,
     }),
   analyse: (records, definitions, ctx) => analyseDragon(records, definitions, ctx.models),
-  gate: (section, ctx, previous) => dragonGate(section, ctx.config.dragon.gate, previous),
+  gate: (section, ctx, previous) => gateDragon(section, ctx.config.dragon.gate, previous),
   rules: (section, ctx) => dragonRuleCards(section, ctx),
   maxTimeoutShare: (config) => config.dragon.gate.maxTimeoutShare,
   promptHashes: (config) => ({

@@ -166,7 +166,7 @@ export function decisionFrom(outcome: CallOutcome, options: RecordedOptions): De
   return { ...base, status: 'ok', move: answer.move, confidence: answer.confidence };
 }
 
-export function planGames(
+export function planDragon(
   definitions: DragonDefinitions,
   model: string,
   options: ChatOptions,

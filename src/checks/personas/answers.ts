@@ -10,7 +10,7 @@ import {
   type SampleRecord,
 } from '../../sampleLog/index.js';
 import type { PersonasCatalogue } from './catalogue.js';
-import { messagesFor, promptHash } from './collection.js';
+import { messagesFor, promptHash } from './plan.js';
 import type { AnswerTally } from './section.js';
 
 export interface CollectedAnswer {

@@ -9,7 +9,7 @@ import { personasSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analysePersonas } from './analyse.js';
 import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
-import { planPersonas } from './collection.js';
+import { planPersonas } from './plan.js';
 import { gatePersonas } from './gate.js';
 import { personasReport } from './report/index.js';
 import { personasRules } from './rules.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
-import { churnGate } from '../../../src/checks/churn/gate.js';
+import { gateChurn } from '../../../src/checks/churn/gate.js';
 import { latentAccuracy } from '../../../src/simulator/behaviours/churn.js';
 import { params, settings, simulateModel, syntheticItems } from './simulate.js';
 
@@ -59,7 +59,7 @@ describe('known changes: 5 domains × 60 items, K = 10', () => {
       // significantly up it is a reversal.
       expect(section.comparison?.domainTest.overall.direction).toBe('up');
       expect(section.comparison?.reversals).toEqual(['law']);
-      const findings = churnGate(section, chosen);
+      const findings = gateChurn(section, chosen);
       const loss = findings.filter((f) => f.rule === 'domain-loss');
       expect(loss.map((f) => [f.values?.domain, f.severity])).toEqual([['law', 'fail']]);
       expect(loss[0]?.message).toMatch(
@@ -104,7 +104,7 @@ describe('A/A: the same simulated model twice, K = 10, 500 items', () => {
     expect(comparison?.fisherBh.improved ?? 99).toBeLessThanOrEqual(1);
     expect(comparison?.fisherBh.deteriorated ?? 99).toBeLessThanOrEqual(1);
     expect(comparison?.fisherBh.expected.flagged.mean).toBeLessThan(0.5);
-    expect(churnGate(section, settings()).filter((f) => f.severity === 'fail')).toEqual([]);
+    expect(gateChurn(section, settings()).filter((f) => f.severity === 'fail')).toEqual([]);
   });
 
   it("shows method A's false-flag rate beside it", () => {

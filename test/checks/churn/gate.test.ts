@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
-import { churnGate, deteriorationLimit } from '../../../src/checks/churn/gate.js';
+import { gateChurn, deteriorationLimit } from '../../../src/checks/churn/gate.js';
 import type { SampledChurnSection } from '../../../src/checks/churn/section.js';
 import { params, record, settings, simulateModel, syntheticItems } from './simulate.js';
 
@@ -24,12 +24,12 @@ function lawRegression(): SampledChurnSection {
   return analyseChurn({ records, items, settings: settings(), baseline: 'b', candidate: 'c' });
 }
 
-describe('churnGate', () => {
+describe('gateChurn', () => {
   const section = lawRegression();
   const c = section.comparison;
 
   it('fails on a domain whose net loss is significant and at least max-domain-loss points', () => {
-    const findings = churnGate(section, settings());
+    const findings = gateChurn(section, settings());
     const loss = findings.filter((f) => f.rule === 'domain-loss');
     const law = c?.domains.find((d) => d.domain === 'law');
     expect(loss).toHaveLength(1);
@@ -52,13 +52,13 @@ describe('churnGate', () => {
     const lenient = settings({
       gate: { ...settings().gate, maxDomainLoss: -(law?.delta ?? 0) * 100 + 1 },
     });
-    expect(churnGate(section, lenient).find((f) => f.rule === 'domain-loss')?.severity).toBe(
+    expect(gateChurn(section, lenient).find((f) => f.rule === 'domain-loss')?.severity).toBe(
       'warn',
     );
   });
 
   it('states observed deteriorations beside the no-change expectation', () => {
-    const rule = churnGate(section, settings()).find((f) => f.rule === 'max-deteriorated');
+    const rule = gateChurn(section, settings()).find((f) => f.rule === 'max-deteriorated');
     const d = c?.fisherBh.deteriorated ?? -1;
     // 120 items, default limit 5% → 6 items.
     expect(d).toBeGreaterThan(6);
@@ -69,7 +69,7 @@ describe('churnGate', () => {
       ),
     );
     const relaxed = settings({ gate: { ...settings().gate, maxDeteriorated: 50 } });
-    expect(churnGate(section, relaxed).find((f) => f.rule === 'max-deteriorated')?.severity).toBe(
+    expect(gateChurn(section, relaxed).find((f) => f.rule === 'max-deteriorated')?.severity).toBe(
       'info',
     );
   });
@@ -90,7 +90,7 @@ describe('churnGate', () => {
         },
       },
     };
-    const rule = churnGate(noisy, settings()).find((f) => f.rule === 'max-deteriorated');
+    const rule = gateChurn(noisy, settings()).find((f) => f.rule === 'max-deteriorated');
     expect(rule?.severity).toBe('info');
     expect(rule?.message).toContain(
       'above the limit (5% of 120 = 6), within what two identical models reach (12',
@@ -116,7 +116,7 @@ describe('churnGate', () => {
         ? { ...section.candidate, timeoutShare: 0.08, invalidShare: 0.2 }
         : null,
     };
-    const findings = churnGate(perturbed, settings());
+    const findings = gateChurn(perturbed, settings());
     expect(findings.filter((f) => f.severity === 'inconclusive').map((f) => f.message)).toEqual([
       'c: 8% of churn requests timed out (limit 5%); the comparison is not trusted',
       'c: 20% of churn answers were invalid (limit 10%); check num-predict and think',
@@ -129,7 +129,7 @@ describe('churnGate', () => {
       ...section,
       comparison: { ...c, delta: { ...c.delta, mean: -0.031, low: -0.05, high: -0.012 } },
     };
-    const warning = churnGate(worse, settings()).find((f) => f.rule === 'aggregate-delta');
+    const warning = gateChurn(worse, settings()).find((f) => f.rule === 'aggregate-delta');
     expect(warning).toMatchObject({
       severity: 'warn',
       message: 'overall accuracy fell 3.1 points (95% CI −5 to −1.2 points)',
@@ -152,7 +152,7 @@ describe('churnGate', () => {
     });
     const share = settings({ gate: { ...settings().gate, maxDeteriorated: '29%' } });
     const severity = (deteriorated: number) =>
-      churnGate(withDeteriorations(deteriorated), share).find((f) => f.rule === 'max-deteriorated')
+      gateChurn(withDeteriorations(deteriorated), share).find((f) => f.rule === 'max-deteriorated')
         ?.severity;
     expect(severity(29)).toBe('info');
     expect(severity(30)).toBe('fail');

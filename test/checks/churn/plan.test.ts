@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChurnItem } from '../../../src/checks/churn/items.js';
-import { churnWorkUnits } from '../../../src/checks/churn/plan.js';
+import { planChurn } from '../../../src/checks/churn/plan.js';
 import {
   answerSchema,
   churnPromptHash,
@@ -28,7 +28,7 @@ function config(churn: Record<string, unknown> = {}) {
 }
 
 async function runUnit(
-  unit: ReturnType<typeof churnWorkUnits>[number],
+  unit: ReturnType<typeof planChurn>[number],
   outcome: (request: ChatRequest) => CallOutcome,
   prior: SampleRecord[] = [],
 ): Promise<{ records: ChurnCallRecord[]; calls: CallSpec[] }> {
@@ -66,13 +66,13 @@ const ok = (content: string, doneReason: string | null = 'stop'): CallOutcome =>
 
 describe('plan', () => {
   it('asks K stochastic samples with seed base + k and one greedy sample', () => {
-    const units = churnWorkUnits([item], config({ samples: 3, baseSeed: 100 }), 'a:1b');
+    const units = planChurn([item], config({ samples: 3, baseSeed: 100 }), 'a:1b');
     expect(units.map((u) => u.key)).toEqual(['law-01#0', 'law-01#1', 'law-01#2', 'law-01#greedy']);
     expect(units.every((u) => u.expectedCalls === 1 && u.check === 'churn')).toBe(true);
   });
 
   it('sends the options of the settings and records them', async () => {
-    const units = churnWorkUnits([item], config({ samples: 2, baseSeed: 100 }), 'a:1b');
+    const units = planChurn([item], config({ samples: 2, baseSeed: 100 }), 'a:1b');
     const second = await runUnit(units[1] as (typeof units)[number], () => ok('{"answer":"B"}'));
     expect(second.calls[0]?.request.options).toEqual({
       temperature: 0.7,
@@ -99,16 +99,12 @@ describe('plan', () => {
   });
 
   it('turns greedy off and thinking on when asked', () => {
-    const units = churnWorkUnits(
-      [item],
-      config({ samples: 2, greedy: false, think: true }),
-      'a:1b',
-    );
+    const units = planChurn([item], config({ samples: 2, greedy: false, think: true }), 'a:1b');
     expect(units).toHaveLength(2);
   });
 
   it('counts a unit complete only for a non-error record with the same prompt and options', async () => {
-    const units = churnWorkUnits([item], config({ samples: 2 }), 'a:1b');
+    const units = planChurn([item], config({ samples: 2 }), 'a:1b');
     const unit = units[0] as (typeof units)[number];
     const done = (await runUnit(unit, () => ok('{"answer":"C"}'))).records[0] as ChurnCallRecord;
     expect(unit.isComplete([done])).toBe(true);
@@ -120,8 +116,8 @@ describe('plan', () => {
 });
 
 describe('scorer', () => {
-  const unit = churnWorkUnits([item], config({ samples: 2 }), 'a:1b')[0] as ReturnType<
-    typeof churnWorkUnits
+  const unit = planChurn([item], config({ samples: 2 }), 'a:1b')[0] as ReturnType<
+    typeof planChurn
   >[number];
 
   it('keeps invalid and timeout apart, neither counted as wrong', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forecastOf } from '../../../src/checks/dragon/analysis.js';
+import { forecastOf } from '../../../src/checks/dragon/analyse.js';
 import {
   dragonStep,
   type GameState,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseDragon } from '../../../src/checks/dragon/analysis.js';
-import { dragonGate } from '../../../src/checks/dragon/gate.js';
+import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
+import { gateDragon } from '../../../src/checks/dragon/gate.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
 
@@ -20,7 +20,7 @@ describe('gate rules with a candidate', () => {
       baseline: 'prod:7b',
       candidate: 'next:7b',
     });
-    const findings = dragonGate(section, gate);
+    const findings = gateDragon(section, gate);
     expect(rules(findings)).toEqual([
       'brier-above-chance:fail',
       'ece-increase:fail',
@@ -39,7 +39,7 @@ describe('gate rules with a candidate', () => {
       baseline: 'prod:7b',
       candidate: 'next:7b',
     });
-    expect(dragonGate(section, gate)).toEqual([]);
+    expect(gateDragon(section, gate)).toEqual([]);
   });
 
   it('apply absolute limits to the candidate as tests: fail beyond the noise, warn within it', () => {
@@ -48,14 +48,14 @@ describe('gate rules with a candidate', () => {
       candidate: 'next:7b',
     });
     // A careful model's ECE is a few hundredths: above 0.001, but its interval reaches it.
-    expect(rules(dragonGate(calm, { ...gate, maxEce: 0.001 }))).toEqual(['max-ece:warn']);
+    expect(rules(gateDragon(calm, { ...gate, maxEce: 0.001 }))).toEqual(['max-ece:warn']);
     // Its Brier score (~0.17) is far above 0.01 on every resample.
-    expect(rules(dragonGate(calm, { ...gate, maxBrier: 0.01 }))).toEqual(['max-brier:fail']);
+    expect(rules(gateDragon(calm, { ...gate, maxBrier: 0.01 }))).toEqual(['max-brier:fail']);
     const wild = analyseDragon([...careful, ...overconfident], definitions, {
       baseline: 'prod:7b',
       candidate: 'next:7b',
     });
-    const findings = dragonGate(wild, { ...gate, maxEce: 0.2 }).filter((f) => f.rule === 'max-ece');
+    const findings = gateDragon(wild, { ...gate, maxEce: 0.2 }).filter((f) => f.rule === 'max-ece');
     expect(findings.map((f) => f.severity)).toEqual(['fail']);
     expect(findings[0]?.values?.['model']).toBe('next:7b');
     expect(findings[0]?.message).toMatch(
@@ -79,7 +79,7 @@ describe('gate rules with a candidate', () => {
       pValue: low > 0 ? 0.001 : 0.2,
     });
     const judge = (changes: Partial<typeof comparison>) =>
-      rules(dragonGate({ ...section, comparison: { ...comparison, ...changes } }, gate));
+      rules(gateDragon({ ...section, comparison: { ...comparison, ...changes } }, gate));
     // Known-wall repeats 3 of 10 moves → 4 of 10: exactly the 10 points allowed, although
     // 0.4 − 0.3 is 0.10000000000000003 in floating point. 41 of 100 is beyond.
     expect(judge({ knownWallRepeats: measure(3 / 10, 4 / 10, 0.01) })).toEqual([]);
@@ -123,7 +123,7 @@ describe('gate rules with a candidate', () => {
         ],
       },
     };
-    expect(rules(dragonGate(broken, gate))).toEqual([
+    expect(rules(gateDragon(broken, gate))).toEqual([
       'instrument-control:inconclusive',
       'no-moves:inconclusive',
       'perturbed:inconclusive',
@@ -141,7 +141,7 @@ describe('nightly mode (one model, a previous report)', () => {
   it('fails when the model now states confidence worse than last time', () => {
     const tonight = simulatedGames('prod:7b', { policy: 'overconfident' }, SEEDS);
     const section = analyseDragon(tonight, definitions, { baseline: 'prod:7b', candidate: null });
-    const findings = dragonGate(section, gate, previous);
+    const findings = gateDragon(section, gate, previous);
     expect(rules(findings)).toEqual([
       'brier-above-chance:fail',
       'ece-increase:fail',
@@ -154,24 +154,24 @@ describe('nightly mode (one model, a previous report)', () => {
 
   it('passes an unchanged model, given the report or its dragon section', () => {
     const section = analyseDragon(careful, definitions, { baseline: 'prod:7b', candidate: null });
-    expect(dragonGate(section, gate, previous)).toEqual([]);
-    expect(dragonGate(section, gate, previous.checks.dragon)).toEqual([]);
+    expect(gateDragon(section, gate, previous)).toEqual([]);
+    expect(gateDragon(section, gate, previous.checks.dragon)).toEqual([]);
   });
 
   it('is inconclusive, saying so, with a report measured under other rules or none', () => {
     const section = analyseDragon(careful, definitions, { baseline: 'prod:7b', candidate: null });
     const other = { ...previous.checks.dragon, walls: 30 };
-    const findings = dragonGate(section, gate, other);
+    const findings = gateDragon(section, gate, other);
     expect(rules(findings)).toEqual(['previous-report:inconclusive']);
     expect(findings[0]?.message).toMatch(/walls 30 → 40/);
     expect(findings[0]?.message).toMatch(
       /Nothing was compared \(ECE, Brier score, known-wall moves\)/,
     );
     // A whole report without a dragon section, and the job's null for the same thing.
-    expect(rules(dragonGate(section, gate, { checks: {} }))).toEqual([
+    expect(rules(gateDragon(section, gate, { checks: {} }))).toEqual([
       'previous-report:inconclusive',
     ]);
-    const none = dragonGate(section, gate, null);
+    const none = gateDragon(section, gate, null);
     expect(rules(none)).toEqual(['previous-report:inconclusive']);
     expect(none[0]?.message).toMatch(
       /^The previous report has no dragon section\. Nothing was compared/,
@@ -187,7 +187,7 @@ describe('nightly mode (one model, a previous report)', () => {
       definitionsFor({ seeds: otherSeeds, bootstrap: 200 }),
       { baseline: 'prod:7b', candidate: null },
     );
-    const findings = dragonGate(tonight, gate, previous);
+    const findings = gateDragon(tonight, gate, previous);
     expect(rules(findings)).toEqual([
       'brier-above-chance:inconclusive',
       'ece-increase:inconclusive',
@@ -206,7 +206,7 @@ describe('nightly mode (one model, a previous report)', () => {
       definitionsFor({ seeds, bootstrap: 200 }),
       { baseline: 'prod:7b', candidate: null },
     );
-    const findings = dragonGate(tonight, gate, previous);
+    const findings = gateDragon(tonight, gate, previous);
     const paired = findings.find((f) => f.rule === 'paired-games');
     expect(paired?.message).toBe(
       'prod:7b is compared with the previous report over 8 paired games (seeds 2–9); not compared: seeds 0–1 played only by the previous report, seeds 10–11 played only in this series.',
@@ -224,7 +224,7 @@ describe('nightly mode (one model, a previous report)', () => {
       delete g.knownWallRepeats;
     }
     const section = analyseDragon(careful, definitions, { baseline: 'prod:7b', candidate: null });
-    const findings = dragonGate(section, gate, old);
+    const findings = gateDragon(section, gate, old);
     expect(rules(findings)).toEqual(['brier-above-chance:inconclusive']);
     expect(findings[0]?.message).toMatch(
       /Compared: the ECE over 10 paired games \(seeds 0–9\); not compared: Brier score, known-wall moves\.$/,

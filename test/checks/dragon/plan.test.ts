@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dragonDefinitions } from '../../../src/checks/dragon/definitions.js';
-import { planGames } from '../../../src/checks/dragon/plan.js';
+import { planDragon } from '../../../src/checks/dragon/plan.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { InputError } from '../../../src/errors.js';
 import type { ChatOptions } from '../../../src/providers/types.js';
@@ -46,7 +46,7 @@ const careful: Answerer = (spec) => ({
 });
 
 async function runUnit(seed: number, answer: Answerer, prior: SampleRecord[] = []) {
-  const unit = planGames(definitions, 'sim:careful', OPTIONS).find(
+  const unit = planDragon(definitions, 'sim:careful', OPTIONS).find(
     (u) => u.key === `dragon/seed-${seed}`,
   );
   if (!unit) throw new Error('no unit');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseDragon } from '../../../src/checks/dragon/analysis.js';
+import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
 import { dragonDefinitions } from '../../../src/checks/dragon/definitions.js';
 import {
   carefulConfidence,

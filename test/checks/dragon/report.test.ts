@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseDragon } from '../../../src/checks/dragon/analysis.js';
+import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
 import { dragonCharts } from '../../../src/checks/dragon/report/charts.js';
 import { renderDragonSection } from '../../../src/checks/dragon/report/markdown.js';
 import { definitionsFor, simulatedGames } from './simulated.js';

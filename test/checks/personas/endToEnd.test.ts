@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { type PersonasCatalogue, readCatalogue } from '../../../src/checks/personas/catalogue.js';
-import { planPersonas } from '../../../src/checks/personas/collection.js';
+import { planPersonas } from '../../../src/checks/personas/plan.js';
 import { gatePersonas } from '../../../src/checks/personas/gate.js';
 import { personasSettingsSchema } from '../../../src/checks/personas/settings.js';
 import { OllamaProvider } from '../../../src/providers/ollama.js';

@@ -1,6 +1,6 @@
 /** Builds personas sample-log records from hand-written answers, as the collection would. */
 import { type PersonasCatalogue, parseCatalogue } from '../../../src/checks/personas/catalogue.js';
-import { messagesFor, promptHash, unitKey } from '../../../src/checks/personas/collection.js';
+import { messagesFor, promptHash, unitKey } from '../../../src/checks/personas/plan.js';
 import type { PersonasCallRecord, SampleStatus } from '../../../src/sampleLog/index.js';
 
 export function catalogueFrom(yaml: string): PersonasCatalogue {

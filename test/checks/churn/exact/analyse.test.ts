@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseChurnExact } from '../../../../src/checks/churn/analyseExact.js';
-import { churnGate } from '../../../../src/checks/churn/gate.js';
+import { gateChurn } from '../../../../src/checks/churn/gate.js';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
 import { extractHeadline } from '../../../../src/report/headline.js';
@@ -131,7 +131,7 @@ describe('logprobs estimator analysis', () => {
   });
 
   it('gates on the effect-size counts and says they are', () => {
-    const findings = churnGate(section, chosen);
+    const findings = gateChurn(section, chosen);
     expect(findings.find((f) => f.rule === 'max-deteriorated')).toMatchObject({
       severity: 'fail',
       message:
@@ -160,7 +160,7 @@ describe('logprobs estimator analysis', () => {
       candidate: 'cand',
     });
     expect(relaxed.comparison?.effect).toMatchObject({ improved: 0, deteriorated: 0 });
-    expect(churnGate(relaxed, wider).filter((f) => f.severity === 'fail')).toEqual([]);
+    expect(gateChurn(relaxed, wider).filter((f) => f.severity === 'fail')).toEqual([]);
   });
 
   it('gives the headline numbers of the action outputs', () => {

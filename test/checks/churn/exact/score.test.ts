@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
-import { churnWorkUnits } from '../../../../src/checks/churn/plan.js';
+import { planChurn } from '../../../../src/checks/churn/plan.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import type { ChatResponse } from '../../../../src/providers/types.js';
@@ -49,7 +49,7 @@ async function score(
   churn: Record<string, unknown> = {},
   prior: SampleRecord[] = [],
 ): Promise<{ records: ChurnCallRecord[]; calls: CallSpec[]; complete: boolean }> {
-  const [unit] = churnWorkUnits([item], config(churn), 'a:1b');
+  const [unit] = planChurn([item], config(churn), 'a:1b');
   if (!unit) throw new Error('one unit expected');
   const records: ChurnCallRecord[] = [];
   const calls: CallSpec[] = [];
@@ -75,7 +75,7 @@ const LN = { a: Math.log(0.3), b: Math.log(0.6), c: Math.log(0.1) };
 
 describe('exact plan', () => {
   it('asks one greedy evaluation per item with the answer probabilities', async () => {
-    const units = churnWorkUnits([item], config({ topLogprobs: 5 }), 'a:1b');
+    const units = planChurn([item], config({ topLogprobs: 5 }), 'a:1b');
     expect(units.map((u) => u.key)).toEqual(['law-01#exact']);
     const distribution = { prefix: '{"answer": "', candidates: [{ text: 'B', logprob: 0 }] };
     const { calls } = await score(reply({ answerDistribution: distribution }), { topLogprobs: 5 });

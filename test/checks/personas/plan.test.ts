@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planPersonas } from '../../../src/checks/personas/collection.js';
+import { planPersonas } from '../../../src/checks/personas/plan.js';
 import { personasSettingsSchema } from '../../../src/checks/personas/settings.js';
 import type { ChatResponse } from '../../../src/providers/types.js';
 import type { PersonasCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
