@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
 import { loadConfig } from '../src/config/load.js';
-import { checkContext, loadChecks, planChecks } from '../src/job/checks.js';
+import { checkContext, loadChecks, planChecks } from '../src/pipeline/checks.js';
 import { estimatedCalls } from '../src/runner/cost.js';
 import { shardAssignment } from '../src/runner/shard.js';
 import { loadScenario, parseScenario, type Scenario } from '../src/simulator/scenario.js';

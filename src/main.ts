@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { type ActionInputs, getInputs } from './config/actionInputs.js';
 import { formatGateError, InfrastructureError, isGateError } from './errors.js';
 import { githubPublishOptions, publish, publishFailure } from './github/publish.js';
-import { runJob } from './job/run.js';
+import { runJob } from './pipeline/run.js';
 import { onStopSignals } from './signals.js';
 import { gateOutcome } from './report/verdict.js';
 import { neutraliseLines } from './text/neutralise.js';

@@ -1,5 +1,5 @@
 /**
- * Every check, one line each. `report/` and `job/` loop over this list and never name a
+ * Every check, one line each. `report/` and `pipeline/` loop over this list and never name a
  * check: a check owns its plan, analysis, gate, rules and report parts (see `Check`). Its
  * settings block is composed into the config schema from its `settings.ts`
  * (config/schema.ts, `CHECK_SETTINGS`), whose keys are the check names this list must cover.

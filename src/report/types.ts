@@ -27,5 +27,5 @@ export type RequestTally = RunMetadata['requests'][number];
 /** How much of the plan the report covers. Anything short of complete is `inconclusive`. */
 export type Coverage = NonNullable<RunMetadata['coverage']>;
 
-/** Per check and model: the planned units and what became of them (see src/job/coverage.ts). */
+/** Per check and model: the planned units and what became of them (see src/pipeline/coverage.ts). */
 export type CoverageRow = Coverage['rows'][number];

@@ -23,7 +23,7 @@
  * - operations: what the run itself measured (preflight, GPU), analysed for the report.
  * - report: report building and rendering from the analysis results.
  * - publish: GitHub outputs, comment, artifacts.
- * - job: the orchestration that calls the stages in order.
+ * - pipeline: the orchestration that calls the stages in order.
  * - entry points: CLI and the action's main.
  *
  * Plus: no module imports itself back through a chain of imports (type-only imports included).
@@ -62,7 +62,7 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
   { name: 'operations', members: ['operations/'] },
   { name: 'report', members: ['report/'] },
   { name: 'publish', members: ['github/'] },
-  { name: 'job', members: ['job/'] },
+  { name: 'pipeline', members: ['pipeline/'] },
   { name: 'entry points', members: ['cli/', 'cli.ts', 'main.ts', 'index.ts'] },
 ];
 

@@ -19,7 +19,7 @@ import type { Check, GateFinding } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { CheckName, GateConfig } from '../../src/config/schema.js';
 import { ExitCode, type InputError } from '../../src/errors.js';
-import { runJob } from '../../src/job/run.js';
+import { runJob } from '../../src/pipeline/run.js';
 import { recordedOptions, SAMPLE_LOG_VERSION } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 

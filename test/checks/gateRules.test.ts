@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkFalseAlarmBudget, type GateRuleCard } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { evaluateRules } from '../../src/job/checks.js';
+import { evaluateRules } from '../../src/pipeline/checks.js';
 
 const card = (rule: string): GateRuleCard => ({
   check: 'churn',

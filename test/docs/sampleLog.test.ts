@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { loadItemsFile } from '../../src/checks/churn/items.js';
 import { churnPromptHash } from '../../src/checks/churn/prompt.js';
 import { loadConfig } from '../../src/config/load.js';
-import { analyseLogs } from '../../src/job/analyse.js';
+import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { parseSampleLog } from '../../src/sampleLog/index.js';
 
 const page = readFileSync('docs/sample-log.md', 'utf8');

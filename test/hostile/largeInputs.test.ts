@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { checkContext, loadChecks, planChecks } from '../../src/job/checks.js';
+import { checkContext, loadChecks, planChecks } from '../../src/pipeline/checks.js';
 import { codeSpan } from '../../src/render/markdown.js';
 import { WORSE } from '../../src/render/palette.js';
 import { xyChart } from '../../src/render/mermaid.js';

@@ -4,9 +4,9 @@
  * argv[2], and prints "done <n>" after each finished call so the parent can kill it mid-stage.
  */
 import { loadConfig } from '../../src/config/load.js';
-import { prepareJob } from '../../src/job/prepare.js';
-import { sampleLogPath } from '../../src/job/run.js';
-import { modelOrder } from '../../src/job/checks.js';
+import { prepareJob } from '../../src/pipeline/prepare.js';
+import { sampleLogPath } from '../../src/pipeline/run.js';
+import { modelOrder } from '../../src/pipeline/checks.js';
 import { runPlan } from '../../src/runner/run.js';
 
 const [url, configFile] = process.argv.slice(2);

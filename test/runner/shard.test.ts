@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
-import { checkContext, loadChecks, planChecks } from '../../src/job/checks.js';
+import { checkContext, loadChecks, planChecks } from '../../src/pipeline/checks.js';
 import { estimatedCalls } from '../../src/runner/cost.js';
 import { selectShard, shardAssignment } from '../../src/runner/shard.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { tallyRequests } from '../../src/job/tally.js';
+import { tallyRequests } from '../../src/pipeline/tally.js';
 import { OllamaProvider } from '../../src/providers/ollama.js';
 import type { RequestTally } from '../../src/report/types.js';
 import type { SampleRecord } from '../../src/sampleLog/index.js';

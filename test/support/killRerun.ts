@@ -2,7 +2,7 @@
  * Kill and rerun: the CLI is started from source on a small simulated plan, killed with
  * SIGKILL at a random moment, then run again to the end on the same output folder. The
  * report.json of that rerun must equal an uninterrupted run's (timestamps and latencies
- * aside). Used by test/job/killRerun.test.ts and scripts/kill-rerun.ts.
+ * aside). Used by test/pipeline/killRerun.test.ts and scripts/kill-rerun.ts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';

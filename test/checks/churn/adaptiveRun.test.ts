@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SampledChurnSection } from '../../../src/checks/churn/section.js';
 import { loadConfig } from '../../../src/config/load.js';
-import { runJob } from '../../../src/job/run.js';
+import { runJob } from '../../../src/pipeline/run.js';
 import { readSampleLogs } from '../../../src/sampleLog/index.js';
 import { latentAccuracy, parseChurnParams } from '../../../src/simulator/behaviours/churn.js';
 import { type RunningSimulator, startSimulator } from '../../../src/simulator/server.js';

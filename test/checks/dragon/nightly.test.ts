@@ -10,8 +10,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConfigOverride, loadConfig } from '../../../src/config/load.js';
 import { InputError } from '../../../src/errors.js';
-import { analyseLogs } from '../../../src/job/analyse.js';
-import { runJob } from '../../../src/job/run.js';
+import { analyseLogs } from '../../../src/pipeline/analyse.js';
+import { runJob } from '../../../src/pipeline/run.js';
 import { type RunningSimulator, startSimulator } from '../../../src/simulator/server.js';
 
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });

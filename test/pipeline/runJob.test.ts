@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
-import { analyseLogs } from '../../src/job/analyse.js';
-import { runJob } from '../../src/job/run.js';
+import { analyseLogs } from '../../src/pipeline/analyse.js';
+import { runJob } from '../../src/pipeline/run.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { runJob } from '../../src/job/run.js';
+import { runJob } from '../../src/pipeline/run.js';
 import type { CallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
 import { writeTinyGguf } from '../support/tinyGguf.js';

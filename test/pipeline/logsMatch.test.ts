@@ -1,6 +1,6 @@
 /** The mismatch between a log and a config names what differs: the prompt hash, or which option. */
 import { describe, expect, it } from 'vitest';
-import { describeDifferences } from '../../src/job/logsMatch.js';
+import { describeDifferences } from '../../src/pipeline/logsMatch.js';
 import type { ChurnCallRecord, RecordedOptions } from '../../src/sampleLog/index.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
 

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConfigOverride, loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
-import { runJob } from '../../src/job/run.js';
+import { runJob } from '../../src/pipeline/run.js';
 import { readSampleLogs, type SampleRecord } from '../../src/sampleLog/index.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { runJob } from '../../src/job/run.js';
+import { runJob } from '../../src/pipeline/run.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
