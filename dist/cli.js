@@ -48,6 +48,620 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// src/text/format.ts
+function isFiniteNumber(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3);
+}
+function dropZeros(fixed2) {
+  return fixed2.includes(".") ? fixed2.replace(/\.?0+$/, "") : fixed2;
+}
+function magnitude(value3, digits, trim) {
+  const fixed2 = Math.abs(value3).toFixed(digits);
+  return { shown: trim ? dropZeros(fixed2) : fixed2, zero: Number(fixed2) === 0 };
+}
+function num(value3, digits = 3, options = {}) {
+  if (!isFiniteNumber(value3)) return MISSING;
+  const { shown, zero } = magnitude(value3, digits, options.trim ?? false);
+  return value3 < 0 && !zero ? `${MINUS}${shown}` : shown;
+}
+function trimmed(value3, digits = 1) {
+  return num(value3, digits, { trim: true });
+}
+function signed(value3, digits = 3, options = {}) {
+  if (!isFiniteNumber(value3)) return MISSING;
+  const { shown, zero } = magnitude(value3, digits, options.trim ?? false);
+  if (zero) return `\xB1${shown}`;
+  return `${value3 > 0 ? "+" : MINUS}${shown}`;
+}
+function percent(value3, digits = 1, options = {}) {
+  if (!isFiniteNumber(value3)) return MISSING;
+  return `${num(value3 * 100, digits, options)}%`;
+}
+function points(value3, digits = 1, unit = "pts") {
+  if (!isFiniteNumber(value3)) return MISSING;
+  return `${signed(value3 * 100, digits)} ${unit}`;
+}
+function levelText(value3) {
+  return percent(value3, 1, { trim: true });
+}
+function pValue(p, digits = 3) {
+  if (!isFiniteNumber(p)) return MISSING;
+  if (p !== 0 && Math.abs(p) < 1e-3) return p.toExponential(1).replace("-", MINUS);
+  return num(p, digits);
+}
+function pValueFigures(p, figures = 2) {
+  if (!isFiniteNumber(p)) return MISSING;
+  if (p !== 0 && Math.abs(p) < 1e-4) return p.toExponential(1).replace("-", MINUS);
+  return p.toPrecision(figures);
+}
+function interval(low, high, format = (v) => num(v, 3)) {
+  if (!isFiniteNumber(low) || !isFiniteNumber(high)) return MISSING;
+  return `[${format(low)}, ${format(high)}]`;
+}
+function seedRanges(seeds) {
+  const sorted = [...new Set(seeds)].sort((a, b) => a - b);
+  const runs = [];
+  let start = 0;
+  for (let i = 1; i <= sorted.length; i++) {
+    const previous = sorted[i - 1];
+    if (i < sorted.length && sorted[i] === previous + 1) continue;
+    const first = sorted[start];
+    runs.push(first === previous ? String(first) : `${first}\u2013${previous}`);
+    start = i;
+  }
+  return runs.join(", ");
+}
+function plural2(count5, one, many = `${one}s`) {
+  return `${count5} ${count5 === 1 ? one : many}`;
+}
+function errorMessage(error62) {
+  return error62 instanceof Error ? error62.message : String(error62);
+}
+function machineNumber(value3, decimals) {
+  if (!isFiniteNumber(value3)) return "";
+  const rounded = Number(value3.toFixed(decimals));
+  return String(Object.is(rounded, -0) ? 0 : rounded);
+}
+var MINUS, MISSING;
+var init_format = __esm({
+  "src/text/format.ts"() {
+    "use strict";
+    MINUS = "\u2212";
+    MISSING = "\u2013";
+  }
+});
+
+// src/text/neutralise.ts
+function escapeCharacter(ch) {
+  let out = "";
+  for (let i = 0; i < ch.length; i++) {
+    out += `\\u${ch.charCodeAt(i).toString(16).toUpperCase().padStart(4, "0")}`;
+  }
+  return out;
+}
+function neutralise(text3, limit2 = FIELD_LIMIT) {
+  const max2 = Math.max(1, Math.floor(limit2));
+  const head = text3.length > max2 + 2 ? text3.slice(0, max2 + 2) : text3;
+  const shown = head.replace(LINE_BREAKS, " ").replace(UNSAFE, escapeCharacter);
+  if (shown.length <= max2 && head.length === text3.length) return shown;
+  return cut(shown, max2 - 1);
+}
+function cut(text3, max2) {
+  let end = Math.min(max2, text3.length);
+  const escapeStart = text3.lastIndexOf("\\u", end);
+  if (escapeStart >= 0 && escapeStart > end - 6 && /^\\u[0-9A-F]{4}/.test(text3.slice(escapeStart)))
+    end = escapeStart;
+  const code2 = text3.charCodeAt(end - 1);
+  if (code2 >= 55296 && code2 <= 56319) end--;
+  return `${text3.slice(0, end)}\u2026`;
+}
+function neutraliseLines(text3) {
+  return text3.replace(UNSAFE, (ch) => DOCUMENT_SAFE.has(ch) ? ch : escapeCharacter(ch));
+}
+var UNSAFE, LINE_BREAKS, DOCUMENT_SAFE, FIELD_LIMIT;
+var init_neutralise = __esm({
+  "src/text/neutralise.ts"() {
+    "use strict";
+    UNSAFE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+    LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
+    DOCUMENT_SAFE = /* @__PURE__ */ new Set(["\n", "	", "\u200B", "\u200C", "\u200D"]);
+    FIELD_LIMIT = 300;
+  }
+});
+
+// node_modules/markdown-table/index.js
+function defaultStringLength(value3) {
+  return value3.length;
+}
+function markdownTable(table2, options) {
+  const settings = options || {};
+  const align = (settings.align || []).concat();
+  const stringLength = settings.stringLength || defaultStringLength;
+  const alignments = [];
+  const cellMatrix = [];
+  const sizeMatrix = [];
+  const longestCellByColumn = [];
+  let mostCellsPerRow = 0;
+  let rowIndex = -1;
+  while (++rowIndex < table2.length) {
+    const row2 = [];
+    const sizes2 = [];
+    let columnIndex2 = -1;
+    if (table2[rowIndex].length > mostCellsPerRow) {
+      mostCellsPerRow = table2[rowIndex].length;
+    }
+    while (++columnIndex2 < table2[rowIndex].length) {
+      const cell = serialize(table2[rowIndex][columnIndex2]);
+      if (settings.alignDelimiters !== false) {
+        const size = stringLength(cell);
+        sizes2[columnIndex2] = size;
+        if (longestCellByColumn[columnIndex2] === void 0 || size > longestCellByColumn[columnIndex2]) {
+          longestCellByColumn[columnIndex2] = size;
+        }
+      }
+      row2.push(cell);
+    }
+    cellMatrix[rowIndex] = row2;
+    sizeMatrix[rowIndex] = sizes2;
+  }
+  let columnIndex = -1;
+  if (typeof align === "object" && "length" in align) {
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = toAlignment(align[columnIndex]);
+    }
+  } else {
+    const code2 = toAlignment(align);
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = code2;
+    }
+  }
+  columnIndex = -1;
+  const row = [];
+  const sizes = [];
+  while (++columnIndex < mostCellsPerRow) {
+    const code2 = alignments[columnIndex];
+    let before = "";
+    let after = "";
+    if (code2 === 99) {
+      before = ":";
+      after = ":";
+    } else if (code2 === 108) {
+      before = ":";
+    } else if (code2 === 114) {
+      after = ":";
+    }
+    let size = settings.alignDelimiters === false ? 1 : Math.max(
+      1,
+      longestCellByColumn[columnIndex] - before.length - after.length
+    );
+    const cell = before + "-".repeat(size) + after;
+    if (settings.alignDelimiters !== false) {
+      size = before.length + size + after.length;
+      if (size > longestCellByColumn[columnIndex]) {
+        longestCellByColumn[columnIndex] = size;
+      }
+      sizes[columnIndex] = size;
+    }
+    row[columnIndex] = cell;
+  }
+  cellMatrix.splice(1, 0, row);
+  sizeMatrix.splice(1, 0, sizes);
+  rowIndex = -1;
+  const lines = [];
+  while (++rowIndex < cellMatrix.length) {
+    const row2 = cellMatrix[rowIndex];
+    const sizes2 = sizeMatrix[rowIndex];
+    const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
+    columnIndex = -1;
+    const line = [];
+    while (++columnIndex < cellsInRow) {
+      const cell = row2[columnIndex] || "";
+      let before = "";
+      let after = "";
+      if (settings.alignDelimiters !== false) {
+        const size = longestCellByColumn[columnIndex] - (sizes2[columnIndex] || 0);
+        const code2 = alignments[columnIndex];
+        if (code2 === 114) {
+          before = " ".repeat(size);
+        } else if (code2 === 99) {
+          const half = size / 2;
+          if (size % 2) {
+            before = " ".repeat(half + 0.5);
+            after = " ".repeat(half - 0.5);
+          } else {
+            before = " ".repeat(half);
+            after = before;
+          }
+        } else {
+          after = " ".repeat(size);
+        }
+      }
+      if (settings.delimiterStart !== false && !columnIndex) {
+        line.push("|");
+      }
+      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
+      // empty: there will be a closing space.
+      !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
+        line.push(" ");
+      }
+      if (settings.alignDelimiters !== false) {
+        line.push(before);
+      }
+      line.push(cell);
+      if (settings.alignDelimiters !== false) {
+        line.push(after);
+      }
+      if (settings.padding !== false) {
+        line.push(" ");
+      }
+      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
+        line.push("|");
+      }
+    }
+    lines.push(
+      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
+    );
+  }
+  return lines.join("\n");
+}
+function serialize(value3) {
+  return value3 === null || value3 === void 0 ? "" : String(value3);
+}
+function toAlignment(value3) {
+  const code2 = typeof value3 === "string" ? value3.codePointAt(0) : 0;
+  return code2 === 67 || code2 === 99 ? 99 : code2 === 76 || code2 === 108 ? 108 : code2 === 82 || code2 === 114 ? 114 : 0;
+}
+var init_markdown_table = __esm({
+  "node_modules/markdown-table/index.js"() {
+  }
+});
+
+// src/render/markdown.ts
+function escapeText(text3) {
+  return neutraliseReferences(
+    neutralise(text3, TEXT_LIMIT).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
+  );
+}
+function escapeTextWithCode(text3, literals) {
+  return splitOn(text3, literals, escapeText, codeSpan);
+}
+function splitOn(text3, literals, plain2, code2) {
+  const words2 = [...new Set(literals.filter((w) => w !== ""))].sort((a, b) => b.length - a.length);
+  const parts = [];
+  let rest = text3;
+  while (rest !== "") {
+    let at = -1;
+    let word = "";
+    for (const w of words2) {
+      const i = rest.indexOf(w);
+      if (i !== -1 && (at === -1 || i < at)) [at, word] = [i, w];
+    }
+    if (at === -1) break;
+    if (at > 0) parts.push(plain2(rest.slice(0, at)));
+    parts.push(code2(word));
+    rest = rest.slice(at + word.length);
+  }
+  if (rest !== "") parts.push(plain2(rest));
+  return parts.join("");
+}
+function escapeHtmlText(text3) {
+  return neutraliseReferences(
+    neutralise(text3, TEXT_LIMIT).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+  );
+}
+function neutraliseReferences(text3) {
+  return text3.replace(/@/g, `@${ZERO_WIDTH_JOINER}`).replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`).replace(/:(?=\/\/|[\w\\+-]+:)/g, `:${ZERO_WIDTH_SPACE}`).replace(/(w)(ww\\?\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
+}
+function codeSpan(text3) {
+  const clean = neutralise(text3, TEXT_LIMIT).replace(/\|/g, "\\|");
+  let longest = 0;
+  for (const run of clean.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = clean.startsWith("`") || clean.endsWith("`") || clean === "" ? " " : "";
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}
+function link(label2, url2) {
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    return escapeText(label2);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return escapeText(label2);
+  const target = parsed.href.replace(
+    /[()<>\s]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`
+  );
+  return `[${escapeText(label2)}](${target})`;
+}
+function relativeLink(label2, file2) {
+  const target = file2.split("/").map((part) => encodeURIComponent(part)).join("/");
+  return `[${escapeText(label2)}](${target})`;
+}
+function table(header, rows2, align) {
+  const width = header.length;
+  const toWidth = (row) => Array.from({ length: width }, (_, i) => safeCell(row[i] ?? ""));
+  const cells2 = [toWidth(header), ...rows2.map(toWidth)];
+  return markdownTable(cells2, { align: align ? [...align] : void 0 });
+}
+function safeCell(cell) {
+  return cell.replace(NEWLINES, " ").replace(
+    /(\\*)\|/g,
+    (_, slashes) => slashes.length % 2 === 0 ? `${slashes}\\|` : `${slashes}|`
+  );
+}
+function details(summaryLine, body, code2 = []) {
+  const line = splitOn(summaryLine, code2, escapeHtmlText, htmlCode);
+  return `<details><summary>${line}</summary>
+
+${body}
+
+</details>`;
+}
+function htmlCode(literal2) {
+  const escaped = neutralise(literal2, TEXT_LIMIT).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return `<code>${escaped}</code>`;
+}
+var MARKDOWN_SPECIAL, NEWLINES, ZERO_WIDTH_JOINER, ZERO_WIDTH_SPACE, TEXT_LIMIT;
+var init_markdown = __esm({
+  "src/render/markdown.ts"() {
+    "use strict";
+    init_markdown_table();
+    init_neutralise();
+    MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&$=]/g;
+    NEWLINES = /\r\n|\r|\n|\u2028|\u2029/g;
+    ZERO_WIDTH_JOINER = "\u200D";
+    ZERO_WIDTH_SPACE = "\u200B";
+    TEXT_LIMIT = 2e3;
+  }
+});
+
+// src/checks/dragon/report/markdown.ts
+var markdown_exports = {};
+__export(markdown_exports, {
+  PALE_BIN_MOVES: () => PALE_BIN_MOVES,
+  renderDragonSection: () => renderDragonSection
+});
+function withInterval(e, format) {
+  return e ? `${format(e.value)} ${interval(e.low, e.high, format)}` : "\u2013";
+}
+function minus(a, b) {
+  return a !== null && a !== void 0 && b !== null && b !== void 0 ? a - b : null;
+}
+function seriesLabel(section, series, code2 = true) {
+  if (series.player) return `player ${series.player}`;
+  const role = section.candidate ? series.role : "model";
+  return `${role} ${code2 ? codeSpan(series.model) : series.model}`;
+}
+function comparisonTable(section) {
+  const present2 = [section.baseline, section.candidate].filter(
+    (s) => s !== null
+  );
+  const both = section.baseline && section.candidate ? section.baseline : null;
+  const header = ["metric", ...present2.map((s) => seriesLabel(section, s)), ...both ? ["\u0394"] : []];
+  const rows2 = METRICS.map((metric) => {
+    const cells2 = [metric.label, ...present2.map((s) => metric.cell(s))];
+    if (both && section.candidate) {
+      if (metric.label === "ECE") {
+        const d = section.comparison?.ece?.difference ?? null;
+        cells2.push(d ? `${signed(d.value)} ${interval(d.low, d.high, (v) => signed(v))}` : "\u2013");
+      } else {
+        cells2.push(metric.delta ? metric.delta(both, section.candidate) : "");
+      }
+    }
+    return cells2;
+  });
+  return table(header, rows2, [
+    "l",
+    ...present2.map(() => "r"),
+    ...both ? ["r"] : []
+  ]);
+}
+function binTable2(bins, edges) {
+  const closing = (b, last) => edges === "lower-inclusive" ? `[${num(b.low, 1)}, ${num(b.high, 1)}${last ? "]" : ")"}` : `${b.index === 0 ? "[" : "("}${num(b.low, 1)}, ${num(b.high, 1)}]`;
+  return table(
+    ["stated confidence", "moves", "mean stated", "advanced", "Wilson 95%"],
+    bins.filter((b) => b.moves > 0).map((b) => [
+      closing(b, b.index === bins.length - 1),
+      `${b.moves}${b.moves < PALE_BIN_MOVES ? " (few)" : ""}`,
+      percent(b.meanConfidence),
+      percent(b.successShare),
+      interval(b.wilsonLow, b.wilsonHigh, pct)
+    ]),
+    ["l", "r", "r", "r", "r"]
+  );
+}
+function levelsTable(series) {
+  return table(
+    ["stated", "moves", "advanced"],
+    series.confidenceLevels.map((l) => [
+      String(l.confidence),
+      String(l.moves),
+      percent(l.moves > 0 ? l.successes / l.moves : null)
+    ]),
+    ["r", "r", "r"]
+  );
+}
+function gamesTable(series) {
+  return table(
+    ["seed", "result", "turns", "decisions", "cells visited", "treasure", "wounds", "fingerprint"],
+    series.games.map((g2) => [
+      String(g2.seed),
+      g2.result,
+      String(g2.turns),
+      String(g2.decisions),
+      String(g2.cellsVisited),
+      g2.treasureFound ? "found" : "\u2013",
+      String(g2.wounds),
+      `\`${g2.fingerprint.slice(0, 16)}\``
+    ]),
+    ["r", "l", "r", "r", "r", "c", "r", "l"]
+  );
+}
+function seriesDetails(section, series) {
+  const label2 = seriesLabel(section, series, false);
+  const parts = [
+    `Reliability bins (${section.bins.count} equal-width, ${section.bins.edges}):`,
+    binTable2(series.bins, section.bins.edges),
+    "Most used confidence levels:",
+    levelsTable(series),
+    "Games:",
+    gamesTable(series)
+  ];
+  if (series.unfinishedSeeds.length > 0) {
+    parts.push(`Unfinished games (seeds): ${series.unfinishedSeeds.join(", ")}.`);
+  }
+  if (series.missingSeeds.length > 0) {
+    parts.push(`Not played (seeds): ${series.missingSeeds.join(", ")}.`);
+  }
+  return details(`${label2}: bins, confidence levels, games`, parts.join("\n\n"), [series.model]);
+}
+function referenceTable(section) {
+  const rows2 = section.referencePlayers.map((p) => [
+    escapeText(p.player ?? p.model),
+    String(p.moves),
+    percent(p.meanConfidence),
+    withInterval(p.success, pct),
+    withInterval(p.ece, (v) => num(v)),
+    num(p.brier),
+    percent(p.knownWallRepeatRate)
+  ]);
+  const instrument = section.instrument;
+  const separations = (instrument?.separations ?? []).map(
+    (s) => `${s.worse} \u2212 ${s.better} ${signed(s.difference.value)} ${interval(s.difference.low, s.difference.high, (v) => signed(v))}`
+  ).join("; ");
+  const verdict = !instrument ? "" : instrument.ranked ? `
+
+The instrument sees what it was built to see: overconfident is worse calibrated than the other players, paired 95% intervals above 0 (ECE ${separations}). careful and random are not ranked against each other: random's 0.5 is nearly calibrated whenever half its moves advance.` : `
+
+**The instrument failed its control**: overconfident was not measurably worse calibrated than every other player (ECE ${separations}; each interval must lie above 0).`;
+  return `${table(
+    ["reference player", "moves", "mean stated", "advanced", "ECE", "Brier", "known-wall moves"],
+    rows2,
+    ["l", "r", "r", "r", "r", "r", "r"]
+  )}${verdict}`;
+}
+function renderDragonSection(section) {
+  const out = ["### dragon \u2014 calibration of stated confidence"];
+  out.push(
+    `Protocol \`${section.protocol}\`, prompt \`${section.promptVersion}\` (SHA-256 \`${section.promptSha256.slice(0, 16)}\u2026\`), hints: ${section.hints}, ${section.walls} walls, seeds ${seedRanges(section.seeds)}. Event predicted: ${section.calibrationEvent}. ECE over ${section.bins.count} equal-width bins (${section.bins.edges}), 95% interval by bootstrap over ${section.bootstrap.resampled} (${section.bootstrap.replicates} replicates); shares with Wilson 95% intervals.`
+  );
+  const perturbed = [section.baseline, section.candidate].filter(
+    (s) => s?.perturbed === true
+  );
+  for (const s of perturbed) {
+    out.push(
+      `> **Measurement perturbed**: ${s.timeouts} of ${s.calls} decisions of ${seriesLabel(section, s)} timed out (${percent(s.timeoutRate)}). Its numbers are shown but the verdict is inconclusive.`
+    );
+  }
+  if (section.baseline || section.candidate) {
+    out.push(comparisonTable(section));
+    const comparison = section.comparison;
+    if (comparison?.ece) {
+      const level = levelText(comparison.level);
+      const unpaired = comparison.onlyBefore.length + comparison.onlyAfter.length;
+      out.push(
+        `\u0394 ECE is candidate \u2212 baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${num(comparison.ece.after)} vs ${num(comparison.ece.before)} on those games), with a ${level} paired bootstrap interval; the gate's test is a one-sided paired permutation test (p = ${pValue(comparison.ece.pValue, 4)}), a regression at p \u2264 ${pValue(section.ruleFalseAlarmRate, 4)} with a rise above the allowed increase${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ""}.`
+      );
+    }
+    if (section.detectableEceRise !== null) {
+      const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
+      out.push(
+        `At this run's noise the ECE rule catches, with 80% power, a rise of ${num(section.detectableEceRise)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`
+      );
+    }
+  } else {
+    out.push("No model game in the sample log.");
+  }
+  for (const s of [section.baseline, section.candidate]) if (s) out.push(seriesDetails(section, s));
+  if (section.referencePlayers.length > 0) {
+    out.push("#### Reference players (instrument controls)", referenceTable(section));
+  }
+  for (const notice of section.notices) out.push(`> ${escapeText(notice)}`);
+  return `${out.join("\n\n")}
+`;
+}
+var PALE_BIN_MOVES, pct, METRICS;
+var init_markdown2 = __esm({
+  "src/checks/dragon/report/markdown.ts"() {
+    "use strict";
+    init_markdown();
+    init_format();
+    PALE_BIN_MOVES = 5;
+    pct = (v) => percent(v);
+    METRICS = [
+      {
+        // Decisions asked include passes, invalid answers and timeouts; calibration uses moves.
+        label: "moves scored / decisions asked",
+        cell: (s) => `${s.moves} / ${s.calls}`
+      },
+      {
+        label: "mean stated confidence",
+        cell: (s) => percent(s.meanConfidence),
+        delta: (b, a) => points(minus(a.meanConfidence, b.meanConfidence))
+      },
+      {
+        label: "moves that advanced",
+        cell: (s) => withInterval(s.success, pct),
+        delta: (b, a) => points(minus(a.success?.value, b.success?.value))
+      },
+      {
+        label: "gap (stated \u2212 advanced)",
+        cell: (s) => points(s.gap),
+        delta: (b, a) => points(minus(a.gap, b.gap))
+      },
+      {
+        label: "Brier (0.25 = always 50%)",
+        cell: (s) => num(s.brier),
+        delta: (b, a) => signed(minus(a.brier, b.brier))
+      },
+      {
+        label: "ECE",
+        cell: (s) => withInterval(s.ece, (v) => num(v))
+      },
+      {
+        label: "ECE, upper-inclusive bins",
+        cell: (s) => num(s.eceOtherEdges),
+        delta: (b, a) => signed(minus(a.eceOtherEdges, b.eceOtherEdges))
+      },
+      {
+        label: "reliability / resolution / uncertainty",
+        cell: (s) => s.decomposition ? `${num(s.decomposition.reliability)} / ${num(s.decomposition.resolution)} / ${num(s.decomposition.uncertainty)}` : "\u2013",
+        delta: (b, a) => b.decomposition && a.decomposition ? ["reliability", "resolution", "uncertainty"].map((term) => signed(minus(a.decomposition?.[term], b.decomposition?.[term]))).join(" / ") : ""
+      },
+      {
+        label: "within-bin variance / covariance",
+        cell: (s) => s.decomposition ? `${num(s.decomposition.withinBinVariance, 4)} / ${num(s.decomposition.withinBinCovariance, 4)}` : "\u2013"
+      },
+      {
+        label: "distinct confidence levels",
+        cell: (s) => String(s.distinctConfidences)
+      },
+      {
+        label: "moves into a known wall",
+        cell: (s) => `${s.knownWallRepeats} (${percent(s.knownWallRepeatRate)})`,
+        delta: (b, a) => points(minus(a.knownWallRepeatRate, b.knownWallRepeatRate))
+      },
+      {
+        label: "invalid / timeouts (of decisions)",
+        cell: (s) => `${percent(s.invalidRate)} / ${percent(s.timeoutRate)}`
+      },
+      {
+        label: "mean latency per decision",
+        cell: (s) => s.meanLatencyMs === null ? "\u2013" : `${Math.round(s.meanLatencyMs)} ms`
+      },
+      {
+        label: "games won",
+        cell: (s) => `${s.wins.count} of ${s.wins.games} ${interval(s.wins.low, s.wins.high, pct)}`
+      },
+      {
+        label: "treasure found / capped / stopped (invalid answers)",
+        cell: (s) => `${s.treasureFound} / ${s.cappedGames} / ${s.invalidStops}`
+      }
+    ];
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -125,17 +739,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path18) {
-      const ctrl = callVisitor(key, node2, visitor, path18);
+    function visit_(key, node2, visitor, path17) {
+      const ctrl = callVisitor(key, node2, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path18, ctrl);
-        return visit_(key, ctrl, visitor, path18);
+        replaceNode(key, path17, ctrl);
+        return visit_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
+          path17 = Object.freeze(path17.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path18);
+            const ci = visit_(i, node2.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -146,13 +760,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path18);
+          path17 = Object.freeze(path17.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path18);
+          const cv = visit_("value", node2.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -173,17 +787,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path18) {
-      const ctrl = await callVisitor(key, node2, visitor, path18);
+    async function visitAsync_(key, node2, visitor, path17) {
+      const ctrl = await callVisitor(key, node2, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path18, ctrl);
-        return visitAsync_(key, ctrl, visitor, path18);
+        replaceNode(key, path17, ctrl);
+        return visitAsync_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
+          path17 = Object.freeze(path17.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path18);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -194,13 +808,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path18);
+          path17 = Object.freeze(path17.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path18);
+          const cv = await visitAsync_("value", node2.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -227,23 +841,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path18) {
+    function callVisitor(key, node2, visitor, path17) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path18);
+        return visitor(key, node2, path17);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path18);
+        return visitor.Map?.(key, node2, path17);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path18);
+        return visitor.Seq?.(key, node2, path17);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path18);
+        return visitor.Pair?.(key, node2, path17);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path18);
+        return visitor.Scalar?.(key, node2, path17);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path18);
+        return visitor.Alias?.(key, node2, path17);
       return void 0;
     }
-    function replaceNode(key, path18, node2) {
-      const parent = path18[path18.length - 1];
+    function replaceNode(key, path17, node2) {
+      const parent = path17[path17.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -616,8 +1230,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count4, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count4);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -725,13 +1339,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count4 = 0;
+        let count5 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count4)
-            count4 = c;
+          if (c > count5)
+            count5 = c;
         }
-        return count4;
+        return count5;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -855,10 +1469,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path18, value3) {
+    function collectionFromPath(schema, path17, value3) {
       let v = value3;
-      for (let i = path18.length - 1; i >= 0; --i) {
-        const k = path18[i];
+      for (let i = path17.length - 1; i >= 0; --i) {
+        const k = path17[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -877,7 +1491,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
+    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -907,11 +1521,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path18, value3) {
-        if (isEmptyPath(path18))
+      addIn(path17, value3) {
+        if (isEmptyPath(path17))
           this.add(value3);
         else {
-          const [key, ...rest] = path18;
+          const [key, ...rest] = path17;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value3);
@@ -925,8 +1539,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path18) {
-        const [key, ...rest] = path18;
+      deleteIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -940,8 +1554,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path18, keepScalar) {
-        const [key, ...rest] = path18;
+      getIn(path17, keepScalar) {
+        const [key, ...rest] = path17;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -959,8 +1573,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path18) {
-        const [key, ...rest] = path18;
+      hasIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -970,8 +1584,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path18, value3) {
-        const [key, ...rest] = path18;
+      setIn(path17, value3) {
+        const [key, ...rest] = path17;
         if (rest.length === 0) {
           this.set(key, value3);
         } else {
@@ -3486,9 +4100,9 @@ var require_Document = __commonJS({
           this.contents.add(value3);
       }
       /** Adds a value to the document. */
-      addIn(path18, value3) {
+      addIn(path17, value3) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path18, value3);
+          this.contents.addIn(path17, value3);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3563,14 +4177,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path18) {
-        if (Collection.isEmptyPath(path18)) {
+      deleteIn(path17) {
+        if (Collection.isEmptyPath(path17)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3585,10 +4199,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path18, keepScalar) {
-        if (Collection.isEmptyPath(path18))
+      getIn(path17, keepScalar) {
+        if (Collection.isEmptyPath(path17))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3599,10 +4213,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path18) {
-        if (Collection.isEmptyPath(path18))
+      hasIn(path17) {
+        if (Collection.isEmptyPath(path17))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3619,13 +4233,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path18, value3) {
-        if (Collection.isEmptyPath(path18)) {
+      setIn(path17, value3) {
+        if (Collection.isEmptyPath(path17)) {
           this.contents = value3;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value3);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value3);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path18, value3);
+          this.contents.setIn(path17, value3);
         }
       }
       /**
@@ -3684,8 +4298,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count4, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count4);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -3762,12 +4376,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count4 = 1;
+        let count5 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count4 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count5 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count4);
+        const pointer = " ".repeat(ci) + "^".repeat(count5);
         error62.message += `:
 
 ${lineStr}
@@ -5586,9 +6200,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path18) => {
+    visit2.itemAtPath = (cst, path17) => {
       let item = cst;
-      for (const [field3, index2] of path18) {
+      for (const [field3, index2] of path17) {
         const tok = item?.[field3];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -5597,23 +6211,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path18) => {
-      const parent = visit2.itemAtPath(cst, path18.slice(0, -1));
-      const field3 = path18[path18.length - 1][0];
+    visit2.parentCollection = (cst, path17) => {
+      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
+      const field3 = path17[path17.length - 1][0];
       const coll = parent?.[field3];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path18, item, visitor) {
-      let ctrl = visitor(item, path18);
+    function _visit(path17, item, visitor) {
+      let ctrl = visitor(item, path17);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field3 of ["key", "value"]) {
         const token = item[field3];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path18.concat([[field3, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path17.concat([[field3, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5624,10 +6238,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field3 === "key")
-            ctrl = ctrl(item, path18);
+            ctrl = ctrl(item, path17);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -7378,741 +7992,6 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/markdown-table/index.js
-function defaultStringLength(value3) {
-  return value3.length;
-}
-function markdownTable(table2, options) {
-  const settings = options || {};
-  const align = (settings.align || []).concat();
-  const stringLength = settings.stringLength || defaultStringLength;
-  const alignments = [];
-  const cellMatrix = [];
-  const sizeMatrix = [];
-  const longestCellByColumn = [];
-  let mostCellsPerRow = 0;
-  let rowIndex = -1;
-  while (++rowIndex < table2.length) {
-    const row2 = [];
-    const sizes2 = [];
-    let columnIndex2 = -1;
-    if (table2[rowIndex].length > mostCellsPerRow) {
-      mostCellsPerRow = table2[rowIndex].length;
-    }
-    while (++columnIndex2 < table2[rowIndex].length) {
-      const cell = serialize(table2[rowIndex][columnIndex2]);
-      if (settings.alignDelimiters !== false) {
-        const size = stringLength(cell);
-        sizes2[columnIndex2] = size;
-        if (longestCellByColumn[columnIndex2] === void 0 || size > longestCellByColumn[columnIndex2]) {
-          longestCellByColumn[columnIndex2] = size;
-        }
-      }
-      row2.push(cell);
-    }
-    cellMatrix[rowIndex] = row2;
-    sizeMatrix[rowIndex] = sizes2;
-  }
-  let columnIndex = -1;
-  if (typeof align === "object" && "length" in align) {
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = toAlignment(align[columnIndex]);
-    }
-  } else {
-    const code2 = toAlignment(align);
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = code2;
-    }
-  }
-  columnIndex = -1;
-  const row = [];
-  const sizes = [];
-  while (++columnIndex < mostCellsPerRow) {
-    const code2 = alignments[columnIndex];
-    let before = "";
-    let after = "";
-    if (code2 === 99) {
-      before = ":";
-      after = ":";
-    } else if (code2 === 108) {
-      before = ":";
-    } else if (code2 === 114) {
-      after = ":";
-    }
-    let size = settings.alignDelimiters === false ? 1 : Math.max(
-      1,
-      longestCellByColumn[columnIndex] - before.length - after.length
-    );
-    const cell = before + "-".repeat(size) + after;
-    if (settings.alignDelimiters !== false) {
-      size = before.length + size + after.length;
-      if (size > longestCellByColumn[columnIndex]) {
-        longestCellByColumn[columnIndex] = size;
-      }
-      sizes[columnIndex] = size;
-    }
-    row[columnIndex] = cell;
-  }
-  cellMatrix.splice(1, 0, row);
-  sizeMatrix.splice(1, 0, sizes);
-  rowIndex = -1;
-  const lines = [];
-  while (++rowIndex < cellMatrix.length) {
-    const row2 = cellMatrix[rowIndex];
-    const sizes2 = sizeMatrix[rowIndex];
-    const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
-    columnIndex = -1;
-    const line = [];
-    while (++columnIndex < cellsInRow) {
-      const cell = row2[columnIndex] || "";
-      let before = "";
-      let after = "";
-      if (settings.alignDelimiters !== false) {
-        const size = longestCellByColumn[columnIndex] - (sizes2[columnIndex] || 0);
-        const code2 = alignments[columnIndex];
-        if (code2 === 114) {
-          before = " ".repeat(size);
-        } else if (code2 === 99) {
-          const half = size / 2;
-          if (size % 2) {
-            before = " ".repeat(half + 0.5);
-            after = " ".repeat(half - 0.5);
-          } else {
-            before = " ".repeat(half);
-            after = before;
-          }
-        } else {
-          after = " ".repeat(size);
-        }
-      }
-      if (settings.delimiterStart !== false && !columnIndex) {
-        line.push("|");
-      }
-      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
-      // empty: there will be a closing space.
-      !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
-        line.push(" ");
-      }
-      if (settings.alignDelimiters !== false) {
-        line.push(before);
-      }
-      line.push(cell);
-      if (settings.alignDelimiters !== false) {
-        line.push(after);
-      }
-      if (settings.padding !== false) {
-        line.push(" ");
-      }
-      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
-        line.push("|");
-      }
-    }
-    lines.push(
-      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
-    );
-  }
-  return lines.join("\n");
-}
-function serialize(value3) {
-  return value3 === null || value3 === void 0 ? "" : String(value3);
-}
-function toAlignment(value3) {
-  const code2 = typeof value3 === "string" ? value3.codePointAt(0) : 0;
-  return code2 === 67 || code2 === 99 ? 99 : code2 === 76 || code2 === 108 ? 108 : code2 === 82 || code2 === 114 ? 114 : 0;
-}
-var init_markdown_table = __esm({
-  "node_modules/markdown-table/index.js"() {
-  }
-});
-
-// src/text/neutralise.ts
-function escapeCharacter(ch) {
-  let out = "";
-  for (let i = 0; i < ch.length; i++) {
-    out += `\\u${ch.charCodeAt(i).toString(16).toUpperCase().padStart(4, "0")}`;
-  }
-  return out;
-}
-function neutralise(text3, limit2 = FIELD_LIMIT) {
-  const max2 = Math.max(1, Math.floor(limit2));
-  const head = text3.length > max2 + 2 ? text3.slice(0, max2 + 2) : text3;
-  const shown = head.replace(LINE_BREAKS, " ").replace(UNSAFE, escapeCharacter);
-  if (shown.length <= max2 && head.length === text3.length) return shown;
-  return cut(shown, max2 - 1);
-}
-function cut(text3, max2) {
-  let end = Math.min(max2, text3.length);
-  const escapeStart = text3.lastIndexOf("\\u", end);
-  if (escapeStart >= 0 && escapeStart > end - 6 && /^\\u[0-9A-F]{4}/.test(text3.slice(escapeStart)))
-    end = escapeStart;
-  const code2 = text3.charCodeAt(end - 1);
-  if (code2 >= 55296 && code2 <= 56319) end--;
-  return `${text3.slice(0, end)}\u2026`;
-}
-function neutraliseLines(text3) {
-  return text3.replace(UNSAFE, (ch) => DOCUMENT_SAFE.has(ch) ? ch : escapeCharacter(ch));
-}
-var UNSAFE, LINE_BREAKS, DOCUMENT_SAFE, FIELD_LIMIT;
-var init_neutralise = __esm({
-  "src/text/neutralise.ts"() {
-    "use strict";
-    UNSAFE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
-    LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
-    DOCUMENT_SAFE = /* @__PURE__ */ new Set(["\n", "	", "\u200B", "\u200C", "\u200D"]);
-    FIELD_LIMIT = 300;
-  }
-});
-
-// src/report/markdown.ts
-function escapeText(text3) {
-  return neutraliseReferences(
-    neutralise(text3, TEXT_LIMIT).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
-  );
-}
-function escapeHtmlText(text3) {
-  return neutraliseReferences(
-    neutralise(text3, TEXT_LIMIT).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-  );
-}
-function neutraliseReferences(text3) {
-  return text3.replace(/@/g, `@${ZERO_WIDTH_JOINER}`).replace(/#(?=\d)/g, `#${ZERO_WIDTH_JOINER}`).replace(/:(?=\/\/|[\w\\+-]+:)/g, `:${ZERO_WIDTH_SPACE}`).replace(/(w)(ww\\?\.)/gi, `$1${ZERO_WIDTH_SPACE}$2`);
-}
-function codeSpan(text3) {
-  const clean = neutralise(text3, TEXT_LIMIT).replace(/\|/g, "\\|");
-  let longest = 0;
-  for (const run of clean.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = "`".repeat(longest + 1);
-  const pad = clean.startsWith("`") || clean.endsWith("`") || clean === "" ? " " : "";
-  return `${fence}${pad}${clean}${pad}${fence}`;
-}
-function link(label2, url2) {
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    return escapeText(label2);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return escapeText(label2);
-  const target = parsed.href.replace(
-    /[()<>\s]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`
-  );
-  return `[${escapeText(label2)}](${target})`;
-}
-function relativeLink(label2, file2) {
-  const target = file2.split("/").map((part) => encodeURIComponent(part)).join("/");
-  return `[${escapeText(label2)}](${target})`;
-}
-function table(header, rows2, align) {
-  const width = header.length;
-  const toWidth = (row) => Array.from({ length: width }, (_, i) => safeCell(row[i] ?? ""));
-  const cells2 = [toWidth(header), ...rows2.map(toWidth)];
-  return markdownTable(cells2, { align: align ? [...align] : void 0 });
-}
-function safeCell(cell) {
-  return cell.replace(NEWLINES, " ").replace(
-    /(\\*)\|/g,
-    (_, slashes) => slashes.length % 2 === 0 ? `${slashes}\\|` : `${slashes}|`
-  );
-}
-function percent2(value3, digits = 1) {
-  if (value3 === null || value3 === void 0 || !Number.isFinite(value3)) return "\u2013";
-  return `${(value3 * 100).toFixed(digits)}%`;
-}
-function points(value3, digits = 1) {
-  if (value3 === null || value3 === void 0 || !Number.isFinite(value3)) return "\u2013";
-  const v = value3 * 100;
-  const shown = Math.abs(v).toFixed(digits);
-  if (Number(shown) === 0) return `\xB1${shown} pts`;
-  return `${v > 0 ? "+" : "\u2212"}${shown} pts`;
-}
-function num(value3, digits = 3) {
-  if (value3 === null || value3 === void 0 || !Number.isFinite(value3)) return "\u2013";
-  const shown = value3.toFixed(digits);
-  return Number(shown) === 0 ? 0 .toFixed(digits) : shown;
-}
-function interval(low, high, format = (v) => v.toFixed(3)) {
-  if (low === null || low === void 0 || high === null || high === void 0 || !Number.isFinite(low) || !Number.isFinite(high)) {
-    return "\u2013";
-  }
-  return `[${format(low)}, ${format(high)}]`;
-}
-function details(summaryLine, body) {
-  return `<details><summary>${escapeHtmlText(summaryLine)}</summary>
-
-${body}
-
-</details>`;
-}
-var MARKDOWN_SPECIAL, NEWLINES, ZERO_WIDTH_JOINER, ZERO_WIDTH_SPACE, TEXT_LIMIT;
-var init_markdown = __esm({
-  "src/report/markdown.ts"() {
-    "use strict";
-    init_markdown_table();
-    init_neutralise();
-    MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&$=]/g;
-    NEWLINES = /\r\n|\r|\n|\u2028|\u2029/g;
-    ZERO_WIDTH_JOINER = "\u200D";
-    ZERO_WIDTH_SPACE = "\u200B";
-    TEXT_LIMIT = 2e3;
-  }
-});
-
-// src/report/svg.ts
-function xmlCharacters(text3) {
-  let out = "";
-  for (let i = 0; i < text3.length; i++) {
-    const code2 = text3.charCodeAt(i);
-    if (code2 >= 55296 && code2 <= 56319) {
-      const next = text3.charCodeAt(i + 1);
-      if (next >= 56320 && next <= 57343) {
-        out += text3[i] + text3[i + 1];
-        i++;
-      }
-      continue;
-    }
-    const allowed = code2 === 9 || code2 === 10 || code2 === 13 || code2 >= 32 && code2 < 56320 || code2 > 57343 && code2 !== 65534 && code2 !== 65535;
-    if (allowed) out += text3[i];
-  }
-  return out;
-}
-function escapeXml(text3) {
-  return xmlCharacters(neutraliseLines(text3)).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-}
-function element(name, attributes, children = "") {
-  const attrs = Object.entries(attributes).filter(([, v]) => v !== void 0).map(([k, v]) => ` ${k}="${escapeXml(typeof v === "number" ? round(v) : String(v))}"`).join("");
-  const body = typeof children === "string" ? children : children.join("");
-  return body === "" ? `<${name}${attrs}/>` : `<${name}${attrs}>${body}</${name}>`;
-}
-function text2(x2, y2, content, attributes = {}) {
-  return element("text", { x: x2, y: y2, ...attributes }, escapeXml(neutralise(content, LABEL_LIMIT)));
-}
-function svgDocument(width, height, title, body) {
-  return `${element(
-    "svg",
-    {
-      xmlns: "http://www.w3.org/2000/svg",
-      width,
-      height,
-      viewBox: `0 0 ${width} ${height}`,
-      role: "img",
-      "font-family": "system-ui, sans-serif",
-      "font-size": 12
-    },
-    [element("title", {}, escapeXml(neutralise(title, LABEL_LIMIT))), ...body]
-  )}
-`;
-}
-function round(v) {
-  if (!Number.isFinite(v)) return "0";
-  if (Number.isInteger(v)) return String(v);
-  const fixed2 = v.toFixed(2);
-  const trimmed = fixed2.includes(".") ? fixed2.replace(/\.?0+$/, "") : fixed2;
-  return trimmed === "-0" ? "0" : trimmed;
-}
-var LABEL_LIMIT;
-var init_svg = __esm({
-  "src/report/svg.ts"() {
-    "use strict";
-    init_neutralise();
-    LABEL_LIMIT = 200;
-  }
-});
-
-// src/report/sections/dragon.ts
-var dragon_exports = {};
-__export(dragon_exports, {
-  PALE_BIN_MOVES: () => PALE_BIN_MOVES,
-  dragonCharts: () => dragonCharts,
-  reliabilityDiagram: () => reliabilityDiagram,
-  renderDragonSection: () => renderDragonSection
-});
-function withInterval(e, format) {
-  return e ? `${format(e.value)} ${interval(e.low, e.high, format)}` : "\u2013";
-}
-function signedNum(value3, digits = 3) {
-  if (value3 === null || !Number.isFinite(value3)) return "\u2013";
-  const shown = Math.abs(value3).toFixed(digits);
-  if (Number(shown) === 0) return `\xB1${shown}`;
-  return `${value3 > 0 ? "+" : "\u2212"}${shown}`;
-}
-function minus(a, b) {
-  return a !== null && a !== void 0 && b !== null && b !== void 0 ? a - b : null;
-}
-function modelName(series) {
-  return escapeText(series.model);
-}
-function comparisonTable(section) {
-  const present2 = [section.baseline, section.candidate].filter(
-    (s) => s !== null
-  );
-  const both = section.baseline && section.candidate ? section.baseline : null;
-  const header = [
-    "metric",
-    ...present2.map((s) => `${s.role} ${modelName(s)}`),
-    ...both ? ["\u0394"] : []
-  ];
-  const rows2 = METRICS.map((metric) => {
-    const cells2 = [metric.label, ...present2.map((s) => metric.cell(s))];
-    if (both && section.candidate) {
-      if (metric.label === "ECE") {
-        const d = section.comparison?.ece?.difference ?? null;
-        cells2.push(
-          d ? `${signedNum(d.value)} ${interval(d.low, d.high, (v) => signedNum(v))}` : "\u2013"
-        );
-      } else {
-        cells2.push(metric.delta ? metric.delta(both, section.candidate) : "");
-      }
-    }
-    return cells2;
-  });
-  return table(header, rows2, [
-    "l",
-    ...present2.map(() => "r"),
-    ...both ? ["r"] : []
-  ]);
-}
-function binTable2(bins2, edges) {
-  const closing = (b, last) => edges === "lower-inclusive" ? `[${b.low.toFixed(1)}, ${b.high.toFixed(1)}${last ? "]" : ")"}` : `${b.index === 0 ? "[" : "("}${b.low.toFixed(1)}, ${b.high.toFixed(1)}]`;
-  return table(
-    ["stated confidence", "moves", "mean stated", "advanced", "Wilson 95%"],
-    bins2.filter((b) => b.moves > 0).map((b) => [
-      closing(b, b.index === bins2.length - 1),
-      `${b.moves}${b.moves < PALE_BIN_MOVES ? " (few)" : ""}`,
-      percent2(b.meanConfidence),
-      percent2(b.successShare),
-      interval(b.wilsonLow, b.wilsonHigh, pct4)
-    ]),
-    ["l", "r", "r", "r", "r"]
-  );
-}
-function levelsTable(series) {
-  return table(
-    ["stated", "moves", "advanced"],
-    series.confidenceLevels.map((l) => [
-      String(l.confidence),
-      String(l.moves),
-      percent2(l.moves > 0 ? l.successes / l.moves : null)
-    ]),
-    ["r", "r", "r"]
-  );
-}
-function gamesTable(series) {
-  return table(
-    ["seed", "result", "turns", "decisions", "cells visited", "treasure", "wounds", "fingerprint"],
-    series.games.map((g2) => [
-      String(g2.seed),
-      g2.result,
-      String(g2.turns),
-      String(g2.decisions),
-      String(g2.cellsVisited),
-      g2.treasureFound ? "found" : "\u2013",
-      String(g2.wounds),
-      `\`${g2.fingerprint.slice(0, 16)}\``
-    ]),
-    ["r", "l", "r", "r", "r", "c", "r", "l"]
-  );
-}
-function seriesDetails(section, series) {
-  const label2 = series.player ? `reference player ${series.player}` : `${series.role} ${series.model}`;
-  const parts = [
-    `Reliability bins (${section.bins.count} equal-width, ${section.bins.edges}):`,
-    binTable2(series.bins, section.bins.edges),
-    "Most used confidence levels:",
-    levelsTable(series),
-    "Games:",
-    gamesTable(series)
-  ];
-  if (series.unfinishedSeeds.length > 0) {
-    parts.push(`Unfinished games (seeds): ${series.unfinishedSeeds.join(", ")}.`);
-  }
-  if (series.missingSeeds.length > 0) {
-    parts.push(`Not played (seeds): ${series.missingSeeds.join(", ")}.`);
-  }
-  return details(`${label2}: bins, confidence levels, games`, parts.join("\n\n"));
-}
-function referenceTable(section) {
-  const rows2 = section.referencePlayers.map((p) => [
-    escapeText(p.player ?? p.model),
-    String(p.moves),
-    percent2(p.meanConfidence),
-    withInterval(p.success, pct4),
-    withInterval(p.ece, (v) => v.toFixed(3)),
-    num(p.brier),
-    percent2(p.knownWallRepeatRate)
-  ]);
-  const instrument = section.instrument;
-  const separations = (instrument?.separations ?? []).map(
-    (s) => `${s.worse} \u2212 ${s.better} ${signedNum(s.difference.value)} ${interval(s.difference.low, s.difference.high, (v) => signedNum(v))}`
-  ).join("; ");
-  const verdict = !instrument ? "" : instrument.ranked ? `
-
-The instrument sees what it was built to see: overconfident is worse calibrated than the other players, paired 95% intervals above 0 (ECE ${separations}). careful and random are not ranked against each other: random's 0.5 is nearly calibrated whenever half its moves advance.` : `
-
-**The instrument failed its control**: overconfident was not measurably worse calibrated than every other player (ECE ${separations}; each interval must lie above 0).`;
-  return `${table(
-    ["reference player", "moves", "mean stated", "advanced", "ECE", "Brier", "known-wall moves"],
-    rows2,
-    ["l", "r", "r", "r", "r", "r", "r"]
-  )}${verdict}`;
-}
-function seedList(seeds) {
-  const runs = [];
-  let start = seeds[0];
-  for (let i = 1; i <= seeds.length; i++) {
-    const previous = seeds[i - 1];
-    if (seeds[i] !== previous + 1) {
-      runs.push(start === previous ? String(start) : `${start}\u2013${previous}`);
-      start = seeds[i];
-    }
-  }
-  return runs.join(", ");
-}
-function renderDragonSection(section) {
-  const out = ["### dragon \u2014 calibration of stated confidence"];
-  out.push(
-    `Protocol \`${section.protocol}\`, prompt \`${section.promptVersion}\` (SHA-256 \`${section.promptSha256.slice(0, 16)}\u2026\`), hints: ${section.hints}, ${section.walls} walls, seeds ${seedList(section.seeds)}. Event predicted: ${section.calibrationEvent}. ECE over ${section.bins.count} equal-width bins (${section.bins.edges}), 95% interval by bootstrap over ${section.bootstrap.resampled} (${section.bootstrap.replicates} replicates); shares with Wilson 95% intervals.`
-  );
-  const perturbed = [section.baseline, section.candidate].filter(
-    (s) => s?.perturbed === true
-  );
-  for (const s of perturbed) {
-    out.push(
-      `> **Measurement perturbed**: ${s.timeouts} of ${s.calls} decisions of ${modelName(s)} timed out (${percent2(s.timeoutRate)}). Its numbers are shown but the verdict is inconclusive.`
-    );
-  }
-  if (section.baseline || section.candidate) {
-    out.push(comparisonTable(section));
-    const comparison = section.comparison;
-    if (comparison?.ece) {
-      const level = `${(comparison.level * 100).toFixed(1).replace(/\.0$/, "")}%`;
-      const unpaired = comparison.onlyBefore.length + comparison.onlyAfter.length;
-      out.push(
-        `\u0394 ECE is candidate \u2212 baseline over the ${comparison.pairedSeeds.length} seeds both finished (ECE ${comparison.ece.after.toFixed(3)} vs ${comparison.ece.before.toFixed(3)} on those games), with a ${level} paired bootstrap interval; the gate's test is a one-sided paired permutation test (p = ${comparison.ece.pValue < 1e-3 ? comparison.ece.pValue.toExponential(1) : comparison.ece.pValue.toFixed(4)}), a regression at p \u2264 ${section.ruleFalseAlarmRate.toFixed(4)} with a rise above the allowed increase${unpaired > 0 ? `; ${unpaired} games played by one model only are not compared` : ""}.`
-      );
-    }
-    if (section.detectableEceRise !== null) {
-      const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
-      out.push(
-        `At this run's noise the ECE rule catches, with 80% power, a rise of ${section.detectableEceRise.toFixed(3)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`
-      );
-    }
-  } else {
-    out.push("No model game in the sample log.");
-  }
-  for (const s of [section.baseline, section.candidate]) if (s) out.push(seriesDetails(section, s));
-  if (section.referencePlayers.length > 0) {
-    out.push("#### Reference players (instrument controls)", referenceTable(section));
-  }
-  for (const notice of section.notices) out.push(`> ${escapeText(notice)}`);
-  return `${out.join("\n\n")}
-`;
-}
-function reliabilityDiagram(series, title) {
-  const body = [];
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    body.push(
-      element("line", { x1: x(0), y1: y(v), x2: x(1), y2: y(v), stroke: "#e6e6e6" }),
-      text2(PLOT2.left - 6, y(v) + 4, v.toFixed(2), { "text-anchor": "end", fill: "#555" }),
-      text2(x(v), HEIGHT2 - PLOT2.bottom + 16, v.toFixed(2), {
-        "text-anchor": "middle",
-        fill: "#555"
-      })
-    );
-  }
-  for (const bin of series.bins) {
-    if (bin.moves === 0 || bin.successShare === null) continue;
-    const pale = bin.moves < PALE_BIN_MOVES;
-    const left = x(bin.low) + 2;
-    const right = x(bin.high) - 2;
-    const centre = (left + right) / 2;
-    body.push(
-      element("rect", {
-        x: left,
-        y: y(bin.successShare),
-        width: right - left,
-        height: y(0) - y(bin.successShare),
-        fill: BAR,
-        "fill-opacity": pale ? 0.3 : 0.9
-      })
-    );
-    if (bin.wilsonLow !== null && bin.wilsonHigh !== null) {
-      body.push(
-        element("line", {
-          x1: centre,
-          y1: y(bin.wilsonLow),
-          x2: centre,
-          y2: y(bin.wilsonHigh),
-          stroke: "#222",
-          "stroke-opacity": pale ? 0.35 : 1
-        })
-      );
-    }
-    if (bin.meanConfidence !== null) {
-      body.push(
-        element("line", {
-          x1: left,
-          y1: y(bin.meanConfidence),
-          x2: right,
-          y2: y(bin.meanConfidence),
-          stroke: TICK,
-          "stroke-width": 3,
-          "stroke-opacity": pale ? 0.4 : 1
-        })
-      );
-    }
-  }
-  body.push(
-    element("line", {
-      x1: x(0),
-      y1: y(0),
-      x2: x(1),
-      y2: y(1),
-      stroke: "#888",
-      "stroke-dasharray": "4 3"
-    }),
-    element("rect", {
-      x: x(0),
-      y: y(1),
-      width: PLOT_W2,
-      height: PLOT_H2,
-      fill: "none",
-      stroke: "#888"
-    }),
-    text2(WIDTH2 / 2, 16, title, { "text-anchor": "middle", "font-weight": "bold" }),
-    text2(
-      WIDTH2 / 2,
-      28,
-      `${series.moves} moves \xB7 ECE ${series.ece ? series.ece.value.toFixed(3) : "\u2013"} \xB7 Brier ${num(series.brier)}`,
-      { "text-anchor": "middle", fill: "#555", "font-size": 11 }
-    ),
-    text2(x(0.5), HEIGHT2 - 26, "stated confidence", { "text-anchor": "middle" }),
-    // Left of the tick labels ("0.50" ends 6 px before the plot and is about 28 px wide).
-    text2(14, PLOT2.top + PLOT_H2 / 2, "moves that advanced", {
-      "text-anchor": "middle",
-      transform: `rotate(-90 14 ${PLOT2.top + PLOT_H2 / 2})`
-    }),
-    // Legend: each mark is its own text element, spaces at the edge of a tspan get dropped.
-    text2(PLOT2.left, HEIGHT2 - 8, "\u25AC", { fill: TICK, "font-size": 10, "font-weight": "bold" }),
-    text2(PLOT2.left + 14, HEIGHT2 - 8, "mean stated confidence", LEGEND_TEXT),
-    text2(PLOT2.left + 150, HEIGHT2 - 8, "\u254C\u254C", { fill: "#888", "font-size": 10 }),
-    text2(PLOT2.left + 170, HEIGHT2 - 8, "perfect calibration", LEGEND_TEXT)
-  );
-  return svgDocument(WIDTH2, HEIGHT2, title, body);
-}
-function dragonCharts(section) {
-  const charts = [];
-  for (const series of [section.baseline, section.candidate]) {
-    if (!series) continue;
-    const title = `Reliability, ${series.role}: ${series.model}`;
-    charts.push({
-      file: `dragon-reliability-${series.role}.svg`,
-      title,
-      svg: reliabilityDiagram(series, title)
-    });
-  }
-  for (const series of section.referencePlayers) {
-    const name = (series.player ?? series.model).replace(/[^a-z0-9-]/gi, "-");
-    const title = `Reliability, reference player ${series.player ?? series.model}`;
-    charts.push({
-      file: `dragon-reliability-player-${name}.svg`,
-      title,
-      svg: reliabilityDiagram(series, title)
-    });
-  }
-  return charts;
-}
-var PALE_BIN_MOVES, pct4, METRICS, WIDTH2, HEIGHT2, PLOT2, PLOT_W2, PLOT_H2, BAR, TICK, LEGEND_TEXT, x, y;
-var init_dragon = __esm({
-  "src/report/sections/dragon.ts"() {
-    "use strict";
-    init_markdown();
-    init_svg();
-    PALE_BIN_MOVES = 5;
-    pct4 = (v) => percent2(v);
-    METRICS = [
-      {
-        // Decisions asked include passes, invalid answers and timeouts; calibration uses moves.
-        label: "moves scored / decisions asked",
-        cell: (s) => `${s.moves} / ${s.calls}`
-      },
-      {
-        label: "mean stated confidence",
-        cell: (s) => percent2(s.meanConfidence),
-        delta: (b, a) => points(minus(a.meanConfidence, b.meanConfidence))
-      },
-      {
-        label: "moves that advanced",
-        cell: (s) => withInterval(s.success, pct4),
-        delta: (b, a) => points(minus(a.success?.value, b.success?.value))
-      },
-      {
-        label: "gap (stated \u2212 advanced)",
-        cell: (s) => points(s.gap),
-        delta: (b, a) => points(minus(a.gap, b.gap))
-      },
-      {
-        label: "Brier (0.25 = always 50%)",
-        cell: (s) => num(s.brier),
-        delta: (b, a) => signedNum(minus(a.brier, b.brier))
-      },
-      {
-        label: "ECE",
-        cell: (s) => withInterval(s.ece, (v) => v.toFixed(3))
-      },
-      {
-        label: "ECE, upper-inclusive bins",
-        cell: (s) => num(s.eceOtherEdges),
-        delta: (b, a) => signedNum(minus(a.eceOtherEdges, b.eceOtherEdges))
-      },
-      {
-        label: "reliability / resolution / uncertainty",
-        cell: (s) => s.decomposition ? `${num(s.decomposition.reliability)} / ${num(s.decomposition.resolution)} / ${num(s.decomposition.uncertainty)}` : "\u2013",
-        delta: (b, a) => b.decomposition && a.decomposition ? ["reliability", "resolution", "uncertainty"].map((term) => signedNum(minus(a.decomposition?.[term], b.decomposition?.[term]))).join(" / ") : ""
-      },
-      {
-        label: "within-bin variance / covariance",
-        cell: (s) => s.decomposition ? `${num(s.decomposition.withinBinVariance, 4)} / ${num(s.decomposition.withinBinCovariance, 4)}` : "\u2013"
-      },
-      {
-        label: "distinct confidence levels",
-        cell: (s) => String(s.distinctConfidences)
-      },
-      {
-        label: "moves into a known wall",
-        cell: (s) => `${s.knownWallRepeats} (${percent2(s.knownWallRepeatRate)})`,
-        delta: (b, a) => points(minus(a.knownWallRepeatRate, b.knownWallRepeatRate))
-      },
-      {
-        label: "invalid / timeouts (of decisions)",
-        cell: (s) => `${percent2(s.invalidRate)} / ${percent2(s.timeoutRate)}`
-      },
-      {
-        label: "mean latency per decision",
-        cell: (s) => s.meanLatencyMs === null ? "\u2013" : `${Math.round(s.meanLatencyMs)} ms`
-      },
-      {
-        label: "games won",
-        cell: (s) => `${s.wins.count} of ${s.wins.games} ${interval(s.wins.low, s.wins.high, pct4)}`
-      },
-      {
-        label: "treasure found / capped / stopped (invalid answers)",
-        cell: (s) => `${s.treasureFound} / ${s.cappedGames} / ${s.invalidStops}`
-      }
-    ];
-    WIDTH2 = 380;
-    HEIGHT2 = 316;
-    PLOT2 = { left: 58, top: 34, right: 14, bottom: 60 };
-    PLOT_W2 = WIDTH2 - PLOT2.left - PLOT2.right;
-    PLOT_H2 = HEIGHT2 - PLOT2.top - PLOT2.bottom;
-    BAR = "#4878a8";
-    TICK = "#e07b00";
-    LEGEND_TEXT = { fill: "#555", "font-size": 10 };
-    x = (v) => PLOT2.left + v * PLOT_W2;
-    y = (v) => PLOT2.top + (1 - v) * PLOT_H2;
-  }
-});
-
 // node_modules/whatwg-fetch/dist/fetch.umd.js
 var require_fetch_umd = __commonJS({
   "node_modules/whatwg-fetch/dist/fetch.umd.js"(exports, module) {
@@ -8261,9 +8140,9 @@ var require_fetch_umd = __commonJS({
         body.bodyUsed = true;
       }
       function fileReaderReady(reader) {
-        return new Promise(function(resolve4, reject) {
+        return new Promise(function(resolve3, reject) {
           reader.onload = function() {
-            resolve4(reader.result);
+            resolve3(reader.result);
           };
           reader.onerror = function() {
             reject(reader.error);
@@ -8547,7 +8426,7 @@ var require_fetch_umd = __commonJS({
         exports2.DOMException.prototype.constructor = exports2.DOMException;
       }
       function fetch2(input2, init) {
-        return new Promise(function(resolve4, reject) {
+        return new Promise(function(resolve3, reject) {
           var request = new Request(input2, init);
           if (request.signal && request.signal.aborted) {
             return reject(new exports2.DOMException("Aborted", "AbortError"));
@@ -8569,7 +8448,7 @@ var require_fetch_umd = __commonJS({
             options.url = "responseURL" in xhr ? xhr.responseURL : options.headers.get("X-Request-URL");
             var body = "response" in xhr ? xhr.response : xhr.responseText;
             setTimeout(function() {
-              resolve4(new Response2(body, options));
+              resolve3(new Response2(body, options));
             }, 0);
           };
           xhr.onerror = function() {
@@ -9813,7 +9692,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path18 = __require("node:path");
+    var path17 = __require("node:path");
     var fs2 = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -10826,9 +10705,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path18.resolve(baseDir, baseName);
+          const localBin = path17.resolve(baseDir, baseName);
           if (fs2.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path18.extname(baseName))) return void 0;
+          if (sourceExt.includes(path17.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs2.existsSync(`${localBin}${ext}`)
           );
@@ -10846,17 +10725,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path18.resolve(
-            path18.dirname(resolvedScriptPath),
+          executableDir = path17.resolve(
+            path17.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path18.basename(
+            const legacyName = path17.basename(
               this._scriptPath,
-              path18.extname(this._scriptPath)
+              path17.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -10867,7 +10746,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path18.extname(executableFile));
+        launchWithNode = sourceExt.includes(path17.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -11782,7 +11661,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path18.basename(filename, path18.extname(filename));
+        this._name = path17.basename(filename, path17.extname(filename));
         return this;
       }
       /**
@@ -11796,9 +11675,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path19) {
-        if (path19 === void 0) return this._executableDir;
-        this._executableDir = path19;
+      executableDir(path18) {
+        if (path18 === void 0) return this._executableDir;
+        this._executableDir = path18;
         return this;
       }
       /**
@@ -12077,195 +11956,7 @@ var require_commander = __commonJS({
 });
 
 // src/cli/handlers.ts
-import { existsSync as existsSync11 } from "node:fs";
-import path17 from "node:path";
-
-// src/sampleLog/counted.ts
-function recordIdentity(record2) {
-  const call = record2.kind === "call" ? record2 : null;
-  const o = call?.options;
-  return JSON.stringify([
-    record2.check,
-    record2.model,
-    record2.digest,
-    record2.key,
-    call ? call.sample : null,
-    record2.kind,
-    o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
-    record2.prompt_sha256,
-    // Letter probabilities read at another temperature are another measurement.
-    call?.check === "churn" ? call.estimate_temperature ?? null : null
-  ]);
-}
-function isFinal(record2) {
-  return record2.kind !== "call" || record2.status === "ok" || record2.status === "invalid";
-}
-function latestRecords(records) {
-  const chosen = /* @__PURE__ */ new Map();
-  const ids = records.map(recordIdentity);
-  records.forEach((record2, at) => {
-    const id = ids[at];
-    const final = isFinal(record2);
-    if (!final && chosen.get(id)?.final) return;
-    chosen.set(id, { at, final });
-  });
-  return records.filter((_, at) => chosen.get(ids[at])?.at === at);
-}
-function digestsOfRuns(runs) {
-  const digests = /* @__PURE__ */ new Map();
-  for (const run of runs) for (const m of run.models) digests.set(m.model, m.digest);
-  return digests;
-}
-function countedRecords(records, current = /* @__PURE__ */ new Map()) {
-  const latest = latestRecords(records);
-  const digests = new Map(current);
-  for (const record2 of latest) {
-    if (!current.has(record2.model)) digests.set(record2.model, record2.digest);
-  }
-  const other = /* @__PURE__ */ new Map();
-  const kept = latest.filter((record2) => {
-    const digest = digests.get(record2.model) ?? null;
-    if (record2.digest === digest) return true;
-    const id = JSON.stringify([record2.model, record2.digest]);
-    const entry = other.get(id) ?? {
-      model: record2.model,
-      digest: record2.digest,
-      records: 0,
-      current: digest
-    };
-    entry.records++;
-    other.set(id, entry);
-    return false;
-  });
-  return { records: kept, otherWeights: [...other.values()] };
-}
-var shortDigest = (digest) => digest === null ? "unknown" : digest.replace(/^sha256:/, "").slice(0, 12);
-function otherWeightsNote(other) {
-  const n = other.records === 1 ? "1 record" : `${other.records} records`;
-  return `${n} of ${other.model} from earlier weights (digest ${shortDigest(other.digest)}) left out: this report uses digest ${shortDigest(other.current)} only, never two versions of a model`;
-}
-
-// src/sampleLog/lock.ts
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
-
-// src/errors.ts
-var ExitCode = {
-  pass: 0,
-  regression: 1,
-  badInput: 2,
-  infrastructure: 3
-};
-var InputError = class extends Error {
-  constructor(message, details3 = []) {
-    super(message);
-    this.details = details3;
-    this.name = "InputError";
-  }
-  details;
-  exitCode = ExitCode.badInput;
-};
-var InfrastructureError = class extends Error {
-  constructor(message, hint) {
-    super(message);
-    this.hint = hint;
-    this.name = "InfrastructureError";
-  }
-  hint;
-  exitCode = ExitCode.infrastructure;
-};
-function isGateError(error62) {
-  return error62 instanceof InputError || error62 instanceof InfrastructureError;
-}
-function formatGateError(error62) {
-  const details3 = error62 instanceof InputError ? error62.details : [];
-  const lines = [error62.message, ...details3.map((d) => `  - ${d}`)];
-  if (error62 instanceof InfrastructureError && error62.hint) lines.push(`  hint: ${error62.hint}`);
-  return lines.join("\n");
-}
-
-// src/sampleLog/lock.ts
-function lockPathOf(log) {
-  return `${log}.lock`;
-}
-function lockSampleLog(log) {
-  const file2 = lockPathOf(log);
-  const owner = { pid: process.pid, host: os.hostname() };
-  let warning = null;
-  if (!tryCreate(file2, owner)) {
-    const held2 = readOwner(file2);
-    if (held2 && isRunning(held2)) {
-      throw new InfrastructureError(
-        `${log}: another model-gate run (process ${held2.pid}${held2.host === owner.host ? "" : ` on ${held2.host}`}) is writing this sample log`,
-        `wait for it to end, or give this run its own sample log (--log) or output folder; remove ${file2} only if no such run exists`
-      );
-    }
-    try {
-      unlinkSync(file2);
-    } catch {
-    }
-    if (!tryCreate(file2, owner)) {
-      throw new InfrastructureError(`${log}: another model-gate run took this sample log over`);
-    }
-    warning = `${log}: took over the lock of process ${held2?.pid ?? "unknown"}, which no longer runs (a run that was killed)`;
-  }
-  const removeOnExit = () => removeIfOurs(file2, owner);
-  process.once("exit", removeOnExit);
-  let held = true;
-  return {
-    path: file2,
-    warning,
-    release() {
-      if (!held) return;
-      held = false;
-      process.removeListener("exit", removeOnExit);
-      removeIfOurs(file2, owner);
-    }
-  };
-}
-function tryCreate(file2, owner) {
-  try {
-    writeFileSync(file2, `${JSON.stringify(owner)}
-`, { flag: "wx" });
-    return true;
-  } catch (error62) {
-    if (error62.code === "EEXIST") return false;
-    throw error62;
-  }
-}
-function readOwner(file2) {
-  try {
-    const value3 = JSON.parse(readFileSync(file2, "utf8"));
-    if (typeof value3.pid === "number" && typeof value3.host === "string") {
-      return { pid: value3.pid, host: value3.host };
-    }
-  } catch {
-  }
-  return null;
-}
-function isRunning(owner) {
-  if (owner.host !== os.hostname()) return true;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error62) {
-    return error62.code === "EPERM";
-  }
-}
-function removeIfOurs(file2, owner) {
-  const held = readOwner(file2);
-  if (held?.pid !== owner.pid || held.host !== owner.host) return;
-  try {
-    unlinkSync(file2);
-  } catch {
-  }
-}
-
-// src/sampleLog/read.ts
-import { createReadStream, existsSync, statSync } from "node:fs";
-import { open as open2 } from "node:fs/promises";
-import path2 from "node:path";
-import { createInterface } from "node:readline";
+import path16 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -12982,12 +12673,12 @@ function cleanRegex(source) {
   return source.slice(start, end);
 }
 function floatSafeRemainder(val, step) {
-  const ratio3 = val / step;
-  const roundedRatio = Math.round(ratio3);
-  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio3), 1);
-  if (Math.abs(ratio3 - roundedRatio) < tolerance)
+  const ratio2 = val / step;
+  const roundedRatio = Math.round(ratio2);
+  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio2), 1);
+  if (Math.abs(ratio2 - roundedRatio) < tolerance)
     return 0;
-  return ratio3 - roundedRatio;
+  return ratio2 - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
 function defineLazy(object2, key, getter) {
@@ -13084,10 +12775,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path18) {
-  if (!path18)
+function getElementAtPath(obj, path17) {
+  if (!path17)
     return obj;
-  return path18.reduce((acc, key) => acc?.[key], obj);
+  return path17.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -13427,11 +13118,11 @@ function explicitlyAborted(x2, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path18, issues) {
+function prefixIssues(path17, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path18);
+    iss.path.unshift(path17);
     return iss;
   });
 }
@@ -13494,14 +13185,14 @@ function codePointLength(str2) {
   const units2 = str2.length;
   if (!highSurrogate.test(str2))
     return units2;
-  let count4 = units2;
+  let count5 = units2;
   for (let i = 0; i < units2 - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count4--;
+      count5--;
       i++;
     }
   }
-  return count4;
+  return count5;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -13893,16 +13584,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path18 = []) => {
+  const processError = (error63, path17 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else {
-        const fullpath = [...path18, ...issue2.path];
+        const fullpath = [...path17, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -13941,17 +13632,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path18 = []) => {
+  const processError = (error63, path17 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else {
-        const fullpath = [...path18, ...issue2.path];
+        const fullpath = [...path17, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -13990,8 +13681,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path18 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path18) {
+  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path17) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -15068,23 +14759,23 @@ function canParseURL(input2) {
     return false;
   }
 }
-function validateURL(trimmed, def) {
+function validateURL(trimmed2, def) {
   if (!("normalize" in def) && !("hostname" in def) && !("protocol" in def)) {
-    return canParseURL(trimmed) || URL_UNPARSEABLE;
+    return canParseURL(trimmed2) || URL_UNPARSEABLE;
   }
-  return parseURLObject(trimmed, def);
+  return parseURLObject(trimmed2, def);
 }
-function parseURLObject(trimmed, def) {
-  if (!def.normalize && def.protocol?.source === httpProtocol.source && !/^https?:\/\//i.test(trimmed)) {
+function parseURLObject(trimmed2, def) {
+  if (!def.normalize && def.protocol?.source === httpProtocol.source && !/^https?:\/\//i.test(trimmed2)) {
     return URL_BAD_FORMAT;
   }
   try {
     if (typeof URL !== "undefined") {
       const URLStatic = URL;
       if (typeof URLStatic.parse === "function")
-        return URLStatic.parse(trimmed) ?? URL_UNPARSEABLE;
+        return URLStatic.parse(trimmed2) ?? URL_UNPARSEABLE;
     }
-    return new URL(trimmed);
+    return new URL(trimmed2);
   } catch {
     return URL_UNPARSEABLE;
   }
@@ -15105,8 +14796,8 @@ var $ZodURL = /* @__PURE__ */ $constructor("$ZodURL", (inst, def) => {
   $ZodStringFormat.init(inst, def);
   inst._zod.check = (payload) => {
     try {
-      const trimmed = payload.value.trim();
-      const url2 = validateURL(trimmed, def);
+      const trimmed2 = payload.value.trim();
+      const url2 = validateURL(trimmed2, def);
       if (url2 === URL_BAD_FORMAT) {
         payload.issues.push({
           code: "invalid_format",
@@ -15129,7 +14820,7 @@ var $ZodURL = /* @__PURE__ */ $constructor("$ZodURL", (inst, def) => {
         return;
       }
       if (url2 === true) {
-        payload.value = stripTabAndNewline(trimmed);
+        payload.value = stripTabAndNewline(trimmed2);
         return;
       }
       if (def.hostname && !urlHostnameOk(url2, def.hostname)) {
@@ -15154,7 +14845,7 @@ var $ZodURL = /* @__PURE__ */ $constructor("$ZodURL", (inst, def) => {
           continue: !def.abort
         });
       }
-      payload.value = def.normalize ? url2.href : stripTabAndNewline(trimmed);
+      payload.value = def.normalize ? url2.href : stripTabAndNewline(trimmed2);
       return;
     } catch (_) {
       payload.issues.push({
@@ -17334,7 +17025,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve4) {
+function isRecursive(inst, stack, resolve3) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17344,7 +17035,7 @@ function isRecursive(inst, stack, resolve4) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve4);
+      const answer = isRecursive(child, stack, resolve3);
       if (answer > result)
         result = answer;
     }
@@ -17355,7 +17046,7 @@ function isRecursive(inst, stack, resolve4) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -17419,7 +17110,7 @@ function isRecursive(inst, stack, resolve4) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -17884,8 +17575,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count4, one, few, many) {
-  const absCount = Math.abs(count4);
+function getBelarusianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -20532,8 +20223,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count4, one, many) {
-  return Math.abs(count4) === 1 ? one : many;
+function getArmenianPlural(count5, one, many) {
+  return Math.abs(count5) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -23271,8 +22962,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count4, one, few, many) {
-  const absCount = Math.abs(count4);
+function getRussianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -25671,45 +25362,45 @@ var PATTERN_IS_COMPLETE = /* @__PURE__ */ new Set([
   "xid"
 ]);
 function generateStringFormatCheck(doc, ctx, def, accessor, needsValue = true) {
-  const fmt2 = def.format;
-  if (fmt2 === "base64") {
+  const fmt = def.format;
+  if (fmt === "base64") {
     const validator = addConstant(ctx, isValidBase64);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt2 === "base64url") {
+  if (fmt === "base64url") {
     const validator = addConstant(ctx, isValidBase64URL);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt2 === "jwt") {
+  if (fmt === "jwt") {
     const validator = addConstant(ctx, isValidJWT);
     const alg = addConstant(ctx, def.alg ?? null);
     doc.write(`if (!${validator}(${accessor}, ${alg})) return INVALID;`);
     return accessor;
   }
-  if (fmt2 === "ipv6") {
+  if (fmt === "ipv6") {
     const validator = addConstant(ctx, isValidIPv6);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt2 === "cidrv6") {
+  if (fmt === "cidrv6") {
     const validator = addConstant(ctx, isValidCIDRv6);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt2 === "credit_card") {
+  if (fmt === "credit_card") {
     const validator = addConstant(ctx, isValidCreditCard);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt2 === "iban") {
+  if (fmt === "iban") {
     const validator = addConstant(ctx, isValidIBAN);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
   const formatDef = def;
-  if (fmt2 === "url" || fmt2 === "httpurl" || formatDef.normalize || formatDef.hostname !== void 0 || formatDef.protocol !== void 0) {
+  if (fmt === "url" || fmt === "httpurl" || formatDef.normalize || formatDef.hostname !== void 0 || formatDef.protocol !== void 0) {
     const parseConst = addConstant(ctx, validateURL);
     const defConst = addConstant(ctx, def);
     const trimVar = newVar(ctx);
@@ -25735,12 +25426,12 @@ function generateStringFormatCheck(doc, ctx, def, accessor, needsValue = true) {
   const customFn = def.fn;
   if (customFn) {
     if (isAsyncFunction(customFn))
-      throw new ZodCompileUnsupportedError(`async string format ${fmt2}`);
+      throw new ZodCompileUnsupportedError(`async string format ${fmt}`);
     const fnConst = addConstant(ctx, customFn);
     doc.write(`if (!${fnConst}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (PATTERN_IS_COMPLETE.has(fmt2) && def.pattern) {
+  if (PATTERN_IS_COMPLETE.has(fmt) && def.pattern) {
     const patternConst = addConstant(ctx, def.pattern);
     doc.write(`${patternConst}.lastIndex = 0;`);
     doc.write(`if (!${patternConst}.test(${accessor})) return INVALID;`);
@@ -31129,13 +30820,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path18 = ref.slice(1).split("/").filter(Boolean);
-  if (path18.length === 0) {
+  const path17 = ref.slice(1).split("/").filter(Boolean);
+  if (path17.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path18[0] === defsKey) {
-    const key = path18[1] === void 0 ? void 0 : decodeJSONPointerSegment(path18[1]);
+  if (path17[0] === defsKey) {
+    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -31984,74 +31675,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/checks/churn/settings.ts
-function renamedChoice(values, renamed) {
-  return external_exports.string().superRefine((value3, ctx) => {
-    const now = renamed[value3];
-    if (now !== void 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `"${value3}" was renamed: write ${now}`,
-        input: value3
-      });
-    }
-  }).pipe(external_exports.enum(values));
-}
-var churnSettingsSchema = external_exports.object({
-  items: external_exports.string().min(1).default("fixtures/items/general.yml"),
-  samples: external_exports.number().int().min(2).max(1e3).default(10),
-  temperature: external_exports.number().min(0).max(2).default(0.7),
-  baseSeed: external_exports.number().int().min(0).default(1e3),
-  greedy: external_exports.boolean().default(true),
-  greedySeed: external_exports.number().int().min(0).default(42),
-  think: external_exports.boolean().default(false),
-  numPredict: external_exports.number().int().min(1).default(32),
-  /**
-   * `sampled`: K answers per item, p = x/n. `logprobs`: one evaluation per item that reads
-   * the probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
-   */
-  estimator: renamedChoice(["sampled", "logprobs"], { exact: "logprobs" }).default("sampled"),
-  /** Logprobs estimator: the |Δp| from which an item counts as improved or deteriorated. */
-  minEffect: external_exports.number().gt(0).max(1).default(0.2),
-  /** Logprobs estimator over Ollama: alternatives returned per token (the server allows 20). */
-  topLogprobs: external_exports.number().int().min(1).max(20).default(20),
-  /** `fisher-bh`: Fisher's exact test per item + Benjamini–Hochberg. `rci`: Reliable Change Index. */
-  method: renamedChoice(["fisher-bh", "rci"], { exact: "fisher-bh" }).default("fisher-bh"),
-  alpha: external_exports.number().gt(0).lt(1).default(0.05),
-  splits: external_exports.number().int().min(10).default(1e3),
-  nullReplicates: external_exports.number().int().min(200).default(200),
-  /**
-   * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
-   * resamples whole domains (items of one domain may move together).
-   */
-  deltaInterval: external_exports.enum(["items", "domains"]).default("items"),
-  keepText: external_exports.boolean().default(false),
-  gate: external_exports.object({
-    /** A count ("7" or 7) or a share of items ("5%"). */
-    maxDeteriorated: external_exports.union(
-      [
-        external_exports.number().int().min(0),
-        external_exports.string().regex(
-          /^\d+(\.\d+)?%$/,
-          'expected a count such as 7 or a share of items such as "5%"'
-        )
-      ],
-      {
-        error: 'expected a count such as 7 or a share of items such as "5%"'
-      }
-    ).default("5%"),
-    /** Domains with fewer items are not tested for a loss. */
-    minDomainItems: external_exports.number().int().min(1).default(3),
-    /**
-     * A domain whose significant net loss reaches this many points of accuracy fails the
-     * gate; a smaller significant loss warns.
-     */
-    maxDomainLoss: external_exports.number().gt(0).max(100).default(5),
-    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
-    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
-  }).strict().prefault({})
-}).strict();
-
 // src/config/seedList.ts
 function parseSeedRange(text3) {
   const seeds = /* @__PURE__ */ new Set();
@@ -32125,6 +31748,375 @@ var dragonSettingsSchema = external_exports.object({
   }).strict().prefault({})
 }).strict();
 
+// src/checks/types.ts
+function checkFalseAlarmBudget(config2) {
+  return config2.falseAlarmRate / config2.checks.length;
+}
+var SEVERITIES = ["fail", "warn", "inconclusive", "info"];
+var VERDICT_STATUSES = ["pass", "warn", "fail", "inconclusive"];
+function sectionSchema(name, validated = {}) {
+  return external_exports.looseObject({ check: external_exports.literal(name), ...validated });
+}
+
+// src/sampleLog/counted.ts
+function isFinal(record2) {
+  return record2.kind !== "call" || record2.status === "ok" || record2.status === "invalid";
+}
+function compactIdentity(record2, names) {
+  const name = (value3) => {
+    const known = names.get(value3);
+    if (known !== void 0) return known;
+    names.set(value3, names.size);
+    return names.size - 1;
+  };
+  const call = record2.kind === "call" ? record2 : null;
+  const o = call?.options;
+  const estimate3 = call?.check === "churn" ? call.estimate_temperature ?? null : null;
+  return JSON.stringify([
+    record2.check,
+    name(record2.model),
+    name(record2.digest),
+    record2.key,
+    call ? call.sample : null,
+    record2.kind,
+    o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
+    name(record2.prompt_sha256),
+    estimate3
+  ]);
+}
+var LatestRecords = class {
+  chosen = /* @__PURE__ */ new Map();
+  names = /* @__PURE__ */ new Map();
+  add(record2) {
+    const id = compactIdentity(record2, this.names);
+    const before = this.chosen.get(id);
+    if (before !== void 0) {
+      if (!isFinal(record2) && isFinal(before)) return;
+      this.chosen.delete(id);
+    }
+    this.chosen.set(id, record2);
+  }
+  records() {
+    return [...this.chosen.values()];
+  }
+};
+function latestRecords(records) {
+  const latest = new LatestRecords();
+  for (const record2 of records) latest.add(record2);
+  return latest.records();
+}
+function digestsOfRuns(runs) {
+  const digests = /* @__PURE__ */ new Map();
+  for (const run of runs) for (const m of run.models) digests.set(m.model, m.digest);
+  return digests;
+}
+function countedRecords(records, current = /* @__PURE__ */ new Map()) {
+  return currentWeights(latestRecords(records), current);
+}
+function currentWeights(latest, current = /* @__PURE__ */ new Map()) {
+  const digests = new Map(current);
+  for (const record2 of latest) {
+    if (!current.has(record2.model)) digests.set(record2.model, record2.digest);
+  }
+  const other = /* @__PURE__ */ new Map();
+  const kept = latest.filter((record2) => {
+    const digest = digests.get(record2.model) ?? null;
+    if (record2.digest === digest) return true;
+    const id = JSON.stringify([record2.model, record2.digest]);
+    const entry = other.get(id) ?? {
+      model: record2.model,
+      digest: record2.digest,
+      records: 0,
+      current: digest
+    };
+    entry.records++;
+    other.set(id, entry);
+    return false;
+  });
+  return { records: kept, otherWeights: [...other.values()] };
+}
+var shortDigest = (digest) => digest === null ? "unknown" : digest.replace(/^sha256:/, "").slice(0, 12);
+function otherWeightsNote(other) {
+  const n = other.records === 1 ? "1 record" : `${other.records} records`;
+  return `${n} of ${other.model} from earlier weights (digest ${shortDigest(other.digest)}) left out: this report uses digest ${shortDigest(other.current)} only, never two versions of a model`;
+}
+
+// src/sampleLog/lock.ts
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+
+// src/errors.ts
+var ExitCode = {
+  pass: 0,
+  regression: 1,
+  badInput: 2,
+  infrastructure: 3
+};
+var InputError = class extends Error {
+  constructor(message, details3 = []) {
+    super(message);
+    this.details = details3;
+    this.name = "InputError";
+  }
+  details;
+  exitCode = ExitCode.badInput;
+};
+var InfrastructureError = class extends Error {
+  constructor(message, hint) {
+    super(message);
+    this.hint = hint;
+    this.name = "InfrastructureError";
+  }
+  hint;
+  exitCode = ExitCode.infrastructure;
+};
+function isGateError(error62) {
+  return error62 instanceof InputError || error62 instanceof InfrastructureError;
+}
+function formatGateError(error62) {
+  const details3 = error62 instanceof InputError ? error62.details : [];
+  const lines = [error62.message, ...details3.map((d) => `  - ${d}`)];
+  if (error62 instanceof InfrastructureError && error62.hint) lines.push(`  hint: ${error62.hint}`);
+  return lines.join("\n");
+}
+
+// src/sampleLog/lock.ts
+function lockPathOf(log) {
+  return `${log}.lock`;
+}
+function lockSampleLog(log) {
+  const file2 = lockPathOf(log);
+  const owner = { pid: process.pid, host: os.hostname() };
+  let warning = null;
+  if (!tryCreate(file2, owner)) {
+    const held2 = readOwner(file2);
+    if (held2 && isRunning(held2)) {
+      throw new InfrastructureError(
+        `${log}: another model-gate run (process ${held2.pid}${held2.host === owner.host ? "" : ` on ${held2.host}`}) is writing this sample log`,
+        `wait for it to end, or give this run its own sample log (--log) or output folder; remove ${file2} only if no such run exists`
+      );
+    }
+    try {
+      unlinkSync(file2);
+    } catch {
+    }
+    if (!tryCreate(file2, owner)) {
+      throw new InfrastructureError(`${log}: another model-gate run took this sample log over`);
+    }
+    warning = `${log}: took over the lock of process ${held2?.pid ?? "unknown"}, which no longer runs (a run that was killed)`;
+  }
+  const removeOnExit = () => removeIfOurs(file2, owner);
+  process.once("exit", removeOnExit);
+  let held = true;
+  return {
+    path: file2,
+    warning,
+    release() {
+      if (!held) return;
+      held = false;
+      process.removeListener("exit", removeOnExit);
+      removeIfOurs(file2, owner);
+    }
+  };
+}
+function tryCreate(file2, owner) {
+  try {
+    writeFileSync(file2, `${JSON.stringify(owner)}
+`, { flag: "wx" });
+    return true;
+  } catch (error62) {
+    if (error62.code === "EEXIST") return false;
+    throw error62;
+  }
+}
+function readOwner(file2) {
+  try {
+    const value3 = JSON.parse(readFileSync(file2, "utf8"));
+    if (typeof value3.pid === "number" && typeof value3.host === "string") {
+      return { pid: value3.pid, host: value3.host };
+    }
+  } catch {
+  }
+  return null;
+}
+function isRunning(owner) {
+  if (owner.host !== os.hostname()) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+function removeIfOurs(file2, owner) {
+  const held = readOwner(file2);
+  if (held?.pid !== owner.pid || held.host !== owner.host) return;
+  try {
+    unlinkSync(file2);
+  } catch {
+  }
+}
+
+// src/sampleLog/read.ts
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { open as open2 } from "node:fs/promises";
+import path2 from "node:path";
+import { createInterface } from "node:readline";
+
+// src/sampleLog/intern.ts
+var SHARED_FIELDS = [
+  "check",
+  "model",
+  "digest",
+  "prompt_sha256",
+  "status",
+  "reason",
+  "item",
+  "domain",
+  "mode",
+  "estimator",
+  "persona",
+  "embed_model",
+  "move",
+  "outcome",
+  "player",
+  "result"
+];
+var RecordInterner = class {
+  strings = /* @__PURE__ */ new Map();
+  options = /* @__PURE__ */ new Map();
+  /** The record, its repeated values replaced by shared ones (mutated in place). */
+  record(record2) {
+    if (record2.kind === "run") return record2;
+    const fields = record2;
+    for (const field3 of SHARED_FIELDS) {
+      const value3 = fields[field3];
+      if (typeof value3 === "string") fields[field3] = this.string(value3);
+    }
+    if (record2.kind === "call") record2.options = this.recordedOptions(record2.options);
+    return record2;
+  }
+  string(value3) {
+    const shared = this.strings.get(value3);
+    if (shared !== void 0) return shared;
+    this.strings.set(value3, value3);
+    return value3;
+  }
+  recordedOptions(o) {
+    const id = `${o.temperature}/${o.seed}/${o.num_ctx}/${o.num_predict}/${o.think}`;
+    const shared = this.options.get(id);
+    if (shared !== void 0 && Object.keys(o).length === 5) return shared;
+    if (shared === void 0 && Object.keys(o).length === 5) this.options.set(id, o);
+    return o;
+  }
+};
+
+// src/checks/churn/settings.ts
+function renamedChoice(values, renamed) {
+  return external_exports.string().superRefine((value3, ctx) => {
+    const now = renamed[value3];
+    if (now !== void 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${value3}" was renamed: write ${now}`,
+        input: value3
+      });
+    }
+  }).pipe(external_exports.enum(values));
+}
+var churnSettingsSchema = external_exports.object({
+  items: external_exports.string().min(1).default("fixtures/items/general.yml"),
+  samples: external_exports.number().int().min(2).max(1e3).default(10),
+  /**
+   * `fixed`: `samples` per item and model. `adaptive`: a first stage of `samples-first`, then
+   * stages of `samples-step` only for items still open, up to `samples-max`
+   * (docs/adaptive-sampling.md).
+   */
+  sampling: external_exports.enum(["fixed", "adaptive"]).default("fixed"),
+  samplesFirst: external_exports.number().int().min(2).max(1e3).default(5),
+  samplesStep: external_exports.number().int().min(1).max(1e3).default(5),
+  samplesMax: external_exports.number().int().min(2).max(1e3).default(25),
+  /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
+  settledShare: external_exports.number().min(0).lt(0.5).default(0.1),
+  /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
+  futilityP: external_exports.number().gt(0).max(1).default(0.2),
+  futilityFrom: external_exports.number().int().min(1).max(1e3).default(15),
+  temperature: external_exports.number().min(0).max(2).default(0.7),
+  baseSeed: external_exports.number().int().min(0).default(1e3),
+  greedy: external_exports.boolean().default(true),
+  greedySeed: external_exports.number().int().min(0).default(42),
+  think: external_exports.boolean().default(false),
+  numPredict: external_exports.number().int().min(1).default(32),
+  /**
+   * `sampled`: K answers per item, p = x/n. `logprobs`: one evaluation per item that reads
+   * the probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
+   */
+  estimator: renamedChoice(["sampled", "logprobs"], { exact: "logprobs" }).default("sampled"),
+  /** Logprobs estimator: the |Δp| from which an item counts as improved or deteriorated. */
+  minEffect: external_exports.number().gt(0).max(1).default(0.2),
+  /** Logprobs estimator over Ollama: alternatives returned per token (the server allows 20). */
+  topLogprobs: external_exports.number().int().min(1).max(20).default(20),
+  /** `fisher-bh`: Fisher's exact test per item + Benjamini–Hochberg. `rci`: Reliable Change Index. */
+  method: renamedChoice(["fisher-bh", "rci"], { exact: "fisher-bh" }).default("fisher-bh"),
+  alpha: external_exports.number().gt(0).lt(1).default(0.05),
+  splits: external_exports.number().int().min(10).default(1e3),
+  nullReplicates: external_exports.number().int().min(200).default(200),
+  /**
+   * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
+   * resamples whole domains (items of one domain may move together).
+   */
+  deltaInterval: external_exports.enum(["items", "domains"]).default("items"),
+  keepText: external_exports.boolean().default(false),
+  gate: external_exports.object({
+    /** A count ("7" or 7) or a share of items ("5%"). */
+    maxDeteriorated: external_exports.union(
+      [
+        external_exports.number().int().min(0),
+        external_exports.string().regex(
+          /^\d+(\.\d+)?%$/,
+          'expected a count such as 7 or a share of items such as "5%"'
+        )
+      ],
+      {
+        error: 'expected a count such as 7 or a share of items such as "5%"'
+      }
+    ).default("5%"),
+    /** Domains with fewer items are not tested for a loss. */
+    minDomainItems: external_exports.number().int().min(1).default(3),
+    /**
+     * A domain whose significant net loss reaches this many points of accuracy fails the
+     * gate; a smaller significant loss warns.
+     */
+    maxDomainLoss: external_exports.number().gt(0).max(100).default(5),
+    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
+    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
+  }).strict().prefault({})
+}).strict().superRefine(checkSampling);
+function checkSampling(settings, ctx) {
+  if (settings.sampling !== "adaptive") return;
+  const refuse = (key, message) => {
+    ctx.addIssue({ code: "custom", path: [key], message });
+  };
+  if (settings.samplesFirst > settings.samplesMax) {
+    refuse(
+      "samplesFirst",
+      `expected at most samples-max (${settings.samplesMax}), got ${settings.samplesFirst}`
+    );
+  }
+  if (settings.estimator === "logprobs") {
+    refuse(
+      "sampling",
+      "adaptive sampling stages sampled answers; with estimator: logprobs each item is evaluated once \u2014 set sampling: fixed, or estimator: sampled"
+    );
+  }
+  if (settings.method === "rci") {
+    refuse(
+      "sampling",
+      "adaptive sampling needs method: fisher-bh (its exact test across stages); the Reliable Change Index assumes the same K for every item \u2014 set sampling: fixed, or method: fisher-bh"
+    );
+  }
+}
+
 // src/checks/personas/settings.ts
 var SAMPLES_DEFAULT = 4;
 var personasSettingsSchema = external_exports.object({
@@ -32152,76 +32144,7 @@ var personasSettingsSchema = external_exports.object({
   }).strict().prefault({})
 }).strict();
 
-// src/stats/normal.ts
-var SQRT_32 = Math.sqrt(32);
-function normalQuantile(p) {
-  if (Number.isNaN(p) || p < 0 || p > 1) {
-    throw new RangeError(`normalQuantile needs a probability in [0, 1], got ${p}`);
-  }
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= 0.425) {
-    const r2 = 0.180625 - q * q;
-    return q * (((((((r2 * 2509.0809287301227 + 33430.57558358813) * r2 + 67265.7709270087) * r2 + 45921.95393154987) * r2 + 13731.69376550946) * r2 + 1971.5909503065513) * r2 + 133.14166789178438) * r2 + 3.3871328727963665) / (((((((r2 * 5226.495278852854 + 28729.085735721943) * r2 + 39307.89580009271) * r2 + 21213.794301586597) * r2 + 5394.196021424751) * r2 + 687.1870074920579) * r2 + 42.31333070160091) * r2 + 1);
-  }
-  let r = q < 0 ? p : 1 - p;
-  r = Math.sqrt(-Math.log(r));
-  let value3;
-  if (r <= 5) {
-    r -= 1.6;
-    value3 = (((((((r * 7745450142783414e-19 + 0.022723844989269184) * r + 0.2417807251774506) * r + 1.2704582524523684) * r + 3.6478483247632045) * r + 5.769497221460691) * r + 4.630337846156546) * r + 1.4234371107496835) / (((((((r * 10507500716444169e-25 + 5475938084995345e-19) * r + 0.015198666563616457) * r + 0.14810397642748008) * r + 0.6897673349851) * r + 1.6763848301838038) * r + 2.053191626637759) * r + 1);
-  } else {
-    r -= 5;
-    value3 = (((((((r * 20103343992922881e-23 + 27115555687434876e-21) * r + 0.0012426609473880784) * r + 0.026532189526576124) * r + 0.29656057182850487) * r + 1.7848265399172913) * r + 5.463784911164114) * r + 6.657904643501103) / (((((((r * 20442631033899397e-31 + 1421511758316446e-22) * r + 18463183175100548e-21) * r + 7868691311456133e-19) * r + 0.014875361290850615) * r + 0.1369298809227358) * r + 0.599832206555888) * r + 1);
-  }
-  return q < 0 ? -value3 : value3;
-}
-
-// src/stats/prng.ts
-import { createHash } from "node:crypto";
-function mixSeed(seed) {
-  let h = seed + 2654435769 >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 2246822507);
-  h ^= h >>> 13;
-  h = Math.imul(h, 3266489909);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-function createRng(seed) {
-  let state = mixSeed(seed);
-  const next = () => {
-    state = state + 1831565813 >>> 0;
-    let t = Math.imul(state ^ state >>> 15, state | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-  const int2 = (maxExclusive) => {
-    if (!Number.isInteger(maxExclusive) || maxExclusive <= 0) {
-      throw new RangeError(`int() needs a positive integer bound, got ${maxExclusive}`);
-    }
-    return Math.floor(next() * maxExclusive);
-  };
-  return {
-    next,
-    int: int2,
-    shuffle(items2) {
-      for (let i = items2.length - 1; i > 0; i--) {
-        const j = int2(i + 1);
-        const held = items2[i];
-        items2[i] = items2[j];
-        items2[j] = held;
-      }
-      return items2;
-    }
-  };
-}
-function seedFromText(text3) {
-  return createHash("sha256").update(text3).digest().readUInt32BE(0);
-}
-
-// src/history/drift.ts
+// src/history/settings.ts
 var DRIFT_DEFAULTS = {
   nights: 7,
   maxRise: 0.05,
@@ -32229,108 +32152,6 @@ var DRIFT_DEFAULTS = {
   replicates: 2e3,
   seed: 20260101
 };
-var MIN_NIGHT_SD = 2e-3;
-var DETECTION_POWER = 0.8;
-function weightedSlope(values, sds) {
-  const n = values.length;
-  if (n < 2 || sds.length !== n) throw new RangeError("a slope needs two nights or more");
-  let sw = 0;
-  let swx = 0;
-  let swy = 0;
-  for (let i = 0; i < n; i++) {
-    const w = 1 / sds[i] ** 2;
-    sw += w;
-    swx += w * i;
-    swy += w * values[i];
-  }
-  const mx = swx / sw;
-  const my = swy / sw;
-  let sxx = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const w = 1 / sds[i] ** 2;
-    sxx += w * (i - mx) ** 2;
-    sxy += w * (i - mx) * (values[i] - my);
-  }
-  return { slope: sxy / sxx, se: Math.sqrt(1 / sxx) };
-}
-function nightSd(night) {
-  const width = night.high - night.low;
-  const sd = Number.isFinite(width) ? width / (2 * normalQuantile(0.975)) : 0;
-  return Math.max(sd, MIN_NIGHT_SD);
-}
-function driftFires(values, sds, s) {
-  const fit = weightedSlope(values, sds);
-  const zCritical = normalQuantile(1 - s.alpha);
-  return fit.slope / fit.se > zCritical && fit.slope * (values.length - 1) > s.maxRise;
-}
-function gaussian(rng) {
-  const u = 1 - rng.next();
-  const v = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-function detectionRate(sds, rise, s) {
-  const rng = createRng(s.seed);
-  const n = sds.length;
-  const values = new Array(n);
-  let hits = 0;
-  for (let r = 0; r < s.replicates; r++) {
-    for (let i = 0; i < n; i++) {
-      values[i] = rise * i / (n - 1) + sds[i] * gaussian(rng);
-    }
-    if (driftFires(values, sds, s)) hits++;
-  }
-  return hits / s.replicates;
-}
-function smallestDetectedRise(sds, s) {
-  if (detectionRate(sds, 1, s) < DETECTION_POWER) return null;
-  let low = 0;
-  let high = 1;
-  while (high - low > 1e-3) {
-    const mid2 = (low + high) / 2;
-    if (detectionRate(sds, mid2, s) >= DETECTION_POWER) high = mid2;
-    else low = mid2;
-  }
-  return high;
-}
-function analyseDrift(nights, settings = DRIFT_DEFAULTS) {
-  const measured = nights.filter((n) => n !== null);
-  const zCritical = normalQuantile(1 - settings.alpha);
-  const base = {
-    available: measured.length,
-    window: 0,
-    required: settings.nights,
-    slope: null,
-    slopeSe: null,
-    z: null,
-    rise: null,
-    maxRise: settings.maxRise,
-    alpha: settings.alpha,
-    zCritical,
-    fired: false,
-    falseAlarmRate: null,
-    smallestDetectedRise: null,
-    replicates: settings.replicates
-  };
-  if (measured.length < settings.nights) return base;
-  const window2 = measured.slice(-settings.nights);
-  const values = window2.map((n) => n.value);
-  const sds = window2.map(nightSd);
-  const fit = weightedSlope(values, sds);
-  return {
-    ...base,
-    window: window2.length,
-    slope: fit.slope,
-    slopeSe: fit.se,
-    z: fit.slope / fit.se,
-    rise: fit.slope * (window2.length - 1),
-    fired: driftFires(values, sds, settings),
-    falseAlarmRate: detectionRate(sds, 0, settings),
-    smallestDetectedRise: smallestDetectedRise(sds, settings)
-  };
-}
-
-// src/history/settings.ts
 var historySettingsSchema = external_exports.object({
   /** Nights the drift rule fits its trend on (the last N with an ECE). */
   driftNights: external_exports.number().int().min(3).max(365).default(DRIFT_DEFAULTS.nights),
@@ -32343,7 +32164,12 @@ var historySettingsSchema = external_exports.object({
 }).strict();
 
 // src/config/schema.ts
-var CHECK_NAMES = ["churn", "dragon", "personas"];
+var CHECK_SETTINGS = {
+  churn: churnSettingsSchema,
+  dragon: dragonSettingsSchema,
+  personas: personasSettingsSchema
+};
+var CHECK_NAMES = Object.keys(CHECK_SETTINGS);
 var FAIL_ON = ["regression", "never", "inconclusive"];
 var CREDENTIALS_REFUSED = "a URL with a user name or password (http://user:secret@host) is refused, because the URL is shown in logs and reports; remove them and give an OpenAI-compatible server its key through provider.api-key-env";
 function hasCredentials(value3) {
@@ -32362,9 +32188,11 @@ var httpUrl2 = external_exports.string().refine((value3) => {
     return false;
   }
 }, "expected an http:// or https:// URL such as http://127.0.0.1:11434").refine((value3) => !hasCredentials(value3), CREDENTIALS_REFUSED);
+var PROVIDER_KINDS = ["ollama", "openai", "embedded"];
+var EMBEDDED_GPU_OPTIONS = ["off", "auto", "cuda", "vulkan"];
 var providerSchema = external_exports.object({
   /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
-  kind: external_exports.enum(["ollama", "openai", "embedded"]).default("ollama"),
+  kind: external_exports.enum(PROVIDER_KINDS).default("ollama"),
   /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
   host: httpUrl2.optional(),
   /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
@@ -32372,7 +32200,7 @@ var providerSchema = external_exports.object({
   /** Embedded provider: CPU threads (default: physical cores). */
   threads: external_exports.number().int().min(1).max(1024).optional(),
   /** Embedded provider: GPU backend; needs its @node-llama-cpp build installed (docs/embedded.md). */
-  gpu: external_exports.enum(["off", "auto", "cuda", "vulkan"]).default("off")
+  gpu: external_exports.enum(EMBEDDED_GPU_OPTIONS).default("off")
 }).strict();
 var modelsSchema = external_exports.object({
   baseline: external_exports.string().trim().min(1, "expected a model tag such as qwen2.5:7b"),
@@ -32409,10 +32237,13 @@ var outputSchema = external_exports.object({
   /** Nightly history (JSON Lines): single-model runs append one line per night. */
   history: external_exports.string().min(1).optional()
 }).strict();
+function checkList(names, all) {
+  return external_exports.array(external_exports.enum(names)).min(1).refine((list3) => new Set(list3).size === list3.length, "expected each check at most once").default(all);
+}
 var configSchema = external_exports.object({
   provider: providerSchema.prefault({}),
   models: modelsSchema,
-  checks: external_exports.array(external_exports.enum(CHECK_NAMES)).min(1).refine((list3) => new Set(list3).size === list3.length, "expected each check at most once").default([...CHECK_NAMES]),
+  checks: checkList(CHECK_NAMES, [...CHECK_NAMES]),
   failOn: external_exports.enum(FAIL_ON).default("regression"),
   /**
    * Largest share of runs in which two identical models may fail the whole gate. Split
@@ -32421,11 +32252,24 @@ var configSchema = external_exports.object({
   falseAlarmRate: external_exports.number().gt(0).max(0.5).default(0.05),
   runner: runnerSchema.prefault({}),
   output: outputSchema.prefault({}),
-  churn: churnSettingsSchema.prefault({}),
-  dragon: dragonSettingsSchema.prefault({}),
-  personas: personasSettingsSchema.prefault({}),
+  churn: CHECK_SETTINGS.churn.prefault({}),
+  dragon: CHECK_SETTINGS.dragon.prefault({}),
+  personas: CHECK_SETTINGS.personas.prefault({}),
   history: historySettingsSchema.prefault({})
 }).strict();
+var addedSettings = /* @__PURE__ */ new Map();
+function isCheckName(name) {
+  return typeof name === "string" && (name in CHECK_SETTINGS || addedSettings.has(name));
+}
+function activeConfigSchema() {
+  if (addedSettings.size === 0) return configSchema;
+  const added = [...addedSettings.keys()];
+  const blocks = Object.fromEntries([...addedSettings].map(([name, s]) => [name, s.prefault({})]));
+  return configSchema.extend({
+    checks: checkList([...CHECK_NAMES, ...added], [...CHECK_NAMES]),
+    ...blocks
+  });
+}
 
 // src/sampleLog/schema.ts
 var SAMPLE_LOG_VERSION = 1;
@@ -32567,6 +32411,7 @@ var callSchemas = {
   dragon: dragonCallSchema,
   personas: personasCallSchema
 };
+var addedCheckCallSchema = external_exports.looseObject({ ...callBase, check: external_exports.string() });
 function recordedOptions(options) {
   return {
     temperature: options.temperature,
@@ -32606,10 +32451,15 @@ function readRecord(value3) {
     };
   }
   const check2 = value3.check;
-  if (!CHECK_NAMES.includes(check2)) {
+  if (!isCheckName(check2)) {
     return {
       problem: `field "check": expected one of ${CHECK_NAMES.join(", ")}, got ${JSON.stringify(check2)}`
     };
+  }
+  if (!(check2 in callSchemas)) {
+    if (kind === "game") return { problem: `field "kind": a ${check2} record is never "game"` };
+    const added = addedCheckCallSchema.safeParse(value3);
+    return added.success ? { record: value3 } : { problem: describeIssue(added.error) };
   }
   const name = check2;
   if (kind === "game") {
@@ -32736,32 +32586,38 @@ function checkedTail(fd, file2, length, size) {
 
 // src/sampleLog/read.ts
 async function readSampleLogs(paths) {
-  const records = [];
+  const latest = new LatestRecords();
+  const interner = new RecordInterner();
   const runs = [];
   const warnings = [];
-  for (const file2 of paths) {
-    if (!existsSync(file2)) throw new InputError(`${file2}: sample log not found`);
-    if (statSync(file2).isDirectory()) {
-      const inside = path2.join(file2, "samples.jsonl");
-      throw new InputError(`${file2}: a folder, not a sample log`, [
-        existsSync(inside) ? `did you mean ${inside}?` : "give the samples.jsonl file a run wrote"
-      ]);
-    }
-    const reader = new LineReader(file2);
-    const endsComplete = await endsWithNewline(file2);
-    const lines = createInterface({
-      input: createReadStream(file2, { encoding: "utf8" }),
-      crlfDelay: Number.POSITIVE_INFINITY
-    });
-    let pending = null;
-    for await (const line of lines) {
-      if (pending !== null) reader.add(pending, false, records, runs);
-      pending = line;
-    }
-    if (pending !== null) reader.add(pending, !endsComplete, records, runs);
-    warnings.push(...reader.warnings);
+  const sink = {
+    record: (record2) => latest.add(interner.record(record2)),
+    run: (run) => runs.push(run)
+  };
+  for (const file2 of paths) warnings.push(...await streamLog(file2, sink));
+  return { records: latest.records(), runs, warnings };
+}
+async function streamLog(file2, sink) {
+  if (!existsSync(file2)) throw new InputError(`${file2}: sample log not found`);
+  if (statSync(file2).isDirectory()) {
+    const inside = path2.join(file2, "samples.jsonl");
+    throw new InputError(`${file2}: a folder, not a sample log`, [
+      existsSync(inside) ? `did you mean ${inside}?` : "give the samples.jsonl file a run wrote"
+    ]);
   }
-  return { records: latestRecords(records), runs, warnings };
+  const reader = new LineReader(file2);
+  const endsComplete = await endsWithNewline(file2);
+  const lines = createInterface({
+    input: createReadStream(file2, { encoding: "utf8" }),
+    crlfDelay: Number.POSITIVE_INFINITY
+  });
+  let pending = null;
+  for await (const line of lines) {
+    if (pending !== null) reader.add(pending, false, sink);
+    pending = line;
+  }
+  if (pending !== null) reader.add(pending, !endsComplete, sink);
+  return reader.warnings;
 }
 var LineReader = class {
   constructor(name) {
@@ -32771,7 +32627,7 @@ var LineReader = class {
   lineNumber = 0;
   seenRecord = false;
   warnings = [];
-  add(line, cutShort, records, runs) {
+  add(line, cutShort, sink) {
     this.lineNumber++;
     if (line.trim() === "") return;
     const at = `${this.name}:${this.lineNumber}`;
@@ -32796,8 +32652,8 @@ var LineReader = class {
     if ("problem" in read) throw new InputError(`${at}: ${read.problem}`);
     this.seenRecord = true;
     const record2 = read.record;
-    if (record2.kind === "run") runs.push(record2);
-    else records.push(record2);
+    if (record2.kind === "run") sink.run(record2, line);
+    else sink.record(record2, line);
   }
   parse(line) {
     try {
@@ -32827,6 +32683,92 @@ function emptyStatusCounts() {
 function countStatus(counts, status) {
   counts.total++;
   counts[status]++;
+}
+
+// src/sampleLog/prune.ts
+import { closeSync as closeSync2, fsyncSync, openSync as openSync2, renameSync, rmSync, writeSync as writeSync2 } from "node:fs";
+async function pruneLog(source, target, models) {
+  const wanted = new Set(models);
+  const partial2 = `${target}.pruning`;
+  const fd = openSync2(partial2, "w");
+  const result = { kept: 0, dropped: 0, droppedModels: [], warnings: [] };
+  const dropped = /* @__PURE__ */ new Set();
+  let buffer = "";
+  const write = (line) => {
+    buffer += `${line}
+`;
+    if (buffer.length >= 1 << 20) flush();
+  };
+  const flush = () => {
+    writeSync2(fd, buffer);
+    buffer = "";
+  };
+  try {
+    result.warnings = await streamLog(source, {
+      record(record2, line) {
+        if (wanted.has(record2.model)) {
+          result.kept++;
+          write(line);
+          return;
+        }
+        result.dropped++;
+        dropped.add(record2.model);
+      },
+      run(run, line) {
+        if (run.models.some((m) => wanted.has(m.model))) write(line);
+      }
+    });
+    flush();
+    fsyncSync(fd);
+  } catch (error62) {
+    closeSync2(fd);
+    rmSync(partial2, { force: true });
+    throw error62;
+  }
+  closeSync2(fd);
+  renameSync(partial2, target);
+  result.droppedModels = [...dropped].sort();
+  return result;
+}
+function pruneNote(result, file2) {
+  if (result.dropped === 0) return `${file2}: ${result.kept} records kept, none of other models`;
+  const models = result.droppedModels.join(", ");
+  return `${file2}: dropped ${result.dropped} records of models not in this config (${models}); ${result.kept} kept. --keep-history keeps them`;
+}
+
+// src/sampleLog/resumeIndex.ts
+var ResumeIndex = class {
+  groups = /* @__PURE__ */ new Map();
+  constructor(records = []) {
+    for (const record2 of records) this.add(record2);
+  }
+  add(record2) {
+    const group = groupKey(record2.check, record2.model, record2.digest);
+    let byKey = this.groups.get(group);
+    if (!byKey) {
+      byKey = /* @__PURE__ */ new Map();
+      this.groups.set(group, byKey);
+    }
+    let key = record2.key;
+    for (; ; ) {
+      const found = byKey.get(key);
+      if (found === void 0) byKey.set(key, record2);
+      else if (Array.isArray(found)) found.push(record2);
+      else byKey.set(key, [found, record2]);
+      const cut2 = key.lastIndexOf("/");
+      if (cut2 < 0) break;
+      key = key.slice(0, cut2);
+    }
+  }
+  /** The unit's records, in the order they were added. */
+  get(check2, model, digest, key) {
+    const found = this.groups.get(groupKey(check2, model, digest))?.get(key);
+    if (found === void 0) return [];
+    return Array.isArray(found) ? found : [found];
+  }
+};
+function groupKey(check2, model, digest) {
+  return JSON.stringify([check2, model, digest]);
 }
 
 // node_modules/simple-statistics/dist/simple-statistics.mjs
@@ -33122,17 +33064,60 @@ function biasCorrectedPercentileInterval(estimate3, replicates, confidence = 0.9
   };
 }
 
+// src/stats/prng.ts
+import { createHash } from "node:crypto";
+function mixSeed(seed) {
+  let h = seed + 2654435769 >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 2246822507);
+  h ^= h >>> 13;
+  h = Math.imul(h, 3266489909);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+function createRng(seed) {
+  let state = mixSeed(seed);
+  const next = () => {
+    state = state + 1831565813 >>> 0;
+    let t = Math.imul(state ^ state >>> 15, state | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+  const int2 = (maxExclusive) => {
+    if (!Number.isInteger(maxExclusive) || maxExclusive <= 0) {
+      throw new RangeError(`int() needs a positive integer bound, got ${maxExclusive}`);
+    }
+    return Math.floor(next() * maxExclusive);
+  };
+  return {
+    next,
+    int: int2,
+    shuffle(items2) {
+      for (let i = items2.length - 1; i > 0; i--) {
+        const j = int2(i + 1);
+        const held = items2[i];
+        items2[i] = items2[j];
+        items2[j] = held;
+      }
+      return items2;
+    }
+  };
+}
+function seedFromText(text3) {
+  return createHash("sha256").update(text3).digest().readUInt32BE(0);
+}
+
 // src/stats/calibration.ts
 var DEFAULT_BINS = 10;
 var DEFAULT_EDGES = "lower-inclusive";
 var EDGE_TOLERANCE = 1e-9;
-function binIndex(confidence, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+function binIndex(confidence, bins = DEFAULT_BINS, edges = DEFAULT_EDGES) {
   if (!(confidence >= 0 && confidence <= 1)) {
     throw new RangeError(`a stated probability must be in [0, 1], got ${confidence}`);
   }
-  const scaled = confidence * bins2;
+  const scaled = confidence * bins;
   const index2 = edges === "lower-inclusive" ? Math.floor(scaled + EDGE_TOLERANCE) : Math.ceil(scaled - EDGE_TOLERANCE) - 1;
-  return Math.min(bins2 - 1, Math.max(0, index2));
+  return Math.min(bins - 1, Math.max(0, index2));
 }
 function requireForecasts(forecasts) {
   if (forecasts.length === 0) throw new RangeError("calibration needs at least one forecast");
@@ -33144,52 +33129,52 @@ function brierScore(forecasts) {
   for (const f of forecasts) sum2 += (f.confidence - outcome(f)) ** 2;
   return sum2 / forecasts.length;
 }
-function binForecasts(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
-  const tally = tallyBins(forecasts, bins2, edges);
-  return tally.count.map((count4, index2) => ({
+function binForecasts(forecasts, bins = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+  const tally = tallyBins(forecasts, bins, edges);
+  return tally.count.map((count5, index2) => ({
     index: index2,
-    low: index2 / bins2,
-    high: (index2 + 1) / bins2,
-    count: count4,
+    low: index2 / bins,
+    high: (index2 + 1) / bins,
+    count: count5,
     successes: tally.successes[index2],
-    meanConfidence: count4 > 0 ? tally.confidence[index2] / count4 : null,
-    successShare: count4 > 0 ? tally.successes[index2] / count4 : null
+    meanConfidence: count5 > 0 ? tally.confidence[index2] / count5 : null,
+    successShare: count5 > 0 ? tally.successes[index2] / count5 : null
   }));
 }
-function murphyDecomposition(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+function murphyDecomposition(forecasts, bins = DEFAULT_BINS, edges = DEFAULT_EDGES) {
   requireForecasts(forecasts);
   const n = forecasts.length;
-  const binned = binForecasts(forecasts, bins2, edges);
+  const binned = binForecasts(forecasts, bins, edges);
   const overall = forecasts.filter((f) => f.success).length / n;
-  let reliability2 = 0;
+  let reliability = 0;
   let resolution = 0;
   for (const bin of binned) {
     if (bin.count === 0) continue;
     const mean4 = bin.meanConfidence;
-    const share4 = bin.successShare;
-    reliability2 += bin.count * (mean4 - share4) ** 2;
-    resolution += bin.count * (share4 - overall) ** 2;
+    const share3 = bin.successShare;
+    reliability += bin.count * (mean4 - share3) ** 2;
+    resolution += bin.count * (share3 - overall) ** 2;
   }
   let withinVariance = 0;
   let withinCovariance = 0;
   for (const f of forecasts) {
-    const bin = binned[binIndex(f.confidence, bins2, edges)];
+    const bin = binned[binIndex(f.confidence, bins, edges)];
     const spread = f.confidence - bin.meanConfidence;
     withinVariance += spread ** 2;
     withinCovariance += 2 * spread * (outcome(f) - bin.successShare);
   }
   return {
     brier: brierScore(forecasts),
-    reliability: reliability2 / n,
+    reliability: reliability / n,
     resolution: resolution / n,
     uncertainty: overall * (1 - overall),
     withinBinVariance: withinVariance / n,
     withinBinCovariance: withinCovariance / n
   };
 }
-function expectedCalibrationError(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+function expectedCalibrationError(forecasts, bins = DEFAULT_BINS, edges = DEFAULT_EDGES) {
   requireForecasts(forecasts);
-  const ece = eceFromTally(tallyBins(forecasts, bins2, edges));
+  const ece = eceFromTally(tallyBins(forecasts, bins, edges));
   return ece;
 }
 function confidenceLevels(forecasts) {
@@ -33202,21 +33187,21 @@ function confidenceLevels(forecasts) {
   }
   return [...levels.values()].sort((a, b) => b.count - a.count || a.confidence - b.confidence);
 }
-function tallyBins(forecasts, bins2 = DEFAULT_BINS, edges = DEFAULT_EDGES) {
-  const tally = emptyTally(bins2);
+function tallyBins(forecasts, bins = DEFAULT_BINS, edges = DEFAULT_EDGES) {
+  const tally = emptyTally(bins);
   for (const f of forecasts) {
-    const k = binIndex(f.confidence, bins2, edges);
+    const k = binIndex(f.confidence, bins, edges);
     tally.count[k] = tally.count[k] + 1;
     tally.confidence[k] = tally.confidence[k] + f.confidence;
     if (f.success) tally.successes[k] = tally.successes[k] + 1;
   }
   return tally;
 }
-function emptyTally(bins2 = DEFAULT_BINS) {
+function emptyTally(bins = DEFAULT_BINS) {
   return {
-    count: new Array(bins2).fill(0),
-    confidence: new Array(bins2).fill(0),
-    successes: new Array(bins2).fill(0)
+    count: new Array(bins).fill(0),
+    confidence: new Array(bins).fill(0),
+    successes: new Array(bins).fill(0)
   };
 }
 function addTally(into, from) {
@@ -33290,12 +33275,12 @@ function sumTallies(tallies) {
 // src/stats/clusterRatio.ts
 function pooled(clusters) {
   let sum2 = 0;
-  let count4 = 0;
+  let count5 = 0;
   for (const c of clusters) {
     sum2 += c.sum;
-    count4 += c.count;
+    count5 += c.count;
   }
-  return count4 > 0 ? sum2 / count4 : null;
+  return count5 > 0 ? sum2 / count5 : null;
 }
 function clusterBootstrapRate(clusters, options, range = {}) {
   const estimate3 = pooled(clusters);
@@ -33305,13 +33290,13 @@ function clusterBootstrapRate(clusters, options, range = {}) {
   const n = clusters.length;
   for (let r = 0; r < options.replicates; r++) {
     let sum2 = 0;
-    let count4 = 0;
+    let count5 = 0;
     for (let i = 0; i < n; i++) {
       const c = clusters[rng.int(n)];
       sum2 += c.sum;
-      count4 += c.count;
+      count5 += c.count;
     }
-    if (count4 > 0) values.push(sum2 / count4);
+    if (count5 > 0) values.push(sum2 / count5);
   }
   return biasCorrectedPercentileInterval(estimate3, values, options.level ?? 0.95, range);
 }
@@ -33337,6 +33322,98 @@ function pairedClusterBootstrapRateDifference(pairs, options) {
     if (countA > 0 && countB > 0) values.push(sumA / countA - sumB / countB);
   }
   return biasCorrectedPercentileInterval(a - b, values, options.level ?? 0.95);
+}
+
+// src/stats/normal.ts
+var SQRT_32 = Math.sqrt(32);
+var CENTRAL = {
+  numerator: [
+    2509.0809287301227,
+    33430.57558358813,
+    67265.7709270087,
+    45921.95393154987,
+    13731.69376550946,
+    1971.5909503065513,
+    133.14166789178438,
+    3.3871328727963665
+  ],
+  denominator: [
+    5226.495278852854,
+    28729.085735721943,
+    39307.89580009271,
+    21213.794301586597,
+    5394.196021424751,
+    687.1870074920579,
+    42.31333070160091,
+    1
+  ]
+};
+var NEAR_TAIL = {
+  numerator: [
+    7745450142783414e-19,
+    0.022723844989269184,
+    0.2417807251774506,
+    1.2704582524523684,
+    3.6478483247632045,
+    5.769497221460691,
+    4.630337846156546,
+    1.4234371107496835
+  ],
+  denominator: [
+    10507500716444169e-25,
+    5475938084995345e-19,
+    0.015198666563616457,
+    0.14810397642748008,
+    0.6897673349851,
+    1.6763848301838038,
+    2.053191626637759,
+    1
+  ]
+};
+var FAR_TAIL = {
+  numerator: [
+    20103343992922881e-23,
+    27115555687434876e-21,
+    0.0012426609473880784,
+    0.026532189526576124,
+    0.29656057182850487,
+    1.7848265399172913,
+    5.463784911164114,
+    6.657904643501103
+  ],
+  denominator: [
+    20442631033899397e-31,
+    1421511758316446e-22,
+    18463183175100548e-21,
+    7868691311456133e-19,
+    0.014875361290850615,
+    0.1369298809227358,
+    0.599832206555888,
+    1
+  ]
+};
+function polynomial(coefficients, x2) {
+  let value3 = coefficients[0];
+  for (let k = 1; k < coefficients.length; k++) value3 = value3 * x2 + coefficients[k];
+  return value3;
+}
+function rational(table2, x2) {
+  return polynomial(table2.numerator, x2) / polynomial(table2.denominator, x2);
+}
+function normalQuantile(p) {
+  if (Number.isNaN(p) || p < 0 || p > 1) {
+    throw new RangeError(`normalQuantile needs a probability in [0, 1], got ${p}`);
+  }
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= 0.425) {
+    const r2 = 0.180625 - q * q;
+    return q * polynomial(CENTRAL.numerator, r2) / polynomial(CENTRAL.denominator, r2);
+  }
+  const r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  const value3 = r <= 5 ? rational(NEAR_TAIL, r - 1.6) : rational(FAR_TAIL, r - 5);
+  return q < 0 ? -value3 : value3;
 }
 
 // src/stats/detectableShift.ts
@@ -33774,8 +33851,8 @@ function carefulConfidence(walls) {
   const unexplored = (INTERIOR_EDGE_COUNT - walls) / INTERIOR_EDGE_COUNT;
   let moves = 0;
   let advanced = 0;
-  const { from, count: count4 } = CAREFUL_MEASUREMENT_SEEDS;
-  for (let seed = from; seed < from + count4; seed++) {
+  const { from, count: count5 } = CAREFUL_MEASUREMENT_SEEDS;
+  for (let seed = from; seed < from + count5; seed++) {
     const session = new GameSession({
       seed,
       walls,
@@ -33867,7 +33944,7 @@ function playReferenceGames(player, seeds, walls) {
   return records;
 }
 
-// src/checks/dragon/analysis.ts
+// src/checks/dragon/analyse.ts
 var CALIBRATION_EVENT = "the move reaches a free cell (no wall, no border), whatever happens there afterwards";
 var SHOWN_CONFIDENCE_LEVELS = 10;
 function forecastOf(record2) {
@@ -33958,14 +34035,14 @@ function groupRecords(records, definitions, notices) {
     const length = new Map(entry.games.map((g2) => [g2.game, g2.decisions]));
     entry.calls = entry.calls.filter((c) => c.decision < (length.get(c.game) ?? Infinity));
   }
-  for (const [model, count4] of otherPrompt) {
+  for (const [model, count5] of otherPrompt) {
     notices.push(
-      `${count4} records of ${model} were written with another prompt than ${definitions.promptVersion} (hints: ${definitions.hints}) and are left out; prompt variants are compared in separate runs on the same seeds, never mixed.`
+      `${count5} records of ${model} were written with another prompt than ${definitions.promptVersion} (hints: ${definitions.hints}) and are left out; prompt variants are compared in separate runs on the same seeds, never mixed.`
     );
   }
-  for (const [model, count4] of otherSeeds) {
+  for (const [model, count5] of otherSeeds) {
     notices.push(
-      `${count4} records of ${model} belong to seeds outside dragon.seeds and are left out.`
+      `${count5} records of ${model} belong to seeds outside dragon.seeds and are left out.`
     );
   }
   return series;
@@ -33975,11 +34052,10 @@ function estimate(successes, trials) {
   const { low, high } = wilsonInterval(successes, trials);
   return { value: successes / trials, low, high };
 }
-function rate(count4, total) {
-  return total > 0 ? count4 / total : null;
+function rate(count5, total) {
+  return total > 0 ? count5 / total : null;
 }
-function summariseSeries(series, role, definitions) {
-  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+function gatherForecasts(calls) {
   const forecasts = [];
   const bySeed = /* @__PURE__ */ new Map();
   const repeatsBySeed = /* @__PURE__ */ new Map();
@@ -33996,16 +34072,70 @@ function summariseSeries(series, role, definitions) {
       repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
     }
   }
-  const count4 = (status) => calls.filter((c) => c.status === status).length;
-  const invalid = count4("invalid");
-  const timeouts = count4("timeout");
-  const errors = count4("error");
-  const passes = calls.filter((c) => c.status === "ok" && c.move === "pass").length;
-  const moves = forecasts.length;
-  const successes = forecasts.filter((f) => f.success).length;
-  const meanConfidence = moves > 0 ? forecasts.reduce((sum2, f) => sum2 + f.confidence, 0) / moves : null;
-  const success2 = estimate(successes, moves);
+  return { forecasts, bySeed, repeatsBySeed, knownWallRepeats };
+}
+function summariseSeries(series, role, definitions) {
+  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+  const gathered = gatherForecasts(calls);
   const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
+  return {
+    ...callCounts(series, role, definitions, calls, gameRecords, gathered.forecasts.length),
+    ...calibrationOf(gathered, definitions),
+    ...gamesOf(gathered, calls, gameRecords, definitions),
+    bins: binTable(gathered.forecasts)
+  };
+}
+function callCounts(series, role, definitions, calls, gameRecords, moves) {
+  const count5 = (status) => calls.filter((c) => c.status === status).length;
+  const invalid = count5("invalid");
+  const timeouts = count5("timeout");
+  const errors = count5("error");
+  return {
+    model: series.model,
+    role,
+    player: series.player,
+    digest: calls[0]?.digest ?? gameRecords[0]?.digest ?? null,
+    calls: calls.length,
+    moves,
+    passes: calls.filter((c) => c.status === "ok" && c.move === "pass").length,
+    invalid,
+    timeouts,
+    errors,
+    invalidRate: rate(invalid, calls.length),
+    timeoutRate: rate(timeouts, calls.length),
+    perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
+    meanLatencyMs: series.player === null && calls.length > 0 ? calls.reduce((sum2, c) => sum2 + c.latency_ms, 0) / calls.length : null
+  };
+}
+function calibrationOf({ forecasts, bySeed }, definitions) {
+  const moves = forecasts.length;
+  const meanConfidence = moves > 0 ? forecasts.reduce((sum2, f) => sum2 + f.confidence, 0) / moves : null;
+  const success2 = estimate(forecasts.filter((f) => f.success).length, moves);
+  const bootstrap = clusterBootstrapEce(
+    [...bySeed.values()].map((list3) => tallyBins(list3)),
+    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed }
+  );
+  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
+  const brierInterval = clusterBootstrapRate(
+    [...bySeed.values()].map((list3) => ({ sum: squaredErrors(list3), count: list3.length })),
+    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
+    { floor: 0, ceiling: 1 }
+  );
+  return {
+    meanConfidence,
+    success: success2,
+    gap: meanConfidence !== null && success2 ? meanConfidence - success2.value : null,
+    brier: decomposition ? decomposition.brier : null,
+    brierInterval: brierInterval ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high } : null,
+    decomposition,
+    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
+    eceOtherEdges: moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, "upper-inclusive") : null,
+    resolution: decomposition ? decomposition.resolution : null,
+    distinctConfidences: new Set(forecasts.map((f) => f.confidence)).size,
+    confidenceLevels: confidenceLevels(forecasts).slice(0, SHOWN_CONFIDENCE_LEVELS).map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes }))
+  };
+}
+function gamesOf({ forecasts, bySeed, repeatsBySeed, knownWallRepeats }, calls, gameRecords, definitions) {
   const games = gameRecords.map((g2) => {
     const own2 = bySeed.get(g2.game) ?? [];
     return {
@@ -34028,53 +34158,16 @@ function summariseSeries(series, role, definitions) {
   const played = new Set(calls.map((c) => c.game));
   const wins = gameRecords.filter((g2) => g2.result === "won").length;
   const winEstimate = estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 };
-  const clusters = [...bySeed.values()].map((list3) => tallyBins(list3));
-  const bootstrap = clusterBootstrapEce(clusters, {
-    replicates: definitions.bootstrapReplicates,
-    seed: definitions.bootstrapSeed
-  });
-  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
-  const brierInterval = clusterBootstrapRate(
-    [...bySeed.values()].map((list3) => ({ sum: squaredErrors(list3), count: list3.length })),
-    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
-    { floor: 0, ceiling: 1 }
-  );
   return {
-    model: series.model,
-    role,
-    player: series.player,
-    digest: calls[0]?.digest ?? gameRecords[0]?.digest ?? null,
-    calls: calls.length,
-    moves,
-    passes,
-    invalid,
-    timeouts,
-    errors,
-    invalidRate: rate(invalid, calls.length),
-    timeoutRate: rate(timeouts, calls.length),
-    perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
-    meanLatencyMs: series.player === null && calls.length > 0 ? calls.reduce((sum2, c) => sum2 + c.latency_ms, 0) / calls.length : null,
-    meanConfidence,
-    success: success2,
-    gap: meanConfidence !== null && success2 ? meanConfidence - success2.value : null,
-    brier: decomposition ? decomposition.brier : null,
-    brierInterval: brierInterval ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high } : null,
-    decomposition,
-    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
-    eceOtherEdges: moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, "upper-inclusive") : null,
-    resolution: decomposition ? decomposition.resolution : null,
-    distinctConfidences: new Set(forecasts.map((f) => f.confidence)).size,
-    confidenceLevels: confidenceLevels(forecasts).slice(0, SHOWN_CONFIDENCE_LEVELS).map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
     knownWallRepeats,
-    knownWallRepeatRate: rate(knownWallRepeats, moves),
+    knownWallRepeatRate: rate(knownWallRepeats, forecasts.length),
     games,
     unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
     missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
     wins: { ...winEstimate, count: wins, games: gameRecords.length },
     treasureFound: gameRecords.filter((g2) => g2.treasure_found).length,
     cappedGames: gameRecords.filter((g2) => g2.capped).length,
-    invalidStops: gameRecords.filter((g2) => g2.result === "invalid").length,
-    bins: binTable(forecasts)
+    invalidStops: gameRecords.filter((g2) => g2.result === "invalid").length
   };
 }
 function binTable(forecasts) {
@@ -34123,98 +34216,98 @@ function compareSeries(before, after, options) {
     seed: options.bootstrapSeed,
     level
   };
-  let ece = null;
-  const eceDifference = pairedClusterBootstrapEceDifference(
-    pairs.map(([a, b]) => [a.tally, b.tally]),
-    bootstrap
-  );
-  if (eceDifference) {
-    const sum2 = (side) => {
-      const total = emptyTally(DEFAULT_BINS);
-      for (const pair of pairs) addTally(total, pair[side].tally);
-      return eceFromTally(total) ?? Number.NaN;
-    };
-    const bins2 = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
-    const left = emptyTally(bins2);
-    const right = emptyTally(bins2);
-    const test = pairedPermutationTest(
-      pairs.length,
-      (swapped) => {
-        for (const t of [left, right]) {
-          t.count.fill(0);
-          t.confidence.fill(0);
-          t.successes.fill(0);
-        }
-        pairs.forEach(([a, b], i) => {
-          addTally(swapped[i] ? right : left, a.tally);
-          addTally(swapped[i] ? left : right, b.tally);
-        });
-        return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
-      },
-      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed }
-    );
-    ece = {
-      before: sum2(1),
-      after: sum2(0),
-      difference: estimateOf(eceDifference),
-      pValue: test.pValue
-    };
-  }
-  const rate2 = (sumOf) => {
-    const clusters = [];
-    for (const [a, b] of pairs) {
-      const sa = sumOf(a);
-      const sb = sumOf(b);
-      if (sa === void 0 || sb === void 0) return null;
-      clusters.push([
-        { sum: sa, count: movesOf(a.tally) },
-        { sum: sb, count: movesOf(b.tally) }
-      ]);
-    }
-    const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
-    if (!difference) return null;
-    const pooled2 = (side) => {
-      let total = 0;
-      let count4 = 0;
-      for (const c of clusters) {
-        total += c[side].sum;
-        count4 += c[side].count;
-      }
-      return total / count4;
-    };
-    const test = pairedPermutationTest(
-      clusters.length,
-      (swapped) => {
-        let sa = 0;
-        let ca = 0;
-        let sb = 0;
-        let cb = 0;
-        clusters.forEach(([x2, y2], i) => {
-          const [p, q] = swapped[i] ? [y2, x2] : [x2, y2];
-          sa += p.sum;
-          ca += p.count;
-          sb += q.sum;
-          cb += q.count;
-        });
-        return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
-      },
-      { draws: PERMUTATION_DRAWS, seed: options.bootstrapSeed }
-    );
-    return {
-      before: pooled2(1),
-      after: pooled2(0),
-      difference: estimateOf(difference),
-      pValue: test.pValue
-    };
-  };
   return {
     level,
     pairedSeeds,
     onlyBefore: [...earlier.keys()].filter((s) => !later.has(s)).sort((a, b) => a - b),
     onlyAfter: [...later.keys()].filter((s) => !earlier.has(s)).sort((a, b) => a - b),
-    ece,
-    brier: rate2((g2) => g2.brierSum),
-    knownWallRepeats: rate2((g2) => g2.knownWallRepeats)
+    ece: pairedEce(pairs, bootstrap),
+    brier: pairedRate(pairs, (g2) => g2.brierSum, bootstrap),
+    knownWallRepeats: pairedRate(pairs, (g2) => g2.knownWallRepeats, bootstrap)
+  };
+}
+function pairedEce(pairs, bootstrap) {
+  const eceDifference = pairedClusterBootstrapEceDifference(
+    pairs.map(([a, b]) => [a.tally, b.tally]),
+    bootstrap
+  );
+  if (!eceDifference) return null;
+  const sum2 = (side) => {
+    const total = emptyTally(DEFAULT_BINS);
+    for (const pair of pairs) addTally(total, pair[side].tally);
+    return eceFromTally(total) ?? Number.NaN;
+  };
+  const bins = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
+  const left = emptyTally(bins);
+  const right = emptyTally(bins);
+  const test = pairedPermutationTest(
+    pairs.length,
+    (swapped) => {
+      for (const t of [left, right]) {
+        t.count.fill(0);
+        t.confidence.fill(0);
+        t.successes.fill(0);
+      }
+      pairs.forEach(([a, b], i) => {
+        addTally(swapped[i] ? right : left, a.tally);
+        addTally(swapped[i] ? left : right, b.tally);
+      });
+      return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
+    },
+    { draws: PERMUTATION_DRAWS, seed: bootstrap.seed }
+  );
+  return {
+    before: sum2(1),
+    after: sum2(0),
+    difference: estimateOf(eceDifference),
+    pValue: test.pValue
+  };
+}
+function pairedRate(pairs, sumOf, bootstrap) {
+  const clusters = [];
+  for (const [a, b] of pairs) {
+    const sa = sumOf(a);
+    const sb = sumOf(b);
+    if (sa === void 0 || sb === void 0) return null;
+    clusters.push([
+      { sum: sa, count: movesOf(a.tally) },
+      { sum: sb, count: movesOf(b.tally) }
+    ]);
+  }
+  const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
+  if (!difference) return null;
+  const pooled2 = (side) => {
+    let total = 0;
+    let count5 = 0;
+    for (const c of clusters) {
+      total += c[side].sum;
+      count5 += c[side].count;
+    }
+    return total / count5;
+  };
+  const test = pairedPermutationTest(
+    clusters.length,
+    (swapped) => {
+      let sa = 0;
+      let ca = 0;
+      let sb = 0;
+      let cb = 0;
+      clusters.forEach(([x2, y2], i) => {
+        const [p, q] = swapped[i] ? [y2, x2] : [x2, y2];
+        sa += p.sum;
+        ca += p.count;
+        sb += q.sum;
+        cb += q.count;
+      });
+      return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
+    },
+    { draws: PERMUTATION_DRAWS, seed: bootstrap.seed }
+  );
+  return {
+    before: pooled2(1),
+    after: pooled2(0),
+    difference: estimateOf(difference),
+    pValue: test.pValue
   };
 }
 function instrumentCheck(players, definitions) {
@@ -34410,28 +34503,13 @@ function exceeds(value3, limit2) {
 }
 
 // src/checks/dragon/gate.ts
+init_format();
 var CHANCE_BRIER = 0.25;
 function finding(rule, severity, message, values) {
   return { check: "dragon", rule, severity, message, ...values ? { values } : {} };
 }
-var f3 = (v) => v.toFixed(3);
-var signed = (v) => `${v >= 0 ? "+" : "\u2212"}${Math.abs(v).toFixed(3)}`;
-var pts = (v) => `${v >= 0 ? "+" : "\u2212"}${Math.abs(v * 100).toFixed(1)} points`;
-var levelText = (level) => `${(level * 100).toFixed(1).replace(/\.0$/, "")}%`;
-function seedRuns(seeds) {
-  const sorted = [...seeds].sort((a, b) => a - b);
-  const runs = [];
-  let start = sorted[0];
-  for (let i = 1; i <= sorted.length; i++) {
-    const previous = sorted[i - 1];
-    if (sorted[i] !== previous + 1) {
-      runs.push(start === previous ? String(start) : `${start}\u2013${previous}`);
-      start = sorted[i];
-    }
-  }
-  return runs.join(", ");
-}
-function dragonGate(section, gate, previous) {
+var pts = (v) => points(v, 1, "points");
+function gateDragon(section, gate, previous) {
   const findings = [];
   for (const notice of section.notices) findings.push(finding("records-left-out", "info", notice));
   if (section.instrument && !section.instrument.ranked) {
@@ -34496,29 +34574,26 @@ function measurable(series, gate) {
   }
   return out;
 }
-function percent(value3) {
-  return value3 === null ? "\u2013" : `${(value3 * 100).toFixed(1)}%`;
-}
 var COMPARISON_RULES = ["ece-increase", "brier-above-chance", "known-wall-repeats"];
 function coverage(comparison, against) {
   const n = comparison.pairedSeeds.length;
   const left = [];
   if (comparison.onlyBefore.length > 0) {
-    left.push(`seeds ${seedRuns(comparison.onlyBefore)} played only by ${against}`);
+    left.push(`seeds ${seedRanges(comparison.onlyBefore)} played only by ${against}`);
   }
   if (comparison.onlyAfter.length > 0) {
-    left.push(`seeds ${seedRuns(comparison.onlyAfter)} played only in this series`);
+    left.push(`seeds ${seedRanges(comparison.onlyAfter)} played only in this series`);
   }
-  const paired = `over ${n} paired game${n === 1 ? "" : "s"}${n > 0 ? ` (seeds ${seedRuns(comparison.pairedSeeds)})` : ""}`;
+  const paired = `over ${plural2(n, "paired game")}${n > 0 ? ` (seeds ${seedRanges(comparison.pairedSeeds)})` : ""}`;
   return left.length > 0 ? `${paired}; not compared: ${left.join(", ")}` : paired;
 }
-function intervalText(measure, level) {
-  const d = measure.difference;
+function intervalText(measure2, level) {
+  const d = measure2.difference;
   return `${signed(d.value)}, ${levelText(level)} paired interval [${signed(d.low)}, ${signed(d.high)}]`;
 }
-var pText = (p) => p < 1e-3 ? p.toExponential(1) : p.toFixed(4);
-function testText(measure, alpha) {
-  return `one-sided paired permutation p = ${pText(measure.pValue)}, a regression at p \u2264 ${pText(alpha)}`;
+var pText = (p) => pValue(p, 4);
+function testText(measure2, alpha) {
+  return `one-sided paired permutation p = ${pText(measure2.pValue)}, a regression at p \u2264 ${pText(alpha)}`;
 }
 function comparisonRules(after, comparison, gate, against, alpha) {
   const out = [];
@@ -34530,7 +34605,7 @@ function comparisonRules(after, comparison, gate, against, alpha) {
         finding(
           rule,
           "inconclusive",
-          `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRuns(after.games.map((g2) => g2.seed)) || "none"}; ${against}: ${seedRuns(comparison.onlyBefore) || "none"}). Nothing was compared; play the same seeds.`,
+          `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRanges(after.games.map((g2) => g2.seed)) || "none"}; ${against}: ${seedRanges(comparison.onlyBefore) || "none"}). Nothing was compared; play the same seeds.`,
           { model: after.model }
         )
       );
@@ -34542,6 +34617,12 @@ function comparisonRules(after, comparison, gate, against, alpha) {
       finding("paired-games", "info", `${after.model} is compared with ${against} ${where}.`)
     );
   }
+  const c = { after, comparison, gate, against, alpha, where, level };
+  return [...out, ...eceRule(c), ...brierRule(c), ...knownWallRule(c)];
+}
+function eceRule(c) {
+  const { after, comparison, gate, against, alpha, where, level } = c;
+  const out = [];
   const ece = comparison.ece;
   if (!ece) {
     out.push(
@@ -34553,7 +34634,7 @@ function comparisonRules(after, comparison, gate, against, alpha) {
     );
   } else if (exceeds(ece.difference.value, gate.maxEceIncrease)) {
     const significant = ece.pValue <= alpha;
-    const base = `${after.model} is less well calibrated than ${against}: ECE ${f3(ece.after)} vs ${f3(ece.before)} ${where} (${intervalText(ece, level)}; ${testText(ece, alpha)}), allowed increase ${f3(gate.maxEceIncrease)}`;
+    const base = `${after.model} is less well calibrated than ${against}: ECE ${num(ece.after)} vs ${num(ece.before)} ${where} (${intervalText(ece, level)}; ${testText(ece, alpha)}), allowed increase ${num(gate.maxEceIncrease)}`;
     out.push(
       finding(
         "ece-increase",
@@ -34575,6 +34656,11 @@ function comparisonRules(after, comparison, gate, against, alpha) {
       )
     );
   }
+  return out;
+}
+function brierRule(c) {
+  const { after, comparison, against, alpha, where, level } = c;
+  const out = [];
   const brier = comparison.brier;
   if (!brier) {
     out.push(
@@ -34586,7 +34672,7 @@ function comparisonRules(after, comparison, gate, against, alpha) {
     );
   } else if (brier.after > CHANCE_BRIER && brier.before <= CHANCE_BRIER) {
     const significant = brier.pValue <= alpha;
-    const base = `${after.model} has a Brier score of ${f3(brier.after)}, above the ${f3(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${f3(brier.before)} ${where} (${intervalText(brier, level)}; ${testText(brier, alpha)})`;
+    const base = `${after.model} has a Brier score of ${num(brier.after)}, above the ${num(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${num(brier.before)} ${where} (${intervalText(brier, level)}; ${testText(brier, alpha)})`;
     out.push(
       finding(
         "brier-above-chance",
@@ -34605,9 +34691,14 @@ function comparisonRules(after, comparison, gate, against, alpha) {
       )
     );
   }
+  return out;
+}
+function knownWallRule(c) {
+  const { after, comparison, gate, against, where, level } = c;
+  const out = [];
   const repeats = comparison.knownWallRepeats;
   if (!repeats) {
-    if (brier) {
+    if (comparison.brier) {
       out.push(
         finding(
           "known-wall-repeats",
@@ -34654,7 +34745,7 @@ function absoluteRules(series, gate, section) {
       finding(
         "max-ece",
         significant ? "fail" : "warn",
-        `${series.model} has an ECE of ${f3(series.ece.value)} (${levelText(level)} interval [${f3(low)}, ${f3(interval2?.high ?? series.ece.high)}]), above the limit of ${f3(gate.maxEce)}${significant ? "" : "; the interval reaches the limit, so it does not fail"}.`,
+        `${series.model} has an ECE of ${num(series.ece.value)} (${levelText(level)} interval [${num(low)}, ${num(interval2?.high ?? series.ece.high)}]), above the limit of ${num(gate.maxEce)}${significant ? "" : "; the interval reaches the limit, so it does not fail"}.`,
         { model: series.model, ece: series.ece.value, low, limit: gate.maxEce, level }
       )
     );
@@ -34671,7 +34762,7 @@ function absoluteRules(series, gate, section) {
       finding(
         "max-brier",
         significant ? "fail" : "warn",
-        `${series.model} has a Brier score of ${f3(series.brier)} (${levelText(level)} interval [${f3(low)}, ${f3(interval2?.high ?? series.brier)}]), above the limit of ${f3(gate.maxBrier)}${significant ? "" : "; the interval reaches the limit, so it does not fail"}.`,
+        `${series.model} has a Brier score of ${num(series.brier)} (${levelText(level)} interval [${num(low)}, ${num(interval2?.high ?? series.brier)}]), above the limit of ${num(gate.maxBrier)}${significant ? "" : "; the interval reaches the limit, so it does not fail"}.`,
         { model: series.model, brier: series.brier, low, limit: gate.maxBrier, level }
       )
     );
@@ -34852,7 +34943,7 @@ function decisionFrom(outcome2, options) {
   if (!answer.valid) return { ...base, ...acting, status: "invalid", reason: answer.reason };
   return { ...base, status: "ok", move: answer.move, confidence: answer.confidence };
 }
-function planGames(definitions, model, options) {
+function planDragon(definitions, model, options) {
   const recorded = recordedOptions(options);
   return definitions.seeds.map((seed) => ({
     check: "dragon",
@@ -34896,20 +34987,460 @@ function planGames(definitions, model, options) {
 var decisionEstimates = /* @__PURE__ */ new Map();
 function estimatedDecisions(seed, walls) {
   const key = `${seed}/${walls}`;
-  let count4 = decisionEstimates.get(key);
-  if (count4 === void 0) {
-    count4 = playReferenceGames("random", [seed], walls).filter((r) => r.kind === "call").length;
-    decisionEstimates.set(key, count4);
+  let count5 = decisionEstimates.get(key);
+  if (count5 === void 0) {
+    count5 = playReferenceGames("random", [seed], walls).filter((r) => r.kind === "call").length;
+    decisionEstimates.set(key, count5);
   }
-  return count4;
+  return count5;
 }
 
-// src/checks/types.ts
-function checkFalseAlarmBudget(config2) {
-  return config2.falseAlarmRate / config2.checks.length;
+// src/checks/dragon/report/index.ts
+init_format();
+
+// src/render/json.ts
+function field2(value3, ...path17) {
+  let current = value3;
+  for (const key of path17) {
+    if (typeof current !== "object" || current === null || !(key in current)) return void 0;
+    current = current[key];
+  }
+  return current;
 }
+function finiteOrNull(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
+}
+function listOf(value3) {
+  return Array.isArray(value3) ? value3 : [];
+}
+function shareOrNull(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1 ? value3 : null;
+}
+function countOrNull(value3) {
+  return typeof value3 === "number" && Number.isInteger(value3) && value3 >= 0 ? value3 : null;
+}
+
+// src/render/svg.ts
+init_neutralise();
+init_format();
+var LABEL_LIMIT = 200;
+function xmlCharacters(text3) {
+  let out = "";
+  for (let i = 0; i < text3.length; i++) {
+    const code2 = text3.charCodeAt(i);
+    if (code2 >= 55296 && code2 <= 56319) {
+      const next = text3.charCodeAt(i + 1);
+      if (next >= 56320 && next <= 57343) {
+        out += text3[i] + text3[i + 1];
+        i++;
+      }
+      continue;
+    }
+    const allowed = code2 === 9 || code2 === 10 || code2 === 13 || code2 >= 32 && code2 < 56320 || code2 > 57343 && code2 !== 65534 && code2 !== 65535;
+    if (allowed) out += text3[i];
+  }
+  return out;
+}
+function escapeXml(text3) {
+  return xmlCharacters(neutraliseLines(text3)).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+}
+function element(name, attributes, children = "") {
+  const attrs = Object.entries(attributes).filter(([, v]) => v !== void 0).map(([k, v]) => ` ${k}="${escapeXml(typeof v === "number" ? round(v) : String(v))}"`).join("");
+  const body = typeof children === "string" ? children : children.join("");
+  return body === "" ? `<${name}${attrs}/>` : `<${name}${attrs}>${body}</${name}>`;
+}
+function text(x2, y2, content, attributes = {}) {
+  return element("text", { x: x2, y: y2, ...attributes }, escapeXml(neutralise(content, LABEL_LIMIT)));
+}
+function svgDocument(width, height, title, body) {
+  return `${element(
+    "svg",
+    {
+      xmlns: "http://www.w3.org/2000/svg",
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: "img",
+      "font-family": "system-ui, sans-serif",
+      "font-size": 12
+    },
+    [element("title", {}, escapeXml(neutralise(title, LABEL_LIMIT))), ...body]
+  )}
+`;
+}
+function round(v) {
+  return machineNumber(v, 2) || "0";
+}
+
+// src/render/palette.ts
+var BLUE = { hex: "#0072B2", key: "\u{1F7E6}" };
+var ORANGE = { hex: "#E69F00", key: "\u{1F7E7}" };
+var BLACK = { hex: "#000000", key: "\u2B1B" };
+var BETTER = BLUE;
+var WORSE = ORANGE;
+var BASELINE = BLUE;
+var CANDIDATE = ORANGE;
+var REFERENCE = BLACK;
+var MUTED = "#555555";
+
+// src/checks/dragon/report/charts.ts
+init_format();
+init_markdown2();
+var WIDTH = 440;
+var HEIGHT = 432;
+var PLOT = { left: 66, top: 60, right: 14, bottom: 136 };
+var PLOT_W = WIDTH - PLOT.left - PLOT.right;
+var PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
+var INK = "#000000";
+var SMALL = { fill: MUTED, "font-size": 10 };
+var HATCH_ID = "candidate-hatch";
+var x = (v) => PLOT.left + v * PLOT_W;
+var y = (v) => PLOT.top + (1 - v) * PLOT_H;
+function grid() {
+  const out = [];
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    out.push(
+      element("line", { x1: x(0), y1: y(v), x2: x(1), y2: y(v), stroke: "#e6e6e6" }),
+      text(PLOT.left - 6, y(v) + 4, num(v, 2), { "text-anchor": "end", fill: MUTED }),
+      text(x(v), HEIGHT - PLOT.bottom + 16, num(v, 2), { "text-anchor": "middle", fill: MUTED })
+    );
+  }
+  return out;
+}
+function hatchPattern(colour) {
+  return element("defs", {}, [
+    element(
+      "pattern",
+      {
+        id: HATCH_ID,
+        patternUnits: "userSpaceOnUse",
+        width: 6,
+        height: 6,
+        patternTransform: "rotate(45)"
+      },
+      [
+        element("rect", { width: 6, height: 6, fill: colour.hex }),
+        element("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#ffffff", "stroke-width": 2 })
+      ]
+    )
+  ]);
+}
+var fillOf = (s) => s.hatched ? `url(#${HATCH_ID})` : s.colour.hex;
+var countRow = (k, of) => PLOT.top - 9 - (of - 1 - k) * 12;
+function binMarks(bin, s, left, right, row) {
+  const centre = (left + right) / 2;
+  const count5 = { ...SMALL, "text-anchor": "middle" };
+  if (bin.moves === 0 || bin.successShare === null) {
+    return [text(centre, row, "0", count5)];
+  }
+  const pale = bin.moves < PALE_BIN_MOVES;
+  const opacity = pale ? 0.35 : 1;
+  const out = [
+    element("rect", {
+      x: left,
+      y: y(bin.successShare),
+      width: right - left,
+      height: y(0) - y(bin.successShare),
+      fill: fillOf(s),
+      "fill-opacity": pale ? 0.3 : 0.9
+    })
+  ];
+  if (bin.wilsonLow !== null && bin.wilsonHigh !== null) {
+    const cap = Math.min(3, (right - left) / 4);
+    for (const [x1, y1, x2, y2] of [
+      [centre, bin.wilsonLow, centre, bin.wilsonHigh],
+      [centre - cap, bin.wilsonLow, centre + cap, bin.wilsonLow],
+      [centre - cap, bin.wilsonHigh, centre + cap, bin.wilsonHigh]
+    ]) {
+      out.push(
+        element("line", { x1, y1: y(y1), x2, y2: y(y2), stroke: INK, "stroke-opacity": opacity })
+      );
+    }
+  }
+  if (bin.meanConfidence !== null) {
+    out.push(
+      element("line", {
+        x1: left,
+        y1: y(bin.meanConfidence),
+        x2: right,
+        y2: y(bin.meanConfidence),
+        stroke: INK,
+        "stroke-width": 3,
+        "stroke-opacity": opacity
+      })
+    );
+  }
+  out.push(text(centre, row, String(bin.moves), count5));
+  return out;
+}
+function bars(all) {
+  const out = all.map(
+    (s, k) => text(PLOT.left - 6, countRow(k, all.length), s.label.split(" ")[0] ?? "", {
+      ...SMALL,
+      "text-anchor": "end"
+    })
+  );
+  const first = all[0]?.series.bins ?? [];
+  first.forEach((bin, i) => {
+    if (all.every((s) => (s.series.bins[i]?.moves ?? 0) === 0)) return;
+    const left = x(bin.low) + 2;
+    const slot = (x(bin.high) - 2 - left) / all.length;
+    all.forEach((s, k) => {
+      const own2 = s.series.bins[i];
+      const row = countRow(k, all.length);
+      if (own2) out.push(...binMarks(own2, s, left + k * slot, left + (k + 1) * slot - 1, row));
+    });
+  });
+  return out;
+}
+function legend(all) {
+  const out = [];
+  let line = HEIGHT - PLOT.bottom + 44;
+  for (const s of all) {
+    const ece = s.series.ece ? num(s.series.ece.value) : "\u2013";
+    out.push(
+      element("rect", { x: PLOT.left, y: line - 9, width: 12, height: 10, fill: fillOf(s) }),
+      text(
+        PLOT.left + 18,
+        line,
+        `${s.label}: ${s.series.moves} moves \xB7 ECE ${ece} \xB7 Brier ${num(s.series.brier)}`,
+        { "font-size": 11 }
+      )
+    );
+    line += 15;
+  }
+  out.push(
+    element("line", {
+      x1: PLOT.left,
+      y1: line - 4,
+      x2: PLOT.left + 12,
+      y2: line - 4,
+      stroke: INK,
+      "stroke-width": 3
+    }),
+    text(PLOT.left + 18, line, "mean stated confidence", SMALL),
+    text(PLOT.left + 150, line, "\u254C\u254C", { fill: "#888", "font-size": 10 }),
+    text(PLOT.left + 170, line, "perfect calibration", SMALL),
+    text(
+      PLOT.left,
+      line + 15,
+      "Whiskers: Wilson 95% interval of the share that advanced in the bin.",
+      SMALL
+    ),
+    text(
+      PLOT.left,
+      line + 28,
+      "Numbers above the plot: moves in the bin, per model (0: none).",
+      SMALL
+    ),
+    text(PLOT.left, line + 41, `Pale bars: fewer than ${PALE_BIN_MOVES} moves.`, SMALL)
+  );
+  return out;
+}
+function reliabilityDiagram(all, title) {
+  const hatched = all.find((s) => s.hatched);
+  const body = [
+    ...hatched ? [hatchPattern(hatched.colour)] : [],
+    ...grid(),
+    ...bars(all),
+    element("line", {
+      x1: x(0),
+      y1: y(0),
+      x2: x(1),
+      y2: y(1),
+      stroke: "#888",
+      "stroke-dasharray": "4 3"
+    }),
+    element("rect", {
+      x: x(0),
+      y: y(1),
+      width: PLOT_W,
+      height: PLOT_H,
+      fill: "none",
+      stroke: "#888"
+    }),
+    text(WIDTH / 2, 20, title, { "text-anchor": "middle", "font-weight": "bold" }),
+    text(x(0.5), HEIGHT - PLOT.bottom + 32, "stated confidence", { "text-anchor": "middle" }),
+    // Left of the tick labels ("0.50" ends 6 px before the plot and is about 28 px wide).
+    text(14, PLOT.top + PLOT_H / 2, "moves that advanced", {
+      "text-anchor": "middle",
+      transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`
+    }),
+    ...legend(all)
+  ];
+  return svgDocument(WIDTH, HEIGHT, title, body);
+}
+function modelSeries(section) {
+  const { baseline, candidate } = section;
+  if (!baseline) return [];
+  if (!candidate) {
+    return [
+      { label: `model ${baseline.model}`, series: baseline, colour: BASELINE, hatched: false }
+    ];
+  }
+  return [
+    { label: `baseline ${baseline.model}`, series: baseline, colour: BASELINE, hatched: false },
+    { label: `candidate ${candidate.model}`, series: candidate, colour: CANDIDATE, hatched: true }
+  ];
+}
+function dragonCharts(section) {
+  const charts = [];
+  const models = modelSeries(section);
+  if (models.length > 0) {
+    const title = `Reliability: ${models.map((s) => s.label).join(" vs ")}`;
+    charts.push({ file: "dragon-reliability.svg", title, svg: reliabilityDiagram(models, title) });
+  }
+  for (const series of section.referencePlayers) {
+    const player = series.player ?? series.model;
+    const title = `Reliability, reference player ${player}`;
+    charts.push({
+      file: `dragon-reliability-player-${player.replace(/[^a-z0-9-]/gi, "-")}.svg`,
+      title,
+      svg: reliabilityDiagram(
+        [{ label: `player ${player}`, series, colour: BASELINE, hatched: false }],
+        title
+      )
+    });
+  }
+  return charts;
+}
+
+// src/render/mermaid.ts
+init_format();
+init_markdown();
+var LABEL_LIMIT2 = 40;
+var TITLE_LIMIT = 90;
+function mermaidLabel(text3, limit2 = LABEL_LIMIT2) {
+  const kept = text3.normalize("NFC").replace(/[^\p{L}\p{N} ._\-+:/%()→↔≥≤×·'–]/gu, " ").replace(/\s+/g, " ").trim();
+  const short = kept.length > limit2 ? `${kept.slice(0, limit2 - 1)}\u2026` : kept;
+  return `"${short === "" ? "?" : short}"`;
+}
+function value(v) {
+  return machineNumber(v, 4) || "0";
+}
+function xyChart(chart) {
+  const values = chart.series.flatMap((s) => s.values);
+  const largest = values.reduce((m, v) => Number.isFinite(v) ? Math.max(m, v) : m, 0);
+  const [low, high] = chart.yRange ?? [0, largest > 0 ? largest : 1];
+  const palette = chart.series.map((s) => s.colour.hex).join(", ");
+  const lines = [
+    "```mermaid",
+    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+    "xychart-beta",
+    `  title ${mermaidLabel(chart.title, TITLE_LIMIT)}`,
+    `  x-axis [${chart.categories.map((c) => mermaidLabel(c)).join(", ")}]`,
+    `  y-axis ${mermaidLabel(chart.yLabel)} ${value(low)} --> ${value(high)}`,
+    ...chart.series.map((s) => `  ${s.kind} [${s.values.map(value).join(", ")}]`),
+    "```"
+  ];
+  const legend2 = chart.series.map(legendEntry).join(" \xB7 ");
+  return `${lines.join("\n")}
+
+${legend2}${chart.caption ? `. ${chart.caption}` : ""}`;
+}
+function legendEntry(series) {
+  const model = series.model === void 0 ? "" : ` ${codeSpan(series.model)}`;
+  return `${series.colour.key} ${series.kind === "bar" ? "bars" : "line"}: ${escapeText(series.name)}${model}`;
+}
+
+// src/checks/dragon/report/glance.ts
+init_format();
+function seriesBins(series, name) {
+  const model = field2(series, "model");
+  const bins = listOf(field2(series, "bins")).map((bin) => {
+    const low = finiteOrNull(field2(bin, "low")) ?? 0;
+    const high = finiteOrNull(field2(bin, "high")) ?? 0;
+    const moves = finiteOrNull(field2(bin, "moves")) ?? 0;
+    return {
+      label: `${num(low, 1)}\u2013${num(high, 1)}`,
+      middle: (low + high) / 2,
+      moves,
+      success: moves > 0 ? finiteOrNull(field2(bin, "successShare")) : null
+    };
+  });
+  return { name, model: typeof model === "string" ? model : void 0, bins };
+}
+function modelSeries2(dragon) {
+  const present2 = (s) => typeof s === "object" && s !== null;
+  const baseline = field2(dragon, "baseline");
+  const candidate = field2(dragon, "candidate");
+  if (!present2(baseline)) return [];
+  if (!present2(candidate)) return [seriesBins(baseline, "model")];
+  return [seriesBins(baseline, "baseline"), seriesBins(candidate, "candidate")];
+}
+function binCaption(series, used) {
+  const first = series[0]?.bins ?? [];
+  const counts = (i) => series.map((s) => String(s.bins[i]?.moves ?? 0)).join(" / ");
+  const who = series.map((s) => s.name).join(" / ");
+  const drawn = used.map((i) => `${first[i]?.label} ${counts(i)}`).join(", ");
+  const left = first.map((bin, i) => ({ bin, i })).filter(({ i }) => !used.includes(i) && series.some((s) => (s.bins[i]?.moves ?? 0) > 0));
+  const empty = first.length - used.length - left.length;
+  const parts = used.length > 0 ? [`Moves per bin used by every model (${who}): ${drawn}`] : [];
+  if (left.length > 0) {
+    const named = left.map(({ bin, i }) => `${bin.label} (${counts(i)})`).join(", ");
+    parts.push(`not drawn, a model stated no confidence there (${who}): ${named}`);
+  }
+  if (empty > 0) parts.push(`${plural2(empty, "bin")} where no model stated a confidence`);
+  const text3 = parts.join("; ");
+  return `${text3.charAt(0).toUpperCase()}${text3.slice(1)}.`;
+}
+function dragonGlanceChart(dragon) {
+  const series = modelSeries2(dragon);
+  const first = series[0]?.bins ?? [];
+  const used = first.map((_, i) => i).filter((i) => series.every((s) => s.bins[i] !== void 0 && s.bins[i]?.success !== null));
+  if (used.length < 2) {
+    if (!series.some((s) => s.bins.some((b) => b.moves > 0))) return null;
+    return `Reliability is not drawn inline: ${series.length > 1 ? "the models share" : "the model used"} ${plural2(used.length, "stated-confidence bin")}, a line needs two. ${binCaption(series, used)} The full diagram is dragon-reliability.svg.`;
+  }
+  const colours = [BASELINE, CANDIDATE];
+  return xyChart({
+    title: "Moves that advanced per stated-confidence bin",
+    categories: used.map((i) => first[i]?.label ?? ""),
+    yLabel: "share advanced",
+    yRange: [0, 1],
+    series: [
+      ...series.map((s, k) => ({
+        name: s.name,
+        ...s.model === void 0 ? {} : { model: s.model },
+        kind: "line",
+        colour: colours[k] ?? BASELINE,
+        values: used.map((i) => s.bins[i]?.success ?? 0)
+      })),
+      {
+        name: "perfect calibration",
+        kind: "line",
+        colour: REFERENCE,
+        values: used.map((i) => first[i]?.middle ?? 0)
+      }
+    ],
+    caption: binCaption(series, used)
+  });
+}
+
+// src/checks/dragon/report/index.ts
+init_markdown2();
+var dragonReport = {
+  section: renderDragonSection,
+  charts: dragonCharts,
+  glanceChart: (section) => dragonGlanceChart(section),
+  // A single-model run has no baseline to speak of: its one series is "the model".
+  glance: (_section, { headline, hasCandidate }) => hasCandidate ? [
+    ["ECE baseline", num(headline.eceBaseline)],
+    ["ECE candidate", num(headline.eceCandidate)]
+  ] : [["ECE", num(headline.eceBaseline)]],
+  headline: (section) => ({
+    eceBaseline: shareOrNull(field2(section, "baseline", "ece", "value")),
+    eceCandidate: shareOrNull(field2(section, "candidate", "ece", "value"))
+  }),
+  settings: (config2) => [
+    ["dragon games (seeds)", seedRanges(config2.dragon.seeds)],
+    ["dragon sampling seed", String(config2.dragon.seed)],
+    ["dragon walls / hints", `${config2.dragon.walls} / ${config2.dragon.hints}`]
+  ]
+};
 
 // src/checks/dragon/rules.ts
+init_format();
 function failingRules(gate) {
   return [
     "ece-increase",
@@ -34926,13 +35457,13 @@ var MEASURED_NO_CHANGE = {
   "brier-above-chance": { hits: 0, runs: 600 }
 };
 var MEASURED_SEEDS = 10;
-function pct(rate2) {
-  return `${(100 * rate2).toFixed(rate2 < 0.01 ? 2 : 1)}%`;
+function pct2(rate2) {
+  return percent(rate2, rate2 < 0.01 ? 2 : 1);
 }
 function standardError(interval2, level) {
   return (interval2.high - interval2.low) / (2 * normalQuantile(1 - (1 - level) / 2));
 }
-function smallestDetectedRise2(se, alpha, threshold) {
+function smallestDetectedRise(se, alpha, threshold) {
   return detectableShift(se, alpha, threshold);
 }
 function differenceSe(paired, level, own2) {
@@ -34945,7 +35476,7 @@ function seedsNeeded(alpha) {
 }
 function basis(rule, rate2, seeds) {
   const measured = MEASURED_NO_CHANGE[rule];
-  const design = rule === "max-ece" || rule === "max-brier" ? `one-sided cluster-bootstrap test at ${pct(rate2)} (not measured by simulation)` : `one-sided paired permutation test at ${pct(rate2)}, exact for identical models`;
+  const design = rule === "max-ece" || rule === "max-brier" ? `one-sided cluster-bootstrap test at ${pct2(rate2)} (not measured by simulation)` : `one-sided paired permutation test at ${pct2(rate2)}, exact for identical models`;
   if (!measured || measured.runs === 0 || seeds !== MEASURED_SEEDS) return design;
   return `${design}; simulated at ${MEASURED_SEEDS} seeds: ${measured.hits} of ${measured.runs} runs of two identical players failed (docs/gate-validity-dragon.md)`;
 }
@@ -34968,13 +35499,13 @@ function dragonRuleCards(section, ctx) {
     detects
   });
   const unknown2 = "not known: no valid move to estimate the noise from";
-  const tooFew = seeds < seedsNeeded(rate2) ? `nothing: with ${seeds} paired seeds the smallest p-value is ${(2 ** -seeds).toFixed(4)}, above ${rate2.toFixed(4)}; at least ${seedsNeeded(rate2)} seeds are needed` : null;
+  const tooFew = seeds < seedsNeeded(rate2) ? `nothing: with ${seeds} paired seeds the smallest p-value is ${num(2 ** -seeds, 4)}, above ${num(rate2, 4)}; at least ${seedsNeeded(rate2)} seeds are needed` : null;
   if (comparing) {
     const eceSe = differenceSe(comparison?.ece?.difference, level, judged?.ece ?? null);
     card(
       "ece-increase",
       `ECE rise against ${against} above ${gate.maxEceIncrease}, paired by seed`,
-      tooFew ?? (eceSe === null ? unknown2 : `an ECE rise of ${smallestDetectedRise2(eceSe, rate2, gate.maxEceIncrease).toFixed(3)} over ${seeds} seeds`)
+      tooFew ?? (eceSe === null ? unknown2 : `an ECE rise of ${num(smallestDetectedRise(eceSe, rate2, gate.maxEceIncrease))} over ${seeds} seeds`)
     );
     const brierSe = differenceSe(
       comparison?.brier?.difference,
@@ -34985,7 +35516,7 @@ function dragonRuleCards(section, ctx) {
     card(
       "brier-above-chance",
       `Brier score rising above ${CHANCE_BRIER} (always saying 50%) from ${against} at or below it, paired by seed`,
-      tooFew ?? (brierSe === null ? unknown2 : `a Brier rise of ${smallestDetectedRise2(brierSe, rate2, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)).toFixed(3)} over ${seeds} seeds, ending above ${CHANCE_BRIER}`)
+      tooFew ?? (brierSe === null ? unknown2 : `a Brier rise of ${num(smallestDetectedRise(brierSe, rate2, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)))} over ${seeds} seeds, ending above ${CHANCE_BRIER}`)
     );
   }
   if (gate.maxEce !== void 0) {
@@ -34993,7 +35524,7 @@ function dragonRuleCards(section, ctx) {
     card(
       "max-ece",
       `ECE of the judged model above ${gate.maxEce}`,
-      se === null ? unknown2 : `an ECE of ${(gate.maxEce + smallestDetectedRise2(se, rate2, 0)).toFixed(3)} at ${section.seeds.length} seeds`
+      se === null ? unknown2 : `an ECE of ${num(gate.maxEce + smallestDetectedRise(se, rate2, 0))} at ${section.seeds.length} seeds`
     );
   }
   if (gate.maxBrier !== void 0) {
@@ -35001,7 +35532,7 @@ function dragonRuleCards(section, ctx) {
     card(
       "max-brier",
       `Brier score of the judged model above ${gate.maxBrier}`,
-      se === null ? unknown2 : `a Brier score of ${(gate.maxBrier + smallestDetectedRise2(se, rate2, 0)).toFixed(3)} at ${section.seeds.length} seeds`
+      se === null ? unknown2 : `a Brier score of ${num(gate.maxBrier + smallestDetectedRise(se, rate2, 0))} at ${section.seeds.length} seeds`
     );
   }
   return cards;
@@ -35010,6 +35541,9 @@ function dragonRuleCards(section, ctx) {
 // src/checks/dragon/index.ts
 var dragonCheck = {
   name: "dragon",
+  settingsSchema: dragonSettingsSchema,
+  unit: ["game", "games"],
+  sectionSchema: sectionSchema("dragon"),
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(
@@ -35018,7 +35552,8 @@ var dragonCheck = {
     }
     return dragonDefinitions(ctx.config.dragon, ruleFalseAlarmRate(ctx.config));
   },
-  plan: (definitions, ctx, model) => planGames(definitions, model, {
+  limit: (definitions, n) => ({ ...definitions, seeds: definitions.seeds.slice(0, n) }),
+  plan: (definitions, ctx, model) => planDragon(definitions, model, {
     temperature: ctx.config.dragon.temperature,
     seed: ctx.config.dragon.seed,
     numCtx: ctx.config.runner.numCtx,
@@ -35026,8 +35561,14 @@ var dragonCheck = {
     think: ctx.config.dragon.think
   }),
   analyse: (records, definitions, ctx) => analyseDragon(records, definitions, ctx.models),
-  gate: (section, ctx, previous) => dragonGate(section, ctx.config.dragon.gate, previous),
-  rules: (section, ctx) => dragonRuleCards(section, ctx)
+  gate: (section, ctx, previous) => gateDragon(section, ctx.config.dragon.gate, previous),
+  rules: (section, ctx) => dragonRuleCards(section, ctx),
+  maxTimeoutShare: (config2) => config2.dragon.gate.maxTimeoutShare,
+  promptHashes: (config2) => ({
+    [`dragon (hints: ${config2.dragon.hints})`]: promptSha256(config2.dragon.hints)
+  }),
+  staleReason: "the prompt and options match, so the maze differs (dragon.walls, or another protocol version)",
+  report: dragonReport
 };
 
 // src/checks/dragon/mazeFacts.ts
@@ -35179,9 +35720,9 @@ function camelizeKeys(value3) {
   }
   return value3;
 }
-function displayPath(path18) {
-  if (path18.length === 0) return "(top level)";
-  return path18.map((segment, i) => {
+function displayPath(path17) {
+  if (path17.length === 0) return "(top level)";
+  return path17.map((segment, i) => {
     if (typeof segment === "number") return `[${segment}]`;
     const name = camelToKebab(String(segment));
     return i === 0 ? name : `.${name}`;
@@ -35190,6 +35731,9 @@ function displayPath(path18) {
 
 // src/config/load.ts
 var DEFAULT_CONFIG_FILE = "model-gate.yml";
+function configFileRequired(file2) {
+  return file2 !== void 0 && file2 !== "" && file2 !== DEFAULT_CONFIG_FILE;
+}
 function loadConfig(options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
@@ -35222,7 +35766,7 @@ function loadConfig(options = {}) {
       });
   }
   for (const override of overrides) setPath(raw, override.path, override.value);
-  const result = configSchema.safeParse(raw, { reportInput: true });
+  const result = activeConfigSchema().safeParse(raw, { reportInput: true });
   if (!result.success) {
     const where = fileRead ? requested : "config";
     const details3 = result.error.issues.map(
@@ -35322,7 +35866,9 @@ function describeIssue2(issue2, overrides, locate, _where) {
   return `${line ? `${line}: ` : ""}${at}: ${expected}`;
 }
 function suggest(parent) {
-  return parent.length === 0 ? " (known: provider, models, checks, fail-on, runner, output, churn, dragon, personas, history)" : "";
+  if (parent.length > 0) return "";
+  const keys = Object.keys(activeConfigSchema().shape).filter((k) => k !== "history");
+  return ` (known: ${[...keys, "history"].map(camelToKebab).join(", ")})`;
 }
 function explainIssue(issue2) {
   switch (issue2.code) {
@@ -35375,64 +35921,51 @@ function setPath(root, p, value3) {
 }
 
 // src/config/overrides.ts
-var text = (raw) => raw.trim();
+var text2 = (raw) => raw.trim();
 var integer2 = (raw) => /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
 var decimal = (raw) => /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
 var list2 = (raw) => raw.split(/[\n,]/).map((s) => s.trim()).filter((s) => s.length > 0);
 var OVERRIDABLE = {
-  baseline: { path: ["models", "baseline"], parse: text },
-  candidate: { path: ["models", "candidate"], parse: text },
+  baseline: { path: ["models", "baseline"], parse: text2 },
+  candidate: { path: ["models", "candidate"], parse: text2 },
   checks: { path: ["checks"], parse: list2 },
-  provider: { path: ["provider", "kind"], parse: text },
-  "ollama-host": { path: ["provider", "host"], parse: text },
+  provider: { path: ["provider", "kind"], parse: text2 },
+  "ollama-host": { path: ["provider", "host"], parse: text2 },
   samples: { path: ["churn", "samples"], parse: integer2 },
   concurrency: { path: ["runner", "concurrency"], parse: integer2 },
   timeout: { path: ["runner", "timeoutS"], parse: decimal },
-  "fail-on": { path: ["failOn"], parse: text },
-  "output-dir": { path: ["output", "dir"], parse: text },
-  log: { path: ["output", "log"], parse: text }
+  "fail-on": { path: ["failOn"], parse: text2 },
+  "output-dir": { path: ["output", "dir"], parse: text2 },
+  log: { path: ["output", "log"], parse: text2 }
 };
 function toOverrides(given, describe4) {
   const overrides = [];
   for (const name of Object.keys(OVERRIDABLE)) {
     const raw = given[name];
     if (raw === void 0 || raw.trim() === "") continue;
-    const { path: path18, parse: parse3 } = OVERRIDABLE[name];
-    overrides.push({ path: path18, value: parse3(raw, describe4(name)), source: describe4(name) });
+    const { path: path17, parse: parse3 } = OVERRIDABLE[name];
+    overrides.push({ path: path17, value: parse3(raw, describe4(name)), source: describe4(name) });
   }
   return overrides;
+}
+function isShard({ index: index2, count: count5 }) {
+  return Number.isInteger(index2) && Number.isInteger(count5) && index2 >= 1 && index2 <= count5;
 }
 function parseShard(raw, source) {
   if (raw === void 0 || raw.trim() === "") return null;
   const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw.trim());
   const index2 = match ? Number(match[1]) : Number.NaN;
-  const count4 = match ? Number(match[2]) : Number.NaN;
-  if (!match || count4 < 1 || index2 < 1 || index2 > count4) {
+  const count5 = match ? Number(match[2]) : Number.NaN;
+  if (!match || !isShard({ index: index2, count: count5 })) {
     throw new InputError(
       `${source}: expected a shard "i/n" with 1 \u2264 i \u2264 n (e.g. "2/4"), got ${JSON.stringify(raw)}`
     );
   }
-  return { index: index2, count: count4 };
+  return { index: index2, count: count5 };
 }
 
-// src/job/analyse.ts
-import path9 from "node:path";
-
-// src/report/json.ts
-function field2(value3, ...path18) {
-  let current = value3;
-  for (const key of path18) {
-    if (typeof current !== "object" || current === null || !(key in current)) return void 0;
-    current = current[key];
-  }
-  return current;
-}
-function finiteOrNull(value3) {
-  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
-}
-function listOf(value3) {
-  return Array.isArray(value3) ? value3 : [];
-}
+// src/pipeline/analyse.ts
+import path8 from "node:path";
 
 // src/history/entry.ts
 var HISTORY_VERSION = 1;
@@ -35446,7 +35979,7 @@ var historyEntrySchema = external_exports.object({
   commit: external_exports.string().nullable(),
   model: external_exports.string().min(1),
   digest: external_exports.string().nullable(),
-  verdict: external_exports.enum(["pass", "warn", "fail", "inconclusive"]),
+  verdict: external_exports.enum(VERDICT_STATUSES),
   /** Dragon: ECE with its 95% cluster-bootstrap interval over games. */
   ece: estimate2.nullable(),
   brier: finite.nullable(),
@@ -35456,6 +35989,8 @@ var historyEntrySchema = external_exports.object({
   /** Churn: mean accuracy over items, when churn ran. */
   churnAccuracy: finite.nullable()
 }).strict();
+
+// src/report/historyEntry.ts
 function estimateOf2(value3) {
   const v = finiteOrNull(field2(value3, "value"));
   const low = finiteOrNull(field2(value3, "low"));
@@ -35487,6 +36022,7 @@ function entryFromReport(report, commit) {
 import { existsSync as existsSync3 } from "node:fs";
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import path4 from "node:path";
+init_format();
 function parseHistory(text3, file2) {
   const entries = [];
   const lines = text3.split("\n");
@@ -35518,7 +36054,7 @@ async function readHistory(file2) {
   try {
     text3 = await readFile(file2, "utf8");
   } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
+    const reason = errorMessage(error62);
     throw new InputError(`cannot read the history ${file2}: ${reason}`);
   }
   return parseHistory(text3, file2);
@@ -35529,7 +36065,110 @@ async function appendHistory(file2, entry) {
 `);
 }
 
+// src/history/drift.ts
+var MIN_NIGHT_SD = 2e-3;
+var DETECTION_POWER = 0.8;
+function weightedSlope(values, sds) {
+  const n = values.length;
+  if (n < 2 || sds.length !== n) throw new RangeError("a slope needs two nights or more");
+  let sw = 0;
+  let swx = 0;
+  let swy = 0;
+  for (let i = 0; i < n; i++) {
+    const w = 1 / sds[i] ** 2;
+    sw += w;
+    swx += w * i;
+    swy += w * values[i];
+  }
+  const mx = swx / sw;
+  const my = swy / sw;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const w = 1 / sds[i] ** 2;
+    sxx += w * (i - mx) ** 2;
+    sxy += w * (i - mx) * (values[i] - my);
+  }
+  return { slope: sxy / sxx, se: Math.sqrt(1 / sxx) };
+}
+function nightSd(night) {
+  const width = night.high - night.low;
+  const sd = Number.isFinite(width) ? width / (2 * normalQuantile(0.975)) : 0;
+  return Math.max(sd, MIN_NIGHT_SD);
+}
+function driftFires(values, sds, s) {
+  const fit = weightedSlope(values, sds);
+  const zCritical = normalQuantile(1 - s.alpha);
+  return fit.slope / fit.se > zCritical && fit.slope * (values.length - 1) > s.maxRise;
+}
+function gaussian(rng) {
+  const u = 1 - rng.next();
+  const v = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+function detectionRate(sds, rise, s) {
+  const rng = createRng(s.seed);
+  const n = sds.length;
+  const values = new Array(n);
+  let hits = 0;
+  for (let r = 0; r < s.replicates; r++) {
+    for (let i = 0; i < n; i++) {
+      values[i] = rise * i / (n - 1) + sds[i] * gaussian(rng);
+    }
+    if (driftFires(values, sds, s)) hits++;
+  }
+  return hits / s.replicates;
+}
+function smallestDetectedRise2(sds, s) {
+  if (detectionRate(sds, 1, s) < DETECTION_POWER) return null;
+  let low = 0;
+  let high = 1;
+  while (high - low > 1e-3) {
+    const mid2 = (low + high) / 2;
+    if (detectionRate(sds, mid2, s) >= DETECTION_POWER) high = mid2;
+    else low = mid2;
+  }
+  return high;
+}
+function analyseDrift(nights, settings = DRIFT_DEFAULTS) {
+  const measured = nights.filter((n) => n !== null);
+  const zCritical = normalQuantile(1 - settings.alpha);
+  const base = {
+    available: measured.length,
+    window: 0,
+    required: settings.nights,
+    slope: null,
+    slopeSe: null,
+    z: null,
+    rise: null,
+    maxRise: settings.maxRise,
+    alpha: settings.alpha,
+    zCritical,
+    fired: false,
+    falseAlarmRate: null,
+    smallestDetectedRise: null,
+    replicates: settings.replicates
+  };
+  if (measured.length < settings.nights) return base;
+  const window2 = measured.slice(-settings.nights);
+  const values = window2.map((n) => n.value);
+  const sds = window2.map(nightSd);
+  const fit = weightedSlope(values, sds);
+  return {
+    ...base,
+    window: window2.length,
+    slope: fit.slope,
+    slopeSe: fit.se,
+    z: fit.slope / fit.se,
+    rise: fit.slope * (window2.length - 1),
+    fired: driftFires(values, sds, settings),
+    falseAlarmRate: detectionRate(sds, 0, settings),
+    smallestDetectedRise: smallestDetectedRise2(sds, settings)
+  };
+}
+
 // src/history/section.ts
+init_format();
 function historySection(input2) {
   const { tonight, settings } = input2;
   const prior = input2.appended ? input2.prior : withoutTonight(input2.prior, tonight);
@@ -35564,7 +36203,7 @@ function historySection(input2) {
   return { section, findings: [driftFinding(drift)], rules: [driftRule(drift)] };
 }
 function driftRule(d) {
-  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (\u03B1 ${d.alpha}) and a rise above +${d.maxRise.toFixed(3)}`;
+  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (\u03B1 ${d.alpha}) and a rise above ${signed(d.maxRise)}`;
   if (d.falseAlarmRate === null) {
     return {
       check: "dragon",
@@ -35582,7 +36221,7 @@ function driftRule(d) {
     tests,
     falseAlarmRate: d.falseAlarmRate,
     falseAlarmBasis: `simulated: ${d.replicates} windows of ${d.window} nights without change, each night's noise from its interval`,
-    detects: d.smallestDetectedRise === null ? "no rise below 1" : `a rise of ECE by +${d.smallestDetectedRise.toFixed(3)} across ${d.window} nights`,
+    detects: d.smallestDetectedRise === null ? "no rise below 1" : `a rise of ECE by ${signed(d.smallestDetectedRise)} across ${d.window} nights`,
     outcome: d.fired ? "fail" : "pass"
   };
 }
@@ -35592,8 +36231,6 @@ function withoutTonight(prior, tonight) {
   const entry = prior[last];
   return entry && same(entry, tonight) ? prior.filter((_, i) => i !== last) : [...prior];
 }
-var signed2 = (v) => `${v >= 0 ? "+" : "\u2212"}${Math.abs(v).toFixed(3)}`;
-var pct2 = (v) => `${(v * 100).toFixed(1)}%`;
 function driftFinding(d) {
   if (d.window === 0 || d.slope === null || d.z === null || d.rise === null) {
     return {
@@ -35604,8 +36241,8 @@ function driftFinding(d) {
       values: { nights: d.available, required: d.required }
     };
   }
-  const rates = d.falseAlarmRate === null ? "" : ` False-alarm rate with these nights' noise: ${d.falseAlarmRate === 0 ? `below ${pct2(1 / d.replicates)}` : pct2(d.falseAlarmRate)} per night (${d.replicates} simulated windows without change); smallest rise detected ${Math.round(DETECTION_POWER * 100)}% of the time: ${d.smallestDetectedRise === null ? "none below 1" : `+${d.smallestDetectedRise.toFixed(3)}`}.`;
-  const trend = `ECE over the last ${d.window} nights: ${signed2(d.slope)} per night, ${signed2(d.rise)} across the window (z = ${d.z.toFixed(2)}; fails above z ${d.zCritical.toFixed(2)} and a rise of +${d.maxRise.toFixed(3)})`;
+  const rates = d.falseAlarmRate === null ? "" : ` False-alarm rate with these nights' noise: ${d.falseAlarmRate === 0 ? `below ${percent(1 / d.replicates)}` : percent(d.falseAlarmRate)} per night (${d.replicates} simulated windows without change); smallest rise detected ${Math.round(DETECTION_POWER * 100)}% of the time: ${d.smallestDetectedRise === null ? "none below 1" : signed(d.smallestDetectedRise)}.`;
+  const trend = `ECE over the last ${d.window} nights: ${signed(d.slope)} per night, ${signed(d.rise)} across the window (z = ${num(d.z, 2)}; fails above z ${num(d.zCritical, 2)} and a rise of ${signed(d.maxRise)})`;
   return {
     check: "dragon",
     rule: "ece-drift",
@@ -35671,947 +36308,34 @@ function operationsFindings(ops, checks, contentionShare) {
 var TOOL_VERSION = "0.1.0";
 var TOOL_NAME = "model-gate";
 
-// src/report/headline.ts
-function share(value3) {
-  return typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1 ? value3 : null;
-}
-function count(value3) {
-  return typeof value3 === "number" && Number.isInteger(value3) && value3 >= 0 ? value3 : null;
-}
-function churnHeadline(section) {
-  const method = field2(section, "method");
-  const gateMethod = method === "fisher-bh" || method === "rci" || method === "effect" ? field2(section, "comparison", method === "fisher-bh" ? "fisherBh" : method) : void 0;
-  const reversals = field2(section, "comparison", "reversals");
-  return {
-    churnRate: share(field2(gateMethod, "churnRate")),
-    deteriorated: count(field2(gateMethod, "deteriorated")),
-    reversals: Array.isArray(reversals) ? reversals.filter((r) => typeof r === "string") : []
-  };
-}
-function personasAccuracy(section) {
-  const models = field2(section, "models");
-  if (!Array.isArray(models)) return null;
-  const byRole = (role) => models.find((m) => field2(m, "role") === role);
-  return share(field2(byRole("candidate") ?? byRole("baseline"), "accuracy"));
-}
-function extractHeadline(checks) {
-  return {
-    ...churnHeadline(checks.churn),
-    eceBaseline: share(field2(checks.dragon, "baseline", "ece", "value")),
-    eceCandidate: share(field2(checks.dragon, "candidate", "ece", "value")),
-    personaAccuracy: personasAccuracy(checks.personas)
-  };
-}
-
-// src/report/types.ts
-var REPORT_SCHEMA = "model-gate.report/1";
-
-// src/report/verdict.ts
-var SEVERITY_ORDER = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
-function bySeverityThenCheck(findings) {
-  const checkRank = (check2) => {
-    const index2 = CHECK_NAMES.indexOf(check2);
-    return index2 === -1 ? CHECK_NAMES.length : index2;
-  };
-  return findings.map((finding2, index2) => ({ finding: finding2, index: index2 })).sort(
-    (a, b) => SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] || checkRank(a.finding.check) - checkRank(b.finding.check) || a.index - b.index
-  ).map(({ finding: finding2 }) => finding2);
-}
-function decideVerdict(findings) {
-  const unmeasured = new Set(
-    findings.filter((f) => f.severity === "inconclusive").map((f) => f.check)
-  );
-  const claimsChange = (f) => f.severity === "fail" || f.severity === "warn";
-  const suppressed = findings.filter((f) => unmeasured.has(f.check) && claimsChange(f));
-  const counted = findings.filter((f) => !(unmeasured.has(f.check) && claimsChange(f)));
-  const has2 = (severity) => counted.some((f) => f.severity === severity);
-  const status = has2("fail") ? "fail" : has2("inconclusive") ? "inconclusive" : has2("warn") ? "warn" : "pass";
-  return {
-    status,
-    reasons: bySeverityThenCheck(counted),
-    suppressed: bySeverityThenCheck(suppressed)
-  };
-}
-function gateOutcome(status, failOn, context = {}) {
-  const shard = context.shard ?? null;
-  if (shard !== null && status !== "inconclusive") {
-    return {
-      failed: false,
-      exitCode: ExitCode.pass,
-      message: `model-gate: shard ${shard} measured \u2014 one slice of the plan, not the gate's verdict; model-gate analyze over every shard's log decides`
-    };
-  }
-  if (failOn === "never") {
-    const notCounted = status === "fail" || status === "inconclusive" ? " (not failing: fail-on is never)" : "";
-    return {
-      failed: false,
-      exitCode: ExitCode.pass,
-      message: `model-gate: ${status}${notCounted}`
-    };
-  }
-  if (status === "fail") {
-    return {
-      failed: true,
-      exitCode: ExitCode.regression,
-      message: "model-gate: regression \u2014 at least one gate rule failed"
-    };
-  }
-  if (status === "inconclusive") {
-    const what = shard === null ? "the measurement" : `the measurement of shard ${shard}`;
-    if (context.interrupted) {
-      return {
-        failed: true,
-        exitCode: ExitCode.infrastructure,
-        message: `model-gate: inconclusive \u2014 the run was interrupted before ${what} was complete`
-      };
-    }
-    return {
-      failed: failOn === "inconclusive",
-      exitCode: ExitCode.infrastructure,
-      message: `model-gate: inconclusive \u2014 ${what} could not be trusted${failOn === "inconclusive" ? "" : ` (not failing: fail-on is ${failOn})`}`
-    };
-  }
-  return { failed: false, exitCode: ExitCode.pass, message: `model-gate: ${status}` };
-}
-
-// src/report/build.ts
-function buildReport(input2) {
-  const warnings = [];
-  const sections = toPlainJson(input2.sections, "checks", warnings);
-  const findings = toPlainJson(input2.findings, "findings", warnings);
-  const rules = toPlainJson(input2.rules ?? [], "rules", warnings);
-  const createdAt = typeof input2.createdAt === "string" ? new Date(input2.createdAt).toISOString() : input2.createdAt.toISOString();
-  return {
-    schema: REPORT_SCHEMA,
-    tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    createdAt,
-    run: { ...input2.run, warnings: [...input2.run.warnings, ...warnings] },
-    checks: sections,
-    headline: extractHeadline(sections),
-    verdict: { ...decideVerdict(findings), rules },
-    ...input2.history ? { history: toPlainJson(input2.history, "history", warnings) } : {}
-  };
-}
-function toPlainJson(value3, path18, warnings) {
-  if (typeof value3 === "number") {
-    if (Number.isFinite(value3)) return value3;
-    warnings.push(`${path18} was ${String(value3)}; written as null`);
-    return null;
-  }
-  if (value3 === null || typeof value3 === "string" || typeof value3 === "boolean") return value3;
-  if (value3 instanceof Date) return value3.toISOString();
-  if (Array.isArray(value3)) {
-    return value3.map(
-      (item, i) => item === void 0 ? null : toPlainJson(item, `${path18}[${i}]`, warnings)
-    );
-  }
-  if (typeof value3 === "object") {
-    const out = {};
-    for (const [key, item] of Object.entries(value3)) {
-      if (item === void 0) continue;
-      out[key] = toPlainJson(item, `${path18}.${key}`, warnings);
-    }
-    return out;
-  }
-  throw new TypeError(`${path18}: a ${typeof value3} cannot be written to report.json`);
-}
-
-// src/report/read.ts
-import { readFile as readFile2 } from "node:fs/promises";
-
-// src/report/schema.ts
-var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
-var findingSchema = external_exports.object({
-  check: external_exports.enum(CHECK_NAMES),
-  rule: external_exports.string().min(1).describe('Stable rule id, e.g. "max-deteriorated".'),
-  severity: external_exports.enum(["fail", "warn", "inconclusive", "info"]),
-  message: external_exports.string().describe("The rule evaluated, as a sentence."),
-  values: external_exports.record(external_exports.string(), external_exports.union([finite2, external_exports.string(), external_exports.boolean(), external_exports.null()])).optional().describe("The numbers behind the sentence.")
-}).describe("One gate rule evaluated.");
-var ruleSchema = external_exports.object({
-  check: external_exports.enum(CHECK_NAMES),
-  rule: external_exports.string().min(1),
-  tests: external_exports.string().describe("What the rule tests, in one line."),
-  falseAlarmRate: external_exports.number().min(0).max(1).describe("Chance, at most, that two identical models trip the rule in one run."),
-  falseAlarmBasis: external_exports.string().describe("How the rate is known (design level, simulation)."),
-  detects: external_exports.string().describe("Smallest effect detected with \u2265 80% power at these settings."),
-  outcome: external_exports.enum(["pass", "fail", "warn", "inconclusive", "info", "not-evaluated"])
-}).describe("One gate rule as a statistical test.");
-var modelSchema = external_exports.object({
-  model: external_exports.string(),
-  digest: external_exports.string().nullable(),
-  quantization: external_exports.string().nullable(),
-  parameterSize: external_exports.string().nullable(),
-  family: external_exports.string().nullable(),
-  simulated: external_exports.boolean()
+// src/checks/headline.ts
+var share = external_exports.number().min(0).max(1);
+var headlineSchema = external_exports.object({
+  /** Churn: (reliably improved + reliably deteriorated) / items, by the gate's method. */
+  churnRate: share.nullable(),
+  /** Churn: items reliably worse on the candidate, by the gate's method. */
+  deteriorated: external_exports.number().int().min(0).nullable(),
+  /** Churn: domains whose net reliable change opposes the aggregate Δ. */
+  reversals: external_exports.array(external_exports.string()),
+  /** Dragon: expected calibration error of each model. */
+  eceBaseline: share.nullable(),
+  eceCandidate: share.nullable(),
+  /** Personas: attribution accuracy of the candidate (of the baseline in single-model mode). */
+  personaAccuracy: share.nullable()
 });
-var tallySchema2 = external_exports.object({
-  model: external_exports.string(),
-  total: external_exports.number().int().min(0),
-  ok: external_exports.number().int().min(0),
-  invalid: external_exports.number().int().min(0),
-  timeout: external_exports.number().int().min(0),
-  error: external_exports.number().int().min(0),
-  perturbed: external_exports.boolean(),
-  meanLatencyMs: finite2.nullable()
-});
-var share2 = external_exports.number().min(0).max(1);
-var units = external_exports.number().int().min(0);
-var coverageSchema = external_exports.object({
-  complete: external_exports.boolean().describe("True when every planned unit is in the logs and the run finished."),
-  interrupted: external_exports.boolean().describe("The run was stopped by a signal before it finished."),
-  missingShards: external_exports.array(external_exports.string()).describe('Members of a shard set the logs lack, e.g. "2/3".'),
-  shard: external_exports.string().nullable().describe(`"i/n" when the report covers one shard's slice of the plan, else null.`),
-  rows: external_exports.array(
-    external_exports.object({
-      check: external_exports.enum(CHECK_NAMES),
-      model: external_exports.string(),
-      role: external_exports.enum(["baseline", "candidate"]),
-      unit: external_exports.string().describe("What a unit is: samples, games, answers."),
-      planned: units,
-      answered: units.describe("The model answered (ok or invalid)."),
-      failed: units.describe("A request failed (error or timeout)."),
-      missing: units.describe("Not in the logs, or a game cut before its end.")
-    })
-  ),
-  missing: external_exports.string().nullable().describe("The sentence saying what is missing; null when complete.")
-}).describe("How much of the plan the report covers; anything short of complete is inconclusive.");
-var reportSchema = external_exports.object({
-  schema: external_exports.literal(REPORT_SCHEMA),
-  tool: external_exports.object({ name: external_exports.string(), version: external_exports.string() }),
-  createdAt: external_exports.iso.datetime().describe("When the report was built (UTC, ISO 8601)."),
-  run: external_exports.object({
-    provider: external_exports.object({
-      provider: external_exports.enum(["ollama", "openai", "embedded"]),
-      host: external_exports.string(),
-      version: external_exports.string().nullable(),
-      simulated: external_exports.boolean()
-    }),
-    models: external_exports.object({ baseline: modelSchema.nullable(), candidate: modelSchema.nullable() }),
-    config: external_exports.record(external_exports.string(), external_exports.unknown()).describe("The validated config the run used, defaults filled in (camelCase keys)."),
-    logs: external_exports.array(external_exports.string()),
-    loadedBefore: external_exports.array(external_exports.string()).nullable(),
-    requests: external_exports.array(tallySchema2),
-    warnings: external_exports.array(external_exports.string()),
-    shards: external_exports.array(external_exports.string()),
-    promptHashes: external_exports.record(external_exports.string(), external_exports.string().regex(/^[0-9a-f]{64}$/)).optional(),
-    operations: external_exports.looseObject({ series: external_exports.array(external_exports.unknown()), gpu: external_exports.looseObject({ note: external_exports.string() }) }).optional().describe("Server hygiene before each series and GPU telemetry during it (runs only)."),
-    coverage: coverageSchema.optional()
-  }),
-  checks: external_exports.object({
-    churn: external_exports.looseObject({ check: external_exports.literal("churn") }).optional(),
-    dragon: external_exports.looseObject({ check: external_exports.literal("dragon") }).optional(),
-    personas: external_exports.looseObject({ check: external_exports.literal("personas") }).optional()
-  }),
-  headline: external_exports.object({
-    churnRate: share2.nullable(),
-    deteriorated: external_exports.number().int().min(0).nullable(),
-    reversals: external_exports.array(external_exports.string()),
-    eceBaseline: share2.nullable(),
-    eceCandidate: share2.nullable(),
-    personaAccuracy: share2.nullable()
-  }),
-  verdict: external_exports.object({
-    status: external_exports.enum(["pass", "warn", "fail", "inconclusive"]),
-    reasons: external_exports.array(findingSchema),
-    suppressed: external_exports.array(findingSchema),
-    rules: external_exports.array(ruleSchema).default([])
-  }),
-  history: external_exports.looseObject({ model: external_exports.string(), nights: external_exports.array(external_exports.unknown()) }).optional().describe("Nightly history (output.history): the last nights and the drift rule.")
-}).describe("model-gate report: run metadata, one section per check, the verdict.");
-
-// src/report/read.ts
-function parseReport(text3, file2) {
-  let json2;
-  try {
-    json2 = JSON.parse(text3);
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new InputError(`${file2}: not JSON (${reason}); expected a model-gate report.json`);
-  }
-  const schema = typeof json2 === "object" && json2 !== null && "schema" in json2 ? json2.schema : void 0;
-  if (schema !== REPORT_SCHEMA) {
-    throw new InputError(
-      `${file2}: schema is ${JSON.stringify(schema ?? null)}; expected "${REPORT_SCHEMA}"`,
-      ["a report from another model-gate major version must be re-analysed from its sample log"]
-    );
-  }
-  const parsed = reportSchema.safeParse(json2);
-  if (!parsed.success) {
-    throw new InputError(
-      `${file2}: not a valid model-gate report`,
-      parsed.error.issues.slice(0, 10).map((issue2) => `${issue2.path.join(".") || "(root)"}: ${issue2.message}`)
-    );
-  }
-  return json2;
-}
-async function readReport(file2) {
-  let text3;
-  try {
-    text3 = await readFile2(file2, "utf8");
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new InputError(`cannot read report ${file2}: ${reason}`);
-  }
-  return parseReport(text3, file2);
-}
-
-// src/report/write.ts
-import { mkdir as mkdir2, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-
-// src/history/render.ts
-init_markdown();
-init_svg();
-var HISTORY_CHART = "history-ece-trend.svg";
-var day = (iso) => iso.slice(0, 10);
-var shortDigest2 = (d) => d ? d.slice(0, 12) : "\u2013";
-function renderHistorySection(section) {
-  const lines = [`### Nightly history: ${codeSpan(section.model)}`, ""];
-  const shown = section.nights.length;
-  lines.push(
-    `${section.total} night${section.total === 1 ? "" : "s"} of this model in ${codeSpan(section.file)}${section.appended ? ", tonight appended" : " (read only: tonight was not appended)"}; the last ${shown} below.${section.otherModels > 0 ? ` ${section.otherModels} night(s) of other models in the file are left out.` : ""}`,
-    "",
-    table(
-      [
-        "night",
-        "commit",
-        "digest",
-        "ECE [95% CI]",
-        "Brier",
-        "known-wall",
-        "personas",
-        "churn",
-        "verdict"
-      ],
-      section.nights.map((n) => [
-        day(n.date),
-        n.commit ? codeSpan(n.commit.slice(0, 7)) : "\u2013",
-        `${codeSpan(shortDigest2(n.digest))}${n.rePulled ? " model re-pulled" : ""}`,
-        n.ece ? `${num(n.ece.value)} ${interval(n.ece.low, n.ece.high)}` : "\u2013",
-        num(n.brier),
-        percent2(n.knownWallRate),
-        percent2(n.personaAccuracy),
-        percent2(n.churnAccuracy),
-        escapeText(n.verdict)
-      ]),
-      ["l", "l", "l", "r", "r", "r", "r", "r", "l"]
-    )
-  );
-  return lines.join("\n");
-}
-var WIDTH = 640;
-var HEIGHT = 300;
-var PLOT = { left: 56, top: 40, right: 16, bottom: 56 };
-var PLOT_W = WIDTH - PLOT.left - PLOT.right;
-var PLOT_H = HEIGHT - PLOT.top - PLOT.bottom;
-var POINT = "#4878a8";
-var REPULL = "#c0392b";
-function historyChart(section) {
-  const nights = section.nights;
-  const measured = nights.filter((n2) => n2.ece !== null);
-  if (measured.length === 0) return null;
-  const top = Math.max(0.1, ...measured.map((n2) => n2.ece?.high ?? 0));
-  const yMax = Math.min(1, Math.ceil(top * 10) / 10);
-  const n = nights.length;
-  const x2 = (i) => PLOT.left + (n === 1 ? PLOT_W / 2 : i * PLOT_W / (n - 1));
-  const y2 = (v) => PLOT.top + (1 - Math.min(v, yMax) / yMax) * PLOT_H;
-  const title = `ECE per night: ${section.model}`;
-  const body = [];
-  const window2 = section.drift.window;
-  if (window2 > 0) {
-    const indices = nights.map((night, i) => night.ece ? i : -1).filter((i) => i >= 0);
-    const first = indices[Math.max(0, indices.length - window2)] ?? 0;
-    const left = Math.max(PLOT.left, x2(first) - (n > 1 ? PLOT_W / (n - 1) / 2 : 10));
-    body.push(
-      element("rect", {
-        x: left,
-        y: PLOT.top,
-        width: PLOT.left + PLOT_W - left,
-        height: PLOT_H,
-        fill: section.drift.fired ? "#fbe3e0" : "#eef3f8"
-      })
-    );
-  }
-  for (const v of [0, 0.25, 0.5, 0.75, 1].map((t) => t * yMax)) {
-    body.push(
-      element("line", {
-        x1: PLOT.left,
-        y1: y2(v),
-        x2: PLOT.left + PLOT_W,
-        y2: y2(v),
-        stroke: "#e6e6e6"
-      }),
-      text2(PLOT.left - 6, y2(v) + 4, v.toFixed(2), { "text-anchor": "end", fill: "#555" })
-    );
-  }
-  nights.forEach((night, i) => {
-    if (night.rePulled) {
-      body.push(
-        element("line", {
-          x1: x2(i),
-          y1: PLOT.top,
-          x2: x2(i),
-          y2: PLOT.top + PLOT_H,
-          stroke: REPULL,
-          "stroke-dasharray": "4 3"
-        }),
-        text2(x2(i) + 3, PLOT.top + 10, "model re-pulled", { fill: REPULL, "font-size": 10 })
-      );
-    }
-    const label2 = n <= 16 || i % Math.ceil(n / 16) === 0 || i === n - 1;
-    if (label2) {
-      body.push(
-        text2(x2(i), PLOT.top + PLOT_H + 14, day(night.date).slice(5), {
-          "text-anchor": "middle",
-          fill: "#555",
-          "font-size": 10
-        })
-      );
-    }
-    if (!night.ece) return;
-    body.push(
-      element("line", {
-        x1: x2(i),
-        y1: y2(night.ece.low),
-        x2: x2(i),
-        y2: y2(night.ece.high),
-        stroke: "#222"
-      }),
-      element("circle", { cx: x2(i), cy: y2(night.ece.value), r: 3.5, fill: POINT })
-    );
-  });
-  const d = section.drift;
-  const verdict = d.window === 0 ? `drift rule: ${d.available} of ${d.required} nights` : `drift over ${d.window} nights: ${(d.rise ?? 0) >= 0 ? "+" : "\u2212"}${Math.abs(d.rise ?? 0).toFixed(3)} (limit +${d.maxRise.toFixed(3)}, z ${(d.z ?? 0).toFixed(2)})${d.fired ? " \u2014 FAIL" : ""}`;
-  body.push(
-    element("rect", {
-      x: PLOT.left,
-      y: PLOT.top,
-      width: PLOT_W,
-      height: PLOT_H,
-      fill: "none",
-      stroke: "#888"
-    }),
-    text2(WIDTH / 2, 16, title, { "text-anchor": "middle", "font-weight": "bold" }),
-    text2(WIDTH / 2, 30, verdict, { "text-anchor": "middle", fill: "#555", "font-size": 11 }),
-    text2(PLOT.left + PLOT_W / 2, HEIGHT - 22, "night (month-day); dot = ECE, bar = 95% interval", {
-      "text-anchor": "middle",
-      fill: "#555",
-      "font-size": 11
-    }),
-    text2(14, PLOT.top + PLOT_H / 2, "ECE", {
-      "text-anchor": "middle",
-      transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`
-    }),
-    text2(PLOT.left, HEIGHT - 6, "shaded: nights the drift rule fitted", {
-      fill: "#555",
-      "font-size": 10
-    })
-  );
-  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH, HEIGHT, title, body) };
-}
-
-// src/report/sections/churn.ts
-init_markdown();
-init_svg();
-var TOP_ITEMS = 10;
-var fixed = (value3, digits = 1) => {
-  const s = value3.toFixed(digits);
-  return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
+var EMPTY_HEADLINE = {
+  churnRate: null,
+  deteriorated: null,
+  reversals: [],
+  eceBaseline: null,
+  eceCandidate: null,
+  personaAccuracy: null
 };
-function shareCell(value3) {
-  return `${value3.count} (${percent2(value3.share)}, ${interval(value3.low, value3.high, (v) => percent2(v))})`;
-}
-function shareRow(label2, set2) {
-  return [
-    label2,
-    String(set2.base),
-    shareCell(set2.improved),
-    shareCell(set2.deteriorated),
-    shareCell(set2.unchanged)
-  ];
-}
-function expectedCell(method, side) {
-  const e = method.expected[side];
-  return `${fixed(e.mean)} (95th pct ${fixed(e.p95, 0)})`;
-}
-function modelRow(label2, m) {
-  return [
-    label2,
-    codeOf(m.model),
-    `${percent2(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent2(v))}`,
-    num(m.reliability),
-    percent2(m.greedyAccuracy),
-    percent2(m.invalidShare),
-    percent2(m.timeoutShare)
-  ];
-}
-function codeOf(model) {
-  return escapeText(model);
-}
-function itemTable(rows2) {
-  return table(
-    ["item", "domain", "p before", "p after", "\u0394p", "q (Fisher, BH)", "RCI", "greedy"],
-    rows2.map((r) => [
-      escapeText(r.id),
-      escapeText(r.domain),
-      num(r.p[0], 2),
-      num(r.p[1], 2),
-      num(r.delta, 2),
-      r.q === null ? "\u2013" : r.q < 1e-3 ? r.q.toExponential(1) : num(r.q, 3),
-      num(r.rci, 2),
-      `${greedyMark(r.greedy[0])}\u2192${greedyMark(r.greedy[1])}`
-    ]),
-    ["l", "l", "r", "r", "r", "r", "r", "c"]
-  );
-}
-function greedyMark(value3) {
-  return value3 === null ? "\u2013" : value3 ? "\u2713" : "\u2717";
-}
-function renderChurnSection(section) {
-  return section.estimator === "logprobs" ? renderExactChurnSection(section) : renderSampledChurnSection(section);
-}
-function renderSampledChurnSection(section) {
-  const out = ["### churn \u2014 item-level reliable change", ""];
-  const c = section.comparison;
-  const gateName = section.method === "fisher-bh" ? `Fisher exact + BH, q \u2264 ${section.alpha}` : "RCI, |RCI| > 1.96";
-  out.push(
-    `${section.itemCounts.total} items, K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
-    ""
-  );
-  const models = [modelRow("baseline", section.baseline)];
-  if (section.candidate) models.push(modelRow("candidate", section.candidate));
-  out.push(
-    table(
-      [
-        "",
-        "model",
-        "accuracy (95% CI)",
-        "split-half r_xx",
-        "greedy accuracy",
-        "invalid",
-        "timeout"
-      ],
-      models,
-      ["l", "l", "r", "r", "r", "r", "r"]
-    ),
-    ""
-  );
-  if (!c) {
-    out.push("Single-model run: no comparison.", "");
-    return finish(out, section);
-  }
-  const gate = section.method === "fisher-bh" ? c.fisherBh : c.rci;
-  out.push(
-    `**\u0394 accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === "domains" ? "domain bootstrap" : "t interval"} over ${c.delta.n} items).`,
-    `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`
-  );
-  out.push(...domainLossLines(c));
-  out.push("");
-  const worst = c.items.filter((r) => (section.method === "fisher-bh" ? r.fisherBh : r.rciClass) === "deteriorated").sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0)).slice(0, TOP_ITEMS);
-  if (worst.length > 0) out.push("**Top deteriorations**", "", itemTable(worst), "");
-  const methodRow = (label2, m, extra) => [
-    label2,
-    shareCell(m.analysable.improved),
-    expectedCell(m, "improved"),
-    shareCell(m.analysable.deteriorated),
-    expectedCell(m, "deteriorated"),
-    percent2(m.churnRate),
-    String(m.net),
-    num(m.medianAbsDelta, 2),
-    num(m.breadthRatio, 2),
-    extra
-  ];
-  out.push(
-    `Of ${section.itemCounts.total} items, ${section.itemCounts.analysable} are analysable (excluded: ${section.itemCounts.floor} at 0 in both, ${section.itemCounts.ceiling} at 1 in both, ${section.itemCounts.lowValid} with under 60% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
-    "",
-    table(
-      [
-        "method",
-        "improved",
-        "expected (null)",
-        "deteriorated",
-        "expected (null)",
-        "churn rate",
-        "net",
-        "median |\u0394p|",
-        "breadth",
-        "false-flag rate (null)"
-      ],
-      [
-        methodRow(
-          `B: Fisher + BH (q \u2264 ${c.fisherBh.alpha})${section.method === "fisher-bh" ? " \u2014 gate" : ""}`,
-          c.fisherBh,
-          percent2(c.fisherBh.expected.falseFlagRate)
-        ),
-        methodRow(
-          `A: RCI (\xB11.96)${section.method === "rci" ? " \u2014 gate" : ""}`,
-          c.rci,
-          percent2(c.rci.expected.falseFlagRate)
-        )
-      ],
-      ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r"]
-    ),
-    "",
-    "Churn rate: changed items \xF7 all items. Median |\u0394p|: over the changed items. Breadth: items reliably improved \xF7 items whose accuracy rose at all. False-flag rate: share of analysable items the method flags between two identical models.",
-    "",
-    table(
-      ["gate method over", "items", "improved", "deteriorated", "no change"],
-      [shareRow("all items", gate.all), shareRow("analysable items", gate.analysable)],
-      ["l", "r", "r", "r", "r"]
-    ),
-    "",
-    `Raw Fisher p \u2264 ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
-    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB12.58: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent2(c.rci.expected.falseFlagRate)} of analysable items.`,
-    ""
-  );
-  out.push("**Domains**", "", domainTable(c.domains), "");
-  if (c.domainTest) {
-    out.push(
-      `Domain test: the net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent2(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up (exact test on all items, ${c.domainTest.overall.direction === null ? "not significant here" : `significantly ${c.domainTest.overall.direction} here`}).`,
-      ""
-    );
-  }
-  if (c.detection) out.push(...detectionLines(c.detection, section.samples), "");
-  out.push(
-    details(
-      "Difficulty bands (baseline accuracy) with the no-change expectation",
-      table(
-        [
-          "baseline p",
-          "items",
-          "B improved (exp.)",
-          "B deteriorated (exp.)",
-          "A improved (exp.)",
-          "A deteriorated (exp.)"
-        ],
-        c.bands.map((b) => [
-          `${fixed(b.low)}\u2013${fixed(b.high)}`,
-          String(b.items),
-          `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
-          `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
-          `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
-          `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`
-        ]),
-        ["l", "r", "r", "r", "r", "r"]
-      )
-    ),
-    ""
-  );
-  if (c.greedy) {
-    const g2 = c.greedy;
-    out.push(
-      `Greedy (one answer at temperature 0): ${percent2(g2.baselineAccuracy)} \u2192 ${percent2(g2.candidateAccuracy)} (${points(g2.delta)}), ${g2.worse} right\u2192wrong and ${g2.better} wrong\u2192right, McNemar mid-p ${num(g2.midP, 3)} (exact ${num(g2.exactP, 3)}).`
-    );
-  }
-  if (c.greedyVsStochastic) {
-    const v = c.greedyVsStochastic;
-    out.push(
-      `Greedy vs stochastic: greedy missed ${v.missed} of ${v.changed} reliably changed items (${percent2(v.missedShare)}) and flipped ${v.flipped} of ${v.unchanged} unchanged ones (${percent2(v.flippedShare)}).`
-    );
-  }
-  out.push("");
-  const changed = c.items.filter((r) => r.fisherBh !== "unchanged" && r.fisherBh !== "excluded");
-  const rciChanged = c.items.filter((r) => r.rciClass !== "unchanged" && r.rciClass !== "excluded");
-  if (changed.length > 0)
-    out.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), "");
-  if (rciChanged.length > 0)
-    out.push(
-      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged)),
-      ""
-    );
-  out.push(
-    `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
-    ""
-  );
-  return finish(out, section);
-}
-var SOURCE_NAMES = {
-  "embedded-logits": "llama.cpp logits, in process",
-  "ollama-logprobs": "Ollama token logprobs"
-};
-function sourcesOf(m) {
-  return m.sources.length === 0 ? "\u2013" : m.sources.map((s) => SOURCE_NAMES[s]).join(" + ");
-}
-function exactModelRow(label2, m) {
-  return [
-    label2,
-    codeOf(m.model),
-    `${percent2(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent2(v))}`,
-    percent2(m.topLetterAccuracy),
-    sourcesOf(m),
-    percent2(m.invalidShare),
-    percent2(m.timeoutShare)
-  ];
-}
-function exactItemTable(rows2) {
-  return table(
-    ["item", "domain", "p before", "p after", "\u0394p"],
-    rows2.map((r) => [
-      escapeText(r.id),
-      escapeText(r.domain),
-      num(r.p[0], 2),
-      num(r.p[1], 2),
-      num(r.delta, 2)
-    ]),
-    ["l", "l", "r", "r", "r"]
-  );
-}
-function renderExactChurnSection(section) {
-  const size = `${fixed(section.minEffect * 100)} points`;
-  const out = [
-    "### churn \u2014 item-level change, logprobs estimator",
-    "",
-    `${section.itemCounts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|\u0394p| \u2265 min-effect ${section.minEffect}).`,
-    ""
-  ];
-  const models = [exactModelRow("baseline", section.baseline)];
-  if (section.candidate) models.push(exactModelRow("candidate", section.candidate));
-  out.push(
-    table(
-      [
-        "",
-        "model",
-        "accuracy (mean p, 95% CI)",
-        "top-letter accuracy",
-        "source",
-        "invalid",
-        "timeout"
-      ],
-      models,
-      ["l", "l", "r", "r", "l", "r", "r"]
-    ),
-    ""
-  );
-  const c = section.comparison;
-  if (!c) {
-    out.push("Single-model run: no comparison.", "");
-    return finish(out, section);
-  }
-  const e = c.effect;
-  out.push(
-    `**\u0394 accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === "domains" ? "domain bootstrap" : "t interval"} over ${c.delta.n} items).`,
-    `Improved **${e.improved}**, deteriorated **${e.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`
-  );
-  out.push(...domainLossLines(c));
-  out.push("");
-  const worst = c.items.filter((r) => r.effect === "deteriorated").sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0)).slice(0, TOP_ITEMS);
-  if (worst.length > 0) out.push("**Top deteriorations**", "", exactItemTable(worst), "");
-  out.push(
-    `Of ${section.itemCounts.total} items, ${section.itemCounts.measured} were measured for both models (${section.itemCounts.unmeasured} without a readable answer letter). Shares with Wilson 95% CIs.`,
-    "",
-    table(
-      ["items over", "items", "improved", "deteriorated", `below ${size}`],
-      [shareRow("all items", e.all), shareRow("measured items", e.measured)],
-      ["l", "r", "r", "r", "r"]
-    ),
-    "",
-    `Churn rate ${percent2(e.churnRate)}, net ${e.net}, median |\u0394p| of changed items ${num(e.medianAbsDelta, 2)}, breadth (improved / items with \u0394p > 0) ${num(e.breadthRatio, 2)}.`,
-    `Items by size of change: ${e.beyond.map((b) => `|\u0394p| \u2265 ${b.threshold}: ${b.items}`).join(", ")}.`,
-    "",
-    "**Domains**",
-    "",
-    domainTable(c.domains),
-    ""
-  );
-  const changed = c.items.filter((r) => r.effect === "improved" || r.effect === "deteriorated");
-  if (changed.length > 0) {
-    out.push(
-      details(`Items changed by at least ${size} (${changed.length})`, exactItemTable(changed)),
-      ""
-    );
-  }
-  return finish(out, section);
-}
-function finish(out, section) {
-  if (section.warnings.length > 0) {
-    out.push(
-      details(
-        `Warnings (${section.warnings.length})`,
-        section.warnings.map((w) => `- ${escapeText(w)}`).join("\n")
-      ),
-      ""
-    );
-  }
-  return `${out.join("\n").trimEnd()}
-`;
-}
-function churnCharts(section) {
-  const c = section.comparison;
-  if (!c || c.domains.length === 0) return [];
-  const rowHeight = 26;
-  const labels = c.domains.map(
-    (d) => domainLabel(d.domain, d.reversal ? " (reversal)" : d.loss ? " (loss)" : "")
-  );
-  const labelWidth = Math.min(
-    360,
-    Math.max(150, 16 + 7 * labels.reduce((n, l) => Math.max(n, l.length), 0))
-  );
-  const half = 220;
-  const top = 40;
-  const deltaWidth = 90;
-  const width = labelWidth + 2 * half + 40 + deltaWidth;
-  const height = top + c.domains.length * rowHeight + 40;
-  const deltaX = labelWidth + 2 * half + 40 + deltaWidth - 8;
-  const nothingChanged = c.domains.every((d) => d.improved === 0 && d.deteriorated === 0);
-  const max2 = c.domains.reduce((m, d) => Math.max(m, d.improved, d.deteriorated), 1);
-  const scale = (half - 30) / max2;
-  const axis = labelWidth + half;
-  const title = section.estimator === "logprobs" ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (logprobs estimator)` : `Reliable change by domain (${section.method === "fisher-bh" ? "Fisher + BH" : "RCI"})`;
-  const body = [
-    text2(width / 2, 20, title, { "text-anchor": "middle", "font-weight": "bold" }),
-    text2(axis - 10, top - 6, "\u2190 deteriorated", { "text-anchor": "end", fill: "#b42318" }),
-    text2(axis + 10, top - 6, "improved \u2192", { fill: "#067647" }),
-    text2(deltaX, top - 6, "\u0394 accuracy", { "text-anchor": "end" })
-  ];
-  c.domains.forEach((d, i) => {
-    const y2 = top + i * rowHeight;
-    body.push(
-      text2(labelWidth - 8, y2 + 17, labels[i] ?? d.domain, {
-        "text-anchor": "end"
-      }),
-      // The accuracy change shows a domain's loss even when no single item changed reliably.
-      text2(deltaX, y2 + 17, points(d.delta), { "text-anchor": "end" }),
-      element("rect", {
-        x: axis - d.deteriorated * scale,
-        y: y2 + 4,
-        width: d.deteriorated * scale,
-        height: 18,
-        fill: "#d92d20"
-      }),
-      element("rect", {
-        x: axis,
-        y: y2 + 4,
-        width: d.improved * scale,
-        height: 18,
-        fill: "#12b76a"
-      })
-    );
-    if (d.deteriorated > 0)
-      body.push(
-        text2(axis - d.deteriorated * scale - 4, y2 + 17, String(d.deteriorated), {
-          "text-anchor": "end"
-        })
-      );
-    if (d.improved > 0) body.push(text2(axis + d.improved * scale + 4, y2 + 17, String(d.improved)));
-  });
-  body.push(
-    element("line", {
-      x1: axis,
-      y1: top,
-      x2: axis,
-      y2: top + c.domains.length * rowHeight,
-      stroke: "#344054"
-    })
-  );
-  body.push(
-    text2(
-      width / 2,
-      height - 12,
-      nothingChanged ? `no item changed reliably in any domain; aggregate \u0394 ${points(c.delta.mean)}` : `aggregate \u0394 ${points(c.delta.mean)}`,
-      { "text-anchor": "middle" }
-    )
-  );
-  return [{ file: "churn-domains.svg", title, svg: svgDocument(width, height, title, body) }];
-}
-var DOMAIN_LABEL_LIMIT = 48;
-function domainLabel(domain2, tag) {
-  const name = domain2.length > DOMAIN_LABEL_LIMIT ? `${domain2.slice(0, DOMAIN_LABEL_LIMIT - 1)}\u2026` : domain2;
-  return `${name}${tag}`;
-}
-function domainTable(domains) {
-  const tested = domains.some((d) => d.test);
-  const mark = (d) => d.reversal ? " \u26A0 loss, reversal" : d.loss ? " \u26A0 loss" : d.gain ? " (gain)" : "";
-  return table(
-    [
-      "domain",
-      "items",
-      "baseline",
-      "candidate",
-      "\u0394",
-      "improved",
-      "deteriorated",
-      "net",
-      ...tested ? ["p loss (Holm)", "detects (80%)"] : []
-    ],
-    domains.map((d) => [
-      `${escapeText(d.domain)}${mark(d)}`,
-      String(d.items),
-      percent2(d.baselineAccuracy),
-      percent2(d.candidateAccuracy),
-      points(d.delta),
-      String(d.improved),
-      String(d.deteriorated),
-      String(d.net),
-      ...tested ? [
-        d.test ? pValueText(d.test.adjustedLoss) : "not tested",
-        d.test?.detectable ? `\u2212${fixed(d.test.detectable * 100)} pts` : "\u2013"
-      ] : []
-    ]),
-    ["l", "r", "r", "r", "r", "r", "r", "r", ...tested ? ["r", "r"] : []]
-  );
-}
-function pValueText(p) {
-  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
-}
-function domainLossLines(c) {
-  const lost = c.domains.filter((d) => d.loss);
-  const reversals = lost.filter((d) => d.reversal);
-  const lines = [];
-  if (lost.length > 0) {
-    lines.push(
-      `**Domains that lost accuracy:** ${lost.map((d) => `${escapeText(d.domain)} (${points(d.delta)})`).join(", ")}.`
-    );
-  }
-  if (reversals.length > 0) {
-    lines.push(
-      `**Domain reversals:** ${reversals.map((d) => escapeText(d.domain)).join(", ")} lost while the overall change is significantly up.`
-    );
-  }
-  return lines;
-}
-function detectionLines(d, samples) {
-  const pct7 = (x2) => `${fixed(x2 * 100, 0)} pts`;
-  const item = (x2) => x2 === null ? "\u2013" : x2 >= 1 ? "not detectable (> 1)" : fixed(x2, 2);
-  const rows2 = d.samplesFor.map((r) => [
-    r.kind === "item" ? `one item moves by ${fixed(r.effect, 1)}` : `a domain of ${d.domainItems} items loses ${pct7(r.effect)}`,
-    r.kind === "item" ? "Fisher + BH" : "domain test",
-    String(r.samples)
-  ]);
-  return [
-    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (1.96 + 0.84)\xB7S_diff); ${d.domain === null ? "no domain tested" : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
-    "",
-    table(["to detect", "by", "K needed"], rows2, ["l", "l", "r"]),
-    "",
-    "K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.samples, or add items to a domain, to see smaller changes."
-  ];
-}
 
-// src/report/charts.ts
-init_dragon();
+// src/checks/churn/index.ts
+import { createHash as createHash6 } from "node:crypto";
 
-// src/stats/binomial.ts
-function binomialPmf(k, n, p) {
-  assertArguments(k, n, p);
-  if (k < 0 || k > n) return 0;
-  if (p === 0) return k === 0 ? 1 : 0;
-  if (p === 1) return k === n ? 1 : 0;
-  return Math.exp(logChoose(n, k) + k * Math.log(p) + (n - k) * Math.log1p(-p));
-}
-function logChoose(n, k) {
-  const small = Math.min(k, n - k);
-  let total = 0;
-  for (let i = 1; i <= small; i++) total += Math.log((n - small + i) / i);
-  return total;
-}
-function assertArguments(k, n, p) {
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a whole number \u2265 0, got ${n}`);
-  if (!Number.isInteger(k)) throw new RangeError(`k must be a whole number, got ${k}`);
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must lie in [0, 1], got ${p}`);
-}
-
-// src/stats/fisher.ts
-var RELATIVE_TOLERANCE = 1 + 1e-7;
+// src/stats/logChoose.ts
 var logFactorials = [0];
 function logFactorial(n) {
   for (let i = logFactorials.length; i <= n; i++) {
@@ -36619,9 +36343,24 @@ function logFactorial(n) {
   }
   return logFactorials[n];
 }
-function logChoose2(n, k) {
+function logChoose(n, k) {
   return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
 }
+
+// src/stats/hypergeometric.ts
+function hypergeometric(n1, n2, t) {
+  const low = Math.max(0, t - n1);
+  const high = Math.min(t, n2);
+  const total = logChoose(n1 + n2, t);
+  const pmf = [];
+  for (let k = low; k <= high; k++) {
+    pmf.push(Math.exp(logChoose(n2, k) + logChoose(n1, t - k) - total));
+  }
+  return { low, pmf };
+}
+
+// src/stats/fisher.ts
+var RELATIVE_TOLERANCE = 1 + 1e-7;
 function fisherExactTwoSided(a, b, c, d) {
   for (const cell of [a, b, c, d]) {
     if (!Number.isInteger(cell) || cell < 0) {
@@ -36631,18 +36370,11 @@ function fisherExactTwoSided(a, b, c, d) {
   const row1 = a + b;
   const row2 = c + d;
   const column1 = a + c;
-  const n = row1 + row2;
-  const lowest = Math.max(0, column1 - row2);
-  const highest = Math.min(row1, column1);
-  if (lowest === highest) return 1;
-  const denominator = logChoose2(n, column1);
-  const logP = (k) => logChoose2(row1, k) + logChoose2(row2, column1 - k) - denominator;
-  const observed = Math.exp(logP(a));
+  const { low, pmf } = hypergeometric(row2, row1, column1);
+  if (pmf.length === 1) return 1;
+  const observed = pmf[a - low];
   let total = 0;
-  for (let k = lowest; k <= highest; k++) {
-    const p = Math.exp(logP(k));
-    if (p <= observed * RELATIVE_TOLERANCE) total += p;
-  }
+  for (const p of pmf) if (p <= observed * RELATIVE_TOLERANCE) total += p;
   return Math.min(1, total);
 }
 function createFisherCache() {
@@ -36666,1227 +36398,10 @@ function fisherExactGreater(a, b, c, d) {
   const row1 = a + b;
   const row2 = c + d;
   const column1 = a + c;
-  const highest = Math.min(row1, column1);
-  const denominator = logChoose2(row1 + row2, column1);
+  const { low, pmf } = hypergeometric(row2, row1, column1);
   let total = 0;
-  for (let k = a; k <= highest; k++) {
-    total += Math.exp(logChoose2(row1, k) + logChoose2(row2, column1 - k) - denominator);
-  }
+  for (let j = a - low; j < pmf.length; j++) total += pmf[j];
   return Math.min(1, total);
-}
-
-// src/checks/personas/power.ts
-var TARGET_POWER = 0.8;
-function pmfs(n, p) {
-  return Array.from({ length: n + 1 }, (_, k) => binomialPmf(k, n, p));
-}
-function mergeCriticalCounts(n0, n1, alpha, minRise) {
-  return Array.from({ length: n0 + 1 }, (_, c0) => {
-    for (let c1 = 0; c1 <= n1; c1++) {
-      if (c1 / n1 - c0 / n0 < minRise - 1e-12) continue;
-      if (fisherExactGreater(c1, n1 - c1, c0, n0 - c0) <= alpha) return c1;
-    }
-    return n1 + 1;
-  });
-}
-function mergePower(critical, n0, n1, p0, p1) {
-  const before = pmfs(n0, p0);
-  const after = pmfs(n1, p1);
-  const upper = new Array(n1 + 2).fill(0);
-  for (let k = n1; k >= 0; k--) upper[k] = (upper[k + 1] ?? 0) + (after[k] ?? 0);
-  return before.reduce((sum2, w, c0) => sum2 + w * (upper[critical[c0] ?? n1 + 1] ?? 0), 0);
-}
-function smallestMerge(n0, n1, p0, alpha, minRise) {
-  if (n0 === 0 || n1 === 0) return null;
-  const critical = mergeCriticalCounts(n0, n1, alpha, minRise);
-  return bisect((p1) => mergePower(critical, n0, n1, p0, p1), p0, 1, true);
-}
-function recognitionCriticalCounts(n0, n1, alpha, minRecognition) {
-  return Array.from({ length: n0 + 1 }, (_, r0) => {
-    if (r0 / n0 < minRecognition) return -1;
-    for (let r1 = n1; r1 >= 0; r1--) {
-      if (r1 / n1 >= minRecognition) continue;
-      if (fisherExactGreater(r0, n0 - r0, r1, n1 - r1) <= alpha) return r1;
-    }
-    return -1;
-  });
-}
-function recognitionPower(critical, n0, n1, p0, p1) {
-  const before = pmfs(n0, p0);
-  const after = pmfs(n1, p1);
-  const lower = [];
-  let running = 0;
-  for (let k = 0; k <= n1; k++) {
-    running += after[k] ?? 0;
-    lower.push(running);
-  }
-  return before.reduce((sum2, w, r0) => {
-    const c = critical[r0] ?? -1;
-    return sum2 + (c < 0 ? 0 : w * (lower[c] ?? 0));
-  }, 0);
-}
-function smallestRecognitionDrop(n0, n1, p0, alpha, minRecognition) {
-  if (n0 === 0 || n1 === 0) return null;
-  const critical = recognitionCriticalCounts(n0, n1, alpha, minRecognition);
-  return bisect((p1) => recognitionPower(critical, n0, n1, p0, p1), 0, p0, false);
-}
-function bisect(power, low, high, rising) {
-  const far = rising ? high : low;
-  if (power(far) < TARGET_POWER) return null;
-  let near = rising ? low : high;
-  let reach = far;
-  for (let i = 0; i < 40; i++) {
-    const mid2 = (near + reach) / 2;
-    if (power(mid2) >= TARGET_POWER) reach = mid2;
-    else near = mid2;
-  }
-  return reach;
-}
-
-// src/checks/personas/tests.ts
-var FAILING_RULES = ["min-recognition", "merged-pair"];
-function testedPairs(assistants) {
-  const pairs = [];
-  for (let i = 0; i < assistants.length; i++) {
-    for (let j = i + 1; j < assistants.length; j++) {
-      const a = assistants[i];
-      const b = assistants[j];
-      if (!a.control && !b.control) pairs.push([a, b]);
-    }
-  }
-  return pairs;
-}
-function personasLevels(assistants, gate, budget) {
-  const perRule = budget / FAILING_RULES.length;
-  return {
-    budget,
-    recognitionTests: assistants.filter((a) => !a.control).length,
-    recognitionAlpha: perRule,
-    pairTests: testedPairs(assistants).length,
-    mergeAlpha: perRule,
-    minRecognition: gate.minRecognition,
-    minCrossingRise: gate.minCrossingRise
-  };
-}
-var fisherMemo = /* @__PURE__ */ new Map();
-function fisherGreater(a, b, c, d) {
-  const key = `${a},${b},${c},${d}`;
-  let p = fisherMemo.get(key);
-  if (p === void 0) {
-    if (fisherMemo.size > 2e5) fisherMemo.clear();
-    p = fisherExactGreater(a, b, c, d);
-    fisherMemo.set(key, p);
-  }
-  return p;
-}
-function recognitionDropP(baseline, candidate) {
-  if (baseline.answers === 0 || candidate.answers === 0) return 1;
-  return fisherGreater(
-    baseline.recognised,
-    baseline.answers - baseline.recognised,
-    candidate.recognised,
-    candidate.answers - candidate.recognised
-  );
-}
-function crossingRiseP(baseline, candidate) {
-  if (baseline.answers === 0 || candidate.answers === 0) return 1;
-  return fisherGreater(
-    candidate.crossings,
-    candidate.answers - candidate.crossings,
-    baseline.crossings,
-    baseline.answers - baseline.crossings
-  );
-}
-function recognitionDropped(baseline, candidate, adjusted, levels) {
-  if (baseline.answers === 0 || candidate.answers === 0) return false;
-  const before = baseline.hits / baseline.answers;
-  const after = candidate.hits / candidate.answers;
-  return before >= levels.minRecognition && after < levels.minRecognition && adjusted <= levels.recognitionAlpha;
-}
-function pairMerged(baseline, candidate, adjusted, levels) {
-  if (baseline.answers === 0 || candidate.answers === 0) return false;
-  const rise = candidate.hits / candidate.answers - baseline.hits / baseline.answers;
-  return adjusted <= levels.mergeAlpha && rise >= levels.minCrossingRise - 1e-12;
-}
-
-// src/checks/personas/rules.ts
-var SIMULATED_NO_CHANGE = {
-  "min-recognition": [1, 100],
-  "merged-pair": [1, 100]
-};
-var pct5 = (x2, digits = 0) => `${(100 * x2).toFixed(digits)}%`;
-function personasRules(section, settings, budget) {
-  const levels = personasLevels(section.catalogue.assistants, settings.gate, budget);
-  const samples = section.samples ?? settings.samples;
-  const method = section.comparison?.test.method === "fisher-bonferroni" ? "one-sided Fisher test, Bonferroni over" : "one-sided Fisher statistic, min-p over";
-  const swaps = section.comparison?.test.method === "fisher-bonferroni" ? "" : `, calibrated by swapping the two models' answers cell by cell`;
-  const basis2 = (rule, tests, what) => {
-    const [hits, runs] = SIMULATED_NO_CHANGE[rule];
-    const { low, high } = wilsonInterval(hits, runs);
-    return `${method} ${tests} ${what}${swaps}; simulated: ${pct5(hits / runs, 1)} [${pct5(low, 1)}, ${pct5(high, 1)}] in ${runs} no-change runs`;
-  };
-  const effects = detectableEffects(section, levels, samples);
-  return [
-    {
-      check: "personas",
-      rule: "min-recognition",
-      tests: `an assistant's recognition drops below min-recognition (${pct5(levels.minRecognition)}) from baseline to candidate`,
-      falseAlarmRate: levels.recognitionAlpha,
-      falseAlarmBasis: basis2("min-recognition", levels.recognitionTests, "assistants"),
-      detects: effects.recognition
-    },
-    {
-      check: "personas",
-      rule: "merged-pair",
-      tests: `a pair's answers are taken for each other more often on the candidate (rise \u2265 ${pct5(levels.minCrossingRise)})`,
-      falseAlarmRate: levels.mergeAlpha,
-      falseAlarmBasis: basis2("merged-pair", levels.pairTests, "pairs"),
-      detects: effects.merge
-    }
-  ];
-}
-function detectableEffects(section, levels, samples) {
-  const probes = section.catalogue.probes.length;
-  const baseline = section.models[0] ?? null;
-  const n = probes * samples;
-  return {
-    recognition: recognitionDetects(section, baseline, levels, n, probes, samples),
-    merge: mergeDetects(section, baseline, levels, n, probes, samples)
-  };
-}
-function settingsText(probes, samples) {
-  return `at ${probes} probes \xD7 ${samples} sample${samples === 1 ? "" : "s"}`;
-}
-function typicalRecognition(section, baseline) {
-  const tested = new Set(section.catalogue.assistants.filter((a) => !a.control).map((a) => a.name));
-  const shares2 = baseline.recognition.filter((r) => tested.has(r.assistant) && r.shareUpToControls !== null).map((r) => r.shareUpToControls);
-  return shares2.length > 0 ? quantile(shares2, 0.5) : null;
-}
-function typicalCrossing(section, baseline) {
-  const index2 = new Map(section.catalogue.assistants.map((a, i) => [a.name, i]));
-  const answersOf2 = (i) => (baseline.confusion[i] ?? []).reduce((s, v) => s + v, 0) + (baseline.unattributed[i] ?? 0);
-  const shares2 = testedPairs(section.catalogue.assistants).flatMap(([a, b]) => {
-    const i = index2.get(a.name) ?? 0;
-    const j = index2.get(b.name) ?? 0;
-    const answers2 = answersOf2(i) + answersOf2(j);
-    if (answers2 === 0) return [];
-    return [((baseline.confusion[i]?.[j] ?? 0) + (baseline.confusion[j]?.[i] ?? 0)) / answers2];
-  });
-  return shares2.length > 0 ? quantile(shares2, 0.5) : null;
-}
-function recognitionDetects(section, baseline, levels, n, probes, samples) {
-  const p0 = baseline ? typicalRecognition(section, baseline) : null;
-  if (p0 === null || levels.recognitionTests === 0) return "no baseline recognition measured";
-  const alpha = levels.recognitionAlpha / levels.recognitionTests;
-  const p1 = smallestRecognitionDrop(n, n, p0, alpha, levels.minRecognition);
-  const lead = `${settingsText(probes, samples)} (${n} answers per assistant), an assistant recognised in ${pct5(p0)} by the baseline`;
-  if (p1 === null) {
-    return `${lead} is not caught in ${pct5(TARGET_POWER)} of runs even at 0%: its baseline is too near min-recognition; raise samples`;
-  }
-  return `${lead} is caught (${pct5(TARGET_POWER)} of runs) when the candidate recognises it in \u2264 ${pct5(p1)}`;
-}
-function mergeDetects(section, baseline, levels, n, probes, samples) {
-  const p0 = baseline ? typicalCrossing(section, baseline) : null;
-  if (p0 === null || levels.pairTests === 0) return "no baseline crossing measured";
-  const alpha = levels.mergeAlpha / levels.pairTests;
-  const p1 = smallestMerge(2 * n, 2 * n, p0, alpha, levels.minCrossingRise);
-  const lead = `${settingsText(probes, samples)} (${2 * n} answers per pair), a pair crossing in ${pct5(p0)} of its answers on the baseline`;
-  if (p1 === null) return `${lead} is not caught in ${pct5(TARGET_POWER)} of runs: raise samples`;
-  return `${lead} merges detectably (${pct5(TARGET_POWER)} of runs) when \u2265 ${pct5(p1)} of its answers cross over on the candidate`;
-}
-
-// src/report/sections/personas.ts
-init_markdown();
-init_svg();
-function renderPersonasSection(section) {
-  const out = ["### personas \u2014 can each assistant be told apart from its answers?"];
-  if (!isComplete(section)) {
-    out.push(
-      "This report holds an incomplete personas section (written by another version?): re-run `model-gate analyze` on its sample log to rebuild it."
-    );
-    return `${out.join("\n\n")}
-`;
-  }
-  const models = section.models;
-  out.push(introduction(section));
-  if (models.length === 0) {
-    out.push("No model was measured.");
-    return `${out.join("\n\n")}
-`;
-  }
-  out.push(accuracyTable(models));
-  out.push("#### Recognition per assistant", recognitionTable(section, models));
-  out.push("#### Confused pairs", confusedPairs(section, models));
-  const effects = detectable(section);
-  if (effects) out.push(effects);
-  out.push("#### Accuracy per probe", probeTable(section, models));
-  const controls = controlNotes(models);
-  if (controls.length > 0) out.push("#### Instrument controls", controls.join("\n"));
-  out.push("#### Prompt distance vs answer distance", ...models.map(distanceBlock));
-  for (const model of models) out.push(matricesBlock(section.catalogue.assistants, model));
-  const notes = section.notes ?? [];
-  if (notes.length > 0) out.push(notes.map((n) => `- ${escapeText(n)}`).join("\n"));
-  return `${out.join("\n\n")}
-`;
-}
-function isComplete(section) {
-  const catalogue = section.catalogue;
-  const models = section.models;
-  return typeof catalogue === "object" && catalogue !== null && Array.isArray(section.catalogue.assistants) && Array.isArray(section.catalogue.probes) && Array.isArray(models) && section.models.every(
-    (m) => Array.isArray(m.recognition) && Array.isArray(m.confusion) && m.distances !== void 0
-  );
-}
-function introduction(section) {
-  const { assistants, probes, file: file2 } = section.catalogue;
-  const controls = assistants.filter((a) => a.control).length;
-  const vectors = section.vectors === "embed" ? "embedding vectors" : "TF-IDF vectors";
-  const samples = section.samples ?? 1;
-  const times = samples === 1 ? "" : `, ${samples} times each`;
-  return `Every assistant of ${codeSpan(file2)} (${assistants.length} assistants, ${controls} of them controls) answered the same ${probes.length} probes${times}. Each answer is attributed to the assistant whose other answers it is nearest to (${vectors}, leave-one-out centroids). The reference level is the mean accuracy of answers relabelled within each probe, not chance (one in ${assistants.length}): leaving an answer out of its own centroid puts interchangeable assistants below chance, so a binomial test against chance is not valid here.`;
-}
-function label(model) {
-  return escapeText(plainLabel(model));
-}
-function plainLabel(model) {
-  return `${model.role} ${model.model}`;
-}
-function pValue(p) {
-  if (p === null || p === void 0 || !Number.isFinite(p)) return "\u2013";
-  if (p < 1e-3) return p.toExponential(1);
-  return p.toFixed(3);
-}
-function accuracyTable(models) {
-  const rows2 = models.map((m) => [
-    label(m),
-    `${m.correct}/${m.attributed}`,
-    percent2(m.accuracy),
-    percent2(m.permutation.meanAccuracy),
-    `${pValue(m.permutation.p)} (${m.permutation.runs} relabellings within probes)`
-  ]);
-  return table(
-    [
-      "model",
-      "attributed to the right assistant",
-      "accuracy",
-      "reference (null mean)",
-      "permutation p"
-    ],
-    rows2,
-    ["l", "r", "r", "r", "l"]
-  );
-}
-function roleOf(assistant) {
-  if (!assistant.control) return "";
-  const kind = assistant.control.kind === "paraphrase" ? "paraphrase of" : "inverse posture of";
-  return `control: ${kind} ${escapeText(assistant.control.of)}`;
-}
-function recognitionTable(section, models) {
-  const header = ["assistant", "declared as", ...models.map(label)];
-  const both = models.length === 2;
-  if (both) header.push("\u0394", "adjusted p of a drop");
-  const rows2 = section.catalogue.assistants.map((assistant) => {
-    const cells2 = [escapeText(assistant.name), roleOf(assistant)];
-    const shares2 = [];
-    for (const model of models) {
-      const r = model.recognition.find((x2) => x2.assistant === assistant.name);
-      shares2.push(r?.share ?? null);
-      cells2.push(
-        r && r.answers > 0 ? `${r.recognised}/${r.answers} (${percent2(r.share, 0)})` : "\u2013"
-      );
-    }
-    if (both) {
-      const [before, after] = shares2;
-      cells2.push(before != null && after != null ? points(after - before, 0) : "\u2013");
-      const test = section.comparison?.recognition?.find((r) => r.assistant === assistant.name);
-      cells2.push(test?.dropped ? `**${pValue(test.adjusted)}: fails**` : pValue(test?.adjusted));
-    }
-    return cells2;
-  });
-  const rendered = table(header, rows2, [
-    "l",
-    "l",
-    ...models.map(() => "r"),
-    ...both ? ["r", "r"] : []
-  ]);
-  const comparison = section.comparison;
-  if (!both || !comparison?.levels) return rendered;
-  const { levels } = comparison;
-  return `${rendered}
-
-The rule fails an assistant recognised at or above ${percent2(levels.minRecognition, 0)} (min-recognition) by the baseline and below it by the candidate, when the drop is significant. ${testSentence(comparison, "assistants", levels.recognitionAlpha)} An assistant shadowed by controls counts the answers given to them as recognised.`;
-}
-function detectable(section) {
-  const comparison = section.comparison;
-  if (!comparison?.levels) return null;
-  const effects = detectableEffects(section, comparison.levels, section.samples ?? 1);
-  return `What a pass rules out (80% power, binomial approximation): ${effects.merge}; ${effects.recognition}. More samples per probe (personas.samples) show smaller changes.`;
-}
-function pairName(pair) {
-  return `${escapeText(pair.a)} \u2194 ${escapeText(pair.b)}`;
-}
-function confusedPairs(section, models) {
-  const parts = [];
-  for (const model of models) {
-    const pairs = model.confusedPairs.slice(0, 8);
-    if (pairs.length === 0) {
-      parts.push(`${label(model)}: no answer was attributed to another assistant.`);
-      continue;
-    }
-    const most = model.mostConfusedPair;
-    const lead = most ? `${label(model)}: most confused pair ${pairName(most)} (${most.total} answers across, ${most.aAsB} one way and ${most.bAsA} the other).` : "";
-    parts.push(
-      lead,
-      table(
-        ["pair", "a taken for b", "b taken for a", "reading"],
-        pairs.map((p) => [pairName(p), String(p.aAsB), String(p.bAsA), pairReading(p)]),
-        ["l", "r", "r", "l"]
-      )
-    );
-  }
-  const comparison = section.comparison;
-  if (comparison?.pairs) parts.push(pairTests(comparison));
-  return parts.join("\n\n");
-}
-function pairTests(comparison) {
-  const merged = comparison.newlyMerged;
-  const { levels } = comparison;
-  const lead = merged.length === 0 ? "The candidate merges no pair: no pair crosses significantly more than on the baseline." : `**Merged by the candidate**: ${merged.map(pairName).join(", ")}.`;
-  const crossed = (c) => c.answers > 0 ? `${c.crossings}/${c.answers} (${percent2(c.crossings / c.answers, 0)})` : "\u2013";
-  const rows2 = [...comparison.pairs].sort((x2, y2) => (x2.adjusted ?? 1) - (y2.adjusted ?? 1)).map((p) => [
-    pairName(p),
-    crossed(p.baseline),
-    crossed(p.candidate),
-    pValue(p.adjusted),
-    p.merged ? "**merged**" : ""
-  ]);
-  const separated = comparison.newlySeparated.length > 0 ? `
-
-Separated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(", ")}.` : "";
-  return `${lead} ${testSentence(comparison, "pairs", levels.mergeAlpha)} A pair fails when its adjusted p is at most ${pValue(levels.mergeAlpha)} and its crossing share rises by at least ${percent2(levels.minCrossingRise, 0)} (min-crossing-rise).
-
-${details(
-    "every pair tested: answers taken for the other, baseline \u2192 candidate",
-    table(["pair", "baseline", "candidate", "adjusted p", ""], rows2, ["l", "r", "r", "r", "l"])
-  )}${separated}`;
-}
-function testSentence(comparison, what, alpha) {
-  const { test } = comparison;
-  const method = test.method === "swap-permutation" ? `one-sided Fisher p of each, adjusted over the ${what} by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p)` : `one-sided Fisher p of each times the number of ${what} (Bonferroni; the baseline is a previous report)`;
-  return `Test: ${method}; the rule's share of the false-alarm budget is ${pValue(alpha)}.`;
-}
-function pairReading(pair) {
-  if (pair.expected) return "planted paraphrase: confusion expected";
-  if (pair.merged) return "**merged**: two labels, one assistant";
-  return pair.aAsB > 0 && pair.bAsA > 0 ? "confused both ways" : "confused one way";
-}
-function probeTable(section, models) {
-  const rows2 = section.catalogue.probes.map((probe, index2) => [
-    String(index2 + 1),
-    escapeText(probe),
-    ...models.map((m) => {
-      const p = m.probes.find((x2) => x2.probe === index2);
-      return p && p.answers > 0 ? `${p.correct}/${p.answers} (${percent2(p.accuracy, 0)})` : "\u2013";
-    })
-  ]);
-  const last = models[models.length - 1];
-  const weakest = last?.probes.filter((p) => p.accuracy !== null).reduce(
-    (low, p) => low && (low.accuracy ?? 0) <= (p.accuracy ?? 0) ? low : p,
-    null
-  );
-  const hint = weakest ? `
-
-A probe where few answers find their author draws every assistant to the same answer: rewrite it first (lowest for ${label(last)}: probe ${weakest.probe + 1}, ${percent2(weakest.accuracy, 0)}).` : "";
-  return `${table(["#", "probe", ...models.map(label)], rows2, ["r", "l", ...models.map(() => "r")])}${hint}`;
-}
-function controlNotes(models) {
-  const lines = [];
-  for (const model of models) {
-    for (const c of model.controls) {
-      const who = `${escapeText(c.control)} (${c.kind === "paraphrase" ? "paraphrase" : "inverse posture"} of ${escapeText(c.twin)})`;
-      const crossed = `${c.crossings} of ${c.answers} answers crossed`;
-      const reading = {
-        "as-expected": "confused with its twin, as planted: the instrument sees redundancy",
-        "instrument-problem": "**not confused with its twin: instrument problem** (the measure missed a redundancy planted on purpose; this questions the measurement, not the model)",
-        confused: "confused with its twin: its posture does not show in the answers",
-        separated: "told apart from its twin: its posture shows in the answers"
-      }[c.verdict];
-      lines.push(`- ${label(model)}: ${who} ${reading}; ${crossed}.`);
-    }
-  }
-  return lines;
-}
-function distanceBlock(model) {
-  const d = model.distances;
-  const named = (list3) => list3.length === 0 ? "none" : list3.map(pairName).join(", ");
-  const summary = `${label(model)}: ${d.movedPairs} of ${d.pairs.length} pairs change rank between the two rankings, Spearman \u03C1 = ${num(d.spearman, 2)}. Prompts differ but answers converge: ${named(d.converging)}. Prompts close but answers apart: ${named(d.diverging)}.`;
-  const rows2 = [...d.pairs].sort((x2, y2) => x2.promptRank - y2.promptRank).map((p) => [
-    pairName(p),
-    num(p.promptDistance, 2),
-    num(p.answerDistance, 2),
-    `${rank(p.promptRank)} \u2192 ${p.answerRank === null ? "\u2013" : rank(p.answerRank)}`
-  ]);
-  return `${summary}
-
-${details(
-    `${plainLabel(model)}: every pair (rank 1 = most distant)`,
-    table(["pair", "prompt distance", "answer distance", "rank prompts \u2192 answers"], rows2, [
-      "l",
-      "r",
-      "r",
-      "c"
-    ])
-  )}`;
-}
-function rank(value3) {
-  return Number.isInteger(value3) ? String(value3) : value3.toFixed(1);
-}
-function matricesBlock(assistants, model) {
-  const names = assistants.map((a) => escapeText(a.name));
-  const hasUnattributed = model.unattributed.some((n) => n > 0);
-  const confusion = table(
-    ["true \u2193 / attributed \u2192", ...names, ...hasUnattributed ? ["none"] : []],
-    model.confusion.map((row, i) => [
-      names[i] ?? "",
-      ...row.map((n, j) => i === j ? `**${n}**` : String(n)),
-      ...hasUnattributed ? [String(model.unattributed[i] ?? 0)] : []
-    ]),
-    ["l", ...names.map(() => "r"), ...hasUnattributed ? ["r"] : []]
-  );
-  const overlap = table(
-    ["", ...names],
-    model.vocabularyOverlap.map((row, i) => [names[i] ?? "", ...row.map((v) => num(v, 2))]),
-    ["l", ...names.map(() => "r")]
-  );
-  return details(
-    `${plainLabel(model)}: confusion matrix and vocabulary overlap`,
-    `Confusion matrix (rows: true author, columns: attributed author):
-
-${confusion}
-
-Naive measure, for contrast: Jaccard overlap of the assistants' vocabularies. It ranks pairs but has no reference value to decide from.
-
-${overlap}`
-  );
-}
-var CELL2 = 44;
-var LEGEND = "rows: true author \xB7 columns: attributed author \xB7 shade: share of the row";
-var LEFT = 130;
-var TOP = 120;
-function personasCharts(section) {
-  if (!isComplete(section)) return [];
-  return section.models.map((model) => {
-    const title = `Persona confusion matrix, ${model.role} ${model.model}`;
-    return {
-      file: `personas-confusion-${model.role}.svg`,
-      title,
-      svg: confusionHeatMap(section.catalogue.assistants, model, title)
-    };
-  });
-}
-function confusionHeatMap(assistants, model, title) {
-  const n = assistants.length;
-  const width = Math.max(LEFT + n * CELL2 + 90, 10 + LEGEND.length * 6 + 10);
-  const height = TOP + n * CELL2 + 40;
-  const body = [
-    text2(10, 20, title, { "font-weight": "bold" }),
-    text2(10, height - 12, LEGEND, {
-      "font-size": 10,
-      fill: "#555"
-    })
-  ];
-  assistants.forEach((assistant, i) => {
-    const short = shorten(assistant.name);
-    body.push(text2(LEFT - 6, TOP + i * CELL2 + CELL2 / 2 + 4, short, { "text-anchor": "end" }));
-    const x2 = LEFT + i * CELL2 + CELL2 / 2;
-    body.push(
-      text2(x2, TOP - 8, short, { transform: `rotate(-45 ${x2} ${TOP - 8})`, "text-anchor": "start" })
-    );
-  });
-  model.confusion.forEach((row, i) => {
-    const total = row.reduce((s, v) => s + v, 0) + (model.unattributed[i] ?? 0);
-    row.forEach((count4, j) => {
-      const share4 = total > 0 ? count4 / total : 0;
-      const x2 = LEFT + j * CELL2;
-      const y2 = TOP + i * CELL2;
-      body.push(
-        element("rect", {
-          x: x2,
-          y: y2,
-          width: CELL2 - 2,
-          height: CELL2 - 2,
-          fill: i === j ? "#2b7a3d" : "#b03a2e",
-          "fill-opacity": count4 === 0 ? 0.04 : 0.15 + 0.85 * share4
-        }),
-        text2(x2 + CELL2 / 2 - 1, y2 + CELL2 / 2 + 4, String(count4), {
-          "text-anchor": "middle",
-          fill: share4 > 0.55 ? "#fff" : "#222"
-        })
-      );
-    });
-  });
-  return svgDocument(width, height, title, body);
-}
-function shorten(name) {
-  return name.length > 16 ? `${name.slice(0, 15)}\u2026` : name;
-}
-
-// src/report/charts.ts
-function chartsOf(report) {
-  const { churn, dragon, personas } = report.checks;
-  const drawers = [
-    ["churn", churn ? () => churnCharts(churn) : null],
-    ["dragon", dragon ? () => dragonCharts(dragon) : null],
-    ["personas", personas ? () => personasCharts(personas) : null]
-  ];
-  const result = { charts: [], problems: [] };
-  const { history } = report;
-  if (history) drawers.push(["dragon", () => [historyChart(history)].filter((c) => c !== null)]);
-  for (const [check2, draw] of drawers) {
-    if (!draw) continue;
-    try {
-      result.charts.push(...draw().map((chart) => ({ ...chart, check: check2 })));
-    } catch (error62) {
-      const reason = error62 instanceof Error ? error62.message : String(error62);
-      result.problems.push(`${check2} charts could not be drawn: ${reason}`);
-    }
-  }
-  return result;
-}
-
-// src/report/mermaid.ts
-var LABEL_LIMIT2 = 40;
-var TITLE_LIMIT = 90;
-function mermaidLabel(text3, limit2 = LABEL_LIMIT2) {
-  const kept = text3.normalize("NFC").replace(/[^\p{L}\p{N} ._\-+:/%()→↔≥≤×·'–]/gu, " ").replace(/\s+/g, " ").trim();
-  const short = kept.length > limit2 ? `${kept.slice(0, limit2 - 1)}\u2026` : kept;
-  return `"${short === "" ? "?" : short}"`;
-}
-function value(v) {
-  if (!Number.isFinite(v)) return "0";
-  return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
-}
-function xyChart(chart) {
-  const series = [...chart.bars ?? [], ...chart.lines ?? []];
-  const largest = series.flat().reduce((m, v) => Number.isFinite(v) ? Math.max(m, v) : m, 0);
-  const [low, high] = chart.yRange ?? [0, largest > 0 ? largest : 1];
-  const lines = [
-    "```mermaid",
-    "xychart-beta",
-    `  title ${mermaidLabel(chart.title, TITLE_LIMIT)}`,
-    `  x-axis [${chart.categories.map((c) => mermaidLabel(c)).join(", ")}]`,
-    `  y-axis ${mermaidLabel(chart.yLabel)} ${value(low)} --> ${value(high)}`,
-    ...(chart.bars ?? []).map((bar) => `  bar [${bar.map(value).join(", ")}]`),
-    ...(chart.lines ?? []).map((line) => `  line [${line.map(value).join(", ")}]`),
-    "```"
-  ];
-  return lines.join("\n");
-}
-
-// src/report/glance.ts
-var MAX_CATEGORIES = 16;
-function churnByDomain(report) {
-  const domains = listOf(field2(report.checks.churn, "comparison", "domains"));
-  const rows2 = domains.map((d) => ({
-    domain: String(field2(d, "domain") ?? "?"),
-    improved: finiteOrNull(field2(d, "improved")),
-    deteriorated: finiteOrNull(field2(d, "deteriorated"))
-  })).filter(
-    (r) => r.improved !== null && r.deteriorated !== null
-  );
-  if (rows2.length < 2 || rows2.length > MAX_CATEGORIES) return null;
-  if (rows2.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
-  return xyChart({
-    title: report.checks.churn?.estimator === "logprobs" ? `Items worse (bars) and better (line) by |\u0394p| \u2265 ${report.run.config.churn.minEffect}, by domain` : "Items reliably worse (bars) and better (line), by domain",
-    categories: rows2.map((r) => r.domain),
-    yLabel: "items",
-    bars: [rows2.map((r) => r.deteriorated)],
-    lines: [rows2.map((r) => r.improved)]
-  });
-}
-function bins(series) {
-  return listOf(field2(series, "bins")).map((bin) => {
-    const low = finiteOrNull(field2(bin, "low")) ?? 0;
-    const high = finiteOrNull(field2(bin, "high")) ?? 0;
-    const moves = finiteOrNull(field2(bin, "moves")) ?? 0;
-    return {
-      label: `${low.toFixed(1)}\u2013${high.toFixed(1)}`,
-      middle: (low + high) / 2,
-      success: moves > 0 ? finiteOrNull(field2(bin, "successShare")) : null
-    };
-  });
-}
-function reliability(report) {
-  const dragon = report.checks.dragon;
-  const series = [field2(dragon, "baseline"), field2(dragon, "candidate")].filter(
-    (s) => typeof s === "object" && s !== null
-  );
-  const perSeries = series.map(bins);
-  const first = perSeries[0];
-  if (!first || first.length === 0) return null;
-  const used = first.map((_, i) => i).filter((i) => perSeries.every((b) => b[i]?.success !== null && b[i] !== void 0));
-  if (used.length < 2) return null;
-  const skipped = first.map((b, i) => used.includes(i) ? null : b.label).filter(Boolean);
-  const chart = xyChart({
-    // Mermaid labels keep no commas, and xychart draws no legend: the title names the lines.
-    title: perSeries.length > 1 ? "Moves that advanced per stated-confidence bin (lines: baseline \xB7 candidate \xB7 perfect)" : "Moves that advanced per stated-confidence bin (lines: the model \xB7 perfect)",
-    categories: used.map((i) => first[i]?.label ?? ""),
-    yLabel: "share advanced",
-    yRange: [0, 1],
-    lines: [
-      ...perSeries.map((b) => used.map((i) => b[i]?.success ?? 0)),
-      used.map((i) => first[i]?.middle ?? 0)
-    ]
-  });
-  if (skipped.length === 0) return chart;
-  return `${chart}
-
-Not drawn: ${skipped.length === 1 ? "the bin" : "the bins"} ${skipped.join(", ")}, where ${perSeries.length > 1 ? "a model" : "the model"} stated no confidence.`;
-}
-function glanceCharts(report) {
-  return [churnByDomain(report), reliability(report)].filter((c) => c !== null);
-}
-
-// src/report/summary.ts
-init_markdown();
-
-// src/operations/render.ts
-init_markdown();
-var mib = (v) => v === null ? "\u2013" : `${(v / 1024).toFixed(1)} GiB`;
-function renderOperations(ops) {
-  const gpu = new Map(ops.gpu.series.map((g2) => [g2.model, g2]));
-  const rows2 = ops.series.map((s) => {
-    const g2 = gpu.get(s.model);
-    const others = s.othersLoaded === null ? "unknown" : s.othersLoaded.length === 0 ? "none" : s.othersLoaded.map((m) => `${codeSpan(m)}${s.unloaded.includes(m) ? " (unloaded)" : ""}`).join(", ");
-    return [
-      codeSpan(s.model),
-      others,
-      s.contextLength === null ? "\u2013" : String(s.contextLength),
-      g2 ? String(g2.samples) : "\u2013",
-      g2 ? mib(g2.peakMemoryMiB) : "\u2013",
-      g2?.meanUtilization != null ? `${Math.round(g2.meanUtilization)}%` : "\u2013",
-      g2?.maxTemperatureC != null ? `${g2.maxTemperatureC} \xB0C` : "\u2013",
-      g2?.meanPowerW != null ? `${num(g2.meanPowerW, 0)} W` : "\u2013",
-      g2 ? g2.foreign.length === 0 ? "none" : escapeText(g2.foreign.join(", ")) : "\u2013"
-    ];
-  });
-  const columns = ops.gpu.available ? 9 : 3;
-  return [
-    "### Runner",
-    "",
-    table(
-      [
-        "series",
-        "other models loaded before",
-        "context (server)",
-        "GPU samples",
-        "peak GPU memory",
-        "mean GPU use",
-        "max temp.",
-        "mean power",
-        "other GPU processes"
-      ].slice(0, columns),
-      rows2.map((row) => row.slice(0, columns)),
-      ["l", "l", "r", "r", "r", "r", "r", "r", "l"].slice(0, columns)
-    ),
-    "",
-    `Parallel requests: ${ops.concurrency} (runner.concurrency; Ollama does not report its OLLAMA_NUM_PARALLEL).${ops.unloadOthers ? " Other models are unloaded before each series (runner.unload-others)." : ""}`
-  ].join("\n");
-}
-
-// src/report/summary.ts
-init_dragon();
-init_neutralise();
-var VERSION_LIMIT = 100;
-var STATUS_ICON = {
-  pass: "\u2705",
-  warn: "\u26A0\uFE0F",
-  fail: "\u274C",
-  inconclusive: "\u2754"
-};
-var SEVERITY_LABEL = {
-  fail: "\u274C fail",
-  inconclusive: "\u2754 inconclusive",
-  warn: "\u26A0\uFE0F warn",
-  info: "\u2139\uFE0F info"
-};
-function renderSummary(report, options = {}) {
-  const blocks = [
-    verdictBlock(report, options),
-    ...gateRules(report.verdict.rules ?? []),
-    ...simulatedNotice(report),
-    ...atAGlance(report),
-    ...glanceCharts(report),
-    ...checkSections(report),
-    ...report.run.operations ? [renderOperations(report.run.operations)] : [],
-    ...report.history ? [renderHistorySection(report.history)] : [],
-    ...chartList(chartsOf(report).charts, options),
-    provenance(report)
-  ];
-  return neutraliseLines(`${blocks.join("\n\n")}
-`);
-}
-function modelsLine(report) {
-  const { baseline, candidate } = report.run.models;
-  const name = (m) => m ? codeSpan(m.model) : "\u2013";
-  if (!candidate) return `Model ${name(baseline)} (single-model run)`;
-  return `Baseline ${name(baseline)} \u2192 candidate ${name(candidate)}`;
-}
-function whereLine(options) {
-  const parts = [];
-  if (options.commit) parts.push(`Commit ${codeSpan(options.commit.slice(0, 12))}`);
-  if (options.runUrl) parts.push(link("workflow run", options.runUrl));
-  return parts.length > 0 ? parts.join(" \xB7 ") : null;
-}
-function heading(report) {
-  const { status } = report.verdict;
-  const shard = report.run.coverage?.shard;
-  if (shard && status !== "inconclusive") {
-    return `## \u{1F9E9} model-gate: shard ${escapeText(shard)} measured
-
-This slice of the plan alone reads **${status}**; it is not the gate's verdict: \`model-gate analyze\` over every shard's log decides.`;
-  }
-  const of = shard ? ` (shard ${escapeText(shard)})` : "";
-  return `## ${STATUS_ICON[status]} model-gate verdict: ${status}${of}`;
-}
-function verdictBlock(report, options) {
-  const { reasons, suppressed } = report.verdict;
-  const count4 = (severity) => reasons.filter((r) => r.severity === severity).length;
-  const counts = [
-    // One rule can fail several times (once per assistant, per domain): count findings.
-    plural2(count4("fail"), "failure", "failures"),
-    // Two inconclusive findings of one check (timeouts and invalid answers) are one check.
-    plural2(
-      new Set(reasons.filter((r) => r.severity === "inconclusive").map((r) => r.check)).size,
-      "check could not be measured",
-      "checks could not be measured"
-    ),
-    plural2(count4("warn"), "warning", "warnings")
-  ].filter((part) => part !== "");
-  const lines = [heading(report)];
-  const missing = report.run.coverage?.missing;
-  if (missing) lines.push("", `**${escapeText(missing)}**`);
-  const where = whereLine(options);
-  if (where) lines.push("", where);
-  lines.push(
-    "",
-    `${modelsLine(report)}${counts.length > 0 ? ` \xB7 ${counts.join(", ")}` : " \xB7 every gate rule passed"}`
-  );
-  if (reasons.length > 0) lines.push("", findingsTable(reasons));
-  if (suppressed.length > 0) {
-    const checks = [...new Set(suppressed.map((f) => f.check))].join(", ");
-    lines.push(
-      "",
-      `Not counted, because the measurement of ${checks} was inconclusive (numbers from a perturbed run cannot claim a regression):`,
-      "",
-      findingsTable(suppressed)
-    );
-  }
-  return lines.join("\n");
-}
-var OUTCOME_LABEL = {
-  pass: "\u2705 pass",
-  ...SEVERITY_LABEL,
-  "not-evaluated": "\u2013 not evaluated"
-};
-function gateRules(rules) {
-  if (rules.length === 0) return [];
-  const body = table(
-    ["", "check", "rule", "tests", "false alarm (identical models)", "smallest change detected"],
-    rules.map((r) => [
-      OUTCOME_LABEL[r.outcome],
-      r.check,
-      codeSpan(r.rule),
-      escapeText(r.tests),
-      `\u2264 ${percent2(r.falseAlarmRate, r.falseAlarmRate < 0.01 ? 2 : 1)} \xB7 ${escapeText(r.falseAlarmBasis)}`,
-      escapeText(r.detects)
-    ])
-  );
-  const total = rules.reduce((sum2, r) => sum2 + r.falseAlarmRate, 0);
-  return [
-    details(
-      `Gate rules as tests: ${rules.length} rules, two identical models fail at most ${percent2(Math.min(1, total), 1)} of runs`,
-      body
-    )
-  ];
-}
-function findingsTable(findings) {
-  return table(
-    ["", "check", "rule", "finding"],
-    findings.map((f) => [
-      SEVERITY_LABEL[f.severity],
-      f.check,
-      codeSpan(f.rule),
-      escapeText(f.message)
-    ])
-  );
-}
-function plural2(n, one, many) {
-  if (n === 0) return "";
-  return `${n} ${n === 1 ? one : many}`;
-}
-function simulatedNotice(report) {
-  const { provider, models } = report.run;
-  const simulated = provider.simulated || Boolean(models.baseline?.simulated || models.candidate?.simulated);
-  if (!simulated) return [];
-  return [
-    "> [!NOTE]\n> Simulated models: these numbers come from the built-in simulator, not from a real model. They show how the gate works, not how any model behaves."
-  ];
-}
-function atAGlance(report) {
-  const h = report.headline;
-  const rows2 = [];
-  if (report.checks.churn) {
-    const exact = report.checks.churn.estimator === "logprobs";
-    const changed = exact ? `changed by \u2265 ${report.run.config.churn.minEffect}` : "reliably changed";
-    rows2.push([`churn rate (items ${changed})`, percent2(h.churnRate)]);
-    rows2.push([
-      exact ? `items worse by \u2265 ${report.run.config.churn.minEffect}` : "items reliably worse",
-      h.deteriorated === null ? "\u2013" : String(h.deteriorated)
-    ]);
-    const lost = report.checks.churn.comparison?.domains?.filter((d) => d.loss === true) ?? [];
-    rows2.push([
-      "domains that lost accuracy",
-      lost.length === 0 ? "none" : lost.map((d) => {
-        const fell = `${((d.delta ?? 0) * 100).toFixed(1)} pts`;
-        return `${escapeText(d.domain)} (${fell}${d.reversal ? ", reversal" : ""})`;
-      }).join(", ")
-    ]);
-  }
-  if (report.checks.dragon) {
-    rows2.push(["ECE baseline", num(h.eceBaseline)]);
-    if (report.run.models.candidate) rows2.push(["ECE candidate", num(h.eceCandidate)]);
-  }
-  if (report.checks.personas)
-    rows2.push(["persona attribution accuracy", percent2(h.personaAccuracy)]);
-  if (rows2.length === 0) return [];
-  return [table(["at a glance", "value"], rows2, ["l", "r"])];
-}
-var RENDERERS = {
-  churn: (report) => report.checks.churn && renderChurnSection(report.checks.churn),
-  dragon: (report) => report.checks.dragon && renderDragonSection(report.checks.dragon),
-  personas: (report) => report.checks.personas && renderPersonasSection(report.checks.personas)
-};
-function checkSections(report) {
-  const out = [];
-  for (const [check2, render] of Object.entries(RENDERERS)) {
-    try {
-      const markdown = render(report);
-      if (markdown) out.push(markdown.trim());
-    } catch (error62) {
-      const reason = error62 instanceof Error ? error62.message : String(error62);
-      out.push(`### ${check2}
-
-This section could not be rendered: ${escapeText(reason)}`);
-    }
-  }
-  return out;
-}
-function chartList(charts, options) {
-  if (charts.length === 0) return [];
-  const item = (chart) => options.chartsUrl === void 0 ? `- ${relativeLink(chart.title, chart.file)}` : `- ${escapeText(chart.title)}: ${codeSpan(chart.file)}`;
-  const where = options.chartsUrl === void 0 ? "SVG files beside this summary" : `SVG files in the ${link("artifact of this run", options.chartsUrl)}`;
-  return [`#### Charts
-
-${where}:
-
-${charts.map(item).join("\n")}`];
-}
-function seedRanges(seeds) {
-  const sorted = [...new Set(seeds)].sort((a, b) => a - b);
-  const parts = [];
-  let start = sorted[0];
-  let previous = start;
-  for (const seed of [...sorted.slice(1), Number.NaN]) {
-    if (start === void 0 || previous === void 0) break;
-    if (seed === previous + 1) {
-      previous = seed;
-      continue;
-    }
-    parts.push(start === previous ? String(start) : `${start}\u2013${previous}`);
-    start = seed;
-    previous = seed;
-  }
-  return parts.join(", ");
-}
-function provenance(report) {
-  const { run } = report;
-  const config2 = run.config;
-  const modelRows = ["baseline", "candidate"].flatMap((role) => {
-    const m = run.models[role];
-    if (!m) return [];
-    return [
-      [
-        role,
-        codeSpan(m.model),
-        m.digest ? codeSpan(neutralise(m.digest, VERSION_LIMIT)) : "unknown",
-        m.quantization ? escapeText(m.quantization) : "unknown",
-        m.parameterSize ? escapeText(m.parameterSize) : "unknown",
-        m.family ? escapeText(m.family) : "unknown"
-      ]
-    ];
-  });
-  const parts = [
-    `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${run.provider.version ? codeSpan(neutralise(run.provider.version, VERSION_LIMIT)) : "unknown"}${run.provider.simulated ? " (simulated)" : ""}.`,
-    table(["role", "model", "digest", "quantization", "parameters", "family"], modelRows)
-  ];
-  const settings = [];
-  const checks = new Set(config2.checks);
-  if (checks.has("churn") && config2.churn.estimator === "logprobs") {
-    settings.push(["churn estimator", "logprobs (letter probabilities, one evaluation per item)"]);
-    settings.push(["churn temperature of p(correct)", String(config2.churn.temperature)]);
-    settings.push(["churn change threshold |\u0394p|", String(config2.churn.minEffect)]);
-  } else if (checks.has("churn")) {
-    settings.push(["churn samples per item (K)", String(config2.churn.samples)]);
-    settings.push(["churn temperature", String(config2.churn.temperature)]);
-    settings.push([
-      "churn seeds",
-      `${config2.churn.baseSeed}\u2013${config2.churn.baseSeed + config2.churn.samples - 1}${config2.churn.greedy ? `, greedy ${config2.churn.greedySeed}` : ""}`
-    ]);
-    settings.push([
-      "churn gate method",
-      config2.churn.method === "fisher-bh" ? "Fisher exact test + Benjamini\u2013Hochberg (method: fisher-bh)" : "Reliable Change Index (method: rci)"
-    ]);
-  }
-  if (checks.has("dragon")) {
-    settings.push(["dragon games (seeds)", seedRanges(config2.dragon.seeds)]);
-    settings.push(["dragon sampling seed", String(config2.dragon.seed)]);
-    settings.push(["dragon walls / hints", `${config2.dragon.walls} / ${config2.dragon.hints}`]);
-  }
-  if (checks.has("personas")) {
-    settings.push(["personas seed", String(config2.personas.seed)]);
-    settings.push(["personas vectors", config2.personas.vectors]);
-  }
-  settings.push(["context length (num_ctx)", String(config2.runner.numCtx)]);
-  settings.push(["tool", `${escapeText(report.tool.name)} ${escapeText(report.tool.version)}`]);
-  settings.push(["report created", report.createdAt]);
-  if (run.shards.length > 0)
-    settings.push(["shards merged", run.shards.map(escapeText).join(", ")]);
-  if (run.logs.length > 0) settings.push(["sample logs", run.logs.map(codeSpan).join(", ")]);
-  parts.push(table(["setting", "value"], settings));
-  const hashes = Object.entries(run.promptHashes ?? {});
-  if (hashes.length > 0) {
-    parts.push(
-      table(
-        ["prompt", "SHA-256"],
-        hashes.map(([name, hash2]) => [escapeText(name), codeSpan(hash2)])
-      )
-    );
-  }
-  if (run.requests.length > 0) {
-    parts.push(
-      table(
-        ["model", "requests", "ok", "invalid", "timeout", "error", "mean latency", "perturbed"],
-        run.requests.map((r) => [
-          codeSpan(r.model),
-          String(r.total),
-          String(r.ok),
-          String(r.invalid),
-          String(r.timeout),
-          String(r.error),
-          r.meanLatencyMs === null ? "\u2013" : `${Math.round(r.meanLatencyMs)} ms`,
-          r.perturbed ? "yes" : "no"
-        ]),
-        ["l", "r", "r", "r", "r", "r", "r", "l"]
-      )
-    );
-  }
-  if (run.operations) parts.push(escapeText(run.operations.gpu.note));
-  if (run.loadedBefore && run.loadedBefore.length > 0) {
-    parts.push(
-      `Models loaded on the server before the run: ${run.loadedBefore.map(codeSpan).join(", ")}`
-    );
-  }
-  if (run.warnings.length > 0) {
-    parts.push(`Warnings:
-
-${run.warnings.map((w) => `- ${escapeText(w)}`).join("\n")}`);
-  }
-  return details("Measurement provenance", parts.join("\n\n"));
-}
-
-// src/report/write.ts
-var CHART_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.svg$/;
-async function writeReport(report, outputDir) {
-  const dir = resolve(outputDir);
-  const { charts, problems } = chartsOf(report);
-  const seen = /* @__PURE__ */ new Set();
-  for (const chart of charts) {
-    if (!CHART_FILE.test(chart.file) || seen.has(chart.file)) {
-      throw new Error(
-        `chart file name ${JSON.stringify(chart.file)} is not a unique plain .svg name`
-      );
-    }
-    seen.add(chart.file);
-  }
-  const written = {
-    dir,
-    report: join(dir, "report.json"),
-    summary: join(dir, "summary.md"),
-    charts: charts.map((chart) => join(dir, chart.file)),
-    problems
-  };
-  const complete = problems.length === 0 ? report : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
-  try {
-    await mkdir2(dir, { recursive: true });
-    await writeFile(written.report, `${JSON.stringify(complete, null, 2)}
-`);
-    await writeFile(written.summary, renderSummary(complete));
-    for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new InputError(`cannot write the report into ${outputDir}: ${reason}`, [
-      "expected a writable directory (output.dir in model-gate.yml, or --output-dir)"
-    ]);
-  }
-  return written;
-}
-
-// src/runner/resume.ts
-function indexPrior(records) {
-  const index2 = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const parts = record2.key.split("/");
-    for (let n = parts.length; n >= 1; n--) {
-      const key = priorKey(record2.check, record2.model, record2.digest, parts.slice(0, n).join("/"));
-      const list3 = index2.get(key) ?? [];
-      list3.push(record2);
-      index2.set(key, list3);
-    }
-  }
-  return index2;
-}
-function priorKey(check2, model, digest, key) {
-  return JSON.stringify([check2, model, digest, key]);
-}
-function checkRecordBelongs(record2, unit, digest) {
-  const keyFits = record2.key === unit.key || record2.key.startsWith(`${unit.key}/`);
-  if (record2.check !== unit.check || record2.model !== unit.model || !keyFits) {
-    throw new Error(
-      `unit ${unit.check}/${unit.model}/${unit.key} emitted a record for ${record2.check}/${record2.model}/${record2.key}`
-    );
-  }
-  if (record2.digest !== digest) {
-    throw new Error(
-      `unit ${unit.check}/${unit.key} emitted digest ${record2.digest} instead of the model's ${digest}: resume would not find it`
-    );
-  }
-}
-function splitStale(records, units2) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const unit of units2) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
-  const groups = /* @__PURE__ */ new Map();
-  const unplanned = [];
-  for (const record2 of records) {
-    const unit = owningUnit(record2, byKey);
-    if (!unit) unplanned.push(record2);
-    if (!unit?.current) continue;
-    const group = priorKey(unit.check, unit.model, record2.digest, unit.key);
-    const entry = groups.get(group) ?? { unit, records: [] };
-    entry.records.push(record2);
-    groups.set(group, entry);
-  }
-  const stale = /* @__PURE__ */ new Set();
-  const replaced = /* @__PURE__ */ new Set();
-  const answered = /* @__PURE__ */ new Set();
-  const touched = /* @__PURE__ */ new Set();
-  for (const { unit, records: own2 } of groups.values()) {
-    const kept = new Set(unit.current?.(own2) ?? own2);
-    const superseded = new Set(unit.replaced?.(own2) ?? []);
-    touched.add(unit);
-    if (kept.size > 0) answered.add(unit);
-    for (const record2 of own2) {
-      if (kept.has(record2)) continue;
-      (superseded.has(record2) ? replaced : stale).add(record2);
-    }
-  }
-  return {
-    current: records.filter((r) => !stale.has(r) && !replaced.has(r)),
-    stale: records.filter((r) => stale.has(r)),
-    replaced: records.filter((r) => replaced.has(r)),
-    unplanned,
-    staleUnits: [...touched].filter((unit) => !answered.has(unit))
-  };
-}
-function owningUnit(record2, byKey) {
-  const parts = record2.key.split("/");
-  for (let n = parts.length; n >= 1; n--) {
-    const key = JSON.stringify([record2.check, record2.model, parts.slice(0, n).join("/")]);
-    const unit = byKey.get(key);
-    if (unit) return unit;
-  }
-  return void 0;
-}
-
-// src/runner/cost.ts
-function estimatedCalls(unit) {
-  return Math.max(0, unit.estimatedCalls ?? unit.expectedCalls);
-}
-function longestFirst(a, b) {
-  return estimatedCalls(b) - estimatedCalls(a);
-}
-
-// src/runner/shard.ts
-function weight(unit) {
-  return Math.max(1, estimatedCalls(unit));
-}
-function compareText(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function assignmentOrder(a, b) {
-  return weight(b) - weight(a) || compareText(a.check, b.check) || compareText(a.model, b.model) || compareText(a.key, b.key);
-}
-function shardAssignment(units2, count4) {
-  const load = new Array(count4).fill(0);
-  const shardOf = /* @__PURE__ */ new Map();
-  for (const unit of [...units2].sort(assignmentOrder)) {
-    let target = 0;
-    for (let s = 1; s < count4; s++) if ((load[s] ?? 0) < (load[target] ?? 0)) target = s;
-    load[target] = (load[target] ?? 0) + weight(unit);
-    shardOf.set(unit, target);
-  }
-  return { shardOf, load };
-}
-function selectShard(units2, shard) {
-  if (!shard || shard.count === 1) return [...units2];
-  const { index: index2, count: count4 } = shard;
-  if (!Number.isInteger(index2) || !Number.isInteger(count4) || index2 < 1 || index2 > count4) {
-    throw new InputError(`shard: expected "i/n" with 1 \u2264 i \u2264 n, got "${index2}/${count4}"`);
-  }
-  const { shardOf } = shardAssignment(units2, count4);
-  return units2.filter((unit) => shardOf.get(unit) === index2 - 1);
-}
-function shardLabel(shard) {
-  return shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null;
-}
-
-// src/job/checks.ts
-import { createHash as createHash8 } from "node:crypto";
-
-// src/stats/mcnemar.ts
-function mcnemarTest(worse, better) {
-  for (const count4 of [worse, better]) {
-    if (!Number.isInteger(count4) || count4 < 0) {
-      throw new RangeError(`mcnemarTest needs non-negative integer counts, got ${count4}`);
-    }
-  }
-  const m = worse + better;
-  if (m === 0) return { worse, better, exactP: 1, midP: 1 };
-  const k = Math.min(worse, better);
-  let logTerm = -m * Math.LN2;
-  let cumulative = 0;
-  let pointAtK = 0;
-  for (let i = 0; i <= k; i++) {
-    const term = Math.exp(logTerm);
-    cumulative += term;
-    if (i === k) pointAtK = term;
-    logTerm += Math.log((m - i) / (i + 1));
-  }
-  return {
-    worse,
-    better,
-    exactP: Math.min(1, 2 * cumulative),
-    midP: Math.min(1, 2 * cumulative - pointAtK)
-  };
 }
 
 // src/stats/spearmanBrown.ts
@@ -37958,12 +36473,12 @@ function allHalfSplits(samples) {
   }
   return splits;
 }
-function randomHalfSplits(samples, count4, rng) {
+function randomHalfSplits(samples, count5, rng) {
   const half = Math.floor(samples / 2);
   const words2 = wordsFor(samples);
   const indices = Array.from({ length: samples }, (_, i) => i);
   const splits = [];
-  for (let s = 0; s < count4; s++) splits.push(maskOf(rng.shuffle(indices).slice(0, half), words2));
+  for (let s = 0; s < count5; s++) splits.push(maskOf(rng.shuffle(indices).slice(0, half), words2));
   return splits;
 }
 function halfSplits(samples, maxSplits, rng) {
@@ -37988,96 +36503,30 @@ function fullyAnswered(masks, fullMask) {
   let sumXX = 0;
   fullIndex.forEach((i, f) => {
     correct[f] = masks.correct[i];
-    const count4 = popcount(masks.correct[i]);
-    x2[f] = count4;
-    sumX += count4;
-    sumXX += count4 * count4;
+    const count5 = popcount(masks.correct[i]);
+    x2[f] = count5;
+    sumX += count5;
+    sumXX += count5 * count5;
   });
   return { correct, x: x2, sumX, sumXX, partial: partial2 };
 }
+function addPair(sums, accA, accB) {
+  sums.n++;
+  sums.sa += accA;
+  sums.sb += accB;
+  sums.saa += accA * accA;
+  sums.sbb += accB * accB;
+  sums.sab += accA * accB;
+}
 function splitHalfReliability(masks, splits) {
   const rValues = [];
-  const { words: words2, items: items2, correct, valid } = masks;
   const fullLast = masks.samples % 32 === 0 ? 4294967295 : 2 ** (masks.samples % 32) - 1 >>> 0;
   const full = fullyAnswered(masks, fullLast);
   for (const split of splits) {
-    let n = 0;
-    let sa = 0;
-    let sb = 0;
-    let saa = 0;
-    let sbb = 0;
-    let sab = 0;
-    if (words2 === 1) {
-      const a = split[0];
-      const b = ~a & fullLast;
-      const ha = popcount(a);
-      const hb = popcount(b);
-      let s1 = 0;
-      let s2 = 0;
-      let sxca = 0;
-      const fullCorrect = full.correct;
-      const fullX = full.x;
-      const m = fullCorrect.length;
-      for (let f = 0; f < m; f++) {
-        let bits = fullCorrect[f] & a;
-        bits -= bits >>> 1 & 1431655765;
-        bits = (bits & 858993459) + (bits >>> 2 & 858993459);
-        const ca = Math.imul(bits + (bits >>> 4) & 252645135, 16843009) >>> 24;
-        s1 += ca;
-        s2 += ca * ca;
-        sxca += fullX[f] * ca;
-      }
-      if (m > 0) {
-        n += m;
-        sa += s1 / ha;
-        sb += (full.sumX - s1) / hb;
-        saa += s2 / (ha * ha);
-        sbb += (full.sumXX - 2 * sxca + s2) / (hb * hb);
-        sab += (sxca - s2) / (ha * hb);
-      }
-      for (const i of full.partial) {
-        const c = correct[i];
-        const v = valid[i];
-        const va = popcount(v & a);
-        const vb = popcount(v & b);
-        if (va === 0 || vb === 0) continue;
-        const accA = popcount(c & a) / va;
-        const accB = popcount(c & b) / vb;
-        n++;
-        sa += accA;
-        sb += accB;
-        saa += accA * accA;
-        sbb += accB * accB;
-        sab += accA * accB;
-      }
-    } else {
-      for (let i = 0; i < items2; i++) {
-        let ca = 0;
-        let cb = 0;
-        let va = 0;
-        let vb = 0;
-        for (let w = 0; w < words2; w++) {
-          const full2 = w === words2 - 1 ? fullLast : 4294967295;
-          const a = split[w];
-          const b = ~a & full2;
-          const c = correct[i * words2 + w];
-          const v = valid[i * words2 + w];
-          ca += popcount(c & a);
-          cb += popcount(c & b);
-          va += popcount(v & a);
-          vb += popcount(v & b);
-        }
-        if (va === 0 || vb === 0) continue;
-        const accA = ca / va;
-        const accB = cb / vb;
-        n++;
-        sa += accA;
-        sb += accB;
-        saa += accA * accA;
-        sbb += accB * accB;
-        sab += accA * accB;
-      }
-    }
+    const sums = { n: 0, sa: 0, sb: 0, saa: 0, sbb: 0, sab: 0 };
+    if (masks.words === 1) sumOneWordSplit(masks, full, split[0], fullLast, sums);
+    else sumManyWordSplit(masks, split, fullLast, sums);
+    const { n, sa, sb, saa, sbb, sab } = sums;
     if (n < 2) continue;
     const sxx = saa - sa * sa / n;
     const syy = sbb - sb * sb / n;
@@ -38087,11 +36536,75 @@ function splitHalfReliability(masks, splits) {
   }
   if (rValues.length === 0) return { reliability: Number.NaN, medianR: Number.NaN, usedSplits: 0 };
   rValues.sort((x2, y2) => x2 - y2);
-  const middle = rValues.length / 2;
-  const medianR = Number.isInteger(middle) ? (rValues[middle - 1] + rValues[middle]) / 2 : rValues[Math.floor(middle)];
   const reliabilities = rValues.map((r) => spearmanBrown(r)).sort((x2, y2) => x2 - y2);
-  const reliability2 = Number.isInteger(middle) ? (reliabilities[middle - 1] + reliabilities[middle]) / 2 : reliabilities[Math.floor(middle)];
-  return { reliability: reliability2, medianR, usedSplits: rValues.length };
+  return {
+    reliability: middleOfSorted(reliabilities),
+    medianR: middleOfSorted(rValues),
+    usedSplits: rValues.length
+  };
+}
+function middleOfSorted(sorted) {
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+}
+function sumOneWordSplit(masks, full, a, fullLast, sums) {
+  const b = ~a & fullLast;
+  const ha = popcount(a);
+  const hb = popcount(b);
+  let s1 = 0;
+  let s2 = 0;
+  let sxca = 0;
+  const fullCorrect = full.correct;
+  const fullX = full.x;
+  const m = fullCorrect.length;
+  for (let f = 0; f < m; f++) {
+    let bits = fullCorrect[f] & a;
+    bits -= bits >>> 1 & 1431655765;
+    bits = (bits & 858993459) + (bits >>> 2 & 858993459);
+    const ca = Math.imul(bits + (bits >>> 4) & 252645135, 16843009) >>> 24;
+    s1 += ca;
+    s2 += ca * ca;
+    sxca += fullX[f] * ca;
+  }
+  if (m > 0) {
+    sums.n += m;
+    sums.sa += s1 / ha;
+    sums.sb += (full.sumX - s1) / hb;
+    sums.saa += s2 / (ha * ha);
+    sums.sbb += (full.sumXX - 2 * sxca + s2) / (hb * hb);
+    sums.sab += (sxca - s2) / (ha * hb);
+  }
+  const { correct, valid } = masks;
+  for (const i of full.partial) {
+    const c = correct[i];
+    const v = valid[i];
+    const va = popcount(v & a);
+    const vb = popcount(v & b);
+    if (va === 0 || vb === 0) continue;
+    addPair(sums, popcount(c & a) / va, popcount(c & b) / vb);
+  }
+}
+function sumManyWordSplit(masks, split, fullLast, sums) {
+  const { words: words2, items: items2, correct, valid } = masks;
+  for (let i = 0; i < items2; i++) {
+    let ca = 0;
+    let cb = 0;
+    let va = 0;
+    let vb = 0;
+    for (let w = 0; w < words2; w++) {
+      const full = w === words2 - 1 ? fullLast : 4294967295;
+      const a = split[w];
+      const b = ~a & full;
+      const c = correct[i * words2 + w];
+      const v = valid[i * words2 + w];
+      ca += popcount(c & a);
+      cb += popcount(c & b);
+      va += popcount(v & a);
+      vb += popcount(v & b);
+    }
+    if (va === 0 || vb === 0) continue;
+    addPair(sums, ca / va, cb / vb);
+  }
 }
 
 // src/stats/gamma.ts
@@ -38220,6 +36733,465 @@ function assertDf(df) {
   if (!(df > 0)) throw new RangeError(`Student t needs degrees of freedom > 0, got ${df}`);
 }
 
+// src/checks/churn/analyseShared.ts
+var DOMAIN_BOOTSTRAP_SEED = 44;
+var DOMAIN_BOOTSTRAP_REPLICATES = 2e3;
+var DEFAULT_CHECK_SHARE = 0.05 / 3;
+var finite2 = (v) => Number.isFinite(v) ? v : null;
+var ratio = (a, b) => b === 0 ? null : a / b;
+function countShare(count5, base) {
+  const ci = wilsonInterval(count5, base);
+  return {
+    count: count5,
+    share: ratio(count5, base),
+    low: base === 0 ? null : ci.low,
+    high: base === 0 ? null : ci.high
+  };
+}
+function flagSet(improved, deteriorated, base) {
+  return {
+    base,
+    improved: countShare(improved, base),
+    deteriorated: countShare(deteriorated, base),
+    unchanged: countShare(base - improved - deteriorated, base)
+  };
+}
+function accuracyAndRequests(accuracies, requests) {
+  const accuracy = tInterval(accuracies);
+  return {
+    accuracy: {
+      mean: finite2(accuracy.mean),
+      low: finite2(accuracy.low),
+      high: finite2(accuracy.high)
+    },
+    requests: { ...requests },
+    invalidShare: ratio(requests.invalid, requests.total),
+    timeoutShare: ratio(requests.timeout, requests.total)
+  };
+}
+function summariseFlags(classes, deltas, counted) {
+  let improved = 0;
+  let deteriorated = 0;
+  let positive = 0;
+  let total = 0;
+  const changedDeltas = [];
+  for (let i = 0; i < classes.length; i++) {
+    if (!counted(i)) continue;
+    total++;
+    const delta = deltas[i];
+    if (delta > 0) positive++;
+    const flag = classes[i];
+    if (flag === 0) continue;
+    if (flag > 0) improved++;
+    else deteriorated++;
+    changedDeltas.push(Math.abs(delta));
+  }
+  return {
+    improved,
+    deteriorated,
+    counted: total,
+    all: flagSet(improved, deteriorated, classes.length),
+    churnRate: ratio(improved + deteriorated, classes.length),
+    net: improved - deteriorated,
+    medianAbsDelta: changedDeltas.length === 0 ? null : median(changedDeltas),
+    breadthRatio: ratio(improved, positive)
+  };
+}
+function pairedDeltas(items2, p1, p2) {
+  const deltas = new Float64Array(items2.length);
+  const paired = [];
+  const pairedDomains = [];
+  items2.forEach((item, i) => {
+    deltas[i] = p2[i] - p1[i];
+    if (Number.isFinite(deltas[i])) {
+      paired.push(deltas[i]);
+      pairedDomains.push(item.domain);
+    }
+  });
+  return { deltas, paired, pairedDomains };
+}
+function unknownItemsWarning(count5) {
+  return `${count5} records name items that are not in the item file (ignored)`;
+}
+function otherEstimatorWarning(count5, chosen) {
+  const other = chosen === "sampled" ? "logprobs" : "sampled";
+  return `${count5} records of the ${other} estimator are in the log; with churn.estimator: ${chosen} they are left aside`;
+}
+function aggregateDelta(paired, domains, interval2) {
+  const t = tInterval(paired);
+  if (interval2 === "items") {
+    return {
+      mean: finite2(t.mean),
+      low: finite2(t.low),
+      high: finite2(t.high),
+      n: paired.length,
+      interval: interval2
+    };
+  }
+  const groups = /* @__PURE__ */ new Map();
+  paired.forEach((d, i) => {
+    const key = domains[i];
+    const group = groups.get(key) ?? [];
+    group.push(d);
+    groups.set(key, group);
+  });
+  const units2 = [...groups.values()];
+  const meanOf = (resample) => {
+    let sum2 = 0;
+    let count5 = 0;
+    for (const group of resample) {
+      for (const v of group) sum2 += v;
+      count5 += group.length;
+    }
+    return count5 === 0 ? Number.NaN : sum2 / count5;
+  };
+  const boot = percentileBootstrap(units2, meanOf, {
+    rng: createRng(DOMAIN_BOOTSTRAP_SEED),
+    replicates: DOMAIN_BOOTSTRAP_REPLICATES
+  });
+  return {
+    mean: finite2(t.mean),
+    low: units2.length < 2 ? null : finite2(boot.low),
+    high: units2.length < 2 ? null : finite2(boot.high),
+    n: paired.length,
+    interval: interval2
+  };
+}
+function meanOfFinite(values) {
+  const kept = values.filter(Number.isFinite);
+  return kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length;
+}
+function domainTable(items2, p1, p2, deltas, classes, overall, judge) {
+  const byDomain = /* @__PURE__ */ new Map();
+  items2.forEach((item, i) => {
+    const list3 = byDomain.get(item.domain) ?? [];
+    list3.push(i);
+    byDomain.set(item.domain, list3);
+  });
+  return [...byDomain.entries()].map(([domain2, indices]) => {
+    const improved = indices.filter((i) => classes[i] > 0).length;
+    const deteriorated = indices.filter((i) => classes[i] < 0).length;
+    const { test, loss, gain } = judge(domain2, indices);
+    return {
+      domain: domain2,
+      items: indices.length,
+      baselineAccuracy: meanOfFinite(indices.map((i) => p1[i])),
+      candidateAccuracy: meanOfFinite(indices.map((i) => p2[i])),
+      delta: meanOfFinite(indices.map((i) => deltas[i])),
+      improved,
+      deteriorated,
+      net: improved - deteriorated,
+      loss,
+      gain,
+      reversal: loss && overall === "up" || gain && overall === "down",
+      test
+    };
+  }).sort(
+    (a, b) => (a.delta ?? 0) - (b.delta ?? 0) || a.net - b.net || a.domain.localeCompare(b.domain)
+  );
+}
+
+// src/stats/stagedExact.ts
+var RELATIVE_TOLERANCE2 = 1 + 1e-7;
+function checkStratum(s) {
+  for (const value3 of [s.x1, s.n1, s.x2, s.n2]) {
+    if (!Number.isInteger(value3) || value3 < 0) {
+      throw new RangeError(`stagedExact needs non-negative integer counts, got ${value3}`);
+    }
+  }
+  if (s.x1 > s.n1 || s.x2 > s.n2) {
+    throw new RangeError(`stagedExact: successes above trials (${s.x1}/${s.n1}, ${s.x2}/${s.n2})`);
+  }
+}
+function conditionalDistribution(strata) {
+  let low = 0;
+  let pmf = [1];
+  for (const s of strata) {
+    checkStratum(s);
+    const t = s.x1 + s.x2;
+    const { low: from, pmf: law } = hypergeometric(s.n1, s.n2, t);
+    low += from;
+    if (law.length === 1) continue;
+    const next = new Array(pmf.length + law.length - 1).fill(0);
+    for (let a = 0; a < pmf.length; a++) {
+      const pa = pmf[a];
+      for (let b = 0; b < law.length; b++) {
+        next[a + b] = next[a + b] + pa * law[b];
+      }
+    }
+    pmf = next;
+  }
+  return { low, pmf };
+}
+function conditionalExactTwoSided(strata) {
+  const { low, pmf } = conditionalDistribution(strata);
+  if (pmf.length === 1) return 1;
+  let observed = 0;
+  for (const s of strata) observed += s.x2;
+  const at = pmf[observed - low];
+  let total = 0;
+  for (const p of pmf) if (p <= at * RELATIVE_TOLERANCE2) total += p;
+  return Math.min(1, total);
+}
+
+// src/checks/churn/adaptive.ts
+function decideNextStage(pooledCorrect, pooledSamples, samplesPerModel, design) {
+  if (samplesPerModel >= design.samplesMax) return { action: "stop", reason: "samples-max" };
+  if (pooledSamples > 0) {
+    const share3 = pooledCorrect / pooledSamples;
+    if (share3 <= design.settledShare || share3 >= 1 - design.settledShare) {
+      return { action: "stop", reason: "settled" };
+    }
+  }
+  return {
+    action: "continue",
+    samples: Math.min(design.stage, design.samplesMax - samplesPerModel)
+  };
+}
+function stageStrata(stages) {
+  return stages.map((s) => ({
+    x1: s.baselineCorrect,
+    n1: s.baselineSamples,
+    x2: s.candidateCorrect,
+    n2: s.candidateSamples
+  }));
+}
+function adaptiveItemPValue(stages) {
+  return conditionalExactTwoSided(stageStrata(stages));
+}
+function isFutile(stages, design) {
+  if (design.futility === void 0) return false;
+  const taken = stages.reduce((sum2, s) => sum2 + s.baselineSamples, 0);
+  if (taken < design.futility.fromSamples) return false;
+  return adaptiveItemPValue(stages) > design.futility.pAbove;
+}
+function adaptiveItemTest(stages, design) {
+  let firstLook = stages.length;
+  if (design.futility !== void 0) {
+    let taken = 0;
+    for (let i = 0; i < stages.length; i++) {
+      taken += stages[i].baselineSamples;
+      if (taken >= design.futility.fromSamples) {
+        firstLook = i + 1;
+        break;
+      }
+    }
+  }
+  const last = stages.length;
+  const futile = design.futility !== void 0 && decideNextStage(
+    stages.reduce((s, x2) => s + x2.baselineCorrect + x2.candidateCorrect, 0),
+    stages.reduce((s, x2) => s + x2.baselineSamples + x2.candidateSamples, 0),
+    stages.reduce((s, x2) => s + x2.baselineSamples, 0),
+    design
+  ).action === "continue" && isFutile(stages, design);
+  return {
+    pValue: futile ? 1 : adaptiveItemPValue(stages),
+    futile,
+    domainStrata: stageStrata(stages.slice(0, Math.min(firstLook, last)))
+  };
+}
+function designOf(settings) {
+  return {
+    firstStage: settings.samplesFirst,
+    stage: settings.samplesStep,
+    samplesMax: settings.samplesMax,
+    settledShare: settings.settledShare,
+    ...settings.futilityP < 1 ? { futility: { fromSamples: settings.futilityFrom, pAbove: settings.futilityP } } : {}
+  };
+}
+function replayItem(outcome2, design) {
+  const stages = [];
+  let from = 0;
+  let size = design.firstStage;
+  let pooledCorrect = 0;
+  let pooledValid = 0;
+  for (; ; ) {
+    const to = from + size;
+    const stage = {
+      baselineCorrect: 0,
+      baselineSamples: 0,
+      candidateCorrect: 0,
+      candidateSamples: 0
+    };
+    let recorded = 0;
+    for (let k = from; k < to; k++) {
+      for (const model of [0, 1]) {
+        const value3 = outcome2(model, k);
+        if (value3 === void 0) continue;
+        recorded++;
+        if (value3 === null) continue;
+        if (model === 0) stage.baselineSamples++;
+        else stage.candidateSamples++;
+        if (value3 && model === 0) stage.baselineCorrect++;
+        if (value3 && model === 1) stage.candidateCorrect++;
+      }
+    }
+    if (recorded === 0 && from > 0) return { stages, samples: from, stop: "open", wanted: to };
+    stages.push(stage);
+    if (recorded < 2 * size) return { stages, samples: to, stop: "open", wanted: to };
+    pooledCorrect += stage.baselineCorrect + stage.candidateCorrect;
+    pooledValid += stage.baselineSamples + stage.candidateSamples;
+    const decision = decideNextStage(pooledCorrect, pooledValid, to, design);
+    if (decision.action === "stop")
+      return { stages, samples: to, stop: decision.reason, wanted: to };
+    if (isFutile(stages, design)) return { stages, samples: to, stop: "futility", wanted: to };
+    from = to;
+    size = decision.samples;
+  }
+}
+
+// src/checks/churn/stageOutcomes.ts
+function sampleOutcome(record2) {
+  return record2.status === "ok" && record2.correct !== null ? record2.correct : null;
+}
+var StageOutcomes = class {
+  byItem = /* @__PURE__ */ new Map();
+  /** Baseline, then the candidate; one model (nightly, or the same tag twice) stands for both. */
+  models;
+  constructor(baseline, candidate) {
+    this.models = candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
+  }
+  /** Takes a stochastic churn record of one of the models; returns its item, else null. */
+  add(record2) {
+    if (record2.kind !== "call" || record2.check !== "churn" || record2.mode !== "stochastic") {
+      return null;
+    }
+    const model = this.models.indexOf(record2.model);
+    if (model < 0) return null;
+    const maps = this.byItem.get(record2.item) ?? this.models.map(() => /* @__PURE__ */ new Map());
+    this.byItem.set(record2.item, maps);
+    maps[model]?.set(record2.sample, sampleOutcome(record2));
+    return record2.item;
+  }
+  outcome(item, model, sample) {
+    const maps = this.byItem.get(item);
+    return maps?.[Math.min(model, maps.length - 1)]?.get(sample);
+  }
+  path(item, design) {
+    return replayItem((model, sample) => this.outcome(item, model, sample), design);
+  }
+  /** Samples recorded (valid or not) below `end`, over the models of the run. */
+  recorded(item, end) {
+    let count5 = 0;
+    for (const map2 of this.byItem.get(item) ?? []) {
+      for (const sample of map2.keys()) if (sample < end) count5++;
+    }
+    return count5;
+  }
+};
+
+// src/checks/churn/adaptiveAnalysis.ts
+function adaptivePaths(records, items2, settings, baseline, candidate) {
+  const design = designOf(settings);
+  const outcomes = new StageOutcomes(baseline, candidate);
+  for (const record2 of records) outcomes.add(record2);
+  const paths = items2.map((item) => outcomes.path(item.id, design));
+  const models = candidate === null || candidate === baseline ? 1 : 2;
+  let used = 0;
+  items2.forEach((item, i) => {
+    used += outcomes.recorded(item.id, paths[i].samples);
+  });
+  const fixed2 = items2.length * models * design.samplesMax;
+  return {
+    design,
+    paths,
+    planned: Int32Array.from(paths, (p) => p.samples),
+    summary: {
+      mode: "adaptive",
+      samplesFirst: design.firstStage,
+      samplesStep: design.stage,
+      samplesMax: design.samplesMax,
+      settledShare: design.settledShare,
+      futility: design.futility ? { p: design.futility.pAbove, from: design.futility.fromSamples } : null,
+      requests: {
+        used,
+        fixed: fixed2,
+        saved: fixed2 - used,
+        savedShare: fixed2 === 0 ? null : (fixed2 - used) / fixed2
+      },
+      stopped: stoppedRows(paths)
+    }
+  };
+}
+function stoppedRows(paths) {
+  const rows2 = /* @__PURE__ */ new Map();
+  for (const path17 of paths) {
+    const row = rows2.get(path17.samples) ?? {
+      samples: path17.samples,
+      items: 0,
+      settled: 0,
+      futility: 0,
+      samplesMax: 0,
+      open: 0
+    };
+    row.items++;
+    if (path17.stop === "samples-max") row.samplesMax++;
+    else row[path17.stop]++;
+    rows2.set(path17.samples, row);
+  }
+  return [...rows2.values()].sort((a, b) => a.samples - b.samples);
+}
+function keepPathSamples(masks, planned) {
+  for (let i = 0; i < masks.items; i++) {
+    const end = planned[i];
+    for (let w = 0; w < masks.words; w++) {
+      const first = w * 32;
+      const keep = end >= first + 32 ? 4294967295 : end <= first ? 0 : 2 ** (end - first) - 1 >>> 0;
+      const at = i * masks.words + w;
+      masks.valid[at] = (masks.valid[at] & keep) >>> 0;
+      masks.correct[at] = (masks.correct[at] & keep) >>> 0;
+    }
+  }
+}
+function countRange(masks, i, from, to) {
+  let correct = 0;
+  let valid = 0;
+  for (let w = Math.floor(from / 32); w * 32 < to; w++) {
+    const lo = Math.max(from - w * 32, 0);
+    const hi = Math.min(to - w * 32, 32);
+    const range = (hi >= 32 ? 4294967295 : 2 ** hi - 1 >>> 0) & ~(2 ** lo - 1 >>> 0);
+    const at = i * masks.words + w;
+    correct += popcount((masks.correct[at] & range) >>> 0);
+    valid += popcount((masks.valid[at] & range) >>> 0);
+  }
+  return [correct, valid];
+}
+function stagesFromMasks(i, path17, design, baseline, candidate) {
+  const stages = [];
+  let from = 0;
+  for (let j = 0; j < path17.stages.length; j++) {
+    const to = Math.min(j === 0 ? design.firstStage : from + design.stage, design.samplesMax);
+    const [baselineCorrect, baselineSamples] = countRange(baseline, i, from, to);
+    const [candidateCorrect, candidateSamples] = countRange(candidate, i, from, to);
+    stages.push({ baselineCorrect, baselineSamples, candidateCorrect, candidateSamples });
+    from = to;
+  }
+  return stages;
+}
+function stagedItems(adaptive) {
+  return {
+    planned: adaptive.planned,
+    itemTest: (i, baseline, candidate) => {
+      const path17 = adaptive.paths[i];
+      if (path17.stop === "futility") return 1;
+      const stages = stagesFromMasks(i, path17, adaptive.design, baseline, candidate);
+      return adaptiveItemTest(stages, adaptive.design).pValue;
+    }
+  };
+}
+function domainStrata(adaptive, i, baseline, candidate) {
+  const path17 = adaptive.paths[i];
+  const stages = stagesFromMasks(i, path17, adaptive.design, baseline, candidate);
+  return adaptiveItemTest(stages, adaptive.design).domainStrata;
+}
+
+// src/checks/churn/budget.ts
+var CHURN_FAILING_RULES = 2;
+function churnBudget(checkShare) {
+  const each = checkShare / CHURN_FAILING_RULES;
+  return { check: checkShare, maxDeteriorated: each, domainLoss: each };
+}
+
 // src/stats/benjaminiHochberg.ts
 function benjaminiHochberg(pValues) {
   const m = pValues.length;
@@ -38241,6 +37213,10 @@ function benjaminiHochberg(pValues) {
 // src/checks/churn/methods.ts
 var RCI_CRITICAL = 1.96;
 var RCI_CONSERVATIVE = 2.58;
+var MIN_VALID_SHARE = { valid: 3, of: 5 };
+function hasEnoughValid(valid, samples) {
+  return MIN_VALID_SHARE.of * valid >= MIN_VALID_SHARE.valid * samples;
+}
 var Exclusion = { none: 0, lowValid: 1, floor: 2, ceiling: 3 };
 function countsOf(masks) {
   const x2 = new Int32Array(masks.items);
@@ -38260,11 +37236,8 @@ function countsOf(masks) {
 function sampleSd(values) {
   return values.length < 2 ? Number.NaN : sampleStandardDeviation(values);
 }
-function runMethods(baseline, candidate, splits, alpha, fisher) {
-  const items2 = baseline.items;
-  const samples = baseline.samples;
-  const b = countsOf(baseline);
-  const c = countsOf(candidate);
+function classifyItems(b, c, samples, staged) {
+  const items2 = b.x.length;
   const exclusion = new Uint8Array(items2);
   const analysableIndex = [];
   const p1 = [];
@@ -38272,7 +37245,8 @@ function runMethods(baseline, candidate, splits, alpha, fisher) {
   for (let i = 0; i < items2; i++) {
     const n1 = b.n[i];
     const n2 = c.n[i];
-    if (5 * n1 < 3 * samples || 5 * n2 < 3 * samples || n1 === 0 || n2 === 0) {
+    const planned = staged ? staged.planned[i] : samples;
+    if (!hasEnoughValid(n1, planned) || !hasEnoughValid(n2, planned) || n1 === 0 || n2 === 0) {
       exclusion[i] = Exclusion.lowValid;
       continue;
     }
@@ -38290,14 +37264,21 @@ function runMethods(baseline, candidate, splits, alpha, fisher) {
     p1.push(x1 / n1);
     p2.push(x2 / n2);
   }
-  const reliability2 = [
+  return { exclusion, analysableIndex, p1, p2 };
+}
+function runMethods(baseline, candidate, splits, alpha, fisher, staged) {
+  const items2 = baseline.items;
+  const b = countsOf(baseline);
+  const c = countsOf(candidate);
+  const { exclusion, analysableIndex, p1, p2 } = classifyItems(b, c, baseline.samples, staged);
+  const reliability = [
     splitHalfReliability(baseline, splits).reliability,
     splitHalfReliability(candidate, splits).reliability
   ];
   const sd = [sampleSd(p1), sampleSd(p2)];
   const sem = [
-    sd[0] * Math.sqrt(1 - reliability2[0]),
-    sd[1] * Math.sqrt(1 - reliability2[1])
+    sd[0] * Math.sqrt(1 - reliability[0]),
+    sd[1] * Math.sqrt(1 - reliability[1])
   ];
   const sDiff = Math.sqrt(sem[0] * sem[0] + sem[1] * sem[1]);
   const rci = new Float64Array(items2).fill(Number.NaN);
@@ -38312,11 +37293,9 @@ function runMethods(baseline, candidate, splits, alpha, fisher) {
     const delta = p2[j] - p1[j];
     const value3 = delta / sDiff;
     rci[i] = value3;
-    if (value3 > RCI_CRITICAL) rciClass[i] = 1;
-    else if (value3 < -RCI_CRITICAL) rciClass[i] = -1;
-    if (value3 > RCI_CONSERVATIVE) rciConservativeClass[i] = 1;
-    else if (value3 < -RCI_CONSERVATIVE) rciConservativeClass[i] = -1;
-    const p = fisher(b.x[i], b.n[i], c.x[i], c.n[i]);
+    rciClass[i] = beyond(value3, RCI_CRITICAL);
+    rciConservativeClass[i] = beyond(value3, RCI_CONSERVATIVE);
+    const p = staged ? staged.itemTest(i, baseline, candidate) : fisher(b.x[i], b.n[i], c.x[i], c.n[i]);
     fisherP[i] = p;
     pValues.push(p);
     if (p <= alpha && delta !== 0) rawClass[i] = delta > 0 ? 1 : -1;
@@ -38332,7 +37311,7 @@ function runMethods(baseline, candidate, splits, alpha, fisher) {
     counts: { x1: b.x, n1: b.n, x2: c.x, n2: c.n },
     exclusion,
     analysable: analysableIndex.length,
-    reliability: reliability2,
+    reliability,
     sd,
     sem,
     sDiff,
@@ -38344,6 +37323,9 @@ function runMethods(baseline, candidate, splits, alpha, fisher) {
     exactClass,
     rawClass
   };
+}
+function beyond(value3, critical) {
+  return value3 > critical ? 1 : value3 < -critical ? -1 : 0;
 }
 
 // src/checks/churn/nullCalibration.ts
@@ -38361,88 +37343,96 @@ function summarise(values, upperLevel) {
     upper: quantileSorted2(sorted, 1 - upperLevel)
   };
 }
-function nullCalibration(observed, validBaseline, validCandidate, splits, alpha, fisher, replicates, seed, upperLevel = 0.05) {
-  const rng = createRng(seed);
-  const items2 = validBaseline.items;
-  const samples = validBaseline.samples;
-  const words2 = validBaseline.words;
+function pooledAccuracies(observed, items2) {
   const { x1, n1, x2, n2 } = observed.counts;
   const pooled2 = new Float64Array(items2);
   for (let i = 0; i < items2; i++) {
     const n = n1[i] + n2[i];
     pooled2[i] = n === 0 ? 0 : (x1[i] + x2[i]) / n;
   }
+  return pooled2;
+}
+function redraw(source, target, pooled2, rng) {
+  const { items: items2, words: words2 } = source;
+  target.valid.set(source.valid);
+  target.correct.fill(0);
+  for (let i = 0; i < items2; i++) {
+    const p = pooled2[i];
+    for (let w = 0; w < words2; w++) {
+      let valid = source.valid[i * words2 + w];
+      let correct = 0;
+      while (valid !== 0) {
+        const bit = valid & -valid;
+        valid ^= bit;
+        if (rng.next() < p) correct |= bit;
+      }
+      target.correct[i * words2 + w] = correct >>> 0;
+    }
+  }
+}
+function tallyReplicate(tally, classes, outcome2) {
+  let improved = 0;
+  let deteriorated = 0;
+  for (let i = 0; i < classes.length; i++) {
+    const flag = classes[i];
+    if (flag === 0) continue;
+    const band = tally.bands[bandOf(outcome2.counts.x1[i] / outcome2.counts.n1[i])];
+    if (flag > 0) {
+      improved++;
+      if (band) band.improved++;
+    } else {
+      deteriorated++;
+      if (band) band.deteriorated++;
+    }
+  }
+  tally.improved.push(improved);
+  tally.deteriorated.push(deteriorated);
+  tally.flagged.push(improved + deteriorated);
+  tally.rate.push(outcome2.analysable === 0 ? 0 : (improved + deteriorated) / outcome2.analysable);
+}
+function methodNull(tally, replicates, upperLevel) {
+  return {
+    improved: summarise(tally.improved, upperLevel),
+    deteriorated: summarise(tally.deteriorated, upperLevel),
+    flagged: summarise(tally.flagged, upperLevel),
+    falseFlagRate: summarise(tally.rate, upperLevel).mean,
+    bands: tally.bands.map((band) => ({
+      improved: replicates === 0 ? 0 : band.improved / replicates,
+      deteriorated: replicates === 0 ? 0 : band.deteriorated / replicates
+    }))
+  };
+}
+function nullCalibration(observed, validBaseline, validCandidate, splits, alpha, fisher, replicates, seed, upperLevel = 0.05, staged) {
+  const rng = createRng(seed);
+  const { items: items2, samples } = validBaseline;
+  const pooled2 = pooledAccuracies(observed, items2);
   const methods = [
     { name: "rci", classOf: (o) => o.rciClass },
     { name: "exact", classOf: (o) => o.exactClass }
   ];
-  const tallies = methods.map(() => ({
-    improved: [],
-    deteriorated: [],
-    flagged: [],
-    rate: [],
-    bands: Array.from({ length: BAND_EDGES.length - 1 }, () => ({ improved: 0, deteriorated: 0 }))
-  }));
-  const redraw = (source, target) => {
-    target.valid.set(source.valid);
-    target.correct.fill(0);
-    for (let i = 0; i < items2; i++) {
-      const p = pooled2[i];
-      for (let w = 0; w < words2; w++) {
-        let valid = source.valid[i * words2 + w];
-        let correct = 0;
-        while (valid !== 0) {
-          const bit = valid & -valid;
-          valid ^= bit;
-          if (rng.next() < p) correct |= bit;
-        }
-        target.correct[i * words2 + w] = correct >>> 0;
-      }
-    }
-  };
-  const drawnBaseline = createSampleMasks(items2, samples);
-  const drawnCandidate = createSampleMasks(items2, samples);
-  for (let r = 0; r < replicates; r++) {
-    redraw(validBaseline, drawnBaseline);
-    redraw(validCandidate, drawnCandidate);
-    const outcome2 = runMethods(drawnBaseline, drawnCandidate, splits, alpha, fisher);
-    methods.forEach((method, m) => {
-      const tally = tallies[m];
-      const classes = method.classOf(outcome2);
-      let improved = 0;
-      let deteriorated = 0;
-      for (let i = 0; i < items2; i++) {
-        const flag = classes[i];
-        if (flag === 0) continue;
-        const band = tally.bands[bandOf(outcome2.counts.x1[i] / outcome2.counts.n1[i])];
-        if (flag > 0) {
-          improved++;
-          if (band) band.improved++;
-        } else {
-          deteriorated++;
-          if (band) band.deteriorated++;
-        }
-      }
-      tally.improved.push(improved);
-      tally.deteriorated.push(deteriorated);
-      tally.flagged.push(improved + deteriorated);
-      tally.rate.push(
-        outcome2.analysable === 0 ? 0 : (improved + deteriorated) / outcome2.analysable
-      );
-    });
-  }
-  const [rci, exact] = tallies.map(
-    (tally) => ({
-      improved: summarise(tally.improved, upperLevel),
-      deteriorated: summarise(tally.deteriorated, upperLevel),
-      flagged: summarise(tally.flagged, upperLevel),
-      falseFlagRate: summarise(tally.rate, upperLevel).mean,
-      bands: tally.bands.map((band) => ({
-        improved: replicates === 0 ? 0 : band.improved / replicates,
-        deteriorated: replicates === 0 ? 0 : band.deteriorated / replicates
+  const tallies = methods.map(
+    () => ({
+      improved: [],
+      deteriorated: [],
+      flagged: [],
+      rate: [],
+      bands: Array.from({ length: BAND_EDGES.length - 1 }, () => ({
+        improved: 0,
+        deteriorated: 0
       }))
     })
   );
+  const drawnBaseline = createSampleMasks(items2, samples);
+  const drawnCandidate = createSampleMasks(items2, samples);
+  for (let r = 0; r < replicates; r++) {
+    redraw(validBaseline, drawnBaseline, pooled2, rng);
+    redraw(validCandidate, drawnCandidate, pooled2, rng);
+    const outcome2 = runMethods(drawnBaseline, drawnCandidate, splits, alpha, fisher, staged);
+    methods.forEach((method, m) => {
+      tallyReplicate(tallies[m], method.classOf(outcome2), outcome2);
+    });
+  }
+  const [rci, exact] = tallies.map((tally) => methodNull(tally, replicates, upperLevel));
   return { replicates, seed, rci, exact };
 }
 
@@ -38706,76 +37696,31 @@ function itemPromptKey(item) {
   return JSON.stringify([item.question, item.choices.map(oneLine)]);
 }
 
-// src/checks/churn/tally.ts
-function isChurnCall(record2) {
-  return record2.kind === "call" && record2.check === "churn";
-}
-function tallyRecords(records, items2, samples, baseline, candidate) {
-  const index2 = new Map(items2.map((item, i) => [item.id, i]));
-  const latest = /* @__PURE__ */ new Map();
-  let unknownItemRecords = 0;
-  let beyondSamples = 0;
-  let exactRecords = 0;
-  for (const record2 of countedRecords(records).records) {
-    if (!isChurnCall(record2)) continue;
-    if (record2.model !== baseline && record2.model !== candidate) continue;
-    if (record2.mode === "exact") {
-      exactRecords++;
-      continue;
+// src/stats/mcnemar.ts
+function mcnemarTest(worse, better) {
+  for (const count5 of [worse, better]) {
+    if (!Number.isInteger(count5) || count5 < 0) {
+      throw new RangeError(`mcnemarTest needs non-negative integer counts, got ${count5}`);
     }
-    if (!index2.has(record2.item)) {
-      unknownItemRecords++;
-      continue;
-    }
-    if (record2.mode === "stochastic" && (record2.sample >= samples || record2.sample < 0)) {
-      beyondSamples++;
-      continue;
-    }
-    const slot = `${record2.model}\0${record2.item}\0${record2.mode}\0${record2.mode === "greedy" ? 0 : record2.sample}`;
-    latest.set(slot, record2);
   }
-  const make = (model) => ({
-    model,
-    masks: createSampleMasks(items2.length, samples),
-    greedy: new Array(items2.length).fill(null),
-    requests: emptyStatusCounts(),
-    promptHashes: /* @__PURE__ */ new Set()
-  });
-  const tallies = /* @__PURE__ */ new Map([[baseline, make(baseline)]]);
-  if (candidate !== null && candidate !== baseline) tallies.set(candidate, make(candidate));
-  for (const record2 of latest.values()) {
-    const tally = tallies.get(record2.model);
-    const i = index2.get(record2.item);
-    countStatus(tally.requests, record2.status);
-    tally.promptHashes.add(record2.prompt_sha256);
-    const answered = record2.status === "ok" && record2.correct !== null;
-    if (record2.mode === "greedy") {
-      tally.greedy[i] = answered ? record2.correct : null;
-      continue;
-    }
-    if (!answered) continue;
-    const { masks } = tally;
-    const word = i * masks.words + (record2.sample >>> 5);
-    const bit = 1 << (record2.sample & 31);
-    masks.valid[word] = (masks.valid[word] | bit) >>> 0;
-    if (record2.correct) masks.correct[word] = (masks.correct[word] | bit) >>> 0;
+  const m = worse + better;
+  if (m === 0) return { worse, better, exactP: 1, midP: 1 };
+  const k = Math.min(worse, better);
+  let logTerm = -m * Math.LN2;
+  let cumulative = 0;
+  let pointAtK = 0;
+  for (let i = 0; i <= k; i++) {
+    const term = Math.exp(logTerm);
+    cumulative += term;
+    if (i === k) pointAtK = term;
+    logTerm += Math.log((m - i) / (i + 1));
   }
-  const baselineTally = tallies.get(baseline);
   return {
-    baseline: baselineTally,
-    // A/A: the same tag twice compares the model with itself on the same samples.
-    candidate: candidate === null ? null : tallies.get(candidate),
-    unknownItemRecords,
-    beyondSamples,
-    exactRecords
+    worse,
+    better,
+    exactP: Math.min(1, 2 * cumulative),
+    midP: Math.min(1, 2 * cumulative - pointAtK)
   };
-}
-
-// src/checks/churn/budget.ts
-var CHURN_FAILING_RULES = 2;
-function churnBudget(checkShare) {
-  const each = checkShare / CHURN_FAILING_RULES;
-  return { check: checkShare, maxDeteriorated: each, domainLoss: each };
 }
 
 // src/stats/holm.ts
@@ -38796,27 +37741,7 @@ function holmAdjust(pValues) {
 }
 
 // src/stats/stratifiedExact.ts
-var logFactorials2 = [0];
-function logFactorial2(n) {
-  for (let i = logFactorials2.length; i <= n; i++) {
-    logFactorials2.push(logFactorials2[i - 1] + Math.log(i));
-  }
-  return logFactorials2[n];
-}
-function logChoose3(n, k) {
-  return logFactorial2(n) - logFactorial2(k) - logFactorial2(n - k);
-}
-function hypergeometric(n1, n2, t) {
-  const low = Math.max(0, t - n1);
-  const high = Math.min(t, n2);
-  const total = logChoose3(n1 + n2, t);
-  const pmf = [];
-  for (let k = low; k <= high; k++) {
-    pmf.push(Math.exp(logChoose3(n2, k) + logChoose3(n1, t - k) - total));
-  }
-  return { low, pmf };
-}
-function checkStratum(s) {
+function checkStratum2(s) {
   for (const value3 of [s.x1, s.n1, s.x2, s.n2]) {
     if (!Number.isInteger(value3) || value3 < 0) {
       throw new RangeError(`stratifiedExactTest needs non-negative integer counts, got ${value3}`);
@@ -38836,7 +37761,7 @@ function stratifiedExactTest(strata) {
   let offset = 0;
   let dist = [1];
   for (const s of strata) {
-    checkStratum(s);
+    checkStratum2(s);
     const n = s.n1 + s.n2;
     const t = s.x1 + s.x2;
     statistic += s.x2;
@@ -38906,7 +37831,7 @@ function testDomains(domains, level) {
   const perDomainLevel = domains.length === 0 ? level : level / domains.length;
   return tested.map(({ d, result }, i) => ({
     domain: d.domain,
-    items: d.strata.length,
+    items: (d.items ?? d.strata).length,
     informative: result.informative,
     pLoss: result.pLower,
     pGain: result.pUpper,
@@ -38914,7 +37839,7 @@ function testDomains(domains, level) {
     adjustedGain: adjustedGain[i],
     loss: adjustedLoss[i] <= level,
     gain: adjustedGain[i] <= level,
-    detectable: detectableDomainLoss(d.strata, perDomainLevel)
+    detectable: detectableDomainLoss(d.items ?? d.strata, perDomainLevel)
   }));
 }
 function testOverall(strata) {
@@ -38923,321 +37848,8 @@ function testOverall(strata) {
   return { pLoss: result.pLower, pGain: result.pUpper, direction };
 }
 
-// src/checks/churn/analyse.ts
-var SPLIT_SEED = 42;
-var NULL_SEED = 43;
-var DOMAIN_BOOTSTRAP_SEED = 44;
-var DOMAIN_BOOTSTRAP_REPLICATES = 2e3;
-var DEFAULT_CHECK_SHARE = 0.05 / 3;
-var finite3 = (v) => Number.isFinite(v) ? v : null;
-var ratio = (a, b) => b === 0 ? null : a / b;
-function countShare(count4, base) {
-  const ci = wilsonInterval(count4, base);
-  return {
-    count: count4,
-    share: ratio(count4, base),
-    low: base === 0 ? null : ci.low,
-    high: base === 0 ? null : ci.high
-  };
-}
-function flagSet(improved, deteriorated, base) {
-  return {
-    base,
-    improved: countShare(improved, base),
-    deteriorated: countShare(deteriorated, base),
-    unchanged: countShare(base - improved - deteriorated, base)
-  };
-}
-function modelSummary(tally, reliability2) {
-  const { x: x2, n } = countsOf(tally.masks);
-  const p = [];
-  for (let i = 0; i < x2.length; i++)
-    if (n[i] > 0) p.push(x2[i] / n[i]);
-  const accuracy = tInterval(p);
-  const greedy = tally.greedy.filter((g2) => g2 !== null);
-  const { requests } = tally;
-  return {
-    model: tally.model,
-    itemsAnswered: p.length,
-    accuracy: {
-      mean: finite3(accuracy.mean),
-      low: finite3(accuracy.low),
-      high: finite3(accuracy.high)
-    },
-    reliability: finite3(reliability2),
-    greedyAccuracy: greedy.length === 0 ? null : greedy.filter(Boolean).length / greedy.length,
-    requests: { ...requests },
-    invalidShare: ratio(requests.invalid, requests.total),
-    timeoutShare: ratio(requests.timeout, requests.total)
-  };
-}
-function classOf(flag, excluded) {
-  if (excluded) return "excluded";
-  return flag > 0 ? "improved" : flag < 0 ? "deteriorated" : "unchanged";
-}
-var EXCLUSION_NAMES = {
-  [Exclusion.none]: null,
-  [Exclusion.lowValid]: "low-valid",
-  [Exclusion.floor]: "floor",
-  [Exclusion.ceiling]: "ceiling"
-};
-function methodSection(classes, outcome2, deltas, expected) {
-  let improved = 0;
-  let deteriorated = 0;
-  let positive = 0;
-  const changedDeltas = [];
-  for (let i = 0; i < classes.length; i++) {
-    const flag = classes[i];
-    const delta = deltas[i];
-    if (outcome2.exclusion[i] === Exclusion.none && delta > 0) positive++;
-    if (flag === 0) continue;
-    if (flag > 0) improved++;
-    else deteriorated++;
-    changedDeltas.push(Math.abs(delta));
-  }
-  return {
-    improved,
-    deteriorated,
-    all: flagSet(improved, deteriorated, classes.length),
-    analysable: flagSet(improved, deteriorated, outcome2.analysable),
-    churnRate: ratio(improved + deteriorated, classes.length),
-    net: improved - deteriorated,
-    medianAbsDelta: changedDeltas.length === 0 ? null : median(changedDeltas),
-    breadthRatio: ratio(improved, positive),
-    expected: {
-      improved: expected.improved,
-      deteriorated: expected.deteriorated,
-      flagged: expected.flagged,
-      falseFlagRate: expected.falseFlagRate
-    }
-  };
-}
-function analyseChurn(input2) {
-  const { settings, items: items2 } = input2;
-  const samples = settings.samples;
-  const warnings = [...input2.warnings ?? []];
-  const tally = tallyRecords(input2.records, items2, samples, input2.baseline, input2.candidate);
-  if (tally.unknownItemRecords > 0) {
-    warnings.push(
-      `${tally.unknownItemRecords} records name items that are not in the item file (ignored)`
-    );
-  }
-  if (tally.exactRecords > 0) {
-    warnings.push(
-      `${tally.exactRecords} records of the logprobs estimator are in the log; with churn.estimator: sampled they are left aside`
-    );
-  }
-  if (tally.beyondSamples > 0) {
-    warnings.push(
-      `${tally.beyondSamples} records have a sample index at or beyond K = ${samples} (ignored)`
-    );
-  }
-  for (const model of [tally.baseline, tally.candidate]) {
-    if (model && model.promptHashes.size > items2.length) {
-      warnings.push(
-        `${model.model}: samples were asked with more than one prompt version (resumed across a prompt change?)`
-      );
-    }
-  }
-  const { splits, exhaustive } = halfSplits(samples, settings.splits, createRng(SPLIT_SEED));
-  const base = {
-    check: "churn",
-    estimator: "sampled",
-    promptVersion: PROMPT_VERSION2,
-    method: settings.method,
-    alpha: settings.alpha,
-    samples,
-    temperature: settings.temperature,
-    warnings
-  };
-  if (tally.candidate === null) {
-    const reliability2 = splitHalfReliability(tally.baseline.masks, splits).reliability;
-    return {
-      ...base,
-      itemCounts: { total: items2.length, analysable: 0, lowValid: 0, floor: 0, ceiling: 0 },
-      baseline: modelSummary(tally.baseline, reliability2),
-      candidate: null,
-      comparison: null
-    };
-  }
-  const budget = churnBudget(input2.falseAlarmShare ?? DEFAULT_CHECK_SHARE);
-  const fisher = createFisherCache();
-  const outcome2 = runMethods(
-    tally.baseline.masks,
-    tally.candidate.masks,
-    splits,
-    settings.alpha,
-    fisher
-  );
-  const calibration = nullCalibration(
-    outcome2,
-    tally.baseline.masks,
-    tally.candidate.masks,
-    splits,
-    settings.alpha,
-    fisher,
-    settings.nullReplicates,
-    NULL_SEED,
-    budget.maxDeteriorated
-  );
-  const { x1, n1, x2, n2 } = outcome2.counts;
-  const p1 = new Float64Array(items2.length);
-  const p2 = new Float64Array(items2.length);
-  const deltas = new Float64Array(items2.length);
-  for (let i = 0; i < items2.length; i++) {
-    p1[i] = n1[i] > 0 ? x1[i] / n1[i] : Number.NaN;
-    p2[i] = n2[i] > 0 ? x2[i] / n2[i] : Number.NaN;
-    deltas[i] = p2[i] - p1[i];
-  }
-  const counts = {
-    total: items2.length,
-    analysable: outcome2.analysable,
-    lowValid: 0,
-    floor: 0,
-    ceiling: 0
-  };
-  for (const code2 of outcome2.exclusion) {
-    if (code2 === Exclusion.lowValid) counts.lowValid++;
-    else if (code2 === Exclusion.floor) counts.floor++;
-    else if (code2 === Exclusion.ceiling) counts.ceiling++;
-  }
-  const paired = [];
-  const pairedDomains = [];
-  deltas.forEach((d, i) => {
-    if (Number.isFinite(d)) {
-      paired.push(d);
-      pairedDomains.push(items2[i].domain);
-    }
-  });
-  const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
-  const fisherBh = {
-    method: "fisher-bh",
-    alpha: settings.alpha,
-    ...methodSection(outcome2.exactClass, outcome2, deltas, calibration.exact),
-    rawP: {
-      improved: outcome2.rawClass.filter((f) => f > 0).length,
-      deteriorated: outcome2.rawClass.filter((f) => f < 0).length
-    }
-  };
-  const minDetectableDelta = finite3(RCI_CRITICAL * outcome2.sDiff);
-  const rci = {
-    method: "rci",
-    ...methodSection(outcome2.rciClass, outcome2, deltas, calibration.rci),
-    reliability: {
-      baseline: finite3(outcome2.reliability[0]),
-      candidate: finite3(outcome2.reliability[1])
-    },
-    splits: { count: splits.length, exhaustive },
-    sd: { baseline: finite3(outcome2.sd[0]), candidate: finite3(outcome2.sd[1]) },
-    sem: { baseline: finite3(outcome2.sem[0]), candidate: finite3(outcome2.sem[1]) },
-    sDiff: finite3(outcome2.sDiff),
-    minDetectableDelta,
-    // The tiny slack keeps 0.4·10 = 4.000000000000001 from rounding up to 5 samples.
-    minDetectableSamples: minDetectableDelta === null ? null : Math.ceil(minDetectableDelta * samples - 1e-9),
-    conservative: {
-      critical: RCI_CONSERVATIVE,
-      improved: outcome2.rciConservativeClass.filter((f) => f > 0).length,
-      deteriorated: outcome2.rciConservativeClass.filter((f) => f < 0).length
-    }
-  };
-  const gateClasses = settings.method === "fisher-bh" ? outcome2.exactClass : outcome2.rciClass;
-  const tests = domainTests(items2, outcome2, settings.gate.minDomainItems, budget.domainLoss);
-  const domains = domainTable2(items2, p1, p2, deltas, gateClasses, tests.overall.direction, (d) => {
-    const test = tests.byDomain.get(d) ?? null;
-    return { test, loss: test?.loss ?? false, gain: test?.gain ?? false };
-  });
-  const comparison = {
-    delta,
-    greedy: greedySection(tally.baseline.greedy, tally.candidate.greedy),
-    fisherBh,
-    rci,
-    domains,
-    reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
-    domainTest: {
-      level: budget.domainLoss,
-      minItems: settings.gate.minDomainItems,
-      overall: tests.overall
-    },
-    detection: detection(tests, outcome2, samples, settings.alpha),
-    bands: bandTable(outcome2, p1, calibration.exact.bands, calibration.rci.bands),
-    greedyVsStochastic: greedyVsStochastic(
-      outcome2,
-      gateClasses,
-      tally.baseline.greedy,
-      tally.candidate.greedy
-    ),
-    null: { replicates: calibration.replicates, seed: calibration.seed },
-    items: items2.map((item, i) => {
-      const excluded = outcome2.exclusion[i] !== Exclusion.none;
-      return {
-        id: item.id,
-        domain: item.domain,
-        x: [x1[i], x2[i]],
-        n: [n1[i], n2[i]],
-        p: [finite3(p1[i]), finite3(p2[i])],
-        delta: finite3(deltas[i]),
-        excluded: EXCLUSION_NAMES[outcome2.exclusion[i]] ?? null,
-        fisherP: finite3(outcome2.fisherP[i]),
-        q: finite3(outcome2.q[i]),
-        rci: finite3(outcome2.rci[i]),
-        fisherBh: classOf(outcome2.exactClass[i], excluded),
-        rciClass: classOf(outcome2.rciClass[i], excluded),
-        greedy: [
-          tally.baseline.greedy[i] ?? null,
-          tally.candidate.greedy[i] ?? null
-        ]
-      };
-    })
-  };
-  return {
-    ...base,
-    itemCounts: counts,
-    baseline: modelSummary(tally.baseline, outcome2.reliability[0]),
-    candidate: modelSummary(tally.candidate, outcome2.reliability[1]),
-    comparison
-  };
-}
-function aggregateDelta(paired, domains, interval2) {
-  const t = tInterval(paired);
-  if (interval2 === "items") {
-    return {
-      mean: finite3(t.mean),
-      low: finite3(t.low),
-      high: finite3(t.high),
-      n: paired.length,
-      interval: interval2
-    };
-  }
-  const groups = /* @__PURE__ */ new Map();
-  paired.forEach((d, i) => {
-    const key = domains[i];
-    const group = groups.get(key) ?? [];
-    group.push(d);
-    groups.set(key, group);
-  });
-  const units2 = [...groups.values()];
-  const meanOf = (resample) => {
-    let sum2 = 0;
-    let count4 = 0;
-    for (const group of resample) {
-      for (const v of group) sum2 += v;
-      count4 += group.length;
-    }
-    return count4 === 0 ? Number.NaN : sum2 / count4;
-  };
-  const boot = percentileBootstrap(units2, meanOf, {
-    rng: createRng(DOMAIN_BOOTSTRAP_SEED),
-    replicates: DOMAIN_BOOTSTRAP_REPLICATES
-  });
-  return {
-    mean: finite3(t.mean),
-    low: units2.length < 2 ? null : finite3(boot.low),
-    high: units2.length < 2 ? null : finite3(boot.high),
-    n: paired.length,
-    interval: interval2
-  };
-}
-function domainTests(items2, outcome2, minItems, level) {
+// src/checks/churn/sampledTables.ts
+function domainTests(items2, outcome2, minItems, level, strataOf) {
   const { x1, n1, x2, n2 } = outcome2.counts;
   const byDomain = /* @__PURE__ */ new Map();
   const all = [];
@@ -39252,12 +37864,14 @@ function domainTests(items2, outcome2, minItems, level) {
     };
     const p = (stratum.x1 + stratum.x2 + 1) / (stratum.n1 + stratum.n2 + 2);
     variance += p * (1 - p);
-    all.push(stratum);
-    const list3 = byDomain.get(item.domain) ?? [];
-    list3.push(stratum);
-    byDomain.set(item.domain, list3);
+    const strata = strataOf ? strataOf(i) : [stratum];
+    all.push(...strata);
+    const counts = byDomain.get(item.domain) ?? { domain: item.domain, strata: [], items: [] };
+    counts.strata.push(...strata);
+    counts.items?.push(stratum);
+    byDomain.set(item.domain, counts);
   });
-  const tested = [...byDomain.entries()].filter(([, strata]) => strata.length >= minItems).map(([domain2, strata]) => ({ domain: domain2, strata }));
+  const tested = [...byDomain.values()].filter((d) => (d.items ?? d.strata).length >= minItems);
   const rows2 = testDomains(tested, level);
   return {
     byDomain: new Map(rows2.map((row) => [row.domain, row])),
@@ -39280,8 +37894,8 @@ function detection(tests, outcome2, samples, alpha) {
   const rciDelta = (normalQuantile(0.975) + normalQuantile(DETECTION_POWER2)) * outcome2.sDiff;
   return {
     power: DETECTION_POWER2,
-    itemFisherBh: finite3(Math.min(1, detectableItemChange(samples, itemLevel))),
-    itemRci: finite3(rciDelta),
+    itemFisherBh: finite2(Math.min(1, detectableItemChange(samples, itemLevel))),
+    itemRci: finite2(rciDelta),
     domain: smallest?.detectable ?? null,
     domainItems: smallest?.items ?? null,
     samplesFor: [
@@ -39297,39 +37911,6 @@ function detection(tests, outcome2, samples, alpha) {
       }))
     ]
   };
-}
-function meanOfFinite(values) {
-  const kept = values.filter(Number.isFinite);
-  return kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length;
-}
-function domainTable2(items2, p1, p2, deltas, classes, overall, judge) {
-  const byDomain = /* @__PURE__ */ new Map();
-  items2.forEach((item, i) => {
-    const list3 = byDomain.get(item.domain) ?? [];
-    list3.push(i);
-    byDomain.set(item.domain, list3);
-  });
-  return [...byDomain.entries()].map(([domain2, indices]) => {
-    const improved = indices.filter((i) => classes[i] > 0).length;
-    const deteriorated = indices.filter((i) => classes[i] < 0).length;
-    const { test, loss, gain } = judge(domain2, indices);
-    return {
-      domain: domain2,
-      items: indices.length,
-      baselineAccuracy: meanOfFinite(indices.map((i) => p1[i])),
-      candidateAccuracy: meanOfFinite(indices.map((i) => p2[i])),
-      delta: meanOfFinite(indices.map((i) => deltas[i])),
-      improved,
-      deteriorated,
-      net: improved - deteriorated,
-      loss,
-      gain,
-      reversal: loss && overall === "up" || gain && overall === "down",
-      test
-    };
-  }).sort(
-    (a, b) => (a.delta ?? 0) - (b.delta ?? 0) || a.net - b.net || a.domain.localeCompare(b.domain)
-  );
 }
 function bandTable(outcome2, p1, exactExpected, rciExpected) {
   const rows2 = [];
@@ -39426,11 +38007,328 @@ function greedyVsStochastic(outcome2, classes, baseline, candidate) {
   };
 }
 
+// src/checks/churn/tally.ts
+function isChurnCall(record2) {
+  return record2.kind === "call" && record2.check === "churn";
+}
+function tallyRecords(records, items2, samples, baseline, candidate) {
+  const index2 = new Map(items2.map((item, i) => [item.id, i]));
+  const latest = /* @__PURE__ */ new Map();
+  let unknownItemRecords = 0;
+  let beyondSamples = 0;
+  let exactRecords = 0;
+  for (const record2 of countedRecords(records).records) {
+    if (!isChurnCall(record2)) continue;
+    if (record2.model !== baseline && record2.model !== candidate) continue;
+    if (record2.mode === "exact") {
+      exactRecords++;
+      continue;
+    }
+    if (!index2.has(record2.item)) {
+      unknownItemRecords++;
+      continue;
+    }
+    if (record2.mode === "stochastic" && (record2.sample >= samples || record2.sample < 0)) {
+      beyondSamples++;
+      continue;
+    }
+    const slot = `${record2.model}\0${record2.item}\0${record2.mode}\0${record2.mode === "greedy" ? 0 : record2.sample}`;
+    latest.set(slot, record2);
+  }
+  const make = (model) => ({
+    model,
+    masks: createSampleMasks(items2.length, samples),
+    greedy: new Array(items2.length).fill(null),
+    requests: emptyStatusCounts(),
+    promptHashes: /* @__PURE__ */ new Set()
+  });
+  const tallies = /* @__PURE__ */ new Map([[baseline, make(baseline)]]);
+  if (candidate !== null && candidate !== baseline) tallies.set(candidate, make(candidate));
+  for (const record2 of latest.values()) {
+    const tally = tallies.get(record2.model);
+    const i = index2.get(record2.item);
+    countStatus(tally.requests, record2.status);
+    tally.promptHashes.add(record2.prompt_sha256);
+    const answered = record2.status === "ok" && record2.correct !== null;
+    if (record2.mode === "greedy") {
+      tally.greedy[i] = answered ? record2.correct : null;
+      continue;
+    }
+    if (!answered) continue;
+    const { masks } = tally;
+    const word = i * masks.words + (record2.sample >>> 5);
+    const bit = 1 << (record2.sample & 31);
+    masks.valid[word] = (masks.valid[word] | bit) >>> 0;
+    if (record2.correct) masks.correct[word] = (masks.correct[word] | bit) >>> 0;
+  }
+  const baselineTally = tallies.get(baseline);
+  return {
+    baseline: baselineTally,
+    // A/A: the same tag twice compares the model with itself on the same samples.
+    candidate: candidate === null ? null : tallies.get(candidate),
+    unknownItemRecords,
+    beyondSamples,
+    exactRecords
+  };
+}
+
+// src/checks/churn/analyse.ts
+var SPLIT_SEED = 42;
+var NULL_SEED = 43;
+function modelSummary(tally, reliability) {
+  const { x: x2, n } = countsOf(tally.masks);
+  const p = [];
+  for (let i = 0; i < x2.length; i++)
+    if (n[i] > 0) p.push(x2[i] / n[i]);
+  const greedy = tally.greedy.filter((g2) => g2 !== null);
+  const shared = accuracyAndRequests(p, tally.requests);
+  return {
+    model: tally.model,
+    itemsAnswered: p.length,
+    accuracy: shared.accuracy,
+    reliability: finite2(reliability),
+    greedyAccuracy: greedy.length === 0 ? null : greedy.filter(Boolean).length / greedy.length,
+    requests: shared.requests,
+    invalidShare: shared.invalidShare,
+    timeoutShare: shared.timeoutShare
+  };
+}
+function classOf(flag, excluded) {
+  if (excluded) return "excluded";
+  return flag > 0 ? "improved" : flag < 0 ? "deteriorated" : "unchanged";
+}
+var EXCLUSION_NAMES = {
+  [Exclusion.none]: null,
+  [Exclusion.lowValid]: "low-valid",
+  [Exclusion.floor]: "floor",
+  [Exclusion.ceiling]: "ceiling"
+};
+function methodSection(classes, outcome2, deltas, expected) {
+  const flags = summariseFlags(classes, deltas, (i) => outcome2.exclusion[i] === Exclusion.none);
+  return {
+    improved: flags.improved,
+    deteriorated: flags.deteriorated,
+    all: flags.all,
+    analysable: flagSet(flags.improved, flags.deteriorated, outcome2.analysable),
+    churnRate: flags.churnRate,
+    net: flags.net,
+    medianAbsDelta: flags.medianAbsDelta,
+    breadthRatio: flags.breadthRatio,
+    expected: {
+      improved: expected.improved,
+      deteriorated: expected.deteriorated,
+      flagged: expected.flagged,
+      falseFlagRate: expected.falseFlagRate
+    }
+  };
+}
+function tallyWarnings(tally, items2, samples) {
+  const warnings = [];
+  if (tally.unknownItemRecords > 0) warnings.push(unknownItemsWarning(tally.unknownItemRecords));
+  if (tally.exactRecords > 0) warnings.push(otherEstimatorWarning(tally.exactRecords, "sampled"));
+  if (tally.beyondSamples > 0) {
+    warnings.push(
+      `${tally.beyondSamples} records have a sample index at or beyond K = ${samples} (ignored)`
+    );
+  }
+  for (const model of [tally.baseline, tally.candidate]) {
+    if (model && model.promptHashes.size > items2.length) {
+      warnings.push(
+        `${model.model}: samples were asked with more than one prompt version (resumed across a prompt change?)`
+      );
+    }
+  }
+  return warnings;
+}
+function analyseChurn(input2) {
+  const { settings, items: items2 } = input2;
+  const samples = settings.sampling === "adaptive" ? settings.samplesMax : settings.samples;
+  const tally = tallyRecords(input2.records, items2, samples, input2.baseline, input2.candidate);
+  const adaptive = adaptiveTally(input2, tally);
+  const warnings = [...input2.warnings ?? [], ...tallyWarnings(tally, items2, samples)];
+  const { splits, exhaustive } = halfSplits(samples, settings.splits, createRng(SPLIT_SEED));
+  const base = {
+    check: "churn",
+    estimator: "sampled",
+    promptVersion: PROMPT_VERSION2,
+    method: settings.method,
+    alpha: settings.alpha,
+    samples,
+    temperature: settings.temperature,
+    ...adaptive ? { sampling: adaptive.summary } : {},
+    warnings
+  };
+  if (tally.candidate === null) {
+    const reliability = splitHalfReliability(tally.baseline.masks, splits).reliability;
+    return {
+      ...base,
+      itemCounts: { total: items2.length, analysable: 0, lowValid: 0, floor: 0, ceiling: 0 },
+      baseline: modelSummary(tally.baseline, reliability),
+      candidate: null,
+      comparison: null
+    };
+  }
+  const candidate = tally.candidate;
+  const fisher = createFisherCache();
+  const staged = adaptive ? stagedItems(adaptive) : void 0;
+  const { masks } = tally.baseline;
+  const outcome2 = runMethods(masks, candidate.masks, splits, settings.alpha, fisher, staged);
+  const calibration = nullCalibration(
+    outcome2,
+    tally.baseline.masks,
+    candidate.masks,
+    splits,
+    settings.alpha,
+    fisher,
+    settings.nullReplicates,
+    NULL_SEED,
+    churnBudget(input2.falseAlarmShare ?? DEFAULT_CHECK_SHARE).maxDeteriorated,
+    staged
+  );
+  return {
+    ...base,
+    itemCounts: exclusionCounts(items2.length, outcome2),
+    baseline: modelSummary(tally.baseline, outcome2.reliability[0]),
+    candidate: modelSummary(candidate, outcome2.reliability[1]),
+    comparison: compareSampled(
+      input2,
+      { splits, exhaustive, samples },
+      tally,
+      candidate,
+      outcome2,
+      calibration,
+      adaptive
+    )
+  };
+}
+function adaptiveTally(input2, tally) {
+  const { settings, items: items2 } = input2;
+  if (settings.sampling !== "adaptive") return null;
+  const adaptive = adaptivePaths(input2.records, items2, settings, input2.baseline, input2.candidate);
+  keepPathSamples(tally.baseline.masks, adaptive.planned);
+  if (tally.candidate) keepPathSamples(tally.candidate.masks, adaptive.planned);
+  return adaptive;
+}
+function exclusionCounts(total, outcome2) {
+  const counts = { total, analysable: outcome2.analysable, lowValid: 0, floor: 0, ceiling: 0 };
+  for (const code2 of outcome2.exclusion) {
+    if (code2 === Exclusion.lowValid) counts.lowValid++;
+    else if (code2 === Exclusion.floor) counts.floor++;
+    else if (code2 === Exclusion.ceiling) counts.ceiling++;
+  }
+  return counts;
+}
+function itemAccuracies(x2, n) {
+  const p = new Float64Array(x2.length);
+  for (let i = 0; i < x2.length; i++) {
+    p[i] = n[i] > 0 ? x2[i] / n[i] : Number.NaN;
+  }
+  return p;
+}
+function compareSampled(input2, halves, tally, candidate, outcome2, calibration, adaptive) {
+  const { settings, items: items2 } = input2;
+  const { x1, n1, x2, n2 } = outcome2.counts;
+  const p1 = itemAccuracies(x1, n1);
+  const p2 = itemAccuracies(x2, n2);
+  const { deltas, paired, pairedDomains } = pairedDeltas(items2, p1, p2);
+  const budget = churnBudget(input2.falseAlarmShare ?? DEFAULT_CHECK_SHARE);
+  const gateClasses = settings.method === "fisher-bh" ? outcome2.exactClass : outcome2.rciClass;
+  const strataOf = adaptive ? (i) => domainStrata(adaptive, i, tally.baseline.masks, candidate.masks) : void 0;
+  const tests = domainTests(
+    items2,
+    outcome2,
+    settings.gate.minDomainItems,
+    budget.domainLoss,
+    strataOf
+  );
+  const domains = domainTable(items2, p1, p2, deltas, gateClasses, tests.overall.direction, (d) => {
+    const test = tests.byDomain.get(d) ?? null;
+    return { test, loss: test?.loss ?? false, gain: test?.gain ?? false };
+  });
+  return {
+    delta: aggregateDelta(paired, pairedDomains, settings.deltaInterval),
+    greedy: greedySection(tally.baseline.greedy, candidate.greedy),
+    fisherBh: fisherBhSection(outcome2, deltas, calibration, settings.alpha),
+    rci: rciSection(outcome2, deltas, calibration, halves, halves.samples),
+    domains,
+    reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
+    domainTest: {
+      level: budget.domainLoss,
+      minItems: settings.gate.minDomainItems,
+      overall: tests.overall
+    },
+    detection: detection(tests, outcome2, halves.samples, settings.alpha),
+    bands: bandTable(outcome2, p1, calibration.exact.bands, calibration.rci.bands),
+    greedyVsStochastic: greedyVsStochastic(
+      outcome2,
+      gateClasses,
+      tally.baseline.greedy,
+      candidate.greedy
+    ),
+    null: { replicates: calibration.replicates, seed: calibration.seed },
+    items: itemRows(items2, outcome2, { p1, p2, deltas }, [tally.baseline, candidate])
+  };
+}
+function fisherBhSection(outcome2, deltas, calibration, alpha) {
+  return {
+    method: "fisher-bh",
+    alpha,
+    ...methodSection(outcome2.exactClass, outcome2, deltas, calibration.exact),
+    rawP: {
+      improved: outcome2.rawClass.filter((f) => f > 0).length,
+      deteriorated: outcome2.rawClass.filter((f) => f < 0).length
+    }
+  };
+}
+function rciSection(outcome2, deltas, calibration, halves, samples) {
+  const minDetectableDelta = finite2(RCI_CRITICAL * outcome2.sDiff);
+  return {
+    method: "rci",
+    ...methodSection(outcome2.rciClass, outcome2, deltas, calibration.rci),
+    reliability: {
+      baseline: finite2(outcome2.reliability[0]),
+      candidate: finite2(outcome2.reliability[1])
+    },
+    splits: { count: halves.splits.length, exhaustive: halves.exhaustive },
+    sd: { baseline: finite2(outcome2.sd[0]), candidate: finite2(outcome2.sd[1]) },
+    sem: { baseline: finite2(outcome2.sem[0]), candidate: finite2(outcome2.sem[1]) },
+    sDiff: finite2(outcome2.sDiff),
+    minDetectableDelta,
+    // The tiny slack keeps 0.4·10 = 4.000000000000001 from rounding up to 5 samples.
+    minDetectableSamples: minDetectableDelta === null ? null : Math.ceil(minDetectableDelta * samples - 1e-9),
+    conservative: {
+      critical: RCI_CONSERVATIVE,
+      improved: outcome2.rciConservativeClass.filter((f) => f > 0).length,
+      deteriorated: outcome2.rciConservativeClass.filter((f) => f < 0).length
+    }
+  };
+}
+function itemRows(items2, outcome2, accuracies, [baseline, candidate]) {
+  const { x1, n1, x2, n2 } = outcome2.counts;
+  const { p1, p2, deltas } = accuracies;
+  return items2.map((item, i) => {
+    const excluded = outcome2.exclusion[i] !== Exclusion.none;
+    return {
+      id: item.id,
+      domain: item.domain,
+      x: [x1[i], x2[i]],
+      n: [n1[i], n2[i]],
+      p: [finite2(p1[i]), finite2(p2[i])],
+      delta: finite2(deltas[i]),
+      excluded: EXCLUSION_NAMES[outcome2.exclusion[i]] ?? null,
+      fisherP: finite2(outcome2.fisherP[i]),
+      q: finite2(outcome2.q[i]),
+      rci: finite2(outcome2.rci[i]),
+      fisherBh: classOf(outcome2.exactClass[i], excluded),
+      rciClass: classOf(outcome2.rciClass[i], excluded),
+      greedy: [baseline.greedy[i] ?? null, candidate.greedy[i] ?? null]
+    };
+  });
+}
+
 // src/checks/churn/analyseExact.ts
 var EFFECT_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
 var ROUNDING = 1e-9;
-var finite4 = (v) => Number.isFinite(v) ? v : null;
-var ratio2 = (a, b) => b === 0 ? null : a / b;
 function isChurnCall2(record2) {
   return record2.kind === "call" && record2.check === "churn";
 }
@@ -39458,19 +38356,13 @@ function tallyExact(input2, warnings) {
     }
     latest.set(`${record2.model}\0${record2.item}`, record2);
   }
-  if (unknownItems > 0) {
-    warnings.push(`${unknownItems} records name items that are not in the item file (ignored)`);
-  }
+  if (unknownItems > 0) warnings.push(unknownItemsWarning(unknownItems));
   if (otherTemperature > 0) {
     warnings.push(
       `${otherTemperature} logprobs records hold probabilities for another temperature than churn.temperature ${settings.temperature} and are left aside; run again to measure at ${settings.temperature}`
     );
   }
-  if (sampled > 0) {
-    warnings.push(
-      `${sampled} records of the sampled estimator are in the log; with churn.estimator: logprobs they are left aside`
-    );
-  }
+  if (sampled > 0) warnings.push(otherEstimatorWarning(sampled, "logprobs"));
   const tallies = /* @__PURE__ */ new Map();
   for (const model of [input2.baseline, input2.candidate]) {
     if (model === null || tallies.has(model)) continue;
@@ -39503,22 +38395,17 @@ function tallyExact(input2, warnings) {
 }
 function modelSummary2(tally) {
   const measured = [...tally.p].filter(Number.isFinite);
-  const accuracy = tInterval(measured);
   const top = tally.topLetter.filter((t) => t !== null);
-  const { requests } = tally;
+  const shared = accuracyAndRequests(measured, tally.requests);
   return {
     model: tally.model,
     sources: [...tally.sources].sort(),
     itemsMeasured: measured.length,
-    accuracy: {
-      mean: finite4(accuracy.mean),
-      low: finite4(accuracy.low),
-      high: finite4(accuracy.high)
-    },
+    accuracy: shared.accuracy,
     topLetterAccuracy: top.length === 0 ? null : top.filter(Boolean).length / top.length,
-    requests: { ...requests },
-    invalidShare: ratio2(requests.invalid, requests.total),
-    timeoutShare: ratio2(requests.timeout, requests.total)
+    requests: shared.requests,
+    invalidShare: shared.invalidShare,
+    timeoutShare: shared.timeoutShare
   };
 }
 function effectClasses(deltas, minEffect) {
@@ -39531,34 +38418,20 @@ function effectClasses(deltas, minEffect) {
   return classes;
 }
 function effectSection(deltas, classes, minEffect) {
-  let improved = 0;
-  let deteriorated = 0;
-  let measured = 0;
-  let positive = 0;
-  const changed = [];
-  deltas.forEach((delta, i) => {
-    if (!Number.isFinite(delta)) return;
-    measured++;
-    if (delta > 0) positive++;
-    const flag = classes[i];
-    if (flag === 0) return;
-    if (flag > 0) improved++;
-    else deteriorated++;
-    changed.push(Math.abs(delta));
-  });
+  const flags = summariseFlags(classes, deltas, (i) => Number.isFinite(deltas[i]));
   const thresholds = [.../* @__PURE__ */ new Set([...EFFECT_THRESHOLDS, minEffect])].sort((a, b) => a - b);
   const absolute = [...deltas].filter(Number.isFinite).map(Math.abs);
   return {
     method: "effect",
     minEffect,
-    improved,
-    deteriorated,
-    all: flagSet(improved, deteriorated, deltas.length),
-    measured: flagSet(improved, deteriorated, measured),
-    churnRate: ratio2(improved + deteriorated, deltas.length),
-    net: improved - deteriorated,
-    medianAbsDelta: changed.length === 0 ? null : median(changed),
-    breadthRatio: ratio2(improved, positive),
+    improved: flags.improved,
+    deteriorated: flags.deteriorated,
+    all: flags.all,
+    measured: flagSet(flags.improved, flags.deteriorated, flags.counted),
+    churnRate: flags.churnRate,
+    net: flags.net,
+    medianAbsDelta: flags.medianAbsDelta,
+    breadthRatio: flags.breadthRatio,
     beyond: thresholds.map((threshold) => ({
       threshold,
       items: absolute.filter((d) => d >= threshold - ROUNDING).length
@@ -39595,21 +38468,12 @@ function analyseChurnExact(input2) {
       comparison: null
     };
   }
-  const deltas = new Float64Array(items2.length);
-  const paired = [];
-  const pairedDomains = [];
-  items2.forEach((item, i) => {
-    deltas[i] = candidate.p[i] - baseline.p[i];
-    if (Number.isFinite(deltas[i])) {
-      paired.push(deltas[i]);
-      pairedDomains.push(item.domain);
-    }
-  });
+  const { deltas, paired, pairedDomains } = pairedDeltas(items2, baseline.p, candidate.p);
   const classes = effectClasses(deltas, settings.minEffect);
   const delta = aggregateDelta(paired, pairedDomains, settings.deltaInterval);
   const size = settings.gate.maxDomainLoss / 100 - ROUNDING;
   const overallDirection = delta.low !== null && delta.low > 0 ? "up" : delta.high !== null && delta.high < 0 ? "down" : null;
-  const domains = domainTable2(
+  const domains = domainTable(
     items2,
     baseline.p,
     candidate.p,
@@ -39641,8 +38505,8 @@ function analyseChurnExact(input2) {
         (item, i) => ({
           id: item.id,
           domain: item.domain,
-          p: [finite4(baseline.p[i]), finite4(candidate.p[i])],
-          delta: finite4(deltas[i]),
+          p: [finite2(baseline.p[i]), finite2(candidate.p[i])],
+          delta: finite2(deltas[i]),
           effect: effectName(classes[i], Number.isFinite(deltas[i]))
         })
       )
@@ -39651,22 +38515,19 @@ function analyseChurnExact(input2) {
 }
 
 // src/checks/churn/gate.ts
-var fmt = (value3, digits = 1) => {
-  const fixed2 = value3.toFixed(digits);
-  return fixed2.includes(".") ? fixed2.replace(/\.?0+$/, "") : fixed2;
-};
-var pts2 = (delta) => `${fmt(Math.abs(delta) * 100)} points`;
-var items = (n) => `${n} item${n === 1 ? "" : "s"}`;
+init_format();
+var pts2 = (delta) => `${trimmed(Math.abs(delta) * 100)} points`;
+var items = (n) => plural2(n, "item");
 function deteriorationLimit(setting, total) {
   if (typeof setting === "number") return { limit: setting, label: String(setting) };
   const limit2 = Number.parseFloat(setting) * total / 100;
-  return { limit: limit2, label: `${setting} of ${total} = ${fmt(limit2)}` };
+  return { limit: limit2, label: `${setting} of ${total} = ${trimmed(limit2)}` };
 }
 function expectationSentence(method) {
   const expected = method.expected.deteriorated;
-  return `two identical models give ${fmt(expected.mean)} on average (95th percentile ${fmt(expected.p95, 0)})`;
+  return `two identical models give ${trimmed(expected.mean)} on average (95th percentile ${trimmed(expected.p95, 0)})`;
 }
-function churnGate(section, settings) {
+function gateChurn(section, settings) {
   const findings = [];
   const rules = settings.gate;
   for (const model of [section.baseline, section.candidate]) {
@@ -39676,7 +38537,7 @@ function churnGate(section, settings) {
         check: "churn",
         rule: "timeouts",
         severity: "inconclusive",
-        message: `${model.model}: ${fmt(model.timeoutShare * 100)}% of churn requests timed out (limit ${fmt(rules.maxTimeoutShare * 100)}%); the comparison is not trusted`,
+        message: `${model.model}: ${trimmed(model.timeoutShare * 100)}% of churn requests timed out (limit ${trimmed(rules.maxTimeoutShare * 100)}%); the comparison is not trusted`,
         values: {
           model: model.model,
           timeoutShare: model.timeoutShare,
@@ -39689,7 +38550,7 @@ function churnGate(section, settings) {
         check: "churn",
         rule: "invalid-answers",
         severity: "inconclusive",
-        message: `${model.model}: ${fmt(model.invalidShare * 100)}% of churn answers were invalid (limit ${fmt(rules.maxInvalidShare * 100)}%); ${section.estimator === "logprobs" ? "no answer letter could be read: check think and churn.top-logprobs" : "check num-predict and think"}`,
+        message: `${model.model}: ${trimmed(model.invalidShare * 100)}% of churn answers were invalid (limit ${trimmed(rules.maxInvalidShare * 100)}%); ${section.estimator === "logprobs" ? "no answer letter could be read: check think and churn.top-logprobs" : "check num-predict and think"}`,
         values: {
           model: model.model,
           invalidShare: model.invalidShare,
@@ -39708,12 +38569,12 @@ function sampledFindings(section, settings) {
   const comparison = section.comparison;
   if (!comparison) return findings;
   const method = section.method === "fisher-bh" ? comparison.fisherBh : comparison.rci;
-  const rule = section.method === "fisher-bh" ? `q \u2264 ${section.alpha}` : `|RCI| > 1.96`;
+  const rule = section.method === "fisher-bh" ? `q \u2264 ${section.alpha}` : `|RCI| > ${RCI_CRITICAL}`;
   const { limit: limit2, label: label2 } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
   const upper = method.expected.deteriorated.upper;
   const overNull = upper === void 0 || method.deteriorated > upper;
   const over = exceeds(method.deteriorated, limit2) && overNull;
-  const nullPart = upper === void 0 ? "" : `, ${overNull ? "above" : "within"} what two identical models reach (${fmt(upper)}, the null's upper quantile)`;
+  const nullPart = upper === void 0 ? "" : `, ${overNull ? "above" : "within"} what two identical models reach (${trimmed(upper)}, the null's upper quantile)`;
   findings.push({
     check: "churn",
     rule: "max-deteriorated",
@@ -39733,7 +38594,7 @@ function sampledFindings(section, settings) {
   findings.push(...aggregateFinding(comparison.delta));
   return findings;
 }
-var pValue2 = (p) => p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
+var pValue2 = (p) => pValueFigures(p, 2);
 function overallSentence(direction, aggregate) {
   if (aggregate === null) return "";
   if (direction === null)
@@ -39753,7 +38614,7 @@ function domainLossFindings(comparison, maxDomainLoss, test, sentence) {
         check: "churn",
         rule: "domain-loss",
         severity: big ? "fail" : "warn",
-        message: `${domain2.domain}: accuracy fell ${pts2(domain2.delta ?? 0)} (${evidence}), ${big ? "at or above" : "below"} the limit of ${fmt(maxDomainLoss)} points${domain2.reversal ? overallSentence(direction, aggregate) : domain2.test ? overallSentence(direction, aggregate) : ""}`,
+        message: `${domain2.domain}: accuracy fell ${pts2(domain2.delta ?? 0)} (${evidence}), ${big ? "at or above" : "below"} the limit of ${trimmed(maxDomainLoss)} points${domain2.reversal ? overallSentence(direction, aggregate) : domain2.test ? overallSentence(direction, aggregate) : ""}`,
         values: {
           domain: domain2.domain,
           delta: domain2.delta,
@@ -39790,7 +38651,7 @@ function aggregateFinding(delta) {
       check: "churn",
       rule: "aggregate-delta",
       severity: "warn",
-      message: `overall accuracy fell ${pts2(mean4)} (95% CI ${fmt(low * 100)} to ${fmt(high * 100)} points)`,
+      message: `overall accuracy fell ${pts2(mean4)} (95% CI ${trimmed(low * 100)} to ${trimmed(high * 100)} points)`,
       values: { delta: mean4, low, high }
     }
   ];
@@ -39930,8 +38791,8 @@ function answerPositionFromOllama(logprobs) {
 
 // src/checks/churn/score.ts
 function readAnswer(content, doneReason, letters, numPredict) {
-  const trimmed = content.trim();
-  if (trimmed === "") {
+  const trimmed2 = content.trim();
+  if (trimmed2 === "") {
     if (doneReason === "length") {
       return {
         reason: `empty answer: the token budget ran out (done_reason length, num_predict ${numPredict}); with thinking on, reasoning may have used it all`
@@ -39941,9 +38802,9 @@ function readAnswer(content, doneReason, letters, numPredict) {
   }
   let parsed;
   try {
-    parsed = JSON.parse(trimmed);
+    parsed = JSON.parse(trimmed2);
   } catch {
-    const inner = /\{[^{}]*\}/.exec(trimmed);
+    const inner = /\{[^{}]*\}/.exec(trimmed2);
     try {
       parsed = inner ? JSON.parse(inner[0]) : void 0;
     } catch {
@@ -40083,51 +38944,75 @@ function checkExactEstimator(config2, items2 = []) {
     );
   }
 }
-function churnSlots(items2, config2, model) {
+function churnSlot(item, config2, model, mode, sample) {
   const settings = config2.churn;
-  const slots = [];
-  const slot = (item, mode, sample, options) => {
-    slots.push({
-      item,
-      model,
-      key: churnUnitKey(item.id, mode, sample),
-      mode,
-      sample,
-      spec: {
-        request: {
-          model,
-          messages: churnMessages(item),
-          format: answerSchema(item),
-          options,
-          ...mode === "exact" ? { answerProbabilities: { top: settings.topLogprobs } } : {}
-        },
-        promptSha256: churnPromptHash(item)
-      }
-    });
+  const options = slotOptions(config2, mode, sample);
+  return {
+    item,
+    model,
+    key: churnUnitKey(item.id, mode, sample),
+    mode,
+    sample,
+    spec: {
+      request: {
+        model,
+        messages: churnMessages(item),
+        format: answerSchema(item),
+        options,
+        ...mode === "exact" ? { answerProbabilities: { top: settings.topLogprobs } } : {}
+      },
+      promptSha256: churnPromptHash(item)
+    }
   };
+}
+function slotOptions(config2, mode, sample) {
+  const settings = config2.churn;
   const common = {
     numCtx: config2.runner.numCtx,
     numPredict: settings.numPredict,
     think: settings.think
   };
-  if (settings.estimator === "logprobs") {
-    for (const item of items2) {
-      slot(item, "exact", 0, { ...common, temperature: 0, seed: settings.greedySeed });
-    }
-    return slots;
-  }
+  return mode === "stochastic" ? { ...common, temperature: settings.temperature, seed: settings.baseSeed + sample } : { ...common, temperature: 0, seed: settings.greedySeed };
+}
+function firstSamples(settings) {
+  return settings.sampling === "adaptive" ? settings.samplesFirst : settings.samples;
+}
+function churnSamples(items2, config2) {
+  const settings = config2.churn;
+  const optionsOf = /* @__PURE__ */ new Map();
+  const shared = (mode, sample) => {
+    const id = mode === "stochastic" ? `s${sample}` : "greedy";
+    const found = optionsOf.get(id) ?? slotOptions(config2, mode, sample);
+    optionsOf.set(id, found);
+    return found;
+  };
+  const samples = [];
+  const first = firstSamples(settings);
   for (const item of items2) {
-    for (let k = 0; k < settings.samples; k++) {
-      slot(item, "stochastic", k, {
-        ...common,
-        temperature: settings.temperature,
-        seed: settings.baseSeed + k
-      });
+    const prompt = {
+      item,
+      messages: churnMessages(item),
+      format: answerSchema(item),
+      promptSha256: churnPromptHash(item)
+    };
+    const add = (mode, sample) => {
+      samples.push({ prompt, mode, sample, options: shared(mode, sample) });
+    };
+    if (settings.estimator === "logprobs") {
+      add("exact", 0);
+      continue;
     }
-    if (settings.greedy)
-      slot(item, "greedy", 0, { ...common, temperature: 0, seed: settings.greedySeed });
+    for (let k = 0; k < first; k++) add("stochastic", k);
+    if (settings.greedy) add("greedy", 0);
   }
-  return slots;
+  return samples;
+}
+function slotOf(s, model, top) {
+  const { item, messages, format, promptSha256: promptSha2562 } = s.prompt;
+  const probabilities = s.mode === "exact" ? { answerProbabilities: { top } } : {};
+  const request = { model, messages, format, options: s.options, ...probabilities };
+  const key = churnUnitKey(item.id, s.mode, s.sample);
+  return { item, model, key, mode: s.mode, sample: s.sample, spec: { request, promptSha256: promptSha2562 } };
 }
 function checkTopLogprobs(config2, items2) {
   const top = config2.churn.topLogprobs;
@@ -40142,40 +39027,756 @@ function checkTopLogprobs(config2, items2) {
     [`set churn.top-logprobs to at least ${widest.choices.length} (Ollama returns up to 20)`]
   );
 }
-function churnWorkUnits(items2, config2, model) {
+function planChurn(items2, config2, model) {
   checkExactEstimator(config2, items2);
-  const { keepText, temperature } = config2.churn;
-  return churnSlots(items2, config2, model).map((slot) => {
-    const matches = (record2) => record2.kind === "call" && record2.prompt_sha256 === slot.spec.promptSha256 && record2.kind === "call" && sameRecordedOptions(record2.options, recordedOptions(slot.spec.request.options)) && // Exact probabilities hold for one temperature; another one is asked again.
-    (slot.mode !== "exact" || record2.check === "churn" && record2.estimate_temperature === temperature);
-    const isComplete2 = (prior) => prior.some(
-      (record2) => matches(record2) && record2.kind === "call" && record2.status !== "error"
+  const settings = unitSettings(config2);
+  const recorded = /* @__PURE__ */ new Map();
+  return churnSamples(items2, config2).map((sample) => {
+    const wanted = recorded.get(sample.options) ?? recordedOptions(sample.options);
+    recorded.set(sample.options, wanted);
+    return new ChurnUnit(sample, model, wanted, settings);
+  });
+}
+function churnUnit(slot, config2) {
+  const { request, promptSha256: promptSha2562 } = slot.spec;
+  const prompt = {
+    item: slot.item,
+    messages: request.messages,
+    format: request.format,
+    promptSha256: promptSha2562
+  };
+  const sample = { prompt, mode: slot.mode, sample: slot.sample, options: request.options };
+  return new ChurnUnit(sample, slot.model, recordedOptions(request.options), unitSettings(config2));
+}
+function unitSettings(config2) {
+  const { keepText, temperature, topLogprobs } = config2.churn;
+  return { keepText, temperature, topLogprobs };
+}
+var ChurnUnit = class {
+  constructor(sample, model, options, settings) {
+    this.sample = sample;
+    this.model = model;
+    this.options = options;
+    this.settings = settings;
+    this.key = churnUnitKey(sample.prompt.item.id, sample.mode, sample.sample);
+  }
+  sample;
+  model;
+  options;
+  settings;
+  check = "churn";
+  expectedCalls = 1;
+  key;
+  get expected() {
+    return { promptSha256: this.sample.prompt.promptSha256, options: this.options };
+  }
+  matches(record2) {
+    return record2.kind === "call" && record2.prompt_sha256 === this.sample.prompt.promptSha256 && sameRecordedOptions(record2.options, this.options) && // Exact probabilities hold for one temperature; another one is asked again.
+    (this.sample.mode !== "exact" || record2.check === "churn" && record2.estimate_temperature === this.settings.temperature);
+  }
+  isComplete(prior) {
+    return prior.some(
+      (record2) => this.matches(record2) && record2.kind === "call" && record2.status !== "error"
     );
-    return {
-      check: "churn",
-      model,
-      key: slot.key,
-      expectedCalls: 1,
-      expected: {
-        promptSha256: slot.spec.promptSha256,
-        options: recordedOptions(slot.spec.request.options)
-      },
-      isComplete: isComplete2,
-      current: (records) => records.filter(matches),
-      async execute(ctx) {
-        if (isComplete2(ctx.prior)) return;
-        const outcome2 = await ctx.call(slot.spec);
-        await ctx.emit(
-          slot.mode === "exact" ? scoreChurnExact(slot, outcome2, ctx.digest, keepText, temperature) : scoreChurnSample(slot, outcome2, ctx.digest, keepText)
-        );
+  }
+  current(records) {
+    return records.filter((record2) => this.matches(record2));
+  }
+  async execute(ctx) {
+    if (this.isComplete(ctx.prior)) return;
+    const { keepText, temperature, topLogprobs } = this.settings;
+    const slot = slotOf(this.sample, this.model, topLogprobs);
+    const outcome2 = await ctx.call(slot.spec);
+    await ctx.emit(
+      slot.mode === "exact" ? scoreChurnExact(slot, outcome2, ctx.digest, keepText, temperature) : scoreChurnSample(slot, outcome2, ctx.digest, keepText)
+    );
+  }
+};
+
+// src/checks/churn/stagedPlan.ts
+var ChurnStages = class {
+  constructor(items2, config2, baseline, candidate) {
+    this.config = config2;
+    this.design = designOf(config2.churn);
+    this.outcomes = new StageOutcomes(baseline, candidate);
+    this.models = modelOrder(baseline, candidate);
+    for (const item of items2) {
+      this.items.set(item.id, { item, planned: this.design.firstStage });
+    }
+  }
+  config;
+  design;
+  outcomes;
+  items = /* @__PURE__ */ new Map();
+  models;
+  observe(records) {
+    const touched = /* @__PURE__ */ new Set();
+    for (const record2 of records) {
+      const id = this.outcomes.add(record2);
+      const state = id === null ? void 0 : this.items.get(id);
+      if (state) touched.add(state);
+    }
+    const units2 = [];
+    for (const state of touched) units2.push(...this.nextStage(state));
+    return units2;
+  }
+  /** The samples the item's path now wants beyond those already planned, for every model. */
+  nextStage(state) {
+    const path17 = this.outcomes.path(state.item.id, this.design);
+    if (path17.wanted <= state.planned) return [];
+    const units2 = [];
+    for (const model of this.models) {
+      for (let k = state.planned; k < path17.wanted; k++) {
+        const slot = churnSlot(state.item, this.config, model, "stochastic", k);
+        units2.push(churnUnit(slot, this.config));
       }
-    };
+    }
+    state.planned = path17.wanted;
+    return units2;
+  }
+};
+function modelOrder(baseline, candidate) {
+  return candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
+}
+
+// src/checks/churn/report/index.ts
+init_markdown();
+init_format();
+
+// src/checks/churn/report/charts.ts
+init_format();
+
+// src/checks/churn/report/markdown.ts
+init_markdown();
+init_format();
+
+// src/checks/churn/report/adaptive.ts
+init_format();
+var count = (value3) => value3.toLocaleString("en-US");
+function adaptiveSamplingLines(s) {
+  const futility = s.futility ? `, or when its p-value is above ${s.futility.p} from ${s.futility.from} samples` : "";
+  const { used, fixed: fixed2, saved, savedShare } = s.requests;
+  const stops = s.stopped.map((row) => {
+    const reasons = [
+      ["settled", row.settled],
+      ["no change shown", row.futility],
+      ["samples-max", row.samplesMax],
+      ["not finished", row.open]
+    ].filter(([, n]) => n > 0).map(([name, n]) => `${name} ${count(n)}`);
+    return `${count(row.items)} at ${row.samples} (${reasons.join(", ")})`;
+  });
+  return [
+    `**Adaptive sampling:** ${s.samplesFirst} samples per item and model, then ${s.samplesStep} more while an item is open, up to ${s.samplesMax}; an item stops when both models' pooled share right is at most ${percent(s.settledShare, 0)} or at least ${percent(1 - s.settledShare, 0)}${futility}. It used ${count(used)} stochastic requests (both models) where a fixed K = ${s.samplesMax} takes ${count(fixed2)}: ${count(saved)} saved (${percent(savedShare)}).`,
+    "",
+    `Items stopped, by samples per model: ${stops.join("; ")}.`,
+    ""
+  ];
+}
+
+// src/checks/churn/report/markdown.ts
+var TOP_ITEMS = 10;
+var fixed = (value3, digits = 1) => trimmed(value3, digits);
+function shareCell(value3) {
+  return `${value3.count} (${percent(value3.share)}, ${interval(value3.low, value3.high, (v) => percent(v))})`;
+}
+function shareRow(label2, set2) {
+  return [
+    label2,
+    String(set2.base),
+    shareCell(set2.improved),
+    shareCell(set2.deteriorated),
+    shareCell(set2.unchanged)
+  ];
+}
+function expectedCell(method, side) {
+  const e = method.expected[side];
+  return `${fixed(e.mean)} (95th pct ${fixed(e.p95, 0)})`;
+}
+function modelCells(label2, m, own2) {
+  return [
+    label2,
+    codeSpan(m.model),
+    `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
+    ...own2,
+    percent(m.invalidShare),
+    percent(m.timeoutShare)
+  ];
+}
+function modelRow(label2, m) {
+  return modelCells(label2, m, [num(m.reliability), percent(m.greedyAccuracy)]);
+}
+function itemTable(rows2) {
+  return table(
+    ["item", "domain", "p before", "p after", "\u0394p", "q (Fisher, BH)", "RCI", "greedy"],
+    rows2.map((r) => [
+      escapeText(r.id),
+      escapeText(r.domain),
+      num(r.p[0], 2),
+      num(r.p[1], 2),
+      num(r.delta, 2),
+      r.q === null ? "\u2013" : r.q < 1e-3 ? r.q.toExponential(1) : num(r.q, 3),
+      num(r.rci, 2),
+      `${greedyMark(r.greedy[0])}\u2192${greedyMark(r.greedy[1])}`
+    ]),
+    ["l", "l", "r", "r", "r", "r", "r", "c"]
+  );
+}
+function greedyMark(value3) {
+  return value3 === null ? "\u2013" : value3 ? "\u2713" : "\u2717";
+}
+function renderWith(section, comparison, parts) {
+  const out = [parts.heading, "", parts.intro, "", ...parts.notes, parts.models, ""];
+  if (!comparison) {
+    out.push("Single-model run: no comparison.", "");
+    return finish(out, section);
+  }
+  const c = comparison;
+  out.push(
+    `**\u0394 accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === "domains" ? "domain bootstrap" : "t interval"} over ${c.delta.n} items).`,
+    parts.counts(c),
+    ...domainLossLines(c),
+    ""
+  );
+  const worst = parts.worst(c);
+  if (worst) out.push("**Top deteriorations**", "", worst, "");
+  out.push(...parts.beforeDomains(c), "**Domains**", "", domainTable2(c.domains), "");
+  out.push(...parts.afterDomains(c));
+  return finish(out, section);
+}
+function worstOf(rows2, deteriorated) {
+  return rows2.filter(deteriorated).sort((a, b) => (a.delta ?? 0) - (b.delta ?? 0)).slice(0, TOP_ITEMS);
+}
+function renderChurnSection(section) {
+  return section.estimator === "logprobs" ? renderWith(section, section.comparison, exactParts(section)) : renderWith(section, section.comparison, sampledParts(section));
+}
+function sampledParts(section) {
+  const gateName = section.method === "fisher-bh" ? `Fisher exact + BH, q \u2264 ${section.alpha}` : `RCI, |RCI| > ${RCI_CRITICAL}`;
+  const models = [modelRow("baseline", section.baseline)];
+  if (section.candidate) models.push(modelRow("candidate", section.candidate));
+  const gateOf = (c) => section.method === "fisher-bh" ? c.fisherBh : c.rci;
+  return {
+    heading: "### churn \u2014 item-level reliable change",
+    intro: `${section.itemCounts.total} items, ${section.sampling ? "up to " : ""}K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
+    notes: section.sampling ? adaptiveSamplingLines(section.sampling) : [],
+    models: table(
+      [
+        "",
+        "model",
+        "accuracy (95% CI)",
+        "split-half r_xx",
+        "greedy accuracy",
+        "invalid",
+        "timeout"
+      ],
+      models,
+      ["l", "l", "r", "r", "r", "r", "r"]
+    ),
+    counts: (c) => {
+      const gate = gateOf(c);
+      return `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`;
+    },
+    worst: (c) => {
+      const worst = worstOf(
+        c.items,
+        (r) => (section.method === "fisher-bh" ? r.fisherBh : r.rciClass) === "deteriorated"
+      );
+      return worst.length > 0 ? itemTable(worst) : null;
+    },
+    beforeDomains: (c) => methodBlocks(section, c, gateOf(c)),
+    afterDomains: (c) => [
+      ...domainTestLines(c),
+      ...c.detection ? [...detectionLines(c.detection, section.samples), ""] : [],
+      bandsBlock(c),
+      "",
+      ...greedyLines(c),
+      "",
+      ...changedItemBlocks(c),
+      `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
+      ""
+    ]
+  };
+}
+function methodBlocks(section, c, gate) {
+  const methodRow = (label2, m, extra) => [
+    label2,
+    shareCell(m.analysable.improved),
+    expectedCell(m, "improved"),
+    shareCell(m.analysable.deteriorated),
+    expectedCell(m, "deteriorated"),
+    percent(m.churnRate),
+    String(m.net),
+    num(m.medianAbsDelta, 2),
+    num(m.breadthRatio, 2),
+    extra
+  ];
+  const counts = section.itemCounts;
+  return [
+    `Of ${counts.total} items, ${counts.analysable} are analysable (excluded: ${counts.floor} at 0 in both, ${counts.ceiling} at 1 in both, ${counts.lowValid} with under ${100 * MIN_VALID_SHARE.valid / MIN_VALID_SHARE.of}% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
+    "",
+    table(
+      [
+        "method",
+        "improved",
+        "expected (null)",
+        "deteriorated",
+        "expected (null)",
+        "churn rate",
+        "net",
+        "median |\u0394p|",
+        "breadth",
+        "false-flag rate (null)"
+      ],
+      [
+        methodRow(
+          `B: Fisher + BH (q \u2264 ${c.fisherBh.alpha})${section.method === "fisher-bh" ? " \u2014 gate" : ""}`,
+          c.fisherBh,
+          percent(c.fisherBh.expected.falseFlagRate)
+        ),
+        methodRow(
+          `A: RCI (\xB1${RCI_CRITICAL})${section.method === "rci" ? " \u2014 gate" : ""}`,
+          c.rci,
+          percent(c.rci.expected.falseFlagRate)
+        )
+      ],
+      ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r"]
+    ),
+    "",
+    "Churn rate: changed items \xF7 all items. Median |\u0394p|: over the changed items. Breadth: items reliably improved \xF7 items whose accuracy rose at all. False-flag rate: share of analysable items the method flags between two identical models.",
+    "",
+    table(
+      ["gate method over", "items", "improved", "deteriorated", "no change"],
+      [shareRow("all items", gate.all), shareRow("analysable items", gate.analysable)],
+      ["l", "r", "r", "r", "r"]
+    ),
+    "",
+    `Raw Fisher p \u2264 ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
+    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB1${RCI_CONSERVATIVE}: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
+    ""
+  ];
+}
+function domainTestLines(c) {
+  if (!c.domainTest) return [];
+  return [
+    `Domain test: the net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up (exact test on all items, ${c.domainTest.overall.direction === null ? "not significant here" : `significantly ${c.domainTest.overall.direction} here`}).`,
+    ""
+  ];
+}
+function bandsBlock(c) {
+  return details(
+    "Difficulty bands (baseline accuracy) with the no-change expectation",
+    table(
+      [
+        "baseline p",
+        "items",
+        "B improved (exp.)",
+        "B deteriorated (exp.)",
+        "A improved (exp.)",
+        "A deteriorated (exp.)"
+      ],
+      c.bands.map((b) => [
+        `${fixed(b.low)}\u2013${fixed(b.high)}`,
+        String(b.items),
+        `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
+        `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
+        `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
+        `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`
+      ]),
+      ["l", "r", "r", "r", "r", "r"]
+    )
+  );
+}
+function greedyLines(c) {
+  const lines = [];
+  if (c.greedy) {
+    const g2 = c.greedy;
+    lines.push(
+      `Greedy (one answer at temperature 0): ${percent(g2.baselineAccuracy)} \u2192 ${percent(g2.candidateAccuracy)} (${points(g2.delta)}), ${g2.worse} right\u2192wrong and ${g2.better} wrong\u2192right, McNemar mid-p ${num(g2.midP, 3)} (exact ${num(g2.exactP, 3)}).`
+    );
+  }
+  if (c.greedyVsStochastic) {
+    const v = c.greedyVsStochastic;
+    lines.push(
+      `Greedy vs stochastic: greedy missed ${v.missed} of ${v.changed} reliably changed items (${percent(v.missedShare)}) and flipped ${v.flipped} of ${v.unchanged} unchanged ones (${percent(v.flippedShare)}).`
+    );
+  }
+  return lines;
+}
+function changedItemBlocks(c) {
+  const changed = c.items.filter((r) => r.fisherBh !== "unchanged" && r.fisherBh !== "excluded");
+  const rciChanged = c.items.filter((r) => r.rciClass !== "unchanged" && r.rciClass !== "excluded");
+  const blocks = [];
+  if (changed.length > 0)
+    blocks.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), "");
+  if (rciChanged.length > 0)
+    blocks.push(
+      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged)),
+      ""
+    );
+  return blocks;
+}
+var SOURCE_NAMES = {
+  "embedded-logits": "llama.cpp logits, in process",
+  "ollama-logprobs": "Ollama token logprobs"
+};
+function sourcesOf(m) {
+  return m.sources.length === 0 ? "\u2013" : m.sources.map((s) => SOURCE_NAMES[s]).join(" + ");
+}
+function exactModelRow(label2, m) {
+  return modelCells(label2, m, [percent(m.topLetterAccuracy), sourcesOf(m)]);
+}
+function exactItemTable(rows2) {
+  return table(
+    ["item", "domain", "p before", "p after", "\u0394p"],
+    rows2.map((r) => [
+      escapeText(r.id),
+      escapeText(r.domain),
+      num(r.p[0], 2),
+      num(r.p[1], 2),
+      num(r.delta, 2)
+    ]),
+    ["l", "l", "r", "r", "r"]
+  );
+}
+function exactParts(section) {
+  const size = `${fixed(section.minEffect * 100)} points`;
+  const models = [exactModelRow("baseline", section.baseline)];
+  if (section.candidate) models.push(exactModelRow("candidate", section.candidate));
+  const counts = section.itemCounts;
+  return {
+    heading: "### churn \u2014 item-level change, logprobs estimator",
+    notes: [],
+    intro: `${counts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|\u0394p| \u2265 min-effect ${section.minEffect}).`,
+    models: table(
+      [
+        "",
+        "model",
+        "accuracy (mean p, 95% CI)",
+        "top-letter accuracy",
+        "source",
+        "invalid",
+        "timeout"
+      ],
+      models,
+      ["l", "l", "r", "r", "l", "r", "r"]
+    ),
+    counts: (c) => `Improved **${c.effect.improved}**, deteriorated **${c.effect.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`,
+    worst: (c) => {
+      const worst = worstOf(c.items, (r) => r.effect === "deteriorated");
+      return worst.length > 0 ? exactItemTable(worst) : null;
+    },
+    beforeDomains: (c) => {
+      const e = c.effect;
+      return [
+        `Of ${counts.total} items, ${counts.measured} were measured for both models (${counts.unmeasured} without a readable answer letter). Shares with Wilson 95% CIs.`,
+        "",
+        table(
+          ["items over", "items", "improved", "deteriorated", `below ${size}`],
+          [shareRow("all items", e.all), shareRow("measured items", e.measured)],
+          ["l", "r", "r", "r", "r"]
+        ),
+        "",
+        `Churn rate ${percent(e.churnRate)}, net ${e.net}, median |\u0394p| of changed items ${num(e.medianAbsDelta, 2)}, breadth (improved / items with \u0394p > 0) ${num(e.breadthRatio, 2)}.`,
+        `Items by size of change: ${e.beyond.map((b) => `|\u0394p| \u2265 ${b.threshold}: ${b.items}`).join(", ")}.`,
+        ""
+      ];
+    },
+    afterDomains: (c) => {
+      const changed = c.items.filter((r) => r.effect === "improved" || r.effect === "deteriorated");
+      if (changed.length === 0) return [];
+      return [
+        details(`Items changed by at least ${size} (${changed.length})`, exactItemTable(changed)),
+        ""
+      ];
+    }
+  };
+}
+function finish(out, section) {
+  if (section.warnings.length > 0) {
+    out.push(
+      details(
+        `Warnings (${section.warnings.length})`,
+        section.warnings.map((w) => `- ${escapeText(w)}`).join("\n")
+      ),
+      ""
+    );
+  }
+  return `${out.join("\n").trimEnd()}
+`;
+}
+var DOMAIN_LABEL_LIMIT = 48;
+function domainLabel(domain2, tag) {
+  const name = domain2.length > DOMAIN_LABEL_LIMIT ? `${domain2.slice(0, DOMAIN_LABEL_LIMIT - 1)}\u2026` : domain2;
+  return `${name}${tag}`;
+}
+function domainTable2(domains) {
+  const tested = domains.some((d) => d.test);
+  const mark = (d) => d.reversal ? " \u26A0 loss, reversal" : d.loss ? " \u26A0 loss" : d.gain ? " (gain)" : "";
+  return table(
+    [
+      "domain",
+      "items",
+      "baseline",
+      "candidate",
+      "\u0394",
+      "improved",
+      "deteriorated",
+      "net",
+      ...tested ? ["p loss (Holm)", "detects (80%)"] : []
+    ],
+    domains.map((d) => [
+      `${escapeText(d.domain)}${mark(d)}`,
+      String(d.items),
+      percent(d.baselineAccuracy),
+      percent(d.candidateAccuracy),
+      points(d.delta),
+      String(d.improved),
+      String(d.deteriorated),
+      String(d.net),
+      ...tested ? [
+        d.test ? pValueText(d.test.adjustedLoss) : "not tested",
+        d.test?.detectable ? `\u2212${fixed(d.test.detectable * 100)} pts` : "\u2013"
+      ] : []
+    ]),
+    ["l", "r", "r", "r", "r", "r", "r", "r", ...tested ? ["r", "r"] : []]
+  );
+}
+function pValueText(p) {
+  return pValueFigures(p, 2);
+}
+function domainLossLines(c) {
+  const lost = c.domains.filter((d) => d.loss);
+  const reversals = lost.filter((d) => d.reversal);
+  const lines = [];
+  if (lost.length > 0) {
+    lines.push(
+      `**Domains that lost accuracy:** ${lost.map((d) => `${escapeText(d.domain)} (${points(d.delta)})`).join(", ")}.`
+    );
+  }
+  if (reversals.length > 0) {
+    lines.push(
+      `**Domain reversals:** ${reversals.map((d) => escapeText(d.domain)).join(", ")} lost while the overall change is significantly up.`
+    );
+  }
+  return lines;
+}
+function detectionLines(d, samples) {
+  const pct5 = (x2) => `${fixed(x2 * 100, 0)} pts`;
+  const item = (x2) => x2 === null ? "\u2013" : x2 >= 1 ? "not detectable (> 1)" : fixed(x2, 2);
+  const rows2 = d.samplesFor.map((r) => [
+    r.kind === "item" ? `one item moves by ${fixed(r.effect, 1)}` : `a domain of ${d.domainItems} items loses ${pct5(r.effect)}`,
+    r.kind === "item" ? "Fisher + BH" : "domain test",
+    String(r.samples)
+  ]);
+  return [
+    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (${RCI_CRITICAL} + 0.84)\xB7S_diff); ${d.domain === null ? "no domain tested" : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+    "",
+    table(["to detect", "by", "K needed"], rows2, ["l", "l", "r"]),
+    "",
+    "K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.samples, or add items to a domain, to see smaller changes."
+  ];
+}
+
+// src/checks/churn/report/charts.ts
+var ROW_HEIGHT = 26;
+var TOP = 40;
+var HALF = 220;
+var DELTA_WIDTH = 90;
+var WORSE_HATCH = "worse-hatch";
+function layout(c) {
+  const labels = c.domains.map(
+    (d) => domainLabel(d.domain, d.reversal ? " (reversal)" : d.loss ? " (loss)" : "")
+  );
+  const labelWidth = Math.min(
+    360,
+    Math.max(150, 16 + 7 * labels.reduce((n, l) => Math.max(n, l.length), 0))
+  );
+  const width = labelWidth + 2 * HALF + 40 + DELTA_WIDTH;
+  const max2 = c.domains.reduce((m, d) => Math.max(m, d.improved, d.deteriorated), 1);
+  return {
+    labels,
+    labelWidth,
+    width,
+    height: TOP + c.domains.length * ROW_HEIGHT + 40,
+    axis: labelWidth + HALF,
+    deltaX: width - 8,
+    scale: (HALF - 30) / max2
+  };
+}
+function hatch() {
+  return element("defs", {}, [
+    element(
+      "pattern",
+      {
+        id: WORSE_HATCH,
+        patternUnits: "userSpaceOnUse",
+        width: 6,
+        height: 6,
+        patternTransform: "rotate(45)"
+      },
+      [
+        element("rect", { width: 6, height: 6, fill: WORSE.hex }),
+        element("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#ffffff", "stroke-width": 2 })
+      ]
+    )
+  ]);
+}
+function domainRow(d, i, l) {
+  const y2 = TOP + i * ROW_HEIGHT;
+  const out = [
+    text(l.labelWidth - 8, y2 + 17, l.labels[i] ?? d.domain, { "text-anchor": "end" }),
+    // The accuracy change shows a domain's loss even when no single item changed reliably.
+    text(l.deltaX, y2 + 17, points(d.delta), { "text-anchor": "end" }),
+    element("rect", {
+      x: l.axis - d.deteriorated * l.scale,
+      y: y2 + 4,
+      width: d.deteriorated * l.scale,
+      height: 18,
+      fill: `url(#${WORSE_HATCH})`
+    }),
+    element("rect", {
+      x: l.axis,
+      y: y2 + 4,
+      width: d.improved * l.scale,
+      height: 18,
+      fill: BETTER.hex
+    })
+  ];
+  if (d.deteriorated > 0) {
+    const at = l.axis - d.deteriorated * l.scale - 4;
+    out.push(text(at, y2 + 17, String(d.deteriorated), { "text-anchor": "end" }));
+  }
+  if (d.improved > 0) out.push(text(l.axis + d.improved * l.scale + 4, y2 + 17, String(d.improved)));
+  return out;
+}
+function churnCharts(section) {
+  const c = section.comparison;
+  if (!c || c.domains.length === 0) return [];
+  const l = layout(c);
+  const nothingChanged = c.domains.every((d) => d.improved === 0 && d.deteriorated === 0);
+  const title = section.estimator === "logprobs" ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (logprobs estimator)` : `Reliable change by domain (${section.method === "fisher-bh" ? "Fisher + BH" : "RCI"})`;
+  const body = [
+    hatch(),
+    text(l.width / 2, 20, title, { "text-anchor": "middle", "font-weight": "bold" }),
+    text(l.axis - 10, TOP - 6, "\u2190 deteriorated (hatched)", { "text-anchor": "end" }),
+    text(l.axis + 10, TOP - 6, "improved (solid) \u2192"),
+    text(l.deltaX, TOP - 6, "\u0394 accuracy", { "text-anchor": "end" }),
+    ...c.domains.flatMap((d, i) => domainRow(d, i, l)),
+    element("line", {
+      x1: l.axis,
+      y1: TOP,
+      x2: l.axis,
+      y2: TOP + c.domains.length * ROW_HEIGHT,
+      stroke: "#344054"
+    }),
+    text(
+      l.width / 2,
+      l.height - 12,
+      nothingChanged ? `no item changed reliably in any domain; aggregate \u0394 ${points(c.delta.mean)}` : `aggregate \u0394 ${points(c.delta.mean)}`,
+      { "text-anchor": "middle" }
+    )
+  ];
+  return [{ file: "churn-domains.svg", title, svg: svgDocument(l.width, l.height, title, body) }];
+}
+
+// src/checks/churn/report/glance.ts
+var MAX_DOMAINS = 12;
+function churnGlanceChart(section, config2) {
+  const domains = listOf(field2(section, "comparison", "domains"));
+  const rows2 = domains.map((d) => ({
+    domain: String(field2(d, "domain") ?? "?"),
+    improved: finiteOrNull(field2(d, "improved")),
+    deteriorated: finiteOrNull(field2(d, "deteriorated"))
+  })).filter(
+    (r) => r.improved !== null && r.deteriorated !== null
+  );
+  if (rows2.length < 2 || rows2.length > MAX_DOMAINS) return null;
+  if (rows2.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
+  const logprobs = section.estimator === "logprobs";
+  const changed = logprobs ? `by |\u0394p| \u2265 ${config2.churn.minEffect}` : "reliably";
+  return xyChart({
+    title: `Items ${changed} worse and better, by domain`,
+    categories: rows2.flatMap((r) => [`${r.domain} worse`, `${r.domain} better`]),
+    yLabel: "items",
+    series: [
+      {
+        name: `items ${changed} worse`,
+        kind: "bar",
+        colour: WORSE,
+        values: rows2.flatMap((r) => [r.deteriorated, 0])
+      },
+      {
+        name: `items ${changed} better`,
+        kind: "bar",
+        colour: BETTER,
+        values: rows2.flatMap((r) => [0, r.improved])
+      }
+    ]
   });
 }
 
+// src/checks/churn/report/index.ts
+function churnHeadline(section) {
+  const method = field2(section, "method");
+  const gateMethod = method === "fisher-bh" || method === "rci" || method === "effect" ? field2(section, "comparison", method === "fisher-bh" ? "fisherBh" : method) : void 0;
+  const reversals = field2(section, "comparison", "reversals");
+  return {
+    churnRate: shareOrNull(field2(gateMethod, "churnRate")),
+    deteriorated: countOrNull(field2(gateMethod, "deteriorated")),
+    reversals: Array.isArray(reversals) ? reversals.filter((r) => typeof r === "string") : []
+  };
+}
+function glanceRows(section, headline, minEffect) {
+  const exact = section.estimator === "logprobs";
+  const changed = exact ? `changed by \u2265 ${minEffect}` : "reliably changed";
+  const lost = section.comparison?.domains?.filter((d) => d.loss === true) ?? [];
+  const lostText = lost.length === 0 ? "none" : lost.map((d) => {
+    const fell = `${num((d.delta ?? 0) * 100, 1)} pts`;
+    return `${escapeText(d.domain)} (${fell}${d.reversal ? ", reversal" : ""})`;
+  }).join(", ");
+  return [
+    [`churn rate (items ${changed})`, percent(headline.churnRate)],
+    [
+      exact ? `items worse by \u2265 ${minEffect}` : "items reliably worse",
+      headline.deteriorated === null ? "\u2013" : String(headline.deteriorated)
+    ],
+    ["domains that lost accuracy", lostText]
+  ];
+}
+function settingsRows(settings) {
+  if (settings.estimator === "logprobs") {
+    return [
+      ["churn estimator", "logprobs (letter probabilities, one evaluation per item)"],
+      ["churn temperature of p(correct)", String(settings.temperature)],
+      ["churn change threshold |\u0394p|", String(settings.minEffect)]
+    ];
+  }
+  const lastSeed = settings.baseSeed + settings.samples - 1;
+  return [
+    ["churn samples per item (K)", String(settings.samples)],
+    ["churn temperature", String(settings.temperature)],
+    [
+      "churn seeds",
+      `${settings.baseSeed}\u2013${lastSeed}${settings.greedy ? `, greedy ${settings.greedySeed}` : ""}`
+    ],
+    [
+      "churn gate method",
+      settings.method === "fisher-bh" ? "Fisher exact test + Benjamini\u2013Hochberg (method: fisher-bh)" : "Reliable Change Index (method: rci)"
+    ]
+  ];
+}
+var churnReport = {
+  section: renderChurnSection,
+  charts: churnCharts,
+  glanceChart: churnGlanceChart,
+  glance: (section, { headline, config: config2 }) => glanceRows(section, headline, config2.churn.minEffect),
+  headline: churnHeadline,
+  settings: (config2) => settingsRows(config2.churn)
+};
+
 // src/checks/churn/rules.ts
-var pct6 = (x2) => `${Number((x2 * 100).toFixed(2))}%`;
-var pts3 = (x2) => `${Number((x2 * 100).toFixed(1))} points`;
+init_format();
+var pct4 = (x2) => percent(x2, 2, { trim: true });
+var pts3 = (x2) => `${trimmed(x2 * 100)} points`;
 function churnRuleCards(section, ctx) {
   const settings = ctx.config.churn;
   const budget = churnBudget(checkFalseAlarmBudget(ctx.config));
@@ -40205,13 +39806,13 @@ function churnRuleCards(section, ctx) {
     const d = section.comparison?.detection;
     const method = section.method === "fisher-bh" ? "Fisher + BH" : "RCI";
     const item = section.method === "fisher-bh" ? d?.itemFisherBh ?? null : d?.itemRci ?? null;
-    const itemText = item === null ? "not measured (no comparison)" : item >= 1 ? `no single item at K = ${settings.samples} (it would need |\u0394p| > 1); raise churn.samples` : `at K = ${settings.samples} an item must move by ${item.toFixed(2)} to be flagged; the rule fails above max-deteriorated such items`;
+    const itemText = item === null ? "not measured (no comparison)" : item >= 1 ? `no single item at K = ${settings.samples} (it would need |\u0394p| > 1); raise churn.samples` : `at K = ${settings.samples} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
     const domainText = d?.domain === null || d?.domain === void 0 ? "not measured (no tested domain)" : `at K = ${settings.samples} a domain of ${d.domainItems} items losing ${pts3(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
     cards.push(
       card("max-deteriorated", {
         tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,
         falseAlarmRate: budget.maxDeteriorated,
-        falseAlarmBasis: `design: the count must exceed the method's null calibration at its ${pct6(1 - budget.maxDeteriorated)} quantile (parametric bootstrap, ${settings.nullReplicates} replicates); measured by simulation in docs/gate-validity-churn.md`,
+        falseAlarmBasis: `design: the count must exceed the method's null calibration at its ${pct4(1 - budget.maxDeteriorated)} quantile (parametric bootstrap, ${settings.nullReplicates} replicates); measured by simulation in docs/gate-validity-churn.md`,
         detects: itemText
       }),
       card("domain-loss", {
@@ -40230,13 +39831,13 @@ function churnRuleCards(section, ctx) {
       detects: "an overall loss whose 95% interval excludes 0"
     }),
     card("timeouts", {
-      tests: `more than ${pct6(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
+      tests: `more than ${pct4(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
       falseAlarmRate: 0,
       falseAlarmBasis: "inconclusive, not a test of change: not counted against the budget",
       detects: "an incomplete measurement"
     }),
     card("invalid-answers", {
-      tests: `more than ${pct6(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
+      tests: `more than ${pct4(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
       falseAlarmRate: 0,
       falseAlarmBasis: "inconclusive, not a test of change: not counted against the budget",
       detects: "an incomplete measurement"
@@ -40245,16 +39846,58 @@ function churnRuleCards(section, ctx) {
   return cards;
 }
 
+// src/checks/churn/sectionSchema.ts
+var finite3 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var count2 = external_exports.number().int().min(0);
+var adaptiveSamplingSchema = external_exports.object({
+  mode: external_exports.literal("adaptive"),
+  samplesFirst: count2,
+  samplesStep: count2,
+  samplesMax: count2,
+  settledShare: finite3,
+  futility: external_exports.object({ p: finite3, from: count2 }).nullable(),
+  requests: external_exports.object({ used: count2, fixed: count2, saved: external_exports.number().int(), savedShare: finite3.nullable() }).describe("Stochastic requests of both models: used, at a fixed K = samplesMax, saved."),
+  stopped: external_exports.array(
+    external_exports.object({
+      samples: count2,
+      items: count2,
+      settled: count2,
+      futility: count2,
+      samplesMax: count2,
+      open: count2
+    })
+  )
+}).describe("Adaptive sampling (churn.sampling: adaptive); absent at a fixed K.");
+var churnSectionSchema = sectionSchema("churn", {
+  sampling: adaptiveSamplingSchema.optional()
+});
+
 // src/checks/churn/index.ts
 var churnCheck = {
   name: "churn",
+  settingsSchema: churnSettingsSchema,
+  unit: ["sample", "samples"],
+  sectionSchema: churnSectionSchema,
   async load(ctx) {
     const file2 = ctx.config.churn.items;
     const loaded = loadItemsFile(resolveConfigPath(ctx, file2), file2);
     return { items: loaded.items, file: file2, warnings: loaded.warnings };
   },
+  limit(definitions, n) {
+    return { ...definitions, items: definitions.items.slice(0, n) };
+  },
   plan(definitions, ctx, model) {
-    return churnWorkUnits(definitions.items, ctx.config, model);
+    return planChurn(definitions.items, ctx.config, model);
+  },
+  growth(definitions, ctx) {
+    const { sampling, estimator } = ctx.config.churn;
+    if (sampling !== "adaptive" || estimator !== "sampled") return null;
+    return new ChurnStages(
+      definitions.items,
+      ctx.config,
+      ctx.models.baseline,
+      ctx.models.candidate
+    );
   },
   analyse(records, definitions, ctx) {
     const analyse = ctx.config.churn.estimator === "logprobs" ? analyseChurnExact : analyseChurn;
@@ -40269,15 +39912,17 @@ var churnCheck = {
     });
   },
   gate(section, ctx) {
-    return churnGate(section, ctx.config.churn);
+    return gateChurn(section, ctx.config.churn);
   },
   rules(section, ctx) {
     return churnRuleCards(section, ctx);
-  }
+  },
+  maxTimeoutShare: (config2) => config2.churn.gate.maxTimeoutShare,
+  promptHashes: () => ({
+    [`churn (${PROMPT_VERSION2}, system prompt)`]: createHash6("sha256").update(CHURN_SYSTEM_PROMPT).digest("hex")
+  }),
+  report: churnReport
 };
-
-// src/checks/personas/index.ts
-import path6 from "node:path";
 
 // src/stats/text/stopWords.ts
 var ENGLISH = `
@@ -40368,14 +40013,14 @@ function tfidf(documents) {
   });
   const documentFrequency = new Array(vocabulary.length).fill(0);
   for (const row of counts) {
-    row.forEach((count4, j) => {
-      if (count4 > 0) documentFrequency[j] = (documentFrequency[j] ?? 0) + 1;
+    row.forEach((count5, j) => {
+      if (count5 > 0) documentFrequency[j] = (documentFrequency[j] ?? 0) + 1;
     });
   }
   const idf = documentFrequency.map((df) => Math.log((1 + n) / (1 + df)) + 1);
   const rows2 = counts.map((row, i) => {
     const length = documents[i]?.length ?? 0;
-    return normalise(row.map((count4, j) => (length === 0 ? 0 : count4 / length) * (idf[j] ?? 0)));
+    return normalise(row.map((count5, j) => (length === 0 ? 0 : count5 / length) * (idf[j] ?? 0)));
   });
   return { vocabulary, idf, rows: rows2 };
 }
@@ -40388,13 +40033,13 @@ function tokenise(text3, stopWords2) {
   return words2.filter((word) => letterCount(word) > MAX_DROPPED_LENGTH && !stopWords2.has(word));
 }
 function letterCount(word) {
-  let count4 = 0;
-  for (const _ of word) count4++;
-  return count4;
+  let count5 = 0;
+  for (const _ of word) count5++;
+  return count5;
 }
 
-// src/checks/personas/collection.ts
-import { createHash as createHash6 } from "node:crypto";
+// src/checks/personas/plan.ts
+import { createHash as createHash7 } from "node:crypto";
 function messagesFor(systemPrompt, probe) {
   return [
     { role: "system", content: systemPrompt },
@@ -40402,7 +40047,7 @@ function messagesFor(systemPrompt, probe) {
   ];
 }
 function promptHash(messages) {
-  return createHash6("sha256").update(JSON.stringify(messages)).digest("hex");
+  return createHash7("sha256").update(JSON.stringify(messages)).digest("hex");
 }
 function unitKey(assistant, probe, sample = 0) {
   return sample === 0 ? `${assistant}/probe-${probe}` : `${assistant}/probe-${probe}#${sample}`;
@@ -40569,6 +40214,70 @@ function collectAnswers(records, catalogue, model, samples = 1) {
   return { answers: answers2, tally, stale, extra };
 }
 
+// src/checks/personas/tests.ts
+var FAILING_RULES = ["min-recognition", "merged-pair"];
+function testedPairs(assistants) {
+  const pairs = [];
+  for (let i = 0; i < assistants.length; i++) {
+    for (let j = i + 1; j < assistants.length; j++) {
+      const a = assistants[i];
+      const b = assistants[j];
+      if (!a.control && !b.control) pairs.push([a, b]);
+    }
+  }
+  return pairs;
+}
+function personasLevels(assistants, gate, budget) {
+  const perRule = budget / FAILING_RULES.length;
+  return {
+    budget,
+    recognitionTests: assistants.filter((a) => !a.control).length,
+    recognitionAlpha: perRule,
+    pairTests: testedPairs(assistants).length,
+    mergeAlpha: perRule,
+    minRecognition: gate.minRecognition,
+    minCrossingRise: gate.minCrossingRise
+  };
+}
+var fisherMemo = /* @__PURE__ */ new Map();
+function fisherGreater(a, b, c, d) {
+  const key = `${a},${b},${c},${d}`;
+  let p = fisherMemo.get(key);
+  if (p === void 0) {
+    if (fisherMemo.size > 2e5) fisherMemo.clear();
+    p = fisherExactGreater(a, b, c, d);
+    fisherMemo.set(key, p);
+  }
+  return p;
+}
+function largerShareP(more, fewer) {
+  if (more.answers === 0 || fewer.answers === 0) return 1;
+  return fisherGreater(more.hits, more.answers - more.hits, fewer.hits, fewer.answers - fewer.hits);
+}
+function recognitionDropP(baseline, candidate) {
+  return largerShareP(
+    { hits: baseline.recognised, answers: baseline.answers },
+    { hits: candidate.recognised, answers: candidate.answers }
+  );
+}
+function crossingRiseP(baseline, candidate) {
+  return largerShareP(
+    { hits: candidate.crossings, answers: candidate.answers },
+    { hits: baseline.crossings, answers: baseline.answers }
+  );
+}
+function recognitionDropped(baseline, candidate, adjusted, levels) {
+  if (baseline.answers === 0 || candidate.answers === 0) return false;
+  const before = baseline.hits / baseline.answers;
+  const after = candidate.hits / candidate.answers;
+  return before >= levels.minRecognition && after < levels.minRecognition && adjusted <= levels.recognitionAlpha;
+}
+function pairMerged(baseline, candidate, adjusted, levels) {
+  if (baseline.answers === 0 || candidate.answers === 0) return false;
+  const rise = candidate.hits / candidate.answers - baseline.hits / baseline.answers;
+  return adjusted <= levels.mergeAlpha && rise >= levels.minCrossingRise - 1e-12;
+}
+
 // src/checks/personas/comparison.ts
 function compareModels(assistants, baseline, candidate, levels, swap) {
   const mergedBefore = new Set(
@@ -40619,13 +40328,13 @@ function shares(assistantName, baseline, candidate) {
 }
 function recognitionFromSwaps(assistants, baseline, candidate, levels, swap) {
   return assistants.map((assistant) => {
-    const { before, after, ...share4 } = shares(assistant.name, baseline, candidate);
+    const { before, after, ...share3 } = shares(assistant.name, baseline, candidate);
     const test = swap.recognition.find((r) => r.assistant === assistant.name);
     const baselineCounts = test ? { recognised: test.baseline.hits, answers: test.baseline.answers } : countsOf2(before);
     const candidateCounts = test ? { recognised: test.candidate.hits, answers: test.candidate.answers } : countsOf2(after);
     return {
       assistant: assistant.name,
-      ...share4,
+      ...share3,
       baselineGated: shareOf(baselineCounts),
       candidateGated: shareOf(candidateCounts),
       baselineCounts,
@@ -40639,7 +40348,7 @@ function recognitionFromSwaps(assistants, baseline, candidate, levels, swap) {
 }
 function recognitionBonferroni(assistants, baseline, candidate, levels) {
   return assistants.map((assistant) => {
-    const { before, after, ...share4 } = shares(assistant.name, baseline, candidate);
+    const { before, after, ...share3 } = shares(assistant.name, baseline, candidate);
     const baselineCounts = countsOf2(before);
     const candidateCounts = countsOf2(after);
     const control = assistant.control !== null;
@@ -40651,7 +40360,7 @@ function recognitionBonferroni(assistants, baseline, candidate, levels) {
     });
     return {
       assistant: assistant.name,
-      ...share4,
+      ...share3,
       baselineGated: shareOf(baselineCounts),
       candidateGated: shareOf(candidateCounts),
       baselineCounts,
@@ -40935,12 +40644,12 @@ function recognitionOf(assistants, confusion, unattributed) {
     const recognised2 = row[i] ?? 0;
     const controls = assistants.map((other, j) => ({ other, j })).filter(({ other }) => other.control?.of === assistant.name).map(({ j }) => j);
     const upTo = recognised2 + controls.reduce((s, j) => s + (row[j] ?? 0), 0);
-    const share4 = answers2 > 0 ? recognised2 / answers2 : null;
+    const share3 = answers2 > 0 ? recognised2 / answers2 : null;
     return {
       assistant: assistant.name,
       recognised: recognised2,
       answers: answers2,
-      share: share4,
+      share: share3,
       shareUpToControls: answers2 > 0 ? upTo / answers2 : null
     };
   });
@@ -40979,13 +40688,13 @@ function isParaphrasePair(a, b) {
 function probeAccuracy(probes, answers2, attributed) {
   return probes.map((text3, probe) => {
     let correct = 0;
-    let count4 = 0;
+    let count5 = 0;
     answers2.forEach((answer, i) => {
       if (answer.probe !== probe) return;
-      count4++;
+      count5++;
       if (attributed[i] === answer.assistant) correct++;
     });
-    return { probe, text: text3, correct, answers: count4, accuracy: count4 > 0 ? correct / count4 : null };
+    return { probe, text: text3, correct, answers: count5, accuracy: count5 > 0 ? correct / count5 : null };
   });
 }
 
@@ -41074,9 +40783,9 @@ function compareRankings(promptDistances, answerDistances) {
   const answerTies = tieSizes(answerDistances);
   const promptScale = unitScale(promptDistances);
   const answerScale = unitScale(answerDistances);
-  const count4 = promptDistances.length;
-  const closestThird = Math.ceil(count4 / 3);
-  const isClose = (rank2) => rank2 > count4 - closestThird;
+  const count5 = promptDistances.length;
+  const closestThird = Math.ceil(count5 / 3);
+  const isClose = (rank2) => rank2 > count5 - closestThird;
   const converging = [];
   const diverging = [];
   let moved = 0;
@@ -41099,6 +40808,7 @@ function compareRankings(promptDistances, answerDistances) {
 }
 
 // src/checks/personas/modelResult.ts
+init_format();
 function analyseModel(collected, catalogue, options) {
   const notes = [];
   const stopWords2 = stopWords(catalogue.languages, catalogue.extraStopWords);
@@ -41114,30 +40824,9 @@ function analyseModel(collected, catalogue, options) {
     if (options.vectors === "embed") notes.push(embedded.why);
     rows2 = tfidf(tokens).rows;
   }
-  if (collected.stale > 0) {
-    notes.push(
-      `${collected.stale} record(s) of ${options.model} were written for prompts that are no longer in the catalogue and were left out`
-    );
-  }
-  if (collected.extra > 0) {
-    notes.push(
-      `${collected.extra} record(s) of ${options.model} are samples beyond the configured count and were left out`
-    );
-  }
-  const missing = collected.tally.expected - collected.tally.found;
-  if (missing > 0) {
-    notes.push(
-      `${missing} of ${collected.tally.expected} answers of ${options.model} are not in the sample log`
-    );
-  }
-  const empty = tokens.filter((t) => t.length === 0).length;
-  if (empty > 0 && vectors === "tfidf") {
-    notes.push(
-      `${empty} answer(s) of ${options.model} hold no counted word (only short or stop words)`
-    );
-  }
+  notes.push(...collectionNotes(collected, options.model, tokens, vectors));
   const seed = seedFromText(`personas-permutation|${options.seed}|${options.model}`);
-  const measure = measureDiscriminability({
+  const measure2 = measureDiscriminability({
     assistants: catalogue.assistants,
     probes: catalogue.probes,
     answers: answers2,
@@ -41150,10 +40839,10 @@ function analyseModel(collected, catalogue, options) {
   );
   const vocabularies = byAssistant.map((list3) => new Set(list3.flatMap(({ k }) => tokens[k] ?? [])));
   const answersPerAssistant = byAssistant.map((list3) => list3.length);
-  const { accuracy, chance, permutation } = measure;
+  const { accuracy, chance, permutation } = measure2;
   if (accuracy !== null && accuracy < chance && permutation.meanAccuracy !== null) {
     notes.push(
-      `${options.model}: accuracy ${accuracy.toFixed(3)} is below chance ${chance.toFixed(3)}, which is expected of leave-one-out attribution: an answer's own centroid lacks it, the others keep an answer to the same probe. The reference is the within-probe permutation null's mean (${permutation.meanAccuracy.toFixed(3)}).`
+      `${options.model}: accuracy ${num(accuracy)} is below chance ${num(chance)}, which is expected of leave-one-out attribution: an answer's own centroid lacks it, the others keep an answer to the same probe. The reference is the within-probe permutation null's mean (${num(permutation.meanAccuracy)}).`
     );
   }
   return {
@@ -41162,33 +40851,24 @@ function analyseModel(collected, catalogue, options) {
     vectors,
     answers: collected.tally,
     attributed: answers2.length,
-    correct: measure.correct,
-    accuracy: measure.accuracy,
-    chance: measure.chance,
-    permutation: measure.permutation,
-    confusion: measure.confusion,
-    unattributed: measure.unattributed,
-    recognition: measure.recognition,
-    confusedPairs: measure.confusedPairs,
-    mostConfusedPair: measure.mostConfusedPair,
-    probes: measure.probes,
+    correct: measure2.correct,
+    accuracy: measure2.accuracy,
+    chance: measure2.chance,
+    permutation: measure2.permutation,
+    confusion: measure2.confusion,
+    unattributed: measure2.unattributed,
+    recognition: measure2.recognition,
+    confusedPairs: measure2.confusedPairs,
+    mostConfusedPair: measure2.mostConfusedPair,
+    probes: measure2.probes,
     vocabularyOverlap: jaccardMatrix(vocabularies),
     distances: compareDistances(
       catalogue.assistants,
       stopWords2,
       byAssistant.map((list3) => list3.map(({ k }) => rows2[k] ?? []))
     ),
-    controls: evaluateControls(catalogue.assistants, measure.confusion, answersPerAssistant),
-    attributions: answers2.map((a, k) => {
-      const to = measure.attributed[k];
-      return {
-        assistant: catalogue.assistants[a.assistant]?.name ?? "",
-        probe: a.probe,
-        sample: a.sample,
-        attributed: to === null || to === void 0 ? null : catalogue.assistants[to]?.name ?? null,
-        similarity: measure.similarity[k] ?? null
-      };
-    }),
+    controls: evaluateControls(catalogue.assistants, measure2.confusion, answersPerAssistant),
+    attributions: attributionRows(collected, catalogue, measure2),
     notes
   };
 }
@@ -41211,63 +40891,79 @@ function embeddingRows(collected) {
   }
   return { rows: answers2.map((a) => normalise(a.vector ?? [])), why: "" };
 }
+function collectionNotes(collected, model, tokens, vectors) {
+  const notes = [];
+  if (collected.stale > 0) {
+    notes.push(
+      `${collected.stale} record(s) of ${model} were written for prompts that are no longer in the catalogue and were left out`
+    );
+  }
+  if (collected.extra > 0) {
+    notes.push(
+      `${collected.extra} record(s) of ${model} are samples beyond the configured count and were left out`
+    );
+  }
+  const missing = collected.tally.expected - collected.tally.found;
+  if (missing > 0) {
+    notes.push(
+      `${missing} of ${collected.tally.expected} answers of ${model} are not in the sample log`
+    );
+  }
+  const empty = tokens.filter((t) => t.length === 0).length;
+  if (empty > 0 && vectors === "tfidf") {
+    notes.push(`${empty} answer(s) of ${model} hold no counted word (only short or stop words)`);
+  }
+  return notes;
+}
+function attributionRows({ answers: answers2 }, catalogue, measure2) {
+  return answers2.map((a, k) => {
+    const to = measure2.attributed[k];
+    return {
+      assistant: catalogue.assistants[a.assistant]?.name ?? "",
+      probe: a.probe,
+      sample: a.sample,
+      attributed: to === null || to === void 0 ? null : catalogue.assistants[to]?.name ?? null,
+      similarity: measure2.similarity[k] ?? null
+    };
+  });
+}
 
 // src/checks/personas/swapTest.ts
 var TIE4 = 1e-12;
 function swapTest(input2) {
   const { assistants, baseline, candidate, rows: rows2 } = input2;
-  const classCount = assistants.length;
   const total = rows2.length;
   if (total !== baseline.length + candidate.length) {
     throw new RangeError(`${total} vectors for ${baseline.length + candidate.length} answers`);
   }
-  const gram = new Float64Array(total * total);
-  for (let i = 0; i < total; i++) {
-    for (let j = i; j < total; j++) {
-      const value3 = dot(rows2[i] ?? [], rows2[j] ?? []);
-      gram[i * total + j] = value3;
-      gram[j * total + i] = value3;
-    }
-  }
   const labels = Int32Array.from([...baseline, ...candidate].map((a) => a.assistant));
   const baseMembers = Int32Array.from(baseline.map((_, i) => i));
   const candMembers = Int32Array.from(candidate.map((_, i) => baseline.length + i));
-  const slotOf = /* @__PURE__ */ new Map();
-  baseline.forEach((a, i) => {
-    slotOf.set(cellKey(a), i);
-  });
-  const cells2 = [];
-  candidate.forEach((a, k) => {
-    const i = slotOf.get(cellKey(a));
-    if (i !== void 0) cells2.push([i, k]);
-  });
-  const controlsOf = assistants.map(
-    (assistant) => assistants.flatMap((other, j) => other.control?.of === assistant.name ? [j] : [])
-  );
-  const tested = assistants.flatMap((a, i) => a.control ? [] : [i]);
-  const index2 = new Map(assistants.map((a, i) => [a.name, i]));
-  const pairs = testedPairs(assistants).map(
-    ([a, b]) => [index2.get(a.name) ?? 0, index2.get(b.name) ?? 0]
-  );
-  const attribution = new Attribution(gram, total, labels, classCount);
+  const cells2 = swappableCells(baseline, candidate);
+  const design = testDesign(assistants);
+  const attribution = new Attribution(gramMatrix2(rows2), total, labels, assistants.length);
   const statistics = () => {
     const before = attribution.confusion(baseMembers);
     const after = attribution.confusion(candMembers);
     return {
-      recognition: tested.map(
+      recognition: design.tested.map(
         (i) => recognitionDropP(
-          recognised(before, i, controlsOf[i] ?? []),
-          recognised(after, i, controlsOf[i] ?? [])
+          recognised(before, i, design.controlsOf[i] ?? []),
+          recognised(after, i, design.controlsOf[i] ?? [])
         )
       ),
-      pairs: pairs.map(([i, j]) => crossingRiseP(crossing(before, i, j), crossing(after, i, j)))
+      pairs: design.pairs.map(
+        ([i, j]) => crossingRiseP(crossing(before, i, j), crossing(after, i, j))
+      )
     };
   };
-  const observedBefore = attribution.confusion(baseMembers);
-  const observedAfter = attribution.confusion(candMembers);
-  const observed = statistics();
-  const recognitionBelow = new Array(tested.length).fill(0);
-  const pairsBelow = new Array(pairs.length).fill(0);
+  const observed = {
+    before: attribution.confusion(baseMembers),
+    after: attribution.confusion(candMembers),
+    ...statistics()
+  };
+  const recognitionBelow = new Array(design.tested.length).fill(0);
+  const pairsBelow = new Array(design.pairs.length).fill(0);
   const rng = createRng(input2.seed);
   for (let s = 0; s < input2.swaps; s++) {
     for (const [i, k] of cells2) {
@@ -41285,33 +40981,78 @@ function swapTest(input2) {
       if (minPair <= p * (1 + 1e-9)) pairsBelow[t] = (pairsBelow[t] ?? 0) + 1;
     });
   }
-  const adjust = (count4) => (1 + count4) / (1 + input2.swaps);
+  const adjust = (count5) => (1 + count5) / (1 + input2.swaps);
   return {
     swaps: input2.swaps,
     pairedCells: cells2.length,
+    ...swapResults(assistants, design, observed, {
+      recognition: recognitionBelow.map(adjust),
+      pairs: pairsBelow.map(adjust)
+    })
+  };
+}
+function gramMatrix2(rows2) {
+  const total = rows2.length;
+  const gram = new Float64Array(total * total);
+  for (let i = 0; i < total; i++) {
+    for (let j = i; j < total; j++) {
+      const value3 = dot(rows2[i] ?? [], rows2[j] ?? []);
+      gram[i * total + j] = value3;
+      gram[j * total + i] = value3;
+    }
+  }
+  return gram;
+}
+function swappableCells(baseline, candidate) {
+  const slotOf2 = /* @__PURE__ */ new Map();
+  baseline.forEach((a, i) => {
+    slotOf2.set(cellKey(a), i);
+  });
+  const cells2 = [];
+  candidate.forEach((a, k) => {
+    const i = slotOf2.get(cellKey(a));
+    if (i !== void 0) cells2.push([i, k]);
+  });
+  return cells2;
+}
+function testDesign(assistants) {
+  const index2 = new Map(assistants.map((a, i) => [a.name, i]));
+  return {
+    controlsOf: assistants.map(
+      (assistant) => assistants.flatMap((other, j) => other.control?.of === assistant.name ? [j] : [])
+    ),
+    tested: assistants.flatMap((a, i) => a.control ? [] : [i]),
+    pairs: testedPairs(assistants).map(
+      ([a, b]) => [index2.get(a.name) ?? 0, index2.get(b.name) ?? 0]
+    )
+  };
+}
+function swapResults(assistants, { controlsOf, tested, pairs }, observed, adjusted) {
+  const classCount = assistants.length;
+  return {
     recognition: tested.map((i, t) => {
-      const b = recognised(observedBefore, i, controlsOf[i] ?? []);
-      const c = recognised(observedAfter, i, controlsOf[i] ?? []);
+      const b = recognised(observed.before, i, controlsOf[i] ?? []);
+      const c = recognised(observed.after, i, controlsOf[i] ?? []);
       return {
         assistant: assistants[i]?.name ?? "",
         baseline: { hits: b.recognised, answers: b.answers },
         candidate: { hits: c.recognised, answers: c.answers },
         p: observed.recognition[t] ?? 1,
-        adjusted: adjust(recognitionBelow[t] ?? 0)
+        adjusted: adjusted.recognition[t]
       };
     }),
     pairs: pairs.map(([i, j], t) => {
-      const b = crossing(observedBefore, i, j);
-      const c = crossing(observedAfter, i, j);
+      const b = crossing(observed.before, i, j);
+      const c = crossing(observed.after, i, j);
       return {
         a: assistants[i]?.name ?? "",
         b: assistants[j]?.name ?? "",
         baseline: { hits: b.crossings, answers: b.answers },
         candidate: { hits: c.crossings, answers: c.answers },
-        aAsB: observedAfter.counts[i * classCount + j] ?? 0,
-        bAsA: observedAfter.counts[j * classCount + i] ?? 0,
+        aAsB: observed.after.counts[i * classCount + j] ?? 0,
+        bAsA: observed.after.counts[j * classCount + i] ?? 0,
         p: observed.pairs[t] ?? 1,
-        adjusted: adjust(pairsBelow[t] ?? 0)
+        adjusted: adjusted.pairs[t]
       };
     })
   };
@@ -41469,8 +41210,8 @@ function jointRows(catalogue, baselineAnswers, candidateAnswers, baseline, candi
 
 // src/checks/personas/catalogue.ts
 var import_yaml5 = __toESM(require_dist(), 1);
-import { createHash as createHash7 } from "node:crypto";
-import { readFile as readFile3 } from "node:fs/promises";
+import { createHash as createHash8 } from "node:crypto";
+import { readFile as readFile2 } from "node:fs/promises";
 var NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u;
 var TOP_LEVEL = ["language", "stop-words", "assistants", "probes"];
 var ASSISTANT_KEYS = ["prompt", "paraphrase-of", "inverse-of"];
@@ -41481,7 +41222,7 @@ var CONTROL_KEYS = {
 async function readCatalogue(absolutePath, shownAs) {
   let bytes;
   try {
-    bytes = await readFile3(absolutePath);
+    bytes = await readFile2(absolutePath);
   } catch {
     throw new InputError(`${shownAs}: persona catalogue not found`, [
       "set personas.catalogue in model-gate.yml to a YAML file with language, assistants and probes"
@@ -41519,7 +41260,7 @@ function parseCatalogue(text3, file2) {
       problems
     );
   }
-  const sha256 = createHash7("sha256").update(
+  const sha256 = createHash8("sha256").update(
     JSON.stringify({
       language: languages.length === 1 ? language : languages,
       extraStopWords,
@@ -41710,8 +41451,8 @@ function keyOf(pair) {
 }
 function nonEmptyText(value3) {
   if (typeof value3 !== "string") return null;
-  const trimmed = value3.trim();
-  return trimmed === "" ? null : trimmed;
+  const trimmed2 = value3.trim();
+  return trimmed2 === "" ? null : trimmed2;
 }
 function describe3(node2) {
   if (node2 === null || node2 === void 0) return "nothing";
@@ -41727,11 +41468,8 @@ function describe3(node2) {
   return typeof node2;
 }
 
-// src/checks/personas/gate.ts
-init_markdown();
-
 // src/checks/personas/invalidAnswers.ts
-init_markdown();
+init_format();
 function invalidAnswerFindings(section, maxInvalidShare) {
   const probes = section.catalogue.probes.length;
   return section.models.flatMap((result) => modelFindings(result, probes, maxInvalidShare));
@@ -41739,15 +41477,15 @@ function invalidAnswerFindings(section, maxInvalidShare) {
 function modelFindings(result, probes, maxInvalidShare) {
   const { invalid, expected } = result.answers;
   if (invalid === 0 || expected === 0) return [];
-  const share4 = invalid / expected;
-  if (share4 > maxInvalidShare) {
+  const share3 = invalid / expected;
+  if (share3 > maxInvalidShare) {
     return [
       {
         check: "personas",
         rule: "invalid-answers",
         severity: "inconclusive",
-        message: `${result.model}: ${invalid} of ${expected} persona answers were empty or invalid (${percent2(share4)}, more than the ${percent2(maxInvalidShare)} allowed); an empty answer says nothing about its assistant, so recognition is not judged. Check personas.max-tokens and think.`,
-        values: { model: result.model, invalid, expected, share: share4, limit: maxInvalidShare }
+        message: `${result.model}: ${invalid} of ${expected} persona answers were empty or invalid (${percent(share3)}, more than the ${percent(maxInvalidShare)} allowed); an empty answer says nothing about its assistant, so recognition is not judged. Check personas.max-tokens and think.`,
+        values: { model: result.model, invalid, expected, share: share3, limit: maxInvalidShare }
       }
     ];
   }
@@ -41758,7 +41496,7 @@ function modelFindings(result, probes, maxInvalidShare) {
       check: "personas",
       rule: "invalid-answers",
       severity: "inconclusive",
-      message: `${result.model}: ${thin.map((r) => `${r.assistant} has ${r.answers} attributable answer${r.answers === 1 ? "" : "s"} of ${probes}`).join(", ")} (${invalid} answers were empty or invalid); too few to judge whether the assistant is still recognised.`,
+      message: `${result.model}: ${thin.map((r) => `${r.assistant} has ${plural2(r.answers, "attributable answer")} of ${probes}`).join(", ")} (${invalid} answers were empty or invalid); too few to judge whether the assistant is still recognised.`,
       values: {
         model: result.model,
         invalid,
@@ -41770,6 +41508,7 @@ function modelFindings(result, probes, maxInvalidShare) {
 }
 
 // src/checks/personas/gate.ts
+init_format();
 function gatePersonas(section, settings, budget, previous) {
   const findings = [];
   for (const result of section.models) findings.push(...measurementFindings(result, settings));
@@ -41782,13 +41521,13 @@ function gatePersonas(section, settings, budget, previous) {
 function measurementFindings(result, settings) {
   const findings = [];
   const tally = result.answers;
-  const share4 = tally.expected > 0 ? tally.timeout / tally.expected : 0;
-  if (share4 > settings.maxTimeoutShare) {
+  const share3 = tally.expected > 0 ? tally.timeout / tally.expected : 0;
+  if (share3 > settings.maxTimeoutShare) {
     findings.push({
       check: "personas",
       rule: "timeouts",
       severity: "inconclusive",
-      message: `${result.model}: ${tally.timeout} of ${tally.expected} persona answers timed out (${percent2(share4)}, more than the ${percent2(settings.maxTimeoutShare)} allowed); the attribution is not trusted.`,
+      message: `${result.model}: ${tally.timeout} of ${tally.expected} persona answers timed out (${percent(share3)}, more than the ${percent(settings.maxTimeoutShare)} allowed); the attribution is not trusted.`,
       values: { model: result.model, timeouts: tally.timeout, expected: tally.expected }
     });
   }
@@ -41820,8 +41559,16 @@ function measurementFindings(result, settings) {
   return findings;
 }
 function comparisonFindings(comparison, settings) {
+  return [
+    ...swapFindings(comparison),
+    ...recognitionFindings(comparison),
+    ...mergeFindings(comparison),
+    ...controlChangeFindings(comparison),
+    ...accuracyFindings(comparison, settings)
+  ];
+}
+function swapFindings(comparison) {
   const findings = [];
-  const { baseline, candidate } = comparison;
   const { levels, test } = comparison;
   const smallestP = 1 / (1 + test.swaps);
   if (test.method === "swap-permutation" && smallestP > Math.min(levels.mergeAlpha, levels.recognitionAlpha)) {
@@ -41830,10 +41577,15 @@ function comparisonFindings(comparison, settings) {
       check: "personas",
       rule: "too-few-swaps",
       severity: "warn",
-      message: `with ${test.swaps} swaps the smallest adjusted p is ${smallestP.toFixed(4)}, above the rules' level: min-recognition and merged-pair cannot fail. Raise personas.permutations to at least ${needed}.`,
+      message: `with ${test.swaps} swaps the smallest adjusted p is ${pValue(smallestP, 4)}, above the rules' level: min-recognition and merged-pair cannot fail. Raise personas.permutations to at least ${needed}.`,
       values: { swaps: test.swaps, needed }
     });
   }
+  return findings;
+}
+function recognitionFindings(comparison) {
+  const findings = [];
+  const { baseline, candidate, levels } = comparison;
   const min = levels.minRecognition;
   for (const change of comparison.recognition) {
     if (change.control || !change.dropped) continue;
@@ -41843,7 +41595,7 @@ function comparisonFindings(comparison, settings) {
       check: "personas",
       rule: "min-recognition",
       severity: "fail",
-      message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent2(change.candidateGated)}), below the ${percent2(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent2(change.baselineGated)}). One-sided Fisher p = ${pValueText2(change.p)} \u2264 ${pValueText2(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
+      message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent(change.candidateGated)}), below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent(change.baselineGated)}). One-sided Fisher p = ${pValue(change.p)} \u2264 ${pValue(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
       values: {
         assistant: change.assistant,
         baseline: change.baselineGated,
@@ -41854,13 +41606,18 @@ function comparisonFindings(comparison, settings) {
       }
     });
   }
+  return findings;
+}
+function mergeFindings(comparison) {
+  const findings = [];
+  const { baseline, candidate, levels } = comparison;
   for (const pair of comparison.newlyMerged) {
-    const share4 = (c) => c.answers > 0 ? c.crossings / c.answers : null;
+    const share3 = (c) => c.answers > 0 ? c.crossings / c.answers : null;
     findings.push({
       check: "personas",
       rule: "merged-pair",
       severity: "fail",
-      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent2(share4(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent2(share4(pair.baseline))}). One-sided Fisher p = ${pValueText2(pair.p)} \u2264 ${pValueText2(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent2(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
+      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent(share3(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent(share3(pair.baseline))}). One-sided Fisher p = ${pValue(pair.p)} \u2264 ${pValue(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
       values: {
         a: pair.a,
         b: pair.b,
@@ -41873,6 +41630,11 @@ function comparisonFindings(comparison, settings) {
       }
     });
   }
+  return findings;
+}
+function controlChangeFindings(comparison) {
+  const findings = [];
+  const { baseline, candidate } = comparison;
   for (const change of comparison.controlChanges) {
     if (change.kind !== "inverse") continue;
     findings.push({
@@ -41888,13 +41650,18 @@ function comparisonFindings(comparison, settings) {
       }
     });
   }
+  return findings;
+}
+function accuracyFindings(comparison, settings) {
+  const findings = [];
+  const { baseline, candidate } = comparison;
   const { delta } = comparison.accuracy;
   if (delta !== null && exceeds(-delta, settings.maxAccuracyDrop)) {
     findings.push({
       check: "personas",
       rule: "accuracy-drop",
       severity: "warn",
-      message: `attribution accuracy drops from ${percent2(comparison.accuracy.baseline)} (${baseline}) to ${percent2(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${(settings.maxAccuracyDrop * 100).toFixed(1)} pts allowed.`,
+      message: `attribution accuracy drops from ${percent(comparison.accuracy.baseline)} (${baseline}) to ${percent(comparison.accuracy.candidate)} (${candidate}), ${points(delta)}, more than the ${num(settings.maxAccuracyDrop * 100, 1)} pts allowed.`,
       values: {
         baseline: comparison.accuracy.baseline,
         candidate: comparison.accuracy.candidate,
@@ -41904,10 +41671,6 @@ function comparisonFindings(comparison, settings) {
     });
   }
   return findings;
-}
-function pValueText2(p) {
-  if (p === null || !Number.isFinite(p)) return "\u2013";
-  return p < 1e-3 ? p.toExponential(1) : p.toFixed(3);
 }
 function sides(verdict) {
   return verdict === "confused" ? "confused with" : "told apart from";
@@ -41927,13 +41690,556 @@ function isPersonasSection(value3) {
   return v.check === "personas" && Array.isArray(v.models) && typeof v.catalogue === "object" && v.catalogue !== null && typeof v.catalogue.sha256 === "string";
 }
 
+// src/checks/personas/report/index.ts
+init_format();
+
+// src/stats/binomial.ts
+function binomialPmf(k, n, p) {
+  assertArguments(k, n, p);
+  if (k < 0 || k > n) return 0;
+  if (p === 0) return k === 0 ? 1 : 0;
+  if (p === 1) return k === n ? 1 : 0;
+  return Math.exp(logChoose(n, k) + k * Math.log(p) + (n - k) * Math.log1p(-p));
+}
+function assertArguments(k, n, p) {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a whole number \u2265 0, got ${n}`);
+  if (!Number.isInteger(k)) throw new RangeError(`k must be a whole number, got ${k}`);
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must lie in [0, 1], got ${p}`);
+}
+
+// src/checks/personas/power.ts
+var TARGET_POWER = 0.8;
+function pmfs(n, p) {
+  return Array.from({ length: n + 1 }, (_, k) => binomialPmf(k, n, p));
+}
+function mergeCriticalCounts(n0, n1, alpha, minRise) {
+  return Array.from({ length: n0 + 1 }, (_, c0) => {
+    for (let c1 = 0; c1 <= n1; c1++) {
+      if (c1 / n1 - c0 / n0 < minRise - 1e-12) continue;
+      if (fisherExactGreater(c1, n1 - c1, c0, n0 - c0) <= alpha) return c1;
+    }
+    return n1 + 1;
+  });
+}
+function mergePower(critical, n0, n1, p0, p1) {
+  const before = pmfs(n0, p0);
+  const after = pmfs(n1, p1);
+  const upper = new Array(n1 + 2).fill(0);
+  for (let k = n1; k >= 0; k--) upper[k] = (upper[k + 1] ?? 0) + (after[k] ?? 0);
+  return before.reduce((sum2, w, c0) => sum2 + w * (upper[critical[c0] ?? n1 + 1] ?? 0), 0);
+}
+function smallestMerge(n0, n1, p0, alpha, minRise) {
+  if (n0 === 0 || n1 === 0) return null;
+  const critical = mergeCriticalCounts(n0, n1, alpha, minRise);
+  return bisect((p1) => mergePower(critical, n0, n1, p0, p1), p0, 1, true);
+}
+function recognitionCriticalCounts(n0, n1, alpha, minRecognition) {
+  return Array.from({ length: n0 + 1 }, (_, r0) => {
+    if (r0 / n0 < minRecognition) return -1;
+    for (let r1 = n1; r1 >= 0; r1--) {
+      if (r1 / n1 >= minRecognition) continue;
+      if (fisherExactGreater(r0, n0 - r0, r1, n1 - r1) <= alpha) return r1;
+    }
+    return -1;
+  });
+}
+function recognitionPower(critical, n0, n1, p0, p1) {
+  const before = pmfs(n0, p0);
+  const after = pmfs(n1, p1);
+  const lower = [];
+  let running = 0;
+  for (let k = 0; k <= n1; k++) {
+    running += after[k] ?? 0;
+    lower.push(running);
+  }
+  return before.reduce((sum2, w, r0) => {
+    const c = critical[r0] ?? -1;
+    return sum2 + (c < 0 ? 0 : w * (lower[c] ?? 0));
+  }, 0);
+}
+function smallestRecognitionDrop(n0, n1, p0, alpha, minRecognition) {
+  if (n0 === 0 || n1 === 0) return null;
+  const critical = recognitionCriticalCounts(n0, n1, alpha, minRecognition);
+  return bisect((p1) => recognitionPower(critical, n0, n1, p0, p1), 0, p0, false);
+}
+function bisect(power, low, high, rising) {
+  const far = rising ? high : low;
+  if (power(far) < TARGET_POWER) return null;
+  let near = rising ? low : high;
+  let reach = far;
+  for (let i = 0; i < 40; i++) {
+    const mid2 = (near + reach) / 2;
+    if (power(mid2) >= TARGET_POWER) reach = mid2;
+    else near = mid2;
+  }
+  return reach;
+}
+
+// src/checks/personas/rules.ts
+init_format();
+var SIMULATED_NO_CHANGE = {
+  "min-recognition": [1, 100],
+  "merged-pair": [1, 100]
+};
+function personasRules(section, settings, budget) {
+  const levels = personasLevels(section.catalogue.assistants, settings.gate, budget);
+  const samples = section.samples ?? settings.samples;
+  const method = section.comparison?.test.method === "fisher-bonferroni" ? "one-sided Fisher test, Bonferroni over" : "one-sided Fisher statistic, min-p over";
+  const swaps = section.comparison?.test.method === "fisher-bonferroni" ? "" : `, calibrated by swapping the two models' answers cell by cell`;
+  const basis2 = (rule, tests, what) => {
+    const [hits, runs] = SIMULATED_NO_CHANGE[rule];
+    const { low, high } = wilsonInterval(hits, runs);
+    return `${method} ${tests} ${what}${swaps}; simulated: ${percent(hits / runs, 1)} [${percent(low, 1)}, ${percent(high, 1)}] in ${runs} no-change runs`;
+  };
+  const effects = detectableEffects(section, levels, samples);
+  return [
+    {
+      check: "personas",
+      rule: "min-recognition",
+      tests: `an assistant's recognition drops below min-recognition (${percent(levels.minRecognition, 0)}) from baseline to candidate`,
+      falseAlarmRate: levels.recognitionAlpha,
+      falseAlarmBasis: basis2("min-recognition", levels.recognitionTests, "assistants"),
+      detects: effects.recognition
+    },
+    {
+      check: "personas",
+      rule: "merged-pair",
+      tests: `a pair's answers are taken for each other more often on the candidate (rise \u2265 ${percent(levels.minCrossingRise, 0)})`,
+      falseAlarmRate: levels.mergeAlpha,
+      falseAlarmBasis: basis2("merged-pair", levels.pairTests, "pairs"),
+      detects: effects.merge
+    }
+  ];
+}
+function detectableEffects(section, levels, samples) {
+  const probes = section.catalogue.probes.length;
+  const baseline = section.models[0] ?? null;
+  const n = probes * samples;
+  return {
+    recognition: recognitionDetects(section, baseline, levels, n, probes, samples),
+    merge: mergeDetects(section, baseline, levels, n, probes, samples)
+  };
+}
+function settingsText(probes, samples) {
+  return `at ${probes} probes \xD7 ${plural2(samples, "sample")}`;
+}
+function typicalRecognition(section, baseline) {
+  const tested = new Set(section.catalogue.assistants.filter((a) => !a.control).map((a) => a.name));
+  const shares2 = baseline.recognition.filter((r) => tested.has(r.assistant) && r.shareUpToControls !== null).map((r) => r.shareUpToControls);
+  return shares2.length > 0 ? quantile(shares2, 0.5) : null;
+}
+function typicalCrossing(section, baseline) {
+  const index2 = new Map(section.catalogue.assistants.map((a, i) => [a.name, i]));
+  const answersOf2 = (i) => (baseline.confusion[i] ?? []).reduce((s, v) => s + v, 0) + (baseline.unattributed[i] ?? 0);
+  const shares2 = testedPairs(section.catalogue.assistants).flatMap(([a, b]) => {
+    const i = index2.get(a.name) ?? 0;
+    const j = index2.get(b.name) ?? 0;
+    const answers2 = answersOf2(i) + answersOf2(j);
+    if (answers2 === 0) return [];
+    return [((baseline.confusion[i]?.[j] ?? 0) + (baseline.confusion[j]?.[i] ?? 0)) / answers2];
+  });
+  return shares2.length > 0 ? quantile(shares2, 0.5) : null;
+}
+function recognitionDetects(section, baseline, levels, n, probes, samples) {
+  const p0 = baseline ? typicalRecognition(section, baseline) : null;
+  if (p0 === null || levels.recognitionTests === 0) return "no baseline recognition measured";
+  const alpha = levels.recognitionAlpha / levels.recognitionTests;
+  const p1 = smallestRecognitionDrop(n, n, p0, alpha, levels.minRecognition);
+  const lead = `${settingsText(probes, samples)} (${n} answers per assistant), an assistant recognised in ${percent(p0, 0)} by the baseline`;
+  if (p1 === null) {
+    return `${lead} is not caught in ${percent(TARGET_POWER, 0)} of runs even at 0%: its baseline is too near min-recognition; raise samples`;
+  }
+  return `${lead} is caught (${percent(TARGET_POWER, 0)} of runs) when the candidate recognises it in \u2264 ${percent(p1, 0)}`;
+}
+function mergeDetects(section, baseline, levels, n, probes, samples) {
+  const p0 = baseline ? typicalCrossing(section, baseline) : null;
+  if (p0 === null || levels.pairTests === 0) return "no baseline crossing measured";
+  const alpha = levels.mergeAlpha / levels.pairTests;
+  const p1 = smallestMerge(2 * n, 2 * n, p0, alpha, levels.minCrossingRise);
+  const lead = `${settingsText(probes, samples)} (${2 * n} answers per pair), a pair crossing in ${percent(p0, 0)} of its answers on the baseline`;
+  if (p1 === null)
+    return `${lead} is not caught in ${percent(TARGET_POWER, 0)} of runs: raise samples`;
+  return `${lead} merges detectably (${percent(TARGET_POWER, 0)} of runs) when \u2265 ${percent(p1, 0)} of its answers cross over on the candidate`;
+}
+
+// src/checks/personas/report/markdown.ts
+init_markdown();
+init_format();
+function renderPersonasSection(section) {
+  const out = ["### personas \u2014 can each assistant be told apart from its answers?"];
+  if (!isComplete(section)) {
+    out.push(
+      "This report holds an incomplete personas section (written by another version?): re-run `model-gate analyze` on its sample log to rebuild it."
+    );
+    return `${out.join("\n\n")}
+`;
+  }
+  const models = section.models;
+  out.push(introduction(section));
+  if (models.length === 0) {
+    out.push("No model was measured.");
+    return `${out.join("\n\n")}
+`;
+  }
+  out.push(accuracyTable(models));
+  out.push("#### Recognition per assistant", recognitionTable(section, models));
+  out.push("#### Confused pairs", confusedPairs(section, models));
+  const effects = detectable(section);
+  if (effects) out.push(effects);
+  out.push("#### Accuracy per probe", probeTable(section, models));
+  const controls = controlNotes(models);
+  if (controls.length > 0) out.push("#### Instrument controls", controls.join("\n"));
+  const single = models.length === 1;
+  out.push(
+    "#### Prompt distance vs answer distance",
+    ...models.map((m) => distanceBlock(m, single))
+  );
+  for (const m of models) out.push(matricesBlock(section.catalogue.assistants, m, single));
+  const notes = section.notes ?? [];
+  if (notes.length > 0) out.push(notes.map((n) => `- ${escapeText(n)}`).join("\n"));
+  return `${out.join("\n\n")}
+`;
+}
+function isComplete(section) {
+  const catalogue = section.catalogue;
+  const models = section.models;
+  return typeof catalogue === "object" && catalogue !== null && Array.isArray(section.catalogue.assistants) && Array.isArray(section.catalogue.probes) && Array.isArray(models) && section.models.every(
+    (m) => Array.isArray(m.recognition) && Array.isArray(m.confusion) && m.distances !== void 0
+  );
+}
+function introduction(section) {
+  const { assistants, probes, file: file2 } = section.catalogue;
+  const controls = assistants.filter((a) => a.control).length;
+  const vectors = section.vectors === "embed" ? "embedding vectors" : "TF-IDF vectors";
+  const samples = section.samples ?? 1;
+  const times = samples === 1 ? "" : `, ${samples} times each`;
+  return `Every assistant of ${codeSpan(file2)} (${assistants.length} assistants, ${controls} of them controls) answered the same ${probes.length} probes${times}. Each answer is attributed to the assistant whose other answers it is nearest to (${vectors}, leave-one-out centroids). The reference level is the mean accuracy of answers relabelled within each probe, not chance (one in ${assistants.length}): leaving an answer out of its own centroid puts interchangeable assistants below chance, so a binomial test against chance is not valid here.`;
+}
+function label(model, single) {
+  return `${single ? "model" : model.role} ${codeSpan(model.model)}`;
+}
+function plainLabel(model, single) {
+  return `${single ? "model" : model.role} ${model.model}`;
+}
+function pValue3(p) {
+  return pValue(p, 3);
+}
+function accuracyTable(models) {
+  const rows2 = models.map((m) => [
+    label(m, models.length === 1),
+    `${m.correct}/${m.attributed}`,
+    percent(m.accuracy),
+    percent(m.permutation.meanAccuracy),
+    `${pValue3(m.permutation.p)} (${m.permutation.runs} relabellings within probes)`
+  ]);
+  return table(
+    [
+      "model",
+      "attributed to the right assistant",
+      "accuracy",
+      "reference (null mean)",
+      "permutation p"
+    ],
+    rows2,
+    ["l", "r", "r", "r", "l"]
+  );
+}
+function roleOf(assistant) {
+  if (!assistant.control) return "";
+  const kind = assistant.control.kind === "paraphrase" ? "paraphrase of" : "inverse posture of";
+  return `control: ${kind} ${escapeText(assistant.control.of)}`;
+}
+function recognitionTable(section, models) {
+  const header = ["assistant", "declared as", ...models.map((m) => label(m, models.length === 1))];
+  const both = models.length === 2;
+  if (both) header.push("\u0394", "adjusted p of a drop");
+  const rows2 = section.catalogue.assistants.map((assistant) => {
+    const cells2 = [escapeText(assistant.name), roleOf(assistant)];
+    const shares2 = [];
+    for (const model of models) {
+      const r = model.recognition.find((x2) => x2.assistant === assistant.name);
+      shares2.push(r?.share ?? null);
+      cells2.push(
+        r && r.answers > 0 ? `${r.recognised}/${r.answers} (${percent(r.share, 0)})` : "\u2013"
+      );
+    }
+    if (both) {
+      const [before, after] = shares2;
+      cells2.push(before != null && after != null ? points(after - before, 0) : "\u2013");
+      const test = section.comparison?.recognition?.find((r) => r.assistant === assistant.name);
+      cells2.push(test?.dropped ? `**${pValue3(test.adjusted)}: fails**` : pValue3(test?.adjusted));
+    }
+    return cells2;
+  });
+  const rendered = table(header, rows2, [
+    "l",
+    "l",
+    ...models.map(() => "r"),
+    ...both ? ["r", "r"] : []
+  ]);
+  const comparison = section.comparison;
+  if (!both || !comparison?.levels) return rendered;
+  const { levels } = comparison;
+  return `${rendered}
+
+The rule fails an assistant recognised at or above ${percent(levels.minRecognition, 0)} (min-recognition) by the baseline and below it by the candidate, when the drop is significant. ${testSentence(comparison, "assistants", levels.recognitionAlpha)} An assistant shadowed by controls counts the answers given to them as recognised.`;
+}
+function detectable(section) {
+  const comparison = section.comparison;
+  if (!comparison?.levels) return null;
+  const effects = detectableEffects(section, comparison.levels, section.samples ?? 1);
+  return `What a pass rules out (80% power, binomial approximation): ${effects.merge}; ${effects.recognition}. More samples per probe (personas.samples) show smaller changes.`;
+}
+function pairName(pair) {
+  return `${escapeText(pair.a)} \u2194 ${escapeText(pair.b)}`;
+}
+function confusedPairs(section, models) {
+  const parts = [];
+  for (const model of models) {
+    const pairs = model.confusedPairs.slice(0, 8);
+    if (pairs.length === 0) {
+      parts.push(
+        `${label(model, models.length === 1)}: no answer was attributed to another assistant.`
+      );
+      continue;
+    }
+    const most = model.mostConfusedPair;
+    const lead = most ? `${label(model, models.length === 1)}: most confused pair ${pairName(most)} (${most.total} answers across, ${most.aAsB} one way and ${most.bAsA} the other).` : "";
+    parts.push(
+      lead,
+      table(
+        ["pair", "a taken for b", "b taken for a", "reading"],
+        pairs.map((p) => [pairName(p), String(p.aAsB), String(p.bAsA), pairReading(p)]),
+        ["l", "r", "r", "l"]
+      )
+    );
+  }
+  const comparison = section.comparison;
+  if (comparison?.pairs) parts.push(pairTests(comparison));
+  return parts.join("\n\n");
+}
+function pairTests(comparison) {
+  const merged = comparison.newlyMerged;
+  const { levels } = comparison;
+  const lead = merged.length === 0 ? "The candidate merges no pair: no pair crosses significantly more than on the baseline." : `**Merged by the candidate**: ${merged.map(pairName).join(", ")}.`;
+  const crossed = (c) => c.answers > 0 ? `${c.crossings}/${c.answers} (${percent(c.crossings / c.answers, 0)})` : "\u2013";
+  const rows2 = [...comparison.pairs].sort((x2, y2) => (x2.adjusted ?? 1) - (y2.adjusted ?? 1)).map((p) => [
+    pairName(p),
+    crossed(p.baseline),
+    crossed(p.candidate),
+    pValue3(p.adjusted),
+    p.merged ? "**merged**" : ""
+  ]);
+  const separated = comparison.newlySeparated.length > 0 ? `
+
+Separated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(", ")}.` : "";
+  return `${lead} ${testSentence(comparison, "pairs", levels.mergeAlpha)} A pair fails when its adjusted p is at most ${pValue3(levels.mergeAlpha)} and its crossing share rises by at least ${percent(levels.minCrossingRise, 0)} (min-crossing-rise).
+
+${details(
+    "every pair tested: answers taken for the other, baseline \u2192 candidate",
+    table(["pair", "baseline", "candidate", "adjusted p", ""], rows2, ["l", "r", "r", "r", "l"])
+  )}${separated}`;
+}
+function testSentence(comparison, what, alpha) {
+  const { test } = comparison;
+  const method = test.method === "swap-permutation" ? `one-sided Fisher p of each, adjusted over the ${what} by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p)` : `one-sided Fisher p of each times the number of ${what} (Bonferroni; the baseline is a previous report)`;
+  return `Test: ${method}; the rule's share of the false-alarm budget is ${pValue3(alpha)}.`;
+}
+function pairReading(pair) {
+  if (pair.expected) return "planted paraphrase: confusion expected";
+  if (pair.merged) return "**merged**: two labels, one assistant";
+  return pair.aAsB > 0 && pair.bAsA > 0 ? "confused both ways" : "confused one way";
+}
+function probeTable(section, models) {
+  const rows2 = section.catalogue.probes.map((probe, index2) => [
+    String(index2 + 1),
+    escapeText(probe),
+    ...models.map((m) => {
+      const p = m.probes.find((x2) => x2.probe === index2);
+      return p && p.answers > 0 ? `${p.correct}/${p.answers} (${percent(p.accuracy, 0)})` : "\u2013";
+    })
+  ]);
+  const last = models[models.length - 1];
+  const weakest = last?.probes.filter((p) => p.accuracy !== null).reduce(
+    (low, p) => low && (low.accuracy ?? 0) <= (p.accuracy ?? 0) ? low : p,
+    null
+  );
+  const hint = weakest ? `
+
+A probe where few answers find their author draws every assistant to the same answer: rewrite it first (lowest for ${label(last, models.length === 1)}: probe ${weakest.probe + 1}, ${percent(weakest.accuracy, 0)}).` : "";
+  return `${table(["#", "probe", ...models.map((m) => label(m, models.length === 1))], rows2, ["r", "l", ...models.map(() => "r")])}${hint}`;
+}
+function controlNotes(models) {
+  const lines = [];
+  for (const model of models) {
+    for (const c of model.controls) {
+      const who = `${escapeText(c.control)} (${c.kind === "paraphrase" ? "paraphrase" : "inverse posture"} of ${escapeText(c.twin)})`;
+      const crossed = `${c.crossings} of ${c.answers} answers crossed`;
+      const reading = {
+        "as-expected": "confused with its twin, as planted: the instrument sees redundancy",
+        "instrument-problem": "**not confused with its twin: instrument problem** (the measure missed a redundancy planted on purpose; this questions the measurement, not the model)",
+        confused: "confused with its twin: its posture does not show in the answers",
+        separated: "told apart from its twin: its posture shows in the answers"
+      }[c.verdict];
+      lines.push(`- ${label(model, models.length === 1)}: ${who} ${reading}; ${crossed}.`);
+    }
+  }
+  return lines;
+}
+function distanceBlock(model, single) {
+  const d = model.distances;
+  const named = (list3) => list3.length === 0 ? "none" : list3.map(pairName).join(", ");
+  const summary = `${label(model, single)}: ${d.movedPairs} of ${d.pairs.length} pairs change rank between the two rankings, Spearman \u03C1 = ${num(d.spearman, 2)}. Prompts differ but answers converge: ${named(d.converging)}. Prompts close but answers apart: ${named(d.diverging)}.`;
+  const rows2 = [...d.pairs].sort((x2, y2) => x2.promptRank - y2.promptRank).map((p) => [
+    pairName(p),
+    num(p.promptDistance, 2),
+    num(p.answerDistance, 2),
+    `${rank(p.promptRank)} \u2192 ${p.answerRank === null ? "\u2013" : rank(p.answerRank)}`
+  ]);
+  return `${summary}
+
+${details(
+    `${plainLabel(model, single)}: every pair (rank 1 = most distant)`,
+    table(["pair", "prompt distance", "answer distance", "rank prompts \u2192 answers"], rows2, [
+      "l",
+      "r",
+      "r",
+      "c"
+    ]),
+    [model.model]
+  )}`;
+}
+function rank(value3) {
+  return trimmed(value3, 1);
+}
+function matricesBlock(assistants, model, single) {
+  const names = assistants.map((a) => escapeText(a.name));
+  const hasUnattributed = model.unattributed.some((n) => n > 0);
+  const confusion = table(
+    ["true \u2193 / attributed \u2192", ...names, ...hasUnattributed ? ["none"] : []],
+    model.confusion.map((row, i) => [
+      names[i] ?? "",
+      ...row.map((n, j) => i === j ? `**${n}**` : String(n)),
+      ...hasUnattributed ? [String(model.unattributed[i] ?? 0)] : []
+    ]),
+    ["l", ...names.map(() => "r"), ...hasUnattributed ? ["r"] : []]
+  );
+  const overlap = table(
+    ["", ...names],
+    model.vocabularyOverlap.map((row, i) => [names[i] ?? "", ...row.map((v) => num(v, 2))]),
+    ["l", ...names.map(() => "r")]
+  );
+  return details(
+    `${plainLabel(model, single)}: confusion matrix and vocabulary overlap`,
+    `Confusion matrix (rows: true author, columns: attributed author):
+
+${confusion}
+
+Naive measure, for contrast: Jaccard overlap of the assistants' vocabularies. It ranks pairs but has no reference value to decide from.
+
+${overlap}`,
+    [model.model]
+  );
+}
+
+// src/checks/personas/report/charts.ts
+var CELL2 = 44;
+var LEGEND = "rows: true author \xB7 columns: attributed \xB7 blue, outlined: recognised \xB7 orange: taken for another \xB7 shade: share of the row";
+var LEFT = 130;
+var TOP2 = 120;
+function personasCharts(section) {
+  if (!isComplete(section)) return [];
+  const single = section.models.length === 1;
+  return section.models.map((model) => {
+    const title = `Persona confusion matrix, ${single ? "model" : model.role} ${model.model}`;
+    return {
+      file: `personas-confusion-${single ? "model" : model.role}.svg`,
+      title,
+      svg: confusionHeatMap(section.catalogue.assistants, model, title)
+    };
+  });
+}
+function confusionHeatMap(assistants, model, title) {
+  const n = assistants.length;
+  const width = Math.max(LEFT + n * CELL2 + 90, 10 + LEGEND.length * 6 + 10);
+  const height = TOP2 + n * CELL2 + 40;
+  const body = [
+    text(10, 20, title, { "font-weight": "bold" }),
+    text(10, height - 12, LEGEND, {
+      "font-size": 10,
+      fill: "#555"
+    })
+  ];
+  assistants.forEach((assistant, i) => {
+    const short = shorten(assistant.name);
+    body.push(text(LEFT - 6, TOP2 + i * CELL2 + CELL2 / 2 + 4, short, { "text-anchor": "end" }));
+    const x2 = LEFT + i * CELL2 + CELL2 / 2;
+    body.push(
+      text(x2, TOP2 - 8, short, { transform: `rotate(-45 ${x2} ${TOP2 - 8})`, "text-anchor": "start" })
+    );
+  });
+  model.confusion.forEach((row, i) => {
+    const total = row.reduce((s, v) => s + v, 0) + (model.unattributed[i] ?? 0);
+    row.forEach((count5, j) => {
+      const share3 = total > 0 ? count5 / total : 0;
+      const x2 = LEFT + j * CELL2;
+      const y2 = TOP2 + i * CELL2;
+      body.push(
+        element("rect", {
+          x: x2,
+          y: y2,
+          width: CELL2 - 2,
+          height: CELL2 - 2,
+          fill: i === j ? BETTER.hex : WORSE.hex,
+          "fill-opacity": count5 === 0 ? 0.04 : 0.15 + 0.85 * share3,
+          // The diagonal is outlined too: a cue that needs no colour vision.
+          ...i === j ? { stroke: "#000000", "stroke-width": 2 } : {}
+        }),
+        text(x2 + CELL2 / 2 - 1, y2 + CELL2 / 2 + 4, String(count5), {
+          "text-anchor": "middle",
+          fill: share3 > 0.55 ? "#fff" : "#222"
+        })
+      );
+    });
+  });
+  return svgDocument(width, height, title, body);
+}
+function shorten(name) {
+  return name.length > 16 ? `${name.slice(0, 15)}\u2026` : name;
+}
+
+// src/checks/personas/report/index.ts
+function personaAccuracy(section) {
+  const models = field2(section, "models");
+  if (!Array.isArray(models)) return null;
+  const byRole = (role) => models.find((m) => field2(m, "role") === role);
+  return shareOrNull(field2(byRole("candidate") ?? byRole("baseline"), "accuracy"));
+}
+var personasReport = {
+  section: renderPersonasSection,
+  charts: personasCharts,
+  glance: (_section, { headline }) => [
+    ["persona attribution accuracy", percent(headline.personaAccuracy)]
+  ],
+  headline: (section) => ({ personaAccuracy: personaAccuracy(section) }),
+  settings: (config2) => [
+    ["personas seed", String(config2.personas.seed)],
+    ["personas vectors", config2.personas.vectors]
+  ]
+};
+
 // src/checks/personas/index.ts
 var personasCheck = {
   name: "personas",
+  settingsSchema: personasSettingsSchema,
+  unit: ["answer", "answers"],
+  sectionSchema: sectionSchema("personas"),
   load: (ctx) => {
     const file2 = ctx.config.personas.catalogue;
-    return readCatalogue(path6.resolve(ctx.baseDir, file2), file2);
+    return readCatalogue(resolveConfigPath(ctx, file2), file2);
   },
+  // An answer is attributed from its assistant's other answers: at least two probes.
+  limit: (catalogue, n) => ({ ...catalogue, probes: catalogue.probes.slice(0, Math.max(2, n)) }),
   plan: (catalogue, ctx, model) => planPersonas(catalogue, ctx.config.personas, ctx.config.runner.numCtx, model),
   analyse: (records, catalogue, ctx) => analysePersonas(
     records,
@@ -41943,11 +42249,1052 @@ var personasCheck = {
     checkFalseAlarmBudget(ctx.config)
   ),
   gate: (section, ctx, previous) => gatePersonas(section, ctx.config.personas.gate, checkFalseAlarmBudget(ctx.config), previous),
-  rules: (section, ctx) => personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config))
+  rules: (section, ctx) => personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
+  maxTimeoutShare: (config2) => config2.personas.gate.maxTimeoutShare,
+  report: personasReport
 };
 
-// src/job/failedRequests.ts
+// src/checks/registry.ts
+function eraseCheck(check2) {
+  const { report } = check2;
+  return {
+    name: check2.name,
+    unit: check2.unit,
+    load: (ctx) => check2.load(ctx),
+    limit: (definitions, n) => check2.limit(definitions, n),
+    plan: (definitions, ctx, model) => check2.plan(definitions, ctx, model),
+    growth: (definitions, ctx) => check2.growth?.(definitions, ctx) ?? null,
+    analyse: (records, definitions, ctx) => check2.analyse(records, definitions, ctx),
+    gate: (section, ctx, previous) => check2.gate(section, ctx, previous),
+    rules: (section, ctx) => check2.rules?.(section, ctx) ?? [],
+    maxTimeoutShare: (config2) => check2.maxTimeoutShare(config2),
+    promptHashes: (config2) => check2.promptHashes?.(config2) ?? {},
+    staleReason: check2.staleReason ?? null,
+    sectionSchema: check2.sectionSchema,
+    report: {
+      section: (section) => report.section(section),
+      charts: (section) => report.charts?.(section) ?? [],
+      glanceChart: (section, config2) => report.glanceChart?.(section, config2) ?? null,
+      glance: (section, context) => report.glance?.(section, context) ?? [],
+      headline: (section) => report.headline?.(section) ?? {},
+      settings: (config2) => report.settings?.(config2) ?? []
+    }
+  };
+}
+var BUILT_IN = {
+  churn: churnCheck,
+  dragon: dragonCheck,
+  personas: personasCheck
+};
+var CHECKS = CHECK_NAMES.map((name) => eraseCheck(BUILT_IN[name]));
+function sectionSchemas() {
+  const shape = Object.fromEntries(
+    CHECK_NAMES.map((name) => [name, BUILT_IN[name].sectionSchema.optional()])
+  );
+  return shape;
+}
+function allChecks() {
+  return CHECKS;
+}
+function checkNamed(name) {
+  const check2 = CHECKS.find((c) => c.name === name);
+  if (!check2) throw new Error(`no check is registered under the name ${name}`);
+  return check2;
+}
+
+// src/report/headline.ts
+function extractHeadline(checks) {
+  const headline = { ...EMPTY_HEADLINE };
+  for (const check2 of allChecks()) {
+    Object.assign(headline, check2.report.headline(checks[check2.name]));
+  }
+  return headline;
+}
+
+// src/report/schema.ts
+var REPORT_SCHEMA = "model-gate.report/1";
+function ownedBy(schema) {
+  return schema;
+}
+var finite4 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var findingSchema = external_exports.object({
+  check: external_exports.enum(CHECK_NAMES),
+  rule: external_exports.string().min(1).describe('Stable rule id, e.g. "max-deteriorated".'),
+  severity: external_exports.enum(SEVERITIES),
+  message: external_exports.string().describe("The rule evaluated, as a sentence."),
+  values: external_exports.record(external_exports.string(), external_exports.union([finite4, external_exports.string(), external_exports.boolean(), external_exports.null()])).optional().describe("The numbers behind the sentence.")
+}).describe("One gate rule evaluated.");
+var ruleSchema = external_exports.object({
+  check: external_exports.enum(CHECK_NAMES),
+  rule: external_exports.string().min(1),
+  tests: external_exports.string().describe("What the rule tests, in one line."),
+  falseAlarmRate: external_exports.number().min(0).max(1).describe("Chance, at most, that two identical models trip the rule in one run."),
+  falseAlarmBasis: external_exports.string().describe("How the rate is known (design level, simulation)."),
+  detects: external_exports.string().describe("Smallest effect detected with \u2265 80% power at these settings."),
+  outcome: external_exports.enum(["pass", "fail", "warn", "inconclusive", "info", "not-evaluated"])
+}).describe("One gate rule as a statistical test.");
+var modelSchema = external_exports.object({
+  model: external_exports.string(),
+  digest: external_exports.string().nullable(),
+  quantization: external_exports.string().nullable(),
+  parameterSize: external_exports.string().nullable(),
+  family: external_exports.string().nullable(),
+  simulated: external_exports.boolean()
+});
+var tallySchema2 = external_exports.object({
+  model: external_exports.string(),
+  total: external_exports.number().int().min(0),
+  ok: external_exports.number().int().min(0),
+  invalid: external_exports.number().int().min(0),
+  timeout: external_exports.number().int().min(0),
+  error: external_exports.number().int().min(0),
+  perturbed: external_exports.boolean(),
+  meanLatencyMs: finite4.nullable()
+});
+var units = external_exports.number().int().min(0);
+var coverageSchema = external_exports.object({
+  complete: external_exports.boolean().describe("True when every planned unit is in the logs and the run finished."),
+  interrupted: external_exports.boolean().describe("The run was stopped by a signal before it finished."),
+  missingShards: external_exports.array(external_exports.string()).describe('Members of a shard set the logs lack, e.g. "2/3".'),
+  shard: external_exports.string().nullable().describe(`"i/n" when the report covers one shard's slice of the plan, else null.`),
+  rows: external_exports.array(
+    external_exports.object({
+      check: external_exports.enum(CHECK_NAMES),
+      model: external_exports.string(),
+      role: external_exports.enum(["baseline", "candidate"]),
+      unit: external_exports.string().describe("What a unit is: samples, games, answers."),
+      planned: units,
+      answered: units.describe("The model answered (ok or invalid)."),
+      failed: units.describe("A request failed (error or timeout)."),
+      missing: units.describe("Not in the logs, or a game cut before its end.")
+    })
+  ),
+  missing: external_exports.string().nullable().describe("The sentence saying what is missing; null when complete.")
+}).describe("How much of the plan the report covers; anything short of complete is inconclusive.");
+var reportSchema = external_exports.object({
+  schema: external_exports.literal(REPORT_SCHEMA),
+  tool: external_exports.object({ name: external_exports.string(), version: external_exports.string() }),
+  createdAt: external_exports.iso.datetime().describe("When the report was built (UTC, ISO 8601)."),
+  run: external_exports.object({
+    provider: external_exports.object({
+      provider: external_exports.enum(PROVIDER_KINDS),
+      host: external_exports.string(),
+      version: external_exports.string().nullable(),
+      simulated: external_exports.boolean()
+    }),
+    models: external_exports.object({ baseline: modelSchema.nullable(), candidate: modelSchema.nullable() }),
+    config: ownedBy(
+      external_exports.record(external_exports.string(), external_exports.unknown()).describe("The validated config the run used, defaults filled in (camelCase keys).")
+    ),
+    logs: external_exports.array(external_exports.string()),
+    loadedBefore: external_exports.array(external_exports.string()).nullable(),
+    requests: external_exports.array(tallySchema2),
+    warnings: external_exports.array(external_exports.string()),
+    shards: external_exports.array(external_exports.string()),
+    promptHashes: external_exports.record(external_exports.string(), external_exports.string().regex(/^[0-9a-f]{64}$/)).optional(),
+    operations: ownedBy(
+      external_exports.looseObject({ series: external_exports.array(external_exports.unknown()), gpu: external_exports.looseObject({ note: external_exports.string() }) })
+    ).optional().describe("Server hygiene before each series and GPU telemetry during it (runs only)."),
+    coverage: coverageSchema.optional()
+  }),
+  checks: external_exports.object(sectionSchemas()),
+  headline: headlineSchema,
+  verdict: external_exports.object({
+    status: external_exports.enum(VERDICT_STATUSES),
+    reasons: external_exports.array(findingSchema),
+    suppressed: external_exports.array(findingSchema),
+    rules: external_exports.array(ruleSchema).default([])
+  }),
+  history: ownedBy(
+    external_exports.looseObject({ model: external_exports.string(), nights: external_exports.array(external_exports.unknown()) })
+  ).optional().describe("Nightly history (output.history): the last nights and the drift rule.")
+}).describe("model-gate report: run metadata, one section per check, the verdict.");
+
+// src/report/verdict.ts
+var SEVERITY_ORDER = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
+function bySeverityThenCheck(findings) {
+  const checkRank = (check2) => {
+    const index2 = CHECK_NAMES.indexOf(check2);
+    return index2 === -1 ? CHECK_NAMES.length : index2;
+  };
+  return findings.map((finding2, index2) => ({ finding: finding2, index: index2 })).sort(
+    (a, b) => SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] || checkRank(a.finding.check) - checkRank(b.finding.check) || a.index - b.index
+  ).map(({ finding: finding2 }) => finding2);
+}
+function decideVerdict(findings) {
+  const unmeasured = new Set(
+    findings.filter((f) => f.severity === "inconclusive").map((f) => f.check)
+  );
+  const claimsChange = (f) => f.severity === "fail" || f.severity === "warn";
+  const suppressed = findings.filter((f) => unmeasured.has(f.check) && claimsChange(f));
+  const counted = findings.filter((f) => !(unmeasured.has(f.check) && claimsChange(f)));
+  const has2 = (severity) => counted.some((f) => f.severity === severity);
+  const status = has2("fail") ? "fail" : has2("inconclusive") ? "inconclusive" : has2("warn") ? "warn" : "pass";
+  return {
+    status,
+    reasons: bySeverityThenCheck(counted),
+    suppressed: bySeverityThenCheck(suppressed)
+  };
+}
+function gateOutcome(status, failOn, context = {}) {
+  const shard = context.shard ?? null;
+  if (shard !== null && status !== "inconclusive") {
+    return {
+      failed: false,
+      exitCode: ExitCode.pass,
+      message: `model-gate: shard ${shard} measured \u2014 one slice of the plan, not the gate's verdict; model-gate analyze over every shard's log decides`
+    };
+  }
+  if (failOn === "never") {
+    const notCounted = status === "fail" || status === "inconclusive" ? " (not failing: fail-on is never)" : "";
+    return {
+      failed: false,
+      exitCode: ExitCode.pass,
+      message: `model-gate: ${status}${notCounted}`
+    };
+  }
+  if (status === "fail") {
+    return {
+      failed: true,
+      exitCode: ExitCode.regression,
+      message: "model-gate: regression \u2014 at least one gate rule failed"
+    };
+  }
+  if (status === "inconclusive") {
+    const what = shard === null ? "the measurement" : `the measurement of shard ${shard}`;
+    if (context.interrupted) {
+      return {
+        failed: true,
+        exitCode: ExitCode.infrastructure,
+        message: `model-gate: inconclusive \u2014 the run was interrupted before ${what} was complete`
+      };
+    }
+    return {
+      failed: failOn === "inconclusive",
+      exitCode: ExitCode.infrastructure,
+      message: `model-gate: inconclusive \u2014 ${what} could not be trusted${failOn === "inconclusive" ? "" : ` (not failing: fail-on is ${failOn})`}`
+    };
+  }
+  return { failed: false, exitCode: ExitCode.pass, message: `model-gate: ${status}` };
+}
+
+// src/report/build.ts
+function buildReport(input2) {
+  const warnings = [];
+  const sections = toPlainJson(input2.sections, "checks", warnings);
+  const findings = toPlainJson(input2.findings, "findings", warnings);
+  const rules = toPlainJson(input2.rules ?? [], "rules", warnings);
+  const createdAt = typeof input2.createdAt === "string" ? new Date(input2.createdAt).toISOString() : input2.createdAt.toISOString();
+  return {
+    schema: REPORT_SCHEMA,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    createdAt,
+    run: { ...input2.run, warnings: [...input2.run.warnings, ...warnings] },
+    checks: sections,
+    headline: extractHeadline(sections),
+    verdict: { ...decideVerdict(findings), rules },
+    ...input2.history ? { history: toPlainJson(input2.history, "history", warnings) } : {}
+  };
+}
+function toPlainJson(value3, path17, warnings) {
+  if (typeof value3 === "number") {
+    if (Number.isFinite(value3)) return value3;
+    warnings.push(`${path17} was ${String(value3)}; written as null`);
+    return null;
+  }
+  if (value3 === null || typeof value3 === "string" || typeof value3 === "boolean") return value3;
+  if (value3 instanceof Date) return value3.toISOString();
+  if (Array.isArray(value3)) {
+    return value3.map(
+      (item, i) => item === void 0 ? null : toPlainJson(item, `${path17}[${i}]`, warnings)
+    );
+  }
+  if (typeof value3 === "object") {
+    const out = {};
+    for (const [key, item] of Object.entries(value3)) {
+      if (item === void 0) continue;
+      out[key] = toPlainJson(item, `${path17}.${key}`, warnings);
+    }
+    return out;
+  }
+  throw new TypeError(`${path17}: a ${typeof value3} cannot be written to report.json`);
+}
+
+// src/report/read.ts
+import { readFile as readFile3 } from "node:fs/promises";
+init_format();
+function parseReport(text3, file2) {
+  let json2;
+  try {
+    json2 = JSON.parse(text3);
+  } catch (error62) {
+    const reason = errorMessage(error62);
+    throw new InputError(`${file2}: not JSON (${reason}); expected a model-gate report.json`);
+  }
+  const schema = typeof json2 === "object" && json2 !== null && "schema" in json2 ? json2.schema : void 0;
+  if (schema !== REPORT_SCHEMA) {
+    throw new InputError(
+      `${file2}: schema is ${JSON.stringify(schema ?? null)}; expected "${REPORT_SCHEMA}"`,
+      ["a report from another model-gate major version must be re-analysed from its sample log"]
+    );
+  }
+  const parsed = reportSchema.safeParse(json2);
+  if (!parsed.success) {
+    throw new InputError(
+      `${file2}: not a valid model-gate report`,
+      parsed.error.issues.slice(0, 10).map((issue2) => `${issue2.path.join(".") || "(root)"}: ${issue2.message}`)
+    );
+  }
+  return json2;
+}
+async function readReport(file2) {
+  let text3;
+  try {
+    text3 = await readFile3(file2, "utf8");
+  } catch (error62) {
+    const reason = errorMessage(error62);
+    throw new InputError(`cannot read report ${file2}: ${reason}`);
+  }
+  return parseReport(text3, file2);
+}
+
+// src/report/write.ts
+import { mkdir as mkdir2, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+
+// src/history/render.ts
+init_markdown();
+init_format();
+var HISTORY_CHART = "history-ece-trend.svg";
+var day = (iso) => iso.slice(0, 10);
+var shortDigest2 = (d) => d ? d.slice(0, 12) : "\u2013";
+function renderHistorySection(section) {
+  const lines = [`### Nightly history: ${codeSpan(section.model)}`, ""];
+  const shown = section.nights.length;
+  lines.push(
+    `${section.total} night${section.total === 1 ? "" : "s"} of this model in ${codeSpan(section.file)}${section.appended ? ", tonight appended" : " (read only: tonight was not appended)"}; the last ${shown} below.${section.otherModels > 0 ? ` ${section.otherModels} night(s) of other models in the file are left out.` : ""}`,
+    "",
+    table(
+      [
+        "night",
+        "commit",
+        "digest",
+        "ECE [95% CI]",
+        "Brier",
+        "known-wall",
+        "personas",
+        "churn",
+        "verdict"
+      ],
+      section.nights.map((n) => [
+        day(n.date),
+        n.commit ? codeSpan(n.commit.slice(0, 7)) : "\u2013",
+        `${codeSpan(shortDigest2(n.digest))}${n.rePulled ? " model re-pulled" : ""}`,
+        n.ece ? `${num(n.ece.value)} ${interval(n.ece.low, n.ece.high)}` : "\u2013",
+        num(n.brier),
+        percent(n.knownWallRate),
+        percent(n.personaAccuracy),
+        percent(n.churnAccuracy),
+        escapeText(n.verdict)
+      ]),
+      ["l", "l", "l", "r", "r", "r", "r", "r", "l"]
+    )
+  );
+  return lines.join("\n");
+}
+var WIDTH2 = 640;
+var HEIGHT2 = 300;
+var PLOT2 = { left: 56, top: 40, right: 16, bottom: 56 };
+var PLOT_W2 = WIDTH2 - PLOT2.left - PLOT2.right;
+var PLOT_H2 = HEIGHT2 - PLOT2.top - PLOT2.bottom;
+var POINT = BLUE.hex;
+var REPULL = ORANGE.hex;
+var FIRED_SHADE = "#fbe6bf";
+var QUIET_SHADE = "#eef3f8";
+function historyChart(section) {
+  const nights = section.nights;
+  const measured = nights.filter((n2) => n2.ece !== null);
+  if (measured.length === 0) return null;
+  const top = Math.max(0.1, ...measured.map((n2) => n2.ece?.high ?? 0));
+  const yMax = Math.min(1, Math.ceil(top * 10) / 10);
+  const n = nights.length;
+  const axes = {
+    x: (i) => PLOT2.left + (n === 1 ? PLOT_W2 / 2 : i * PLOT_W2 / (n - 1)),
+    y: (v) => PLOT2.top + (1 - Math.min(v, yMax) / yMax) * PLOT_H2,
+    yMax,
+    nights: n
+  };
+  const title = `ECE per night: ${section.model}`;
+  const body = [
+    ...driftWindowShade(section, axes),
+    ...gridLines(axes),
+    ...nights.flatMap((night, i) => nightMarks(night, i, axes)),
+    ...frame(section, title)
+  ];
+  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH2, HEIGHT2, title, body) };
+}
+function driftWindowShade(section, { x: x2, nights: n }) {
+  const window2 = section.drift.window;
+  if (window2 <= 0) return [];
+  const indices = section.nights.map((night, i) => night.ece ? i : -1).filter((i) => i >= 0);
+  const first = indices[Math.max(0, indices.length - window2)] ?? 0;
+  const left = Math.max(PLOT2.left, x2(first) - (n > 1 ? PLOT_W2 / (n - 1) / 2 : 10));
+  return [
+    element("rect", {
+      x: left,
+      y: PLOT2.top,
+      width: PLOT2.left + PLOT_W2 - left,
+      height: PLOT_H2,
+      fill: section.drift.fired ? FIRED_SHADE : QUIET_SHADE
+    })
+  ];
+}
+function gridLines({ y: y2, yMax }) {
+  return [0, 0.25, 0.5, 0.75, 1].flatMap((t) => {
+    const v = t * yMax;
+    return [
+      element("line", {
+        x1: PLOT2.left,
+        y1: y2(v),
+        x2: PLOT2.left + PLOT_W2,
+        y2: y2(v),
+        stroke: "#e6e6e6"
+      }),
+      text(PLOT2.left - 6, y2(v) + 4, num(v, 2), { "text-anchor": "end", fill: MUTED })
+    ];
+  });
+}
+function nightMarks(night, i, { x: x2, y: y2, nights: n }) {
+  const body = [];
+  if (night.rePulled) {
+    body.push(
+      element("line", {
+        x1: x2(i),
+        y1: PLOT2.top,
+        x2: x2(i),
+        y2: PLOT2.top + PLOT_H2,
+        stroke: REPULL,
+        "stroke-dasharray": "4 3"
+      }),
+      text(x2(i) + 3, PLOT2.top + 10, "model re-pulled", { fill: REPULL, "font-size": 10 })
+    );
+  }
+  const label2 = n <= 16 || i % Math.ceil(n / 16) === 0 || i === n - 1;
+  if (label2) {
+    body.push(
+      text(x2(i), PLOT2.top + PLOT_H2 + 14, day(night.date).slice(5), {
+        "text-anchor": "middle",
+        fill: MUTED,
+        "font-size": 10
+      })
+    );
+  }
+  if (!night.ece) return body;
+  body.push(
+    element("line", {
+      x1: x2(i),
+      y1: y2(night.ece.low),
+      x2: x2(i),
+      y2: y2(night.ece.high),
+      stroke: "#222"
+    }),
+    element("circle", { cx: x2(i), cy: y2(night.ece.value), r: 3.5, fill: POINT })
+  );
+  return body;
+}
+function frame(section, title) {
+  const d = section.drift;
+  const verdict = d.window === 0 ? `drift rule: ${d.available} of ${d.required} nights` : `drift over ${d.window} nights: ${signed(d.rise ?? 0)} (limit ${signed(d.maxRise)}, z ${num(d.z ?? 0, 2)})${d.fired ? " \u2014 FAIL" : ""}`;
+  return [
+    element("rect", {
+      x: PLOT2.left,
+      y: PLOT2.top,
+      width: PLOT_W2,
+      height: PLOT_H2,
+      fill: "none",
+      stroke: "#888"
+    }),
+    text(WIDTH2 / 2, 16, title, { "text-anchor": "middle", "font-weight": "bold" }),
+    text(WIDTH2 / 2, 30, verdict, { "text-anchor": "middle", fill: MUTED, "font-size": 11 }),
+    text(PLOT2.left + PLOT_W2 / 2, HEIGHT2 - 22, "night (month-day); dot = ECE, bar = 95% interval", {
+      "text-anchor": "middle",
+      fill: MUTED,
+      "font-size": 11
+    }),
+    text(14, PLOT2.top + PLOT_H2 / 2, "ECE", {
+      "text-anchor": "middle",
+      transform: `rotate(-90 14 ${PLOT2.top + PLOT_H2 / 2})`
+    }),
+    text(
+      PLOT2.left,
+      HEIGHT2 - 6,
+      `shaded: nights the drift rule fitted${d.fired ? " (orange: it failed)" : ""}`,
+      {
+        fill: MUTED,
+        "font-size": 10
+      }
+    )
+  ];
+}
+
+// src/report/charts.ts
+init_format();
+function chartsOf(report) {
+  const drawers = allChecks().map((check2) => {
+    const section = report.checks[check2.name];
+    return [check2.name, section ? () => check2.report.charts(section) : null];
+  });
+  const result = { charts: [], problems: [] };
+  const { history } = report;
+  if (history) drawers.push(["dragon", () => [historyChart(history)].filter((c) => c !== null)]);
+  for (const [check2, draw] of drawers) {
+    if (!draw) continue;
+    try {
+      result.charts.push(...draw().map((chart) => ({ ...chart, check: check2 })));
+    } catch (error62) {
+      const reason = errorMessage(error62);
+      result.problems.push(`${check2} charts could not be drawn: ${reason}`);
+    }
+  }
+  return result;
+}
+
+// src/report/glance.ts
+function glanceCharts(report) {
+  const charts = [];
+  for (const check2 of allChecks()) {
+    const section = report.checks[check2.name];
+    const chart = section ? check2.report.glanceChart(section, report.run.config) : null;
+    if (chart !== null) charts.push(chart);
+  }
+  return charts;
+}
+
+// src/report/summary.ts
+init_markdown();
+
+// src/operations/render.ts
+init_markdown();
+init_format();
+var mib = (v) => v === null ? "\u2013" : `${num(v / 1024, 1)} GiB`;
+function renderOperations(ops) {
+  const gpu = new Map(ops.gpu.series.map((g2) => [g2.model, g2]));
+  const rows2 = ops.series.map((s) => {
+    const g2 = gpu.get(s.model);
+    const others = s.othersLoaded === null ? "unknown" : s.othersLoaded.length === 0 ? "none" : s.othersLoaded.map((m) => `${codeSpan(m)}${s.unloaded.includes(m) ? " (unloaded)" : ""}`).join(", ");
+    return [
+      codeSpan(s.model),
+      others,
+      s.contextLength === null ? "\u2013" : String(s.contextLength),
+      g2 ? String(g2.samples) : "\u2013",
+      g2 ? mib(g2.peakMemoryMiB) : "\u2013",
+      g2?.meanUtilization != null ? `${Math.round(g2.meanUtilization)}%` : "\u2013",
+      g2?.maxTemperatureC != null ? `${g2.maxTemperatureC} \xB0C` : "\u2013",
+      g2?.meanPowerW != null ? `${num(g2.meanPowerW, 0)} W` : "\u2013",
+      g2 ? g2.foreign.length === 0 ? "none" : escapeText(g2.foreign.join(", ")) : "\u2013"
+    ];
+  });
+  const columns = ops.gpu.available ? 9 : 3;
+  return [
+    "### Runner",
+    "",
+    table(
+      [
+        "series",
+        "other models loaded before",
+        "context (server)",
+        "GPU samples",
+        "peak GPU memory",
+        "mean GPU use",
+        "max temp.",
+        "mean power",
+        "other GPU processes"
+      ].slice(0, columns),
+      rows2.map((row) => row.slice(0, columns)),
+      ["l", "l", "r", "r", "r", "r", "r", "r", "l"].slice(0, columns)
+    ),
+    "",
+    `Parallel requests: ${ops.concurrency} (runner.concurrency; Ollama does not report its OLLAMA_NUM_PARALLEL).${ops.unloadOthers ? " Other models are unloaded before each series (runner.unload-others)." : ""}`
+  ].join("\n");
+}
+
+// src/report/summary.ts
 init_neutralise();
+init_format();
+var VERSION_LIMIT = 100;
+var STATUS_ICON = {
+  pass: "\u2705",
+  warn: "\u26A0\uFE0F",
+  fail: "\u274C",
+  inconclusive: "\u2754"
+};
+var SEVERITY_LABEL = {
+  fail: "\u274C fail",
+  inconclusive: "\u2754 inconclusive",
+  warn: "\u26A0\uFE0F warn",
+  info: "\u2139\uFE0F info"
+};
+function renderSummary(report, options = {}) {
+  const blocks = [
+    verdictBlock(report, options),
+    ...gateRules(report.verdict.rules ?? []),
+    ...simulatedNotice(report),
+    ...atAGlance(report),
+    ...glanceCharts(report),
+    ...checkSections(report),
+    ...report.run.operations ? [renderOperations(report.run.operations)] : [],
+    ...report.history ? [renderHistorySection(report.history)] : [],
+    ...chartList(chartsOf(report).charts, options),
+    provenance(report)
+  ];
+  return neutraliseLines(`${blocks.join("\n\n")}
+`);
+}
+function modelsLine(report) {
+  const { baseline, candidate } = report.run.models;
+  const name = (m) => m ? codeSpan(m.model) : "\u2013";
+  if (!candidate) return `Model ${name(baseline)} (single-model run)`;
+  return `Baseline ${name(baseline)} \u2192 candidate ${name(candidate)}`;
+}
+function whereLine(options) {
+  const parts = [];
+  if (options.commit) parts.push(`Commit ${codeSpan(options.commit.slice(0, 12))}`);
+  if (options.runUrl) parts.push(link("workflow run", options.runUrl));
+  return parts.length > 0 ? parts.join(" \xB7 ") : null;
+}
+function heading(report) {
+  const { status } = report.verdict;
+  const shard = report.run.coverage?.shard;
+  if (shard && status !== "inconclusive") {
+    return `## \u{1F9E9} model-gate: shard ${escapeText(shard)} measured
+
+This slice of the plan alone reads **${status}**; it is not the gate's verdict: \`model-gate analyze\` over every shard's log decides.`;
+  }
+  const of = shard ? ` (shard ${escapeText(shard)})` : "";
+  return `## ${STATUS_ICON[status]} model-gate verdict: ${status}${of}`;
+}
+function verdictBlock(report, options) {
+  const { reasons, suppressed } = report.verdict;
+  const count5 = (severity) => reasons.filter((r) => r.severity === severity).length;
+  const counts = [
+    // One rule can fail several times (once per assistant, per domain): count findings.
+    countOf(count5("fail"), "failure", "failures"),
+    // Two inconclusive findings of one check (timeouts and invalid answers) are one check.
+    countOf(
+      new Set(reasons.filter((r) => r.severity === "inconclusive").map((r) => r.check)).size,
+      "check could not be measured",
+      "checks could not be measured"
+    ),
+    countOf(count5("warn"), "warning", "warnings")
+  ].filter((part) => part !== "");
+  const lines = [heading(report)];
+  const missing = report.run.coverage?.missing;
+  if (missing) lines.push("", `**${escapeText(missing)}**`);
+  const where = whereLine(options);
+  if (where) lines.push("", where);
+  lines.push(
+    "",
+    `${modelsLine(report)}${counts.length > 0 ? ` \xB7 ${counts.join(", ")}` : " \xB7 every gate rule passed"}`
+  );
+  const tags = modelTags(report);
+  if (reasons.length > 0) lines.push("", findingsTable(reasons, tags));
+  if (suppressed.length > 0) {
+    const checks = [...new Set(suppressed.map((f) => f.check))].join(", ");
+    lines.push(
+      "",
+      `Not counted, because the measurement of ${checks} was inconclusive (numbers from a perturbed run cannot claim a regression):`,
+      "",
+      findingsTable(suppressed, tags)
+    );
+  }
+  return lines.join("\n");
+}
+var OUTCOME_LABEL = {
+  pass: "\u2705 pass",
+  ...SEVERITY_LABEL,
+  "not-evaluated": "\u2013 not evaluated"
+};
+function gateRules(rules) {
+  if (rules.length === 0) return [];
+  const body = table(
+    ["", "check", "rule", "tests", "false alarm (identical models)", "smallest change detected"],
+    rules.map((r) => [
+      OUTCOME_LABEL[r.outcome],
+      r.check,
+      codeSpan(r.rule),
+      escapeText(r.tests),
+      `\u2264 ${percent(r.falseAlarmRate, r.falseAlarmRate < 0.01 ? 2 : 1)} \xB7 ${escapeText(r.falseAlarmBasis)}`,
+      escapeText(r.detects)
+    ])
+  );
+  const total = rules.reduce((sum2, r) => sum2 + r.falseAlarmRate, 0);
+  return [
+    details(
+      `Gate rules as tests: ${rules.length} rules, two identical models fail at most ${percent(Math.min(1, total), 1)} of runs`,
+      body
+    )
+  ];
+}
+function modelTags(report) {
+  const { baseline, candidate } = report.run.models;
+  return [baseline?.model, candidate?.model].filter((m) => typeof m === "string");
+}
+function findingsTable(findings, tags) {
+  return table(
+    ["", "check", "rule", "finding"],
+    findings.map((f) => [
+      SEVERITY_LABEL[f.severity],
+      f.check,
+      codeSpan(f.rule),
+      escapeTextWithCode(f.message, tags)
+    ])
+  );
+}
+function countOf(n, one, many) {
+  return n === 0 ? "" : plural2(n, one, many);
+}
+function simulatedNotice(report) {
+  const { provider, models } = report.run;
+  const simulated = provider.simulated || Boolean(models.baseline?.simulated || models.candidate?.simulated);
+  if (!simulated) return [];
+  return [
+    "> [!NOTE]\n> Simulated models: these numbers come from the built-in simulator, not from a real model. They show how the gate works, not how any model behaves."
+  ];
+}
+function atAGlance(report) {
+  const context = {
+    config: report.run.config,
+    headline: report.headline,
+    hasCandidate: Boolean(report.run.models.candidate)
+  };
+  const rows2 = [];
+  for (const check2 of allChecks()) {
+    const section = report.checks[check2.name];
+    if (section) rows2.push(...check2.report.glance(section, context));
+  }
+  if (rows2.length === 0) return [];
+  return [table(["at a glance", "value"], rows2, ["l", "r"])];
+}
+function checkSections(report) {
+  const out = [];
+  for (const check2 of allChecks()) {
+    const section = report.checks[check2.name];
+    if (!section) continue;
+    try {
+      const markdown = check2.report.section(section);
+      if (markdown) out.push(markdown.trim());
+    } catch (error62) {
+      const reason = errorMessage(error62);
+      out.push(`### ${check2.name}
+
+This section could not be rendered: ${escapeText(reason)}`);
+    }
+  }
+  return out;
+}
+function chartList(charts, options) {
+  if (charts.length === 0) return [];
+  const item = (chart) => options.chartsUrl === void 0 ? `- ${relativeLink(chart.title, chart.file)}` : `- ${escapeText(chart.title)}: ${codeSpan(chart.file)}`;
+  const where = options.chartsUrl === void 0 ? "SVG files beside this summary" : `SVG files in the ${link("artifact of this run", options.chartsUrl)}`;
+  return [`#### Charts
+
+${where}:
+
+${charts.map(item).join("\n")}`];
+}
+function modelsTable(run) {
+  const modelRows = ["baseline", "candidate"].flatMap((role) => {
+    const m = run.models[role];
+    if (!m) return [];
+    return [
+      [
+        // A single-model run has no baseline to speak of: its one model is "model".
+        run.models.candidate ? role : "model",
+        codeSpan(m.model),
+        m.digest ? codeSpan(neutralise(m.digest, VERSION_LIMIT)) : "unknown",
+        m.quantization ? escapeText(m.quantization) : "unknown",
+        m.parameterSize ? escapeText(m.parameterSize) : "unknown",
+        m.family ? escapeText(m.family) : "unknown"
+      ]
+    ];
+  });
+  return table(["role", "model", "digest", "quantization", "parameters", "family"], modelRows);
+}
+function checkSettings(config2) {
+  const settings = [];
+  for (const check2 of allChecks()) {
+    if (config2.checks.includes(check2.name)) settings.push(...check2.report.settings(config2));
+  }
+  return settings;
+}
+function settingsTable(report) {
+  const { run } = report;
+  const settings = checkSettings(run.config);
+  settings.push(["context length (num_ctx)", String(run.config.runner.numCtx)]);
+  settings.push(["tool", `${escapeText(report.tool.name)} ${escapeText(report.tool.version)}`]);
+  settings.push(["report created", report.createdAt]);
+  if (run.shards.length > 0)
+    settings.push(["shards merged", run.shards.map(escapeText).join(", ")]);
+  if (run.logs.length > 0) settings.push(["sample logs", run.logs.map(codeSpan).join(", ")]);
+  return table(["setting", "value"], settings);
+}
+function requestsTable(run) {
+  return table(
+    ["model", "requests", "ok", "invalid", "timeout", "error", "mean latency", "perturbed"],
+    run.requests.map((r) => [
+      codeSpan(r.model),
+      String(r.total),
+      String(r.ok),
+      String(r.invalid),
+      String(r.timeout),
+      String(r.error),
+      r.meanLatencyMs === null ? "\u2013" : `${Math.round(r.meanLatencyMs)} ms`,
+      r.perturbed ? "yes" : "no"
+    ]),
+    ["l", "r", "r", "r", "r", "r", "r", "l"]
+  );
+}
+function provenance(report) {
+  const { run } = report;
+  const parts = [
+    `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${run.provider.version ? codeSpan(neutralise(run.provider.version, VERSION_LIMIT)) : "unknown"}${run.provider.simulated ? " (simulated)" : ""}.`,
+    modelsTable(run),
+    settingsTable(report)
+  ];
+  const hashes = Object.entries(run.promptHashes ?? {});
+  if (hashes.length > 0) {
+    parts.push(
+      table(
+        ["prompt", "SHA-256"],
+        hashes.map(([name, hash2]) => [escapeText(name), codeSpan(hash2)])
+      )
+    );
+  }
+  if (run.requests.length > 0) parts.push(requestsTable(run));
+  if (run.operations) parts.push(escapeText(run.operations.gpu.note));
+  if (run.loadedBefore && run.loadedBefore.length > 0) {
+    parts.push(
+      `Models loaded on the server before the run: ${run.loadedBefore.map(codeSpan).join(", ")}`
+    );
+  }
+  if (run.warnings.length > 0) {
+    const tags = modelTags(report);
+    parts.push(
+      `Warnings:
+
+${run.warnings.map((w) => `- ${escapeTextWithCode(w, tags)}`).join("\n")}`
+    );
+  }
+  return details("Measurement provenance", parts.join("\n\n"));
+}
+
+// src/report/write.ts
+init_format();
+var CHART_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.svg$/;
+async function writeReport(report, outputDir) {
+  const dir = resolve(outputDir);
+  const { charts, problems } = chartsOf(report);
+  const seen = /* @__PURE__ */ new Set();
+  for (const chart of charts) {
+    if (!CHART_FILE.test(chart.file) || seen.has(chart.file)) {
+      throw new Error(
+        `chart file name ${JSON.stringify(chart.file)} is not a unique plain .svg name`
+      );
+    }
+    seen.add(chart.file);
+  }
+  const written = {
+    dir,
+    report: join(dir, "report.json"),
+    summary: join(dir, "summary.md"),
+    charts: charts.map((chart) => join(dir, chart.file)),
+    problems
+  };
+  const complete = problems.length === 0 ? report : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
+  try {
+    await mkdir2(dir, { recursive: true });
+    await writeFile(written.report, `${JSON.stringify(complete, null, 2)}
+`);
+    await writeFile(written.summary, renderSummary(complete));
+    for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
+  } catch (error62) {
+    const reason = errorMessage(error62);
+    throw new InfrastructureError(
+      `cannot write the report into ${outputDir}: ${reason}`,
+      "expected a writable directory (output.dir in model-gate.yml, or --output-dir); the sample log keeps the measurement, and model-gate analyze writes the report from it"
+    );
+  }
+  return written;
+}
+
+// src/runner/resume.ts
+function checkRecordBelongs(record2, unit, digest) {
+  const keyFits = record2.key === unit.key || record2.key.startsWith(`${unit.key}/`);
+  if (record2.check !== unit.check || record2.model !== unit.model || !keyFits) {
+    throw new Error(
+      `unit ${unit.check}/${unit.model}/${unit.key} emitted a record for ${record2.check}/${record2.model}/${record2.key}`
+    );
+  }
+  if (record2.digest !== digest) {
+    throw new Error(
+      `unit ${unit.check}/${unit.key} emitted digest ${record2.digest} instead of the model's ${digest}: resume would not find it`
+    );
+  }
+}
+function splitStale(records, units2) {
+  const byKey = new UnitLookup(units2);
+  const groups = /* @__PURE__ */ new Map();
+  const unplanned = [];
+  for (const record2 of records) {
+    const unit = byKey.owner(record2);
+    if (!unit) unplanned.push(record2);
+    if (!unit?.current) continue;
+    const byDigest = groups.get(unit) ?? /* @__PURE__ */ new Map();
+    groups.set(unit, byDigest);
+    const own2 = byDigest.get(record2.digest);
+    if (own2) own2.push(record2);
+    else byDigest.set(record2.digest, [record2]);
+  }
+  const stale = /* @__PURE__ */ new Set();
+  const replaced = /* @__PURE__ */ new Set();
+  const staleUnits = [];
+  for (const [unit, byDigest] of groups) {
+    let answered = false;
+    for (const own2 of byDigest.values()) {
+      const kept = asSet(unit.current?.(own2) ?? own2);
+      if (kept.size > 0) answered = true;
+      if (kept.size === own2.length) continue;
+      const superseded = asSet(unit.replaced?.(own2) ?? []);
+      for (const record2 of own2) {
+        if (kept.has(record2)) continue;
+        (superseded.has(record2) ? replaced : stale).add(record2);
+      }
+    }
+    if (!answered) staleUnits.push(unit);
+  }
+  const left = (r) => stale.has(r) || replaced.has(r);
+  return {
+    current: stale.size + replaced.size === 0 ? [...records] : records.filter((r) => !left(r)),
+    stale: records.filter((r) => stale.has(r)),
+    replaced: records.filter((r) => replaced.has(r)),
+    unplanned,
+    staleUnits
+  };
+}
+function asSet(records) {
+  return new Set(records);
+}
+var UnitLookup = class {
+  byModel = /* @__PURE__ */ new Map();
+  constructor(units2) {
+    for (const unit of units2) {
+      const group = `${unit.check}/${unit.model}`;
+      const byKey = this.byModel.get(group) ?? /* @__PURE__ */ new Map();
+      this.byModel.set(group, byKey);
+      byKey.set(unit.key, unit);
+    }
+  }
+  owner(record2) {
+    const byKey = this.byModel.get(`${record2.check}/${record2.model}`);
+    if (!byKey) return void 0;
+    let key = record2.key;
+    for (; ; ) {
+      const unit = byKey.get(key);
+      if (unit) return unit;
+      const cut2 = key.lastIndexOf("/");
+      if (cut2 < 0) return void 0;
+      key = key.slice(0, cut2);
+    }
+  }
+};
+
+// src/runner/resumePlan.ts
+var ResumePlan = class {
+  /** `digestOf`: each model's digest now; records of other weights are never resumed. */
+  constructor(records, digestOf) {
+    this.digestOf = digestOf;
+    this.index = new ResumeIndex(countedRecords(records, digestOf).records);
+  }
+  digestOf;
+  index;
+  digest(model) {
+    return this.digestOf.get(model) ?? null;
+  }
+  resume(unit) {
+    const found = this.index.get(unit.check, unit.model, this.digest(unit.model), unit.key);
+    const logged = unit.current ? unit.current(found) : found;
+    const prior = logged.filter(isFinal);
+    return { unit, prior, logged, complete: unit.isComplete(prior) };
+  }
+};
+function grownPlan(units2, growth, records) {
+  if (!growth) return [...units2];
+  const digestOf = /* @__PURE__ */ new Map();
+  for (const record2 of records) {
+    if (!digestOf.has(record2.model)) digestOf.set(record2.model, record2.digest);
+  }
+  const resume = new ResumePlan(records, digestOf);
+  const plan = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (let next = units2; next.length > 0; ) {
+    const answered = [];
+    for (const unit of next) {
+      const id = JSON.stringify([unit.check, unit.model, unit.key]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      plan.push(unit);
+      answered.push(...resume.resume(unit).logged);
+    }
+    next = answered.length > 0 ? growth.observe(answered) : [];
+  }
+  return plan;
+}
+
+// src/runner/cost.ts
+function estimatedCalls(unit) {
+  return Math.max(0, unit.estimatedCalls ?? unit.expectedCalls);
+}
+function longestFirst(a, b) {
+  return estimatedCalls(b) - estimatedCalls(a);
+}
+
+// src/runner/shard.ts
+function weight(unit) {
+  return Math.max(1, estimatedCalls(unit));
+}
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function assignmentOrder(a, b) {
+  return weight(b) - weight(a) || compareText(a.check, b.check) || compareText(a.model, b.model) || compareText(a.key, b.key);
+}
+function shardAssignment(units2, count5) {
+  const load = new Array(count5).fill(0);
+  const shardOf = /* @__PURE__ */ new Map();
+  for (const unit of [...units2].sort(assignmentOrder)) {
+    let target = 0;
+    for (let s = 1; s < count5; s++) if ((load[s] ?? 0) < (load[target] ?? 0)) target = s;
+    load[target] = (load[target] ?? 0) + weight(unit);
+    shardOf.set(unit, target);
+  }
+  return { shardOf, load };
+}
+function selectShard(units2, shard) {
+  if (!shard || shard.count === 1) return [...units2];
+  const { index: index2, count: count5 } = shard;
+  if (!isShard(shard)) {
+    throw new InputError(`shard: expected "i/n" with 1 \u2264 i \u2264 n, got "${index2}/${count5}"`);
+  }
+  const { shardOf } = shardAssignment(units2, count5);
+  return units2.filter((unit) => shardOf.get(unit) === index2 - 1);
+}
+function shardLabel(shard) {
+  return shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null;
+}
+
+// src/pipeline/failedRequests.ts
+init_neutralise();
+init_format();
 var REASON_LENGTH = 140;
 function failedRequestFindings(records, check2, models, limit2) {
   const findings = [];
@@ -41969,33 +43316,14 @@ function failedRequestFindings(records, check2, models, limit2) {
       check: check2,
       rule: "failed-requests",
       severity: "inconclusive",
-      message: `${neutralise(model, 200)}: ${failed} of ${total} ${check2} requests failed after retries (${percent3(failed / total)}, limit ${percent3(limit2)}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
+      message: `${neutralise(model, 200)}: ${failed} of ${total} ${check2} requests failed after retries (${percent(failed / total, 1, { trim: true })}, limit ${percent(limit2, 1, { trim: true })}), most often "${reason}"; the server could not run the model, so nothing is concluded`,
       values: { model, failed, total, share: failed / total, limit: limit2 }
     });
   }
   return findings;
 }
-function percent3(share4) {
-  const value3 = share4 * 100;
-  return `${Number.isInteger(value3) ? value3 : value3.toFixed(1)}%`;
-}
 
-// src/job/checks.ts
-function erase(check2) {
-  return {
-    name: check2.name,
-    load: (ctx) => check2.load(ctx),
-    plan: (definitions, ctx, model) => check2.plan(definitions, ctx, model),
-    analyse: (records, definitions, ctx) => check2.analyse(records, definitions, ctx),
-    gate: (section, ctx, previous) => check2.gate(section, ctx, previous),
-    rules: (section, ctx) => check2.rules?.(section, ctx) ?? []
-  };
-}
-var CHECKS = {
-  churn: erase(churnCheck),
-  dragon: erase(dragonCheck),
-  personas: erase(personasCheck)
-};
+// src/pipeline/checks.ts
 function checkContext(loaded) {
   const { config: config2 } = loaded;
   return {
@@ -42004,26 +43332,31 @@ function checkContext(loaded) {
     models: { baseline: config2.models.baseline, candidate: config2.models.candidate ?? null }
   };
 }
-function modelOrder(ctx) {
+function modelOrder2(ctx) {
   const { baseline, candidate } = ctx.models;
   return candidate && candidate !== baseline ? [baseline, candidate] : [baseline];
 }
 async function loadChecks(ctx) {
   const loaded = [];
   for (const name of ctx.config.checks) {
-    const check2 = CHECKS[name];
+    const check2 = checkNamed(name);
     loaded.push({ check: check2, definitions: await check2.load(ctx) });
   }
   return loaded;
 }
 function planChecks(checks, ctx) {
   const units2 = [];
-  for (const model of modelOrder(ctx)) {
+  for (const model of modelOrder2(ctx)) {
     for (const { check: check2, definitions } of checks) {
       for (const unit of check2.plan(definitions, ctx, model)) units2.push(unit);
     }
   }
   return units2;
+}
+function planGrowth(checks, ctx) {
+  const growths = checks.flatMap(({ check: check2, definitions }) => check2.growth(definitions, ctx) ?? []);
+  if (growths.length === 0) return void 0;
+  return { observe: (records) => growths.flatMap((growth) => growth.observe(records)) };
 }
 var OUTCOME_RANK = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
 function evaluateRules(cards, findings) {
@@ -42050,12 +43383,7 @@ function analyseChecks(checks, records, ctx, previous) {
       // A previous report without this check's section is null, not undefined: the check must
       // say it could not compare, where no previous report at all means no comparison asked.
       ...check2.gate(section, ctx, previous ? previous.checks[check2.name] ?? null : void 0),
-      ...failedRequestFindings(
-        own2,
-        check2.name,
-        modelOrder(ctx),
-        ctx.config[check2.name].gate.maxTimeoutShare
-      )
+      ...failedRequestFindings(own2, check2.name, modelOrder2(ctx), check2.maxTimeoutShare(ctx.config))
     ];
     for (const finding2 of checkFindings) findings.push(finding2);
     for (const rule of evaluateRules(check2.rules(section, ctx), checkFindings)) rules.push(rule);
@@ -42064,23 +43392,14 @@ function analyseChecks(checks, records, ctx, previous) {
 }
 function promptHashes(ctx) {
   const hashes = {};
-  if (ctx.config.checks.includes("churn")) {
-    hashes[`churn (${PROMPT_VERSION2}, system prompt)`] = createHash8("sha256").update(CHURN_SYSTEM_PROMPT).digest("hex");
-  }
-  if (ctx.config.checks.includes("dragon")) {
-    hashes[`dragon (hints: ${ctx.config.dragon.hints})`] = promptSha256(
-      ctx.config.dragon.hints
-    );
+  for (const check2 of allChecks()) {
+    if (ctx.config.checks.includes(check2.name))
+      Object.assign(hashes, check2.promptHashes(ctx.config));
   }
   return hashes;
 }
 
-// src/job/coverage.ts
-var UNIT_NAMES = {
-  churn: ["sample", "samples"],
-  dragon: ["game", "games"],
-  personas: ["answer", "answers"]
-};
+// src/pipeline/coverage.ts
 function unitState(unit, own2) {
   if (own2.length === 0) return "missing";
   const failed = own2.some(
@@ -42122,7 +43441,7 @@ function measureCoverage(input2) {
       check: unit.check,
       model: unit.model,
       role: unit.model === input2.models[0] ? "baseline" : "candidate",
-      unit: UNIT_NAMES[unit.check][1],
+      unit: checkNamed(unit.check).unit[1],
       planned: 0,
       answered: 0,
       failed: 0,
@@ -42144,11 +43463,11 @@ function measureCoverage(input2) {
     missing: complete ? null : missingSentence(list3, input2.interrupted, missingShards)
   };
 }
-function count2(n) {
+function count3(n) {
   return n.toLocaleString("en-US");
 }
 function rowGap(row) {
-  return `${count2(row.missing)} of ${count2(row.planned)} ${row.check} ${row.unit} of ${row.model} (${row.role})`;
+  return `${count3(row.missing)} of ${count3(row.planned)} ${row.check} ${row.unit} of ${row.model} (${row.role})`;
 }
 function missingSentence(rows2, interrupted, missingShards) {
   const parts = [];
@@ -42208,8 +43527,8 @@ function missingShardsOf(runs) {
   return missing;
 }
 
-// src/job/logsMatch.ts
-import path7 from "node:path";
+// src/pipeline/logsMatch.ts
+import path6 from "node:path";
 var OTHER_SETTINGS = "other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)";
 function staleWarning(stale) {
   const byCheck = /* @__PURE__ */ new Map();
@@ -42235,7 +43554,7 @@ function checkLogsMatch(input2) {
       if (staleUnits.length > 0) {
         const differences = describeDifferences(staleUnits, input2.stale);
         problems.push(
-          `${check2}: ${staleUnits.length} ${UNIT_NAMES[check2][staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`
+          `${check2}: ${staleUnits.length} ${checkNamed(check2).unit[staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`
         );
         continue;
       }
@@ -42258,9 +43577,9 @@ function checkLogsMatch(input2) {
     }
   }
   if (problems.length === 0) return;
-  const configName = input2.loaded.file ? path7.basename(input2.loaded.file) : "the default config";
+  const configName = input2.loaded.file ? path6.basename(input2.loaded.file) : "the default config";
   throw new InputError(
-    `${input2.logs.map((l) => path7.basename(l)).join(", ")}: the sample logs do not match ${configName}`,
+    `${input2.logs.map((l) => path6.basename(l)).join(", ")}: the sample logs do not match ${configName}`,
     [
       ...problems,
       "analyse the logs with the config they were written with (--config), or measure what is missing with model-gate run (it resumes from a log given with --log)"
@@ -42304,7 +43623,8 @@ function describeDifferences(units2, stale) {
     }
   }
   if (found.size === 0) {
-    return units2.some((u) => u.check === "dragon") ? "the prompt and options match, so the maze differs (dragon.walls, or another protocol version)" : OTHER_SETTINGS;
+    const reasons = units2.map((u) => checkNamed(u.check).staleReason);
+    return reasons.find((r) => r !== null) ?? OTHER_SETTINGS;
   }
   return [...found.values()].join("; ");
 }
@@ -42313,6 +43633,7 @@ function describeDifferences(units2, stale) {
 import { existsSync as existsSync4, readFileSync as readFileSync4 } from "node:fs";
 import { homedir } from "node:os";
 import { join as join2 } from "node:path";
+init_format();
 var MODEL_LAYER_MEDIA_TYPE = "application/vnd.ollama.image.model";
 var DEFAULT_REGISTRY = "registry.ollama.ai";
 var DEFAULT_NAMESPACE = "library";
@@ -42321,11 +43642,11 @@ function ollamaStoreRoot(env = process.env) {
   return configured ? configured : join2(homedir(), ".ollama", "models");
 }
 function parseOllamaTag(reference) {
-  const trimmed = reference.trim();
-  const lastSlash = trimmed.lastIndexOf("/");
-  const colon = trimmed.indexOf(":", lastSlash + 1);
-  const name = colon === -1 ? trimmed : trimmed.slice(0, colon);
-  const tag = colon === -1 ? "latest" : trimmed.slice(colon + 1);
+  const trimmed2 = reference.trim();
+  const lastSlash = trimmed2.lastIndexOf("/");
+  const colon = trimmed2.indexOf(":", lastSlash + 1);
+  const name = colon === -1 ? trimmed2 : trimmed2.slice(0, colon);
+  const tag = colon === -1 ? "latest" : trimmed2.slice(colon + 1);
   const segments = name.split("/");
   const valid = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
   if (segments.length > 3 || !segments.every((s) => valid.test(s)) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(tag)) {
@@ -42346,7 +43667,7 @@ function modelLayerDigest(manifestPath, tag) {
   } catch (error62) {
     throw new ProviderFailure(
       "model-missing",
-      `the Ollama manifest of ${tag} (${manifestPath}) is not readable JSON: ${error62.message}`
+      `the Ollama manifest of ${tag} (${manifestPath}) is not readable JSON: ${errorMessage(error62)}`
     );
   }
   const layers = typeof manifest === "object" && manifest !== null && "layers" in manifest ? manifest.layers : null;
@@ -42383,14 +43704,88 @@ function resolveOllamaTag(reference, root) {
     );
   }
   const digest = modelLayerDigest(manifestPath, shown);
-  const path18 = join2(root, "blobs", `sha256-${digest}`);
-  if (!existsSync4(path18)) {
+  const path17 = join2(root, "blobs", `sha256-${digest}`);
+  if (!existsSync4(path17)) {
     throw new ProviderFailure(
       "model-missing",
-      `the Ollama store lists ${shown} but its weights blob ${path18} is missing; run \`ollama pull ${shown}\` again`
+      `the Ollama store lists ${shown} but its weights blob ${path17} is missing; run \`ollama pull ${shown}\` again`
     );
   }
-  return { tag: shown, path: path18, digest, manifestPath };
+  return { tag: shown, path: path17, digest, manifestPath };
+}
+
+// src/providers/replyLimit.ts
+var DEFAULT_MAX_REPLY_BYTES = 64 * 1024;
+var DEFAULT_MAX_EMBEDDING_BYTES = 1024 * 1024;
+var ERROR_BODY_BYTES = 16 * 1024;
+var METADATA_BYTES = 8 * 1024 * 1024;
+var DEFAULT_REPLY_LIMITS = {
+  maxReplyBytes: DEFAULT_MAX_REPLY_BYTES,
+  maxEmbeddingBytes: DEFAULT_MAX_EMBEDDING_BYTES
+};
+function chatWireBytes(limits) {
+  return Math.max(64 * limits.maxReplyBytes, 1024 * 1024);
+}
+function tooLong(limit2, setting) {
+  return new ProviderFailure(
+    "too-long",
+    `the reply passed ${formatBytes(limit2)} (${setting}); it was cut off and the connection dropped`
+  );
+}
+function formatBytes(bytes) {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} kB`;
+  return `${bytes} bytes`;
+}
+function limitBody(response, limit2, failure2, drop) {
+  if (!response.body) return response;
+  let seen = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit2) {
+          controller.error(failure2());
+          drop();
+          return;
+        }
+        controller.enqueue(chunk);
+      }
+    })
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers
+  });
+}
+async function readTextUpTo(response, limit2) {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks = [];
+  let seen = 0;
+  let cut2 = false;
+  for (; ; ) {
+    const { done, value: value3 } = await reader.read();
+    if (done) break;
+    chunks.push(value3);
+    seen += value3.byteLength;
+    if (seen >= limit2) {
+      cut2 = true;
+      await reader.cancel().catch(() => void 0);
+      break;
+    }
+  }
+  const text3 = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit2));
+  return cut2 ? `${text3}\u2026` : text3;
+}
+function tooLongIn(error62) {
+  let current = error62;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof ProviderFailure && current.kind === "too-long") return current;
+    current = current.cause;
+  }
+  return null;
 }
 
 // src/providers/deadline.ts
@@ -42414,11 +43809,22 @@ function startDeadline(timeoutMs, caller) {
     }
   };
 }
+function deadlineFailure(error62, deadline, timeoutMs, timedOut = false) {
+  if (deadline.cancelled()) return new ProviderFailure("cancelled", "cancelled");
+  if (deadline.timedOut() || timedOut) {
+    return new ProviderFailure("timeout", `no answer within ${formatSeconds(timeoutMs)}`);
+  }
+  if (error62 instanceof ProviderFailure) return error62;
+  return tooLongIn(error62);
+}
+function formatSeconds(ms) {
+  return ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
+}
 
 // src/providers/embedded/modelFile.ts
 import { createHash as createHash9 } from "node:crypto";
 import { createReadStream as createReadStream2, existsSync as existsSync5, statSync as statSync2 } from "node:fs";
-import { isAbsolute, resolve as resolve2 } from "node:path";
+import { isAbsolute } from "node:path";
 
 // src/providers/embedded/engine.ts
 var NODE_LLAMA_CPP_VERSION = "3.21.1";
@@ -42447,29 +43853,30 @@ async function loadEngine(importer = () => import("node-llama-cpp")) {
 }
 
 // src/providers/embedded/modelFile.ts
+init_format();
 function looksLikeFile(reference, baseDir = process.cwd()) {
-  return reference.toLowerCase().endsWith(".gguf") || reference.startsWith(".") || isAbsolute(reference) || reference.includes("/") && existsSync5(resolve2(baseDir, reference));
+  return reference.toLowerCase().endsWith(".gguf") || reference.startsWith(".") || isAbsolute(reference) || reference.includes("/") && existsSync5(resolveConfigPath({ baseDir }, reference));
 }
 function resolveModelFile(reference, storeRoot, baseDir) {
   if (looksLikeFile(reference, baseDir)) {
-    const path18 = resolve2(baseDir, reference);
-    if (!existsSync5(path18) || !statSync2(path18).isFile()) {
-      throw new ProviderFailure("model-missing", `model file ${path18} does not exist`);
+    const path17 = resolveConfigPath({ baseDir }, reference);
+    if (!existsSync5(path17) || !statSync2(path17).isFile()) {
+      throw new ProviderFailure("model-missing", `model file ${path17} does not exist`);
     }
-    return { reference, path: path18, source: "file", knownDigest: null };
+    return { reference, path: path17, source: "file", knownDigest: null };
   }
   const found = resolveOllamaTag(reference, storeRoot);
   return { reference, path: found.path, source: "ollama-store", knownDigest: found.digest };
 }
 var digestCache = /* @__PURE__ */ new Map();
-function fileDigest(path18) {
-  const stat = statSync2(path18);
-  const key = `${path18}\0${stat.size}\0${stat.mtimeMs}`;
+function fileDigest(path17) {
+  const stat = statSync2(path17);
+  const key = `${path17}\0${stat.size}\0${stat.mtimeMs}`;
   let digest = digestCache.get(key);
   if (!digest) {
     digest = new Promise((resolvePromise, reject) => {
       const hash2 = createHash9("sha256");
-      createReadStream2(path18).on("data", (chunk) => hash2.update(chunk)).on("error", reject).on("end", () => resolvePromise(hash2.digest("hex")));
+      createReadStream2(path17).on("data", (chunk) => hash2.update(chunk)).on("error", reject).on("end", () => resolvePromise(hash2.digest("hex")));
     });
     digestCache.set(key, digest);
   }
@@ -42480,17 +43887,17 @@ function quantizationName(fileType, names) {
   const name = names[fileType];
   return name ? name.replace(/^(MOSTLY|ALL)_/, "") : null;
 }
-function formatParameterCount(count4) {
-  if (count4 >= 1e9) return `${(count4 / 1e9).toFixed(1)}B`;
-  if (count4 >= 1e6) return `${(count4 / 1e6).toFixed(2)}M`;
-  if (count4 >= 1e3) return `${(count4 / 1e3).toFixed(2)}K`;
-  return String(count4);
+function formatParameterCount(count5) {
+  if (count5 >= 1e9) return `${(count5 / 1e9).toFixed(1)}B`;
+  if (count5 >= 1e6) return `${(count5 / 1e6).toFixed(2)}M`;
+  if (count5 >= 1e3) return `${(count5 / 1e3).toFixed(2)}K`;
+  return String(count5);
 }
-async function readGgufFacts(path18) {
+async function readGgufFacts(path17) {
   const { readGgufFileInfo } = await loadEngine();
   let info;
   try {
-    info = await readGgufFileInfo(path18, {
+    info = await readGgufFileInfo(path17, {
       readTensorInfo: true,
       logWarnings: false,
       sourceType: "filesystem"
@@ -42498,7 +43905,7 @@ async function readGgufFacts(path18) {
   } catch (error62) {
     throw new ProviderFailure(
       "bad-request",
-      `${path18} is not a readable GGUF file: ${error62.message}`
+      `${path17} is not a readable GGUF file: ${errorMessage(error62)}`
     );
   }
   let parameterCount = 0;
@@ -42534,8 +43941,8 @@ async function describeModelFile(file2) {
 
 // src/providers/embedded/schemaGrammar.ts
 var UnsupportedSchemaError = class extends Error {
-  constructor(path18, what) {
-    super(`answer schema at ${path18}: ${what}`);
+  constructor(path17, what) {
+    super(`answer schema at ${path17}: ${what}`);
     this.name = "UnsupportedSchemaError";
   }
 };
@@ -42584,12 +43991,12 @@ function stringRule(schema) {
   const minLength = finiteOrNull2(schema["minLength"]) ?? 0;
   return `"\\"" [^"\\\\\\x00-\\x1f]{${minLength},${maxLength}} "\\""`;
 }
-function valueParts(schema, path18) {
-  if (!isRecord(schema)) throw new UnsupportedSchemaError(path18, "expected a schema object");
+function valueParts(schema, path17) {
+  if (!isRecord(schema)) throw new UnsupportedSchemaError(path17, "expected a schema object");
   if ("const" in schema) return [{ literal: JSON.stringify(schema["const"]) }];
   const choices = schema["enum"];
   if (Array.isArray(choices)) {
-    if (choices.length === 0) throw new UnsupportedSchemaError(path18, "empty enum");
+    if (choices.length === 0) throw new UnsupportedSchemaError(path17, "empty enum");
     const texts = choices.map((choice) => JSON.stringify(choice));
     if (choices.every((choice) => typeof choice === "string")) {
       const inner = texts.map((t) => gbnfLiteral(t.slice(1, -1)));
@@ -42599,7 +44006,7 @@ function valueParts(schema, path18) {
   }
   switch (schema["type"]) {
     case "object":
-      return objectParts(schema, path18);
+      return objectParts(schema, path17);
     case "string":
       return [{ rule: stringRule(schema) }];
     case "number":
@@ -42610,20 +44017,20 @@ function valueParts(schema, path18) {
       return [{ rule: '("true" | "false")' }];
     default:
       throw new UnsupportedSchemaError(
-        path18,
+        path17,
         `type ${JSON.stringify(schema["type"])} is not supported (object, string, number, integer, boolean, enum, const)`
       );
   }
 }
-function objectParts(schema, path18) {
+function objectParts(schema, path17) {
   const properties = schema["properties"];
   if (!isRecord(properties) || Object.keys(properties).length === 0) {
-    throw new UnsupportedSchemaError(path18, "an object needs at least one property");
+    throw new UnsupportedSchemaError(path17, "an object needs at least one property");
   }
   const parts = [{ literal: "{" }];
   Object.entries(properties).forEach(([key, value3], index2) => {
     parts.push({ literal: `${index2 === 0 ? "" : ", "}${JSON.stringify(key)}: ` });
-    parts.push(...valueParts(value3, `${path18}.${key}`));
+    parts.push(...valueParts(value3, `${path17}.${key}`));
   });
   parts.push({ literal: "}" });
   return parts;
@@ -42675,6 +44082,7 @@ function defaultThreads(configured, cpus = availableParallelism(), physical = re
 }
 
 // src/providers/embedded/provider.ts
+init_format();
 var EMBEDDED_HOST = "in-process";
 var EmbeddedProvider = class {
   constructor(options) {
@@ -42893,7 +44301,7 @@ var EmbeddedProvider = class {
       } catch (error62) {
         throw new ProviderFailure(
           "server-error",
-          `llama.cpp could not start (gpu: ${gpu}): ${error62.message}. The embedded provider uses the prebuilt binary of the installed @node-llama-cpp platform package and never downloads or builds one; see docs/embedded.md`
+          `llama.cpp could not start (gpu: ${gpu}): ${errorMessage(error62)}. The embedded provider uses the prebuilt binary of the installed @node-llama-cpp platform package and never downloads or builds one; see docs/embedded.md`
         );
       }
     })();
@@ -43006,7 +44414,7 @@ function classify(error62, deadline) {
   if (error62 instanceof ProviderFailure) return error62;
   if (error62 instanceof UnsupportedSchemaError)
     return new ProviderFailure("bad-request", error62.message);
-  const message = error62 instanceof Error ? error62.message : String(error62);
+  const message = errorMessage(error62);
   return new ProviderFailure("server-error", `llama.cpp: ${message}`);
 }
 
@@ -43023,7 +44431,7 @@ function createEmbeddedProvider(config2, env = process.env, baseDir = process.cw
 
 // node_modules/ollama/dist/index.mjs
 import fs, { promises } from "node:fs";
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve2 } from "node:path";
 
 // node_modules/ollama/dist/browser.mjs
 var import_whatwg_fetch = __toESM(require_fetch_umd(), 1);
@@ -43558,7 +44966,7 @@ var Ollama2 = class extends Ollama$1 {
     }
     try {
       if (fs.existsSync(image)) {
-        const fileBuffer = await promises.readFile(resolve3(image));
+        const fileBuffer = await promises.readFile(resolve2(image));
         return Buffer.from(fileBuffer).toString("base64");
       }
     } catch {
@@ -43571,16 +44979,16 @@ var Ollama2 = class extends Ollama$1 {
    * @private @internal
    * @returns {Promise<boolean>} - Whether the file exists or not
    */
-  async fileExists(path18) {
+  async fileExists(path17) {
     try {
-      await promises.access(path18);
+      await promises.access(path17);
       return true;
     } catch {
       return false;
     }
   }
   async create(request) {
-    if (request.from && await this.fileExists(resolve3(request.from))) {
+    if (request.from && await this.fileExists(resolve2(request.from))) {
       throw Error("Creating with a local path is not currently supported from ollama-js");
     }
     if (request.stream) {
@@ -43591,80 +44999,6 @@ var Ollama2 = class extends Ollama$1 {
   }
 };
 var index = new Ollama2();
-
-// src/providers/replyLimit.ts
-var DEFAULT_MAX_REPLY_BYTES = 64 * 1024;
-var DEFAULT_MAX_EMBEDDING_BYTES = 1024 * 1024;
-var ERROR_BODY_BYTES = 16 * 1024;
-var METADATA_BYTES = 8 * 1024 * 1024;
-var DEFAULT_REPLY_LIMITS = {
-  maxReplyBytes: DEFAULT_MAX_REPLY_BYTES,
-  maxEmbeddingBytes: DEFAULT_MAX_EMBEDDING_BYTES
-};
-function chatWireBytes(limits) {
-  return Math.max(64 * limits.maxReplyBytes, 1024 * 1024);
-}
-function tooLong(limit2, setting) {
-  return new ProviderFailure(
-    "too-long",
-    `the reply passed ${formatBytes(limit2)} (${setting}); it was cut off and the connection dropped`
-  );
-}
-function formatBytes(bytes) {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} kB`;
-  return `${bytes} bytes`;
-}
-function limitBody(response, limit2, failure2, drop) {
-  if (!response.body) return response;
-  let seen = 0;
-  const body = response.body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > limit2) {
-          controller.error(failure2());
-          drop();
-          return;
-        }
-        controller.enqueue(chunk);
-      }
-    })
-  );
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers
-  });
-}
-async function readTextUpTo(response, limit2) {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks = [];
-  let seen = 0;
-  let cut2 = false;
-  for (; ; ) {
-    const { done, value: value3 } = await reader.read();
-    if (done) break;
-    chunks.push(value3);
-    seen += value3.byteLength;
-    if (seen >= limit2) {
-      cut2 = true;
-      await reader.cancel().catch(() => void 0);
-      break;
-    }
-  }
-  const text3 = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit2));
-  return cut2 ? `${text3}\u2026` : text3;
-}
-function tooLongIn(error62) {
-  let current = error62;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof ProviderFailure && current.kind === "too-long") return current;
-    current = current.cause;
-  }
-  return null;
-}
 
 // src/providers/transportErrors.ts
 var UNREACHABLE = /* @__PURE__ */ new Set([
@@ -43785,8 +45119,8 @@ var OllamaProvider = class {
             content,
             thinking: thinking === "" ? null : thinking,
             doneReason: part.done_reason || null,
-            promptTokens: countOrNull(part.prompt_eval_count),
-            completionTokens: countOrNull(part.eval_count),
+            promptTokens: countOrNull2(part.prompt_eval_count),
+            completionTokens: countOrNull2(part.eval_count),
             latencyMs: performance.now() - started,
             ...logprobs ? { logprobs } : {}
           };
@@ -43959,13 +45293,8 @@ function checkedLines() {
   });
 }
 function classify2(error62, deadline, timeoutMs) {
-  if (deadline.cancelled()) return new ProviderFailure("cancelled", "cancelled");
-  if (deadline.timedOut()) {
-    return new ProviderFailure("timeout", `no answer within ${formatSeconds(timeoutMs)}`);
-  }
-  if (error62 instanceof ProviderFailure) return error62;
-  const runaway = tooLongIn(error62);
-  if (runaway) return runaway;
+  const settled = deadlineFailure(error62, deadline, timeoutMs);
+  if (settled) return settled;
   if (hasMalformedReply(error62) || error62 instanceof SyntaxError) {
     return new ProviderFailure("server-error", describeError(error62));
   }
@@ -44002,11 +45331,8 @@ function withTag(model) {
 function isSimulated(version4) {
   return version4?.includes("simulated") ?? false;
 }
-function countOrNull(value3) {
+function countOrNull2(value3) {
   return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
-}
-function formatSeconds(ms) {
-  return ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
 }
 
 // node_modules/openai/internal/tslib.mjs
@@ -44223,7 +45549,7 @@ var safeJSON = (text3) => {
 };
 
 // node_modules/openai/internal/utils/sleep.mjs
-var sleep = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
+var sleep = (ms) => new Promise((resolve3) => setTimeout(resolve3, ms));
 
 // node_modules/openai/version.mjs
 var VERSION = "6.30.1";
@@ -45302,8 +46628,8 @@ function addRequestID(value3, response) {
 var _APIPromise_client;
 var APIPromise = class _APIPromise extends Promise {
   constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
-    super((resolve4) => {
-      resolve4(null);
+    super((resolve3) => {
+      resolve3(null);
     });
     this.responsePromise = responsePromise;
     this.parseResponse = parseResponse2;
@@ -45647,12 +46973,12 @@ function encodeURIPath(str2) {
   return str2.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
 var EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-var createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(statics, ...params) {
+var createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(statics, ...params) {
   if (statics.length === 1)
     return statics[0];
   let postPath = false;
   const invalidSegments = [];
-  const path19 = statics.reduce((previousValue, currentValue, index2) => {
+  const path18 = statics.reduce((previousValue, currentValue, index2) => {
     if (/[?#]/.test(currentValue)) {
       postPath = true;
     }
@@ -45669,7 +46995,7 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(sta
     }
     return previousValue + currentValue + (index2 === params.length ? "" : encoded);
   }, "");
-  const pathOnly = path19.split(/[?#]/, 1)[0];
+  const pathOnly = path18.split(/[?#]/, 1)[0];
   const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
   let match;
   while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -45690,12 +47016,12 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(sta
     }, "");
     throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path19}
+${path18}
 ${underline}`);
   }
-  return path19;
+  return path18;
 };
-var path8 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
+var path7 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
 // node_modules/openai/resources/chat/completions/messages.mjs
 var Messages = class extends APIResource {
@@ -45714,7 +47040,7 @@ var Messages = class extends APIResource {
    * ```
    */
   list(completionID, query = {}, options) {
-    return this._client.getAPIList(path8`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path7`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options });
   }
 };
 
@@ -45866,12 +47192,12 @@ var EventStream = class {
     _EventStream_errored.set(this, false);
     _EventStream_aborted.set(this, false);
     _EventStream_catchingPromiseCreated.set(this, false);
-    __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve4, reject) => {
-      __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve4, "f");
+    __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve3, reject) => {
+      __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve3, "f");
       __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
     }), "f");
-    __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve4, reject) => {
-      __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve4, "f");
+    __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve3, reject) => {
+      __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve3, "f");
       __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
     }), "f");
     __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
@@ -45955,11 +47281,11 @@ var EventStream = class {
    *   const message = await stream.emitted('message') // rejects if the stream errors
    */
   emitted(event) {
-    return new Promise((resolve4, reject) => {
+    return new Promise((resolve3, reject) => {
       __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
       if (event !== "error")
         this.once("error", reject);
-      this.once(event, resolve4);
+      this.once(event, resolve3);
     });
   }
   async done() {
@@ -46898,7 +48224,7 @@ var ChatCompletionStream = class _ChatCompletionStream extends AbstractChatCompl
           if (done) {
             return { value: void 0, done: true };
           }
-          return new Promise((resolve4, reject) => readQueue.push({ resolve: resolve4, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+          return new Promise((resolve3, reject) => readQueue.push({ resolve: resolve3, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
         }
         const chunk = pushQueue.shift();
         return { value: chunk, done: false };
@@ -47049,7 +48375,7 @@ var Completions = class extends APIResource {
    * ```
    */
   retrieve(completionID, options) {
-    return this._client.get(path8`/chat/completions/${completionID}`, options);
+    return this._client.get(path7`/chat/completions/${completionID}`, options);
   }
   /**
    * Modify a stored chat completion. Only Chat Completions that have been created
@@ -47065,7 +48391,7 @@ var Completions = class extends APIResource {
    * ```
    */
   update(completionID, body, options) {
-    return this._client.post(path8`/chat/completions/${completionID}`, { body, ...options });
+    return this._client.post(path7`/chat/completions/${completionID}`, { body, ...options });
   }
   /**
    * List stored Chat Completions. Only Chat Completions that have been stored with
@@ -47093,7 +48419,7 @@ var Completions = class extends APIResource {
    * ```
    */
   delete(completionID, options) {
-    return this._client.delete(path8`/chat/completions/${completionID}`, options);
+    return this._client.delete(path7`/chat/completions/${completionID}`, options);
   }
   parse(body, options) {
     validateInputTools(body.tools);
@@ -47265,7 +48591,7 @@ var Batches = class extends APIResource {
    * Retrieves a batch.
    */
   retrieve(batchID, options) {
-    return this._client.get(path8`/batches/${batchID}`, options);
+    return this._client.get(path7`/batches/${batchID}`, options);
   }
   /**
    * List your organization's batches.
@@ -47279,7 +48605,7 @@ var Batches = class extends APIResource {
    * (if any) available in the output file.
    */
   cancel(batchID, options) {
-    return this._client.post(path8`/batches/${batchID}/cancel`, options);
+    return this._client.post(path7`/batches/${batchID}/cancel`, options);
   }
 };
 
@@ -47303,7 +48629,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   retrieve(assistantID, options) {
-    return this._client.get(path8`/assistants/${assistantID}`, {
+    return this._client.get(path7`/assistants/${assistantID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -47314,7 +48640,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   update(assistantID, body, options) {
-    return this._client.post(path8`/assistants/${assistantID}`, {
+    return this._client.post(path7`/assistants/${assistantID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -47338,7 +48664,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   delete(assistantID, options) {
-    return this._client.delete(path8`/assistants/${assistantID}`, {
+    return this._client.delete(path7`/assistants/${assistantID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -47441,7 +48767,7 @@ var Sessions2 = class extends APIResource {
    * ```
    */
   cancel(sessionID, options) {
-    return this._client.post(path8`/chatkit/sessions/${sessionID}/cancel`, {
+    return this._client.post(path7`/chatkit/sessions/${sessionID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -47460,7 +48786,7 @@ var Threads = class extends APIResource {
    * ```
    */
   retrieve(threadID, options) {
-    return this._client.get(path8`/chatkit/threads/${threadID}`, {
+    return this._client.get(path7`/chatkit/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -47494,7 +48820,7 @@ var Threads = class extends APIResource {
    * ```
    */
   delete(threadID, options) {
-    return this._client.delete(path8`/chatkit/threads/${threadID}`, {
+    return this._client.delete(path7`/chatkit/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -47513,7 +48839,7 @@ var Threads = class extends APIResource {
    * ```
    */
   listItems(threadID, query = {}, options) {
-    return this._client.getAPIList(path8`/chatkit/threads/${threadID}/items`, ConversationCursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]) });
+    return this._client.getAPIList(path7`/chatkit/threads/${threadID}/items`, ConversationCursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]) });
   }
 };
 
@@ -47536,7 +48862,7 @@ var Messages2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   create(threadID, body, options) {
-    return this._client.post(path8`/threads/${threadID}/messages`, {
+    return this._client.post(path7`/threads/${threadID}/messages`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -47549,7 +48875,7 @@ var Messages2 = class extends APIResource {
    */
   retrieve(messageID, params, options) {
     const { thread_id } = params;
-    return this._client.get(path8`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.get(path7`/threads/${thread_id}/messages/${messageID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -47561,7 +48887,7 @@ var Messages2 = class extends APIResource {
    */
   update(messageID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path8`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.post(path7`/threads/${thread_id}/messages/${messageID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -47573,7 +48899,7 @@ var Messages2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   list(threadID, query = {}, options) {
-    return this._client.getAPIList(path8`/threads/${threadID}/messages`, CursorPage, {
+    return this._client.getAPIList(path7`/threads/${threadID}/messages`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -47586,7 +48912,7 @@ var Messages2 = class extends APIResource {
    */
   delete(messageID, params, options) {
     const { thread_id } = params;
-    return this._client.delete(path8`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.delete(path7`/threads/${thread_id}/messages/${messageID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -47602,7 +48928,7 @@ var Steps = class extends APIResource {
    */
   retrieve(stepID, params, options) {
     const { thread_id, run_id, ...query } = params;
-    return this._client.get(path8`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
+    return this._client.get(path7`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -47615,7 +48941,7 @@ var Steps = class extends APIResource {
    */
   list(runID, params, options) {
     const { thread_id, ...query } = params;
-    return this._client.getAPIList(path8`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
+    return this._client.getAPIList(path7`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -47730,7 +49056,7 @@ var AssistantStream = class extends EventStream {
           if (done) {
             return { value: void 0, done: true };
           }
-          return new Promise((resolve4, reject) => readQueue.push({ resolve: resolve4, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+          return new Promise((resolve3, reject) => readQueue.push({ resolve: resolve3, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
         }
         const chunk = pushQueue.shift();
         return { value: chunk, done: false };
@@ -48197,7 +49523,7 @@ var Runs = class extends APIResource {
   }
   create(threadID, params, options) {
     const { include, ...body } = params;
-    return this._client.post(path8`/threads/${threadID}/runs`, {
+    return this._client.post(path7`/threads/${threadID}/runs`, {
       query: { include },
       body,
       ...options,
@@ -48213,7 +49539,7 @@ var Runs = class extends APIResource {
    */
   retrieve(runID, params, options) {
     const { thread_id } = params;
-    return this._client.get(path8`/threads/${thread_id}/runs/${runID}`, {
+    return this._client.get(path7`/threads/${thread_id}/runs/${runID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48225,7 +49551,7 @@ var Runs = class extends APIResource {
    */
   update(runID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path8`/threads/${thread_id}/runs/${runID}`, {
+    return this._client.post(path7`/threads/${thread_id}/runs/${runID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48237,7 +49563,7 @@ var Runs = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   list(threadID, query = {}, options) {
-    return this._client.getAPIList(path8`/threads/${threadID}/runs`, CursorPage, {
+    return this._client.getAPIList(path7`/threads/${threadID}/runs`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48250,7 +49576,7 @@ var Runs = class extends APIResource {
    */
   cancel(runID, params, options) {
     const { thread_id } = params;
-    return this._client.post(path8`/threads/${thread_id}/runs/${runID}/cancel`, {
+    return this._client.post(path7`/threads/${thread_id}/runs/${runID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48328,7 +49654,7 @@ var Runs = class extends APIResource {
   }
   submitToolOutputs(runID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path8`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
+    return this._client.post(path7`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -48381,7 +49707,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   retrieve(threadID, options) {
-    return this._client.get(path8`/threads/${threadID}`, {
+    return this._client.get(path7`/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48392,7 +49718,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   update(threadID, body, options) {
-    return this._client.post(path8`/threads/${threadID}`, {
+    return this._client.post(path7`/threads/${threadID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48404,7 +49730,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   delete(threadID, options) {
-    return this._client.delete(path8`/threads/${threadID}`, {
+    return this._client.delete(path7`/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48466,7 +49792,7 @@ var Content = class extends APIResource {
    */
   retrieve(fileID, params, options) {
     const { container_id } = params;
-    return this._client.get(path8`/containers/${container_id}/files/${fileID}/content`, {
+    return this._client.get(path7`/containers/${container_id}/files/${fileID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -48487,20 +49813,20 @@ var Files = class extends APIResource {
    * a JSON request with a file ID.
    */
   create(containerID, body, options) {
-    return this._client.post(path8`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path7`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
   /**
    * Retrieve Container File
    */
   retrieve(fileID, params, options) {
     const { container_id } = params;
-    return this._client.get(path8`/containers/${container_id}/files/${fileID}`, options);
+    return this._client.get(path7`/containers/${container_id}/files/${fileID}`, options);
   }
   /**
    * List Container files
    */
   list(containerID, query = {}, options) {
-    return this._client.getAPIList(path8`/containers/${containerID}/files`, CursorPage, {
+    return this._client.getAPIList(path7`/containers/${containerID}/files`, CursorPage, {
       query,
       ...options
     });
@@ -48510,7 +49836,7 @@ var Files = class extends APIResource {
    */
   delete(fileID, params, options) {
     const { container_id } = params;
-    return this._client.delete(path8`/containers/${container_id}/files/${fileID}`, {
+    return this._client.delete(path7`/containers/${container_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -48534,7 +49860,7 @@ var Containers = class extends APIResource {
    * Retrieve Container
    */
   retrieve(containerID, options) {
-    return this._client.get(path8`/containers/${containerID}`, options);
+    return this._client.get(path7`/containers/${containerID}`, options);
   }
   /**
    * List Containers
@@ -48546,7 +49872,7 @@ var Containers = class extends APIResource {
    * Delete Container
    */
   delete(containerID, options) {
-    return this._client.delete(path8`/containers/${containerID}`, {
+    return this._client.delete(path7`/containers/${containerID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -48561,7 +49887,7 @@ var Items = class extends APIResource {
    */
   create(conversationID, params, options) {
     const { include, ...body } = params;
-    return this._client.post(path8`/conversations/${conversationID}/items`, {
+    return this._client.post(path7`/conversations/${conversationID}/items`, {
       query: { include },
       body,
       ...options
@@ -48572,20 +49898,20 @@ var Items = class extends APIResource {
    */
   retrieve(itemID, params, options) {
     const { conversation_id, ...query } = params;
-    return this._client.get(path8`/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
+    return this._client.get(path7`/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
   }
   /**
    * List all items for a conversation with the given ID.
    */
   list(conversationID, query = {}, options) {
-    return this._client.getAPIList(path8`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options });
+    return this._client.getAPIList(path7`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options });
   }
   /**
    * Delete an item from a conversation with the given IDs.
    */
   delete(itemID, params, options) {
     const { conversation_id } = params;
-    return this._client.delete(path8`/conversations/${conversation_id}/items/${itemID}`, options);
+    return this._client.delete(path7`/conversations/${conversation_id}/items/${itemID}`, options);
   }
 };
 
@@ -48605,19 +49931,19 @@ var Conversations = class extends APIResource {
    * Get a conversation
    */
   retrieve(conversationID, options) {
-    return this._client.get(path8`/conversations/${conversationID}`, options);
+    return this._client.get(path7`/conversations/${conversationID}`, options);
   }
   /**
    * Update a conversation
    */
   update(conversationID, body, options) {
-    return this._client.post(path8`/conversations/${conversationID}`, { body, ...options });
+    return this._client.post(path7`/conversations/${conversationID}`, { body, ...options });
   }
   /**
    * Delete a conversation. Items in the conversation will not be deleted.
    */
   delete(conversationID, options) {
-    return this._client.delete(path8`/conversations/${conversationID}`, options);
+    return this._client.delete(path7`/conversations/${conversationID}`, options);
   }
 };
 Conversations.Items = Items;
@@ -48672,14 +49998,14 @@ var OutputItems = class extends APIResource {
    */
   retrieve(outputItemID, params, options) {
     const { eval_id, run_id } = params;
-    return this._client.get(path8`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
+    return this._client.get(path7`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
   }
   /**
    * Get a list of output items for an evaluation run.
    */
   list(runID, params, options) {
     const { eval_id, ...query } = params;
-    return this._client.getAPIList(path8`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path7`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options });
   }
 };
 
@@ -48695,20 +50021,20 @@ var Runs2 = class extends APIResource {
    * schema specified in the config of the evaluation.
    */
   create(evalID, body, options) {
-    return this._client.post(path8`/evals/${evalID}/runs`, { body, ...options });
+    return this._client.post(path7`/evals/${evalID}/runs`, { body, ...options });
   }
   /**
    * Get an evaluation run by ID.
    */
   retrieve(runID, params, options) {
     const { eval_id } = params;
-    return this._client.get(path8`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.get(path7`/evals/${eval_id}/runs/${runID}`, options);
   }
   /**
    * Get a list of runs for an evaluation.
    */
   list(evalID, query = {}, options) {
-    return this._client.getAPIList(path8`/evals/${evalID}/runs`, CursorPage, {
+    return this._client.getAPIList(path7`/evals/${evalID}/runs`, CursorPage, {
       query,
       ...options
     });
@@ -48718,14 +50044,14 @@ var Runs2 = class extends APIResource {
    */
   delete(runID, params, options) {
     const { eval_id } = params;
-    return this._client.delete(path8`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.delete(path7`/evals/${eval_id}/runs/${runID}`, options);
   }
   /**
    * Cancel an ongoing evaluation run.
    */
   cancel(runID, params, options) {
     const { eval_id } = params;
-    return this._client.post(path8`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.post(path7`/evals/${eval_id}/runs/${runID}`, options);
   }
 };
 Runs2.OutputItems = OutputItems;
@@ -48751,13 +50077,13 @@ var Evals = class extends APIResource {
    * Get an evaluation by ID.
    */
   retrieve(evalID, options) {
-    return this._client.get(path8`/evals/${evalID}`, options);
+    return this._client.get(path7`/evals/${evalID}`, options);
   }
   /**
    * Update certain properties of an evaluation.
    */
   update(evalID, body, options) {
-    return this._client.post(path8`/evals/${evalID}`, { body, ...options });
+    return this._client.post(path7`/evals/${evalID}`, { body, ...options });
   }
   /**
    * List evaluations for a project.
@@ -48769,7 +50095,7 @@ var Evals = class extends APIResource {
    * Delete an evaluation.
    */
   delete(evalID, options) {
-    return this._client.delete(path8`/evals/${evalID}`, options);
+    return this._client.delete(path7`/evals/${evalID}`, options);
   }
 };
 Evals.Runs = Runs2;
@@ -48805,7 +50131,7 @@ var Files2 = class extends APIResource {
    * Returns information about a specific file.
    */
   retrieve(fileID, options) {
-    return this._client.get(path8`/files/${fileID}`, options);
+    return this._client.get(path7`/files/${fileID}`, options);
   }
   /**
    * Returns a list of files.
@@ -48817,13 +50143,13 @@ var Files2 = class extends APIResource {
    * Delete a file and remove it from all vector stores.
    */
   delete(fileID, options) {
-    return this._client.delete(path8`/files/${fileID}`, options);
+    return this._client.delete(path7`/files/${fileID}`, options);
   }
   /**
    * Returns the contents of the specified file.
    */
   content(fileID, options) {
-    return this._client.get(path8`/files/${fileID}/content`, {
+    return this._client.get(path7`/files/${fileID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -48926,7 +50252,7 @@ var Permissions = class extends APIResource {
    * ```
    */
   create(fineTunedModelCheckpoint, body, options) {
-    return this._client.getAPIList(path8`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options });
+    return this._client.getAPIList(path7`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options });
   }
   /**
    * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -48937,7 +50263,7 @@ var Permissions = class extends APIResource {
    * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
    */
   retrieve(fineTunedModelCheckpoint, query = {}, options) {
-    return this._client.get(path8`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
+    return this._client.get(path7`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
       query,
       ...options
     });
@@ -48959,7 +50285,7 @@ var Permissions = class extends APIResource {
    * ```
    */
   list(fineTunedModelCheckpoint, query = {}, options) {
-    return this._client.getAPIList(path8`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options });
+    return this._client.getAPIList(path7`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options });
   }
   /**
    * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -48981,7 +50307,7 @@ var Permissions = class extends APIResource {
    */
   delete(permissionID, params, options) {
     const { fine_tuned_model_checkpoint } = params;
-    return this._client.delete(path8`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
+    return this._client.delete(path7`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
   }
 };
 
@@ -49010,7 +50336,7 @@ var Checkpoints2 = class extends APIResource {
    * ```
    */
   list(fineTuningJobID, query = {}, options) {
-    return this._client.getAPIList(path8`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path7`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options });
   }
 };
 
@@ -49053,7 +50379,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   retrieve(fineTuningJobID, options) {
-    return this._client.get(path8`/fine_tuning/jobs/${fineTuningJobID}`, options);
+    return this._client.get(path7`/fine_tuning/jobs/${fineTuningJobID}`, options);
   }
   /**
    * List your organization's fine-tuning jobs
@@ -49080,7 +50406,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   cancel(fineTuningJobID, options) {
-    return this._client.post(path8`/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
+    return this._client.post(path7`/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
   }
   /**
    * Get status updates for a fine-tuning job.
@@ -49096,7 +50422,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   listEvents(fineTuningJobID, query = {}, options) {
-    return this._client.getAPIList(path8`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path7`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options });
   }
   /**
    * Pause a fine-tune job.
@@ -49109,7 +50435,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   pause(fineTuningJobID, options) {
-    return this._client.post(path8`/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
+    return this._client.post(path7`/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
   }
   /**
    * Resume a fine-tune job.
@@ -49122,7 +50448,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   resume(fineTuningJobID, options) {
-    return this._client.post(path8`/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
+    return this._client.post(path7`/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
   }
 };
 Jobs.Checkpoints = Checkpoints2;
@@ -49185,7 +50511,7 @@ var Models = class extends APIResource {
    * the owner and permissioning.
    */
   retrieve(model, options) {
-    return this._client.get(path8`/models/${model}`, options);
+    return this._client.get(path7`/models/${model}`, options);
   }
   /**
    * Lists the currently available models, and provides basic information about each
@@ -49199,7 +50525,7 @@ var Models = class extends APIResource {
    * delete a model.
    */
   delete(model, options) {
-    return this._client.delete(path8`/models/${model}`, options);
+    return this._client.delete(path7`/models/${model}`, options);
   }
 };
 
@@ -49228,7 +50554,7 @@ var Calls = class extends APIResource {
    * ```
    */
   accept(callID, body, options) {
-    return this._client.post(path8`/realtime/calls/${callID}/accept`, {
+    return this._client.post(path7`/realtime/calls/${callID}/accept`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -49243,7 +50569,7 @@ var Calls = class extends APIResource {
    * ```
    */
   hangup(callID, options) {
-    return this._client.post(path8`/realtime/calls/${callID}/hangup`, {
+    return this._client.post(path7`/realtime/calls/${callID}/hangup`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -49259,7 +50585,7 @@ var Calls = class extends APIResource {
    * ```
    */
   refer(callID, body, options) {
-    return this._client.post(path8`/realtime/calls/${callID}/refer`, {
+    return this._client.post(path7`/realtime/calls/${callID}/refer`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -49274,7 +50600,7 @@ var Calls = class extends APIResource {
    * ```
    */
   reject(callID, body = {}, options) {
-    return this._client.post(path8`/realtime/calls/${callID}/reject`, {
+    return this._client.post(path7`/realtime/calls/${callID}/reject`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -49679,7 +51005,7 @@ var ResponseStream = class _ResponseStream extends EventStream {
           if (done) {
             return { value: void 0, done: true };
           }
-          return new Promise((resolve4, reject) => readQueue.push({ resolve: resolve4, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+          return new Promise((resolve3, reject) => readQueue.push({ resolve: resolve3, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
         }
         const event = pushQueue.shift();
         return { value: event, done: false };
@@ -49722,7 +51048,7 @@ var InputItems = class extends APIResource {
    * ```
    */
   list(responseID, query = {}, options) {
-    return this._client.getAPIList(path8`/responses/${responseID}/input_items`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path7`/responses/${responseID}/input_items`, CursorPage, { query, ...options });
   }
 };
 
@@ -49760,7 +51086,7 @@ var Responses = class extends APIResource {
     });
   }
   retrieve(responseID, query = {}, options) {
-    return this._client.get(path8`/responses/${responseID}`, {
+    return this._client.get(path7`/responses/${responseID}`, {
       query,
       ...options,
       stream: query?.stream ?? false
@@ -49782,7 +51108,7 @@ var Responses = class extends APIResource {
    * ```
    */
   delete(responseID, options) {
-    return this._client.delete(path8`/responses/${responseID}`, {
+    return this._client.delete(path7`/responses/${responseID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -49809,7 +51135,7 @@ var Responses = class extends APIResource {
    * ```
    */
   cancel(responseID, options) {
-    return this._client.post(path8`/responses/${responseID}/cancel`, options);
+    return this._client.post(path7`/responses/${responseID}/cancel`, options);
   }
   /**
    * Compact a conversation. Returns a compacted response object.
@@ -49839,7 +51165,7 @@ var Content2 = class extends APIResource {
    * Download a skill zip bundle by its ID.
    */
   retrieve(skillID, options) {
-    return this._client.get(path8`/skills/${skillID}/content`, {
+    return this._client.get(path7`/skills/${skillID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -49854,7 +51180,7 @@ var Content3 = class extends APIResource {
    */
   retrieve(version4, params, options) {
     const { skill_id } = params;
-    return this._client.get(path8`/skills/${skill_id}/versions/${version4}/content`, {
+    return this._client.get(path7`/skills/${skill_id}/versions/${version4}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -49872,20 +51198,20 @@ var Versions = class extends APIResource {
    * Create a new immutable skill version.
    */
   create(skillID, body = {}, options) {
-    return this._client.post(path8`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path7`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
   /**
    * Get a specific skill version.
    */
   retrieve(version4, params, options) {
     const { skill_id } = params;
-    return this._client.get(path8`/skills/${skill_id}/versions/${version4}`, options);
+    return this._client.get(path7`/skills/${skill_id}/versions/${version4}`, options);
   }
   /**
    * List skill versions for a skill.
    */
   list(skillID, query = {}, options) {
-    return this._client.getAPIList(path8`/skills/${skillID}/versions`, CursorPage, {
+    return this._client.getAPIList(path7`/skills/${skillID}/versions`, CursorPage, {
       query,
       ...options
     });
@@ -49895,7 +51221,7 @@ var Versions = class extends APIResource {
    */
   delete(version4, params, options) {
     const { skill_id } = params;
-    return this._client.delete(path8`/skills/${skill_id}/versions/${version4}`, options);
+    return this._client.delete(path7`/skills/${skill_id}/versions/${version4}`, options);
   }
 };
 Versions.Content = Content3;
@@ -49917,13 +51243,13 @@ var Skills = class extends APIResource {
    * Get a skill by its ID.
    */
   retrieve(skillID, options) {
-    return this._client.get(path8`/skills/${skillID}`, options);
+    return this._client.get(path7`/skills/${skillID}`, options);
   }
   /**
    * Update the default version pointer for a skill.
    */
   update(skillID, body, options) {
-    return this._client.post(path8`/skills/${skillID}`, { body, ...options });
+    return this._client.post(path7`/skills/${skillID}`, { body, ...options });
   }
   /**
    * List all skills for the current project.
@@ -49935,7 +51261,7 @@ var Skills = class extends APIResource {
    * Delete a skill by its ID.
    */
   delete(skillID, options) {
-    return this._client.delete(path8`/skills/${skillID}`, options);
+    return this._client.delete(path7`/skills/${skillID}`, options);
   }
 };
 Skills.Content = Content2;
@@ -49957,7 +51283,7 @@ var Parts = class extends APIResource {
    * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
    */
   create(uploadID, body, options) {
-    return this._client.post(path8`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path7`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
   }
 };
 
@@ -49999,7 +51325,7 @@ var Uploads = class extends APIResource {
    * Returns the Upload object with status `cancelled`.
    */
   cancel(uploadID, options) {
-    return this._client.post(path8`/uploads/${uploadID}/cancel`, options);
+    return this._client.post(path7`/uploads/${uploadID}/cancel`, options);
   }
   /**
    * Completes the
@@ -50019,7 +51345,7 @@ var Uploads = class extends APIResource {
    * object.
    */
   complete(uploadID, body, options) {
-    return this._client.post(path8`/uploads/${uploadID}/complete`, { body, ...options });
+    return this._client.post(path7`/uploads/${uploadID}/complete`, { body, ...options });
   }
 };
 Uploads.Parts = Parts;
@@ -50049,7 +51375,7 @@ var FileBatches = class extends APIResource {
    * Create a vector store file batch.
    */
   create(vectorStoreID, body, options) {
-    return this._client.post(path8`/vector_stores/${vectorStoreID}/file_batches`, {
+    return this._client.post(path7`/vector_stores/${vectorStoreID}/file_batches`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -50060,7 +51386,7 @@ var FileBatches = class extends APIResource {
    */
   retrieve(batchID, params, options) {
     const { vector_store_id } = params;
-    return this._client.get(path8`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
+    return this._client.get(path7`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -50071,7 +51397,7 @@ var FileBatches = class extends APIResource {
    */
   cancel(batchID, params, options) {
     const { vector_store_id } = params;
-    return this._client.post(path8`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
+    return this._client.post(path7`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -50088,7 +51414,7 @@ var FileBatches = class extends APIResource {
    */
   listFiles(batchID, params, options) {
     const { vector_store_id, ...query } = params;
-    return this._client.getAPIList(path8`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
+    return this._client.getAPIList(path7`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
   }
   /**
    * Wait for the given file batch to be processed.
@@ -50168,7 +51494,7 @@ var Files3 = class extends APIResource {
    * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
    */
   create(vectorStoreID, body, options) {
-    return this._client.post(path8`/vector_stores/${vectorStoreID}/files`, {
+    return this._client.post(path7`/vector_stores/${vectorStoreID}/files`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -50179,7 +51505,7 @@ var Files3 = class extends APIResource {
    */
   retrieve(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.get(path8`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.get(path7`/vector_stores/${vector_store_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -50189,7 +51515,7 @@ var Files3 = class extends APIResource {
    */
   update(fileID, params, options) {
     const { vector_store_id, ...body } = params;
-    return this._client.post(path8`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.post(path7`/vector_stores/${vector_store_id}/files/${fileID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -50199,7 +51525,7 @@ var Files3 = class extends APIResource {
    * Returns a list of vector store files.
    */
   list(vectorStoreID, query = {}, options) {
-    return this._client.getAPIList(path8`/vector_stores/${vectorStoreID}/files`, CursorPage, {
+    return this._client.getAPIList(path7`/vector_stores/${vectorStoreID}/files`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -50213,7 +51539,7 @@ var Files3 = class extends APIResource {
    */
   delete(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.delete(path8`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.delete(path7`/vector_stores/${vector_store_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -50288,7 +51614,7 @@ var Files3 = class extends APIResource {
    */
   content(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.getAPIList(path8`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, { ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
+    return this._client.getAPIList(path7`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, { ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
   }
 };
 
@@ -50313,7 +51639,7 @@ var VectorStores = class extends APIResource {
    * Retrieves a vector store.
    */
   retrieve(vectorStoreID, options) {
-    return this._client.get(path8`/vector_stores/${vectorStoreID}`, {
+    return this._client.get(path7`/vector_stores/${vectorStoreID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -50322,7 +51648,7 @@ var VectorStores = class extends APIResource {
    * Modifies a vector store.
    */
   update(vectorStoreID, body, options) {
-    return this._client.post(path8`/vector_stores/${vectorStoreID}`, {
+    return this._client.post(path7`/vector_stores/${vectorStoreID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -50342,7 +51668,7 @@ var VectorStores = class extends APIResource {
    * Delete a vector store.
    */
   delete(vectorStoreID, options) {
-    return this._client.delete(path8`/vector_stores/${vectorStoreID}`, {
+    return this._client.delete(path7`/vector_stores/${vectorStoreID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -50352,7 +51678,7 @@ var VectorStores = class extends APIResource {
    * filter.
    */
   search(vectorStoreID, body, options) {
-    return this._client.getAPIList(path8`/vector_stores/${vectorStoreID}/search`, Page, {
+    return this._client.getAPIList(path7`/vector_stores/${vectorStoreID}/search`, Page, {
       body,
       method: "post",
       ...options,
@@ -50375,7 +51701,7 @@ var Videos = class extends APIResource {
    * Fetch the latest metadata for a generated video.
    */
   retrieve(videoID, options) {
-    return this._client.get(path8`/videos/${videoID}`, options);
+    return this._client.get(path7`/videos/${videoID}`, options);
   }
   /**
    * List recently generated videos for the current project.
@@ -50387,7 +51713,7 @@ var Videos = class extends APIResource {
    * Permanently delete a completed or failed video and its stored assets.
    */
   delete(videoID, options) {
-    return this._client.delete(path8`/videos/${videoID}`, options);
+    return this._client.delete(path7`/videos/${videoID}`, options);
   }
   /**
    * Create a character from an uploaded video.
@@ -50401,7 +51727,7 @@ var Videos = class extends APIResource {
    * Streams the rendered video content for the specified video job.
    */
   downloadContent(videoID, query = {}, options) {
-    return this._client.get(path8`/videos/${videoID}/content`, {
+    return this._client.get(path7`/videos/${videoID}/content`, {
       query,
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
@@ -50425,13 +51751,13 @@ var Videos = class extends APIResource {
    * Fetch a character.
    */
   getCharacter(characterID, options) {
-    return this._client.get(path8`/videos/characters/${characterID}`, options);
+    return this._client.get(path7`/videos/characters/${characterID}`, options);
   }
   /**
    * Create a remix of a completed video using a refreshed prompt.
    */
   remix(videoID, body, options) {
-    return this._client.post(path8`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path7`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
 };
 
@@ -50655,9 +51981,9 @@ var OpenAI = class {
     this.apiKey = token;
     return true;
   }
-  buildURL(path18, query, defaultBaseURL) {
+  buildURL(path17, query, defaultBaseURL) {
     const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-    const url2 = isAbsoluteURL(path18) ? new URL(path18) : new URL(baseURL + (baseURL.endsWith("/") && path18.startsWith("/") ? path18.slice(1) : path18));
+    const url2 = isAbsoluteURL(path17) ? new URL(path17) : new URL(baseURL + (baseURL.endsWith("/") && path17.startsWith("/") ? path17.slice(1) : path17));
     const defaultQuery = this.defaultQuery();
     const pathQuery = Object.fromEntries(url2.searchParams);
     if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -50682,24 +52008,24 @@ var OpenAI = class {
    */
   async prepareRequest(request, { url: url2, options }) {
   }
-  get(path18, opts) {
-    return this.methodRequest("get", path18, opts);
+  get(path17, opts) {
+    return this.methodRequest("get", path17, opts);
   }
-  post(path18, opts) {
-    return this.methodRequest("post", path18, opts);
+  post(path17, opts) {
+    return this.methodRequest("post", path17, opts);
   }
-  patch(path18, opts) {
-    return this.methodRequest("patch", path18, opts);
+  patch(path17, opts) {
+    return this.methodRequest("patch", path17, opts);
   }
-  put(path18, opts) {
-    return this.methodRequest("put", path18, opts);
+  put(path17, opts) {
+    return this.methodRequest("put", path17, opts);
   }
-  delete(path18, opts) {
-    return this.methodRequest("delete", path18, opts);
+  delete(path17, opts) {
+    return this.methodRequest("delete", path17, opts);
   }
-  methodRequest(method, path18, opts) {
+  methodRequest(method, path17, opts) {
     return this.request(Promise.resolve(opts).then((opts2) => {
-      return { method, path: path18, ...opts2 };
+      return { method, path: path17, ...opts2 };
     }));
   }
   request(options, remainingRetries = null) {
@@ -50803,8 +52129,8 @@ var OpenAI = class {
     }));
     return { response, options, controller, requestLogID, retryOfRequestLogID, startTime };
   }
-  getAPIList(path18, Page2, opts) {
-    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path18, ...opts2 })) : { method: "get", path: path18, ...opts });
+  getAPIList(path17, Page2, opts) {
+    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path17, ...opts2 })) : { method: "get", path: path17, ...opts });
   }
   requestAPIList(Page2, options) {
     const request = this.makeRequest(options, null, void 0);
@@ -50883,8 +52209,8 @@ var OpenAI = class {
   }
   async buildRequest(inputOptions, { retryCount = 0 } = {}) {
     const options = { ...inputOptions };
-    const { method, path: path18, query, defaultBaseURL } = options;
-    const url2 = this.buildURL(path18, query, defaultBaseURL);
+    const { method, path: path17, query, defaultBaseURL } = options;
+    const url2 = this.buildURL(path17, query, defaultBaseURL);
     if ("timeout" in options)
       validatePositiveInteger("timeout", options.timeout);
     options.timeout = options.timeout ?? this.timeout;
@@ -51131,13 +52457,9 @@ var OpenAIProvider = class {
   }
 };
 function classify3(error62, deadline, timeoutMs) {
-  if (deadline.cancelled()) return new ProviderFailure("cancelled", "cancelled");
-  if (deadline.timedOut() || error62 instanceof OpenAI.APIConnectionTimeoutError) {
-    return new ProviderFailure("timeout", `no answer within ${timeoutMs} ms`);
-  }
-  if (error62 instanceof ProviderFailure) return error62;
-  const runaway = tooLongIn(error62);
-  if (runaway) return runaway;
+  const timedOut = error62 instanceof OpenAI.APIConnectionTimeoutError;
+  const settled = deadlineFailure(error62, deadline, timeoutMs, timedOut);
+  if (settled) return settled;
   if (error62 instanceof SyntaxError) {
     return new ProviderFailure("server-error", `malformed JSON in the reply: ${error62.message}`);
   }
@@ -51188,7 +52510,7 @@ function createProvider(config2, env = process.env, baseDir = process.cwd()) {
   return new OpenAIProvider({ host, apiKey, timeoutMs, limits });
 }
 
-// src/job/prepare.ts
+// src/pipeline/prepare.ts
 async function prepareJob(loaded, options = {}) {
   const ctx = checkContext(loaded);
   const all = await loadChecks(ctx);
@@ -51196,7 +52518,7 @@ async function prepareJob(loaded, options = {}) {
   const units2 = planChecks(checks, ctx);
   if (ctx.config.provider.kind === "embedded" && !options.provider) await loadEngine();
   const provider = options.provider ?? createProvider(ctx.config, process.env, ctx.baseDir);
-  return { ctx, checks, units: units2, provider };
+  return { ctx, checks, units: units2, growth: planGrowth(checks, ctx), provider };
 }
 function plannedCalls(units2) {
   return units2.reduce((sum2, unit) => sum2 + Math.max(0, unit.expectedCalls), 0);
@@ -51205,16 +52527,10 @@ function expectedCalls(units2) {
   return units2.reduce((sum2, unit) => sum2 + estimatedCalls(unit), 0);
 }
 function limitChecks(checks, limit2) {
-  return checks.map(({ check: check2, definitions }) => {
-    const d = definitions;
-    const cut2 = (key, n) => {
-      const list3 = d[key];
-      return Array.isArray(list3) ? { ...d, [key]: list3.slice(0, n) } : d;
-    };
-    if (check2.name === "churn") return { check: check2, definitions: cut2("items", limit2) };
-    if (check2.name === "dragon") return { check: check2, definitions: cut2("seeds", limit2) };
-    return { check: check2, definitions: cut2("probes", Math.max(2, limit2)) };
-  });
+  return checks.map(({ check: check2, definitions }) => ({
+    check: check2,
+    definitions: check2.limit(definitions, limit2)
+  }));
 }
 function smokeRunFinding(firstCheck, limit2) {
   return {
@@ -51226,7 +52542,7 @@ function smokeRunFinding(firstCheck, limit2) {
   };
 }
 
-// src/job/tally.ts
+// src/pipeline/tally.ts
 function tallyRequests(records, models, perturbedShare) {
   return models.map((model) => {
     const counts = emptyStatusCounts();
@@ -51250,46 +52566,13 @@ function tallyRequests(records, models, perturbedShare) {
   });
 }
 
-// src/job/analyse.ts
+// src/pipeline/analyse.ts
 async function analyseLogs(options) {
   const { loaded } = options;
-  const previousFile = options.previousReport ?? (loaded.config.dragon.gate.previousReport ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport) : null);
-  if (previousFile && loaded.config.models.candidate) {
-    throw new InputError(
-      `${options.previousReport ? "flag --previous" : "dragon.gate.previous-report"}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
-    );
-  }
-  const plain2 = checkContext(loaded);
-  const ctx = previousFile ? {
-    ...plain2,
-    config: {
-      ...plain2.config,
-      dragon: {
-        ...plain2.config.dragon,
-        gate: { ...plain2.config.dragon.gate, previousReport: previousFile }
-      }
-    }
-  } : plain2;
-  const logged = await readSampleLogs(options.logs);
-  const { runs, warnings } = logged;
-  const limit2 = options.limit ?? smokeLimit(runs);
-  const checks = options.checks ?? (limit2 ? limitChecks(await loadChecks(ctx), limit2) : await loadChecks(ctx));
-  const counted = countedRecords(logged.records, digestsOfRuns(runs));
-  const plan = planChecks(checks, ctx);
-  const split = splitStale(counted.records, plan);
-  const { current: records, stale } = split;
-  if (options.requireMatchingLogs) {
-    const unplanned = new Set(split.unplanned);
-    checkLogsMatch({
-      loaded,
-      logs: options.logs,
-      planned: records.filter((r) => !unplanned.has(r)),
-      stale,
-      unplanned: split.unplanned,
-      staleUnits: split.staleUnits,
-      runs
-    });
-  }
+  const previousFile = previousReportFile(options);
+  const ctx = checkContextWith(loaded, previousFile);
+  const measured = await readMeasured(options, ctx);
+  const { records, stale, runs, checks, plan, limit: limit2 } = measured;
   const previous = previousFile ? await readReport(previousFile) : null;
   const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
   const first = checks[0]?.check.name;
@@ -51303,7 +52586,7 @@ async function analyseLogs(options) {
       )
     );
   }
-  const models = modelOrder(ctx);
+  const models = modelOrder2(ctx);
   const shard = shardLabel(options.shard);
   const coverage2 = measureCoverage({
     units: selectShard(plan, options.shard),
@@ -51317,17 +52600,71 @@ async function analyseLogs(options) {
   const run = {
     ...provenance2(runs, models),
     config: loaded.config,
-    logs: options.logs.map((file2) => path9.basename(file2)),
+    logs: options.logs.map((file2) => path8.basename(file2)),
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
     promptHashes: promptHashes(ctx),
     ...options.operations ? { operations: options.operations } : {},
     coverage: coverage2
   };
-  for (const warning of warnings) run.warnings.push(warning);
-  for (const other of counted.otherWeights) run.warnings.push(otherWeightsNote(other));
+  for (const warning of measured.warnings) run.warnings.push(warning);
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push("the sample logs hold no records: nothing was measured");
+  const report = await reportWithHistory({ run, sections, findings, rules }, options);
+  return jobOutcome(report.report, report.written, options, shard, report.historyFile);
+}
+function previousReportFile(options) {
+  const { loaded } = options;
+  const previousFile = options.previousReport ?? (loaded.config.dragon.gate.previousReport ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport) : null);
+  if (previousFile && loaded.config.models.candidate) {
+    throw new InputError(
+      `${options.previousReport ? "flag --previous" : "dragon.gate.previous-report"}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
+    );
+  }
+  return previousFile;
+}
+function checkContextWith(loaded, previousFile) {
+  const plain2 = checkContext(loaded);
+  if (!previousFile) return plain2;
+  const { dragon } = plain2.config;
+  return {
+    ...plain2,
+    config: {
+      ...plain2.config,
+      dragon: { ...dragon, gate: { ...dragon.gate, previousReport: previousFile } }
+    }
+  };
+}
+async function readMeasured(options, ctx) {
+  const { runs, records: latest, warnings } = await readSampleLogs(options.logs);
+  const limit2 = options.limit ?? smokeLimit(runs);
+  const checks = options.checks ?? (limit2 ? limitChecks(await loadChecks(ctx), limit2) : await loadChecks(ctx));
+  const counted = currentWeights(latest, digestsOfRuns(runs));
+  const plan = grownPlan(
+    options.plan ?? planChecks(checks, ctx),
+    planGrowth(checks, ctx),
+    counted.records
+  );
+  const split = splitStale(counted.records, plan);
+  const { current: records, stale } = split;
+  if (options.requireMatchingLogs) {
+    const unplanned = new Set(split.unplanned);
+    checkLogsMatch({
+      loaded: options.loaded,
+      logs: options.logs,
+      planned: records.filter((r) => !unplanned.has(r)),
+      stale,
+      unplanned: split.unplanned,
+      staleUnits: split.staleUnits,
+      runs
+    });
+  }
+  const notes = [...warnings, ...counted.otherWeights.map(otherWeightsNote)];
+  return { records, stale, runs, checks, plan, limit: limit2, warnings: notes };
+}
+async function reportWithHistory(analysed, options) {
+  const { run, sections, findings, rules } = analysed;
+  const { loaded } = options;
   const createdAt = (options.now ?? (() => /* @__PURE__ */ new Date()))();
   const draft = buildReport({ run, sections, findings, rules, createdAt });
   const nightly = await withHistory(draft, loaded, options);
@@ -51346,7 +52683,11 @@ async function analyseLogs(options) {
     nightly.tonight = tonight;
   }
   const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
-  if (nightly && options.appendHistory) await appendHistory(nightly.file, nightly.tonight);
+  const appended = nightly !== null && (options.appendHistory ?? false);
+  if (nightly && appended) await appendHistory(nightly.file, nightly.tonight);
+  return { report, written, historyFile: appended && nightly ? nightly.file : null };
+}
+function jobOutcome(report, written, options, shard, historyFile) {
   return {
     report,
     files: {
@@ -51354,8 +52695,8 @@ async function analyseLogs(options) {
       report: written.report,
       summary: written.summary,
       charts: written.charts,
-      logs: options.logs.map((file2) => path9.resolve(file2)),
-      ...nightly && options.appendHistory ? { extra: [nightly.file] } : {}
+      logs: options.logs.map((file2) => path8.resolve(file2)),
+      ...historyFile ? { extra: [historyFile] } : {}
     },
     exitCode: gateOutcome(report.verdict.status, report.run.config.failOn, {
       shard,
@@ -51370,13 +52711,13 @@ async function withHistory(draft, loaded, options) {
   if (!configured || loaded.config.models.candidate) return null;
   const tonight = entryFromReport(draft, options.commit ?? process.env.GITHUB_SHA ?? null);
   if (!tonight) return null;
-  const file2 = path9.resolve(configured);
+  const file2 = path8.resolve(configured);
   const prior = await readHistory(file2);
   const { section, findings, rules } = historySection({
     prior,
     tonight,
     settings: loaded.config.history,
-    file: path9.basename(file2),
+    file: path8.basename(file2),
     appended: options.appendHistory ?? false
   });
   return { file: file2, tonight, section, findings, rules };
@@ -51408,9 +52749,9 @@ function smokeLimit(runs) {
   return limits.length > 0 ? Math.min(...limits) : null;
 }
 
-// src/job/demo.ts
+// src/pipeline/demo.ts
 import { rm } from "node:fs/promises";
-import path15 from "node:path";
+import path14 from "node:path";
 
 // src/simulator/server.ts
 import { createServer } from "node:http";
@@ -51418,16 +52759,16 @@ import { setTimeout as sleep2 } from "node:timers/promises";
 
 // src/simulator/behaviours/churn.ts
 import { existsSync as existsSync7 } from "node:fs";
-import path11 from "node:path";
-
-// src/job/packageRoot.ts
-import { existsSync as existsSync6, readFileSync as readFileSync6 } from "node:fs";
 import path10 from "node:path";
+
+// src/packageRoot.ts
+import { existsSync as existsSync6, readFileSync as readFileSync6 } from "node:fs";
+import path9 from "node:path";
 import { fileURLToPath } from "node:url";
 function packageRoot() {
-  let dir = path10.dirname(fileURLToPath(import.meta.url));
+  let dir = path9.dirname(fileURLToPath(import.meta.url));
   for (; ; ) {
-    const manifest = path10.join(dir, "package.json");
+    const manifest = path9.join(dir, "package.json");
     if (existsSync6(manifest)) {
       try {
         const { name } = JSON.parse(readFileSync6(manifest, "utf8"));
@@ -51435,16 +52776,16 @@ function packageRoot() {
       } catch {
       }
     }
-    const parent = path10.dirname(dir);
+    const parent = path9.dirname(dir);
     if (parent === dir) throw new Error("cannot find the model-gate package folder");
     dir = parent;
   }
 }
 function scenarioPath(nameOrFile) {
   if (/^[a-z][a-z0-9-]*$/.test(nameOrFile)) {
-    return path10.join(packageRoot(), "fixtures", "simulator", `${nameOrFile}.yml`);
+    return path9.join(packageRoot(), "fixtures", "simulator", `${nameOrFile}.yml`);
   }
-  return path10.resolve(nameOrFile);
+  return path9.resolve(nameOrFile);
 }
 
 // src/simulator/behaviours/churn.ts
@@ -51537,9 +52878,9 @@ function drawChurnAnswer(latent, item, draw, invalid = 0) {
 }
 var itemCache = /* @__PURE__ */ new Map();
 function locateItems(file2) {
-  const fromCwd = path11.resolve(file2);
-  if (path11.isAbsolute(file2) || existsSync7(fromCwd)) return fromCwd;
-  const builtIn = path11.join(packageRoot(), file2);
+  const fromCwd = path10.resolve(file2);
+  if (path10.isAbsolute(file2) || existsSync7(fromCwd)) return fromCwd;
+  const builtIn = path10.join(packageRoot(), file2);
   return existsSync7(builtIn) ? builtIn : fromCwd;
 }
 function itemsByPrompt(file2) {
@@ -51607,8 +52948,8 @@ function parseParams(params) {
   const parsed = paramsSchema.safeParse(params ?? {});
   if (!parsed.success) {
     const issue2 = parsed.error.issues[0];
-    const path18 = issue2?.path.join(".") || "(block)";
-    throw new Error(`dragon.${path18}: ${issue2?.message ?? "invalid"}`);
+    const path17 = issue2?.path.join(".") || "(block)";
+    throw new Error(`dragon.${path17}: ${issue2?.message ?? "invalid"}`);
   }
   return parsed.data;
 }
@@ -51650,6 +52991,7 @@ ${chat.seed}`));
 
 // src/simulator/behaviours/personas.ts
 import { readFileSync as readFileSync7 } from "node:fs";
+init_format();
 var FIELDS2 = [
   "catalogue",
   "assistants",
@@ -51684,8 +53026,8 @@ function readPersonasParams(raw) {
   )) {
     throw new Error("personas.same-voice: expected a list of groups, each a list of \u2265 2 names");
   }
-  const ownShare = share3(fields["own-share"], 0.6, "own-share");
-  const probeShare = share3(fields["probe-share"], 0.15, "probe-share");
+  const ownShare = share2(fields["own-share"], 0.6, "own-share");
+  const probeShare = share2(fields["probe-share"], 0.15, "probe-share");
   if (ownShare + probeShare > 1) {
     throw new Error("personas.own-share + probe-share: expected at most 1 together");
   }
@@ -51693,20 +53035,20 @@ function readPersonasParams(raw) {
     catalogue,
     assistants,
     sameVoice,
-    answerWords: count3(fields["answer-words"], 60, "answer-words"),
-    vocabulary: count3(fields.vocabulary, 40, "vocabulary"),
+    answerWords: count4(fields["answer-words"], 60, "answer-words"),
+    vocabulary: count4(fields.vocabulary, 40, "vocabulary"),
     ownShare,
     probeShare
   };
 }
-function share3(value3, fallback, field3) {
+function share2(value3, fallback, field3) {
   if (value3 === void 0) return fallback;
   if (typeof value3 !== "number" || !(value3 >= 0 && value3 <= 1)) {
     throw new Error(`personas.${field3}: expected a number between 0 and 1`);
   }
   return value3;
 }
-function count3(value3, fallback, field3) {
+function count4(value3, fallback, field3) {
   if (value3 === void 0) return fallback;
   if (typeof value3 !== "number" || !Number.isInteger(value3) || value3 < 1 || value3 > 2e3) {
     throw new Error(`personas.${field3}: expected a whole number from 1 to 2000`);
@@ -51763,9 +53105,7 @@ var personasBehaviour = {
       try {
         catalogueAt(read.catalogue);
       } catch (error62) {
-        throw new Error(
-          `personas.catalogue: ${error62 instanceof Error ? error62.message : String(error62)}`
-        );
+        throw new Error(`personas.catalogue: ${errorMessage(error62)}`);
       }
     }
   }
@@ -51954,6 +53294,7 @@ function simulatedLogprobs(content, choice, top) {
 // src/simulator/scenario.ts
 import { createHash as createHash11 } from "node:crypto";
 import { readFileSync as readFileSync8 } from "node:fs";
+init_format();
 var selector = {
   rate: external_exports.number().min(0).max(1).default(1),
   requests: external_exports.array(external_exports.number().int().min(1)).optional(),
@@ -52035,17 +53376,17 @@ function parseScenario(text3, name = "scenario", knownBehaviours = behaviours) {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new InputError(`${name}: expected a mapping with at least "models:"`);
   }
-  const lineOf = (path18) => {
-    for (let depth = path18.length; depth >= 0; depth--) {
-      const node2 = doc.getIn(path18.slice(0, depth), true);
+  const lineOf = (path17) => {
+    for (let depth = path17.length; depth >= 0; depth--) {
+      const node2 = doc.getIn(path17.slice(0, depth), true);
       const offset = node2 && typeof node2 === "object" && "range" in node2 ? node2.range?.[0] : null;
       if (typeof offset === "number") return `line ${lineCounter.linePos(offset).line}: `;
     }
     return "";
   };
-  const fail = (path18, message) => {
+  const fail = (path17, message) => {
     throw new InputError(`${name}: invalid scenario`, [
-      `${lineOf(path18)}${displayPath(path18)}: ${message}`
+      `${lineOf(path17)}${displayPath(path17)}: ${message}`
     ]);
   };
   const top = scenarioSchema.safeParse(camelizeTopLevel(raw));
@@ -52053,55 +53394,13 @@ function parseScenario(text3, name = "scenario", knownBehaviours = behaviours) {
     const issue2 = top.error.issues[0];
     return fail(kebabPath(issue2?.path ?? []), issue2?.message ?? "invalid value");
   }
-  const scenarioFaults = top.data.faults;
-  const behaviourNames = new Set(knownBehaviours.map((b) => b.name));
-  const models = [];
   const seen = /* @__PURE__ */ new Set();
-  top.data.models.forEach((entry, index2) => {
-    const at = ["models", index2];
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
-      fail(at, 'expected a mapping with at least "name:"');
-    }
-    const structural = {};
-    const blocks = {};
-    for (const [key, value3] of Object.entries(entry)) {
-      if (STRUCTURAL_MODEL_KEYS.includes(key)) structural[key] = value3;
-      else if (behaviourNames.has(key)) blocks[key] = value3;
-      else {
-        const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(", ");
-        fail([...at, key], `unknown key (known: ${known})`);
-      }
-    }
-    const parsed = modelSchema2.safeParse(camelizeKeys(structural));
-    if (!parsed.success) {
-      const issue2 = parsed.error.issues[0];
-      fail([...at, ...kebabPath(issue2?.path ?? [])], issue2?.message ?? "invalid value");
-      return;
-    }
-    for (const behaviour of knownBehaviours) {
-      if (!(behaviour.name in blocks) || !behaviour.validate) continue;
-      try {
-        behaviour.validate(blocks[behaviour.name]);
-      } catch (error62) {
-        fail([...at, behaviour.name], error62 instanceof Error ? error62.message : String(error62));
-      }
-    }
-    const model = parsed.data;
-    const fullName = normaliseModelName(model.name);
-    if (seen.has(fullName)) fail([...at, "name"], `model "${fullName}" is listed twice`);
-    seen.add(fullName);
-    models.push({
-      name: fullName,
-      digest: model.digest?.replace(/^sha256:/, "") ?? digestFromName(fullName),
-      family: model.family,
-      parameterSize: model.parameterSize,
-      quantizationLevel: model.quantizationLevel,
-      contextLength: model.contextLength,
-      thinking: model.thinking,
-      latencyMs: model.latencyMs,
-      faults: [...model.faults, ...scenarioFaults],
-      behaviours: blocks
-    });
+  const models = top.data.models.map((entry, index2) => {
+    const model = parseModelEntry(entry, ["models", index2], knownBehaviours, top.data.faults, fail);
+    if (seen.has(model.name))
+      fail(["models", index2, "name"], `model "${model.name}" is listed twice`);
+    seen.add(model.name);
+    return model;
   });
   return {
     seed: top.data.seed,
@@ -52114,18 +53413,59 @@ function parseScenario(text3, name = "scenario", knownBehaviours = behaviours) {
     models
   };
 }
+function parseModelEntry(entry, at, knownBehaviours, scenarioFaults, fail) {
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+    fail(at, 'expected a mapping with at least "name:"');
+  }
+  const behaviourNames = new Set(knownBehaviours.map((b) => b.name));
+  const structural = {};
+  const blocks = {};
+  for (const [key, value3] of Object.entries(entry)) {
+    if (STRUCTURAL_MODEL_KEYS.includes(key)) structural[key] = value3;
+    else if (behaviourNames.has(key)) blocks[key] = value3;
+    else {
+      const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(", ");
+      fail([...at, key], `unknown key (known: ${known})`);
+    }
+  }
+  const parsed = modelSchema2.safeParse(camelizeKeys(structural));
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    return fail([...at, ...kebabPath(issue2?.path ?? [])], issue2?.message ?? "invalid value");
+  }
+  for (const behaviour of knownBehaviours) {
+    if (!(behaviour.name in blocks) || !behaviour.validate) continue;
+    try {
+      behaviour.validate(blocks[behaviour.name]);
+    } catch (error62) {
+      fail([...at, behaviour.name], errorMessage(error62));
+    }
+  }
+  const model = parsed.data;
+  const fullName = normaliseModelName(model.name);
+  return {
+    name: fullName,
+    digest: model.digest?.replace(/^sha256:/, "") ?? digestFromName(fullName),
+    family: model.family,
+    parameterSize: model.parameterSize,
+    quantizationLevel: model.quantizationLevel,
+    contextLength: model.contextLength,
+    thinking: model.thinking,
+    latencyMs: model.latencyMs,
+    faults: [...model.faults, ...scenarioFaults],
+    behaviours: blocks
+  };
+}
 function camelizeTopLevel(raw) {
   const out = {};
   for (const [key, value3] of Object.entries(raw)) {
-    const camel = key.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+    const camel = kebabToCamel(key);
     out[camel] = camel === "models" ? value3 : camelizeKeys(value3);
   }
   return out;
 }
-function kebabPath(path18) {
-  return path18.map(
-    (s) => typeof s === "number" ? s : String(s).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-  );
+function kebabPath(path17) {
+  return path17.map((s) => typeof s === "number" ? s : camelToKebab(String(s)));
 }
 
 // src/simulator/generation.ts
@@ -52269,7 +53609,7 @@ var Slots = class {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.busy < this.parallel) return Promise.resolve(this.take());
     if (this.waiting.length >= this.maxQueue) return Promise.reject(new QueueFull());
-    return new Promise((resolve4, reject) => {
+    return new Promise((resolve3, reject) => {
       const onAbort = () => {
         const at = this.waiting.indexOf(grant);
         if (at >= 0) this.waiting.splice(at, 1);
@@ -52277,7 +53617,7 @@ var Slots = class {
       };
       const grant = () => {
         signal.removeEventListener("abort", onAbort);
-        resolve4(this.take());
+        resolve3(this.take());
       };
       signal.addEventListener("abort", onAbort, { once: true });
       this.waiting.push(grant);
@@ -52500,156 +53840,17 @@ async function startSimulator(options) {
     stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] }
   };
   let completions = 0;
+  const ctx = { state, scenario, nextCompletion: () => ++completions };
   const server = createServer((req, res) => {
     res.setHeader(SIMULATOR_HEADER, "simulated models, not a language model server");
-    route(req, res).catch((error62) => {
+    route(ctx, req, res).catch((error62) => {
       if (!res.headersSent) sendJson(res, 500, { error: String(error62) });
       else res.destroy();
     });
   });
-  async function route(req, res) {
-    const path18 = new URL(req.url ?? "/", "http://simulator").pathname;
-    const method = req.method ?? "GET";
-    if (path18 === "/" && (method === "GET" || method === "HEAD")) {
-      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-      res.end(method === "HEAD" ? void 0 : "Ollama is running");
-      return;
-    }
-    if (method === "GET" && path18 === "/api/version") {
-      return sendJson(res, 200, { version: scenario.version });
-    }
-    if (method === "GET" && path18 === "/api/tags") {
-      return sendJson(res, 200, { models: scenario.models.map(tagEntry) });
-    }
-    if (method === "GET" && path18 === "/api/ps") {
-      const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
-      const entries = loaded.map((m) => ({
-        ...psEntry(m),
-        context_length: state.loadedContext.get(m.name) ?? m.contextLength
-      }));
-      return sendJson(res, 200, { models: entries });
-    }
-    if (method === "GET" && path18 === "/v1/models") {
-      return sendJson(res, 200, {
-        object: "list",
-        data: scenario.models.map((m) => ({
-          id: m.name,
-          object: "model",
-          created: 0,
-          owned_by: "simulated"
-        }))
-      });
-    }
-    if (method !== "POST") return sendJson(res, 405, { error: "method not allowed" });
-    const endpoint = generationEndpoint(path18);
-    const body = await readJson(req).catch((error62) => error62);
-    if (body instanceof Error || !isObject3(body)) {
-      const message = body instanceof Error ? body.message : "expected a JSON object";
-      return endpoint === "openai" ? sendJson(res, 400, openaiError(400, message)) : sendJson(res, 400, { error: message });
-    }
-    if (endpoint === "generate" && isUnloadRequest(body)) {
-      unload(body, res);
-      return;
-    }
-    if (endpoint) return serveGeneration(endpoint, body, req, res);
-    if (path18 === "/api/show") {
-      const name = typeof body.model === "string" ? body.model : body.name;
-      const model = typeof name === "string" ? findModel(state, name) : null;
-      if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
-      return sendJson(res, 200, showEntry(model));
-    }
-    if (path18 === "/api/embed") {
-      const model = typeof body.model === "string" ? findModel(state, body.model) : null;
-      if (!model) return sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-      const input2 = typeof body.input === "string" ? [body.input] : body.input;
-      if (!Array.isArray(input2) || !input2.every((t) => typeof t === "string")) {
-        return sendJson(res, 400, { error: "input must be a string or a list of strings" });
-      }
-      return sendJson(res, 200, {
-        model: model.name,
-        embeddings: input2.map(embedText),
-        total_duration: 0,
-        load_duration: 0,
-        prompt_eval_count: input2.join(" ").length
-      });
-    }
-    return sendJson(res, 404, { error: `${path18} not found` });
-  }
-  function unload(body, res) {
-    const name = normaliseModelName(String(body.model));
-    if (!findModel(state, name) && !state.loaded.includes(name)) {
-      sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-      return;
-    }
-    state.loaded = state.loaded.filter((m) => m !== name);
-    state.loadedContext.delete(name);
-    state.stats.unloads.push(name);
-    sendJson(res, 200, {
-      model: body.model,
-      created_at: (/* @__PURE__ */ new Date()).toISOString(),
-      response: "",
-      done: true,
-      done_reason: "unload"
-    });
-  }
-  async function serveGeneration(endpoint, body, req, res) {
-    const gone = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) gone.abort(new Error("client went away"));
-    });
-    const fail = (status, message) => sendJson(
-      res,
-      status,
-      endpoint === "openai" ? openaiError(status, message) : { error: message }
-    );
-    let generation;
-    let stream;
-    try {
-      const parsed = parseGenerationRequest(endpoint, body);
-      stream = parsed.stream;
-      if (endpoint === "openai" && stream) {
-        throw new SimulatedHttpError(400, "the simulator does not stream /v1 responses");
-      }
-      generation = admit(state, parsed.generation);
-      if (generation.faults.some((f) => f.kind === "drop" && !f.midStream)) {
-        req.socket.destroy();
-        return;
-      }
-    } catch (error62) {
-      if (error62 instanceof SimulatedHttpError) return fail(error62.status, error62.message);
-      throw error62;
-    }
-    let release;
-    try {
-      release = await state.slots.acquire(gone.signal);
-    } catch (error62) {
-      if (error62 instanceof QueueFull) fail(503, error62.message);
-      return;
-    }
-    state.stats.maxInFlight = state.slots.maxBusy;
-    try {
-      const loadMs = useModel(state, generation.model.name, numCtxOf(body));
-      const g2 = { ...generation, loadMs };
-      await sleep2(g2.headerDelayMs + loadMs, void 0, { signal: gone.signal });
-      if (endpoint === "openai") {
-        await sleep2(g2.latencyMs, void 0, { signal: gone.signal });
-        return finishWhole(res, g2, JSON.stringify(openaiReply(g2, ++completions, /* @__PURE__ */ new Date())), fail);
-      }
-      const createdAt = (/* @__PURE__ */ new Date()).toISOString();
-      if (!stream) {
-        await sleep2(g2.latencyMs, void 0, { signal: gone.signal });
-        return finishWhole(res, g2, JSON.stringify(ollamaReply(endpoint, g2, createdAt)), fail);
-      }
-      await streamChunks(res, g2, ollamaChunks(endpoint, g2, createdAt), gone.signal);
-    } catch (error62) {
-      if (!gone.signal.aborted) throw error62;
-    } finally {
-      release();
-    }
-  }
-  await new Promise((resolve4, reject) => {
+  await new Promise((resolve3, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve4());
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve3());
   });
   const address = server.address();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -52659,11 +53860,162 @@ async function startSimulator(options) {
     scenario,
     stats: () => structuredClone(state.stats),
     slotUsage: () => state.slots.usage(),
-    close: () => new Promise((resolve4) => {
-      server.close(() => resolve4());
+    close: () => new Promise((resolve3) => {
+      server.close(() => resolve3());
       server.closeAllConnections();
     })
   };
+}
+async function route(ctx, req, res) {
+  const path17 = new URL(req.url ?? "/", "http://simulator").pathname;
+  const method = req.method ?? "GET";
+  if (path17 === "/" && (method === "GET" || method === "HEAD")) {
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    res.end(method === "HEAD" ? void 0 : "Ollama is running");
+    return;
+  }
+  if (method === "GET" && serveListing(ctx, path17, res)) return;
+  if (method !== "POST") return sendJson(res, 405, { error: "method not allowed" });
+  const endpoint = generationEndpoint(path17);
+  const body = await readJson(req).catch((error62) => error62);
+  if (body instanceof Error || !isObject3(body)) {
+    const message = body instanceof Error ? body.message : "expected a JSON object";
+    return endpoint === "openai" ? sendJson(res, 400, openaiError(400, message)) : sendJson(res, 400, { error: message });
+  }
+  if (endpoint === "generate" && isUnloadRequest(body)) {
+    unload(ctx.state, body, res);
+    return;
+  }
+  if (endpoint) return serveGeneration(ctx, endpoint, body, req, res);
+  if (path17 === "/api/show") {
+    const name = typeof body.model === "string" ? body.model : body.name;
+    const model = typeof name === "string" ? findModel(ctx.state, name) : null;
+    if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+    return sendJson(res, 200, showEntry(model));
+  }
+  if (path17 === "/api/embed") return serveEmbed(ctx.state, body, res);
+  return sendJson(res, 404, { error: `${path17} not found` });
+}
+function serveListing(ctx, path17, res) {
+  const { state, scenario } = ctx;
+  if (path17 === "/api/version") {
+    sendJson(res, 200, { version: scenario.version });
+  } else if (path17 === "/api/tags") {
+    sendJson(res, 200, { models: scenario.models.map(tagEntry) });
+  } else if (path17 === "/api/ps") {
+    const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
+    const entries = loaded.map((m) => ({
+      ...psEntry(m),
+      context_length: state.loadedContext.get(m.name) ?? m.contextLength
+    }));
+    sendJson(res, 200, { models: entries });
+  } else if (path17 === "/v1/models") {
+    sendJson(res, 200, {
+      object: "list",
+      data: scenario.models.map((m) => ({
+        id: m.name,
+        object: "model",
+        created: 0,
+        owned_by: "simulated"
+      }))
+    });
+  } else {
+    return false;
+  }
+  return true;
+}
+function serveEmbed(state, body, res) {
+  const model = typeof body.model === "string" ? findModel(state, body.model) : null;
+  if (!model) {
+    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+    return;
+  }
+  const input2 = typeof body.input === "string" ? [body.input] : body.input;
+  if (!Array.isArray(input2) || !input2.every((t) => typeof t === "string")) {
+    sendJson(res, 400, { error: "input must be a string or a list of strings" });
+    return;
+  }
+  sendJson(res, 200, {
+    model: model.name,
+    embeddings: input2.map(embedText),
+    total_duration: 0,
+    load_duration: 0,
+    prompt_eval_count: input2.join(" ").length
+  });
+}
+function unload(state, body, res) {
+  const name = normaliseModelName(String(body.model));
+  if (!findModel(state, name) && !state.loaded.includes(name)) {
+    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
+    return;
+  }
+  state.loaded = state.loaded.filter((m) => m !== name);
+  state.loadedContext.delete(name);
+  state.stats.unloads.push(name);
+  sendJson(res, 200, {
+    model: body.model,
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    response: "",
+    done: true,
+    done_reason: "unload"
+  });
+}
+async function serveGeneration(ctx, endpoint, body, req, res) {
+  const { state } = ctx;
+  const gone = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) gone.abort(new Error("client went away"));
+  });
+  const fail = (status, message) => sendJson(
+    res,
+    status,
+    endpoint === "openai" ? openaiError(status, message) : { error: message }
+  );
+  let generation;
+  let stream;
+  try {
+    const parsed = parseGenerationRequest(endpoint, body);
+    stream = parsed.stream;
+    if (endpoint === "openai" && stream) {
+      throw new SimulatedHttpError(400, "the simulator does not stream /v1 responses");
+    }
+    generation = admit(state, parsed.generation);
+    if (generation.faults.some((f) => f.kind === "drop" && !f.midStream)) {
+      req.socket.destroy();
+      return;
+    }
+  } catch (error62) {
+    if (error62 instanceof SimulatedHttpError) return fail(error62.status, error62.message);
+    throw error62;
+  }
+  let release;
+  try {
+    release = await state.slots.acquire(gone.signal);
+  } catch (error62) {
+    if (error62 instanceof QueueFull) fail(503, error62.message);
+    return;
+  }
+  state.stats.maxInFlight = state.slots.maxBusy;
+  try {
+    const loadMs = useModel(state, generation.model.name, numCtxOf(body));
+    const g2 = { ...generation, loadMs };
+    await sleep2(g2.headerDelayMs + loadMs, void 0, { signal: gone.signal });
+    if (endpoint === "openai") {
+      await sleep2(g2.latencyMs, void 0, { signal: gone.signal });
+      const reply = openaiReply(g2, ctx.nextCompletion(), /* @__PURE__ */ new Date());
+      return finishWhole(res, g2, JSON.stringify(reply), fail);
+    }
+    const createdAt = (/* @__PURE__ */ new Date()).toISOString();
+    if (!stream) {
+      await sleep2(g2.latencyMs, void 0, { signal: gone.signal });
+      return finishWhole(res, g2, JSON.stringify(ollamaReply(endpoint, g2, createdAt)), fail);
+    }
+    await streamChunks(res, g2, ollamaChunks(endpoint, g2, createdAt), gone.signal);
+  } catch (error62) {
+    if (!gone.signal.aborted) throw error62;
+  } finally {
+    release();
+  }
 }
 function finishWhole(res, g2, body, fail) {
   if (g2.faults.some((f) => f.kind === "mid-stream-error")) {
@@ -52711,10 +54063,10 @@ function mid(g2) {
   const fault = g2.faults.find((f) => f.kind === "mid-stream-error");
   return (fault?.kind === "mid-stream-error" ? fault.message : void 0) ?? "an error was encountered while running the model: unexpected EOF (simulated fault)";
 }
-function generationEndpoint(path18) {
-  if (path18 === "/api/chat") return "chat";
-  if (path18 === "/api/generate") return "generate";
-  if (path18 === "/v1/chat/completions") return "openai";
+function generationEndpoint(path17) {
+  if (path17 === "/api/chat") return "chat";
+  if (path17 === "/api/generate") return "generate";
+  if (path17 === "/v1/chat/completions") return "openai";
   return null;
 }
 function numCtxOf(body) {
@@ -52813,15 +54165,15 @@ async function readJson(req) {
   }
 }
 
-// src/job/run.ts
+// src/pipeline/run.ts
 import { copyFile, mkdir as mkdir3, rename } from "node:fs/promises";
 import { existsSync as existsSync9 } from "node:fs";
-import path14 from "node:path";
+import path13 from "node:path";
 
 // src/gpu/sampler.ts
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync as mkdirSync2 } from "node:fs";
-import path12 from "node:path";
+import path11 from "node:path";
 
 // src/gpu/nvidiaSmi.ts
 var SAMPLE_FIELDS = [
@@ -52966,25 +54318,22 @@ function csvLines(tick, ownPids) {
 }
 
 // src/gpu/sampler.ts
+init_format();
 var GPU_CSV = "gpu.csv";
-async function startGpuSampler(options) {
-  const binary = options.binary ?? "nvidia-smi";
-  const ownPids = options.ownPids ?? [process.pid];
-  const children = /* @__PURE__ */ new Set();
-  const timeoutMs = Math.max(2e3, options.intervalS * 1e3);
-  const query = (args) => new Promise((resolve4) => {
+function runQuery(binary, env, timeoutMs, children, args) {
+  return new Promise((resolve3) => {
     let stdout = "";
     let stderr = "";
     let child;
     try {
       child = spawn(binary, [...args], {
-        env: options.env ?? process.env,
+        env,
         stdio: ["ignore", "pipe", "pipe"],
         timeout: timeoutMs,
         killSignal: "SIGKILL"
       });
     } catch (error62) {
-      resolve4({ code: null, stdout, stderr, spawnError: error62 });
+      resolve3({ code: null, stdout, stderr, spawnError: error62 });
       return;
     }
     children.add(child);
@@ -53000,43 +54349,71 @@ async function startGpuSampler(options) {
     });
     child.on("close", (code2) => {
       children.delete(child);
-      resolve4({ code: code2, stdout, stderr, spawnError });
+      resolve3({ code: code2, stdout, stderr, spawnError });
     });
   });
-  const unavailable = (note) => ({
+}
+function unavailableSampler(note, intervalS) {
+  return {
     mark: () => void 0,
     stop: async () => ({
       available: false,
       note,
       devices: [],
-      intervalS: options.intervalS,
+      intervalS,
       file: null,
       failedSamples: 0,
       series: []
     })
-  });
-  if (options.intervalS <= 0) return unavailable("GPU telemetry off (runner.gpu-sample-s: 0)");
+  };
+}
+async function probeDevices(query) {
   const probe = await query(QUERY_ARGS.devices);
   if (probe.spawnError) {
-    return unavailable(
-      probe.spawnError.code === "ENOENT" ? "no GPU telemetry: nvidia-smi is not on the PATH" : `no GPU telemetry: nvidia-smi could not be started (${probe.spawnError.message})`
-    );
+    return probe.spawnError.code === "ENOENT" ? "no GPU telemetry: nvidia-smi is not on the PATH" : `no GPU telemetry: nvidia-smi could not be started (${probe.spawnError.message})`;
   }
   if (probe.code !== 0) {
     const said = `${probe.stdout} ${probe.stderr}`.replace(/\s+/g, " ").trim();
-    return unavailable(
-      `no GPU telemetry: nvidia-smi ${QUERY_ARGS.devices[0]} failed (exit ${probe.code ?? "killed"}${said ? `: ${said.slice(0, 160)}` : ""})`
-    );
+    return `no GPU telemetry: nvidia-smi ${QUERY_ARGS.devices[0]} failed (exit ${probe.code ?? "killed"}${said ? `: ${said.slice(0, 160)}` : ""})`;
   }
-  let devices;
   try {
-    devices = parseDevices(probe.stdout);
+    return parseDevices(probe.stdout);
   } catch (error62) {
-    return unavailable(
-      `no GPU telemetry: unreadable nvidia-smi output (${error62.message})`
-    );
+    return `no GPU telemetry: unreadable nvidia-smi output (${errorMessage(error62)})`;
   }
-  mkdirSync2(path12.dirname(options.csvPath), { recursive: true });
+}
+async function sampleGpus(query, series, stopping) {
+  const at = (/* @__PURE__ */ new Date()).toISOString();
+  const [gpu, apps] = await Promise.all([query(QUERY_ARGS.samples), query(QUERY_ARGS.apps)]);
+  if (stopping() && (gpu.code === null || apps.code === null)) return null;
+  let gpus;
+  try {
+    if (gpu.code !== 0) throw new Error(`exit ${gpu.code}`);
+    gpus = parseSamples(gpu.stdout);
+  } catch {
+    return "failed";
+  }
+  let processes = null;
+  try {
+    if (apps.code === 0) processes = parseComputeApps(apps.stdout);
+  } catch {
+    processes = null;
+  }
+  return { at, series, gpus, apps: processes };
+}
+async function startGpuSampler(options) {
+  const binary = options.binary ?? "nvidia-smi";
+  const ownPids = options.ownPids ?? [process.pid];
+  const children = /* @__PURE__ */ new Set();
+  const timeoutMs = Math.max(2e3, options.intervalS * 1e3);
+  const env = options.env ?? process.env;
+  const query = (args) => runQuery(binary, env, timeoutMs, children, args);
+  if (options.intervalS <= 0) {
+    return unavailableSampler("GPU telemetry off (runner.gpu-sample-s: 0)", options.intervalS);
+  }
+  const devices = await probeDevices(query);
+  if (typeof devices === "string") return unavailableSampler(devices, options.intervalS);
+  mkdirSync2(path11.dirname(options.csvPath), { recursive: true });
   const csv = createWriteStream(options.csvPath);
   csv.write(`${GPU_CSV_HEADER}
 `);
@@ -53046,25 +54423,12 @@ async function startGpuSampler(options) {
   let stopping = false;
   let inFlight = null;
   const tick = async () => {
-    const at = (/* @__PURE__ */ new Date()).toISOString();
-    const label2 = series;
-    const [gpu, apps] = await Promise.all([query(QUERY_ARGS.samples), query(QUERY_ARGS.apps)]);
-    if (stopping && (gpu.code === null || apps.code === null)) return;
-    let gpus;
-    try {
-      if (gpu.code !== 0) throw new Error(`exit ${gpu.code}`);
-      gpus = parseSamples(gpu.stdout);
-    } catch {
+    const sample = await sampleGpus(query, series, () => stopping);
+    if (sample === null) return;
+    if (sample === "failed") {
       failed++;
       return;
     }
-    let processes = null;
-    try {
-      if (apps.code === 0) processes = parseComputeApps(apps.stdout);
-    } catch {
-      processes = null;
-    }
-    const sample = { at, series: label2, gpus, apps: processes };
     ticks.push(sample);
     for (const line of csvLines(sample, ownPids)) csv.write(`${line}
 `);
@@ -53091,25 +54455,29 @@ async function startGpuSampler(options) {
       stopping = true;
       for (const child of children) child.kill("SIGKILL");
       if (inFlight) await inFlight;
-      await new Promise((resolve4) => csv.end(resolve4));
-      const names = devices.map(
-        (d) => `${d.name} (GPU ${d.index}, driver ${d.driver}, ${d.memoryTotal ?? "?"} MiB)`
-      );
-      return {
-        available: true,
-        note: `GPU sampled every ${options.intervalS} s with nvidia-smi: ${names.join("; ")}; ${ticks.length} samples${failed > 0 ? `, ${failed} failed` : ""}`,
-        devices,
-        intervalS: options.intervalS,
-        file: path12.basename(options.csvPath),
-        failedSamples: failed,
-        series: summariseSeries2(ticks, options.models, ownPids)
-      };
+      await new Promise((resolve3) => csv.end(resolve3));
+      return telemetryOf(options, devices, ticks, failed, ownPids);
     }
+  };
+}
+function telemetryOf(options, devices, ticks, failed, ownPids) {
+  const names = devices.map(
+    (d) => `${d.name} (GPU ${d.index}, driver ${d.driver}, ${d.memoryTotal ?? "?"} MiB)`
+  );
+  return {
+    available: true,
+    note: `GPU sampled every ${options.intervalS} s with nvidia-smi: ${names.join("; ")}; ${ticks.length} samples${failed > 0 ? `, ${failed} failed` : ""}`,
+    devices: [...devices],
+    intervalS: options.intervalS,
+    file: path11.basename(options.csvPath),
+    failedSamples: failed,
+    series: summariseSeries2([...ticks], options.models, ownPids)
   };
 }
 
 // src/runner/progress.ts
 init_neutralise();
+init_format();
 var silentProgress = {
   start() {
   },
@@ -53171,11 +54539,11 @@ function createProgress(options) {
 }
 function formatProgress(done, total, elapsedMs, label2) {
   const shownTotal = Math.max(total, done);
-  const share4 = shownTotal === 0 ? 100 : Math.floor(100 * done / shownTotal);
-  const parts = [`${done}/${shownTotal} calls (${share4}%)`];
+  const share3 = shownTotal === 0 ? 100 : Math.floor(100 * done / shownTotal);
+  const parts = [`${done}/${shownTotal} calls (${share3}%)`];
   if (done > 0 && elapsedMs > 0) {
     const rate2 = done / (elapsedMs / 1e3);
-    parts.push(`${rate2 >= 10 ? rate2.toFixed(0) : rate2.toFixed(1)}/s`);
+    parts.push(`${num(rate2, rate2 >= 10 ? 0 : 1)}/s`);
     if (done < shownTotal) parts.push(`about ${formatDuration((shownTotal - done) / rate2)} left`);
   }
   if (label2) parts.push(neutralise(label2, 80));
@@ -53191,10 +54559,13 @@ function formatDuration(seconds) {
 
 // src/runner/run.ts
 import { existsSync as existsSync8, mkdirSync as mkdirSync3 } from "node:fs";
-import path13 from "node:path";
+import path12 from "node:path";
+
+// src/runner/callPolicy.ts
 import { setTimeout as sleep3 } from "node:timers/promises";
 
 // src/runner/preflight.ts
+init_format();
 var WARMUP_PROMPT = "Reply with the single word: ready.";
 var SERVER_HINT = {
   ollama: "start it (ollama serve) or point provider.host / OLLAMA_HOST at it",
@@ -53313,26 +54684,6 @@ async function warmUp(provider, model, numCtx, timeoutMs, signal, warn) {
     }
   }
 }
-function asFailure(error62) {
-  if (error62 instanceof ProviderFailure) return error62;
-  return new ProviderFailure(
-    "server-error",
-    error62 instanceof Error ? error62.message : String(error62)
-  );
-}
-function withTag2(model) {
-  return model.includes(":") ? model : `${model}:latest`;
-}
-
-// src/runner/run.ts
-var RunCancelled = class extends Error {
-  constructor() {
-    super("the run was cancelled");
-    this.name = "RunCancelled";
-  }
-};
-var ServerLost = class extends Error {
-};
 async function modelChanged(provider, model, digest) {
   let now;
   try {
@@ -53351,8 +54702,309 @@ async function modelChanged(provider, model, digest) {
     "records of the old weights stay in the sample log under their digest and are not mixed with the new ones; run again to measure the model now on the server"
   );
 }
+function asFailure(error62) {
+  if (error62 instanceof ProviderFailure) return error62;
+  return new ProviderFailure("server-error", errorMessage(error62));
+}
+function withTag2(model) {
+  return model.includes(":") ? model : `${model}:latest`;
+}
+
+// src/runner/callPolicy.ts
+var RunCancelled = class extends Error {
+  constructor() {
+    super("the run was cancelled");
+    this.name = "RunCancelled";
+  }
+};
+var ServerLost = class extends Error {
+};
+var RETRY_DELAY_MS = 500;
+var CallPolicy = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  /** Model calls made (warm-ups and retries not counted). */
+  calls = 0;
+  /** The server stopped answering: no further request is sent. */
+  serverLost = null;
+  /** A model that answered "model missing" mid-run: no further request is sent. */
+  modelLost = null;
+  numCtxSeen = /* @__PURE__ */ new Set();
+  liveness = null;
+  async call(spec, label2) {
+    const { provider, signal, timeoutMs, retries } = this.options;
+    const started = performance.now();
+    this.checkContext(spec.request.options.numCtx);
+    for (let attempts = 1; ; attempts++) {
+      if (signal.aborted) throw new RunCancelled();
+      if (this.serverLost || this.modelLost) throw new ServerLost();
+      try {
+        const response = await provider.chat(spec.request, signal, timeoutMs);
+        this.counted(label2);
+        return { status: "ok", response, attempts, latencyMs: response.latencyMs };
+      } catch (error62) {
+        const failure2 = asFailure(error62);
+        if (failure2.kind === "cancelled" || signal.aborted) throw new RunCancelled();
+        if ((failure2.retryable || failure2.kind === "unreachable") && attempts <= retries) {
+          await sleep3(this.options.retryDelayMs, void 0, { signal }).catch(() => void 0);
+          continue;
+        }
+        await this.stopIfLost(failure2, spec.request.model);
+        this.counted(label2);
+        return failedOutcome(failure2, attempts, performance.now() - started);
+      }
+    }
+  }
+  counted(label2) {
+    this.calls++;
+    this.options.progress.advance(label2);
+  }
+  checkContext(numCtx) {
+    if (numCtx === this.options.numCtx || this.numCtxSeen.has(numCtx)) return;
+    this.numCtxSeen.add(numCtx);
+    this.options.warn(
+      `a request uses num_ctx ${numCtx} while the run pins ${this.options.numCtx}: the server reloads the model when it changes`
+    );
+  }
+  /** Throws ServerLost when the failure is the server's or the model's, not an outcome. */
+  async stopIfLost(failure2, model) {
+    if (failure2.kind === "unreachable") {
+      this.serverLost ??= failure2;
+      throw new ServerLost();
+    }
+    if (failure2.kind === "model-missing") {
+      this.modelLost ??= model;
+      throw new ServerLost();
+    }
+    if (failure2.kind !== "timeout") return;
+    const silent = await this.serverSilent();
+    if (silent) {
+      this.serverLost ??= silent;
+      throw new ServerLost();
+    }
+  }
+  /**
+   * A server that hangs (accepts requests, never answers) would turn every remaining call
+   * into two timeouts, hours of them. After a call times out, one cheap status request (the
+   * model list) tells a slow model from a dead server; calls in flight share the same check.
+   */
+  serverSilent() {
+    this.liveness ??= this.options.provider.describe(this.options.statusModel).then(
+      () => null,
+      (error62) => {
+        const failure2 = asFailure(error62);
+        const silent = ["timeout", "unreachable", "connection-reset"].includes(failure2.kind);
+        return silent ? new ProviderFailure(
+          "unreachable",
+          `a request timed out and the server did not answer a status request either (${failure2.message})`
+        ) : null;
+      }
+    ).finally(() => {
+      this.liveness = null;
+    });
+    return this.liveness;
+  }
+};
+function failedOutcome(failure2, attempts, latencyMs) {
+  const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
+  const status = failure2.kind === "timeout" ? "timeout" : failure2.kind === "too-long" ? "invalid" : "error";
+  return {
+    status,
+    response: null,
+    reason: `${failure2.kind}: ${failure2.message} (${tries})`,
+    attempts,
+    latencyMs
+  };
+}
+
+// src/runner/scheduler.ts
+var Scheduler = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  /** Records this run wrote. */
+  emitted = [];
+  /** Records of the plan's units already in the log, final or not. */
+  carried = [];
+  series = [];
+  units = { planned: 0, skipped: 0, executed: 0 };
+  unitFailure = null;
+  changed = null;
+  queues = /* @__PURE__ */ new Map();
+  seen = /* @__PURE__ */ new Set();
+  waiting = [];
+  inFlight = 0;
+  /**
+   * Adds units to the plan: those the log completes are skipped (and their answers shown to
+   * the plan's growth), the others queued. Returns the calls the queued units are expected to
+   * make. A unit added twice is ignored.
+   */
+  add(units2) {
+    let calls = 0;
+    const answered = [];
+    for (const unit of units2) {
+      const id = JSON.stringify([unit.check, unit.model, unit.key]);
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      const state = this.options.resume.resume(unit);
+      if (this.options.keepRecords !== false) this.carried.push(...state.logged);
+      this.units.planned++;
+      if (state.complete) {
+        this.units.skipped++;
+        answered.push(...state.prior);
+        continue;
+      }
+      const queue = this.queues.get(unit.model) ?? [];
+      queue.push({ unit, prior: state.prior });
+      this.queues.set(unit.model, queue);
+      calls += estimatedCalls(unit);
+    }
+    if (answered.length > 0 && this.options.growth) {
+      calls += this.add(this.options.growth.observe(answered));
+    }
+    this.wakeAll();
+    return calls;
+  }
+  stopped() {
+    const { policy, signal } = this.options;
+    return signal.aborted || policy.serverLost !== null || policy.modelLost !== null || this.unitFailure !== null || this.changed !== null;
+  }
+  /** Series after series until every queue is empty or the run stops. */
+  async run() {
+    try {
+      for (let ran = true; ran && !this.stopped(); ) {
+        ran = false;
+        for (const model of this.options.models) {
+          if ((this.queues.get(model)?.length ?? 0) === 0 || this.stopped()) continue;
+          ran = true;
+          if (await this.runSeries(model)) return;
+        }
+      }
+    } finally {
+      this.options.onSeries?.(null);
+    }
+  }
+  /** One series of a model; true when the model changed or the server failed at its end. */
+  async runSeries(model) {
+    const { provider, models, signal, warn, policy } = this.options;
+    const hygiene = await seriesHygiene(provider, model, models, this.options.unloadOthers, warn);
+    this.series.push(hygiene);
+    this.options.onSeries?.(model);
+    if (this.options.warmup) {
+      await warmUp(
+        provider,
+        model,
+        this.options.numCtx,
+        this.options.warmupTimeoutMs,
+        signal,
+        warn
+      );
+    }
+    const queue = this.queues.get(model) ?? [];
+    queue.sort((a, b) => longestFirst(a.unit, b.unit));
+    const workers = Math.min(this.options.concurrency, queue.length);
+    await Promise.all(Array.from({ length: workers }, () => this.worker(queue)));
+    hygiene.contextLength = await reportedContext(provider, model);
+    if (signal.aborted || policy.serverLost !== null || this.unitFailure !== null) return false;
+    const found = await modelChanged(provider, model, this.options.resume.digest(model));
+    if (found instanceof ProviderFailure) policy.serverLost ??= found;
+    else this.changed = found;
+    return found !== null;
+  }
+  /** Takes units off the queue; waits while others run, since they may add more. */
+  async worker(queue) {
+    while (!this.stopped()) {
+      const next = queue.shift();
+      if (next) {
+        this.inFlight++;
+        await this.runUnit(next);
+        this.inFlight--;
+        this.wakeAll();
+      } else if (this.inFlight === 0) {
+        return;
+      } else {
+        await new Promise((resolve3) => this.waiting.push(resolve3));
+      }
+    }
+  }
+  wakeAll() {
+    for (const resolve3 of this.waiting.splice(0)) resolve3();
+  }
+  async runUnit({ unit, prior }) {
+    const { policy, log, progress } = this.options;
+    const digest = this.options.resume.digest(unit.model);
+    const written = [];
+    let made = 0;
+    const ctx = {
+      prior,
+      digest,
+      signal: this.options.signal,
+      call: (spec) => {
+        made++;
+        return policy.call(spec, unit.model);
+      },
+      embed: (model, texts) => this.options.provider.embed(model, [...texts]),
+      emit: async (record2) => {
+        checkRecordBelongs(record2, unit, digest);
+        log.append(record2);
+        if (this.options.keepRecords !== false) this.emitted.push(record2);
+        written.push(record2);
+      }
+    };
+    try {
+      await unit.execute(ctx);
+      this.units.executed++;
+      progress.shrink?.(estimatedCalls(unit) - made);
+    } catch (error62) {
+      if (error62 instanceof RunCancelled || error62 instanceof ServerLost) return;
+      this.unitFailure ??= error62;
+      return;
+    }
+    if (this.options.growth && written.length > 0) {
+      const added = this.add(this.options.growth.observe(written));
+      if (added > 0) progress.shrink?.(-added);
+    }
+  }
+};
+
+// src/runner/run.ts
+function runSettings(options) {
+  const defaults2 = runnerSchema.parse({});
+  const timeoutMs = options.timeoutMs;
+  const settings = {
+    concurrency: options.concurrency ?? defaults2.concurrency,
+    // Undefined leaves the provider's own limit (from the config).
+    timeoutMs,
+    retries: options.retries ?? defaults2.retries,
+    retryDelayMs: options.retryDelayMs ?? RETRY_DELAY_MS,
+    numCtx: options.numCtx ?? defaults2.numCtx,
+    warmup: options.warmup ?? defaults2.warmup,
+    // The warm-up includes loading the model: four calls' time, and at least two minutes.
+    warmupTimeoutMs: options.warmupTimeoutMs ?? Math.max(4 * (timeoutMs ?? defaults2.timeoutS * 1e3), 12e4),
+    unloadOthers: options.unloadOthers ?? defaults2.unloadOthers,
+    signal: options.signal ?? new AbortController().signal,
+    progress: options.progress ?? silentProgress
+  };
+  if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${settings.concurrency}`);
+  }
+  for (const unit of options.units) {
+    if (!options.models.includes(unit.model)) {
+      throw new Error(
+        `work unit ${unit.check}/${unit.key} is for model ${unit.model}, not in the run`
+      );
+    }
+  }
+  if (options.growth && options.shard) {
+    throw new Error("a plan that grows as answers arrive cannot be split into shards");
+  }
+  return settings;
+}
 async function runPlan(options) {
-  mkdirSync3(path13.dirname(path13.resolve(options.logPath)), { recursive: true });
+  mkdirSync3(path12.dirname(path12.resolve(options.logPath)), { recursive: true });
   const lock = lockSampleLog(options.logPath);
   try {
     const result = await runLocked(options);
@@ -53363,59 +55015,35 @@ async function runPlan(options) {
     lock.release();
   }
 }
+async function preflight(provider, models, warn) {
+  const checked = await checkServer(provider);
+  const metadata = [];
+  for (const model of models) metadata.push(await checkModel(provider, model));
+  const server = { ...checked, simulated: checked.simulated || metadata.some((m) => m.simulated) };
+  const loadedBefore = await loadedModels(provider, warn);
+  warnForeignModels(loadedBefore, models, warn);
+  return { server, metadata, loadedBefore };
+}
+async function readExisting(logPath) {
+  return existsSync8(logPath) ? await readSampleLogs([logPath]) : { records: [], runs: [], warnings: [] };
+}
 async function runLocked(options) {
-  const provider = options.provider;
-  const concurrency = options.concurrency ?? 1;
-  const timeoutMs = options.timeoutMs;
-  const retries = options.retries ?? 1;
-  const retryDelayMs = options.retryDelayMs ?? 500;
-  const numCtx = options.numCtx ?? 4096;
-  const warmupTimeoutMs = options.warmupTimeoutMs ?? Math.max(4 * (timeoutMs ?? 3e4), 12e4);
-  const perturbedShare = options.perturbedTimeoutShare ?? 0.05;
-  const signal = options.signal ?? new AbortController().signal;
-  const progress = options.progress ?? silentProgress;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
-  }
-  for (const unit of options.units) {
-    if (!options.models.includes(unit.model)) {
-      throw new Error(
-        `work unit ${unit.check}/${unit.key} is for model ${unit.model}, not in the run`
-      );
-    }
-  }
+  const settings = runSettings(options);
   const warnings = [];
   const warn = (message) => {
     if (!warnings.includes(message)) warnings.push(message);
   };
-  const existing = existsSync8(options.logPath) ? await readSampleLogs([options.logPath]) : { records: [], runs: [], warnings: [] };
+  const existing = await readExisting(options.logPath);
   const recovered = [...existing.warnings];
-  const checked = await checkServer(provider);
-  const metadata = [];
-  for (const model of options.models) metadata.push(await checkModel(provider, model));
-  const server = { ...checked, simulated: checked.simulated || metadata.some((m) => m.simulated) };
-  const loadedBefore = await loadedModels(provider, warn);
-  warnForeignModels(loadedBefore, options.models, warn);
-  const planned = selectShard(options.units, options.shard);
-  const digestOf = new Map(metadata.map((m) => [m.model, m.digest]));
-  const priorIndex = indexPrior(countedRecords(existing.records, digestOf).records);
-  const pending = /* @__PURE__ */ new Map();
-  const carried = [];
-  let skipped = 0;
-  for (const unit of planned) {
-    const digest = digestOf.get(unit.model) ?? null;
-    const logged = priorIndex.get(priorKey(unit.check, unit.model, digest, unit.key)) ?? [];
-    const all = unit.current ? unit.current(logged) : logged;
-    for (const record2 of all) carried.push(record2);
-    const prior = all.filter(isFinal);
-    if (unit.isComplete(prior)) {
-      skipped++;
-      continue;
-    }
-    const list3 = pending.get(unit.model) ?? [];
-    list3.push({ unit, prior });
-    pending.set(unit.model, list3);
-  }
+  const { server, metadata, loadedBefore } = await preflight(
+    options.provider,
+    options.models,
+    warn
+  );
+  const resume = new ResumePlan(
+    existing.records,
+    new Map(metadata.map((m) => [m.model, m.digest]))
+  );
   const opened = openSampleLog(options.logPath);
   recovered.push(...opened.warnings);
   const log = opened.writer;
@@ -53432,216 +55060,136 @@ async function runLocked(options) {
     warnings: [...warnings]
   };
   log.append(runInfo);
-  const emitted = [];
-  let calls = 0;
-  let executed = 0;
-  let serverLost = null;
-  let unitFailure = null;
-  let modelLost = null;
-  const numCtxSeen = /* @__PURE__ */ new Set();
-  const series = [];
-  let liveness = null;
-  const serverSilent = () => {
-    liveness ??= provider.describe(options.models[0] ?? "").then(
-      () => null,
-      (error62) => {
-        const failure2 = asFailure(error62);
-        const silent = ["timeout", "unreachable", "connection-reset"].includes(failure2.kind);
-        return silent ? new ProviderFailure(
-          "unreachable",
-          `a request timed out and the server did not answer a status request either (${failure2.message})`
-        ) : null;
-      }
-    ).finally(() => {
-      liveness = null;
-    });
-    return liveness;
-  };
-  const callWithPolicy = async (spec, label2) => {
-    const started = performance.now();
-    let attempts = 0;
-    if (spec.request.options.numCtx !== numCtx && !numCtxSeen.has(spec.request.options.numCtx)) {
-      numCtxSeen.add(spec.request.options.numCtx);
-      warn(
-        `a request uses num_ctx ${spec.request.options.numCtx} while the run pins ${numCtx}: the server reloads the model when it changes`
-      );
-    }
-    for (; ; ) {
-      if (signal.aborted) throw new RunCancelled();
-      if (serverLost || modelLost) throw new ServerLost();
-      attempts++;
-      try {
-        const response = await provider.chat(spec.request, signal, timeoutMs);
-        calls++;
-        progress.advance(label2);
-        return { status: "ok", response, attempts, latencyMs: response.latencyMs };
-      } catch (error62) {
-        const failure2 = asFailure(error62);
-        if (failure2.kind === "cancelled" || signal.aborted) throw new RunCancelled();
-        const again = (failure2.retryable || failure2.kind === "unreachable") && attempts <= retries;
-        if (again) {
-          await sleep3(retryDelayMs, void 0, { signal }).catch(() => void 0);
-          continue;
-        }
-        if (failure2.kind === "unreachable") {
-          serverLost ??= failure2;
-          throw new ServerLost();
-        }
-        if (failure2.kind === "model-missing") {
-          modelLost ??= spec.request.model;
-          throw new ServerLost();
-        }
-        if (failure2.kind === "timeout") {
-          const silent = await serverSilent();
-          if (silent) {
-            serverLost ??= silent;
-            throw new ServerLost();
-          }
-        }
-        calls++;
-        progress.advance(label2);
-        const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
-        return {
-          // A runaway answer is the model's outcome, not the server's failure: invalid.
-          status: failure2.kind === "timeout" ? "timeout" : failure2.kind === "too-long" ? "invalid" : "error",
-          response: null,
-          reason: `${failure2.kind}: ${failure2.message} (${tries})`,
-          attempts,
-          latencyMs: performance.now() - started
-        };
-      }
-    }
-  };
-  const runUnit = async (unit, prior, digest) => {
-    let made = 0;
-    const ctx = {
-      prior,
-      digest,
-      signal,
-      call: (spec) => {
-        made++;
-        return callWithPolicy(spec, unit.model);
-      },
-      embed: (model, texts) => provider.embed(model, [...texts]),
-      emit: async (record2) => {
-        checkRecordBelongs(record2, unit, digest);
-        log.append(record2);
-        emitted.push(record2);
-      }
-    };
-    try {
-      await unit.execute(ctx);
-      executed++;
-      progress.shrink?.(estimatedCalls(unit) - made);
-    } catch (error62) {
-      if (error62 instanceof RunCancelled || error62 instanceof ServerLost) return;
-      unitFailure ??= error62;
-    }
-  };
-  progress.start([...pending.values()].flat().reduce((sum2, p) => sum2 + estimatedCalls(p.unit), 0));
-  const stopped = () => signal.aborted || serverLost !== null || unitFailure !== null || modelLost !== null;
-  let changed = null;
+  const { provider, models, onSeries, growth } = options;
+  const policy = new CallPolicy({ ...settings, provider, statusModel: models[0] ?? "", warn });
+  const scheduler = new Scheduler({
+    ...settings,
+    ...{ provider, models, onSeries, growth, keepRecords: options.keepRecords },
+    ...{ policy, resume, log, warn }
+  });
   try {
-    for (const model of options.models) {
-      const queue = (pending.get(model) ?? []).sort((a, b) => longestFirst(a.unit, b.unit));
-      if (queue.length === 0 || stopped()) continue;
-      const digest = digestOf.get(model) ?? null;
-      const hygiene = await seriesHygiene(
-        provider,
-        model,
-        options.models,
-        options.unloadOthers ?? false,
-        warn
-      );
-      series.push(hygiene);
-      options.onSeries?.(model);
-      if (options.warmup ?? true) {
-        await warmUp(provider, model, numCtx, warmupTimeoutMs, signal, warn);
-      }
-      let next = 0;
-      const worker = async () => {
-        while (!stopped() && next < queue.length) {
-          const item = queue[next++];
-          if (item) await runUnit(item.unit, item.prior, digest);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-      hygiene.contextLength = await reportedContext(provider, model);
-      if (!signal.aborted && serverLost === null && unitFailure === null) {
-        const found = await modelChanged(provider, model, digest);
-        if (found instanceof ProviderFailure) serverLost ??= found;
-        else changed = found;
-        if (found) break;
-      }
-    }
+    settings.progress.start(scheduler.add(selectShard(options.units, options.shard)));
+    await scheduler.run();
   } finally {
-    options.onSeries?.(null);
     log.close();
-    progress.finish();
+    settings.progress.finish();
   }
-  if (unitFailure !== null) throw unitFailure;
-  if (changed !== null) throw changed;
-  if (modelLost !== null) {
-    throw new InfrastructureError(
-      `model '${modelLost}' stopped answering during the run ("model missing")`,
-      provider.info.provider === "ollama" ? `ollama pull ${modelLost}` : void 0
-    );
-  }
-  if (serverLost !== null) {
-    const lost = serverLost;
-    throw new InfrastructureError(
-      `the model server at ${server.host} stopped answering during the run: ${lost.message}`,
-      "finished outcomes are in the sample log; run the same command again to resume"
-    );
-  }
-  const records = latestRecords([...carried, ...emitted]);
+  throwIfFailed(scheduler, policy, options.provider, server);
   return {
-    cancelled: signal.aborted,
+    cancelled: settings.signal.aborted,
     server,
     models: metadata,
     loadedBefore,
     warnings,
     recovered,
-    requests: tallyRequests(records, options.models, perturbedShare),
-    records,
+    records: latestRecords([...scheduler.carried, ...scheduler.emitted]),
     shard: shardLabel(options.shard),
-    units: { planned: planned.length, skipped, executed },
-    calls,
-    series
+    units: scheduler.units,
+    calls: policy.calls,
+    series: scheduler.series
   };
 }
+function throwIfFailed(scheduler, policy, provider, server) {
+  if (scheduler.unitFailure !== null) throw scheduler.unitFailure;
+  if (scheduler.changed !== null) throw scheduler.changed;
+  if (policy.modelLost !== null) {
+    throw new InfrastructureError(
+      `model '${policy.modelLost}' stopped answering during the run ("model missing")`,
+      provider.info.provider === "ollama" ? `ollama pull ${policy.modelLost}` : void 0
+    );
+  }
+  if (policy.serverLost !== null) {
+    throw new InfrastructureError(
+      `the model server at ${server.host} stopped answering during the run: ${policy.serverLost.message}`,
+      "finished outcomes are in the sample log; run the same command again to resume"
+    );
+  }
+}
 
-// src/job/run.ts
+// src/pipeline/run.ts
 function sampleLogPath(options) {
   const { config: config2 } = options.loaded;
-  return path14.resolve(config2.output.log ?? path14.join(config2.output.dir, "samples.jsonl"));
+  return path13.resolve(config2.output.log ?? path13.join(config2.output.dir, "samples.jsonl"));
 }
 var CACHED_LOG = "samples.jsonl";
 async function runJob(options) {
   const { loaded } = options;
   const { config: config2 } = loaded;
   const limit2 = options.limit ?? null;
-  const { ctx, checks, units: units2, provider } = await prepareJob(loaded, {
-    provider: options.provider,
-    limit: limit2
-  });
+  const prepared = await prepareJob(loaded, { provider: options.provider, limit: limit2 });
+  if (prepared.growth && options.shard) {
+    throw new InputError(
+      "churn.sampling: adaptive plans each stage from both models' answers, which one shard of the plan does not hold",
+      ["run without --shard / the shard input, or set churn.sampling: fixed to split the run"]
+    );
+  }
   if (config2.output.history && !config2.models.candidate) {
-    await readHistory(path14.resolve(config2.output.history));
+    await readHistory(path13.resolve(config2.output.history));
   }
   const logPath = sampleLogPath(options);
-  await mkdir3(path14.dirname(logPath), { recursive: true });
+  await mkdir3(path13.dirname(logPath), { recursive: true });
   const stream = options.progress ?? process.stderr;
-  const cached2 = options.cacheDir ? path14.resolve(options.cacheDir, CACHED_LOG) : null;
+  const models = modelOrder2(prepared.ctx);
+  const cached2 = await restoreLog(options, logPath, models, stream);
+  const { result, operations, gpuCsv } = await measure(options, prepared, logPath, stream);
+  for (const note of result.recovered)
+    stream.write(`note: ${note}
+`);
+  if (cached2) await keepInCache(logPath, cached2, options.keepHistory ? null : models, stream);
+  const outcome2 = await analyseLogs({
+    loaded,
+    logs: [logPath],
+    checks: prepared.checks,
+    plan: prepared.units,
+    cancelled: result.cancelled,
+    limit: limit2,
+    operations,
+    // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
+    appendHistory: result.shard === null && limit2 === null && !result.cancelled,
+    shard: options.shard ?? null
+  });
+  if (gpuCsv) outcome2.files.extra = [...outcome2.files.extra ?? [], gpuCsv];
+  return outcome2;
+}
+async function restoreLog(options, logPath, models, stream) {
+  const cached2 = options.cacheDir ? path13.resolve(options.cacheDir, CACHED_LOG) : null;
   if (options.fresh) {
     const kept = await setAsideLog(logPath);
     if (kept) stream.write(`model-gate: --fresh: the previous sample log is kept as ${kept}
 `);
   } else if (cached2 && existsSync9(cached2) && !existsSync9(logPath)) {
-    await copyFile(cached2, logPath);
+    if (options.keepHistory) await copyWhole(cached2, logPath);
+    else {
+      const pruned = await pruneLog(cached2, logPath, models);
+      stream.write(`model-gate: cache: ${pruneNote(pruned, path13.basename(cached2))}
+`);
+    }
   }
+  return cached2;
+}
+async function keepInCache(logPath, cached2, models, stream) {
+  await mkdir3(path13.dirname(cached2), { recursive: true });
+  if (models === null) {
+    await copyWhole(logPath, cached2);
+    return;
+  }
+  const pruned = await pruneLog(logPath, cached2, models);
+  if (pruned.dropped > 0) {
+    stream.write(`model-gate: cache: ${pruneNote(pruned, path13.basename(cached2))}
+`);
+  }
+}
+async function copyWhole(source, target) {
+  const partial2 = `${target}.copying`;
+  await copyFile(source, partial2);
+  await rename(partial2, target);
+}
+async function measure(options, prepared, logPath, stream) {
+  const { config: config2 } = options.loaded;
+  const { ctx, units: units2, growth, provider } = prepared;
   const interactive = options.interactive ?? Boolean(stream.isTTY);
-  const models = modelOrder(ctx);
-  const gpuCsv = path14.resolve(config2.output.dir, GPU_CSV);
+  const models = modelOrder2(ctx);
+  const gpuCsv = path13.resolve(config2.output.dir, GPU_CSV);
   const sampler = await startGpuSampler({
     intervalS: config2.runner.gpuSampleS,
     csvPath: gpuCsv,
@@ -53656,6 +55204,7 @@ async function runJob(options) {
   const result = await runPlan({
     provider,
     units: units2,
+    growth,
     models,
     logPath,
     concurrency: config2.runner.concurrency,
@@ -53663,13 +55212,14 @@ async function runJob(options) {
     retries: config2.runner.retries,
     warmup: config2.runner.warmup,
     numCtx: config2.runner.numCtx,
-    perturbedTimeoutShare: config2.runner.perturbedTimeoutShare,
     shard: options.shard ?? null,
-    limit: limit2,
+    limit: options.limit ?? null,
     signal: options.signal,
     progress: createProgress({ stream, interactive }),
     unloadOthers: config2.runner.unloadOthers,
-    onSeries: (model) => sampler.mark(model)
+    onSeries: (model) => sampler.mark(model),
+    // The log is read again, streamed, to analyse it: the run keeps no record in memory.
+    keepRecords: false
   }).finally(stopSampler);
   const gpu = await stopSampler();
   const operations = {
@@ -53681,32 +55231,14 @@ async function runJob(options) {
       note: `${gpu.note} (this machine's GPU; the model server is at ${provider.info.host})`
     }
   };
-  for (const note of result.recovered) stream.write(`note: ${note}
-`);
-  if (cached2) {
-    await mkdir3(path14.dirname(cached2), { recursive: true });
-    await copyFile(logPath, cached2);
-  }
-  const outcome2 = await analyseLogs({
-    loaded,
-    logs: [logPath],
-    checks,
-    cancelled: result.cancelled,
-    limit: limit2,
-    operations,
-    // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
-    appendHistory: result.shard === null && limit2 === null && !result.cancelled,
-    shard: options.shard ?? null
-  });
-  if (gpu.file) outcome2.files.extra = [...outcome2.files.extra ?? [], gpuCsv];
-  return outcome2;
+  return { result, operations, gpuCsv: gpu.file ? gpuCsv : null };
 }
 async function setAsideLog(logPath, now = /* @__PURE__ */ new Date()) {
   if (!existsSync9(logPath)) return null;
   const stamp = now.toISOString().replace(/\.\d+Z$/, "").replace(/:/g, "-");
-  const { dir, name, ext } = path14.parse(logPath);
-  let target = path14.join(dir, `${name}.${stamp}${ext}`);
-  for (let n = 2; existsSync9(target); n++) target = path14.join(dir, `${name}.${stamp}-${n}${ext}`);
+  const { dir, name, ext } = path13.parse(logPath);
+  let target = path13.join(dir, `${name}.${stamp}${ext}`);
+  for (let n = 2; existsSync9(target); n++) target = path13.join(dir, `${name}.${stamp}-${n}${ext}`);
   await rename(logPath, target);
   return target;
 }
@@ -53719,7 +55251,7 @@ function isLocalServer(host) {
   }
 }
 
-// src/job/demo.ts
+// src/pipeline/demo.ts
 var DEMO_SCENARIOS = {
   /** The candidate gains overall but loses law, grows overconfident, merges two assistants. */
   demo: { candidate: "demo-cand:1b", expected: "fail" },
@@ -53733,11 +55265,11 @@ async function runDemo(options) {
     scenario: scenarioPath(options.scenario)
   });
   try {
-    const outDir = path15.resolve(options.outDir);
-    const logPath = path15.join(outDir, "samples.jsonl");
+    const outDir = path14.resolve(options.outDir);
+    const logPath = path14.join(outDir, "samples.jsonl");
     await rm(logPath, { force: true });
     const loaded = loadConfig({
-      file: path15.join(packageRoot(), "fixtures", "demo", "model-gate.yml"),
+      file: path14.join(packageRoot(), "fixtures", "demo", "model-gate.yml"),
       env: {},
       overrides: [
         { path: ["provider", "host"], value: simulator.url, source: "the demo" },
@@ -53762,10 +55294,10 @@ async function runDemo(options) {
   }
 }
 
-// src/job/init.ts
+// src/pipeline/init.ts
 import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
 import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
-import path16 from "node:path";
+import path15 from "node:path";
 
 // src/config/jsonSchema.ts
 function configSchemaUrl(version4) {
@@ -53776,7 +55308,7 @@ function schemaModeline(version4) {
 }
 var SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
-// src/job/init.ts
+// src/pipeline/init.ts
 var STARTER_PATHS = {
   config: "model-gate.yml",
   items: "items/items.yml",
@@ -53785,7 +55317,7 @@ var STARTER_PATHS = {
 };
 function starterFiles(options = {}) {
   const root = packageRoot();
-  const read = (...parts) => readFileSync9(path16.join(root, ...parts), "utf8");
+  const read = (...parts) => readFileSync9(path15.join(root, ...parts), "utf8");
   return [
     { file: STARTER_PATHS.config, text: starterConfig(options) },
     {
@@ -53805,7 +55337,7 @@ ${stripLeadingComments(read("fixtures", "personas", "catalogue.yml"))}`
 }
 async function initProject(options) {
   const files = starterFiles(options);
-  const existing = files.filter((f) => existsSync10(path16.join(options.dir, f.file)));
+  const existing = files.filter((f) => existsSync10(path15.join(options.dir, f.file)));
   if (existing.length > 0) {
     throw new InputError(
       `${existing.map((f) => f.file).join(", ")}: already exists; model-gate init never overwrites a file`,
@@ -53816,8 +55348,8 @@ async function initProject(options) {
   }
   const written = [];
   for (const { file: file2, text: text3 } of files) {
-    const target = path16.join(options.dir, file2);
-    await mkdir4(path16.dirname(target), { recursive: true });
+    const target = path15.join(options.dir, file2);
+    await mkdir4(path15.dirname(target), { recursive: true });
     await writeFile2(target, text3, { flag: "wx" });
     written.push(target);
   }
@@ -53878,6 +55410,18 @@ function wantsColour(stream, env = process.env) {
   return stream.isTTY === true;
 }
 
+// src/signals.ts
+var STOP_SIGNALS = ["SIGINT", "SIGTERM"];
+function onStopSignals(handler, options = {}) {
+  for (const name of STOP_SIGNALS) {
+    if (options.once) process.once(name, handler);
+    else process.on(name, handler);
+  }
+  return () => {
+    for (const name of STOP_SIGNALS) process.off(name, handler);
+  };
+}
+
 // node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
@@ -53936,8 +55480,7 @@ function overrideOptions(names) {
 function collectOverrides(options) {
   const given = {};
   for (const name of Object.keys(OVERRIDABLE)) {
-    const key = name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-    const value3 = options[key];
+    const value3 = options[kebabToCamel(name)];
     if (typeof value3 === "string") given[name] = value3;
   }
   return given;
@@ -53948,7 +55491,7 @@ function loadConfigFromFlags(options, exclude = []) {
   const file2 = typeof options.config === "string" ? options.config : void 0;
   return loadConfig({
     file: file2,
-    required: file2 !== void 0 && file2 !== DEFAULT_CONFIG_FILE,
+    required: configFileRequired(file2),
     overrides: toOverrides(given, (n) => `flag --${n}`)
   });
 }
@@ -53968,15 +55511,7 @@ model-gate: ${name} received, stopping; the sample log keeps every finished requ
     );
     controller.abort(new Error(`interrupted by ${name}`));
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    }
-  };
+  return { signal: controller.signal, dispose: onStopSignals(onSignal) };
 }
 
 // src/cli/program.ts
@@ -54012,6 +55547,7 @@ function describeSystemError(error62) {
 }
 
 // src/cli/program.ts
+init_format();
 var EXIT_CODES_HELP = `
 Exit codes:
   0  pass (warnings allowed)
@@ -54041,28 +55577,33 @@ function buildProgram(handlers2, io, setExit) {
     try {
       setExit(await handler(options, io));
     } catch (error62) {
-      if (options.json === true && isGateError(error62)) {
-        io.stdout(
-          `${JSON.stringify(
-            {
-              verdict: null,
-              exitCode: error62.exitCode,
-              error: {
-                message: error62.message,
-                details: error62 instanceof InputError ? error62.details : [],
-                hint: error62 instanceof InfrastructureError ? error62.hint ?? null : null
-              }
-            },
-            null,
-            2
-          )}
-`
-        );
-      }
+      if (options.json === true && isGateError(error62)) io.stdout(jsonErrorAnswer(error62));
       throw error62;
     }
   };
-  program2.command("run").description(
+  addRunCommands(program2, handlers2, wrap);
+  addReportCommands(program2, handlers2, wrap);
+  addDragonCommands(program2, handlers2, wrap);
+  return program2;
+}
+function jsonErrorAnswer(error62) {
+  const answer = {
+    verdict: null,
+    exitCode: error62.exitCode,
+    error: {
+      message: error62.message,
+      details: error62 instanceof InputError ? error62.details : [],
+      hint: error62 instanceof InfrastructureError ? error62.hint ?? null : null
+    }
+  };
+  return `${JSON.stringify(answer, null, 2)}
+`;
+}
+function withRunOverrides(command) {
+  for (const option of overrideOptions(RUN_OVERRIDES)) command.addOption(option);
+}
+function addRunCommands(program2, handlers2, wrap) {
+  const run = program2.command("run").description(
     "Evaluate the baseline and candidate models, analyse, write the report and exit with the verdict"
   ).option("-c, --config <file>", "config file", "model-gate.yml").addOption(
     new Option(
@@ -54074,6 +55615,9 @@ function buildProgram(handlers2, io, setExit) {
       "--cache-dir <dir>",
       "reuse and refresh a sample log kept across runs (actions/cache)"
     )
+  ).option(
+    "--keep-history",
+    "with --cache-dir: keep the records of models no longer in the config (by default the cached log keeps only the models measured now)"
   ).addOption(
     new Option(
       "--limit <n>",
@@ -54086,14 +55630,16 @@ function buildProgram(handlers2, io, setExit) {
     "after",
     "\nExamples:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10\n  model-gate run --limit 3      # a smoke run: is everything wired up?"
   ).action(wrap(handlers2.run));
-  for (const option of overrideOptions(RUN_OVERRIDES)) program2.commands.at(-1)?.addOption(option);
-  program2.command("validate").description(
+  withRunOverrides(run);
+  const validate2 = program2.command("validate").description(
     "Check the config, items and persona catalogue as run would, without contacting a server; print the plan"
   ).option("-c, --config <file>", "config file", "model-gate.yml").action(wrap(handlers2.validate));
-  for (const option of overrideOptions(RUN_OVERRIDES)) program2.commands.at(-1)?.addOption(option);
+  withRunOverrides(validate2);
   program2.command("init").description(
     "Write a starter model-gate.yml, items file, persona catalogue and pull-request workflow (never overwrites)"
   ).option("--dir <folder>", "where to write them", ".").option("--baseline <tag>", "baseline model tag for the starter config").option("--candidate <tag>", "candidate model tag for the starter config").action(wrap(handlers2.init));
+}
+function addReportCommands(program2, handlers2, wrap) {
   program2.command("analyze").description(
     "Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called"
   ).requiredOption("--log <file...>", "sample log(s) to analyse (repeat or list several)").option("-c, --config <file>", "config file the logs were produced with", "model-gate.yml").option("--out <dir>", "output directory (default: output.dir of the config)").option("--previous <report>", "dragon nightly mode: a previous report.json to compare with").option("--fail-on <when>", "regression | inconclusive | never").addOption(new Option("--baseline <tag>", "baseline model tag (models.baseline)")).addOption(new Option("--candidate <tag>", "candidate model tag (models.candidate)")).option("--json", "print the verdict and paths as JSON on stdout").addHelpText(
@@ -54111,12 +55657,13 @@ function buildProgram(handlers2, io, setExit) {
   program2.command("simulate").description(
     "Start the Ollama-compatible simulator on loopback (scripted models, for tests and dry runs)"
   ).option("--port <n>", "port (0 picks a free one)", "11435").option("--host <address>", "loopback address to bind", "127.0.0.1").option("--scenario <file>", "scenario file or built-in name (demo, aa)", "demo").action(wrap(handlers2.simulate));
+}
+function addDragonCommands(program2, handlers2, wrap) {
   const dragon = program2.command("dragon").description("The maze game behind the dragon check");
   dragon.command("maze").description(
     "Print the maze of a seed (protocol dragon-calibration/1): drawing, camp, treasure, walls"
-  ).requiredOption("--seed <n>", "maze seed (integer \u2265 0)").option("--walls <n>", "interior walls", "40").option("--json", "print JSON (camp, treasure, walls as cell+side pairs, wall count)").action(wrap(handlers2.dragonMaze));
-  dragon.command("play").description("Play a reference player (no model) over seeds and print its calibration").requiredOption("--player <name>", "random | overconfident | careful").option("--seeds <list>", "seeds, e.g. 0-9 or 0-4,7", "0-9").option("--walls <n>", "interior walls", "40").option("--json", "print JSON").action(wrap(handlers2.dragonPlay));
-  return program2;
+  ).requiredOption("--seed <n>", "maze seed (integer \u2265 0)").option("--walls <n>", "interior walls", String(DEFAULT_WALLS)).option("--json", "print JSON (camp, treasure, walls as cell+side pairs, wall count)").action(wrap(handlers2.dragonMaze));
+  dragon.command("play").description("Play a reference player (no model) over seeds and print its calibration").requiredOption("--player <name>", "random | overconfident | careful").option("--seeds <list>", "seeds, e.g. 0-9 or 0-4,7", "0-9").option("--walls <n>", "interior walls", String(DEFAULT_WALLS)).option("--json", "print JSON").action(wrap(handlers2.dragonPlay));
 }
 async function runCli(argv, handlers2, given) {
   const colour = given.colour ?? wantsColour(process.stdout);
@@ -54151,7 +55698,7 @@ async function runCli(argv, handlers2, given) {
 `);
       return system.exitCode;
     }
-    const message = error62 instanceof Error ? error62.message : String(error62);
+    const message = errorMessage(error62);
     io.stderr(`model-gate: internal error: ${message}
 `);
     if (process.env.MODEL_GATE_DEBUG && error62 instanceof Error && error62.stack)
@@ -54200,13 +55747,24 @@ function describeOutcome(outcome2, paint = plain) {
   lines.push("", `report:  ${files.report}`, `summary: ${files.summary}`);
   if (files.charts.length > 0)
     lines.push(
-      `charts:  ${files.charts.map((c) => path17.basename(c)).join(", ")} (in ${files.dir})`
+      `charts:  ${files.charts.map((c) => path16.basename(c)).join(", ")} (in ${files.dir})`
     );
   lines.push(`log:     ${files.logs.join(", ")}`, "");
   return lines.join("\n");
 }
-function describeValidated(file2, checks, units2) {
-  const lines = [`${path17.basename(file2)}: valid (config, items, catalogue; no server contacted)`];
+function adaptiveNotes(config2, units2) {
+  const churn = config2.churn;
+  if (!config2.checks.includes("churn") || churn.sampling !== "adaptive") return [];
+  const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);
+  const firstStage = units2.filter((u) => u.check === "churn" && u.model === config2.models.baseline);
+  const items2 = Math.round(firstStage.length / perItem);
+  const most = items2 * (churn.samplesMax + (churn.greedy ? 1 : 0));
+  return [
+    `churn: adaptive sampling: the counts above are the first stage (${churn.samplesFirst} samples per item); later stages follow the answers, up to ${most} calls per model (${items2} items \xD7 ${churn.samplesMax} samples${churn.greedy ? " + greedy" : ""})`
+  ];
+}
+function describeValidated(file2, checks, units2, notes = []) {
+  const lines = [`${path16.basename(file2)}: valid (config, items, catalogue; no server contacted)`];
   const models = [...new Set(units2.map((u) => u.model))];
   for (const check2 of checks) {
     const own2 = units2.filter((u) => u.check === check2);
@@ -54219,6 +55777,7 @@ function describeValidated(file2, checks, units2) {
   }
   lines.push(
     `  plan: about ${expectedCalls(units2)} calls expected, ${plannedCalls(units2)} at most (maze games end at different lengths)`,
+    ...notes.map((note) => `  ${note}`),
     ""
   );
   return lines.join("\n");
@@ -54259,6 +55818,7 @@ var handlers = {
         loaded,
         shard,
         cacheDir: typeof options.cacheDir === "string" ? options.cacheDir : null,
+        keepHistory: options.keepHistory === true,
         limit: options.limit === void 0 ? null : integerFlag(options.limit, "--limit", 1),
         fresh: options.fresh === true,
         signal: interrupt.signal
@@ -54274,7 +55834,7 @@ var handlers = {
     const file2 = typeof options.config === "string" ? options.config : void 0;
     const loaded = loadConfig({
       file: file2,
-      required: file2 !== "model-gate.yml" || existsSync11("model-gate.yml"),
+      required: configFileRequired(file2),
       overrides: toOverrides(
         { "fail-on": given["fail-on"], baseline: given.baseline, candidate: given.candidate },
         (n) => `flag --${n}`
@@ -54284,7 +55844,7 @@ var handlers = {
       loaded,
       logs,
       outDir: typeof options.out === "string" ? options.out : void 0,
-      previousReport: typeof options.previous === "string" ? path17.resolve(options.previous) : void 0,
+      previousReport: typeof options.previous === "string" ? path16.resolve(options.previous) : void 0,
       requireMatchingLogs: true
     });
     return printOutcome(outcome2, options.json === true, out);
@@ -54292,11 +55852,12 @@ var handlers = {
   async validate(options, { stdout: out }) {
     const loaded = loadConfigFromFlags(options);
     const { ctx, units: units2 } = await prepareJob(loaded);
-    out(describeValidated(loaded.file ?? "config (defaults and flags)", ctx.config.checks, units2));
+    const file2 = loaded.file ?? "config (defaults and flags)";
+    out(describeValidated(file2, ctx.config.checks, units2, adaptiveNotes(ctx.config, units2)));
     return ExitCode.pass;
   },
   async init(options, { stdout: out }) {
-    const dir = path17.resolve(typeof options.dir === "string" ? options.dir : ".");
+    const dir = path16.resolve(typeof options.dir === "string" ? options.dir : ".");
     const written = await initProject({
       dir,
       baseline: typeof options.baseline === "string" ? options.baseline : void 0,
@@ -54305,7 +55866,7 @@ var handlers = {
     out(
       `${[
         "wrote:",
-        ...written.map((f) => `  ${path17.relative(process.cwd(), f) || f}`),
+        ...written.map((f) => `  ${path16.relative(process.cwd(), f) || f}`),
         "",
         "next: edit the model tags in model-gate.yml, then check everything without a server:",
         "  npx model-gate validate",
@@ -54372,24 +55933,21 @@ var handlers = {
 use it with: OLLAMA_HOST=${simulator.url} model-gate run \u2026   (Ctrl-C to stop)
 `
     );
-    await new Promise((resolve4) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        resolve4();
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
+    await new Promise((resolve3) => {
+      const stop = onStopSignals(() => {
+        stop();
+        resolve3();
+      });
     });
     await simulator.close();
     return ExitCode.pass;
   },
   async dragonMaze(options, { stdout: out }) {
     const seed = integerFlag(options.seed, "--seed");
-    const walls = integerFlag(options.walls ?? "40", "--walls");
-    if (walls > 49)
+    const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), "--walls");
+    if (walls > MAX_WALLS)
       throw new InputError(
-        `flag --walls: at most 49 interior walls keep an 8\xD78 maze connected, got ${walls}`
+        `flag --walls: at most ${MAX_WALLS} interior walls keep an 8\xD78 maze connected, got ${walls}`
       );
     out(renderMaze(seed, walls, options.json === true));
     return ExitCode.pass;
@@ -54406,7 +55964,7 @@ use it with: OLLAMA_HOST=${simulator.url} model-gate run \u2026   (Ctrl-C to sto
       throw new InputError(
         `flag --seeds: expected a range such as "0-9" or "0-4,7", got ${JSON.stringify(options.seeds)}`
       );
-    const walls = integerFlag(options.walls ?? "40", "--walls");
+    const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), "--walls");
     const model = `player:${player}`;
     const loaded = loadConfig({
       file: null,
@@ -54426,7 +55984,7 @@ use it with: OLLAMA_HOST=${simulator.url} model-gate run \u2026   (Ctrl-C to sto
       out(`${JSON.stringify(section, null, 2)}
 `);
     } else {
-      const { renderDragonSection: renderDragonSection2 } = await Promise.resolve().then(() => (init_dragon(), dragon_exports));
+      const { renderDragonSection: renderDragonSection2 } = await Promise.resolve().then(() => (init_markdown2(), markdown_exports));
       out(`${renderDragonSection2(section)}
 `);
     }
