@@ -18,7 +18,13 @@ import {
 } from '../../stats/text/nearestCentroid.js';
 import type { Vector } from '../../stats/text/vectors.js';
 import type { CollectedAnswer } from './answers.js';
-import type { ConfusedPair, PersonasAssistant, ProbeAccuracy, Recognition } from './section.js';
+import type {
+  ConfusedPair,
+  PersonasAssistant,
+  PersonasModelResult,
+  ProbeAccuracy,
+  Recognition,
+} from './section.js';
 
 export interface DiscriminabilityInput {
   assistants: readonly PersonasAssistant[];
@@ -30,20 +36,26 @@ export interface DiscriminabilityInput {
   seed: number;
 }
 
-export interface Discriminability {
+/**
+ * What one model's answers show: the section's own fields (one definition, in section.ts), plus
+ * each answer's attribution and similarity, which the swap test and the controls read.
+ */
+export type Discriminability = Pick<
+  PersonasModelResult,
+  | 'correct'
+  | 'accuracy'
+  | 'chance'
+  | 'permutation'
+  | 'confusion'
+  | 'unattributed'
+  | 'recognition'
+  | 'confusedPairs'
+  | 'mostConfusedPair'
+  | 'probes'
+> & {
   attributed: (number | null)[];
   similarity: (number | null)[];
-  correct: number;
-  accuracy: number | null;
-  chance: number;
-  permutation: { runs: number; seed: number; p: number | null; meanAccuracy: number | null };
-  confusion: number[][];
-  unattributed: number[];
-  recognition: Recognition[];
-  confusedPairs: ConfusedPair[];
-  mostConfusedPair: ConfusedPair | null;
-  probes: ProbeAccuracy[];
-}
+};
 
 export function measureDiscriminability(input: DiscriminabilityInput): Discriminability {
   const { assistants, answers } = input;

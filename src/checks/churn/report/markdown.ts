@@ -70,17 +70,22 @@ function itemTable(rows: readonly ItemRow[]): string {
   return table(
     ['item', 'domain', 'p before', 'p after', 'Δp', 'q (Fisher, BH)', 'RCI', 'greedy'],
     rows.map((r) => [
-      escapeText(r.id),
-      escapeText(r.domain),
-      num(r.p[0], 2),
-      num(r.p[1], 2),
-      num(r.delta, 2),
+      ...changeCells(r),
       r.q === null ? '–' : r.q < 0.001 ? r.q.toExponential(1) : num(r.q, 3),
       num(r.rci, 2),
       `${greedyMark(r.greedy[0])}→${greedyMark(r.greedy[1])}`,
     ]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'c'],
   );
+}
+
+/** The cells both estimators' item tables start with: which item, and how p moved. */
+function changeCells(
+  r:
+    | Pick<ItemRow, 'id' | 'domain' | 'p' | 'delta'>
+    | Pick<ExactItemRow, 'id' | 'domain' | 'p' | 'delta'>,
+): string[] {
+  return [escapeText(r.id), escapeText(r.domain), num(r.p[0], 2), num(r.p[1], 2), num(r.delta, 2)];
 }
 
 function greedyMark(value: boolean | null): string {
@@ -347,13 +352,7 @@ function exactModelRow(label: string, m: ExactModelSummary): string[] {
 function exactItemTable(rows: readonly ExactItemRow[]): string {
   return table(
     ['item', 'domain', 'p before', 'p after', 'Δp'],
-    rows.map((r) => [
-      escapeText(r.id),
-      escapeText(r.domain),
-      num(r.p[0], 2),
-      num(r.p[1], 2),
-      num(r.delta, 2),
-    ]),
+    rows.map((r) => changeCells(r)),
     ['l', 'l', 'r', 'r', 'r'],
   );
 }
