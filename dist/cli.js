@@ -39209,17 +39209,16 @@ function itemTable(rows2) {
   return table(
     ["item", "domain", "p before", "p after", "\u0394p", "q (Fisher, BH)", "RCI", "greedy"],
     rows2.map((r) => [
-      escapeText(r.id),
-      escapeText(r.domain),
-      num(r.p[0], 2),
-      num(r.p[1], 2),
-      num(r.delta, 2),
+      ...changeCells(r),
       r.q === null ? "\u2013" : r.q < 1e-3 ? r.q.toExponential(1) : num(r.q, 3),
       num(r.rci, 2),
       `${greedyMark(r.greedy[0])}\u2192${greedyMark(r.greedy[1])}`
     ]),
     ["l", "l", "r", "r", "r", "r", "r", "c"]
   );
+}
+function changeCells(r) {
+  return [escapeText(r.id), escapeText(r.domain), num(r.p[0], 2), num(r.p[1], 2), num(r.delta, 2)];
 }
 function greedyMark(value3) {
   return value3 === null ? "\u2013" : value3 ? "\u2713" : "\u2717";
@@ -39427,13 +39426,7 @@ function exactModelRow(label2, m) {
 function exactItemTable(rows2) {
   return table(
     ["item", "domain", "p before", "p after", "\u0394p"],
-    rows2.map((r) => [
-      escapeText(r.id),
-      escapeText(r.domain),
-      num(r.p[0], 2),
-      num(r.p[1], 2),
-      num(r.delta, 2)
-    ]),
+    rows2.map((r) => changeCells(r)),
     ["l", "l", "r", "r", "r"]
   );
 }
