@@ -87,10 +87,10 @@ churn:
     const { code, stdout, stderr } = await cli(['validate', '--config', file, ...NO_SERVER]);
     expect(stderr).toBe('');
     expect(code).toBe(ExitCode.pass);
-    // 63 items × (5 first-stage samples + 1 greedy) per model now; at most 63 × (25 + 1).
-    expect(stdout).toContain('churn: 756 units, calls 378 for base:1b, 378 for cand:1b');
+    // 63 items × (3 first-stage samples + 1 greedy) per model now; at most 63 × (23 + 1).
+    expect(stdout).toContain('churn: 504 units, calls 252 for base:1b, 252 for cand:1b');
     expect(stdout).toContain(
-      'churn: adaptive sampling: the counts above are the first stage (5 samples per item); later stages follow the answers, up to 1638 calls per model (63 items × 25 samples + greedy)',
+      'churn: adaptive sampling: the counts above are the first stage (3 samples per item); later stages follow the answers, up to 1512 calls per model (63 items × 23 samples + greedy)',
     );
   });
 });

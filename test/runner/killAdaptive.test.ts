@@ -62,6 +62,8 @@ output: { dir: ${path.join(root, name)} }
 churn:
   items: ${path.join(root, 'items.yml')}
   sampling: adaptive
+  samples-first: 5
+  samples-step: 5
   samples-max: 20
   settled-share: 0.05
   futility-p: 0.3

@@ -34,14 +34,14 @@ export const churnSettingsSchema = z
      * (docs/adaptive-sampling.md).
      */
     sampling: z.enum(['fixed', 'adaptive']).default('fixed'),
-    samplesFirst: z.number().int().min(2).max(1000).default(5),
+    samplesFirst: z.number().int().min(2).max(1000).default(3),
     samplesStep: z.number().int().min(1).max(1000).default(5),
-    samplesMax: z.number().int().min(2).max(1000).default(25),
+    samplesMax: z.number().int().min(2).max(1000).default(23),
     /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
     settledShare: z.number().min(0).lt(0.5).default(0.1),
     /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
-    futilityP: z.number().gt(0).max(1).default(0.2),
-    futilityFrom: z.number().int().min(1).max(1000).default(15),
+    futilityP: z.number().gt(0).max(1).default(0.05),
+    futilityFrom: z.number().int().min(1).max(1000).default(14),
     temperature: z.number().min(0).max(2).default(0.7),
     baseSeed: z.number().int().min(0).default(1000),
     greedy: z.boolean().default(true),

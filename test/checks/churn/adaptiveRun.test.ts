@@ -82,6 +82,8 @@ function config(dir: string, churn: Record<string, unknown>) {
 // chooses): stops at 5, 10 and 15 samples all occur with these 63 items.
 const DESIGN = {
   sampling: 'adaptive',
+  samplesFirst: 5,
+  samplesStep: 5,
   samplesMax: 20,
   settledShare: 0.05,
   futilityP: 0.3,
@@ -151,7 +153,7 @@ describe('adaptive sampling against the simulator', () => {
     expect((fixedRun.report.checks.churn as SampledChurnSection).sampling).toBeUndefined();
     const before = requestsMade();
     const adaptive = await runJob({
-      loaded: config('shared', { sampling: 'adaptive', samplesMax: 10 }),
+      loaded: config('shared', { sampling: 'adaptive', samplesFirst: 5, samplesStep: 5, samplesMax: 10 }),
       progress: quiet,
     });
     expect(requestsMade()).toBe(before);
