@@ -32033,14 +32033,14 @@ var churnSettingsSchema = external_exports.object({
    * (docs/adaptive-sampling.md).
    */
   sampling: external_exports.enum(["fixed", "adaptive"]).default("fixed"),
-  samplesFirst: external_exports.number().int().min(2).max(1e3).default(5),
+  samplesFirst: external_exports.number().int().min(2).max(1e3).default(3),
   samplesStep: external_exports.number().int().min(1).max(1e3).default(5),
-  samplesMax: external_exports.number().int().min(2).max(1e3).default(25),
+  samplesMax: external_exports.number().int().min(2).max(1e3).default(23),
   /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
   settledShare: external_exports.number().min(0).lt(0.5).default(0.1),
   /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
-  futilityP: external_exports.number().gt(0).max(1).default(0.2),
-  futilityFrom: external_exports.number().int().min(1).max(1e3).default(15),
+  futilityP: external_exports.number().gt(0).max(1).default(0.05),
+  futilityFrom: external_exports.number().int().min(1).max(1e3).default(14),
   temperature: external_exports.number().min(0).max(2).default(0.7),
   baseSeed: external_exports.number().int().min(0).default(1e3),
   greedy: external_exports.boolean().default(true),
