@@ -153,7 +153,12 @@ describe('adaptive sampling against the simulator', () => {
     expect((fixedRun.report.checks.churn as SampledChurnSection).sampling).toBeUndefined();
     const before = requestsMade();
     const adaptive = await runJob({
-      loaded: config('shared', { sampling: 'adaptive', samplesFirst: 5, samplesStep: 5, samplesMax: 10 }),
+      loaded: config('shared', {
+        sampling: 'adaptive',
+        samplesFirst: 5,
+        samplesStep: 5,
+        samplesMax: 10,
+      }),
       progress: quiet,
     });
     expect(requestsMade()).toBe(before);
