@@ -2,7 +2,6 @@
  * A run killed with SIGKILL mid-way and run again must end with exactly one record per key
  * and the same outcomes as a run that was never interrupted.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { runPlan } from '../../src/runner/run.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';
 import { KILL_MODELS, KILL_SCENARIO, killPlan } from './killPlan.js';
+import { runAndKill } from './runAndKill.js';
 import { ollamaFor, requestsOf, simulate, tempLog } from './simulated.js';
 
 let sim: RunningSimulator | null = null;
@@ -20,32 +20,6 @@ afterEach(async () => {
 });
 
 const childScript = fileURLToPath(new URL('./killChild.ts', import.meta.url));
-
-/** Starts the child and SIGKILLs it once it has reported `killAfter` finished calls. */
-function runAndKill(url: string, log: string, killAfter: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', childScript, url, log], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let reported = 0;
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) {
-        const match = /^done (\d+)$/.exec(line);
-        if (match) reported = Number(match[1]);
-        if (reported >= killAfter && child.exitCode === null) child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') resolve(reported);
-      else reject(new Error(`child ended by itself (code ${code}) before the kill: ${stderr}`));
-    });
-  });
-}
 
 function outcomes(records: readonly SampleRecord[]): string[] {
   return records
@@ -57,7 +31,7 @@ function outcomes(records: readonly SampleRecord[]): string[] {
 it('a run killed mid-way and resumed equals an uninterrupted run', async () => {
   sim = await simulate(KILL_SCENARIO);
   const killedLog = tempLog();
-  const reported = await runAndKill(sim.url, killedLog, 8);
+  const reported = await runAndKill(childScript, [sim.url, killedLog], 8);
   expect(reported).toBeGreaterThanOrEqual(8);
 
   const afterKill = await readSampleLogs([killedLog]);

@@ -3,7 +3,6 @@
  * log (each item's path replayed from the records already there), asks no sample the log
  * holds, and ends with the log and the report of a run that was never interrupted.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { prepareJob } from '../../src/pipeline/prepare.js';
 import { runPlan } from '../../src/runner/run.js';
 import { readSampleLogs, type SampleRecord } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { runAndKill } from './runAndKill.js';
 
 const childScript = fileURLToPath(new URL('./killAdaptiveChild.ts', import.meta.url));
 let sim: RunningSimulator;
@@ -98,32 +98,6 @@ async function runToEnd(file: string) {
   return { result, report, logPath };
 }
 
-/** Starts the child and SIGKILLs it once it has reported `killAfter` finished calls. */
-function runAndKill(file: string, killAfter: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', childScript, sim.url, file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let reported = 0;
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) {
-        const match = /^done (\d+)$/.exec(line);
-        if (match) reported = Number(match[1]);
-        if (reported >= killAfter && child.exitCode === null) child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') resolve(reported);
-      else reject(new Error(`child ended by itself (code ${code}) before the kill: ${stderr}`));
-    });
-  });
-}
-
 const lines = (log: string) =>
   readFileSync(log, 'utf8')
     .trim()
@@ -148,7 +122,7 @@ it('a run killed mid-stage resumes from the log and ends as an uninterrupted run
   const killedConfig = writeConfig('killed');
   // Past both models' first stage (144 calls): the candidate runs the second stage of the
   // items still open, the baseline has not caught up yet.
-  const reported = await runAndKill(killedConfig, 160);
+  const reported = await runAndKill(childScript, [sim.url, killedConfig], 160);
   expect(reported).toBeGreaterThanOrEqual(160);
   const killedLog = path.join(root, 'killed', 'samples.jsonl');
   const kept = lines(killedLog).length;

@@ -1,0 +1,34 @@
+/**
+ * Runs a child script under tsx and SIGKILLs it once it has reported `killAfter` finished calls
+ * (lines `done N` on its stdout): a crash in the middle of a run, for the resume tests.
+ */
+import { spawn } from 'node:child_process';
+
+export function runAndKill(
+  script: string,
+  args: readonly string[],
+  killAfter: number,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let reported = 0;
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        const match = /^done (\d+)$/.exec(line);
+        if (match) reported = Number(match[1]);
+        if (reported >= killAfter && child.exitCode === null) child.kill('SIGKILL');
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve(reported);
+      else reject(new Error(`child ended by itself (code ${code}) before the kill: ${stderr}`));
+    });
+  });
+}
