@@ -14,19 +14,12 @@
  *
  *   npx tsx bench/memory.ts [--run 2000,30000] [--log 150000]
  */
+import { cliCommand } from './cliCommand.js';
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-  closeSync,
-} from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config/load.js';
 import { churnSlots } from '../src/checks/churn/plan.js';
 import { loadItemsFile } from '../src/checks/churn/items.js';
@@ -36,7 +29,6 @@ import type { ChurnCallRecord, RunInfoRecord } from '../src/sampleLog/index.js';
 import { parseScenario } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SLOTS = 4;
 const MODELS = ['bench-base:1b', 'bench-cand:1b'] as const;
 const PER_ITEM = 11; // K = 10 + greedy
@@ -47,13 +39,7 @@ function option(name: string, fallback: string): number[] {
   return text === '' ? [] : text.split(',').map(Number);
 }
 
-const dist = path.join(root, 'dist', 'cli.js');
-// BENCH_CLI: another bundle of the CLI (one built from a working tree without touching dist/).
-const cli = process.env.BENCH_CLI
-  ? [process.env.BENCH_CLI]
-  : existsSync(dist)
-    ? [dist]
-    : ['--import', 'tsx', path.join(root, 'src', 'cli.ts')];
+const cli = cliCommand();
 
 /** Writes items and a two-model churn config for `requests` calls; returns the config path. */
 export function writeJob(dir: string, requests: number): string {

@@ -16,11 +16,11 @@
  *
  *   npx tsx bench/throughput.ts [--repeats 5] [--requests 2000] [--latency 50,10]
  */
+import { cliCommand, root } from './cliCommand.js';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
 import { loadConfig } from '../src/config/load.js';
 import { checkContext, loadChecks, planChecks } from '../src/pipeline/checks.js';
@@ -29,7 +29,6 @@ import { shardAssignment } from '../src/runner/shard.js';
 import { loadScenario, parseScenario, type Scenario } from '../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../src/simulator/server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SLOTS = 4;
 const MODEL = 'bench:1b';
 const SAMPLES = 9; // + greedy: 10 requests per item
@@ -43,13 +42,7 @@ const repeats = Number(option('repeats', '5'));
 const requests = Number(option('requests', '2000'));
 const latencies = option('latency', '50,10').split(',').map(Number);
 
-const dist = path.join(root, 'dist', 'cli.js');
-// BENCH_CLI: another bundle of the CLI (one built from a working tree without touching dist/).
-const cli = process.env.BENCH_CLI
-  ? [process.env.BENCH_CLI]
-  : existsSync(dist)
-    ? [dist]
-    : ['--import', 'tsx', path.join(root, 'src', 'cli.ts')];
+const cli = cliCommand();
 
 /** Runs a node process to its end; resolves with its wall time in seconds. */
 function timed(args: readonly string[]): Promise<number> {
