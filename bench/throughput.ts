@@ -126,20 +126,7 @@ async function measureEfficiency(dir: string, latencyMs: number): Promise<Effici
         const args =
           which === 'bare'
             ? [bare, sim.url, MODEL, String(sent), String(SLOTS)]
-            : [
-                ...cli,
-                'run',
-                '--config',
-                config,
-                '--ollama-host',
-                sim.url,
-                '--concurrency',
-                String(SLOTS),
-                '--output-dir',
-                out,
-                '--fail-on',
-                'never',
-              ];
+            : runArgs(config, sim.url, out);
         result[which].push(ideal / (await timed(args)));
       } finally {
         await sim.close();
@@ -147,6 +134,24 @@ async function measureEfficiency(dir: string, latencyMs: number): Promise<Effici
     }
   }
   return result;
+}
+
+/** `model-gate run` of a config against the fake server, S slots, never failing the process. */
+function runArgs(config: string, url: string, outputDir: string): string[] {
+  return [
+    ...cli,
+    'run',
+    '--config',
+    config,
+    '--ollama-host',
+    url,
+    '--concurrency',
+    String(SLOTS),
+    '--output-dir',
+    outputDir,
+    '--fail-on',
+    'never',
+  ];
 }
 
 async function mixedJob(dir: string): Promise<void> {
@@ -161,20 +166,7 @@ async function mixedJob(dir: string): Promise<void> {
   const sim = await startSimulator({ scenario });
   let wall: number;
   try {
-    wall = await timed([
-      ...cli,
-      'run',
-      '--config',
-      config,
-      '--ollama-host',
-      sim.url,
-      '--concurrency',
-      String(SLOTS),
-      '--output-dir',
-      path.join(dir, 'mixed'),
-      '--fail-on',
-      'never',
-    ]);
+    wall = await timed(runArgs(config, sim.url, path.join(dir, 'mixed')));
   } finally {
     await sim.close();
   }

@@ -39,15 +39,29 @@ export interface TruthItem {
   candidate: number;
 }
 
-export function makeItems(domains: Record<string, number>): ChurnItem[] {
+/** How a generated item reads; only its id, domain and answer matter to the analysis. */
+export interface ItemText {
+  question(domain: string, index: number): string;
+  choices: string[];
+}
+
+const PLAIN_TEXT: ItemText = {
+  question: (domain, i) => `question ${i} of ${domain}`,
+  choices: ['w', 'x', 'y', 'z'],
+};
+
+export function makeItems(
+  domains: Record<string, number>,
+  text: ItemText = PLAIN_TEXT,
+): ChurnItem[] {
   const items: ChurnItem[] = [];
   for (const [domain, count] of Object.entries(domains)) {
     for (let i = 0; i < count; i++) {
       items.push({
         id: `${domain}-${i}`,
         domain,
-        question: `question ${i} of ${domain}`,
-        choices: ['w', 'x', 'y', 'z'],
+        question: text.question(domain, i),
+        choices: [...text.choices],
         answer: 'ABCD'[i % 4] as string,
         line: items.length + 1,
       });

@@ -7,7 +7,7 @@ import {
   decideNextStage,
   sampleItemAdaptively,
 } from '../../../src/checks/churn/adaptive.js';
-import { createRng } from '../../../src/stats/prng.js';
+import { createRng, type Rng } from '../../../src/stats/prng.js';
 import { wilsonInterval } from '../../../src/stats/wilson.js';
 
 const design: AdaptiveDesign = { firstStage: 5, stage: 5, samplesMax: 20, settledShare: 0.1 };
@@ -80,11 +80,7 @@ describe('sampleItemAdaptively', () => {
     let stagesSeen = 0;
     for (let i = 0; i < items; i++) {
       const p = rng.next();
-      const stages = sampleItemAdaptively((_, __, count) => {
-        let x = 0;
-        for (let k = 0; k < count; k++) if (rng.next() < p) x++;
-        return x;
-      }, design);
+      const stages = sampleItemAdaptively(binomialDraws(rng, p), design);
       stagesSeen += stages.length;
       if (adaptiveItemPValue(stages) <= alpha) rejected++;
     }
@@ -152,11 +148,7 @@ describe('futility stop', () => {
     let rejected = 0;
     for (let i = 0; i < items; i++) {
       const p = rng.next();
-      const stages = sampleItemAdaptively((_, __, count) => {
-        let x = 0;
-        for (let k = 0; k < count; k++) if (rng.next() < p) x++;
-        return x;
-      }, futile);
+      const stages = sampleItemAdaptively(binomialDraws(rng, p), futile);
       if (adaptiveItemTest(stages, futile).pValue <= alpha) rejected++;
     }
     expect(wilsonInterval(rejected, items).high).toBeLessThanOrEqual(alpha);
@@ -171,3 +163,12 @@ describe('futility stop', () => {
     );
   });
 });
+
+/** Both models answer right with the same p: under "no change" every stage is binomial. */
+function binomialDraws(rng: Rng, p: number) {
+  return (_model: unknown, _stage: unknown, count: number): number => {
+    let x = 0;
+    for (let k = 0; k < count; k++) if (rng.next() < p) x++;
+    return x;
+  };
+}

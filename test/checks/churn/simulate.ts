@@ -1,7 +1,7 @@
 /** Sample logs of simulated model pairs whose true per-item accuracies are known. */
 import type { ChurnItem } from '../../../src/checks/churn/items.js';
 import { type ChurnSettings, churnSettingsSchema } from '../../../src/checks/churn/settings.js';
-import { churnCallRecord } from '../../../bench/oc/churnTruth.js';
+import { churnCallRecord, makeItems } from '../../../bench/oc/churnTruth.js';
 import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import {
   type ChurnBehaviourParams,
@@ -9,21 +9,12 @@ import {
   latentAccuracy,
 } from '../../../src/simulator/behaviours/churn.js';
 
+// The question text feeds the simulator's seeds, so the golden files depend on it.
 export function syntheticItems(domains: Record<string, number>): ChurnItem[] {
-  const items: ChurnItem[] = [];
-  for (const [domain, count] of Object.entries(domains)) {
-    for (let i = 0; i < count; i++) {
-      items.push({
-        id: `${domain}-${i}`,
-        domain,
-        question: `Synthetic ${domain} question ${i}`,
-        choices: ['one', 'two', 'three', 'four'],
-        answer: 'ABCD'[i % 4] as string,
-        line: items.length + 1,
-      });
-    }
-  }
-  return items;
+  return makeItems(domains, {
+    question: (domain, i) => `Synthetic ${domain} question ${i}`,
+    choices: ['one', 'two', 'three', 'four'],
+  });
 }
 
 export function params(overrides: Partial<ChurnBehaviourParams> = {}): ChurnBehaviourParams {
