@@ -16,7 +16,7 @@
 import { churnCheck } from '../../src/checks/churn/index.js';
 import type { ChurnSection } from '../../src/checks/churn/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
-import { configSchema } from '../../src/config/schema.js';
+import { configSchema } from '../../src/checks/registry.js';
 import { createRng, type Rng } from '../../src/stats/prng.js';
 import {
   type Difficulty,
@@ -138,7 +138,7 @@ export interface RunOutcome {
 }
 
 export function contextFor(g: Generator, method: 'fisher-bh' | 'rci' = 'fisher-bh'): CheckContext {
-  const config = configSchema.parse({
+  const config = configSchema().parse({
     models: { baseline: 'base', candidate: 'cand' },
     churn: { samples: g.samples, greedy: g.greedy, method },
   });

@@ -1,13 +1,15 @@
 /**
  * Every check, one line each. `report/` and `pipeline/` loop over this list and never name a
- * check: a check owns its plan, analysis, gate, rules and report parts (see `Check`). Its
- * settings block is composed into the config schema from its `settings.ts`
- * (config/schema.ts, `CHECK_SETTINGS`), whose keys are the check names this list must cover.
+ * check: a check owns its plan, analysis, gate, rules, report parts and settings block (see
+ * `Check`). This module hands each check's settings schema to the config
+ * (`registerCheckSettings`); the type of that block comes from the check's `settings.ts`.
  */
 import type { z } from 'zod';
 import {
-  CHECK_NAMES,
+  activeConfigSchema,
   type CheckName,
+  type CheckSettingsBlocks,
+  type ConfigSchema,
   type GateConfig,
   registerCheckSettings,
 } from '../config/schema.js';
@@ -76,23 +78,41 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
   };
 }
 
-/** One line per check; typed against the config's list of check names, so none is missed. */
+/**
+ * One line per built-in check, in report order. Typed against the settings blocks the checks
+ * declare (config/schema.ts `CheckSettingsBlocks`), so a check with settings is not missed.
+ */
 const BUILT_IN = {
   churn: churnCheck,
   dragon: dragonCheck,
   personas: personasCheck,
-} as const satisfies Record<CheckName, { name: CheckName }>;
+} as const satisfies Record<keyof CheckSettingsBlocks, { name: CheckName }>;
 
-const CHECKS: AnyCheck[] = CHECK_NAMES.map((name) => eraseCheck<unknown, unknown>(BUILT_IN[name]));
+type BuiltInName = keyof typeof BUILT_IN;
+
+/** The built-in checks' names, in report order (report.json's `check` fields). */
+export const BUILT_IN_CHECK_NAMES = Object.keys(BUILT_IN) as [BuiltInName, ...BuiltInName[]];
+
+const CHECKS: AnyCheck[] = BUILT_IN_CHECK_NAMES.map((name) => {
+  const check = BUILT_IN[name];
+  if (check.name !== name) throw new Error(`the check ${check.name} is listed as ${name}`);
+  registerCheckSettings(name, check.settingsSchema, true);
+  return eraseCheck<unknown, unknown>(check);
+});
+
+/** The config schema: the config's own blocks and every registered check's settings block. */
+export function configSchema(): ConfigSchema {
+  return activeConfigSchema();
+}
 
 /** Each built-in check's section of report.json, for the report schema to compose. */
 export type SectionSchemas = {
-  [K in CheckName]: z.ZodOptional<(typeof BUILT_IN)[K]['sectionSchema']>;
+  [K in BuiltInName]: z.ZodOptional<(typeof BUILT_IN)[K]['sectionSchema']>;
 };
 
 export function sectionSchemas(): SectionSchemas {
   const shape = Object.fromEntries(
-    CHECK_NAMES.map((name) => [name, BUILT_IN[name].sectionSchema.optional()]),
+    BUILT_IN_CHECK_NAMES.map((name) => [name, BUILT_IN[name].sectionSchema.optional()]),
   );
   return shape as SectionSchemas;
 }
@@ -120,4 +140,9 @@ export function registerCheck<D, S>(check: Check<D, S>): void {
   }
   registerCheckSettings(check.name, check.settingsSchema);
   CHECKS.push(eraseCheck(check));
+}
+
+/** A check's section among a report's sections (undefined when the report has none). */
+export function sectionOf(sections: object, name: CheckName): unknown {
+  return (sections as Record<string, unknown>)[name];
 }

@@ -123,7 +123,7 @@ export interface CheckReport<Section> {
  */
 export interface Check<Definitions, Section> {
   name: CheckName;
-  /** Its settings block of the config (built-in checks: composed in config/schema.ts). */
+  /** Its settings block of the config, read under its name (the registry hands it to the config). */
   settingsSchema: z.ZodObject;
   /** What one work unit is, singular and plural ("game", "games"). */
   unit: readonly [string, string];

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { camelToKebab } from './keys.js';
-import { configSchema } from './schema.js';
+import type { ConfigSchema } from './schema.js';
 
 /** Where editors fetch the schema of this version (the npm package carries schema/). */
 export function configSchemaUrl(version: string): string {
@@ -21,7 +21,8 @@ export function schemaModeline(version: string): string {
 /** Largest safe integer: zod's bound for every `.int()`, noise in an editor's hints. */
 const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
-export function configJsonSchema(): Record<string, unknown> {
+/** `schema`: the config schema with the checks' blocks (`configSchema()` of the check registry). */
+export function configJsonSchema(configSchema: ConfigSchema): Record<string, unknown> {
   const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' });
   const { $schema, ...rest } = generated as Record<string, unknown>;
   return {

@@ -1,21 +1,17 @@
 import { z } from 'zod';
-import { churnSettingsSchema } from '../checks/churn/settings.js';
-import { dragonSettingsSchema } from '../checks/dragon/settings.js';
-import { personasSettingsSchema } from '../checks/personas/settings.js';
-import { historySettingsSchema } from '../history/settings.js';
+import { historySettingsSchema } from './history.js';
 
 /**
- * Every check's settings block, owned by the check (`src/checks/<name>/settings.ts`): the one
- * list that names the checks. The check registry (src/checks/registry.ts) is typed against it.
+ * Each check's settings block, by check name. The config names no check: a check's
+ * `settings.ts` adds its block's type here (declaration merging), and the check registry
+ * (src/checks/registry.ts) hands its schema in through `registerCheckSettings`. That keeps the
+ * config before the checks in the flow, and a check within its own folder plus one registry line.
  */
-const CHECK_SETTINGS = {
-  churn: churnSettingsSchema,
-  dragon: dragonSettingsSchema,
-  personas: personasSettingsSchema,
-} as const;
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by each check's settings.ts
+export interface CheckSettingsBlocks {}
 
-export type CheckName = keyof typeof CHECK_SETTINGS;
-export const CHECK_NAMES = Object.keys(CHECK_SETTINGS) as [CheckName, ...CheckName[]];
+/** A check's name: a built-in one, or one a caller registered at run time. */
+export type CheckName = string;
 
 export const FAIL_ON = ['regression', 'never', 'inconclusive'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
@@ -137,11 +133,13 @@ function checkList<Name extends string>(names: readonly [Name, ...Name[]], all: 
     .default(all);
 }
 
-export const configSchema = z
+/** The config without the checks' settings blocks, which the registered checks add. */
+const baseConfigSchema = z
   .object({
     provider: providerSchema.prefault({}),
     models: modelsSchema,
-    checks: checkList(CHECK_NAMES, [...CHECK_NAMES]),
+    /** The registered checks' names; set when the checks' blocks are added (`activeConfigSchema`). */
+    checks: z.array(z.string()),
     failOn: z.enum(FAIL_ON).default('regression'),
     /**
      * Largest share of runs in which two identical models may fail the whole gate. Split
@@ -150,43 +148,62 @@ export const configSchema = z
     falseAlarmRate: z.number().gt(0).max(0.5).default(0.05),
     runner: runnerSchema.prefault({}),
     output: outputSchema.prefault({}),
-    churn: CHECK_SETTINGS.churn.prefault({}),
-    dragon: CHECK_SETTINGS.dragon.prefault({}),
-    personas: CHECK_SETTINGS.personas.prefault({}),
     history: historySettingsSchema.prefault({}),
   })
   .strict();
 
-/** The validated config, every default filled in. */
-export type GateConfig = z.infer<typeof configSchema>;
+/** The validated config, every default filled in; each check's block typed by its settings. */
+export type GateConfig = Omit<z.infer<typeof baseConfigSchema>, 'checks'> & {
+  checks: CheckName[];
+} & CheckSettingsBlocks;
 
-/** Settings of checks added at run time (`registerCheck`), by name. */
-const addedSettings = new Map<string, z.ZodObject>();
+/** The schema a config is read with (its output: a `GateConfig`). */
+export type ConfigSchema = z.ZodType<GateConfig> & { shape: Record<string, z.ZodType> };
+
+/** Settings blocks of the registered checks, in report order; `builtIn`: on by default. */
+const registered = new Map<string, { schema: z.ZodObject; builtIn: boolean }>();
+let composed: ConfigSchema | null = null;
 
 /**
- * Makes a check added at run time known to the config: its name joins the `checks:` list and
- * its settings block is read under its name. Built-in checks are in `CHECK_SETTINGS`.
+ * Makes a check known to the config: its name joins the `checks:` list (and its default when
+ * `builtIn`), and its settings block is read under its name.
  */
-export function registerCheckSettings(name: string, settings: z.ZodObject): void {
-  if (name in CHECK_SETTINGS || addedSettings.has(name) || name in configSchema.shape) {
+export function registerCheckSettings(name: string, settings: z.ZodObject, builtIn = false): void {
+  if (registered.has(name) || name in baseConfigSchema.shape) {
     throw new Error(`the config already has a block named ${name}`);
   }
-  addedSettings.set(name, settings);
+  registered.set(name, { schema: settings, builtIn });
+  composed = null;
 }
 
-/** True for the name of a built-in check or of one added at run time. */
+/** Names of the registered checks, in the order they were registered (the report's order). */
+export function checkNames(): string[] {
+  return [...registered.keys()];
+}
+
+/** True for the name of a registered check. */
 export function isCheckName(name: unknown): name is CheckName {
-  return typeof name === 'string' && (name in CHECK_SETTINGS || addedSettings.has(name));
+  return typeof name === 'string' && registered.has(name);
 }
 
-/** The schema a config is read with: the built-in one, with the checks added at run time. */
-export function activeConfigSchema(): typeof configSchema {
-  if (addedSettings.size === 0) return configSchema;
-  const added = [...addedSettings.keys()];
-  const blocks = Object.fromEntries([...addedSettings].map(([name, s]) => [name, s.prefault({})]));
-  // Typed as the built-in schema: an added check reads its own block through its settings.
-  return configSchema.extend({
-    checks: checkList<string>([...CHECK_NAMES, ...added], [...CHECK_NAMES]),
-    ...blocks,
-  }) as unknown as typeof configSchema;
+/** The schema a config is read with: the base one with every registered check's block. */
+export function activeConfigSchema(): ConfigSchema {
+  if (composed) return composed;
+  const names = checkNames();
+  const [first, ...rest] = names;
+  if (first === undefined) {
+    throw new Error(
+      'no check is registered: import src/checks/registry.ts before reading a config',
+    );
+  }
+  const builtIn = names.filter((name) => registered.get(name)?.builtIn);
+  const { history, ...base } = baseConfigSchema.shape;
+  const blocks = Object.fromEntries(
+    [...registered].map(([name, s]) => [name, s.schema.prefault({})]),
+  );
+  // The checks' blocks before `history`: the order the blocks are documented in.
+  composed = z
+    .object({ ...base, checks: checkList([first, ...rest], builtIn), ...blocks, history })
+    .strict() as unknown as ConfigSchema;
+  return composed;
 }

@@ -18,7 +18,7 @@
  */
 import { normalQuantile } from '../stats/normal.js';
 import { createRng, type Rng } from '../stats/prng.js';
-import { DRIFT_DEFAULTS, type DriftSettings } from './settings.js';
+import { DRIFT_DEFAULTS, type DriftSettings } from '../config/history.js';
 
 export interface NightEstimate {
   value: number;

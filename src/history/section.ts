@@ -6,7 +6,7 @@
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { type DriftAnalysis, analyseDrift, DETECTION_POWER } from './drift.js';
 import type { HistoryEntry } from './entry.js';
-import { DRIFT_DEFAULTS, type HistorySettings } from './settings.js';
+import { DRIFT_DEFAULTS, type HistorySettings } from '../config/history.js';
 import { num, percent, signed } from '../text/format.js';
 
 export interface HistoryNight extends HistoryEntry {

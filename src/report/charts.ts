@@ -1,7 +1,7 @@
 /** Every chart of a report, from the check sections alone, with the check that drew it. */
 import type { CheckName } from '../config/schema.js';
 import { historyChart } from '../history/render.js';
-import { allChecks } from '../checks/registry.js';
+import { allChecks, sectionOf } from '../checks/registry.js';
 import type { Chart } from '../render/svg.js';
 import type { Report } from './types.js';
 import { errorMessage } from '../text/format.js';
@@ -19,7 +19,7 @@ export interface ReportCharts {
 /** A chart that fails to draw costs that check's charts only. */
 export function chartsOf(report: Report): ReportCharts {
   const drawers: [CheckName, (() => Chart[]) | null][] = allChecks().map((check) => {
-    const section = report.checks[check.name];
+    const section = sectionOf(report.checks, check.name);
     return [check.name, section ? () => check.report.charts(section) : null];
   });
   const result: ReportCharts = { charts: [], problems: [] };

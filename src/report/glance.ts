@@ -4,13 +4,13 @@
  * got reliably worse or better by domain; dragon: whether stated confidence matches success).
  * The full SVG charts stay with each check. A chart that lacks its data is left out.
  */
-import { allChecks } from '../checks/registry.js';
+import { allChecks, sectionOf } from '../checks/registry.js';
 import type { Report } from './types.js';
 
 export function glanceCharts(report: Report): string[] {
   const charts: string[] = [];
   for (const check of allChecks()) {
-    const section = report.checks[check.name];
+    const section = sectionOf(report.checks, check.name);
     const chart = section ? check.report.glanceChart(section, report.run.config) : null;
     if (chart !== null) charts.push(chart);
   }

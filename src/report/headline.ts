@@ -4,13 +4,13 @@
  * defensively, so a missing or malformed value gives null, never a crash.
  */
 import { EMPTY_HEADLINE, type ReportHeadline } from '../checks/headline.js';
-import { allChecks } from '../checks/registry.js';
+import { allChecks, sectionOf } from '../checks/registry.js';
 import type { Report } from './types.js';
 
 export function extractHeadline(checks: Report['checks']): ReportHeadline {
   const headline = { ...EMPTY_HEADLINE };
   for (const check of allChecks()) {
-    Object.assign(headline, check.report.headline(checks[check.name]));
+    Object.assign(headline, check.report.headline(sectionOf(checks, check.name)));
   }
   return headline;
 }

@@ -9,9 +9,9 @@
  */
 import { z } from 'zod';
 import { headlineSchema } from '../checks/headline.js';
-import { sectionSchemas } from '../checks/registry.js';
+import { BUILT_IN_CHECK_NAMES, sectionSchemas } from '../checks/registry.js';
 import { SEVERITIES, VERDICT_STATUSES } from '../checks/types.js';
-import { CHECK_NAMES, type GateConfig, PROVIDER_KINDS } from '../config/schema.js';
+import { type CheckName, type GateConfig, PROVIDER_KINDS } from '../config/schema.js';
 import type { HistorySection } from '../history/section.js';
 import type { RunOperations } from '../operations/types.js';
 
@@ -22,11 +22,14 @@ function ownedBy<T>(schema: z.ZodType): z.ZodType<T> {
   return schema as unknown as z.ZodType<T>;
 }
 
+/** A check's name: the built-in ones are validated on read; the type is open to registered ones. */
+const checkNameSchema = ownedBy<CheckName>(z.enum(BUILT_IN_CHECK_NAMES));
+
 const finite = z.number().refine(Number.isFinite, 'expected a finite number');
 
 const findingSchema = z
   .object({
-    check: z.enum(CHECK_NAMES),
+    check: checkNameSchema,
     rule: z.string().min(1).describe('Stable rule id, e.g. "max-deteriorated".'),
     severity: z.enum(SEVERITIES),
     message: z.string().describe('The rule evaluated, as a sentence.'),
@@ -39,7 +42,7 @@ const findingSchema = z
 
 const ruleSchema = z
   .object({
-    check: z.enum(CHECK_NAMES),
+    check: checkNameSchema,
     rule: z.string().min(1),
     tests: z.string().describe('What the rule tests, in one line.'),
     falseAlarmRate: z
@@ -90,7 +93,7 @@ const coverageSchema = z
       .describe('"i/n" when the report covers one shard\'s slice of the plan, else null.'),
     rows: z.array(
       z.object({
-        check: z.enum(CHECK_NAMES),
+        check: checkNameSchema,
         model: z.string(),
         role: z.enum(['baseline', 'candidate']),
         unit: z.string().describe('What a unit is: samples, games, answers.'),

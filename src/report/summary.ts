@@ -3,7 +3,7 @@
  * section per check (each check renders its own), then the charts and, collapsed, the
  * provenance of the measurement.
  */
-import { allChecks } from '../checks/registry.js';
+import { allChecks, sectionOf } from '../checks/registry.js';
 import type { EvaluatedGateRule, GateFinding, RuleOutcome, Severity } from '../checks/types.js';
 import type { ModelMetadata } from '../providers/types.js';
 import { chartsOf, type ReportChart } from './charts.js';
@@ -208,7 +208,7 @@ function atAGlance(report: Report): string[] {
   };
   const rows: string[][] = [];
   for (const check of allChecks()) {
-    const section = report.checks[check.name];
+    const section = sectionOf(report.checks, check.name);
     if (section) rows.push(...check.report.glance(section, context));
   }
   if (rows.length === 0) return [];
@@ -219,7 +219,7 @@ function atAGlance(report: Report): string[] {
 function checkSections(report: Report): string[] {
   const out: string[] = [];
   for (const check of allChecks()) {
-    const section = report.checks[check.name];
+    const section = sectionOf(report.checks, check.name);
     if (!section) continue;
     try {
       const markdown = check.report.section(section);

@@ -14,8 +14,8 @@
  * A regression found by another, well-measured check still fails the run: one check being
  * unmeasurable does not excuse the others.
  */
+import { allChecks } from '../checks/registry.js';
 import type { CheckName, FailOn } from '../config/schema.js';
-import { CHECK_NAMES } from '../config/schema.js';
 import type { GateFinding, Severity } from '../checks/types.js';
 import { ExitCode } from '../errors.js';
 import type { Verdict, VerdictStatus } from './types.js';
@@ -24,8 +24,8 @@ const SEVERITY_ORDER: Record<Severity, number> = { fail: 0, inconclusive: 1, war
 
 function bySeverityThenCheck(findings: readonly GateFinding[]): GateFinding[] {
   const checkRank = (check: CheckName) => {
-    const index = CHECK_NAMES.indexOf(check);
-    return index === -1 ? CHECK_NAMES.length : index;
+    const index = allChecks().findIndex((c) => c.name === check);
+    return index === -1 ? allChecks().length : index;
   };
   return findings
     .map((finding, index) => ({ finding, index }))

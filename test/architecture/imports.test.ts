@@ -8,9 +8,8 @@
  *
  * - base: statistics, text helpers, errors, stop signals, the version, rendering primitives, the
  *   package root; importable by all. `stats/` imports nothing from the project at all.
- * - config: `config/`, and each check's settings schema (`checks/<check>/settings.ts`, plus the
- *   dragon protocol constants it validates against) and `history/settings.ts`, which
- *   `config/schema.ts` assembles into the config.
+ * - config: `config/`. It names no check: each check's settings block is handed to it by the
+ *   check registry (`registerCheckSettings`), its type declared by the check's `settings.ts`.
  * - model access: providers (request/response types used by plans, clients used by the run) and
  *   GPU telemetry.
  * - sample log: the record schema, reader and writer — the contract between the run, which
@@ -26,7 +25,9 @@
  * - pipeline: the orchestration that calls the stages in order.
  * - entry points: CLI and the action's main.
  *
- * Plus: no module imports itself back through a chain of imports (type-only imports included).
+ * Plus: no module imports itself back through a chain of imports (type-only imports included),
+ * no folder of `src/` does either (folder `a/` importing `b/` while `b/` imports `a/` is a
+ * cycle even when no file is on one), and no check imports another check's folder.
  */
 import { describe, expect, it } from 'vitest';
 import { importEdges, sourceFiles } from './sourceGraph.js';
@@ -45,15 +46,7 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
       'packageRoot.ts',
     ],
   },
-  {
-    name: 'config',
-    members: [
-      'config/',
-      'checks/*/settings.ts',
-      'checks/dragon/protocol.ts',
-      'history/settings.ts',
-    ],
-  },
+  { name: 'config', members: ['config/'] },
   { name: 'model access', members: ['providers/', 'gpu/'] },
   { name: 'sample log', members: ['sampleLog/'] },
   { name: 'checks', members: ['checks/', 'history/'] },
@@ -140,6 +133,33 @@ function cycles(
   return found;
 }
 
+/** The folder of `src/` a file is in (its first path part); a file at the top is its own. */
+function folderOf(file: string): string {
+  const slash = file.indexOf('/');
+  return slash === -1 ? file : file.slice(0, slash + 1);
+}
+
+/** The import graph between folders: an edge wherever a file of one imports a file of another. */
+function folderGraph(edges: readonly { from: string; to: string }[]): {
+  folders: string[];
+  edges: { from: string; to: string }[];
+} {
+  const between = new Map<string, { from: string; to: string }>();
+  for (const edge of edges) {
+    const from = folderOf(edge.from);
+    const to = folderOf(edge.to);
+    if (from !== to) between.set(`${from} ${to}`, { from, to });
+  }
+  const folders = [...new Set([...between.values()].flatMap((e) => [e.from, e.to]))].sort();
+  return { folders, edges: [...between.values()] };
+}
+
+/** The check a file belongs to (`checks/<name>/…`), or null outside a check's folder. */
+function checkOf(file: string): string | null {
+  const match = /^checks\/([^/]+)\//.exec(file);
+  return match?.[1] ?? null;
+}
+
 describe('import graph of src/', () => {
   const files = sourceFiles();
   const edges = importEdges(files);
@@ -176,6 +196,41 @@ describe('import graph of src/', () => {
     ).toEqual([]);
   });
 
+  it('has no import cycle between folders', () => {
+    const graph = folderGraph(edges);
+    // Each cycle with one file import per direction between two of its folders, where there is one.
+    const found = cycles(graph.folders, graph.edges).map((component) => {
+      const inside = new Set(component);
+      const between = edges.filter(
+        (e) =>
+          inside.has(folderOf(e.from)) &&
+          inside.has(folderOf(e.to)) &&
+          folderOf(e.from) !== folderOf(e.to),
+      );
+      const back = between.filter((e) =>
+        between.some(
+          (f) => folderOf(f.from) === folderOf(e.to) && folderOf(f.to) === folderOf(e.from),
+        ),
+      );
+      const shown = [
+        ...new Map(back.map((e) => [`${folderOf(e.from)} ${folderOf(e.to)}`, e])).values(),
+      ];
+      return `${component.join(' ↔ ')}: ${shown.map((e) => `${e.from} → ${e.to}`).join(', ')}`;
+    });
+    expect(found).toEqual([]);
+    expect(graph.folders).toContain('config/');
+    expect(graph.folders).toContain('checks/');
+  });
+
+  it("keeps each check out of the other checks' folders", () => {
+    const across = edges.filter((edge) => {
+      const from = checkOf(edge.from);
+      const to = checkOf(edge.to);
+      return from !== null && to !== null && from !== to;
+    });
+    expect(across.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+  });
+
   it('keeps stats/ free of imports from the rest of the project', () => {
     const outside = edges.filter(
       (edge) => edge.from.startsWith('stats/') && !edge.to.startsWith('stats/'),
@@ -195,9 +250,25 @@ describe('import graph of src/', () => {
       ),
     ).toEqual([['a', 'b']]);
     expect(cycles(['a', 'b'], [{ from: 'a', to: 'b' }])).toEqual([]);
-    expect(LAYERS[layerOf('checks/churn/settings.ts')]?.name).toBe('config');
+    expect(LAYERS[layerOf('checks/churn/settings.ts')]?.name).toBe('checks');
     expect(LAYERS[layerOf('checks/churn/analyse.ts')]?.name).toBe('checks');
     expect(layerOf('report/summary.ts')).toBeGreaterThan(layerOf('runner/run.ts'));
+  });
+
+  it('finds a cycle between folders that no file is on (the folder rule is not blind)', () => {
+    // a/x → b/y and b/z → a/w: no file imports itself back, but folder a/ and b/ do.
+    const fileEdges = [
+      { from: 'a/x.ts', to: 'b/y.ts' },
+      { from: 'b/z.ts', to: 'a/w.ts' },
+      { from: 'c.ts', to: 'a/x.ts' },
+    ];
+    expect(cycles(['a/x.ts', 'a/w.ts', 'b/y.ts', 'b/z.ts', 'c.ts'], fileEdges)).toEqual([]);
+    const graph = folderGraph(fileEdges);
+    expect(cycles(graph.folders, graph.edges)).toEqual([['a/', 'b/']]);
+    const oneWay = folderGraph([fileEdges[0] as { from: string; to: string }]);
+    expect(cycles(oneWay.folders, oneWay.edges)).toEqual([]);
+    expect(checkOf('checks/churn/plan.ts')).toBe('churn');
+    expect(checkOf('checks/registry.ts')).toBeNull();
   });
 
   it('finds the imports it judges (the reader is not blind)', () => {

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../src/checks/registry.js';
 import { loadConfig } from '../../src/config/load.js';
 import { toOverrides } from '../../src/config/overrides.js';
 import { ExitCode, formatGateError, InputError } from '../../src/errors.js';

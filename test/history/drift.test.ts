@@ -10,7 +10,7 @@ import {
   nightSd,
   weightedSlope,
 } from '../../src/history/drift.js';
-import { DRIFT_DEFAULTS } from '../../src/history/settings.js';
+import { DRIFT_DEFAULTS } from '../../src/config/history.js';
 import { createRng } from '../../src/stats/prng.js';
 
 function gaussian(rng: ReturnType<typeof createRng>): number {

@@ -12,7 +12,7 @@ import type { HistoryEntry } from '../../src/history/entry.js';
 import { parseHistory } from '../../src/history/file.js';
 import { historyChart, renderHistorySection } from '../../src/history/render.js';
 import { historySection } from '../../src/history/section.js';
-import { historySettingsSchema } from '../../src/history/settings.js';
+import { historySettingsSchema } from '../../src/config/history.js';
 import { createRng } from '../../src/stats/prng.js';
 
 const CAREFUL = { value: 0.000437, low: 0.001022, high: 0.018153 };

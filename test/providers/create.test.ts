@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { configSchema } from '../../src/checks/registry.js';
 import { InputError } from '../../src/errors.js';
 import { createProvider } from '../../src/providers/create.js';
 
 const config = (provider: Record<string, unknown>) =>
-  configSchema.parse({ models: { baseline: 'a:1b' }, provider });
+  configSchema().parse({ models: { baseline: 'a:1b' }, provider });
 
 describe('createProvider', () => {
   it('defaults to a local Ollama', () => {

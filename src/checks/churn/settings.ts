@@ -138,3 +138,10 @@ type ChurnSettingsShape = {
 };
 
 export type ChurnSettings = z.infer<typeof churnSettingsSchema>;
+
+declare module '../../config/schema.js' {
+  /** The config's `churn:` block (the registry hands its schema to the config). */
+  interface CheckSettingsBlocks {
+    churn: ChurnSettings;
+  }
+}

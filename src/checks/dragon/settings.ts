@@ -33,3 +33,10 @@ export const dragonSettingsSchema = z
   .strict();
 
 export type DragonSettings = z.infer<typeof dragonSettingsSchema>;
+
+declare module '../../config/schema.js' {
+  /** The config's `dragon:` block (the registry hands its schema to the config). */
+  interface CheckSettingsBlocks {
+    dragon: DragonSettings;
+  }
+}

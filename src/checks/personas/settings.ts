@@ -35,3 +35,10 @@ export const personasSettingsSchema = z
   .strict();
 
 export type PersonasSettings = z.infer<typeof personasSettingsSchema>;
+
+declare module '../../config/schema.js' {
+  /** The config's `personas:` block (the registry hands its schema to the config). */
+  interface CheckSettingsBlocks {
+    personas: PersonasSettings;
+  }
+}

@@ -9,7 +9,7 @@ import {
   parseChurnPrompt,
 } from '../../../src/checks/churn/prompt.js';
 import { readAnswer } from '../../../src/checks/churn/score.js';
-import { configSchema } from '../../../src/config/schema.js';
+import { configSchema } from '../../../src/checks/registry.js';
 import type { ChatRequest } from '../../../src/providers/types.js';
 import type { ChurnCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
@@ -24,7 +24,7 @@ const item: ChurnItem = {
 };
 
 function config(churn: Record<string, unknown> = {}) {
-  return configSchema.parse({ models: { baseline: 'a:1b', candidate: 'b:1b' }, churn });
+  return configSchema().parse({ models: { baseline: 'a:1b', candidate: 'b:1b' }, churn });
 }
 
 async function runUnit(

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { configSchema } from '../../../../src/config/schema.js';
+import { configSchema } from '../../../../src/checks/registry.js';
 import { EmbeddedProvider } from '../../../../src/providers/embedded/provider.js';
 import type { ChurnCallRecord } from '../../../../src/sampleLog/index.js';
 import { runPlan } from '../../../../src/runner/run.js';
@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('exact series on the embedded provider', () => {
   it('measures every item with letter probabilities that sum to 1', async () => {
     const models = ['./base.gguf', './cand.gguf'];
-    const config = configSchema.parse({
+    const config = configSchema().parse({
       models: { baseline: models[0], candidate: models[1] },
       provider: { kind: 'embedded', threads: 1 },
       runner: { numCtx: 1024 },

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import { planChurn } from '../../../../src/checks/churn/plan.js';
-import { configSchema } from '../../../../src/config/schema.js';
+import { configSchema } from '../../../../src/checks/registry.js';
 import { InputError } from '../../../../src/errors.js';
 import type { ChatResponse } from '../../../../src/providers/types.js';
 import type { ChurnCallRecord, SampleRecord } from '../../../../src/sampleLog/index.js';
@@ -21,7 +21,7 @@ const item: ChurnItem = {
 };
 
 function config(churn: Record<string, unknown> = {}) {
-  return configSchema.parse({
+  return configSchema().parse({
     models: { baseline: 'a:1b', candidate: 'b:1b' },
     churn: { estimator: 'logprobs', ...churn },
   });
