@@ -106,7 +106,11 @@ export function analyseChecks(
     const checkFindings = [
       // A previous report without this check's section is null, not undefined: the check must
       // say it could not compare, where no previous report at all means no comparison asked.
-      ...check.gate(section, ctx, previous ? (sectionOf(previous.checks, check.name) ?? null) : undefined),
+      ...check.gate(
+        section,
+        ctx,
+        previous ? (sectionOf(previous.checks, check.name) ?? null) : undefined,
+      ),
       ...failedRequestFindings(own, check.name, modelOrder(ctx), check.maxTimeoutShare(ctx.config)),
     ];
     for (const finding of checkFindings) findings.push(finding);

@@ -4,7 +4,13 @@
  * provenance of the measurement.
  */
 import { allChecks, sectionOf } from '../checks/registry.js';
-import type { EvaluatedGateRule, GateFinding, RuleOutcome, Severity } from '../checks/types.js';
+import type {
+  EvaluatedGateRule,
+  GateFinding,
+  RuleOutcome,
+  Severity,
+  VerdictStatus,
+} from '../checks/types.js';
 import type { ModelMetadata } from '../providers/types.js';
 import { chartsOf, type ReportChart } from './charts.js';
 import { glanceCharts } from './glance.js';
@@ -19,7 +25,7 @@ import {
 } from '../render/markdown.js';
 import { renderHistorySection } from '../history/render.js';
 import { renderOperations } from '../operations/render.js';
-import type { Report, VerdictStatus } from './types.js';
+import type { Report } from './types.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
 import { errorMessage, percent, plural } from '../text/format.js';
 

@@ -19,7 +19,6 @@ export type RunMetadata = Report['run'];
  * see src/report/verdict.ts); every gate rule as a test (`rules`).
  */
 export type Verdict = Report['verdict'];
-export type VerdictStatus = Verdict['status'];
 
 /** Per model, how its requests went (all checks together). */
 export type RequestTally = RunMetadata['requests'][number];

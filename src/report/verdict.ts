@@ -16,9 +16,9 @@
  */
 import { allChecks } from '../checks/registry.js';
 import type { CheckName, FailOn } from '../config/schema.js';
-import type { GateFinding, Severity } from '../checks/types.js';
+import type { GateFinding, Severity, VerdictStatus } from '../checks/types.js';
 import { ExitCode } from '../errors.js';
-import type { Verdict, VerdictStatus } from './types.js';
+import type { Verdict } from './types.js';
 
 const SEVERITY_ORDER: Record<Severity, number> = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
 
