@@ -20,7 +20,15 @@ import { churnCheck } from './churn/index.js';
 import { dragonCheck } from './dragon/index.js';
 import type { ReportHeadline } from './headline.js';
 import { personasCheck } from './personas/index.js';
-import type { Check, CheckContext, GateFinding, GateRuleCard, GlanceContext } from './types.js';
+import type { NightlyValues } from './nightly.js';
+import type {
+  Check,
+  CheckContext,
+  GateFinding,
+  GateRuleCard,
+  GlanceContext,
+  PreviousReportSetting,
+} from './types.js';
 
 /**
  * A check behind one erased type: the job only moves definitions from `load` to
@@ -39,6 +47,9 @@ export interface AnyCheck {
   maxTimeoutShare(config: GateConfig): number;
   promptHashes(config: GateConfig): Record<string, string>;
   staleReason: string | null;
+  isControl(model: string): boolean;
+  planNotes(config: GateConfig, units: readonly WorkUnit[]): string[];
+  previousReport: PreviousReportSetting | null;
   sectionSchema: Check<unknown, unknown>['sectionSchema'];
   report: {
     section(section: unknown): string;
@@ -47,6 +58,7 @@ export interface AnyCheck {
     glance(section: unknown, context: GlanceContext): string[][];
     headline(section: unknown): Partial<ReportHeadline>;
     settings(config: GateConfig): string[][];
+    nightly(section: unknown): Partial<NightlyValues>;
   };
 }
 
@@ -66,6 +78,9 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     maxTimeoutShare: (config) => check.maxTimeoutShare(config),
     promptHashes: (config) => check.promptHashes?.(config) ?? {},
     staleReason: check.staleReason ?? null,
+    isControl: (model) => check.isControl?.(model) ?? false,
+    planNotes: (config, units) => check.planNotes?.(config, units) ?? [],
+    previousReport: check.previousReport ?? null,
     sectionSchema: check.sectionSchema as Check<unknown, unknown>['sectionSchema'],
     report: {
       section: (section) => report.section(section as S),
@@ -74,6 +89,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
       glance: (section, context) => report.glance?.(section as S, context) ?? [],
       headline: (section) => report.headline?.(section) ?? {},
       settings: (config) => report.settings?.(config) ?? [],
+      nightly: (section) => report.nightly?.(section) ?? {},
     },
   };
 }

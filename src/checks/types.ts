@@ -4,6 +4,7 @@ import type { Chart } from '../render/svg.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { ReportHeadline } from './headline.js';
+import type { NightlyValues } from './nightly.js';
 
 export interface ModelPair {
   baseline: string;
@@ -113,6 +114,11 @@ export interface CheckReport<Section> {
   headline?(section: unknown): Partial<ReportHeadline>;
   /** Rows of the provenance table: the settings a reader needs to repeat the run. */
   settings?(config: GateConfig): string[][];
+  /**
+   * This check's numbers of a nightly history line, single-model run (others stay null). Reads
+   * the section defensively, like `headline`.
+   */
+  nightly?(section: unknown): Partial<NightlyValues>;
 }
 
 /**
@@ -152,5 +158,26 @@ export interface Check<Definitions, Section> {
    * maze differs); absent: "other settings".
    */
   staleReason?: string;
+  /**
+   * True for a record's model that is an instrument control run beside the configured models
+   * (dragon's reference players), never a model a config names.
+   */
+  isControl?(model: string): boolean;
+  /** Lines `validate` adds under the plan's counts (e.g. that they are a first stage only). */
+  planNotes?(config: GateConfig, units: readonly WorkUnit[]): string[];
+  /** Its setting naming a previous report to compare with in nightly mode, if it has one. */
+  previousReport?: PreviousReportSetting;
   report: CheckReport<Section>;
+}
+
+/**
+ * A check's setting that names a previous report (nightly mode). The report is read once for
+ * every check; the flag `--previous` overrides the setting.
+ */
+export interface PreviousReportSetting {
+  /** Where the setting is, as a user writes it (for messages), e.g. "dragon.gate.previous-report". */
+  key: string;
+  read(config: GateConfig): string | undefined;
+  /** The config with the setting pointing at `file` (the rules read which report is compared). */
+  write(config: GateConfig, file: string): GateConfig;
 }

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { REFERENCE_PLAYERS } from '../checks/dragon/index.js';
+import { REFERENCE_PLAYERS, type ReferencePlayer, referenceModel } from '../checks/dragon/index.js';
 import { renderMaze } from '../checks/dragon/mazeCommand.js';
 import { DEFAULT_WALLS, MAX_WALLS } from '../checks/dragon/protocol.js';
 import { dragonCheck } from '../checks/dragon/index.js';
+import { checkNamed } from '../checks/registry.js';
 import { configFileRequired, loadConfig } from '../config/load.js';
 import { parseShard } from '../config/overrides.js';
 import { parseSeedRange } from '../config/seedList.js';
@@ -16,7 +17,7 @@ import { ansi, type Paint, plain, wantsColour } from './colour.js';
 import { expectedCalls, plannedCalls, prepareJob } from '../pipeline/prepare.js';
 import { runJob } from '../pipeline/run.js';
 import type { WorkUnit } from '../checks/workUnit.js';
-import type { CheckName, GateConfig } from '../config/schema.js';
+import type { CheckName } from '../config/schema.js';
 import type { JobOutcome } from '../pipeline/types.js';
 import { onStopSignals } from '../signals.js';
 import { startSimulator } from '../simulator/server.js';
@@ -56,22 +57,6 @@ export function describeOutcome(outcome: JobOutcome, paint: Paint = plain): stri
     );
   lines.push(`log:     ${files.logs.join(', ')}`, '');
   return lines.join('\n');
-}
-
-/**
- * With adaptive churn sampling the plan holds the first stage only: later stages are planned from
- * the answers. Say so, with the most a run can ask (every item to `samples-max`).
- */
-export function adaptiveNotes(config: GateConfig, units: readonly WorkUnit[]): string[] {
-  const churn = config.churn;
-  if (!config.checks.includes('churn') || churn.sampling !== 'adaptive') return [];
-  const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);
-  const firstStage = units.filter((u) => u.check === 'churn' && u.model === config.models.baseline);
-  const items = Math.round(firstStage.length / perItem);
-  const most = items * (churn.samplesMax + (churn.greedy ? 1 : 0));
-  return [
-    `churn: adaptive sampling: the counts above are the first stage (${churn.samplesFirst} samples per item); later stages follow the answers, up to ${most} calls per model (${items} items × ${churn.samplesMax} samples${churn.greedy ? ' + greedy' : ''})`,
-  ];
 }
 
 /** What `validate` checked and what `run` would do: calls per check and model. */
@@ -177,7 +162,10 @@ export const handlers: CommandHandlers = {
     // The same preparation as run (definitions, plan, provider), stopped before any request.
     const { ctx, units } = await prepareJob(loaded);
     const file = loaded.file ?? 'config (defaults and flags)';
-    out(describeValidated(file, ctx.config.checks, units, adaptiveNotes(ctx.config, units)));
+    const notes = ctx.config.checks.flatMap((name) =>
+      checkNamed(name).planNotes(ctx.config, units),
+    );
+    out(describeValidated(file, ctx.config.checks, units, notes));
     return ExitCode.pass;
   },
 
@@ -295,7 +283,7 @@ export const handlers: CommandHandlers = {
         `flag --seeds: expected a range such as "0-9" or "0-4,7", got ${JSON.stringify(options.seeds)}`,
       );
     const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), '--walls');
-    const model = `player:${player}`;
+    const model = referenceModel(player as ReferencePlayer);
     const loaded = loadConfig({
       file: null,
       env: {},

@@ -4,12 +4,10 @@
  * `report/historyEntry.ts`.
  */
 import { z } from 'zod';
+import { nightlyValuesSchema } from '../checks/nightly.js';
 import { VERDICT_STATUSES } from '../checks/types.js';
 
 export const HISTORY_VERSION = 1;
-
-const finite = z.number().refine(Number.isFinite, 'expected a finite number');
-const estimate = z.object({ value: finite, low: finite, high: finite }).strict();
 
 export const historyEntrySchema = z
   .object({
@@ -21,14 +19,8 @@ export const historyEntrySchema = z
     model: z.string().min(1),
     digest: z.string().nullable(),
     verdict: z.enum(VERDICT_STATUSES),
-    /** Dragon: ECE with its 95% cluster-bootstrap interval over games. */
-    ece: estimate.nullable(),
-    brier: finite.nullable(),
-    /** Dragon: share of moves into a wall the model had already been told about. */
-    knownWallRate: finite.nullable(),
-    personaAccuracy: finite.nullable(),
-    /** Churn: mean accuracy over items, when churn ran. */
-    churnAccuracy: finite.nullable(),
+    /** The checks' numbers (checks/nightly.ts), filled by each check from its section. */
+    ...nightlyValuesSchema.shape,
   })
   .strict();
 

@@ -3,6 +3,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
+import { allChecks } from '../checks/registry.js';
 import type { CheckContext, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
 import { entryFromReport } from '../report/historyEntry.js';
@@ -129,17 +130,21 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   return jobOutcome(report.report, report.written, options, shard, report.historyFile);
 }
 
-/** The previous report nightly mode compares with (flag or config), refused with a candidate. */
+/**
+ * The previous report nightly mode compares with: the flag, else the first check setting that
+ * names one (`Check.previousReport`); refused with a candidate.
+ */
 function previousReportFile(options: AnalyseLogsOptions): string | null {
   const { loaded } = options;
+  const setting = allChecks()
+    .map((check) => check.previousReport)
+    .find((s) => s?.read(loaded.config) !== undefined);
+  const configured = setting?.read(loaded.config);
   const previousFile =
-    options.previousReport ??
-    (loaded.config.dragon.gate.previousReport
-      ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport)
-      : null);
+    options.previousReport ?? (configured ? resolveConfigPath(loaded, configured) : null);
   if (previousFile && loaded.config.models.candidate) {
     throw new InputError(
-      `${options.previousReport ? 'flag --previous' : 'dragon.gate.previous-report'}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
+      `${options.previousReport ? 'flag --previous' : setting?.key}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
     );
   }
   return previousFile;
@@ -149,14 +154,11 @@ function previousReportFile(options: AnalyseLogsOptions): string | null {
 function checkContextWith(loaded: LoadedConfig, previousFile: string | null): CheckContext {
   const plain = checkContext(loaded);
   if (!previousFile) return plain;
-  const { dragon } = plain.config;
-  return {
-    ...plain,
-    config: {
-      ...plain.config,
-      dragon: { ...dragon, gate: { ...dragon.gate, previousReport: previousFile } },
-    },
-  };
+  let config = plain.config;
+  for (const check of allChecks()) {
+    if (check.previousReport) config = check.previousReport.write(config, previousFile);
+  }
+  return { ...plain, config };
 }
 
 interface Measured {

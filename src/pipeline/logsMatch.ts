@@ -72,7 +72,7 @@ export function checkLogsMatch(input: LogsMatchInput): void {
         const present = [
           ...new Set(
             [...input.planned, ...input.stale, ...input.unplanned]
-              .filter((r) => r.check === check && !r.model.startsWith('player:'))
+              .filter((r) => r.check === check && !checkNamed(check).isControl(r.model))
               .map((r) => r.model),
           ),
         ];

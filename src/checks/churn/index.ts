@@ -11,7 +11,7 @@ import { analyseChurnExact } from './analyseExact.js';
 import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { planChurn } from './plan.js';
-import { ChurnStages } from './stagedPlan.js';
+import { adaptiveNotes, ChurnStages } from './stagedPlan.js';
 import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
 import { churnRuleCards } from './rules.js';
@@ -75,6 +75,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
       .update(CHURN_SYSTEM_PROMPT)
       .digest('hex'),
   }),
+  planNotes: adaptiveNotes,
   report: churnReport,
 };
 

@@ -71,3 +71,19 @@ export class ChurnStages implements PlanGrowth {
 function modelOrder(baseline: string, candidate: string | null): string[] {
   return candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
 }
+
+/**
+ * With adaptive churn sampling the plan holds the first stage only: later stages are planned from
+ * the answers. Say so, with the most a run can ask (every item to `samples-max`).
+ */
+export function adaptiveNotes(config: GateConfig, units: readonly WorkUnit[]): string[] {
+  const churn = config.churn;
+  if (churn.sampling !== 'adaptive') return [];
+  const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);
+  const firstStage = units.filter((u) => u.check === 'churn' && u.model === config.models.baseline);
+  const items = Math.round(firstStage.length / perItem);
+  const most = items * (churn.samplesMax + (churn.greedy ? 1 : 0));
+  return [
+    `churn: adaptive sampling: the counts above are the first stage (${churn.samplesFirst} samples per item); later stages follow the answers, up to ${most} calls per model (${items} items × ${churn.samplesMax} samples${churn.greedy ? ' + greedy' : ''})`,
+  ];
+}

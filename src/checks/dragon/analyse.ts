@@ -35,7 +35,7 @@ import { pairedPermutationTest } from '../../stats/pairedPermutation.js';
 import { wilsonInterval } from '../../stats/wilson.js';
 import type { ModelPair } from '../types.js';
 import type { DragonDefinitions } from './definitions.js';
-import { playReferenceGames, REFERENCE_PROMPT } from './players.js';
+import { playReferenceGames, REFERENCE_PROMPT, referenceModel } from './players.js';
 import type {
   DragonBin,
   DragonComparison,
@@ -77,7 +77,7 @@ export function analyseDragon(
   const bySeries = groupRecords(records, definitions, notices);
 
   for (const player of definitions.referencePlayers) {
-    const model = `player:${player}`;
+    const model = referenceModel(player);
     if (!bySeries.has(model)) {
       const played = groupRecords(
         playReferenceGames(player, definitions.seeds, definitions.walls),

@@ -11,8 +11,11 @@ import { gateDragon } from './gate.js';
 import { planDragon } from './plan.js';
 import { promptSha256 } from './prompt.js';
 import { dragonReport } from './report/index.js';
+import { isReferenceModel } from './players.js';
 import { dragonRuleCards, ruleFalseAlarmRate } from './rules.js';
 import type { DragonSection } from './section.js';
+
+const PREVIOUS_REPORT_KEY = 'dragon.gate.previous-report';
 
 export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   name: 'dragon',
@@ -22,7 +25,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(
-        `dragon.gate.previous-report: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${ctx.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
+        `${PREVIOUS_REPORT_KEY}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${ctx.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`,
       );
     }
     return dragonDefinitions(ctx.config.dragon, ruleFalseAlarmRate(ctx.config));
@@ -45,9 +48,23 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   }),
   staleReason:
     'the prompt and options match, so the maze differs (dragon.walls, or another protocol version)',
+  isControl: isReferenceModel,
+  previousReport: {
+    key: PREVIOUS_REPORT_KEY,
+    read: (config) => config.dragon.gate.previousReport,
+    write: (config, file) => ({
+      ...config,
+      dragon: { ...config.dragon, gate: { ...config.dragon.gate, previousReport: file } },
+    }),
+  },
   report: dragonReport,
 };
 
 export type { DragonDefinitions } from './definitions.js';
-export { playReferenceGames, REFERENCE_PLAYERS, type ReferencePlayer } from './players.js';
+export {
+  playReferenceGames,
+  REFERENCE_PLAYERS,
+  type ReferencePlayer,
+  referenceModel,
+} from './players.js';
 export type { DragonSection } from './section.js';

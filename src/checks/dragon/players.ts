@@ -144,8 +144,15 @@ function answerInput(move: Direction, confidence: number) {
 /** Reference players read no prompt; their records say so instead of carrying a hash. */
 export const REFERENCE_PROMPT = 'none';
 
+const REFERENCE_PREFIX = 'player:';
+
 export function referenceModel(player: ReferencePlayer): string {
-  return `player:${player}`;
+  return `${REFERENCE_PREFIX}${player}`;
+}
+
+/** True for the model name under which a reference player's records are written. */
+export function isReferenceModel(model: string): boolean {
+  return model.startsWith(REFERENCE_PREFIX);
 }
 
 /**

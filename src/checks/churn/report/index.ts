@@ -1,7 +1,7 @@
 /** The churn check's parts of the report, read from its section alone. */
 import { escapeText } from '../../../render/markdown.js';
 import { num, percent } from '../../../text/format.js';
-import { countOrNull, field, shareOrNull } from '../../../render/json.js';
+import { countOrNull, field, finiteOrNull, shareOrNull } from '../../../render/json.js';
 import type { CheckReport } from '../../types.js';
 import type { ReportHeadline } from '../../headline.js';
 import type { ChurnSection } from '../section.js';
@@ -92,4 +92,7 @@ export const churnReport: CheckReport<ChurnSection> = {
   glance: (section, { headline, config }) => glanceRows(section, headline, config.churn.minEffect),
   headline: churnHeadline,
   settings: (config) => settingsRows(config.churn),
+  nightly: (section) => ({
+    churnAccuracy: finiteOrNull(field(section, 'baseline', 'accuracy', 'mean')),
+  }),
 };

@@ -1,6 +1,6 @@
 /** The personas check's parts of the report, read from its section alone. */
 import { percent } from '../../../text/format.js';
-import { field, shareOrNull } from '../../../render/json.js';
+import { field, finiteOrNull, shareOrNull } from '../../../render/json.js';
 import type { CheckReport } from '../../types.js';
 import type { PersonasSection } from '../section.js';
 import { personasCharts } from './charts.js';
@@ -25,4 +25,12 @@ export const personasReport: CheckReport<PersonasSection> = {
     ['personas seed', String(config.personas.seed)],
     ['personas vectors', config.personas.vectors],
   ],
+  // Single-model: the baseline is the model.
+  nightly: (section) => {
+    const models = field(section, 'models');
+    const model = Array.isArray(models)
+      ? models.find((m) => field(m, 'role') === 'baseline')
+      : undefined;
+    return { personaAccuracy: finiteOrNull(field(model, 'accuracy')) };
+  },
 };
