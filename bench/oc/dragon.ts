@@ -24,6 +24,8 @@ import { dragonCheck } from '../../src/checks/dragon/index.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { GameSession } from '../../src/checks/dragon/session.js';
 import { loadConfig } from '../../src/config/load.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../src/checks/registry.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import type { DragonDefinitions } from '../../src/checks/dragon/definitions.js';

@@ -19,6 +19,8 @@ import type { PersonasSection } from '../../src/checks/personas/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../src/checks/registry.js';
 import type { PersonasCallRecord } from '../../src/sampleLog/index.js';
 import {
   answer,

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../src/checks/registry.js';
 import { InfrastructureError } from '../../src/errors.js';
 import { createProvider } from '../../src/providers/create.js';
 import { OpenAIProvider } from '../../src/providers/openai.js';

@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { loadItemsFile } from '../../src/checks/churn/items.js';
 import { readCatalogue } from '../../src/checks/personas/catalogue.js';
 import { loadConfig } from '../../src/config/load.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../src/checks/registry.js';
 import { InputError } from '../../src/errors.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);

@@ -8,6 +8,8 @@ import {
 } from '../../../src/checks/dragon/rules.js';
 import type { CheckContext } from '../../../src/checks/types.js';
 import { loadConfig } from '../../../src/config/load.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../../src/checks/registry.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
 
 function context(extra: { path: string[]; value: unknown }[] = [], candidate = true): CheckContext {
