@@ -155,7 +155,7 @@ export function stagedItems(adaptive: AdaptivePaths): StagedItems {
   };
 }
 
-/** The strata item `i` brings to its domain's test: one per stage up to its first futility look. */
+/** The strata item `i` brings to its domain's test: one per stage of its path. */
 export function domainStrata(
   adaptive: AdaptivePaths,
   i: number,

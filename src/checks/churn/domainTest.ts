@@ -53,6 +53,8 @@ export interface DomainCounts {
   strata: Stratum[];
   /** One pooled stratum per item, when `strata` holds several per item: counts and power. */
   items?: Stratum[];
+  /** With several strata per item: items with at least one stratum that can vary. */
+  informativeItems?: number;
 }
 
 /** Shrunk per-sample variance p̃(1 − p̃), p̃ = (x + 1)/(n + 2): a settled item may still move. */
@@ -124,7 +126,7 @@ export function testDomains(domains: readonly DomainCounts[], level: number): Do
   return tested.map(({ d, result }, i) => ({
     domain: d.domain,
     items: (d.items ?? d.strata).length,
-    informative: result.informative,
+    informative: d.informativeItems ?? result.informative,
     pLoss: result.pLower,
     pGain: result.pUpper,
     adjustedLoss: adjustedLoss[i] as number,

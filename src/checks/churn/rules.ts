@@ -42,16 +42,21 @@ export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRu
     const d = section.comparison?.detection;
     const method = section.method === 'fisher-bh' ? 'Fisher + BH' : 'RCI';
     const item = section.method === 'fisher-bh' ? (d?.itemFisherBh ?? null) : (d?.itemRci ?? null);
+    // With adaptive sampling the detection figures are computed at samples-max.
+    const atK =
+      section.sampling === undefined
+        ? `at K = ${settings.samples}`
+        : `at K = ${section.samples} (samples-max; adaptive sampling)`;
     const itemText =
       item === null
         ? 'not measured (no comparison)'
         : item >= 1
-          ? `no single item at K = ${settings.samples} (it would need |Δp| > 1); raise churn.samples`
-          : `at K = ${settings.samples} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
+          ? `no single item ${atK} (it would need |Δp| > 1); raise churn.samples`
+          : `${atK} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
     const domainText =
       d?.domain === null || d?.domain === undefined
         ? 'not measured (no tested domain)'
-        : `at K = ${settings.samples} a domain of ${d.domainItems} items losing ${pts(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
+        : `${atK} a domain of ${d.domainItems} items losing ${pts(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
     cards.push(
       card('max-deteriorated', {
         tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,
@@ -64,7 +69,9 @@ export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRu
           "a domain's net loss: exact permutation test on its items' paired counts, Holm over domains",
         falseAlarmRate: budget.domainLoss,
         falseAlarmBasis:
-          "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md",
+          section.sampling === undefined
+            ? "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md"
+            : 'one stratum per item and stage, Holm family-wise level; stages after a futility look were chosen knowing the split, so the level is measured by simulation: at or below nominal in docs/adaptive-sampling.md',
         detects: domainText,
       }),
     );

@@ -36,6 +36,12 @@ export interface DomainTests {
  * Every item with enough valid samples from both models enters its domain's test: one stratum
  * per item, or with adaptive sampling the strata `strataOf` gives (one per stage).
  */
+/** Whether a stratum has more than one possible table given its margins. */
+function canVary(s: Stratum): boolean {
+  const t = s.x1 + s.x2;
+  return s.n1 > 0 && s.n2 > 0 && t > 0 && t < s.n1 + s.n2;
+}
+
 export function domainTests(
   items: readonly ChurnItem[],
   outcome: MethodsOutcome,
@@ -59,9 +65,15 @@ export function domainTests(
     variance += p * (1 - p);
     const strata = strataOf ? strataOf(i) : [stratum];
     all.push(...strata);
-    const counts = byDomain.get(item.domain) ?? { domain: item.domain, strata: [], items: [] };
+    const counts = byDomain.get(item.domain) ?? {
+      domain: item.domain,
+      strata: [],
+      items: [],
+      ...(strataOf ? { informativeItems: 0 } : {}),
+    };
     counts.strata.push(...strata);
     counts.items?.push(stratum);
+    if (counts.informativeItems !== undefined && strata.some(canVary)) counts.informativeItems++;
     byDomain.set(item.domain, counts);
   });
   const tested = [...byDomain.values()].filter((d) => (d.items ?? d.strata).length >= minItems);

@@ -8,6 +8,7 @@ import {
   sampleItemAdaptively,
 } from '../../../src/checks/churn/adaptive.js';
 import { createRng, type Rng } from '../../../src/stats/prng.js';
+import { type Stratum, stratifiedExactTest } from '../../../src/stats/stratifiedExact.js';
 import { wilsonInterval } from '../../../src/stats/wilson.js';
 
 const design: AdaptiveDesign = { firstStage: 5, stage: 5, samplesMax: 20, settledShare: 0.1 };
@@ -126,7 +127,7 @@ describe('futility stop', () => {
     ]);
   });
 
-  it('lets a clearly changed item go on, and keeps only the stages up to the first look for domains', () => {
+  it('lets a clearly changed item go on, and gives the domain test every stage', () => {
     // Baseline 5/5 each stage, candidate 1/5: pooled 6/10 then 12/20 (open); the split is far
     // from balanced, so the item runs to samples-max.
     const stages = sampleItemAdaptively(
@@ -138,7 +139,40 @@ describe('futility stop', () => {
     expect(test.futile).toBe(false);
     expect(test.pValue).toBeCloseTo(adaptiveItemPValue(stages), 14);
     expect(test.pValue).toBeLessThan(1e-6);
-    expect(test.domainStrata).toHaveLength(2);
+    expect(test.domainStrata).toHaveLength(6);
+    expect(test.domainStrata[5]).toEqual({ x1: 5, n1: 5, x2: 1, n2: 5 });
+  });
+
+  // The stages after a futility look were taken knowing the split, so the exact law of the
+  // domain test is not exact for them: its level is shown here by simulation, in the worst case
+  // for it (every item open, so every item reaches a look).
+  it('keeps the domain test at or below α under no change, futility looks included', () => {
+    const rng = createRng(777);
+    const alpha = 0.05;
+    const domains = 4000;
+    let rejected = 0;
+    for (let d = 0; d < domains; d++) {
+      const strata = domainOfItems(rng, futile, 10, () => {
+        const p = rng.next();
+        return [p, p];
+      });
+      if (stratifiedExactTest(strata).pLower <= alpha) rejected++;
+    }
+    expect(wilsonInterval(rejected, domains).high).toBeLessThanOrEqual(alpha);
+  });
+
+  it('finds a domain whose items all fell by 0.3, futility looks included', () => {
+    const rng = createRng(778);
+    const domains = 200;
+    let found = 0;
+    for (let d = 0; d < domains; d++) {
+      const strata = domainOfItems(rng, futile, 10, () => {
+        const p = 0.35 + 0.6 * rng.next();
+        return [p, p - 0.3];
+      });
+      if (stratifiedExactTest(strata).pLower <= 0.05) found++;
+    }
+    expect(found / domains).toBeGreaterThan(0.9);
   });
 
   it('keeps the item test at or below α under no change', () => {
@@ -163,6 +197,25 @@ describe('futility stop', () => {
     );
   });
 });
+
+/** The domain strata of `items` items sampled adaptively with `design`. */
+function domainOfItems(
+  rng: Rng,
+  design: AdaptiveDesign,
+  items: number,
+  truth: () => [number, number],
+): Stratum[] {
+  const strata: Stratum[] = [];
+  for (let i = 0; i < items; i++) {
+    const [baseline, candidate] = truth();
+    const stages = sampleItemAdaptively((model, from, count) => {
+      const p = model === 'baseline' ? baseline : candidate;
+      return binomialDraws(rng, p)(model, from, count);
+    }, design);
+    strata.push(...adaptiveItemTest(stages, design).domainStrata);
+  }
+  return strata;
+}
 
 /** Both models answer right with the same p: under "no change" every stage is binomial. */
 function binomialDraws(rng: Rng, p: number) {

@@ -137,6 +137,30 @@ describe('adaptive sampling against the simulator', () => {
       `where a fixed K = 20 takes 2,520: ${sampling.requests.saved.toLocaleString('en-US')} saved`,
     );
     expect(summary).toContain('Items stopped, by samples per model:');
+    // The Reliable Change Index assumes one K for every item: not shown with adaptive sampling.
+    expect(summary).not.toContain('A: RCI');
+    expect(summary).toContain('Method A (the Reliable Change Index) is not shown');
+    expect(summary).toContain('at K = 20 (samples-max)');
+    const domainRule = outcome.report.verdict.rules?.find(
+      (r) => r.check === 'churn' && r.rule === 'domain-loss',
+    );
+    expect(domainRule?.detects).toContain('at K = 20 (samples-max; adaptive sampling)');
+    expect(domainRule?.falseAlarmBasis).toContain('futility look');
+    // The domain table counts items, not stages: an item is informative when its samples could
+    // vary under the null (here, at least one of its stages is neither all right nor all wrong).
+    const varies = (r: (typeof rows)[number]) =>
+      r.x[0] + r.x[1] > 0 && r.x[0] + r.x[1] < r.n[0] + r.n[1];
+    for (const domain of section.comparison?.domains ?? []) {
+      if (domain.test === null) continue;
+      const own = rows.filter((r) => r.domain === domain.domain);
+      expect(domain.test.items).toBe(own.length);
+      // Bounds: an item of one stage is informative exactly when its pooled counts vary; an item
+      // of several stages only if they do.
+      expect(domain.test.informative).toBeLessThanOrEqual(own.filter(varies).length);
+      expect(domain.test.informative).toBeGreaterThanOrEqual(
+        own.filter((r) => r.n[0] === 5 && varies(r)).length,
+      );
+    }
 
     // A rerun on the same log asks nothing and reaches the same report.
     const again = requestsMade();

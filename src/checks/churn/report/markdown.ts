@@ -66,16 +66,23 @@ function modelRow(label: string, m: ModelSummary): string[] {
   return modelCells(label, m, [num(m.reliability), percent(m.greedyAccuracy)]);
 }
 
-function itemTable(rows: readonly ItemRow[]): string {
+/**
+ * Whether the Reliable Change Index is shown: it assumes one K for every item, which adaptive
+ * sampling does not give (docs/adaptive-sampling.md).
+ */
+const showsRci = (section: SampledChurnSection): boolean => section.sampling === undefined;
+
+function itemTable(rows: readonly ItemRow[], withRci: boolean): string {
+  const rci = (cells: string[]) => (withRci ? cells : []);
   return table(
-    ['item', 'domain', 'p before', 'p after', 'Δp', 'q (Fisher, BH)', 'RCI', 'greedy'],
+    ['item', 'domain', 'p before', 'p after', 'Δp', 'q (Fisher, BH)', ...rci(['RCI']), 'greedy'],
     rows.map((r) => [
       ...changeCells(r),
       r.q === null ? '–' : r.q < 0.001 ? r.q.toExponential(1) : num(r.q, 3),
-      num(r.rci, 2),
+      ...rci([num(r.rci, 2)]),
       `${greedyMark(r.greedy[0])}→${greedyMark(r.greedy[1])}`,
     ]),
-    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'c'],
+    ['l', 'l', 'r', 'r', 'r', 'r', ...(withRci ? (['r'] as const) : []), 'c'],
   );
 }
 
@@ -191,17 +198,17 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
         c.items,
         (r) => (section.method === 'fisher-bh' ? r.fisherBh : r.rciClass) === 'deteriorated',
       );
-      return worst.length > 0 ? itemTable(worst) : null;
+      return worst.length > 0 ? itemTable(worst, showsRci(section)) : null;
     },
     beforeDomains: (c) => methodBlocks(section, c, gateOf(c)),
     afterDomains: (c) => [
       ...domainTestLines(c),
-      ...(c.detection ? [...detectionLines(c.detection, section.samples), ''] : []),
-      bandsBlock(c),
+      ...(c.detection ? [...detectionLines(c.detection, section), ''] : []),
+      bandsBlock(c, showsRci(section)),
       '',
       ...greedyLines(c),
       '',
-      ...changedItemBlocks(c),
+      ...changedItemBlocks(c, showsRci(section)),
       `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
       '',
     ],
@@ -249,11 +256,15 @@ function methodBlocks(
           c.fisherBh,
           percent(c.fisherBh.expected.falseFlagRate),
         ),
-        methodRow(
-          `A: RCI (±${RCI_CRITICAL})${section.method === 'rci' ? ' — gate' : ''}`,
-          c.rci,
-          percent(c.rci.expected.falseFlagRate),
-        ),
+        ...(showsRci(section)
+          ? [
+              methodRow(
+                `A: RCI (±${RCI_CRITICAL})${section.method === 'rci' ? ' — gate' : ''}`,
+                c.rci,
+                percent(c.rci.expected.falseFlagRate),
+              ),
+            ]
+          : []),
       ],
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -267,9 +278,15 @@ function methodBlocks(
     ),
     '',
     `Raw Fisher p ≤ ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
-    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±${RCI_CONSERVATIVE}: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
+    showsRci(section)
+      ? rciLine(section, c)
+      : 'Method A (the Reliable Change Index) is not shown: it assumes the same K for every item, and adaptive sampling gives each item its own.',
     '',
   ];
+}
+
+function rciLine(section: SampledChurnSection, c: ChurnComparison): string {
+  return `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±${RCI_CONSERVATIVE}: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`;
 }
 
 function domainTestLines(c: ChurnComparison): string[] {
@@ -280,7 +297,8 @@ function domainTestLines(c: ChurnComparison): string[] {
   ];
 }
 
-function bandsBlock(c: ChurnComparison): string {
+function bandsBlock(c: ChurnComparison, withRci: boolean): string {
+  const rci = (cells: string[]) => (withRci ? cells : []);
   return details(
     'Difficulty bands (baseline accuracy) with the no-change expectation',
     table(
@@ -289,18 +307,19 @@ function bandsBlock(c: ChurnComparison): string {
         'items',
         'B improved (exp.)',
         'B deteriorated (exp.)',
-        'A improved (exp.)',
-        'A deteriorated (exp.)',
+        ...rci(['A improved (exp.)', 'A deteriorated (exp.)']),
       ],
       c.bands.map((b) => [
         `${fixed(b.low)}–${fixed(b.high)}`,
         String(b.items),
         `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
         `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
-        `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
-        `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
+        ...rci([
+          `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
+          `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
+        ]),
       ]),
-      ['l', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'r', 'r', ...(withRci ? (['r', 'r'] as const) : [])],
     ),
   );
 }
@@ -322,15 +341,20 @@ function greedyLines(c: ChurnComparison): string[] {
   return lines;
 }
 
-function changedItemBlocks(c: ChurnComparison): string[] {
+function changedItemBlocks(c: ChurnComparison, withRci: boolean): string[] {
   const changed = c.items.filter((r) => r.fisherBh !== 'unchanged' && r.fisherBh !== 'excluded');
-  const rciChanged = c.items.filter((r) => r.rciClass !== 'unchanged' && r.rciClass !== 'excluded');
+  const rciChanged = withRci
+    ? c.items.filter((r) => r.rciClass !== 'unchanged' && r.rciClass !== 'excluded')
+    : [];
   const blocks: string[] = [];
   if (changed.length > 0)
-    blocks.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), '');
+    blocks.push(
+      details(`Items changed by method B (${changed.length})`, itemTable(changed, withRci)),
+      '',
+    );
   if (rciChanged.length > 0)
     blocks.push(
-      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged)),
+      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged, withRci)),
       '',
     );
   return blocks;
@@ -499,10 +523,17 @@ function domainLossLines(c: { domains: readonly DomainRow[] }): string[] {
 }
 
 /** Smallest changes each rule detects at this K, and the K smaller ones would need. */
-function detectionLines(d: Detection, samples: number): string[] {
+function detectionLines(d: Detection, section: SampledChurnSection): string[] {
+  const atK =
+    section.sampling === undefined
+      ? `K = ${section.samples}`
+      : `K = ${section.samples} (samples-max)`;
   const pct = (x: number) => `${fixed(x * 100, 0)} pts`;
   const item = (x: number | null) =>
     x === null ? '–' : x >= 1 ? 'not detectable (> 1)' : fixed(x, 2);
+  const rci = showsRci(section)
+    ? ` or ${item(d.itemRci)} (RCI, (${RCI_CRITICAL} + 0.84)·S_diff)`
+    : '';
   const rows = d.samplesFor.map((r) => [
     r.kind === 'item'
       ? `one item moves by ${fixed(r.effect, 1)}`
@@ -511,7 +542,7 @@ function detectionLines(d: Detection, samples: number): string[] {
     String(r.samples),
   ]);
   return [
-    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (${RCI_CRITICAL} + 0.84)·S_diff); ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at ${atK}:** one item by ${item(d.itemFisherBh)} (Fisher + BH)${rci}; ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
     '',
     table(['to detect', 'by', 'K needed'], rows, ['l', 'l', 'r']),
     '',
