@@ -6,11 +6,42 @@
 import type { CheckContext, GateRuleCard } from '../types.js';
 import { checkFalseAlarmBudget } from '../types.js';
 import { churnBudget } from './budget.js';
-import type { ChurnSection } from './section.js';
+import type { ChurnSection, SampledChurnSection } from './section.js';
 import { num, percent, trimmed } from '../../text/format.js';
 
 const pct = (x: number): string => percent(x, 2, { trim: true });
 const pts = (x: number): string => `${trimmed(x * 100)} points`;
+
+const DOMAIN_BASIS_FIXED =
+  "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md";
+const DOMAIN_BASIS_ADAPTIVE =
+  'one stratum per item and stage, Holm family-wise level; stages after a futility look were chosen knowing the split, so the level is measured by simulation: at or below nominal in docs/adaptive-sampling.md';
+
+/** The smallest changes the item and domain rules detect, as the rule cards say them. */
+function detectionTexts(
+  section: SampledChurnSection,
+  samples: number,
+  maxLoss: number,
+): { itemText: string; domainText: string } {
+  const d = section.comparison?.detection;
+  const item = section.method === 'fisher-bh' ? (d?.itemFisherBh ?? null) : (d?.itemRci ?? null);
+  // With adaptive sampling the detection figures are computed at samples-max.
+  const atK =
+    section.sampling === undefined
+      ? `at K = ${samples}`
+      : `at K = ${section.samples} (samples-max; adaptive sampling)`;
+  const itemText =
+    item === null
+      ? 'not measured (no comparison)'
+      : item >= 1
+        ? `no single item ${atK} (it would need |Δp| > 1); raise churn.samples`
+        : `${atK} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
+  const domainText =
+    d?.domain === null || d?.domain === undefined
+      ? 'not measured (no tested domain)'
+      : `${atK} a domain of ${d.domainItems} items losing ${pts(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
+  return { itemText, domainText };
+}
 
 export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRuleCard[] {
   const settings = ctx.config.churn;
@@ -39,24 +70,8 @@ export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRu
       }),
     );
   } else {
-    const d = section.comparison?.detection;
     const method = section.method === 'fisher-bh' ? 'Fisher + BH' : 'RCI';
-    const item = section.method === 'fisher-bh' ? (d?.itemFisherBh ?? null) : (d?.itemRci ?? null);
-    // With adaptive sampling the detection figures are computed at samples-max.
-    const atK =
-      section.sampling === undefined
-        ? `at K = ${settings.samples}`
-        : `at K = ${section.samples} (samples-max; adaptive sampling)`;
-    const itemText =
-      item === null
-        ? 'not measured (no comparison)'
-        : item >= 1
-          ? `no single item ${atK} (it would need |Δp| > 1); raise churn.samples`
-          : `${atK} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
-    const domainText =
-      d?.domain === null || d?.domain === undefined
-        ? 'not measured (no tested domain)'
-        : `${atK} a domain of ${d.domainItems} items losing ${pts(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
+    const { itemText, domainText } = detectionTexts(section, settings.samples, maxLoss);
     cards.push(
       card('max-deteriorated', {
         tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,
@@ -69,9 +84,7 @@ export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRu
           "a domain's net loss: exact permutation test on its items' paired counts, Holm over domains",
         falseAlarmRate: budget.domainLoss,
         falseAlarmBasis:
-          section.sampling === undefined
-            ? "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md"
-            : 'one stratum per item and stage, Holm family-wise level; stages after a futility look were chosen knowing the split, so the level is measured by simulation: at or below nominal in docs/adaptive-sampling.md',
+          section.sampling === undefined ? DOMAIN_BASIS_FIXED : DOMAIN_BASIS_ADAPTIVE,
         detects: domainText,
       }),
     );
