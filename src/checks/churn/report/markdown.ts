@@ -228,7 +228,7 @@ function methodBlocks(
     shareCell(m.analysable.deteriorated),
     expectedCell(m, 'deteriorated'),
     percent(m.churnRate),
-    String(m.net),
+    num(m.net, 0),
     num(m.medianAbsDelta, 2),
     num(m.breadthRatio, 2),
     extra,
@@ -319,7 +319,7 @@ function bandsBlock(c: ChurnComparison, withRci: boolean): string {
           `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
         ]),
       ]),
-      ['l', 'r', 'r', ...(withRci ? (['r', 'r'] as const) : [])],
+      ['l', 'r', 'r', 'r', ...(withRci ? (['r', 'r'] as const) : [])],
     ),
   );
 }
@@ -488,7 +488,7 @@ function domainTable(domains: readonly DomainRow[]): string {
       points(d.delta),
       String(d.improved),
       String(d.deteriorated),
-      String(d.net),
+      num(d.net, 0),
       ...(tested
         ? [
             d.test ? pValueText(d.test.adjustedLoss) : 'not tested',
@@ -546,6 +546,6 @@ function detectionLines(d: Detection, section: SampledChurnSection): string[] {
     '',
     table(['to detect', 'by', 'K needed'], rows, ['l', 'l', 'r']),
     '',
-    "K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.samples, or add items to a domain, to see smaller changes.",
+    `K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.${section.sampling === undefined ? 'samples' : 'samples-max'}, or add items to a domain, to see smaller changes.`,
   ];
 }
