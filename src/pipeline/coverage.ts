@@ -15,6 +15,7 @@ import type { CheckName } from '../config/schema.js';
 import type { Coverage, CoverageRow } from '../report/types.js';
 import type { RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
+import { UnitLookup } from '../runner/resume.js';
 
 export interface CoverageInput {
   units: readonly WorkUnit[];
@@ -48,28 +49,33 @@ function unitState(unit: WorkUnit, own: readonly SampleRecord[]): UnitState {
   return unit.expectedCalls <= 1 && answeredCall ? 'answered' : 'missing';
 }
 
-/** Records grouped by the planned unit that owns them (its key, or its key + "/…"). */
+/**
+ * Records grouped by the planned unit that owns them (its key, or its key + "/…"): a record
+ * or a list per unit, so a plan of single-record units costs one map entry per unit.
+ */
 function recordsByUnit(
   units: readonly WorkUnit[],
   records: readonly SampleRecord[],
-): Map<WorkUnit, SampleRecord[]> {
-  const byKey = new Map<string, WorkUnit>();
-  for (const unit of units) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
-  const grouped = new Map<WorkUnit, SampleRecord[]>();
+): Map<WorkUnit, SampleRecord | SampleRecord[]> {
+  const lookup = new UnitLookup(units);
+  const grouped = new Map<WorkUnit, SampleRecord | SampleRecord[]>();
   for (const record of records) {
-    const parts = record.key.split('/');
-    for (let n = parts.length; n >= 1; n--) {
-      const unit = byKey.get(
-        JSON.stringify([record.check, record.model, parts.slice(0, n).join('/')]),
-      );
-      if (!unit) continue;
-      const list = grouped.get(unit) ?? [];
-      list.push(record);
-      grouped.set(unit, list);
-      break;
-    }
+    const unit = lookup.owner(record);
+    if (!unit) continue;
+    const own = grouped.get(unit);
+    if (own === undefined) grouped.set(unit, record);
+    else if (Array.isArray(own)) own.push(record);
+    else grouped.set(unit, [own, record]);
   }
   return grouped;
+}
+
+function recordsOf(
+  grouped: ReadonlyMap<WorkUnit, SampleRecord | SampleRecord[]>,
+  unit: WorkUnit,
+): readonly SampleRecord[] {
+  const own = grouped.get(unit);
+  return own === undefined ? [] : Array.isArray(own) ? own : [own];
 }
 
 export function measureCoverage(input: CoverageInput): Coverage {
@@ -88,7 +94,7 @@ export function measureCoverage(input: CoverageInput): Coverage {
       missing: 0,
     };
     row.planned++;
-    row[unitState(unit, grouped.get(unit) ?? [])]++;
+    row[unitState(unit, recordsOf(grouped, unit))]++;
     rows.set(id, row);
   }
   const list = [...rows.values()];

@@ -67,30 +67,32 @@ export function splitStale(
   units: readonly WorkUnit[],
 ): CurrentSplit {
   const byKey = new UnitLookup(units);
-  // Per unit, then per digest: no key string per record (a plan may hold 150,000 units).
-  const groups = new Map<WorkUnit, Map<string | null, SampleRecord[]>>();
+  // Per unit, a record or a list: no map or key string per record (a plan may hold 150,000
+  // units of one record each).
+  const groups = new Map<WorkUnit, SampleRecord | SampleRecord[]>();
   const unplanned: SampleRecord[] = [];
   for (const record of records) {
     const unit = byKey.owner(record);
     if (!unit) unplanned.push(record);
     if (!unit?.current) continue;
-    const byDigest = groups.get(unit) ?? new Map<string | null, SampleRecord[]>();
-    groups.set(unit, byDigest);
-    const own = byDigest.get(record.digest);
-    if (own) own.push(record);
-    else byDigest.set(record.digest, [record]);
+    const own = groups.get(unit);
+    if (own === undefined) groups.set(unit, record);
+    else if (Array.isArray(own)) own.push(record);
+    else groups.set(unit, [own, record]);
   }
   const stale = new Set<SampleRecord>();
   const replaced = new Set<SampleRecord>();
   const staleUnits: WorkUnit[] = [];
-  for (const [unit, byDigest] of groups) {
+  for (const [unit, own] of groups) {
     let answered = false;
-    for (const own of byDigest.values()) {
-      const kept = asSet(unit.current?.(own) ?? own);
-      if (kept.size > 0) answered = true;
-      if (kept.size === own.length) continue;
-      const superseded = asSet(unit.replaced?.(own) ?? []);
-      for (const record of own) {
+    for (const sameDigest of byDigest(Array.isArray(own) ? own : [own])) {
+      const current = unit.current?.(sameDigest) ?? sameDigest;
+      if (current.length > 0) answered = true;
+      // `current` picks among the records: as many means all of them.
+      if (current.length === sameDigest.length) continue;
+      const kept = asSet(current);
+      const superseded = asSet(unit.replaced?.(sameDigest) ?? []);
+      for (const record of sameDigest) {
         if (kept.has(record)) continue;
         (superseded.has(record) ? replaced : stale).add(record);
       }
@@ -107,25 +109,46 @@ export function splitStale(
   };
 }
 
+/** A unit's records split by digest, in order (one list when they share one, the usual case). */
+function byDigest(records: readonly SampleRecord[]): SampleRecord[][] {
+  const first = records[0]?.digest;
+  if (records.every((r) => r.digest === first)) return [records as SampleRecord[]];
+  const lists = new Map<string | null, SampleRecord[]>();
+  for (const record of records) {
+    const list = lists.get(record.digest);
+    if (list) list.push(record);
+    else lists.set(record.digest, [record]);
+  }
+  return [...lists.values()];
+}
+
 function asSet(records: readonly SampleRecord[]): ReadonlySet<SampleRecord> {
   return new Set(records);
 }
 
 /** The unit whose key is a record's key or its longest prefix ending before a "/". */
-class UnitLookup {
-  private readonly byModel = new Map<string, Map<string, WorkUnit>>();
+export class UnitLookup {
+  /** Per check, per model, per unit key: no key string made per record looked up. */
+  private readonly byCheck = new Map<string, Map<string, Map<string, WorkUnit>>>();
 
   constructor(units: readonly WorkUnit[]) {
     for (const unit of units) {
-      const group = `${unit.check}/${unit.model}`;
-      const byKey = this.byModel.get(group) ?? new Map<string, WorkUnit>();
-      this.byModel.set(group, byKey);
+      let byModel = this.byCheck.get(unit.check);
+      if (!byModel) {
+        byModel = new Map();
+        this.byCheck.set(unit.check, byModel);
+      }
+      let byKey = byModel.get(unit.model);
+      if (!byKey) {
+        byKey = new Map();
+        byModel.set(unit.model, byKey);
+      }
       byKey.set(unit.key, unit);
     }
   }
 
   owner(record: SampleRecord): WorkUnit | undefined {
-    const byKey = this.byModel.get(`${record.check}/${record.model}`);
+    const byKey = this.byCheck.get(record.check)?.get(record.model);
     if (!byKey) return undefined;
     let key = record.key;
     for (;;) {

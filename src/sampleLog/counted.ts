@@ -35,56 +35,86 @@ export function isFinal(record: SampleRecord): boolean {
   return record.kind !== 'call' || record.status === 'ok' || record.status === 'invalid';
 }
 
-/**
- * The identity of `recordIdentity`, shorter: the long hashes (digest, prompt) are replaced by
- * their number in `names`, so that an index over 150,000 records holds short keys. Equal
- * records get equal keys only through the same `names`.
- */
-function compactIdentity(record: SampleRecord, names: Map<string | null, number>): string {
-  const name = (value: string | null): number => {
-    const known = names.get(value);
-    if (known !== undefined) return known;
-    names.set(value, names.size);
-    return names.size - 1;
-  };
-  const call = record.kind === 'call' ? record : null;
-  const o = call?.options;
-  const estimate = call?.check === 'churn' ? (call.estimate_temperature ?? null) : null;
-  return JSON.stringify([
-    record.check,
-    name(record.model),
-    name(record.digest),
-    record.key,
-    call ? call.sample : null,
-    record.kind,
-    o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
-    name(record.prompt_sha256),
-    estimate,
-  ]);
+/** The parts of `recordIdentity` besides check, model and key, compared without a string. */
+function sameIdentity(a: SampleRecord, b: SampleRecord): boolean {
+  if (a.kind !== b.kind || a.digest !== b.digest || a.prompt_sha256 !== b.prompt_sha256) {
+    return false;
+  }
+  if (a.kind !== 'call' || b.kind !== 'call') return true;
+  const o = a.options;
+  const p = b.options;
+  return (
+    (a.sample ?? null) === (b.sample ?? null) &&
+    (o.temperature ?? null) === (p.temperature ?? null) &&
+    (o.seed ?? null) === (p.seed ?? null) &&
+    (o.num_ctx ?? null) === (p.num_ctx ?? null) &&
+    (o.num_predict ?? null) === (p.num_predict ?? null) &&
+    (o.think ?? null) === (p.think ?? null) &&
+    estimateTemperature(a) === estimateTemperature(b)
+  );
+}
+
+function estimateTemperature(record: SampleRecord): number | null {
+  return record.kind === 'call' && record.check === 'churn'
+    ? (record.estimate_temperature ?? null)
+    : null;
 }
 
 /**
  * Applies the rule record by record, in log order, holding only the records that count so far:
- * a log is reduced while it is read, never held whole.
+ * a log is reduced while it is read, never held whole. Records are found again by check, model
+ * and unit key (strings every record already holds), so the reduction adds one map entry per
+ * unit key and no identity string per record.
  */
 export class LatestRecords {
-  private readonly chosen = new Map<string, SampleRecord>();
-  private readonly names = new Map<string | null, number>();
+  /** Kept records in log order; a replaced one leaves a hole (null). */
+  private readonly kept: (SampleRecord | null)[] = [];
+  /** Per check and model, per unit key: positions in `kept` (one, most often). */
+  private readonly byKey = new Map<string, Map<string, Map<string, number | number[]>>>();
 
   add(record: SampleRecord): void {
-    const id = compactIdentity(record, this.names);
-    const before = this.chosen.get(id);
-    if (before !== undefined) {
+    const byKey = this.keysOf(record);
+    const found = byKey.get(record.key);
+    const at = this.kept.length;
+    if (found === undefined) {
+      byKey.set(record.key, at);
+      this.kept.push(record);
+      return;
+    }
+    const positions = typeof found === 'number' ? [found] : found;
+    for (let i = 0; i < positions.length; i++) {
+      const before = this.kept[positions[i] as number];
+      if (!before || !sameIdentity(before, record)) continue;
       // A failure after an answer never undoes the answer.
       if (!isFinal(record) && isFinal(before)) return;
-      // Deleted and set again: the map's order is the log order of the records kept.
-      this.chosen.delete(id);
+      // The answer moves to the end: the order kept is the log order of the records kept.
+      this.kept[positions[i] as number] = null;
+      positions[i] = at;
+      this.kept.push(record);
+      byKey.set(record.key, positions.length === 1 ? at : positions);
+      return;
     }
-    this.chosen.set(id, record);
+    positions.push(at);
+    this.kept.push(record);
+    byKey.set(record.key, positions);
+  }
+
+  private keysOf(record: SampleRecord): Map<string, number | number[]> {
+    let byModel = this.byKey.get(record.check);
+    if (!byModel) {
+      byModel = new Map();
+      this.byKey.set(record.check, byModel);
+    }
+    let byKey = byModel.get(record.model);
+    if (!byKey) {
+      byKey = new Map();
+      byModel.set(record.model, byKey);
+    }
+    return byKey;
   }
 
   records(): SampleRecord[] {
-    return [...this.chosen.values()];
+    return this.kept.filter((record): record is SampleRecord => record !== null);
   }
 }
 

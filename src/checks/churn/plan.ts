@@ -121,11 +121,20 @@ interface ChurnSample {
 }
 
 /**
- * The samples planned before any answer. One options object per sample index and one prompt
- * per item, shared by the samples that use them: a plan of 150,000 samples would otherwise
- * hold 150,000 copies of each prompt.
+ * The samples planned before any answer, told to `visit` one by one. One options object per
+ * sample index and one prompt per item, shared by the samples that use them: a plan of
+ * 150,000 samples would otherwise hold 150,000 copies of each prompt.
  */
-function churnSamples(items: readonly ChurnItem[], config: GateConfig): ChurnSample[] {
+function eachSample(
+  items: readonly ChurnItem[],
+  config: GateConfig,
+  visit: (
+    prompt: ItemPrompt,
+    mode: ChurnSampleSlot['mode'],
+    sample: number,
+    options: ChatOptions,
+  ) => void,
+): void {
   const settings = config.churn;
   const optionsOf = new Map<string, ChatOptions>();
   const shared = (mode: ChurnSampleSlot['mode'], sample: number): ChatOptions => {
@@ -134,7 +143,6 @@ function churnSamples(items: readonly ChurnItem[], config: GateConfig): ChurnSam
     optionsOf.set(id, found);
     return found;
   };
-  const samples: ChurnSample[] = [];
   const first = firstSamples(settings);
   for (const item of items) {
     const prompt: ItemPrompt = {
@@ -143,17 +151,13 @@ function churnSamples(items: readonly ChurnItem[], config: GateConfig): ChurnSam
       format: answerSchema(item),
       promptSha256: churnPromptHash(item),
     };
-    const add = (mode: ChurnSampleSlot['mode'], sample: number): void => {
-      samples.push({ prompt, mode, sample, options: shared(mode, sample) });
-    };
     if (settings.estimator === 'logprobs') {
-      add('exact', 0);
+      visit(prompt, 'exact', 0, shared('exact', 0));
       continue;
     }
-    for (let k = 0; k < first; k++) add('stochastic', k);
-    if (settings.greedy) add('greedy', 0);
+    for (let k = 0; k < first; k++) visit(prompt, 'stochastic', k, shared('stochastic', k));
+    if (settings.greedy) visit(prompt, 'greedy', 0, shared('greedy', 0));
   }
-  return samples;
 }
 
 function slotOf(s: ChurnSample, model: string, top: number): ChurnSampleSlot {
@@ -169,7 +173,11 @@ export function churnSlots(
   config: GateConfig,
   model: string,
 ): ChurnSampleSlot[] {
-  return churnSamples(items, config).map((s) => slotOf(s, model, config.churn.topLogprobs));
+  const slots: ChurnSampleSlot[] = [];
+  eachSample(items, config, (prompt, mode, sample, options) => {
+    slots.push(slotOf({ prompt, mode, sample, options }, model, config.churn.topLogprobs));
+  });
+  return slots;
 }
 
 /**
@@ -198,12 +206,17 @@ export function planChurn(
 ): WorkUnit[] {
   checkExactEstimator(config, items);
   const settings = unitSettings(config);
-  const recorded = new Map<ChatOptions, RecordedOptions>();
-  return churnSamples(items, config).map((sample) => {
-    const wanted = recorded.get(sample.options) ?? recordedOptions(sample.options);
-    recorded.set(sample.options, wanted);
-    return new ChurnUnit(sample, model, wanted, settings);
+  const series = new Map<ChatOptions, UnitSeries>();
+  const units: WorkUnit[] = [];
+  eachSample(items, config, (prompt, mode, sample, options) => {
+    let shared = series.get(options);
+    if (!shared) {
+      shared = { model, mode, sample, options, recorded: recordedOptions(options), settings };
+      series.set(options, shared);
+    }
+    units.push(new ChurnUnit(prompt, shared));
   });
+  return units;
 }
 
 /** One call as a work unit: complete once the log holds its answer under today's settings. */
@@ -215,8 +228,14 @@ export function churnUnit(slot: ChurnSampleSlot, config: GateConfig): WorkUnit {
     format: request.format,
     promptSha256,
   };
-  const sample = { prompt, mode: slot.mode, sample: slot.sample, options: request.options };
-  return new ChurnUnit(sample, slot.model, recordedOptions(request.options), unitSettings(config));
+  return new ChurnUnit(prompt, {
+    model: slot.model,
+    mode: slot.mode,
+    sample: slot.sample,
+    options: request.options,
+    recorded: recordedOptions(request.options),
+    settings: unitSettings(config),
+  });
 }
 
 interface UnitSettings {
@@ -230,36 +249,56 @@ function unitSettings(config: GateConfig): UnitSettings {
   return { keepText, temperature, topLogprobs };
 }
 
+/** What the units of one model and sample index share (one object per sample index). */
+interface UnitSeries {
+  model: string;
+  mode: ChurnSampleSlot['mode'];
+  sample: number;
+  options: ChatOptions;
+  recorded: RecordedOptions;
+  settings: UnitSettings;
+}
+
 /**
- * One churn sample. A class, not an object of closures, and its request made only when it is
- * sent: a plan holds one unit per sample (150,000 for a large item set).
+ * One churn sample. A class of three fields (its item's prompt, its sample index's shared
+ * settings, its key), its request made only when it is sent: a plan holds one unit per sample
+ * (150,000 for a large item set).
  */
 class ChurnUnit implements WorkUnit {
-  readonly check = 'churn' as const;
-  readonly expectedCalls = 1;
   readonly key: string;
 
   constructor(
-    private readonly sample: ChurnSample,
-    readonly model: string,
-    private readonly options: RecordedOptions,
-    private readonly settings: UnitSettings,
+    private readonly prompt: ItemPrompt,
+    private readonly series: UnitSeries,
   ) {
-    this.key = churnUnitKey(sample.prompt.item.id, sample.mode, sample.sample);
+    this.key = churnUnitKey(prompt.item.id, series.mode, series.sample);
+  }
+
+  get check(): 'churn' {
+    return 'churn';
+  }
+
+  get expectedCalls(): number {
+    return 1;
+  }
+
+  get model(): string {
+    return this.series.model;
   }
 
   get expected(): { promptSha256: string; options: RecordedOptions } {
-    return { promptSha256: this.sample.prompt.promptSha256, options: this.options };
+    return { promptSha256: this.prompt.promptSha256, options: this.series.recorded };
   }
 
   private matches(record: SampleRecord): boolean {
     return (
       record.kind === 'call' &&
-      record.prompt_sha256 === this.sample.prompt.promptSha256 &&
-      sameRecordedOptions(record.options, this.options) &&
+      record.prompt_sha256 === this.prompt.promptSha256 &&
+      sameRecordedOptions(record.options, this.series.recorded) &&
       // Exact probabilities hold for one temperature; another one is asked again.
-      (this.sample.mode !== 'exact' ||
-        (record.check === 'churn' && record.estimate_temperature === this.settings.temperature))
+      (this.series.mode !== 'exact' ||
+        (record.check === 'churn' &&
+          record.estimate_temperature === this.series.settings.temperature))
     );
   }
 
@@ -275,8 +314,9 @@ class ChurnUnit implements WorkUnit {
 
   async execute(ctx: UnitContext): Promise<void> {
     if (this.isComplete(ctx.prior)) return;
-    const { keepText, temperature, topLogprobs } = this.settings;
-    const slot = slotOf(this.sample, this.model, topLogprobs);
+    const { mode, sample, options, model, settings } = this.series;
+    const { keepText, temperature, topLogprobs } = settings;
+    const slot = slotOf({ prompt: this.prompt, mode, sample, options }, model, topLogprobs);
     const outcome = await ctx.call(slot.spec);
     await ctx.emit(
       slot.mode === 'exact'

@@ -38,6 +38,28 @@ export interface ChurnTally {
   exactRecords: number;
 }
 
+/** Adds the record that counts for one sample to its model's tally. */
+function countRecord(
+  tally: ModelTally,
+  record: ChurnCallRecord,
+  index: ReadonlyMap<string, number>,
+): void {
+  const i = index.get(record.item) as number;
+  countStatus(tally.requests, record.status);
+  tally.promptHashes.add(record.prompt_sha256);
+  const answered = record.status === 'ok' && record.correct !== null;
+  if (record.mode === 'greedy') {
+    tally.greedy[i] = answered ? record.correct : null;
+    return;
+  }
+  if (!answered) return;
+  const { masks } = tally;
+  const word = i * masks.words + (record.sample >>> 5);
+  const bit = 1 << (record.sample & 31);
+  masks.valid[word] = ((masks.valid[word] as number) | bit) >>> 0;
+  if (record.correct) masks.correct[word] = ((masks.correct[word] as number) | bit) >>> 0;
+}
+
 function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
   return record.kind === 'call' && record.check === 'churn';
 }
@@ -50,28 +72,6 @@ export function tallyRecords(
   candidate: string | null,
 ): ChurnTally {
   const index = new Map(items.map((item, i) => [item.id, i]));
-  const latest = new Map<string, ChurnCallRecord>();
-  let unknownItemRecords = 0;
-  let beyondSamples = 0;
-  let exactRecords = 0;
-  for (const record of countedRecords(records).records) {
-    if (!isChurnCall(record)) continue;
-    if (record.model !== baseline && record.model !== candidate) continue;
-    if (record.mode === 'exact') {
-      exactRecords++;
-      continue;
-    }
-    if (!index.has(record.item)) {
-      unknownItemRecords++;
-      continue;
-    }
-    if (record.mode === 'stochastic' && (record.sample >= samples || record.sample < 0)) {
-      beyondSamples++;
-      continue;
-    }
-    const slot = `${record.model}\u0000${record.item}\u0000${record.mode}\u0000${record.mode === 'greedy' ? 0 : record.sample}`;
-    latest.set(slot, record);
-  }
   const make = (model: string): ModelTally => ({
     model,
     masks: createSampleMasks(items.length, samples),
@@ -81,22 +81,36 @@ export function tallyRecords(
   });
   const tallies = new Map<string, ModelTally>([[baseline, make(baseline)]]);
   if (candidate !== null && candidate !== baseline) tallies.set(candidate, make(candidate));
-  for (const record of latest.values()) {
-    const tally = tallies.get(record.model) as ModelTally;
-    const i = index.get(record.item) as number;
-    countStatus(tally.requests, record.status);
-    tally.promptHashes.add(record.prompt_sha256);
-    const answered = record.status === 'ok' && record.correct !== null;
-    if (record.mode === 'greedy') {
-      tally.greedy[i] = answered ? record.correct : null;
+  // The record that counts per model, item and sample (the greedy one after the K stochastic
+  // ones): the latest, as the log has it. A slot array per model, no key string per record.
+  const perItem = samples + 1;
+  const slots = new Map<string, (ChurnCallRecord | undefined)[]>();
+  for (const model of tallies.keys()) slots.set(model, new Array(items.length * perItem));
+  let unknownItemRecords = 0;
+  let beyondSamples = 0;
+  let exactRecords = 0;
+  for (const record of countedRecords(records).records) {
+    if (!isChurnCall(record)) continue;
+    const own = slots.get(record.model);
+    if (!own) continue;
+    if (record.mode === 'exact') {
+      exactRecords++;
       continue;
     }
-    if (!answered) continue;
-    const { masks } = tally;
-    const word = i * masks.words + (record.sample >>> 5);
-    const bit = 1 << (record.sample & 31);
-    masks.valid[word] = ((masks.valid[word] as number) | bit) >>> 0;
-    if (record.correct) masks.correct[word] = ((masks.correct[word] as number) | bit) >>> 0;
+    const i = index.get(record.item);
+    if (i === undefined) {
+      unknownItemRecords++;
+      continue;
+    }
+    if (record.mode === 'stochastic' && (record.sample >= samples || record.sample < 0)) {
+      beyondSamples++;
+      continue;
+    }
+    own[i * perItem + (record.mode === 'greedy' ? samples : record.sample)] = record;
+  }
+  for (const [model, own] of slots) {
+    const tally = tallies.get(model) as ModelTally;
+    for (const record of own) if (record) countRecord(tally, record, index);
   }
   const baselineTally = tallies.get(baseline) as ModelTally;
   return {
