@@ -5,7 +5,13 @@
  * extends it with "/…", narrowed by the unit's `current` to those its settings would produce;
  * records with status error or timeout are not final, so their calls are made again.
  */
-import { countedRecords, isFinal, ResumeIndex, type SampleRecord } from '../sampleLog/index.js';
+import {
+  countedRecords,
+  isFinal,
+  type RecordLookup,
+  ResumeIndex,
+  type SampleRecord,
+} from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
 export interface PendingUnit {
@@ -22,14 +28,21 @@ export interface UnitResume extends PendingUnit {
 }
 
 export class ResumePlan {
-  private readonly index: ResumeIndex;
-
-  /** `digestOf`: each model's digest now; records of other weights are never resumed. */
+  /**
+   * `index`: the log's records that count, per unit; `digestOf`: each model's digest now
+   * (records of other weights are never resumed).
+   */
   constructor(
-    records: readonly SampleRecord[],
+    private readonly index: RecordLookup,
     private readonly digestOf: ReadonlyMap<string, string | null>,
-  ) {
-    this.index = new ResumeIndex(countedRecords(records, digestOf).records);
+  ) {}
+
+  /** The plan over records held in memory. */
+  static ofRecords(
+    records: readonly SampleRecord[],
+    digestOf: ReadonlyMap<string, string | null>,
+  ): ResumePlan {
+    return new ResumePlan(new ResumeIndex(countedRecords(records, digestOf).records), digestOf);
   }
 
   digest(model: string): string | null {
@@ -60,7 +73,7 @@ export function grownPlan(
   for (const record of records) {
     if (!digestOf.has(record.model)) digestOf.set(record.model, record.digest);
   }
-  const resume = new ResumePlan(records, digestOf);
+  const resume = ResumePlan.ofRecords(records, digestOf);
   const plan: WorkUnit[] = [];
   const seen = new Set<string>();
   for (let next: readonly WorkUnit[] = units; next.length > 0; ) {

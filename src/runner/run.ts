@@ -47,10 +47,11 @@ import { runnerSchema } from '../config/schema.js';
 import { InfrastructureError } from '../errors.js';
 import type { ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
 import {
+  indexSampleLog,
+  LogIndex,
   latestRecords,
   lockSampleLog,
   openSampleLog,
-  readSampleLogs,
   type RunInfoRecord,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
@@ -193,10 +194,11 @@ async function preflight(provider: Provider, models: readonly string[], warn: Wa
   return { server, metadata, loadedBefore };
 }
 
+/** The log's resume index: keys and line offsets, the records read again when a unit asks. */
 async function readExisting(logPath: string) {
   return existsSync(logPath)
-    ? await readSampleLogs([logPath])
-    : { records: [], runs: [], warnings: [] };
+    ? await indexSampleLog(logPath)
+    : { index: new LogIndex(logPath), warnings: [] };
 }
 
 async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
@@ -212,10 +214,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     options.models,
     warn,
   );
-  const resume = new ResumePlan(
-    existing.records,
-    new Map(metadata.map((m) => [m.model, m.digest])),
-  );
+  const resume = new ResumePlan(existing.index, new Map(metadata.map((m) => [m.model, m.digest])));
 
   const opened = openSampleLog(options.logPath);
   recovered.push(...opened.warnings);
@@ -246,6 +245,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     await scheduler.run();
   } finally {
     log.close();
+    existing.index.close();
     settings.progress.finish();
   }
   throwIfFailed(scheduler, policy, options.provider, server);

@@ -54,7 +54,8 @@ export class Scheduler {
   unitFailure: unknown = null;
   changed: InfrastructureError | null = null;
   private readonly queues = new Map<string, PendingUnit[]>();
-  private readonly seen = new Set<string>();
+  /** Units added, per check and model: their own key strings, none made per unit. */
+  private readonly seen = new Map<string, Set<string>>();
   private readonly waiting: (() => void)[] = [];
   private inFlight = 0;
 
@@ -69,15 +70,14 @@ export class Scheduler {
     let calls = 0;
     const answered: SampleRecord[] = [];
     for (const unit of units) {
-      const id = JSON.stringify([unit.check, unit.model, unit.key]);
-      if (this.seen.has(id)) continue;
-      this.seen.add(id);
+      if (this.isSeen(unit)) continue;
       const state = this.options.resume.resume(unit);
       if (this.options.keepRecords !== false) this.carried.push(...state.logged);
       this.units.planned++;
       if (state.complete) {
         this.units.skipped++;
-        answered.push(...state.prior);
+        // Kept only for a plan that grows: a fixed plan's answers are not held.
+        if (this.options.growth) answered.push(...state.prior);
         continue;
       }
       const queue = this.queues.get(unit.model) ?? [];
@@ -90,6 +90,16 @@ export class Scheduler {
     }
     this.wakeAll();
     return calls;
+  }
+
+  /** True when a unit of this check, model and key was added before; else marks it added. */
+  private isSeen(unit: WorkUnit): boolean {
+    const group = `${unit.check}\u0000${unit.model}`;
+    const keys = this.seen.get(group) ?? new Set<string>();
+    this.seen.set(group, keys);
+    if (keys.has(unit.key)) return true;
+    keys.add(unit.key);
+    return false;
   }
 
   stopped(): boolean {

@@ -12,7 +12,6 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { InputError } from '../errors.js';
 import { LatestRecords } from './counted.js';
 import { RecordInterner } from './intern.js';
@@ -40,10 +39,10 @@ export async function readSampleLogs(paths: readonly string[]): Promise<SampleLo
   return { records: latest.records(), runs, warnings };
 }
 
-/** Where a reader's lines go, one at a time, each with the line as written. */
+/** Where a reader's lines go, one at a time, each with the line as written and its byte offset. */
 export interface LineSink {
-  record(record: SampleRecord, line: string): void;
-  run(run: RunInfoRecord, line: string): void;
+  record(record: SampleRecord, line: string, at: number): void;
+  run(run: RunInfoRecord, line: string, at: number): void;
 }
 
 /**
@@ -60,18 +59,46 @@ export async function streamLog(file: string, sink: LineSink): Promise<string[]>
   }
   const reader = new LineReader(file);
   const endsComplete = await endsWithNewline(file);
-  const lines = createInterface({
-    input: createReadStream(file, { encoding: 'utf8' }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
   let pending: string | null = null;
+  let pendingAt = 0;
   // The last line is known only when the next one arrives: hold one line back.
-  for await (const line of lines) {
-    if (pending !== null) reader.add(pending, false, sink);
+  await eachLine(file, (line, at) => {
+    if (pending !== null) reader.add(pending, false, sink, pendingAt);
     pending = line;
-  }
-  if (pending !== null) reader.add(pending, !endsComplete, sink);
+    pendingAt = at;
+  });
+  if (pending !== null) reader.add(pending, !endsComplete, sink, pendingAt);
   return reader.warnings;
+}
+
+/**
+ * The lines of a file with the byte offset each starts at (so that a record can be read again
+ * from its offset instead of being held). A line ends at "\n"; a "\r" before it is dropped; a
+ * last line without "\n" is a line too.
+ */
+async function eachLine(file: string, visit: (line: string, at: number) => void): Promise<void> {
+  let rest: Buffer | null = null;
+  let restAt = 0;
+  let read = 0;
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    const bytes = chunk as Buffer;
+    const buffer: Buffer = rest ? Buffer.concat([rest, bytes]) : bytes;
+    const bufferAt = rest ? restAt : read;
+    read += bytes.length;
+    let start = 0;
+    for (let end = buffer.indexOf(0x0a); end >= 0; end = buffer.indexOf(0x0a, start)) {
+      visit(lineText(buffer, start, end), bufferAt + start);
+      start = end + 1;
+    }
+    rest = start < buffer.length ? buffer.subarray(start) : null;
+    restAt = bufferAt + start;
+  }
+  if (rest) visit(lineText(rest, 0, rest.length), restAt);
+}
+
+export function lineText(buffer: Buffer, start: number, end: number): string {
+  const last = end > start && buffer[end - 1] === 0x0d ? end - 1 : end;
+  return buffer.toString('utf8', start, last);
 }
 
 /** Parses one log's text; `name` is used in messages. Records are not reduced here. */
@@ -97,7 +124,7 @@ class LineReader {
 
   constructor(private readonly name: string) {}
 
-  add(line: string, cutShort: boolean, sink: LineSink): void {
+  add(line: string, cutShort: boolean, sink: LineSink, offset = 0): void {
     this.lineNumber++;
     if (line.trim() === '') return;
     const at = `${this.name}:${this.lineNumber}`;
@@ -122,8 +149,8 @@ class LineReader {
     if ('problem' in read) throw new InputError(`${at}: ${read.problem}`);
     this.seenRecord = true;
     const record: LogLine = read.record;
-    if (record.kind === 'run') sink.run(record, line);
-    else sink.record(record, line);
+    if (record.kind === 'run') sink.run(record, line, offset);
+    else sink.record(record, line, offset);
   }
 
   private parse(line: string): unknown {
@@ -135,7 +162,7 @@ class LineReader {
   }
 }
 
-async function endsWithNewline(file: string): Promise<boolean> {
+export async function endsWithNewline(file: string): Promise<boolean> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
