@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { comparisonWithPrevious, gatePersonas } from '../../../src/checks/personas/gate.js';
 import { personasLevels } from '../../../src/checks/personas/tests.js';
-import { answerRecord, catalogueFrom, recordsFor } from './records.js';
-
-/** The personas check's share of the default false-alarm budget (three checks). */
-const BUDGET = 0.05 / 3;
+import { analyse, answerRecord, BUDGET, catalogueFrom, recordsFor } from './records.js';
 
 const catalogue = catalogueFrom(`
 language: en
@@ -38,13 +34,7 @@ describe('analysePersonas: which records count', () => {
       },
       answerRecord(catalogue, 'other', { persona: 'plot', probe: 0, text: 'another model' }),
     ];
-    const result = analysePersonas(
-      records,
-      catalogue,
-      settings,
-      { baseline: 'm', candidate: null },
-      BUDGET,
-    ).models[0];
+    const result = analyse(records, catalogue, settings).models[0];
     expect(result?.answers).toEqual({
       expected: 4,
       found: 4,
@@ -65,13 +55,7 @@ describe('analysePersonas: which records count', () => {
       answerRecord(catalogue, 'm', { persona: 'plot', probe: 1, text: 'chapter arc' }),
       answerRecord(catalogue, 'm', { persona: 'style', probe: 0, text: '', status: 'invalid' }),
     ];
-    const result = analysePersonas(
-      records,
-      catalogue,
-      settings,
-      { baseline: 'm', candidate: null },
-      BUDGET,
-    ).models[0];
+    const result = analyse(records, catalogue, settings).models[0];
     expect(result?.answers).toMatchObject({ expected: 4, found: 3, ok: 2, invalid: 1 });
     expect(result?.attributed).toBe(2);
     expect(result?.recognition.map((r) => r.answers)).toEqual([2, 0]);
@@ -97,28 +81,13 @@ describe('analysePersonas: which records count', () => {
       }),
     );
     const embed = { ...settings, vectors: 'embed' as const };
-    const result = analysePersonas(
-      withVectors,
-      catalogue,
-      embed,
-      {
-        baseline: 'm',
-        candidate: null,
-      },
-      BUDGET,
-    ).models[0];
+    const result = analyse(withVectors, catalogue, embed).models[0];
     expect(result?.vectors).toBe('embed');
     // plot/0 (0,1): plot without it = (1,0) → 0; style = (0.1, 2)/|·| → 0.9988 → style.
     expect(result?.attributions[0]?.attributed).toBe('style');
 
     const missing = withVectors.map((r, i) => (i === 3 ? { ...r, vector: undefined } : r));
-    const fallback = analysePersonas(
-      missing,
-      catalogue,
-      embed,
-      { baseline: 'm', candidate: null },
-      BUDGET,
-    ).models[0];
+    const fallback = analyse(missing, catalogue, embed).models[0];
     expect(fallback?.vectors).toBe('tfidf');
     expect(fallback?.accuracy).toBe(1);
     expect(fallback?.notes[0]).toMatch(/1 of 4 answers have no stored embedding; TF-IDF was used/);
@@ -131,16 +100,7 @@ describe('gatePersonas', () => {
       ...recordsFor(catalogue, 'm', { plot: answers.plot, style: answers.style.slice(0, 1) }),
       answerRecord(catalogue, 'm', { persona: 'style', probe: 1, text: '', status: 'timeout' }),
     ];
-    const section = analysePersonas(
-      records,
-      catalogue,
-      settings,
-      {
-        baseline: 'm',
-        candidate: null,
-      },
-      BUDGET,
-    );
+    const section = analyse(records, catalogue, settings);
     const findings = gatePersonas(section, gate, BUDGET);
     expect(findings.map((f) => [f.rule, f.severity])).toEqual([['timeouts', 'inconclusive']]);
     expect(findings[0]?.message).toBe(
@@ -149,31 +109,13 @@ describe('gatePersonas', () => {
   });
 
   it('compares a nightly run with the previous report of the same catalogue', () => {
-    const good = analysePersonas(
-      recordsFor(catalogue, 'm', answers),
-      catalogue,
-      settings,
-      {
-        baseline: 'm',
-        candidate: null,
-      },
-      BUDGET,
-    );
+    const good = analyse(recordsFor(catalogue, 'm', answers), catalogue, settings);
     // tonight the two assistants answer with the same words
     const same = {
       plot: ['rhythm melody', 'rhythm cadence'],
       style: ['rhythm melody', 'rhythm cadence'],
     };
-    const tonight = analysePersonas(
-      recordsFor(catalogue, 'm', same),
-      catalogue,
-      settings,
-      {
-        baseline: 'm',
-        candidate: null,
-      },
-      BUDGET,
-    );
+    const tonight = analyse(recordsFor(catalogue, 'm', same), catalogue, settings);
     const rules = gatePersonas(tonight, gate, BUDGET, good).map((f) => `${f.rule}:${f.severity}`);
     // 2 of 2 recognised, then 0 of 2: one-sided Fisher p = 1/6, times 2 assistants (Bonferroni:
     // a previous report holds no answers to swap) = 1/3, far above the rule's level. Two answers
@@ -190,16 +132,7 @@ describe('gatePersonas', () => {
   });
 
   it('warns on an accuracy drop beyond max-accuracy-drop, not on one equal to it', () => {
-    const good = analysePersonas(
-      recordsFor(catalogue, 'm', answers),
-      catalogue,
-      settings,
-      {
-        baseline: 'm',
-        candidate: null,
-      },
-      BUDGET,
-    );
+    const good = analyse(recordsFor(catalogue, 'm', answers), catalogue, settings);
     const withAccuracy = (accuracy: number) => ({
       ...good,
       models: good.models.map((model) => ({ ...model, accuracy })),

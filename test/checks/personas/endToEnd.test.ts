@@ -6,7 +6,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { type PersonasCatalogue, readCatalogue } from '../../../src/checks/personas/catalogue.js';
 import { planPersonas } from '../../../src/checks/personas/plan.js';
 import { gatePersonas } from '../../../src/checks/personas/gate.js';
@@ -15,9 +14,7 @@ import { OllamaProvider } from '../../../src/providers/ollama.js';
 import { runPlan } from '../../../src/runner/run.js';
 import { parseScenario } from '../../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../../src/simulator/server.js';
-
-/** The personas check's share of the default false-alarm budget (three checks). */
-const BUDGET = 0.05 / 3;
+import { analyse, BUDGET } from './records.js';
 
 // Assistants recognised by a phrase of their prompt: no file path in the scenario.
 const voices = `
@@ -67,16 +64,7 @@ describe('personas over the simulator', () => {
 
     const first = await run();
     expect(first.units).toEqual({ planned: 96, skipped: 0, executed: 96 });
-    const section = analysePersonas(
-      first.records,
-      catalogue,
-      settings,
-      {
-        baseline: 'sim-base:1b',
-        candidate: 'sim-next:2b',
-      },
-      BUDGET,
-    );
+    const section = analyse(first.records, catalogue, settings, 'sim-base:1b', 'sim-next:2b');
     expect(section.models.map((m) => m.answers.ok)).toEqual([48, 48]);
     expect(section.comparison?.newlyMerged.map((p) => `${p.a}/${p.b}`)).toEqual([
       'technique/sourcing',
@@ -88,16 +76,7 @@ describe('personas over the simulator', () => {
 
     const again = await run();
     expect(again.units).toMatchObject({ planned: 96, skipped: 96, executed: 0 });
-    const reanalysed = analysePersonas(
-      again.records,
-      catalogue,
-      settings,
-      {
-        baseline: 'sim-base:1b',
-        candidate: 'sim-next:2b',
-      },
-      BUDGET,
-    );
+    const reanalysed = analyse(again.records, catalogue, settings, 'sim-base:1b', 'sim-next:2b');
     expect(reanalysed).toEqual(section);
   });
 });

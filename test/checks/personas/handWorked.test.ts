@@ -6,15 +6,11 @@
  *   cos(x, centroid of S) = Σ_{j∈S} x·x_j / √(Σ_{j,k∈S} x_j·x_k)
  */
 import { describe, expect, it } from 'vitest';
-import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { tfidf } from '../../../src/stats/text/tfidf.js';
 import { stopWords } from '../../../src/stats/text/stopWords.js';
 import { tokenise } from '../../../src/stats/text/tokenise.js';
 import { cosine, mean } from '../../../src/stats/text/vectors.js';
-import { catalogueFrom, recordsFor } from './records.js';
-
-/** The personas check's share of the default false-alarm budget (three checks). */
-const BUDGET = 0.05 / 3;
+import { analyse, catalogueFrom, recordsFor } from './records.js';
 
 const settings = { vectors: 'tfidf' as const, permutations: 200, seed: 7 };
 
@@ -41,16 +37,7 @@ probes:
     style: ['The image and the rhythm.', 'A melody with cadence.', 'The sentence and its tone.'],
     voice: ['Rhythm is melody.', 'Cadence in the sentence.', 'Tone, then an image.'],
   };
-  const section = analysePersonas(
-    recordsFor(catalogue, 'm', answers),
-    catalogue,
-    settings,
-    {
-      baseline: 'm',
-      candidate: null,
-    },
-    BUDGET,
-  );
+  const section = analyse(recordsFor(catalogue, 'm', answers), catalogue, settings);
   const result = section.models[0];
   if (!result) throw new Error('no result');
 
@@ -192,13 +179,7 @@ probes:
     archivist: ['Harbour, archive, rope.', 'Lantern, ledger and rope.'],
   };
   const records = recordsFor(catalogue, 'm', answers);
-  const result = analysePersonas(
-    records,
-    catalogue,
-    settings,
-    { baseline: 'm', candidate: null },
-    BUDGET,
-  ).models[0];
+  const result = analyse(records, catalogue, settings).models[0];
 
   it('attributes every answer to the other assistant once its own answer is left out', () => {
     // a0: own centroid without a0 = a1, no shared word → 0;

@@ -1,7 +1,12 @@
 /** Builds personas sample-log records from hand-written answers, as the collection would. */
+import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { type PersonasCatalogue, parseCatalogue } from '../../../src/checks/personas/catalogue.js';
 import { messagesFor, promptHash, unitKey } from '../../../src/checks/personas/plan.js';
+import type { PersonasSection } from '../../../src/checks/personas/section.js';
 import type { PersonasCallRecord, SampleStatus } from '../../../src/sampleLog/index.js';
+
+/** The personas check's share of the default false-alarm budget (three checks). */
+export const BUDGET = 0.05 / 3;
 
 export function catalogueFrom(yaml: string): PersonasCatalogue {
   return parseCatalogue(yaml, 'test-catalogue.yml');
@@ -53,4 +58,15 @@ export function recordsFor(
   return Object.entries(answers).flatMap(([persona, texts]) =>
     texts.map((text, probe) => answerRecord(catalogue, model, { persona, probe, text })),
   );
+}
+
+/** Records analysed as the check does, at the default budget: one model, or a pair. */
+export function analyse(
+  records: Parameters<typeof analysePersonas>[0],
+  catalogue: PersonasCatalogue,
+  settings: Parameters<typeof analysePersonas>[2],
+  baseline = 'm',
+  candidate: string | null = null,
+): PersonasSection {
+  return analysePersonas(records, catalogue, settings, { baseline, candidate }, BUDGET);
 }

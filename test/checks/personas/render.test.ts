@@ -1,15 +1,11 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { readCatalogue } from '../../../src/checks/personas/catalogue.js';
 import type { PersonasSection } from '../../../src/checks/personas/section.js';
 import { personasCharts } from '../../../src/checks/personas/report/charts.js';
 import { renderPersonasSection } from '../../../src/checks/personas/report/markdown.js';
-import { catalogueFrom, recordsFor } from './records.js';
+import { analyse, catalogueFrom, recordsFor } from './records.js';
 import { simulatedRecords } from './simulated.js';
-
-/** The personas check's share of the default false-alarm budget (three checks). */
-const BUDGET = 0.05 / 3;
 
 const file = path.resolve('fixtures/personas/catalogue.yml');
 const settings = { vectors: 'tfidf' as const, permutations: 200, seed: 7 };
@@ -31,16 +27,7 @@ describe('renderPersonasSection', () => {
         ],
       }),
     ];
-    section = analysePersonas(
-      records,
-      catalogue,
-      settings,
-      {
-        baseline: 'sim-base:1b',
-        candidate: 'sim-next:2b',
-      },
-      BUDGET,
-    );
+    section = analyse(records, catalogue, settings, 'sim-base:1b', 'sim-next:2b');
   });
 
   it('shows accuracy against the permutation reference, recognition side by side and the merged pair', () => {
@@ -117,16 +104,7 @@ probes:
       evil_one: ['chapter twist', 'chapter arc'],
       other: ['rhythm melody', 'rhythm cadence'],
     });
-    const section = analysePersonas(
-      records,
-      catalogue,
-      settings,
-      {
-        baseline: 'm<b>',
-        candidate: null,
-      },
-      BUDGET,
-    );
+    const section = analyse(records, catalogue, settings, 'm<b>');
     const md = renderPersonasSection(section);
     expect(md).not.toContain('<script>');
     // The tag shows as code (`m<b>` in a code span, m&lt;b&gt; in a <code> element), never as HTML.

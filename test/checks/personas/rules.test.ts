@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { readCatalogue } from '../../../src/checks/personas/catalogue.js';
 import { personasRules } from '../../../src/checks/personas/rules.js';
 import { personasSettingsSchema } from '../../../src/checks/personas/settings.js';
 import { simulatedRecords } from './simulated.js';
+import { analyse, BUDGET } from './records.js';
 
-const BUDGET = 0.05 / 3;
 const file = path.resolve('fixtures/personas/catalogue.yml');
 
 describe('personas rule cards', () => {
@@ -16,13 +15,7 @@ describe('personas rule cards', () => {
       simulatedRecords(catalogue, model, { catalogue: file, 'same-voice': [['flavour', 'taste']] }),
     );
     const settings = personasSettingsSchema.parse({ permutations: 200, samples: 1 });
-    const section = analysePersonas(
-      records,
-      catalogue,
-      settings,
-      { baseline: 'sim-base:1b', candidate: 'sim-next:2b' },
-      BUDGET,
-    );
+    const section = analyse(records, catalogue, settings, 'sim-base:1b', 'sim-next:2b');
     const cards = personasRules(section, settings, BUDGET);
     expect(cards.map((c) => c.rule)).toEqual(['min-recognition', 'merged-pair']);
     for (const card of cards) expect(card.falseAlarmRate).toBeCloseTo(BUDGET / 2, 15);

@@ -4,14 +4,11 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { type PersonasCatalogue, readCatalogue } from '../../../src/checks/personas/catalogue.js';
 import { gatePersonas } from '../../../src/checks/personas/gate.js';
 import type { PersonasModelResult } from '../../../src/checks/personas/section.js';
 import { simulatedRecords } from './simulated.js';
-
-/** The personas check's share of the default false-alarm budget (three checks). */
-const BUDGET = 0.05 / 3;
+import { analyse, BUDGET } from './records.js';
 
 const file = path.resolve('fixtures/personas/catalogue.yml');
 const everyone = ['technique', 'flavour', 'sourcing', 'planning', 'taste', 'recipe-review'];
@@ -31,16 +28,7 @@ beforeAll(async () => {
 
 function measure(model: string, block: Record<string, unknown>): PersonasModelResult {
   const records = simulatedRecords(catalogue, model, { catalogue: file, ...block });
-  const section = analysePersonas(
-    records,
-    catalogue,
-    settings,
-    {
-      baseline: model,
-      candidate: null,
-    },
-    BUDGET,
-  );
+  const section = analyse(records, catalogue, settings, model);
   const result = section.models[0];
   if (!result) throw new Error('no result');
   return result;
@@ -122,16 +110,7 @@ describe('upgrade comparison', () => {
       ...simulatedRecords(catalogue, 'sim-base:1b', { catalogue: file, ...baselineBlock }),
       ...simulatedRecords(catalogue, 'sim-next:2b', { catalogue: file, ...candidateBlock }),
     ];
-    return analysePersonas(
-      records,
-      catalogue,
-      settings,
-      {
-        baseline: 'sim-base:1b',
-        candidate: 'sim-next:2b',
-      },
-      BUDGET,
-    );
+    return analyse(records, catalogue, settings, 'sim-base:1b', 'sim-next:2b');
   }
 
   it('names the pair the candidate merged and fails the gate on it', () => {
