@@ -6,31 +6,13 @@ import {
   otherWeightsNote,
   type SampleRecord,
 } from '../../src/sampleLog/index.js';
+import { churnRecord } from './records.js';
 
 const OLD = `sha256:${'a'.repeat(64)}`;
 const NEW = `sha256:${'b'.repeat(64)}`;
 
 function churn(key: string, extra: Partial<ChurnCallRecord> = {}): ChurnCallRecord {
-  return {
-    v: 1,
-    kind: 'call',
-    check: 'churn',
-    model: 'm:1b',
-    digest: NEW,
-    key,
-    sample: 0,
-    options: { temperature: 0.7, seed: 1, num_ctx: 4096, num_predict: 32, think: false },
-    prompt_sha256: 'p'.repeat(64),
-    status: 'ok',
-    latency_ms: 12,
-    attempts: 1,
-    item: key,
-    domain: 'd',
-    mode: 'stochastic',
-    answer: 'A',
-    correct: true,
-    ...extra,
-  };
+  return churnRecord(key, { digest: NEW, ...extra });
 }
 
 const failed = (key: string, status: 'error' | 'timeout'): ChurnCallRecord =>

@@ -9,7 +9,6 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { InfrastructureError, InputError } from '../../src/errors.js';
 import {
-  type ChurnCallRecord,
   lockPathOf,
   lockSampleLog,
   openSampleLog,
@@ -17,29 +16,9 @@ import {
   readSampleLogs,
 } from '../../src/sampleLog/index.js';
 import { tempLog } from '../runner/simulated.js';
+import { churnRecord } from './records.js';
 
-function churn(key: string, extra: Partial<ChurnCallRecord> = {}): ChurnCallRecord {
-  return {
-    v: 1,
-    kind: 'call',
-    check: 'churn',
-    model: 'm:1b',
-    digest: 'd'.repeat(64),
-    key,
-    sample: 0,
-    options: { temperature: 0.7, seed: 1, num_ctx: 4096, num_predict: 32, think: false },
-    prompt_sha256: 'p'.repeat(64),
-    status: 'ok',
-    latency_ms: 12,
-    attempts: 1,
-    item: key,
-    domain: 'd',
-    mode: 'stochastic',
-    answer: 'A',
-    correct: true,
-    ...extra,
-  };
-}
+const churn = churnRecord;
 
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 

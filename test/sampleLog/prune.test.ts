@@ -3,27 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pruneLog, pruneNote } from '../../src/sampleLog/index.js';
+import { churnRecord } from './records.js';
 
 const call = (model: string, key: string): string =>
-  JSON.stringify({
-    v: 1,
-    kind: 'call',
-    check: 'churn',
-    model,
-    digest: null,
-    key,
-    sample: 0,
-    options: { temperature: 0.7, seed: 1, num_ctx: 4096, num_predict: 32, think: false },
-    prompt_sha256: 'p'.repeat(64),
-    status: 'ok',
-    latency_ms: 3,
-    attempts: 1,
-    item: key,
-    domain: 'd',
-    mode: 'stochastic',
-    answer: 'A',
-    correct: true,
-  });
+  JSON.stringify(churnRecord(key, { model, digest: null, latency_ms: 3 }));
+
 const run = (...models: string[]): string =>
   JSON.stringify({
     v: 1,

@@ -9,31 +9,14 @@ import {
   readSampleLogs,
 } from '../../src/sampleLog/index.js';
 import { tempLog } from '../runner/simulated.js';
+import { churnRecord } from './records.js';
 
 function churn(
   key: string,
   status: ChurnCallRecord['status'],
   answer: string | null = 'A',
 ): ChurnCallRecord {
-  return {
-    v: 1,
-    kind: 'call',
-    check: 'churn',
-    model: 'm:1b',
-    digest: 'd'.repeat(64),
-    key,
-    sample: 0,
-    options: { temperature: 0.7, seed: 1, num_ctx: 4096, num_predict: 32, think: false },
-    prompt_sha256: 'p'.repeat(64),
-    status,
-    latency_ms: 12,
-    attempts: 1,
-    item: key,
-    domain: 'd',
-    mode: 'stochastic',
-    answer,
-    correct: answer === 'A',
-  };
+  return churnRecord(key, { status, answer, correct: answer === 'A' });
 }
 
 const line = (r: SampleRecord): string => `${JSON.stringify(r)}\n`;
