@@ -4,12 +4,11 @@
  * (CI rebuilds dist/ and fails when it differs, so this exercises the code under review.)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
-import { type ActionRun, parseOutputs } from '../support/actionRun.js';
+import { type ActionRun, runBundledAction } from '../support/actionRun.js';
 
 let demo: RunningSimulator;
 let aa: RunningSimulator;
@@ -23,59 +22,28 @@ afterAll(async () => {
   await aa.close();
 });
 
-async function runAction(simulator: RunningSimulator, candidate: string): Promise<ActionRun> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-action-'));
-  const summaryFile = path.join(dir, 'summary.md');
-  const outputFile = path.join(dir, 'output.txt');
-  const eventFile = path.join(dir, 'event.json');
-  writeFileSync(summaryFile, '');
-  writeFileSync(outputFile, '');
-  writeFileSync(
-    eventFile,
-    JSON.stringify({ pull_request: { number: 7 }, repository: { full_name: 'octo/models' } }),
-  );
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: eventFile,
-    GITHUB_REPOSITORY: 'octo/models',
-    GITHUB_RUN_ID: '42',
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_SERVER_URL: 'http://127.0.0.1:9',
-    GITHUB_API_URL: 'http://127.0.0.1:9',
-    INPUT_CONFIG: 'fixtures/demo/model-gate.yml',
-    INPUT_BASELINE: 'demo-base:1b',
-    INPUT_CANDIDATE: candidate,
-    INPUT_CHECKS: 'churn',
-    'INPUT_OLLAMA-HOST': simulator.url,
-    'INPUT_OUTPUT-DIR': path.join(dir, 'out'),
-    INPUT_COMMENT: 'false',
-    'INPUT_COMMENT-HEADER': 'default',
-    'INPUT_ARTIFACT-NAME': 'model-gate',
-    'INPUT_GITHUB-TOKEN': '',
-    'INPUT_FAIL-ON': 'regression',
-  };
-  const child = spawn(process.execPath, ['dist/index.js'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+function runAction(simulator: RunningSimulator, candidate: string): Promise<ActionRun> {
+  return runBundledAction({
+    event: { pull_request: { number: 7 }, repository: { full_name: 'octo/models' } },
+    env: ({ dir }) => ({
+      GITHUB_REPOSITORY: 'octo/models',
+      GITHUB_RUN_ID: '42',
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_SERVER_URL: 'http://127.0.0.1:9',
+      GITHUB_API_URL: 'http://127.0.0.1:9',
+      INPUT_CONFIG: 'fixtures/demo/model-gate.yml',
+      INPUT_BASELINE: 'demo-base:1b',
+      INPUT_CANDIDATE: candidate,
+      INPUT_CHECKS: 'churn',
+      'INPUT_OLLAMA-HOST': simulator.url,
+      'INPUT_OUTPUT-DIR': path.join(dir, 'out'),
+      INPUT_COMMENT: 'false',
+      'INPUT_COMMENT-HEADER': 'default',
+      'INPUT_ARTIFACT-NAME': 'model-gate',
+      'INPUT_GITHUB-TOKEN': '',
+      'INPUT_FAIL-ON': 'regression',
+    }),
   });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return {
-    code,
-    stdout,
-    summary: readFileSync(summaryFile, 'utf8'),
-    outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
-  };
 }
 
 describe('the bundled action, as the runner runs it', () => {

@@ -3,14 +3,14 @@
  * cancelled run, a shard, a server that cannot be reached. A fake GitHub API holds the sticky
  * comment, so what a reviewer would read on the pull request is checked too.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeGitHub, startFakeGitHub } from '../github/fakeGitHub.js';
-import { type ActionRun, parseOutputs } from '../support/actionRun.js';
+import { type ActionRun, runBundledAction } from '../support/actionRun.js';
 
 const HEAD_SHA = '0123456789abcdef0123456789abcdef01234567';
 const MERGE_SHA = 'fedcba9876543210fedcba9876543210fedcba98';
@@ -38,71 +38,42 @@ afterAll(async () => {
   await github.close();
 });
 
-async function runAction(
+function runAction(
   host: string,
   inputs: Record<string, string>,
   during?: (child: ChildProcess, output: () => string) => void,
 ): Promise<ActionRun> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-action-'));
-  const summaryFile = path.join(dir, 'summary.md');
-  const outputFile = path.join(dir, 'output.txt');
-  const eventFile = path.join(dir, 'event.json');
-  writeFileSync(summaryFile, '');
-  writeFileSync(outputFile, '');
-  writeFileSync(
-    eventFile,
-    JSON.stringify({
+  return runBundledAction({
+    event: {
       pull_request: { number: 7, head: { sha: HEAD_SHA } },
       repository: { full_name: 'octo/models', name: 'models', owner: { login: 'octo' } },
+    },
+    env: ({ dir }) => ({
+      GITHUB_REPOSITORY: 'octo/models',
+      GITHUB_SHA: MERGE_SHA,
+      GITHUB_RUN_ID: '42',
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_SERVER_URL: 'https://github.test',
+      GITHUB_API_URL: github.url,
+      INPUT_CONFIG: 'fixtures/demo/model-gate.yml',
+      INPUT_BASELINE: 'demo-base:1b',
+      INPUT_CANDIDATE: 'demo-cand:1b',
+      INPUT_CHECKS: 'churn',
+      'INPUT_OLLAMA-HOST': host,
+      'INPUT_OUTPUT-DIR': path.join(dir, 'out'),
+      INPUT_COMMENT: 'true',
+      'INPUT_COMMENT-HEADER': 'default',
+      'INPUT_ARTIFACT-NAME': 'model-gate',
+      'INPUT_GITHUB-TOKEN': 'app',
+      'INPUT_FAIL-ON': 'regression',
+      INPUT_SAMPLES: '4',
+      INPUT_CONCURRENCY: '1',
+      ...Object.fromEntries(
+        Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]),
+      ),
     }),
-  );
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: eventFile,
-    GITHUB_REPOSITORY: 'octo/models',
-    GITHUB_SHA: MERGE_SHA,
-    GITHUB_RUN_ID: '42',
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_SERVER_URL: 'https://github.test',
-    GITHUB_API_URL: github.url,
-    INPUT_CONFIG: 'fixtures/demo/model-gate.yml',
-    INPUT_BASELINE: 'demo-base:1b',
-    INPUT_CANDIDATE: 'demo-cand:1b',
-    INPUT_CHECKS: 'churn',
-    'INPUT_OLLAMA-HOST': host,
-    'INPUT_OUTPUT-DIR': path.join(dir, 'out'),
-    INPUT_COMMENT: 'true',
-    'INPUT_COMMENT-HEADER': 'default',
-    'INPUT_ARTIFACT-NAME': 'model-gate',
-    'INPUT_GITHUB-TOKEN': 'app',
-    'INPUT_FAIL-ON': 'regression',
-    INPUT_SAMPLES: '4',
-    INPUT_CONCURRENCY: '1',
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
-  };
-  const child = spawn(process.execPath, ['dist/index.js'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(during ? { during } : {}),
   });
-  let stdout = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  during?.(child, () => stdout);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return {
-    code,
-    stdout,
-    summary: readFileSync(summaryFile, 'utf8'),
-    outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
-  };
 }
 
 /** The sticky comment the action keeps, after a run left "✅ pass" there. */

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { run } from '../../src/main.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { parseOutputs } from '../support/actionRun.js';
 
 interface Step {
   name?: string;
@@ -52,16 +53,7 @@ afterAll(async () => {
 });
 
 function outputsOf(file: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const head = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? '');
-    if (!head) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== head[2]; i++) value.push(lines[i] ?? '');
-    outputs[head[1] as string] = value.join('\n');
-  }
-  return outputs;
+  return parseOutputs(readFileSync(file, 'utf8'));
 }
 
 /** One night on a fresh runner workspace; `cache` plays actions/cache between nights. */
