@@ -3,53 +3,36 @@
  * have produced is asked again, never reused, and `analyze` refuses logs written under other
  * settings or for other models instead of reporting them under this config's name.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
 import type { DragonCallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { at, quiet, simulatedJob } from './simulatedJob.js';
 
-const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
-let simulator: RunningSimulator;
-let root: string;
-
-beforeAll(async () => {
-  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
-  root = mkdtempSync(path.join(tmpdir(), 'model-gate-changed-'));
-});
-afterAll(async () => {
-  await simulator.close();
-});
+const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-changed-');
 
 function config(dir: string, extra: ConfigOverride[] = []): LoadedConfig {
   return loadConfig({
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [
-      { path: ['provider', 'host'], value: simulator.url, source: 'test' },
+      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
       { path: ['checks'], value: ['dragon'], source: 'test' },
       { path: ['dragon', 'seeds'], value: [0, 1], source: 'test' },
       { path: ['dragon', 'referencePlayers'], value: [], source: 'test' },
       { path: ['dragon', 'bootstrap'], value: 100, source: 'test' },
-      { path: ['output', 'dir'], value: path.join(root, dir), source: 'test' },
+      { path: ['output', 'dir'], value: path.join(job.root, dir), source: 'test' },
       ...extra,
     ],
   });
 }
 
-const generated = () => Object.values(simulator.stats().requests).reduce((a, b) => a + b, 0);
-const at = (value: unknown, ...where: string[]): ConfigOverride => ({
-  path: where,
-  value,
-  source: 'test',
-});
+const generated = () => Object.values(job.simulator.stats().requests).reduce((a, b) => a + b, 0);
 
 async function decisionsIn(log: string): Promise<DragonCallRecord[]> {
   const { records } = await readSampleLogs([log]);

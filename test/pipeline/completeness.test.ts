@@ -3,10 +3,9 @@
  * `inconclusive` and says what is missing — in report.json, the summary's first lines and the
  * exit code — never the verdict of the part that was measured.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeOutcome } from '../../src/cli/handlers.js';
 import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
@@ -15,32 +14,22 @@ import { runJob } from '../../src/pipeline/run.js';
 import { createProvider } from '../../src/providers/create.js';
 import type { Provider } from '../../src/providers/types.js';
 import { reportSchema } from '../../src/report/schema.js';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { quiet, simulatedJob } from './simulatedJob.js';
 
-const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
-let simulator: RunningSimulator;
-let root: string;
-
-beforeAll(async () => {
-  // A/A: identical models, so the part that is measured passes — only completeness can stop it.
-  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/aa.yml' });
-  root = mkdtempSync(path.join(tmpdir(), 'model-gate-coverage-'));
-});
-afterAll(async () => {
-  await simulator.close();
-});
+// A/A: identical models, so the part that is measured passes — only completeness can stop it.
+const job = simulatedJob('fixtures/simulator/aa.yml', 'model-gate-coverage-');
 
 function config(name: string, samples = 4): LoadedConfig {
   return loadConfig({
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [
-      { path: ['provider', 'host'], value: simulator.url, source: 'test' },
+      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
       { path: ['models', 'candidate'], value: 'demo-twin:1b', source: 'test' },
       { path: ['checks'], value: ['churn'], source: 'test' },
       { path: ['churn', 'samples'], value: samples, source: 'test' },
       { path: ['runner', 'concurrency'], value: 1, source: 'test' },
-      { path: ['output', 'dir'], value: path.join(root, name), source: 'test' },
+      { path: ['output', 'dir'], value: path.join(job.root, name), source: 'test' },
     ],
   });
 }
@@ -126,7 +115,7 @@ describe('analyze over part of the plan', () => {
     });
     const candidateRecords = dropped;
     const missing = Math.ceil(candidateRecords / 2);
-    const partial = path.join(root, 'partial.jsonl');
+    const partial = path.join(job.root, 'partial.jsonl');
     writeFileSync(partial, `${kept.join('\n')}\n`);
 
     const outcome = await analyseLogs({

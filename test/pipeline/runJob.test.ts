@@ -2,35 +2,24 @@
  * The orchestration around the runner: shards merged by `analyze` give the report of a whole
  * run, and a cache folder spares a second runner every request it already made.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { quiet, simulatedJob } from './simulatedJob.js';
 
-const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
-let simulator: RunningSimulator;
-let root: string;
-
-beforeAll(async () => {
-  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
-  root = mkdtempSync(path.join(tmpdir(), 'model-gate-job-'));
-});
-afterAll(async () => {
-  await simulator.close();
-});
+const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-job-');
 
 function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConfig {
-  const dir = path.join(root, name);
+  const dir = path.join(job.root, name);
   return loadConfig({
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [
-      { path: ['provider', 'host'], value: simulator.url, source: 'test' },
+      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
       { path: ['checks'], value: ['churn', 'personas'], source: 'test' },
       { path: ['churn', 'samples'], value: 4, source: 'test' },
       { path: ['output', 'dir'], value: dir, source: 'test' },
@@ -39,7 +28,7 @@ function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConf
   });
 }
 
-const generated = () => Object.values(simulator.stats().requests).reduce((a, b) => a + b, 0);
+const generated = () => Object.values(job.simulator.stats().requests).reduce((a, b) => a + b, 0);
 
 describe('shards', () => {
   it('two shards merged by analyze give the report of the whole run', async () => {
@@ -77,7 +66,7 @@ describe('shards', () => {
 
 describe('cache-dir', () => {
   it('a second runner with the cached log makes no request and reaches the same report', async () => {
-    const cacheDir = path.join(root, 'cache');
+    const cacheDir = path.join(job.root, 'cache');
     const fresh = await runJob({ loaded: config('cache-first'), cacheDir, progress: quiet });
     expect(existsSync(path.join(cacheDir, 'samples.jsonl'))).toBe(true);
 
@@ -109,7 +98,7 @@ describe('cache-dir pruning', () => {
   ];
 
   it("keeps only the current config's models, says how many records it dropped, and asks nothing again", async () => {
-    const cacheDir = path.join(root, 'prune-cache');
+    const cacheDir = path.join(job.root, 'prune-cache');
     await runJob({ loaded: config('prune-first', [churnOnly]), cacheDir, progress: quiet });
     const cached = path.join(cacheDir, 'samples.jsonl');
     const first = modelsIn(cached);
@@ -133,14 +122,14 @@ describe('cache-dir pruning', () => {
       `dropped ${first['demo-base:1b']} records of models not in this config (demo-base:1b)`,
     );
     expect(modelsIn(cached)).toEqual({ 'demo-cand:1b': first['demo-cand:1b'] });
-    expect(modelsIn(path.join(root, 'prune-second', 'samples.jsonl'))).toEqual({
+    expect(modelsIn(path.join(job.root, 'prune-second', 'samples.jsonl'))).toEqual({
       'demo-cand:1b': first['demo-cand:1b'],
     });
     expect(existsSync(`${cached}.pruning`)).toBe(false);
   });
 
   it('--keep-history keeps the records of models no longer in the config', async () => {
-    const cacheDir = path.join(root, 'history-cache');
+    const cacheDir = path.join(job.root, 'history-cache');
     await runJob({ loaded: config('history-first', [churnOnly]), cacheDir, progress: quiet });
     const cached = path.join(cacheDir, 'samples.jsonl');
     const first = modelsIn(cached);

@@ -5,36 +5,26 @@
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob, setAsideLog } from '../../src/pipeline/run.js';
 import type { CallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { quiet, simulatedJob } from './simulatedJob.js';
 
-const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
-let simulator: RunningSimulator;
-let root: string;
-
-beforeAll(async () => {
-  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/aa.yml' });
-  root = mkdtempSync(path.join(tmpdir(), 'model-gate-smoke-'));
-});
-afterAll(async () => {
-  await simulator.close();
-});
+const job = simulatedJob('fixtures/simulator/aa.yml', 'model-gate-smoke-');
 
 function config(dir: string): LoadedConfig {
   return loadConfig({
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [
-      { path: ['provider', 'host'], value: simulator.url, source: 'test' },
+      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
       { path: ['models', 'candidate'], value: 'demo-twin:1b', source: 'test' },
       { path: ['churn', 'samples'], value: 2, source: 'test' },
       { path: ['dragon', 'referencePlayers'], value: [], source: 'test' },
-      { path: ['output', 'dir'], value: path.join(root, dir), source: 'test' },
+      { path: ['output', 'dir'], value: path.join(job.root, dir), source: 'test' },
     ],
   });
 }
@@ -73,12 +63,12 @@ describe('run --fresh', () => {
   it('starts a new log and keeps the previous one under a dated name', async () => {
     const loaded = config('fresh');
     const first = await runJob({ loaded, limit: 1, progress: quiet });
-    const asked = simulator.stats().requests;
+    const asked = job.simulator.stats().requests;
     const before = Object.values(asked).reduce((a, b) => a + b, 0);
     const lines: string[] = [];
     const capture = { write: (t: string) => lines.push(t) } as unknown as NodeJS.WritableStream;
     await runJob({ loaded, limit: 1, fresh: true, progress: capture });
-    const after = Object.values(simulator.stats().requests).reduce((a, b) => a + b, 0);
+    const after = Object.values(job.simulator.stats().requests).reduce((a, b) => a + b, 0);
     // Nothing was reused: every request of the plan was asked again.
     expect(after - before).toBeGreaterThanOrEqual(
       first.report.run.requests.reduce((a, r) => a + r.total, 0),

@@ -1,3 +1,4 @@
+/** Running the bundled action as the runner does, and reading back what it published. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

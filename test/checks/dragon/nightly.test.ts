@@ -3,46 +3,28 @@
  * that cannot be made is inconclusive with a sentence, never a silent pass; a previous report
  * given with a candidate is bad input.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ConfigOverride, loadConfig } from '../../../src/config/load.js';
 import { InputError } from '../../../src/errors.js';
 import { analyseLogs } from '../../../src/pipeline/analyse.js';
 import { runJob } from '../../../src/pipeline/run.js';
-import { type RunningSimulator, startSimulator } from '../../../src/simulator/server.js';
+import { at, quiet, simulatedJob } from '../../pipeline/simulatedJob.js';
 
-const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
-let simulator: RunningSimulator;
-let root: string;
-
-beforeAll(async () => {
-  simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
-  root = mkdtempSync(path.join(tmpdir(), 'model-gate-nightly-'));
-});
-afterAll(async () => {
-  await simulator.close();
-});
-
-const at = (value: unknown, ...where: string[]): ConfigOverride => ({
-  path: where,
-  value,
-  source: 'test',
-});
+const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-nightly-');
 
 function nightly(dir: string, extra: ConfigOverride[] = []) {
   return loadConfig({
     file: null,
     env: {},
     overrides: [
-      at(simulator.url, 'provider', 'host'),
+      at(job.simulator.url, 'provider', 'host'),
       at('demo-base:1b', 'models', 'baseline'),
       at(['dragon'], 'checks'),
       at([0], 'dragon', 'seeds'),
       at(100, 'dragon', 'bootstrap'),
-      at(path.join(root, dir), 'output', 'dir'),
+      at(path.join(job.root, dir), 'output', 'dir'),
       ...extra,
     ],
   });
@@ -63,7 +45,7 @@ describe('nightly mode through the job', () => {
       'brier-above-chance:pass',
     ]);
 
-    const noDragon = path.join(root, 'no-dragon.json');
+    const noDragon = path.join(job.root, 'no-dragon.json');
     writeFileSync(noDragon, JSON.stringify({ ...first.report, checks: {} }));
     const blind = await analyseLogs({ loaded: nightly('blind'), logs, previousReport: noDragon });
     expect(blind.report.verdict.status).toBe('inconclusive');
