@@ -97,3 +97,26 @@ export interface Chart {
   title: string;
   svg: string;
 }
+
+/**
+ * A `<defs>` block with diagonal white stripes over `fill` under the id `id`: a second cue
+ * besides colour for a bar that must read differently in grey or to a colour-blind eye.
+ */
+export function hatchPattern(id: string, fill: string): string {
+  return element('defs', {}, [
+    element(
+      'pattern',
+      {
+        id,
+        patternUnits: 'userSpaceOnUse',
+        width: 6,
+        height: 6,
+        patternTransform: 'rotate(45)',
+      },
+      [
+        element('rect', { width: 6, height: 6, fill }),
+        element('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#ffffff', 'stroke-width': 2 }),
+      ],
+    ),
+  ]);
+}

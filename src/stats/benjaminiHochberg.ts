@@ -1,3 +1,5 @@
+import { ascendingOrder } from './pValueOrder.js';
+
 /**
  * Benjamini–Hochberg adjusted p-values ("q-values"), as R's p.adjust(method = "BH"):
  *   q_(i) = min_{j ≥ i} min(1, m·p_(j) / j)
@@ -8,17 +10,12 @@
  */
 export function benjaminiHochberg(pValues: readonly number[]): number[] {
   const m = pValues.length;
-  const order = pValues
-    .map((_, i) => i)
-    .sort((i, j) => (pValues[i] as number) - (pValues[j] as number));
+  const order = ascendingOrder(pValues, 'benjaminiHochberg');
   const q = new Array<number>(m);
   let running = 1;
   for (let rank = m; rank >= 1; rank--) {
     const index = order[rank - 1] as number;
     const p = pValues[index] as number;
-    if (Number.isNaN(p) || p < 0 || p > 1) {
-      throw new RangeError(`benjaminiHochberg needs p-values in [0, 1], got ${p}`);
-    }
     running = Math.min(running, (m * p) / rank);
     q[index] = Math.min(1, running);
   }

@@ -1,3 +1,5 @@
+import { ascendingOrder } from './pValueOrder.js';
+
 /**
  * Holm's step-down adjusted p-values (Holm, Scand. J. Statist. 6, 1979), as R's
  * p.adjust(method = "holm"):
@@ -8,16 +10,11 @@
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
   const m = pValues.length;
-  const order = pValues
-    .map((_, i) => i)
-    .sort((i, j) => (pValues[i] as number) - (pValues[j] as number));
+  const order = ascendingOrder(pValues, 'holmAdjust');
   const adjusted = new Array<number>(m);
   let running = 0;
   order.forEach((index, rank) => {
     const p = pValues[index] as number;
-    if (Number.isNaN(p) || p < 0 || p > 1) {
-      throw new RangeError(`holmAdjust needs p-values in [0, 1], got ${p}`);
-    }
     running = Math.max(running, Math.min(1, (m - rank) * p));
     adjusted[index] = running;
   });

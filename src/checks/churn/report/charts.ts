@@ -1,6 +1,6 @@
 /** The churn chart (SVG), drawn from the report section alone. */
 import { points } from '../../../text/format.js';
-import { type Chart, element, svgDocument, text } from '../../../render/svg.js';
+import { type Chart, element, hatchPattern, svgDocument, text } from '../../../render/svg.js';
 import { BETTER, WORSE } from '../../../render/palette.js';
 import type { ChurnSection, DomainRow } from '../section.js';
 import { domainLabel, fixed } from './markdown.js';
@@ -45,25 +45,6 @@ function layout(c: NonNullable<ChurnSection['comparison']>): Layout {
   };
 }
 
-function hatch(): string {
-  return element('defs', {}, [
-    element(
-      'pattern',
-      {
-        id: WORSE_HATCH,
-        patternUnits: 'userSpaceOnUse',
-        width: 6,
-        height: 6,
-        patternTransform: 'rotate(45)',
-      },
-      [
-        element('rect', { width: 6, height: 6, fill: WORSE.hex }),
-        element('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#ffffff', 'stroke-width': 2 }),
-      ],
-    ),
-  ]);
-}
-
 /** One domain: its name, worse items left of the axis, better items right, its Δ accuracy. */
 function domainRow(d: DomainRow, i: number, l: Layout): string[] {
   const y = TOP + i * ROW_HEIGHT;
@@ -105,7 +86,7 @@ export function churnCharts(section: ChurnSection): Chart[] {
       ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (logprobs estimator)`
       : `Reliable change by domain (${section.method === 'fisher-bh' ? 'Fisher + BH' : 'RCI'})`;
   const body: string[] = [
-    hatch(),
+    hatchPattern(WORSE_HATCH, WORSE.hex),
     text(l.width / 2, 20, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
     text(l.axis - 10, TOP - 6, '← deteriorated (hatched)', { 'text-anchor': 'end' }),
     text(l.axis + 10, TOP - 6, 'improved (solid) →'),

@@ -3,7 +3,7 @@
  * series overlaid in one diagram (baseline and candidate side by side in each bin, or the one
  * model of a single-model run), and one diagram per reference player.
  */
-import { type Chart, element, svgDocument, text } from '../../../render/svg.js';
+import { type Chart, element, hatchPattern, svgDocument, text } from '../../../render/svg.js';
 import { BASELINE, CANDIDATE, MUTED, type PaletteColour } from '../../../render/palette.js';
 import { num } from '../../../text/format.js';
 import type { DragonBin, DragonSection, DragonSeries } from '../section.js';
@@ -41,25 +41,6 @@ function grid(): string[] {
     );
   }
   return out;
-}
-
-function hatchPattern(colour: PaletteColour): string {
-  return element('defs', {}, [
-    element(
-      'pattern',
-      {
-        id: HATCH_ID,
-        patternUnits: 'userSpaceOnUse',
-        width: 6,
-        height: 6,
-        patternTransform: 'rotate(45)',
-      },
-      [
-        element('rect', { width: 6, height: 6, fill: colour.hex }),
-        element('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#ffffff', 'stroke-width': 2 }),
-      ],
-    ),
-  ]);
 }
 
 const fillOf = (s: DiagramSeries) => (s.hatched ? `url(#${HATCH_ID})` : s.colour.hex);
@@ -201,7 +182,7 @@ function legend(all: readonly DiagramSeries[]): string[] {
 export function reliabilityDiagram(all: readonly DiagramSeries[], title: string): string {
   const hatched = all.find((s) => s.hatched);
   const body = [
-    ...(hatched ? [hatchPattern(hatched.colour)] : []),
+    ...(hatched ? [hatchPattern(HATCH_ID, hatched.colour.hex)] : []),
     ...grid(),
     ...bars(all),
     element('line', {
