@@ -93,6 +93,25 @@ function shares(
   };
 }
 
+type RecognitionCounts = RecognitionChange['baselineCounts'];
+
+/** The fields of a recognition change both tests fill alike: shares and counts of each side. */
+function recognitionCounts(
+  assistant: string,
+  share: { baseline: number | null; candidate: number | null },
+  baselineCounts: RecognitionCounts,
+  candidateCounts: RecognitionCounts,
+) {
+  return {
+    assistant,
+    ...share,
+    baselineGated: shareOf(baselineCounts),
+    candidateGated: shareOf(candidateCounts),
+    baselineCounts,
+    candidateCounts,
+  };
+}
+
 function recognitionFromSwaps(
   assistants: readonly PersonasAssistant[],
   baseline: PersonasModelResult,
@@ -110,12 +129,7 @@ function recognitionFromSwaps(
       ? { recognised: test.candidate.hits, answers: test.candidate.answers }
       : countsOf(after);
     return {
-      assistant: assistant.name,
-      ...share,
-      baselineGated: shareOf(baselineCounts),
-      candidateGated: shareOf(candidateCounts),
-      baselineCounts,
-      candidateCounts,
+      ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p: test?.p ?? null,
       adjusted: test?.adjusted ?? null,
       dropped: test
@@ -144,12 +158,7 @@ function recognitionBonferroni(
       answers: c.answers,
     });
     return {
-      assistant: assistant.name,
-      ...share,
-      baselineGated: shareOf(baselineCounts),
-      candidateGated: shareOf(candidateCounts),
-      baselineCounts,
-      candidateCounts,
+      ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p,
       adjusted,
       dropped:
