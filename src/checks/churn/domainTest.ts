@@ -104,7 +104,7 @@ export function samplesForItemChange(
   level: number,
   power = DETECTION_POWER,
 ): number {
-  const z = normalQuantile(1 - level / 2) + normalQuantile(power);
+  const z = detectionZ(level, power);
   return Math.max(2, Math.ceil((2 * 0.25 * z * z) / (delta * delta)));
 }
 
@@ -114,8 +114,13 @@ export function detectableItemChange(
   level: number,
   power = DETECTION_POWER,
 ): number {
-  const z = normalQuantile(1 - level / 2) + normalQuantile(power);
+  const z = detectionZ(level, power);
   return z * Math.sqrt((2 * 0.25) / samples);
+}
+
+/** z of a two-sided test at `level` plus z of `power`: the distance a detectable change spans. */
+function detectionZ(level: number, power: number): number {
+  return normalQuantile(1 - level / 2) + normalQuantile(power);
 }
 
 export function testDomains(domains: readonly DomainCounts[], level: number): DomainTestRow[] {

@@ -71,12 +71,26 @@ export function detectableEffects(
   samples: number,
 ): { recognition: string; merge: string } {
   const probes = section.catalogue.probes.length;
-  const baseline = section.models[0] ?? null;
-  const n = probes * samples;
-  return {
-    recognition: recognitionDetects(section, baseline, levels, n, probes, samples),
-    merge: mergeDetects(section, baseline, levels, n, probes, samples),
+  const run: DetectionRun = {
+    section,
+    baseline: section.models[0] ?? null,
+    levels,
+    n: probes * samples,
+    probes,
+    samples,
   };
+  return { recognition: recognitionDetects(run), merge: mergeDetects(run) };
+}
+
+/** What both rules' detectable effects are computed from: the section at the run's settings. */
+interface DetectionRun {
+  section: PersonasSection;
+  baseline: PersonasModelResult | null;
+  levels: PersonasLevels;
+  /** Answers per assistant: probes × samples. */
+  n: number;
+  probes: number;
+  samples: number;
 }
 
 function settingsText(probes: number, samples: number): string {
@@ -110,14 +124,8 @@ function typicalCrossing(section: PersonasSection, baseline: PersonasModelResult
   return shares.length > 0 ? quantile(shares, 0.5) : null;
 }
 
-function recognitionDetects(
-  section: PersonasSection,
-  baseline: PersonasModelResult | null,
-  levels: PersonasLevels,
-  n: number,
-  probes: number,
-  samples: number,
-): string {
+function recognitionDetects(run: DetectionRun): string {
+  const { section, baseline, levels, n, probes, samples } = run;
   const p0 = baseline ? typicalRecognition(section, baseline) : null;
   if (p0 === null || levels.recognitionTests === 0) return 'no baseline recognition measured';
   const alpha = levels.recognitionAlpha / levels.recognitionTests;
@@ -129,14 +137,8 @@ function recognitionDetects(
   return `${lead} is caught (${percent(TARGET_POWER, 0)} of runs) when the candidate recognises it in ≤ ${percent(p1, 0)}`;
 }
 
-function mergeDetects(
-  section: PersonasSection,
-  baseline: PersonasModelResult | null,
-  levels: PersonasLevels,
-  n: number,
-  probes: number,
-  samples: number,
-): string {
+function mergeDetects(run: DetectionRun): string {
+  const { section, baseline, levels, n, probes, samples } = run;
   const p0 = baseline ? typicalCrossing(section, baseline) : null;
   if (p0 === null || levels.pairTests === 0) return 'no baseline crossing measured';
   const alpha = levels.mergeAlpha / levels.pairTests;
