@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonWithPrevious, gatePersonas } from '../../../src/checks/personas/gate.js';
 import { personasLevels } from '../../../src/checks/personas/tests.js';
-import { analyse, answerRecord, BUDGET, catalogueFrom, recordsFor } from './records.js';
+import { analyse, answerRecord, BUDGET, catalogueFrom, gate, recordsFor } from './records.js';
 
 const catalogue = catalogueFrom(`
 language: en
@@ -11,13 +11,6 @@ assistants:
 probes: ["one", "two"]
 `);
 const settings = { vectors: 'tfidf' as const, permutations: 100, seed: 7 };
-const gate = {
-  minRecognition: 0.5,
-  maxAccuracyDrop: 0.15,
-  maxTimeoutShare: 0.05,
-  minCrossingRise: 0.15,
-  maxInvalidShare: 0.1,
-};
 const answers = {
   plot: ['chapter twist', 'chapter arc'],
   style: ['rhythm melody', 'rhythm cadence'],

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { gatePersonas } from '../../../src/checks/personas/gate.js';
 import { decideVerdict } from '../../../src/report/verdict.js';
-import { answerRecord, catalogueFrom, recordsFor } from './records.js';
+import { answerRecord, BUDGET, catalogueFrom, gate, recordsFor } from './records.js';
 
 const catalogue = catalogueFrom(`
 language: en
@@ -17,15 +17,6 @@ assistants:
 probes: ["one", "two", "three", "four"]
 `);
 const settings = { vectors: 'tfidf' as const, permutations: 100, seed: 7 };
-/** The personas check's share of the default false-alarm budget (three checks). */
-const BUDGET = 0.05 / 3;
-const gate = {
-  minRecognition: 0.5,
-  maxAccuracyDrop: 0.15,
-  maxTimeoutShare: 0.05,
-  minCrossingRise: 0.15,
-  maxInvalidShare: 0.1,
-};
 const answers = {
   plot: ['chapter twist villain', 'chapter arc villain', 'chapter twist ending', 'arc villain'],
   style: ['rhythm melody cadence', 'rhythm cadence', 'melody cadence rhythm', 'rhythm melody'],

@@ -8,6 +8,15 @@ import type { PersonasCallRecord, SampleStatus } from '../../../src/sampleLog/in
 /** The personas check's share of the default false-alarm budget (three checks). */
 export const BUDGET = 0.05 / 3;
 
+/** The gate settings the hand-worked expectations were computed at. */
+export const gate = {
+  minRecognition: 0.5,
+  maxAccuracyDrop: 0.15,
+  maxTimeoutShare: 0.05,
+  minCrossingRise: 0.15,
+  maxInvalidShare: 0.1,
+};
+
 export function catalogueFrom(yaml: string): PersonasCatalogue {
   return parseCatalogue(yaml, 'test-catalogue.yml');
 }

@@ -8,18 +8,11 @@ import { type PersonasCatalogue, readCatalogue } from '../../../src/checks/perso
 import { gatePersonas } from '../../../src/checks/personas/gate.js';
 import type { PersonasModelResult } from '../../../src/checks/personas/section.js';
 import { simulatedRecords } from './simulated.js';
-import { analyse, BUDGET } from './records.js';
+import { analyse, BUDGET, gate } from './records.js';
 
 const file = path.resolve('fixtures/personas/catalogue.yml');
 const everyone = ['technique', 'flavour', 'sourcing', 'planning', 'taste', 'recipe-review'];
 const settings = { vectors: 'tfidf' as const, permutations: 500, seed: 7 };
-const gate = {
-  minRecognition: 0.5,
-  maxAccuracyDrop: 0.15,
-  maxTimeoutShare: 0.05,
-  minCrossingRise: 0.15,
-  maxInvalidShare: 0.1,
-};
 
 let catalogue: PersonasCatalogue;
 beforeAll(async () => {
