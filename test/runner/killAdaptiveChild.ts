@@ -8,6 +8,7 @@ import { prepareJob } from '../../src/pipeline/prepare.js';
 import { sampleLogPath } from '../../src/pipeline/run.js';
 import { modelOrder } from '../../src/pipeline/checks.js';
 import { runPlan } from '../../src/runner/run.js';
+import { reportingProgress } from './runAndKill.js';
 
 const [url, configFile] = process.argv.slice(2);
 if (!url || !configFile) throw new Error('usage: killAdaptiveChild <simulator url> <config>');
@@ -17,7 +18,6 @@ const loaded = loadConfig({
   overrides: [{ path: ['provider', 'host'], value: url, source: 'test' }],
 });
 const { ctx, units, growth, provider } = await prepareJob(loaded);
-let done = 0;
 await runPlan({
   provider,
   units,
@@ -26,12 +26,6 @@ await runPlan({
   logPath: sampleLogPath({ loaded }),
   concurrency: 2,
   warmup: false,
-  progress: {
-    start() {},
-    advance() {
-      process.stdout.write(`done ${++done}\n`);
-    },
-    finish() {},
-  },
+  progress: reportingProgress(),
 });
 process.stdout.write('finished\n');

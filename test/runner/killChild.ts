@@ -5,11 +5,11 @@
  */
 import { OllamaProvider } from '../../src/providers/ollama.js';
 import { runPlan } from '../../src/runner/run.js';
+import { reportingProgress } from './runAndKill.js';
 import { KILL_MODELS, killPlan } from './killPlan.js';
 
 const [url, logPath] = process.argv.slice(2);
 if (!url || !logPath) throw new Error('usage: killChild <simulator url> <log path>');
-let done = 0;
 await runPlan({
   provider: new OllamaProvider({ host: url, timeoutMs: 5000, keepAlive: '5m' }),
   units: killPlan(),
@@ -17,12 +17,6 @@ await runPlan({
   logPath,
   concurrency: 2,
   warmup: false,
-  progress: {
-    start() {},
-    advance() {
-      process.stdout.write(`done ${++done}\n`);
-    },
-    finish() {},
-  },
+  progress: reportingProgress(),
 });
 process.stdout.write('finished\n');

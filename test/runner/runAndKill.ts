@@ -3,6 +3,7 @@
  * (lines `done N` on its stdout): a crash in the middle of a run, for the resume tests.
  */
 import { spawn } from 'node:child_process';
+import { type ProgressSink, silentProgress } from '../../src/runner/progress.js';
 
 export function runAndKill(
   script: string,
@@ -31,4 +32,15 @@ export function runAndKill(
       else reject(new Error(`child ended by itself (code ${code}) before the kill: ${stderr}`));
     });
   });
+}
+
+/** The child's side: a progress sink that reports each finished call as a `done N` line. */
+export function reportingProgress(): ProgressSink {
+  let done = 0;
+  return {
+    ...silentProgress,
+    advance() {
+      process.stdout.write(`done ${++done}\n`);
+    },
+  };
 }
