@@ -3,33 +3,17 @@
  * server: nothing may be built with an argument spread, which overflows the call stack
  * somewhere past ~100k arguments.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { checkContext, loadChecks, planChecks } from '../../src/pipeline/checks.js';
 import { codeSpan } from '../../src/render/markdown.js';
 import { WORSE } from '../../src/render/palette.js';
 import { xyChart } from '../../src/render/mermaid.js';
+import { writeItemsFile } from '../support/itemsFile.js';
 
 describe('large inputs', () => {
   it('plans 150,007 work units for one model (13,637 items × (10 samples + greedy))', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-large-'));
-    const items = path.join(dir, 'items.jsonl');
-    const lines: string[] = [];
-    for (let i = 0; i < 13_637; i++) {
-      lines.push(
-        JSON.stringify({
-          id: `q${i}`,
-          domain: `d${i % 14}`,
-          question: `Q${i}?`,
-          choices: ['a', 'b', 'c', 'd'],
-          answer: 'B',
-        }),
-      );
-    }
-    writeFileSync(items, `${lines.join('\n')}\n`);
+    const { dir, items } = writeItemsFile('model-gate-large-', 13_637, 14);
     const loaded = loadConfig({
       file: null,
       cwd: dir,

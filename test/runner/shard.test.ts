@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
@@ -8,6 +5,7 @@ import { checkContext, loadChecks, planChecks } from '../../src/pipeline/checks.
 import { estimatedCalls } from '../../src/runner/cost.js';
 import { selectShard, shardAssignment } from '../../src/runner/shard.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
+import { writeItemsFile } from '../support/itemsFile.js';
 
 function unit(model: string, key: string, expectedCalls: number, estimated?: number): WorkUnit {
   return {
@@ -25,18 +23,7 @@ const keys = (units: readonly WorkUnit[]): string[] => units.map((u) => `${u.mod
 
 /** Churn 60 items × (K = 10 + greedy), the 10 default maze games, the personas catalogue. */
 async function mixedJob(): Promise<WorkUnit[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-shard-'));
-  const items = path.join(dir, 'items.jsonl');
-  const lines = Array.from({ length: 60 }, (_, i) =>
-    JSON.stringify({
-      id: `q${i}`,
-      domain: `d${i % 6}`,
-      question: `Q${i}?`,
-      choices: ['a', 'b', 'c', 'd'],
-      answer: 'B',
-    }),
-  );
-  writeFileSync(items, `${lines.join('\n')}\n`);
+  const { items } = writeItemsFile('model-gate-shard-', 60, 6);
   const loaded = loadConfig({
     file: null,
     cwd: process.cwd(),
