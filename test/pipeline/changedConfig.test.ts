@@ -3,33 +3,25 @@
  * have produced is asked again, never reused, and `analyze` refuses logs written under other
  * settings or for other models instead of reporting them under this config's name.
  */
-
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
 import type { DragonCallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
-import { at, quiet, simulatedJob } from './simulatedJob.js';
+import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-changed-');
 
 function config(dir: string, extra: ConfigOverride[] = []): LoadedConfig {
-  return loadConfig({
-    file: 'fixtures/demo/model-gate.yml',
-    env: {},
-    overrides: [
-      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
-      { path: ['checks'], value: ['dragon'], source: 'test' },
-      { path: ['dragon', 'seeds'], value: [0, 1], source: 'test' },
-      { path: ['dragon', 'referencePlayers'], value: [], source: 'test' },
-      { path: ['dragon', 'bootstrap'], value: 100, source: 'test' },
-      { path: ['output', 'dir'], value: path.join(job.root, dir), source: 'test' },
-      ...extra,
-    ],
-  });
+  return demoConfig(job, dir, [
+    at(['dragon'], 'checks'),
+    at([0, 1], 'dragon', 'seeds'),
+    at([], 'dragon', 'referencePlayers'),
+    at(100, 'dragon', 'bootstrap'),
+    ...extra,
+  ]);
 }
 
 const generated = () => Object.values(job.simulator.stats().requests).reduce((a, b) => a + b, 0);

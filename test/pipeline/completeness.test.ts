@@ -7,31 +7,25 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeOutcome } from '../../src/cli/handlers.js';
-import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import type { LoadedConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
 import { createProvider } from '../../src/providers/create.js';
 import type { Provider } from '../../src/providers/types.js';
 import { reportSchema } from '../../src/report/schema.js';
-import { quiet, simulatedJob } from './simulatedJob.js';
+import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 // A/A: identical models, so the part that is measured passes — only completeness can stop it.
 const job = simulatedJob('fixtures/simulator/aa.yml', 'model-gate-coverage-');
 
 function config(name: string, samples = 4): LoadedConfig {
-  return loadConfig({
-    file: 'fixtures/demo/model-gate.yml',
-    env: {},
-    overrides: [
-      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
-      { path: ['models', 'candidate'], value: 'demo-twin:1b', source: 'test' },
-      { path: ['checks'], value: ['churn'], source: 'test' },
-      { path: ['churn', 'samples'], value: samples, source: 'test' },
-      { path: ['runner', 'concurrency'], value: 1, source: 'test' },
-      { path: ['output', 'dir'], value: path.join(job.root, name), source: 'test' },
-    ],
-  });
+  return demoConfig(job, name, [
+    at('demo-twin:1b', 'models', 'candidate'),
+    at(['churn'], 'checks'),
+    at(samples, 'churn', 'samples'),
+    at(1, 'runner', 'concurrency'),
+  ]);
 }
 
 /** The provider of the config, with the signal aborted once `after` chat calls have answered. */

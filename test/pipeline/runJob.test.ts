@@ -5,27 +5,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
-import { quiet, simulatedJob } from './simulatedJob.js';
+import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-job-');
 
 function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConfig {
-  const dir = path.join(job.root, name);
-  return loadConfig({
-    file: 'fixtures/demo/model-gate.yml',
-    env: {},
-    overrides: [
-      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
-      { path: ['checks'], value: ['churn', 'personas'], source: 'test' },
-      { path: ['churn', 'samples'], value: 4, source: 'test' },
-      { path: ['output', 'dir'], value: dir, source: 'test' },
-      ...extra,
-    ],
-  });
+  return demoConfig(job, name, [
+    at(['churn', 'personas'], 'checks'),
+    at(4, 'churn', 'samples'),
+    ...extra,
+  ]);
 }
 
 const generated = () => Object.values(job.simulator.stats().requests).reduce((a, b) => a + b, 0);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import type { ConfigOverride } from '../../src/config/load.js';
+import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
 /** Progress and messages of a job under test go nowhere. */
@@ -39,4 +39,24 @@ export function simulatedJob(scenario: string, prefix: string): SimulatedJob {
     await job.simulator.close();
   });
   return job;
+}
+
+/**
+ * The demo config (fixtures/demo/model-gate.yml) against the job's simulator, writing under
+ * `root/dir`, with `overrides` on top.
+ */
+export function demoConfig(
+  job: SimulatedJob,
+  dir: string,
+  overrides: readonly ConfigOverride[] = [],
+): LoadedConfig {
+  return loadConfig({
+    file: 'fixtures/demo/model-gate.yml',
+    env: {},
+    overrides: [
+      at(job.simulator.url, 'provider', 'host'),
+      ...overrides,
+      at(path.join(job.root, dir), 'output', 'dir'),
+    ],
+  });
 }

@@ -6,27 +6,21 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import type { LoadedConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob, setAsideLog } from '../../src/pipeline/run.js';
 import type { CallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
-import { quiet, simulatedJob } from './simulatedJob.js';
+import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/aa.yml', 'model-gate-smoke-');
 
 function config(dir: string): LoadedConfig {
-  return loadConfig({
-    file: 'fixtures/demo/model-gate.yml',
-    env: {},
-    overrides: [
-      { path: ['provider', 'host'], value: job.simulator.url, source: 'test' },
-      { path: ['models', 'candidate'], value: 'demo-twin:1b', source: 'test' },
-      { path: ['churn', 'samples'], value: 2, source: 'test' },
-      { path: ['dragon', 'referencePlayers'], value: [], source: 'test' },
-      { path: ['output', 'dir'], value: path.join(job.root, dir), source: 'test' },
-    ],
-  });
+  return demoConfig(job, dir, [
+    at('demo-twin:1b', 'models', 'candidate'),
+    at(2, 'churn', 'samples'),
+    at([], 'dragon', 'referencePlayers'),
+  ]);
 }
 
 describe('run --limit N: a smoke run', () => {
