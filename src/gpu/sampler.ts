@@ -73,16 +73,14 @@ function runQuery(
     let stderr = '';
     let child: ChildProcess;
     try {
-      child = spawn(binary, [...args], {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: timeoutMs,
-        killSignal: 'SIGKILL',
-      });
+      child = spawn(binary, [...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       resolve({ code: null, stdout, stderr, spawnError: error as NodeJS.ErrnoException });
       return;
     }
+    // Our own kill timer, not spawn's `timeout`: Node keeps that one running after a failed
+    // start (no nvidia-smi), which held every run's exit back by the whole timeout.
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     children.add(child);
     child.stdout?.on('data', (d: Buffer) => {
       stdout += d.toString();
@@ -95,6 +93,7 @@ function runQuery(
       spawnError = error;
     });
     child.on('close', (code) => {
+      clearTimeout(killer);
       children.delete(child);
       resolve({ code, stdout, stderr, spawnError });
     });

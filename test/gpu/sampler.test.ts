@@ -138,6 +138,17 @@ describe('GPU sampler', () => {
     expect(csv).toBeNull();
   });
 
+  it('without nvidia-smi: no kill timer is left behind to hold the process open', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const csvPath = path.join(mkdtempSync(path.join(tmpdir(), 'gpu-')), 'gpu.csv');
+    const env = { ...process.env, PATH: '/nonexistent' };
+    const sampler = await startGpuSampler({ intervalS: 5, csvPath, models: ['m:1b'], env });
+    // A start that failed must not keep a timer: the CLI would wait for it before exiting.
+    expect(timers()).toBe(before);
+    expect((await sampler.stop()).available).toBe(false);
+  });
+
   it('a failing query (exit 2, as captured): one line, no file', async () => {
     const { telemetry, csv } = await sampleSeries(fakeEnv({ FAKE_NVIDIA_SMI_UNKNOWN: 'uuid' }), 0);
     expect(telemetry.available).toBe(false);
