@@ -1,9 +1,10 @@
 /**
- * Ollama through the official `ollama` client. The client has no timeout and ignores
- * OLLAMA_HOST, so the host is explicit and each request gets its own client whose `fetch`
- * carries that request's deadline (caller cancel + timeout). Chats stream: the headers arrive
- * at once (no 300 s header limit in Node's fetch) and a server error after the first token
- * reaches us as the error line Ollama sends.
+ * Ollama. Chats, the hot path, go straight over fetch (ollamaChat.ts) with one deadline each
+ * (caller cancel + timeout, one timer). Chats stream: the headers arrive at once (no 300 s
+ * header limit in Node's fetch) and a server error after the first token reaches us as the
+ * error line Ollama sends. The other endpoints (models, versions, embeddings) go through the
+ * official `ollama` client, which has no timeout and ignores OLLAMA_HOST: the host is explicit
+ * and each request gets its own client whose `fetch` carries that request's deadline.
  */
 import { Ollama } from 'ollama';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
@@ -17,6 +18,7 @@ import {
   readTextUpTo,
   tooLong,
 } from './replyLimit.js';
+import { ollamaApiUrl, ollamaChat } from './ollamaChat.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -26,7 +28,6 @@ import {
   type RunningModel,
   ProviderFailure,
   type ServerInfo,
-  type TokenLogprob,
 } from './types.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -43,20 +44,14 @@ export interface OllamaProviderOptions {
   limits?: ReplyLimits;
 }
 
-/** A streamed line that is not JSON: the client would skip it silently, we fail the request. */
-class MalformedReply extends Error {
-  constructor(line: string) {
-    super(`malformed JSON in the reply: ${line.slice(0, 80)}`);
-    this.name = 'MalformedReply';
-  }
-}
-
 export class OllamaProvider implements Provider {
   readonly info: ServerInfo;
   private serverVersion: Promise<string | null> | null = null;
+  private readonly chatUrl: string;
 
   constructor(private readonly options: OllamaProviderOptions) {
     this.info = { provider: 'ollama', host: options.host, version: null, simulated: false };
+    this.chatUrl = ollamaApiUrl(options.host, 'chat');
   }
 
   async chat(
@@ -65,57 +60,23 @@ export class OllamaProvider implements Provider {
     timeoutMs?: number,
   ): Promise<ChatResponse> {
     const started = performance.now();
-    const { maxReplyBytes } = this.limits;
-    const wire = chatWireBytes(this.limits);
-    return this.withClient(timeoutMs ?? this.options.timeoutMs, signal, wire, async (client) => {
-      const stream = await client.chat({
-        model: request.model,
-        messages: request.messages,
-        stream: true,
-        think: request.options.think,
-        keep_alive: this.options.keepAlive,
-        ...(request.format ? { format: request.format } : {}),
-        ...(request.answerProbabilities
-          ? { logprobs: true, top_logprobs: request.answerProbabilities.top }
-          : {}),
-        options: {
-          temperature: request.options.temperature,
-          seed: request.options.seed,
-          num_ctx: request.options.numCtx,
-          num_predict: request.options.numPredict,
-        },
+    const limit = timeoutMs ?? this.options.timeoutMs;
+    const deadline = startDeadline(limit, signal);
+    try {
+      return await ollamaChat(request, {
+        url: this.chatUrl,
+        keepAlive: this.options.keepAlive,
+        fetch: this.options.fetch ?? fetch,
+        signal: deadline.signal,
+        maxReplyBytes: this.limits.maxReplyBytes,
+        wireBytes: chatWireBytes(this.limits),
+        started,
       });
-      let content = '';
-      let thinking = '';
-      // Stays null when no part carries the field: a server before 0.12.11 ignores the ask.
-      let logprobs: TokenLogprob[] | null = null;
-      let replyBytes = 0;
-      for await (const part of stream) {
-        const text = part.message?.content ?? '';
-        const thought = part.message?.thinking ?? '';
-        replyBytes += Buffer.byteLength(text) + Buffer.byteLength(thought);
-        if (replyBytes > maxReplyBytes) {
-          // Dropped now: a model that never stops would otherwise run until the timeout.
-          stream.abort();
-          throw tooLong(maxReplyBytes, 'runner.max-reply-bytes');
-        }
-        content += text;
-        thinking += thought;
-        if (part.logprobs) logprobs = [...(logprobs ?? []), ...part.logprobs];
-        if (part.done) {
-          return {
-            content,
-            thinking: thinking === '' ? null : thinking,
-            doneReason: part.done_reason || null,
-            promptTokens: countOrNull(part.prompt_eval_count),
-            completionTokens: countOrNull(part.eval_count),
-            latencyMs: performance.now() - started,
-            ...(logprobs ? { logprobs } : {}),
-          };
-        }
-      }
-      throw new ProviderFailure('connection-reset', 'the reply stream ended before it was done');
-    });
+    } catch (error) {
+      throw classify(error, deadline, limit);
+    } finally {
+      deadline.dispose();
+    }
   }
 
   async describe(model: string): Promise<ModelMetadata> {
@@ -229,9 +190,8 @@ export class OllamaProvider implements Provider {
 
 /**
  * Adds the deadline to every request the client makes, caps each body at `wireBytes` (the
- * connection is dropped past it), turns a non-JSON error body into
- * Ollama's `{"error": …}` shape (the client would print it to the console otherwise), and
- * checks each streamed line so a malformed one fails the request instead of vanishing.
+ * connection is dropped past it) and turns a non-JSON error body into Ollama's
+ * `{"error": …}` shape (the client would print it to the console otherwise).
  */
 function guardedFetch(base: typeof fetch, deadline: Deadline, wireBytes: number): typeof fetch {
   return async (input, init) => {
@@ -249,67 +209,19 @@ function guardedFetch(base: typeof fetch, deadline: Deadline, wireBytes: number)
         headers: { 'content-type': 'application/json' },
       });
     }
-    const response = limitBody(
+    return limitBody(
       fetched,
       wireBytes,
       () => tooLong(wireBytes, 'bytes on the wire for this request'),
       () => drop.abort(),
     );
-    if (response.ok && response.body && type.includes('ndjson')) {
-      return new Response(response.body.pipeThrough(checkedLines()), {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    }
-    return response;
   };
-}
-
-function checkedLines(): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  const check = (line: string): void => {
-    if (line.trim() === '') return;
-    JSON.parse(line);
-  };
-  return new TransformStream({
-    transform(chunk, controller) {
-      const text = decoder.decode(chunk, { stream: true });
-      // A line still open is only appended to: splitting it on every chunk would be quadratic.
-      if (!text.includes('\n')) {
-        pending += text;
-        controller.enqueue(chunk);
-        return;
-      }
-      pending += text;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        try {
-          check(line);
-        } catch {
-          controller.error(new MalformedReply(line));
-          return;
-        }
-      }
-      controller.enqueue(chunk);
-    },
-    flush(controller) {
-      pending += decoder.decode();
-      try {
-        check(pending);
-      } catch {
-        controller.error(new MalformedReply(pending));
-      }
-    },
-  });
 }
 
 function classify(error: unknown, deadline: Deadline, timeoutMs: number): ProviderFailure {
   const settled = deadlineFailure(error, deadline, timeoutMs);
   if (settled) return settled;
-  if (hasMalformedReply(error) || error instanceof SyntaxError) {
+  if (error instanceof SyntaxError) {
     return new ProviderFailure('server-error', describeError(error));
   }
   if (error instanceof Error && error.name === 'ResponseError') {
@@ -334,15 +246,6 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
   return new ProviderFailure('server-error', describeError(error));
 }
 
-function hasMalformedReply(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof MalformedReply) return true;
-    current = current.cause;
-  }
-  return false;
-}
-
 /** Ollama names an untagged model "x:latest". */
 export function withTag(model: string): string {
   return model.includes(':') ? model : `${model}:latest`;
@@ -350,8 +253,4 @@ export function withTag(model: string): string {
 
 function isSimulated(version: string | null): boolean {
   return version?.includes('simulated') ?? false;
-}
-
-function countOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
