@@ -1,11 +1,13 @@
 /**
- * Ollama. Chats, the hot path, go straight over fetch (ollamaChat.ts) with one deadline each
- * (caller cancel + timeout, one timer). Chats stream: the headers arrive at once (no 300 s
- * header limit in Node's fetch) and a server error after the first token reaches us as the
- * error line Ollama sends. The other endpoints (models, versions, embeddings) go through the
- * official `ollama` client, which has no timeout and ignores OLLAMA_HOST: the host is explicit
- * and each request gets its own client whose `fetch` carries that request's deadline.
+ * Ollama. Chats, the hot path, go straight over node:http on kept-alive connections
+ * (ollamaChat.ts), with one deadline each (caller cancel + timeout, one timer). Chats stream:
+ * the headers arrive at once (a long generation never waits on a header timeout) and a server
+ * error after the first token reaches us as the error line Ollama sends. The other endpoints
+ * (models, versions, embeddings) go through the official `ollama` client, which has no
+ * timeout and ignores OLLAMA_HOST: the host is explicit and each request gets its own client
+ * whose `fetch` carries that request's deadline.
  */
+import type { Agent } from 'node:http';
 import { Ollama } from 'ollama';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
 import {
@@ -18,7 +20,7 @@ import {
   readTextUpTo,
   tooLong,
 } from './replyLimit.js';
-import { ollamaApiUrl, ollamaChat } from './ollamaChat.js';
+import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -38,7 +40,7 @@ export interface OllamaProviderOptions {
   timeoutMs: number;
   /** How long the server keeps the model loaded after a request (Ollama keep_alive). */
   keepAlive: string;
-  /** The fetch to wrap; Node's global fetch by default. */
+  /** The fetch the other endpoints go through (chats use node:http); Node's global fetch by default. */
   fetch?: typeof fetch;
   /** Size caps of answers and embeddings (runner.max-reply-bytes, …); 64 kB and 1 MB by default. */
   limits?: ReplyLimits;
@@ -47,11 +49,13 @@ export interface OllamaProviderOptions {
 export class OllamaProvider implements Provider {
   readonly info: ServerInfo;
   private serverVersion: Promise<string | null> | null = null;
-  private readonly chatUrl: string;
+  private readonly chatUrl: URL;
+  private readonly agent: Agent;
 
   constructor(private readonly options: OllamaProviderOptions) {
     this.info = { provider: 'ollama', host: options.host, version: null, simulated: false };
-    this.chatUrl = ollamaApiUrl(options.host, 'chat');
+    this.chatUrl = new URL(ollamaApiUrl(options.host, 'chat'));
+    this.agent = chatAgent(this.chatUrl);
   }
 
   async chat(
@@ -65,8 +69,8 @@ export class OllamaProvider implements Provider {
     try {
       return await ollamaChat(request, {
         url: this.chatUrl,
+        agent: this.agent,
         keepAlive: this.options.keepAlive,
-        fetch: this.options.fetch ?? fetch,
         signal: deadline.signal,
         maxReplyBytes: this.limits.maxReplyBytes,
         wireBytes: chatWireBytes(this.limits),

@@ -1,47 +1,43 @@
 /**
- * The one-pass NDJSON reader of Ollama chats: lines cut anywhere by the network, blank lines,
- * a malformed line, a reply that passes the wire cap; and, through a bare HTTP server, how
+ * The one-pass NDJSON reader of Ollama chats: lines cut anywhere by the network, blank lines
+ * and a malformed line; and, through a bare HTTP server, how
  * each shape of a streamed reply comes out of OllamaProvider.chat.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readNdjson } from '../../src/providers/ndjson.js';
+import { NdjsonLines } from '../../src/providers/ndjson.js';
 import { OllamaProvider } from '../../src/providers/ollama.js';
 import { type ChatRequest, ProviderFailure } from '../../src/providers/types.js';
 
-/** A body that delivers `pieces` as separate chunks, then ends. */
-function body(pieces: readonly (string | Uint8Array)[]): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let next = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const piece = pieces[next++];
-      if (piece === undefined) controller.close();
-      else controller.enqueue(typeof piece === 'string' ? encoder.encode(piece) : piece);
-    },
-  });
-}
-
-async function values(
-  pieces: readonly (string | Uint8Array)[],
-  wireBytes = 1 << 20,
-): Promise<{ seen: unknown[]; stopped: boolean }> {
+/** The values `pieces` give, chunk after chunk, and whether the reader was told to stop. */
+function values(pieces: readonly (string | Uint8Array)[]): { seen: unknown[]; stopped: boolean } {
   const seen: unknown[] = [];
-  const stopped = await readNdjson(body(pieces), {
-    wireBytes,
-    tooLong: () => new Error('too long'),
-    onValue: (value) => {
-      seen.push(value);
-      return (value as { done?: boolean }).done === true;
-    },
+  const lines = new NdjsonLines((value) => {
+    seen.push(value);
+    return (value as { done?: boolean }).done === true;
   });
-  return { seen, stopped };
+  const encoder = new TextEncoder();
+  for (const piece of pieces) {
+    if (lines.push(typeof piece === 'string' ? encoder.encode(piece) : piece)) {
+      return { seen, stopped: true };
+    }
+  }
+  return { seen, stopped: lines.end() };
 }
 
-describe('readNdjson', () => {
-  it('parses lines cut anywhere by the chunks, skips blank lines, stops at the last record', async () => {
-    const { seen, stopped } = await values([
+function thrown(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+
+describe('NdjsonLines', () => {
+  it('parses lines cut anywhere by the chunks, skips blank lines, stops at the last record', () => {
+    const { seen, stopped } = values([
       '{"a":',
       '1}\n\n{"b"',
       ':2}\n{"c":3}\n{"done":',
@@ -51,36 +47,29 @@ describe('readNdjson', () => {
     expect(stopped).toBe(true);
   });
 
-  it('reads a last line without a newline, and a character split between two chunks', async () => {
+  it('reads a last line without a newline, and a character split between two chunks', () => {
     const euro = new TextEncoder().encode('{"t":"€"}\n{"done":true}');
-    const { seen, stopped } = await values([euro.subarray(0, 7), euro.subarray(7)]);
+    const { seen, stopped } = values([euro.subarray(0, 7), euro.subarray(7)]);
     expect(seen).toEqual([{ t: '€' }, { done: true }]);
     expect(stopped).toBe(true);
   });
 
-  it('says so when the body ends before the last record', async () => {
-    const { seen, stopped } = await values(['{"a":1}\n', '{"b":2}\n']);
+  it('says so when the body ends before the last record', () => {
+    const { seen, stopped } = values(['{"a":1}\n', '{"b":2}\n']);
     expect(seen).toEqual([{ a: 1 }, { b: 2 }]);
     expect(stopped).toBe(false);
   });
 
-  it('fails on a malformed line as a server error quoting the line, whatever follows', async () => {
-    const error = await values(['{"a":1}\n{"b":', '\n{"done":true}\n']).catch((e: unknown) => e);
+  it('fails on a malformed line as a server error quoting the line, whatever follows', () => {
+    const error = thrown(() => values(['{"a":1}\n{"b":', '\n{"done":true}\n']));
     expect(error).toBeInstanceOf(ProviderFailure);
     expect((error as ProviderFailure).kind).toBe('server-error');
     expect((error as ProviderFailure).message).toBe('malformed JSON in the reply: {"b":');
   });
 
-  it('fails on a malformed last line without a newline', async () => {
-    const error = await values(['{"a":1}\n{"done":tru']).catch((e: unknown) => e);
+  it('fails on a malformed last line without a newline', () => {
+    const error = thrown(() => values(['{"a":1}\n{"done":tru']));
     expect((error as ProviderFailure).kind).toBe('server-error');
-  });
-
-  it('fails once more bytes than the wire cap arrived, even inside one open line', async () => {
-    const error = await values(['{"a":"', 'x'.repeat(60), 'x'.repeat(60)], 100).catch(
-      (e: unknown) => e,
-    );
-    expect((error as Error).message).toBe('too long');
   });
 });
 
