@@ -22,6 +22,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
+import { carefulConfidence } from '../src/checks/dragon/players.js';
+import { DEFAULT_WALLS } from '../src/checks/dragon/protocol.js';
 import { loadConfig } from '../src/config/load.js';
 import { checkContext, loadChecks, planChecks } from '../src/pipeline/checks.js';
 import { estimatedCalls } from '../src/runner/cost.js';
@@ -163,6 +165,10 @@ async function mixedJob(dir: string): Promise<void> {
     models: base.models.map((m) => ({ ...m, latencyMs })),
   };
   const config = path.join(root, 'fixtures', 'demo', 'model-gate.yml');
+  // The fake server's careful player measures its confidences once per process (~0.2 s of
+  // games played in this process, at its first maze answer): done before the clock starts,
+  // since it stalls the server, not the client whose slot use is measured.
+  carefulConfidence(DEFAULT_WALLS);
   const sim = await startSimulator({ scenario });
   let wall: number;
   try {

@@ -5,6 +5,12 @@
  * units it adds for the model whose series runs join that series at once, so the slots stay
  * busy; units for another model wait for that model's next series. Series alternate over the
  * models until no unit is left.
+ *
+ * Series never overlap, even at a series' tail: on an Ollama server that cannot hold both
+ * models, a request for the next model waits for a load under an ordinary request's timeout
+ * (only the warm-up allows for a load), and the end-of-series digest check would no longer
+ * close the series. The tail is kept short instead: longest units first, every slot busy until
+ * the queue is empty.
  */
 import type { InfrastructureError } from '../errors.js';
 import { type Provider, ProviderFailure } from '../providers/types.js';
