@@ -21,6 +21,7 @@ import { grownPlan } from '../runner/resumePlan.js';
 import {
   currentWeights,
   digestsOfRuns,
+  markCounted,
   otherWeightsNote,
   type RunInfoRecord,
   readSampleLogs,
@@ -193,7 +194,9 @@ async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Pro
     counted.records,
   );
   const split = splitStale(counted.records, plan);
-  const { current: records, stale } = split;
+  const { stale } = split;
+  // Reduced once, here: the checks do not reduce their part again.
+  const records = markCounted(split.current);
   if (options.requireMatchingLogs) {
     const unplanned = new Set(split.unplanned);
     checkLogsMatch({

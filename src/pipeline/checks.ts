@@ -8,7 +8,7 @@ import type {
   Severity,
 } from '../checks/types.js';
 import type { LoadedConfig } from '../config/load.js';
-import type { SampleRecord } from '../sampleLog/index.js';
+import { countedSubset, type SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
 import { failedRequestFindings } from './failedRequests.js';
@@ -100,7 +100,7 @@ export function analyseChecks(
   const findings: GateFinding[] = [];
   const rules: EvaluatedGateRule[] = [];
   for (const { check, definitions } of checks) {
-    const own = records.filter((r) => r.check === check.name);
+    const own = countedSubset(records, (r) => r.check === check.name);
     const section = check.analyse(own, definitions, ctx);
     sections[check.name] = section;
     const checkFindings = [

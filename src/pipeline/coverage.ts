@@ -80,24 +80,30 @@ function recordsOf(
 
 export function measureCoverage(input: CoverageInput): Coverage {
   const grouped = recordsByUnit(input.units, input.records);
-  const rows = new Map<string, CoverageRow>();
+  // Per check, then per model: rows in the order their first unit comes, no key per unit.
+  const rows = new Map<string, Map<string, CoverageRow>>();
+  const list: CoverageRow[] = [];
   for (const unit of input.units) {
-    const id = JSON.stringify([unit.check, unit.model]);
-    const row = rows.get(id) ?? {
-      check: unit.check,
-      model: unit.model,
-      role: unit.model === input.models[0] ? 'baseline' : 'candidate',
-      unit: checkNamed(unit.check).unit[1],
-      planned: 0,
-      answered: 0,
-      failed: 0,
-      missing: 0,
-    };
+    const byModel = rows.get(unit.check) ?? new Map<string, CoverageRow>();
+    rows.set(unit.check, byModel);
+    let row = byModel.get(unit.model);
+    if (!row) {
+      row = {
+        check: unit.check,
+        model: unit.model,
+        role: unit.model === input.models[0] ? 'baseline' : 'candidate',
+        unit: checkNamed(unit.check).unit[1],
+        planned: 0,
+        answered: 0,
+        failed: 0,
+        missing: 0,
+      };
+      byModel.set(unit.model, row);
+      list.push(row);
+    }
     row.planned++;
     row[unitState(unit, recordsOf(grouped, unit))]++;
-    rows.set(id, row);
   }
-  const list = [...rows.values()];
   const missingShards = input.shard === null ? missingShardsOf(input.runs) : [];
   // A shard set with a member missing matters through the units it leaves unmeasured: another
   // run may have measured them.
