@@ -21,6 +21,7 @@ import { dragonCheck } from './dragon/index.js';
 import type { ReportHeadline } from './headline.js';
 import { personasCheck } from './personas/index.js';
 import type { NightlyValues } from './nightly.js';
+import type { CheckStarter } from './starter.js';
 import type {
   Check,
   CheckContext,
@@ -50,6 +51,7 @@ export interface AnyCheck {
   isControl(model: string): boolean;
   planNotes(config: GateConfig, units: readonly WorkUnit[]): string[];
   previousReport: PreviousReportSetting | null;
+  starter(): CheckStarter | null;
   sectionSchema: Check<unknown, unknown>['sectionSchema'];
   report: {
     section(section: unknown): string;
@@ -81,6 +83,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     isControl: (model) => check.isControl?.(model) ?? false,
     planNotes: (config, units) => check.planNotes?.(config, units) ?? [],
     previousReport: check.previousReport ?? null,
+    starter: () => check.starter?.() ?? null,
     sectionSchema: check.sectionSchema as Check<unknown, unknown>['sectionSchema'],
     report: {
       section: (section) => report.section(section as S),

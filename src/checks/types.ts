@@ -5,6 +5,7 @@ import type { SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { ReportHeadline } from './headline.js';
 import type { NightlyValues } from './nightly.js';
+import type { CheckStarter } from './starter.js';
 
 export interface ModelPair {
   baseline: string;
@@ -167,6 +168,8 @@ export interface Check<Definitions, Section> {
   planNotes?(config: GateConfig, units: readonly WorkUnit[]): string[];
   /** Its setting naming a previous report to compare with in nightly mode, if it has one. */
   previousReport?: PreviousReportSetting;
+  /** Its block of the config `model-gate init` writes, and the files the block points at. */
+  starter?(): CheckStarter;
   report: CheckReport<Section>;
 }
 

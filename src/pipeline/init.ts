@@ -6,6 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { allChecks } from '../checks/registry.js';
+import type { CheckStarter, StarterFile } from '../checks/starter.js';
 import { schemaModeline } from '../config/jsonSchema.js';
 import { InputError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
@@ -18,33 +20,23 @@ export interface InitOptions {
   candidate?: string;
 }
 
-export interface StarterFile {
-  /** Relative to the folder, with "/" separators. */
-  file: string;
-  text: string;
-}
+const STARTER_CONFIG = 'model-gate.yml';
+const STARTER_WORKFLOW = '.github/workflows/model-gate.yml';
 
-export const STARTER_PATHS = {
-  config: 'model-gate.yml',
-  items: 'items/items.yml',
-  catalogue: 'personas/catalogue.yml',
-  workflow: '.github/workflows/model-gate.yml',
-} as const;
-
+/** The config, each check's files (items, catalogue) and the pull-request workflow. */
 export function starterFiles(options: Omit<InitOptions, 'dir'> = {}): StarterFile[] {
-  const root = packageRoot();
-  const read = (...parts: string[]) => readFileSync(path.join(root, ...parts), 'utf8');
+  const starters = allChecks().flatMap((check) => {
+    const starter = check.starter();
+    return starter ? [{ name: check.name, ...starter }] : [];
+  });
+  const workflow = readFileSync(
+    path.join(packageRoot(), 'docs', 'workflows', 'model-upgrade-gate.yml'),
+    'utf8',
+  );
   return [
-    { file: STARTER_PATHS.config, text: starterConfig(options) },
-    {
-      file: STARTER_PATHS.items,
-      text: `# Starter items (model-gate's built-in set): replace them with your own.\n# Format: docs/items.md in the model-gate package.\n${stripLeadingComments(read('fixtures', 'items', 'general.yml'))}`,
-    },
-    {
-      file: STARTER_PATHS.catalogue,
-      text: `# Starter persona catalogue: declare your own assistants and probes.\n# Format: docs/personas-catalogue.md in the model-gate package.\n${stripLeadingComments(read('fixtures', 'personas', 'catalogue.yml'))}`,
-    },
-    { file: STARTER_PATHS.workflow, text: read('docs', 'workflows', 'model-upgrade-gate.yml') },
+    { file: STARTER_CONFIG, text: starterConfig(options, starters) },
+    ...starters.flatMap((s) => s.files),
+    { file: STARTER_WORKFLOW, text: workflow },
   ];
 }
 
@@ -71,14 +63,13 @@ export async function initProject(options: InitOptions): Promise<string[]> {
   return written;
 }
 
-function stripLeadingComments(text: string): string {
-  const lines = text.split('\n');
-  let start = 0;
-  while (start < lines.length && /^\s*(#.*)?$/.test(lines[start] ?? '')) start++;
-  return lines.slice(start).join('\n');
-}
-
-function starterConfig(options: Omit<InitOptions, 'dir'>): string {
+function starterConfig(
+  options: Omit<InitOptions, 'dir'>,
+  starters: readonly (CheckStarter & { name: string })[],
+): string {
+  const blocks = starters
+    .map((s) => `${s.name}:\n${s.config.map((line) => `  ${line}\n`).join('')}`)
+    .join('\n');
   return `${schemaModeline(TOOL_VERSION)}
 # model-gate config: every setting and its default is documented in the JSON Schema above
 # (your editor completes and checks keys) and in model-gate.yml of the model-gate repository.
@@ -91,20 +82,11 @@ models:
   baseline: ${options.baseline ?? 'qwen2.5:7b'}           # today's model
   candidate: ${options.candidate ?? 'qwen2.5:14b'}         # the upgrade; omit for a single-model run
 
-checks: [churn, dragon, personas]
+checks: [${starters.map((s) => s.name).join(', ')}]
 fail-on: regression
 
 runner:
   concurrency: 1                 # the server's parallel slots (OLLAMA_NUM_PARALLEL)
 
-churn:
-  items: ${STARTER_PATHS.items}
-  samples: 10
-
-dragon:
-  seeds: 0-9
-
-personas:
-  catalogue: ${STARTER_PATHS.catalogue}
-`;
+${blocks}`;
 }

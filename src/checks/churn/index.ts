@@ -17,6 +17,7 @@ import { churnReport } from './report/index.js';
 import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 import { churnSectionSchema } from './sectionSchema.js';
+import { starterFile } from '../starter.js';
 
 export interface ChurnDefinitions {
   items: ChurnItem[];
@@ -24,6 +25,8 @@ export interface ChurnDefinitions {
   file: string;
   warnings: string[];
 }
+
+const STARTER_ITEMS = 'items/items.yml';
 
 export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   name: 'churn',
@@ -76,6 +79,21 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
       .digest('hex'),
   }),
   planNotes: adaptiveNotes,
+  starter: () => ({
+    config: [`items: ${STARTER_ITEMS}`, 'samples: 10'],
+    files: [
+      starterFile(
+        STARTER_ITEMS,
+        [
+          "Starter items (model-gate's built-in set): replace them with your own.",
+          'Format: docs/items.md in the model-gate package.',
+        ],
+        'fixtures',
+        'items',
+        'general.yml',
+      ),
+    ],
+  }),
   report: churnReport,
 };
 

@@ -14,8 +14,11 @@ import { gatePersonas } from './gate.js';
 import { personasReport } from './report/index.js';
 import { personasRules } from './rules.js';
 import type { PersonasSection } from './section.js';
+import { starterFile } from '../starter.js';
 
 export type PersonasDefinitions = PersonasCatalogue;
+
+const STARTER_CATALOGUE = 'personas/catalogue.yml';
 
 export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   name: 'personas',
@@ -43,5 +46,20 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   rules: (section, ctx) =>
     personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
   maxTimeoutShare: (config) => config.personas.gate.maxTimeoutShare,
+  starter: () => ({
+    config: [`catalogue: ${STARTER_CATALOGUE}`],
+    files: [
+      starterFile(
+        STARTER_CATALOGUE,
+        [
+          'Starter persona catalogue: declare your own assistants and probes.',
+          'Format: docs/personas-catalogue.md in the model-gate package.',
+        ],
+        'fixtures',
+        'personas',
+        'catalogue.yml',
+      ),
+    ],
+  }),
   report: personasReport,
 };

@@ -1,0 +1,40 @@
+/**
+ * What `model-gate init` writes for a check: its block of the starter model-gate.yml and the
+ * files that block points at (items, a catalogue), taken from the package's fixtures.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../packageRoot.js';
+
+export interface StarterFile {
+  /** Relative to the folder, with "/" separators. */
+  file: string;
+  text: string;
+}
+
+export interface CheckStarter {
+  /** Lines of the check's block in the starter config, below its `name:` line. */
+  config: string[];
+  /** Files the block points at. */
+  files: StarterFile[];
+}
+
+/** A file of the package (`parts` from its root) as a starter: `header` lines, then its body. */
+export function starterFile(
+  file: string,
+  header: readonly string[],
+  ...parts: string[]
+): StarterFile {
+  const text = readFileSync(path.join(packageRoot(), ...parts), 'utf8');
+  return {
+    file,
+    text: `${header.map((line) => `# ${line}\n`).join('')}${withoutLeadingComments(text)}`,
+  };
+}
+
+function withoutLeadingComments(text: string): string {
+  const lines = text.split('\n');
+  let start = 0;
+  while (start < lines.length && /^\s*(#.*)?$/.test(lines[start] ?? '')) start++;
+  return lines.slice(start).join('\n');
+}
