@@ -4,6 +4,7 @@
  * (`Check.report.nightly`). Null where the check did not run or did not produce the number.
  */
 import { z } from 'zod';
+import { interval, num, percent } from '../text/format.js';
 
 const finite = z.number().refine(Number.isFinite, 'expected a finite number');
 const estimate = z.object({ value: finite, low: finite, high: finite }).strict();
@@ -29,3 +30,15 @@ export const EMPTY_NIGHTLY: NightlyValues = {
   personaAccuracy: null,
   churnAccuracy: null,
 };
+
+/** The history table's columns of these numbers, in the order of the fields. */
+export const NIGHTLY_COLUMNS: readonly { header: string; cell(values: NightlyValues): string }[] = [
+  {
+    header: 'ECE [95% CI]',
+    cell: ({ ece }) => (ece ? `${num(ece.value)} ${interval(ece.low, ece.high)}` : '–'),
+  },
+  { header: 'Brier', cell: (v) => num(v.brier) },
+  { header: 'known-wall', cell: (v) => percent(v.knownWallRate) },
+  { header: 'personas', cell: (v) => percent(v.personaAccuracy) },
+  { header: 'churn', cell: (v) => percent(v.churnAccuracy) },
+];

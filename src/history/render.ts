@@ -3,10 +3,11 @@
  * ECE and its 95% interval per night, the nights the drift rule looked at shaded, and a
  * dashed line where the model's digest changed ("model re-pulled").
  */
+import { NIGHTLY_COLUMNS } from '../checks/nightly.js';
 import { codeSpan, escapeText, table } from '../render/markdown.js';
 import { BLUE, MUTED, ORANGE } from '../render/palette.js';
 import { type Chart, element, svgDocument, text } from '../render/svg.js';
-import { interval, num, percent, signed } from '../text/format.js';
+import { num, signed } from '../text/format.js';
 import type { HistoryNight, HistorySection } from './section.js';
 
 export const HISTORY_CHART = 'history-ece-trend.svg';
@@ -27,29 +28,15 @@ export function renderHistorySection(section: HistorySection): string {
     }`,
     '',
     table(
-      [
-        'night',
-        'commit',
-        'digest',
-        'ECE [95% CI]',
-        'Brier',
-        'known-wall',
-        'personas',
-        'churn',
-        'verdict',
-      ],
+      ['night', 'commit', 'digest', ...NIGHTLY_COLUMNS.map((c) => c.header), 'verdict'],
       section.nights.map((n) => [
         day(n.date),
         n.commit ? codeSpan(n.commit.slice(0, 7)) : '–',
         `${codeSpan(shortDigest(n.digest))}${n.rePulled ? ' model re-pulled' : ''}`,
-        n.ece ? `${num(n.ece.value)} ${interval(n.ece.low, n.ece.high)}` : '–',
-        num(n.brier),
-        percent(n.knownWallRate),
-        percent(n.personaAccuracy),
-        percent(n.churnAccuracy),
+        ...NIGHTLY_COLUMNS.map((c) => c.cell(n)),
         escapeText(n.verdict),
       ]),
-      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['l', 'l', 'l', ...NIGHTLY_COLUMNS.map(() => 'r' as const), 'l'],
     ),
   );
   return lines.join('\n');
