@@ -3,6 +3,7 @@
  * check, model and digest are the unit's (another digest is another model, even under the
  * same tag) and its key is the unit key or extends it with "/…" (a game's decisions).
  */
+import { byCheckAndModel } from '../sampleLog/byCheckAndModel.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 
@@ -132,19 +133,8 @@ export class UnitLookup {
   private readonly byCheck = new Map<string, Map<string, Map<string, WorkUnit>>>();
 
   constructor(units: readonly WorkUnit[]) {
-    for (const unit of units) {
-      let byModel = this.byCheck.get(unit.check);
-      if (!byModel) {
-        byModel = new Map();
-        this.byCheck.set(unit.check, byModel);
-      }
-      let byKey = byModel.get(unit.model);
-      if (!byKey) {
-        byKey = new Map();
-        byModel.set(unit.model, byKey);
-      }
-      byKey.set(unit.key, unit);
-    }
+    for (const unit of units)
+      byCheckAndModel(this.byCheck, unit.check, unit.model).set(unit.key, unit);
   }
 
   owner(record: SampleRecord): WorkUnit | undefined {

@@ -11,6 +11,7 @@
  * - Records are returned in log order of the records that count, so a maze game continued
  *   after a failed move keeps the order its decisions were played in.
  */
+import { byCheckAndModel } from './byCheckAndModel.js';
 import type { RunInfoRecord, SampleRecord } from './schema.js';
 
 export function recordIdentity(record: SampleRecord): string {
@@ -100,17 +101,7 @@ export class LatestRecords {
   }
 
   private keysOf(record: SampleRecord): Map<string, number | number[]> {
-    let byModel = this.byKey.get(record.check);
-    if (!byModel) {
-      byModel = new Map();
-      this.byKey.set(record.check, byModel);
-    }
-    let byKey = byModel.get(record.model);
-    if (!byKey) {
-      byKey = new Map();
-      byModel.set(record.model, byKey);
-    }
-    return byKey;
+    return byCheckAndModel(this.byKey, record.check, record.model);
   }
 
   records(): SampleRecord[] {

@@ -19,23 +19,7 @@ export class ResumeIndex implements RecordLookup {
   }
 
   add(record: SampleRecord): void {
-    const group = groupKey(record.check, record.model, record.digest);
-    let byKey = this.groups.get(group);
-    if (!byKey) {
-      byKey = new Map();
-      this.groups.set(group, byKey);
-    }
-    // The key itself, then each prefix ending before a "/": a decision belongs to its game.
-    let key = record.key;
-    for (;;) {
-      const found = byKey.get(key);
-      if (found === undefined) byKey.set(key, record);
-      else if (Array.isArray(found)) found.push(record);
-      else byKey.set(key, [found, record]);
-      const cut = key.lastIndexOf('/');
-      if (cut < 0) break;
-      key = key.slice(0, cut);
-    }
+    fileUnderUnit(this.groups, record, record);
   }
 
   /** The unit's records, in the order they were added. */
@@ -43,6 +27,33 @@ export class ResumeIndex implements RecordLookup {
     const found = this.groups.get(groupKey(check, model, digest))?.get(key);
     if (found === undefined) return [];
     return Array.isArray(found) ? found : [found];
+  }
+}
+
+/**
+ * Files `value` under the record's group (check, model, digest), at its unit key and at each
+ * prefix of it ending before a "/": a decision belongs to its game. One value stays unwrapped,
+ * so a unit of one record costs one map entry and no list.
+ */
+function fileUnderUnit<T>(
+  groups: Map<string, Map<string, T | T[]>>,
+  record: SampleRecord,
+  value: T,
+): void {
+  const group = groupKey(record.check, record.model, record.digest);
+  let byKey = groups.get(group);
+  if (!byKey) {
+    byKey = new Map();
+    groups.set(group, byKey);
+  }
+  for (let key = record.key; ; ) {
+    const found = byKey.get(key);
+    if (found === undefined) byKey.set(key, value);
+    else if (Array.isArray(found)) found.push(value);
+    else byKey.set(key, [found, value]);
+    const cut = key.lastIndexOf('/');
+    if (cut < 0) break;
+    key = key.slice(0, cut);
   }
 }
 
@@ -70,21 +81,7 @@ export class LogIndex implements RecordLookup {
   constructor(private readonly file: string) {}
 
   add(record: SampleRecord, at: number): void {
-    const group = groupKey(record.check, record.model, record.digest);
-    let byKey = this.groups.get(group);
-    if (!byKey) {
-      byKey = new Map();
-      this.groups.set(group, byKey);
-    }
-    for (let key = record.key; ; ) {
-      const found = byKey.get(key);
-      if (found === undefined) byKey.set(key, at);
-      else if (Array.isArray(found)) found.push(at);
-      else byKey.set(key, [found, at]);
-      const cut = key.lastIndexOf('/');
-      if (cut < 0) break;
-      key = key.slice(0, cut);
-    }
+    fileUnderUnit(this.groups, record, at);
   }
 
   /** The unit's records that count, in log order. */
