@@ -154,24 +154,21 @@ export async function upsertStickyComment(
   try {
     const author = await commentAuthor(octokit);
     const existing = await findStickyComment(octokit, target, marker, author);
-    if (existing) {
-      const { data } = await octokit.rest.issues.updateComment({
-        owner: target.owner,
-        repo: target.repo,
-        comment_id: existing.id,
-        body,
-      });
-      log.info(`Updated the model-gate comment ${data.html_url}`);
-      return { status: 'updated', id: data.id, url: data.html_url, trimmed };
-    }
-    const { data } = await octokit.rest.issues.createComment({
-      owner: target.owner,
-      repo: target.repo,
-      issue_number: target.issueNumber,
-      body,
-    });
-    log.info(`Created the model-gate comment ${data.html_url}`);
-    return { status: 'created', id: data.id, url: data.html_url, trimmed };
+    const { data } = existing
+      ? await octokit.rest.issues.updateComment({
+          owner: target.owner,
+          repo: target.repo,
+          comment_id: existing.id,
+          body,
+        })
+      : await octokit.rest.issues.createComment({
+          owner: target.owner,
+          repo: target.repo,
+          issue_number: target.issueNumber,
+          body,
+        });
+    log.info(`${existing ? 'Updated' : 'Created'} the model-gate comment ${data.html_url}`);
+    return { status: existing ? 'updated' : 'created', id: data.id, url: data.html_url, trimmed };
   } catch (error) {
     const status = httpStatus(error);
     if (status === 403 || status === 404) {
