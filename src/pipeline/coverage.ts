@@ -15,7 +15,7 @@ import type { CheckName } from '../config/schema.js';
 import type { Coverage, CoverageRow } from '../report/types.js';
 import type { RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
-import { UnitLookup } from '../runner/resume.js';
+import { RecordsByUnit } from '../runner/resume.js';
 
 export interface CoverageInput {
   units: readonly WorkUnit[];
@@ -49,41 +49,12 @@ function unitState(unit: WorkUnit, own: readonly SampleRecord[]): UnitState {
   return unit.expectedCalls <= 1 && answeredCall ? 'answered' : 'missing';
 }
 
-/**
- * Records grouped by the planned unit that owns them (its key, or its key + "/…"): a record
- * or a list per unit, so a plan of single-record units costs one map entry per unit.
- */
-function recordsByUnit(
-  units: readonly WorkUnit[],
-  records: readonly SampleRecord[],
-): Map<WorkUnit, SampleRecord | SampleRecord[]> {
-  const lookup = new UnitLookup(units);
-  const grouped = new Map<WorkUnit, SampleRecord | SampleRecord[]>();
-  for (const record of records) {
-    const unit = lookup.owner(record);
-    if (!unit) continue;
-    const own = grouped.get(unit);
-    if (own === undefined) grouped.set(unit, record);
-    else if (Array.isArray(own)) own.push(record);
-    else grouped.set(unit, [own, record]);
-  }
-  return grouped;
-}
-
-function recordsOf(
-  grouped: ReadonlyMap<WorkUnit, SampleRecord | SampleRecord[]>,
-  unit: WorkUnit,
-): readonly SampleRecord[] {
-  const own = grouped.get(unit);
-  return own === undefined ? [] : Array.isArray(own) ? own : [own];
-}
-
 export function measureCoverage(input: CoverageInput): Coverage {
-  const grouped = recordsByUnit(input.units, input.records);
+  const grouped = new RecordsByUnit(input.units, input.records);
   // Per check, then per model: rows in the order their first unit comes, no key per unit.
   const rows = new Map<string, Map<string, CoverageRow>>();
   const list: CoverageRow[] = [];
-  for (const unit of input.units) {
+  input.units.forEach((unit, at) => {
     const byModel = rows.get(unit.check) ?? new Map<string, CoverageRow>();
     rows.set(unit.check, byModel);
     let row = byModel.get(unit.model);
@@ -102,8 +73,8 @@ export function measureCoverage(input: CoverageInput): Coverage {
       list.push(row);
     }
     row.planned++;
-    row[unitState(unit, recordsOf(grouped, unit))]++;
-  }
+    row[unitState(unit, grouped.of(at))]++;
+  });
   const missingShards = input.shard === null ? missingShardsOf(input.runs) : [];
   // A shard set with a member missing matters through the units it leaves unmeasured: another
   // run may have measured them.

@@ -67,27 +67,18 @@ export function splitStale(
   records: readonly SampleRecord[],
   units: readonly WorkUnit[],
 ): CurrentSplit {
-  const byKey = new UnitLookup(units);
-  // Per unit, a record or a list: no map or key string per record (a plan may hold 150,000
-  // units of one record each).
-  const groups = new Map<WorkUnit, SampleRecord | SampleRecord[]>();
   const unplanned: SampleRecord[] = [];
-  for (const record of records) {
-    const unit = byKey.owner(record);
-    if (!unit) unplanned.push(record);
-    if (!unit?.current) continue;
-    const own = groups.get(unit);
-    if (own === undefined) groups.set(unit, record);
-    else if (Array.isArray(own)) own.push(record);
-    else groups.set(unit, [own, record]);
-  }
+  const groups = new RecordsByUnit(units, records, (record) => unplanned.push(record));
   const stale = new Set<SampleRecord>();
   const replaced = new Set<SampleRecord>();
   const staleUnits: WorkUnit[] = [];
-  for (const [unit, own] of groups) {
+  // Units in the order of their first record, as the log met them.
+  for (const at of groups.seen) {
+    const unit = units[at] as WorkUnit;
+    if (!unit.current) continue;
     let answered = false;
-    for (const sameDigest of byDigest(Array.isArray(own) ? own : [own])) {
-      const current = unit.current?.(sameDigest) ?? sameDigest;
+    for (const sameDigest of byDigest(groups.of(at))) {
+      const current = unit.current(sameDigest);
       if (current.length > 0) answered = true;
       // `current` picks among the records: as many means all of them.
       if (current.length === sameDigest.length) continue;
@@ -110,6 +101,45 @@ export function splitStale(
   };
 }
 
+/**
+ * Records grouped by the planned unit that owns them (its key, or its key + "/…"), by the
+ * unit's position in the plan: a record or a list per unit in one array of the plan's length,
+ * so a plan of 150,000 single-record units costs no map entry and no list per unit.
+ */
+export class RecordsByUnit {
+  private readonly own: (SampleRecord | SampleRecord[] | undefined)[];
+  /** Positions of the units that own a record, in the order of their first record. */
+  readonly seen: number[] = [];
+
+  constructor(
+    units: readonly WorkUnit[],
+    records: readonly SampleRecord[],
+    unclaimed: (record: SampleRecord) => void = () => {},
+  ) {
+    const lookup = new UnitLookup(units);
+    this.own = new Array(units.length);
+    for (const record of records) {
+      const at = lookup.positionOf(record);
+      if (at < 0) {
+        unclaimed(record);
+        continue;
+      }
+      const own = this.own[at];
+      if (own === undefined) {
+        this.own[at] = record;
+        this.seen.push(at);
+      } else if (Array.isArray(own)) own.push(record);
+      else this.own[at] = [own, record];
+    }
+  }
+
+  /** The records of the unit at `at`, in order. */
+  of(at: number): readonly SampleRecord[] {
+    const own = this.own[at];
+    return own === undefined ? [] : Array.isArray(own) ? own : [own];
+  }
+}
+
 /** A unit's records split by digest, in order (one list when they share one, the usual case). */
 function byDigest(records: readonly SampleRecord[]): SampleRecord[][] {
   const first = records[0]?.digest;
@@ -129,23 +159,30 @@ function asSet(records: readonly SampleRecord[]): ReadonlySet<SampleRecord> {
 
 /** The unit whose key is a record's key or its longest prefix ending before a "/". */
 export class UnitLookup {
-  /** Per check, per model, per unit key: no key string made per record looked up. */
-  private readonly byCheck = new Map<string, Map<string, Map<string, WorkUnit>>>();
+  /** Per check, per model, per unit key: the unit's position; no key string made per record. */
+  private readonly byCheck = new Map<string, Map<string, Map<string, number>>>();
 
-  constructor(units: readonly WorkUnit[]) {
-    for (const unit of units)
-      byCheckAndModel(this.byCheck, unit.check, unit.model).set(unit.key, unit);
+  constructor(private readonly units: readonly WorkUnit[]) {
+    units.forEach((unit, at) => {
+      byCheckAndModel(this.byCheck, unit.check, unit.model).set(unit.key, at);
+    });
   }
 
   owner(record: SampleRecord): WorkUnit | undefined {
+    const at = this.positionOf(record);
+    return at < 0 ? undefined : this.units[at];
+  }
+
+  /** The owner's position in the units, or -1. */
+  positionOf(record: SampleRecord): number {
     const byKey = this.byCheck.get(record.check)?.get(record.model);
-    if (!byKey) return undefined;
+    if (!byKey) return -1;
     let key = record.key;
     for (;;) {
-      const unit = byKey.get(key);
-      if (unit) return unit;
+      const at = byKey.get(key);
+      if (at !== undefined) return at;
       const cut = key.lastIndexOf('/');
-      if (cut < 0) return undefined;
+      if (cut < 0) return -1;
       key = key.slice(0, cut);
     }
   }
