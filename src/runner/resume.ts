@@ -3,7 +3,6 @@
  * check, model and digest are the unit's (another digest is another model, even under the
  * same tag) and its key is the unit key or extends it with "/…" (a game's decisions).
  */
-import { byCheckAndModel } from '../sampleLog/byCheckAndModel.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 
@@ -157,15 +156,35 @@ function asSet(records: readonly SampleRecord[]): ReadonlySet<SampleRecord> {
   return new Set(records);
 }
 
-/** The unit whose key is a record's key or its longest prefix ending before a "/". */
+/** One check and model's unit keys, sorted, with each key's unit position. */
+interface SortedKeys {
+  keys: string[];
+  positions: Int32Array;
+}
+
+/**
+ * The unit whose key is a record's key or its longest prefix ending before a "/". Keys are
+ * held sorted per check and model and found by binary search: a plan of 150,000 units costs
+ * two arrays, not a hash map of 150,000 entries (and the copies a growing one leaves behind).
+ * Where two units share a key, the later one owns it.
+ */
 export class UnitLookup {
-  /** Per check, per model, per unit key: the unit's position; no key string made per record. */
-  private readonly byCheck = new Map<string, Map<string, Map<string, number>>>();
+  private readonly byCheck = new Map<string, Map<string, SortedKeys>>();
 
   constructor(private readonly units: readonly WorkUnit[]) {
+    const grouped = new Map<string, Map<string, number[]>>();
     units.forEach((unit, at) => {
-      byCheckAndModel(this.byCheck, unit.check, unit.model).set(unit.key, at);
+      const byModel = grouped.get(unit.check) ?? new Map<string, number[]>();
+      grouped.set(unit.check, byModel);
+      const own = byModel.get(unit.model);
+      if (own) own.push(at);
+      else byModel.set(unit.model, [at]);
     });
+    for (const [check, byModel] of grouped) {
+      const sorted = new Map<string, SortedKeys>();
+      for (const [model, own] of byModel) sorted.set(model, sortedKeys(units, own));
+      this.byCheck.set(check, sorted);
+    }
   }
 
   owner(record: SampleRecord): WorkUnit | undefined {
@@ -175,15 +194,40 @@ export class UnitLookup {
 
   /** The owner's position in the units, or -1. */
   positionOf(record: SampleRecord): number {
-    const byKey = this.byCheck.get(record.check)?.get(record.model);
-    if (!byKey) return -1;
+    const sorted = this.byCheck.get(record.check)?.get(record.model);
+    if (!sorted) return -1;
     let key = record.key;
     for (;;) {
-      const at = byKey.get(key);
-      if (at !== undefined) return at;
+      const at = findKey(sorted, key);
+      if (at >= 0) return at;
       const cut = key.lastIndexOf('/');
       if (cut < 0) return -1;
       key = key.slice(0, cut);
     }
   }
+}
+
+function sortedKeys(units: readonly WorkUnit[], positions: number[]): SortedKeys {
+  const keyOf = (at: number): string => (units[at] as WorkUnit).key;
+  // Equal keys stay in plan order, so the last of a run is the later unit.
+  positions.sort((a, b) => {
+    const ka = keyOf(a);
+    const kb = keyOf(b);
+    return ka < kb ? -1 : ka > kb ? 1 : a - b;
+  });
+  return { keys: positions.map(keyOf), positions: Int32Array.from(positions) };
+}
+
+/** The position of the last unit with this key, or -1. */
+function findKey(sorted: SortedKeys, key: string): number {
+  const { keys, positions } = sorted;
+  // The first index whose key sorts after `key`; the one before it is the last equal one.
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((keys[mid] as string) <= key) low = mid + 1;
+    else high = mid;
+  }
+  return low > 0 && keys[low - 1] === key ? (positions[low - 1] as number) : -1;
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DragonGameRecord, SampleRecord } from '../../src/sampleLog/index.js';
-import { checkRecordBelongs, indexPrior, priorKey, splitStale } from '../../src/runner/resume.js';
+import {
+  checkRecordBelongs,
+  indexPrior,
+  priorKey,
+  splitStale,
+  UnitLookup,
+} from '../../src/runner/resume.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
 
 function game(key: string, digest: string | null = 'd1'): DragonGameRecord {
@@ -76,5 +82,38 @@ describe('resume', () => {
     expect(splitStale([old, otherDigest], [judging]).staleUnits).toEqual([judging]);
     // A unit without `current` accepts all its records.
     expect(splitStale([old, fresh], [unit]).stale).toEqual([]);
+  });
+
+  it('finds the unit of a record by its key or longest "/" prefix; of two units with one key, the later', () => {
+    const at = (key: string, model = 'm:1b'): WorkUnit => ({ ...unit, key, model });
+    const units = [
+      at('dragon/seed-3'),
+      at('dragon/seed-30'),
+      at('dragon/seed-3/extra'),
+      at('dragon/seed-1'),
+      at('dragon/seed-3', 'other:1b'),
+      at('dragon/seed-30'),
+    ];
+    const lookup = new UnitLookup(units);
+    const found = (key: string, model = 'm:1b'): number => {
+      const owner = lookup.owner({ ...game(key), model });
+      return owner ? units.indexOf(owner) : -1;
+    };
+    expect(found('dragon/seed-3')).toBe(0);
+    expect(found('dragon/seed-3/decision-4')).toBe(0);
+    expect(found('dragon/seed-3/extra/decision-0')).toBe(2);
+    expect(found('dragon/seed-30/decision-1')).toBe(5);
+    expect(found('dragon/seed-1')).toBe(3);
+    expect(found('dragon/seed-2')).toBe(-1);
+    expect(found('dragon/seed')).toBe(-1);
+    expect(found('dragon/seed-3', 'other:1b')).toBe(4);
+    expect(found('dragon/seed-1', 'other:1b')).toBe(-1);
+    expect(found('dragon/seed-3', 'third:1b')).toBe(-1);
+    expect(
+      lookup.positionOf({
+        ...game('dragon/seed-3/decision-0'),
+        check: 'churn',
+      } as unknown as SampleRecord),
+    ).toBe(-1);
   });
 });
