@@ -11,7 +11,6 @@
  * - Records are returned in log order of the records that count, so a maze game continued
  *   after a failed move keeps the order its decisions were played in.
  */
-import { byCheckAndModel } from './byCheckAndModel.js';
 import type { RunInfoRecord, SampleRecord } from './schema.js';
 
 export function recordIdentity(record: SampleRecord): string {
@@ -64,49 +63,69 @@ function estimateTemperature(record: SampleRecord): number | null {
 /**
  * Applies the rule record by record, in log order, holding only the records that count so far:
  * a log is reduced while it is read, never held whole. Records are found again by check, model
- * and unit key (strings every record already holds), so the reduction adds one map entry per
- * unit key and no identity string per record.
+ * and unit key through an open-addressing table of positions (a typed array): no map entry and
+ * no identity string per record, so reducing 150,000 records adds a megabyte, not the tens a
+ * hash map of that size and the copies its growth leaves behind would.
  */
 export class LatestRecords {
   /** Kept records in log order; a replaced one leaves a hole (null). */
   private readonly kept: (SampleRecord | null)[] = [];
-  /** Per check and model, per unit key: positions in `kept` (one, most often). */
-  private readonly byKey = new Map<string, Map<string, Map<string, number | number[]>>>();
+  /** Slots: 0 empty, else 1 + a position in `kept` of a record of that check, model and key. */
+  private slots = new Int32Array(1 << 10);
+  private used = 0;
 
   add(record: SampleRecord): void {
-    const byKey = this.keysOf(record);
-    const found = byKey.get(record.key);
     const at = this.kept.length;
-    if (found === undefined) {
-      byKey.set(record.key, at);
-      this.kept.push(record);
-      return;
+    const mask = this.slots.length - 1;
+    let slot = hashOf(record) & mask;
+    for (let held = this.slots[slot] as number; held !== 0; held = this.slots[slot] as number) {
+      const before = this.kept[held - 1] as SampleRecord;
+      if (sameUnit(before, record) && sameIdentity(before, record)) {
+        // A failure after an answer never undoes the answer.
+        if (!isFinal(record) && isFinal(before)) return;
+        // The answer moves to the end: the order kept is the log order of the records kept.
+        this.kept[held - 1] = null;
+        this.kept.push(record);
+        this.slots[slot] = at + 1;
+        return;
+      }
+      slot = (slot + 1) & mask;
     }
-    const positions = typeof found === 'number' ? [found] : found;
-    for (let i = 0; i < positions.length; i++) {
-      const before = this.kept[positions[i] as number];
-      if (!before || !sameIdentity(before, record)) continue;
-      // A failure after an answer never undoes the answer.
-      if (!isFinal(record) && isFinal(before)) return;
-      // The answer moves to the end: the order kept is the log order of the records kept.
-      this.kept[positions[i] as number] = null;
-      positions[i] = at;
-      this.kept.push(record);
-      byKey.set(record.key, positions.length === 1 ? at : positions);
-      return;
-    }
-    positions.push(at);
     this.kept.push(record);
-    byKey.set(record.key, positions);
+    this.slots[slot] = at + 1;
+    if (++this.used * 2 > this.slots.length) this.grow();
   }
 
-  private keysOf(record: SampleRecord): Map<string, number | number[]> {
-    return byCheckAndModel(this.byKey, record.check, record.model);
+  /** Twice the slots, every held position placed again (a replaced record is never in a slot). */
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    const mask = this.slots.length - 1;
+    for (const held of old) {
+      if (held === 0) continue;
+      let slot = hashOf(this.kept[held - 1] as SampleRecord) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = held;
+    }
   }
 
   records(): SampleRecord[] {
     return this.kept.filter((record): record is SampleRecord => record !== null);
   }
+}
+
+function sameUnit(a: SampleRecord, b: SampleRecord): boolean {
+  return a.key === b.key && a.model === b.model && a.check === b.check;
+}
+
+/** A hash of check, model and unit key (FNV-1a over their characters). */
+function hashOf(record: SampleRecord): number {
+  let hash = 0x811c9dc5;
+  for (const text of [record.check, record.model, record.key]) {
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    hash = Math.imul(hash ^ 0x2f, 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   countedRecords,
   countedSubset,
   latestRecords,
+  recordIdentity,
   markCounted,
   otherWeightsNote,
   type SampleRecord,
@@ -76,6 +77,45 @@ describe('which record counts', () => {
       ['q2', OLD],
       ['q1', null],
     ]);
+  });
+});
+
+describe('the rule over a large log', () => {
+  it('keeps what the identity-by-string reading of the rule keeps, in the same order', () => {
+    // Thousands of keys (the table grows many times), two models, two options per key, retries
+    // and failures after answers, in a scrambled order.
+    const records: SampleRecord[] = [];
+    const statuses = ['ok', 'error', 'timeout', 'invalid'] as const;
+    for (let n = 0; n < 24_000; n++) {
+      const key = `q${(n * 7919) % 3_001}/s${n % 3}`;
+      const status = statuses[(n * 31) % 4] as (typeof statuses)[number];
+      const answered = status === 'ok' || status === 'invalid';
+      records.push(
+        churn(key, {
+          model: n % 5 === 0 ? 'other:1b' : 'm:1b',
+          sample: n % 3,
+          options: { ...churn(key).options, seed: n % 2 },
+          status,
+          answer: answered ? 'A' : null,
+          correct: answered ? true : null,
+          latency_ms: n,
+        }),
+      );
+    }
+    const expected = new Map<string, SampleRecord>();
+    const isFinal = (r: SampleRecord): boolean =>
+      r.kind !== 'call' || r.status === 'ok' || r.status === 'invalid';
+    for (const record of records) {
+      const id = recordIdentity(record);
+      const before = expected.get(id);
+      if (before && isFinal(before) && !isFinal(record)) continue;
+      expected.delete(id);
+      expected.set(id, record);
+    }
+    const kept = latestRecords(records);
+    expect(kept.length).toBeGreaterThan(10_000);
+    // Map order is the order of each identity's latest setting: the log order of what is kept.
+    expect(kept).toEqual([...expected.values()]);
   });
 });
 
