@@ -739,17 +739,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path17) {
-      const ctrl = callVisitor(key, node2, visitor, path17);
+    function visit_(key, node2, visitor, path18) {
+      const ctrl = callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visit_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visit_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path17);
+            const ci = visit_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -760,13 +760,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path17);
+          const cv = visit_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -787,17 +787,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path17) {
-      const ctrl = await callVisitor(key, node2, visitor, path17);
+    async function visitAsync_(key, node2, visitor, path18) {
+      const ctrl = await callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visitAsync_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visitAsync_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -808,13 +808,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path17);
+          const cv = await visitAsync_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -841,23 +841,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path17) {
+    function callVisitor(key, node2, visitor, path18) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path17);
+        return visitor(key, node2, path18);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path17);
+        return visitor.Map?.(key, node2, path18);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path17);
+        return visitor.Seq?.(key, node2, path18);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path17);
+        return visitor.Pair?.(key, node2, path18);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path17);
+        return visitor.Scalar?.(key, node2, path18);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path17);
+        return visitor.Alias?.(key, node2, path18);
       return void 0;
     }
-    function replaceNode(key, path17, node2) {
-      const parent = path17[path17.length - 1];
+    function replaceNode(key, path18, node2) {
+      const parent = path18[path18.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -1469,10 +1469,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path17, value3) {
+    function collectionFromPath(schema, path18, value3) {
       let v = value3;
-      for (let i = path17.length - 1; i >= 0; --i) {
-        const k = path17[i];
+      for (let i = path18.length - 1; i >= 0; --i) {
+        const k = path18[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -1491,7 +1491,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
+    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -1521,11 +1521,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path17, value3) {
-        if (isEmptyPath(path17))
+      addIn(path18, value3) {
+        if (isEmptyPath(path18))
           this.add(value3);
         else {
-          const [key, ...rest] = path17;
+          const [key, ...rest] = path18;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value3);
@@ -1539,8 +1539,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        const [key, ...rest] = path17;
+      deleteIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -1554,8 +1554,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        const [key, ...rest] = path17;
+      getIn(path18, keepScalar) {
+        const [key, ...rest] = path18;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -1573,8 +1573,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path17) {
-        const [key, ...rest] = path17;
+      hasIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -1584,8 +1584,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value3) {
-        const [key, ...rest] = path17;
+      setIn(path18, value3) {
+        const [key, ...rest] = path18;
         if (rest.length === 0) {
           this.set(key, value3);
         } else {
@@ -4100,9 +4100,9 @@ var require_Document = __commonJS({
           this.contents.add(value3);
       }
       /** Adds a value to the document. */
-      addIn(path17, value3) {
+      addIn(path18, value3) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path17, value3);
+          this.contents.addIn(path18, value3);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -4177,14 +4177,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        if (Collection.isEmptyPath(path17)) {
+      deleteIn(path18) {
+        if (Collection.isEmptyPath(path18)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -4199,10 +4199,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        if (Collection.isEmptyPath(path17))
+      getIn(path18, keepScalar) {
+        if (Collection.isEmptyPath(path18))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -4213,10 +4213,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path17) {
-        if (Collection.isEmptyPath(path17))
+      hasIn(path18) {
+        if (Collection.isEmptyPath(path18))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -4233,13 +4233,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value3) {
-        if (Collection.isEmptyPath(path17)) {
+      setIn(path18, value3) {
+        if (Collection.isEmptyPath(path18)) {
           this.contents = value3;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value3);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value3);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path17, value3);
+          this.contents.setIn(path18, value3);
         }
       }
       /**
@@ -6200,9 +6200,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path17) => {
+    visit2.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field3, index2] of path17) {
+      for (const [field3, index2] of path18) {
         const tok = item?.[field3];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -6211,23 +6211,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path17) => {
-      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
-      const field3 = path17[path17.length - 1][0];
+    visit2.parentCollection = (cst, path18) => {
+      const parent = visit2.itemAtPath(cst, path18.slice(0, -1));
+      const field3 = path18[path18.length - 1][0];
       const coll = parent?.[field3];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path17, item, visitor) {
-      let ctrl = visitor(item, path17);
+    function _visit(path18, item, visitor) {
+      let ctrl = visitor(item, path18);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field3 of ["key", "value"]) {
         const token = item[field3];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path17.concat([[field3, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path18.concat([[field3, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -6238,10 +6238,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field3 === "key")
-            ctrl = ctrl(item, path17);
+            ctrl = ctrl(item, path18);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -9692,7 +9692,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path17 = __require("node:path");
+    var path18 = __require("node:path");
     var fs2 = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -10705,9 +10705,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path17.resolve(baseDir, baseName);
+          const localBin = path18.resolve(baseDir, baseName);
           if (fs2.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path17.extname(baseName))) return void 0;
+          if (sourceExt.includes(path18.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs2.existsSync(`${localBin}${ext}`)
           );
@@ -10725,17 +10725,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path17.resolve(
-            path17.dirname(resolvedScriptPath),
+          executableDir = path18.resolve(
+            path18.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path17.basename(
+            const legacyName = path18.basename(
               this._scriptPath,
-              path17.extname(this._scriptPath)
+              path18.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -10746,7 +10746,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path17.extname(executableFile));
+        launchWithNode = sourceExt.includes(path18.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -11661,7 +11661,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path17.basename(filename, path17.extname(filename));
+        this._name = path18.basename(filename, path18.extname(filename));
         return this;
       }
       /**
@@ -11675,9 +11675,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path18) {
-        if (path18 === void 0) return this._executableDir;
-        this._executableDir = path18;
+      executableDir(path19) {
+        if (path19 === void 0) return this._executableDir;
+        this._executableDir = path19;
         return this;
       }
       /**
@@ -11956,7 +11956,7 @@ var require_commander = __commonJS({
 });
 
 // src/cli/handlers.ts
-import path16 from "node:path";
+import path17 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -12775,10 +12775,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path17) {
-  if (!path17)
+function getElementAtPath(obj, path18) {
+  if (!path18)
     return obj;
-  return path17.reduce((acc, key) => acc?.[key], obj);
+  return path18.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -13118,11 +13118,11 @@ function explicitlyAborted(x2, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path17, issues) {
+function prefixIssues(path18, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path17);
+    iss.path.unshift(path18);
     return iss;
   });
 }
@@ -13584,16 +13584,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path18 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -13632,17 +13632,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path18 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -13681,8 +13681,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path17) {
+  const path18 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path18) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -30820,13 +30820,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path17 = ref.slice(1).split("/").filter(Boolean);
-  if (path17.length === 0) {
+  const path18 = ref.slice(1).split("/").filter(Boolean);
+  if (path18.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path17[0] === defsKey) {
-    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
+  if (path18[0] === defsKey) {
+    const key = path18[1] === void 0 ? void 0 : decodeJSONPointerSegment(path18[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -31762,44 +31762,70 @@ function sectionSchema(name, validated = {}) {
 function isFinal(record2) {
   return record2.kind !== "call" || record2.status === "ok" || record2.status === "invalid";
 }
-function compactIdentity(record2, names) {
-  const name = (value3) => {
-    const known = names.get(value3);
-    if (known !== void 0) return known;
-    names.set(value3, names.size);
-    return names.size - 1;
-  };
-  const call = record2.kind === "call" ? record2 : null;
-  const o = call?.options;
-  const estimate3 = call?.check === "churn" ? call.estimate_temperature ?? null : null;
-  return JSON.stringify([
-    record2.check,
-    name(record2.model),
-    name(record2.digest),
-    record2.key,
-    call ? call.sample : null,
-    record2.kind,
-    o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
-    name(record2.prompt_sha256),
-    estimate3
-  ]);
+function sameIdentity(a, b) {
+  if (a.kind !== b.kind || a.digest !== b.digest || a.prompt_sha256 !== b.prompt_sha256) {
+    return false;
+  }
+  if (a.kind !== "call" || b.kind !== "call") return true;
+  const o = a.options;
+  const p = b.options;
+  return (a.sample ?? null) === (b.sample ?? null) && (o.temperature ?? null) === (p.temperature ?? null) && (o.seed ?? null) === (p.seed ?? null) && (o.num_ctx ?? null) === (p.num_ctx ?? null) && (o.num_predict ?? null) === (p.num_predict ?? null) && (o.think ?? null) === (p.think ?? null) && estimateTemperature(a) === estimateTemperature(b);
+}
+function estimateTemperature(record2) {
+  return record2.kind === "call" && record2.check === "churn" ? record2.estimate_temperature ?? null : null;
 }
 var LatestRecords = class {
-  chosen = /* @__PURE__ */ new Map();
-  names = /* @__PURE__ */ new Map();
+  /** Kept records in log order; a replaced one leaves a hole (null). */
+  kept = [];
+  /** Slots: 0 empty, else 1 + a position in `kept` of a record of that check, model and key. */
+  slots = new Int32Array(1 << 10);
+  used = 0;
   add(record2) {
-    const id = compactIdentity(record2, this.names);
-    const before = this.chosen.get(id);
-    if (before !== void 0) {
-      if (!isFinal(record2) && isFinal(before)) return;
-      this.chosen.delete(id);
+    const at = this.kept.length;
+    const mask = this.slots.length - 1;
+    let slot = hashOf(record2) & mask;
+    for (let held = this.slots[slot]; held !== 0; held = this.slots[slot]) {
+      const before = this.kept[held - 1];
+      if (sameUnit(before, record2) && sameIdentity(before, record2)) {
+        if (!isFinal(record2) && isFinal(before)) return;
+        this.kept[held - 1] = null;
+        this.kept.push(record2);
+        this.slots[slot] = at + 1;
+        return;
+      }
+      slot = slot + 1 & mask;
     }
-    this.chosen.set(id, record2);
+    this.kept.push(record2);
+    this.slots[slot] = at + 1;
+    if (++this.used * 2 > this.slots.length) this.grow();
+  }
+  /** Twice the slots, every held position placed again (a replaced record is never in a slot). */
+  grow() {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    const mask = this.slots.length - 1;
+    for (const held of old) {
+      if (held === 0) continue;
+      let slot = hashOf(this.kept[held - 1]) & mask;
+      while (this.slots[slot] !== 0) slot = slot + 1 & mask;
+      this.slots[slot] = held;
+    }
   }
   records() {
-    return [...this.chosen.values()];
+    return this.kept.filter((record2) => record2 !== null);
   }
 };
+function sameUnit(a, b) {
+  return a.key === b.key && a.model === b.model && a.check === b.check;
+}
+function hashOf(record2) {
+  let hash2 = 2166136261;
+  for (const text3 of [record2.check, record2.model, record2.key]) {
+    for (let i = 0; i < text3.length; i++) hash2 = Math.imul(hash2 ^ text3.charCodeAt(i), 16777619);
+    hash2 = Math.imul(hash2 ^ 47, 16777619);
+  }
+  return hash2 >>> 0;
+}
 function latestRecords(records) {
   const latest = new LatestRecords();
   for (const record2 of records) latest.add(record2);
@@ -31810,7 +31836,19 @@ function digestsOfRuns(runs) {
   for (const run of runs) for (const m of run.models) digests.set(m.model, m.digest);
   return digests;
 }
+var reduced = /* @__PURE__ */ new WeakSet();
+function markCounted(records) {
+  reduced.add(records);
+  return records;
+}
+function countedSubset(records, keep) {
+  const subset = records.filter(keep);
+  return reduced.has(records) ? markCounted(subset) : subset;
+}
 function countedRecords(records, current = /* @__PURE__ */ new Map()) {
+  if (current.size === 0 && reduced.has(records)) {
+    return { records, otherWeights: [] };
+  }
   return currentWeights(latestRecords(records), current);
 }
 function currentWeights(latest, current = /* @__PURE__ */ new Map()) {
@@ -31961,190 +31999,8 @@ function removeIfOurs(file2, owner) {
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { open as open2 } from "node:fs/promises";
 import path2 from "node:path";
-import { createInterface } from "node:readline";
 
-// src/sampleLog/intern.ts
-var SHARED_FIELDS = [
-  "check",
-  "model",
-  "digest",
-  "prompt_sha256",
-  "status",
-  "reason",
-  "item",
-  "domain",
-  "mode",
-  "estimator",
-  "persona",
-  "embed_model",
-  "move",
-  "outcome",
-  "player",
-  "result"
-];
-var RecordInterner = class {
-  strings = /* @__PURE__ */ new Map();
-  options = /* @__PURE__ */ new Map();
-  /** The record, its repeated values replaced by shared ones (mutated in place). */
-  record(record2) {
-    if (record2.kind === "run") return record2;
-    const fields = record2;
-    for (const field3 of SHARED_FIELDS) {
-      const value3 = fields[field3];
-      if (typeof value3 === "string") fields[field3] = this.string(value3);
-    }
-    if (record2.kind === "call") record2.options = this.recordedOptions(record2.options);
-    return record2;
-  }
-  string(value3) {
-    const shared = this.strings.get(value3);
-    if (shared !== void 0) return shared;
-    this.strings.set(value3, value3);
-    return value3;
-  }
-  recordedOptions(o) {
-    const id = `${o.temperature}/${o.seed}/${o.num_ctx}/${o.num_predict}/${o.think}`;
-    const shared = this.options.get(id);
-    if (shared !== void 0 && Object.keys(o).length === 5) return shared;
-    if (shared === void 0 && Object.keys(o).length === 5) this.options.set(id, o);
-    return o;
-  }
-};
-
-// src/checks/churn/settings.ts
-function renamedChoice(values, renamed) {
-  return external_exports.string().superRefine((value3, ctx) => {
-    const now = renamed[value3];
-    if (now !== void 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `"${value3}" was renamed: write ${now}`,
-        input: value3
-      });
-    }
-  }).pipe(external_exports.enum(values));
-}
-var churnSettingsSchema = external_exports.object({
-  items: external_exports.string().min(1).default("fixtures/items/general.yml"),
-  samples: external_exports.number().int().min(2).max(1e3).default(10),
-  /**
-   * `fixed`: `samples` per item and model. `adaptive`: a first stage of `samples-first`, then
-   * stages of `samples-step` only for items still open, up to `samples-max`
-   * (docs/adaptive-sampling.md).
-   */
-  sampling: external_exports.enum(["fixed", "adaptive"]).default("fixed"),
-  samplesFirst: external_exports.number().int().min(2).max(1e3).default(3),
-  samplesStep: external_exports.number().int().min(1).max(1e3).default(5),
-  samplesMax: external_exports.number().int().min(2).max(1e3).default(23),
-  /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
-  settledShare: external_exports.number().min(0).lt(0.5).default(0.1),
-  /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
-  futilityP: external_exports.number().gt(0).max(1).default(0.05),
-  futilityFrom: external_exports.number().int().min(1).max(1e3).default(14),
-  temperature: external_exports.number().min(0).max(2).default(0.7),
-  baseSeed: external_exports.number().int().min(0).default(1e3),
-  greedy: external_exports.boolean().default(true),
-  greedySeed: external_exports.number().int().min(0).default(42),
-  think: external_exports.boolean().default(false),
-  numPredict: external_exports.number().int().min(1).default(32),
-  /**
-   * `sampled`: K answers per item, p = x/n. `logprobs`: one evaluation per item that reads
-   * the probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
-   */
-  estimator: renamedChoice(["sampled", "logprobs"], { exact: "logprobs" }).default("sampled"),
-  /** Logprobs estimator: the |Δp| from which an item counts as improved or deteriorated. */
-  minEffect: external_exports.number().gt(0).max(1).default(0.2),
-  /** Logprobs estimator over Ollama: alternatives returned per token (the server allows 20). */
-  topLogprobs: external_exports.number().int().min(1).max(20).default(20),
-  /** `fisher-bh`: Fisher's exact test per item + Benjamini–Hochberg. `rci`: Reliable Change Index. */
-  method: renamedChoice(["fisher-bh", "rci"], { exact: "fisher-bh" }).default("fisher-bh"),
-  alpha: external_exports.number().gt(0).lt(1).default(0.05),
-  splits: external_exports.number().int().min(10).default(1e3),
-  nullReplicates: external_exports.number().int().min(200).default(200),
-  /**
-   * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
-   * resamples whole domains (items of one domain may move together).
-   */
-  deltaInterval: external_exports.enum(["items", "domains"]).default("items"),
-  keepText: external_exports.boolean().default(false),
-  gate: external_exports.object({
-    /** A count ("7" or 7) or a share of items ("5%"). */
-    maxDeteriorated: external_exports.union(
-      [
-        external_exports.number().int().min(0),
-        external_exports.string().regex(
-          /^\d+(\.\d+)?%$/,
-          'expected a count such as 7 or a share of items such as "5%"'
-        )
-      ],
-      {
-        error: 'expected a count such as 7 or a share of items such as "5%"'
-      }
-    ).default("5%"),
-    /** Domains with fewer items are not tested for a loss. */
-    minDomainItems: external_exports.number().int().min(1).default(3),
-    /**
-     * A domain whose significant net loss reaches this many points of accuracy fails the
-     * gate; a smaller significant loss warns.
-     */
-    maxDomainLoss: external_exports.number().gt(0).max(100).default(5),
-    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
-    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
-  }).strict().prefault({})
-}).strict().superRefine(checkSampling);
-function checkSampling(settings, ctx) {
-  if (settings.sampling !== "adaptive") return;
-  const refuse = (key, message) => {
-    ctx.addIssue({ code: "custom", path: [key], message });
-  };
-  if (settings.samplesFirst > settings.samplesMax) {
-    refuse(
-      "samplesFirst",
-      `expected at most samples-max (${settings.samplesMax}), got ${settings.samplesFirst}`
-    );
-  }
-  if (settings.estimator === "logprobs") {
-    refuse(
-      "sampling",
-      "adaptive sampling stages sampled answers; with estimator: logprobs each item is evaluated once \u2014 set sampling: fixed, or estimator: sampled"
-    );
-  }
-  if (settings.method === "rci") {
-    refuse(
-      "sampling",
-      "adaptive sampling needs method: fisher-bh (its exact test across stages); the Reliable Change Index assumes the same K for every item \u2014 set sampling: fixed, or method: fisher-bh"
-    );
-  }
-}
-
-// src/checks/personas/settings.ts
-var SAMPLES_DEFAULT = 4;
-var personasSettingsSchema = external_exports.object({
-  catalogue: external_exports.string().min(1).default("fixtures/personas/catalogue.yml"),
-  temperature: external_exports.number().min(0).max(2).default(0.3),
-  seed: external_exports.number().int().min(0).default(7),
-  /**
-   * Answers per assistant and probe (seeds seed, seed + 1, …). One answer per probe leaves
-   * 8 per assistant, too few for a test to tell a merged pair from noise; see
-   * docs/gate-validity-personas.md for the power at each value.
-   */
-  samples: external_exports.number().int().min(1).max(50).default(SAMPLES_DEFAULT),
-  maxTokens: external_exports.number().int().min(16).default(320),
-  think: external_exports.boolean().default(false),
-  vectors: external_exports.enum(["tfidf", "embed"]).default("tfidf"),
-  embedModel: external_exports.string().min(1).optional(),
-  permutations: external_exports.number().int().min(100).default(1e3),
-  gate: external_exports.object({
-    minRecognition: external_exports.number().min(0).max(1).default(0.5),
-    /** Smallest rise of a pair's crossing share (answers taken for the other) that fails. */
-    minCrossingRise: external_exports.number().min(0).max(1).default(0.15),
-    maxAccuracyDrop: external_exports.number().min(0).max(1).default(0.15),
-    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
-    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
-  }).strict().prefault({})
-}).strict();
-
-// src/history/settings.ts
+// src/config/history.ts
 var DRIFT_DEFAULTS = {
   nights: 7,
   maxRise: 0.05,
@@ -32164,12 +32020,6 @@ var historySettingsSchema = external_exports.object({
 }).strict();
 
 // src/config/schema.ts
-var CHECK_SETTINGS = {
-  churn: churnSettingsSchema,
-  dragon: dragonSettingsSchema,
-  personas: personasSettingsSchema
-};
-var CHECK_NAMES = Object.keys(CHECK_SETTINGS);
 var FAIL_ON = ["regression", "never", "inconclusive"];
 var CREDENTIALS_REFUSED = "a URL with a user name or password (http://user:secret@host) is refused, because the URL is shown in logs and reports; remove them and give an OpenAI-compatible server its key through provider.api-key-env";
 function hasCredentials(value3) {
@@ -32240,10 +32090,11 @@ var outputSchema = external_exports.object({
 function checkList(names, all) {
   return external_exports.array(external_exports.enum(names)).min(1).refine((list3) => new Set(list3).size === list3.length, "expected each check at most once").default(all);
 }
-var configSchema = external_exports.object({
+var baseConfigSchema = external_exports.object({
   provider: providerSchema.prefault({}),
   models: modelsSchema,
-  checks: checkList(CHECK_NAMES, [...CHECK_NAMES]),
+  /** The registered checks' names; set when the checks' blocks are added (`activeConfigSchema`). */
+  checks: external_exports.array(external_exports.string()),
   failOn: external_exports.enum(FAIL_ON).default("regression"),
   /**
    * Largest share of runs in which two identical models may fail the whole gate. Split
@@ -32252,23 +32103,39 @@ var configSchema = external_exports.object({
   falseAlarmRate: external_exports.number().gt(0).max(0.5).default(0.05),
   runner: runnerSchema.prefault({}),
   output: outputSchema.prefault({}),
-  churn: CHECK_SETTINGS.churn.prefault({}),
-  dragon: CHECK_SETTINGS.dragon.prefault({}),
-  personas: CHECK_SETTINGS.personas.prefault({}),
   history: historySettingsSchema.prefault({})
 }).strict();
-var addedSettings = /* @__PURE__ */ new Map();
+var registered = /* @__PURE__ */ new Map();
+var composed = null;
+function registerCheckSettings(name, settings, builtIn = false) {
+  if (registered.has(name) || name in baseConfigSchema.shape) {
+    throw new Error(`the config already has a block named ${name}`);
+  }
+  registered.set(name, { schema: settings, builtIn });
+  composed = null;
+}
+function checkNames() {
+  return [...registered.keys()];
+}
 function isCheckName(name) {
-  return typeof name === "string" && (name in CHECK_SETTINGS || addedSettings.has(name));
+  return typeof name === "string" && registered.has(name);
 }
 function activeConfigSchema() {
-  if (addedSettings.size === 0) return configSchema;
-  const added = [...addedSettings.keys()];
-  const blocks = Object.fromEntries([...addedSettings].map(([name, s]) => [name, s.prefault({})]));
-  return configSchema.extend({
-    checks: checkList([...CHECK_NAMES, ...added], [...CHECK_NAMES]),
-    ...blocks
-  });
+  if (composed) return composed;
+  const names = checkNames();
+  const [first, ...rest] = names;
+  if (first === void 0) {
+    throw new Error(
+      "no check is registered: import src/checks/registry.ts before reading a config"
+    );
+  }
+  const builtIn = names.filter((name) => registered.get(name)?.builtIn);
+  const { history, ...base } = baseConfigSchema.shape;
+  const blocks = Object.fromEntries(
+    [...registered].map(([name, s]) => [name, s.schema.prefault({})])
+  );
+  composed = external_exports.object({ ...base, checks: checkList([first, ...rest], builtIn), ...blocks, history }).strict();
+  return composed;
 }
 
 // src/sampleLog/schema.ts
@@ -32451,9 +32318,10 @@ function readRecord(value3) {
     };
   }
   const check2 = value3.check;
-  if (!isCheckName(check2)) {
+  if (!(typeof check2 === "string" && (check2 in callSchemas || isCheckName(check2)))) {
+    const known = /* @__PURE__ */ new Set([...Object.keys(callSchemas), ...checkNames()]);
     return {
-      problem: `field "check": expected one of ${CHECK_NAMES.join(", ")}, got ${JSON.stringify(check2)}`
+      problem: `field "check": expected one of ${[...known].join(", ")}, got ${JSON.stringify(check2)}`
     };
   }
   if (!(check2 in callSchemas)) {
@@ -32479,6 +32347,197 @@ function readRecord(value3) {
   }
   return { record: value3 };
 }
+
+// src/sampleLog/heldChurnCall.ts
+var HELD_FIELDS = [
+  "v",
+  "kind",
+  "check",
+  "model",
+  "digest",
+  "key",
+  "sample",
+  "options",
+  "prompt_sha256",
+  "status",
+  "latency_ms",
+  "prompt_tokens",
+  "completion_tokens",
+  "attempts",
+  "item",
+  "domain",
+  "mode",
+  "answer",
+  "correct"
+];
+var HELD = new Set(HELD_FIELDS);
+var MAX_SAMPLE = 65535;
+var MAX_ATTEMPTS = 255;
+var HeldChurnCall = class {
+  constructor(series, part, key, answer, latency_ms, prompt_tokens, completion_tokens, packed) {
+    this.series = series;
+    this.part = part;
+    this.key = key;
+    this.answer = answer;
+    this.latency_ms = latency_ms;
+    this.prompt_tokens = prompt_tokens;
+    this.completion_tokens = completion_tokens;
+    this.packed = packed;
+  }
+  series;
+  part;
+  key;
+  answer;
+  latency_ms;
+  prompt_tokens;
+  completion_tokens;
+  packed;
+  get v() {
+    return SAMPLE_LOG_VERSION;
+  }
+  get kind() {
+    return "call";
+  }
+  get check() {
+    return "churn";
+  }
+  get model() {
+    return this.series.model;
+  }
+  get digest() {
+    return this.series.digest;
+  }
+  get options() {
+    return this.series.options;
+  }
+  get mode() {
+    return this.series.mode;
+  }
+  get item() {
+    return this.part.item;
+  }
+  get domain() {
+    return this.part.domain;
+  }
+  get prompt_sha256() {
+    return this.part.prompt_sha256;
+  }
+  get sample() {
+    return this.packed & MAX_SAMPLE;
+  }
+  get attempts() {
+    return this.packed >>> 16 & MAX_ATTEMPTS;
+  }
+  get status() {
+    return SAMPLE_STATUSES[this.packed >>> 24 & 3];
+  }
+  get correct() {
+    const c = this.packed >>> 26 & 3;
+    return c === 0 ? null : c === 2;
+  }
+  /** The record as written, should one ever be serialised. */
+  toJSON() {
+    const plain2 = {};
+    for (const field3 of HELD_FIELDS) {
+      const value3 = this[field3];
+      if (value3 !== void 0) plain2[field3] = value3;
+    }
+    return plain2;
+  }
+};
+var ChurnCallHolder = class {
+  series = /* @__PURE__ */ new Map();
+  parts = /* @__PURE__ */ new Map();
+  /** The record held compactly when it fits, else the record itself. */
+  hold(record2) {
+    if (record2.kind !== "call" || record2.check !== "churn" || !fits(record2)) return record2;
+    const status = SAMPLE_STATUSES.indexOf(record2.status);
+    const correct = record2.correct === null ? 0 : record2.correct ? 2 : 1;
+    const packed = record2.sample | record2.attempts << 16 | status << 24 | correct << 26;
+    const held = new HeldChurnCall(
+      this.seriesOf(record2),
+      this.partOf(record2),
+      record2.key,
+      record2.answer,
+      record2.latency_ms,
+      record2.prompt_tokens,
+      record2.completion_tokens,
+      packed
+    );
+    return held;
+  }
+  seriesOf(record2) {
+    const o = record2.options;
+    const id = `${record2.model}\0${record2.digest}\0${record2.mode}\0${o.temperature}/${o.seed}/${o.num_ctx}/${o.num_predict}/${o.think}`;
+    let series = this.series.get(id);
+    if (series === void 0 || series.options !== o) {
+      series = { model: record2.model, digest: record2.digest, options: o, mode: record2.mode };
+      if (!this.series.has(id)) this.series.set(id, series);
+    }
+    return series;
+  }
+  partOf(record2) {
+    const id = `${record2.item}\0${record2.domain}\0${record2.prompt_sha256}`;
+    let part = this.parts.get(id);
+    if (part === void 0) {
+      part = { item: record2.item, domain: record2.domain, prompt_sha256: record2.prompt_sha256 };
+      this.parts.set(id, part);
+    }
+    return part;
+  }
+};
+function fits(record2) {
+  for (const field3 in record2) if (!HELD.has(field3)) return false;
+  return record2.v === SAMPLE_LOG_VERSION && Number.isInteger(record2.sample) && record2.sample >= 0 && record2.sample <= MAX_SAMPLE && Number.isInteger(record2.attempts) && record2.attempts >= 0 && record2.attempts <= MAX_ATTEMPTS && (typeof record2.correct === "boolean" || record2.correct === null);
+}
+
+// src/sampleLog/intern.ts
+var SHARED_FIELDS = [
+  "check",
+  "model",
+  "digest",
+  "prompt_sha256",
+  "status",
+  "reason",
+  "item",
+  "domain",
+  "mode",
+  "estimator",
+  "persona",
+  "embed_model",
+  "move",
+  "outcome",
+  "player",
+  "result"
+];
+var RecordInterner = class {
+  strings = /* @__PURE__ */ new Map();
+  options = /* @__PURE__ */ new Map();
+  /** The record, its repeated values replaced by shared ones (mutated in place). */
+  record(record2) {
+    if (record2.kind === "run") return record2;
+    const fields = record2;
+    for (const field3 of SHARED_FIELDS) {
+      const value3 = fields[field3];
+      if (typeof value3 === "string") fields[field3] = this.string(value3);
+    }
+    if (record2.kind === "call") record2.options = this.recordedOptions(record2.options);
+    return record2;
+  }
+  string(value3) {
+    const shared = this.strings.get(value3);
+    if (shared !== void 0) return shared;
+    this.strings.set(value3, value3);
+    return value3;
+  }
+  recordedOptions(o) {
+    const id = `${o.temperature}/${o.seed}/${o.num_ctx}/${o.num_predict}/${o.think}`;
+    const shared = this.options.get(id);
+    if (shared !== void 0 && Object.keys(o).length === 5) return shared;
+    if (shared === void 0 && Object.keys(o).length === 5) this.options.set(id, o);
+    return o;
+  }
+};
 
 // src/sampleLog/write.ts
 import {
@@ -32585,13 +32644,17 @@ function checkedTail(fd, file2, length, size) {
 }
 
 // src/sampleLog/read.ts
-async function readSampleLogs(paths) {
+async function readSampleLogs(paths, options = {}) {
   const latest = new LatestRecords();
   const interner = new RecordInterner();
+  const holder = options.compactChurn ? new ChurnCallHolder() : null;
   const runs = [];
   const warnings = [];
   const sink = {
-    record: (record2) => latest.add(interner.record(record2)),
+    record: (record2) => {
+      const shared = interner.record(record2);
+      latest.add(holder ? holder.hold(shared) : shared);
+    },
     run: (run) => runs.push(run)
   };
   for (const file2 of paths) warnings.push(...await streamLog(file2, sink));
@@ -32607,17 +32670,38 @@ async function streamLog(file2, sink) {
   }
   const reader = new LineReader(file2);
   const endsComplete = await endsWithNewline(file2);
-  const lines = createInterface({
-    input: createReadStream(file2, { encoding: "utf8" }),
-    crlfDelay: Number.POSITIVE_INFINITY
-  });
   let pending = null;
-  for await (const line of lines) {
-    if (pending !== null) reader.add(pending, false, sink);
+  let pendingAt = 0;
+  await eachLine(file2, (line, at) => {
+    if (pending !== null) reader.add(pending, false, sink, pendingAt);
     pending = line;
-  }
-  if (pending !== null) reader.add(pending, !endsComplete, sink);
+    pendingAt = at;
+  });
+  if (pending !== null) reader.add(pending, !endsComplete, sink, pendingAt);
   return reader.warnings;
+}
+async function eachLine(file2, visit2) {
+  let rest = null;
+  let restAt = 0;
+  let read = 0;
+  for await (const chunk of createReadStream(file2, { highWaterMark: 1 << 20 })) {
+    const bytes = chunk;
+    const buffer = rest ? Buffer.concat([rest, bytes]) : bytes;
+    const bufferAt = rest ? restAt : read;
+    read += bytes.length;
+    let start = 0;
+    for (let end = buffer.indexOf(10); end >= 0; end = buffer.indexOf(10, start)) {
+      visit2(lineText(buffer, start, end), bufferAt + start);
+      start = end + 1;
+    }
+    rest = start < buffer.length ? buffer.subarray(start) : null;
+    restAt = bufferAt + start;
+  }
+  if (rest) visit2(lineText(rest, 0, rest.length), restAt);
+}
+function lineText(buffer, start, end) {
+  const last = end > start && buffer[end - 1] === 13 ? end - 1 : end;
+  return buffer.toString("utf8", start, last);
 }
 var LineReader = class {
   constructor(name) {
@@ -32627,7 +32711,7 @@ var LineReader = class {
   lineNumber = 0;
   seenRecord = false;
   warnings = [];
-  add(line, cutShort, sink) {
+  add(line, cutShort, sink, offset = 0) {
     this.lineNumber++;
     if (line.trim() === "") return;
     const at = `${this.name}:${this.lineNumber}`;
@@ -32652,8 +32736,8 @@ var LineReader = class {
     if ("problem" in read) throw new InputError(`${at}: ${read.problem}`);
     this.seenRecord = true;
     const record2 = read.record;
-    if (record2.kind === "run") sink.run(record2, line);
-    else sink.record(record2, line);
+    if (record2.kind === "run") sink.run(record2, line, offset);
+    else sink.record(record2, line, offset);
   }
   parse(line) {
     try {
@@ -32737,28 +32821,14 @@ function pruneNote(result, file2) {
 }
 
 // src/sampleLog/resumeIndex.ts
+import { closeSync as closeSync3, openSync as openSync3, readSync as readSync2 } from "node:fs";
 var ResumeIndex = class {
   groups = /* @__PURE__ */ new Map();
   constructor(records = []) {
     for (const record2 of records) this.add(record2);
   }
   add(record2) {
-    const group = groupKey(record2.check, record2.model, record2.digest);
-    let byKey = this.groups.get(group);
-    if (!byKey) {
-      byKey = /* @__PURE__ */ new Map();
-      this.groups.set(group, byKey);
-    }
-    let key = record2.key;
-    for (; ; ) {
-      const found = byKey.get(key);
-      if (found === void 0) byKey.set(key, record2);
-      else if (Array.isArray(found)) found.push(record2);
-      else byKey.set(key, [found, record2]);
-      const cut2 = key.lastIndexOf("/");
-      if (cut2 < 0) break;
-      key = key.slice(0, cut2);
-    }
+    fileUnderUnit(this.groups, record2, record2);
   }
   /** The unit's records, in the order they were added. */
   get(check2, model, digest, key) {
@@ -32767,8 +32837,76 @@ var ResumeIndex = class {
     return Array.isArray(found) ? found : [found];
   }
 };
+function fileUnderUnit(groups, record2, value3) {
+  const group = groupKey(record2.check, record2.model, record2.digest);
+  let byKey = groups.get(group);
+  if (!byKey) {
+    byKey = /* @__PURE__ */ new Map();
+    groups.set(group, byKey);
+  }
+  for (let key = record2.key; ; ) {
+    const found = byKey.get(key);
+    if (found === void 0) byKey.set(key, value3);
+    else if (Array.isArray(found)) found.push(value3);
+    else byKey.set(key, [found, value3]);
+    const cut2 = key.lastIndexOf("/");
+    if (cut2 < 0) break;
+    key = key.slice(0, cut2);
+  }
+}
 function groupKey(check2, model, digest) {
   return JSON.stringify([check2, model, digest]);
+}
+var LogIndex = class {
+  constructor(file2) {
+    this.file = file2;
+  }
+  file;
+  groups = /* @__PURE__ */ new Map();
+  fd = null;
+  buffer = Buffer.alloc(4096);
+  add(record2, at) {
+    fileUnderUnit(this.groups, record2, at);
+  }
+  /** The unit's records that count, in log order. */
+  get(check2, model, digest, key) {
+    const found = this.groups.get(groupKey(check2, model, digest))?.get(key);
+    if (found === void 0) return [];
+    if (!Array.isArray(found)) return [this.read(found)];
+    return latestRecords(found.map((at) => this.read(at)));
+  }
+  close() {
+    if (this.fd !== null) closeSync3(this.fd);
+    this.fd = null;
+  }
+  /** The record whose line starts at `at` (it was checked when the log was indexed). */
+  read(at) {
+    this.fd ??= openSync3(this.file, "r");
+    for (; ; ) {
+      const size = readSync2(this.fd, this.buffer, 0, this.buffer.length, at);
+      const end = this.buffer.indexOf(10);
+      if (end >= 0 && end < size || size < this.buffer.length) {
+        const line = lineText(this.buffer, 0, end >= 0 && end < size ? end : size);
+        return JSON.parse(line);
+      }
+      this.buffer = Buffer.alloc(this.buffer.length * 4);
+    }
+  }
+};
+async function indexSampleLog(file2) {
+  const index2 = new LogIndex(file2);
+  let last = null;
+  const warnings = await streamLog(file2, {
+    record: (record2, _line, at) => {
+      if (last) index2.add(last.record, last.at);
+      last = { record: record2, at };
+    },
+    run: () => {
+    }
+  });
+  const held = last;
+  if (held && await endsWithNewline(file2)) index2.add(held.record, held.at);
+  return { index: index2, warnings };
 }
 
 // node_modules/simple-statistics/dist/simple-statistics.mjs
@@ -33920,8 +34058,12 @@ function answerInput(move, confidence) {
   };
 }
 var REFERENCE_PROMPT = "none";
+var REFERENCE_PREFIX = "player:";
 function referenceModel(player) {
-  return `player:${player}`;
+  return `${REFERENCE_PREFIX}${player}`;
+}
+function isReferenceModel(model) {
+  return model.startsWith(REFERENCE_PREFIX);
 }
 function playReferenceGames(player, seeds, walls) {
   const records = [];
@@ -33958,7 +34100,7 @@ function analyseDragon(records, definitions, models) {
   const notices = [];
   const bySeries = groupRecords(records, definitions, notices);
   for (const player of definitions.referencePlayers) {
-    const model = `player:${player}`;
+    const model = referenceModel(player);
     if (!bySeries.has(model)) {
       const played = groupRecords(
         playReferenceGames(player, definitions.seeds, definitions.walls),
@@ -34999,9 +35141,9 @@ function estimatedDecisions(seed, walls) {
 init_format();
 
 // src/render/json.ts
-function field2(value3, ...path17) {
+function field2(value3, ...path18) {
   let current = value3;
-  for (const key of path17) {
+  for (const key of path18) {
     if (typeof current !== "object" || current === null || !(key in current)) return void 0;
     current = current[key];
   }
@@ -35071,6 +35213,24 @@ function svgDocument(width, height, title, body) {
 function round(v) {
   return machineNumber(v, 2) || "0";
 }
+function hatchPattern(id, fill) {
+  return element("defs", {}, [
+    element(
+      "pattern",
+      {
+        id,
+        patternUnits: "userSpaceOnUse",
+        width: 6,
+        height: 6,
+        patternTransform: "rotate(45)"
+      },
+      [
+        element("rect", { width: 6, height: 6, fill }),
+        element("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#ffffff", "stroke-width": 2 })
+      ]
+    )
+  ]);
+}
 
 // src/render/palette.ts
 var BLUE = { hex: "#0072B2", key: "\u{1F7E6}" };
@@ -35106,24 +35266,6 @@ function grid() {
     );
   }
   return out;
-}
-function hatchPattern(colour) {
-  return element("defs", {}, [
-    element(
-      "pattern",
-      {
-        id: HATCH_ID,
-        patternUnits: "userSpaceOnUse",
-        width: 6,
-        height: 6,
-        patternTransform: "rotate(45)"
-      },
-      [
-        element("rect", { width: 6, height: 6, fill: colour.hex }),
-        element("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#ffffff", "stroke-width": 2 })
-      ]
-    )
-  ]);
 }
 var fillOf = (s) => s.hatched ? `url(#${HATCH_ID})` : s.colour.hex;
 var countRow = (k, of) => PLOT.top - 9 - (of - 1 - k) * 12;
@@ -35240,7 +35382,7 @@ function legend(all) {
 function reliabilityDiagram(all, title) {
   const hatched = all.find((s) => s.hatched);
   const body = [
-    ...hatched ? [hatchPattern(hatched.colour)] : [],
+    ...hatched ? [hatchPattern(HATCH_ID, hatched.colour.hex)] : [],
     ...grid(),
     ...bars(all),
     element("line", {
@@ -35419,6 +35561,20 @@ function dragonGlanceChart(dragon) {
 
 // src/checks/dragon/report/index.ts
 init_markdown2();
+function estimateOf2(value3) {
+  const v = finiteOrNull(field2(value3, "value"));
+  const low = finiteOrNull(field2(value3, "low"));
+  const high = finiteOrNull(field2(value3, "high"));
+  return v === null || low === null || high === null ? null : { value: v, low, high };
+}
+function dragonNightly(section) {
+  const model = field2(section, "baseline");
+  return {
+    ece: estimateOf2(field2(model, "ece")),
+    brier: finiteOrNull(field2(model, "brier")),
+    knownWallRate: finiteOrNull(field2(model, "knownWallRepeatRate"))
+  };
+}
 var dragonReport = {
   section: renderDragonSection,
   charts: dragonCharts,
@@ -35436,7 +35592,8 @@ var dragonReport = {
     ["dragon games (seeds)", seedRanges(config2.dragon.seeds)],
     ["dragon sampling seed", String(config2.dragon.seed)],
     ["dragon walls / hints", `${config2.dragon.walls} / ${config2.dragon.hints}`]
-  ]
+  ],
+  nightly: dragonNightly
 };
 
 // src/checks/dragon/rules.ts
@@ -35539,6 +35696,7 @@ function dragonRuleCards(section, ctx) {
 }
 
 // src/checks/dragon/index.ts
+var PREVIOUS_REPORT_KEY = "dragon.gate.previous-report";
 var dragonCheck = {
   name: "dragon",
   settingsSchema: dragonSettingsSchema,
@@ -35547,7 +35705,7 @@ var dragonCheck = {
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(
-        `dragon.gate.previous-report: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${ctx.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
+        `${PREVIOUS_REPORT_KEY}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${ctx.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
       );
     }
     return dragonDefinitions(ctx.config.dragon, ruleFalseAlarmRate(ctx.config));
@@ -35568,6 +35726,16 @@ var dragonCheck = {
     [`dragon (hints: ${config2.dragon.hints})`]: promptSha256(config2.dragon.hints)
   }),
   staleReason: "the prompt and options match, so the maze differs (dragon.walls, or another protocol version)",
+  isControl: isReferenceModel,
+  previousReport: {
+    key: PREVIOUS_REPORT_KEY,
+    read: (config2) => config2.dragon.gate.previousReport,
+    write: (config2, file2) => ({
+      ...config2,
+      dragon: { ...config2.dragon, gate: { ...config2.dragon.gate, previousReport: file2 } }
+    })
+  },
+  starter: () => ({ config: ["seeds: 0-9"], files: [] }),
   report: dragonReport
 };
 
@@ -35629,6 +35797,9 @@ function drawMaze(seed, walls) {
   return `${lines.join("\n")}
 `;
 }
+
+// src/checks/churn/index.ts
+import { createHash as createHash6 } from "node:crypto";
 
 // src/config/load.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -35720,9 +35891,9 @@ function camelizeKeys(value3) {
   }
   return value3;
 }
-function displayPath(path17) {
-  if (path17.length === 0) return "(top level)";
-  return path17.map((segment, i) => {
+function displayPath(path18) {
+  if (path18.length === 0) return "(top level)";
+  return path18.map((segment, i) => {
     if (typeof segment === "number") return `[${segment}]`;
     const name = camelToKebab(String(segment));
     return i === 0 ? name : `.${name}`;
@@ -35920,420 +36091,111 @@ function setPath(root, p, value3) {
   if (last !== void 0) node2[last] = value3;
 }
 
-// src/config/overrides.ts
-var text2 = (raw) => raw.trim();
-var integer2 = (raw) => /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
-var decimal = (raw) => /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
-var list2 = (raw) => raw.split(/[\n,]/).map((s) => s.trim()).filter((s) => s.length > 0);
-var OVERRIDABLE = {
-  baseline: { path: ["models", "baseline"], parse: text2 },
-  candidate: { path: ["models", "candidate"], parse: text2 },
-  checks: { path: ["checks"], parse: list2 },
-  provider: { path: ["provider", "kind"], parse: text2 },
-  "ollama-host": { path: ["provider", "host"], parse: text2 },
-  samples: { path: ["churn", "samples"], parse: integer2 },
-  concurrency: { path: ["runner", "concurrency"], parse: integer2 },
-  timeout: { path: ["runner", "timeoutS"], parse: decimal },
-  "fail-on": { path: ["failOn"], parse: text2 },
-  "output-dir": { path: ["output", "dir"], parse: text2 },
-  log: { path: ["output", "log"], parse: text2 }
-};
-function toOverrides(given, describe4) {
-  const overrides = [];
-  for (const name of Object.keys(OVERRIDABLE)) {
-    const raw = given[name];
-    if (raw === void 0 || raw.trim() === "") continue;
-    const { path: path17, parse: parse3 } = OVERRIDABLE[name];
-    overrides.push({ path: path17, value: parse3(raw, describe4(name)), source: describe4(name) });
-  }
-  return overrides;
+// src/checks/churn/settings.ts
+function renamedChoice(values, renamed) {
+  return external_exports.string().superRefine((value3, ctx) => {
+    const now = renamed[value3];
+    if (now !== void 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${value3}" was renamed: write ${now}`,
+        input: value3
+      });
+    }
+  }).pipe(external_exports.enum(values));
 }
-function isShard({ index: index2, count: count5 }) {
-  return Number.isInteger(index2) && Number.isInteger(count5) && index2 >= 1 && index2 <= count5;
-}
-function parseShard(raw, source) {
-  if (raw === void 0 || raw.trim() === "") return null;
-  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw.trim());
-  const index2 = match ? Number(match[1]) : Number.NaN;
-  const count5 = match ? Number(match[2]) : Number.NaN;
-  if (!match || !isShard({ index: index2, count: count5 })) {
-    throw new InputError(
-      `${source}: expected a shard "i/n" with 1 \u2264 i \u2264 n (e.g. "2/4"), got ${JSON.stringify(raw)}`
+var churnSettingsSchema = external_exports.object({
+  items: external_exports.string().min(1).default("fixtures/items/general.yml"),
+  samples: external_exports.number().int().min(2).max(1e3).default(10),
+  /**
+   * `fixed`: `samples` per item and model. `adaptive`: a first stage of `samples-first`, then
+   * stages of `samples-step` only for items still open, up to `samples-max`
+   * (docs/adaptive-sampling.md).
+   */
+  sampling: external_exports.enum(["fixed", "adaptive"]).default("fixed"),
+  samplesFirst: external_exports.number().int().min(2).max(1e3).default(3),
+  samplesStep: external_exports.number().int().min(1).max(1e3).default(5),
+  samplesMax: external_exports.number().int().min(2).max(1e3).default(23),
+  /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
+  settledShare: external_exports.number().min(0).lt(0.5).default(0.1),
+  /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
+  futilityP: external_exports.number().gt(0).max(1).default(0.05),
+  futilityFrom: external_exports.number().int().min(1).max(1e3).default(14),
+  temperature: external_exports.number().min(0).max(2).default(0.7),
+  baseSeed: external_exports.number().int().min(0).default(1e3),
+  greedy: external_exports.boolean().default(true),
+  greedySeed: external_exports.number().int().min(0).default(42),
+  think: external_exports.boolean().default(false),
+  numPredict: external_exports.number().int().min(1).default(32),
+  /**
+   * `sampled`: K answers per item, p = x/n. `logprobs`: one evaluation per item that reads
+   * the probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
+   */
+  estimator: renamedChoice(["sampled", "logprobs"], { exact: "logprobs" }).default("sampled"),
+  /** Logprobs estimator: the |Δp| from which an item counts as improved or deteriorated. */
+  minEffect: external_exports.number().gt(0).max(1).default(0.2),
+  /** Logprobs estimator over Ollama: alternatives returned per token (the server allows 20). */
+  topLogprobs: external_exports.number().int().min(1).max(20).default(20),
+  /** `fisher-bh`: Fisher's exact test per item + Benjamini–Hochberg. `rci`: Reliable Change Index. */
+  method: renamedChoice(["fisher-bh", "rci"], { exact: "fisher-bh" }).default("fisher-bh"),
+  alpha: external_exports.number().gt(0).lt(1).default(0.05),
+  splits: external_exports.number().int().min(10).default(1e3),
+  nullReplicates: external_exports.number().int().min(200).default(200),
+  /**
+   * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
+   * resamples whole domains (items of one domain may move together).
+   */
+  deltaInterval: external_exports.enum(["items", "domains"]).default("items"),
+  keepText: external_exports.boolean().default(false),
+  gate: external_exports.object({
+    /** A count ("7" or 7) or a share of items ("5%"). */
+    maxDeteriorated: external_exports.union(
+      [
+        external_exports.number().int().min(0),
+        external_exports.string().regex(
+          /^\d+(\.\d+)?%$/,
+          'expected a count such as 7 or a share of items such as "5%"'
+        )
+      ],
+      {
+        error: 'expected a count such as 7 or a share of items such as "5%"'
+      }
+    ).default("5%"),
+    /** Domains with fewer items are not tested for a loss. */
+    minDomainItems: external_exports.number().int().min(1).default(3),
+    /**
+     * A domain whose significant net loss reaches this many points of accuracy fails the
+     * gate; a smaller significant loss warns.
+     */
+    maxDomainLoss: external_exports.number().gt(0).max(100).default(5),
+    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
+    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
+  }).strict().prefault({})
+}).strict().superRefine(checkSampling);
+function checkSampling(settings, ctx) {
+  if (settings.sampling !== "adaptive") return;
+  const refuse = (key, message) => {
+    ctx.addIssue({ code: "custom", path: [key], message });
+  };
+  if (settings.samplesFirst > settings.samplesMax) {
+    refuse(
+      "samplesFirst",
+      `expected at most samples-max (${settings.samplesMax}), got ${settings.samplesFirst}`
     );
   }
-  return { index: index2, count: count5 };
-}
-
-// src/pipeline/analyse.ts
-import path8 from "node:path";
-
-// src/history/entry.ts
-var HISTORY_VERSION = 1;
-var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
-var estimate2 = external_exports.object({ value: finite, low: finite, high: finite }).strict();
-var historyEntrySchema = external_exports.object({
-  v: external_exports.literal(HISTORY_VERSION),
-  /** When the night's report was built (ISO 8601, UTC). */
-  date: external_exports.iso.datetime(),
-  /** Commit the workflow ran on (GITHUB_SHA), null outside CI. */
-  commit: external_exports.string().nullable(),
-  model: external_exports.string().min(1),
-  digest: external_exports.string().nullable(),
-  verdict: external_exports.enum(VERDICT_STATUSES),
-  /** Dragon: ECE with its 95% cluster-bootstrap interval over games. */
-  ece: estimate2.nullable(),
-  brier: finite.nullable(),
-  /** Dragon: share of moves into a wall the model had already been told about. */
-  knownWallRate: finite.nullable(),
-  personaAccuracy: finite.nullable(),
-  /** Churn: mean accuracy over items, when churn ran. */
-  churnAccuracy: finite.nullable()
-}).strict();
-
-// src/report/historyEntry.ts
-function estimateOf2(value3) {
-  const v = finiteOrNull(field2(value3, "value"));
-  const low = finiteOrNull(field2(value3, "low"));
-  const high = finiteOrNull(field2(value3, "high"));
-  return v === null || low === null || high === null ? null : { value: v, low, high };
-}
-function entryFromReport(report, commit) {
-  const model = report.run.models.baseline;
-  if (!model || report.run.models.candidate) return null;
-  const dragon = field2(report.checks.dragon, "baseline");
-  const personas = field2(report.checks.personas, "models");
-  const personaSeries = Array.isArray(personas) ? personas.find((m) => field2(m, "role") === "baseline") : void 0;
-  return {
-    v: HISTORY_VERSION,
-    date: report.createdAt,
-    commit,
-    model: model.model,
-    digest: model.digest,
-    verdict: report.verdict.status,
-    ece: estimateOf2(field2(dragon, "ece")),
-    brier: finiteOrNull(field2(dragon, "brier")),
-    knownWallRate: finiteOrNull(field2(dragon, "knownWallRepeatRate")),
-    personaAccuracy: finiteOrNull(field2(personaSeries, "accuracy")),
-    churnAccuracy: finiteOrNull(field2(report.checks.churn, "baseline", "accuracy", "mean"))
-  };
-}
-
-// src/history/file.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { appendFile, mkdir, readFile } from "node:fs/promises";
-import path4 from "node:path";
-init_format();
-function parseHistory(text3, file2) {
-  const entries = [];
-  const lines = text3.split("\n");
-  for (const [index2, line] of lines.entries()) {
-    if (line.trim() === "") continue;
-    const where = `${file2} line ${index2 + 1}`;
-    let json2;
-    try {
-      json2 = JSON.parse(line);
-    } catch {
-      throw new InputError(`${where}: not JSON; expected one night of a model-gate history`, [
-        "each line is a JSON object written by a nightly run; remove or repair the damaged line"
-      ]);
-    }
-    const parsed = historyEntrySchema.safeParse(json2);
-    if (!parsed.success) {
-      throw new InputError(
-        `${where}: not a model-gate history line`,
-        parsed.error.issues.slice(0, 5).map((issue2) => `${issue2.path.join(".") || "(line)"}: ${issue2.message}`)
-      );
-    }
-    entries.push(parsed.data);
+  if (settings.estimator === "logprobs") {
+    refuse(
+      "sampling",
+      "adaptive sampling stages sampled answers; with estimator: logprobs each item is evaluated once \u2014 set sampling: fixed, or estimator: sampled"
+    );
   }
-  return entries;
-}
-async function readHistory(file2) {
-  if (!existsSync3(file2)) return [];
-  let text3;
-  try {
-    text3 = await readFile(file2, "utf8");
-  } catch (error62) {
-    const reason = errorMessage(error62);
-    throw new InputError(`cannot read the history ${file2}: ${reason}`);
+  if (settings.method === "rci") {
+    refuse(
+      "sampling",
+      "adaptive sampling needs method: fisher-bh (its exact test across stages); the Reliable Change Index assumes the same K for every item \u2014 set sampling: fixed, or method: fisher-bh"
+    );
   }
-  return parseHistory(text3, file2);
 }
-async function appendHistory(file2, entry) {
-  await mkdir(path4.dirname(file2), { recursive: true });
-  await appendFile(file2, `${JSON.stringify(entry)}
-`);
-}
-
-// src/history/drift.ts
-var MIN_NIGHT_SD = 2e-3;
-var DETECTION_POWER = 0.8;
-function weightedSlope(values, sds) {
-  const n = values.length;
-  if (n < 2 || sds.length !== n) throw new RangeError("a slope needs two nights or more");
-  let sw = 0;
-  let swx = 0;
-  let swy = 0;
-  for (let i = 0; i < n; i++) {
-    const w = 1 / sds[i] ** 2;
-    sw += w;
-    swx += w * i;
-    swy += w * values[i];
-  }
-  const mx = swx / sw;
-  const my = swy / sw;
-  let sxx = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const w = 1 / sds[i] ** 2;
-    sxx += w * (i - mx) ** 2;
-    sxy += w * (i - mx) * (values[i] - my);
-  }
-  return { slope: sxy / sxx, se: Math.sqrt(1 / sxx) };
-}
-function nightSd(night) {
-  const width = night.high - night.low;
-  const sd = Number.isFinite(width) ? width / (2 * normalQuantile(0.975)) : 0;
-  return Math.max(sd, MIN_NIGHT_SD);
-}
-function driftFires(values, sds, s) {
-  const fit = weightedSlope(values, sds);
-  const zCritical = normalQuantile(1 - s.alpha);
-  return fit.slope / fit.se > zCritical && fit.slope * (values.length - 1) > s.maxRise;
-}
-function gaussian(rng) {
-  const u = 1 - rng.next();
-  const v = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-function detectionRate(sds, rise, s) {
-  const rng = createRng(s.seed);
-  const n = sds.length;
-  const values = new Array(n);
-  let hits = 0;
-  for (let r = 0; r < s.replicates; r++) {
-    for (let i = 0; i < n; i++) {
-      values[i] = rise * i / (n - 1) + sds[i] * gaussian(rng);
-    }
-    if (driftFires(values, sds, s)) hits++;
-  }
-  return hits / s.replicates;
-}
-function smallestDetectedRise2(sds, s) {
-  if (detectionRate(sds, 1, s) < DETECTION_POWER) return null;
-  let low = 0;
-  let high = 1;
-  while (high - low > 1e-3) {
-    const mid2 = (low + high) / 2;
-    if (detectionRate(sds, mid2, s) >= DETECTION_POWER) high = mid2;
-    else low = mid2;
-  }
-  return high;
-}
-function analyseDrift(nights, settings = DRIFT_DEFAULTS) {
-  const measured = nights.filter((n) => n !== null);
-  const zCritical = normalQuantile(1 - settings.alpha);
-  const base = {
-    available: measured.length,
-    window: 0,
-    required: settings.nights,
-    slope: null,
-    slopeSe: null,
-    z: null,
-    rise: null,
-    maxRise: settings.maxRise,
-    alpha: settings.alpha,
-    zCritical,
-    fired: false,
-    falseAlarmRate: null,
-    smallestDetectedRise: null,
-    replicates: settings.replicates
-  };
-  if (measured.length < settings.nights) return base;
-  const window2 = measured.slice(-settings.nights);
-  const values = window2.map((n) => n.value);
-  const sds = window2.map(nightSd);
-  const fit = weightedSlope(values, sds);
-  return {
-    ...base,
-    window: window2.length,
-    slope: fit.slope,
-    slopeSe: fit.se,
-    z: fit.slope / fit.se,
-    rise: fit.slope * (window2.length - 1),
-    fired: driftFires(values, sds, settings),
-    falseAlarmRate: detectionRate(sds, 0, settings),
-    smallestDetectedRise: smallestDetectedRise2(sds, settings)
-  };
-}
-
-// src/history/section.ts
-init_format();
-function historySection(input2) {
-  const { tonight, settings } = input2;
-  const prior = input2.appended ? input2.prior : withoutTonight(input2.prior, tonight);
-  const all = [...prior, tonight];
-  const ours = all.filter((e) => e.model === tonight.model);
-  const nights = ours.map((entry, i) => {
-    const before = ours[i - 1];
-    return {
-      ...entry,
-      rePulled: before !== void 0 && before.digest !== null && entry.digest !== before.digest
-    };
-  });
-  const drift = analyseDrift(
-    ours.map((e) => e.ece),
-    {
-      ...DRIFT_DEFAULTS,
-      nights: settings.driftNights,
-      maxRise: settings.maxEceRise,
-      alpha: settings.alpha
-    }
-  );
-  const section = {
-    file: input2.file,
-    model: tonight.model,
-    nights: nights.slice(-settings.show),
-    total: ours.length,
-    otherModels: all.length - ours.length,
-    drift,
-    appended: input2.appended
-  };
-  if (!tonight.ece) return { section, findings: [], rules: [] };
-  return { section, findings: [driftFinding(drift)], rules: [driftRule(drift)] };
-}
-function driftRule(d) {
-  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (\u03B1 ${d.alpha}) and a rise above ${signed(d.maxRise)}`;
-  if (d.falseAlarmRate === null) {
-    return {
-      check: "dragon",
-      rule: "ece-drift",
-      tests,
-      falseAlarmRate: 0,
-      falseAlarmBasis: `not tested yet: ${d.available} of ${d.required} nights in the history`,
-      detects: "\u2013",
-      outcome: "not-evaluated"
-    };
-  }
-  return {
-    check: "dragon",
-    rule: "ece-drift",
-    tests,
-    falseAlarmRate: d.falseAlarmRate,
-    falseAlarmBasis: `simulated: ${d.replicates} windows of ${d.window} nights without change, each night's noise from its interval`,
-    detects: d.smallestDetectedRise === null ? "no rise below 1" : `a rise of ECE by ${signed(d.smallestDetectedRise)} across ${d.window} nights`,
-    outcome: d.fired ? "fail" : "pass"
-  };
-}
-function withoutTonight(prior, tonight) {
-  const last = prior.findLastIndex((e) => e.model === tonight.model);
-  const same = (a, b) => a.digest === b.digest && a.ece?.value === b.ece?.value && a.brier === b.brier && a.personaAccuracy === b.personaAccuracy && a.churnAccuracy === b.churnAccuracy;
-  const entry = prior[last];
-  return entry && same(entry, tonight) ? prior.filter((_, i) => i !== last) : [...prior];
-}
-function driftFinding(d) {
-  if (d.window === 0 || d.slope === null || d.z === null || d.rise === null) {
-    return {
-      check: "dragon",
-      rule: "ece-drift",
-      severity: "info",
-      message: `ECE trend: ${d.available} of the ${d.required} nights the drift rule needs are in the history; no trend tested yet.`,
-      values: { nights: d.available, required: d.required }
-    };
-  }
-  const rates = d.falseAlarmRate === null ? "" : ` False-alarm rate with these nights' noise: ${d.falseAlarmRate === 0 ? `below ${percent(1 / d.replicates)}` : percent(d.falseAlarmRate)} per night (${d.replicates} simulated windows without change); smallest rise detected ${Math.round(DETECTION_POWER * 100)}% of the time: ${d.smallestDetectedRise === null ? "none below 1" : signed(d.smallestDetectedRise)}.`;
-  const trend = `ECE over the last ${d.window} nights: ${signed(d.slope)} per night, ${signed(d.rise)} across the window (z = ${num(d.z, 2)}; fails above z ${num(d.zCritical, 2)} and a rise of ${signed(d.maxRise)})`;
-  return {
-    check: "dragon",
-    rule: "ece-drift",
-    severity: d.fired ? "fail" : "info",
-    message: `${d.fired ? "Calibration is drifting" : "No calibration drift"}: ${trend}.${rates}`,
-    values: {
-      nights: d.window,
-      slope: d.slope,
-      rise: d.rise,
-      z: d.z,
-      maxRise: d.maxRise,
-      alpha: d.alpha,
-      falseAlarmRate: d.falseAlarmRate,
-      smallestDetectedRise: d.smallestDetectedRise
-    }
-  };
-}
-
-// src/operations/findings.ts
-var pct3 = (v) => `${Math.round(v * 100)}%`;
-function operationsFindings(ops, checks, contentionShare) {
-  const one = [];
-  for (const s of ops.series) {
-    const left = s.foreign.filter((m) => !s.unloaded.includes(m));
-    const freed = s.foreign.filter((m) => s.unloaded.includes(m));
-    if (left.length > 0) {
-      one.push({
-        rule: "other-models-loaded",
-        severity: "warn",
-        message: `${left.join(", ")} ${left.length === 1 ? "was" : "were"} loaded on the server during the series of ${s.model}: ${left.length === 1 ? "it shares" : "they share"} memory and compute with it (runner.unload-others: true frees them first).`,
-        values: { model: s.model, loaded: left.join(", ") }
-      });
-    }
-    if (freed.length > 0) {
-      one.push({
-        rule: "other-models-loaded",
-        severity: "info",
-        message: `${freed.join(", ")} ${freed.length === 1 ? "was" : "were"} loaded on the server and unloaded before the series of ${s.model}.`,
-        values: { model: s.model, unloaded: freed.join(", ") }
-      });
-    }
-  }
-  for (const g2 of ops.gpu.series) {
-    if (g2.contendedSamples === 0) continue;
-    const perturbed = g2.contendedShare > contentionShare;
-    one.push({
-      rule: "gpu-contention",
-      severity: perturbed ? "inconclusive" : "warn",
-      message: `Another compute process was on the GPU during the series of ${g2.model} (${g2.foreign.join(", ")}) in ${g2.contendedSamples} of ${g2.samples} samples (${pct3(g2.contendedShare)}, limit ${pct3(contentionShare)})${perturbed ? ": the series is perturbed" : ""}.`,
-      values: {
-        model: g2.model,
-        contendedSamples: g2.contendedSamples,
-        samples: g2.samples,
-        share: g2.contendedShare,
-        limit: contentionShare
-      }
-    });
-  }
-  return checks.flatMap((check2) => one.map((f) => ({ check: check2, ...f })));
-}
-
-// src/version.ts
-var TOOL_VERSION = "0.1.0";
-var TOOL_NAME = "model-gate";
-
-// src/checks/headline.ts
-var share = external_exports.number().min(0).max(1);
-var headlineSchema = external_exports.object({
-  /** Churn: (reliably improved + reliably deteriorated) / items, by the gate's method. */
-  churnRate: share.nullable(),
-  /** Churn: items reliably worse on the candidate, by the gate's method. */
-  deteriorated: external_exports.number().int().min(0).nullable(),
-  /** Churn: domains whose net reliable change opposes the aggregate Δ. */
-  reversals: external_exports.array(external_exports.string()),
-  /** Dragon: expected calibration error of each model. */
-  eceBaseline: share.nullable(),
-  eceCandidate: share.nullable(),
-  /** Personas: attribution accuracy of the candidate (of the baseline in single-model mode). */
-  personaAccuracy: share.nullable()
-});
-var EMPTY_HEADLINE = {
-  churnRate: null,
-  deteriorated: null,
-  reversals: [],
-  eceBaseline: null,
-  eceCandidate: null,
-  personaAccuracy: null
-};
-
-// src/checks/churn/index.ts
-import { createHash as createHash6 } from "node:crypto";
 
 // src/stats/logChoose.ts
 var logFactorials = [0];
@@ -36737,7 +36599,7 @@ function assertDf(df) {
 var DOMAIN_BOOTSTRAP_SEED = 44;
 var DOMAIN_BOOTSTRAP_REPLICATES = 2e3;
 var DEFAULT_CHECK_SHARE = 0.05 / 3;
-var finite2 = (v) => Number.isFinite(v) ? v : null;
+var finite = (v) => Number.isFinite(v) ? v : null;
 var ratio = (a, b) => b === 0 ? null : a / b;
 function countShare(count5, base) {
   const ci = wilsonInterval(count5, base);
@@ -36760,9 +36622,9 @@ function accuracyAndRequests(accuracies, requests) {
   const accuracy = tInterval(accuracies);
   return {
     accuracy: {
-      mean: finite2(accuracy.mean),
-      low: finite2(accuracy.low),
-      high: finite2(accuracy.high)
+      mean: finite(accuracy.mean),
+      low: finite(accuracy.low),
+      high: finite(accuracy.high)
     },
     requests: { ...requests },
     invalidShare: ratio(requests.invalid, requests.total),
@@ -36821,9 +36683,9 @@ function aggregateDelta(paired, domains, interval2) {
   const t = tInterval(paired);
   if (interval2 === "items") {
     return {
-      mean: finite2(t.mean),
-      low: finite2(t.low),
-      high: finite2(t.high),
+      mean: finite(t.mean),
+      low: finite(t.low),
+      high: finite(t.high),
       n: paired.length,
       interval: interval2
     };
@@ -36850,9 +36712,9 @@ function aggregateDelta(paired, domains, interval2) {
     replicates: DOMAIN_BOOTSTRAP_REPLICATES
   });
   return {
-    mean: finite2(t.mean),
-    low: units2.length < 2 ? null : finite2(boot.low),
-    high: units2.length < 2 ? null : finite2(boot.high),
+    mean: finite(t.mean),
+    low: units2.length < 2 ? null : finite(boot.low),
+    high: units2.length < 2 ? null : finite(boot.high),
     n: paired.length,
     interval: interval2
   };
@@ -36966,18 +36828,6 @@ function isFutile(stages, design) {
   return adaptiveItemPValue(stages) > design.futility.pAbove;
 }
 function adaptiveItemTest(stages, design) {
-  let firstLook = stages.length;
-  if (design.futility !== void 0) {
-    let taken = 0;
-    for (let i = 0; i < stages.length; i++) {
-      taken += stages[i].baselineSamples;
-      if (taken >= design.futility.fromSamples) {
-        firstLook = i + 1;
-        break;
-      }
-    }
-  }
-  const last = stages.length;
   const futile = design.futility !== void 0 && decideNextStage(
     stages.reduce((s, x2) => s + x2.baselineCorrect + x2.candidateCorrect, 0),
     stages.reduce((s, x2) => s + x2.baselineSamples + x2.candidateSamples, 0),
@@ -36987,7 +36837,7 @@ function adaptiveItemTest(stages, design) {
   return {
     pValue: futile ? 1 : adaptiveItemPValue(stages),
     futile,
-    domainStrata: stageStrata(stages.slice(0, Math.min(firstLook, last)))
+    domainStrata: stageStrata(stages)
   };
 }
 function designOf(settings) {
@@ -37115,9 +36965,9 @@ function adaptivePaths(records, items2, settings, baseline, candidate) {
 }
 function stoppedRows(paths) {
   const rows2 = /* @__PURE__ */ new Map();
-  for (const path17 of paths) {
-    const row = rows2.get(path17.samples) ?? {
-      samples: path17.samples,
+  for (const path18 of paths) {
+    const row = rows2.get(path18.samples) ?? {
+      samples: path18.samples,
       items: 0,
       settled: 0,
       futility: 0,
@@ -37125,9 +36975,9 @@ function stoppedRows(paths) {
       open: 0
     };
     row.items++;
-    if (path17.stop === "samples-max") row.samplesMax++;
-    else row[path17.stop]++;
-    rows2.set(path17.samples, row);
+    if (path18.stop === "samples-max") row.samplesMax++;
+    else row[path18.stop]++;
+    rows2.set(path18.samples, row);
   }
   return [...rows2.values()].sort((a, b) => a.samples - b.samples);
 }
@@ -37156,10 +37006,10 @@ function countRange(masks, i, from, to) {
   }
   return [correct, valid];
 }
-function stagesFromMasks(i, path17, design, baseline, candidate) {
+function stagesFromMasks(i, path18, design, baseline, candidate) {
   const stages = [];
   let from = 0;
-  for (let j = 0; j < path17.stages.length; j++) {
+  for (let j = 0; j < path18.stages.length; j++) {
     const to = Math.min(j === 0 ? design.firstStage : from + design.stage, design.samplesMax);
     const [baselineCorrect, baselineSamples] = countRange(baseline, i, from, to);
     const [candidateCorrect, candidateSamples] = countRange(candidate, i, from, to);
@@ -37172,16 +37022,16 @@ function stagedItems(adaptive) {
   return {
     planned: adaptive.planned,
     itemTest: (i, baseline, candidate) => {
-      const path17 = adaptive.paths[i];
-      if (path17.stop === "futility") return 1;
-      const stages = stagesFromMasks(i, path17, adaptive.design, baseline, candidate);
+      const path18 = adaptive.paths[i];
+      if (path18.stop === "futility") return 1;
+      const stages = stagesFromMasks(i, path18, adaptive.design, baseline, candidate);
       return adaptiveItemTest(stages, adaptive.design).pValue;
     }
   };
 }
 function domainStrata(adaptive, i, baseline, candidate) {
-  const path17 = adaptive.paths[i];
-  const stages = stagesFromMasks(i, path17, adaptive.design, baseline, candidate);
+  const path18 = adaptive.paths[i];
+  const stages = stagesFromMasks(i, path18, adaptive.design, baseline, candidate);
   return adaptiveItemTest(stages, adaptive.design).domainStrata;
 }
 
@@ -37192,18 +37042,25 @@ function churnBudget(checkShare) {
   return { check: checkShare, maxDeteriorated: each, domainLoss: each };
 }
 
+// src/stats/pValueOrder.ts
+function ascendingOrder(pValues, adjustment) {
+  for (const p of pValues) {
+    if (Number.isNaN(p) || p < 0 || p > 1) {
+      throw new RangeError(`${adjustment} needs p-values in [0, 1], got ${p}`);
+    }
+  }
+  return pValues.map((_, i) => i).sort((i, j) => pValues[i] - pValues[j]);
+}
+
 // src/stats/benjaminiHochberg.ts
 function benjaminiHochberg(pValues) {
   const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((i, j) => pValues[i] - pValues[j]);
+  const order = ascendingOrder(pValues, "benjaminiHochberg");
   const q = new Array(m);
   let running = 1;
   for (let rank2 = m; rank2 >= 1; rank2--) {
     const index2 = order[rank2 - 1];
     const p = pValues[index2];
-    if (Number.isNaN(p) || p < 0 || p > 1) {
-      throw new RangeError(`benjaminiHochberg needs p-values in [0, 1], got ${p}`);
-    }
     running = Math.min(running, m * p / rank2);
     q[index2] = Math.min(1, running);
   }
@@ -37442,7 +37299,7 @@ import { createHash as createHash5 } from "node:crypto";
 // src/checks/churn/items.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync3 } from "node:fs";
-import path5 from "node:path";
+import path4 from "node:path";
 var MAX_CHOICES = 10;
 var LETTERS = "ABCDEFGHIJ";
 var KNOWN_FIELDS = /* @__PURE__ */ new Set([
@@ -37472,7 +37329,7 @@ function loadItemsFile(file2, displayName = file2) {
   return parseItems(decodeUserText(bytes, displayName), displayName);
 }
 function parseItems(text3, name) {
-  const extension = path5.extname(name).toLowerCase();
+  const extension = path4.extname(name).toLowerCase();
   const raw = extension === ".jsonl" || extension === ".ndjson" ? readJsonLines(text3, name) : readDocumentList(text3, name);
   const errors = [];
   const warnings = [];
@@ -37726,14 +37583,11 @@ function mcnemarTest(worse, better) {
 // src/stats/holm.ts
 function holmAdjust(pValues) {
   const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((i, j) => pValues[i] - pValues[j]);
+  const order = ascendingOrder(pValues, "holmAdjust");
   const adjusted = new Array(m);
   let running = 0;
   order.forEach((index2, rank2) => {
     const p = pValues[index2];
-    if (Number.isNaN(p) || p < 0 || p > 1) {
-      throw new RangeError(`holmAdjust needs p-values in [0, 1], got ${p}`);
-    }
     running = Math.max(running, Math.min(1, (m - rank2) * p));
     adjusted[index2] = running;
   });
@@ -37800,29 +37654,32 @@ function stratifiedExactTest(strata) {
 }
 
 // src/checks/churn/domainTest.ts
-var DETECTION_POWER2 = 0.8;
+var DETECTION_POWER = 0.8;
 function sampleVariance2(s) {
   const p = (s.x1 + s.x2 + 1) / (s.n1 + s.n2 + 2);
   return p * (1 - p);
 }
-function detectableDomainLoss(strata, level, power = DETECTION_POWER2) {
+function detectableDomainLoss(strata, level, power = DETECTION_POWER) {
   if (strata.length === 0) return null;
   let variance = 0;
   for (const s of strata) variance += sampleVariance2(s) * (1 / s.n1 + 1 / s.n2);
   const z3 = normalQuantile(1 - level) + normalQuantile(power);
   return z3 * Math.sqrt(variance) / strata.length;
 }
-function samplesForDomainLoss(delta, items2, variance, level, power = DETECTION_POWER2) {
+function samplesForDomainLoss(delta, items2, variance, level, power = DETECTION_POWER) {
   const z3 = normalQuantile(1 - level) + normalQuantile(power);
   return Math.max(2, Math.ceil(2 * variance * z3 * z3 / (items2 * delta * delta)));
 }
-function samplesForItemChange(delta, level, power = DETECTION_POWER2) {
-  const z3 = normalQuantile(1 - level / 2) + normalQuantile(power);
+function samplesForItemChange(delta, level, power = DETECTION_POWER) {
+  const z3 = detectionZ(level, power);
   return Math.max(2, Math.ceil(2 * 0.25 * z3 * z3 / (delta * delta)));
 }
-function detectableItemChange(samples, level, power = DETECTION_POWER2) {
-  const z3 = normalQuantile(1 - level / 2) + normalQuantile(power);
+function detectableItemChange(samples, level, power = DETECTION_POWER) {
+  const z3 = detectionZ(level, power);
   return z3 * Math.sqrt(2 * 0.25 / samples);
+}
+function detectionZ(level, power) {
+  return normalQuantile(1 - level / 2) + normalQuantile(power);
 }
 function testDomains(domains, level) {
   const tested = domains.map((d) => ({ d, result: stratifiedExactTest(d.strata) }));
@@ -37832,7 +37689,7 @@ function testDomains(domains, level) {
   return tested.map(({ d, result }, i) => ({
     domain: d.domain,
     items: (d.items ?? d.strata).length,
-    informative: result.informative,
+    informative: d.informativeItems ?? result.informative,
     pLoss: result.pLower,
     pGain: result.pUpper,
     adjustedLoss: adjustedLoss[i],
@@ -37849,6 +37706,10 @@ function testOverall(strata) {
 }
 
 // src/checks/churn/sampledTables.ts
+function canVary(s) {
+  const t = s.x1 + s.x2;
+  return s.n1 > 0 && s.n2 > 0 && t > 0 && t < s.n1 + s.n2;
+}
 function domainTests(items2, outcome2, minItems, level, strataOf) {
   const { x1, n1, x2, n2 } = outcome2.counts;
   const byDomain = /* @__PURE__ */ new Map();
@@ -37866,9 +37727,15 @@ function domainTests(items2, outcome2, minItems, level, strataOf) {
     variance += p * (1 - p);
     const strata = strataOf ? strataOf(i) : [stratum];
     all.push(...strata);
-    const counts = byDomain.get(item.domain) ?? { domain: item.domain, strata: [], items: [] };
+    const counts = byDomain.get(item.domain) ?? {
+      domain: item.domain,
+      strata: [],
+      items: [],
+      ...strataOf ? { informativeItems: 0 } : {}
+    };
     counts.strata.push(...strata);
     counts.items?.push(stratum);
+    if (counts.informativeItems !== void 0 && strata.some(canVary)) counts.informativeItems++;
     byDomain.set(item.domain, counts);
   });
   const tested = [...byDomain.values()].filter((d) => (d.items ?? d.strata).length >= minItems);
@@ -37891,11 +37758,11 @@ function detection(tests, outcome2, samples, alpha) {
     null
   );
   const level = rows2.length === 0 ? null : tests.levelPerDomain;
-  const rciDelta = (normalQuantile(0.975) + normalQuantile(DETECTION_POWER2)) * outcome2.sDiff;
+  const rciDelta = (normalQuantile(0.975) + normalQuantile(DETECTION_POWER)) * outcome2.sDiff;
   return {
-    power: DETECTION_POWER2,
-    itemFisherBh: finite2(Math.min(1, detectableItemChange(samples, itemLevel))),
-    itemRci: finite2(rciDelta),
+    power: DETECTION_POWER,
+    itemFisherBh: finite(Math.min(1, detectableItemChange(samples, itemLevel))),
+    itemRci: finite(rciDelta),
     domain: smallest?.detectable ?? null,
     domainItems: smallest?.items ?? null,
     samplesFor: [
@@ -38008,33 +37875,27 @@ function greedyVsStochastic(outcome2, classes, baseline, candidate) {
 }
 
 // src/checks/churn/tally.ts
+function countRecord(tally, record2, index2) {
+  const i = index2.get(record2.item);
+  countStatus(tally.requests, record2.status);
+  tally.promptHashes.add(record2.prompt_sha256);
+  const answered = record2.status === "ok" && record2.correct !== null;
+  if (record2.mode === "greedy") {
+    tally.greedy[i] = answered ? record2.correct : null;
+    return;
+  }
+  if (!answered) return;
+  const { masks } = tally;
+  const word = i * masks.words + (record2.sample >>> 5);
+  const bit = 1 << (record2.sample & 31);
+  masks.valid[word] = (masks.valid[word] | bit) >>> 0;
+  if (record2.correct) masks.correct[word] = (masks.correct[word] | bit) >>> 0;
+}
 function isChurnCall(record2) {
   return record2.kind === "call" && record2.check === "churn";
 }
 function tallyRecords(records, items2, samples, baseline, candidate) {
   const index2 = new Map(items2.map((item, i) => [item.id, i]));
-  const latest = /* @__PURE__ */ new Map();
-  let unknownItemRecords = 0;
-  let beyondSamples = 0;
-  let exactRecords = 0;
-  for (const record2 of countedRecords(records).records) {
-    if (!isChurnCall(record2)) continue;
-    if (record2.model !== baseline && record2.model !== candidate) continue;
-    if (record2.mode === "exact") {
-      exactRecords++;
-      continue;
-    }
-    if (!index2.has(record2.item)) {
-      unknownItemRecords++;
-      continue;
-    }
-    if (record2.mode === "stochastic" && (record2.sample >= samples || record2.sample < 0)) {
-      beyondSamples++;
-      continue;
-    }
-    const slot = `${record2.model}\0${record2.item}\0${record2.mode}\0${record2.mode === "greedy" ? 0 : record2.sample}`;
-    latest.set(slot, record2);
-  }
   const make = (model) => ({
     model,
     masks: createSampleMasks(items2.length, samples),
@@ -38044,22 +37905,34 @@ function tallyRecords(records, items2, samples, baseline, candidate) {
   });
   const tallies = /* @__PURE__ */ new Map([[baseline, make(baseline)]]);
   if (candidate !== null && candidate !== baseline) tallies.set(candidate, make(candidate));
-  for (const record2 of latest.values()) {
-    const tally = tallies.get(record2.model);
-    const i = index2.get(record2.item);
-    countStatus(tally.requests, record2.status);
-    tally.promptHashes.add(record2.prompt_sha256);
-    const answered = record2.status === "ok" && record2.correct !== null;
-    if (record2.mode === "greedy") {
-      tally.greedy[i] = answered ? record2.correct : null;
+  const perItem = samples + 1;
+  const slots = /* @__PURE__ */ new Map();
+  for (const model of tallies.keys()) slots.set(model, new Array(items2.length * perItem));
+  let unknownItemRecords = 0;
+  let beyondSamples = 0;
+  let exactRecords = 0;
+  for (const record2 of countedRecords(records).records) {
+    if (!isChurnCall(record2)) continue;
+    const own2 = slots.get(record2.model);
+    if (!own2) continue;
+    if (record2.mode === "exact") {
+      exactRecords++;
       continue;
     }
-    if (!answered) continue;
-    const { masks } = tally;
-    const word = i * masks.words + (record2.sample >>> 5);
-    const bit = 1 << (record2.sample & 31);
-    masks.valid[word] = (masks.valid[word] | bit) >>> 0;
-    if (record2.correct) masks.correct[word] = (masks.correct[word] | bit) >>> 0;
+    const i = index2.get(record2.item);
+    if (i === void 0) {
+      unknownItemRecords++;
+      continue;
+    }
+    if (record2.mode === "stochastic" && (record2.sample >= samples || record2.sample < 0)) {
+      beyondSamples++;
+      continue;
+    }
+    own2[i * perItem + (record2.mode === "greedy" ? samples : record2.sample)] = record2;
+  }
+  for (const [model, own2] of slots) {
+    const tally = tallies.get(model);
+    for (const record2 of own2) if (record2) countRecord(tally, record2, index2);
   }
   const baselineTally = tallies.get(baseline);
   return {
@@ -38086,7 +37959,7 @@ function modelSummary(tally, reliability) {
     model: tally.model,
     itemsAnswered: p.length,
     accuracy: shared.accuracy,
-    reliability: finite2(reliability),
+    reliability: finite(reliability),
     greedyAccuracy: greedy.length === 0 ? null : greedy.filter(Boolean).length / greedy.length,
     requests: shared.requests,
     invalidShare: shared.invalidShare,
@@ -38281,18 +38154,18 @@ function fisherBhSection(outcome2, deltas, calibration, alpha) {
   };
 }
 function rciSection(outcome2, deltas, calibration, halves, samples) {
-  const minDetectableDelta = finite2(RCI_CRITICAL * outcome2.sDiff);
+  const minDetectableDelta = finite(RCI_CRITICAL * outcome2.sDiff);
   return {
     method: "rci",
     ...methodSection(outcome2.rciClass, outcome2, deltas, calibration.rci),
     reliability: {
-      baseline: finite2(outcome2.reliability[0]),
-      candidate: finite2(outcome2.reliability[1])
+      baseline: finite(outcome2.reliability[0]),
+      candidate: finite(outcome2.reliability[1])
     },
     splits: { count: halves.splits.length, exhaustive: halves.exhaustive },
-    sd: { baseline: finite2(outcome2.sd[0]), candidate: finite2(outcome2.sd[1]) },
-    sem: { baseline: finite2(outcome2.sem[0]), candidate: finite2(outcome2.sem[1]) },
-    sDiff: finite2(outcome2.sDiff),
+    sd: { baseline: finite(outcome2.sd[0]), candidate: finite(outcome2.sd[1]) },
+    sem: { baseline: finite(outcome2.sem[0]), candidate: finite(outcome2.sem[1]) },
+    sDiff: finite(outcome2.sDiff),
     minDetectableDelta,
     // The tiny slack keeps 0.4·10 = 4.000000000000001 from rounding up to 5 samples.
     minDetectableSamples: minDetectableDelta === null ? null : Math.ceil(minDetectableDelta * samples - 1e-9),
@@ -38313,12 +38186,12 @@ function itemRows(items2, outcome2, accuracies, [baseline, candidate]) {
       domain: item.domain,
       x: [x1[i], x2[i]],
       n: [n1[i], n2[i]],
-      p: [finite2(p1[i]), finite2(p2[i])],
-      delta: finite2(deltas[i]),
+      p: [finite(p1[i]), finite(p2[i])],
+      delta: finite(deltas[i]),
       excluded: EXCLUSION_NAMES[outcome2.exclusion[i]] ?? null,
-      fisherP: finite2(outcome2.fisherP[i]),
-      q: finite2(outcome2.q[i]),
-      rci: finite2(outcome2.rci[i]),
+      fisherP: finite(outcome2.fisherP[i]),
+      q: finite(outcome2.q[i]),
+      rci: finite(outcome2.rci[i]),
       fisherBh: classOf(outcome2.exactClass[i], excluded),
       rciClass: classOf(outcome2.rciClass[i], excluded),
       greedy: [baseline.greedy[i] ?? null, candidate.greedy[i] ?? null]
@@ -38505,8 +38378,8 @@ function analyseChurnExact(input2) {
         (item, i) => ({
           id: item.id,
           domain: item.domain,
-          p: [finite2(baseline.p[i]), finite2(candidate.p[i])],
-          delta: finite2(deltas[i]),
+          p: [finite(baseline.p[i]), finite(candidate.p[i])],
+          delta: finite(deltas[i]),
           effect: effectName(classes[i], Number.isFinite(deltas[i]))
         })
       )
@@ -38977,7 +38850,7 @@ function slotOptions(config2, mode, sample) {
 function firstSamples(settings) {
   return settings.sampling === "adaptive" ? settings.samplesFirst : settings.samples;
 }
-function churnSamples(items2, config2) {
+function eachSample(items2, config2, visit2) {
   const settings = config2.churn;
   const optionsOf = /* @__PURE__ */ new Map();
   const shared = (mode, sample) => {
@@ -38986,7 +38859,6 @@ function churnSamples(items2, config2) {
     optionsOf.set(id, found);
     return found;
   };
-  const samples = [];
   const first = firstSamples(settings);
   for (const item of items2) {
     const prompt = {
@@ -38995,17 +38867,13 @@ function churnSamples(items2, config2) {
       format: answerSchema(item),
       promptSha256: churnPromptHash(item)
     };
-    const add = (mode, sample) => {
-      samples.push({ prompt, mode, sample, options: shared(mode, sample) });
-    };
     if (settings.estimator === "logprobs") {
-      add("exact", 0);
+      visit2(prompt, "exact", 0, shared("exact", 0));
       continue;
     }
-    for (let k = 0; k < first; k++) add("stochastic", k);
-    if (settings.greedy) add("greedy", 0);
+    for (let k = 0; k < first; k++) visit2(prompt, "stochastic", k, shared("stochastic", k));
+    if (settings.greedy) visit2(prompt, "greedy", 0, shared("greedy", 0));
   }
-  return samples;
 }
 function slotOf(s, model, top) {
   const { item, messages, format, promptSha256: promptSha2562 } = s.prompt;
@@ -39030,12 +38898,17 @@ function checkTopLogprobs(config2, items2) {
 function planChurn(items2, config2, model) {
   checkExactEstimator(config2, items2);
   const settings = unitSettings(config2);
-  const recorded = /* @__PURE__ */ new Map();
-  return churnSamples(items2, config2).map((sample) => {
-    const wanted = recorded.get(sample.options) ?? recordedOptions(sample.options);
-    recorded.set(sample.options, wanted);
-    return new ChurnUnit(sample, model, wanted, settings);
+  const series = /* @__PURE__ */ new Map();
+  const units2 = [];
+  eachSample(items2, config2, (prompt, mode, sample, options) => {
+    let shared = series.get(options);
+    if (!shared) {
+      shared = { model, mode, sample, options, recorded: recordedOptions(options), settings };
+      series.set(options, shared);
+    }
+    units2.push(new ChurnUnit(prompt, shared));
   });
+  return units2;
 }
 function churnUnit(slot, config2) {
   const { request, promptSha256: promptSha2562 } = slot.spec;
@@ -39045,34 +38918,43 @@ function churnUnit(slot, config2) {
     format: request.format,
     promptSha256: promptSha2562
   };
-  const sample = { prompt, mode: slot.mode, sample: slot.sample, options: request.options };
-  return new ChurnUnit(sample, slot.model, recordedOptions(request.options), unitSettings(config2));
+  return new ChurnUnit(prompt, {
+    model: slot.model,
+    mode: slot.mode,
+    sample: slot.sample,
+    options: request.options,
+    recorded: recordedOptions(request.options),
+    settings: unitSettings(config2)
+  });
 }
 function unitSettings(config2) {
   const { keepText, temperature, topLogprobs } = config2.churn;
   return { keepText, temperature, topLogprobs };
 }
 var ChurnUnit = class {
-  constructor(sample, model, options, settings) {
-    this.sample = sample;
-    this.model = model;
-    this.options = options;
-    this.settings = settings;
-    this.key = churnUnitKey(sample.prompt.item.id, sample.mode, sample.sample);
+  constructor(prompt, series) {
+    this.prompt = prompt;
+    this.series = series;
+    this.key = churnUnitKey(prompt.item.id, series.mode, series.sample);
   }
-  sample;
-  model;
-  options;
-  settings;
-  check = "churn";
-  expectedCalls = 1;
+  prompt;
+  series;
   key;
+  get check() {
+    return "churn";
+  }
+  get expectedCalls() {
+    return 1;
+  }
+  get model() {
+    return this.series.model;
+  }
   get expected() {
-    return { promptSha256: this.sample.prompt.promptSha256, options: this.options };
+    return { promptSha256: this.prompt.promptSha256, options: this.series.recorded };
   }
   matches(record2) {
-    return record2.kind === "call" && record2.prompt_sha256 === this.sample.prompt.promptSha256 && sameRecordedOptions(record2.options, this.options) && // Exact probabilities hold for one temperature; another one is asked again.
-    (this.sample.mode !== "exact" || record2.check === "churn" && record2.estimate_temperature === this.settings.temperature);
+    return record2.kind === "call" && record2.prompt_sha256 === this.prompt.promptSha256 && sameRecordedOptions(record2.options, this.series.recorded) && // Exact probabilities hold for one temperature; another one is asked again.
+    (this.series.mode !== "exact" || record2.check === "churn" && record2.estimate_temperature === this.series.settings.temperature);
   }
   isComplete(prior) {
     return prior.some(
@@ -39084,8 +38966,9 @@ var ChurnUnit = class {
   }
   async execute(ctx) {
     if (this.isComplete(ctx.prior)) return;
-    const { keepText, temperature, topLogprobs } = this.settings;
-    const slot = slotOf(this.sample, this.model, topLogprobs);
+    const { mode, sample, options, model, settings } = this.series;
+    const { keepText, temperature, topLogprobs } = settings;
+    const slot = slotOf({ prompt: this.prompt, mode, sample, options }, model, topLogprobs);
     const outcome2 = await ctx.call(slot.spec);
     await ctx.emit(
       slot.mode === "exact" ? scoreChurnExact(slot, outcome2, ctx.digest, keepText, temperature) : scoreChurnSample(slot, outcome2, ctx.digest, keepText)
@@ -39122,21 +39005,32 @@ var ChurnStages = class {
   }
   /** The samples the item's path now wants beyond those already planned, for every model. */
   nextStage(state) {
-    const path17 = this.outcomes.path(state.item.id, this.design);
-    if (path17.wanted <= state.planned) return [];
+    const path18 = this.outcomes.path(state.item.id, this.design);
+    if (path18.wanted <= state.planned) return [];
     const units2 = [];
     for (const model of this.models) {
-      for (let k = state.planned; k < path17.wanted; k++) {
+      for (let k = state.planned; k < path18.wanted; k++) {
         const slot = churnSlot(state.item, this.config, model, "stochastic", k);
         units2.push(churnUnit(slot, this.config));
       }
     }
-    state.planned = path17.wanted;
+    state.planned = path18.wanted;
     return units2;
   }
 };
 function modelOrder(baseline, candidate) {
   return candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
+}
+function adaptiveNotes(config2, units2) {
+  const churn = config2.churn;
+  if (churn.sampling !== "adaptive") return [];
+  const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);
+  const firstStage = units2.filter((u) => u.check === "churn" && u.model === config2.models.baseline);
+  const items2 = Math.round(firstStage.length / perItem);
+  const most = items2 * (churn.samplesMax + (churn.greedy ? 1 : 0));
+  return [
+    `churn: adaptive sampling: the counts above are the first stage (${churn.samplesFirst} samples per item); later stages follow the answers, up to ${most} calls per model (${items2} items \xD7 ${churn.samplesMax} samples${churn.greedy ? " + greedy" : ""})`
+  ];
 }
 
 // src/checks/churn/report/index.ts
@@ -39205,16 +39099,18 @@ function modelCells(label2, m, own2) {
 function modelRow(label2, m) {
   return modelCells(label2, m, [num(m.reliability), percent(m.greedyAccuracy)]);
 }
-function itemTable(rows2) {
+var showsRci = (section) => section.sampling === void 0;
+function itemTable(rows2, withRci) {
+  const rci = (cells2) => withRci ? cells2 : [];
   return table(
-    ["item", "domain", "p before", "p after", "\u0394p", "q (Fisher, BH)", "RCI", "greedy"],
+    ["item", "domain", "p before", "p after", "\u0394p", "q (Fisher, BH)", ...rci(["RCI"]), "greedy"],
     rows2.map((r) => [
       ...changeCells(r),
       r.q === null ? "\u2013" : r.q < 1e-3 ? r.q.toExponential(1) : num(r.q, 3),
-      num(r.rci, 2),
+      ...rci([num(r.rci, 2)]),
       `${greedyMark(r.greedy[0])}\u2192${greedyMark(r.greedy[1])}`
     ]),
-    ["l", "l", "r", "r", "r", "r", "r", "c"]
+    ["l", "l", "r", "r", "r", "r", ...withRci ? ["r"] : [], "c"]
   );
 }
 function changeCells(r) {
@@ -39279,17 +39175,17 @@ function sampledParts(section) {
         c.items,
         (r) => (section.method === "fisher-bh" ? r.fisherBh : r.rciClass) === "deteriorated"
       );
-      return worst.length > 0 ? itemTable(worst) : null;
+      return worst.length > 0 ? itemTable(worst, showsRci(section)) : null;
     },
     beforeDomains: (c) => methodBlocks(section, c, gateOf(c)),
     afterDomains: (c) => [
       ...domainTestLines(c),
-      ...c.detection ? [...detectionLines(c.detection, section.samples), ""] : [],
-      bandsBlock(c),
+      ...c.detection ? [...detectionLines(c.detection, section), ""] : [],
+      bandsBlock(c, showsRci(section)),
       "",
       ...greedyLines(c),
       "",
-      ...changedItemBlocks(c),
+      ...changedItemBlocks(c, showsRci(section)),
       `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
       ""
     ]
@@ -39303,7 +39199,7 @@ function methodBlocks(section, c, gate) {
     shareCell(m.analysable.deteriorated),
     expectedCell(m, "deteriorated"),
     percent(m.churnRate),
-    String(m.net),
+    num(m.net, 0),
     num(m.medianAbsDelta, 2),
     num(m.breadthRatio, 2),
     extra
@@ -39331,11 +39227,13 @@ function methodBlocks(section, c, gate) {
           c.fisherBh,
           percent(c.fisherBh.expected.falseFlagRate)
         ),
-        methodRow(
-          `A: RCI (\xB1${RCI_CRITICAL})${section.method === "rci" ? " \u2014 gate" : ""}`,
-          c.rci,
-          percent(c.rci.expected.falseFlagRate)
-        )
+        ...showsRci(section) ? [
+          methodRow(
+            `A: RCI (\xB1${RCI_CRITICAL})${section.method === "rci" ? " \u2014 gate" : ""}`,
+            c.rci,
+            percent(c.rci.expected.falseFlagRate)
+          )
+        ] : []
       ],
       ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r"]
     ),
@@ -39349,9 +39247,12 @@ function methodBlocks(section, c, gate) {
     ),
     "",
     `Raw Fisher p \u2264 ${c.fisherBh.alpha} before FDR control: ${c.fisherBh.rawP.improved} improved, ${c.fisherBh.rawP.deteriorated} deteriorated.`,
-    `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB1${RCI_CONSERVATIVE}: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`,
+    showsRci(section) ? rciLine(section, c) : "Method A (the Reliable Change Index) is not shown: it assumes the same K for every item, and adaptive sampling gives each item its own.",
     ""
   ];
+}
+function rciLine(section, c) {
+  return `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? "splits, all distinct ones" : "random splits"}), S_diff ${num(c.rci.sDiff)}, smallest detectable \u0394p ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? "\u2013"} of ${section.samples} samples; at \xB1${RCI_CONSERVATIVE}: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`;
 }
 function domainTestLines(c) {
   if (!c.domainTest) return [];
@@ -39360,7 +39261,8 @@ function domainTestLines(c) {
     ""
   ];
 }
-function bandsBlock(c) {
+function bandsBlock(c, withRci) {
+  const rci = (cells2) => withRci ? cells2 : [];
   return details(
     "Difficulty bands (baseline accuracy) with the no-change expectation",
     table(
@@ -39369,18 +39271,19 @@ function bandsBlock(c) {
         "items",
         "B improved (exp.)",
         "B deteriorated (exp.)",
-        "A improved (exp.)",
-        "A deteriorated (exp.)"
+        ...rci(["A improved (exp.)", "A deteriorated (exp.)"])
       ],
       c.bands.map((b) => [
         `${fixed(b.low)}\u2013${fixed(b.high)}`,
         String(b.items),
         `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
         `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
-        `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
-        `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`
+        ...rci([
+          `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
+          `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`
+        ])
       ]),
-      ["l", "r", "r", "r", "r", "r"]
+      ["l", "r", "r", "r", ...withRci ? ["r", "r"] : []]
     )
   );
 }
@@ -39400,15 +39303,18 @@ function greedyLines(c) {
   }
   return lines;
 }
-function changedItemBlocks(c) {
+function changedItemBlocks(c, withRci) {
   const changed = c.items.filter((r) => r.fisherBh !== "unchanged" && r.fisherBh !== "excluded");
-  const rciChanged = c.items.filter((r) => r.rciClass !== "unchanged" && r.rciClass !== "excluded");
+  const rciChanged = withRci ? c.items.filter((r) => r.rciClass !== "unchanged" && r.rciClass !== "excluded") : [];
   const blocks = [];
   if (changed.length > 0)
-    blocks.push(details(`Items changed by method B (${changed.length})`, itemTable(changed)), "");
+    blocks.push(
+      details(`Items changed by method B (${changed.length})`, itemTable(changed, withRci)),
+      ""
+    );
   if (rciChanged.length > 0)
     blocks.push(
-      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged)),
+      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged, withRci)),
       ""
     );
   return blocks;
@@ -39524,7 +39430,7 @@ function domainTable2(domains) {
       points(d.delta),
       String(d.improved),
       String(d.deteriorated),
-      String(d.net),
+      num(d.net, 0),
       ...tested ? [
         d.test ? pValueText(d.test.adjustedLoss) : "not tested",
         d.test?.detectable ? `\u2212${fixed(d.test.detectable * 100)} pts` : "\u2013"
@@ -39552,20 +39458,22 @@ function domainLossLines(c) {
   }
   return lines;
 }
-function detectionLines(d, samples) {
+function detectionLines(d, section) {
+  const atK = section.sampling === void 0 ? `K = ${section.samples}` : `K = ${section.samples} (samples-max)`;
   const pct5 = (x2) => `${fixed(x2 * 100, 0)} pts`;
   const item = (x2) => x2 === null ? "\u2013" : x2 >= 1 ? "not detectable (> 1)" : fixed(x2, 2);
+  const rci = showsRci(section) ? ` or ${item(d.itemRci)} (RCI, (${RCI_CRITICAL} + 0.84)\xB7S_diff)` : "";
   const rows2 = d.samplesFor.map((r) => [
     r.kind === "item" ? `one item moves by ${fixed(r.effect, 1)}` : `a domain of ${d.domainItems} items loses ${pct5(r.effect)}`,
     r.kind === "item" ? "Fisher + BH" : "domain test",
     String(r.samples)
   ]);
   return [
-    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at K = ${samples}:** one item by ${item(d.itemFisherBh)} (Fisher + BH) or ${item(d.itemRci)} (RCI, (${RCI_CRITICAL} + 0.84)\xB7S_diff); ${d.domain === null ? "no domain tested" : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at ${atK}:** one item by ${item(d.itemFisherBh)} (Fisher + BH)${rci}; ${d.domain === null ? "no domain tested" : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
     "",
     table(["to detect", "by", "K needed"], rows2, ["l", "l", "r"]),
     "",
-    "K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.samples, or add items to a domain, to see smaller changes."
+    `K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.${section.sampling === void 0 ? "samples" : "samples-max"}, or add items to a domain, to see smaller changes.`
   ];
 }
 
@@ -39594,24 +39502,6 @@ function layout(c) {
     deltaX: width - 8,
     scale: (HALF - 30) / max2
   };
-}
-function hatch() {
-  return element("defs", {}, [
-    element(
-      "pattern",
-      {
-        id: WORSE_HATCH,
-        patternUnits: "userSpaceOnUse",
-        width: 6,
-        height: 6,
-        patternTransform: "rotate(45)"
-      },
-      [
-        element("rect", { width: 6, height: 6, fill: WORSE.hex }),
-        element("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#ffffff", "stroke-width": 2 })
-      ]
-    )
-  ]);
 }
 function domainRow(d, i, l) {
   const y2 = TOP + i * ROW_HEIGHT;
@@ -39648,7 +39538,7 @@ function churnCharts(section) {
   const nothingChanged = c.domains.every((d) => d.improved === 0 && d.deteriorated === 0);
   const title = section.estimator === "logprobs" ? `Change of at least ${fixed(section.minEffect * 100)} points of p(correct) by domain (logprobs estimator)` : `Reliable change by domain (${section.method === "fisher-bh" ? "Fisher + BH" : "RCI"})`;
   const body = [
-    hatch(),
+    hatchPattern(WORSE_HATCH, WORSE.hex),
     text(l.width / 2, 20, title, { "text-anchor": "middle", "font-weight": "bold" }),
     text(l.axis - 10, TOP - 6, "\u2190 deteriorated (hatched)", { "text-anchor": "end" }),
     text(l.axis + 10, TOP - 6, "improved (solid) \u2192"),
@@ -39763,13 +39653,26 @@ var churnReport = {
   glanceChart: churnGlanceChart,
   glance: (section, { headline, config: config2 }) => glanceRows(section, headline, config2.churn.minEffect),
   headline: churnHeadline,
-  settings: (config2) => settingsRows(config2.churn)
+  settings: (config2) => settingsRows(config2.churn),
+  nightly: (section) => ({
+    churnAccuracy: finiteOrNull(field2(section, "baseline", "accuracy", "mean"))
+  })
 };
 
 // src/checks/churn/rules.ts
 init_format();
-var pct4 = (x2) => percent(x2, 2, { trim: true });
+var pct3 = (x2) => percent(x2, 2, { trim: true });
 var pts3 = (x2) => `${trimmed(x2 * 100)} points`;
+var DOMAIN_BASIS_FIXED = "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md";
+var DOMAIN_BASIS_ADAPTIVE = "one stratum per item and stage, Holm family-wise level; stages after a futility look were chosen knowing the split, so the level is measured by simulation: at or below nominal in docs/adaptive-sampling.md";
+function detectionTexts(section, samples, maxLoss) {
+  const d = section.comparison?.detection;
+  const item = section.method === "fisher-bh" ? d?.itemFisherBh ?? null : d?.itemRci ?? null;
+  const atK = section.sampling === void 0 ? `at K = ${samples}` : `at K = ${section.samples} (samples-max; adaptive sampling)`;
+  const itemText = item === null ? "not measured (no comparison)" : item >= 1 ? `no single item ${atK} (it would need |\u0394p| > 1); raise churn.samples` : `${atK} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
+  const domainText = d?.domain === null || d?.domain === void 0 ? "not measured (no tested domain)" : `${atK} a domain of ${d.domainItems} items losing ${pts3(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
+  return { itemText, domainText };
+}
 function churnRuleCards(section, ctx) {
   const settings = ctx.config.churn;
   const budget = churnBudget(checkFalseAlarmBudget(ctx.config));
@@ -39796,22 +39699,19 @@ function churnRuleCards(section, ctx) {
       })
     );
   } else {
-    const d = section.comparison?.detection;
     const method = section.method === "fisher-bh" ? "Fisher + BH" : "RCI";
-    const item = section.method === "fisher-bh" ? d?.itemFisherBh ?? null : d?.itemRci ?? null;
-    const itemText = item === null ? "not measured (no comparison)" : item >= 1 ? `no single item at K = ${settings.samples} (it would need |\u0394p| > 1); raise churn.samples` : `at K = ${settings.samples} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
-    const domainText = d?.domain === null || d?.domain === void 0 ? "not measured (no tested domain)" : `at K = ${settings.samples} a domain of ${d.domainItems} items losing ${pts3(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
+    const { itemText, domainText } = detectionTexts(section, settings.samples, maxLoss);
     cards.push(
       card("max-deteriorated", {
         tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,
         falseAlarmRate: budget.maxDeteriorated,
-        falseAlarmBasis: `design: the count must exceed the method's null calibration at its ${pct4(1 - budget.maxDeteriorated)} quantile (parametric bootstrap, ${settings.nullReplicates} replicates); measured by simulation in docs/gate-validity-churn.md`,
+        falseAlarmBasis: `design: the count must exceed the method's null calibration at its ${pct3(1 - budget.maxDeteriorated)} quantile (parametric bootstrap, ${settings.nullReplicates} replicates); measured by simulation in docs/gate-validity-churn.md`,
         detects: itemText
       }),
       card("domain-loss", {
         tests: "a domain's net loss: exact permutation test on its items' paired counts, Holm over domains",
         falseAlarmRate: budget.domainLoss,
-        falseAlarmBasis: "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md",
+        falseAlarmBasis: section.sampling === void 0 ? DOMAIN_BASIS_FIXED : DOMAIN_BASIS_ADAPTIVE,
         detects: domainText
       })
     );
@@ -39824,13 +39724,13 @@ function churnRuleCards(section, ctx) {
       detects: "an overall loss whose 95% interval excludes 0"
     }),
     card("timeouts", {
-      tests: `more than ${pct4(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
+      tests: `more than ${pct3(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
       falseAlarmRate: 0,
       falseAlarmBasis: "inconclusive, not a test of change: not counted against the budget",
       detects: "an incomplete measurement"
     }),
     card("invalid-answers", {
-      tests: `more than ${pct4(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
+      tests: `more than ${pct3(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
       falseAlarmRate: 0,
       falseAlarmBasis: "inconclusive, not a test of change: not counted against the budget",
       detects: "an incomplete measurement"
@@ -39840,16 +39740,16 @@ function churnRuleCards(section, ctx) {
 }
 
 // src/checks/churn/sectionSchema.ts
-var finite3 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
 var count2 = external_exports.number().int().min(0);
 var adaptiveSamplingSchema = external_exports.object({
   mode: external_exports.literal("adaptive"),
   samplesFirst: count2,
   samplesStep: count2,
   samplesMax: count2,
-  settledShare: finite3,
-  futility: external_exports.object({ p: finite3, from: count2 }).nullable(),
-  requests: external_exports.object({ used: count2, fixed: count2, saved: external_exports.number().int(), savedShare: finite3.nullable() }).describe("Stochastic requests of both models: used, at a fixed K = samplesMax, saved."),
+  settledShare: finite2,
+  futility: external_exports.object({ p: finite2, from: count2 }).nullable(),
+  requests: external_exports.object({ used: count2, fixed: count2, saved: external_exports.number().int(), savedShare: finite2.nullable() }).describe("Stochastic requests of both models: used, at a fixed K = samplesMax, saved."),
   stopped: external_exports.array(
     external_exports.object({
       samples: count2,
@@ -39865,7 +39765,55 @@ var churnSectionSchema = sectionSchema("churn", {
   sampling: adaptiveSamplingSchema.optional()
 });
 
+// src/checks/starter.ts
+import { readFileSync as readFileSync5 } from "node:fs";
+import path6 from "node:path";
+
+// src/packageRoot.ts
+import { existsSync as existsSync3, readFileSync as readFileSync4 } from "node:fs";
+import path5 from "node:path";
+import { fileURLToPath } from "node:url";
+function packageRoot() {
+  let dir = path5.dirname(fileURLToPath(import.meta.url));
+  for (; ; ) {
+    const manifest = path5.join(dir, "package.json");
+    if (existsSync3(manifest)) {
+      try {
+        const { name } = JSON.parse(readFileSync4(manifest, "utf8"));
+        if (name === "model-gate") return dir;
+      } catch {
+      }
+    }
+    const parent = path5.dirname(dir);
+    if (parent === dir) throw new Error("cannot find the model-gate package folder");
+    dir = parent;
+  }
+}
+function scenarioPath(nameOrFile) {
+  if (/^[a-z][a-z0-9-]*$/.test(nameOrFile)) {
+    return path5.join(packageRoot(), "fixtures", "simulator", `${nameOrFile}.yml`);
+  }
+  return path5.resolve(nameOrFile);
+}
+
+// src/checks/starter.ts
+function starterFile(file2, header, ...parts) {
+  const text3 = readFileSync5(path6.join(packageRoot(), ...parts), "utf8");
+  return {
+    file: file2,
+    text: `${header.map((line) => `# ${line}
+`).join("")}${withoutLeadingComments(text3)}`
+  };
+}
+function withoutLeadingComments(text3) {
+  const lines = text3.split("\n");
+  let start = 0;
+  while (start < lines.length && /^\s*(#.*)?$/.test(lines[start] ?? "")) start++;
+  return lines.slice(start).join("\n");
+}
+
 // src/checks/churn/index.ts
+var STARTER_ITEMS = "items/items.yml";
 var churnCheck = {
   name: "churn",
   settingsSchema: churnSettingsSchema,
@@ -39914,8 +39862,51 @@ var churnCheck = {
   promptHashes: () => ({
     [`churn (${PROMPT_VERSION2}, system prompt)`]: createHash6("sha256").update(CHURN_SYSTEM_PROMPT).digest("hex")
   }),
+  planNotes: adaptiveNotes,
+  starter: () => ({
+    config: [`items: ${STARTER_ITEMS}`, "samples: 10"],
+    files: [
+      starterFile(
+        STARTER_ITEMS,
+        [
+          "Starter items (model-gate's built-in set): replace them with your own.",
+          "Format: docs/items.md in the model-gate package."
+        ],
+        "fixtures",
+        "items",
+        "general.yml"
+      )
+    ]
+  }),
   report: churnReport
 };
+
+// src/checks/personas/settings.ts
+var SAMPLES_DEFAULT = 4;
+var personasSettingsSchema = external_exports.object({
+  catalogue: external_exports.string().min(1).default("fixtures/personas/catalogue.yml"),
+  temperature: external_exports.number().min(0).max(2).default(0.3),
+  seed: external_exports.number().int().min(0).default(7),
+  /**
+   * Answers per assistant and probe (seeds seed, seed + 1, …). One answer per probe leaves
+   * 8 per assistant, too few for a test to tell a merged pair from noise; see
+   * docs/gate-validity-personas.md for the power at each value.
+   */
+  samples: external_exports.number().int().min(1).max(50).default(SAMPLES_DEFAULT),
+  maxTokens: external_exports.number().int().min(16).default(320),
+  think: external_exports.boolean().default(false),
+  vectors: external_exports.enum(["tfidf", "embed"]).default("tfidf"),
+  embedModel: external_exports.string().min(1).optional(),
+  permutations: external_exports.number().int().min(100).default(1e3),
+  gate: external_exports.object({
+    minRecognition: external_exports.number().min(0).max(1).default(0.5),
+    /** Smallest rise of a pair's crossing share (answers taken for the other) that fails. */
+    minCrossingRise: external_exports.number().min(0).max(1).default(0.15),
+    maxAccuracyDrop: external_exports.number().min(0).max(1).default(0.15),
+    maxTimeoutShare: external_exports.number().min(0).max(1).default(0.05),
+    maxInvalidShare: external_exports.number().min(0).max(1).default(0.1)
+  }).strict().prefault({})
+}).strict();
 
 // src/stats/text/stopWords.ts
 var ENGLISH = `
@@ -40319,6 +40310,16 @@ function shares(assistantName, baseline, candidate) {
     after
   };
 }
+function recognitionCounts(assistant, share3, baselineCounts, candidateCounts) {
+  return {
+    assistant,
+    ...share3,
+    baselineGated: shareOf(baselineCounts),
+    candidateGated: shareOf(candidateCounts),
+    baselineCounts,
+    candidateCounts
+  };
+}
 function recognitionFromSwaps(assistants, baseline, candidate, levels, swap) {
   return assistants.map((assistant) => {
     const { before, after, ...share3 } = shares(assistant.name, baseline, candidate);
@@ -40326,12 +40327,7 @@ function recognitionFromSwaps(assistants, baseline, candidate, levels, swap) {
     const baselineCounts = test ? { recognised: test.baseline.hits, answers: test.baseline.answers } : countsOf2(before);
     const candidateCounts = test ? { recognised: test.candidate.hits, answers: test.candidate.answers } : countsOf2(after);
     return {
-      assistant: assistant.name,
-      ...share3,
-      baselineGated: shareOf(baselineCounts),
-      candidateGated: shareOf(candidateCounts),
-      baselineCounts,
-      candidateCounts,
+      ...recognitionCounts(assistant.name, share3, baselineCounts, candidateCounts),
       p: test?.p ?? null,
       adjusted: test?.adjusted ?? null,
       dropped: test ? recognitionDropped(test.baseline, test.candidate, test.adjusted, levels) : false,
@@ -40352,12 +40348,7 @@ function recognitionBonferroni(assistants, baseline, candidate, levels) {
       answers: c.answers
     });
     return {
-      assistant: assistant.name,
-      ...share3,
-      baselineGated: shareOf(baselineCounts),
-      candidateGated: shareOf(candidateCounts),
-      baselineCounts,
-      candidateCounts,
+      ...recognitionCounts(assistant.name, share3, baselineCounts, candidateCounts),
       p,
       adjusted,
       dropped: adjusted !== null && recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
@@ -41204,7 +41195,7 @@ function jointRows(catalogue, baselineAnswers, candidateAnswers, baseline, candi
 // src/checks/personas/catalogue.ts
 var import_yaml5 = __toESM(require_dist(), 1);
 import { createHash as createHash8 } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 var NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u;
 var TOP_LEVEL = ["language", "stop-words", "assistants", "probes"];
 var ASSISTANT_KEYS = ["prompt", "paraphrase-of", "inverse-of"];
@@ -41215,7 +41206,7 @@ var CONTROL_KEYS = {
 async function readCatalogue(absolutePath, shownAs) {
   let bytes;
   try {
-    bytes = await readFile2(absolutePath);
+    bytes = await readFile(absolutePath);
   } catch {
     throw new InputError(`${shownAs}: persona catalogue not found`, [
       "set personas.catalogue in model-gate.yml to a YAML file with language, assistants and probes"
@@ -41806,12 +41797,15 @@ function personasRules(section, settings, budget) {
 }
 function detectableEffects(section, levels, samples) {
   const probes = section.catalogue.probes.length;
-  const baseline = section.models[0] ?? null;
-  const n = probes * samples;
-  return {
-    recognition: recognitionDetects(section, baseline, levels, n, probes, samples),
-    merge: mergeDetects(section, baseline, levels, n, probes, samples)
+  const run = {
+    section,
+    baseline: section.models[0] ?? null,
+    levels,
+    n: probes * samples,
+    probes,
+    samples
   };
+  return { recognition: recognitionDetects(run), merge: mergeDetects(run) };
 }
 function settingsText(probes, samples) {
   return `at ${probes} probes \xD7 ${plural2(samples, "sample")}`;
@@ -41833,7 +41827,8 @@ function typicalCrossing(section, baseline) {
   });
   return shares2.length > 0 ? quantile(shares2, 0.5) : null;
 }
-function recognitionDetects(section, baseline, levels, n, probes, samples) {
+function recognitionDetects(run) {
+  const { section, baseline, levels, n, probes, samples } = run;
   const p0 = baseline ? typicalRecognition(section, baseline) : null;
   if (p0 === null || levels.recognitionTests === 0) return "no baseline recognition measured";
   const alpha = levels.recognitionAlpha / levels.recognitionTests;
@@ -41844,7 +41839,8 @@ function recognitionDetects(section, baseline, levels, n, probes, samples) {
   }
   return `${lead} is caught (${percent(TARGET_POWER, 0)} of runs) when the candidate recognises it in \u2264 ${percent(p1, 0)}`;
 }
-function mergeDetects(section, baseline, levels, n, probes, samples) {
+function mergeDetects(run) {
+  const { section, baseline, levels, n, probes, samples } = run;
   const p0 = baseline ? typicalCrossing(section, baseline) : null;
   if (p0 === null || levels.pairTests === 0) return "no baseline crossing measured";
   const alpha = levels.mergeAlpha / levels.pairTests;
@@ -42218,10 +42214,17 @@ var personasReport = {
   settings: (config2) => [
     ["personas seed", String(config2.personas.seed)],
     ["personas vectors", config2.personas.vectors]
-  ]
+  ],
+  // Single-model: the baseline is the model.
+  nightly: (section) => {
+    const models = field2(section, "models");
+    const model = Array.isArray(models) ? models.find((m) => field2(m, "role") === "baseline") : void 0;
+    return { personaAccuracy: finiteOrNull(field2(model, "accuracy")) };
+  }
 };
 
 // src/checks/personas/index.ts
+var STARTER_CATALOGUE = "personas/catalogue.yml";
 var personasCheck = {
   name: "personas",
   settingsSchema: personasSettingsSchema,
@@ -42244,6 +42247,21 @@ var personasCheck = {
   gate: (section, ctx, previous) => gatePersonas(section, ctx.config.personas.gate, checkFalseAlarmBudget(ctx.config), previous),
   rules: (section, ctx) => personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
   maxTimeoutShare: (config2) => config2.personas.gate.maxTimeoutShare,
+  starter: () => ({
+    config: [`catalogue: ${STARTER_CATALOGUE}`],
+    files: [
+      starterFile(
+        STARTER_CATALOGUE,
+        [
+          "Starter persona catalogue: declare your own assistants and probes.",
+          "Format: docs/personas-catalogue.md in the model-gate package."
+        ],
+        "fixtures",
+        "personas",
+        "catalogue.yml"
+      )
+    ]
+  }),
   report: personasReport
 };
 
@@ -42263,6 +42281,10 @@ function eraseCheck(check2) {
     maxTimeoutShare: (config2) => check2.maxTimeoutShare(config2),
     promptHashes: (config2) => check2.promptHashes?.(config2) ?? {},
     staleReason: check2.staleReason ?? null,
+    isControl: (model) => check2.isControl?.(model) ?? false,
+    planNotes: (config2, units2) => check2.planNotes?.(config2, units2) ?? [],
+    previousReport: check2.previousReport ?? null,
+    starter: () => check2.starter?.() ?? null,
     sectionSchema: check2.sectionSchema,
     report: {
       section: (section) => report.section(section),
@@ -42270,7 +42292,8 @@ function eraseCheck(check2) {
       glanceChart: (section, config2) => report.glanceChart?.(section, config2) ?? null,
       glance: (section, context) => report.glance?.(section, context) ?? [],
       headline: (section) => report.headline?.(section) ?? {},
-      settings: (config2) => report.settings?.(config2) ?? []
+      settings: (config2) => report.settings?.(config2) ?? [],
+      nightly: (section) => report.nightly?.(section) ?? {}
     }
   };
 }
@@ -42279,10 +42302,16 @@ var BUILT_IN = {
   dragon: dragonCheck,
   personas: personasCheck
 };
-var CHECKS = CHECK_NAMES.map((name) => eraseCheck(BUILT_IN[name]));
+var BUILT_IN_CHECK_NAMES = Object.keys(BUILT_IN);
+var CHECKS = BUILT_IN_CHECK_NAMES.map((name) => {
+  const check2 = BUILT_IN[name];
+  if (check2.name !== name) throw new Error(`the check ${check2.name} is listed as ${name}`);
+  registerCheckSettings(name, check2.settingsSchema, true);
+  return eraseCheck(check2);
+});
 function sectionSchemas() {
   const shape = Object.fromEntries(
-    CHECK_NAMES.map((name) => [name, BUILT_IN[name].sectionSchema.optional()])
+    BUILT_IN_CHECK_NAMES.map((name) => [name, BUILT_IN[name].sectionSchema.optional()])
   );
   return shape;
 }
@@ -42294,12 +42323,442 @@ function checkNamed(name) {
   if (!check2) throw new Error(`no check is registered under the name ${name}`);
   return check2;
 }
+function sectionOf(sections, name) {
+  return sections[name];
+}
+
+// src/config/overrides.ts
+var text2 = (raw) => raw.trim();
+var integer2 = (raw) => /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
+var decimal = (raw) => /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
+var list2 = (raw) => raw.split(/[\n,]/).map((s) => s.trim()).filter((s) => s.length > 0);
+var OVERRIDABLE = {
+  baseline: { path: ["models", "baseline"], parse: text2 },
+  candidate: { path: ["models", "candidate"], parse: text2 },
+  checks: { path: ["checks"], parse: list2 },
+  provider: { path: ["provider", "kind"], parse: text2 },
+  "ollama-host": { path: ["provider", "host"], parse: text2 },
+  samples: { path: ["churn", "samples"], parse: integer2 },
+  concurrency: { path: ["runner", "concurrency"], parse: integer2 },
+  timeout: { path: ["runner", "timeoutS"], parse: decimal },
+  "fail-on": { path: ["failOn"], parse: text2 },
+  "output-dir": { path: ["output", "dir"], parse: text2 },
+  log: { path: ["output", "log"], parse: text2 }
+};
+function toOverrides(given, describe4) {
+  const overrides = [];
+  for (const name of Object.keys(OVERRIDABLE)) {
+    const raw = given[name];
+    if (raw === void 0 || raw.trim() === "") continue;
+    const { path: path18, parse: parse3 } = OVERRIDABLE[name];
+    overrides.push({ path: path18, value: parse3(raw, describe4(name)), source: describe4(name) });
+  }
+  return overrides;
+}
+function isShard({ index: index2, count: count5 }) {
+  return Number.isInteger(index2) && Number.isInteger(count5) && index2 >= 1 && index2 <= count5;
+}
+function parseShard(raw, source) {
+  if (raw === void 0 || raw.trim() === "") return null;
+  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw.trim());
+  const index2 = match ? Number(match[1]) : Number.NaN;
+  const count5 = match ? Number(match[2]) : Number.NaN;
+  if (!match || !isShard({ index: index2, count: count5 })) {
+    throw new InputError(
+      `${source}: expected a shard "i/n" with 1 \u2264 i \u2264 n (e.g. "2/4"), got ${JSON.stringify(raw)}`
+    );
+  }
+  return { index: index2, count: count5 };
+}
+
+// src/pipeline/analyse.ts
+import path10 from "node:path";
+
+// src/checks/nightly.ts
+init_format();
+var finite3 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var estimate2 = external_exports.object({ value: finite3, low: finite3, high: finite3 }).strict();
+var nightlyValuesSchema = external_exports.object({
+  /** Dragon: ECE with its 95% cluster-bootstrap interval over games. */
+  ece: estimate2.nullable(),
+  brier: finite3.nullable(),
+  /** Dragon: share of moves into a wall the model had already been told about. */
+  knownWallRate: finite3.nullable(),
+  personaAccuracy: finite3.nullable(),
+  /** Churn: mean accuracy over items, when churn ran. */
+  churnAccuracy: finite3.nullable()
+});
+var EMPTY_NIGHTLY = {
+  ece: null,
+  brier: null,
+  knownWallRate: null,
+  personaAccuracy: null,
+  churnAccuracy: null
+};
+var NIGHTLY_COLUMNS = [
+  {
+    header: "ECE [95% CI]",
+    cell: ({ ece }) => ece ? `${num(ece.value)} ${interval(ece.low, ece.high)}` : "\u2013"
+  },
+  { header: "Brier", cell: (v) => num(v.brier) },
+  { header: "known-wall", cell: (v) => percent(v.knownWallRate) },
+  { header: "personas", cell: (v) => percent(v.personaAccuracy) },
+  { header: "churn", cell: (v) => percent(v.churnAccuracy) }
+];
+
+// src/history/entry.ts
+var HISTORY_VERSION = 1;
+var historyEntrySchema = external_exports.object({
+  v: external_exports.literal(HISTORY_VERSION),
+  /** When the night's report was built (ISO 8601, UTC). */
+  date: external_exports.iso.datetime(),
+  /** Commit the workflow ran on (GITHUB_SHA), null outside CI. */
+  commit: external_exports.string().nullable(),
+  model: external_exports.string().min(1),
+  digest: external_exports.string().nullable(),
+  verdict: external_exports.enum(VERDICT_STATUSES),
+  /** The checks' numbers (checks/nightly.ts), filled by each check from its section. */
+  ...nightlyValuesSchema.shape
+}).strict();
+
+// src/report/historyEntry.ts
+function entryFromReport(report, commit) {
+  const model = report.run.models.baseline;
+  if (!model || report.run.models.candidate) return null;
+  const entry = {
+    v: HISTORY_VERSION,
+    date: report.createdAt,
+    commit,
+    model: model.model,
+    digest: model.digest,
+    verdict: report.verdict.status,
+    ...EMPTY_NIGHTLY
+  };
+  for (const check2 of allChecks()) {
+    Object.assign(entry, check2.report.nightly(sectionOf(report.checks, check2.name)));
+  }
+  return entry;
+}
+
+// src/history/file.ts
+import { existsSync as existsSync4 } from "node:fs";
+import { appendFile, mkdir, readFile as readFile2 } from "node:fs/promises";
+import path7 from "node:path";
+init_format();
+function parseHistory(text3, file2) {
+  const entries = [];
+  const lines = text3.split("\n");
+  for (const [index2, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const where = `${file2} line ${index2 + 1}`;
+    let json2;
+    try {
+      json2 = JSON.parse(line);
+    } catch {
+      throw new InputError(`${where}: not JSON; expected one night of a model-gate history`, [
+        "each line is a JSON object written by a nightly run; remove or repair the damaged line"
+      ]);
+    }
+    const parsed = historyEntrySchema.safeParse(json2);
+    if (!parsed.success) {
+      throw new InputError(
+        `${where}: not a model-gate history line`,
+        parsed.error.issues.slice(0, 5).map((issue2) => `${issue2.path.join(".") || "(line)"}: ${issue2.message}`)
+      );
+    }
+    entries.push(parsed.data);
+  }
+  return entries;
+}
+async function readHistory(file2) {
+  if (!existsSync4(file2)) return [];
+  let text3;
+  try {
+    text3 = await readFile2(file2, "utf8");
+  } catch (error62) {
+    const reason = errorMessage(error62);
+    throw new InputError(`cannot read the history ${file2}: ${reason}`);
+  }
+  return parseHistory(text3, file2);
+}
+async function appendHistory(file2, entry) {
+  await mkdir(path7.dirname(file2), { recursive: true });
+  await appendFile(file2, `${JSON.stringify(entry)}
+`);
+}
+
+// src/history/drift.ts
+var MIN_NIGHT_SD = 2e-3;
+var DETECTION_POWER2 = 0.8;
+function weightedSlope(values, sds) {
+  const n = values.length;
+  if (n < 2 || sds.length !== n) throw new RangeError("a slope needs two nights or more");
+  let sw = 0;
+  let swx = 0;
+  let swy = 0;
+  for (let i = 0; i < n; i++) {
+    const w = 1 / sds[i] ** 2;
+    sw += w;
+    swx += w * i;
+    swy += w * values[i];
+  }
+  const mx = swx / sw;
+  const my = swy / sw;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const w = 1 / sds[i] ** 2;
+    sxx += w * (i - mx) ** 2;
+    sxy += w * (i - mx) * (values[i] - my);
+  }
+  return { slope: sxy / sxx, se: Math.sqrt(1 / sxx) };
+}
+function nightSd(night) {
+  const width = night.high - night.low;
+  const sd = Number.isFinite(width) ? width / (2 * normalQuantile(0.975)) : 0;
+  return Math.max(sd, MIN_NIGHT_SD);
+}
+function driftFires(values, sds, s) {
+  const fit = weightedSlope(values, sds);
+  const zCritical = normalQuantile(1 - s.alpha);
+  return fit.slope / fit.se > zCritical && fit.slope * (values.length - 1) > s.maxRise;
+}
+function gaussian(rng) {
+  const u = 1 - rng.next();
+  const v = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+function detectionRate(sds, rise, s) {
+  const rng = createRng(s.seed);
+  const n = sds.length;
+  const values = new Array(n);
+  let hits = 0;
+  for (let r = 0; r < s.replicates; r++) {
+    for (let i = 0; i < n; i++) {
+      values[i] = rise * i / (n - 1) + sds[i] * gaussian(rng);
+    }
+    if (driftFires(values, sds, s)) hits++;
+  }
+  return hits / s.replicates;
+}
+function smallestDetectedRise2(sds, s) {
+  if (detectionRate(sds, 1, s) < DETECTION_POWER2) return null;
+  let low = 0;
+  let high = 1;
+  while (high - low > 1e-3) {
+    const mid2 = (low + high) / 2;
+    if (detectionRate(sds, mid2, s) >= DETECTION_POWER2) high = mid2;
+    else low = mid2;
+  }
+  return high;
+}
+function analyseDrift(nights, settings = DRIFT_DEFAULTS) {
+  const measured = nights.filter((n) => n !== null);
+  const zCritical = normalQuantile(1 - settings.alpha);
+  const base = {
+    available: measured.length,
+    window: 0,
+    required: settings.nights,
+    slope: null,
+    slopeSe: null,
+    z: null,
+    rise: null,
+    maxRise: settings.maxRise,
+    alpha: settings.alpha,
+    zCritical,
+    fired: false,
+    falseAlarmRate: null,
+    smallestDetectedRise: null,
+    replicates: settings.replicates
+  };
+  if (measured.length < settings.nights) return base;
+  const window2 = measured.slice(-settings.nights);
+  const values = window2.map((n) => n.value);
+  const sds = window2.map(nightSd);
+  const fit = weightedSlope(values, sds);
+  return {
+    ...base,
+    window: window2.length,
+    slope: fit.slope,
+    slopeSe: fit.se,
+    z: fit.slope / fit.se,
+    rise: fit.slope * (window2.length - 1),
+    fired: driftFires(values, sds, settings),
+    falseAlarmRate: detectionRate(sds, 0, settings),
+    smallestDetectedRise: smallestDetectedRise2(sds, settings)
+  };
+}
+
+// src/history/section.ts
+init_format();
+function historySection(input2) {
+  const { tonight, settings } = input2;
+  const prior = input2.appended ? input2.prior : withoutTonight(input2.prior, tonight);
+  const all = [...prior, tonight];
+  const ours = all.filter((e) => e.model === tonight.model);
+  const nights = ours.map((entry, i) => {
+    const before = ours[i - 1];
+    return {
+      ...entry,
+      rePulled: before !== void 0 && before.digest !== null && entry.digest !== before.digest
+    };
+  });
+  const drift = analyseDrift(
+    ours.map((e) => e.ece),
+    {
+      ...DRIFT_DEFAULTS,
+      nights: settings.driftNights,
+      maxRise: settings.maxEceRise,
+      alpha: settings.alpha
+    }
+  );
+  const section = {
+    file: input2.file,
+    model: tonight.model,
+    nights: nights.slice(-settings.show),
+    total: ours.length,
+    otherModels: all.length - ours.length,
+    drift,
+    appended: input2.appended
+  };
+  if (!tonight.ece) return { section, findings: [], rules: [] };
+  return { section, findings: [driftFinding(drift)], rules: [driftRule(drift)] };
+}
+function driftRule(d) {
+  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (\u03B1 ${d.alpha}) and a rise above ${signed(d.maxRise)}`;
+  if (d.falseAlarmRate === null) {
+    return {
+      check: "dragon",
+      rule: "ece-drift",
+      tests,
+      falseAlarmRate: 0,
+      falseAlarmBasis: `not tested yet: ${d.available} of ${d.required} nights in the history`,
+      detects: "\u2013",
+      outcome: "not-evaluated"
+    };
+  }
+  return {
+    check: "dragon",
+    rule: "ece-drift",
+    tests,
+    falseAlarmRate: d.falseAlarmRate,
+    falseAlarmBasis: `simulated: ${d.replicates} windows of ${d.window} nights without change, each night's noise from its interval`,
+    detects: d.smallestDetectedRise === null ? "no rise below 1" : `a rise of ECE by ${signed(d.smallestDetectedRise)} across ${d.window} nights`,
+    outcome: d.fired ? "fail" : "pass"
+  };
+}
+function withoutTonight(prior, tonight) {
+  const last = prior.findLastIndex((e) => e.model === tonight.model);
+  const same = (a, b) => a.digest === b.digest && a.ece?.value === b.ece?.value && a.brier === b.brier && a.personaAccuracy === b.personaAccuracy && a.churnAccuracy === b.churnAccuracy;
+  const entry = prior[last];
+  return entry && same(entry, tonight) ? prior.filter((_, i) => i !== last) : [...prior];
+}
+function driftFinding(d) {
+  if (d.window === 0 || d.slope === null || d.z === null || d.rise === null) {
+    return {
+      check: "dragon",
+      rule: "ece-drift",
+      severity: "info",
+      message: `ECE trend: ${d.available} of the ${d.required} nights the drift rule needs are in the history; no trend tested yet.`,
+      values: { nights: d.available, required: d.required }
+    };
+  }
+  const rates = d.falseAlarmRate === null ? "" : ` False-alarm rate with these nights' noise: ${d.falseAlarmRate === 0 ? `below ${percent(1 / d.replicates)}` : percent(d.falseAlarmRate)} per night (${d.replicates} simulated windows without change); smallest rise detected ${Math.round(DETECTION_POWER2 * 100)}% of the time: ${d.smallestDetectedRise === null ? "none below 1" : signed(d.smallestDetectedRise)}.`;
+  const trend = `ECE over the last ${d.window} nights: ${signed(d.slope)} per night, ${signed(d.rise)} across the window (z = ${num(d.z, 2)}; fails above z ${num(d.zCritical, 2)} and a rise of ${signed(d.maxRise)})`;
+  return {
+    check: "dragon",
+    rule: "ece-drift",
+    severity: d.fired ? "fail" : "info",
+    message: `${d.fired ? "Calibration is drifting" : "No calibration drift"}: ${trend}.${rates}`,
+    values: {
+      nights: d.window,
+      slope: d.slope,
+      rise: d.rise,
+      z: d.z,
+      maxRise: d.maxRise,
+      alpha: d.alpha,
+      falseAlarmRate: d.falseAlarmRate,
+      smallestDetectedRise: d.smallestDetectedRise
+    }
+  };
+}
+
+// src/operations/findings.ts
+var pct4 = (v) => `${Math.round(v * 100)}%`;
+function operationsFindings(ops, checks, contentionShare) {
+  const one = [];
+  for (const s of ops.series) {
+    const left = s.foreign.filter((m) => !s.unloaded.includes(m));
+    const freed = s.foreign.filter((m) => s.unloaded.includes(m));
+    if (left.length > 0) {
+      one.push({
+        rule: "other-models-loaded",
+        severity: "warn",
+        message: `${left.join(", ")} ${left.length === 1 ? "was" : "were"} loaded on the server during the series of ${s.model}: ${left.length === 1 ? "it shares" : "they share"} memory and compute with it (runner.unload-others: true frees them first).`,
+        values: { model: s.model, loaded: left.join(", ") }
+      });
+    }
+    if (freed.length > 0) {
+      one.push({
+        rule: "other-models-loaded",
+        severity: "info",
+        message: `${freed.join(", ")} ${freed.length === 1 ? "was" : "were"} loaded on the server and unloaded before the series of ${s.model}.`,
+        values: { model: s.model, unloaded: freed.join(", ") }
+      });
+    }
+  }
+  for (const g2 of ops.gpu.series) {
+    if (g2.contendedSamples === 0) continue;
+    const perturbed = g2.contendedShare > contentionShare;
+    one.push({
+      rule: "gpu-contention",
+      severity: perturbed ? "inconclusive" : "warn",
+      message: `Another compute process was on the GPU during the series of ${g2.model} (${g2.foreign.join(", ")}) in ${g2.contendedSamples} of ${g2.samples} samples (${pct4(g2.contendedShare)}, limit ${pct4(contentionShare)})${perturbed ? ": the series is perturbed" : ""}.`,
+      values: {
+        model: g2.model,
+        contendedSamples: g2.contendedSamples,
+        samples: g2.samples,
+        share: g2.contendedShare,
+        limit: contentionShare
+      }
+    });
+  }
+  return checks.flatMap((check2) => one.map((f) => ({ check: check2, ...f })));
+}
+
+// src/version.ts
+var TOOL_VERSION = "0.1.0";
+var TOOL_NAME = "model-gate";
+
+// src/checks/headline.ts
+var share = external_exports.number().min(0).max(1);
+var headlineSchema = external_exports.object({
+  /** Churn: (reliably improved + reliably deteriorated) / items, by the gate's method. */
+  churnRate: share.nullable(),
+  /** Churn: items reliably worse on the candidate, by the gate's method. */
+  deteriorated: external_exports.number().int().min(0).nullable(),
+  /** Churn: domains whose net reliable change opposes the aggregate Δ. */
+  reversals: external_exports.array(external_exports.string()),
+  /** Dragon: expected calibration error of each model. */
+  eceBaseline: share.nullable(),
+  eceCandidate: share.nullable(),
+  /** Personas: attribution accuracy of the candidate (of the baseline in single-model mode). */
+  personaAccuracy: share.nullable()
+});
+var EMPTY_HEADLINE = {
+  churnRate: null,
+  deteriorated: null,
+  reversals: [],
+  eceBaseline: null,
+  eceCandidate: null,
+  personaAccuracy: null
+};
 
 // src/report/headline.ts
 function extractHeadline(checks) {
   const headline = { ...EMPTY_HEADLINE };
   for (const check2 of allChecks()) {
-    Object.assign(headline, check2.report.headline(checks[check2.name]));
+    Object.assign(headline, check2.report.headline(sectionOf(checks, check2.name)));
   }
   return headline;
 }
@@ -42309,16 +42768,17 @@ var REPORT_SCHEMA = "model-gate.report/1";
 function ownedBy(schema) {
   return schema;
 }
+var checkNameSchema = ownedBy(external_exports.enum(BUILT_IN_CHECK_NAMES));
 var finite4 = external_exports.number().refine(Number.isFinite, "expected a finite number");
 var findingSchema = external_exports.object({
-  check: external_exports.enum(CHECK_NAMES),
+  check: checkNameSchema,
   rule: external_exports.string().min(1).describe('Stable rule id, e.g. "max-deteriorated".'),
   severity: external_exports.enum(SEVERITIES),
   message: external_exports.string().describe("The rule evaluated, as a sentence."),
   values: external_exports.record(external_exports.string(), external_exports.union([finite4, external_exports.string(), external_exports.boolean(), external_exports.null()])).optional().describe("The numbers behind the sentence.")
 }).describe("One gate rule evaluated.");
 var ruleSchema = external_exports.object({
-  check: external_exports.enum(CHECK_NAMES),
+  check: checkNameSchema,
   rule: external_exports.string().min(1),
   tests: external_exports.string().describe("What the rule tests, in one line."),
   falseAlarmRate: external_exports.number().min(0).max(1).describe("Chance, at most, that two identical models trip the rule in one run."),
@@ -42352,7 +42812,7 @@ var coverageSchema = external_exports.object({
   shard: external_exports.string().nullable().describe(`"i/n" when the report covers one shard's slice of the plan, else null.`),
   rows: external_exports.array(
     external_exports.object({
-      check: external_exports.enum(CHECK_NAMES),
+      check: checkNameSchema,
       model: external_exports.string(),
       role: external_exports.enum(["baseline", "candidate"]),
       unit: external_exports.string().describe("What a unit is: samples, games, answers."),
@@ -42407,8 +42867,8 @@ var reportSchema = external_exports.object({
 var SEVERITY_ORDER = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
 function bySeverityThenCheck(findings) {
   const checkRank = (check2) => {
-    const index2 = CHECK_NAMES.indexOf(check2);
-    return index2 === -1 ? CHECK_NAMES.length : index2;
+    const index2 = allChecks().findIndex((c) => c.name === check2);
+    return index2 === -1 ? allChecks().length : index2;
   };
   return findings.map((finding2, index2) => ({ finding: finding2, index: index2 })).sort(
     (a, b) => SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] || checkRank(a.finding.check) - checkRank(b.finding.check) || a.index - b.index
@@ -42489,28 +42949,28 @@ function buildReport(input2) {
     ...input2.history ? { history: toPlainJson(input2.history, "history", warnings) } : {}
   };
 }
-function toPlainJson(value3, path17, warnings) {
+function toPlainJson(value3, path18, warnings) {
   if (typeof value3 === "number") {
     if (Number.isFinite(value3)) return value3;
-    warnings.push(`${path17} was ${String(value3)}; written as null`);
+    warnings.push(`${path18} was ${String(value3)}; written as null`);
     return null;
   }
   if (value3 === null || typeof value3 === "string" || typeof value3 === "boolean") return value3;
   if (value3 instanceof Date) return value3.toISOString();
   if (Array.isArray(value3)) {
     return value3.map(
-      (item, i) => item === void 0 ? null : toPlainJson(item, `${path17}[${i}]`, warnings)
+      (item, i) => item === void 0 ? null : toPlainJson(item, `${path18}[${i}]`, warnings)
     );
   }
   if (typeof value3 === "object") {
     const out = {};
     for (const [key, item] of Object.entries(value3)) {
       if (item === void 0) continue;
-      out[key] = toPlainJson(item, `${path17}.${key}`, warnings);
+      out[key] = toPlainJson(item, `${path18}.${key}`, warnings);
     }
     return out;
   }
-  throw new TypeError(`${path17}: a ${typeof value3} cannot be written to report.json`);
+  throw new TypeError(`${path18}: a ${typeof value3} cannot be written to report.json`);
 }
 
 // src/report/read.ts
@@ -42568,29 +43028,15 @@ function renderHistorySection(section) {
     `${section.total} night${section.total === 1 ? "" : "s"} of this model in ${codeSpan(section.file)}${section.appended ? ", tonight appended" : " (read only: tonight was not appended)"}; the last ${shown} below.${section.otherModels > 0 ? ` ${section.otherModels} night(s) of other models in the file are left out.` : ""}`,
     "",
     table(
-      [
-        "night",
-        "commit",
-        "digest",
-        "ECE [95% CI]",
-        "Brier",
-        "known-wall",
-        "personas",
-        "churn",
-        "verdict"
-      ],
+      ["night", "commit", "digest", ...NIGHTLY_COLUMNS.map((c) => c.header), "verdict"],
       section.nights.map((n) => [
         day(n.date),
         n.commit ? codeSpan(n.commit.slice(0, 7)) : "\u2013",
         `${codeSpan(shortDigest2(n.digest))}${n.rePulled ? " model re-pulled" : ""}`,
-        n.ece ? `${num(n.ece.value)} ${interval(n.ece.low, n.ece.high)}` : "\u2013",
-        num(n.brier),
-        percent(n.knownWallRate),
-        percent(n.personaAccuracy),
-        percent(n.churnAccuracy),
+        ...NIGHTLY_COLUMNS.map((c) => c.cell(n)),
         escapeText(n.verdict)
       ]),
-      ["l", "l", "l", "r", "r", "r", "r", "r", "l"]
+      ["l", "l", "l", ...NIGHTLY_COLUMNS.map(() => "r"), "l"]
     )
   );
   return lines.join("\n");
@@ -42734,7 +43180,7 @@ function frame(section, title) {
 init_format();
 function chartsOf(report) {
   const drawers = allChecks().map((check2) => {
-    const section = report.checks[check2.name];
+    const section = sectionOf(report.checks, check2.name);
     return [check2.name, section ? () => check2.report.charts(section) : null];
   });
   const result = { charts: [], problems: [] };
@@ -42756,7 +43202,7 @@ function chartsOf(report) {
 function glanceCharts(report) {
   const charts = [];
   for (const check2 of allChecks()) {
-    const section = report.checks[check2.name];
+    const section = sectionOf(report.checks, check2.name);
     const chart = section ? check2.report.glanceChart(section, report.run.config) : null;
     if (chart !== null) charts.push(chart);
   }
@@ -42962,7 +43408,7 @@ function atAGlance(report) {
   };
   const rows2 = [];
   for (const check2 of allChecks()) {
-    const section = report.checks[check2.name];
+    const section = sectionOf(report.checks, check2.name);
     if (section) rows2.push(...check2.report.glance(section, context));
   }
   if (rows2.length === 0) return [];
@@ -42971,7 +43417,7 @@ function atAGlance(report) {
 function checkSections(report) {
   const out = [];
   for (const check2 of allChecks()) {
-    const section = report.checks[check2.name];
+    const section = sectionOf(report.checks, check2.name);
     if (!section) continue;
     try {
       const markdown = check2.report.section(section);
@@ -43135,30 +43581,22 @@ function checkRecordBelongs(record2, unit, digest) {
   }
 }
 function splitStale(records, units2) {
-  const byKey = new UnitLookup(units2);
-  const groups = /* @__PURE__ */ new Map();
   const unplanned = [];
-  for (const record2 of records) {
-    const unit = byKey.owner(record2);
-    if (!unit) unplanned.push(record2);
-    if (!unit?.current) continue;
-    const byDigest = groups.get(unit) ?? /* @__PURE__ */ new Map();
-    groups.set(unit, byDigest);
-    const own2 = byDigest.get(record2.digest);
-    if (own2) own2.push(record2);
-    else byDigest.set(record2.digest, [record2]);
-  }
+  const groups = new RecordsByUnit(units2, records, (record2) => unplanned.push(record2));
   const stale = /* @__PURE__ */ new Set();
   const replaced = /* @__PURE__ */ new Set();
   const staleUnits = [];
-  for (const [unit, byDigest] of groups) {
+  for (const at of groups.seen) {
+    const unit = units2[at];
+    if (!unit.current) continue;
     let answered = false;
-    for (const own2 of byDigest.values()) {
-      const kept = asSet(unit.current?.(own2) ?? own2);
-      if (kept.size > 0) answered = true;
-      if (kept.size === own2.length) continue;
-      const superseded = asSet(unit.replaced?.(own2) ?? []);
-      for (const record2 of own2) {
+    for (const sameDigest of byDigest(groups.of(at))) {
+      const current = unit.current(sameDigest);
+      if (current.length > 0) answered = true;
+      if (current.length === sameDigest.length) continue;
+      const kept = asSet(current);
+      const superseded = asSet(unit.replaced?.(sameDigest) ?? []);
+      for (const record2 of sameDigest) {
         if (kept.has(record2)) continue;
         (superseded.has(record2) ? replaced : stale).add(record2);
       }
@@ -43174,42 +43612,122 @@ function splitStale(records, units2) {
     staleUnits
   };
 }
+var RecordsByUnit = class {
+  own;
+  /** Positions of the units that own a record, in the order of their first record. */
+  seen = [];
+  constructor(units2, records, unclaimed = () => {
+  }) {
+    const lookup = new UnitLookup(units2);
+    this.own = new Array(units2.length);
+    for (const record2 of records) {
+      const at = lookup.positionOf(record2);
+      if (at < 0) {
+        unclaimed(record2);
+        continue;
+      }
+      const own2 = this.own[at];
+      if (own2 === void 0) {
+        this.own[at] = record2;
+        this.seen.push(at);
+      } else if (Array.isArray(own2)) own2.push(record2);
+      else this.own[at] = [own2, record2];
+    }
+  }
+  /** The records of the unit at `at`, in order. */
+  of(at) {
+    const own2 = this.own[at];
+    return own2 === void 0 ? [] : Array.isArray(own2) ? own2 : [own2];
+  }
+};
+function byDigest(records) {
+  const first = records[0]?.digest;
+  if (records.every((r) => r.digest === first)) return [records];
+  const lists = /* @__PURE__ */ new Map();
+  for (const record2 of records) {
+    const list3 = lists.get(record2.digest);
+    if (list3) list3.push(record2);
+    else lists.set(record2.digest, [record2]);
+  }
+  return [...lists.values()];
+}
 function asSet(records) {
   return new Set(records);
 }
 var UnitLookup = class {
-  byModel = /* @__PURE__ */ new Map();
   constructor(units2) {
-    for (const unit of units2) {
-      const group = `${unit.check}/${unit.model}`;
-      const byKey = this.byModel.get(group) ?? /* @__PURE__ */ new Map();
-      this.byModel.set(group, byKey);
-      byKey.set(unit.key, unit);
+    this.units = units2;
+    const grouped = /* @__PURE__ */ new Map();
+    units2.forEach((unit, at) => {
+      const byModel = grouped.get(unit.check) ?? /* @__PURE__ */ new Map();
+      grouped.set(unit.check, byModel);
+      const own2 = byModel.get(unit.model);
+      if (own2) own2.push(at);
+      else byModel.set(unit.model, [at]);
+    });
+    for (const [check2, byModel] of grouped) {
+      const sorted = /* @__PURE__ */ new Map();
+      for (const [model, own2] of byModel) sorted.set(model, sortedKeys(units2, own2));
+      this.byCheck.set(check2, sorted);
     }
   }
+  units;
+  byCheck = /* @__PURE__ */ new Map();
   owner(record2) {
-    const byKey = this.byModel.get(`${record2.check}/${record2.model}`);
-    if (!byKey) return void 0;
+    const at = this.positionOf(record2);
+    return at < 0 ? void 0 : this.units[at];
+  }
+  /** The owner's position in the units, or -1. */
+  positionOf(record2) {
+    const sorted = this.byCheck.get(record2.check)?.get(record2.model);
+    if (!sorted) return -1;
     let key = record2.key;
     for (; ; ) {
-      const unit = byKey.get(key);
-      if (unit) return unit;
+      const at = findKey(sorted, key);
+      if (at >= 0) return at;
       const cut2 = key.lastIndexOf("/");
-      if (cut2 < 0) return void 0;
+      if (cut2 < 0) return -1;
       key = key.slice(0, cut2);
     }
   }
 };
+function sortedKeys(units2, positions) {
+  const keyOf2 = (at) => units2[at].key;
+  positions.sort((a, b) => {
+    const ka = keyOf2(a);
+    const kb = keyOf2(b);
+    return ka < kb ? -1 : ka > kb ? 1 : a - b;
+  });
+  return { keys: positions.map(keyOf2), positions: Int32Array.from(positions) };
+}
+function findKey(sorted, key) {
+  const { keys, positions } = sorted;
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid2 = low + high >>> 1;
+    if (keys[mid2] <= key) low = mid2 + 1;
+    else high = mid2;
+  }
+  return low > 0 && keys[low - 1] === key ? positions[low - 1] : -1;
+}
 
 // src/runner/resumePlan.ts
-var ResumePlan = class {
-  /** `digestOf`: each model's digest now; records of other weights are never resumed. */
-  constructor(records, digestOf) {
+var ResumePlan = class _ResumePlan {
+  /**
+   * `index`: the log's records that count, per unit; `digestOf`: each model's digest now
+   * (records of other weights are never resumed).
+   */
+  constructor(index2, digestOf) {
+    this.index = index2;
     this.digestOf = digestOf;
-    this.index = new ResumeIndex(countedRecords(records, digestOf).records);
   }
-  digestOf;
   index;
+  digestOf;
+  /** The plan over records held in memory. */
+  static ofRecords(records, digestOf) {
+    return new _ResumePlan(new ResumeIndex(countedRecords(records, digestOf).records), digestOf);
+  }
   digest(model) {
     return this.digestOf.get(model) ?? null;
   }
@@ -43226,7 +43744,7 @@ function grownPlan(units2, growth, records) {
   for (const record2 of records) {
     if (!digestOf.has(record2.model)) digestOf.set(record2.model, record2.digest);
   }
-  const resume = new ResumePlan(records, digestOf);
+  const resume = ResumePlan.ofRecords(records, digestOf);
   const plan = [];
   const seen = /* @__PURE__ */ new Set();
   for (let next = units2; next.length > 0; ) {
@@ -43369,13 +43887,17 @@ function analyseChecks(checks, records, ctx, previous) {
   const findings = [];
   const rules = [];
   for (const { check: check2, definitions } of checks) {
-    const own2 = records.filter((r) => r.check === check2.name);
+    const own2 = countedSubset(records, (r) => r.check === check2.name);
     const section = check2.analyse(own2, definitions, ctx);
     sections[check2.name] = section;
     const checkFindings = [
       // A previous report without this check's section is null, not undefined: the check must
       // say it could not compare, where no previous report at all means no comparison asked.
-      ...check2.gate(section, ctx, previous ? previous.checks[check2.name] ?? null : void 0),
+      ...check2.gate(
+        section,
+        ctx,
+        previous ? sectionOf(previous.checks, check2.name) ?? null : void 0
+      ),
       ...failedRequestFindings(own2, check2.name, modelOrder2(ctx), check2.maxTimeoutShare(ctx.config))
     ];
     for (const finding2 of checkFindings) findings.push(finding2);
@@ -43406,45 +43928,31 @@ function unitState(unit, own2) {
   );
   return unit.expectedCalls <= 1 && answeredCall ? "answered" : "missing";
 }
-function recordsByUnit(units2, records) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const unit of units2) byKey.set(JSON.stringify([unit.check, unit.model, unit.key]), unit);
-  const grouped = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const parts = record2.key.split("/");
-    for (let n = parts.length; n >= 1; n--) {
-      const unit = byKey.get(
-        JSON.stringify([record2.check, record2.model, parts.slice(0, n).join("/")])
-      );
-      if (!unit) continue;
-      const list3 = grouped.get(unit) ?? [];
-      list3.push(record2);
-      grouped.set(unit, list3);
-      break;
-    }
-  }
-  return grouped;
-}
 function measureCoverage(input2) {
-  const grouped = recordsByUnit(input2.units, input2.records);
+  const grouped = new RecordsByUnit(input2.units, input2.records);
   const rows2 = /* @__PURE__ */ new Map();
-  for (const unit of input2.units) {
-    const id = JSON.stringify([unit.check, unit.model]);
-    const row = rows2.get(id) ?? {
-      check: unit.check,
-      model: unit.model,
-      role: unit.model === input2.models[0] ? "baseline" : "candidate",
-      unit: checkNamed(unit.check).unit[1],
-      planned: 0,
-      answered: 0,
-      failed: 0,
-      missing: 0
-    };
+  const list3 = [];
+  input2.units.forEach((unit, at) => {
+    const byModel = rows2.get(unit.check) ?? /* @__PURE__ */ new Map();
+    rows2.set(unit.check, byModel);
+    let row = byModel.get(unit.model);
+    if (!row) {
+      row = {
+        check: unit.check,
+        model: unit.model,
+        role: unit.model === input2.models[0] ? "baseline" : "candidate",
+        unit: checkNamed(unit.check).unit[1],
+        planned: 0,
+        answered: 0,
+        failed: 0,
+        missing: 0
+      };
+      byModel.set(unit.model, row);
+      list3.push(row);
+    }
     row.planned++;
-    row[unitState(unit, grouped.get(unit) ?? [])]++;
-    rows2.set(id, row);
-  }
-  const list3 = [...rows2.values()];
+    row[unitState(unit, grouped.of(at))]++;
+  });
   const missingShards = input2.shard === null ? missingShardsOf(input2.runs) : [];
   const complete = !input2.interrupted && list3.every((r) => r.missing === 0);
   return {
@@ -43462,9 +43970,9 @@ function count3(n) {
 function rowGap(row) {
   return `${count3(row.missing)} of ${count3(row.planned)} ${row.check} ${row.unit} of ${row.model} (${row.role})`;
 }
-function missingSentence(rows2, interrupted, missingShards) {
+function missingSentence(rows2, interrupted2, missingShards) {
   const parts = [];
-  if (interrupted) parts.push("the run was interrupted before it finished");
+  if (interrupted2) parts.push("the run was interrupted before it finished");
   if (missingShards.length > 0) {
     parts.push(
       `shard ${missingShards.join(", ")} ${missingShards.length === 1 ? "is" : "are"} missing from the logs`
@@ -43521,7 +44029,7 @@ function missingShardsOf(runs) {
 }
 
 // src/pipeline/logsMatch.ts
-import path6 from "node:path";
+import path8 from "node:path";
 var OTHER_SETTINGS = "other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)";
 function staleWarning(stale) {
   const byCheck = /* @__PURE__ */ new Map();
@@ -43560,7 +44068,7 @@ function checkLogsMatch(input2) {
       } else {
         const present2 = [
           ...new Set(
-            [...input2.planned, ...input2.stale, ...input2.unplanned].filter((r) => r.check === check2 && !r.model.startsWith("player:")).map((r) => r.model)
+            [...input2.planned, ...input2.stale, ...input2.unplanned].filter((r) => r.check === check2 && !checkNamed(check2).isControl(r.model)).map((r) => r.model)
           )
         ];
         problems.push(
@@ -43570,9 +44078,9 @@ function checkLogsMatch(input2) {
     }
   }
   if (problems.length === 0) return;
-  const configName = input2.loaded.file ? path6.basename(input2.loaded.file) : "the default config";
+  const configName = input2.loaded.file ? path8.basename(input2.loaded.file) : "the default config";
   throw new InputError(
-    `${input2.logs.map((l) => path6.basename(l)).join(", ")}: the sample logs do not match ${configName}`,
+    `${input2.logs.map((l) => path8.basename(l)).join(", ")}: the sample logs do not match ${configName}`,
     [
       ...problems,
       "analyse the logs with the config they were written with (--config), or measure what is missing with model-gate run (it resumes from a log given with --log)"
@@ -43623,7 +44131,7 @@ function describeDifferences(units2, stale) {
 }
 
 // src/providers/embedded/ollamaStore.ts
-import { existsSync as existsSync4, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync6 } from "node:fs";
 import { homedir } from "node:os";
 import { join as join2 } from "node:path";
 init_format();
@@ -43656,7 +44164,7 @@ function parseOllamaTag(reference) {
 function modelLayerDigest(manifestPath, tag) {
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync4(manifestPath, "utf8"));
+    manifest = JSON.parse(readFileSync6(manifestPath, "utf8"));
   } catch (error62) {
     throw new ProviderFailure(
       "model-missing",
@@ -43690,21 +44198,21 @@ function resolveOllamaTag(reference, root) {
     parts.model,
     parts.tag
   );
-  if (!existsSync4(manifestPath)) {
+  if (!existsSync5(manifestPath)) {
     throw new ProviderFailure(
       "model-missing",
       `model '${shown}' is not in the Ollama store at ${root} (no ${manifestPath}); run \`ollama pull ${shown}\` on this runner, or point OLLAMA_MODELS at the store`
     );
   }
   const digest = modelLayerDigest(manifestPath, shown);
-  const path17 = join2(root, "blobs", `sha256-${digest}`);
-  if (!existsSync4(path17)) {
+  const path18 = join2(root, "blobs", `sha256-${digest}`);
+  if (!existsSync5(path18)) {
     throw new ProviderFailure(
       "model-missing",
-      `the Ollama store lists ${shown} but its weights blob ${path17} is missing; run \`ollama pull ${shown}\` again`
+      `the Ollama store lists ${shown} but its weights blob ${path18} is missing; run \`ollama pull ${shown}\` again`
     );
   }
-  return { tag: shown, path: path17, digest, manifestPath };
+  return { tag: shown, path: path18, digest, manifestPath };
 }
 
 // src/providers/replyLimit.ts
@@ -43816,7 +44324,7 @@ function formatSeconds(ms) {
 
 // src/providers/embedded/modelFile.ts
 import { createHash as createHash9 } from "node:crypto";
-import { createReadStream as createReadStream2, existsSync as existsSync5, statSync as statSync2 } from "node:fs";
+import { createReadStream as createReadStream2, existsSync as existsSync6, statSync as statSync2 } from "node:fs";
 import { isAbsolute } from "node:path";
 
 // src/providers/embedded/engine.ts
@@ -43848,28 +44356,28 @@ async function loadEngine(importer = () => import("node-llama-cpp")) {
 // src/providers/embedded/modelFile.ts
 init_format();
 function looksLikeFile(reference, baseDir = process.cwd()) {
-  return reference.toLowerCase().endsWith(".gguf") || reference.startsWith(".") || isAbsolute(reference) || reference.includes("/") && existsSync5(resolveConfigPath({ baseDir }, reference));
+  return reference.toLowerCase().endsWith(".gguf") || reference.startsWith(".") || isAbsolute(reference) || reference.includes("/") && existsSync6(resolveConfigPath({ baseDir }, reference));
 }
 function resolveModelFile(reference, storeRoot, baseDir) {
   if (looksLikeFile(reference, baseDir)) {
-    const path17 = resolveConfigPath({ baseDir }, reference);
-    if (!existsSync5(path17) || !statSync2(path17).isFile()) {
-      throw new ProviderFailure("model-missing", `model file ${path17} does not exist`);
+    const path18 = resolveConfigPath({ baseDir }, reference);
+    if (!existsSync6(path18) || !statSync2(path18).isFile()) {
+      throw new ProviderFailure("model-missing", `model file ${path18} does not exist`);
     }
-    return { reference, path: path17, source: "file", knownDigest: null };
+    return { reference, path: path18, source: "file", knownDigest: null };
   }
   const found = resolveOllamaTag(reference, storeRoot);
   return { reference, path: found.path, source: "ollama-store", knownDigest: found.digest };
 }
 var digestCache = /* @__PURE__ */ new Map();
-function fileDigest(path17) {
-  const stat = statSync2(path17);
-  const key = `${path17}\0${stat.size}\0${stat.mtimeMs}`;
+function fileDigest(path18) {
+  const stat = statSync2(path18);
+  const key = `${path18}\0${stat.size}\0${stat.mtimeMs}`;
   let digest = digestCache.get(key);
   if (!digest) {
     digest = new Promise((resolvePromise, reject) => {
       const hash2 = createHash9("sha256");
-      createReadStream2(path17).on("data", (chunk) => hash2.update(chunk)).on("error", reject).on("end", () => resolvePromise(hash2.digest("hex")));
+      createReadStream2(path18).on("data", (chunk) => hash2.update(chunk)).on("error", reject).on("end", () => resolvePromise(hash2.digest("hex")));
     });
     digestCache.set(key, digest);
   }
@@ -43886,11 +44394,11 @@ function formatParameterCount(count5) {
   if (count5 >= 1e3) return `${(count5 / 1e3).toFixed(2)}K`;
   return String(count5);
 }
-async function readGgufFacts(path17) {
+async function readGgufFacts(path18) {
   const { readGgufFileInfo } = await loadEngine();
   let info;
   try {
-    info = await readGgufFileInfo(path17, {
+    info = await readGgufFileInfo(path18, {
       readTensorInfo: true,
       logWarnings: false,
       sourceType: "filesystem"
@@ -43898,7 +44406,7 @@ async function readGgufFacts(path17) {
   } catch (error62) {
     throw new ProviderFailure(
       "bad-request",
-      `${path17} is not a readable GGUF file: ${errorMessage(error62)}`
+      `${path18} is not a readable GGUF file: ${errorMessage(error62)}`
     );
   }
   let parameterCount = 0;
@@ -43934,8 +44442,8 @@ async function describeModelFile(file2) {
 
 // src/providers/embedded/schemaGrammar.ts
 var UnsupportedSchemaError = class extends Error {
-  constructor(path17, what) {
-    super(`answer schema at ${path17}: ${what}`);
+  constructor(path18, what) {
+    super(`answer schema at ${path18}: ${what}`);
     this.name = "UnsupportedSchemaError";
   }
 };
@@ -43984,12 +44492,12 @@ function stringRule(schema) {
   const minLength = finiteOrNull2(schema["minLength"]) ?? 0;
   return `"\\"" [^"\\\\\\x00-\\x1f]{${minLength},${maxLength}} "\\""`;
 }
-function valueParts(schema, path17) {
-  if (!isRecord(schema)) throw new UnsupportedSchemaError(path17, "expected a schema object");
+function valueParts(schema, path18) {
+  if (!isRecord(schema)) throw new UnsupportedSchemaError(path18, "expected a schema object");
   if ("const" in schema) return [{ literal: JSON.stringify(schema["const"]) }];
   const choices = schema["enum"];
   if (Array.isArray(choices)) {
-    if (choices.length === 0) throw new UnsupportedSchemaError(path17, "empty enum");
+    if (choices.length === 0) throw new UnsupportedSchemaError(path18, "empty enum");
     const texts = choices.map((choice) => JSON.stringify(choice));
     if (choices.every((choice) => typeof choice === "string")) {
       const inner = texts.map((t) => gbnfLiteral(t.slice(1, -1)));
@@ -43999,7 +44507,7 @@ function valueParts(schema, path17) {
   }
   switch (schema["type"]) {
     case "object":
-      return objectParts(schema, path17);
+      return objectParts(schema, path18);
     case "string":
       return [{ rule: stringRule(schema) }];
     case "number":
@@ -44010,20 +44518,20 @@ function valueParts(schema, path17) {
       return [{ rule: '("true" | "false")' }];
     default:
       throw new UnsupportedSchemaError(
-        path17,
+        path18,
         `type ${JSON.stringify(schema["type"])} is not supported (object, string, number, integer, boolean, enum, const)`
       );
   }
 }
-function objectParts(schema, path17) {
+function objectParts(schema, path18) {
   const properties = schema["properties"];
   if (!isRecord(properties) || Object.keys(properties).length === 0) {
-    throw new UnsupportedSchemaError(path17, "an object needs at least one property");
+    throw new UnsupportedSchemaError(path18, "an object needs at least one property");
   }
   const parts = [{ literal: "{" }];
   Object.entries(properties).forEach(([key, value3], index2) => {
     parts.push({ literal: `${index2 === 0 ? "" : ", "}${JSON.stringify(key)}: ` });
-    parts.push(...valueParts(value3, `${path17}.${key}`));
+    parts.push(...valueParts(value3, `${path18}.${key}`));
   });
   parts.push({ literal: "}" });
   return parts;
@@ -44051,7 +44559,7 @@ function compileAnswerGrammar(schema) {
 }
 
 // src/providers/embedded/threads.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 import { availableParallelism } from "node:os";
 function physicalCoresFromCpuinfo(cpuinfo) {
   const cores = /* @__PURE__ */ new Set();
@@ -44064,7 +44572,7 @@ function physicalCoresFromCpuinfo(cpuinfo) {
 }
 function readPhysicalCores() {
   try {
-    return physicalCoresFromCpuinfo(readFileSync5("/proc/cpuinfo", "utf8"));
+    return physicalCoresFromCpuinfo(readFileSync7("/proc/cpuinfo", "utf8"));
   } catch {
     return null;
   }
@@ -44972,9 +45480,9 @@ var Ollama2 = class extends Ollama$1 {
    * @private @internal
    * @returns {Promise<boolean>} - Whether the file exists or not
    */
-  async fileExists(path17) {
+  async fileExists(path18) {
     try {
-      await promises.access(path17);
+      await promises.access(path18);
       return true;
     } catch {
       return false;
@@ -44992,6 +45500,60 @@ var Ollama2 = class extends Ollama$1 {
   }
 };
 var index = new Ollama2();
+
+// src/providers/ollamaChat.ts
+import http from "node:http";
+import https from "node:https";
+
+// src/providers/ndjson.ts
+var NdjsonLines = class {
+  /** `onValue`: each parsed line; returns true to stop (the last record arrived). */
+  constructor(onValue) {
+    this.onValue = onValue;
+  }
+  onValue;
+  decoder = new TextDecoder();
+  pending = "";
+  /** Takes one chunk of the body; true once `onValue` said stop (the rest is not parsed). */
+  push(chunk) {
+    const text3 = this.decoder.decode(chunk, { stream: true });
+    let newline = text3.indexOf("\n");
+    if (newline < 0) {
+      this.pending += text3;
+      return false;
+    }
+    let line = this.pending + text3.slice(0, newline);
+    for (; ; ) {
+      if (this.handle(line)) return true;
+      const start = newline + 1;
+      newline = text3.indexOf("\n", start);
+      if (newline < 0) {
+        this.pending = text3.slice(start);
+        return false;
+      }
+      line = text3.slice(start, newline);
+    }
+  }
+  /** The body ended: parses a last line left without a newline; true when `onValue` said stop. */
+  end() {
+    const line = this.pending + this.decoder.decode();
+    this.pending = "";
+    return this.handle(line);
+  }
+  handle(line) {
+    if (line.trim() === "") return false;
+    let value3;
+    try {
+      value3 = JSON.parse(line);
+    } catch {
+      throw malformed(line);
+    }
+    return this.onValue(value3);
+  }
+};
+function malformed(line) {
+  return new ProviderFailure("server-error", `malformed JSON in the reply: ${line.slice(0, 80)}`);
+}
 
 // src/providers/transportErrors.ts
 var UNREACHABLE = /* @__PURE__ */ new Set([
@@ -45056,71 +45618,221 @@ function statusFailureKind(status) {
   return "bad-request";
 }
 
-// src/providers/ollama.ts
-var DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
-var MalformedReply = class extends Error {
-  constructor(line) {
-    super(`malformed JSON in the reply: ${line.slice(0, 80)}`);
-    this.name = "MalformedReply";
+// src/providers/ollamaChat.ts
+function chatAgent(url2) {
+  return url2.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+}
+function ollamaApiUrl(host, endpoint) {
+  const explicit = host.includes("://");
+  const url2 = new URL(explicit ? host : `http://${host}`);
+  const port = url2.port || (explicit ? url2.protocol === "https:" ? "443" : "80" : "11434");
+  const auth = url2.username ? `${url2.username}${url2.password ? `:${url2.password}` : ""}@` : "";
+  const root = `${url2.protocol}//${auth}${url2.hostname}:${port}${url2.pathname}`.replace(/\/$/, "");
+  return `${root}/api/${endpoint}`;
+}
+function chatBody(request, keepAlive) {
+  return JSON.stringify({
+    model: request.model,
+    messages: request.messages,
+    stream: true,
+    think: request.options.think,
+    keep_alive: keepAlive,
+    ...request.format ? { format: request.format } : {},
+    ...request.answerProbabilities ? { logprobs: true, top_logprobs: request.answerProbabilities.top } : {},
+    options: {
+      temperature: request.options.temperature,
+      seed: request.options.seed,
+      num_ctx: request.options.numCtx,
+      num_predict: request.options.numPredict
+    }
+  });
+}
+function ollamaChat(request, options) {
+  const body = chatBody(request, options.keepAlive);
+  const send = options.url.protocol === "https:" ? https.request : http.request;
+  return new Promise((resolve3, reject) => {
+    const req = send(
+      options.url,
+      {
+        method: "POST",
+        agent: options.agent,
+        signal: options.signal,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/x-ndjson",
+          "content-length": Buffer.byteLength(body)
+        }
+      },
+      (res) => {
+        const fail = (error62) => {
+          reject(error62);
+          req.destroy();
+        };
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status >= 300) readFailure(res, reject, fail);
+        else readReply(res, options, resolve3, fail);
+      }
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+function readReply(res, options, resolve3, fail) {
+  const reply = new ReplyParts(options.maxReplyBytes);
+  const lines = new NdjsonLines((part) => reply.add(part));
+  let seen = 0;
+  let done = false;
+  const finish2 = () => {
+    done = true;
+    resolve3(reply.response(performance.now() - options.started));
+  };
+  res.on("data", (chunk) => {
+    seen += chunk.byteLength;
+    if (seen > options.wireBytes)
+      fail(tooLong(options.wireBytes, "bytes on the wire for this request"));
+    else if (!done) guarded(() => lines.push(chunk) && finish2(), fail);
+  });
+  res.on("end", () => {
+    if (done) return;
+    guarded(() => {
+      if (lines.end()) finish2();
+      else fail(interrupted("the reply stream ended before it was done"));
+    }, fail);
+  });
+  res.on("error", fail);
+  res.on("close", () => {
+    if (!done && !res.complete) fail(interrupted("the connection closed mid-reply"));
+  });
+}
+function guarded(work, fail) {
+  try {
+    work();
+  } catch (error62) {
+    fail(error62);
+  }
+}
+function interrupted(why) {
+  return new ProviderFailure("connection-reset", `reply interrupted: ${why}`);
+}
+var ReplyParts = class {
+  constructor(maxReplyBytes) {
+    this.maxReplyBytes = maxReplyBytes;
+  }
+  maxReplyBytes;
+  content = "";
+  thinking = "";
+  bytes = 0;
+  // Stays null when no part carries the field: a server before 0.12.11 ignores the ask.
+  logprobs = null;
+  last = {};
+  /** Takes one streamed record; true when it is the last one. */
+  add(part) {
+    if (typeof part !== "object" || part === null || Array.isArray(part)) {
+      throw new ProviderFailure(
+        "server-error",
+        `malformed reply: a streamed record is not an object (${JSON.stringify(part)?.slice(0, 80)})`
+      );
+    }
+    const record2 = part;
+    if ("error" in record2) {
+      throw new ProviderFailure("connection-reset", `reply interrupted: ${String(record2.error)}`);
+    }
+    const message = record2.message;
+    const text3 = typeof message?.content === "string" ? message.content : "";
+    const thought = typeof message?.thinking === "string" ? message.thinking : "";
+    this.bytes += Buffer.byteLength(text3) + Buffer.byteLength(thought);
+    if (this.bytes > this.maxReplyBytes) {
+      throw tooLong(this.maxReplyBytes, "runner.max-reply-bytes");
+    }
+    this.content += text3;
+    this.thinking += thought;
+    if (Array.isArray(record2.logprobs)) {
+      this.logprobs ??= [];
+      for (const token of record2.logprobs) this.logprobs.push(token);
+    }
+    this.last = record2;
+    return Boolean(record2.done);
+  }
+  response(latencyMs) {
+    const last = this.last;
+    return {
+      content: this.content,
+      thinking: this.thinking === "" ? null : this.thinking,
+      doneReason: typeof last.done_reason === "string" && last.done_reason ? last.done_reason : null,
+      promptTokens: countOrNull2(last.prompt_eval_count),
+      completionTokens: countOrNull2(last.eval_count),
+      latencyMs,
+      ...this.logprobs ? { logprobs: this.logprobs } : {}
+    };
   }
 };
+function readFailure(res, reject, fail) {
+  const chunks = [];
+  let seen = 0;
+  res.on("data", (chunk) => {
+    if (seen >= ERROR_BODY_BYTES) return;
+    chunks.push(chunk);
+    seen += chunk.byteLength;
+    if (seen >= ERROR_BODY_BYTES) fail(statusFailure(res, `${bodyText(chunks)}\u2026`));
+  });
+  res.on("end", () => reject(statusFailure(res, bodyText(chunks))));
+  res.on("error", fail);
+}
+function bodyText(chunks) {
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES));
+}
+function statusFailure(res, body) {
+  const status = res.statusCode ?? 0;
+  const text3 = body.trim();
+  let message = text3 || `HTTP ${status}`;
+  if ((res.headers["content-type"] ?? "").includes("application/json")) {
+    let said;
+    try {
+      said = JSON.parse(text3).error;
+    } catch {
+      said = void 0;
+    }
+    message = typeof said === "string" && said ? said : `Error ${status}: ${res.statusMessage ?? ""}`;
+  }
+  return new ProviderFailure(statusFailureKind(status), `${status} ${message}`, status);
+}
+function countOrNull2(value3) {
+  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
+}
+
+// src/providers/ollama.ts
+var DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
 var OllamaProvider = class {
   constructor(options) {
     this.options = options;
     this.info = { provider: "ollama", host: options.host, version: null, simulated: false };
+    this.chatUrl = new URL(ollamaApiUrl(options.host, "chat"));
+    this.agent = chatAgent(this.chatUrl);
   }
   options;
   info;
   serverVersion = null;
+  chatUrl;
+  agent;
   async chat(request, signal, timeoutMs) {
     const started = performance.now();
-    const { maxReplyBytes } = this.limits;
-    const wire = chatWireBytes(this.limits);
-    return this.withClient(timeoutMs ?? this.options.timeoutMs, signal, wire, async (client) => {
-      const stream = await client.chat({
-        model: request.model,
-        messages: request.messages,
-        stream: true,
-        think: request.options.think,
-        keep_alive: this.options.keepAlive,
-        ...request.format ? { format: request.format } : {},
-        ...request.answerProbabilities ? { logprobs: true, top_logprobs: request.answerProbabilities.top } : {},
-        options: {
-          temperature: request.options.temperature,
-          seed: request.options.seed,
-          num_ctx: request.options.numCtx,
-          num_predict: request.options.numPredict
-        }
+    const limit2 = timeoutMs ?? this.options.timeoutMs;
+    const deadline = startDeadline(limit2, signal);
+    try {
+      return await ollamaChat(request, {
+        url: this.chatUrl,
+        agent: this.agent,
+        keepAlive: this.options.keepAlive,
+        signal: deadline.signal,
+        maxReplyBytes: this.limits.maxReplyBytes,
+        wireBytes: chatWireBytes(this.limits),
+        started
       });
-      let content = "";
-      let thinking = "";
-      let logprobs = null;
-      let replyBytes = 0;
-      for await (const part of stream) {
-        const text3 = part.message?.content ?? "";
-        const thought = part.message?.thinking ?? "";
-        replyBytes += Buffer.byteLength(text3) + Buffer.byteLength(thought);
-        if (replyBytes > maxReplyBytes) {
-          stream.abort();
-          throw tooLong(maxReplyBytes, "runner.max-reply-bytes");
-        }
-        content += text3;
-        thinking += thought;
-        if (part.logprobs) logprobs = [...logprobs ?? [], ...part.logprobs];
-        if (part.done) {
-          return {
-            content,
-            thinking: thinking === "" ? null : thinking,
-            doneReason: part.done_reason || null,
-            promptTokens: countOrNull2(part.prompt_eval_count),
-            completionTokens: countOrNull2(part.eval_count),
-            latencyMs: performance.now() - started,
-            ...logprobs ? { logprobs } : {}
-          };
-        }
-      }
-      throw new ProviderFailure("connection-reset", "the reply stream ended before it was done");
-    });
+    } catch (error62) {
+      throw classify2(error62, deadline, limit2);
+    } finally {
+      deadline.dispose();
+    }
   }
   async describe(model) {
     const version4 = await this.version();
@@ -45231,64 +45943,18 @@ function guardedFetch(base, deadline, wireBytes) {
         headers: { "content-type": "application/json" }
       });
     }
-    const response = limitBody(
+    return limitBody(
       fetched,
       wireBytes,
       () => tooLong(wireBytes, "bytes on the wire for this request"),
       () => drop.abort()
     );
-    if (response.ok && response.body && type.includes("ndjson")) {
-      return new Response(response.body.pipeThrough(checkedLines()), {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers
-      });
-    }
-    return response;
   };
-}
-function checkedLines() {
-  const decoder = new TextDecoder();
-  let pending = "";
-  const check2 = (line) => {
-    if (line.trim() === "") return;
-    JSON.parse(line);
-  };
-  return new TransformStream({
-    transform(chunk, controller) {
-      const text3 = decoder.decode(chunk, { stream: true });
-      if (!text3.includes("\n")) {
-        pending += text3;
-        controller.enqueue(chunk);
-        return;
-      }
-      pending += text3;
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) {
-        try {
-          check2(line);
-        } catch {
-          controller.error(new MalformedReply(line));
-          return;
-        }
-      }
-      controller.enqueue(chunk);
-    },
-    flush(controller) {
-      pending += decoder.decode();
-      try {
-        check2(pending);
-      } catch {
-        controller.error(new MalformedReply(pending));
-      }
-    }
-  });
 }
 function classify2(error62, deadline, timeoutMs) {
   const settled = deadlineFailure(error62, deadline, timeoutMs);
   if (settled) return settled;
-  if (hasMalformedReply(error62) || error62 instanceof SyntaxError) {
+  if (error62 instanceof SyntaxError) {
     return new ProviderFailure("server-error", describeError(error62));
   }
   if (error62 instanceof Error && error62.name === "ResponseError") {
@@ -45310,22 +45976,11 @@ function classify2(error62, deadline, timeoutMs) {
   }
   return new ProviderFailure("server-error", describeError(error62));
 }
-function hasMalformedReply(error62) {
-  let current = error62;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof MalformedReply) return true;
-    current = current.cause;
-  }
-  return false;
-}
 function withTag(model) {
   return model.includes(":") ? model : `${model}:latest`;
 }
 function isSimulated(version4) {
   return version4?.includes("simulated") ?? false;
-}
-function countOrNull2(value3) {
-  return typeof value3 === "number" && Number.isFinite(value3) ? value3 : null;
 }
 
 // node_modules/openai/internal/tslib.mjs
@@ -46966,12 +47621,12 @@ function encodeURIPath(str2) {
   return str2.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
 var EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-var createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(statics, ...params) {
+var createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(statics, ...params) {
   if (statics.length === 1)
     return statics[0];
   let postPath = false;
   const invalidSegments = [];
-  const path18 = statics.reduce((previousValue, currentValue, index2) => {
+  const path19 = statics.reduce((previousValue, currentValue, index2) => {
     if (/[?#]/.test(currentValue)) {
       postPath = true;
     }
@@ -46988,7 +47643,7 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(sta
     }
     return previousValue + currentValue + (index2 === params.length ? "" : encoded);
   }, "");
-  const pathOnly = path18.split(/[?#]/, 1)[0];
+  const pathOnly = path19.split(/[?#]/, 1)[0];
   const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
   let match;
   while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -47009,12 +47664,12 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(sta
     }, "");
     throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path18}
+${path19}
 ${underline}`);
   }
-  return path18;
+  return path19;
 };
-var path7 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
+var path9 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
 // node_modules/openai/resources/chat/completions/messages.mjs
 var Messages = class extends APIResource {
@@ -47033,7 +47688,7 @@ var Messages = class extends APIResource {
    * ```
    */
   list(completionID, query = {}, options) {
-    return this._client.getAPIList(path7`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path9`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options });
   }
 };
 
@@ -48368,7 +49023,7 @@ var Completions = class extends APIResource {
    * ```
    */
   retrieve(completionID, options) {
-    return this._client.get(path7`/chat/completions/${completionID}`, options);
+    return this._client.get(path9`/chat/completions/${completionID}`, options);
   }
   /**
    * Modify a stored chat completion. Only Chat Completions that have been created
@@ -48384,7 +49039,7 @@ var Completions = class extends APIResource {
    * ```
    */
   update(completionID, body, options) {
-    return this._client.post(path7`/chat/completions/${completionID}`, { body, ...options });
+    return this._client.post(path9`/chat/completions/${completionID}`, { body, ...options });
   }
   /**
    * List stored Chat Completions. Only Chat Completions that have been stored with
@@ -48412,7 +49067,7 @@ var Completions = class extends APIResource {
    * ```
    */
   delete(completionID, options) {
-    return this._client.delete(path7`/chat/completions/${completionID}`, options);
+    return this._client.delete(path9`/chat/completions/${completionID}`, options);
   }
   parse(body, options) {
     validateInputTools(body.tools);
@@ -48584,7 +49239,7 @@ var Batches = class extends APIResource {
    * Retrieves a batch.
    */
   retrieve(batchID, options) {
-    return this._client.get(path7`/batches/${batchID}`, options);
+    return this._client.get(path9`/batches/${batchID}`, options);
   }
   /**
    * List your organization's batches.
@@ -48598,7 +49253,7 @@ var Batches = class extends APIResource {
    * (if any) available in the output file.
    */
   cancel(batchID, options) {
-    return this._client.post(path7`/batches/${batchID}/cancel`, options);
+    return this._client.post(path9`/batches/${batchID}/cancel`, options);
   }
 };
 
@@ -48622,7 +49277,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   retrieve(assistantID, options) {
-    return this._client.get(path7`/assistants/${assistantID}`, {
+    return this._client.get(path9`/assistants/${assistantID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48633,7 +49288,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   update(assistantID, body, options) {
-    return this._client.post(path7`/assistants/${assistantID}`, {
+    return this._client.post(path9`/assistants/${assistantID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48657,7 +49312,7 @@ var Assistants = class extends APIResource {
    * @deprecated
    */
   delete(assistantID, options) {
-    return this._client.delete(path7`/assistants/${assistantID}`, {
+    return this._client.delete(path9`/assistants/${assistantID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48760,7 +49415,7 @@ var Sessions2 = class extends APIResource {
    * ```
    */
   cancel(sessionID, options) {
-    return this._client.post(path7`/chatkit/sessions/${sessionID}/cancel`, {
+    return this._client.post(path9`/chatkit/sessions/${sessionID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -48779,7 +49434,7 @@ var Threads = class extends APIResource {
    * ```
    */
   retrieve(threadID, options) {
-    return this._client.get(path7`/chatkit/threads/${threadID}`, {
+    return this._client.get(path9`/chatkit/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -48813,7 +49468,7 @@ var Threads = class extends APIResource {
    * ```
    */
   delete(threadID, options) {
-    return this._client.delete(path7`/chatkit/threads/${threadID}`, {
+    return this._client.delete(path9`/chatkit/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers])
     });
@@ -48832,7 +49487,7 @@ var Threads = class extends APIResource {
    * ```
    */
   listItems(threadID, query = {}, options) {
-    return this._client.getAPIList(path7`/chatkit/threads/${threadID}/items`, ConversationCursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]) });
+    return this._client.getAPIList(path9`/chatkit/threads/${threadID}/items`, ConversationCursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]) });
   }
 };
 
@@ -48855,7 +49510,7 @@ var Messages2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   create(threadID, body, options) {
-    return this._client.post(path7`/threads/${threadID}/messages`, {
+    return this._client.post(path9`/threads/${threadID}/messages`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48868,7 +49523,7 @@ var Messages2 = class extends APIResource {
    */
   retrieve(messageID, params, options) {
     const { thread_id } = params;
-    return this._client.get(path7`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.get(path9`/threads/${thread_id}/messages/${messageID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48880,7 +49535,7 @@ var Messages2 = class extends APIResource {
    */
   update(messageID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path7`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.post(path9`/threads/${thread_id}/messages/${messageID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48892,7 +49547,7 @@ var Messages2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   list(threadID, query = {}, options) {
-    return this._client.getAPIList(path7`/threads/${threadID}/messages`, CursorPage, {
+    return this._client.getAPIList(path9`/threads/${threadID}/messages`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48905,7 +49560,7 @@ var Messages2 = class extends APIResource {
    */
   delete(messageID, params, options) {
     const { thread_id } = params;
-    return this._client.delete(path7`/threads/${thread_id}/messages/${messageID}`, {
+    return this._client.delete(path9`/threads/${thread_id}/messages/${messageID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -48921,7 +49576,7 @@ var Steps = class extends APIResource {
    */
   retrieve(stepID, params, options) {
     const { thread_id, run_id, ...query } = params;
-    return this._client.get(path7`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
+    return this._client.get(path9`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -48934,7 +49589,7 @@ var Steps = class extends APIResource {
    */
   list(runID, params, options) {
     const { thread_id, ...query } = params;
-    return this._client.getAPIList(path7`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
+    return this._client.getAPIList(path9`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -49516,7 +50171,7 @@ var Runs = class extends APIResource {
   }
   create(threadID, params, options) {
     const { include, ...body } = params;
-    return this._client.post(path7`/threads/${threadID}/runs`, {
+    return this._client.post(path9`/threads/${threadID}/runs`, {
       query: { include },
       body,
       ...options,
@@ -49532,7 +50187,7 @@ var Runs = class extends APIResource {
    */
   retrieve(runID, params, options) {
     const { thread_id } = params;
-    return this._client.get(path7`/threads/${thread_id}/runs/${runID}`, {
+    return this._client.get(path9`/threads/${thread_id}/runs/${runID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -49544,7 +50199,7 @@ var Runs = class extends APIResource {
    */
   update(runID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path7`/threads/${thread_id}/runs/${runID}`, {
+    return this._client.post(path9`/threads/${thread_id}/runs/${runID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -49556,7 +50211,7 @@ var Runs = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   list(threadID, query = {}, options) {
-    return this._client.getAPIList(path7`/threads/${threadID}/runs`, CursorPage, {
+    return this._client.getAPIList(path9`/threads/${threadID}/runs`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -49569,7 +50224,7 @@ var Runs = class extends APIResource {
    */
   cancel(runID, params, options) {
     const { thread_id } = params;
-    return this._client.post(path7`/threads/${thread_id}/runs/${runID}/cancel`, {
+    return this._client.post(path9`/threads/${thread_id}/runs/${runID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -49647,7 +50302,7 @@ var Runs = class extends APIResource {
   }
   submitToolOutputs(runID, params, options) {
     const { thread_id, ...body } = params;
-    return this._client.post(path7`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
+    return this._client.post(path9`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -49700,7 +50355,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   retrieve(threadID, options) {
-    return this._client.get(path7`/threads/${threadID}`, {
+    return this._client.get(path9`/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -49711,7 +50366,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   update(threadID, body, options) {
-    return this._client.post(path7`/threads/${threadID}`, {
+    return this._client.post(path9`/threads/${threadID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -49723,7 +50378,7 @@ var Threads2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   delete(threadID, options) {
-    return this._client.delete(path7`/threads/${threadID}`, {
+    return this._client.delete(path9`/threads/${threadID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -49785,7 +50440,7 @@ var Content = class extends APIResource {
    */
   retrieve(fileID, params, options) {
     const { container_id } = params;
-    return this._client.get(path7`/containers/${container_id}/files/${fileID}/content`, {
+    return this._client.get(path9`/containers/${container_id}/files/${fileID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -49806,20 +50461,20 @@ var Files = class extends APIResource {
    * a JSON request with a file ID.
    */
   create(containerID, body, options) {
-    return this._client.post(path7`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path9`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
   /**
    * Retrieve Container File
    */
   retrieve(fileID, params, options) {
     const { container_id } = params;
-    return this._client.get(path7`/containers/${container_id}/files/${fileID}`, options);
+    return this._client.get(path9`/containers/${container_id}/files/${fileID}`, options);
   }
   /**
    * List Container files
    */
   list(containerID, query = {}, options) {
-    return this._client.getAPIList(path7`/containers/${containerID}/files`, CursorPage, {
+    return this._client.getAPIList(path9`/containers/${containerID}/files`, CursorPage, {
       query,
       ...options
     });
@@ -49829,7 +50484,7 @@ var Files = class extends APIResource {
    */
   delete(fileID, params, options) {
     const { container_id } = params;
-    return this._client.delete(path7`/containers/${container_id}/files/${fileID}`, {
+    return this._client.delete(path9`/containers/${container_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -49853,7 +50508,7 @@ var Containers = class extends APIResource {
    * Retrieve Container
    */
   retrieve(containerID, options) {
-    return this._client.get(path7`/containers/${containerID}`, options);
+    return this._client.get(path9`/containers/${containerID}`, options);
   }
   /**
    * List Containers
@@ -49865,7 +50520,7 @@ var Containers = class extends APIResource {
    * Delete Container
    */
   delete(containerID, options) {
-    return this._client.delete(path7`/containers/${containerID}`, {
+    return this._client.delete(path9`/containers/${containerID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -49880,7 +50535,7 @@ var Items = class extends APIResource {
    */
   create(conversationID, params, options) {
     const { include, ...body } = params;
-    return this._client.post(path7`/conversations/${conversationID}/items`, {
+    return this._client.post(path9`/conversations/${conversationID}/items`, {
       query: { include },
       body,
       ...options
@@ -49891,20 +50546,20 @@ var Items = class extends APIResource {
    */
   retrieve(itemID, params, options) {
     const { conversation_id, ...query } = params;
-    return this._client.get(path7`/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
+    return this._client.get(path9`/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
   }
   /**
    * List all items for a conversation with the given ID.
    */
   list(conversationID, query = {}, options) {
-    return this._client.getAPIList(path7`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options });
+    return this._client.getAPIList(path9`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options });
   }
   /**
    * Delete an item from a conversation with the given IDs.
    */
   delete(itemID, params, options) {
     const { conversation_id } = params;
-    return this._client.delete(path7`/conversations/${conversation_id}/items/${itemID}`, options);
+    return this._client.delete(path9`/conversations/${conversation_id}/items/${itemID}`, options);
   }
 };
 
@@ -49924,19 +50579,19 @@ var Conversations = class extends APIResource {
    * Get a conversation
    */
   retrieve(conversationID, options) {
-    return this._client.get(path7`/conversations/${conversationID}`, options);
+    return this._client.get(path9`/conversations/${conversationID}`, options);
   }
   /**
    * Update a conversation
    */
   update(conversationID, body, options) {
-    return this._client.post(path7`/conversations/${conversationID}`, { body, ...options });
+    return this._client.post(path9`/conversations/${conversationID}`, { body, ...options });
   }
   /**
    * Delete a conversation. Items in the conversation will not be deleted.
    */
   delete(conversationID, options) {
-    return this._client.delete(path7`/conversations/${conversationID}`, options);
+    return this._client.delete(path9`/conversations/${conversationID}`, options);
   }
 };
 Conversations.Items = Items;
@@ -49991,14 +50646,14 @@ var OutputItems = class extends APIResource {
    */
   retrieve(outputItemID, params, options) {
     const { eval_id, run_id } = params;
-    return this._client.get(path7`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
+    return this._client.get(path9`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
   }
   /**
    * Get a list of output items for an evaluation run.
    */
   list(runID, params, options) {
     const { eval_id, ...query } = params;
-    return this._client.getAPIList(path7`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path9`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options });
   }
 };
 
@@ -50014,20 +50669,20 @@ var Runs2 = class extends APIResource {
    * schema specified in the config of the evaluation.
    */
   create(evalID, body, options) {
-    return this._client.post(path7`/evals/${evalID}/runs`, { body, ...options });
+    return this._client.post(path9`/evals/${evalID}/runs`, { body, ...options });
   }
   /**
    * Get an evaluation run by ID.
    */
   retrieve(runID, params, options) {
     const { eval_id } = params;
-    return this._client.get(path7`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.get(path9`/evals/${eval_id}/runs/${runID}`, options);
   }
   /**
    * Get a list of runs for an evaluation.
    */
   list(evalID, query = {}, options) {
-    return this._client.getAPIList(path7`/evals/${evalID}/runs`, CursorPage, {
+    return this._client.getAPIList(path9`/evals/${evalID}/runs`, CursorPage, {
       query,
       ...options
     });
@@ -50037,14 +50692,14 @@ var Runs2 = class extends APIResource {
    */
   delete(runID, params, options) {
     const { eval_id } = params;
-    return this._client.delete(path7`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.delete(path9`/evals/${eval_id}/runs/${runID}`, options);
   }
   /**
    * Cancel an ongoing evaluation run.
    */
   cancel(runID, params, options) {
     const { eval_id } = params;
-    return this._client.post(path7`/evals/${eval_id}/runs/${runID}`, options);
+    return this._client.post(path9`/evals/${eval_id}/runs/${runID}`, options);
   }
 };
 Runs2.OutputItems = OutputItems;
@@ -50070,13 +50725,13 @@ var Evals = class extends APIResource {
    * Get an evaluation by ID.
    */
   retrieve(evalID, options) {
-    return this._client.get(path7`/evals/${evalID}`, options);
+    return this._client.get(path9`/evals/${evalID}`, options);
   }
   /**
    * Update certain properties of an evaluation.
    */
   update(evalID, body, options) {
-    return this._client.post(path7`/evals/${evalID}`, { body, ...options });
+    return this._client.post(path9`/evals/${evalID}`, { body, ...options });
   }
   /**
    * List evaluations for a project.
@@ -50088,7 +50743,7 @@ var Evals = class extends APIResource {
    * Delete an evaluation.
    */
   delete(evalID, options) {
-    return this._client.delete(path7`/evals/${evalID}`, options);
+    return this._client.delete(path9`/evals/${evalID}`, options);
   }
 };
 Evals.Runs = Runs2;
@@ -50124,7 +50779,7 @@ var Files2 = class extends APIResource {
    * Returns information about a specific file.
    */
   retrieve(fileID, options) {
-    return this._client.get(path7`/files/${fileID}`, options);
+    return this._client.get(path9`/files/${fileID}`, options);
   }
   /**
    * Returns a list of files.
@@ -50136,13 +50791,13 @@ var Files2 = class extends APIResource {
    * Delete a file and remove it from all vector stores.
    */
   delete(fileID, options) {
-    return this._client.delete(path7`/files/${fileID}`, options);
+    return this._client.delete(path9`/files/${fileID}`, options);
   }
   /**
    * Returns the contents of the specified file.
    */
   content(fileID, options) {
-    return this._client.get(path7`/files/${fileID}/content`, {
+    return this._client.get(path9`/files/${fileID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -50245,7 +50900,7 @@ var Permissions = class extends APIResource {
    * ```
    */
   create(fineTunedModelCheckpoint, body, options) {
-    return this._client.getAPIList(path7`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options });
+    return this._client.getAPIList(path9`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options });
   }
   /**
    * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -50256,7 +50911,7 @@ var Permissions = class extends APIResource {
    * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
    */
   retrieve(fineTunedModelCheckpoint, query = {}, options) {
-    return this._client.get(path7`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
+    return this._client.get(path9`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
       query,
       ...options
     });
@@ -50278,7 +50933,7 @@ var Permissions = class extends APIResource {
    * ```
    */
   list(fineTunedModelCheckpoint, query = {}, options) {
-    return this._client.getAPIList(path7`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options });
+    return this._client.getAPIList(path9`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options });
   }
   /**
    * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -50300,7 +50955,7 @@ var Permissions = class extends APIResource {
    */
   delete(permissionID, params, options) {
     const { fine_tuned_model_checkpoint } = params;
-    return this._client.delete(path7`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
+    return this._client.delete(path9`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
   }
 };
 
@@ -50329,7 +50984,7 @@ var Checkpoints2 = class extends APIResource {
    * ```
    */
   list(fineTuningJobID, query = {}, options) {
-    return this._client.getAPIList(path7`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path9`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options });
   }
 };
 
@@ -50372,7 +51027,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   retrieve(fineTuningJobID, options) {
-    return this._client.get(path7`/fine_tuning/jobs/${fineTuningJobID}`, options);
+    return this._client.get(path9`/fine_tuning/jobs/${fineTuningJobID}`, options);
   }
   /**
    * List your organization's fine-tuning jobs
@@ -50399,7 +51054,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   cancel(fineTuningJobID, options) {
-    return this._client.post(path7`/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
+    return this._client.post(path9`/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
   }
   /**
    * Get status updates for a fine-tuning job.
@@ -50415,7 +51070,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   listEvents(fineTuningJobID, query = {}, options) {
-    return this._client.getAPIList(path7`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path9`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options });
   }
   /**
    * Pause a fine-tune job.
@@ -50428,7 +51083,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   pause(fineTuningJobID, options) {
-    return this._client.post(path7`/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
+    return this._client.post(path9`/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
   }
   /**
    * Resume a fine-tune job.
@@ -50441,7 +51096,7 @@ var Jobs = class extends APIResource {
    * ```
    */
   resume(fineTuningJobID, options) {
-    return this._client.post(path7`/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
+    return this._client.post(path9`/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
   }
 };
 Jobs.Checkpoints = Checkpoints2;
@@ -50504,7 +51159,7 @@ var Models = class extends APIResource {
    * the owner and permissioning.
    */
   retrieve(model, options) {
-    return this._client.get(path7`/models/${model}`, options);
+    return this._client.get(path9`/models/${model}`, options);
   }
   /**
    * Lists the currently available models, and provides basic information about each
@@ -50518,7 +51173,7 @@ var Models = class extends APIResource {
    * delete a model.
    */
   delete(model, options) {
-    return this._client.delete(path7`/models/${model}`, options);
+    return this._client.delete(path9`/models/${model}`, options);
   }
 };
 
@@ -50547,7 +51202,7 @@ var Calls = class extends APIResource {
    * ```
    */
   accept(callID, body, options) {
-    return this._client.post(path7`/realtime/calls/${callID}/accept`, {
+    return this._client.post(path9`/realtime/calls/${callID}/accept`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -50562,7 +51217,7 @@ var Calls = class extends APIResource {
    * ```
    */
   hangup(callID, options) {
-    return this._client.post(path7`/realtime/calls/${callID}/hangup`, {
+    return this._client.post(path9`/realtime/calls/${callID}/hangup`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -50578,7 +51233,7 @@ var Calls = class extends APIResource {
    * ```
    */
   refer(callID, body, options) {
-    return this._client.post(path7`/realtime/calls/${callID}/refer`, {
+    return this._client.post(path9`/realtime/calls/${callID}/refer`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -50593,7 +51248,7 @@ var Calls = class extends APIResource {
    * ```
    */
   reject(callID, body = {}, options) {
-    return this._client.post(path7`/realtime/calls/${callID}/reject`, {
+    return this._client.post(path9`/realtime/calls/${callID}/reject`, {
       body,
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
@@ -51041,7 +51696,7 @@ var InputItems = class extends APIResource {
    * ```
    */
   list(responseID, query = {}, options) {
-    return this._client.getAPIList(path7`/responses/${responseID}/input_items`, CursorPage, { query, ...options });
+    return this._client.getAPIList(path9`/responses/${responseID}/input_items`, CursorPage, { query, ...options });
   }
 };
 
@@ -51079,7 +51734,7 @@ var Responses = class extends APIResource {
     });
   }
   retrieve(responseID, query = {}, options) {
-    return this._client.get(path7`/responses/${responseID}`, {
+    return this._client.get(path9`/responses/${responseID}`, {
       query,
       ...options,
       stream: query?.stream ?? false
@@ -51101,7 +51756,7 @@ var Responses = class extends APIResource {
    * ```
    */
   delete(responseID, options) {
-    return this._client.delete(path7`/responses/${responseID}`, {
+    return this._client.delete(path9`/responses/${responseID}`, {
       ...options,
       headers: buildHeaders([{ Accept: "*/*" }, options?.headers])
     });
@@ -51128,7 +51783,7 @@ var Responses = class extends APIResource {
    * ```
    */
   cancel(responseID, options) {
-    return this._client.post(path7`/responses/${responseID}/cancel`, options);
+    return this._client.post(path9`/responses/${responseID}/cancel`, options);
   }
   /**
    * Compact a conversation. Returns a compacted response object.
@@ -51158,7 +51813,7 @@ var Content2 = class extends APIResource {
    * Download a skill zip bundle by its ID.
    */
   retrieve(skillID, options) {
-    return this._client.get(path7`/skills/${skillID}/content`, {
+    return this._client.get(path9`/skills/${skillID}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -51173,7 +51828,7 @@ var Content3 = class extends APIResource {
    */
   retrieve(version4, params, options) {
     const { skill_id } = params;
-    return this._client.get(path7`/skills/${skill_id}/versions/${version4}/content`, {
+    return this._client.get(path9`/skills/${skill_id}/versions/${version4}/content`, {
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
       __binaryResponse: true
@@ -51191,20 +51846,20 @@ var Versions = class extends APIResource {
    * Create a new immutable skill version.
    */
   create(skillID, body = {}, options) {
-    return this._client.post(path7`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path9`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
   /**
    * Get a specific skill version.
    */
   retrieve(version4, params, options) {
     const { skill_id } = params;
-    return this._client.get(path7`/skills/${skill_id}/versions/${version4}`, options);
+    return this._client.get(path9`/skills/${skill_id}/versions/${version4}`, options);
   }
   /**
    * List skill versions for a skill.
    */
   list(skillID, query = {}, options) {
-    return this._client.getAPIList(path7`/skills/${skillID}/versions`, CursorPage, {
+    return this._client.getAPIList(path9`/skills/${skillID}/versions`, CursorPage, {
       query,
       ...options
     });
@@ -51214,7 +51869,7 @@ var Versions = class extends APIResource {
    */
   delete(version4, params, options) {
     const { skill_id } = params;
-    return this._client.delete(path7`/skills/${skill_id}/versions/${version4}`, options);
+    return this._client.delete(path9`/skills/${skill_id}/versions/${version4}`, options);
   }
 };
 Versions.Content = Content3;
@@ -51236,13 +51891,13 @@ var Skills = class extends APIResource {
    * Get a skill by its ID.
    */
   retrieve(skillID, options) {
-    return this._client.get(path7`/skills/${skillID}`, options);
+    return this._client.get(path9`/skills/${skillID}`, options);
   }
   /**
    * Update the default version pointer for a skill.
    */
   update(skillID, body, options) {
-    return this._client.post(path7`/skills/${skillID}`, { body, ...options });
+    return this._client.post(path9`/skills/${skillID}`, { body, ...options });
   }
   /**
    * List all skills for the current project.
@@ -51254,7 +51909,7 @@ var Skills = class extends APIResource {
    * Delete a skill by its ID.
    */
   delete(skillID, options) {
-    return this._client.delete(path7`/skills/${skillID}`, options);
+    return this._client.delete(path9`/skills/${skillID}`, options);
   }
 };
 Skills.Content = Content2;
@@ -51276,7 +51931,7 @@ var Parts = class extends APIResource {
    * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
    */
   create(uploadID, body, options) {
-    return this._client.post(path7`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path9`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
   }
 };
 
@@ -51318,7 +51973,7 @@ var Uploads = class extends APIResource {
    * Returns the Upload object with status `cancelled`.
    */
   cancel(uploadID, options) {
-    return this._client.post(path7`/uploads/${uploadID}/cancel`, options);
+    return this._client.post(path9`/uploads/${uploadID}/cancel`, options);
   }
   /**
    * Completes the
@@ -51338,7 +51993,7 @@ var Uploads = class extends APIResource {
    * object.
    */
   complete(uploadID, body, options) {
-    return this._client.post(path7`/uploads/${uploadID}/complete`, { body, ...options });
+    return this._client.post(path9`/uploads/${uploadID}/complete`, { body, ...options });
   }
 };
 Uploads.Parts = Parts;
@@ -51368,7 +52023,7 @@ var FileBatches = class extends APIResource {
    * Create a vector store file batch.
    */
   create(vectorStoreID, body, options) {
-    return this._client.post(path7`/vector_stores/${vectorStoreID}/file_batches`, {
+    return this._client.post(path9`/vector_stores/${vectorStoreID}/file_batches`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -51379,7 +52034,7 @@ var FileBatches = class extends APIResource {
    */
   retrieve(batchID, params, options) {
     const { vector_store_id } = params;
-    return this._client.get(path7`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
+    return this._client.get(path9`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -51390,7 +52045,7 @@ var FileBatches = class extends APIResource {
    */
   cancel(batchID, params, options) {
     const { vector_store_id } = params;
-    return this._client.post(path7`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
+    return this._client.post(path9`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -51407,7 +52062,7 @@ var FileBatches = class extends APIResource {
    */
   listFiles(batchID, params, options) {
     const { vector_store_id, ...query } = params;
-    return this._client.getAPIList(path7`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
+    return this._client.getAPIList(path9`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, { query, ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
   }
   /**
    * Wait for the given file batch to be processed.
@@ -51487,7 +52142,7 @@ var Files3 = class extends APIResource {
    * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
    */
   create(vectorStoreID, body, options) {
-    return this._client.post(path7`/vector_stores/${vectorStoreID}/files`, {
+    return this._client.post(path9`/vector_stores/${vectorStoreID}/files`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -51498,7 +52153,7 @@ var Files3 = class extends APIResource {
    */
   retrieve(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.get(path7`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.get(path9`/vector_stores/${vector_store_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -51508,7 +52163,7 @@ var Files3 = class extends APIResource {
    */
   update(fileID, params, options) {
     const { vector_store_id, ...body } = params;
-    return this._client.post(path7`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.post(path9`/vector_stores/${vector_store_id}/files/${fileID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -51518,7 +52173,7 @@ var Files3 = class extends APIResource {
    * Returns a list of vector store files.
    */
   list(vectorStoreID, query = {}, options) {
-    return this._client.getAPIList(path7`/vector_stores/${vectorStoreID}/files`, CursorPage, {
+    return this._client.getAPIList(path9`/vector_stores/${vectorStoreID}/files`, CursorPage, {
       query,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -51532,7 +52187,7 @@ var Files3 = class extends APIResource {
    */
   delete(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.delete(path7`/vector_stores/${vector_store_id}/files/${fileID}`, {
+    return this._client.delete(path9`/vector_stores/${vector_store_id}/files/${fileID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -51607,7 +52262,7 @@ var Files3 = class extends APIResource {
    */
   content(fileID, params, options) {
     const { vector_store_id } = params;
-    return this._client.getAPIList(path7`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, { ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
+    return this._client.getAPIList(path9`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, { ...options, headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]) });
   }
 };
 
@@ -51632,7 +52287,7 @@ var VectorStores = class extends APIResource {
    * Retrieves a vector store.
    */
   retrieve(vectorStoreID, options) {
-    return this._client.get(path7`/vector_stores/${vectorStoreID}`, {
+    return this._client.get(path9`/vector_stores/${vectorStoreID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -51641,7 +52296,7 @@ var VectorStores = class extends APIResource {
    * Modifies a vector store.
    */
   update(vectorStoreID, body, options) {
-    return this._client.post(path7`/vector_stores/${vectorStoreID}`, {
+    return this._client.post(path9`/vector_stores/${vectorStoreID}`, {
       body,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
@@ -51661,7 +52316,7 @@ var VectorStores = class extends APIResource {
    * Delete a vector store.
    */
   delete(vectorStoreID, options) {
-    return this._client.delete(path7`/vector_stores/${vectorStoreID}`, {
+    return this._client.delete(path9`/vector_stores/${vectorStoreID}`, {
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers])
     });
@@ -51671,7 +52326,7 @@ var VectorStores = class extends APIResource {
    * filter.
    */
   search(vectorStoreID, body, options) {
-    return this._client.getAPIList(path7`/vector_stores/${vectorStoreID}/search`, Page, {
+    return this._client.getAPIList(path9`/vector_stores/${vectorStoreID}/search`, Page, {
       body,
       method: "post",
       ...options,
@@ -51694,7 +52349,7 @@ var Videos = class extends APIResource {
    * Fetch the latest metadata for a generated video.
    */
   retrieve(videoID, options) {
-    return this._client.get(path7`/videos/${videoID}`, options);
+    return this._client.get(path9`/videos/${videoID}`, options);
   }
   /**
    * List recently generated videos for the current project.
@@ -51706,7 +52361,7 @@ var Videos = class extends APIResource {
    * Permanently delete a completed or failed video and its stored assets.
    */
   delete(videoID, options) {
-    return this._client.delete(path7`/videos/${videoID}`, options);
+    return this._client.delete(path9`/videos/${videoID}`, options);
   }
   /**
    * Create a character from an uploaded video.
@@ -51720,7 +52375,7 @@ var Videos = class extends APIResource {
    * Streams the rendered video content for the specified video job.
    */
   downloadContent(videoID, query = {}, options) {
-    return this._client.get(path7`/videos/${videoID}/content`, {
+    return this._client.get(path9`/videos/${videoID}/content`, {
       query,
       ...options,
       headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
@@ -51744,13 +52399,13 @@ var Videos = class extends APIResource {
    * Fetch a character.
    */
   getCharacter(characterID, options) {
-    return this._client.get(path7`/videos/characters/${characterID}`, options);
+    return this._client.get(path9`/videos/characters/${characterID}`, options);
   }
   /**
    * Create a remix of a completed video using a refreshed prompt.
    */
   remix(videoID, body, options) {
-    return this._client.post(path7`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    return this._client.post(path9`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
   }
 };
 
@@ -51974,9 +52629,9 @@ var OpenAI = class {
     this.apiKey = token;
     return true;
   }
-  buildURL(path17, query, defaultBaseURL) {
+  buildURL(path18, query, defaultBaseURL) {
     const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-    const url2 = isAbsoluteURL(path17) ? new URL(path17) : new URL(baseURL + (baseURL.endsWith("/") && path17.startsWith("/") ? path17.slice(1) : path17));
+    const url2 = isAbsoluteURL(path18) ? new URL(path18) : new URL(baseURL + (baseURL.endsWith("/") && path18.startsWith("/") ? path18.slice(1) : path18));
     const defaultQuery = this.defaultQuery();
     const pathQuery = Object.fromEntries(url2.searchParams);
     if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -52001,24 +52656,24 @@ var OpenAI = class {
    */
   async prepareRequest(request, { url: url2, options }) {
   }
-  get(path17, opts) {
-    return this.methodRequest("get", path17, opts);
+  get(path18, opts) {
+    return this.methodRequest("get", path18, opts);
   }
-  post(path17, opts) {
-    return this.methodRequest("post", path17, opts);
+  post(path18, opts) {
+    return this.methodRequest("post", path18, opts);
   }
-  patch(path17, opts) {
-    return this.methodRequest("patch", path17, opts);
+  patch(path18, opts) {
+    return this.methodRequest("patch", path18, opts);
   }
-  put(path17, opts) {
-    return this.methodRequest("put", path17, opts);
+  put(path18, opts) {
+    return this.methodRequest("put", path18, opts);
   }
-  delete(path17, opts) {
-    return this.methodRequest("delete", path17, opts);
+  delete(path18, opts) {
+    return this.methodRequest("delete", path18, opts);
   }
-  methodRequest(method, path17, opts) {
+  methodRequest(method, path18, opts) {
     return this.request(Promise.resolve(opts).then((opts2) => {
-      return { method, path: path17, ...opts2 };
+      return { method, path: path18, ...opts2 };
     }));
   }
   request(options, remainingRetries = null) {
@@ -52122,8 +52777,8 @@ var OpenAI = class {
     }));
     return { response, options, controller, requestLogID, retryOfRequestLogID, startTime };
   }
-  getAPIList(path17, Page2, opts) {
-    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path17, ...opts2 })) : { method: "get", path: path17, ...opts });
+  getAPIList(path18, Page2, opts) {
+    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path18, ...opts2 })) : { method: "get", path: path18, ...opts });
   }
   requestAPIList(Page2, options) {
     const request = this.makeRequest(options, null, void 0);
@@ -52202,8 +52857,8 @@ var OpenAI = class {
   }
   async buildRequest(inputOptions, { retryCount = 0 } = {}) {
     const options = { ...inputOptions };
-    const { method, path: path17, query, defaultBaseURL } = options;
-    const url2 = this.buildURL(path17, query, defaultBaseURL);
+    const { method, path: path18, query, defaultBaseURL } = options;
+    const url2 = this.buildURL(path18, query, defaultBaseURL);
     if ("timeout" in options)
       validatePositiveInteger("timeout", options.timeout);
     options.timeout = options.timeout ?? this.timeout;
@@ -52593,7 +53248,7 @@ async function analyseLogs(options) {
   const run = {
     ...provenance2(runs, models),
     config: loaded.config,
-    logs: options.logs.map((file2) => path8.basename(file2)),
+    logs: options.logs.map((file2) => path10.basename(file2)),
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
     promptHashes: promptHashes(ctx),
     ...options.operations ? { operations: options.operations } : {},
@@ -52608,10 +53263,12 @@ async function analyseLogs(options) {
 }
 function previousReportFile(options) {
   const { loaded } = options;
-  const previousFile = options.previousReport ?? (loaded.config.dragon.gate.previousReport ? resolveConfigPath(loaded, loaded.config.dragon.gate.previousReport) : null);
+  const setting = allChecks().map((check2) => check2.previousReport).find((s) => s?.read(loaded.config) !== void 0);
+  const configured = setting?.read(loaded.config);
+  const previousFile = options.previousReport ?? (configured ? resolveConfigPath(loaded, configured) : null);
   if (previousFile && loaded.config.models.candidate) {
     throw new InputError(
-      `${options.previousReport ? "flag --previous" : "dragon.gate.previous-report"}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
+      `${options.previousReport ? "flag --previous" : setting?.key}: a previous report is compared with in nightly mode (one model, no candidate); this config has candidate ${loaded.config.models.candidate}. Remove the candidate for a nightly run, or the previous report for a baseline-vs-candidate run.`
     );
   }
   return previousFile;
@@ -52619,17 +53276,18 @@ function previousReportFile(options) {
 function checkContextWith(loaded, previousFile) {
   const plain2 = checkContext(loaded);
   if (!previousFile) return plain2;
-  const { dragon } = plain2.config;
-  return {
-    ...plain2,
-    config: {
-      ...plain2.config,
-      dragon: { ...dragon, gate: { ...dragon.gate, previousReport: previousFile } }
-    }
-  };
+  let config2 = plain2.config;
+  for (const check2 of allChecks()) {
+    if (check2.previousReport) config2 = check2.previousReport.write(config2, previousFile);
+  }
+  return { ...plain2, config: config2 };
 }
 async function readMeasured(options, ctx) {
-  const { runs, records: latest, warnings } = await readSampleLogs(options.logs);
+  const {
+    runs,
+    records: latest,
+    warnings
+  } = await readSampleLogs(options.logs, { compactChurn: true });
   const limit2 = options.limit ?? smokeLimit(runs);
   const checks = options.checks ?? (limit2 ? limitChecks(await loadChecks(ctx), limit2) : await loadChecks(ctx));
   const counted = currentWeights(latest, digestsOfRuns(runs));
@@ -52639,7 +53297,8 @@ async function readMeasured(options, ctx) {
     counted.records
   );
   const split = splitStale(counted.records, plan);
-  const { current: records, stale } = split;
+  const { stale } = split;
+  const records = markCounted(split.current);
   if (options.requireMatchingLogs) {
     const unplanned = new Set(split.unplanned);
     checkLogsMatch({
@@ -52688,7 +53347,7 @@ function jobOutcome(report, written, options, shard, historyFile) {
       report: written.report,
       summary: written.summary,
       charts: written.charts,
-      logs: options.logs.map((file2) => path8.resolve(file2)),
+      logs: options.logs.map((file2) => path10.resolve(file2)),
       ...historyFile ? { extra: [historyFile] } : {}
     },
     exitCode: gateOutcome(report.verdict.status, report.run.config.failOn, {
@@ -52704,13 +53363,13 @@ async function withHistory(draft, loaded, options) {
   if (!configured || loaded.config.models.candidate) return null;
   const tonight = entryFromReport(draft, options.commit ?? process.env.GITHUB_SHA ?? null);
   if (!tonight) return null;
-  const file2 = path8.resolve(configured);
+  const file2 = path10.resolve(configured);
   const prior = await readHistory(file2);
   const { section, findings, rules } = historySection({
     prior,
     tonight,
     settings: loaded.config.history,
-    file: path8.basename(file2),
+    file: path10.basename(file2),
     appended: options.appendHistory ?? false
   });
   return { file: file2, tonight, section, findings, rules };
@@ -52744,7 +53403,7 @@ function smokeLimit(runs) {
 
 // src/pipeline/demo.ts
 import { rm } from "node:fs/promises";
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/simulator/server.ts
 import { createServer } from "node:http";
@@ -52752,36 +53411,7 @@ import { setTimeout as sleep2 } from "node:timers/promises";
 
 // src/simulator/behaviours/churn.ts
 import { existsSync as existsSync7 } from "node:fs";
-import path10 from "node:path";
-
-// src/packageRoot.ts
-import { existsSync as existsSync6, readFileSync as readFileSync6 } from "node:fs";
-import path9 from "node:path";
-import { fileURLToPath } from "node:url";
-function packageRoot() {
-  let dir = path9.dirname(fileURLToPath(import.meta.url));
-  for (; ; ) {
-    const manifest = path9.join(dir, "package.json");
-    if (existsSync6(manifest)) {
-      try {
-        const { name } = JSON.parse(readFileSync6(manifest, "utf8"));
-        if (name === "model-gate") return dir;
-      } catch {
-      }
-    }
-    const parent = path9.dirname(dir);
-    if (parent === dir) throw new Error("cannot find the model-gate package folder");
-    dir = parent;
-  }
-}
-function scenarioPath(nameOrFile) {
-  if (/^[a-z][a-z0-9-]*$/.test(nameOrFile)) {
-    return path9.join(packageRoot(), "fixtures", "simulator", `${nameOrFile}.yml`);
-  }
-  return path9.resolve(nameOrFile);
-}
-
-// src/simulator/behaviours/churn.ts
+import path11 from "node:path";
 var DEFAULT_CHURN_ITEMS = "fixtures/items/general.yml";
 var FIELDS = /* @__PURE__ */ new Set([
   "items",
@@ -52871,9 +53501,9 @@ function drawChurnAnswer(latent, item, draw, invalid = 0) {
 }
 var itemCache = /* @__PURE__ */ new Map();
 function locateItems(file2) {
-  const fromCwd = path10.resolve(file2);
-  if (path10.isAbsolute(file2) || existsSync7(fromCwd)) return fromCwd;
-  const builtIn = path10.join(packageRoot(), file2);
+  const fromCwd = path11.resolve(file2);
+  if (path11.isAbsolute(file2) || existsSync7(fromCwd)) return fromCwd;
+  const builtIn = path11.join(packageRoot(), file2);
   return existsSync7(builtIn) ? builtIn : fromCwd;
 }
 function itemsByPrompt(file2) {
@@ -52941,8 +53571,8 @@ function parseParams(params) {
   const parsed = paramsSchema.safeParse(params ?? {});
   if (!parsed.success) {
     const issue2 = parsed.error.issues[0];
-    const path17 = issue2?.path.join(".") || "(block)";
-    throw new Error(`dragon.${path17}: ${issue2?.message ?? "invalid"}`);
+    const path18 = issue2?.path.join(".") || "(block)";
+    throw new Error(`dragon.${path18}: ${issue2?.message ?? "invalid"}`);
   }
   return parsed.data;
 }
@@ -52983,7 +53613,7 @@ ${chat.seed}`));
 };
 
 // src/simulator/behaviours/personas.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 init_format();
 var FIELDS2 = [
   "catalogue",
@@ -53052,7 +53682,7 @@ var catalogues = /* @__PURE__ */ new Map();
 function catalogueAt(file2) {
   let catalogue = catalogues.get(file2);
   if (!catalogue) {
-    catalogue = parseCatalogue(readFileSync7(file2, "utf8"), file2);
+    catalogue = parseCatalogue(readFileSync8(file2, "utf8"), file2);
     catalogues.set(file2, catalogue);
   }
   return catalogue;
@@ -53286,7 +53916,7 @@ function simulatedLogprobs(content, choice, top) {
 
 // src/simulator/scenario.ts
 import { createHash as createHash11 } from "node:crypto";
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 init_format();
 var selector = {
   rate: external_exports.number().min(0).max(1).default(1),
@@ -53354,7 +53984,7 @@ function digestFromName(name) {
 function loadScenario(file2, knownBehaviours = behaviours) {
   let text3;
   try {
-    text3 = readFileSync8(file2, "utf8");
+    text3 = readFileSync9(file2, "utf8");
   } catch (error62) {
     const code2 = error62.code;
     throw new InputError(
@@ -53369,17 +53999,17 @@ function parseScenario(text3, name = "scenario", knownBehaviours = behaviours) {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new InputError(`${name}: expected a mapping with at least "models:"`);
   }
-  const lineOf = (path17) => {
-    for (let depth = path17.length; depth >= 0; depth--) {
-      const node2 = doc.getIn(path17.slice(0, depth), true);
+  const lineOf = (path18) => {
+    for (let depth = path18.length; depth >= 0; depth--) {
+      const node2 = doc.getIn(path18.slice(0, depth), true);
       const offset = node2 && typeof node2 === "object" && "range" in node2 ? node2.range?.[0] : null;
       if (typeof offset === "number") return `line ${lineCounter.linePos(offset).line}: `;
     }
     return "";
   };
-  const fail = (path17, message) => {
+  const fail = (path18, message) => {
     throw new InputError(`${name}: invalid scenario`, [
-      `${lineOf(path17)}${displayPath(path17)}: ${message}`
+      `${lineOf(path18)}${displayPath(path18)}: ${message}`
     ]);
   };
   const top = scenarioSchema.safeParse(camelizeTopLevel(raw));
@@ -53457,8 +54087,8 @@ function camelizeTopLevel(raw) {
   }
   return out;
 }
-function kebabPath(path17) {
-  return path17.map((s) => typeof s === "number" ? s : camelToKebab(String(s)));
+function kebabPath(path18) {
+  return path18.map((s) => typeof s === "number" ? s : camelToKebab(String(s)));
 }
 
 // src/simulator/generation.ts
@@ -53860,16 +54490,16 @@ async function startSimulator(options) {
   };
 }
 async function route(ctx, req, res) {
-  const path17 = new URL(req.url ?? "/", "http://simulator").pathname;
+  const path18 = new URL(req.url ?? "/", "http://simulator").pathname;
   const method = req.method ?? "GET";
-  if (path17 === "/" && (method === "GET" || method === "HEAD")) {
+  if (path18 === "/" && (method === "GET" || method === "HEAD")) {
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
     res.end(method === "HEAD" ? void 0 : "Ollama is running");
     return;
   }
-  if (method === "GET" && serveListing(ctx, path17, res)) return;
+  if (method === "GET" && serveListing(ctx, path18, res)) return;
   if (method !== "POST") return sendJson(res, 405, { error: "method not allowed" });
-  const endpoint = generationEndpoint(path17);
+  const endpoint = generationEndpoint(path18);
   const body = await readJson(req).catch((error62) => error62);
   if (body instanceof Error || !isObject3(body)) {
     const message = body instanceof Error ? body.message : "expected a JSON object";
@@ -53880,29 +54510,29 @@ async function route(ctx, req, res) {
     return;
   }
   if (endpoint) return serveGeneration(ctx, endpoint, body, req, res);
-  if (path17 === "/api/show") {
+  if (path18 === "/api/show") {
     const name = typeof body.model === "string" ? body.model : body.name;
     const model = typeof name === "string" ? findModel(ctx.state, name) : null;
     if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
     return sendJson(res, 200, showEntry(model));
   }
-  if (path17 === "/api/embed") return serveEmbed(ctx.state, body, res);
-  return sendJson(res, 404, { error: `${path17} not found` });
+  if (path18 === "/api/embed") return serveEmbed(ctx.state, body, res);
+  return sendJson(res, 404, { error: `${path18} not found` });
 }
-function serveListing(ctx, path17, res) {
+function serveListing(ctx, path18, res) {
   const { state, scenario } = ctx;
-  if (path17 === "/api/version") {
+  if (path18 === "/api/version") {
     sendJson(res, 200, { version: scenario.version });
-  } else if (path17 === "/api/tags") {
+  } else if (path18 === "/api/tags") {
     sendJson(res, 200, { models: scenario.models.map(tagEntry) });
-  } else if (path17 === "/api/ps") {
+  } else if (path18 === "/api/ps") {
     const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
     const entries = loaded.map((m) => ({
       ...psEntry(m),
       context_length: state.loadedContext.get(m.name) ?? m.contextLength
     }));
     sendJson(res, 200, { models: entries });
-  } else if (path17 === "/v1/models") {
+  } else if (path18 === "/v1/models") {
     sendJson(res, 200, {
       object: "list",
       data: scenario.models.map((m) => ({
@@ -54019,9 +54649,9 @@ function finishWhole(res, g2, body, fail) {
     res.socket?.destroy();
     return;
   }
-  const malformed = g2.faults.some((f) => f.kind === "malformed-json");
+  const malformed2 = g2.faults.some((f) => f.kind === "malformed-json");
   res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-  res.end(malformed ? body.slice(0, Math.max(1, Math.floor(body.length / 2))) : body);
+  res.end(malformed2 ? body.slice(0, Math.max(1, Math.floor(body.length / 2))) : body);
 }
 async function streamChunks(res, g2, chunks, signal) {
   res.writeHead(200, { "content-type": "application/x-ndjson" });
@@ -54056,10 +54686,10 @@ function mid(g2) {
   const fault = g2.faults.find((f) => f.kind === "mid-stream-error");
   return (fault?.kind === "mid-stream-error" ? fault.message : void 0) ?? "an error was encountered while running the model: unexpected EOF (simulated fault)";
 }
-function generationEndpoint(path17) {
-  if (path17 === "/api/chat") return "chat";
-  if (path17 === "/api/generate") return "generate";
-  if (path17 === "/v1/chat/completions") return "openai";
+function generationEndpoint(path18) {
+  if (path18 === "/api/chat") return "chat";
+  if (path18 === "/api/generate") return "generate";
+  if (path18 === "/v1/chat/completions") return "openai";
   return null;
 }
 function numCtxOf(body) {
@@ -54161,12 +54791,12 @@ async function readJson(req) {
 // src/pipeline/run.ts
 import { copyFile, mkdir as mkdir3, rename } from "node:fs/promises";
 import { existsSync as existsSync9 } from "node:fs";
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/gpu/sampler.ts
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync as mkdirSync2 } from "node:fs";
-import path11 from "node:path";
+import path12 from "node:path";
 
 // src/gpu/nvidiaSmi.ts
 var SAMPLE_FIELDS = [
@@ -54319,16 +54949,12 @@ function runQuery(binary, env, timeoutMs, children, args) {
     let stderr = "";
     let child;
     try {
-      child = spawn(binary, [...args], {
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-        timeout: timeoutMs,
-        killSignal: "SIGKILL"
-      });
+      child = spawn(binary, [...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     } catch (error62) {
       resolve3({ code: null, stdout, stderr, spawnError: error62 });
       return;
     }
+    const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     children.add(child);
     child.stdout?.on("data", (d) => {
       stdout += d.toString();
@@ -54341,6 +54967,7 @@ function runQuery(binary, env, timeoutMs, children, args) {
       spawnError = error62;
     });
     child.on("close", (code2) => {
+      clearTimeout(killer);
       children.delete(child);
       resolve3({ code: code2, stdout, stderr, spawnError });
     });
@@ -54406,7 +55033,7 @@ async function startGpuSampler(options) {
   }
   const devices = await probeDevices(query);
   if (typeof devices === "string") return unavailableSampler(devices, options.intervalS);
-  mkdirSync2(path11.dirname(options.csvPath), { recursive: true });
+  mkdirSync2(path12.dirname(options.csvPath), { recursive: true });
   const csv = createWriteStream(options.csvPath);
   csv.write(`${GPU_CSV_HEADER}
 `);
@@ -54462,7 +55089,7 @@ function telemetryOf(options, devices, ticks, failed, ownPids) {
     note: `GPU sampled every ${options.intervalS} s with nvidia-smi: ${names.join("; ")}; ${ticks.length} samples${failed > 0 ? `, ${failed} failed` : ""}`,
     devices: [...devices],
     intervalS: options.intervalS,
-    file: path11.basename(options.csvPath),
+    file: path12.basename(options.csvPath),
     failedSamples: failed,
     series: summariseSeries2([...ticks], options.models, ownPids)
   };
@@ -54552,7 +55179,7 @@ function formatDuration(seconds) {
 
 // src/runner/run.ts
 import { existsSync as existsSync8, mkdirSync as mkdirSync3 } from "node:fs";
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/runner/callPolicy.ts
 import { setTimeout as sleep3 } from "node:timers/promises";
@@ -54827,7 +55454,8 @@ var Scheduler = class {
   unitFailure = null;
   changed = null;
   queues = /* @__PURE__ */ new Map();
-  seen = /* @__PURE__ */ new Set();
+  /** Units added, per check and model: their own key strings, none made per unit. */
+  seen = /* @__PURE__ */ new Map();
   waiting = [];
   inFlight = 0;
   /**
@@ -54839,15 +55467,13 @@ var Scheduler = class {
     let calls = 0;
     const answered = [];
     for (const unit of units2) {
-      const id = JSON.stringify([unit.check, unit.model, unit.key]);
-      if (this.seen.has(id)) continue;
-      this.seen.add(id);
+      if (this.isSeen(unit)) continue;
       const state = this.options.resume.resume(unit);
       if (this.options.keepRecords !== false) this.carried.push(...state.logged);
       this.units.planned++;
       if (state.complete) {
         this.units.skipped++;
-        answered.push(...state.prior);
+        if (this.options.growth) answered.push(...state.prior);
         continue;
       }
       const queue = this.queues.get(unit.model) ?? [];
@@ -54860,6 +55486,15 @@ var Scheduler = class {
     }
     this.wakeAll();
     return calls;
+  }
+  /** True when a unit of this check, model and key was added before; else marks it added. */
+  isSeen(unit) {
+    const group = `${unit.check}\0${unit.model}`;
+    const keys = this.seen.get(group) ?? /* @__PURE__ */ new Set();
+    this.seen.set(group, keys);
+    if (keys.has(unit.key)) return true;
+    keys.add(unit.key);
+    return false;
   }
   stopped() {
     const { policy, signal } = this.options;
@@ -54997,7 +55632,7 @@ function runSettings(options) {
   return settings;
 }
 async function runPlan(options) {
-  mkdirSync3(path12.dirname(path12.resolve(options.logPath)), { recursive: true });
+  mkdirSync3(path13.dirname(path13.resolve(options.logPath)), { recursive: true });
   const lock = lockSampleLog(options.logPath);
   try {
     const result = await runLocked(options);
@@ -55018,7 +55653,7 @@ async function preflight(provider, models, warn) {
   return { server, metadata, loadedBefore };
 }
 async function readExisting(logPath) {
-  return existsSync8(logPath) ? await readSampleLogs([logPath]) : { records: [], runs: [], warnings: [] };
+  return existsSync8(logPath) ? await indexSampleLog(logPath) : { index: new LogIndex(logPath), warnings: [] };
 }
 async function runLocked(options) {
   const settings = runSettings(options);
@@ -55033,10 +55668,7 @@ async function runLocked(options) {
     options.models,
     warn
   );
-  const resume = new ResumePlan(
-    existing.records,
-    new Map(metadata.map((m) => [m.model, m.digest]))
-  );
+  const resume = new ResumePlan(existing.index, new Map(metadata.map((m) => [m.model, m.digest])));
   const opened = openSampleLog(options.logPath);
   recovered.push(...opened.warnings);
   const log = opened.writer;
@@ -55065,6 +55697,7 @@ async function runLocked(options) {
     await scheduler.run();
   } finally {
     log.close();
+    existing.index.close();
     settings.progress.finish();
   }
   throwIfFailed(scheduler, policy, options.provider, server);
@@ -55102,7 +55735,7 @@ function throwIfFailed(scheduler, policy, provider, server) {
 // src/pipeline/run.ts
 function sampleLogPath(options) {
   const { config: config2 } = options.loaded;
-  return path13.resolve(config2.output.log ?? path13.join(config2.output.dir, "samples.jsonl"));
+  return path14.resolve(config2.output.log ?? path14.join(config2.output.dir, "samples.jsonl"));
 }
 var CACHED_LOG = "samples.jsonl";
 async function runJob(options) {
@@ -55117,10 +55750,10 @@ async function runJob(options) {
     );
   }
   if (config2.output.history && !config2.models.candidate) {
-    await readHistory(path13.resolve(config2.output.history));
+    await readHistory(path14.resolve(config2.output.history));
   }
   const logPath = sampleLogPath(options);
-  await mkdir3(path13.dirname(logPath), { recursive: true });
+  await mkdir3(path14.dirname(logPath), { recursive: true });
   const stream = options.progress ?? process.stderr;
   const models = modelOrder2(prepared.ctx);
   const cached2 = await restoreLog(options, logPath, models, stream);
@@ -55145,7 +55778,7 @@ async function runJob(options) {
   return outcome2;
 }
 async function restoreLog(options, logPath, models, stream) {
-  const cached2 = options.cacheDir ? path13.resolve(options.cacheDir, CACHED_LOG) : null;
+  const cached2 = options.cacheDir ? path14.resolve(options.cacheDir, CACHED_LOG) : null;
   if (options.fresh) {
     const kept = await setAsideLog(logPath);
     if (kept) stream.write(`model-gate: --fresh: the previous sample log is kept as ${kept}
@@ -55154,21 +55787,21 @@ async function restoreLog(options, logPath, models, stream) {
     if (options.keepHistory) await copyWhole(cached2, logPath);
     else {
       const pruned = await pruneLog(cached2, logPath, models);
-      stream.write(`model-gate: cache: ${pruneNote(pruned, path13.basename(cached2))}
+      stream.write(`model-gate: cache: ${pruneNote(pruned, path14.basename(cached2))}
 `);
     }
   }
   return cached2;
 }
 async function keepInCache(logPath, cached2, models, stream) {
-  await mkdir3(path13.dirname(cached2), { recursive: true });
+  await mkdir3(path14.dirname(cached2), { recursive: true });
   if (models === null) {
     await copyWhole(logPath, cached2);
     return;
   }
   const pruned = await pruneLog(logPath, cached2, models);
   if (pruned.dropped > 0) {
-    stream.write(`model-gate: cache: ${pruneNote(pruned, path13.basename(cached2))}
+    stream.write(`model-gate: cache: ${pruneNote(pruned, path14.basename(cached2))}
 `);
   }
 }
@@ -55182,7 +55815,7 @@ async function measure(options, prepared, logPath, stream) {
   const { ctx, units: units2, growth, provider } = prepared;
   const interactive = options.interactive ?? Boolean(stream.isTTY);
   const models = modelOrder2(ctx);
-  const gpuCsv = path13.resolve(config2.output.dir, GPU_CSV);
+  const gpuCsv = path14.resolve(config2.output.dir, GPU_CSV);
   const sampler = await startGpuSampler({
     intervalS: config2.runner.gpuSampleS,
     csvPath: gpuCsv,
@@ -55229,9 +55862,9 @@ async function measure(options, prepared, logPath, stream) {
 async function setAsideLog(logPath, now = /* @__PURE__ */ new Date()) {
   if (!existsSync9(logPath)) return null;
   const stamp = now.toISOString().replace(/\.\d+Z$/, "").replace(/:/g, "-");
-  const { dir, name, ext } = path13.parse(logPath);
-  let target = path13.join(dir, `${name}.${stamp}${ext}`);
-  for (let n = 2; existsSync9(target); n++) target = path13.join(dir, `${name}.${stamp}-${n}${ext}`);
+  const { dir, name, ext } = path14.parse(logPath);
+  let target = path14.join(dir, `${name}.${stamp}${ext}`);
+  for (let n = 2; existsSync9(target); n++) target = path14.join(dir, `${name}.${stamp}-${n}${ext}`);
   await rename(logPath, target);
   return target;
 }
@@ -55258,11 +55891,11 @@ async function runDemo(options) {
     scenario: scenarioPath(options.scenario)
   });
   try {
-    const outDir = path14.resolve(options.outDir);
-    const logPath = path14.join(outDir, "samples.jsonl");
+    const outDir = path15.resolve(options.outDir);
+    const logPath = path15.join(outDir, "samples.jsonl");
     await rm(logPath, { force: true });
     const loaded = loadConfig({
-      file: path14.join(packageRoot(), "fixtures", "demo", "model-gate.yml"),
+      file: path15.join(packageRoot(), "fixtures", "demo", "model-gate.yml"),
       env: {},
       overrides: [
         { path: ["provider", "host"], value: simulator.url, source: "the demo" },
@@ -55288,9 +55921,9 @@ async function runDemo(options) {
 }
 
 // src/pipeline/init.ts
-import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync10, readFileSync as readFileSync10 } from "node:fs";
 import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/config/jsonSchema.ts
 function configSchemaUrl(version4) {
@@ -55302,35 +55935,26 @@ function schemaModeline(version4) {
 var SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
 // src/pipeline/init.ts
-var STARTER_PATHS = {
-  config: "model-gate.yml",
-  items: "items/items.yml",
-  catalogue: "personas/catalogue.yml",
-  workflow: ".github/workflows/model-gate.yml"
-};
+var STARTER_CONFIG = "model-gate.yml";
+var STARTER_WORKFLOW = ".github/workflows/model-gate.yml";
 function starterFiles(options = {}) {
-  const root = packageRoot();
-  const read = (...parts) => readFileSync9(path15.join(root, ...parts), "utf8");
+  const starters = allChecks().flatMap((check2) => {
+    const starter = check2.starter();
+    return starter ? [{ name: check2.name, ...starter }] : [];
+  });
+  const workflow = readFileSync10(
+    path16.join(packageRoot(), "docs", "workflows", "model-upgrade-gate.yml"),
+    "utf8"
+  );
   return [
-    { file: STARTER_PATHS.config, text: starterConfig(options) },
-    {
-      file: STARTER_PATHS.items,
-      text: `# Starter items (model-gate's built-in set): replace them with your own.
-# Format: docs/items.md in the model-gate package.
-${stripLeadingComments(read("fixtures", "items", "general.yml"))}`
-    },
-    {
-      file: STARTER_PATHS.catalogue,
-      text: `# Starter persona catalogue: declare your own assistants and probes.
-# Format: docs/personas-catalogue.md in the model-gate package.
-${stripLeadingComments(read("fixtures", "personas", "catalogue.yml"))}`
-    },
-    { file: STARTER_PATHS.workflow, text: read("docs", "workflows", "model-upgrade-gate.yml") }
+    { file: STARTER_CONFIG, text: starterConfig(options, starters) },
+    ...starters.flatMap((s) => s.files),
+    { file: STARTER_WORKFLOW, text: workflow }
   ];
 }
 async function initProject(options) {
   const files = starterFiles(options);
-  const existing = files.filter((f) => existsSync10(path15.join(options.dir, f.file)));
+  const existing = files.filter((f) => existsSync10(path16.join(options.dir, f.file)));
   if (existing.length > 0) {
     throw new InputError(
       `${existing.map((f) => f.file).join(", ")}: already exists; model-gate init never overwrites a file`,
@@ -55341,20 +55965,17 @@ async function initProject(options) {
   }
   const written = [];
   for (const { file: file2, text: text3 } of files) {
-    const target = path15.join(options.dir, file2);
-    await mkdir4(path15.dirname(target), { recursive: true });
+    const target = path16.join(options.dir, file2);
+    await mkdir4(path16.dirname(target), { recursive: true });
     await writeFile2(target, text3, { flag: "wx" });
     written.push(target);
   }
   return written;
 }
-function stripLeadingComments(text3) {
-  const lines = text3.split("\n");
-  let start = 0;
-  while (start < lines.length && /^\s*(#.*)?$/.test(lines[start] ?? "")) start++;
-  return lines.slice(start).join("\n");
-}
-function starterConfig(options) {
+function starterConfig(options, starters) {
+  const blocks = starters.map((s) => `${s.name}:
+${s.config.map((line) => `  ${line}
+`).join("")}`).join("\n");
   return `${schemaModeline(TOOL_VERSION)}
 # model-gate config: every setting and its default is documented in the JSON Schema above
 # (your editor completes and checks keys) and in model-gate.yml of the model-gate repository.
@@ -55367,22 +55988,13 @@ models:
   baseline: ${options.baseline ?? "qwen2.5:7b"}           # today's model
   candidate: ${options.candidate ?? "qwen2.5:14b"}         # the upgrade; omit for a single-model run
 
-checks: [churn, dragon, personas]
+checks: [${starters.map((s) => s.name).join(", ")}]
 fail-on: regression
 
 runner:
   concurrency: 1                 # the server's parallel slots (OLLAMA_NUM_PARALLEL)
 
-churn:
-  items: ${STARTER_PATHS.items}
-  samples: 10
-
-dragon:
-  seeds: 0-9
-
-personas:
-  catalogue: ${STARTER_PATHS.catalogue}
-`;
+${blocks}`;
 }
 
 // src/cli/colour.ts
@@ -55740,24 +56352,13 @@ function describeOutcome(outcome2, paint = plain) {
   lines.push("", `report:  ${files.report}`, `summary: ${files.summary}`);
   if (files.charts.length > 0)
     lines.push(
-      `charts:  ${files.charts.map((c) => path16.basename(c)).join(", ")} (in ${files.dir})`
+      `charts:  ${files.charts.map((c) => path17.basename(c)).join(", ")} (in ${files.dir})`
     );
   lines.push(`log:     ${files.logs.join(", ")}`, "");
   return lines.join("\n");
 }
-function adaptiveNotes(config2, units2) {
-  const churn = config2.churn;
-  if (!config2.checks.includes("churn") || churn.sampling !== "adaptive") return [];
-  const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);
-  const firstStage = units2.filter((u) => u.check === "churn" && u.model === config2.models.baseline);
-  const items2 = Math.round(firstStage.length / perItem);
-  const most = items2 * (churn.samplesMax + (churn.greedy ? 1 : 0));
-  return [
-    `churn: adaptive sampling: the counts above are the first stage (${churn.samplesFirst} samples per item); later stages follow the answers, up to ${most} calls per model (${items2} items \xD7 ${churn.samplesMax} samples${churn.greedy ? " + greedy" : ""})`
-  ];
-}
 function describeValidated(file2, checks, units2, notes = []) {
-  const lines = [`${path16.basename(file2)}: valid (config, items, catalogue; no server contacted)`];
+  const lines = [`${path17.basename(file2)}: valid (config, items, catalogue; no server contacted)`];
   const models = [...new Set(units2.map((u) => u.model))];
   for (const check2 of checks) {
     const own2 = units2.filter((u) => u.check === check2);
@@ -55837,7 +56438,7 @@ var handlers = {
       loaded,
       logs,
       outDir: typeof options.out === "string" ? options.out : void 0,
-      previousReport: typeof options.previous === "string" ? path16.resolve(options.previous) : void 0,
+      previousReport: typeof options.previous === "string" ? path17.resolve(options.previous) : void 0,
       requireMatchingLogs: true
     });
     return printOutcome(outcome2, options.json === true, out);
@@ -55846,11 +56447,14 @@ var handlers = {
     const loaded = loadConfigFromFlags(options);
     const { ctx, units: units2 } = await prepareJob(loaded);
     const file2 = loaded.file ?? "config (defaults and flags)";
-    out(describeValidated(file2, ctx.config.checks, units2, adaptiveNotes(ctx.config, units2)));
+    const notes = ctx.config.checks.flatMap(
+      (name) => checkNamed(name).planNotes(ctx.config, units2)
+    );
+    out(describeValidated(file2, ctx.config.checks, units2, notes));
     return ExitCode.pass;
   },
   async init(options, { stdout: out }) {
-    const dir = path16.resolve(typeof options.dir === "string" ? options.dir : ".");
+    const dir = path17.resolve(typeof options.dir === "string" ? options.dir : ".");
     const written = await initProject({
       dir,
       baseline: typeof options.baseline === "string" ? options.baseline : void 0,
@@ -55859,7 +56463,7 @@ var handlers = {
     out(
       `${[
         "wrote:",
-        ...written.map((f) => `  ${path16.relative(process.cwd(), f) || f}`),
+        ...written.map((f) => `  ${path17.relative(process.cwd(), f) || f}`),
         "",
         "next: edit the model tags in model-gate.yml, then check everything without a server:",
         "  npx model-gate validate",
@@ -55958,7 +56562,7 @@ use it with: OLLAMA_HOST=${simulator.url} model-gate run \u2026   (Ctrl-C to sto
         `flag --seeds: expected a range such as "0-9" or "0-4,7", got ${JSON.stringify(options.seeds)}`
       );
     const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), "--walls");
-    const model = `player:${player}`;
+    const model = referenceModel(player);
     const loaded = loadConfig({
       file: null,
       env: {},
