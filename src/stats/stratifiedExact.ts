@@ -42,6 +42,12 @@ export interface StratifiedExactResult {
   informative: number;
 }
 
+/** Whether a stratum's table could vary given its margins (both groups sampled, 0 < t < N). */
+export function canVary(s: Stratum): boolean {
+  const t = s.x1 + s.x2;
+  return s.n1 > 0 && s.n2 > 0 && t > 0 && t < s.n1 + s.n2;
+}
+
 function checkStratum(s: Stratum): void {
   for (const value of [s.x1, s.n1, s.x2, s.n2]) {
     if (!Number.isInteger(value) || value < 0) {

@@ -20,7 +20,6 @@ const DOMAIN_BASIS_ADAPTIVE =
 /** The smallest changes the item and domain rules detect, as the rule cards say them. */
 function detectionTexts(
   section: SampledChurnSection,
-  samples: number,
   maxLoss: number,
 ): { itemText: string; domainText: string } {
   const d = section.comparison?.detection;
@@ -28,7 +27,7 @@ function detectionTexts(
   // With adaptive sampling the detection figures are computed at samples-max.
   const atK =
     section.sampling === undefined
-      ? `at K = ${samples}`
+      ? `at K = ${section.samples}`
       : `at K = ${section.samples} (samples-max; adaptive sampling)`;
   const itemText =
     item === null
@@ -71,7 +70,7 @@ export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRu
     );
   } else {
     const method = section.method === 'fisher-bh' ? 'Fisher + BH' : 'RCI';
-    const { itemText, domainText } = detectionTexts(section, settings.samples, maxLoss);
+    const { itemText, domainText } = detectionTexts(section, maxLoss);
     cards.push(
       card('max-deteriorated', {
         tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,

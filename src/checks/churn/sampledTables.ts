@@ -5,7 +5,7 @@
  */
 import { mcnemarTest } from '../../stats/mcnemar.js';
 import { normalQuantile } from '../../stats/normal.js';
-import type { Stratum } from '../../stats/stratifiedExact.js';
+import { canVary, type Stratum } from '../../stats/stratifiedExact.js';
 import { finite, ratio } from './analyseShared.js';
 import {
   type DomainCounts,
@@ -36,12 +36,6 @@ export interface DomainTests {
  * Every item with enough valid samples from both models enters its domain's test: one stratum
  * per item, or with adaptive sampling the strata `strataOf` gives (one per stage).
  */
-/** Whether a stratum has more than one possible table given its margins. */
-function canVary(s: Stratum): boolean {
-  const t = s.x1 + s.x2;
-  return s.n1 > 0 && s.n2 > 0 && t > 0 && t < s.n1 + s.n2;
-}
-
 export function domainTests(
   items: readonly ChurnItem[],
   outcome: MethodsOutcome,
