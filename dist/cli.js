@@ -37580,21 +37580,11 @@ function mcnemarTest(worse, better) {
   };
 }
 
-// src/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  const order = ascendingOrder(pValues, "holmAdjust");
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index2, rank2) => {
-    const p = pValues[index2];
-    running = Math.max(running, Math.min(1, (m - rank2) * p));
-    adjusted[index2] = running;
-  });
-  return adjusted;
-}
-
 // src/stats/stratifiedExact.ts
+function canVary(s) {
+  const t = s.x1 + s.x2;
+  return s.n1 > 0 && s.n2 > 0 && t > 0 && t < s.n1 + s.n2;
+}
 function checkStratum2(s) {
   for (const value3 of [s.x1, s.n1, s.x2, s.n2]) {
     if (!Number.isInteger(value3) || value3 < 0) {
@@ -37653,6 +37643,20 @@ function stratifiedExactTest(strata) {
   };
 }
 
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = ascendingOrder(pValues, "holmAdjust");
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index2, rank2) => {
+    const p = pValues[index2];
+    running = Math.max(running, Math.min(1, (m - rank2) * p));
+    adjusted[index2] = running;
+  });
+  return adjusted;
+}
+
 // src/checks/churn/domainTest.ts
 var DETECTION_POWER = 0.8;
 function sampleVariance2(s) {
@@ -37706,10 +37710,6 @@ function testOverall(strata) {
 }
 
 // src/checks/churn/sampledTables.ts
-function canVary(s) {
-  const t = s.x1 + s.x2;
-  return s.n1 > 0 && s.n2 > 0 && t > 0 && t < s.n1 + s.n2;
-}
 function domainTests(items2, outcome2, minItems, level, strataOf) {
   const { x1, n1, x2, n2 } = outcome2.counts;
   const byDomain = /* @__PURE__ */ new Map();
@@ -39665,10 +39665,10 @@ var pct3 = (x2) => percent(x2, 2, { trim: true });
 var pts3 = (x2) => `${trimmed(x2 * 100)} points`;
 var DOMAIN_BASIS_FIXED = "design: exact conditional test (both models' sampling noise, any K), Holm family-wise level; measured by simulation in docs/gate-validity-churn.md";
 var DOMAIN_BASIS_ADAPTIVE = "one stratum per item and stage, Holm family-wise level; stages after a futility look were chosen knowing the split, so the level is measured by simulation: at or below nominal in docs/adaptive-sampling.md";
-function detectionTexts(section, samples, maxLoss) {
+function detectionTexts(section, maxLoss) {
   const d = section.comparison?.detection;
   const item = section.method === "fisher-bh" ? d?.itemFisherBh ?? null : d?.itemRci ?? null;
-  const atK = section.sampling === void 0 ? `at K = ${samples}` : `at K = ${section.samples} (samples-max; adaptive sampling)`;
+  const atK = section.sampling === void 0 ? `at K = ${section.samples}` : `at K = ${section.samples} (samples-max; adaptive sampling)`;
   const itemText = item === null ? "not measured (no comparison)" : item >= 1 ? `no single item ${atK} (it would need |\u0394p| > 1); raise churn.samples` : `${atK} an item must move by ${num(item, 2)} to be flagged; the rule fails above max-deteriorated such items`;
   const domainText = d?.domain === null || d?.domain === void 0 ? "not measured (no tested domain)" : `${atK} a domain of ${d.domainItems} items losing ${pts3(d.domain)}; it fails from ${maxLoss} points (a warning below)`;
   return { itemText, domainText };
@@ -39700,7 +39700,7 @@ function churnRuleCards(section, ctx) {
     );
   } else {
     const method = section.method === "fisher-bh" ? "Fisher + BH" : "RCI";
-    const { itemText, domainText } = detectionTexts(section, settings.samples, maxLoss);
+    const { itemText, domainText } = detectionTexts(section, maxLoss);
     cards.push(
       card("max-deteriorated", {
         tests: `items reliably worse (${method}) above max-deteriorated and above what two identical models reach`,
