@@ -1,5 +1,6 @@
 // Builds the two committed entry points: the action (dist/index.js) and the CLI (dist/cli.js).
 // esbuild: one fast step, no plugin chain, ESM output with a source map.
+import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const shared = {
@@ -10,6 +11,11 @@ const shared = {
   sourcemap: true,
   sourcesContent: false,
   legalComments: 'none',
+  // Whitespace and comments out, non-ASCII escaped: the engine keeps a script's source for as
+  // long as the process runs, at one byte a character only when every character is ASCII
+  // (one other character anywhere doubles it). Names are kept; the source map gives lines.
+  minifyWhitespace: true,
+  charset: 'ascii',
   logLevel: 'warning',
   // Native inference engine: loaded from node_modules on first use (embedded provider only).
   external: ['node-llama-cpp'],
@@ -26,3 +32,17 @@ await build({
   outfile: 'dist/cli.js',
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
 });
+
+// A character esbuild cannot escape (one inside a regular expression literal) is refused here.
+for (const file of ['dist/index.js', 'dist/cli.js']) {
+  const text = readFileSync(file, 'utf8');
+  let at = 0;
+  while (at < text.length && text.charCodeAt(at) <= 0x7f) at++;
+  if (at < text.length) {
+    const line = text.slice(0, at).split('\n').length;
+    console.error(
+      `${file}:${line}: a non-ASCII character (${JSON.stringify(text[at])}) in the bundle; write it as a \\u escape in the source`,
+    );
+    process.exit(1);
+  }
+}

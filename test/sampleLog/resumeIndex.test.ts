@@ -6,6 +6,7 @@ import {
   type DragonCallRecord,
   indexSampleLog,
   ResumeIndex,
+  streamLog,
   type SampleRecord,
 } from '../../src/sampleLog/index.js';
 
@@ -78,6 +79,43 @@ describe('indexSampleLog', () => {
     writeFileSync(file, `${lines([first])}${JSON.stringify(decision('dragon/seed-3/1', 'd1', 1))}`);
     const { index } = await indexSampleLog(file);
     expect(index.get('dragon', 'm:1b', 'd1', 'dragon/seed-3')).toEqual([first]);
+    index.close();
+  });
+});
+
+describe('reading a log larger than one read', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-read-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives every line and its byte offset across read boundaries, long lines, CRLF and multi-byte text', async () => {
+    // Records of varied lengths (one over 2 MB, longer than two reads of 1 MB), some with
+    // "é" (two bytes) and some ending in CRLF: line ends land everywhere relative to a read.
+    const records: SampleRecord[] = [];
+    for (let i = 0; i < 1200; i++) {
+      const long = i === 600 ? 2_300_000 : (i * 7919) % 4000;
+      records.push({ ...decision(`dragon/seed-${i}/0`, 'd1', 0), reason: 'é'.repeat(long) });
+    }
+    const texts = records.map((r, i) => `${JSON.stringify(r)}${i % 3 === 0 ? '\r\n' : '\n'}`);
+    const file = path.join(dir, 'big.jsonl');
+    writeFileSync(file, texts.join(''));
+    const seen: { key: string; at: number; reason: number }[] = [];
+    const warnings = await streamLog(file, {
+      record: (record, _line, at) =>
+        seen.push({ key: record.key, at, reason: (record as DragonCallRecord).reason?.length ?? 0 }),
+      run: () => {},
+    });
+    expect(warnings).toEqual([]);
+    let at = 0;
+    const expected = records.map((r, i) => {
+      const entry = { key: r.key, at, reason: (r as DragonCallRecord).reason?.length ?? 0 };
+      at += Buffer.byteLength(texts[i] as string);
+      return entry;
+    });
+    expect(seen).toEqual(expected);
+    // The offsets read the records back (resume reads a unit's lines from them).
+    const { index } = await indexSampleLog(file);
+    expect(index.get('dragon', 'm:1b', 'd1', 'dragon/seed-600')).toEqual([records[600]]);
+    expect(index.get('dragon', 'm:1b', 'd1', 'dragon/seed-1199')).toEqual([records[1199]]);
     index.close();
   });
 });
