@@ -101,7 +101,11 @@ describe('reading a log larger than one read', () => {
     const seen: { key: string; at: number; reason: number }[] = [];
     const warnings = await streamLog(file, {
       record: (record, _line, at) =>
-        seen.push({ key: record.key, at, reason: (record as DragonCallRecord).reason?.length ?? 0 }),
+        seen.push({
+          key: record.key,
+          at,
+          reason: (record as DragonCallRecord).reason?.length ?? 0,
+        }),
       run: () => {},
     });
     expect(warnings).toEqual([]);

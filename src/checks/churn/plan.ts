@@ -6,11 +6,7 @@
  */
 import type { GateConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import {
-  ANSWER_PROBABILITY_SOURCES,
-  type ChatOptions,
-  type ChatRequest,
-} from '../../providers/types.js';
+import { ANSWER_PROBABILITY_SOURCES, type ChatOptions } from '../../providers/types.js';
 import {
   type RecordedOptions,
   recordedOptions,
@@ -104,12 +100,25 @@ export function firstSamples(settings: GateConfig['churn']): number {
   return settings.sampling === 'adaptive' ? settings.samplesFirst : settings.samples;
 }
 
-/** One item's prompt, shared by all its samples. */
+/**
+ * One item's prompt, shared by all its samples and both models. Its messages and answer schema
+ * are made when a request is sent (a resumed plan of 150,000 samples sends none), its hash
+ * once.
+ */
 interface ItemPrompt {
   item: ChurnItem;
-  messages: ChatRequest['messages'];
-  format: ChatRequest['format'];
   promptSha256: string;
+}
+
+const promptOf = new WeakMap<ChurnItem, ItemPrompt>();
+
+function itemPrompt(item: ChurnItem): ItemPrompt {
+  let prompt = promptOf.get(item);
+  if (!prompt) {
+    prompt = { item, promptSha256: churnPromptHash(item) };
+    promptOf.set(item, prompt);
+  }
+  return prompt;
 }
 
 /** One sample of an item, without its model: what a slot is made from when it is needed. */
@@ -145,12 +154,7 @@ function eachSample(
   };
   const first = firstSamples(settings);
   for (const item of items) {
-    const prompt: ItemPrompt = {
-      item,
-      messages: churnMessages(item),
-      format: answerSchema(item),
-      promptSha256: churnPromptHash(item),
-    };
+    const prompt = itemPrompt(item);
     if (settings.estimator === 'logprobs') {
       visit(prompt, 'exact', 0, shared('exact', 0));
       continue;
@@ -161,9 +165,16 @@ function eachSample(
 }
 
 function slotOf(s: ChurnSample, model: string, top: number): ChurnSampleSlot {
-  const { item, messages, format, promptSha256 } = s.prompt;
+  const { item, promptSha256 } = s.prompt;
   const probabilities = s.mode === 'exact' ? { answerProbabilities: { top } } : {};
-  const request = { model, messages, format, options: s.options, ...probabilities };
+  const messages = churnMessages(item);
+  const request = {
+    model,
+    messages,
+    format: answerSchema(item),
+    options: s.options,
+    ...probabilities,
+  };
   const key = churnUnitKey(item.id, s.mode, s.sample);
   return { item, model, key, mode: s.mode, sample: s.sample, spec: { request, promptSha256 } };
 }
@@ -222,12 +233,7 @@ export function planChurn(
 /** One call as a work unit: complete once the log holds its answer under today's settings. */
 export function churnUnit(slot: ChurnSampleSlot, config: GateConfig): WorkUnit {
   const { request, promptSha256 } = slot.spec;
-  const prompt = {
-    item: slot.item,
-    messages: request.messages,
-    format: request.format,
-    promptSha256,
-  };
+  const prompt = { item: slot.item, promptSha256 };
   return new ChurnUnit(prompt, {
     model: slot.model,
     mode: slot.mode,

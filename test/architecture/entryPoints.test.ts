@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** The import statements of a source file, in order. */
+function imports(file: string): string[] {
+  return readFileSync(path.join(root, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('import '));
+}
+
+describe('entry points', () => {
+  it('set the engine to favour memory before any other module runs (imported first)', () => {
+    for (const entry of ['src/cli.ts', 'src/index.ts']) {
+      expect(imports(entry)[0], entry).toBe("import './favourMemory.js';");
+    }
+    // The module itself imports nothing of ours, so that nothing of ours runs before it.
+    const own = imports('src/favourMemory.ts');
+    expect(own).toEqual(["import { setFlagsFromString } from 'node:v8';"]);
+  });
+});
