@@ -56,7 +56,10 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
   { name: 'report', members: ['report/'] },
   { name: 'publish', members: ['github/'] },
   { name: 'pipeline', members: ['pipeline/'] },
-  { name: 'entry points', members: ['cli/', 'cli.ts', 'main.ts', 'index.ts'] },
+  {
+    name: 'entry points',
+    members: ['cli/', 'cli.ts', 'main.ts', 'index.ts', 'favourMemory.ts'],
+  },
 ];
 
 /**
