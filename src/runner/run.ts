@@ -44,6 +44,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { runnerSchema } from '../config/schema.js';
+import { favouringSpeed } from '../engineMode.js';
 import { InfrastructureError } from '../errors.js';
 import type { ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
 import {
@@ -242,7 +243,8 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   });
   try {
     settings.progress.start(scheduler.add(selectShard(options.units, options.shard)));
-    await scheduler.run();
+    // Requests in flight: pauses would keep slots idle (see engineMode.ts).
+    await favouringSpeed(() => scheduler.run());
   } finally {
     log.close();
     existing.index.close();

@@ -44,6 +44,7 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
       'signals.ts',
       'version.ts',
       'packageRoot.ts',
+      'engineMode.ts',
     ],
   },
   { name: 'config', members: ['config/'] },
