@@ -36,3 +36,23 @@ describe('engine mode', () => {
     expect(out).toBe('default default');
   });
 });
+
+describe('engine mode under a large heap', () => {
+  it('favours memory again, for the rest of the work, once the heap passes the budget', () => {
+    const out = inFreshProcess(`
+      mode.favourMemory();
+      const seen = [];
+      await mode.favouringSpeed(async () => {
+        seen.push(mode.engineFavours());
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        seen.push(mode.engineFavours());
+      }, { budgetBytes: 1, everyMs: 20 });
+      seen.push(mode.engineFavours());
+      await mode.favouringSpeed(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        seen.push(mode.engineFavours());
+      }, { budgetBytes: 1e12, everyMs: 20 });
+      console.log(seen.join(' '));`);
+    expect(out).toBe('speed memory memory speed');
+  });
+});

@@ -20,6 +20,8 @@ describe('entry points', () => {
     expect(imports('src/favourMemory.ts')).toEqual([
       "import { favourMemory } from './engineMode.js';",
     ]);
-    expect(imports('src/engineMode.ts')).toEqual(["import { setFlagsFromString } from 'node:v8';"]);
+    expect(imports('src/engineMode.ts')).toEqual([
+      "import { getHeapStatistics, setFlagsFromString } from 'node:v8';",
+    ]);
   });
 });
