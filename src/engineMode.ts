@@ -10,10 +10,10 @@
  * from run to run on one machine; about 155 MB, steady, with memory favoured).
  *
  * While requests are in flight speed is favoured again, as long as the heap stays small:
- * there, every pause keeps slots idle (mixed job slot occupancy 0.947 with memory favoured
- * throughout, 0.952 without; bench/throughput.ts). Set from inside the process because the action is
- * started by the runner (`node dist/index.js`) with no way to pass engine flags. The setting
- * steers heuristics only: no result depends on it.
+ * there, every pause keeps slots idle (mixed job slot occupancy, medians: 0.947 with memory
+ * favoured throughout, 0.950 without; bench/throughput.ts). Set from inside the process
+ * because the action is started by the runner (`node dist/index.js`) with no way to pass
+ * engine flags. The setting steers heuristics only: no result depends on it.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
