@@ -32,7 +32,7 @@ export function favourMemory(): void {
 }
 
 /** While requests run, speed is favoured until the heap holds this much (see favouringSpeed). */
-export const SPEED_HEAP_BUDGET_BYTES = 64 * 1024 * 1024;
+const SPEED_HEAP_BUDGET_BYTES = 64 * 1024 * 1024;
 
 export interface SpeedOptions {
   /** Heap in use above which memory is favoured again for the rest of the work. */

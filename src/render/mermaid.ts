@@ -41,8 +41,7 @@ const TITLE_LIMIT = 90;
 export function mermaidLabel(text: string, limit = LABEL_LIMIT): string {
   const kept = text
     .normalize('NFC')
-    // Escapes, not the characters: the bundle stays ASCII, held by the engine at one byte a character.
-    // → ↔ ≥ ≤ × · –
+    // → ↔ ≥ ≤ × · – as escapes: the bundle stays ASCII (scripts/bundle.mjs says why).
     .replace(/[^\p{L}\p{N} ._\-+:/%()\u2192\u2194\u2265\u2264\u00d7\u00b7'\u2013]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();

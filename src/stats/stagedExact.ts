@@ -12,6 +12,7 @@
  * Two-sided rule: the sum of P(T = s) over every s no more probable than the observed value,
  * with the same 1e-7 relative tolerance as src/stats/fisher.ts.
  */
+import { convolution } from './convolution.js';
 import { hypergeometric } from './hypergeometric.js';
 import type { Stratum } from './stratifiedExact.js';
 
@@ -38,23 +39,15 @@ function checkStratum(s: Stratum): void {
 /** The law of Σ x2 given every stratum's margins (n1, n2, t). */
 export function conditionalDistribution(strata: readonly Stratum[]): ConditionalDistribution {
   let low = 0;
-  let pmf = [1];
+  const laws: number[][] = [];
   for (const s of strata) {
     checkStratum(s);
     const t = s.x1 + s.x2;
     const { low: from, pmf: law } = hypergeometric(s.n1, s.n2, t);
     low += from;
-    if (law.length === 1) continue;
-    const next = new Array<number>(pmf.length + law.length - 1).fill(0);
-    for (let a = 0; a < pmf.length; a++) {
-      const pa = pmf[a] as number;
-      for (let b = 0; b < law.length; b++) {
-        next[a + b] = (next[a + b] as number) + pa * (law[b] as number);
-      }
-    }
-    pmf = next;
+    if (law.length > 1) laws.push(law);
   }
-  return { low, pmf };
+  return { low, pmf: Array.from(convolution(laws)) };
 }
 
 /** Two-sided exact p-value of Σ x2 given every stratum's margins. */

@@ -167,10 +167,9 @@ function eachSample(
 function slotOf(s: ChurnSample, model: string, top: number): ChurnSampleSlot {
   const { item, promptSha256 } = s.prompt;
   const probabilities = s.mode === 'exact' ? { answerProbabilities: { top } } : {};
-  const messages = churnMessages(item);
   const request = {
     model,
-    messages,
+    messages: churnMessages(item),
     format: answerSchema(item),
     options: s.options,
     ...probabilities,
