@@ -38,7 +38,7 @@ export async function run(): Promise<void> {
       publish(report, { ...files }, publishOptions(inputs!, outcome.shard ?? null)),
     );
 
-    for (const warning of report.run.warnings)
+    for (const warning of [...(outcome.inputWarnings ?? []), ...report.run.warnings])
       core.warning(neutraliseLines(`model-gate: ${warning}`));
     const decision = gateOutcome(report.verdict.status, report.run.config.failOn, {
       shard: outcome.shard ?? null,

@@ -39,6 +39,7 @@ export interface AnyCheck {
   name: CheckName;
   unit: readonly [string, string];
   load(ctx: CheckContext): Promise<unknown>;
+  warnings(definitions: unknown): readonly string[];
   limit(definitions: unknown, n: number): unknown;
   plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
   growth(definitions: unknown, ctx: CheckContext): PlanGrowth | null;
@@ -71,6 +72,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     name: check.name,
     unit: check.unit,
     load: (ctx) => check.load(ctx),
+    warnings: (definitions) => check.warnings?.(definitions as D) ?? [],
     limit: (definitions, n) => check.limit(definitions as D, n),
     plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
     growth: (definitions, ctx) => check.growth?.(definitions as D, ctx) ?? null,

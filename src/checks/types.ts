@@ -18,6 +18,8 @@ export interface CheckContext {
   config: GateConfig;
   /** Folder that relative paths in the config resolve against. */
   baseDir: string;
+  /** The config file read (absolute), null when none was: hints name the file to edit. */
+  configFile?: string | null;
   models: ModelPair;
 }
 
@@ -138,6 +140,11 @@ export interface Check<Definitions, Section> {
   sectionSchema: z.ZodType<Section>;
   /** Reads items / catalogue / seeds. Throws InputError naming file and line. */
   load(ctx: CheckContext): Promise<Definitions>;
+  /**
+   * What the loader accepted but a user should fix (an unknown field in an items file): shown
+   * by `validate`, at the start of a run and as warnings of the action.
+   */
+  warnings?(definitions: Definitions): readonly string[];
   /** `--limit N`: the definitions cut to the first N units of work (items, seeds, probes). */
   limit(definitions: Definitions, n: number): Definitions;
   /** The work for one model. */

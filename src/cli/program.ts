@@ -179,7 +179,10 @@ function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     .description(
       'Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called',
     )
-    .requiredOption('--log <file...>', 'sample log(s) to analyse (repeat or list several)')
+    .option(
+      '--log <file...>',
+      "sample log(s) to analyse (repeat or list several; default: the config's own, output.log)",
+    )
     .option('-c, --config <file>', 'config file the logs were produced with', 'model-gate.yml')
     .option('--out <dir>', 'output directory (default: output.dir of the config)')
     .option('--previous <report>', 'dragon nightly mode: a previous report.json to compare with')

@@ -93,6 +93,7 @@ export function getInputs(reader: InputReader = core): ActionInputs {
       file: configInput || undefined,
       required: configFileRequired(configInput),
       overrides: toOverrides(given, (n) => `input '${n}'`),
+      origin: 'action',
     });
   } catch (error) {
     if (error instanceof InputError) problems.push(error.message, ...error.details);

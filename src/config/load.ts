@@ -33,7 +33,27 @@ export interface LoadConfigOptions {
   overrides?: readonly ConfigOverride[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Who gives the settings besides the file, for the hints of a missing config. */
+  origin?: ConfigOrigin;
 }
+
+/** The CLI names flags in its hints, the action names its inputs. */
+export type ConfigOrigin = 'cli' | 'action';
+
+const HOW_TO: Record<ConfigOrigin, { models: string; config: string }> = {
+  cli: {
+    models: 'or name the models on the command line: --baseline TAG --candidate TAG',
+    config: 'or pass the path of an existing config with --config',
+  },
+  action: {
+    models: "or set the action's baseline (and candidate) inputs",
+    config: "or set the action's config input to the path of an existing config",
+  },
+};
+
+/** The hint that opens every "no config" message: the command that writes one. */
+export const INIT_HINT =
+  'npx model-gate init writes a starter model-gate.yml, items file, persona catalogue and workflow here';
 
 export const DEFAULT_CONFIG_FILE = 'model-gate.yml';
 
@@ -65,8 +85,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     locate = parsed.locate;
     fileRead = file;
   } else if (required) {
-    throw new InputError(`${requested}: config file not found`, [
-      'create it (see model-gate.yml in the repository for a documented example) or pass another path with --config',
+    throw new InputError(`${requested}: config file not found in ${cwd}`, [
+      INIT_HINT,
+      HOW_TO[options.origin ?? 'cli'].config,
     ]);
   }
 
@@ -81,6 +102,18 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       });
   }
   for (const override of overrides) setPath(raw, override.path, override.value);
+  if (
+    fileRead === null &&
+    options.file !== null &&
+    getPath(raw, ['models', 'baseline']) === undefined
+  ) {
+    // Without a file and without a model there is nothing to run: say which file was looked
+    // for and how to write one, not that "models" is missing from a file the user never wrote.
+    throw new InputError(`${requested}: config file not found in ${cwd}, and no model named`, [
+      INIT_HINT,
+      `${HOW_TO[options.origin ?? 'cli'].models} (the built-in items, persona catalogue and maze seeds are used)`,
+    ]);
+  }
 
   const result = activeConfigSchema().safeParse(raw, { reportInput: true });
   if (!result.success) {

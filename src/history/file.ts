@@ -1,13 +1,14 @@
 /**
- * The history file: JSON Lines, one night per line, appended by each nightly run. Read
+ * The history file: JSON Lines, one line per model and night (a UTC day), written by each
+ * nightly run; a second run on one night replaces that night's line. Read
  * strictly (a damaged line is named with its number, exit 2) so a trend is never drawn from
  * a file that silently lost nights.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
-import { type HistoryEntry, historyEntrySchema } from './entry.js';
+import { type HistoryEntry, historyEntrySchema, oneLinePerNight } from './entry.js';
 import { errorMessage } from '../text/format.js';
 
 export function parseHistory(text: string, file: string): HistoryEntry[] {
@@ -51,8 +52,14 @@ export async function readHistory(file: string): Promise<HistoryEntry[]> {
   return parseHistory(text, file);
 }
 
-/** One write of one whole line: an interrupted run leaves the file as it was or complete. */
-export async function appendHistory(file: string, entry: HistoryEntry): Promise<void> {
+/**
+ * Adds tonight's line, replacing a line of the same model and night. The file is written beside
+ * itself and renamed into place: an interrupted run leaves it as it was or complete.
+ */
+export async function recordNight(file: string, entry: HistoryEntry): Promise<void> {
+  const nights = oneLinePerNight([...(await readHistory(file)), entry]);
   await mkdir(path.dirname(file), { recursive: true });
-  await appendFile(file, `${JSON.stringify(entry)}\n`);
+  const partial = `${file}.writing`;
+  await writeFile(partial, nights.map((night) => `${JSON.stringify(night)}\n`).join(''));
+  await rename(partial, file);
 }

@@ -7,7 +7,7 @@ import { allChecks } from '../checks/registry.js';
 import type { CheckContext, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
 import { entryFromReport } from '../report/historyEntry.js';
-import { appendHistory, readHistory } from '../history/file.js';
+import { readHistory, recordNight } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
 import { operationsFindings } from '../operations/findings.js';
 import type { RunOperations } from '../operations/types.js';
@@ -42,6 +42,7 @@ import {
 } from './checks.js';
 import { coverageFindings, measureCoverage } from './coverage.js';
 import { checkLogsMatch, staleWarning } from './logsMatch.js';
+import { ensureWritableFolder } from './outputFolder.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
 import { tallyRequests } from './tally.js';
 import type { JobOutcome } from './types.js';
@@ -73,6 +74,8 @@ export interface AnalyseLogsOptions {
    * it; a re-analysis shows the history without adding to it.
    */
   appendHistory?: boolean;
+  /** The run starts from an empty log each time (the demo): a gap is measured by starting over. */
+  startsOver?: boolean;
   /** A run's hygiene and GPU telemetry (a re-analysis has none). */
   operations?: RunOperations;
   /** Commit recorded in the history line; default GITHUB_SHA. */
@@ -86,6 +89,7 @@ export interface AnalyseLogsOptions {
  */
 export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
   const { loaded } = options;
+  await ensureWritableFolder(path.resolve(options.outDir ?? loaded.config.output.dir));
   const previousFile = previousReportFile(options);
   const ctx = checkContextWith(loaded, previousFile);
   const measured = await readMeasured(options, ctx);
@@ -112,10 +116,11 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     interrupted: options.cancelled ?? false,
     runs,
     shard,
+    startsOver: options.startsOver ?? false,
   });
   findings.push(...coverageFindings(coverage, loaded.config.checks));
   const run: RunMetadata = {
-    ...provenance(runs, models),
+    ...provenance(runs, models, records),
     config: loaded.config,
     logs: options.logs.map((file) => path.basename(file)),
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
@@ -253,7 +258,7 @@ async function reportWithHistory(
   }
   const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
   const appended = nightly !== null && (options.appendHistory ?? false);
-  if (nightly && appended) await appendHistory(nightly.file, nightly.tonight);
+  if (nightly && appended) await recordNight(nightly.file, nightly.tonight);
   return { report, written, historyFile: appended && nightly ? nightly.file : null };
 }
 
@@ -318,16 +323,21 @@ const UNKNOWN_SERVER: ServerInfo = {
   simulated: false,
 };
 
-/** Server and model provenance from the run records (the latest wins; shards are listed). */
+/**
+ * Server and model provenance from the run records (the latest wins; shards are listed). A log
+ * another harness wrote has no run record: its models are the config's, their digest the one
+ * their records carry, the rest unknown.
+ */
 function provenance(
   runs: readonly RunInfoRecord[],
   models: readonly string[],
+  records: readonly SampleRecord[],
 ): Pick<RunMetadata, 'provider' | 'models' | 'loadedBefore' | 'warnings' | 'shards'> {
   const latest = runs.at(-1);
   const metadata = new Map<string, ModelMetadata>();
   for (const run of runs) for (const model of run.models) metadata.set(model.model, model);
   const find = (name: string | undefined): ModelMetadata | null =>
-    name ? (metadata.get(name) ?? null) : null;
+    name ? (metadata.get(name) ?? unrecordedModel(name, records)) : null;
   const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
   if (runs.length === 0)
     warnings.push('no run record in the logs: server and model provenance unknown');
@@ -337,6 +347,19 @@ function provenance(
     loadedBefore: latest?.loadedBefore ?? null,
     warnings,
     shards: [...new Set(runs.map((r) => r.shard).filter((s): s is string => s !== null))].sort(),
+  };
+}
+
+/** A configured model no run record describes: its tag, and the digest its records carry. */
+function unrecordedModel(model: string, records: readonly SampleRecord[]): ModelMetadata {
+  const digest = records.find((r) => r.model === model && r.digest !== null)?.digest ?? null;
+  return {
+    model,
+    digest,
+    quantization: null,
+    parameterSize: null,
+    family: null,
+    simulated: false,
   };
 }
 

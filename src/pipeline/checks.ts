@@ -23,6 +23,7 @@ export function checkContext(loaded: LoadedConfig): CheckContext {
   return {
     config,
     baseDir: loaded.baseDir,
+    configFile: loaded.file,
     models: { baseline: config.models.baseline, candidate: config.models.candidate ?? null },
   };
 }

@@ -11,6 +11,7 @@ import { createProgress } from '../runner/progress.js';
 import { type RunPlanResult, runPlan } from '../runner/run.js';
 import { pruneLog, pruneNote } from '../sampleLog/index.js';
 import { analyseLogs } from './analyse.js';
+import { ensureWritableFolder } from './outputFolder.js';
 import { modelOrder } from './checks.js';
 import { type PreparedJob, prepareJob } from './prepare.js';
 import type { JobOutcome, RunJobOptions } from './types.js';
@@ -48,8 +49,11 @@ export async function runJob(
   }
 
   const logPath = sampleLogPath(options);
-  await mkdir(path.dirname(logPath), { recursive: true });
+  await ensureWritableFolder(path.resolve(config.output.dir));
+  await ensureWritableFolder(path.dirname(logPath));
   const stream = options.progress ?? process.stderr;
+  // Said before an hour of measuring, not only in a collapsed block of the summary.
+  for (const warning of prepared.warnings) stream.write(`model-gate: warning: ${warning}\n`);
   const models = modelOrder(prepared.ctx);
   const cached = await restoreLog(options, logPath, models, stream);
   const { result, operations, gpuCsv } = await measure(options, prepared, logPath, stream);
@@ -70,9 +74,10 @@ export async function runJob(
     // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
     appendHistory: result.shard === null && limit === null && !result.cancelled,
     shard: options.shard ?? null,
+    startsOver: options.startsOver ?? false,
   });
   if (gpuCsv) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
-  return outcome;
+  return { ...outcome, inputWarnings: prepared.warnings };
 }
 
 /**

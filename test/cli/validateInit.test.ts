@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { handlers } from '../../src/cli/handlers.js';
 import { runCli } from '../../src/cli/program.js';
@@ -41,8 +41,12 @@ describe('validate catches every bad input run catches, with the same message', 
 
   for (const file of corpus) {
     it(file, async () => {
-      const run = await cli(['run', '--config', file, ...NO_SERVER]);
-      const validate = await cli(['validate', '--config', file, ...NO_SERVER]);
+      // The server through the environment, as a user's shell gives it: a flag would override
+      // a bad provider.host in the file and hide the error under test.
+      vi.stubEnv('OLLAMA_HOST', 'http://127.0.0.1:9');
+      const run = await cli(['run', '--config', file]);
+      const validate = await cli(['validate', '--config', file]);
+      vi.unstubAllEnvs();
       expect(run.code, run.stderr).toBe(ExitCode.badInput);
       expect(validate.code).toBe(ExitCode.badInput);
       expect(validate.stderr).toBe(run.stderr);

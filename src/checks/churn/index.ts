@@ -3,8 +3,8 @@
  * whether the net gain hides losses.
  */
 import { createHash } from 'node:crypto';
-import { resolveConfigPath } from '../../config/load.js';
-import { churnSettingsSchema } from './settings.js';
+import { definitionsFile } from '../definitionsFile.js';
+import { BUILT_IN_ITEMS, churnSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
@@ -35,9 +35,19 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   sectionSchema: churnSectionSchema,
   async load(ctx) {
     const file = ctx.config.churn.items;
-    const loaded = loadItemsFile(resolveConfigPath(ctx, file), file);
+    const loaded = loadItemsFile(
+      definitionsFile(ctx, {
+        key: 'churn.items',
+        value: file,
+        builtIn: BUILT_IN_ITEMS,
+        what: 'items file',
+        expected: 'a .jsonl, .json or .yaml file of multiple-choice items (docs/items.md)',
+      }),
+      file,
+    );
     return { items: loaded.items, file, warnings: loaded.warnings };
   },
+  warnings: (definitions) => definitions.warnings,
   limit(definitions, n) {
     return { ...definitions, items: definitions.items.slice(0, n) };
   },

@@ -23,10 +23,13 @@ function renamedChoice<const T extends readonly [string, ...string[]]>(
     .pipe(z.enum(values));
 }
 
+/** The built-in items, shipped in the package (`churn.items` by default). */
+export const BUILT_IN_ITEMS = 'fixtures/items/general.yml';
+
 /** `churn:` section of model-gate.yml (keys are kebab-case in YAML, camelCase here). */
 export const churnSettingsSchema = z
   .object({
-    items: z.string().min(1).default('fixtures/items/general.yml'),
+    items: z.string().min(1).default(BUILT_IN_ITEMS),
     samples: z.number().int().min(2).max(1000).default(10),
     /**
      * `fixed`: `samples` per item and model. `adaptive`: a first stage of `samples-first`, then

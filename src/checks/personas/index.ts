@@ -4,8 +4,8 @@
  * leave-one-out attribution of each answer to the nearest assistant centroid. Gate: an
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
-import { resolveConfigPath } from '../../config/load.js';
-import { personasSettingsSchema } from './settings.js';
+import { definitionsFile } from '../definitionsFile.js';
+import { BUILT_IN_CATALOGUE, personasSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analysePersonas } from './analyse.js';
 import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
@@ -27,7 +27,14 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   sectionSchema: sectionSchema<PersonasSection>('personas'),
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
-    return readCatalogue(resolveConfigPath(ctx, file), file);
+    const found = definitionsFile(ctx, {
+      key: 'personas.catalogue',
+      value: file,
+      builtIn: BUILT_IN_CATALOGUE,
+      what: 'persona catalogue',
+      expected: 'a YAML file with language, assistants and probes (docs/personas-catalogue.md)',
+    });
+    return readCatalogue(found, file);
   },
   // An answer is attributed from its assistant's other answers: at least two probes.
   limit: (catalogue, n) => ({ ...catalogue, probes: catalogue.probes.slice(0, Math.max(2, n)) }),

@@ -3,10 +3,13 @@ import { z } from 'zod';
 /** Default answers per assistant and probe: the smallest count that gives the merge rule 80% power. */
 export const SAMPLES_DEFAULT = 4;
 
+/** The built-in persona catalogue, shipped in the package (`personas.catalogue` by default). */
+export const BUILT_IN_CATALOGUE = 'fixtures/personas/catalogue.yml';
+
 /** `personas:` section of model-gate.yml. */
 export const personasSettingsSchema = z
   .object({
-    catalogue: z.string().min(1).default('fixtures/personas/catalogue.yml'),
+    catalogue: z.string().min(1).default(BUILT_IN_CATALOGUE),
     temperature: z.number().min(0).max(2).default(0.3),
     seed: z.number().int().min(0).default(7),
     /**
