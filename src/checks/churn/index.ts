@@ -90,7 +90,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   }),
   planNotes: adaptiveNotes,
   starter: () => ({
-    config: [`items: ${STARTER_ITEMS}`, 'samples: 10'],
+    settings: { items: STARTER_ITEMS, samples: 10 },
     files: [
       starterFile(
         STARTER_ITEMS,

@@ -57,7 +57,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
       dragon: { ...config.dragon, gate: { ...config.dragon.gate, previousReport: file } },
     }),
   },
-  starter: () => ({ config: ['seeds: 0-9'], files: [] }),
+  starter: () => ({ settings: { seeds: '0-9' }, files: [] }),
   report: dragonReport,
 };
 

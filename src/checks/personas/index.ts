@@ -54,7 +54,7 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
     personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
   maxTimeoutShare: (config) => config.personas.gate.maxTimeoutShare,
   starter: () => ({
-    config: [`catalogue: ${STARTER_CATALOGUE}`],
+    settings: { catalogue: STARTER_CATALOGUE },
     files: [
       starterFile(
         STARTER_CATALOGUE,
