@@ -98,6 +98,11 @@ export interface DomainRow {
   baselineAccuracy: number | null;
   candidateAccuracy: number | null;
   delta: number | null;
+  /**
+   * 95% t interval of `delta` over the domain's items (null ends with fewer than 2 items).
+   * Absent in reports written before it was added.
+   */
+  deltaCi?: Interval;
   improved: number;
   deteriorated: number;
   net: number;

@@ -184,7 +184,7 @@ describe('logprobs estimator analysis', () => {
     }
     const [chart] = churnCharts(section);
     expect(chart?.title).toBe(
-      'Change of at least 20 points of p(correct) by domain (logprobs estimator)',
+      'Change by domain: items changed by 20+ points of p(correct), and Δ accuracy',
     );
     expect(chart?.svg).toContain('law (loss)');
   });
