@@ -4,7 +4,7 @@
  * model-gate's hashes, and every field of the example records is documented.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +40,28 @@ describe('docs/sample-log.md', () => {
         (r) => r.kind === 'call' && r.model === model && r.check === 'churn' && r.correct,
       ).length;
     expect([correct('base:1b'), correct('cand:1b')]).toEqual([4, 6]);
+  });
+
+  it('a log without its run record is reported under the config’s two models', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-harness-'));
+    const bare = path.join(dir, 'samples.jsonl');
+    const lines = readFileSync(LOG, 'utf8').trim().split('\n');
+    writeFileSync(bare, `${lines.filter((l) => JSON.parse(l).kind !== 'run').join('\n')}\n`);
+    const outcome = await analyseLogs({
+      loaded: loadConfig({ file: 'docs/examples/harness/model-gate.yml', env: {} }),
+      logs: [bare],
+      outDir: path.join(dir, 'out'),
+      requireMatchingLogs: true,
+    });
+    const { baseline, candidate } = outcome.report.run.models;
+    expect(baseline).toMatchObject({ model: 'base:1b', digest: null, quantization: null });
+    expect(candidate).toMatchObject({ model: 'cand:1b', digest: null, quantization: null });
+    const summary = readFileSync(outcome.files.summary, 'utf8').split('\n');
+    expect(summary.slice(0, 4).join('\n')).toContain('Baseline `base:1b` → candidate `cand:1b`');
+    expect(summary.join('\n')).not.toContain('single-model run');
+    expect(outcome.report.run.warnings).toEqual([
+      'no run record in the logs: server and model provenance unknown',
+    ]);
   });
 
   it('the hash rule as written gives model-gate’s churn prompt hash', () => {
