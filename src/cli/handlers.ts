@@ -123,7 +123,7 @@ function logsToAnalyse(given: unknown, loaded: LoadedConfig): string[] {
   if (!existsSync(own)) {
     const config = loaded.file ? path.basename(loaded.file) : 'the built-in defaults';
     throw new InputError(
-      `${path.relative(process.cwd(), own) || own}: no sample log there (the one ${config} names), and no --log given`,
+      `${path.relative(process.cwd(), own) || own}: no sample log there (output.log of ${config}), and no --log given`,
       [
         'name the logs to analyse: --log FILE [FILE…] (several for shards)',
         'or measure first: npx model-gate run (it writes that log)',

@@ -44,6 +44,7 @@ import { coverageFindings, measureCoverage } from './coverage.js';
 import { checkLogsMatch, staleWarning } from './logsMatch.js';
 import { ensureWritableFolder } from './outputFolder.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
+import { sliceFindings } from './shardSlice.js';
 import { tallyRequests } from './tally.js';
 import type { JobOutcome } from './types.js';
 
@@ -95,7 +96,14 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const measured = await readMeasured(options, ctx);
   const { records, stale, runs, checks, plan, limit } = measured;
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
-  const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
+  const analysed = analyseChecks(checks, records, ctx, previous);
+  const { sections, rules } = analysed;
+  const models = modelOrder(ctx);
+  const shard = shardLabel(options.shard);
+  const slice = selectShard(plan, options.shard);
+  const findings = shard
+    ? sliceFindings(analysed.findings, slice, models, shard)
+    : analysed.findings;
   const first = checks[0]?.check.name;
   if (limit && first) findings.push(smokeRunFinding(first, limit));
   if (options.operations) {
@@ -107,10 +115,8 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
       ),
     );
   }
-  const models = modelOrder(ctx);
-  const shard = shardLabel(options.shard);
   const coverage = measureCoverage({
-    units: selectShard(plan, options.shard),
+    units: slice,
     records,
     models,
     interrupted: options.cancelled ?? false,

@@ -199,3 +199,47 @@ describe('analyze over two shards of all three checks with one left out', () => 
     expect(describeOutcome(merged)).toContain('shard 2/2 is missing');
   });
 });
+
+describe('a shard whose slice holds none of a model’s units of a check', () => {
+  it('is measured (exit 0), says what its slice lacks, and the merge of both is the verdict', async () => {
+    // Two maze games per model over two shards: the longest units are spread first, so one
+    // shard holds no game of one model.
+    const small = (name: string): LoadedConfig =>
+      demoConfig(job, name, [
+        at('demo-twin:1b', 'models', 'candidate'),
+        at(2, 'churn', 'samples'),
+        at([0, 1], 'dragon', 'seeds'),
+        at(1, 'personas', 'samples'),
+        at(4, 'runner', 'concurrency'),
+      ]);
+    const shards = [];
+    for (const index of [1, 2]) {
+      shards.push(
+        await runJob({
+          loaded: small(`slice-${index}`),
+          shard: { index, count: 2 },
+          progress: quiet,
+        }),
+      );
+    }
+    const notes = shards.flatMap((s) =>
+      s.report.verdict.reasons.filter((r) => r.message.includes('so its slice compares nothing')),
+    );
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes[0]?.severity).toBe('info');
+    expect(notes[0]?.message).toMatch(
+      /^shard [12]\/2 holds no dragon games of demo-(base|twin):1b/,
+    );
+    for (const shard of shards) {
+      expect(shard.report.verdict.status).not.toBe('inconclusive');
+      expect(shard.exitCode).toBe(ExitCode.pass);
+    }
+    const merged = await analyseLogs({
+      loaded: small('slice-merge'),
+      logs: shards.flatMap((s) => s.files.logs),
+      requireMatchingLogs: true,
+    });
+    expect(merged.report.run.coverage?.complete).toBe(true);
+    expect(merged.report.verdict.status).toBe('pass');
+  });
+});
