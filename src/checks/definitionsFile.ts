@@ -9,6 +9,7 @@ import path from 'node:path';
 import { INIT_HINT, resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import { packageRoot } from '../packageRoot.js';
+import { shownPath } from '../text/shownPath.js';
 import type { CheckContext } from './types.js';
 
 export interface DefinitionsSetting {
@@ -34,13 +35,7 @@ export function definitionsFile(ctx: CheckContext, setting: DefinitionsSetting):
   }
   const where = path.isAbsolute(setting.value) ? '' : ` (looked for ${local})`;
   const edit = ctx.configFile
-    ? [`set ${setting.key} in ${shownPath(ctx.configFile)} to ${setting.expected}`]
+    ? [`set ${setting.key} in ${shownPath(ctx.configFile, process.cwd())} to ${setting.expected}`]
     : [`${INIT_HINT}; then set ${setting.key} in it to ${setting.expected}`];
   throw new InputError(`${setting.value}: ${setting.what} not found${where}`, edit);
-}
-
-/** The config file as the user would type it: relative to the working folder when inside it. */
-function shownPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }

@@ -5,9 +5,9 @@
  */
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { InputError } from '../errors.js';
 import { errorMessage } from '../text/format.js';
+import { shownPath } from '../text/shownPath.js';
 
 const REASONS: Record<string, string> = {
   EACCES: 'permission denied',
@@ -28,9 +28,9 @@ export async function ensureWritableFolder(dir: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const reason = REASONS[code] ?? errorMessage(error);
-    const shown = path.relative(process.cwd(), dir) || dir;
-    throw new InputError(`${shown}: cannot write the output folder: ${reason}`, [
-      OUTPUT_FOLDER_HINT,
-    ]);
+    throw new InputError(
+      `${shownPath(dir, process.cwd())}: cannot write the output folder: ${reason}`,
+      [OUTPUT_FOLDER_HINT],
+    );
   }
 }

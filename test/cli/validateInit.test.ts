@@ -268,9 +268,7 @@ describe('what the CLI says to a newcomer', () => {
     } finally {
       write.mockRestore();
     }
-    expect(progress).toMatch(
-      /model-gate: warning: churn: items\.yml:1: unknown field source/,
-    );
+    expect(progress).toMatch(/model-gate: warning: churn: items\.yml:1: unknown field source/);
   });
 
   it('analyze without --log reads the config’s own sample log, or says how to give one', async () => {
