@@ -8,7 +8,6 @@ import type { ChurnCallRecord, SampleRecord } from '../../../sampleLog/index.js'
 import { lengthCap, shorten } from '../../../text/budget.js';
 import { interval, num, percent, plural, signed } from '../../../text/format.js';
 import type { CheckPageInput } from '../../types.js';
-import type { ChurnDefinitions } from '../index.js';
 import type { ChurnItem } from '../items.js';
 import type {
   ChurnSection,
@@ -228,7 +227,12 @@ function itemsWithExamples(rows: readonly Row[], answers: Map<string, Collected[
   return chosen;
 }
 
-export function churnPage(input: CheckPageInput<ChurnDefinitions, ChurnSection>): ChurnPage {
+/** The definitions the page reads: the items (the check's definitions hold more). */
+interface ItemDefinitions {
+  items: readonly ChurnItem[];
+}
+
+export function churnPage(input: CheckPageInput<ItemDefinitions, ChurnSection>): ChurnPage {
   const { section, definitions, ctx } = input;
   const models = [ctx.models.baseline, ...(ctx.models.candidate ? [ctx.models.candidate] : [])];
   const answers = collectAnswers(input.records, models);

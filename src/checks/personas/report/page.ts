@@ -6,7 +6,7 @@
 import { lengthCap, shorten } from '../../../text/budget.js';
 import type { CheckPageInput } from '../../types.js';
 import { collectAnswers } from '../answers.js';
-import type { PersonasDefinitions } from '../index.js';
+import type { PersonasCatalogue as PersonasDefinitions } from '../catalogue.js';
 import type { PersonasModelResult, PersonasSection } from '../section.js';
 import type { PersonasPage, PersonasPageAnswer, PersonasPageModel } from './pageTypes.js';
 
