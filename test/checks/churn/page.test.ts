@@ -88,13 +88,13 @@ describe('churnPage', () => {
   it('counts each model’s samples per letter, with the greedy answer and what failed', () => {
     const [base, cand] = q1?.answers ?? [];
     expect(base?.counts).toEqual([
-      { answer: 'A', count: 3, correct: true },
-      { answer: 'B', count: 1, correct: false },
+      ['A', 3, true],
+      ['B', 1, false],
     ]);
     expect(base?.greedy).toEqual({ answer: 'A', correct: true, status: 'ok' });
     expect(cand?.counts).toEqual([
-      { answer: 'B', count: 2, correct: false },
-      { answer: 'C', count: 1, correct: false },
+      ['B', 2, false],
+      ['C', 1, false],
     ]);
     expect([cand?.invalid, cand?.failed]).toEqual([1, 0]);
     expect([q2?.answers[1]?.invalid, q2?.answers[1]?.failed]).toEqual([0, 1]);
@@ -107,7 +107,7 @@ describe('churnPage', () => {
     expect(examples?.right[0]?.endsWith('…')).toBe(true);
     expect(examples?.right[1]).toBe('answer A #1 ');
     expect(examples?.wrong).toEqual(['answer B #3 ']);
-    expect(q1?.answers[1]?.examples).toBeNull();
+    expect(q1?.answers[1]?.examples).toBeUndefined();
   });
 
   it('writes the domains with their loss test and an overview per model', () => {

@@ -18,6 +18,7 @@ import type {
 } from '../section.js';
 import type {
   ChurnPage,
+  ChurnPageAnswerCount,
   ChurnPageAnswers,
   ChurnPageAsk,
   ChurnPageDomain,
@@ -25,10 +26,17 @@ import type {
   PageRows,
 } from './pageTypes.js';
 
-/** Characters of item text (questions, choices, prompts) in the page, all items together. */
-export const ITEM_TEXT_BUDGET = 6_000_000;
+/**
+ * Characters of item text in the page, all items together: questions (or prompts), and
+ * choices. The items the gate flagged keep their texts whole (up to FIELD_LENGTH each); the
+ * others share what is left, the longest texts shortened first. With the answer counts and
+ * examples, a 150,000-request run's page stays under 15 MB (bench/page.ts).
+ */
+export const QUESTION_BUDGET = 4_000_000;
+export const CHOICE_BUDGET = 3_000_000;
+export const FIELD_LENGTH = 4_000;
 /** Characters of answer examples in the page, all items together. */
-export const EXAMPLE_BUDGET = 3_000_000;
+export const EXAMPLE_BUDGET = 1_500_000;
 /** Right and wrong examples kept per model and item, and the length of each. */
 export const EXAMPLES_PER_SIDE = 2;
 export const EXAMPLE_LENGTH = 600;
@@ -39,7 +47,7 @@ interface Collected {
   counts: Map<string, { count: number; correct: boolean | null }>;
   invalid: number;
   failed: number;
-  greedy: ChurnPageAnswers['greedy'];
+  greedy: ChurnPageAnswers['greedy'] | null;
   letters: Record<string, number> | null;
   right: string[];
   wrong: string[];
@@ -116,33 +124,62 @@ function answersOf(
 ): ChurnPageAnswers | null {
   if (!collected) return null;
   const counts = [...collected.counts.entries()]
-    .map(([answer, { count, correct }]) => ({ answer, count, correct }))
-    .sort((a, b) => b.count - a.count || a.answer.localeCompare(b.answer));
-  const hasExamples = collected.right.length + collected.wrong.length > 0;
-  return {
+    .map(([answer, { count, correct }]): ChurnPageAnswerCount => [answer, count, correct])
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const answers: ChurnPageAnswers = {
     counts,
     invalid: collected.invalid,
     failed: collected.failed,
-    greedy: collected.greedy,
-    letters: collected.letters,
-    examples:
-      withExamples && hasExamples ? { right: collected.right, wrong: collected.wrong } : null,
   };
+  if (collected.greedy) answers.greedy = collected.greedy;
+  if (collected.letters) answers.letters = collected.letters;
+  if (withExamples && collected.right.length + collected.wrong.length > 0) {
+    answers.examples = { right: collected.right, wrong: collected.wrong };
+  }
+  return answers;
 }
 
-/** The item's text fields, each cut to `cap`. */
-function askOf(item: ChurnItem | undefined, cap: number): ChurnPageAsk | null {
+/** How long each kind of text may be. */
+interface TextCaps {
+  question: number;
+  choice: number;
+}
+
+/** The item's text fields, each cut to its cap. */
+function askOf(item: ChurnItem | undefined, caps: TextCaps): ChurnPageAsk | null {
   if (!item) return null;
   return {
     kind: 'choice',
-    question: shorten(item.question, cap),
-    choices: item.choices.map((choice) => shorten(choice, cap)),
+    question: shorten(item.question, caps.question),
+    choices: item.choices.map((choice) => shorten(choice, caps.choice)),
     answer: item.answer,
   };
 }
 
-function textLengths(items: readonly ChurnItem[]): number[] {
-  return items.flatMap((item) => [item.question.length, ...item.choices.map((c) => c.length)]);
+const isFlagged = (row: { cls: string }) => row.cls === 'improved' || row.cls === 'deteriorated';
+
+/** The caps of the items not flagged: what the flagged ones leave of each budget, shared out. */
+function textCaps(rows: readonly Row[], byId: ReadonlyMap<string, ChurnItem>): TextCaps {
+  const flagged = new Set(rows.filter(isFlagged).map((r) => r.id));
+  const questions: number[] = [];
+  const choices: number[] = [];
+  let questionLeft = QUESTION_BUDGET;
+  let choiceLeft = CHOICE_BUDGET;
+  for (const item of byId.values()) {
+    const question = Math.min(item.question.length, FIELD_LENGTH);
+    const choiceLengths = item.choices.map((c) => Math.min(c.length, FIELD_LENGTH));
+    if (flagged.has(item.id)) {
+      questionLeft -= question;
+      choiceLeft -= choiceLengths.reduce((a, b) => a + b, 0);
+    } else {
+      questions.push(question);
+      for (const length of choiceLengths) choices.push(length);
+    }
+  }
+  return {
+    question: Math.min(FIELD_LENGTH, lengthCap(questions, Math.max(0, questionLeft))),
+    choice: Math.min(FIELD_LENGTH, lengthCap(choices, Math.max(0, choiceLeft))),
+  };
 }
 
 type Row = Omit<ChurnPageItem, 'ask' | 'answers'>;
@@ -201,7 +238,7 @@ function singleModelRows(items: readonly ChurnItem[]): Row[] {
 
 /** The items whose answer texts go in first: the gate's changes, then by the size of Δp. */
 function examplePriority(rows: readonly Row[]): Row[] {
-  const changed = (r: Row) => (r.cls === 'improved' || r.cls === 'deteriorated' ? 1 : 0);
+  const changed = (r: Row) => (isFlagged(r) ? 1 : 0);
   return [...rows].sort(
     (a, b) => changed(b) - changed(a) || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0),
   );
@@ -243,13 +280,14 @@ export function churnPage(input: CheckPageInput<ItemDefinitions, ChurnSection>):
       : section.comparison
         ? sampledRows(section)
         : singleModelRows(definitions.items);
-  const cap = lengthCap(textLengths(definitions.items), ITEM_TEXT_BUDGET);
+  const caps = textCaps(rows, byId);
+  const whole: TextCaps = { question: FIELD_LENGTH, choice: FIELD_LENGTH };
   const withExamples = itemsWithExamples(rows, answers);
   const items = rows.map((row) => {
     const perModel = answers.get(row.id);
     return {
       ...row,
-      ask: askOf(byId.get(row.id), cap),
+      ask: askOf(byId.get(row.id), isFlagged(row) ? whole : caps),
       answers: models.map((_, m) => answersOf(perModel?.[m], withExamples.has(row.id))),
     };
   });
@@ -263,19 +301,19 @@ export function churnPage(input: CheckPageInput<ItemDefinitions, ChurnSection>):
     domainTest: domainTestText(section),
     domains: domainRows(section),
     items,
-    notes: pageNotes(cap, answers, withExamples),
+    notes: pageNotes(caps, answers, withExamples),
   };
 }
 
 function pageNotes(
-  cap: number,
+  caps: TextCaps,
   answers: Map<string, Collected[]>,
   withExamples: ReadonlySet<string>,
 ): string[] {
   const notes: string[] = [];
-  if (Number.isFinite(cap)) {
+  if (caps.question < FIELD_LENGTH || caps.choice < FIELD_LENGTH) {
     notes.push(
-      `Item texts longer than ${cap} characters are shortened to keep this page small; the items file holds them whole.`,
+      `To keep this page small, the questions of items the gate did not flag are shortened to ${caps.question} characters and their choices to ${caps.choice}; flagged items keep theirs whole (up to ${FIELD_LENGTH}), and the items file holds every text.`,
     );
   }
   let left = 0;

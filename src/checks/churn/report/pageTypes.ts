@@ -26,13 +26,12 @@ export type ChurnPageAsk =
       grader: string | null;
     };
 
-export interface ChurnPageAnswerCount {
-  /** A letter, or an answer text (shortened). */
-  answer: string;
-  count: number;
-  /** Whether this answer was graded correct; null when not graded. */
-  correct: boolean | null;
-}
+/**
+ * One distinct answer: [the answer (a letter, or an answer text, shortened), how many samples
+ * gave it, whether it was graded correct (null: not graded)]. A tuple: a large run has tens of
+ * thousands of them.
+ */
+export type ChurnPageAnswerCount = [string, number, boolean | null];
 
 /** One model's answers to one item. */
 export interface ChurnPageAnswers {
@@ -41,12 +40,12 @@ export interface ChurnPageAnswers {
   /** Samples answered but not readable (invalid), and requests that failed (timeout, error). */
   invalid: number;
   failed: number;
-  /** The greedy sample, null without one. */
-  greedy: { answer: string | null; correct: boolean | null; status: string } | null;
+  /** The greedy sample; absent without one. */
+  greedy?: { answer: string | null; correct: boolean | null; status: string };
   /** Logprobs estimator: probability of each letter. */
-  letters: Record<string, number> | null;
+  letters?: Record<string, number>;
   /** Answer texts, when the log keeps them (churn.keep-text, open items): a few of each. */
-  examples: { right: string[]; wrong: string[] } | null;
+  examples?: { right: string[]; wrong: string[] };
 }
 
 export interface ChurnPageItem {

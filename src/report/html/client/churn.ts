@@ -128,7 +128,7 @@ function searchText(item: ChurnPageItem): string {
       ? [ask.question, ...ask.choices].join(' ')
       : ask.prompt;
   const answers = item.answers.flatMap((a) => [
-    ...(a?.counts.map((c) => c.answer) ?? []),
+    ...(a?.counts.map((c) => c[0]) ?? []),
     ...(a?.examples?.right ?? []),
     ...(a?.examples?.wrong ?? []),
   ]);

@@ -48,16 +48,16 @@ function askPart(ask: ChurnPageAsk | null): Child[] {
 }
 
 function distribution(answers: ChurnPageAnswers): HTMLElement {
-  const total = answers.counts.reduce((s, c) => s + c.count, 0) || 1;
-  const rows = answers.counts.map((c) => [
-    el('code', { class: 'answer' }, c.answer),
+  const total = answers.counts.reduce((s, c) => s + c[1], 0) || 1;
+  const rows = answers.counts.map(([answer, count, correct]) => [
+    el('code', { class: 'answer' }, answer),
     el(
       'span',
-      { class: c.correct ? 'ok' : 'bad' },
-      c.correct === null ? '–' : c.correct ? 'right' : 'wrong',
+      { class: correct ? 'ok' : 'bad' },
+      correct === null ? '–' : correct ? 'right' : 'wrong',
     ),
-    el('span', { class: 'count' }, c.count),
-    barOf(c.count / total, c.correct),
+    el('span', { class: 'count' }, count),
+    barOf(count / total, correct),
   ]);
   return textTable(['answer', 'graded', 'samples', ''], rows);
 }
