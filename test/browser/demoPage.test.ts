@@ -107,6 +107,14 @@ describeInBrowser('report.html of the demo, in Chromium', () => {
     }
   });
 
+  it('says so when a link names an item the report does not hold', async () => {
+    await openAt(page, `${url}#item=${encodeURIComponent('no such <item>')}`);
+    await expect(text('#route-notice')).resolves.toBe(
+      'This report has no item "no such <item>" to show.',
+    );
+    await expect(page.locator('#churn-item').count()).resolves.toBe(0);
+  });
+
   it('clicks through an item, a game and a confusion cell from the top of the page', async () => {
     await openAt(page, url);
     await page.locator('#churn tbody tr.clickable').nth(2).click();

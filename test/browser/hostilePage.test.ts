@@ -29,9 +29,8 @@ const PAYLOAD = [
   '<a href="javascript:window.__pwned=1">link</a>',
 ].join('\n');
 
-const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-hostile-page-');
-
 describeInBrowser('report.html with hostile answers, in Chromium', () => {
+  const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-hostile-page-');
   let browser: Browser;
   let page: Page;
   let watch: PageWatch;
