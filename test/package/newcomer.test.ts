@@ -283,6 +283,13 @@ const PLAN: Step[] = [
     check: (r) => expect(r.stdout).toContain('verdict: PASS'),
   },
   {
+    command: 'npx model-gate view model-gate-out/demo',
+    in: 'project',
+    // No display here: the page's path is printed instead of a browser opened.
+    check: (r) =>
+      expect(r.stdout.trim()).toBe(path.join(project, 'model-gate-out', 'demo', 'report.html')),
+  },
+  {
     command: 'npx model-gate simulate --port 11435 --scenario demo',
     in: 'project',
     stopWhen: 'run against it from another terminal',
@@ -339,6 +346,8 @@ const NOT_RUN: Record<string, string> = {
   'npm ci': 'installs the development dependencies from the registry; CI runs it',
   'npm run all': 'the development checks (format, lint, types, tests, bundle) that CI runs',
   'npm run bundle': 'rebuilds dist/; the check-dist workflow compares it with the committed one',
+  'npx tsc -p src/report/html/client':
+    'development: type-checks the page script; npm run build, which CI runs, does the same',
   'npm run schema':
     'regenerates schema/config.schema.json and model-gate.yml; test/config fails when they are not current',
   'npm run bench': 'benchmarks: minutes of measurement, figures in docs/performance.md',
@@ -372,6 +381,7 @@ const NOT_RUN: Record<string, string> = {
     'fetches ajv-cli and ajv-formats from the registry; test/report/schema.test.ts validates reports against the schema with ajv',
   'model-gate dragon maze --seed N': 'a form with a placeholder (N); run above with --seed 3',
   'model-gate analyze --log …': 'a form with a placeholder; run above with real logs',
+  'model-gate view [dir]': 'a form with an optional argument; run above with the demo’s folder',
 };
 
 /** Inline names of commands and tools in prose, not commands to type. */
