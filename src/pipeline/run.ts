@@ -1,5 +1,7 @@
-import { copyFile, mkdir, rename } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { openAtomicFile, refuseLink } from '../files/safeWrite.js';
+import { scrubSecrets } from '../text/secrets.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
@@ -22,6 +24,11 @@ export function sampleLogPath(options: RunJobOptions): string {
 }
 
 const CACHED_LOG = 'samples.jsonl';
+
+/** Where notes and progress go. */
+interface TextSink {
+  write(text: string): unknown;
+}
 
 /**
  * config → plan → run → sample log → analyse → report. Definitions are loaded before any
@@ -48,11 +55,20 @@ export async function runJob(
   }
 
   const logPath = sampleLogPath(options);
+  refuseLink(logPath, 'sample log');
   await mkdir(path.dirname(logPath), { recursive: true });
-  const stream = options.progress ?? process.stderr;
+  const terminal = options.progress ?? process.stderr;
+  // Notes quote paths and servers: a registered secret never reaches the terminal.
+  const stream: TextSink = { write: (text) => terminal.write(scrubSecrets(text)) };
+  const interactive = options.interactive ?? Boolean((terminal as NodeJS.WriteStream).isTTY);
   const models = modelOrder(prepared.ctx);
   const cached = await restoreLog(options, logPath, models, stream);
-  const { result, operations, gpuCsv } = await measure(options, prepared, logPath, stream);
+  const { result, operations, gpuCsv } = await measure(
+    { ...options, interactive },
+    prepared,
+    logPath,
+    stream,
+  );
 
   // What this run repaired of an interrupted one is said here, not in the report.
   for (const note of result.recovered)
@@ -85,7 +101,7 @@ async function restoreLog(
   options: RunJobOptions,
   logPath: string,
   models: readonly string[],
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<string | null> {
   const cached = options.cacheDir ? path.resolve(options.cacheDir, CACHED_LOG) : null;
   if (options.fresh) {
@@ -109,7 +125,7 @@ async function keepInCache(
   logPath: string,
   cached: string,
   models: readonly string[] | null,
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<void> {
   await mkdir(path.dirname(cached), { recursive: true });
   if (models === null) {
@@ -124,9 +140,14 @@ async function keepInCache(
 
 /** A copy made under another name and renamed into place: whole or not at all. */
 async function copyWhole(source: string, target: string): Promise<void> {
-  const partial = `${target}.copying`;
-  await copyFile(source, partial);
-  await rename(partial, target);
+  const file = openAtomicFile(target);
+  try {
+    for await (const chunk of createReadStream(source)) file.write(chunk as Buffer);
+  } catch (error) {
+    file.abort();
+    throw error;
+  }
+  file.commit();
 }
 
 /** The run itself, with GPU telemetry sampled while it lasts; the hygiene for the report. */
@@ -134,11 +155,11 @@ async function measure(
   options: RunJobOptions,
   prepared: PreparedJob,
   logPath: string,
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<{ result: RunPlanResult; operations: RunOperations; gpuCsv: string | null }> {
   const { config } = options.loaded;
   const { ctx, units, growth, provider } = prepared;
-  const interactive = options.interactive ?? Boolean((stream as NodeJS.WriteStream).isTTY);
+  const interactive = options.interactive ?? false;
   const models = modelOrder(ctx);
   const gpuCsv = path.resolve(config.output.dir, GPU_CSV);
   // The embedded engine computes in this process; a server's GPU work is its own processes.

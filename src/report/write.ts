@@ -1,7 +1,10 @@
-/** Writes report.json, summary.md and every chart into the output directory. */
-import { mkdir, writeFile } from 'node:fs/promises';
+/**
+ * Writes report.json, summary.md and every chart into the output directory, each whole or not
+ * at all and never through a link (src/files/safeWrite.ts).
+ */
 import { join, resolve } from 'node:path';
 import { InfrastructureError } from '../errors.js';
+import { writeFileAtomic } from '../files/safeWrite.js';
 import { chartsOf } from './charts.js';
 import { renderSummary } from './summary.js';
 import type { Report } from './types.js';
@@ -46,10 +49,9 @@ export async function writeReport(report: Report, outputDir: string): Promise<Wr
       ? report
       : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
   try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(written.report, `${JSON.stringify(complete, null, 2)}\n`);
-    await writeFile(written.summary, renderSummary(complete));
-    for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
+    writeFileAtomic(written.report, `${JSON.stringify(complete, null, 2)}\n`);
+    writeFileAtomic(written.summary, renderSummary(complete));
+    for (const chart of charts) writeFileAtomic(join(dir, chart.file), chart.svg);
   } catch (error) {
     const reason = errorMessage(error);
     // The measurement may be done by now (it is in the sample log): not bad input, exit 3.
