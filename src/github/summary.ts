@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import * as core from '@actions/core';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 export const JOB_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -35,8 +36,9 @@ export async function writeJobSummary(
     return { written: false, trimmed: false, bytes: 0 };
   }
   const room = JOB_SUMMARY_LIMIT - alreadyWritten(file);
-  const text = trimMarkdown(markdown, room, options.fullReportNotice);
-  const trimmed = text !== markdown;
+  const scrubbed = scrubSecrets(markdown);
+  const text = trimMarkdown(scrubbed, room, options.fullReportNotice);
+  const trimmed = text !== scrubbed;
   if (trimmed)
     log.warning(`The job summary was cut to fit GitHub's 1 MiB limit (${room} bytes left).`);
   await core.summary.emptyBuffer().addRaw(text, true).write();
