@@ -97,6 +97,17 @@ const CASES: Case[] = [
     write: (file: string) => writeFileSync(file, catalogue(n)),
   })),
   {
+    name: 'catalogue-deep-flow',
+    kind: 'catalogue',
+    file: 'personas.yml',
+    // A million brackets inside one another, 1,000 to a line.
+    write: (file) =>
+      writeFileSync(
+        file,
+        `language: en\nprobes:\n${` ${'['.repeat(1000)}\n`.repeat(1000)}${` ${']'.repeat(1000)}\n`.repeat(1000)}`,
+      ),
+  },
+  {
     name: 'config-alias-bomb',
     kind: 'config',
     file: 'model-gate.yml',

@@ -13,6 +13,8 @@
  * file plus what aliases add.
  */
 import {
+  Composer,
+  type CST,
   type Document,
   isAlias,
   isMap,
@@ -23,15 +25,13 @@ import {
   LineCounter,
   type Node,
   type Pair,
-  parseDocument,
+  Parser,
   type Scalar,
   type YAMLMap,
+  YAMLParseError,
 } from 'yaml';
 import { InputError } from '../errors.js';
 import { ALIAS_VALUES_PER_BYTE, MAX_NESTING, MIN_ALIAS_VALUES } from './limits.js';
-
-/** Flow collections counted before parsing: far below where the parser's stack gives out. */
-const MAX_FLOW_NESTING = 256;
 
 export interface ParsedYamlDocument {
   doc: Document.Parsed;
@@ -53,22 +53,8 @@ const LISTED_PROBLEMS = 20;
  * "<name>: not valid YAML" or "<name>: …" naming each problem's line.
  */
 export function parseYamlDocument(text: string, name: string): ParsedYamlDocument {
-  refuseDeepFlow(text, name);
   const lineCounter = new LineCounter();
-  let doc: Document.Parsed;
-  try {
-    doc = parseDocument(text, {
-      lineCounter,
-      uniqueKeys: false,
-      merge: false,
-      prettyErrors: false,
-    });
-  } catch (error) {
-    // The parser recurses on nesting: thousands of levels overflow its stack.
-    if (error instanceof RangeError) throw tooDeep(name);
-    throw error;
-  }
-  if (doc.errors.some((e) => e.message.includes('call stack'))) throw tooDeep(name);
+  const doc = composeChecked(text, name, lineCounter);
   if (doc.errors.length > 0) {
     throw new InputError(
       `${name}: not valid YAML`,
@@ -82,6 +68,81 @@ export function parseYamlDocument(text: string, name: string): ParsedYamlDocumen
   }
   new Resolver(doc, lineCounter, name, aliasBudget(text.length)).resolve();
   return { doc, lineCounter };
+}
+
+/**
+ * What `parseDocument` does, in its two steps, with the nesting counted between them: the
+ * parser builds its syntax tree without recursion, but composing the document recurses once
+ * per level, and thousands of levels (`[[[[…]]]]`) take it past the stack — far enough past
+ * that the process dies instead of throwing. A second document in the file is an error, as
+ * `parseDocument` has it.
+ */
+function composeChecked(text: string, name: string, lineCounter: LineCounter): Document.Parsed {
+  const tokens = syntaxTree(text, name, lineCounter);
+  if (tokens.some((token) => nesting(token) > MAX_NESTING)) throw tooDeep(name);
+  const composer = new Composer({ uniqueKeys: false, merge: false });
+  let doc: Document.Parsed | null = null;
+  for (const next of composer.compose(tokens, true, text.length)) {
+    if (doc) {
+      const range: [number, number] = [next.range[0], next.range[1]];
+      doc.errors.push(
+        new YAMLParseError(range, 'MULTIPLE_DOCS', 'Source contains multiple documents'),
+      );
+      break;
+    }
+    doc = next;
+  }
+  // compose(…, true) always ends with a document, an empty one for an empty file.
+  return doc as Document.Parsed;
+}
+
+/**
+ * The parser's syntax tree, as `Parser.parse` builds it, fed one lexical token at a time: flow
+ * brackets are counted on the way, so `[[[[…` thousands deep is refused before the parser
+ * spends memory on every level.
+ */
+function syntaxTree(text: string, name: string, lineCounter: LineCounter): CST.Token[] {
+  const parser = new Parser(lineCounter.addNewLine);
+  lineCounter.addNewLine(0);
+  const tokens: CST.Token[] = [];
+  let flow = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    if (lexeme === '[' || lexeme === '{') {
+      if (++flow > MAX_NESTING) throw tooDeep(name);
+    } else if (lexeme === ']' || lexeme === '}') {
+      flow = Math.max(0, flow - 1);
+    }
+    for (const token of parser.next(lexeme)) tokens.push(token);
+  }
+  for (const token of parser.end()) tokens.push(token);
+  return tokens;
+}
+
+/** Collections inside one another in a syntax-tree token, counted without recursion. */
+function nesting(root: CST.Token): number {
+  let deepest = 0;
+  const stack: { token: CST.Token; depth: number }[] = [{ token: root, depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { token, depth } = next;
+    if (token.type === 'document') {
+      if (token.value) stack.push({ token: token.value, depth });
+      continue;
+    }
+    if (
+      token.type !== 'block-map' &&
+      token.type !== 'block-seq' &&
+      token.type !== 'flow-collection'
+    )
+      continue;
+    deepest = Math.max(deepest, depth + 1);
+    // Past the bound: no need to look deeper.
+    if (deepest > MAX_NESTING) return deepest;
+    for (const item of token.items) {
+      if ('key' in item && item.key) stack.push({ token: item.key, depth: depth + 1 });
+      if (item.value) stack.push({ token: item.value, depth: depth + 1 });
+    }
+  }
+  return deepest;
 }
 
 /** Values aliases may add to a document of `length` characters. */
@@ -114,28 +175,6 @@ export function yamlListEntries(
 
 function isNode(value: unknown): value is Node {
   return isScalar(value) || isMap(value) || isSeq(value) || isAlias(value);
-}
-
-/**
- * Flow collections (`[[[…]]]`) nested thousands deep take the parser past its stack, and far
- * enough past it that the process dies instead of throwing: counted first, on the lexer's
- * tokens (which know quotes), when the text holds enough brackets to get there at all.
- */
-function refuseDeepFlow(text: string, name: string): void {
-  let openers = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x5b || code === 0x7b) openers++;
-  }
-  if (openers <= MAX_FLOW_NESTING) return;
-  let depth = 0;
-  for (const token of new Lexer().lex(text)) {
-    if (token === '[' || token === '{') {
-      if (++depth > MAX_FLOW_NESTING) throw tooDeep(name);
-    } else if (token === ']' || token === '}') {
-      depth--;
-    }
-  }
 }
 
 function tooDeep(name: string): InputError {
