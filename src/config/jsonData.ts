@@ -94,6 +94,32 @@ export function jsonKeyProblems(
   return problems;
 }
 
+const RESERVED_TEXT = /__proto__|constructor|prototype/;
+const KEY_END = /"\s*:/g;
+
+/**
+ * The problems of `jsonKeyProblems` for one JSON text already parsed into `value`, with a
+ * shortcut for the usual case: every key ends in `":`, so when the text holds as many `":` as
+ * the parsed value holds keys, none was written twice (a duplicate would leave fewer keys),
+ * and without a reserved name in the text none is reserved.
+ */
+export function parsedKeyProblems(
+  text: string,
+  value: unknown,
+  firstLine = 1,
+): { line: number; message: string }[] {
+  if (!RESERVED_TEXT.test(text) && (text.match(KEY_END)?.length ?? 0) === keysIn(value)) return [];
+  return jsonKeyProblems(text, firstLine);
+}
+
+function keysIn(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, inner) => sum + keysIn(inner), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  for (const inner of Object.values(value)) count += 1 + keysIn(inner);
+  return count;
+}
+
 /**
  * A JSON text that must be an array: each element with the line it starts on. Null when the
  * text is not JSON (the caller may read it as YAML); bad input when a key is refused.

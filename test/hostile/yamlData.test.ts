@@ -230,6 +230,15 @@ describe('duplicate keys', () => {
         ),
       ),
     ).toContain('line 4: key "answer" written twice in one object (first on line 3)');
+    // Spaces before the colon, a value that itself holds '":': the second "id" is found.
+    expect(
+      refusal(() =>
+        parseItems(
+          '{"id" : "q1", "question": "say \\":\\" twice", "id"\t: "q2", "choices": ["a", "b"], "answer": "A"}\n',
+          'items.jsonl',
+        ),
+      ),
+    ).toContain('key "id" written twice');
     // Escapes spell the same key: "\u0069d" is "id".
     expect(
       refusal(() =>

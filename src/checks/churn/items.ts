@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseJsonList, jsonKeyProblems } from '../../config/jsonData.js';
+import { parseJsonList, parsedKeyProblems } from '../../config/jsonData.js';
 import {
   formatSize,
   MAX_JSON_ITEMS_BYTES,
@@ -115,14 +115,16 @@ function readJsonLines(text: string, name: string): RawItem[] {
   const errors: string[] = [];
   text.split(/\r?\n/).forEach((content, index) => {
     if (content.trim() === '') return;
+    let value: unknown;
     try {
-      entries.push({ value: JSON.parse(content), line: index + 1 });
+      value = JSON.parse(content);
     } catch (error) {
       // Described, never quoted: the line may hold anything (a token pasted by mistake).
       errors.push(`${name}:${index + 1}: ${describeUnreadableLine(error)}`);
       return;
     }
-    for (const problem of jsonKeyProblems(content, index + 1))
+    entries.push({ value, line: index + 1 });
+    for (const problem of parsedKeyProblems(content, value, index + 1))
       errors.push(`${name}:${problem.line}: ${problem.message}`);
   });
   if (errors.length > 0) throw new InputError(`${name}: unreadable lines`, errors);
