@@ -11,6 +11,7 @@ import {
 import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
 import { neutraliseLines } from '../text/neutralise.js';
+import { scrubSecrets } from '../text/secrets.js';
 import { OWN_SEQUENCES, wantsColour } from './colour.js';
 import { describeSystemError } from './systemError.js';
 import { errorMessage } from '../text/format.js';
@@ -272,11 +273,12 @@ export async function runCli(
   given: CliIo,
 ): Promise<number> {
   // Messages quote servers and user files: nothing reaches the terminal that it would act on,
-  // but for the colours the CLI itself paints on a terminal.
+  // but for the colours the CLI itself paints on a terminal, and no registered secret at all.
   const colour = given.colour ?? wantsColour(process.stdout);
   const io: CliIo = {
-    stdout: (text) => given.stdout(colour ? keepingOwnColours(text) : neutraliseLines(text)),
-    stderr: (text) => given.stderr(neutraliseLines(text)),
+    stdout: (text) =>
+      given.stdout(scrubSecrets(colour ? keepingOwnColours(text) : neutraliseLines(text))),
+    stderr: (text) => given.stderr(scrubSecrets(neutraliseLines(text))),
   };
   let exitCode: number = ExitCode.pass;
   const program = buildProgram(handlers, io, (code) => {

@@ -5,8 +5,10 @@ import { decodeUserText } from './textFile.js';
 import { parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
-import { camelizeKeys, camelToKebab, displayPath } from './keys.js';
+import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from './keys.js';
 import { activeConfigSchema, CREDENTIALS_REFUSED, type GateConfig } from './schema.js';
+import { registerUrlSecrets } from './hostUrl.js';
+import { MAX_CONFIG_BYTES, refuseOversized } from './limits.js';
 
 /** A value given outside the file (action input, CLI flag), applied over the file. */
 export interface ConfigOverride {
@@ -79,6 +81,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (options.file === null) {
     // Defaults and overrides only.
   } else if (existsSync(file)) {
+    refuseOversized(file, requested, MAX_CONFIG_BYTES, 'config file');
     const text = decodeUserText(readFileSync(file), requested);
     const parsed = parseYamlConfig(text, requested);
     raw = parsed.value;
@@ -91,6 +94,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     ]);
   }
 
+  registerUrlSecrets(getPath(raw, ['provider', 'host']));
   const overrides = [...(options.overrides ?? [])];
   if (getPath(raw, ['provider', 'host']) === undefined && !overrides.some(isHostOverride)) {
     const fromEnv = env.OLLAMA_HOST?.trim();
@@ -102,6 +106,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       });
   }
   for (const override of overrides) setPath(raw, override.path, override.value);
+  // Secrets in the server URL are masked from here on, even when the URL is then refused.
+  registerUrlSecrets(getPath(raw, ['provider', 'host']));
   if (
     fileRead === null &&
     options.file !== null &&
@@ -136,6 +142,7 @@ export function resolveConfigPath(loaded: Pick<LoadedConfig, 'baseDir'>, p: stri
 
 /** OLLAMA_HOST may be "0.0.0.0:11434" or "host"; the client needs a URL. */
 export function normaliseOllamaHost(value: string): string {
+  registerUrlSecrets(value);
   let host = value.includes('://') ? value : `http://${value}`;
   let url: URL;
   try {
@@ -209,7 +216,11 @@ function withKeyLines(
       const parent = parentPath.length === 0 ? doc.contents : doc.getIn(parentPath, true);
       if (isMap(parent)) {
         for (const pair of parent.items) {
-          if (isScalar(pair.key) && String(pair.key.value) === key && pair.key.range) {
+          if (
+            isScalar(pair.key) &&
+            kebabToCamel(String(pair.key.value)) === key &&
+            pair.key.range
+          ) {
             return `line ${lineCounter.linePos(pair.key.range[0]).line}`;
           }
         }
@@ -260,6 +271,8 @@ function explainIssue(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return `expected ${issue.origin === 'array' ? 'at least' : issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}${issue.origin === 'array' ? ' entries' : ''}, got ${describeValue(issue.input)}`;
     case 'too_big':
+      if (issue.origin === 'string' && typeof issue.input === 'string')
+        return `expected at most ${String(issue.maximum)} characters, got ${issue.input.length}`;
       return `expected ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}, got ${describeValue(issue.input)}`;
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { historySettingsSchema } from './history.js';
+import { hasQuery } from './hostUrl.js';
 
 /**
  * Each check's settings block, by check name. The config names no check: a check's
@@ -52,6 +53,10 @@ export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 export const EMBEDDED_GPU_OPTIONS = ['off', 'auto', 'cuda', 'vulkan'] as const;
 export type EmbeddedGpu = (typeof EMBEDDED_GPU_OPTIONS)[number];
 
+/** A query string is refused unless `provider.allow-host-query`; its value is never echoed. */
+export const QUERY_REFUSED =
+  'a URL with a query string (http://host/?token=…) is refused, because the URL is shown in logs and reports and a query often carries a token; give an OpenAI-compatible server its key through provider.api-key-env, or set provider.allow-host-query: true if the server needs the query (values named like credentials or that look like tokens are then masked in everything written)';
+
 export const providerSchema = z
   .object({
     /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
@@ -66,6 +71,13 @@ export const providerSchema = z
       description: 'server URL; default: OLLAMA_HOST, then http://127.0.0.1:11434',
       examples: ['http://127.0.0.1:11434'],
     }),
+    /** Sends the host's query string with every request (refused by default: see QUERY_REFUSED). */
+    allowHostQuery: z
+      .boolean()
+      .default(false)
+      .describe(
+        "send the host URL's query string with every request; refused by default because a token there would be written into the logs (docs/security.md)",
+      ),
     /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
     apiKeyEnv: z
       .string()
@@ -89,23 +101,29 @@ export const providerSchema = z
       .default('off')
       .describe('embedded: GPU backend; needs its node-llama-cpp build (docs/embedded.md)'),
   })
-  .strict();
+  .strict()
+  .superRefine((provider, ctx) => {
+    if (provider.host && hasQuery(provider.host) && !provider.allowHostQuery) {
+      ctx.addIssue({ code: 'custom', path: ['host'], message: QUERY_REFUSED });
+    }
+  });
+
+/** Longest model tag accepted: Ollama's longest names (host/namespace/model:tag) fit. */
+export const MAX_MODEL_TAG = 300;
+
+/** A tag is echoed in every output (shown neutralised): bounded so none is flooded. */
+function modelTag(example: string) {
+  return z.string().trim().min(1, `expected a model tag such as ${example}`).max(MAX_MODEL_TAG);
+}
 
 export const modelsSchema = z
   .object({
-    baseline: z
-      .string()
-      .trim()
-      .min(1, 'expected a model tag such as qwen2.5:7b')
-      .meta({
-        description: "today's model: a tag (a .gguf path with provider.kind embedded)",
-        examples: ['qwen2.5:7b'],
-      }),
+    baseline: modelTag('qwen2.5:7b').meta({
+      description: "today's model: a tag (a .gguf path with provider.kind embedded)",
+      examples: ['qwen2.5:7b'],
+    }),
     /** Absent in nightly mode: one model measured against a stored report. */
-    candidate: z
-      .string()
-      .trim()
-      .min(1, 'expected a model tag such as qwen2.5:14b')
+    candidate: modelTag('qwen2.5:14b')
       .optional()
       .meta({
         description: 'the upgrade; omit it for a single-model (nightly) run',

@@ -7,6 +7,7 @@ import { truncate } from 'node:fs/promises';
 import * as core from '@actions/core';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 export const JOB_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -44,8 +45,9 @@ export async function writeJobSummary(
   if (options.replacing?.written) await truncate(file, options.replacing.offset);
   const offset = alreadyWritten(file);
   const room = JOB_SUMMARY_LIMIT - offset;
-  const text = trimMarkdown(markdown, room, options.fullReportNotice);
-  const trimmed = text !== markdown;
+  const scrubbed = scrubSecrets(markdown);
+  const text = trimMarkdown(scrubbed, room, options.fullReportNotice);
+  const trimmed = text !== scrubbed;
   if (trimmed)
     log.warning(`The job summary was cut to fit GitHub's 1 MiB limit (${room} bytes left).`);
   await core.summary.emptyBuffer().addRaw(text, true).write();

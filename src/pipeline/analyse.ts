@@ -48,6 +48,8 @@ import { ensureWritableFolder } from './outputFolder.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
 import { sliceFindings } from './shardSlice.js';
 import { tallyRequests } from './tally.js';
+import { neutralise } from '../text/neutralise.js';
+import { scrubData } from '../text/secrets.js';
 import type { JobOutcome } from './types.js';
 
 export interface AnalyseLogsOptions {
@@ -253,7 +255,7 @@ async function reportWithHistory(
   const createdAt = (options.now ?? (() => new Date()))();
   const draft = buildReport({ run, sections, findings, rules, createdAt });
   const nightly = await withHistory(draft, loaded, options);
-  const report = nightly
+  const built = nightly
     ? buildReport({
         run,
         sections,
@@ -265,11 +267,14 @@ async function reportWithHistory(
     : draft;
   if (nightly) {
     // Tonight's line carries the final verdict, the drift rule included.
-    const tonight = { ...nightly.tonight, verdict: report.verdict.status };
-    const last = report.history?.nights.at(-1);
+    const tonight = { ...nightly.tonight, verdict: built.verdict.status };
+    const last = built.history?.nights.at(-1);
     if (last) last.verdict = tonight.verdict;
     nightly.tonight = tonight;
   }
+  // Before anything renders it: a secret an error body echoed is gone from every file and
+  // comment made from the report, before markdown escaping could hide it from a search.
+  const report = scrubData(built);
   const outDir = options.outDir ?? loaded.config.output.dir;
   const gpuCsv = await readGpuCsv(outDir, options.operations?.gpu.file ?? null);
   const written = await writeReport(report, outDir, { parts: analysed.pages, gpuCsv });
@@ -368,10 +373,11 @@ function provenance(
   const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
   if (runs.length === 0)
     warnings.push('no run record in the logs: server and model provenance unknown');
+  const provider = latest?.provider ?? UNKNOWN_SERVER;
   return {
-    provider: latest?.provider ?? UNKNOWN_SERVER,
-    models: { baseline: find(models[0]), candidate: find(models[1]) },
-    loadedBefore: latest?.loadedBefore ?? null,
+    provider: { ...provider, version: shownMetadata(provider.version) },
+    models: { baseline: shownModel(find(models[0])), candidate: shownModel(find(models[1])) },
+    loadedBefore: latest?.loadedBefore?.map((name) => shownMetadata(name) ?? '') ?? null,
     warnings,
     shards: [...new Set(runs.map((r) => r.shard).filter((s): s is string => s !== null))].sort(),
   };
@@ -387,6 +393,29 @@ function unrecordedModel(model: string, records: readonly SampleRecord[]): Model
     parameterSize: null,
     family: null,
     simulated: false,
+  };
+}
+
+/** Longest server-given field kept in report.json (a digest is 64 characters). */
+const METADATA_LIMIT = 200;
+
+/**
+ * What a server said about itself, as report.json keeps it: a bidi override, a control
+ * character or a line break from the server is stored as a visible escape, and a runaway
+ * value is cut.
+ */
+function shownMetadata(value: string | null): string | null {
+  return value === null ? null : neutralise(value, METADATA_LIMIT);
+}
+
+function shownModel(model: ModelMetadata | null): ModelMetadata | null {
+  if (!model) return null;
+  return {
+    ...model,
+    digest: shownMetadata(model.digest),
+    quantization: shownMetadata(model.quantization),
+    parameterSize: shownMetadata(model.parameterSize),
+    family: shownMetadata(model.family),
   };
 }
 

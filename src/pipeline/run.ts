@@ -1,5 +1,7 @@
-import { copyFile, mkdir, rename } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { openAtomicFile, refuseLink } from '../files/safeWrite.js';
+import { scrubSecrets } from '../text/secrets.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
@@ -23,6 +25,11 @@ export function sampleLogPath(options: RunJobOptions): string {
 }
 
 const CACHED_LOG = 'samples.jsonl';
+
+/** Where notes and progress go. */
+interface TextSink {
+  write(text: string): unknown;
+}
 
 /**
  * config → plan → run → sample log → analyse → report. Definitions are loaded before any
@@ -49,14 +56,23 @@ export async function runJob(
   }
 
   const logPath = sampleLogPath(options);
+  refuseLink(logPath, 'sample log');
   await ensureWritableFolder(path.resolve(config.output.dir));
   await ensureWritableFolder(path.dirname(logPath));
-  const stream = options.progress ?? process.stderr;
+  const terminal = options.progress ?? process.stderr;
+  // Notes quote paths and servers: a registered secret never reaches the terminal.
+  const stream: TextSink = { write: (text) => terminal.write(scrubSecrets(text)) };
+  const interactive = options.interactive ?? Boolean((terminal as NodeJS.WriteStream).isTTY);
   // Said before an hour of measuring, not only in a collapsed block of the summary.
   for (const warning of prepared.warnings) stream.write(`model-gate: warning: ${warning}\n`);
   const models = modelOrder(prepared.ctx);
   const cached = await restoreLog(options, logPath, models, stream);
-  const { result, operations, gpuCsv } = await measure(options, prepared, logPath, stream);
+  const { result, operations, gpuCsv } = await measure(
+    { ...options, interactive },
+    prepared,
+    logPath,
+    stream,
+  );
 
   // What this run repaired of an interrupted one is said here, not in the report.
   for (const note of result.recovered)
@@ -90,7 +106,7 @@ async function restoreLog(
   options: RunJobOptions,
   logPath: string,
   models: readonly string[],
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<string | null> {
   const cached = options.cacheDir ? path.resolve(options.cacheDir, CACHED_LOG) : null;
   if (options.fresh) {
@@ -114,7 +130,7 @@ async function keepInCache(
   logPath: string,
   cached: string,
   models: readonly string[] | null,
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<void> {
   await mkdir(path.dirname(cached), { recursive: true });
   if (models === null) {
@@ -129,9 +145,14 @@ async function keepInCache(
 
 /** A copy made under another name and renamed into place: whole or not at all. */
 async function copyWhole(source: string, target: string): Promise<void> {
-  const partial = `${target}.copying`;
-  await copyFile(source, partial);
-  await rename(partial, target);
+  const file = openAtomicFile(target);
+  try {
+    for await (const chunk of createReadStream(source)) file.write(chunk as Buffer);
+  } catch (error) {
+    file.abort();
+    throw error;
+  }
+  file.commit();
 }
 
 /** The run itself, with GPU telemetry sampled while it lasts; the hygiene for the report. */
@@ -139,11 +160,11 @@ async function measure(
   options: RunJobOptions,
   prepared: PreparedJob,
   logPath: string,
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<{ result: RunPlanResult; operations: RunOperations; gpuCsv: string | null }> {
   const { config } = options.loaded;
   const { ctx, units, growth, provider } = prepared;
-  const interactive = options.interactive ?? Boolean((stream as NodeJS.WriteStream).isTTY);
+  const interactive = options.interactive ?? false;
   const models = modelOrder(ctx);
   const gpuCsv = path.resolve(config.output.dir, GPU_CSV);
   // The embedded engine computes in this process; a server's GPU work is its own processes.

@@ -1,7 +1,10 @@
-/** Writes report.json, summary.md, report.html and every chart into the output directory. */
-import { mkdir, writeFile } from 'node:fs/promises';
+/**
+ * Writes report.json, summary.md, report.html and every chart into the output directory, each
+ * whole or not at all and never through a link (src/files/safeWrite.ts).
+ */
 import { join, resolve } from 'node:path';
 import { InfrastructureError } from '../errors.js';
+import { writeFileAtomic } from '../files/safeWrite.js';
 import { chartsOf } from './charts.js';
 import { NO_EVIDENCE, type PageEvidence, pageData } from './html/data.js';
 import { pageScript } from './html/pageScript.js';
@@ -59,11 +62,10 @@ export async function writeReport(
       ? report
       : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
   try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(written.report, `${JSON.stringify(complete, null, 2)}\n`);
-    await writeFile(written.summary, renderSummary(complete));
-    await writeFile(written.page, renderPage(pageData(complete, evidence), pageScript()));
-    for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
+    writeFileAtomic(written.report, `${JSON.stringify(complete, null, 2)}\n`);
+    writeFileAtomic(written.summary, renderSummary(complete));
+    writeFileAtomic(written.page, renderPage(pageData(complete, evidence), pageScript()));
+    for (const chart of charts) writeFileAtomic(join(dir, chart.file), chart.svg);
   } catch (error) {
     const reason = errorMessage(error);
     // The measurement may be done by now (it is in the sample log): not bad input, exit 3.

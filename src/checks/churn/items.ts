@@ -9,8 +9,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { parseJsonList, parsedKeyProblems } from '../../config/jsonData.js';
+import {
+  formatSize,
+  MAX_JSON_ITEMS_BYTES,
+  MAX_YAML_ITEMS_BYTES,
+  refuseOversized,
+} from '../../config/limits.js';
 import { decodeUserText } from '../../config/textFile.js';
+import { parseYamlDocument, yamlListEntries } from '../../config/yaml.js';
 import { InputError } from '../../errors.js';
 
 export const MAX_CHOICES = 10;
@@ -55,6 +62,7 @@ interface RawItem {
 }
 
 export function loadItemsFile(file: string, displayName = file): LoadedItems {
+  refuseOversizedItems(file, displayName);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -107,12 +115,17 @@ function readJsonLines(text: string, name: string): RawItem[] {
   const errors: string[] = [];
   text.split(/\r?\n/).forEach((content, index) => {
     if (content.trim() === '') return;
+    let value: unknown;
     try {
-      entries.push({ value: JSON.parse(content), line: index + 1 });
+      value = JSON.parse(content);
     } catch (error) {
       // Described, never quoted: the line may hold anything (a token pasted by mistake).
       errors.push(`${name}:${index + 1}: ${describeUnreadableLine(error)}`);
+      return;
     }
+    entries.push({ value, line: index + 1 });
+    for (const problem of parsedKeyProblems(content, value, index + 1))
+      errors.push(`${name}:${problem.line}: ${problem.message}`);
   });
   if (errors.length > 0) throw new InputError(`${name}: unreadable lines`, errors);
   return entries;
@@ -127,30 +140,47 @@ function describeUnreadableLine(error: unknown): string {
   return `not valid JSON${where}; ${expected}`;
 }
 
-/** JSON is a subset of YAML 1.2, so one parser gives both formats line numbers. */
+/**
+ * A JSON array is read with the JSON parser (fast, and linear in its size); anything else —
+ * YAML, or a .json file that is not strict JSON — with the YAML parser, which gives both
+ * formats line numbers and resolves anchors, aliases and merge keys (src/config/yaml.ts).
+ */
 function readDocumentList(text: string, name: string): RawItem[] {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
-  if (document.errors.length > 0) {
-    const first = document.errors[0];
-    const line = first ? lineCounter.linePos(first.pos[0]).line : 1;
-    throw new InputError(`${name}:${line}: not valid YAML/JSON`, [
-      document.errors.map((e) => e.message.split('\n')[0]).join('; '),
-    ]);
-  }
-  const root = document.contents;
-  if (!isSeq(root)) {
+  const json = path.extname(name).toLowerCase() === '.json' ? parseJsonList(text, name) : null;
+  if (json) return json;
+  refuseOversizedText(text, name);
+  const entries = yamlListEntries(parseYamlDocument(text, name));
+  if (!entries) {
     throw new InputError(`${name}: expected a list of items`, [
       'write the items as a YAML list, a JSON array, or one JSON object per line in a .jsonl file',
     ]);
   }
-  return root.items.map((node) => {
-    const offset = isMap(node) || isSeq(node) ? (node.range?.[0] ?? 0) : 0;
-    return {
-      value: (node as { toJSON(): unknown }).toJSON(),
-      line: lineCounter.linePos(offset).line,
-    };
-  });
+  return entries;
+}
+
+/** Before reading: JSON items may be large, YAML ones less (the YAML parser holds more). */
+function refuseOversizedItems(file: string, shownAs: string): void {
+  const extension = path.extname(shownAs).toLowerCase();
+  const json = ['.jsonl', '.ndjson', '.json'].includes(extension);
+  refuseOversized(
+    file,
+    shownAs,
+    json ? MAX_JSON_ITEMS_BYTES : MAX_YAML_ITEMS_BYTES,
+    json ? 'JSON items file' : 'YAML items file',
+    json ? undefined : 'write a large item set as JSON Lines (.jsonl), read one line at a time',
+  );
+}
+
+/** The YAML limit for text that reached the YAML parser (a .json file that was not JSON). */
+function refuseOversizedText(text: string, name: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= MAX_YAML_ITEMS_BYTES) return;
+  throw new InputError(
+    `${name}: not valid JSON, and at ${formatSize(bytes)} too large to read as YAML (${formatSize(MAX_YAML_ITEMS_BYTES)})`,
+    [
+      'check the JSON (a trailing comma, a quote left open), or write the items as JSON Lines (.jsonl)',
+    ],
+  );
 }
 
 function validateItem(
