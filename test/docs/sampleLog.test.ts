@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadItemsFile } from '../../src/checks/churn/items.js';
+import { isChoiceItem, loadItemsFile } from '../../src/checks/churn/items.js';
 import { churnPromptHash } from '../../src/checks/churn/prompt.js';
 import { loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
@@ -43,7 +43,9 @@ describe('docs/sample-log.md', () => {
   });
 
   it('the hash rule as written gives model-gate’s churn prompt hash', () => {
-    const item = loadItemsFile('docs/examples/items.yml').items.find((i) => i.id === 'arith-01');
+    const item = loadItemsFile('docs/examples/items.yml')
+      .items.filter(isChoiceItem)
+      .find((i) => i.id === 'arith-01');
     if (!item) throw new Error('arith-01 missing');
     const user = [
       'Multiple-choice question.',

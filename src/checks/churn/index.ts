@@ -10,6 +10,7 @@ import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
 import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
+import { prepareGraders } from './openItems.js';
 import { planChurn } from './plan.js';
 import { adaptiveNotes, ChurnStages } from './stagedPlan.js';
 import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
@@ -36,6 +37,8 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(resolveConfigPath(ctx, file), file);
+    // Grader modules are loaded now: one that cannot be is bad input before any request.
+    await prepareGraders(loaded.items);
     return { items: loaded.items, file, warnings: loaded.warnings };
   },
   limit(definitions, n) {
