@@ -61,6 +61,19 @@ describe('fixtures/items/general.yml', () => {
   });
 });
 
+describe('fixtures/items/demo.yml', () => {
+  it('holds the multiple-choice items of general.yml as they are, and 12 open items', () => {
+    const demo = loadItemsFile('fixtures/items/demo.yml');
+    const general = loadItemsFile(FIXTURE);
+    const strip = (item: object) => ({ ...item, line: 0 });
+    expect(demo.warnings).toEqual([]);
+    expect(demo.items.filter(isChoiceItem).map(strip)).toEqual(general.items.map(strip));
+    const open = demo.items.filter((item) => item.kind === 'open');
+    expect(open.map((item) => item.domain)).toEqual(new Array(12).fill('support'));
+    expect(open.every((item) => item.kind === 'open' && item.maxTokens === 120)).toBe(true);
+  });
+});
+
 describe('parseItems', () => {
   it('accepts MMLU-Pro rows as they are (JSON Lines)', () => {
     const text = [
