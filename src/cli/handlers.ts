@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { importPromptfoo } from '../checks/churn/import/promptfoo.js';
 import { REFERENCE_PLAYERS, type ReferencePlayer, referenceModel } from '../checks/dragon/index.js';
 import { renderMaze } from '../checks/dragon/mazeCommand.js';
 import { DEFAULT_WALLS, MAX_WALLS } from '../checks/dragon/protocol.js';
@@ -155,6 +157,22 @@ export const handlers: CommandHandlers = {
       requireMatchingLogs: true,
     });
     return printOutcome(outcome, options.json === true, out);
+  },
+
+  async importPromptfoo(options, { stdout: out, stderr: err }) {
+    const config = String(options.config ?? '');
+    const result = importPromptfoo(path.resolve(config), config);
+    const target = typeof options.out === 'string' ? options.out : null;
+    for (const line of result.report) err(`model-gate import: ${line}\n`);
+    if (target === null) {
+      out(result.text);
+    } else {
+      writeFileSync(target, result.text);
+      out(
+        `wrote ${target}: ${result.items} open items${result.report.length > 0 ? ` (${result.report.length} notes above)` : ''}\nnext: set churn.items: ${target} in model-gate.yml, then npx model-gate validate\n`,
+      );
+    }
+    return ExitCode.pass;
   },
 
   async validate(options, { stdout: out }) {

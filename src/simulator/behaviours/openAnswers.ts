@@ -102,7 +102,7 @@ function jsonAnswer(spec: JsonSpec): unknown {
 }
 
 /** A plausible wrong answer, checked wrong by the grader; a malformed one when none is found. */
-function wrongAnswer(item: OpenItem, rng: Rng): string {
+export function wrongAnswer(item: OpenItem, rng: Rng): string {
   const spec = item.grader.spec;
   const leaf = spec.type === 'all' ? (spec.of[0] as LeafSpec) : spec;
   const answer = leafWrong(leaf, rng);
