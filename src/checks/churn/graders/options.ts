@@ -10,7 +10,7 @@ export class GraderOptions {
   constructor(
     readonly type: string,
     private readonly raw: Readonly<Record<string, unknown>>,
-    private readonly known: readonly string[],
+    known: readonly string[],
     readonly problems: string[],
   ) {
     this.problemsBefore = problems.length;
@@ -25,10 +25,6 @@ export class GraderOptions {
   /** Whether no problem was found since these options were read. */
   get ok(): boolean {
     return this.problems.length === this.problemsBefore;
-  }
-
-  has(key: string): boolean {
-    return this.raw[key] !== undefined && this.raw[key] !== null;
   }
 
   value(key: string): unknown {

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { handlers } from '../../../../src/cli/handlers.js';
 import { runCli } from '../../../../src/cli/program.js';
 import { importPromptfoo } from '../../../../src/checks/churn/import/promptfoo.js';
-import { type OpenItem } from '../../../../src/checks/churn/openItems.js';
+import type { OpenItem } from '../../../../src/checks/churn/openItems.js';
 import { parseItems } from '../../../../src/checks/churn/items.js';
 import { ExitCode } from '../../../../src/errors.js';
 import { promptKey, type PromptServer, startPromptServer } from '../../../support/promptServer.js';
