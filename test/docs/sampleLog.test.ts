@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isChoiceItem, loadItemsFile } from '../../src/checks/churn/items.js';
-import { churnPromptHash } from '../../src/checks/churn/prompt.js';
+import type { OpenItem } from '../../src/checks/churn/openItems.js';
+import { churnPromptHash, itemPromptHash } from '../../src/checks/churn/prompt.js';
 import { loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { parseSampleLog } from '../../src/sampleLog/index.js';
@@ -79,6 +80,20 @@ describe('docs/sample-log.md', () => {
     expect(hash).toBe(churnPromptHash(item));
     expect(page).toContain(`  ${text}\n`);
     expect(page).toContain(`Its SHA-256 is \`${hash}\``);
+  });
+
+  it('the hash rule as written gives the open items’ prompt hash, with and without a system', () => {
+    const items = loadItemsFile('docs/examples/open-items.yml').items as OpenItem[];
+    for (const id of ['refund-40-days', 'opening-hours']) {
+      const item = items.find((i) => i.id === id) as OpenItem;
+      const messages = [
+        ...(item.system === null ? [] : [{ role: 'system', content: item.system }]),
+        { role: 'user', content: item.prompt },
+      ];
+      const text = JSON.stringify({ version: 'churn-open/1', messages });
+      expect(createHash('sha256').update(text, 'utf8').digest('hex')).toBe(itemPromptHash(item));
+    }
+    expect(page).toContain('`{"version": "churn-open/1", "messages": […]}`');
   });
 
   it('shows the example’s first call record as it is in the file', () => {

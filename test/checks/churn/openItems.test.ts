@@ -355,6 +355,52 @@ describe('open items against a server that answers them verbatim', () => {
   });
 });
 
+describe('adaptive sampling: a changed grader keeps the stops the run made', () => {
+  let server: PromptServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startPromptServer(['base', 'broken'], scripts());
+    dir = mkdtempSync(path.join(tmpdir(), 'mg-open-adaptive-'));
+    mkdirSync(path.join(dir, 'graders'));
+    writeFileSync(
+      path.join(dir, 'graders', 'parity.mjs'),
+      'export function grade(answer, item) { return answer.trim().toLowerCase() === item.expected; }\n',
+    );
+    writeSuite(dir, false);
+  });
+  afterAll(async () => {
+    await server.close().catch(() => undefined);
+  });
+
+  it('the new verdict from the same log, complete, each item stopped where the run stopped it', async () => {
+    const config = writeConfig(dir, server.url, 'broken');
+    const settingsFile = readFileSync(config, 'utf8').replace(
+      'samples: 10',
+      'samples: 10\n  sampling: adaptive',
+    );
+    writeFileSync(config, settingsFile);
+    const run = await cli(['run', '--config', config, '--json']);
+    expect(run.code, run.stdout).toBe(ExitCode.regression);
+    await server.close();
+    writeSuite(dir, true);
+    const again = await cli([
+      'analyze',
+      '--log',
+      path.join(dir, 'out-broken', 'samples.jsonl'),
+      '--config',
+      config,
+      '--out',
+      path.join(dir, 'regraded'),
+      '--json',
+    ]);
+    expect(again.code, again.stdout).toBe(ExitCode.pass);
+    expect(JSON.parse(again.stdout).incomplete).toBeNull();
+    const read = (out: string) =>
+      JSON.parse(readFileSync(path.join(dir, out, 'report.json'), 'utf8')).checks.churn;
+    expect(read('regraded').sampling).toEqual(read('out-broken').sampling);
+  });
+});
+
 /** Greedy answers (seed 42) of the invoices that the script makes right. */
 function countGreedyRight(): number {
   return SUITE.filter(
