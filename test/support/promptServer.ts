@@ -23,6 +23,8 @@ export interface PromptServer {
   requests: number;
   /** Chat requests whose prompt the server did not know. */
   unrecognised: number;
+  /** Chat requests whose prompt it knew: the items' samples. */
+  recognised: number;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,7 @@ export async function startPromptServer(
   models: readonly string[],
   scripts: ReadonlyMap<string, PromptScript>,
 ): Promise<PromptServer> {
-  const state = { requests: 0, unrecognised: 0 };
+  const state = { requests: 0, unrecognised: 0, recognised: 0 };
   const server = createServer((request, response) => {
     state.requests++;
     void handle(request, response);
@@ -70,7 +72,8 @@ export async function startPromptServer(
     const system = messages.find((m) => m.role === 'system')?.content ?? null;
     const user = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     const script = scripts.get(promptKey(system, user));
-    if (!script) state.unrecognised++;
+    if (script) state.recognised++;
+    else state.unrecognised++;
     const content = script
       ? script({
           model: body.model ?? '',
@@ -104,6 +107,9 @@ export async function startPromptServer(
     },
     get unrecognised() {
       return state.unrecognised;
+    },
+    get recognised() {
+      return state.recognised;
     },
     close: () =>
       new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),

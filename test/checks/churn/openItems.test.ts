@@ -372,7 +372,7 @@ describe('adaptive sampling: a changed grader keeps the stops the run made', () 
     await server.close().catch(() => undefined);
   });
 
-  it('the new verdict from the same log, complete, each item stopped where the run stopped it', async () => {
+  it('the new verdict from the same log, resumed or analysed: nothing asked, complete, each item stopped where the run stopped it', async () => {
     const config = writeConfig(dir, server.url, 'broken');
     const settingsFile = readFileSync(config, 'utf8').replace(
       'samples: 10',
@@ -381,8 +381,13 @@ describe('adaptive sampling: a changed grader keeps the stops the run made', () 
     writeFileSync(config, settingsFile);
     const run = await cli(['run', '--config', config, '--json']);
     expect(run.code, run.stdout).toBe(ExitCode.regression);
-    await server.close();
+    // A run resumed after the grader changed finds every record current: no sample is asked.
     writeSuite(dir, true);
+    const asked = server.recognised;
+    const resumed = await cli(['run', '--config', config, '--json']);
+    expect(resumed.code, resumed.stdout).toBe(ExitCode.pass);
+    expect(server.recognised).toBe(asked);
+    await server.close();
     const again = await cli([
       'analyze',
       '--log',
