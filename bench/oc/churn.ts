@@ -76,7 +76,7 @@ export const OTHER_GENERATORS: Generator[] = [
   { ...DEFAULT_GENERATOR, name: 'K = 20', samples: 20 },
 ];
 
-type Scenario = 'no change' | 'law −30' | '±0.5' | 'law ±0.5 no net';
+export type Scenario = 'no change' | 'law −30' | '±0.5' | 'law ±0.5 no net';
 
 function baselineTruth(rng: Rng, g: Generator): TruthItem[] {
   return makeItems(g.domains).map((item) => {
@@ -210,13 +210,15 @@ const named = (f: readonly GateFinding[], domain?: string) =>
 const ruleFailed = (f: readonly GateFinding[], rule: string) =>
   f.some((x) => x.rule === rule && x.severity === 'fail');
 
+type Target = { below?: number; above?: number };
+
 function rowOf(
   rule: string,
   scenario: string,
   kind: OcRow['kind'],
   hits: number,
   runs: number,
-  target: { below?: number; above?: number },
+  target: Target,
 ): OcRow {
   const rate = runs === 0 ? Number.NaN : hits / runs;
   const met = target.below !== undefined ? rate <= target.below : rate >= (target.above as number);
@@ -242,6 +244,8 @@ export interface ChurnOcOptions extends OcOptions {
   variantRuns?: number;
   /** Open items: runs as the default generator's (the same budget) unless set; 0: not run. */
   openRuns?: number;
+  /** Only the open items' rows (more runs of them, say, without the default generator's). */
+  openOnly?: boolean;
 }
 
 export async function operatingCharacteristics(options: ChurnOcOptions): Promise<CheckOc> {
@@ -251,9 +255,11 @@ export async function operatingCharacteristics(options: ChurnOcOptions): Promise
   // docs/gate-validity-churn.md adds them (bench/oc/churnOnly.ts --variant-runs N).
   const variants = (options.variantRuns ?? 0) > 0 ? (options.generators ?? OTHER_GENERATORS) : [];
   const open = (options.openRuns ?? options.runs) > 0 ? [OPEN_GENERATOR] : [];
-  const generators = [DEFAULT_GENERATOR, ...open, ...variants];
-  for (const [index, g] of generators.entries()) {
-    const main = index === 0;
+  const generators = options.openOnly
+    ? [OPEN_GENERATOR]
+    : [DEFAULT_GENERATOR, ...open, ...variants];
+  for (const g of generators) {
+    const main = g === DEFAULT_GENERATOR;
     // Open items get the budget of the default generator: same runs, same targets.
     const budget = main || g === OPEN_GENERATOR;
     const runs = main
@@ -266,8 +272,7 @@ export async function operatingCharacteristics(options: ChurnOcOptions): Promise
     const ctx = contextFor(g);
     const share = ctx.config.falseAlarmRate / ctx.config.checks.length;
     // Seeds of the other generators as before open items joined; open items have their own.
-    const seedIndex =
-      g === OPEN_GENERATOR ? 97 : generators.filter((x) => x !== OPEN_GENERATOR).indexOf(g);
+    const seedIndex = g === OPEN_GENERATOR ? 97 : [DEFAULT_GENERATOR, ...variants].indexOf(g);
     const seed = (scenario: number, run: number) =>
       options.seed * 1_000_003 + seedIndex * 100_003 + scenario * 10_007 + run;
 
@@ -296,53 +301,40 @@ export async function operatingCharacteristics(options: ChurnOcOptions): Promise
       }),
     );
 
-    let caught = 0;
-    for (let r = 0; r < effectRuns; r++) {
-      const { findings } = runOnce(seed(1, r), g, 'law −30', ctx);
-      if (named(findings, LOST) && failed(findings)) caught++;
-    }
-    rows.push(
-      rowOf(
+    // The known effects: what each must do to count, and the rate it must reach.
+    const effects: [Scenario, number, string, string, (f: GateFinding[]) => boolean, Target][] = [
+      [
+        'law −30',
+        1,
         'domain-loss (law named, gate fails)',
-        label('law −30, overall +1.5'),
-        'known effect',
-        caught,
-        effectRuns,
+        'law −30, overall +1.5',
+        (f) => named(f, LOST) && failed(f),
         { above: 0.9 },
-      ),
-    );
-
-    let found = 0;
-    for (let r = 0; r < effectRuns; r++) {
-      const { findings } = runOnce(seed(2, r), g, '±0.5', ctx);
-      if (named(findings, LOST)) found++;
-    }
-    rows.push(
-      rowOf(
+      ],
+      [
+        '±0.5',
+        2,
         'domain-loss (law named)',
-        label('30 items ±0.5, losses in law'),
-        'known effect',
-        found,
-        effectRuns,
+        '30 items ±0.5, losses in law',
+        (f) => named(f, LOST),
         { above: 0.8 },
-      ),
-    );
-
-    let wrong = 0;
-    for (let r = 0; r < effectRuns; r++) {
-      const { findings } = runOnce(seed(3, r), g, 'law ±0.5 no net', ctx);
-      if (named(findings, LOST)) wrong++;
-    }
-    rows.push(
-      rowOf(
+      ],
+      [
+        'law ±0.5 no net',
+        3,
         'domain-loss (law called a loss)',
-        label('law 10 × +0.5, 10 × −0.5'),
-        'known effect',
-        wrong,
-        effectRuns,
+        'law 10 × +0.5, 10 × −0.5',
+        (f) => named(f, LOST),
         { below: 0.1 },
-      ),
-    );
+      ],
+    ];
+    for (const [scenario, code, rule, text, hit, target] of effectRuns > 0 ? effects : []) {
+      let hits = 0;
+      for (let r = 0; r < effectRuns; r++) {
+        if (hit(runOnce(seed(code, r), g, scenario, ctx).findings)) hits++;
+      }
+      rows.push(rowOf(rule, label(text), 'known effect', hits, effectRuns, target));
+    }
 
     if (main) {
       const rciCtx = contextFor(g, 'rci');
