@@ -4,14 +4,14 @@
  * ratios measured within one run (throughput against the ideal, exact against sampled), so
  * their figures compare across machines better than raw timings.
  *
- *   npm run bench [-- runner throughput memory churn embedded adaptive]
+ *   npm run bench [-- runner throughput memory churn embedded adaptive page]
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const all = ['runner', 'throughput', 'memory', 'churn', 'embedded', 'adaptive'];
+const all = ['runner', 'throughput', 'memory', 'churn', 'embedded', 'adaptive', 'page'];
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = 0;
 for (const name of chosen.length > 0 ? chosen : all) {

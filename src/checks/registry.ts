@@ -25,6 +25,8 @@ import type { CheckStarter } from './starter.js';
 import type {
   Check,
   CheckContext,
+  CheckPage,
+  CheckPageInput,
   GateFinding,
   GateRuleCard,
   GlanceContext,
@@ -52,6 +54,8 @@ export interface AnyCheck {
   planNotes(config: GateConfig, units: readonly WorkUnit[]): string[];
   previousReport: PreviousReportSetting | null;
   starter(): CheckStarter | null;
+  /** Null when the check has no part of its own in report.html. */
+  page(input: CheckPageInput<unknown, unknown>): CheckPage | null;
   sectionSchema: Check<unknown, unknown>['sectionSchema'];
   report: {
     section(section: unknown): string;
@@ -84,6 +88,12 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     planNotes: (config, units) => check.planNotes?.(config, units) ?? [],
     previousReport: check.previousReport ?? null,
     starter: () => check.starter?.() ?? null,
+    page: (input) =>
+      check.page?.({
+        ...input,
+        section: input.section as S,
+        definitions: input.definitions as D,
+      }) ?? null,
     sectionSchema: check.sectionSchema as Check<unknown, unknown>['sectionSchema'],
     report: {
       section: (section) => report.section(section as S),

@@ -27,6 +27,7 @@ import { integerFlag, type CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
 import { toOverrides } from '../config/overrides.js';
 import { neutralise } from '../text/neutralise.js';
+import { openerFor, openFile, pageFile } from './view.js';
 
 /** A reason longer than this quotes something huge (a server reply): the terminal shows its start. */
 const REASON_LIMIT = 2000;
@@ -53,6 +54,7 @@ export function describeOutcome(outcome: JobOutcome, paint: Paint = plain): stri
     );
   }
   lines.push('', `report:  ${files.report}`, `summary: ${files.summary}`);
+  if (files.page) lines.push(`page:    ${files.page} (model-gate view ${files.dir})`);
   if (files.charts.length > 0)
     lines.push(
       `charts:  ${files.charts.map((c) => path.basename(c)).join(', ')} (in ${files.dir})`,
@@ -237,14 +239,36 @@ export const handlers: CommandHandlers = {
       if (options.json !== true) {
         out(
           scenario === 'demo'
-            ? 'The demo candidate is built to regress (a lost domain, overconfidence, two merged assistants):\nthe FAIL verdict above is the expected result. Open summary.md to read it.\n'
-            : 'Identical models: the gate passes. Open summary.md to read it.\n',
+            ? 'The demo candidate is built to regress (a lost domain, overconfidence, two merged assistants):\nthe FAIL verdict above is the expected result. Open summary.md to read it, or report.html for every item, game and assistant behind it (model-gate view).\n'
+            : 'Identical models: the gate passes. Open summary.md to read it, or report.html (model-gate view).\n',
         );
       }
       return code;
     } finally {
       interrupt.dispose();
     }
+  },
+
+  async view(options, { stdout: out, stderr: err }) {
+    const operands = Array.isArray(options.operands) ? options.operands : [];
+    let target = typeof operands[0] === 'string' ? operands[0] : undefined;
+    if (target === undefined) {
+      const file = typeof options.config === 'string' ? options.config : undefined;
+      target = loadConfig({ file, required: configFileRequired(file) }).config.output.dir;
+    }
+    const page = pageFile(target);
+    const opener = options.print === true ? null : openerFor(process.platform, process.env);
+    if (opener && (await openFile(page, opener))) {
+      out(`opened ${page}\n`);
+      return ExitCode.pass;
+    }
+    out(`${page}\n`);
+    if (options.print !== true) {
+      err(
+        'model-gate view: no browser can be opened here (CI, or no display): open the file above in one\n',
+      );
+    }
+    return ExitCode.pass;
   },
 
   async simulate(options, { stdout: out }) {

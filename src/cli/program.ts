@@ -26,6 +26,7 @@ export interface CommandHandlers {
   analyze: CommandHandler;
   demo: CommandHandler;
   simulate: CommandHandler;
+  view: CommandHandler;
   dragonMaze: CommandHandler;
   dragonPlay: CommandHandler;
   importPromptfoo: CommandHandler;
@@ -80,7 +81,11 @@ export function buildProgram(
     (handler) =>
     async (...args) => {
       const command = args[args.length - 1] as Command;
-      const options = command.opts();
+      // Positional arguments (`view [dir]`) reach the handler as `operands`.
+      const options: Record<string, unknown> = {
+        ...command.opts(),
+        operands: command.processedArgs,
+      };
       try {
         setExit(await handler(options, io));
       } catch (error) {
@@ -209,6 +214,23 @@ function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     )
     .option('--json', 'print the verdict and paths as JSON on stdout')
     .action(wrap(handlers.demo));
+
+  program
+    .command('view')
+    .description(
+      'Open report.html (the evidence behind the verdict) in the browser, or print its path where none can be opened',
+    )
+    .argument(
+      '[dir]',
+      'folder of the report, or the report.html file (default: output.dir of the config)',
+    )
+    .option(
+      '-c, --config <file>',
+      'config file whose output.dir holds the report',
+      'model-gate.yml',
+    )
+    .option('--print', 'only print the path of report.html')
+    .action(wrap(handlers.view));
 
   program
     .command('simulate')

@@ -1,10 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 import { allChecks } from '../checks/registry.js';
-import type { CheckContext, EvaluatedGateRule, GateFinding } from '../checks/types.js';
+import type { CheckContext, CheckPage, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
 import { entryFromReport } from '../report/historyEntry.js';
 import { appendHistory, readHistory } from '../history/file.js';
@@ -33,6 +34,7 @@ import type { Shard } from '../config/overrides.js';
 import {
   analyseChecks,
   checkContext,
+  checkPages,
   type LoadedCheck,
   loadChecks,
   modelOrder,
@@ -92,6 +94,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const { records, stale, runs, checks, plan, limit } = measured;
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
   const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
+  const pages = checkPages(checks, records, ctx, sections);
   const first = checks[0]?.check.name;
   if (limit && first) findings.push(smokeRunFinding(first, limit));
   if (options.operations) {
@@ -123,11 +126,14 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     ...(options.operations ? { operations: options.operations } : {}),
     coverage,
   };
-  for (const warning of measured.warnings) run.warnings.push(warning);
+  for (const warning of [...measured.warnings, ...pages.problems]) run.warnings.push(warning);
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');
-  const report = await reportWithHistory({ run, sections, findings, rules }, options);
+  const report = await reportWithHistory(
+    { run, sections, findings, rules, pages: pages.parts },
+    options,
+  );
   return jobOutcome(report.report, report.written, options, shard, report.historyFile);
 }
 
@@ -222,6 +228,8 @@ interface Analysed {
   sections: Report['checks'];
   findings: GateFinding[];
   rules: EvaluatedGateRule[];
+  /** The checks' parts of report.html. */
+  pages: CheckPage[];
 }
 
 /** The report, with tonight's line of the nightly history when there is one; written. */
@@ -251,10 +259,22 @@ async function reportWithHistory(
     if (last) last.verdict = tonight.verdict;
     nightly.tonight = tonight;
   }
-  const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
+  const outDir = options.outDir ?? loaded.config.output.dir;
+  const gpuCsv = await readGpuCsv(outDir, options.operations?.gpu.file ?? null);
+  const written = await writeReport(report, outDir, { parts: analysed.pages, gpuCsv });
   const appended = nightly !== null && (options.appendHistory ?? false);
   if (nightly && appended) await appendHistory(nightly.file, nightly.tonight);
   return { report, written, historyFile: appended && nightly ? nightly.file : null };
+}
+
+/** The run's GPU samples, for the page's chart; null when there are none or they cannot be read. */
+async function readGpuCsv(outDir: string, file: string | null): Promise<string | null> {
+  if (!file) return null;
+  try {
+    return await readFile(path.join(outDir, file), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 function jobOutcome(
@@ -270,6 +290,7 @@ function jobOutcome(
       dir: written.dir,
       report: written.report,
       summary: written.summary,
+      page: written.page,
       charts: written.charts,
       logs: options.logs.map((file) => path.resolve(file)),
       ...(historyFile ? { extra: [historyFile] } : {}),

@@ -7,6 +7,8 @@ export interface JobFiles {
   dir: string;
   report: string;
   summary: string;
+  /** report.html (every run writes it; absent only in outcomes built by hand). */
+  page?: string;
   charts: string[];
   /** Sample logs the report was computed from. */
   logs: string[];

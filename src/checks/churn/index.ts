@@ -15,6 +15,7 @@ import { planChurn } from './plan.js';
 import { adaptiveNotes, ChurnStages } from './stagedPlan.js';
 import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
+import { churnPage } from './report/page.js';
 import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 import { churnSectionSchema } from './sectionSchema.js';
@@ -82,6 +83,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
       .digest('hex'),
   }),
   planNotes: adaptiveNotes,
+  page: churnPage,
   starter: () => ({
     config: [`items: ${STARTER_ITEMS}`, 'samples: 10'],
     files: [

@@ -12,6 +12,7 @@ import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
 import { planPersonas } from './plan.js';
 import { gatePersonas } from './gate.js';
 import { personasReport } from './report/index.js';
+import { personasPage } from './report/page.js';
 import { personasRules } from './rules.js';
 import type { PersonasSection } from './section.js';
 import { starterFile } from '../starter.js';
@@ -46,6 +47,7 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   rules: (section, ctx) =>
     personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
   maxTimeoutShare: (config) => config.personas.gate.maxTimeoutShare,
+  page: personasPage,
   starter: () => ({
     config: [`catalogue: ${STARTER_CATALOGUE}`],
     files: [
