@@ -67,6 +67,10 @@ describeInBrowser('report.html of the demo, in Chromium', () => {
       await expect(block.innerText()).resolves.toContain(`${row?.x[i]} of ${row?.n[i]} right`);
     }
     await expect(page.locator('#churn tr.selected').getAttribute('data-key')).resolves.toBe(id);
+    // The item's title is scrolled into view below the sticky header, not under it.
+    const header = await page.locator('header.top').boundingBox();
+    const title = await detail.locator('h3').boundingBox();
+    expect(title?.y).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
   });
 
   it('opened at #game=<seed>, shows that seed’s game of each model side by side', async () => {

@@ -33,7 +33,7 @@ th button.sort:focus-visible,button:focus-visible{outline:2px solid var(--accent
 input,select,button{font:inherit}
 button{border:1px solid var(--line);background:var(--soft);border-radius:6px;padding:2px 10px;cursor:pointer}
 .pager{display:flex;gap:8px;align-items:center;margin:4px 0 12px}
-.detail,section{scroll-margin-top:96px}
+.detail,section,#churn-detail,#dragon-detail,#personas-detail{scroll-margin-top:96px}
 .detail{border:2px solid var(--accent);border-radius:8px;padding:10px 14px;margin:10px 0;background:#fbfdff}
 .detail h3{margin-top:0}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:plaintext;background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:4px 0;max-height:22em;overflow:auto}
