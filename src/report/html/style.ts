@@ -55,6 +55,10 @@ button{border:1px solid var(--line);background:var(--soft);border-radius:6px;pad
 .maze{background:#fff;border:1px solid var(--line);border-radius:6px}
 .replay .controls input[type=range]{width:220px}
 .examples li{margin:6px 0}
+code.answer{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:plaintext}
+.grader p{margin:4px 0}
+.grader-options{margin:4px 0 8px;padding-left:22px}
+.grader-options li{overflow-wrap:anywhere;unicode-bidi:plaintext}
 .pill{display:inline-block;border:1px solid var(--line);border-radius:10px;padding:0 8px;margin:0 4px 0 0;font-size:12px}
 .missing{color:var(--fail)}
 `;
