@@ -37,6 +37,8 @@ async function main(): Promise<void> {
     await shot('verdict');
     await open(page, `${url}#item=law-05`);
     await shot('churn-item');
+    await open(page, `${url}#item=support-06`);
+    await shot('churn-open-item');
     await open(page, `${url}#game=3`);
     await shot('dragon-game');
     await open(page, url);

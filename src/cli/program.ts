@@ -30,6 +30,7 @@ export interface CommandHandlers {
   view: CommandHandler;
   dragonMaze: CommandHandler;
   dragonPlay: CommandHandler;
+  importPromptfoo: CommandHandler;
 }
 
 export interface CliIo {
@@ -97,6 +98,7 @@ export function buildProgram(
   addRunCommands(program, handlers, wrap);
   addReportCommands(program, handlers, wrap);
   addDragonCommands(program, handlers, wrap);
+  addImportCommands(program, handlers, wrap);
   return program;
 }
 
@@ -264,6 +266,27 @@ function addDragonCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     .option('--walls <n>', 'interior walls', String(DEFAULT_WALLS))
     .option('--json', 'print JSON')
     .action(wrap(handlers.dragonPlay));
+}
+
+function addImportCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
+  const importing = program
+    .command('import')
+    .description("Turn another tool's test suite into a model-gate items file");
+  const promptfoo = wrap(handlers.importPromptfoo);
+  importing
+    .command('promptfoo <config>')
+    .description(
+      "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json) as the grader; what is left out is listed on stderr",
+    )
+    .option('--out <file>', 'write the items file there (default: standard output)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml',
+    )
+    .action((config: string, _options: unknown, command: Command) => {
+      command.setOptionValue('config', config);
+      return promptfoo(command);
+    });
 }
 
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace for user errors. */

@@ -161,8 +161,9 @@ export function yamlValue(parsed: ParsedYamlDocument): unknown {
  */
 export function yamlListEntries(
   parsed: ParsedYamlDocument,
+  list: unknown = parsed.doc.contents,
 ): { value: unknown; line: number }[] | null {
-  const root = parsed.doc.contents;
+  const root = list;
   if (!isSeq(root)) return null;
   return root.items.map((node) => {
     const offset = isNode(node) ? (node.range?.[0] ?? 0) : 0;

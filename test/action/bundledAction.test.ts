@@ -54,7 +54,8 @@ describe('the bundled action, as the runner runs it', () => {
     expect(run.summary).toContain('model-gate verdict: fail');
     expect(run.summary).toContain('law');
     expect(run.outputs.verdict).toBe('fail');
-    expect(Number(run.outputs.deteriorated)).toBeGreaterThanOrEqual(3);
+    // Law items Fisher + BH flags among the demo's 75 items (its 12 open items do not move).
+    expect(Number(run.outputs.deteriorated)).toBeGreaterThanOrEqual(2);
     expect(run.outputs.reversals).toContain('law');
     expect(run.outputs['report-path']).toMatch(/report\.json$/);
     expect(

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadItemsFile } from '../../src/checks/churn/items.js';
 import type { ChurnSection } from '../../src/checks/churn/section.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import type { PersonasSection } from '../../src/checks/personas/section.js';
@@ -67,6 +68,41 @@ describeInBrowser('report.html of the demo, in Chromium', () => {
       await expect(block.innerText()).resolves.toContain(`${row?.x[i]} of ${row?.n[i]} right`);
     }
     await expect(page.locator('#churn tr.selected').getAttribute('data-key')).resolves.toBe(id);
+    // The item's title is scrolled into view below the sticky header, not under it.
+    const header = await page.locator('header.top').boundingBox();
+    const title = await detail.locator('h3').boundingBox();
+    expect(title?.y).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+  });
+
+  it('opened at #item=<an open item>, shows its prompt, expected answer, grader and both models’ counts', async () => {
+    const rows = churn().comparison?.items ?? [];
+    // A label item with report.json's evidence: every part of the open view has something to show.
+    const row = rows.find((r) => r.offLabel !== undefined && r.examples !== undefined);
+    expect(row).toBeDefined();
+    const id = row?.id as string;
+    const item = loadItemsFile('fixtures/items/demo.yml').items.find((i) => i.id === id);
+    if (item?.kind !== 'open') throw new Error(`${id} is not an open item of the demo`);
+    await openAt(page, `${url}#item=${encodeURIComponent(id)}`);
+    const detail = page.locator(`#churn-item[data-item="${id}"]`);
+    await expect(detail.locator('.question').innerText()).resolves.toBe(item.prompt);
+    await expect(detail.locator('.expected').innerText()).resolves.toBe(String(item.expected));
+    const grader = await detail.locator('.grader').innerText();
+    expect(grader).toContain(row?.grader);
+    expect(grader).toContain(row?.graderFingerprint);
+    expect(grader).toContain('an answer none of the labels is wrong and counted off-label');
+    const models = report.run.config.models;
+    for (const [i, model] of [models.baseline, models.candidate].entries()) {
+      const block = detail.locator(`.model-answers[data-model="${model}"]`);
+      const counts = (await block.locator('.count').allInnerTexts()).map(Number);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(row?.n[i]);
+      const shown = await block.innerText();
+      expect(shown).toContain(`${row?.x[i]} of ${row?.n[i]} right`);
+      expect(shown).toContain(`off-label (none of the labels): ${row?.offLabel?.[i]}`);
+      // The evidence report.json carries is what the page shows.
+      expect(shown).toContain('(the report’s evidence)');
+      const pair = i === 0 ? row?.examples?.baseline : row?.examples?.candidate;
+      for (const text of [pair?.correct, pair?.wrong]) if (text) expect(shown).toContain(text);
+    }
   });
 
   it('opened at #game=<seed>, shows that seed’s game of each model side by side', async () => {

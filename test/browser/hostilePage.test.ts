@@ -1,7 +1,7 @@
 /**
  * Hostile text in report.html is inert: a sample log whose answers hold `<script>`,
- * `<img onerror>`, `</script>` and bidi controls (churn answer texts kept with keep-text, persona
- * answers) is analysed into a page, opened in Chromium, and every drill-down showing those
+ * `<img onerror>`, `</script>` and bidi controls (churn answer texts kept with keep-text, an open
+ * item's answers, persona answers) is analysed into a page, opened in Chromium, and every drill-down showing those
  * answers is opened: none of it becomes an element or runs, and it reads as characters.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
 import {
@@ -29,6 +30,9 @@ const PAYLOAD = [
   '<a href="javascript:window.__pwned=1">link</a>',
 ].join('\n');
 
+/** An open item (label grader) of the demo. */
+const OPEN_ITEM = 'support-05';
+
 describeInBrowser('report.html with hostile answers, in Chromium', () => {
   const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-hostile-page-');
   let browser: Browser;
@@ -37,7 +41,16 @@ describeInBrowser('report.html with hostile answers, in Chromium', () => {
   let url: string;
 
   beforeAll(async () => {
-    const loaded = demoConfig(job, 'out', [at(true, 'churn', 'keepText')]);
+    // The demo's items with an open one among the first three, which a smoke run measures.
+    const demo = parse(readFileSync('fixtures/items/demo.yml', 'utf8'));
+    const open = demo.items.findIndex((item: { id: string }) => item.id === OPEN_ITEM);
+    demo.items.splice(1, 0, ...demo.items.splice(open, 1));
+    const items = path.join(job.root, 'items.yml');
+    writeFileSync(items, stringify(demo));
+    const loaded = demoConfig(job, 'out', [
+      at(true, 'churn', 'keepText'),
+      at(items, 'churn', 'items'),
+    ]);
     const first = await runJob({ loaded, limit: 3, progress: quiet });
     const log = first.files.logs[0] as string;
     const hostile = readFileSync(log, 'utf8')
@@ -45,8 +58,9 @@ describeInBrowser('report.html with hostile answers, in Chromium', () => {
       .map((line) => {
         if (!line) return line;
         const record = JSON.parse(line);
+        // An open answer keeps its text after the payload: it is graded with it.
         if (record.check === 'churn' && record.kind === 'call')
-          record.text = `${PAYLOAD}\n${record.answer}`;
+          record.text = `${PAYLOAD}\n${record.text ?? record.answer}`;
         if (record.check === 'personas' && record.status === 'ok')
           record.text = `${PAYLOAD}\n${record.text}`;
         return JSON.stringify(record);
@@ -88,6 +102,15 @@ describeInBrowser('report.html with hostile answers, in Chromium', () => {
     await openAt(page, `${url}#item=law-01`);
     await page.locator('#churn-item .answer-text').first().waitFor();
     await assertInert('#churn-item');
+  });
+
+  it('an open item’s answers, counted and as examples, show the markup as characters', async () => {
+    await openAt(page, `${url}#item=${OPEN_ITEM}`);
+    await page.locator('#churn-item .answer-text').first().waitFor();
+    await assertInert('#churn-item');
+    // Each distinct answer is listed under its first characters: the payload's first lines.
+    const listed = await page.locator('#churn-item code.answer').first().innerText();
+    expect(listed).toMatch(/^<script>window.__pwned = "script"<\/script> <img src=x onerror=/);
   });
 
   it('a persona answer behind a confusion cell and an assistant shows the markup as characters', async () => {

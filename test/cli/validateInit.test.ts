@@ -72,8 +72,9 @@ describe('validate catches every bad input run catches, with the same message', 
     ]);
     expect(stderr).toBe('');
     expect(code).toBe(ExitCode.pass);
-    // 63 items × (10 samples + 1 greedy) per model; 6 assistants × 8 probes × 4 samples per model.
-    expect(stdout).toContain('churn: 1386 units, calls 693 for demo-base:1b, 693 for demo-cand:1b');
+    // 75 items (63 multiple-choice, 12 open) × (10 samples + 1 greedy) per model; 6 assistants ×
+    // 8 probes × 4 samples per model.
+    expect(stdout).toContain('churn: 1650 units, calls 825 for demo-base:1b, 825 for demo-cand:1b');
     expect(stdout).toContain(
       'personas: 384 units, calls 192 for demo-base:1b, 192 for demo-cand:1b',
     );
@@ -81,7 +82,7 @@ describe('validate catches every bad input run catches, with the same message', 
     expect(stdout).toContain(
       'dragon: 20 units, calls about 972 (at most 3000) for demo-base:1b, about 972 (at most 3000) for demo-cand:1b',
     );
-    expect(stdout).toContain('plan: about 3714 calls expected, 7770 at most');
+    expect(stdout).toContain('plan: about 3978 calls expected, 8034 at most');
   });
 
   it('with adaptive churn sampling, says the plan is the first stage and gives the most a run asks', async () => {

@@ -8,8 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadItemsFile } from '../../src/checks/churn/items.js';
-import { churnPromptHash } from '../../src/checks/churn/prompt.js';
+import { isChoiceItem, loadItemsFile } from '../../src/checks/churn/items.js';
+import type { OpenItem } from '../../src/checks/churn/openItems.js';
+import { churnPromptHash, itemPromptHash } from '../../src/checks/churn/prompt.js';
 import { loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { parseSampleLog } from '../../src/sampleLog/index.js';
@@ -65,7 +66,9 @@ describe('docs/sample-log.md', () => {
   });
 
   it('the hash rule as written gives model-gate’s churn prompt hash', () => {
-    const item = loadItemsFile('docs/examples/items.yml').items.find((i) => i.id === 'arith-01');
+    const item = loadItemsFile('docs/examples/items.yml')
+      .items.filter(isChoiceItem)
+      .find((i) => i.id === 'arith-01');
     if (!item) throw new Error('arith-01 missing');
     const user = [
       'Multiple-choice question.',
@@ -99,6 +102,20 @@ describe('docs/sample-log.md', () => {
     expect(hash).toBe(churnPromptHash(item));
     expect(page).toContain(`  ${text}\n`);
     expect(page).toContain(`Its SHA-256 is \`${hash}\``);
+  });
+
+  it('the hash rule as written gives the open items’ prompt hash, with and without a system', () => {
+    const items = loadItemsFile('docs/examples/open-items.yml').items as OpenItem[];
+    for (const id of ['refund-40-days', 'opening-hours']) {
+      const item = items.find((i) => i.id === id) as OpenItem;
+      const messages = [
+        ...(item.system === null ? [] : [{ role: 'system', content: item.system }]),
+        { role: 'user', content: item.prompt },
+      ];
+      const text = JSON.stringify({ version: 'churn-open/1', messages });
+      expect(createHash('sha256').update(text, 'utf8').digest('hex')).toBe(itemPromptHash(item));
+    }
+    expect(page).toContain('`{"version": "churn-open/1", "messages": […]}`');
   });
 
   it('shows the example’s first call record as it is in the file', () => {

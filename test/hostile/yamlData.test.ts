@@ -13,7 +13,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseItems } from '../../src/checks/churn/items.js';
+import { isChoiceItem, parseItems } from '../../src/checks/churn/items.js';
 import { parseCatalogue } from '../../src/checks/personas/catalogue.js';
 import { loadConfig } from '../../src/config/load.js';
 import { parseYamlDocument, yamlValue } from '../../src/config/yaml.js';
@@ -119,12 +119,16 @@ describe('anchors, aliases and merge keys', () => {
       '  answer: B',
     ].join('\n');
     const { items } = parseItems(text, 'items.yml');
-    expect(items.map((i) => [i.id, i.domain, i.choices.join('|'), i.answer, i.line])).toEqual([
-      ['q1', 'physics', 'Rock|Apple|Paper', 'B', 1],
-      ['q2', 'physics', 'Rock|Apple', 'B', 6],
-      ['q3', 'law', 'yes|no', 'A', 12],
-      ['q4', 'law', 'yes|no', 'B', 17],
-    ]);
+    const choiceItems = items.filter(isChoiceItem);
+    expect(choiceItems).toHaveLength(items.length);
+    expect(choiceItems.map((i) => [i.id, i.domain, i.choices.join('|'), i.answer, i.line])).toEqual(
+      [
+        ['q1', 'physics', 'Rock|Apple|Paper', 'B', 1],
+        ['q2', 'physics', 'Rock|Apple', 'B', 6],
+        ['q3', 'law', 'yes|no', 'A', 12],
+        ['q4', 'law', 'yes|no', 'B', 17],
+      ],
+    );
   });
 
   it('merge keys: written keys win, earlier merged mappings win over later ones', () => {

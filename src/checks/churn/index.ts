@@ -10,6 +10,7 @@ import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
 import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
+import { prepareGraders } from './openItems.js';
 import { planChurn } from './plan.js';
 import { adaptiveNotes, ChurnStages } from './stagedPlan.js';
 import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
@@ -42,10 +43,12 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
         value: file,
         builtIn: BUILT_IN_ITEMS,
         what: 'items file',
-        expected: 'a .jsonl, .json or .yaml file of multiple-choice items (docs/items.md)',
+        expected: 'a .jsonl, .json or .yaml file of multiple-choice or open items (docs/items.md)',
       }),
       file,
     );
+    // Grader modules are loaded now: one that cannot be is bad input before any request.
+    await prepareGraders(loaded.items);
     return { items: loaded.items, file, warnings: loaded.warnings };
   },
   warnings: (definitions) => definitions.warnings,

@@ -33,7 +33,7 @@ th button.sort:focus-visible,button:focus-visible{outline:2px solid var(--accent
 input,select,button{font:inherit}
 button{border:1px solid var(--line);background:var(--soft);border-radius:6px;padding:2px 10px;cursor:pointer}
 .pager{display:flex;gap:8px;align-items:center;margin:4px 0 12px}
-.detail,section{scroll-margin-top:96px}
+.detail,section,#churn-detail,#dragon-detail,#personas-detail{scroll-margin-top:96px}
 .detail{border:2px solid var(--accent);border-radius:8px;padding:10px 14px;margin:10px 0;background:#fbfdff}
 .detail h3{margin-top:0}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:plaintext;background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:4px 0;max-height:22em;overflow:auto}
@@ -55,6 +55,10 @@ button{border:1px solid var(--line);background:var(--soft);border-radius:6px;pad
 .maze{background:#fff;border:1px solid var(--line);border-radius:6px}
 .replay .controls input[type=range]{width:220px}
 .examples li{margin:6px 0}
+code.answer{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:plaintext}
+.grader p{margin:4px 0}
+.grader-options{margin:4px 0 8px;padding-left:22px}
+.grader-options li{overflow-wrap:anywhere;unicode-bidi:plaintext}
 .pill{display:inline-block;border:1px solid var(--line);border-radius:10px;padding:0 8px;margin:0 4px 0 0;font-size:12px}
 .missing{color:var(--fail)}
 `;

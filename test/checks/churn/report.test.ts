@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
-import type { ChurnItem } from '../../../src/checks/churn/items.js';
+import type { ChoiceItem } from '../../../src/checks/churn/items.js';
 import { churnCharts } from '../../../src/checks/churn/report/charts.js';
 import { renderChurnSection } from '../../../src/checks/churn/report/markdown.js';
 import { rawHtml, tableLinePipes, tables } from '../../report/gfm.js';
@@ -9,7 +9,7 @@ import { params, settings, simulateModel, syntheticItems } from './simulate.js';
 const OWN_HTML = /^(<details><summary>[^<]*<\/summary>|<\/details>)$/;
 
 /** Items whose ids and domains try to break out of the markdown. */
-function hostileItems(): ChurnItem[] {
+function hostileItems(): ChoiceItem[] {
   return syntheticItems({ law: 30, 'phys|ics <b>': 30 }).map((item, i) => ({
     ...item,
     id: i === 0 ? 'law-0 | @octocat <img src=x>' : item.id,

@@ -1,186 +1,61 @@
 /**
  * The churn check's part of report.html: each item row of the section joined with the item's
- * text and each model's answers from the records. Pure; bounded in size: item texts share a
- * budget (the longest are shortened first), answer texts are a few examples per model, for the
- * most changed items first, within a budget of their own.
+ * texts (pageAsk.ts) and each model's answers from the records (pageAnswers.ts). Pure; bounded
+ * in size: item texts share a budget (the longest are shortened first), so do the answer texts
+ * open items are counted under, and answer examples are a few per model, for the most changed
+ * items first, within a budget of their own.
  */
-import type { ChurnCallRecord, SampleRecord } from '../../../sampleLog/index.js';
-import { lengthCap, shorten } from '../../../text/budget.js';
+import type { SampleRecord } from '../../../sampleLog/index.js';
 import { interval, num, percent, plural, signed } from '../../../text/format.js';
 import type { CheckPageInput } from '../../types.js';
-import type { ChurnItem } from '../items.js';
+import { type ChurnItem, isChoiceItem } from '../items.js';
 import type {
+  AnswerPair,
   ChurnSection,
   ExactChurnSection,
   ItemRow,
   ModelSummary,
   SampledChurnSection,
 } from '../section.js';
+import {
+  ANSWER_KEY_LENGTH,
+  ANSWER_ROWS,
+  type AnswerCaps,
+  answerCaps,
+  answersOf,
+  type Collected,
+  collectAnswers,
+} from './pageAnswers.js';
+import {
+  askOf,
+  FIELD_LENGTH,
+  type ItemTexts,
+  itemTexts,
+  pageSystems,
+  type SystemTable,
+  systemTable,
+  type TextCaps,
+  textCaps,
+  usesLabels,
+  WHOLE,
+} from './pageAsk.js';
 import type {
   ChurnPage,
-  ChurnPageAnswerCount,
   ChurnPageAnswers,
-  ChurnPageAsk,
   ChurnPageDomain,
   ChurnPageItem,
   PageRows,
 } from './pageTypes.js';
 
-/**
- * Characters of item text in the page, all items together: questions (or prompts), and
- * choices. The items the gate flagged keep their texts whole (up to FIELD_LENGTH each); the
- * others share what is left, the longest texts shortened first. With the answer counts and
- * examples, a 150,000-request run's page stays under 15 MB (bench/page.ts).
- */
-export const QUESTION_BUDGET = 4_000_000;
-export const CHOICE_BUDGET = 3_000_000;
-export const FIELD_LENGTH = 4_000;
+export { ANSWER_TEXT_BUDGET, EXAMPLE_LENGTH, EXAMPLES_PER_SIDE } from './pageAnswers.js';
+export { DETAIL_BUDGET, FIELD_LENGTH, QUESTION_BUDGET } from './pageAsk.js';
+
 /** Characters of answer examples in the page, all items together. */
 export const EXAMPLE_BUDGET = 1_500_000;
-/** Right and wrong examples kept per model and item, and the length of each. */
-export const EXAMPLES_PER_SIDE = 2;
-export const EXAMPLE_LENGTH = 600;
-/** A distinct answer text is counted under its first characters. */
-const ANSWER_KEY_LENGTH = 120;
 
-interface Collected {
-  counts: Map<string, { count: number; correct: boolean | null }>;
-  invalid: number;
-  failed: number;
-  greedy: ChurnPageAnswers['greedy'] | null;
-  letters: Record<string, number> | null;
-  right: string[];
-  wrong: string[];
-}
-
-function emptyCollected(): Collected {
-  return {
-    counts: new Map(),
-    invalid: 0,
-    failed: 0,
-    greedy: null,
-    letters: null,
-    right: [],
-    wrong: [],
-  };
-}
-
-/** The distinct answer a sample counts under: its letter, else the start of its text. */
-function answerKey(record: ChurnCallRecord): string | null {
-  if (record.answer !== null && record.answer !== undefined) return record.answer;
-  if (typeof record.text === 'string') return shorten(record.text.trim(), ANSWER_KEY_LENGTH);
-  return null;
-}
-
-function collectRecord(into: Collected, record: ChurnCallRecord): void {
-  if (record.mode === 'exact') {
-    if (record.letters) into.letters = { ...record.letters };
-    return;
-  }
-  const key = record.status === 'ok' ? answerKey(record) : null;
-  if (record.mode === 'greedy') {
-    into.greedy = { answer: key, correct: record.correct, status: record.status };
-    return;
-  }
-  if (record.status === 'timeout' || record.status === 'error') into.failed++;
-  else if (record.status !== 'ok' || key === null || record.correct === null) into.invalid++;
-  else {
-    const entry = into.counts.get(key) ?? { count: 0, correct: record.correct };
-    entry.count++;
-    into.counts.set(key, entry);
-  }
-  if (typeof record.text === 'string' && record.status === 'ok' && record.correct !== null) {
-    const side = record.correct ? into.right : into.wrong;
-    if (side.length < EXAMPLES_PER_SIDE) side.push(shorten(record.text, EXAMPLE_LENGTH));
-  }
-}
-
-/** Per item id, per model index: what the records say (sample order: the first examples). */
-function collectAnswers(
-  records: readonly SampleRecord[],
-  models: readonly string[],
-): Map<string, Collected[]> {
-  const calls = records.filter(
-    (r): r is ChurnCallRecord => r.kind === 'call' && r.check === 'churn',
-  );
-  calls.sort((a, b) => a.sample - b.sample);
-  const byItem = new Map<string, Collected[]>();
-  for (const record of calls) {
-    const m = models.indexOf(record.model);
-    if (m < 0) continue;
-    let perModel = byItem.get(record.item);
-    if (!perModel) {
-      perModel = models.map(emptyCollected);
-      byItem.set(record.item, perModel);
-    }
-    collectRecord(perModel[m] as Collected, record);
-  }
-  return byItem;
-}
-
-function answersOf(
-  collected: Collected | undefined,
-  withExamples: boolean,
-): ChurnPageAnswers | null {
-  if (!collected) return null;
-  const counts = [...collected.counts.entries()]
-    .map(([answer, { count, correct }]): ChurnPageAnswerCount => [answer, count, correct])
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const answers: ChurnPageAnswers = {
-    counts,
-    invalid: collected.invalid,
-    failed: collected.failed,
-  };
-  if (collected.greedy) answers.greedy = collected.greedy;
-  if (collected.letters) answers.letters = collected.letters;
-  if (withExamples && collected.right.length + collected.wrong.length > 0) {
-    answers.examples = { right: collected.right, wrong: collected.wrong };
-  }
-  return answers;
-}
-
-/** How long each kind of text may be. */
-interface TextCaps {
-  question: number;
-  choice: number;
-}
-
-/** The item's text fields, each cut to its cap. */
-function askOf(item: ChurnItem | undefined, caps: TextCaps): ChurnPageAsk | null {
-  if (!item) return null;
-  return {
-    kind: 'choice',
-    question: shorten(item.question, caps.question),
-    choices: item.choices.map((choice) => shorten(choice, caps.choice)),
-    answer: item.answer,
-  };
-}
+type Examples = NonNullable<ChurnPageAnswers['examples']>;
 
 const isFlagged = (row: { cls: string }) => row.cls === 'improved' || row.cls === 'deteriorated';
-
-/** The caps of the items not flagged: what the flagged ones leave of each budget, shared out. */
-function textCaps(rows: readonly Row[], byId: ReadonlyMap<string, ChurnItem>): TextCaps {
-  const flagged = new Set(rows.filter(isFlagged).map((r) => r.id));
-  const questions: number[] = [];
-  const choices: number[] = [];
-  let questionLeft = QUESTION_BUDGET;
-  let choiceLeft = CHOICE_BUDGET;
-  for (const item of byId.values()) {
-    const question = Math.min(item.question.length, FIELD_LENGTH);
-    const choiceLengths = item.choices.map((c) => Math.min(c.length, FIELD_LENGTH));
-    if (flagged.has(item.id)) {
-      questionLeft -= question;
-      choiceLeft -= choiceLengths.reduce((a, b) => a + b, 0);
-    } else {
-      questions.push(question);
-      for (const length of choiceLengths) choices.push(length);
-    }
-  }
-  return {
-    question: Math.min(FIELD_LENGTH, lengthCap(questions, Math.max(0, questionLeft))),
-    choice: Math.min(FIELD_LENGTH, lengthCap(choices, Math.max(0, choiceLeft))),
-  };
-}
 
 type Row = Omit<ChurnPageItem, 'ask' | 'answers'>;
 
@@ -244,19 +119,49 @@ function examplePriority(rows: readonly Row[]): Row[] {
   );
 }
 
-function exampleLength(collected: Collected[] | undefined): number {
-  return (collected ?? []).reduce(
-    (sum, c) => sum + [...c.right, ...c.wrong].reduce((s, t) => s + t.length, 0),
-    0,
-  );
+/**
+ * Each model's examples of an item: the evidence report.json carries for it (a flagged open
+ * item: one right and one wrong answer per model), else the first answer texts of the log.
+ */
+function examplesOf(
+  collected: Collected | undefined,
+  evidence: AnswerPair | undefined,
+): Examples | null {
+  if (evidence) {
+    const right = evidence.correct === null ? [] : [evidence.correct];
+    const wrong = evidence.wrong === null ? [] : [evidence.wrong];
+    return right.length + wrong.length > 0 ? { right, wrong, from: 'report' } : null;
+  }
+  if (!collected || collected.right.length + collected.wrong.length === 0) return null;
+  return { right: collected.right, wrong: collected.wrong, from: 'log' };
+}
+
+/** report.json's evidence per item id: [baseline, candidate]. */
+function evidenceOf(section: ChurnSection): Map<string, [AnswerPair, AnswerPair]> {
+  const evidence = new Map<string, [AnswerPair, AnswerPair]>();
+  if (section.estimator === 'logprobs') return evidence;
+  for (const row of section.comparison?.items ?? []) {
+    if (row.examples) evidence.set(row.id, [row.examples.baseline, row.examples.candidate]);
+  }
+  return evidence;
+}
+
+function exampleLength(examples: readonly (Examples | null)[]): number {
+  let length = 0;
+  for (const e of examples)
+    for (const t of [...(e?.right ?? []), ...(e?.wrong ?? [])]) length += t.length;
+  return length;
 }
 
 /** The ids whose examples fit the budget, most changed first. */
-function itemsWithExamples(rows: readonly Row[], answers: Map<string, Collected[]>): Set<string> {
+function itemsWithExamples(
+  rows: readonly Row[],
+  examples: ReadonlyMap<string, (Examples | null)[]>,
+): Set<string> {
   const chosen = new Set<string>();
   let left = EXAMPLE_BUDGET;
   for (const row of examplePriority(rows)) {
-    const length = exampleLength(answers.get(row.id));
+    const length = exampleLength(examples.get(row.id) ?? []);
     if (length === 0 || length > left) continue;
     left -= length;
     chosen.add(row.id);
@@ -269,28 +174,83 @@ interface ItemDefinitions {
   items: readonly ChurnItem[];
 }
 
+function rowsOf(section: ChurnSection, items: readonly ChurnItem[]): Row[] {
+  if (section.estimator === 'logprobs') return exactRows(section);
+  return section.comparison ? sampledRows(section) : singleModelRows(items);
+}
+
+/** What the page's item list is built from, the cuts decided. */
+interface ItemParts {
+  byId: ReadonlyMap<string, ChurnItem>;
+  texts: ReadonlyMap<string, ItemTexts>;
+  systems: SystemTable;
+  answers: ReadonlyMap<string, Collected[]>;
+  examples: ReadonlyMap<string, (Examples | null)[]>;
+  flagged: ReadonlySet<string>;
+  withExamples: ReadonlySet<string>;
+  caps: TextCaps;
+  answerCaps: AnswerCaps;
+}
+
+function itemOf(row: Row, parts: ItemParts, models: readonly string[]): ChurnPageItem {
+  const item = parts.byId.get(row.id);
+  const whole = parts.flagged.has(row.id);
+  const perModel = parts.answers.get(row.id);
+  const examples = parts.withExamples.has(row.id) ? parts.examples.get(row.id) : undefined;
+  const cut = item !== undefined && !isChoiceItem(item) && !whole;
+  const cap = cut ? parts.answerCaps.length : Number.POSITIVE_INFINITY;
+  const fewest = cut ? parts.answerCaps.fewest : 1;
+  return {
+    ...row,
+    ask: askOf(item, parts.texts.get(row.id), whole ? WHOLE : parts.caps, parts.systems),
+    answers: models.map((_, m) =>
+      answersOf(perModel?.[m], {
+        cap,
+        fewest,
+        labels: item ? usesLabels(item) : false,
+        examples: examples?.[m] ?? null,
+      }),
+    ),
+  };
+}
+
+function itemParts(
+  section: ChurnSection,
+  items: readonly ChurnItem[],
+  records: readonly SampleRecord[],
+  rows: readonly Row[],
+  models: readonly string[],
+): ItemParts {
+  const answers = collectAnswers(records, items, models);
+  const flagged = new Set(rows.filter(isFlagged).map((r) => r.id));
+  const texts = new Map(items.map((item) => [item.id, itemTexts(item)]));
+  const systems = systemTable(items, flagged);
+  const open = new Set(items.filter((item) => !isChoiceItem(item)).map((item) => item.id));
+  const evidence = evidenceOf(section);
+  const examples = new Map(
+    rows.map((row) => [
+      row.id,
+      models.map((_, m) => examplesOf(answers.get(row.id)?.[m], evidence.get(row.id)?.[m])),
+    ]),
+  );
+  return {
+    byId: new Map(items.map((item) => [item.id, item])),
+    texts,
+    systems,
+    answers,
+    examples,
+    flagged,
+    withExamples: itemsWithExamples(rows, examples),
+    caps: textCaps(texts, flagged, systems),
+    answerCaps: answerCaps(answers, open, flagged),
+  };
+}
+
 export function churnPage(input: CheckPageInput<ItemDefinitions, ChurnSection>): ChurnPage {
   const { section, definitions, ctx } = input;
   const models = [ctx.models.baseline, ...(ctx.models.candidate ? [ctx.models.candidate] : [])];
-  const answers = collectAnswers(input.records, models);
-  const byId = new Map(definitions.items.map((item) => [item.id, item]));
-  const rows =
-    section.estimator === 'logprobs'
-      ? exactRows(section)
-      : section.comparison
-        ? sampledRows(section)
-        : singleModelRows(definitions.items);
-  const caps = textCaps(rows, byId);
-  const whole: TextCaps = { question: FIELD_LENGTH, choice: FIELD_LENGTH };
-  const withExamples = itemsWithExamples(rows, answers);
-  const items = rows.map((row) => {
-    const perModel = answers.get(row.id);
-    return {
-      ...row,
-      ask: askOf(byId.get(row.id), isFlagged(row) ? whole : caps),
-      answers: models.map((_, m) => answersOf(perModel?.[m], withExamples.has(row.id))),
-    };
-  });
+  const rows = rowsOf(section, definitions.items);
+  const parts = itemParts(section, definitions.items, input.records, rows, models);
   return {
     check: 'churn',
     estimator: section.estimator ?? 'sampled',
@@ -300,25 +260,46 @@ export function churnPage(input: CheckPageInput<ItemDefinitions, ChurnSection>):
     overview: overviewRows(section, models),
     domainTest: domainTestText(section),
     domains: domainRows(section),
-    items,
-    notes: pageNotes(caps, answers, withExamples),
+    items: rows.map((row) => itemOf(row, parts, models)),
+    systems: pageSystems(parts.systems, parts.caps),
+    notes: pageNotes(parts, definitions.items),
   };
 }
 
-function pageNotes(
-  caps: TextCaps,
-  answers: Map<string, Collected[]>,
-  withExamples: ReadonlySet<string>,
-): string[] {
+function pageNotes(parts: ItemParts, items: readonly ChurnItem[]): string[] {
   const notes: string[] = [];
-  if (caps.question < FIELD_LENGTH || caps.choice < FIELD_LENGTH) {
+  const { caps, answerCaps } = parts;
+  const cut = [
+    caps.question < FIELD_LENGTH ? `questions and prompts to ${caps.question} characters` : '',
+    caps.detail < FIELD_LENGTH
+      ? `choices, system prompts, expected answers and grader options to ${caps.detail}`
+      : '',
+  ].filter(Boolean);
+  if (cut.length > 0) {
     notes.push(
-      `To keep this page small, the questions of items the gate did not flag are shortened to ${caps.question} characters and their choices to ${caps.choice}; flagged items keep theirs whole (up to ${FIELD_LENGTH}), and the items file holds every text.`,
+      `To keep this page small, the texts of items the gate did not flag are shortened: ${cut.join('; ')}. Flagged items keep theirs whole (up to ${FIELD_LENGTH} characters each), and the items file holds every text.`,
+    );
+  }
+  const { length, fewest } = answerCaps;
+  if ((length < ANSWER_KEY_LENGTH || fewest > 1) && !items.every(isChoiceItem)) {
+    const listed =
+      fewest === Number.POSITIVE_INFINITY
+        ? ['their answers are counted, not listed']
+        : [
+            fewest > 1
+              ? `only the answers at least ${fewest} samples gave are listed, the others counted together`
+              : '',
+            length < ANSWER_KEY_LENGTH
+              ? `each answer is listed by its first ${length} characters (answers alike that far, and graded alike, counted as one)`
+              : '',
+          ].filter(Boolean);
+    notes.push(
+      `To keep this page small, for the open items the gate did not flag: ${listed.join('; ')}. Flagged items list up to ${ANSWER_ROWS} answers each, by their first ${ANSWER_KEY_LENGTH} characters.`,
     );
   }
   let left = 0;
-  for (const [id, perModel] of answers)
-    if (exampleLength(perModel) > 0 && !withExamples.has(id)) left++;
+  for (const [id, perModel] of parts.examples)
+    if (exampleLength(perModel) > 0 && !parts.withExamples.has(id)) left++;
   if (left > 0) {
     notes.push(
       `Answer examples of ${plural(left, 'item')} left out to keep this page small (the sample log holds every answer); the most changed items keep theirs.`,

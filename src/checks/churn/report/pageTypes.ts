@@ -20,23 +20,44 @@ export type ChurnPageAsk =
   | {
       kind: 'open';
       prompt: string;
-      system: string | null;
+      /** Its system prompt: an index in ChurnPage.systems, null without one. */
+      system: number | null;
+      /** `expected` as the items file writes it: a text as it is, any other value as JSON. */
       expected: string | null;
-      /** The grader in words, e.g. "contains", "regex ^4$". */
-      grader: string | null;
+      grader: ChurnPageGrader;
     };
 
+/** The grader of an open item. */
+export interface ChurnPageGrader {
+  /** exact, contains, regex, number, json, label, module or all. */
+  type: string;
+  /** Its name in report.json (`grader` of the item's row): `label (4 labels)`. */
+  name: string;
+  /** What it checks, one line per option: `the answer contains at least one of: "am", "9:00"`. */
+  options: string[];
+  /** The graders' version and a hash of its definition (report.json's `graderFingerprint`). */
+  fingerprint: string;
+  /** Whether it reads labels: its answers none of them are counted off-label. */
+  labels: boolean;
+}
+
 /**
- * One distinct answer: [the answer (a letter, or an answer text, shortened), how many samples
- * gave it, whether it was graded correct (null: not graded)]. A tuple: a large run has tens of
- * thousands of them.
+ * One distinct answer: [the answer (a letter, or an answer text with its white space collapsed,
+ * shortened), how many samples gave it, whether it was graded correct (null: not graded), and
+ * 1 when it is none of a label grader's labels]. A tuple: a large run has tens of thousands.
  */
-export type ChurnPageAnswerCount = [string, number, boolean | null];
+export type ChurnPageAnswerCount =
+  | [answer: string, count: number, correct: boolean | null]
+  | [answer: string, count: number, correct: false, offLabel: 1];
 
 /** One model's answers to one item. */
 export interface ChurnPageAnswers {
   /** Stochastic samples by distinct answer, most frequent first. */
   counts: ChurnPageAnswerCount[];
+  /** Open items: the distinct answers beyond those in `counts`, with their samples and right ones. */
+  others?: { answers: number; samples: number; right: number };
+  /** Open items graded by labels: stochastic answers none of the labels (counted wrong). */
+  offLabel?: number;
   /** Samples answered but not readable (invalid), and requests that failed (timeout, error). */
   invalid: number;
   failed: number;
@@ -44,8 +65,11 @@ export interface ChurnPageAnswers {
   greedy?: { answer: string | null; correct: boolean | null; status: string };
   /** Logprobs estimator: probability of each letter. */
   letters?: Record<string, number>;
-  /** Answer texts, when the log keeps them (churn.keep-text, open items): a few of each. */
-  examples?: { right: string[]; wrong: string[] };
+  /**
+   * Answer texts, when the log keeps them (churn.keep-text, open items): a few of each; for an
+   * open item report.json carries evidence for, that evidence (`from: 'report'`).
+   */
+  examples?: { right: string[]; wrong: string[]; from: 'report' | 'log' };
 }
 
 export interface ChurnPageItem {
@@ -104,6 +128,8 @@ export interface ChurnPage {
   domainTest: string | null;
   domains: ChurnPageDomain[];
   items: ChurnPageItem[];
+  /** The open items' system prompts, each once (items mostly share one). */
+  systems: string[];
   /** What was shortened or left out to keep the page small, in sentences. */
   notes: string[];
 }

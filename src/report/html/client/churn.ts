@@ -83,7 +83,7 @@ function filterControls(
   const filters: Filters = {
     search: el('input', {
       type: 'search',
-      placeholder: 'id, question or answer text',
+      placeholder: 'id, text or answer',
       'aria-label': 'search items',
     }),
     domain: el(
@@ -126,7 +126,7 @@ function searchText(item: ChurnPageItem): string {
     ? ''
     : ask.kind === 'choice'
       ? [ask.question, ...ask.choices].join(' ')
-      : ask.prompt;
+      : [ask.prompt, ask.expected ?? '', ask.grader.name].join(' ');
   const answers = item.answers.flatMap((a) => [
     ...(a?.counts.map((c) => c[0]) ?? []),
     ...(a?.examples?.right ?? []),

@@ -8,7 +8,7 @@ import type {
 import { type Child, el, textTable } from './dom.js';
 import { num, pct, pValue, signed } from './format.js';
 
-function askPart(ask: ChurnPageAsk | null): Child[] {
+function askPart(ask: ChurnPageAsk | null, systems: readonly string[]): Child[] {
   if (!ask)
     return [el('p', { class: 'muted' }, 'The items file of this run does not hold this item.')];
   if (ask.kind === 'choice') {
@@ -31,34 +31,60 @@ function askPart(ask: ChurnPageAsk | null): Child[] {
       ),
     ];
   }
+  return openAsk(ask, ask.system === null ? null : (systems[ask.system] ?? null));
+}
+
+function openAsk(ask: Extract<ChurnPageAsk, { kind: 'open' }>, system: string | null): Child[] {
+  const grader = ask.grader;
   return [
-    ask.system ? el('h4', {}, 'System prompt') : null,
-    ask.system ? el('div', { class: 'text' }, ask.system) : null,
+    system === null ? null : el('h4', {}, 'System prompt'),
+    system === null ? null : el('div', { class: 'text system' }, system),
     el('h4', {}, 'Prompt'),
     el('div', { class: 'text question' }, ask.prompt),
-    el('h4', {}, 'Expected answer and grader'),
+    el('h4', {}, 'Expected answer'),
+    ask.expected === null
+      ? el('p', { class: 'muted expected' }, 'none given: the grader’s options say what is right')
+      : el('div', { class: 'text expected' }, ask.expected),
+    el('h4', {}, 'Grader'),
     el(
-      'p',
-      {},
-      ask.expected === null ? 'no expected text' : el('code', {}, ask.expected),
-      ' · graded by ',
-      ask.grader ?? 'unknown',
+      'div',
+      { class: 'grader' },
+      el(
+        'p',
+        {},
+        el('code', {}, grader.name),
+        ` · fingerprint `,
+        el('code', {}, grader.fingerprint),
+      ),
+      el('ul', { class: 'grader-options' }, ...grader.options.map((line) => el('li', {}, line))),
     ),
   ];
 }
 
+function gradeCell(correct: boolean | null, offLabel: boolean): HTMLElement {
+  if (correct === null) return el('span', { class: 'muted' }, '–');
+  if (offLabel)
+    return el('span', { class: 'bad' }, 'wrong', el('span', { class: 'pill' }, 'off-label'));
+  return el('span', { class: correct ? 'ok' : 'bad' }, correct ? 'right' : 'wrong');
+}
+
 function distribution(answers: ChurnPageAnswers): HTMLElement {
-  const total = answers.counts.reduce((s, c) => s + c[1], 0) || 1;
-  const rows = answers.counts.map(([answer, count, correct]) => [
+  const others = answers.others;
+  const total = answers.counts.reduce((s, c) => s + c[1], 0) + (others?.samples ?? 0) || 1;
+  const rows = answers.counts.map(([answer, count, correct, offLabel]) => [
     el('code', { class: 'answer' }, answer),
-    el(
-      'span',
-      { class: correct ? 'ok' : 'bad' },
-      correct === null ? '–' : correct ? 'right' : 'wrong',
-    ),
+    gradeCell(correct, offLabel === 1),
     el('span', { class: 'count' }, count),
     barOf(count / total, correct),
   ]);
+  if (others) {
+    rows.push([
+      el('span', { class: 'muted' }, `${others.answers} other answers`),
+      el('span', {}, `${others.right} right`),
+      el('span', { class: 'count' }, others.samples),
+      barOf(others.samples / total, null),
+    ]);
+  }
   return textTable(['answer', 'graded', 'samples', ''], rows);
 }
 
@@ -84,11 +110,12 @@ function examplesPart(answers: ChurnPageAnswers): Child {
             ...texts.map((t) => el('li', {}, el('div', { class: 'text answer-text' }, t))),
           ),
         );
+  const kind = ex.from === 'report' ? 'the report’s evidence' : 'examples';
   return el(
     'div',
     {},
-    list('Right answers (examples)', ex.right),
-    list('Wrong answers (examples)', ex.wrong),
+    list(`${ex.right.length === 1 ? 'A right answer' : 'Right answers'} (${kind})`, ex.right),
+    list(`${ex.wrong.length === 1 ? 'A wrong answer' : 'Wrong answers'} (${kind})`, ex.wrong),
   );
 }
 
@@ -127,7 +154,12 @@ function modelPart(
           Object.entries(answers.letters).map(([l, p]) => [l, pct(p)]),
         )
       : null,
-    el('p', {}, `invalid: ${answers.invalid}, timed out or failed: ${answers.failed}`),
+    el(
+      'p',
+      {},
+      answers.offLabel === undefined ? '' : `off-label (none of the labels): ${answers.offLabel}; `,
+      `invalid: ${answers.invalid}, timed out or failed: ${answers.failed}`,
+    ),
     greedy
       ? el(
           'p',
@@ -154,7 +186,7 @@ export function itemDetail(part: ChurnPage, item: ChurnPageItem): HTMLElement {
     { class: 'detail', id: 'churn-item', 'data-item': item.id, tabindex: -1 },
     el('h3', {}, 'Item ', el('code', {}, item.id), ' · ', item.domain),
     textTable(['', ''], facts),
-    ...askPart(item.ask),
+    ...askPart(item.ask, part.systems),
     el(
       'div',
       { class: 'cols' },

@@ -121,10 +121,14 @@ export function textTable(
   columns: readonly string[],
   rows: readonly (readonly Child[])[],
 ): HTMLTableElement {
+  // A table of label → value needs no header row: an empty one only draws a band.
+  const head = columns.some((c) => c !== '')
+    ? el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col' }, c))))
+    : null;
   return el(
     'table',
     {},
-    el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col' }, c)))),
+    head,
     el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((cell) => el('td', {}, cell))))),
   );
 }
