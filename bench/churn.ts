@@ -6,8 +6,8 @@
 import { analyseChurn } from '../src/checks/churn/analyse.js';
 import type { ChurnItem } from '../src/checks/churn/items.js';
 import { churnSettingsSchema } from '../src/checks/churn/settings.js';
-import type { ChurnCallRecord } from '../src/sampleLog/index.js';
 import { createRng } from '../src/stats/prng.js';
+import type { ChurnCallRecord } from '../src/checks/churn/records.js';
 
 const ITEMS = 2000;
 const SAMPLES = 10;

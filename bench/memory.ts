@@ -29,9 +29,10 @@ import { churnSlots } from '../src/checks/churn/plan.js';
 import { isChoiceItem, loadItemsFile } from '../src/checks/churn/items.js';
 import { createRng } from '../src/stats/prng.js';
 import { recordedOptions, SAMPLE_LOG_VERSION } from '../src/sampleLog/index.js';
-import type { ChurnCallRecord, RunInfoRecord } from '../src/sampleLog/index.js';
+import type { RunInfoRecord } from '../src/sampleLog/index.js';
 import { parseScenario } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
+import type { ChurnCallRecord } from '../src/checks/churn/records.js';
 
 const SLOTS = 4;
 const MODELS = ['bench-base:1b', 'bench-cand:1b'] as const;

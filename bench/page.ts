@@ -33,12 +33,9 @@ import { type ChoiceItem, isChoiceItem, loadItemsFile } from '../src/checks/chur
 import type { OpenItem } from '../src/checks/churn/openItems.js';
 import { loadConfig } from '../src/config/load.js';
 import { analyseLogs } from '../src/pipeline/analyse.js';
-import {
-  type ChurnCallRecord,
-  recordedOptions,
-  SAMPLE_LOG_VERSION,
-} from '../src/sampleLog/index.js';
+import { recordedOptions, SAMPLE_LOG_VERSION } from '../src/sampleLog/index.js';
 import { createRng, type Rng } from '../src/stats/prng.js';
+import type { ChurnCallRecord } from '../src/checks/churn/records.js';
 
 const MODELS = ['bench-base:7b', 'bench-cand:7b'] as const;
 const PER_ITEM = 11;

@@ -21,7 +21,6 @@ import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { configSchema } from '../../src/checks/registry.js';
 import type { ChurnItem } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
-import type { ChurnCallRecord } from '../../src/sampleLog/index.js';
 import { createRng, type Rng } from '../../src/stats/prng.js';
 import {
   type Difficulty,
@@ -32,6 +31,7 @@ import {
 } from './churnTruth.js';
 import { drawOpenRecords, openItemsLike } from './churnOpenTruth.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 const LOST = 'law';
 

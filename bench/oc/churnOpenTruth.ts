@@ -8,7 +8,6 @@
 import { parseItems } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import { itemPromptHash } from '../../src/checks/churn/prompt.js';
-import type { ChurnCallRecord } from '../../src/sampleLog/index.js';
 import type { Rng } from '../../src/stats/prng.js';
 import {
   correctAnswer,
@@ -16,6 +15,7 @@ import {
   wrongAnswer,
 } from '../../src/simulator/behaviours/openAnswers.js';
 import type { TruthItem } from './churnTruth.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 /** One open item per grader type, as an items file writes it; `n` makes each item its own. */
 const SHAPES: ((n: number) => Record<string, unknown>)[] = [

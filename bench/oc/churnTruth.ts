@@ -5,8 +5,8 @@
  * records are what a real run would log.
  */
 import type { ChoiceItem, ChurnItem } from '../../src/checks/churn/items.js';
-import type { ChurnCallRecord } from '../../src/sampleLog/index.js';
 import type { Rng } from '../../src/stats/prng.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 /** Beta(a, b) for a, b ≤ 1 by Jöhnk's method (accept when U^(1/a) + V^(1/b) ≤ 1). */
 export function drawBeta(rng: Rng, a: number, b: number): number {

@@ -21,7 +21,6 @@ import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
 import '../../src/checks/registry.js';
-import type { PersonasCallRecord } from '../../src/sampleLog/index.js';
 import {
   answer,
   DEFAULT_VOICES,
@@ -31,6 +30,7 @@ import {
   vocabularies,
 } from './personasGenerator.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
+import type { PersonasCallRecord } from '../../src/checks/personas/records.js';
 
 const NAMES = ['boats', 'gardens', 'music', 'taxes', 'birds'];
 const PROBES = 8;

@@ -13,7 +13,7 @@ import {
   type GateConfig,
   registerCheckSettings,
 } from '../config/schema.js';
-import type { SampleRecord } from '../sampleLog/index.js';
+import { registerRecordFormat, type SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { Chart } from '../render/svg.js';
 import { churnCheck } from './churn/index.js';
@@ -128,6 +128,7 @@ const CHECKS: AnyCheck[] = BUILT_IN_CHECK_NAMES.map((name) => {
   const check = BUILT_IN[name];
   if (check.name !== name) throw new Error(`the check ${check.name} is listed as ${name}`);
   registerCheckSettings(name, check.settingsSchema, true);
+  registerRecordFormat(name, check.records);
   return eraseCheck<unknown, unknown>(check);
 });
 
@@ -170,6 +171,7 @@ export function registerCheck<D, S>(check: Check<D, S>): void {
     throw new Error(`a check named ${check.name} is already registered`);
   }
   registerCheckSettings(check.name, check.settingsSchema);
+  registerRecordFormat(check.name, check.records);
   CHECKS.push(eraseCheck(check));
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CheckName, GateConfig } from '../config/schema.js';
 import type { Chart } from '../render/svg.js';
-import type { SampleRecord } from '../sampleLog/index.js';
+import type { RecordFormat, SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { ReportHeadline } from './headline.js';
 import type { NightlyValues } from './nightly.js';
@@ -138,6 +138,11 @@ export interface Check<Definitions, Section> {
   unit: readonly [string, string];
   /** Its section of report.json. Kept open: only the `check` tag is validated on read. */
   sectionSchema: z.ZodType<Section>;
+  /**
+   * Its records in the sample log (schemas by kind, identity, compact form); the registry hands
+   * them to the sample log. Absent: its calls carry the shared fields, its own kept unchecked.
+   */
+  records?: RecordFormat;
   /** Reads items / catalogue / seeds. Throws InputError naming file and line. */
   load(ctx: CheckContext): Promise<Definitions>;
   /**

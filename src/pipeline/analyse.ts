@@ -197,11 +197,7 @@ interface Measured {
  * src/sampleLog/read.ts), then narrowed to the current weights and the plan's settings.
  */
 async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Promise<Measured> {
-  const {
-    runs,
-    records: latest,
-    warnings,
-  } = await readSampleLogs(options.logs, { compactChurn: true });
+  const { runs, records: latest, warnings } = await readSampleLogs(options.logs, { compact: true });
   // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
   const limit = options.limit ?? smokeLimit(runs);
   const checks =

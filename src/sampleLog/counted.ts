@@ -2,7 +2,9 @@
  * The one rule for which record counts, used by resume and by every check's analysis.
  *
  * - Records with the same identity — check, model, digest, unit key, sample, kind, request
- *   options, prompt hash (and the temperature letter probabilities are read at) — describe the same outcome; the latest one in log order counts
+ *   options, prompt hash (and what the record's check adds, `RecordFormat.identity`: churn's
+ *   temperature its letter probabilities are read at) — describe the same outcome; the latest
+ *   one in log order counts
  *   (a retried error or timeout is replaced by its retry; with several logs, later files win).
  *   Errors and timeouts are not final: resume asks them again, and the answer replaces them.
  * - One model is measured under one digest per report: the current one (the digest the latest
@@ -11,6 +13,7 @@
  * - Records are returned in log order of the records that count, so a maze game continued
  *   after a failed move keeps the order its decisions were played in.
  */
+import { ownIdentity } from './formats.js';
 import type { RunInfoRecord, SampleRecord } from './schema.js';
 
 export function recordIdentity(record: SampleRecord): string {
@@ -25,8 +28,7 @@ export function recordIdentity(record: SampleRecord): string {
     record.kind,
     o ? [o.temperature, o.seed, o.num_ctx, o.num_predict, o.think] : null,
     record.prompt_sha256,
-    // Letter probabilities read at another temperature are another measurement.
-    call?.check === 'churn' ? (call.estimate_temperature ?? null) : null,
+    ownIdentity(record),
   ]);
 }
 
@@ -50,14 +52,8 @@ function sameIdentity(a: SampleRecord, b: SampleRecord): boolean {
     (o.num_ctx ?? null) === (p.num_ctx ?? null) &&
     (o.num_predict ?? null) === (p.num_predict ?? null) &&
     (o.think ?? null) === (p.think ?? null) &&
-    estimateTemperature(a) === estimateTemperature(b)
+    ownIdentity(a) === ownIdentity(b)
   );
-}
-
-function estimateTemperature(record: SampleRecord): number | null {
-  return record.kind === 'call' && record.check === 'churn'
-    ? (record.estimate_temperature ?? null)
-    : null;
 }
 
 /**

@@ -1,29 +1,14 @@
 /**
  * Shares the values that repeat across a log's records — model, digest, prompt hash, options,
- * status, domain, item — so that a log read into memory holds each of them once instead of
+ * status, and the fields a check declares repeated (an item, a domain) — so that a log read into memory holds each of them once instead of
  * once per record (JSON.parse makes a new string per occurrence). Values are equal before and
  * after: a record read through here is the record as written.
  */
+import { recordFormat } from './formats.js';
 import type { LogLine, RecordedOptions } from './schema.js';
 
-const SHARED_FIELDS = [
-  'check',
-  'model',
-  'digest',
-  'prompt_sha256',
-  'status',
-  'reason',
-  'item',
-  'domain',
-  'mode',
-  'estimator',
-  'persona',
-  'embed_model',
-  'move',
-  'outcome',
-  'player',
-  'result',
-] as const;
+/** Fields of every record whose values repeat; each check adds its own (`RecordFormat.repeated`). */
+const SHARED_FIELDS = ['check', 'model', 'digest', 'prompt_sha256', 'status', 'reason'] as const;
 
 export class RecordInterner {
   private readonly strings = new Map<string, string>();
@@ -33,7 +18,7 @@ export class RecordInterner {
   record<T extends LogLine>(record: T): T {
     if (record.kind === 'run') return record;
     const fields = record as unknown as Record<string, unknown>;
-    for (const field of SHARED_FIELDS) {
+    for (const field of [...SHARED_FIELDS, ...(recordFormat(record.check)?.repeated ?? [])]) {
       const value = fields[field];
       if (typeof value === 'string') fields[field] = this.string(value);
     }

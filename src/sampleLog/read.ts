@@ -14,9 +14,9 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { LatestRecords } from './counted.js';
-import { ChurnCallHolder } from './heldChurnCall.js';
+import { compactHolder, readRecord } from './formats.js';
 import { RecordInterner } from './intern.js';
-import { type LogLine, type RunInfoRecord, readRecord, type SampleRecord } from './schema.js';
+import type { LogLine, RunInfoRecord, SampleRecord } from './schema.js';
 import { startsLikeRecord } from './write.js';
 
 export interface SampleLogContents {
@@ -29,11 +29,11 @@ export interface SampleLogContents {
 
 export interface ReadOptions {
   /**
-   * Churn call records held in their compact form (heldChurnCall.ts): equal values, a third of
-   * the memory, but not plain objects. For an analysis; a caller that compares or copies
-   * records as objects reads them plain.
+   * Records held in their check's compact form (`RecordFormat.compact`), where it has one: equal
+   * values, a fraction of the memory, but not plain objects. For an analysis; a caller that
+   * compares or copies records as objects reads them plain.
    */
-  compactChurn?: boolean;
+  compact?: boolean;
 }
 
 export async function readSampleLogs(
@@ -42,7 +42,7 @@ export async function readSampleLogs(
 ): Promise<SampleLogContents> {
   const latest = new LatestRecords();
   const interner = new RecordInterner();
-  const holder = options.compactChurn ? new ChurnCallHolder() : null;
+  const holder = options.compact ? compactHolder() : null;
   const runs: RunInfoRecord[] = [];
   const warnings: string[] = [];
   const sink: LineSink = {

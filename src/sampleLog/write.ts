@@ -14,7 +14,8 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import { openForAppend } from '../files/safeWrite.js';
 import { scrubData } from '../text/secrets.js';
-import { type LogLine, readRecord } from './schema.js';
+import { readRecord } from './formats.js';
+import type { LogLine } from './schema.js';
 
 export interface SampleLogWriter {
   readonly path: string;

@@ -8,9 +8,9 @@ import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
-import type { DragonCallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
 import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
+import type { DragonCallRecord } from '../../src/checks/dragon/records.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-changed-');
 

@@ -11,9 +11,10 @@ import { loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { failedRequestFindings } from '../../src/pipeline/failedRequests.js';
 import { runJob } from '../../src/pipeline/run.js';
-import type { PersonasCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import type { PersonasCallRecord } from '../../src/checks/personas/records.js';
 
 function call(model: string, status: PersonasCallRecord['status'], reason?: string): SampleRecord {
   return {

@@ -1,8 +1,9 @@
 /** The mismatch between a log and a config names what differs: the prompt hash, or which option. */
 import { describe, expect, it } from 'vitest';
 import { describeDifferences } from '../../src/pipeline/logsMatch.js';
-import type { ChurnCallRecord, RecordedOptions } from '../../src/sampleLog/index.js';
+import type { RecordedOptions } from '../../src/sampleLog/index.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 const options: RecordedOptions = {
   temperature: 0.7,

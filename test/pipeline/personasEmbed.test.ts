@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
-import type { PersonasCallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import type { PersonasCallRecord } from '../../src/checks/personas/records.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
 let simulator: RunningSimulator;

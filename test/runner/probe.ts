@@ -5,11 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatOptions } from '../../src/providers/types.js';
-import type { ChurnCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { SAMPLE_LOG_VERSION } from '../../src/sampleLog/index.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
 import type { Behaviour, SimulatedChat } from '../../src/simulator/behaviour.js';
 import { seedFromText } from '../../src/stats/prng.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 export const PROBE_OPTIONS: ChatOptions = {
   temperature: 0.7,

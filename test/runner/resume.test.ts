@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DragonGameRecord, SampleRecord } from '../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import {
   checkRecordBelongs,
   indexPrior,
@@ -8,6 +8,7 @@ import {
   UnitLookup,
 } from '../../src/runner/resume.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
+import type { DragonGameRecord } from '../../src/checks/dragon/records.js';
 
 function game(key: string, digest: string | null = 'd1'): DragonGameRecord {
   return {

@@ -2,12 +2,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InfrastructureError } from '../../src/errors.js';
 import { OpenAIProvider } from '../../src/providers/openai.js';
-import type { ChurnCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { runPlan } from '../../src/runner/run.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';
 import { expectedLetter, probeKey, probeUnits } from './probe.js';
 import { ollamaFor, requestsOf, simulate, tempLog } from './simulated.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 let sim: RunningSimulator | null = null;
 afterEach(async () => {

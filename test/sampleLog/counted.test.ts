@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type ChurnCallRecord,
   countedRecords,
   countedSubset,
   latestRecords,
@@ -10,6 +9,7 @@ import {
   type SampleRecord,
 } from '../../src/sampleLog/index.js';
 import { churnRecord } from './records.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 const OLD = `sha256:${'a'.repeat(64)}`;
 const NEW = `sha256:${'b'.repeat(64)}`;

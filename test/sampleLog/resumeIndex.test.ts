@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import '../../src/checks/registry.js';
 import {
-  type DragonCallRecord,
   indexSampleLog,
   ResumeIndex,
   streamLog,
   type SampleRecord,
 } from '../../src/sampleLog/index.js';
+import type { DragonCallRecord } from '../../src/checks/dragon/records.js';
 
 const decision = (key: string, digest: string | null, decisionIndex: number): DragonCallRecord => ({
   v: 1,

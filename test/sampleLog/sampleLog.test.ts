@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import type { ChurnCallRecord, SampleRecord } from '../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../src/sampleLog/index.js';
 import {
   latestRecords,
   openSampleLog,
@@ -10,6 +10,7 @@ import {
 } from '../../src/sampleLog/index.js';
 import { tempLog } from '../runner/simulated.js';
 import { churnRecord } from './records.js';
+import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 function churn(
   key: string,

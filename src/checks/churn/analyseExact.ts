@@ -5,13 +5,7 @@
  * against a null. The spread between items still matters for the aggregate Δ, which keeps its
  * interval over items. Pure, like the sampled analysis.
  */
-import {
-  type ChurnCallRecord,
-  countedRecords,
-  countStatus,
-  emptyStatusCounts,
-  type SampleRecord,
-} from '../../sampleLog/index.js';
+import { countedRecords, countStatus, emptyStatusCounts } from '../../sampleLog/index.js';
 import {
   accuracyAndRequests,
   aggregateDelta,
@@ -34,6 +28,7 @@ import type {
   ExactModelSummary,
 } from './section.js';
 import type { RequestCounts } from './tally.js';
+import { type ChurnCallRecord, isChurnCall } from './records.js';
 
 /** |Δp| thresholds the report counts items beyond, besides min-effect itself. */
 export const EFFECT_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
@@ -54,10 +49,6 @@ interface ExactTally {
   topLetter: (boolean | null)[];
   requests: RequestCounts;
   sources: Set<Source>;
-}
-
-function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
-  return record.kind === 'call' && record.check === 'churn';
 }
 
 function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, ExactTally> {

@@ -2,6 +2,7 @@
  * The churn check: which items an upgrade reliably improved or broke, in which domains, and
  * whether the net gain hides losses.
  */
+import { churnRecords } from './recordFormat.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
 import { BUILT_IN_ITEMS, churnSettingsSchema } from './settings.js';
@@ -35,6 +36,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   settingsSchema: churnSettingsSchema,
   unit: ['sample', 'samples'],
   sectionSchema: churnSectionSchema,
+  records: churnRecords,
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(

@@ -8,9 +8,10 @@
  * A text the log cut at 8 kB is graded from its first 8 kB only when the grader changed since;
  * with the grader unchanged, the grade of the whole answer, logged at run time, stands.
  */
-import type { ChurnCallRecord, SampleRecord } from '../../sampleLog/index.js';
+import type { SampleRecord } from '../../sampleLog/index.js';
 import type { ChurnItem } from './items.js';
 import type { OpenItem } from './openItems.js';
+import type { ChurnCallRecord } from './records.js';
 
 export interface OpenAnswerCounts {
   /** Answers of open items graded from their logged text. */

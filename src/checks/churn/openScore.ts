@@ -3,8 +3,8 @@
  * graded by the item's grader. Only an empty answer is `invalid`; any other text is an answer
  * the grader decides, malformed ones included (a broken JSON answer is a wrong answer).
  */
-import type { ChurnCallRecord } from '../../sampleLog/index.js';
 import type { OpenItem } from './openItems.js';
+import type { ChurnCallRecord } from './records.js';
 
 /** Most UTF-8 bytes of an answer the sample log keeps. */
 export const TEXT_LIMIT_BYTES = 8192;

@@ -6,13 +6,14 @@
  */
 import { InputError } from '../../errors.js';
 import type { ChatResponse } from '../../providers/types.js';
-import { type ChurnCallRecord, recordedOptions } from '../../sampleLog/index.js';
+import { recordedOptions } from '../../sampleLog/index.js';
 import { SAMPLE_LOG_VERSION } from '../../sampleLog/index.js';
 import type { CallOutcome, CallSpec } from '../workUnit.js';
 import { type AnswerPosition, letterProbabilities } from './exact/letterProbabilities.js';
 import { answerPositionFromOllama } from './exact/ollamaLogprobs.js';
 import { type ChurnItem, choiceLetters } from './items.js';
 import { fillOpenAnswer } from './openScore.js';
+import type { ChurnCallRecord } from './records.js';
 
 export interface ChurnSampleSlot {
   item: ChurnItem;

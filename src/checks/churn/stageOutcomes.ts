@@ -3,8 +3,9 @@
  * index, answered right, wrong, recorded without a valid answer, or not taken. The runner's
  * growing plan and the analysis both read an item's path from here, so they agree on it.
  */
-import type { ChurnCallRecord, SampleRecord } from '../../sampleLog/index.js';
+import type { SampleRecord } from '../../sampleLog/index.js';
 import { type AdaptiveDesign, type ItemPath, replayItem, type SampleOutcome } from './adaptive.js';
+import type { ChurnCallRecord } from './records.js';
 
 /** One sample's outcome as the analysis counts it (tally.ts): answered right or wrong, or not valid. */
 export function sampleOutcome(record: ChurnCallRecord): SampleOutcome {

@@ -4,7 +4,6 @@
  * (countedRecords: the latest, under the model's current digest).
  */
 import {
-  type ChurnCallRecord,
   countedRecords,
   countStatus,
   emptyStatusCounts,
@@ -13,6 +12,7 @@ import {
 } from '../../sampleLog/index.js';
 import { createSampleMasks, type SampleMasks } from '../../stats/splitHalf.js';
 import type { ChurnItem } from './items.js';
+import { type ChurnCallRecord, isChurnCall } from './records.js';
 
 export type RequestCounts = StatusCounts;
 
@@ -77,10 +77,6 @@ function keepExample(tally: ModelTally, i: number, record: ChurnCallRecord): voi
   tally.examples[i] = examples;
   if (record.correct) examples.correct ??= record.text ?? null;
   else examples.wrong ??= record.text ?? null;
-}
-
-function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
-  return record.kind === 'call' && record.check === 'churn';
 }
 
 export function tallyRecords(

@@ -2,12 +2,7 @@
  * Records → the dragon section of the report. Pure: the sample log and the definitions are
  * all it reads; reference players missing from the log are played here (deterministically).
  */
-import {
-  countedRecords,
-  type DragonCallRecord,
-  type DragonGameRecord,
-  type SampleRecord,
-} from '../../sampleLog/index.js';
+import { countedRecords, type SampleRecord } from '../../sampleLog/index.js';
 import {
   type BinTally,
   binForecasts,
@@ -46,6 +41,7 @@ import type {
   Estimate,
   PairedMeasure,
 } from './section.js';
+import type { DragonCallRecord, DragonGameRecord } from './records.js';
 
 export const CALIBRATION_EVENT =
   'the move reaches a free cell (no wall, no border), whatever happens there afterwards';

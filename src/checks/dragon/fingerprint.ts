@@ -10,9 +10,9 @@
  * have the same fingerprint; any difference in one decision changes it.
  */
 import { createHash } from 'node:crypto';
-import type { DragonOutcome } from '../../sampleLog/index.js';
 import type { Move } from './geometry.js';
 import { PROTOCOL_VERSION } from './protocol.js';
+import type { DragonOutcome } from './records.js';
 
 export interface FingerprintedDecision {
   move: Move;

@@ -3,7 +3,6 @@
  * plain object so a test can build any position; `playDecision` mutates it and says what
  * happened.
  */
-import type { DragonOutcome } from '../../sampleLog/index.js';
 import {
   type Cell,
   cellIndex,
@@ -22,6 +21,7 @@ import {
   STEPS_BY_WOUNDS,
   WAKE_DISTANCE,
 } from './protocol.js';
+import type { DragonOutcome } from './records.js';
 
 /** `invalid`: stopped by the session after a run of invalid answers (not a rule of play). */
 export type GameResult = 'won' | 'lost' | 'capped' | 'invalid';

@@ -2,6 +2,7 @@
  * The dragon check: calibration of stated confidence in a partially observable maze
  * (protocol dragon-calibration/1, docs/dragon-protocol.md).
  */
+import { dragonRecords } from './records.js';
 import { dragonSettingsSchema } from './settings.js';
 import { type Check, sectionSchema } from '../types.js';
 import { analyseDragon } from './analyse.js';
@@ -23,6 +24,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   settingsSchema: dragonSettingsSchema,
   unit: ['game', 'games'],
   sectionSchema: sectionSchema<DragonSection>('dragon'),
+  records: dragonRecords,
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(

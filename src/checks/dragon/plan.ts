@@ -4,8 +4,6 @@
  * known; a resumed run replays the logged decisions through the engine and carries on.
  */
 import {
-  type DragonCallRecord,
-  type DragonGameRecord,
   type RecordedOptions,
   recordedOptions,
   sameRecordedOptions,
@@ -20,6 +18,7 @@ import { ANSWER_SCHEMA, parseAnswer, renderPrompt, SYSTEM_PROMPT } from './promp
 import { playReferenceGames } from './players.js';
 import { MAX_DECISIONS } from './protocol.js';
 import { type DecisionInput, GameSession, gameUnitKey } from './session.js';
+import type { DragonCallRecord, DragonGameRecord } from './records.js';
 
 /** Records of this game: this model, this prompt, this seed. */
 function ownRecords(

@@ -5,8 +5,6 @@
  */
 import { InputError } from '../../errors.js';
 import {
-  type DragonCallRecord,
-  type DragonGameRecord,
   type RecordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleStatus,
@@ -16,6 +14,7 @@ import { type GameState, newGame, playDecision } from './game.js';
 import type { Move } from './geometry.js';
 import { generateMaze } from './maze.js';
 import { type Observation, observe } from './observation.js';
+import type { DragonCallRecord, DragonGameRecord } from './records.js';
 
 export interface GameIdentity {
   seed: number;

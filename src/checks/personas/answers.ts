@@ -4,14 +4,11 @@
  * catalogue changed since) are left out and counted, never mixed in; so are samples beyond
  * the configured count (a run with fewer samples reads the first ones).
  */
-import {
-  countedRecords,
-  type PersonasCallRecord,
-  type SampleRecord,
-} from '../../sampleLog/index.js';
+import { countedRecords, type SampleRecord } from '../../sampleLog/index.js';
 import type { PersonasCatalogue } from './catalogue.js';
 import { messagesFor, promptHash } from './plan.js';
 import type { AnswerTally } from './section.js';
+import type { PersonasCallRecord } from './records.js';
 
 export interface CollectedAnswer {
   /** Index of the assistant in the catalogue. */

@@ -4,6 +4,7 @@
  * leave-one-out attribution of each answer to the nearest assistant centroid. Gate: an
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
+import { personasRecords } from './records.js';
 import { definitionsFile } from '../definitionsFile.js';
 import { BUILT_IN_CATALOGUE, personasSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
@@ -26,6 +27,7 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   settingsSchema: personasSettingsSchema,
   unit: ['answer', 'answers'],
   sectionSchema: sectionSchema<PersonasSection>('personas'),
+  records: personasRecords,
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
     const found = definitionsFile(ctx, {

@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage, ChatOptions, ChatResponse } from '../../providers/types.js';
 import {
-  type PersonasCallRecord,
   type RecordedOptions,
   recordedOptions,
   sameRecordedOptions,
@@ -16,6 +15,7 @@ import {
 import type { CallOutcome, UnitContext, WorkUnit } from '../workUnit.js';
 import type { PersonasCatalogue } from './catalogue.js';
 import type { PersonasSettings } from './settings.js';
+import type { PersonasCallRecord } from './records.js';
 
 export function messagesFor(systemPrompt: string, probe: string): ChatMessage[] {
   return [

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
 import type { ChoiceItem } from '../../../src/checks/churn/items.js';
-import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from './simulate.js';
+import type { ChurnCallRecord } from '../../../src/checks/churn/records.js';
 
 const items = syntheticItems({ law: 3 });
 const [settled, moved, cut] = items as [ChoiceItem, ChoiceItem, ChoiceItem];

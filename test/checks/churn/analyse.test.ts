@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
-import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from './simulate.js';
+import type { ChurnCallRecord } from '../../../src/checks/churn/records.js';
 
 /** Records for one model: item i gets `correct[i]` correct answers out of K (valid) samples. */
 function recordsFor(

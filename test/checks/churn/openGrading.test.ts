@@ -12,7 +12,7 @@ import {
   fillOpenAnswer,
   TEXT_LIMIT_BYTES,
 } from '../../../src/checks/churn/openScore.js';
-import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
+import type { ChurnCallRecord } from '../../../src/checks/churn/records.js';
 
 function item(grader: unknown): OpenItem {
   const text = JSON.stringify([{ id: 'q', prompt: 'Total?', expected: 40, grader }]);

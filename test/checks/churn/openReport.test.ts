@@ -9,9 +9,9 @@ import { parseItems } from '../../../src/checks/churn/items.js';
 import type { OpenItem } from '../../../src/checks/churn/openItems.js';
 import { EXAMPLE_LIMIT, MAX_ITEMS_WITH_EXAMPLES } from '../../../src/checks/churn/openEvidence.js';
 import { renderChurnSection } from '../../../src/checks/churn/report/markdown.js';
-import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import { rawHtml, tableLinePipes, tables } from '../../report/gfm.js';
 import { settings } from './simulate.js';
+import type { ChurnCallRecord } from '../../../src/checks/churn/records.js';
 
 const OWN_HTML = /^(<details><summary>[^<]*<\/summary>|<\/details>)$/;
 const HOSTILE = `| @octocat <img src=x onerror=alert(1)> [link](http://x) \n# heading ${'x'.repeat(400)}`;

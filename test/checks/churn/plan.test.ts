@@ -11,8 +11,9 @@ import {
 import { readAnswer } from '../../../src/checks/churn/score.js';
 import { configSchema } from '../../../src/checks/registry.js';
 import type { ChatRequest } from '../../../src/providers/types.js';
-import type { ChurnCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
+import type { ChurnCallRecord } from '../../../src/checks/churn/records.js';
 
 const item: ChurnItem = {
   id: 'law-01',

@@ -2,12 +2,12 @@
 import type { ChoiceItem } from '../../../src/checks/churn/items.js';
 import { type ChurnSettings, churnSettingsSchema } from '../../../src/checks/churn/settings.js';
 import { churnCallRecord, makeItems } from '../../../bench/oc/churnTruth.js';
-import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import {
   type ChurnBehaviourParams,
   drawChurnAnswer,
   latentAccuracy,
 } from '../../../src/simulator/behaviours/churn.js';
+import type { ChurnCallRecord } from '../../../src/checks/churn/records.js';
 
 // The question text feeds the simulator's seeds, so the golden files depend on it.
 export function syntheticItems(domains: Record<string, number>): ChoiceItem[] {

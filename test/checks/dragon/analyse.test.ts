@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
-import type { DragonCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
+import type { DragonCallRecord } from '../../../src/checks/dragon/records.js';
 
 const SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 const settings = { seeds: SEEDS, bootstrap: 200 };

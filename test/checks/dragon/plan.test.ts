@@ -4,9 +4,10 @@ import { planDragon } from '../../../src/checks/dragon/plan.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
 import { InputError } from '../../../src/errors.js';
 import type { ChatOptions } from '../../../src/providers/types.js';
-import type { DragonCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
 import { dragonBehaviour } from '../../../src/simulator/behaviours/dragon.js';
+import type { DragonCallRecord } from '../../../src/checks/dragon/records.js';
 
 const OPTIONS: ChatOptions = {
   temperature: 0,

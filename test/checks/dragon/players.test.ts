@@ -7,8 +7,8 @@ import {
   referenceAnswer,
 } from '../../../src/checks/dragon/players.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
-import type { DragonCallRecord } from '../../../src/sampleLog/index.js';
 import { createRng } from '../../../src/stats/prng.js';
+import type { DragonCallRecord } from '../../../src/checks/dragon/records.js';
 
 describe('reference players', () => {
   it('rank as built over seeds 0–99: careful lowest ECE, overconfident highest', () => {

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { planPersonas } from '../../../src/checks/personas/plan.js';
 import { personasSettingsSchema } from '../../../src/checks/personas/settings.js';
 import type { ChatResponse } from '../../../src/providers/types.js';
-import type { PersonasCallRecord, SampleRecord } from '../../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
 import { catalogueFrom } from './records.js';
+import type { PersonasCallRecord } from '../../../src/checks/personas/records.js';
 
 const catalogue = catalogueFrom(`
 language: en

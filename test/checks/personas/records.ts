@@ -3,7 +3,8 @@ import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { type PersonasCatalogue, parseCatalogue } from '../../../src/checks/personas/catalogue.js';
 import { messagesFor, promptHash, unitKey } from '../../../src/checks/personas/plan.js';
 import type { PersonasSection } from '../../../src/checks/personas/section.js';
-import type { PersonasCallRecord, SampleStatus } from '../../../src/sampleLog/index.js';
+import type { SampleStatus } from '../../../src/sampleLog/index.js';
+import type { PersonasCallRecord } from '../../../src/checks/personas/records.js';
 
 /** The personas check's share of the default false-alarm budget (three checks). */
 export const BUDGET = 0.05 / 3;

@@ -1,8 +1,8 @@
 /** Answers of simulated assistants (the simulator's personas behaviour), as sample-log records. */
 import type { PersonasCatalogue } from '../../../src/checks/personas/catalogue.js';
-import type { PersonasCallRecord } from '../../../src/sampleLog/index.js';
 import { personasAnswer, readPersonasParams } from '../../../src/simulator/behaviours/personas.js';
 import { answerRecord } from './records.js';
+import type { PersonasCallRecord } from '../../../src/checks/personas/records.js';
 
 export function simulatedRecords(
   catalogue: PersonasCatalogue,

@@ -4,11 +4,12 @@
  * the first answer texts of each side. Open answers are graded again by the current graders
  * first, as the analysis does, so the page counts what report.json counts.
  */
-import type { ChurnCallRecord, SampleRecord } from '../../../sampleLog/index.js';
+import type { SampleRecord } from '../../../sampleLog/index.js';
 import { lengthCap, shorten } from '../../../text/budget.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
 import { gradeOpenAnswers } from '../openGrading.js';
 import type { ChurnPageAnswerCount, ChurnPageAnswers } from './pageTypes.js';
+import { type ChurnCallRecord, isChurnCall } from '../records.js';
 
 /** A distinct open answer is counted under its first characters, white space collapsed. */
 export const ANSWER_KEY_LENGTH = 120;
@@ -108,9 +109,7 @@ export function collectAnswers(
   models: readonly string[],
 ): Map<string, Collected[]> {
   const open = new Set(items.filter((item) => !isChoiceItem(item)).map((item) => item.id));
-  const calls = gradeOpenAnswers(records, items).records.filter(
-    (r): r is ChurnCallRecord => r.kind === 'call' && r.check === 'churn',
-  );
+  const calls = gradeOpenAnswers(records, items).records.filter(isChurnCall);
   calls.sort((a, b) => a.sample - b.sample);
   const byItem = new Map<string, Collected[]>();
   for (const record of calls) {

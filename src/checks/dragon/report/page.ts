@@ -4,7 +4,7 @@
  * and each decision's stated confidence and outcome. Pure. A logged outcome the replay does not
  * reproduce (a log of another maze) stops the replay there, and the page says so.
  */
-import type { DragonCallRecord, SampleRecord } from '../../../sampleLog/index.js';
+import type { SampleRecord } from '../../../sampleLog/index.js';
 import { num, percent } from '../../../text/format.js';
 import type { CheckPageInput } from '../../types.js';
 import type { DragonDefinitions } from '../definitions.js';
@@ -20,6 +20,7 @@ import type {
   PageCell,
   PageWall,
 } from './pageTypes.js';
+import type { DragonCallRecord } from '../records.js';
 
 const cellOf = (cell: Cell): PageCell => [cell.row, cell.col];
 

@@ -10,8 +10,9 @@ import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
 import { extractHeadline } from '../../../../src/report/headline.js';
 import { churnCharts } from '../../../../src/checks/churn/report/charts.js';
 import { renderChurnSection } from '../../../../src/checks/churn/report/markdown.js';
-import type { ChurnCallRecord, SampleRecord } from '../../../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from '../simulate.js';
+import type { ChurnCallRecord } from '../../../../src/checks/churn/records.js';
 
 function exactRecord(
   model: string,

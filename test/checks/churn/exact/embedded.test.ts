@@ -13,9 +13,9 @@ import { isChoiceItem } from '../../../../src/checks/churn/items.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
 import { configSchema } from '../../../../src/checks/registry.js';
 import { EmbeddedProvider } from '../../../../src/providers/embedded/provider.js';
-import type { ChurnCallRecord } from '../../../../src/sampleLog/index.js';
 import { runPlan } from '../../../../src/runner/run.js';
 import { writeTinyGguf } from '../../../support/tinyGguf.js';
+import type { ChurnCallRecord } from '../../../../src/checks/churn/records.js';
 
 const ITEMS = `
 - {id: law-a, domain: law, question: "Who carries the burden of proof?", choices: [judge, prosecution, jury, clerk], answer: B}

@@ -13,10 +13,10 @@ import type { CheckContext } from '../../../../src/checks/types.js';
 import { configSchema } from '../../../../src/checks/registry.js';
 import { InputError } from '../../../../src/errors.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
-import type { ChurnCallRecord } from '../../../../src/sampleLog/index.js';
 import { runPlan } from '../../../../src/runner/run.js';
 import { parseScenario } from '../../../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../../../src/simulator/server.js';
+import type { ChurnCallRecord } from '../../../../src/checks/churn/records.js';
 
 const ITEMS = `
 - {id: law-a, domain: law, question: "Who carries the burden of proof?", choices: [judge, prosecution, jury, clerk], answer: B}

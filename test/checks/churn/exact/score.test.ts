@@ -8,8 +8,9 @@ import { planChurn } from '../../../../src/checks/churn/plan.js';
 import { configSchema } from '../../../../src/checks/registry.js';
 import { InputError } from '../../../../src/errors.js';
 import type { ChatResponse } from '../../../../src/providers/types.js';
-import type { ChurnCallRecord, SampleRecord } from '../../../../src/sampleLog/index.js';
+import type { SampleRecord } from '../../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../../src/checks/workUnit.js';
+import type { ChurnCallRecord } from '../../../../src/checks/churn/records.js';
 
 const item: ChurnItem = {
   id: 'law-01',

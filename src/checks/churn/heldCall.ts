@@ -8,8 +8,10 @@
  * the record as written; only records with no optional field besides the token counts are held
  * this way, any other keeps the object it was parsed as.
  */
-import type { ChurnCallRecord, RecordedOptions, SampleRecord, SampleStatus } from './schema.js';
-import { SAMPLE_LOG_VERSION, SAMPLE_STATUSES } from './schema.js';
+import type { RecordHolder } from '../../sampleLog/formats.js';
+import type { RecordedOptions, SampleRecord, SampleStatus } from '../../sampleLog/index.js';
+import { SAMPLE_LOG_VERSION, SAMPLE_STATUSES } from '../../sampleLog/index.js';
+import { type ChurnCallRecord, isChurnCall } from './records.js';
 
 interface Series {
   model: string;
@@ -120,13 +122,13 @@ class HeldChurnCall {
 }
 
 /** Makes held records, sharing series and item parts among the records it holds. */
-export class ChurnCallHolder {
+export class ChurnCallHolder implements RecordHolder {
   private readonly series = new Map<string, Series>();
   private readonly parts = new Map<string, ItemPart>();
 
   /** The record held compactly when it fits, else the record itself. */
   hold(record: SampleRecord): SampleRecord {
-    if (record.kind !== 'call' || record.check !== 'churn' || !fits(record)) return record;
+    if (!isChurnCall(record) || !fits(record)) return record;
     const status = SAMPLE_STATUSES.indexOf(record.status);
     const correct = record.correct === null ? 0 : record.correct ? 2 : 1;
     const packed = record.sample | (record.attempts << 16) | (status << 24) | (correct << 26);

@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChurnCallHolder } from '../../src/sampleLog/heldChurnCall.js';
-import { readSampleLogs, type SampleRecord } from '../../src/sampleLog/index.js';
-import { churnRecord } from './records.js';
+import '../../../src/checks/registry.js';
+import { ChurnCallHolder } from '../../../src/checks/churn/heldCall.js';
+import { readSampleLogs, type SampleRecord } from '../../../src/sampleLog/index.js';
+import { churnRecord } from '../../sampleLog/records.js';
 
 const FIELDS = [
   'v',
@@ -87,7 +88,7 @@ describe('churn call records held compactly', () => {
     ];
     writeFileSync(file, lines.map((r) => `${JSON.stringify(r)}\n`).join(''));
     const plain = await readSampleLogs([file]);
-    const compact = await readSampleLogs([file], { compactChurn: true });
+    const compact = await readSampleLogs([file], { compact: true });
     expect(compact.records.filter(isPlain)).toHaveLength(0);
     expect(compact.records.map((r) => JSON.parse(JSON.stringify(r)))).toEqual(plain.records);
   });

@@ -1,0 +1,47 @@
+/**
+ * The churn check's records in the sample log: one call record per sample of an item (see
+ * docs/sample-log.md); `recordFormat.ts` hands them to the sample log.
+ */
+import { z } from 'zod';
+import { callRecordFields, type SampleRecord } from '../../sampleLog/index.js';
+
+export const churnCallSchema = z.object({
+  ...callRecordFields,
+  check: z.literal('churn'),
+  item: z.string(),
+  domain: z.string(),
+  /** `exact`: one evaluation that reads the letter probabilities (churn.estimator: logprobs). */
+  mode: z.enum(['stochastic', 'greedy', 'exact']),
+  /** Letter chosen (exact mode: the most probable one), null when invalid/timeout. */
+  answer: z.string().nullable(),
+  correct: z.boolean().nullable(),
+  /** Exact mode: where the letter probabilities were read. */
+  estimator: z.enum(['embedded-logits', 'ollama-logprobs']).optional(),
+  /** Exact mode: the temperature the probabilities are for (churn.temperature). */
+  estimate_temperature: z.number().optional(),
+  /** Exact mode: probability of each valid letter at that temperature (they sum to 1). */
+  letters: z.record(z.string(), z.number()).optional(),
+  /** Exact mode: probability of the correct letter. */
+  p_correct: z.number().optional(),
+  /** Open item: fingerprint of the grader that decided `correct` when the answer came. */
+  grader: z.string().optional(),
+  /** Open item, label grader: the answer was none of the labels (a wrong answer). */
+  off_label: z.boolean().optional(),
+  /** Open item: `text` holds the first 8 kB of a longer answer. */
+  text_truncated: z.boolean().optional(),
+  /** Open item with `text_truncated`: the whole answer's size in UTF-8 bytes. */
+  text_bytes: z.number().int().nonnegative().optional(),
+});
+export type ChurnCallRecord = z.infer<typeof churnCallSchema>;
+
+declare module '../../sampleLog/schema.js' {
+  /** The records the churn check writes (the registry hands their schema to the sample log). */
+  interface CheckRecords {
+    churn: ChurnCallRecord;
+  }
+}
+
+/** True for a churn call record. */
+export function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
+  return record.kind === 'call' && record.check === 'churn';
+}

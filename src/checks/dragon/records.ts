@@ -1,0 +1,75 @@
+/**
+ * The dragon check's records in the sample log: one call record per decision of a game and one
+ * `kind: "game"` record per finished game (see docs/sample-log.md). The registry hands this
+ * format to the sample log.
+ */
+import { z } from 'zod';
+import { callRecordFields, recordVersion } from '../../sampleLog/index.js';
+import type { RecordFormat } from '../../sampleLog/formats.js';
+
+const dragonOutcome = z.enum([
+  'moved',
+  'wall',
+  'known_wall',
+  'pass',
+  'treasure',
+  'wounded',
+  'won',
+  'killed',
+]);
+export type DragonOutcome = z.infer<typeof dragonOutcome>;
+
+const dragonCallSchema = z.object({
+  ...callRecordFields,
+  check: z.literal('dragon'),
+  game: z.number().int(),
+  decision: z.number().int().nonnegative(),
+  turn: z.number().int(),
+  move: z.enum(['up', 'down', 'left', 'right', 'pass']),
+  /** Stated confidence; null when invalid/timeout (the decision then acts as pass). */
+  confidence: z.number().nullable(),
+  outcome: dragonOutcome,
+  /**
+   * The awake dragon reached the player after the turn this decision ended (`outcome` keeps
+   * what the step itself did, so a wall bump stays a wall bump for calibration).
+   */
+  caught: z.enum(['wounded', 'killed']).optional(),
+  /** Reference player name instead of a model, when the record comes from one. */
+  player: z.string().optional(),
+});
+export type DragonCallRecord = z.infer<typeof dragonCallSchema>;
+
+const dragonGameSchema = z.object({
+  v: recordVersion,
+  kind: z.literal('game'),
+  check: z.literal('dragon'),
+  model: z.string(),
+  digest: z.string().nullable(),
+  key: z.string(),
+  game: z.number().int(),
+  prompt_sha256: z.string(),
+  /** `invalid`: stopped after `dragon.max-consecutive-invalid` invalid answers in a row. */
+  result: z.enum(['won', 'lost', 'capped', 'invalid']),
+  capped: z.boolean(),
+  turns: z.number(),
+  decisions: z.number().int(),
+  cells_visited: z.number(),
+  treasure_found: z.boolean(),
+  wounds: z.number(),
+  fingerprint: z.string(),
+  player: z.string().optional(),
+});
+export type DragonGameRecord = z.infer<typeof dragonGameSchema>;
+
+declare module '../../sampleLog/schema.js' {
+  /** The records the dragon check writes (the registry hands their schema to the sample log). */
+  interface CheckRecords {
+    dragon: DragonCallRecord | DragonGameRecord;
+  }
+}
+
+export const dragonRecords: RecordFormat = {
+  kinds: { call: dragonCallSchema, game: dragonGameSchema },
+  okAnswer: z.object({ confidence: z.number() }),
+  repeated: ['move', 'outcome', 'player', 'result'],
+};

@@ -1,0 +1,35 @@
+/**
+ * The personas check's records in the sample log: one call record per probe answered by an
+ * assistant, with its text (see docs/sample-log.md). The registry hands this format to the
+ * sample log.
+ */
+import { z } from 'zod';
+import { callRecordFields } from '../../sampleLog/index.js';
+import type { RecordFormat } from '../../sampleLog/formats.js';
+
+const personasCallSchema = z.object({
+  ...callRecordFields,
+  check: z.literal('personas'),
+  persona: z.string(),
+  probe: z.number().int(),
+  /** Verbatim answer (the analysis needs it); empty when not ok. */
+  text: z.string(),
+  /** Embedding of `text` (personas `vectors: embed`), computed when the answer was collected. */
+  vector: z.array(z.number()).optional(),
+  /** Model that produced `vector`. */
+  embed_model: z.string().optional(),
+});
+export type PersonasCallRecord = z.infer<typeof personasCallSchema>;
+
+declare module '../../sampleLog/schema.js' {
+  /** The records the personas check writes (the registry hands their schema to the sample log). */
+  interface CheckRecords {
+    personas: PersonasCallRecord;
+  }
+}
+
+export const personasRecords: RecordFormat = {
+  kinds: { call: personasCallSchema },
+  okAnswer: z.object({ text: z.string() }),
+  repeated: ['persona', 'embed_model'],
+};
