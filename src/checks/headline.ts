@@ -1,34 +1,36 @@
 /**
  * The few numbers a workflow reads from the action's outputs, one place for all checks. Each
- * check fills its own fields from its section (`Check.report.headline`); the report composes
- * them. Null when the check did not run or did not produce the number.
+ * check declares its fields (`Check.headline`: schema, value when it did not run, how its
+ * section gives them) and adds their types to `ReportHeadline`; the registry composes them.
+ * Null when the check did not run or did not produce the number.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 
-const share = z.number().min(0).max(1);
+/** The headline of report.json: each check's fields (a check's report code adds its own). */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by each check's headline declaration
+export interface ReportHeadline {}
 
-export const headlineSchema = z.object({
-  /** Churn: (reliably improved + reliably deteriorated) / items, by the gate's method. */
-  churnRate: share.nullable(),
-  /** Churn: items reliably worse on the candidate, by the gate's method. */
-  deteriorated: z.number().int().min(0).nullable(),
-  /** Churn: domains whose net reliable change opposes the aggregate Δ. */
-  reversals: z.array(z.string()),
-  /** Dragon: expected calibration error of each model. */
-  eceBaseline: share.nullable(),
-  eceCandidate: share.nullable(),
-  /** Personas: attribution accuracy of the candidate (of the baseline in single-model mode). */
-  personaAccuracy: share.nullable(),
-});
+/** A check's fields of the headline. */
+export interface HeadlineFields {
+  /** Each field's schema, as report.json's `headline` validates it. */
+  schema: z.ZodRawShape;
+  /** The values of a report whose check did not run. */
+  empty: Partial<ReportHeadline>;
+  /**
+   * The values from the check's section. Reads it defensively: a report from another build
+   * gives null, never a crash.
+   */
+  read(section: unknown): Partial<ReportHeadline>;
+}
 
-export type ReportHeadline = z.infer<typeof headlineSchema>;
-
-/** The headline of a report whose checks filled nothing. */
-export const EMPTY_HEADLINE: ReportHeadline = {
-  churnRate: null,
-  deteriorated: null,
-  reversals: [],
-  eceBaseline: null,
-  eceCandidate: null,
-  personaAccuracy: null,
-};
+/**
+ * One output of the action (action.yml `outputs`) a check fills from the headline: a number
+ * (rounded for a workflow's shell), a string, or null (an empty output).
+ */
+export interface CheckOutput {
+  /** The output's name, as a workflow reads it (`steps.gate.outputs.<name>`). */
+  name: string;
+  /** action.yml's description of it (a test holds the two equal). */
+  description: string;
+  value(headline: ReportHeadline): number | string | null;
+}

@@ -4,7 +4,7 @@
  * `Check`). This module hands each check's settings schema to the config
  * (`registerCheckSettings`); the type of that block comes from the check's `settings.ts`.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   activeConfigSchema,
   type CheckName,
@@ -18,9 +18,9 @@ import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { Chart } from '../render/svg.js';
 import { churnCheck } from './churn/index.js';
 import { dragonCheck } from './dragon/index.js';
-import type { ReportHeadline } from './headline.js';
+import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
 import { personasCheck } from './personas/index.js';
-import type { NightlyValues } from './nightly.js';
+import type { NightlyColumn, NightlyFields, NightlyValues } from './nightly.js';
 import type { CheckStarter } from './starter.js';
 import type {
   Check,
@@ -58,14 +58,15 @@ export interface AnyCheck {
   /** Null when the check has no part of its own in report.html. */
   page(input: CheckPageInput<unknown, unknown>): CheckPage | null;
   sectionSchema: Check<unknown, unknown>['sectionSchema'];
+  headline: HeadlineFields | null;
+  outputs: readonly CheckOutput[];
+  nightly: NightlyFields | null;
   report: {
     section(section: unknown): string;
     charts(section: unknown): Chart[];
     glanceChart(section: unknown, config: GateConfig): string | null;
     glance(section: unknown, context: GlanceContext): string[][];
-    headline(section: unknown): Partial<ReportHeadline>;
     settings(config: GateConfig): string[][];
-    nightly(section: unknown): Partial<NightlyValues>;
   };
 }
 
@@ -97,14 +98,15 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
         definitions: input.definitions as D,
       }) ?? null,
     sectionSchema: check.sectionSchema as Check<unknown, unknown>['sectionSchema'],
+    headline: check.headline ?? null,
+    outputs: check.outputs ?? [],
+    nightly: check.nightly ?? null,
     report: {
       section: (section) => report.section(section as S),
       charts: (section) => report.charts?.(section as S) ?? [],
       glanceChart: (section, config) => report.glanceChart?.(section as S, config) ?? null,
       glance: (section, context) => report.glance?.(section as S, context) ?? [],
-      headline: (section) => report.headline?.(section) ?? {},
       settings: (config) => report.settings?.(config) ?? [],
-      nightly: (section) => report.nightly?.(section) ?? {},
     },
   };
 }
@@ -178,4 +180,69 @@ export function registerCheck<D, S>(check: Check<D, S>): void {
 /** A check's section among a report's sections (undefined when the report has none). */
 export function sectionOf(sections: object, name: CheckName): unknown {
   return (sections as Record<string, unknown>)[name];
+}
+
+/**
+ * report.json's headline: every registered check's fields, in report order. The report schema
+ * composes it when it is first read (the built-in checks); a check registered later fills its
+ * fields of a report it builds.
+ */
+export function headlineSchema(): z.ZodType<ReportHeadline> {
+  const shape = Object.assign({}, ...CHECKS.map((c) => c.headline?.schema ?? {}));
+  return z.object(shape) as unknown as z.ZodType<ReportHeadline>;
+}
+
+/** The headline from a report's sections: each check's fields, null where it did not run. */
+export function headlineOf(sections: object): ReportHeadline {
+  const headline = {} as ReportHeadline;
+  for (const check of CHECKS) {
+    if (!check.headline) continue;
+    Object.assign(
+      headline,
+      check.headline.empty,
+      check.headline.read(sectionOf(sections, check.name)),
+    );
+  }
+  return headline;
+}
+
+/** The checks' outputs of the action, in report order (action.yml lists them so). */
+export function checkOutputs(): readonly CheckOutput[] {
+  return CHECKS.flatMap((c) => c.outputs);
+}
+
+/**
+ * The built-in checks in the order their numbers were first written on a history line (and
+ * its table's columns); a check registered later comes after them.
+ */
+const NIGHTLY_ORDER: readonly BuiltInName[] = ['dragon', 'personas', 'churn'];
+
+function nightlyFields(): NightlyFields[] {
+  const rank = (c: AnyCheck) => {
+    const at = NIGHTLY_ORDER.indexOf(c.name as BuiltInName);
+    return at === -1 ? NIGHTLY_ORDER.length : at;
+  };
+  return [...CHECKS]
+    .sort((a, b) => rank(a) - rank(b))
+    .flatMap((c) => (c.nightly ? [c.nightly] : []));
+}
+
+/** The nightly fields of a history line, every registered check's, in history order. */
+export function nightlyShape(): z.ZodRawShape {
+  return Object.assign({}, ...nightlyFields().map((f) => f.schema));
+}
+
+/** The history table's columns of the checks' numbers, in the order of the fields. */
+export function nightlyColumns(): readonly NightlyColumn[] {
+  return nightlyFields().flatMap((f) => f.columns);
+}
+
+/** A night's numbers from a single-model report's sections, null where a check did not run. */
+export function nightlyOf(sections: object): NightlyValues {
+  const values = {} as NightlyValues;
+  for (const fields of nightlyFields()) Object.assign(values, fields.empty);
+  for (const check of CHECKS) {
+    if (check.nightly) Object.assign(values, check.nightly.read(sectionOf(sections, check.name)));
+  }
+  return values;
 }

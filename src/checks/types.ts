@@ -3,8 +3,8 @@ import type { CheckName, GateConfig } from '../config/schema.js';
 import type { Chart } from '../render/svg.js';
 import type { RecordFormat, SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './workUnit.js';
-import type { ReportHeadline } from './headline.js';
-import type { NightlyValues } from './nightly.js';
+import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
+import type { NightlyFields } from './nightly.js';
 import type { CheckStarter } from './starter.js';
 
 export interface ModelPair {
@@ -110,18 +110,8 @@ export interface CheckReport<Section> {
   glanceChart?(section: Section, config: GateConfig): string | null;
   /** Rows of the "at a glance" table: [label, value]. */
   glance?(section: Section, context: GlanceContext): string[][];
-  /**
-   * The action-output numbers this check fills (others stay null). Reads the section
-   * defensively: a report from another build gives null, never a crash.
-   */
-  headline?(section: unknown): Partial<ReportHeadline>;
   /** Rows of the provenance table: the settings a reader needs to repeat the run. */
   settings?(config: GateConfig): string[][];
-  /**
-   * This check's numbers of a nightly history line, single-model run (others stay null). Reads
-   * the section defensively, like `headline`.
-   */
-  nightly?(section: unknown): Partial<NightlyValues>;
 }
 
 /**
@@ -143,6 +133,12 @@ export interface Check<Definitions, Section> {
    * them to the sample log. Absent: its calls carry the shared fields, its own kept unchecked.
    */
   records?: RecordFormat;
+  /** Its numbers in report.json's `headline` (the action's outputs read them). */
+  headline?: HeadlineFields;
+  /** Its outputs of the action (action.yml lists them, in registry order). */
+  outputs?: readonly CheckOutput[];
+  /** Its numbers on a line of the nightly history, and their columns of the history table. */
+  nightly?: NightlyFields;
   /** Reads items / catalogue / seeds. Throws InputError naming file and line. */
   load(ctx: CheckContext): Promise<Definitions>;
   /**

@@ -6,31 +6,28 @@
  * domain names separated by commas (empty when there is none). report.json keeps full precision.
  */
 import * as core from '@actions/core';
+import { checkOutputs } from '../checks/registry.js';
 import type { Report } from '../report/types.js';
 import { machineNumber } from '../text/format.js';
-import { neutralise } from '../text/neutralise.js';
 
 /** Decimal places of the numeric outputs; documented in action.yml and the README. */
 export const OUTPUT_DECIMALS = 4;
 
-export const ACTION_OUTPUTS = [
-  'verdict',
-  'report-path',
-  'summary-path',
-  'churn-rate',
-  'deteriorated',
-  'reversals',
-  'ece-baseline',
-  'ece-candidate',
-  'persona-accuracy',
-  'artifact-url',
-  'incomplete',
-] as const;
-export type ActionOutput = (typeof ACTION_OUTPUTS)[number];
-export type ActionOutputs = Record<ActionOutput, string>;
+/** The outputs every run has, before the checks' own (`Check.outputs`). */
+const LEADING_OUTPUTS = ['verdict', 'report-path', 'summary-path'] as const;
+/** The outputs every run has, after the checks' own. */
+const TRAILING_OUTPUTS = ['artifact-url', 'incomplete'] as const;
 
-function number(value: number | null): string {
-  return machineNumber(value, OUTPUT_DECIMALS);
+/** Every output of the action, in action.yml's order: the run's, then each check's. */
+export function actionOutputNames(): string[] {
+  return [...LEADING_OUTPUTS, ...checkOutputs().map((o) => o.name), ...TRAILING_OUTPUTS];
+}
+
+export type ActionOutputs = Record<string, string>;
+
+/** An output's text: a number rounded, a string as it is, null empty. */
+function outputText(value: number | string | null): string {
+  return typeof value === 'string' ? value : machineNumber(value, OUTPUT_DECIMALS);
 }
 
 export function actionOutputs(
@@ -41,20 +38,14 @@ export function actionOutputs(
   const h = report.headline;
   const { status } = report.verdict;
   const shard = report.run.coverage?.shard;
+  const own = checkOutputs().map((o) => [o.name, outputText(o.value(h))] as const);
   return {
     // A shard's slice is not the gate's verdict: a workflow testing for "pass" or "fail" must
     // not take it for one.
     verdict: shard && status !== 'inconclusive' ? `shard ${shard} measured` : status,
     'report-path': files.report,
     'summary-path': files.summary,
-    'churn-rate': number(h.churnRate),
-    deteriorated: number(h.deteriorated),
-    // A comma inside a domain name would split it: it is replaced for this list only. Domains
-    // come from the item file: shown neutralised, as everywhere else.
-    reversals: h.reversals.map((domain) => neutralise(domain, 200).replace(/,/g, ' ')).join(','),
-    'ece-baseline': number(h.eceBaseline),
-    'ece-candidate': number(h.eceCandidate),
-    'persona-accuracy': number(h.personaAccuracy),
+    ...Object.fromEntries(own),
     'artifact-url': artifactUrl ?? '',
     incomplete: report.run.coverage?.missing ?? '',
   };
@@ -65,5 +56,5 @@ export function setActionOutputs(
   outputs: ActionOutputs,
   setOutput: (name: string, value: string) => void = core.setOutput,
 ): void {
-  for (const name of ACTION_OUTPUTS) setOutput(name, outputs[name]);
+  for (const name of actionOutputNames()) setOutput(name, outputs[name] ?? '');
 }

@@ -4,27 +4,38 @@
  * `report/historyEntry.ts`.
  */
 import { z } from 'zod';
-import { nightlyValuesSchema } from '../checks/nightly.js';
-import { VERDICT_STATUSES } from '../checks/types.js';
+import type { NightlyValues } from '../checks/nightly.js';
+import { nightlyShape } from '../checks/registry.js';
+import { VERDICT_STATUSES, type VerdictStatus } from '../checks/types.js';
 
 export const HISTORY_VERSION = 1;
 
-export const historyEntrySchema = z
-  .object({
-    v: z.literal(HISTORY_VERSION),
-    /** When the night's report was built (ISO 8601, UTC). */
-    date: z.iso.datetime(),
-    /** Commit the workflow ran on (GITHUB_SHA), null outside CI. */
-    commit: z.string().nullable(),
-    model: z.string().min(1),
-    digest: z.string().nullable(),
-    verdict: z.enum(VERDICT_STATUSES),
-    /** The checks' numbers (checks/nightly.ts), filled by each check from its section. */
-    ...nightlyValuesSchema.shape,
-  })
-  .strict();
+/** A history line's schema: its own fields and every registered check's numbers. */
+export function historyEntrySchema(): z.ZodType<HistoryEntry> {
+  return z
+    .object({
+      v: z.literal(HISTORY_VERSION),
+      /** When the night's report was built (ISO 8601, UTC). */
+      date: z.iso.datetime(),
+      /** Commit the workflow ran on (GITHUB_SHA), null outside CI. */
+      commit: z.string().nullable(),
+      model: z.string().min(1),
+      digest: z.string().nullable(),
+      verdict: z.enum(VERDICT_STATUSES),
+      /** The checks' numbers (`Check.nightly`), filled by each check from its section. */
+      ...nightlyShape(),
+    })
+    .strict() as unknown as z.ZodType<HistoryEntry>;
+}
 
-export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export type HistoryEntry = {
+  v: typeof HISTORY_VERSION;
+  date: string;
+  commit: string | null;
+  model: string;
+  digest: string | null;
+  verdict: VerdictStatus;
+} & NightlyValues;
 export type Estimate = NonNullable<HistoryEntry['ece']>;
 
 /** The night of a line: its UTC calendar day ("2026-10-01"). */

@@ -25,7 +25,7 @@ export function parseHistory(text: string, file: string): HistoryEntry[] {
         'each line is a JSON object written by a nightly run; remove or repair the damaged line',
       ]);
     }
-    const parsed = historyEntrySchema.safeParse(json);
+    const parsed = historyEntrySchema().safeParse(json);
     if (!parsed.success) {
       throw new InputError(
         `${where}: not a model-gate history line`,

@@ -3,7 +3,7 @@
  * ECE and its 95% interval per night, the nights the drift rule looked at shaded, and a
  * dashed line where the model's digest changed ("model re-pulled").
  */
-import { NIGHTLY_COLUMNS } from '../checks/nightly.js';
+import { nightlyColumns } from '../checks/registry.js';
 import { codeSpan, escapeText, table } from '../render/markdown.js';
 import { BLUE, MUTED, ORANGE } from '../render/palette.js';
 import { type Chart, element, svgDocument, text } from '../render/svg.js';
@@ -28,15 +28,15 @@ export function renderHistorySection(section: HistorySection): string {
     }`,
     '',
     table(
-      ['night', 'commit', 'digest', ...NIGHTLY_COLUMNS.map((c) => c.header), 'verdict'],
+      ['night', 'commit', 'digest', ...nightlyColumns().map((c) => c.header), 'verdict'],
       section.nights.map((n) => [
         day(n.date),
         n.commit ? codeSpan(n.commit.slice(0, 7)) : '–',
         `${codeSpan(shortDigest(n.digest))}${n.rePulled ? ' model re-pulled' : ''}`,
-        ...NIGHTLY_COLUMNS.map((c) => c.cell(n)),
+        ...nightlyColumns().map((c) => c.cell(n)),
         escapeText(n.verdict),
       ]),
-      ['l', 'l', 'l', ...NIGHTLY_COLUMNS.map(() => 'r' as const), 'l'],
+      ['l', 'l', 'l', ...nightlyColumns().map(() => 'r' as const), 'l'],
     ),
   );
   return lines.join('\n');

@@ -3,6 +3,7 @@
  * the model, where it was re-pulled, and the drift rule. Pure: the nights come in, the
  * section and the rule's finding go out.
  */
+import { nightlyShape } from '../checks/registry.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { type DriftAnalysis, analyseDrift, DETECTION_POWER } from './drift.js';
 import { type HistoryEntry, oneLinePerNight } from './entry.js';
@@ -107,12 +108,10 @@ export function driftRule(d: DriftAnalysis): EvaluatedGateRule {
 
 function withoutTonight(prior: readonly HistoryEntry[], tonight: HistoryEntry): HistoryEntry[] {
   const last = prior.findLastIndex((e) => e.model === tonight.model);
+  const numbers = Object.keys(nightlyShape()) as (keyof HistoryEntry)[];
   const same = (a: HistoryEntry, b: HistoryEntry) =>
     a.digest === b.digest &&
-    a.ece?.value === b.ece?.value &&
-    a.brier === b.brier &&
-    a.personaAccuracy === b.personaAccuracy &&
-    a.churnAccuracy === b.churnAccuracy;
+    numbers.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
   const entry = prior[last];
   return entry && same(entry, tonight) ? prior.filter((_, i) => i !== last) : [...prior];
 }

@@ -1,6 +1,5 @@
 /** Tonight's line of the nightly history, taken from a single-model report. */
-import { EMPTY_NIGHTLY } from '../checks/nightly.js';
-import { allChecks, sectionOf } from '../checks/registry.js';
+import { nightlyOf } from '../checks/registry.js';
 import { HISTORY_VERSION, type HistoryEntry } from '../history/entry.js';
 import type { Report } from './types.js';
 
@@ -15,10 +14,7 @@ export function entryFromReport(report: Report, commit: string | null): HistoryE
     model: model.model,
     digest: model.digest,
     verdict: report.verdict.status,
-    ...EMPTY_NIGHTLY,
+    ...nightlyOf(report.checks),
   };
-  for (const check of allChecks()) {
-    Object.assign(entry, check.report.nightly(sectionOf(report.checks, check.name)));
-  }
   return entry;
 }

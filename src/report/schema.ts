@@ -8,8 +8,7 @@
  * typed by their owners. See docs/report-schema.md.
  */
 import { z } from 'zod';
-import { headlineSchema } from '../checks/headline.js';
-import { BUILT_IN_CHECK_NAMES, sectionSchemas } from '../checks/registry.js';
+import { BUILT_IN_CHECK_NAMES, headlineSchema, sectionSchemas } from '../checks/registry.js';
 import { SEVERITIES, VERDICT_STATUSES } from '../checks/types.js';
 import { type CheckName, type GateConfig, PROVIDER_KINDS } from '../config/schema.js';
 import type { HistorySection } from '../history/section.js';
@@ -142,7 +141,7 @@ export const reportSchema = z
       coverage: coverageSchema.optional(),
     }),
     checks: z.object(sectionSchemas()),
-    headline: headlineSchema,
+    headline: headlineSchema(),
     verdict: z.object({
       status: z.enum(VERDICT_STATUSES),
       reasons: z.array(findingSchema),

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTION_OUTPUTS, actionOutputs, setActionOutputs } from '../../src/github/outputs.js';
+import { actionOutputNames, actionOutputs, setActionOutputs } from '../../src/github/outputs.js';
 import { constructedReport } from '../report/fixtures.js';
 
 /** Reads the runner's GITHUB_OUTPUT file format: `name<<DELIMITER\nvalue\nDELIMITER`. */
@@ -101,7 +101,7 @@ describe('action outputs', () => {
       report.headline = { ...report.headline, eceCandidate: null, reversals: ['a,b', 'law'] };
       setActionOutputs(actionOutputs(report, { report: 'r.json', summary: 's.md' }, null));
       const written = parseOutputFile(await readFile(file, 'utf8'));
-      expect(Object.keys(written)).toEqual([...ACTION_OUTPUTS]);
+      expect(Object.keys(written)).toEqual(actionOutputNames());
       expect(written['ece-candidate']).toBe('');
       expect(written['artifact-url']).toBe('');
       expect(written.reversals).toBe('a b,law');

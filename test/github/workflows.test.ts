@@ -5,7 +5,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ACTION_OUTPUTS } from '../../src/github/outputs.js';
+import { checkOutputs } from '../../src/checks/registry.js';
+import { actionOutputNames } from '../../src/github/outputs.js';
 
 const DIR = new URL('../../docs/workflows/', import.meta.url);
 const ACTION = 'your-org/model-gate@v0';
@@ -37,8 +38,17 @@ describe('example workflows', () => {
     ]);
   });
 
-  it('the action publishes exactly the outputs publishing sets', () => {
-    expect(Object.keys(actionYml.outputs).sort()).toEqual([...ACTION_OUTPUTS].sort());
+  it('the action publishes exactly the outputs publishing sets, in the same order', () => {
+    expect(Object.keys(actionYml.outputs)).toEqual(actionOutputNames());
+  });
+
+  it("describes each check's outputs as the check declares them", () => {
+    const outputs = actionYml.outputs as Record<string, { description: string }>;
+    const declared = checkOutputs();
+    expect(declared.map((o) => o.name)).toContain('churn-rate');
+    for (const output of declared) {
+      expect(outputs[output.name]?.description, output.name).toBe(output.description);
+    }
   });
 
   for (const file of files) {
@@ -88,7 +98,7 @@ describe('example workflows', () => {
         const ids = new Set(gateSteps.map((s) => s.id).filter(Boolean));
         for (const match of text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
           if (!ids.has(match[1])) continue;
-          expect(ACTION_OUTPUTS).toContain(match[2]);
+          expect(actionOutputNames()).toContain(match[2]);
         }
       });
 

@@ -2,6 +2,7 @@
  * The churn check: which items an upgrade reliably improved or broke, in which domains, and
  * whether the net gain hides losses.
  */
+import { churnHeadline, churnNightly, churnOutputs } from './report/numbers.js';
 import { churnRecords } from './recordFormat.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
@@ -37,6 +38,9 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   unit: ['sample', 'samples'],
   sectionSchema: churnSectionSchema,
   records: churnRecords,
+  headline: churnHeadline,
+  outputs: churnOutputs,
+  nightly: churnNightly,
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(

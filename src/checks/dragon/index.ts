@@ -2,6 +2,7 @@
  * The dragon check: calibration of stated confidence in a partially observable maze
  * (protocol dragon-calibration/1, docs/dragon-protocol.md).
  */
+import { dragonHeadline, dragonNightly, dragonOutputs } from './report/numbers.js';
 import { dragonRecords } from './records.js';
 import { dragonSettingsSchema } from './settings.js';
 import { type Check, sectionSchema } from '../types.js';
@@ -25,6 +26,9 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   unit: ['game', 'games'],
   sectionSchema: sectionSchema<DragonSection>('dragon'),
   records: dragonRecords,
+  headline: dragonHeadline,
+  outputs: dragonOutputs,
+  nightly: dragonNightly,
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(

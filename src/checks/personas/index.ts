@@ -4,6 +4,7 @@
  * leave-one-out attribution of each answer to the nearest assistant centroid. Gate: an
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
+import { personasHeadline, personasNightly, personasOutputs } from './report/numbers.js';
 import { personasRecords } from './records.js';
 import { definitionsFile } from '../definitionsFile.js';
 import { BUILT_IN_CATALOGUE, personasSettingsSchema } from './settings.js';
@@ -28,6 +29,9 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   unit: ['answer', 'answers'],
   sectionSchema: sectionSchema<PersonasSection>('personas'),
   records: personasRecords,
+  headline: personasHeadline,
+  outputs: personasOutputs,
+  nightly: personasNightly,
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
     const found = definitionsFile(ctx, {

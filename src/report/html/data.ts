@@ -6,7 +6,7 @@
  */
 import { allChecks, sectionOf } from '../../checks/registry.js';
 import type { CheckPage } from '../../checks/types.js';
-import { NIGHTLY_COLUMNS } from '../../checks/nightly.js';
+import { nightlyColumns } from '../../checks/registry.js';
 import { historyChart } from '../../history/render.js';
 import { gpuChart, parseGpuCsv } from '../../operations/gpuChart.js';
 import type { Chart } from '../../render/svg.js';
@@ -103,12 +103,12 @@ function historyPart(report: Report): PageData['history'] {
   return {
     model: history.model,
     nights: {
-      columns: ['night', 'commit', 'digest', ...NIGHTLY_COLUMNS.map((c) => c.header), 'verdict'],
+      columns: ['night', 'commit', 'digest', ...nightlyColumns().map((c) => c.header), 'verdict'],
       rows: history.nights.map((n) => [
         n.date.slice(0, 10),
         n.commit ? n.commit.slice(0, 7) : '–',
         `${n.digest ? n.digest.slice(0, 12) : '–'}${n.rePulled ? ' (model re-pulled)' : ''}`,
-        ...NIGHTLY_COLUMNS.map((c) => c.cell(n)),
+        ...nightlyColumns().map((c) => c.cell(n)),
         n.verdict,
       ]),
     },

@@ -1,7 +1,6 @@
 /** The churn check's parts of the report, read from its section alone. */
 import { escapeText } from '../../../render/markdown.js';
 import { num, percent } from '../../../text/format.js';
-import { countOrNull, field, finiteOrNull, shareOrNull } from '../../../render/json.js';
 import type { CheckReport } from '../../types.js';
 import type { ReportHeadline } from '../../headline.js';
 import type { ChurnSection } from '../section.js';
@@ -9,26 +8,6 @@ import type { ChurnSettings } from '../settings.js';
 import { churnCharts } from './charts.js';
 import { churnGlanceChart } from './glance.js';
 import { renderChurnSection } from './markdown.js';
-
-/**
- * The gate's method (`section.method`: fisher-bh = method B, rci = method A, effect = the
- * logprobs estimator's items beyond min-effect) decides the counts.
- */
-function churnHeadline(section: unknown): Partial<ReportHeadline> {
-  const method = field(section, 'method');
-  const gateMethod =
-    method === 'fisher-bh' || method === 'rci' || method === 'effect'
-      ? field(section, 'comparison', method === 'fisher-bh' ? 'fisherBh' : method)
-      : undefined;
-  const reversals = field(section, 'comparison', 'reversals');
-  return {
-    churnRate: shareOrNull(field(gateMethod, 'churnRate')),
-    deteriorated: countOrNull(field(gateMethod, 'deteriorated')),
-    reversals: Array.isArray(reversals)
-      ? reversals.filter((r): r is string => typeof r === 'string')
-      : [],
-  };
-}
 
 function glanceRows(
   section: ChurnSection,
@@ -90,9 +69,5 @@ export const churnReport: CheckReport<ChurnSection> = {
   charts: churnCharts,
   glanceChart: churnGlanceChart,
   glance: (section, { headline, config }) => glanceRows(section, headline, config.churn.minEffect),
-  headline: churnHeadline,
   settings: (config) => settingsRows(config.churn),
-  nightly: (section) => ({
-    churnAccuracy: finiteOrNull(field(section, 'baseline', 'accuracy', 'mean')),
-  }),
 };
