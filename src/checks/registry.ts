@@ -22,6 +22,7 @@ import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js'
 import { personasCheck } from './personas/index.js';
 import type { NightlyColumn, NightlyFields, NightlyValues } from './nightly.js';
 import type { CheckStarter } from './starter.js';
+import type { CheckCommands } from './command.js';
 import type {
   Check,
   CheckContext,
@@ -61,6 +62,8 @@ export interface AnyCheck {
   headline: HeadlineFields | null;
   outputs: readonly CheckOutput[];
   nightly: NightlyFields | null;
+  commands: CheckCommands | null;
+  measures: string | null;
   report: {
     section(section: unknown): string;
     charts(section: unknown): Chart[];
@@ -101,6 +104,8 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     headline: check.headline ?? null,
     outputs: check.outputs ?? [],
     nightly: check.nightly ?? null,
+    commands: check.commands ?? null,
+    measures: check.measures ?? null,
     report: {
       section: (section) => report.section(section as S),
       charts: (section) => report.charts?.(section as S) ?? [],

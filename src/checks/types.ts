@@ -6,6 +6,7 @@ import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
 import type { NightlyFields } from './nightly.js';
 import type { CheckStarter } from './starter.js';
+import type { CheckCommands } from './command.js';
 
 export interface ModelPair {
   baseline: string;
@@ -184,6 +185,10 @@ export interface Check<Definitions, Section> {
   previousReport?: PreviousReportSetting;
   /** Its block of the config `model-gate init` writes, and the files the block points at. */
   starter?(): CheckStarter;
+  /** Commands it adds to the CLI (`model-gate <group> <command>`). */
+  commands?: CheckCommands;
+  /** What it measures, in a few words, for the CLI's help ("persona distinctiveness"). */
+  measures?: string;
   report: CheckReport<Section>;
 }
 

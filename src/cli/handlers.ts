@@ -1,10 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { importPromptfoo } from '../checks/churn/import/promptfoo.js';
-import { REFERENCE_PLAYERS, type ReferencePlayer, referenceModel } from '../checks/dragon/index.js';
-import { renderMaze } from '../checks/dragon/mazeCommand.js';
-import { DEFAULT_WALLS, MAX_WALLS } from '../checks/dragon/protocol.js';
-import { dragonCheck } from '../checks/dragon/index.js';
 import { checkNamed } from '../checks/registry.js';
 import {
   configFileRequired,
@@ -12,11 +8,9 @@ import {
   type LoadedConfig,
   loadConfig,
 } from '../config/load.js';
-import { parseShard } from '../config/overrides.js';
-import { parseSeedRange } from '../config/seedList.js';
+import { integerFlag, parseShard } from '../config/overrides.js';
 import { ExitCode, InputError } from '../errors.js';
 import { analyseLogs } from '../pipeline/analyse.js';
-import { checkContext } from '../pipeline/checks.js';
 import { DEMO_SCENARIOS, type DemoScenario, runDemo } from '../pipeline/demo.js';
 import { scenarioPath } from '../packageRoot.js';
 import { initProject } from '../pipeline/init.js';
@@ -28,7 +22,7 @@ import type { CheckName } from '../config/schema.js';
 import type { JobOutcome } from '../pipeline/types.js';
 import { onStopSignals } from '../signals.js';
 import { startSimulator } from '../simulator/server.js';
-import { integerFlag, type CommandHandlers } from './program.js';
+import type { CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
 import { toOverrides } from '../config/overrides.js';
 import { neutralise } from '../text/neutralise.js';
@@ -360,55 +354,6 @@ export const handlers: CommandHandlers = {
       });
     });
     await simulator.close();
-    return ExitCode.pass;
-  },
-
-  async dragonMaze(options, { stdout: out }) {
-    const seed = integerFlag(options.seed, '--seed');
-    const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), '--walls');
-    if (walls > MAX_WALLS)
-      throw new InputError(
-        `flag --walls: at most ${MAX_WALLS} interior walls keep an 8×8 maze connected, got ${walls}`,
-      );
-    out(renderMaze(seed, walls, options.json === true));
-    return ExitCode.pass;
-  },
-
-  async dragonPlay(options, { stdout: out }) {
-    const player = String(options.player);
-    if (!(REFERENCE_PLAYERS as readonly string[]).includes(player)) {
-      throw new InputError(
-        `flag --player: expected one of ${REFERENCE_PLAYERS.join(', ')}, got ${JSON.stringify(player)}`,
-      );
-    }
-    const seeds = parseSeedRange(String(options.seeds ?? '0-9'));
-    if (!seeds)
-      throw new InputError(
-        `flag --seeds: expected a range such as "0-9" or "0-4,7", got ${JSON.stringify(options.seeds)}`,
-      );
-    const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), '--walls');
-    const model = referenceModel(player as ReferencePlayer);
-    const loaded = loadConfig({
-      file: null,
-      env: {},
-      overrides: [
-        { path: ['models', 'baseline'], value: model, source: 'flag --player' },
-        { path: ['dragon', 'referencePlayers'], value: [player], source: 'flag --player' },
-        { path: ['checks'], value: ['dragon'], source: 'dragon play' },
-        { path: ['dragon', 'seeds'], value: seeds, source: 'flag --seeds' },
-        { path: ['dragon', 'walls'], value: walls, source: 'flag --walls' },
-      ],
-    });
-    const ctx = checkContext(loaded);
-    const definitions = await dragonCheck.load(ctx);
-    // The analysis plays the reference players itself; no model records are needed.
-    const section = dragonCheck.analyse([], definitions, ctx);
-    if (options.json === true) {
-      out(`${JSON.stringify(section, null, 2)}\n`);
-    } else {
-      const { renderDragonSection } = await import('../checks/dragon/report/markdown.js');
-      out(`${renderDragonSection(section)}\n`);
-    }
     return ExitCode.pass;
   },
 };

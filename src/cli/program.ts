@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import { DEFAULT_WALLS } from '../checks/dragon/protocol.js';
+import { allChecks } from '../checks/registry.js';
+import type { CheckCommands } from '../checks/command.js';
 import {
   ExitCode,
   formatGateError,
@@ -28,8 +29,6 @@ export interface CommandHandlers {
   demo: CommandHandler;
   simulate: CommandHandler;
   view: CommandHandler;
-  dragonMaze: CommandHandler;
-  dragonPlay: CommandHandler;
   importPromptfoo: CommandHandler;
 }
 
@@ -70,9 +69,7 @@ export function buildProgram(
   setExit: (code: number) => void,
 ): Command {
   const program = new Command('model-gate')
-    .description(
-      'Decide whether a local language model can be upgraded: item-level reliable change (churn), calibration of stated confidence in a maze game (dragon), persona distinctiveness (personas).',
-    )
+    .description(`Decide whether a local language model can be upgraded: ${checksMeasured()}.`)
     .version(TOOL_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
@@ -97,7 +94,8 @@ export function buildProgram(
     };
   addRunCommands(program, handlers, wrap);
   addReportCommands(program, handlers, wrap);
-  addDragonCommands(program, handlers, wrap);
+  for (const check of allChecks())
+    if (check.commands) addCheckCommands(program, check.commands, wrap);
   addImportCommands(program, handlers, wrap);
   return program;
 }
@@ -247,25 +245,24 @@ function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     .action(wrap(handlers.simulate));
 }
 
-function addDragonCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
-  const dragon = program.command('dragon').description('The maze game behind the dragon check');
-  dragon
-    .command('maze')
-    .description(
-      'Print the maze of a seed (protocol dragon-calibration/1): drawing, camp, treasure, walls',
-    )
-    .requiredOption('--seed <n>', 'maze seed (integer ≥ 0)')
-    .option('--walls <n>', 'interior walls', String(DEFAULT_WALLS))
-    .option('--json', 'print JSON (camp, treasure, walls as cell+side pairs, wall count)')
-    .action(wrap(handlers.dragonMaze));
-  dragon
-    .command('play')
-    .description('Play a reference player (no model) over seeds and print its calibration')
-    .requiredOption('--player <name>', 'random | overconfident | careful')
-    .option('--seeds <list>', 'seeds, e.g. 0-9 or 0-4,7', '0-9')
-    .option('--walls <n>', 'interior walls', String(DEFAULT_WALLS))
-    .option('--json', 'print JSON')
-    .action(wrap(handlers.dragonPlay));
+/** What the registered checks measure, each with its name: the program's description. */
+function checksMeasured(): string {
+  return allChecks()
+    .map((check) => (check.measures ? `${check.measures} (${check.name})` : check.name))
+    .join(', ');
+}
+
+/** A check's own commands (`Check.commands`), under its group. */
+function addCheckCommands(program: Command, group: CheckCommands, wrap: Wrap): void {
+  const parent = program.command(group.name).description(group.description);
+  for (const own of group.commands) {
+    const command = parent.command(own.name).description(own.description);
+    for (const option of own.options) {
+      if (option.required) command.requiredOption(option.flags, option.description, option.default);
+      else command.option(option.flags, option.description, option.default);
+    }
+    command.action(wrap((options, io) => own.run(options, io.stdout)));
+  }
 }
 
 function addImportCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
@@ -351,15 +348,4 @@ function keepingOwnColours(text: string): string {
 
 function allCommands(command: Command): Command[] {
   return command.commands.flatMap((c) => [c, ...allCommands(c)]);
-}
-
-/** Integer flag parsing with a message naming the flag. */
-export function integerFlag(value: unknown, flag: string, min = 0): number {
-  const text = String(value ?? '').trim();
-  if (!/^\d+$/.test(text) || Number(text) < min) {
-    throw new InputError(
-      `flag ${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`,
-    );
-  }
-  return Number(text);
 }

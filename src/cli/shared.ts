@@ -3,6 +3,7 @@ import { kebabToCamel } from '../config/keys.js';
 import { onStopSignals } from '../signals.js';
 import { configFileRequired, loadConfig, type LoadedConfig } from '../config/load.js';
 import { OVERRIDABLE, type OverridableName, toOverrides } from '../config/overrides.js';
+import { checkNames } from '../config/schema.js';
 
 /** Flags shared by `run` and `analyze` that override model-gate.yml. */
 export const OVERRIDE_FLAGS: Record<OverridableName, { flag: string; help: string }> = {
@@ -11,7 +12,13 @@ export const OVERRIDE_FLAGS: Record<OverridableName, { flag: string; help: strin
     flag: '--candidate <tag>',
     help: 'candidate model tag (models.candidate); omit for a single-model nightly run',
   },
-  checks: { flag: '--checks <list>', help: 'comma-separated subset of churn,dragon,personas' },
+  checks: {
+    flag: '--checks <list>',
+    // The registered checks, read when the help is built (the registry is loaded by then).
+    get help() {
+      return `comma-separated subset of ${checkNames().join(',')}`;
+    },
+  },
   provider: { flag: '--provider <kind>', help: 'ollama | openai | embedded (provider.kind)' },
   'ollama-host': {
     flag: '--ollama-host <url>',

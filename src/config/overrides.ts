@@ -76,3 +76,14 @@ export function parseShard(raw: string | undefined, source: string): Shard | nul
   }
   return { index, count };
 }
+
+/** Integer flag parsing with a message naming the flag. */
+export function integerFlag(value: unknown, flag: string, min = 0): number {
+  const text = String(value ?? '').trim();
+  if (!/^\d+$/.test(text) || Number(text) < min) {
+    throw new InputError(
+      `flag ${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return Number(text);
+}

@@ -28,12 +28,12 @@ import {
   readSampleLogs,
   type SampleRecord,
 } from '../sampleLog/index.js';
+import { checkContext } from '../checks/context.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 import { selectShard, shardLabel } from '../runner/shard.js';
 import type { Shard } from '../config/overrides.js';
 import {
   analyseChecks,
-  checkContext,
   checkPages,
   type LoadedCheck,
   loadChecks,

@@ -8,7 +8,6 @@ import type {
   RuleOutcome,
   Severity,
 } from '../checks/types.js';
-import type { LoadedConfig } from '../config/load.js';
 import { countedSubset, type SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
@@ -18,16 +17,6 @@ import { errorMessage } from '../text/format.js';
 export interface LoadedCheck {
   check: AnyCheck;
   definitions: unknown;
-}
-
-export function checkContext(loaded: LoadedConfig): CheckContext {
-  const { config } = loaded;
-  return {
-    config,
-    baseDir: loaded.baseDir,
-    configFile: loaded.file,
-    models: { baseline: config.models.baseline, candidate: config.models.candidate ?? null },
-  };
 }
 
 /** The models in run order: baseline first (model-major), the candidate when there is one. */

@@ -12,7 +12,8 @@ import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
 import { estimatedCalls } from '../runner/cost.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
-import { checkContext, type LoadedCheck, loadChecks, planChecks, planGrowth } from './checks.js';
+import { checkContext } from '../checks/context.js';
+import { type LoadedCheck, loadChecks, planChecks, planGrowth } from './checks.js';
 
 export interface PreparedJob {
   ctx: CheckContext;

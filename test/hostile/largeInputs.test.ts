@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { checkContext, loadChecks, planChecks } from '../../src/pipeline/checks.js';
+import { checkContext } from '../../src/checks/context.js';
+import { loadChecks, planChecks } from '../../src/pipeline/checks.js';
 import { codeSpan } from '../../src/render/markdown.js';
 import { WORSE } from '../../src/render/palette.js';
 import { xyChart } from '../../src/render/mermaid.js';

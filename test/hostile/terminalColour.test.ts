@@ -13,7 +13,7 @@ const HOSTILE = '\x1b[2J\x1b[8mhidden\x1b]0;title\x07\u202E';
 
 const printing: CommandHandlers = {
   ...handlers,
-  async dragonMaze(_options, io) {
+  async validate(_options, io) {
     io.stdout(`verdict: ${ansi('FAIL', 'fail')} ${HOSTILE}\n`);
     return ExitCode.pass;
   },
@@ -21,7 +21,7 @@ const printing: CommandHandlers = {
 
 async function output(colour: boolean): Promise<string> {
   let text = '';
-  await runCli(['dragon', 'maze', '--seed', '1'], printing, {
+  await runCli(['validate'], printing, {
     stdout: (t) => {
       text += t;
     },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
-import { checkContext, loadChecks, planChecks } from '../../src/pipeline/checks.js';
+import { checkContext } from '../../src/checks/context.js';
+import { loadChecks, planChecks } from '../../src/pipeline/checks.js';
 import { estimatedCalls } from '../../src/runner/cost.js';
 import { selectShard, shardAssignment } from '../../src/runner/shard.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';

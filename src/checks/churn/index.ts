@@ -35,6 +35,7 @@ const STARTER_ITEMS = 'items/items.yml';
 export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   name: 'churn',
   settingsSchema: churnSettingsSchema,
+  measures: 'item-level reliable change',
   unit: ['sample', 'samples'],
   sectionSchema: churnSectionSchema,
   records: churnRecords,

@@ -4,6 +4,7 @@
  */
 import { dragonHeadline, dragonNightly, dragonOutputs } from './report/numbers.js';
 import { dragonRecords } from './records.js';
+import { dragonCommands } from './commands.js';
 import { dragonSettingsSchema } from './settings.js';
 import { type Check, sectionSchema } from '../types.js';
 import { analyseDragon } from './analyse.js';
@@ -23,6 +24,7 @@ const PREVIOUS_REPORT_KEY = 'dragon.gate.previous-report';
 export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   name: 'dragon',
   settingsSchema: dragonSettingsSchema,
+  measures: 'calibration of stated confidence in a maze game',
   unit: ['game', 'games'],
   sectionSchema: sectionSchema<DragonSection>('dragon'),
   records: dragonRecords,
@@ -66,6 +68,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
     }),
   },
   starter: () => ({ settings: { seeds: '0-9' }, files: [] }),
+  commands: dragonCommands,
   report: dragonReport,
 };
 

@@ -26,6 +26,7 @@ const STARTER_CATALOGUE = 'personas/catalogue.yml';
 export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   name: 'personas',
   settingsSchema: personasSettingsSchema,
+  measures: 'persona distinctiveness',
   unit: ['answer', 'answers'],
   sectionSchema: sectionSchema<PersonasSection>('personas'),
   records: personasRecords,

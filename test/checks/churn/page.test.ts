@@ -21,7 +21,7 @@ import {
   systemTable,
   textCaps,
 } from '../../../src/checks/churn/report/pageAsk.js';
-import { checkContext } from '../../../src/pipeline/checks.js';
+import { checkContext } from '../../../src/checks/context.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { record } from './simulate.js';
 

@@ -9,7 +9,7 @@ import { dragonCheck } from '../../../src/checks/dragon/index.js';
 import { dragonPage } from '../../../src/checks/dragon/report/page.js';
 import type { DragonPageGame } from '../../../src/checks/dragon/report/pageTypes.js';
 import { loadConfig } from '../../../src/config/load.js';
-import { checkContext } from '../../../src/pipeline/checks.js';
+import { checkContext } from '../../../src/checks/context.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import { simulatedGames } from './simulated.js';
 
