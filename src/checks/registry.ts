@@ -117,6 +117,14 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
 }
 
 /**
+ * The settings blocks every config has: a built-in check's. A check added at run time declares
+ * its block optional (a config without the check has none).
+ */
+type BuiltInBlocks = {
+  [K in keyof CheckSettingsBlocks as undefined extends CheckSettingsBlocks[K] ? never : K]: unknown;
+};
+
+/**
  * One line per built-in check, in report order. Typed against the settings blocks the checks
  * declare (config/schema.ts `CheckSettingsBlocks`), so a check with settings is not missed.
  */
@@ -124,7 +132,7 @@ const BUILT_IN = {
   churn: churnCheck,
   dragon: dragonCheck,
   personas: personasCheck,
-} as const satisfies Record<keyof CheckSettingsBlocks, { name: CheckName }>;
+} as const satisfies Record<keyof BuiltInBlocks, { name: CheckName }>;
 
 type BuiltInName = keyof typeof BUILT_IN;
 

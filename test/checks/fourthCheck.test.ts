@@ -1,26 +1,39 @@
 /**
- * A fourth check added from this file alone: its settings, plan, analysis, gate, rule and
- * renderer live here, and one `registerCheck` call makes it part of the run. A job against
- * the built-in simulator then plans its work, keeps its records in the sample log, shows its
- * section in summary.md and report.json, its rule among the gate rules, and its verdict.
+ * A fourth check added from this file alone: its settings, record schema, plan, analysis, gate,
+ * rule, renderer, headline value, action output, nightly field and command live here, and one
+ * `registerCheck` call makes it part of the run, without a cast. A job against the built-in
+ * simulator then plans its work, keeps its records in the sample log, shows its section in
+ * summary.md and report.json, its rule among the gate rules, its verdict, its output and its
+ * column of the nightly history; the CLI runs its command.
  *
  * The toy check asks each model a few questions and measures how long the answers are. The
  * simulator answers a prompt it has no script for with "Simulated answer from <model>.", so
  * the mean length is known: 35 characters for demo-base:1b and demo-cand:1b.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerCheck } from '../../src/checks/registry.js';
-import type { Check, GateFinding } from '../../src/checks/types.js';
+import { type Check, type GateFinding, sectionSchema } from '../../src/checks/types.js';
+import { handlers } from '../../src/cli/handlers.js';
+import { runCli } from '../../src/cli/program.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { GateConfig } from '../../src/config/schema.js';
-import { ExitCode, type InputError } from '../../src/errors.js';
+import { ExitCode, InputError } from '../../src/errors.js';
+import { actionOutputs } from '../../src/github/outputs.js';
 import { runJob } from '../../src/pipeline/run.js';
-import { recordedOptions, SAMPLE_LOG_VERSION } from '../../src/sampleLog/index.js';
+import { field } from '../../src/render/json.js';
+import {
+  callRecordFields,
+  parseSampleLog,
+  recordedOptions,
+  type SampleRecord,
+  SAMPLE_LOG_VERSION,
+} from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
 const toySettingsSchema = z
@@ -33,6 +46,33 @@ const toySettingsSchema = z
   })
   .strict();
 type ToySettings = z.infer<typeof toySettingsSchema>;
+
+/** Its record: the shared call fields and the answer's text. */
+const toyCallSchema = z.object({ ...callRecordFields, check: z.literal('toy'), text: z.string() });
+type ToyCallRecord = z.infer<typeof toyCallSchema>;
+
+// Its types join the config's, the sample log's, the headline's and the history's. Optional:
+// the other tests' configs, reports and nights are built without it.
+declare module '../../src/config/schema.js' {
+  interface CheckSettingsBlocks {
+    toy?: ToySettings;
+  }
+}
+declare module '../../src/sampleLog/schema.js' {
+  interface CheckRecords {
+    toy: ToyCallRecord;
+  }
+}
+declare module '../../src/checks/headline.js' {
+  interface ReportHeadline {
+    toyMeanLength?: number | null;
+  }
+}
+declare module '../../src/checks/nightly.js' {
+  interface NightlyValues {
+    toyMeanLength?: number | null;
+  }
+}
 
 const TOY = 'toy';
 
@@ -47,7 +87,20 @@ interface ToySection {
 }
 
 function settingsOf(config: GateConfig): ToySettings {
-  return (config as unknown as { toy: ToySettings }).toy;
+  if (!config.toy) throw new Error('the config has no toy block');
+  return config.toy;
+}
+
+const isToyAnswer =
+  (model: string) =>
+  (r: SampleRecord): r is ToyCallRecord =>
+    r.check === 'toy' && r.kind === 'call' && r.model === model && r.status === 'ok';
+
+/** The first model's mean length, read from a section as written (defensively). */
+function meanLengthOf(section: unknown): number | null {
+  const series = field(section, 'series');
+  const mean = Array.isArray(series) ? field(series[0], 'meanLength') : null;
+  return typeof mean === 'number' ? mean : null;
 }
 
 const options = { temperature: 0, seed: 1, numCtx: 2048, numPredict: 64, think: false };
@@ -56,7 +109,41 @@ const toyCheck: Check<string[], ToySection> = {
   name: TOY,
   settingsSchema: toySettingsSchema,
   unit: ['answer', 'answers'],
-  sectionSchema: z.looseObject({ check: z.literal('toy') }) as unknown as z.ZodType<ToySection>,
+  sectionSchema: sectionSchema<ToySection>('toy'),
+  records: { kinds: { call: toyCallSchema }, okAnswer: z.object({ text: z.string().min(1) }) },
+  headline: {
+    schema: { toyMeanLength: z.number().nullable() },
+    empty: { toyMeanLength: null },
+    read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
+  },
+  outputs: [
+    {
+      name: 'toy-length',
+      description: 'Mean answer length of the baseline',
+      value: (headline) => headline.toyMeanLength ?? null,
+    },
+  ],
+  nightly: {
+    schema: { toyMeanLength: z.number().nullable() },
+    empty: { toyMeanLength: null },
+    columns: [{ header: 'toy length', cell: (v) => String(v.toyMeanLength ?? '–') }],
+    read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
+  },
+  commands: {
+    name: 'toy',
+    description: "The toy check's own commands",
+    commands: [
+      {
+        name: 'length',
+        description: 'Print the length of a text, as the check measures an answer',
+        options: [{ flags: '--text <text>', description: 'the text', required: true }],
+        async run(options, out) {
+          out(`${String(options.text).length}\n`);
+          return ExitCode.pass;
+        },
+      },
+    ],
+  },
   load: async (ctx) => settingsOf(ctx.config).questions,
   limit: (questions, n) => questions.slice(0, n),
   plan: (questions, _ctx, model) =>
@@ -88,7 +175,7 @@ const toyCheck: Check<string[], ToySection> = {
             latency_ms: outcome.latencyMs,
             attempts: outcome.attempts,
             text: outcome.response?.content ?? '',
-          } as never);
+          });
         },
       };
     }),
@@ -97,9 +184,7 @@ const toyCheck: Check<string[], ToySection> = {
     series: [ctx.models.baseline, ctx.models.candidate]
       .filter((m): m is string => m !== null)
       .map((model) => {
-        const texts = records
-          .filter((r) => r.model === model && r.kind === 'call' && r.status === 'ok')
-          .map((r) => (r as { text?: string }).text ?? '');
+        const texts = records.filter(isToyAnswer(model)).map((r) => r.text);
         const total = texts.reduce((sum, t) => sum + t.length, 0);
         return {
           model,
@@ -150,7 +235,7 @@ registerCheck(toyCheck);
 
 let simulator: RunningSimulator;
 let root: string;
-const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 beforeAll(async () => {
   simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
@@ -201,6 +286,20 @@ describe('a fourth check registered from one file', () => {
     expect(summary).toMatch(/\| toy mean answer length \| +35 \|/);
     expect(summary).toMatch(/\| toy questions +\| 3 +\|/);
     expect(summary).toMatch(/\| ✅ pass \| toy +\| `min-length` \|/);
+    // Its headline value and its action output.
+    expect(json.headline.toyMeanLength).toBe(35);
+    const files = { report: 'report.json', summary: 'summary.md' };
+    expect(actionOutputs(outcome.report, files, null)).toMatchObject({
+      verdict: 'pass',
+      'toy-length': '35',
+      'churn-rate': '',
+    });
+    // Its records, as the run wrote them, read back through its schema.
+    const log = readFileSync(path.join(root, 'pass', 'samples.jsonl'), 'utf8');
+    const texts = parseSampleLog(log, 'samples.jsonl')
+      .records.filter(isToyAnswer('demo-base:1b'))
+      .map((r) => r.text);
+    expect(texts).toEqual(Array(3).fill('Simulated answer from demo-base:1b.'));
   });
 
   it('fails the gate when its rule fails', async () => {
@@ -213,6 +312,83 @@ describe('a fourth check registered from one file', () => {
     expect(outcome.exitCode).toBe(ExitCode.regression);
     expect(summary).toContain('model-gate verdict: fail');
     expect(summary).toMatch(/\| ❌ fail \| toy +\| `min-length` \|/);
+  });
+
+  it('reads its records through its own schema, naming the line of a bad one', () => {
+    const line = (fields: Record<string, unknown>) =>
+      JSON.stringify({
+        v: 1,
+        kind: 'call',
+        check: 'toy',
+        model: 'm',
+        digest: null,
+        key: 'q0',
+        sample: 0,
+        options: recordedOptions(options),
+        prompt_sha256: 'x',
+        status: 'ok',
+        latency_ms: 1,
+        attempts: 1,
+        text: 'an answer',
+        ...fields,
+      });
+    expect(parseSampleLog(`${line({})}\n`, 'a.jsonl').records).toHaveLength(1);
+    const problem = (fields: Record<string, unknown>) => {
+      try {
+        parseSampleLog(`${line({})}\n${line(fields)}\n`, 'a.jsonl');
+        return null;
+      } catch (error) {
+        return error instanceof InputError ? error.message : String(error);
+      }
+    };
+    expect(problem({ text: 5 })).toMatch(/^a\.jsonl:2: field "text": /);
+    expect(problem({ text: '' })).toMatch(
+      /^a\.jsonl:2: a toy record with status "ok" must carry its answer: field "text"/,
+    );
+    expect(problem({ kind: 'game' })).toBe('a.jsonl:2: field "kind": a toy record is never "game"');
+  });
+
+  it('adds its number to a night of the history, and its column to the history table', async () => {
+    const dir = path.join(root, 'nightly');
+    const config = path.join(root, 'nightly.yml');
+    writeFileSync(
+      config,
+      [
+        'models:',
+        '  baseline: demo-base:1b',
+        'checks: [toy]',
+        'toy:',
+        '  questions: [One?, Two?]',
+        'output:',
+        `  dir: ${JSON.stringify(dir)}`,
+        `  history: ${JSON.stringify(path.join(dir, 'history.jsonl'))}`,
+        '',
+      ].join('\n'),
+    );
+    const loaded = loadConfig({
+      file: config,
+      env: {},
+      overrides: [{ path: ['provider', 'host'], value: simulator.url, source: 'test' }],
+    });
+    await runJob({ loaded, progress: quiet });
+    const night = JSON.parse(readFileSync(path.join(dir, 'history.jsonl'), 'utf8'));
+    expect(night).toMatchObject({ model: 'demo-base:1b', toyMeanLength: 35 });
+    expect(night.ece).toBeNull();
+    const summary = readFileSync(path.join(dir, 'summary.md'), 'utf8');
+    expect(summary).toMatch(/\| night +\| commit +\| digest +\|.*\| toy length \| verdict \|/);
+    // warn when an earlier run left the other model loaded on the shared simulator
+    expect(summary).toMatch(/\| +35 \| (pass|warn) +\|/);
+  });
+
+  it('adds its command to the CLI', async () => {
+    let stdout = '';
+    const io = { stdout: (t: string) => (stdout += t), stderr: () => {}, colour: false };
+    expect(await runCli(['toy', 'length', '--text', 'abcd'], handlers, io)).toBe(ExitCode.pass);
+    expect(stdout).toBe('4\n');
+    stdout = '';
+    await runCli(['--help'], handlers, io);
+    expect(stdout).toMatch(/^ {2}toy +The toy check's own commands$/m);
+    expect(stdout).toContain('persona distinctiveness (personas), toy.');
   });
 
   it('refuses a check name nothing registered, naming the registered ones', () => {

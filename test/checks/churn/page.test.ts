@@ -22,6 +22,7 @@ import {
   textCaps,
 } from '../../../src/checks/churn/report/pageAsk.js';
 import { checkContext } from '../../../src/checks/context.js';
+import '../../../src/checks/registry.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { record } from './simulate.js';
 

@@ -10,6 +10,7 @@ import { dragonPage } from '../../../src/checks/dragon/report/page.js';
 import type { DragonPageGame } from '../../../src/checks/dragon/report/pageTypes.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { checkContext } from '../../../src/checks/context.js';
+import '../../../src/checks/registry.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import { simulatedGames } from './simulated.js';
 
