@@ -197,7 +197,3 @@ function frame(section: HistorySection, title: string): string[] {
     ),
   ];
 }
-
-export function rePulledNights(nights: readonly HistoryNight[]): string[] {
-  return nights.filter((n) => n.rePulled).map((n) => day(n.date));
-}

@@ -7,6 +7,7 @@
  * timeout and ignores OLLAMA_HOST: the host is explicit and each request gets its own client
  * whose `fetch` carries that request's deadline.
  */
+import { withTag } from './modelTag.js';
 import type { Agent } from 'node:http';
 import { Ollama } from 'ollama';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
@@ -258,11 +259,6 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
     return new ProviderFailure('connection-reset', `reply interrupted: ${error.message}`);
   }
   return new ProviderFailure('server-error', describeError(error));
-}
-
-/** Ollama names an untagged model "x:latest". */
-export function withTag(model: string): string {
-  return model.includes(':') ? model : `${model}:latest`;
 }
 
 function isSimulated(version: string | null): boolean {

@@ -31,3 +31,8 @@ export function shareOrNull(value: unknown): number | null {
 export function countOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 }
+
+/** A JSON object or YAML mapping: neither null nor a list. */
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -5,6 +5,7 @@
  */
 import { InfrastructureError } from '../errors.js';
 import type { ChatRequest, ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
+import { withTag } from '../providers/modelTag.js';
 import { ProviderFailure } from '../providers/types.js';
 import { errorMessage } from '../text/format.js';
 
@@ -211,8 +212,4 @@ export async function modelChanged(
 export function asFailure(error: unknown): ProviderFailure {
   if (error instanceof ProviderFailure) return error;
   return new ProviderFailure('server-error', errorMessage(error));
-}
-
-function withTag(model: string): string {
-  return model.includes(':') ? model : `${model}:latest`;
 }

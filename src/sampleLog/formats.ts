@@ -5,6 +5,7 @@
  * format of the record's check. Nothing here names a check.
  */
 import { z } from 'zod';
+import { isMapping } from '../render/json.js';
 import {
   callRecordFields,
   type LogLine,
@@ -85,10 +86,6 @@ function describeIssue(error: z.ZodError, prefix = ''): string {
   return field ? `field "${field}": ${issue.message}` : issue.message;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Every kind of record a log may hold, as a message lists them ("call", "game" or "run"). */
 function knownKinds(): string {
   const kinds = [...new Set([...formats.values()].flatMap((f) => Object.keys(f.kinds))), 'run'];
@@ -111,7 +108,7 @@ export function readRecord(value: unknown): { record: LogLine } | { problem: str
   if (formats.size === 0) {
     throw new Error('no check is registered: import src/checks/registry.ts before reading a log');
   }
-  if (!isObject(value)) return { problem: 'expected a JSON object' };
+  if (!isMapping(value)) return { problem: 'expected a JSON object' };
   if (value.v !== SAMPLE_LOG_VERSION) {
     return {
       problem: `sample log schema version ${JSON.stringify(value.v)}, this version of model-gate reads version ${SAMPLE_LOG_VERSION}`,

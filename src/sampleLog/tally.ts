@@ -18,9 +18,3 @@ export function countStatus(counts: StatusCounts, status: SampleStatus): void {
   counts.total++;
   counts[status]++;
 }
-
-export function tallyStatuses(records: Iterable<{ status: SampleStatus }>): StatusCounts {
-  const counts = emptyStatusCounts();
-  for (const record of records) countStatus(counts, record.status);
-  return counts;
-}

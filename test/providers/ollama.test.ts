@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OllamaProvider, withTag } from '../../src/providers/ollama.js';
+import { withTag } from '../../src/providers/modelTag.js';
+import { OllamaProvider } from '../../src/providers/ollama.js';
 import { ProviderFailure } from '../../src/providers/types.js';
 import { digestFromName } from '../../src/simulator/scenario.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';

@@ -19,7 +19,6 @@ import {
   cellAt,
   cellIndex,
   DIRECTIONS,
-  type Direction,
   edgeId,
   manhattan,
   neighbour,
@@ -65,12 +64,6 @@ export function generateMaze(seed: number, wallCount: number): Maze {
 /** A maze from given parts (tests, constructed positions). */
 export function mazeFrom(camp: Cell, treasure: Cell, walls: Iterable<number> = []): Maze {
   return { seed: -1, camp, treasure, walls: new Set(walls) };
-}
-
-/** True when a step from `cell` in `direction` stays on the board and meets no wall. */
-export function isOpen(maze: Maze, cell: Cell, direction: Direction): boolean {
-  const id = edgeId(cell, direction);
-  return id !== null && !maze.walls.has(id);
 }
 
 /** Per cell, its neighbours and the edges to them (built once; the search runs thousands of times). */

@@ -15,6 +15,7 @@
  * order, all of them), `enum` and `const` of strings/numbers/booleans, `string` (with
  * `maxLength`, default 200), `number` and `integer` (with `minimum`/`maximum`), `boolean`.
  */
+import { finiteOrNull } from '../../render/json.js';
 import type { JsonSchema } from '../types.js';
 
 export class UnsupportedSchemaError extends Error {
@@ -56,10 +57,6 @@ export function gbnfLiteral(text: string): string {
     else out += ch;
   }
   return `${out}"`;
-}
-
-function finiteOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
 function digitsOf(bound: number | null): number {

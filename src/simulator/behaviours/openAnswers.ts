@@ -7,6 +7,7 @@
  * label). Every answer is checked against the item's own grader (but a repository module's,
  * which the simulator never runs), so "correct" here is what the grader says.
  */
+import { isMapping } from '../../render/json.js';
 import type { OpenItem } from '../../checks/churn/openItems.js';
 import type { GraderSpec, JsonSpec, LeafSpec } from '../../checks/churn/graders/types.js';
 import { createRng, type Rng, seedFromText } from '../../stats/prng.js';
@@ -178,10 +179,6 @@ export function malformedAnswer(spec: GraderSpec): string {
     default:
       return 'Sorry, I cannot help with that.';
   }
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A value of a JSON Schema's shape: the simplest one its keywords allow. */

@@ -4,6 +4,7 @@
  * give its own `expected`, which wins over the item's. `all` combines graders: every one must
  * accept the answer. Problems are collected in words (the caller adds file, line and item).
  */
+import { isMapping } from '../../../render/json.js';
 import { createHash } from 'node:crypto';
 import { buildContains, CONTAINS_OPTIONS, describeContains, gradeContains } from './contains.js';
 import { buildExact, describeExact, EXACT_OPTIONS, gradeExact } from './exact.js';
@@ -39,10 +40,6 @@ export interface GraderSite extends ModuleSite {
 }
 
 const ALL_OPTIONS = ['of', 'expected'];
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The grader an item describes, or null with the reasons pushed on `problems`. */
 export function buildGrader(

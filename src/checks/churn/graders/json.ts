@@ -4,6 +4,7 @@
  * must validate against that JSON Schema (draft-07, or 2020-12 when its `$schema` says so);
  * with `expected` (a mapping) every field given there must be present with an equal value.
  */
+import { isMapping } from '../../../render/json.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { GraderOptions } from './options.js';
@@ -41,10 +42,6 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
 }
 
 const validators = new WeakMap<JsonSpec, ValidateFunction>();
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function buildJson(options: GraderOptions, expected: unknown): JsonSpec | null {
   const search = options.boolean('search', false);

@@ -5,6 +5,7 @@
  * was left out: model-graded ones need a judge model, code ones run promptfoo's own code, and
  * negated or transformed ones change what is tested.
  */
+import { isMapping } from '../../../render/json.js';
 import { renderTemplate } from './template.js';
 
 export type Conversion = { grader: Record<string, unknown>; note?: string } | { skipped: string };
@@ -26,10 +27,6 @@ const MODEL_GRADED = new Set([
   'pi',
   'search-rubric',
 ]);
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Why an assertion type has no deterministic grader here. */
 function unconvertible(type: string): string {

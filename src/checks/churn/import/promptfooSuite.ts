@@ -4,6 +4,7 @@
  * (inline, or a `file://` YAML, JSON or CSV file), with `defaultTest` merged into each test.
  * What cannot be read faithfully is said per prompt or test, never guessed.
  */
+import { isMapping } from '../../../render/json.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeUserText } from '../../../config/textFile.js';
@@ -37,10 +38,6 @@ export interface Suite {
   prompts: SuitePrompt[];
   tests: SuiteTest[];
   dir: string;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function readText(dir: string, reference: string): string {
