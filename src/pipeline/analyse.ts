@@ -7,7 +7,8 @@ import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 import { allChecks } from '../checks/registry.js';
 import type { CheckContext, CheckPage, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
-import { entryFromReport } from '../report/historyEntry.js';
+import { nightEntry } from '../report/historyEntry.js';
+import { decideVerdict } from '../report/verdict.js';
 import { readHistory, recordNight } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
 import { operationsFindings } from '../operations/findings.js';
@@ -249,28 +250,19 @@ async function reportWithHistory(
   const { run, sections, findings, rules } = analysed;
   const { loaded } = options;
   const createdAt = (options.now ?? (() => new Date()))();
-  const draft = buildReport({ run, sections, findings, rules, createdAt });
-  const nightly = await withHistory(draft, loaded, options);
-  const built = nightly
-    ? buildReport({
-        run,
-        sections,
-        findings: [...findings, ...nightly.findings],
-        rules: [...rules, ...nightly.rules],
-        createdAt,
-        history: nightly.section,
-      })
-    : draft;
-  if (nightly) {
-    // Tonight's line carries the final verdict, the drift rule included.
-    const tonight = { ...nightly.tonight, verdict: built.verdict.status };
-    const last = built.history?.nights.at(-1);
-    if (last) last.verdict = tonight.verdict;
-    nightly.tonight = tonight;
-  }
+  const nightly = await withHistory(analysed, createdAt, loaded, options);
   // Before anything renders it: a secret an error body echoed is gone from every file and
   // comment made from the report, before markdown escaping could hide it from a search.
-  const report = scrubData(built);
+  const report = scrubData(
+    buildReport({
+      run,
+      sections,
+      findings: [...findings, ...(nightly?.findings ?? [])],
+      rules: [...rules, ...(nightly?.rules ?? [])],
+      createdAt,
+      ...(nightly ? { history: nightly.section } : {}),
+    }),
+  );
   const outDir = options.outDir ?? loaded.config.output.dir;
   const gpuCsv = await readGpuCsv(outDir, options.operations?.gpu.file ?? null);
   const written = await writeReport(report, outDir, { parts: analysed.pages, gpuCsv });
@@ -318,7 +310,8 @@ function jobOutcome(
 
 /** Reads output.history and evaluates tonight against it (single-model runs only). */
 async function withHistory(
-  draft: Report,
+  analysed: Analysed,
+  createdAt: Date,
   loaded: LoadedConfig,
   options: AnalyseLogsOptions,
 ): Promise<{
@@ -330,18 +323,32 @@ async function withHistory(
 } | null> {
   const configured = loaded.config.output.history;
   if (!configured || loaded.config.models.candidate) return null;
-  const tonight = entryFromReport(draft, options.commit ?? process.env.GITHUB_SHA ?? null);
+  const { run, sections, findings } = analysed;
+  const commit = options.commit ?? process.env.GITHUB_SHA ?? null;
+  const checked = decideVerdict(findings).status;
+  const tonight = nightEntry({ run, sections, createdAt, commit, verdict: checked });
   if (!tonight) return null;
   const file = path.resolve(configured);
   const prior = await readHistory(file);
-  const { section, findings, rules } = historySection({
+  const trend = historySection({
     prior,
     tonight,
     settings: loaded.config.history,
     file: path.basename(file),
     appended: options.appendHistory ?? false,
   });
-  return { file, tonight, section, findings, rules };
+  // Tonight's line carries the final verdict, the drift rule's finding included.
+  const verdict = decideVerdict([...findings, ...trend.findings]).status;
+  const nights = trend.section.nights.map((night, i, all) =>
+    i === all.length - 1 ? { ...night, verdict } : night,
+  );
+  return {
+    file,
+    tonight: { ...tonight, verdict },
+    section: { ...trend.section, nights },
+    findings: trend.findings,
+    rules: trend.rules,
+  };
 }
 
 const UNKNOWN_SERVER: ServerInfo = {

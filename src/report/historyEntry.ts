@@ -1,20 +1,28 @@
-/** Tonight's line of the nightly history, taken from a single-model report. */
+/** Tonight's line of the nightly history, taken from a single-model run's analysis. */
 import { nightlyOf } from '../checks/registry.js';
+import type { VerdictStatus } from '../checks/types.js';
 import { HISTORY_VERSION, type HistoryEntry } from '../history/entry.js';
-import type { Report } from './types.js';
+import type { Report, RunMetadata } from './types.js';
 
-/** Tonight's line from tonight's report (single-model: the baseline is the model). */
-export function entryFromReport(report: Report, commit: string | null): HistoryEntry | null {
-  const model = report.run.models.baseline;
-  if (!model || report.run.models.candidate) return null;
-  const entry: HistoryEntry = {
+export interface NightInput {
+  run: RunMetadata;
+  sections: Report['checks'];
+  createdAt: Date;
+  commit: string | null;
+  verdict: VerdictStatus;
+}
+
+/** Tonight's line (single-model: the baseline is the model); null for a two-model run. */
+export function nightEntry(input: NightInput): HistoryEntry | null {
+  const model = input.run.models.baseline;
+  if (!model || input.run.models.candidate) return null;
+  return {
     v: HISTORY_VERSION,
-    date: report.createdAt,
-    commit,
+    date: input.createdAt.toISOString(),
+    commit: input.commit,
     model: model.model,
     digest: model.digest,
-    verdict: report.verdict.status,
-    ...nightlyOf(report.checks),
+    verdict: input.verdict,
+    ...nightlyOf(input.sections),
   };
-  return entry;
 }
