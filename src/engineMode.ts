@@ -20,11 +20,6 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 let memoryFavoured = false;
 let speedNow = false;
 
-/** What the engine favours now (for messages and tests). */
-export function engineFavours(): 'memory' | 'speed' | 'default' {
-  return speedNow ? 'speed' : memoryFavoured ? 'memory' : 'default';
-}
-
 /** From now on the engine favours memory (for the rest of the process). */
 export function favourMemory(): void {
   setFlagsFromString('--optimize-for-size');

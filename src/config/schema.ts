@@ -316,11 +316,6 @@ export function checkNames(): string[] {
   return [...registered.keys()];
 }
 
-/** True for the name of a registered check. */
-export function isCheckName(name: unknown): name is CheckName {
-  return typeof name === 'string' && registered.has(name);
-}
-
 /** The schema a config is read with: the base one with every registered check's block. */
 export function activeConfigSchema(): ConfigSchema {
   if (composed) return composed;

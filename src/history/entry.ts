@@ -36,7 +36,6 @@ export type HistoryEntry = {
   digest: string | null;
   verdict: VerdictStatus;
 } & NightlyValues;
-export type Estimate = NonNullable<HistoryEntry['ece']>;
 
 /** The night of a line: its UTC calendar day ("2026-10-01"). */
 export function nightOf(entry: HistoryEntry): string {

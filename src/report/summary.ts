@@ -29,8 +29,6 @@ import type { Report } from './types.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
 import { errorMessage, percent, plural } from '../text/format.js';
 
-export { trimMarkdown } from './trim.js';
-
 export interface SummaryOptions {
   /**
    * Where a reader finds the chart files. Absent: relative links (summary.md sits beside the

@@ -6,7 +6,6 @@ import type { z } from 'zod';
 import type { reportSchema } from './schema.js';
 
 export { REPORT_SCHEMA } from './schema.js';
-export type { ReportHeadline } from '../checks/headline.js';
 
 export type Report = z.output<typeof reportSchema>;
 

@@ -76,8 +76,6 @@ import { selectShard, shardLabel } from './shard.js';
 import type { Shard } from '../config/overrides.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
-export { RunCancelled } from './callPolicy.js';
-
 export interface RunPlanOptions {
   provider: Provider;
   units: readonly WorkUnit[];

@@ -41,17 +41,6 @@ import type { Behaviour } from './behaviour.js';
 import { behaviours as registeredBehaviours } from './behaviours/index.js';
 import { errorMessage } from '../text/format.js';
 
-export const FAULT_KINDS = [
-  'status',
-  'latency',
-  'slow-headers',
-  'drop',
-  'mid-stream-error',
-  'malformed-json',
-  'thinking-only',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
 const selector = {
   rate: z.number().min(0).max(1).default(1),
   requests: z.array(z.number().int().min(1)).optional(),

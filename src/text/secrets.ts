@@ -43,11 +43,6 @@ export function onSecret(listener: (secret: string) => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** True when at least one secret is registered (the sinks skip their work otherwise). */
-export function hasSecrets(): boolean {
-  return secrets.size > 0;
-}
-
 /** Forgets every secret and listener: for tests, which run many jobs in one process. */
 export function forgetSecrets(): void {
   secrets.clear();

@@ -31,7 +31,6 @@ export function hasEnoughValid(valid: number, samples: number): boolean {
 }
 
 export const Exclusion = { none: 0, lowValid: 1, floor: 2, ceiling: 3 } as const;
-export type ExclusionCode = (typeof Exclusion)[keyof typeof Exclusion];
 
 export interface PairCounts {
   x1: Int32Array;

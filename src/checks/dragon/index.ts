@@ -73,10 +73,4 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
 };
 
 export type { DragonDefinitions } from './definitions.js';
-export {
-  playReferenceGames,
-  REFERENCE_PLAYERS,
-  type ReferencePlayer,
-  referenceModel,
-} from './players.js';
 export type { DragonSection } from './section.js';

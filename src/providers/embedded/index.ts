@@ -7,7 +7,6 @@ import { ollamaStoreRoot } from './ollamaStore.js';
 import { EmbeddedProvider } from './provider.js';
 
 export { EmbeddedProvider } from './provider.js';
-export type { AnswerDistribution, NextTokenCandidate } from './provider.js';
 
 export function createEmbeddedProvider(
   config: GateConfig,

@@ -47,8 +47,7 @@ import type {
   PageRows,
 } from './pageTypes.js';
 
-export { ANSWER_TEXT_BUDGET, EXAMPLE_LENGTH, EXAMPLES_PER_SIDE } from './pageAnswers.js';
-export { DETAIL_BUDGET, FIELD_LENGTH, QUESTION_BUDGET } from './pageAsk.js';
+export { EXAMPLE_LENGTH, EXAMPLES_PER_SIDE } from './pageAnswers.js';
 
 /** Characters of answer examples in the page, all items together. */
 export const EXAMPLE_BUDGET = 1_500_000;
