@@ -20,6 +20,15 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 let memoryFavoured = false;
 let speedNow = false;
 
+/**
+ * What the engine favours now (for messages and tests; a test reads it in a child process,
+ * where the unused-code check cannot see it).
+ * @public
+ */
+export function engineFavours(): 'memory' | 'speed' | 'default' {
+  return speedNow ? 'speed' : memoryFavoured ? 'memory' : 'default';
+}
+
 /** From now on the engine favours memory (for the rest of the process). */
 export function favourMemory(): void {
   setFlagsFromString('--optimize-for-size');
