@@ -29,7 +29,7 @@ describe('a closed output pipe', () => {
       `(${cli} dragon play --player random --seeds 0-3 | true; echo "play=\${PIPESTATUS[0]}" >&3) 3>&1 &`,
       'wait',
     ].join('\n');
-    const result = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+    const result = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { encoding: 'utf8' });
     expect(result.stdout.trim().split('\n').sort()).toEqual(['help=0', 'maze=0', 'play=0']);
     expect(result.stderr).not.toMatch(/EPIPE|Error|at /);
   });
