@@ -204,10 +204,17 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       csvBroken = true;
     }
   };
+  // A series that starts while a sample is running gets the next one as soon as it ends:
+  // skipped, a series shorter than one nvidia-smi call would have no sample at all.
+  let startSampleDue = false;
   const schedule = (): void => {
     if (inFlight || stopping) return; // the previous sample is still running: skip this one
     inFlight = tick().finally(() => {
       inFlight = null;
+      if (startSampleDue) {
+        startSampleDue = false;
+        schedule();
+      }
     });
   };
   const timer = setInterval(schedule, options.intervalS * 1000);
@@ -217,14 +224,18 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
     mark(next) {
       series = next;
       // Every series gets a sample at its start, however short it is.
-      if (next !== null) schedule();
+      if (next === null) return;
+      if (inFlight) startSampleDue = true;
+      else schedule();
     },
     samples: () => ticks.length,
     async stop() {
       clearInterval(timer);
       // A sample in flight when the run ends still belongs to it: let it finish briefly.
-      const pending = inFlight as Promise<void> | null;
-      if (pending) {
+      // So does the start sample of a last series queued behind it.
+      for (let round = 0; round < 2; round++) {
+        const pending = inFlight as Promise<void> | null;
+        if (!pending) break;
         await Promise.race([pending, new Promise((r) => setTimeout(r, 1000).unref())]);
       }
       stopping = true;
