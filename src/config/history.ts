@@ -16,7 +16,9 @@ export interface DriftSettings {
 export const DRIFT_DEFAULTS: DriftSettings = {
   nights: 7,
   maxRise: 0.05,
-  alpha: 0.01,
+  // Its part of the default budget: 5% over three checks, then over the dragon check's three
+  // failing rules of a nightly run with a history (ece-increase, brier-above-chance, ece-drift).
+  alpha: 0.05 / 3 / 3,
   replicates: 2000,
   seed: 20_260_101,
 };
@@ -28,8 +30,12 @@ export const historySettingsSchema = z
     driftNights: z.number().int().min(3).max(365).default(DRIFT_DEFAULTS.nights),
     /** Rise of ECE across those nights from which the rule may fail. */
     maxEceRise: z.number().gt(0).max(1).default(DRIFT_DEFAULTS.maxRise),
-    /** One-sided level of the slope test (per night). */
-    alpha: z.number().gt(0).lt(0.5).default(DRIFT_DEFAULTS.alpha),
+    /**
+     * One-sided level of the slope test (per night): the drift rule's part of the dragon
+     * check's share of false-alarm-rate, the rest going to the dragon's other failing rules.
+     * Unset: an equal part (checks/dragon/rules.ts, dragonBudgetSplit).
+     */
+    alpha: z.number().gt(0).lt(0.5).optional(),
     /** Nights shown in the summary's table and trend chart. */
     show: z.number().int().min(1).max(365).default(14),
   })
