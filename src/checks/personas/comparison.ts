@@ -15,6 +15,7 @@ import type { SwapTestResult } from './swapTest.js';
 import {
   crossingRiseP,
   pairMerged,
+  pairSeparated,
   recognitionDropP,
   recognitionDropped,
   testedPairs,
@@ -132,6 +133,7 @@ function recognitionFromSwaps(
       ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p: test?.p ?? null,
       adjusted: test?.adjusted ?? null,
+      ...(test ? { separated: test.separated, dispersion: test.dispersion } : {}),
       dropped: test
         ? recognitionDropped(test.baseline, test.candidate, test.adjusted, levels)
         : false,
@@ -146,13 +148,16 @@ function recognitionBonferroni(
   candidate: PersonasModelResult,
   levels: PersonasLevels,
 ): RecognitionChange[] {
+  const separation = baselineSeparation(assistants, baseline);
   return assistants.map((assistant) => {
     const { before, after, ...share } = shares(assistant.name, baseline, candidate);
     const baselineCounts = countsOf(before);
     const candidateCounts = countsOf(after);
     const control = assistant.control !== null;
+    const separated = separation.assistant(assistant.name);
     const p = control ? null : recognitionDropP(baselineCounts, candidateCounts);
-    const adjusted = p === null ? null : Math.min(1, p * levels.recognitionTests);
+    // Bonferroni over every assistant, tested or not: the count is fixed before the data.
+    const adjusted = p === null || !separated ? null : Math.min(1, p * levels.recognitionTests);
     const hits = (c: { recognised: number; answers: number }) => ({
       hits: c.recognised,
       answers: c.answers,
@@ -161,12 +166,41 @@ function recognitionBonferroni(
       ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p,
       adjusted,
-      dropped:
-        adjusted !== null &&
-        recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
+      ...(control ? {} : { separated }),
+      dropped: recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
       control,
     };
   });
+}
+
+/**
+ * Which pairs the baseline told apart (pairSeparated on its own confusion matrix), and which
+ * assistants it told apart from every other tested one: the separations the rules guard.
+ */
+function baselineSeparation(
+  assistants: readonly PersonasAssistant[],
+  baseline: PersonasModelResult,
+): { pair(a: string, b: string): boolean; assistant(name: string): boolean } {
+  const index = new Map(assistants.map((a, i) => [a.name, i]));
+  const own = (name: string) => countsOf(baseline.recognition.find((r) => r.assistant === name));
+  const separated = new Map<string, boolean>();
+  for (const [a, b] of testedPairs(assistants)) {
+    const i = index.get(a.name) ?? 0;
+    const j = index.get(b.name) ?? 0;
+    const crossings = (baseline.confusion[i]?.[j] ?? 0) + (baseline.confusion[j]?.[i] ?? 0);
+    separated.set(
+      pairKey({ a: a.name, b: b.name }),
+      pairSeparated(crossings, own(a.name).recognised, own(b.name).recognised),
+    );
+  }
+  return {
+    pair: (a, b) => separated.get(pairKey({ a, b })) ?? false,
+    assistant: (name) =>
+      testedPairs(assistants).every(
+        ([a, b]) =>
+          (a.name !== name && b.name !== name) || separated.get(pairKey({ a: a.name, b: b.name })),
+      ),
+  };
 }
 
 function pairsFromSwaps(swap: SwapTestResult, levels: PersonasLevels): PairChange[] {
@@ -179,6 +213,8 @@ function pairsFromSwaps(swap: SwapTestResult, levels: PersonasLevels): PairChang
     bAsA: pair.bAsA,
     p: pair.p,
     adjusted: pair.adjusted,
+    separated: pair.separated,
+    dispersion: pair.dispersion,
     merged: pairMerged(pair.baseline, pair.candidate, pair.adjusted, levels),
   }));
 }
@@ -190,6 +226,7 @@ function pairsBonferroni(
   levels: PersonasLevels,
 ): PairChange[] {
   const index = new Map(assistants.map((a, i) => [a.name, i]));
+  const separation = baselineSeparation(assistants, baseline);
   const crossing = (model: PersonasModelResult, i: number, j: number) => {
     const aAsB = model.confusion[i]?.[j] ?? 0;
     const bAsA = model.confusion[j]?.[i] ?? 0;
@@ -206,7 +243,9 @@ function pairsBonferroni(
     const before = crossing(baseline, i, j);
     const after = crossing(candidate, i, j);
     const p = crossingRiseP(before, after);
-    const adjusted = Math.min(1, p * levels.pairTests);
+    const separated = separation.pair(a.name, b.name);
+    // Bonferroni over every pair, tested or not: the count is fixed before the data.
+    const adjusted = separated ? Math.min(1, p * levels.pairTests) : null;
     return {
       a: a.name,
       b: b.name,
@@ -216,6 +255,7 @@ function pairsBonferroni(
       bAsA: after.bAsA,
       p,
       adjusted,
+      separated,
       merged: pairMerged(
         { hits: before.crossings, answers: before.answers },
         { hits: after.crossings, answers: after.answers },
