@@ -26,7 +26,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config/load.js';
 import { churnSlots } from '../src/checks/churn/plan.js';
-import { loadItemsFile } from '../src/checks/churn/items.js';
+import { isChoiceItem, loadItemsFile } from '../src/checks/churn/items.js';
 import { createRng } from '../src/stats/prng.js';
 import { recordedOptions, SAMPLE_LOG_VERSION } from '../src/sampleLog/index.js';
 import type { ChurnCallRecord, RunInfoRecord } from '../src/sampleLog/index.js';
@@ -80,7 +80,9 @@ export async function writeLog(
   digests: Map<string, string>,
 ): Promise<number> {
   const loaded = loadConfig({ file: config, cwd: path.dirname(config), env: {} });
-  const { items } = loadItemsFile(path.resolve(path.dirname(config), loaded.config.churn.items));
+  const items = loadItemsFile(
+    path.resolve(path.dirname(config), loaded.config.churn.items),
+  ).items.filter(isChoiceItem);
   const rng = createRng(7);
   const fd = openSync(logPath, 'w');
   const run: RunInfoRecord = {
@@ -113,7 +115,7 @@ export async function writeLog(
     for (const slot of churnSlots(items, loaded.config, model)) {
       const right = rng.next() < 0.7;
       const letters = 'ABCD';
-      const correct = slot.item.answer;
+      const correct = slot.item.kind === 'open' ? 'A' : slot.item.answer;
       const answer = right ? correct : (letters[(letters.indexOf(correct) + 1) % 4] as string);
       const record: ChurnCallRecord = {
         v: SAMPLE_LOG_VERSION,

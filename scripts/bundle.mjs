@@ -1,7 +1,19 @@
 // Builds the two committed entry points: the action (dist/index.js) and the CLI (dist/cli.js).
 // esbuild: one fast step, no plugin chain, ESM output with a source map.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// report.html's browser script, built by the same function a run from source uses, and
+// carried in the bundle as a string constant.
+const pageScript = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/page-script.ts'], {
+  encoding: 'utf8',
+  maxBuffer: 16 * 1024 * 1024,
+});
+if (pageScript.status !== 0 || !pageScript.stdout) {
+  console.error(`the page script could not be built:\n${pageScript.stderr}`);
+  process.exit(1);
+}
 
 const shared = {
   bundle: true,
@@ -17,6 +29,7 @@ const shared = {
   minifyWhitespace: true,
   charset: 'ascii',
   logLevel: 'warning',
+  define: { MODEL_GATE_PAGE_SCRIPT: JSON.stringify(pageScript.stdout) },
   // Native inference engine: loaded from node_modules on first use (embedded provider only).
   external: ['node-llama-cpp'],
   // Some CommonJS dependencies call require(); give the ESM bundle one.

@@ -3,6 +3,13 @@ import './favourMemory.js';
 import { handlers } from './cli/handlers.js';
 import { pipeWriter } from './cli/pipe.js';
 import { runCli } from './cli/program.js';
+import { onSecret } from './text/secrets.js';
+
+// In a workflow step the runner masks what it is told to: each secret is announced on stderr
+// (stdout may be read by a script, `--json`), where the runner reads commands too.
+if (process.env.GITHUB_ACTIONS === 'true') {
+  onSecret((secret) => process.stderr.write(`::add-mask::${secret}\n`));
+}
 
 const code = await runCli(process.argv.slice(2), handlers, {
   stdout: pipeWriter(process.stdout),

@@ -1,12 +1,19 @@
 import * as core from '@actions/core';
-import { type ActionInputs, getInputs } from './config/actionInputs.js';
+import {
+  type ActionInputs,
+  getInputs,
+  getPublishInputs,
+  type PublishInputs,
+} from './config/actionInputs.js';
 import { formatGateError, InfrastructureError, isGateError } from './errors.js';
 import { githubPublishOptions, publish, publishFailure } from './github/publish.js';
+import type { FailOn } from './config/schema.js';
 import { runJob } from './pipeline/run.js';
 import { onStopSignals } from './signals.js';
 import { gateOutcome } from './report/verdict.js';
 import { neutraliseLines } from './text/neutralise.js';
 import { errorMessage } from './text/format.js';
+import { onSecret, scrubSecrets } from './text/secrets.js';
 
 /**
  * The action: read the inputs, run the gate, publish everything, and only then set the failed
@@ -14,9 +21,14 @@ import { errorMessage } from './text/format.js';
  * or an infrastructure error before any measurement) read differently in the log.
  */
 export async function run(): Promise<void> {
+  // Every secret read from here on (token, API key, URL credentials) is masked by the runner.
+  const stopMasking = onSecret((secret) => core.setSecret(secret));
+  let publishing: PublishInputs | null = null;
   let inputs: ActionInputs | null = null;
   try {
-    inputs = getInputs();
+    const read = getPublishInputs();
+    publishing = read.inputs;
+    inputs = getInputs(core, read);
     const controller = new AbortController();
     const stop = (): void => controller.abort(new Error('the job was cancelled'));
     onStopSignals(stop, { once: true });
@@ -38,17 +50,17 @@ export async function run(): Promise<void> {
       publish(report, { ...files }, publishOptions(inputs!, outcome.shard ?? null)),
     );
 
-    for (const warning of report.run.warnings)
-      core.warning(neutraliseLines(`model-gate: ${warning}`));
+    for (const warning of [...(outcome.inputWarnings ?? []), ...report.run.warnings])
+      core.warning(shown(`model-gate: ${warning}`));
     const decision = gateOutcome(report.verdict.status, report.run.config.failOn, {
       shard: outcome.shard ?? null,
       interrupted: outcome.cancelled,
     });
     const reasons = report.verdict.reasons
       .filter((r) => r.severity === 'fail' || r.severity === 'inconclusive')
-      .map((r) => neutraliseLines(`${r.check}: ${r.message}`));
+      .map((r) => shown(`${r.check}: ${r.message}`));
     const missing = report.run.coverage?.missing;
-    if (missing) reasons.unshift(neutraliseLines(missing));
+    if (missing) reasons.unshift(shown(missing));
     if (decision.failed) {
       core.setFailed([decision.message, ...reasons].join('\n'));
     } else if (outcome.shard) {
@@ -59,16 +71,28 @@ export async function run(): Promise<void> {
       core.info(decision.message);
     }
   } catch (error) {
-    await reportCrash(error, inputs);
+    await reportCrash(error, publishing, inputs?.loaded.config.failOn ?? null);
+  } finally {
+    stopMasking();
   }
+}
+
+/** Text for the action log: nothing a terminal would act on, no registered secret. */
+function shown(text: string): string {
+  return scrubSecrets(neutraliseLines(text));
 }
 
 /**
  * Nothing could be measured: say why in the log, the job summary and the sticky comment (a
- * previous verdict there must not stand for this commit), then fail the step.
+ * previous verdict there must not stand for this commit — a bad config included), then fail
+ * the step.
  */
-async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise<void> {
-  const message = neutraliseLines(
+async function reportCrash(
+  error: unknown,
+  publishing: PublishInputs | null,
+  failOn: FailOn | null,
+): Promise<void> {
+  const message = shown(
     isGateError(error) ? formatGateError(error) : `internal error: ${errorMessage(error)}`,
   );
   const couldNotMeasure = error instanceof InfrastructureError;
@@ -80,28 +104,33 @@ async function reportCrash(error: unknown, inputs: ActionInputs | null): Promise
       : isGateError(error)
         ? 'bad input'
         : 'internal error';
-    // Without inputs (they were the bad input) there is no comment to update: the summary only.
-    const shard = inputs?.shard;
-    const options = inputs
-      ? publishOptions(inputs, shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null)
+    // The publishing inputs are read before the config: only when they themselves could not
+    // be read (or name no usable header) is there no comment to update, the summary only.
+    const shard = publishing?.shard;
+    const options = publishing
+      ? publishOptions(
+          publishing,
+          shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null,
+        )
       : { comment: null, artifact: null, run: null };
     await publishFailure(title, message, options);
   } catch {
     // The step fails below either way; a missing summary must not hide the reason.
   }
-  if (couldNotMeasure && inputs?.loaded.config.failOn === 'never') {
+  if (couldNotMeasure && failOn === 'never') {
     core.warning(`model-gate: ${message}`);
     return;
   }
-  if (!isGateError(error) && error instanceof Error && error.stack) core.debug(error.stack);
+  if (!isGateError(error) && error instanceof Error && error.stack)
+    core.debug(scrubSecrets(error.stack));
   core.setFailed(`model-gate: ${message}`);
 }
 
-function publishOptions(inputs: ActionInputs, shard: string | null) {
+function publishOptions(inputs: PublishInputs, shard: string | null) {
   return githubPublishOptions({
     token: inputs.githubToken,
-    comment: inputs.comment,
-    commentHeader: inputs.commentHeader,
+    comment: inputs.comment && inputs.commentHeader !== null,
+    commentHeader: inputs.commentHeader ?? 'default',
     artifactName: inputs.artifactName,
     shard,
   });

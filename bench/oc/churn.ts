@@ -10,13 +10,18 @@
  *   overall accuracy rises 1.5 points;
  * - ±0.5: 30 items move by 0.5, the 10 losses all in law, the 20 gains elsewhere;
  * - law ±0.5 no net: 10 law items gain 0.5 and 10 lose 0.5, nothing else moves.
- * The same scenarios are then repeated with other generators: Beta(0.5, 0.5), a mixture with
- * 80% of items within 0.05 of 0 or 1, unequal domains (20 to 100 items), no greedy answers, K = 20.
+ * The same scenarios are then repeated with open items (free-form answer texts graded by the
+ * analysis, bench/oc/churnOpenTruth.ts) at the same budget, and with other generators:
+ * Beta(0.5, 0.5), a mixture with 80% of items within 0.05 of 0 or 1, unequal domains (20 to 100
+ * items), no greedy answers, K = 20.
  */
 import { churnCheck } from '../../src/checks/churn/index.js';
 import type { ChurnSection } from '../../src/checks/churn/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { configSchema } from '../../src/checks/registry.js';
+import type { ChurnItem } from '../../src/checks/churn/items.js';
+import type { OpenItem } from '../../src/checks/churn/openItems.js';
+import type { ChurnCallRecord } from '../../src/sampleLog/index.js';
 import { createRng, type Rng } from '../../src/stats/prng.js';
 import {
   type Difficulty,
@@ -25,6 +30,7 @@ import {
   makeItems,
   type TruthItem,
 } from './churnTruth.js';
+import { drawOpenRecords, openItemsLike } from './churnOpenTruth.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 
 const LOST = 'law';
@@ -35,6 +41,8 @@ export interface Generator {
   difficulty: Difficulty;
   samples: number;
   greedy: boolean;
+  /** Open items: answers are texts the analysis grades; this share of wrong ones malformed. */
+  open?: { malformed: number };
 }
 
 export const DEFAULT_GENERATOR: Generator = {
@@ -43,6 +51,13 @@ export const DEFAULT_GENERATOR: Generator = {
   difficulty: { kind: 'beta', a: 0.3, b: 0.3 },
   samples: 10,
   greedy: true,
+};
+
+/** The default generator with open items: six grader types, a fifth of wrong answers malformed. */
+export const OPEN_GENERATOR: Generator = {
+  ...DEFAULT_GENERATOR,
+  name: 'open items (6 grader types, 20% of wrong answers malformed)',
+  open: { malformed: 0.2 },
 };
 
 export const OTHER_GENERATORS: Generator[] = [
@@ -61,7 +76,7 @@ export const OTHER_GENERATORS: Generator[] = [
   { ...DEFAULT_GENERATOR, name: 'K = 20', samples: 20 },
 ];
 
-type Scenario = 'no change' | 'law −30' | '±0.5' | 'law ±0.5 no net';
+export type Scenario = 'no change' | 'law −30' | '±0.5' | 'law ±0.5 no net';
 
 function baselineTruth(rng: Rng, g: Generator): TruthItem[] {
   return makeItems(g.domains).map((item) => {
@@ -153,16 +168,35 @@ export function runOnce(
 ): RunOutcome {
   const rng = createRng(seed);
   const truth = scenarioTruth(rng, g, scenario);
-  const records = drawRecords(
-    rng,
-    truth,
-    { baseline: 'base', candidate: 'cand' },
-    g.samples,
-    g.greedy,
-  );
-  const items = truth.map((t) => t.item);
+  const models = { baseline: 'base', candidate: 'cand' };
+  let items: ChurnItem[] = truth.map((t) => t.item);
+  let records: ChurnCallRecord[];
+  if (g.open) {
+    const open = openItemsOf(g);
+    const openTruth = truth.map((t, i) => ({ ...t, item: open[i] as OpenItem }));
+    records = drawOpenRecords(rng, openTruth, models, g.samples, g.greedy, g.open.malformed);
+    items = open;
+  } else {
+    records = drawRecords(rng, truth, models, g.samples, g.greedy);
+  }
   const section = churnCheck.analyse(records, { items, file: 'truth', warnings: [] }, ctx);
   return { section, findings: churnCheck.gate(section, ctx) };
+}
+
+/** The open items of a generator, built once: their graders compile JSON Schemas. */
+const openItems = new Map<Generator, OpenItem[]>();
+
+function openItemsOf(g: Generator): OpenItem[] {
+  let items = openItems.get(g);
+  if (!items) {
+    items = openItemsLike(
+      Object.entries(g.domains).flatMap(([domain, count]) =>
+        Array.from({ length: count }, (_, i) => ({ id: `${domain}-${i}`, domain })),
+      ),
+    );
+    openItems.set(g, items);
+  }
+  return items;
 }
 
 const failed = (f: readonly GateFinding[]) => f.some((x) => x.severity === 'fail');
@@ -176,13 +210,15 @@ const named = (f: readonly GateFinding[], domain?: string) =>
 const ruleFailed = (f: readonly GateFinding[], rule: string) =>
   f.some((x) => x.rule === rule && x.severity === 'fail');
 
+type Target = { below?: number; above?: number };
+
 function rowOf(
   rule: string,
   scenario: string,
   kind: OcRow['kind'],
   hits: number,
   runs: number,
-  target: { below?: number; above?: number },
+  target: Target,
 ): OcRow {
   const rate = runs === 0 ? Number.NaN : hits / runs;
   const met = target.below !== undefined ? rate <= target.below : rate >= (target.above as number);
@@ -206,6 +242,10 @@ export interface ChurnOcOptions extends OcOptions {
   effectRuns?: number;
   /** Runs per scenario for the other generators (default 0: not run). */
   variantRuns?: number;
+  /** Open items: runs as the default generator's (the same budget) unless set; 0: not run. */
+  openRuns?: number;
+  /** Only the open items' rows (more runs of them, say, without the default generator's). */
+  openOnly?: boolean;
 }
 
 export async function operatingCharacteristics(options: ChurnOcOptions): Promise<CheckOc> {
@@ -214,20 +254,27 @@ export async function operatingCharacteristics(options: ChurnOcOptions): Promise
   // The other generators cost as much again: `npm run oc` runs the default one, the table in
   // docs/gate-validity-churn.md adds them (bench/oc/churnOnly.ts --variant-runs N).
   const variants = (options.variantRuns ?? 0) > 0 ? (options.generators ?? OTHER_GENERATORS) : [];
-  const generators = [DEFAULT_GENERATOR, ...variants];
-  for (const [index, g] of generators.entries()) {
-    const main = index === 0;
+  const open = (options.openRuns ?? options.runs) > 0 ? [OPEN_GENERATOR] : [];
+  const generators = options.openOnly
+    ? [OPEN_GENERATOR]
+    : [DEFAULT_GENERATOR, ...open, ...variants];
+  for (const g of generators) {
+    const main = g === DEFAULT_GENERATOR;
+    // Open items get the budget of the default generator: same runs, same targets.
+    const budget = main || g === OPEN_GENERATOR;
     const runs = main
       ? options.runs
-      : (options.variantRuns ?? Math.max(10, Math.round(options.runs / 20)));
-    const effectRuns = main
-      ? (options.effectRuns ?? Math.max(10, Math.round(options.runs / 4)))
-      : runs;
+      : g === OPEN_GENERATOR
+        ? (options.openRuns ?? options.runs)
+        : (options.variantRuns ?? Math.max(10, Math.round(options.runs / 20)));
+    const effectRuns = budget ? (options.effectRuns ?? Math.max(10, Math.round(runs / 4))) : runs;
     const label = (s: string) => (main ? s : `${s} — ${g.name}`);
     const ctx = contextFor(g);
     const share = ctx.config.falseAlarmRate / ctx.config.checks.length;
+    // Seeds of the other generators as before open items joined; open items have their own.
+    const seedIndex = g === OPEN_GENERATOR ? 97 : [DEFAULT_GENERATOR, ...variants].indexOf(g);
     const seed = (scenario: number, run: number) =>
-      options.seed * 1_000_003 + index * 100_003 + scenario * 10_007 + run;
+      options.seed * 1_000_003 + seedIndex * 100_003 + scenario * 10_007 + run;
 
     let fails = 0;
     let domainNamed = 0;
@@ -254,53 +301,40 @@ export async function operatingCharacteristics(options: ChurnOcOptions): Promise
       }),
     );
 
-    let caught = 0;
-    for (let r = 0; r < effectRuns; r++) {
-      const { findings } = runOnce(seed(1, r), g, 'law −30', ctx);
-      if (named(findings, LOST) && failed(findings)) caught++;
-    }
-    rows.push(
-      rowOf(
+    // The known effects: what each must do to count, and the rate it must reach.
+    const effects: [Scenario, number, string, string, (f: GateFinding[]) => boolean, Target][] = [
+      [
+        'law −30',
+        1,
         'domain-loss (law named, gate fails)',
-        label('law −30, overall +1.5'),
-        'known effect',
-        caught,
-        effectRuns,
+        'law −30, overall +1.5',
+        (f) => named(f, LOST) && failed(f),
         { above: 0.9 },
-      ),
-    );
-
-    let found = 0;
-    for (let r = 0; r < effectRuns; r++) {
-      const { findings } = runOnce(seed(2, r), g, '±0.5', ctx);
-      if (named(findings, LOST)) found++;
-    }
-    rows.push(
-      rowOf(
+      ],
+      [
+        '±0.5',
+        2,
         'domain-loss (law named)',
-        label('30 items ±0.5, losses in law'),
-        'known effect',
-        found,
-        effectRuns,
+        '30 items ±0.5, losses in law',
+        (f) => named(f, LOST),
         { above: 0.8 },
-      ),
-    );
-
-    let wrong = 0;
-    for (let r = 0; r < effectRuns; r++) {
-      const { findings } = runOnce(seed(3, r), g, 'law ±0.5 no net', ctx);
-      if (named(findings, LOST)) wrong++;
-    }
-    rows.push(
-      rowOf(
+      ],
+      [
+        'law ±0.5 no net',
+        3,
         'domain-loss (law called a loss)',
-        label('law 10 × +0.5, 10 × −0.5'),
-        'known effect',
-        wrong,
-        effectRuns,
+        'law 10 × +0.5, 10 × −0.5',
+        (f) => named(f, LOST),
         { below: 0.1 },
-      ),
-    );
+      ],
+    ];
+    for (const [scenario, code, rule, text, hit, target] of effectRuns > 0 ? effects : []) {
+      let hits = 0;
+      for (let r = 0; r < effectRuns; r++) {
+        if (hit(runOnce(seed(code, r), g, scenario, ctx).findings)) hits++;
+      }
+      rows.push(rowOf(rule, label(text), 'known effect', hits, effectRuns, target));
+    }
 
     if (main) {
       const rciCtx = contextFor(g, 'rci');

@@ -1,4 +1,7 @@
-/** `node --import tsx bench/oc/churnOnly.ts [--runs N --seed S --effect-runs N --variant-runs N]`: the churn rows alone. */
+/**
+ * `node --import tsx bench/oc/churnOnly.ts [--runs N --seed S --effect-runs N --variant-runs N
+ * --open-runs N --open-only]`: the churn rows alone (`--open-only`: the open items' rows alone).
+ */
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import { operatingCharacteristics } from './churn.js';
 
@@ -13,6 +16,8 @@ const result = await operatingCharacteristics({
   seed: option('seed') ?? 1,
   effectRuns: option('effect-runs'),
   variantRuns: option('variant-runs'),
+  openRuns: option('open-runs'),
+  openOnly: process.argv.includes('--open-only'),
 });
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 for (const r of result.rows) {

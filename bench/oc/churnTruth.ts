@@ -4,7 +4,7 @@
  * K samples is an independent Bernoulli draw of it. Nothing here calls the check's code; the
  * records are what a real run would log.
  */
-import type { ChurnItem } from '../../src/checks/churn/items.js';
+import type { ChoiceItem, ChurnItem } from '../../src/checks/churn/items.js';
 import type { ChurnCallRecord } from '../../src/sampleLog/index.js';
 import type { Rng } from '../../src/stats/prng.js';
 
@@ -33,8 +33,8 @@ export function drawDifficulty(rng: Rng, difficulty: Difficulty): number {
   return rng.next();
 }
 
-export interface TruthItem {
-  item: ChurnItem;
+export interface TruthItem<I extends ChurnItem = ChoiceItem> {
+  item: I;
   baseline: number;
   candidate: number;
 }
@@ -53,8 +53,8 @@ const PLAIN_TEXT: ItemText = {
 export function makeItems(
   domains: Record<string, number>,
   text: ItemText = PLAIN_TEXT,
-): ChurnItem[] {
-  const items: ChurnItem[] = [];
+): ChoiceItem[] {
+  const items: ChoiceItem[] = [];
   for (const [domain, count] of Object.entries(domains)) {
     for (let i = 0; i < count; i++) {
       items.push({
@@ -76,7 +76,7 @@ export function makeItems(
  */
 export function churnCallRecord(
   model: string,
-  item: ChurnItem,
+  item: ChoiceItem,
   mode: 'stochastic' | 'greedy',
   sample: number,
   answer: string | null,
@@ -112,7 +112,7 @@ export function churnCallRecord(
 
 function callRecord(
   model: string,
-  item: ChurnItem,
+  item: ChoiceItem,
   mode: 'stochastic' | 'greedy',
   sample: number,
   correct: boolean,

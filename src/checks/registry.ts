@@ -25,6 +25,8 @@ import type { CheckStarter } from './starter.js';
 import type {
   Check,
   CheckContext,
+  CheckPage,
+  CheckPageInput,
   GateFinding,
   GateRuleCard,
   GlanceContext,
@@ -39,6 +41,7 @@ export interface AnyCheck {
   name: CheckName;
   unit: readonly [string, string];
   load(ctx: CheckContext): Promise<unknown>;
+  warnings(definitions: unknown): readonly string[];
   limit(definitions: unknown, n: number): unknown;
   plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
   growth(definitions: unknown, ctx: CheckContext): PlanGrowth | null;
@@ -52,6 +55,8 @@ export interface AnyCheck {
   planNotes(config: GateConfig, units: readonly WorkUnit[]): string[];
   previousReport: PreviousReportSetting | null;
   starter(): CheckStarter | null;
+  /** Null when the check has no part of its own in report.html. */
+  page(input: CheckPageInput<unknown, unknown>): CheckPage | null;
   sectionSchema: Check<unknown, unknown>['sectionSchema'];
   report: {
     section(section: unknown): string;
@@ -71,6 +76,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     name: check.name,
     unit: check.unit,
     load: (ctx) => check.load(ctx),
+    warnings: (definitions) => check.warnings?.(definitions as D) ?? [],
     limit: (definitions, n) => check.limit(definitions as D, n),
     plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
     growth: (definitions, ctx) => check.growth?.(definitions as D, ctx) ?? null,
@@ -84,6 +90,12 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     planNotes: (config, units) => check.planNotes?.(config, units) ?? [],
     previousReport: check.previousReport ?? null,
     starter: () => check.starter?.() ?? null,
+    page: (input) =>
+      check.page?.({
+        ...input,
+        section: input.section as S,
+        definitions: input.definitions as D,
+      }) ?? null,
     sectionSchema: check.sectionSchema as Check<unknown, unknown>['sectionSchema'],
     report: {
       section: (section) => report.section(section as S),

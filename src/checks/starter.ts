@@ -13,8 +13,8 @@ export interface StarterFile {
 }
 
 export interface CheckStarter {
-  /** Lines of the check's block in the starter config, below its `name:` line. */
-  config: string[];
+  /** Settings of the check's block the starter config sets, by kebab-case key ("items"). */
+  settings: Record<string, unknown>;
   /** Files the block points at. */
   files: StarterFile[];
 }

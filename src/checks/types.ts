@@ -18,6 +18,8 @@ export interface CheckContext {
   config: GateConfig;
   /** Folder that relative paths in the config resolve against. */
   baseDir: string;
+  /** The config file read (absolute), null when none was: hints name the file to edit. */
+  configFile?: string | null;
   models: ModelPair;
 }
 
@@ -138,6 +140,11 @@ export interface Check<Definitions, Section> {
   sectionSchema: z.ZodType<Section>;
   /** Reads items / catalogue / seeds. Throws InputError naming file and line. */
   load(ctx: CheckContext): Promise<Definitions>;
+  /**
+   * What the loader accepted but a user should fix (an unknown field in an items file): shown
+   * by `validate`, at the start of a run and as warnings of the action.
+   */
+  warnings?(definitions: Definitions): readonly string[];
   /** `--limit N`: the definitions cut to the first N units of work (items, seeds, probes). */
   limit(definitions: Definitions, n: number): Definitions;
   /** The work for one model. */
@@ -166,11 +173,31 @@ export interface Check<Definitions, Section> {
   isControl?(model: string): boolean;
   /** Lines `validate` adds under the plan's counts (e.g. that they are a first stage only). */
   planNotes?(config: GateConfig, units: readonly WorkUnit[]): string[];
+  /**
+   * Its part of report.html: the section's rows joined with what the definitions and records
+   * hold (an item's question and answers, a game's moves, an assistant's answers). Pure, and
+   * bounded in size: examples, not every answer.
+   */
+  page?(input: CheckPageInput<Definitions, Section>): CheckPage;
   /** Its setting naming a previous report to compare with in nightly mode, if it has one. */
   previousReport?: PreviousReportSetting;
   /** Its block of the config `model-gate init` writes, and the files the block points at. */
   starter?(): CheckStarter;
   report: CheckReport<Section>;
+}
+
+/** What a check's part of report.html is built from. */
+export interface CheckPageInput<Definitions, Section> {
+  section: Section;
+  /** The records that count, of this check only. */
+  records: readonly SampleRecord[];
+  definitions: Definitions;
+  ctx: CheckContext;
+}
+
+/** A check's part of report.html's data: plain JSON that the page's script renders. */
+export interface CheckPage {
+  check: CheckName;
 }
 
 /**

@@ -1,10 +1,17 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { importPromptfoo } from '../checks/churn/import/promptfoo.js';
 import { REFERENCE_PLAYERS, type ReferencePlayer, referenceModel } from '../checks/dragon/index.js';
 import { renderMaze } from '../checks/dragon/mazeCommand.js';
 import { DEFAULT_WALLS, MAX_WALLS } from '../checks/dragon/protocol.js';
 import { dragonCheck } from '../checks/dragon/index.js';
 import { checkNamed } from '../checks/registry.js';
-import { configFileRequired, loadConfig } from '../config/load.js';
+import {
+  configFileRequired,
+  DEFAULT_CONFIG_FILE,
+  type LoadedConfig,
+  loadConfig,
+} from '../config/load.js';
 import { parseShard } from '../config/overrides.js';
 import { parseSeedRange } from '../config/seedList.js';
 import { ExitCode, InputError } from '../errors.js';
@@ -15,7 +22,7 @@ import { scenarioPath } from '../packageRoot.js';
 import { initProject } from '../pipeline/init.js';
 import { ansi, type Paint, plain, wantsColour } from './colour.js';
 import { expectedCalls, plannedCalls, prepareJob } from '../pipeline/prepare.js';
-import { runJob } from '../pipeline/run.js';
+import { runJob, sampleLogPath } from '../pipeline/run.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 import type { CheckName } from '../config/schema.js';
 import type { JobOutcome } from '../pipeline/types.js';
@@ -25,6 +32,9 @@ import { integerFlag, type CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
 import { toOverrides } from '../config/overrides.js';
 import { neutralise } from '../text/neutralise.js';
+import { errorMessage, plural } from '../text/format.js';
+import { writeFileAtomic } from '../files/safeWrite.js';
+import { openerFor, openFile, pageFile } from './view.js';
 
 /** A reason longer than this quotes something huge (a server reply): the terminal shows its start. */
 const REASON_LIMIT = 2000;
@@ -51,6 +61,7 @@ export function describeOutcome(outcome: JobOutcome, paint: Paint = plain): stri
     );
   }
   lines.push('', `report:  ${files.report}`, `summary: ${files.summary}`);
+  if (files.page) lines.push(`page:    ${files.page} (model-gate view ${files.dir})`);
   if (files.charts.length > 0)
     lines.push(
       `charts:  ${files.charts.map((c) => path.basename(c)).join(', ')} (in ${files.dir})`,
@@ -65,8 +76,13 @@ export function describeValidated(
   checks: readonly CheckName[],
   units: readonly WorkUnit[],
   notes: readonly string[] = [],
+  warnings: readonly string[] = [],
 ): string {
-  const lines = [`${path.basename(file)}: valid (config, items, catalogue; no server contacted)`];
+  const verdict =
+    warnings.length > 0 ? `valid, with ${plural(warnings.length, 'warning')}` : 'valid';
+  const lines = [
+    `${path.basename(file)}: ${verdict} (config, items, catalogue; no server contacted)`,
+  ];
   const models = [...new Set(units.map((u) => u.model))];
   for (const check of checks) {
     const own = units.filter((u) => u.check === check);
@@ -82,9 +98,55 @@ export function describeValidated(
   lines.push(
     `  plan: about ${expectedCalls(units)} calls expected, ${plannedCalls(units)} at most (maze games end at different lengths)`,
     ...notes.map((note) => `  ${note}`),
+    ...warnings.map((warning) => `  warning: ${neutralise(warning, REASON_LIMIT)}`),
     '',
   );
   return lines.join('\n');
+}
+
+/** The `run` command with the config and flags this command was given, then `extra`. */
+function runCommand(options: Record<string, unknown>, extra: string): string {
+  const parts = ['npx model-gate run'];
+  if (typeof options.config === 'string' && options.config !== DEFAULT_CONFIG_FILE)
+    parts.push(`--config ${shellWord(options.config)}`);
+  for (const [name, value] of Object.entries(collectOverrides(options)))
+    parts.push(`--${name} ${shellWord(value)}`);
+  parts.push(extra);
+  return parts.join(' ');
+}
+
+/** A value as a shell reads it back: quoted unless it is plain. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `--log` as given, or the sample log the config's runs write (output.log). */
+function logsToAnalyse(given: unknown, loaded: LoadedConfig): string[] {
+  if (Array.isArray(given) && given.length > 0) return given.map(String);
+  const own = sampleLogPath({ loaded });
+  if (!existsSync(own)) {
+    const config = loaded.file ? path.basename(loaded.file) : 'the built-in defaults';
+    throw new InputError(
+      `${path.relative(process.cwd(), own) || own}: no sample log there (output.log of ${config}), and no --log given`,
+      [
+        'name the logs to analyse: --log FILE [FILE…] (several for shards)',
+        'or measure first: npx model-gate run (it writes that log)',
+      ],
+    );
+  }
+  return [own];
+}
+
+/** What the demo's verdict means, or that it was interrupted and starts over when run again. */
+function demoClosing(scenario: DemoScenario, cancelled: boolean): string {
+  if (cancelled) {
+    return 'The demo was interrupted: the report above covers part of the plan. model-gate demo starts over when run again (about ten seconds).\n';
+  }
+  const next =
+    'Next: the same job against your own server, after npx model-gate init (or with --baseline and --candidate): npx model-gate run --limit 3\n';
+  return scenario === 'demo'
+    ? `The demo candidate is built to regress (a lost domain, overconfidence, two merged assistants):\nthe FAIL verdict above is the expected result. Open summary.md to read it, or report.html for every item, game and assistant behind it (model-gate view).\n${next}`
+    : `Identical models: the gate passes. Open summary.md to read it, or report.html (model-gate view).\n${next}`;
 }
 
 function printOutcome(outcome: JobOutcome, json: boolean, out: (text: string) => void): number {
@@ -135,7 +197,6 @@ export const handlers: CommandHandlers = {
   },
 
   async analyze(options, { stdout: out }) {
-    const logs = Array.isArray(options.log) ? options.log.map(String) : [String(options.log)];
     const given = collectOverrides(options);
     const file = typeof options.config === 'string' ? options.config : undefined;
     const loaded = loadConfig({
@@ -148,7 +209,7 @@ export const handlers: CommandHandlers = {
     });
     const outcome = await analyseLogs({
       loaded,
-      logs,
+      logs: logsToAnalyse(options.log, loaded),
       outDir: typeof options.out === 'string' ? options.out : undefined,
       previousReport:
         typeof options.previous === 'string' ? path.resolve(options.previous) : undefined,
@@ -157,20 +218,40 @@ export const handlers: CommandHandlers = {
     return printOutcome(outcome, options.json === true, out);
   },
 
+  async importPromptfoo(options, { stdout: out, stderr: err }) {
+    const config = String(options.config ?? '');
+    const result = importPromptfoo(path.resolve(config), config);
+    const target = typeof options.out === 'string' ? options.out : null;
+    for (const line of result.report) err(`model-gate import: ${line}\n`);
+    if (target === null) {
+      out(result.text);
+    } else {
+      writeImportedItems(target, result.text);
+      out(
+        `wrote ${target}: ${result.items} open items${result.report.length > 0 ? ` (${result.report.length} notes above)` : ''}\nnext: set churn.items: ${target} in model-gate.yml, then npx model-gate validate\n`,
+      );
+    }
+    return ExitCode.pass;
+  },
+
   async validate(options, { stdout: out }) {
     const loaded = loadConfigFromFlags(options);
     // The same preparation as run (definitions, plan, provider), stopped before any request.
-    const { ctx, units } = await prepareJob(loaded);
-    const file = loaded.file ?? 'config (defaults and flags)';
+    const { ctx, units, warnings } = await prepareJob(loaded);
+    const file = loaded.file ?? 'no config file, built-in defaults and flags';
     const notes = ctx.config.checks.flatMap((name) =>
       checkNamed(name).planNotes(ctx.config, units),
     );
-    out(describeValidated(file, ctx.config.checks, units, notes));
+    out(describeValidated(file, ctx.config.checks, units, notes, warnings));
+    out(`next: a smoke run against the server: ${runCommand(options, '--limit 3')}\n`);
     return ExitCode.pass;
   },
 
   async init(options, { stdout: out }) {
     const dir = path.resolve(typeof options.dir === 'string' ? options.dir : '.');
+    // Written elsewhere: the next commands are typed in that folder.
+    const away = path.relative(process.cwd(), dir);
+    const inDir = (command: string) => (away ? `(cd ${shellWord(away)} && ${command})` : command);
     const written = await initProject({
       dir,
       baseline: typeof options.baseline === 'string' ? options.baseline : undefined,
@@ -182,8 +263,9 @@ export const handlers: CommandHandlers = {
         ...written.map((f) => `  ${path.relative(process.cwd(), f) || f}`),
         '',
         'next: edit the model tags in model-gate.yml, then check everything without a server:',
-        '  npx model-gate validate',
-        'and a quick smoke run against your server: npx model-gate run --limit 3',
+        `  ${inDir('npx model-gate validate')}`,
+        `and a quick smoke run against your server: ${inDir('npx model-gate run --limit 3')}`,
+        'no server yet? the whole job against the built-in simulator: npx model-gate demo',
       ].join('\n')}\n`,
     );
     return ExitCode.pass;
@@ -196,7 +278,11 @@ export const handlers: CommandHandlers = {
         `flag --scenario: expected one of ${Object.keys(DEMO_SCENARIOS).join(', ')}, got ${JSON.stringify(scenario)}`,
       );
     }
-    const interrupt = interruptSignal();
+    // The demo starts from a fresh log every time: an interrupted one is started over.
+    const interrupt = interruptSignal(
+      process.stderr,
+      'stopping after the requests in flight; the demo starts over when run again',
+    );
     try {
       err(
         `model-gate demo: scenario "${scenario}" — simulated models on a loopback simulator, no GPU\n`,
@@ -216,17 +302,33 @@ export const handlers: CommandHandlers = {
       const exitCode =
         outcome.report.verdict.status === expected ? ExitCode.pass : outcome.exitCode;
       const code = printOutcome({ ...outcome, exitCode }, options.json === true, out);
-      if (options.json !== true) {
-        out(
-          scenario === 'demo'
-            ? 'The demo candidate is built to regress (a lost domain, overconfidence, two merged assistants):\nthe FAIL verdict above is the expected result. Open summary.md to read it.\n'
-            : 'Identical models: the gate passes. Open summary.md to read it.\n',
-        );
-      }
+      if (options.json !== true) out(demoClosing(scenario as DemoScenario, outcome.cancelled));
       return code;
     } finally {
       interrupt.dispose();
     }
+  },
+
+  async view(options, { stdout: out, stderr: err }) {
+    const operands = Array.isArray(options.operands) ? options.operands : [];
+    let target = typeof operands[0] === 'string' ? operands[0] : undefined;
+    if (target === undefined) {
+      const file = typeof options.config === 'string' ? options.config : undefined;
+      target = loadConfig({ file, required: configFileRequired(file) }).config.output.dir;
+    }
+    const page = pageFile(target);
+    const opener = options.print === true ? null : openerFor(process.platform, process.env);
+    if (opener && (await openFile(page, opener))) {
+      out(`opened ${page}\n`);
+      return ExitCode.pass;
+    }
+    out(`${page}\n`);
+    if (options.print !== true) {
+      err(
+        'model-gate view: no browser can be opened here (CI, or no display): open the file above in one\n',
+      );
+    }
+    return ExitCode.pass;
   },
 
   async simulate(options, { stdout: out }) {
@@ -246,8 +348,10 @@ export const handlers: CommandHandlers = {
     out(
       `model-gate simulator (simulated models, not language models) listening on ${simulator.url}\n`,
     );
+    const [first, second] = simulator.scenario.models.map((m) => m.name);
+    const tags = `--baseline ${first ?? 'TAG'}${second ? ` --candidate ${second}` : ''}`;
     out(
-      `models: ${models}\nuse it with: OLLAMA_HOST=${simulator.url} model-gate run …   (Ctrl-C to stop)\n`,
+      `models: ${models}\nrun against it from another terminal (Ctrl-C here stops it):\n  OLLAMA_HOST=${simulator.url} npx model-gate run ${tags}\n`,
     );
     await new Promise<void>((resolve) => {
       const stop = onStopSignals(() => {
@@ -308,3 +412,14 @@ export const handlers: CommandHandlers = {
     return ExitCode.pass;
   },
 };
+
+/** `import --out`: written whole and never through a link; a folder that cannot take it is a bad flag. */
+function writeImportedItems(target: string, text: string): void {
+  try {
+    writeFileAtomic(target, text);
+  } catch (error) {
+    throw new InputError(`--out ${target}: cannot write the items file: ${errorMessage(error)}`, [
+      'give --out a path in a folder that exists and can be written',
+    ]);
+  }
+}

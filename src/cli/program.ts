@@ -11,6 +11,7 @@ import {
 import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
 import { neutraliseLines } from '../text/neutralise.js';
+import { scrubSecrets } from '../text/secrets.js';
 import { OWN_SEQUENCES, wantsColour } from './colour.js';
 import { describeSystemError } from './systemError.js';
 import { errorMessage } from '../text/format.js';
@@ -26,8 +27,10 @@ export interface CommandHandlers {
   analyze: CommandHandler;
   demo: CommandHandler;
   simulate: CommandHandler;
+  view: CommandHandler;
   dragonMaze: CommandHandler;
   dragonPlay: CommandHandler;
+  importPromptfoo: CommandHandler;
 }
 
 export interface CliIo {
@@ -79,7 +82,11 @@ export function buildProgram(
     (handler) =>
     async (...args) => {
       const command = args[args.length - 1] as Command;
-      const options = command.opts();
+      // Positional arguments (`view [dir]`) reach the handler as `operands`.
+      const options: Record<string, unknown> = {
+        ...command.opts(),
+        operands: command.processedArgs,
+      };
       try {
         setExit(await handler(options, io));
       } catch (error) {
@@ -91,6 +98,7 @@ export function buildProgram(
   addRunCommands(program, handlers, wrap);
   addReportCommands(program, handlers, wrap);
   addDragonCommands(program, handlers, wrap);
+  addImportCommands(program, handlers, wrap);
   return program;
 }
 
@@ -179,7 +187,10 @@ function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     .description(
       'Turn one or more sample logs (a run, a resumed run, several shards) into the report; no model is called',
     )
-    .requiredOption('--log <file...>', 'sample log(s) to analyse (repeat or list several)')
+    .option(
+      '--log <file...>',
+      "sample log(s) to analyse (repeat or list several; default: the config's own, output.log)",
+    )
     .option('-c, --config <file>', 'config file the logs were produced with', 'model-gate.yml')
     .option('--out <dir>', 'output directory (default: output.dir of the config)')
     .option('--previous <report>', 'dragon nightly mode: a previous report.json to compare with')
@@ -207,6 +218,23 @@ function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     )
     .option('--json', 'print the verdict and paths as JSON on stdout')
     .action(wrap(handlers.demo));
+
+  program
+    .command('view')
+    .description(
+      'Open report.html (the evidence behind the verdict) in the browser, or print its path where none can be opened',
+    )
+    .argument(
+      '[dir]',
+      'folder of the report, or the report.html file (default: output.dir of the config)',
+    )
+    .option(
+      '-c, --config <file>',
+      'config file whose output.dir holds the report',
+      'model-gate.yml',
+    )
+    .option('--print', 'only print the path of report.html')
+    .action(wrap(handlers.view));
 
   program
     .command('simulate')
@@ -240,6 +268,27 @@ function addDragonCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     .action(wrap(handlers.dragonPlay));
 }
 
+function addImportCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
+  const importing = program
+    .command('import')
+    .description("Turn another tool's test suite into a model-gate items file");
+  const promptfoo = wrap(handlers.importPromptfoo);
+  importing
+    .command('promptfoo <config>')
+    .description(
+      "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json) as the grader; what is left out is listed on stderr",
+    )
+    .option('--out <file>', 'write the items file there (default: standard output)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml',
+    )
+    .action((config: string, _options: unknown, command: Command) => {
+      command.setOptionValue('config', config);
+      return promptfoo(command);
+    });
+}
+
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace for user errors. */
 export async function runCli(
   argv: readonly string[],
@@ -247,11 +296,12 @@ export async function runCli(
   given: CliIo,
 ): Promise<number> {
   // Messages quote servers and user files: nothing reaches the terminal that it would act on,
-  // but for the colours the CLI itself paints on a terminal.
+  // but for the colours the CLI itself paints on a terminal, and no registered secret at all.
   const colour = given.colour ?? wantsColour(process.stdout);
   const io: CliIo = {
-    stdout: (text) => given.stdout(colour ? keepingOwnColours(text) : neutraliseLines(text)),
-    stderr: (text) => given.stderr(neutraliseLines(text)),
+    stdout: (text) =>
+      given.stdout(scrubSecrets(colour ? keepingOwnColours(text) : neutraliseLines(text))),
+    stderr: (text) => given.stderr(scrubSecrets(neutraliseLines(text))),
   };
   let exitCode: number = ExitCode.pass;
   const program = buildProgram(handlers, io, (code) => {

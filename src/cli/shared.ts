@@ -74,7 +74,10 @@ export function loadConfigFromFlags(
  * An AbortSignal tied to SIGINT/SIGTERM: the first signal stops scheduling and lets the
  * requests in flight finish into the sample log; a second one exits at once.
  */
-export function interruptSignal(stderr: NodeJS.WritableStream = process.stderr): {
+export function interruptSignal(
+  stderr: NodeJS.WritableStream = process.stderr,
+  stopping = 'stopping; the sample log keeps every finished request (rerun to resume)',
+): {
   signal: AbortSignal;
   dispose(): void;
 } {
@@ -84,9 +87,7 @@ export function interruptSignal(stderr: NodeJS.WritableStream = process.stderr):
       stderr.write(`\nmodel-gate: ${name} again, exiting now\n`);
       process.exit(130);
     }
-    stderr.write(
-      `\nmodel-gate: ${name} received, stopping; the sample log keeps every finished request (rerun to resume)\n`,
-    );
+    stderr.write(`\nmodel-gate: ${name} received, ${stopping}\n`);
     controller.abort(new Error(`interrupted by ${name}`));
   };
   return { signal: controller.signal, dispose: onStopSignals(onSignal) };

@@ -8,6 +8,7 @@ import { COMMENT_HEADER_EXPECTED, isCommentHeader } from './commentHeader.js';
 import { configFileRequired, type LoadedConfig, loadConfig } from './load.js';
 import { type OverridableName, parseShard, type Shard, toOverrides } from './overrides.js';
 import { errorMessage } from '../text/format.js';
+import { registerSecret } from '../text/secrets.js';
 
 /** Input names exactly as in action.yml. */
 export const Input = {
@@ -31,25 +32,40 @@ export const Input = {
   githubToken: 'github-token',
 } as const;
 
-export interface ActionInputs {
-  loaded: LoadedConfig;
+/** What publishing needs: read before the config, so a bad config is still reported. */
+export interface PublishInputs {
   comment: boolean;
-  commentHeader: string;
+  /** Null when the input itself is not usable: then no comment is written. */
+  commentHeader: string | null;
   artifactName: string;
-  cacheDir: string | null;
-  /** The cached log keeps the records of models no longer in the config. */
-  keepHistory: boolean;
   shard: Shard | null;
   githubToken: string;
 }
 
+export interface ActionInputs extends PublishInputs {
+  loaded: LoadedConfig;
+  commentHeader: string;
+  cacheDir: string | null;
+  /** The cached log keeps the records of models no longer in the config. */
+  keepHistory: boolean;
+}
+
 type InputReader = Pick<typeof core, 'getInput' | 'getBooleanInput' | 'setSecret'>;
 
-export function getInputs(reader: InputReader = core): ActionInputs {
+/**
+ * The inputs that say where and how to publish, each problem listed rather than thrown: the
+ * action still comments with them when the config (or one of them) is bad input.
+ */
+export function getPublishInputs(reader: InputReader = core): {
+  inputs: PublishInputs;
+  problems: string[];
+} {
   const problems: string[] = [];
   const token = reader.getInput(Input.githubToken);
-  if (token) reader.setSecret(token);
-
+  if (token) {
+    reader.setSecret(token);
+    registerSecret(token);
+  }
   let comment = true;
   try {
     comment = reader.getInput(Input.comment) === '' ? true : reader.getBooleanInput(Input.comment);
@@ -58,20 +74,43 @@ export function getInputs(reader: InputReader = core): ActionInputs {
       `input '${Input.comment}': expected true or false, got ${JSON.stringify(reader.getInput(Input.comment))}`,
     );
   }
-
   const header = reader.getInput(Input.commentHeader) || 'default';
-  if (!isCommentHeader(header)) {
+  const headerUsable = isCommentHeader(header);
+  if (!headerUsable) {
     problems.push(
       `input '${Input.commentHeader}': ${COMMENT_HEADER_EXPECTED}, got ${JSON.stringify(header)}`,
     );
   }
-
   let shard: Shard | null = null;
   try {
     shard = parseShard(reader.getInput(Input.shard), `input '${Input.shard}'`);
   } catch (error) {
     problems.push(errorMessage(error));
   }
+  return {
+    inputs: {
+      comment,
+      commentHeader: headerUsable ? header : null,
+      artifactName: reader.getInput(Input.artifactName) || 'model-gate',
+      shard,
+      githubToken: token,
+    },
+    problems,
+  };
+}
+
+export function getInputs(
+  reader: InputReader = core,
+  publishing: ReturnType<typeof getPublishInputs> = getPublishInputs(reader),
+): ActionInputs {
+  const problems = [...publishing.problems];
+  const {
+    comment,
+    commentHeader: header,
+    artifactName,
+    shard,
+    githubToken: token,
+  } = publishing.inputs;
 
   const given: Partial<Record<OverridableName, string>> = {
     baseline: reader.getInput(Input.baseline),
@@ -93,16 +132,13 @@ export function getInputs(reader: InputReader = core): ActionInputs {
       file: configInput || undefined,
       required: configFileRequired(configInput),
       overrides: toOverrides(given, (n) => `input '${n}'`),
+      origin: 'action',
     });
   } catch (error) {
     if (error instanceof InputError) problems.push(error.message, ...error.details);
     else throw error;
   }
 
-  if (problems.length > 0 || loaded === null) {
-    throw new InputError('the action inputs are not valid', problems);
-  }
-  const artifactName = reader.getInput(Input.artifactName) || 'model-gate';
   const cacheDir = reader.getInput(Input.cacheDir) || null;
   let keepHistory = false;
   try {
@@ -112,6 +148,9 @@ export function getInputs(reader: InputReader = core): ActionInputs {
     problems.push(
       `input '${Input.keepHistory}': expected true or false, got ${JSON.stringify(reader.getInput(Input.keepHistory))}`,
     );
+  }
+  if (problems.length > 0 || loaded === null || header === null) {
+    throw new InputError('the action inputs are not valid', problems);
   }
   return {
     loaded,

@@ -13,17 +13,16 @@ export function configSchemaUrl(version: string): string {
   return `https://unpkg.com/model-gate@${version}/schema/config.schema.json`;
 }
 
-/** The first line of a config file that gives YAML editors completion and checks. */
-export function schemaModeline(version: string): string {
-  return `# yaml-language-server: $schema=${configSchemaUrl(version)}`;
-}
-
 /** Largest safe integer: zod's bound for every `.int()`, noise in an editor's hints. */
 const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
 /** `schema`: the config schema with the checks' blocks (`configSchema()` of the check registry). */
 export function configJsonSchema(configSchema: ConfigSchema): Record<string, unknown> {
-  const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' });
+  const generated = z.toJSONSchema(configSchema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    override: keepInputMetadata,
+  });
   const { $schema, ...rest } = generated as Record<string, unknown>;
   return {
     $schema,
@@ -32,6 +31,22 @@ export function configJsonSchema(configSchema: ConfigSchema): Record<string, unk
       'Config of model-gate (CLI and GitHub Action). Every setting is optional except models.baseline; precedence: defaults < this file < action inputs / CLI flags.',
     ...(kebabCase(rest) as Record<string, unknown>),
   };
+}
+
+/**
+ * zod leaves out the default and examples of a schema that transforms its input (a seed range
+ * "0-9" read as a list): those a setting gives in its metadata are input values, and are kept.
+ */
+function keepInputMetadata(context: {
+  zodSchema: unknown;
+  jsonSchema: Record<string, unknown>;
+}): void {
+  const meta = z.globalRegistry.get(context.zodSchema as z.ZodType) as
+    | Record<string, unknown>
+    | undefined;
+  for (const key of ['default', 'examples']) {
+    if (meta && key in meta && !(key in context.jsonSchema)) context.jsonSchema[key] = meta[key];
+  }
 }
 
 function kebabCase(node: unknown): unknown {

@@ -5,8 +5,10 @@ import { decodeUserText } from './textFile.js';
 import { parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
-import { camelizeKeys, camelToKebab, displayPath } from './keys.js';
+import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from './keys.js';
 import { activeConfigSchema, CREDENTIALS_REFUSED, type GateConfig } from './schema.js';
+import { registerUrlSecrets } from './hostUrl.js';
+import { MAX_CONFIG_BYTES, refuseOversized } from './limits.js';
 
 /** A value given outside the file (action input, CLI flag), applied over the file. */
 export interface ConfigOverride {
@@ -33,7 +35,27 @@ export interface LoadConfigOptions {
   overrides?: readonly ConfigOverride[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Who gives the settings besides the file, for the hints of a missing config. */
+  origin?: ConfigOrigin;
 }
+
+/** The CLI names flags in its hints, the action names its inputs. */
+export type ConfigOrigin = 'cli' | 'action';
+
+const HOW_TO: Record<ConfigOrigin, { models: string; config: string }> = {
+  cli: {
+    models: 'or name the models on the command line: --baseline TAG --candidate TAG',
+    config: 'or pass the path of an existing config with --config',
+  },
+  action: {
+    models: "or set the action's baseline (and candidate) inputs",
+    config: "or set the action's config input to the path of an existing config",
+  },
+};
+
+/** The hint that opens every "no config" message: the command that writes one. */
+export const INIT_HINT =
+  'npx model-gate init writes a starter model-gate.yml, items file, persona catalogue and workflow here';
 
 export const DEFAULT_CONFIG_FILE = 'model-gate.yml';
 
@@ -59,17 +81,20 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (options.file === null) {
     // Defaults and overrides only.
   } else if (existsSync(file)) {
+    refuseOversized(file, requested, MAX_CONFIG_BYTES, 'config file');
     const text = decodeUserText(readFileSync(file), requested);
     const parsed = parseYamlConfig(text, requested);
     raw = parsed.value;
     locate = parsed.locate;
     fileRead = file;
   } else if (required) {
-    throw new InputError(`${requested}: config file not found`, [
-      'create it (see model-gate.yml in the repository for a documented example) or pass another path with --config',
+    throw new InputError(`${requested}: config file not found in ${cwd}`, [
+      INIT_HINT,
+      HOW_TO[options.origin ?? 'cli'].config,
     ]);
   }
 
+  registerUrlSecrets(getPath(raw, ['provider', 'host']));
   const overrides = [...(options.overrides ?? [])];
   if (getPath(raw, ['provider', 'host']) === undefined && !overrides.some(isHostOverride)) {
     const fromEnv = env.OLLAMA_HOST?.trim();
@@ -81,6 +106,20 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       });
   }
   for (const override of overrides) setPath(raw, override.path, override.value);
+  // Secrets in the server URL are masked from here on, even when the URL is then refused.
+  registerUrlSecrets(getPath(raw, ['provider', 'host']));
+  if (
+    fileRead === null &&
+    options.file !== null &&
+    getPath(raw, ['models', 'baseline']) === undefined
+  ) {
+    // Without a file and without a model there is nothing to run: say which file was looked
+    // for and how to write one, not that "models" is missing from a file the user never wrote.
+    throw new InputError(`${requested}: config file not found in ${cwd}, and no model named`, [
+      INIT_HINT,
+      `${HOW_TO[options.origin ?? 'cli'].models} (the built-in items, persona catalogue and maze seeds are used)`,
+    ]);
+  }
 
   const result = activeConfigSchema().safeParse(raw, { reportInput: true });
   if (!result.success) {
@@ -103,6 +142,7 @@ export function resolveConfigPath(loaded: Pick<LoadedConfig, 'baseDir'>, p: stri
 
 /** OLLAMA_HOST may be "0.0.0.0:11434" or "host"; the client needs a URL. */
 export function normaliseOllamaHost(value: string): string {
+  registerUrlSecrets(value);
   let host = value.includes('://') ? value : `http://${value}`;
   let url: URL;
   try {
@@ -176,7 +216,11 @@ function withKeyLines(
       const parent = parentPath.length === 0 ? doc.contents : doc.getIn(parentPath, true);
       if (isMap(parent)) {
         for (const pair of parent.items) {
-          if (isScalar(pair.key) && String(pair.key.value) === key && pair.key.range) {
+          if (
+            isScalar(pair.key) &&
+            kebabToCamel(String(pair.key.value)) === key &&
+            pair.key.range
+          ) {
             return `line ${lineCounter.linePos(pair.key.range[0]).line}`;
           }
         }
@@ -227,6 +271,8 @@ function explainIssue(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return `expected ${issue.origin === 'array' ? 'at least' : issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}${issue.origin === 'array' ? ' entries' : ''}, got ${describeValue(issue.input)}`;
     case 'too_big':
+      if (issue.origin === 'string' && typeof issue.input === 'string')
+        return `expected at most ${String(issue.maximum)} characters, got ${issue.input.length}`;
       return `expected ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}, got ${describeValue(issue.input)}`;
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;

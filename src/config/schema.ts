@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { historySettingsSchema } from './history.js';
+import { hasQuery } from './hostUrl.js';
 
 /**
  * Each check's settings block, by check name. The config names no check: a check's
@@ -52,42 +53,125 @@ export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 export const EMBEDDED_GPU_OPTIONS = ['off', 'auto', 'cuda', 'vulkan'] as const;
 export type EmbeddedGpu = (typeof EMBEDDED_GPU_OPTIONS)[number];
 
+/** A query string is refused unless `provider.allow-host-query`; its value is never echoed. */
+export const QUERY_REFUSED =
+  'a URL with a query string (http://host/?token=…) is refused, because the URL is shown in logs and reports and a query often carries a token; give an OpenAI-compatible server its key through provider.api-key-env, or set provider.allow-host-query: true if the server needs the query (values named like credentials or that look like tokens are then masked in everything written)';
+
 export const providerSchema = z
   .object({
     /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
-    kind: z.enum(PROVIDER_KINDS).default('ollama'),
+    kind: z
+      .enum(PROVIDER_KINDS)
+      .default('ollama')
+      .describe(
+        'where the answers come from: an Ollama server, any OpenAI-compatible /v1 server, or llama.cpp in this process (CLI only, docs/embedded.md)',
+      ),
     /** Server URL; for Ollama, OLLAMA_HOST is used when this is absent. */
-    host: httpUrl.optional(),
+    host: httpUrl.optional().meta({
+      description: 'server URL; default: OLLAMA_HOST, then http://127.0.0.1:11434',
+      examples: ['http://127.0.0.1:11434'],
+    }),
+    /** Sends the host's query string with every request (refused by default: see QUERY_REFUSED). */
+    allowHostQuery: z
+      .boolean()
+      .default(false)
+      .describe(
+        "send the host URL's query string with every request; refused by default because a token there would be written into the logs (docs/security.md)",
+      ),
     /** Name of the environment variable that holds an API key (OpenAI-compatible servers). */
     apiKeyEnv: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .optional(),
+      .optional()
+      .meta({
+        description: 'openai: name of the environment variable that holds the API key',
+        examples: ['OPENAI_API_KEY'],
+      }),
     /** Embedded provider: CPU threads (default: physical cores). */
-    threads: z.number().int().min(1).max(1024).optional(),
+    threads: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .optional()
+      .meta({ description: 'embedded: CPU threads (default: the physical cores)', examples: [8] }),
     /** Embedded provider: GPU backend; needs its @node-llama-cpp build installed (docs/embedded.md). */
-    gpu: z.enum(EMBEDDED_GPU_OPTIONS).default('off'),
+    gpu: z
+      .enum(EMBEDDED_GPU_OPTIONS)
+      .default('off')
+      .describe('embedded: GPU backend; needs its node-llama-cpp build (docs/embedded.md)'),
   })
-  .strict();
+  .strict()
+  .superRefine((provider, ctx) => {
+    if (provider.host && hasQuery(provider.host) && !provider.allowHostQuery) {
+      ctx.addIssue({ code: 'custom', path: ['host'], message: QUERY_REFUSED });
+    }
+  });
+
+/** Longest model tag accepted: Ollama's longest names (host/namespace/model:tag) fit. */
+export const MAX_MODEL_TAG = 300;
+
+/** A tag is echoed in every output (shown neutralised): bounded so none is flooded. */
+function modelTag(example: string) {
+  return z.string().trim().min(1, `expected a model tag such as ${example}`).max(MAX_MODEL_TAG);
+}
 
 export const modelsSchema = z
   .object({
-    baseline: z.string().trim().min(1, 'expected a model tag such as qwen2.5:7b'),
+    baseline: modelTag('qwen2.5:7b').meta({
+      description: "today's model: a tag (a .gguf path with provider.kind embedded)",
+      examples: ['qwen2.5:7b'],
+    }),
     /** Absent in nightly mode: one model measured against a stored report. */
-    candidate: z.string().trim().min(1, 'expected a model tag such as qwen2.5:14b').optional(),
+    candidate: modelTag('qwen2.5:14b')
+      .optional()
+      .meta({
+        description: 'the upgrade; omit it for a single-model (nightly) run',
+        examples: ['qwen2.5:14b'],
+      }),
   })
   .strict();
 
 export const runnerSchema = z
   .object({
-    concurrency: z.number().int().min(1).max(256).default(1),
-    timeoutS: z.number().gt(0).max(3600).default(30),
-    retries: z.number().int().min(0).max(5).default(1),
-    numCtx: z.number().int().min(256).default(4096),
-    warmup: z.boolean().default(true),
-    keepAlive: z.string().default('10m'),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(256)
+      .default(1)
+      .describe("requests in flight: the server's parallel slots (OLLAMA_NUM_PARALLEL)"),
+    timeoutS: z
+      .number()
+      .gt(0)
+      .max(3600)
+      .default(30)
+      .describe('seconds per request; retried, then recorded as a timeout'),
+    retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(5)
+      .default(1)
+      .describe('retries of a request that failed or timed out'),
+    numCtx: z
+      .number()
+      .int()
+      .min(256)
+      .default(4096)
+      .describe('context length, the same for the whole run (changing it reloads the model)'),
+    warmup: z.boolean().default(true).describe('one uncounted request per model before its series'),
+    keepAlive: z
+      .string()
+      .default('10m')
+      .describe('how long the server keeps a model loaded between requests'),
     /** Share of timed-out requests above which a series is marked perturbed. */
-    perturbedTimeoutShare: z.number().min(0).max(1).default(0.05),
+    perturbedTimeoutShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.05)
+      .describe('above this share of timed-out requests a series is perturbed'),
     /**
      * Longest answer kept, in bytes (content and thinking): a longer one is recorded invalid
      * (too-long) and its connection dropped, so a runaway model cannot fill memory or the log.
@@ -97,30 +181,68 @@ export const runnerSchema = z
       .int()
       .min(1024)
       .max(256 * 1024 * 1024)
-      .default(64 * 1024),
+      .default(64 * 1024)
+      .describe('a longer answer is recorded invalid (too-long) and its connection dropped'),
     /** Largest embedding reply per text embedded (personas `vectors: embed`), in bytes. */
     maxEmbeddingBytes: z
       .number()
       .int()
       .min(1024)
       .max(1024 * 1024 * 1024)
-      .default(1024 * 1024),
+      .default(1024 * 1024)
+      .describe('largest embedding reply per text (personas vectors: embed)'),
     /** Unload other models from the server (keep_alive 0) before each model's series. */
-    unloadOthers: z.boolean().default(false),
+    unloadOthers: z
+      .boolean()
+      .default(false)
+      .describe(
+        'unload the other models the server holds (keep_alive 0) before each series; either way they are reported',
+      ),
     /** Seconds between nvidia-smi samples while the run measures; 0 turns them off. */
-    gpuSampleS: z.number().min(0).max(3600).default(5),
+    gpuSampleS: z
+      .number()
+      .min(0)
+      .max(3600)
+      .default(5)
+      .describe('seconds between nvidia-smi samples during the run (gpu.csv); 0: off'),
     /** Share of a series' GPU samples with another compute process above which it is perturbed. */
-    gpuContentionShare: z.number().min(0).max(1).default(0.2),
+    gpuContentionShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.2)
+      .describe(
+        "another compute process on the GPU in more than this share of a series' samples makes the series perturbed (inconclusive)",
+      ),
   })
   .strict();
 
 export const outputSchema = z
   .object({
-    dir: z.string().min(1).default('model-gate-out'),
+    dir: z
+      .string()
+      .min(1)
+      .default('model-gate-out')
+      .describe('report.json, summary.md, the charts and samples.jsonl'),
     /** Sample log path; defaults to <dir>/samples.jsonl. */
-    log: z.string().min(1).optional(),
+    log: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description: 'the sample log (default: samples.jsonl in output.dir)',
+        examples: ['model-gate-out/samples.jsonl'],
+      }),
     /** Nightly history (JSON Lines): single-model runs append one line per night. */
-    history: z.string().min(1).optional(),
+    history: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description:
+          'nightly history (JSON Lines): a single-model run writes one line per night (date, commit, model, digest, ECE, Brier, accuracies); a second run on one night replaces that line',
+        examples: ['nightly/history.jsonl'],
+      }),
   })
   .strict();
 
@@ -130,25 +252,38 @@ function checkList<Name extends string>(names: readonly [Name, ...Name[]], all: 
     .array(z.enum(names))
     .min(1)
     .refine((list) => new Set(list).size === list.length, 'expected each check at most once')
-    .default(all);
+    .default(all)
+    .describe(`the checks to run, each at most once: ${names.join(', ')}`);
 }
 
 /** The config without the checks' settings blocks, which the registered checks add. */
 const baseConfigSchema = z
   .object({
-    provider: providerSchema.prefault({}),
-    models: modelsSchema,
+    provider: providerSchema.prefault({}).describe('where the models are reached'),
+    models: modelsSchema.describe('the two models compared'),
     /** The registered checks' names; set when the checks' blocks are added (`activeConfigSchema`). */
     checks: z.array(z.string()),
-    failOn: z.enum(FAIL_ON).default('regression'),
+    failOn: z
+      .enum(FAIL_ON)
+      .default('regression')
+      .describe(
+        'which verdicts fail the run: regression (fail), inconclusive (fail or inconclusive), never',
+      ),
     /**
      * Largest share of runs in which two identical models may fail the whole gate. Split
      * equally between the selected checks; each check splits its share between its rules.
      */
-    falseAlarmRate: z.number().gt(0).max(0.5).default(0.05),
-    runner: runnerSchema.prefault({}),
-    output: outputSchema.prefault({}),
-    history: historySettingsSchema.prefault({}),
+    falseAlarmRate: z
+      .number()
+      .gt(0)
+      .max(0.5)
+      .default(0.05)
+      .describe('two identical models fail the whole gate in at most this share of runs'),
+    runner: runnerSchema.prefault({}).describe('how requests are sent'),
+    output: outputSchema.prefault({}).describe('where the files go'),
+    history: historySettingsSchema
+      .prefault({})
+      .describe('the drift rule on the nights of output.history (single-model runs)'),
   })
   .strict();
 

@@ -2,9 +2,11 @@
  * Every text file a user gives (config, items, persona catalogue) is decoded here, one way:
  * a UTF-8 byte-order mark is dropped (editors on Windows write one; it would otherwise be an
  * invisible first character of the first key or id), and bytes that are not UTF-8 (a file
- * saved as Latin-1 or UTF-16) are bad input naming the line — never silently replaced.
+ * saved as Latin-1 or UTF-16) are bad input naming the line — never silently replaced. A line
+ * longer than the limit (src/config/limits.ts) is bad input too.
  */
 import { InputError } from '../errors.js';
+import { refuseLongLines } from './limits.js';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
@@ -14,14 +16,17 @@ export function decodeUserText(bytes: Uint8Array, name: string): string {
   }
   const start = UTF8_BOM.every((b, i) => bytes[i] === b) ? UTF8_BOM.length : 0;
   const body = bytes.subarray(start);
+  let text: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
     const { line, column, byte } = firstInvalidByte(body);
     throw new InputError(`${name}:${line}: not valid UTF-8 text`, [
       `byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at column ${column} is not UTF-8; save the file as UTF-8 (it may be Latin-1 or Windows-1252)`,
     ]);
   }
+  refuseLongLines(text, name);
+  return text;
 }
 
 /** Line (1-based), column (1-based, in bytes) and value of the first byte UTF-8 refuses. */

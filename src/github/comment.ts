@@ -10,6 +10,7 @@ import { InputError } from '../errors.js';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
 import { errorMessage } from '../text/format.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -109,10 +110,11 @@ export async function findStickyComment(
   return null;
 }
 
-/** Marker first, then the markdown cut to fit the comment limit with a notice. */
+/** Marker first, then the markdown, without any registered secret, cut to fit with a notice. */
 export function commentBody(marker: string, markdown: string, fullReportNotice: string): string {
   const head = `${marker}\n`;
-  return head + trimMarkdown(markdown, COMMENT_LIMIT - utf8Size(head), fullReportNotice);
+  const text = scrubSecrets(markdown);
+  return head + trimMarkdown(text, COMMENT_LIMIT - utf8Size(head), fullReportNotice);
 }
 
 function httpStatus(error: unknown): number | null {
@@ -150,7 +152,7 @@ export async function upsertStickyComment(
     return { status: 'failed', reason: errorMessage(error) };
   }
   const body = commentBody(marker, options.markdown, options.fullReportNotice);
-  const trimmed = !body.endsWith(options.markdown);
+  const trimmed = !body.endsWith(scrubSecrets(options.markdown));
   try {
     const author = await commentAuthor(octokit);
     const existing = await findStickyComment(octokit, target, marker, author);

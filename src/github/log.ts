@@ -1,6 +1,7 @@
 /** Where publishing reports what it did: the runner's log and annotations. Injected in tests. */
 import * as core from '@actions/core';
 import { neutraliseLines } from '../text/neutralise.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 export interface ActionLog {
   info(message: string): void;
@@ -9,8 +10,11 @@ export interface ActionLog {
   warning(message: string): void;
 }
 
+/** Nothing a terminal would act on, no registered secret (the runner masks them too). */
+const shown = (message: string): string => scrubSecrets(neutraliseLines(message));
+
 export const coreLog: ActionLog = {
-  info: (message) => core.info(neutraliseLines(message)),
-  notice: (message) => core.notice(neutraliseLines(message)),
-  warning: (message) => core.warning(neutraliseLines(message)),
+  info: (message) => core.info(shown(message)),
+  notice: (message) => core.notice(shown(message)),
+  warning: (message) => core.warning(shown(message)),
 };

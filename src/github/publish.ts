@@ -25,6 +25,8 @@ import { errorMessage } from '../text/format.js';
 export interface PublishFiles {
   report: string;
   summary: string;
+  /** report.html, when the run wrote one. */
+  page?: string;
   charts: readonly string[];
   logs: readonly string[];
   /** gpu.csv, the nightly history: in the artifact beside the report. */
@@ -71,10 +73,14 @@ export async function publish(
   const notice = where
     ? `The report was cut to fit GitHub's size limit. The full summary, report.json and the charts are in the ${link('artifact of this run', where)}.`
     : 'The report was cut to fit GitHub’s size limit. The full summary is in summary.md.';
-  const markdown = renderSummary(report, {
-    ...(where ? { chartsUrl: where, runUrl: where } : {}),
-    commit: options.commit ?? null,
-  });
+  // Until the artifact is uploaded, the page is found in the run's list of artifacts.
+  const summaryFor = (pageUrl: string | undefined) =>
+    renderSummary(report, {
+      ...(where ? { chartsUrl: where, runUrl: where } : {}),
+      ...(pageUrl ? { pageUrl } : {}),
+      commit: options.commit ?? null,
+    });
+  const markdown = summaryFor(where);
 
   const result: PublishResult = {
     jobSummary: { status: 'skipped' },
@@ -107,24 +113,9 @@ export async function publish(
   }
 
   if (options.artifact) {
-    try {
-      const uploaded = await uploadRunArtifact(options.artifact.uploader, {
-        baseName: options.artifact.baseName,
-        files: [
-          files.report,
-          files.summary,
-          ...files.charts,
-          ...files.logs,
-          ...(files.extra ?? []),
-        ],
-        run: options.run,
-      });
-      log.info(`Uploaded artifact ${uploaded.name}${uploaded.url ? `: ${uploaded.url}` : ''}`);
-      result.artifact = { status: 'done', name: uploaded.name, url: uploaded.url };
-    } catch (error) {
-      log.warning(`model-gate: the artifact could not be uploaded: ${errorMessage(error)}`);
-      result.artifact = { status: 'failed', url: null, reason: errorMessage(error) };
-    }
+    result.artifact = await uploadArtifact(options.artifact, files, options.run, log);
+    const url = result.artifact.url;
+    if (url) await linkTheArtifact(summaryFor(url), notice, result, options);
   }
 
   try {
@@ -136,6 +127,70 @@ export async function publish(
     result.outputs = { status: 'failed', reason: errorMessage(error) };
   }
   return result;
+}
+
+async function uploadArtifact(
+  artifact: NonNullable<PublishOptions['artifact']>,
+  files: PublishFiles,
+  run: RunLocation | null,
+  log: ActionLog,
+): Promise<PublishResult['artifact']> {
+  try {
+    const uploaded = await uploadRunArtifact(artifact.uploader, {
+      baseName: artifact.baseName,
+      files: [
+        files.report,
+        files.summary,
+        ...(files.page ? [files.page] : []),
+        ...files.charts,
+        ...files.logs,
+        ...(files.extra ?? []),
+      ],
+      run,
+    });
+    log.info(`Uploaded artifact ${uploaded.name}${uploaded.url ? `: ${uploaded.url}` : ''}`);
+    return { status: 'done', name: uploaded.name, url: uploaded.url };
+  } catch (error) {
+    log.warning(`model-gate: the artifact could not be uploaded: ${errorMessage(error)}`);
+    return { status: 'failed', url: null, reason: errorMessage(error) };
+  }
+}
+
+/**
+ * Once the upload returned the artifact's own link, the summary and the comment already
+ * published point at it instead of the run page (where the reader would look for it among
+ * the run's artifacts). Fails soft: the first versions stand.
+ */
+async function linkTheArtifact(
+  markdown: string,
+  notice: string,
+  result: PublishResult,
+  options: PublishOptions,
+): Promise<void> {
+  const log = options.log ?? coreLog;
+  const written = result.jobSummary.detail;
+  if (result.jobSummary.status === 'done' && written) {
+    try {
+      const detail = await writeJobSummary(markdown, {
+        fullReportNotice: notice,
+        log,
+        replacing: written,
+      });
+      result.jobSummary = { status: 'done', detail };
+    } catch (error) {
+      log.warning(
+        `model-gate: the job summary could not link the artifact: ${errorMessage(error)}`,
+      );
+    }
+  }
+  if (options.comment?.enabled && result.comment.status === 'done') {
+    await upsertStickyComment(options.comment.octokit, options.comment.target, {
+      header: options.comment.header,
+      markdown,
+      fullReportNotice: notice,
+      log,
+    });
+  }
 }
 
 /**

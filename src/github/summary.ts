@@ -3,9 +3,11 @@
  * per step; anything already written in this step counts, so the report gets what is left.
  */
 import { statSync } from 'node:fs';
+import { truncate } from 'node:fs/promises';
 import * as core from '@actions/core';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 export const JOB_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -13,6 +15,8 @@ export interface JobSummaryResult {
   written: boolean;
   trimmed: boolean;
   bytes: number;
+  /** Size of the step's summary before this write: where this write starts. */
+  offset: number;
 }
 
 function alreadyWritten(file: string): number {
@@ -23,22 +27,29 @@ function alreadyWritten(file: string): number {
   }
 }
 
+/**
+ * Appends the report to the step's summary. `replacing`: the result of an earlier write of
+ * this step, which this one replaces (the summary is cut back to where that one started).
+ */
 export async function writeJobSummary(
   markdown: string,
-  options: { fullReportNotice: string; log?: ActionLog },
+  options: { fullReportNotice: string; log?: ActionLog; replacing?: JobSummaryResult },
 ): Promise<JobSummaryResult> {
   const log = options.log ?? coreLog;
   // core.summary reads the same variable: the check and the write agree on the file.
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file) {
     log.info('No job summary: GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions).');
-    return { written: false, trimmed: false, bytes: 0 };
+    return { written: false, trimmed: false, bytes: 0, offset: 0 };
   }
-  const room = JOB_SUMMARY_LIMIT - alreadyWritten(file);
-  const text = trimMarkdown(markdown, room, options.fullReportNotice);
-  const trimmed = text !== markdown;
+  if (options.replacing?.written) await truncate(file, options.replacing.offset);
+  const offset = alreadyWritten(file);
+  const room = JOB_SUMMARY_LIMIT - offset;
+  const scrubbed = scrubSecrets(markdown);
+  const text = trimMarkdown(scrubbed, room, options.fullReportNotice);
+  const trimmed = text !== scrubbed;
   if (trimmed)
     log.warning(`The job summary was cut to fit GitHub's 1 MiB limit (${room} bytes left).`);
   await core.summary.emptyBuffer().addRaw(text, true).write();
-  return { written: true, trimmed, bytes: utf8Size(text) };
+  return { written: true, trimmed, bytes: utf8Size(text), offset };
 }

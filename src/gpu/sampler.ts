@@ -5,7 +5,6 @@
  * in one line and does nothing else.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import {
   type ComputeApp,
@@ -24,6 +23,7 @@ import {
   summariseSeries,
 } from './telemetry.js';
 import { errorMessage } from '../text/format.js';
+import { openAtomicFile } from '../files/safeWrite.js';
 
 /** File name of the samples in the output folder. */
 export const GPU_CSV = 'gpu.csv';
@@ -44,6 +44,8 @@ export interface GpuSamplerOptions {
 export interface GpuSampler {
   /** The series now running (a model), or null between series. */
   mark(series: string | null): void;
+  /** Samples taken so far (gpu.csv is in place only once the sampler stops). */
+  samples(): number;
   stop(): Promise<GpuTelemetry>;
 }
 
@@ -103,6 +105,7 @@ function runQuery(
 function unavailableSampler(note: string, intervalS: number): GpuSampler {
   return {
     mark: () => undefined,
+    samples: () => 0,
     stop: async () => ({
       available: false,
       note,
@@ -176,13 +179,14 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
   const devices = await probeDevices(query);
   if (typeof devices === 'string') return unavailableSampler(devices, options.intervalS);
 
-  mkdirSync(path.dirname(options.csvPath), { recursive: true });
-  const csv: WriteStream = createWriteStream(options.csvPath);
+  // Written beside its place and renamed there when the run ends: never through a link.
+  const csv = openAtomicFile(options.csvPath);
   csv.write(`${GPU_CSV_HEADER}\n`);
   const ticks: GpuTick[] = [];
   let series: string | null = null;
   let failed = 0;
   let stopping = false;
+  let csvBroken = false;
   let inFlight: Promise<void> | null = null;
 
   const tick = async (): Promise<void> => {
@@ -193,7 +197,12 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       return;
     }
     ticks.push(sample);
-    for (const line of csvLines(sample, ownPids)) csv.write(`${line}\n`);
+    try {
+      for (const line of csvLines(sample, ownPids)) csv.write(`${line}\n`);
+    } catch {
+      // A full disk costs the CSV, never the run: the samples are still summarised.
+      csvBroken = true;
+    }
   };
   const schedule = (): void => {
     if (inFlight || stopping) return; // the previous sample is still running: skip this one
@@ -210,6 +219,7 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       // Every series gets a sample at its start, however short it is.
       if (next !== null) schedule();
     },
+    samples: () => ticks.length,
     async stop() {
       clearInterval(timer);
       // A sample in flight when the run ends still belongs to it: let it finish briefly.
@@ -220,8 +230,16 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       stopping = true;
       for (const child of children) child.kill('SIGKILL');
       if (inFlight) await inFlight;
-      await new Promise<void>((resolve) => csv.end(resolve));
-      return telemetryOf(options, devices, ticks, failed, ownPids);
+      if (!csvBroken) {
+        try {
+          csv.commit();
+        } catch {
+          csvBroken = true;
+        }
+      }
+      if (csvBroken) csv.abort();
+      const telemetry = telemetryOf(options, devices, ticks, failed, ownPids);
+      return csvBroken ? { ...telemetry, file: null } : telemetry;
     },
   };
 }

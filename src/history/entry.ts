@@ -26,3 +26,21 @@ export const historyEntrySchema = z
 
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 export type Estimate = NonNullable<HistoryEntry['ece']>;
+
+/** The night of a line: its UTC calendar day ("2026-10-01"). */
+export function nightOf(entry: HistoryEntry): string {
+  return entry.date.slice(0, 10);
+}
+
+/**
+ * One line per model and night: a second run on the same night replaces that night's line (the
+ * latest measurement of the night stands), so the history counts nights, not runs. Kept in
+ * file order.
+ */
+export function oneLinePerNight(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  const last = new Map<string, number>();
+  entries.forEach((entry, i) => {
+    last.set(`${entry.model}\n${nightOf(entry)}`, i);
+  });
+  return entries.filter((entry, i) => last.get(`${entry.model}\n${nightOf(entry)}`) === i);
+}

@@ -1,13 +1,14 @@
 /**
- * The history file: JSON Lines, one night per line, appended by each nightly run. Read
+ * The history file: JSON Lines, one line per model and night (a UTC day), written by each
+ * nightly run; a second run on one night replaces that night's line. Read
  * strictly (a damaged line is named with its number, exit 2) so a trend is never drawn from
  * a file that silently lost nights.
  */
-import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { closeSync, fstatSync, readFileSync } from 'node:fs';
+import { formatSize, MAX_HISTORY_BYTES } from '../config/limits.js';
 import { InputError } from '../errors.js';
-import { type HistoryEntry, historyEntrySchema } from './entry.js';
+import { openForReading, writeFileAtomic } from '../files/safeWrite.js';
+import { type HistoryEntry, historyEntrySchema, oneLinePerNight } from './entry.js';
 import { errorMessage } from '../text/format.js';
 
 export function parseHistory(text: string, file: string): HistoryEntry[] {
@@ -38,21 +39,46 @@ export function parseHistory(text: string, file: string): HistoryEntry[] {
   return entries;
 }
 
-/** The nights recorded so far; none when the file does not exist yet (the first night). */
+/**
+ * The nights recorded so far; none when the file does not exist yet (the first night). A
+ * symbolic link at its place is refused: the history is rewritten, never written through one.
+ */
 export async function readHistory(file: string): Promise<HistoryEntry[]> {
-  if (!existsSync(file)) return [];
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const reason = errorMessage(error);
-    throw new InputError(`cannot read the history ${file}: ${reason}`);
-  }
-  return parseHistory(text, file);
+  return parseHistory(await readHistoryText(file), file);
 }
 
-/** One write of one whole line: an interrupted run leaves the file as it was or complete. */
-export async function appendHistory(file: string, entry: HistoryEntry): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await appendFile(file, `${JSON.stringify(entry)}\n`);
+async function readHistoryText(file: string): Promise<string> {
+  let fd: number | null;
+  try {
+    fd = openForReading(file, 'history');
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`cannot read the history ${file}: ${errorMessage(error)}`);
+  }
+  if (fd === null) return '';
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_HISTORY_BYTES) {
+      throw new InputError(
+        `history ${file}: ${formatSize(size)} is more than a history may hold (${formatSize(MAX_HISTORY_BYTES)})`,
+        ['start a new history file (output.history) and keep this one aside'],
+      );
+    }
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`cannot read the history ${file}: ${errorMessage(error)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Adds tonight's line, replacing a line of the same model and night. The file is written anew
+ * beside itself and renamed into place: an interrupted run or a full disk leaves it as it was
+ * or complete.
+ */
+export async function recordNight(file: string, entry: HistoryEntry): Promise<void> {
+  const nights = oneLinePerNight([...(await readHistory(file)), entry]);
+  writeFileAtomic(file, nights.map((night) => `${JSON.stringify(night)}\n`).join(''));
 }

@@ -5,7 +5,7 @@
  */
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import { type DriftAnalysis, analyseDrift, DETECTION_POWER } from './drift.js';
-import type { HistoryEntry } from './entry.js';
+import { type HistoryEntry, oneLinePerNight } from './entry.js';
 import { DRIFT_DEFAULTS, type HistorySettings } from '../config/history.js';
 import { num, percent, signed } from '../text/format.js';
 
@@ -48,7 +48,8 @@ export function historySection(input: HistoryInput): {
   const { tonight, settings } = input;
   // A re-analysis of a night the run already appended must not count that night twice.
   const prior = input.appended ? input.prior : withoutTonight(input.prior, tonight);
-  const all = [...prior, tonight];
+  // Tonight replaces an earlier run of the same night: nights are counted, not runs.
+  const all = oneLinePerNight([...prior, tonight]);
   const ours = all.filter((e) => e.model === tonight.model);
   const nights: HistoryNight[] = ours.map((entry, i) => {
     const before = ours[i - 1];

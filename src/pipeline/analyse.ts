@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
@@ -5,10 +6,10 @@ import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
 import { driftFalseAlarmRate } from '../checks/dragon/rules.js';
 import { allChecks } from '../checks/registry.js';
-import type { CheckContext, EvaluatedGateRule, GateFinding } from '../checks/types.js';
+import type { CheckContext, CheckPage, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
 import { entryFromReport } from '../report/historyEntry.js';
-import { appendHistory, readHistory } from '../history/file.js';
+import { readHistory, recordNight } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
 import { operationsFindings } from '../operations/findings.js';
 import type { RunOperations } from '../operations/types.js';
@@ -34,6 +35,7 @@ import type { Shard } from '../config/overrides.js';
 import {
   analyseChecks,
   checkContext,
+  checkPages,
   type LoadedCheck,
   loadChecks,
   modelOrder,
@@ -43,8 +45,12 @@ import {
 } from './checks.js';
 import { coverageFindings, measureCoverage } from './coverage.js';
 import { checkLogsMatch, staleWarning } from './logsMatch.js';
+import { ensureWritableFolder } from './outputFolder.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
+import { sliceFindings } from './shardSlice.js';
 import { tallyRequests } from './tally.js';
+import { neutralise } from '../text/neutralise.js';
+import { scrubData } from '../text/secrets.js';
 import type { JobOutcome } from './types.js';
 
 export interface AnalyseLogsOptions {
@@ -74,6 +80,8 @@ export interface AnalyseLogsOptions {
    * it; a re-analysis shows the history without adding to it.
    */
   appendHistory?: boolean;
+  /** The run starts from an empty log each time (the demo): a gap is measured by starting over. */
+  startsOver?: boolean;
   /** A run's hygiene and GPU telemetry (a re-analysis has none). */
   operations?: RunOperations;
   /** Commit recorded in the history line; default GITHUB_SHA. */
@@ -87,12 +95,21 @@ export interface AnalyseLogsOptions {
  */
 export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
   const { loaded } = options;
+  await ensureWritableFolder(path.resolve(options.outDir ?? loaded.config.output.dir));
   const previousFile = previousReportFile(options);
   const ctx = checkContextWith(loaded, previousFile);
   const measured = await readMeasured(options, ctx);
   const { records, stale, runs, checks, plan, limit } = measured;
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
-  const { sections, findings, rules } = analyseChecks(checks, records, ctx, previous);
+  const analysed = analyseChecks(checks, records, ctx, previous);
+  const { sections, rules } = analysed;
+  const pages = checkPages(checks, records, ctx, sections);
+  const models = modelOrder(ctx);
+  const shard = shardLabel(options.shard);
+  const slice = selectShard(plan, options.shard);
+  const findings = shard
+    ? sliceFindings(analysed.findings, slice, models, shard)
+    : analysed.findings;
   const first = checks[0]?.check.name;
   if (limit && first) findings.push(smokeRunFinding(first, limit));
   if (options.operations) {
@@ -104,19 +121,18 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
       ),
     );
   }
-  const models = modelOrder(ctx);
-  const shard = shardLabel(options.shard);
   const coverage = measureCoverage({
-    units: selectShard(plan, options.shard),
+    units: slice,
     records,
     models,
     interrupted: options.cancelled ?? false,
     runs,
     shard,
+    startsOver: options.startsOver ?? false,
   });
   findings.push(...coverageFindings(coverage, loaded.config.checks));
   const run: RunMetadata = {
-    ...provenance(runs, models),
+    ...provenance(runs, models, records),
     config: loaded.config,
     logs: options.logs.map((file) => path.basename(file)),
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
@@ -124,11 +140,14 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     ...(options.operations ? { operations: options.operations } : {}),
     coverage,
   };
-  for (const warning of measured.warnings) run.warnings.push(warning);
+  for (const warning of [...measured.warnings, ...pages.problems]) run.warnings.push(warning);
   if (stale.length > 0) run.warnings.push(staleWarning(stale));
   if (records.length === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');
-  const report = await reportWithHistory({ run, sections, findings, rules }, options);
+  const report = await reportWithHistory(
+    { run, sections, findings, rules, pages: pages.parts },
+    options,
+  );
   return jobOutcome(report.report, report.written, options, shard, report.historyFile);
 }
 
@@ -223,6 +242,8 @@ interface Analysed {
   sections: Report['checks'];
   findings: GateFinding[];
   rules: EvaluatedGateRule[];
+  /** The checks' parts of report.html. */
+  pages: CheckPage[];
 }
 
 /** The report, with tonight's line of the nightly history when there is one; written. */
@@ -235,7 +256,7 @@ async function reportWithHistory(
   const createdAt = (options.now ?? (() => new Date()))();
   const draft = buildReport({ run, sections, findings, rules, createdAt });
   const nightly = await withHistory(draft, loaded, options);
-  const report = nightly
+  const built = nightly
     ? buildReport({
         run,
         sections,
@@ -247,15 +268,30 @@ async function reportWithHistory(
     : draft;
   if (nightly) {
     // Tonight's line carries the final verdict, the drift rule included.
-    const tonight = { ...nightly.tonight, verdict: report.verdict.status };
-    const last = report.history?.nights.at(-1);
+    const tonight = { ...nightly.tonight, verdict: built.verdict.status };
+    const last = built.history?.nights.at(-1);
     if (last) last.verdict = tonight.verdict;
     nightly.tonight = tonight;
   }
-  const written = await writeReport(report, options.outDir ?? loaded.config.output.dir);
+  // Before anything renders it: a secret an error body echoed is gone from every file and
+  // comment made from the report, before markdown escaping could hide it from a search.
+  const report = scrubData(built);
+  const outDir = options.outDir ?? loaded.config.output.dir;
+  const gpuCsv = await readGpuCsv(outDir, options.operations?.gpu.file ?? null);
+  const written = await writeReport(report, outDir, { parts: analysed.pages, gpuCsv });
   const appended = nightly !== null && (options.appendHistory ?? false);
-  if (nightly && appended) await appendHistory(nightly.file, nightly.tonight);
+  if (nightly && appended) await recordNight(nightly.file, nightly.tonight);
   return { report, written, historyFile: appended && nightly ? nightly.file : null };
+}
+
+/** The run's GPU samples, for the page's chart; null when there are none or they cannot be read. */
+async function readGpuCsv(outDir: string, file: string | null): Promise<string | null> {
+  if (!file) return null;
+  try {
+    return await readFile(path.join(outDir, file), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 function jobOutcome(
@@ -271,6 +307,7 @@ function jobOutcome(
       dir: written.dir,
       report: written.report,
       summary: written.summary,
+      page: written.page,
       charts: written.charts,
       logs: options.logs.map((file) => path.resolve(file)),
       ...(historyFile ? { extra: [historyFile] } : {}),
@@ -320,25 +357,67 @@ const UNKNOWN_SERVER: ServerInfo = {
   simulated: false,
 };
 
-/** Server and model provenance from the run records (the latest wins; shards are listed). */
+/**
+ * Server and model provenance from the run records (the latest wins; shards are listed). A log
+ * another harness wrote has no run record: its models are the config's, their digest the one
+ * their records carry, the rest unknown.
+ */
 function provenance(
   runs: readonly RunInfoRecord[],
   models: readonly string[],
+  records: readonly SampleRecord[],
 ): Pick<RunMetadata, 'provider' | 'models' | 'loadedBefore' | 'warnings' | 'shards'> {
   const latest = runs.at(-1);
   const metadata = new Map<string, ModelMetadata>();
   for (const run of runs) for (const model of run.models) metadata.set(model.model, model);
   const find = (name: string | undefined): ModelMetadata | null =>
-    name ? (metadata.get(name) ?? null) : null;
+    name ? (metadata.get(name) ?? unrecordedModel(name, records)) : null;
   const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
   if (runs.length === 0)
     warnings.push('no run record in the logs: server and model provenance unknown');
+  const provider = latest?.provider ?? UNKNOWN_SERVER;
   return {
-    provider: latest?.provider ?? UNKNOWN_SERVER,
-    models: { baseline: find(models[0]), candidate: find(models[1]) },
-    loadedBefore: latest?.loadedBefore ?? null,
+    provider: { ...provider, version: shownMetadata(provider.version) },
+    models: { baseline: shownModel(find(models[0])), candidate: shownModel(find(models[1])) },
+    loadedBefore: latest?.loadedBefore?.map((name) => shownMetadata(name) ?? '') ?? null,
     warnings,
     shards: [...new Set(runs.map((r) => r.shard).filter((s): s is string => s !== null))].sort(),
+  };
+}
+
+/** A configured model no run record describes: its tag, and the digest its records carry. */
+function unrecordedModel(model: string, records: readonly SampleRecord[]): ModelMetadata {
+  const digest = records.find((r) => r.model === model && r.digest !== null)?.digest ?? null;
+  return {
+    model,
+    digest,
+    quantization: null,
+    parameterSize: null,
+    family: null,
+    simulated: false,
+  };
+}
+
+/** Longest server-given field kept in report.json (a digest is 64 characters). */
+const METADATA_LIMIT = 200;
+
+/**
+ * What a server said about itself, as report.json keeps it: a bidi override, a control
+ * character or a line break from the server is stored as a visible escape, and a runaway
+ * value is cut.
+ */
+function shownMetadata(value: string | null): string | null {
+  return value === null ? null : neutralise(value, METADATA_LIMIT);
+}
+
+function shownModel(model: ModelMetadata | null): ModelMetadata | null {
+  if (!model) return null;
+  return {
+    ...model,
+    digest: shownMetadata(model.digest),
+    quantization: shownMetadata(model.quantization),
+    parameterSize: shownMetadata(model.parameterSize),
+    family: shownMetadata(model.family),
   };
 }
 

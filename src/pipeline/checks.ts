@@ -1,6 +1,7 @@
 import { type AnyCheck, allChecks, checkNamed, sectionOf } from '../checks/registry.js';
 import type {
   CheckContext,
+  CheckPage,
   EvaluatedGateRule,
   GateFinding,
   GateRuleCard,
@@ -12,6 +13,7 @@ import { countedSubset, type SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
 import { failedRequestFindings } from './failedRequests.js';
+import { errorMessage } from '../text/format.js';
 
 export interface LoadedCheck {
   check: AnyCheck;
@@ -23,6 +25,7 @@ export function checkContext(loaded: LoadedConfig): CheckContext {
   return {
     config,
     baseDir: loaded.baseDir,
+    configFile: loaded.file,
     models: { baseline: config.models.baseline, candidate: config.models.candidate ?? null },
   };
 }
@@ -127,4 +130,33 @@ export function promptHashes(ctx: CheckContext): Record<string, string> {
       Object.assign(hashes, check.promptHashes(ctx.config));
   }
   return hashes;
+}
+
+/**
+ * Each check's part of report.html, from its section, definitions and records. Pure. A check
+ * whose part cannot be built costs its part only (the page shows its summary section instead),
+ * and says why in `problems`.
+ */
+export function checkPages(
+  checks: readonly LoadedCheck[],
+  records: readonly SampleRecord[],
+  ctx: CheckContext,
+  sections: Report['checks'],
+): { parts: CheckPage[]; problems: string[] } {
+  const parts: CheckPage[] = [];
+  const problems: string[] = [];
+  for (const { check, definitions } of checks) {
+    const section = sectionOf(sections, check.name);
+    if (section === undefined) continue;
+    try {
+      const own = countedSubset(records, (r) => r.check === check.name);
+      const part = check.page({ section, records: own, definitions, ctx });
+      if (part) parts.push(part);
+    } catch (error) {
+      problems.push(
+        `${check.name}: its part of report.html could not be built: ${errorMessage(error)}`,
+      );
+    }
+  }
+  return { parts, problems };
 }

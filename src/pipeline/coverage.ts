@@ -29,6 +29,8 @@ export interface CoverageInput {
   runs: readonly RunInfoRecord[];
   /** "i/n" when the units are one shard's slice: the other shards are not missing. */
   shard: string | null;
+  /** The command starts from an empty log each time (the demo): running it again starts over. */
+  startsOver?: boolean;
 }
 
 type UnitState = 'answered' | 'failed' | 'missing';
@@ -85,7 +87,9 @@ export function measureCoverage(input: CoverageInput): Coverage {
     missingShards,
     shard: input.shard,
     rows: list,
-    missing: complete ? null : missingSentence(list, input.interrupted, missingShards),
+    missing: complete
+      ? null
+      : missingSentence(list, input.interrupted, missingShards, input.startsOver ?? false),
   };
 }
 
@@ -102,6 +106,7 @@ function missingSentence(
   rows: readonly CoverageRow[],
   interrupted: boolean,
   missingShards: readonly string[],
+  startsOver: boolean,
 ): string {
   const parts: string[] = [];
   if (interrupted) parts.push('the run was interrupted before it finished');
@@ -113,7 +118,10 @@ function missingSentence(
   const gaps = rows.filter((r) => r.missing > 0);
   if (gaps.length > 0) parts.push(`not measured: ${gaps.map(rowGap).join('; ')}`);
   const sentence = parts.join('; ');
-  return `Incomplete measurement — ${sentence}. Run again to measure the rest (a run resumes from its sample log).`;
+  const again = startsOver
+    ? 'Run it again to measure the whole plan (this command starts over).'
+    : 'Run again to measure the rest (a run resumes from its sample log).';
+  return `Incomplete measurement — ${sentence}. ${again}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { startSimulator } from '../simulator/server.js';
 import { packageRoot, scenarioPath } from '../packageRoot.js';
+import { ensureWritableFolder } from './outputFolder.js';
 import { runJob } from './run.js';
 import type { JobOutcome } from './types.js';
 
@@ -31,6 +32,7 @@ export interface DemoOutcome extends JobOutcome {
  * sample log each time: the demo shows a run, not a resume.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
+  await ensureWritableFolder(path.resolve(options.outDir));
   const simulator = await startSimulator({
     port: 0,
     host: '127.0.0.1',
@@ -56,6 +58,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     });
     const outcome = await runJob({
       loaded,
+      startsOver: true,
       signal: options.signal,
       progress: options.progress,
       interactive: options.interactive,

@@ -6,9 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { allChecks } from '../checks/registry.js';
+import { allChecks, configSchema } from '../checks/registry.js';
 import type { CheckStarter, StarterFile } from '../checks/starter.js';
-import { schemaModeline } from '../config/jsonSchema.js';
+import { type SchemaNode, documentedConfig } from '../config/documented.js';
+import { configJsonSchema, configSchemaUrl } from '../config/jsonSchema.js';
 import { InputError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { packageRoot } from '../packageRoot.js';
@@ -24,7 +25,9 @@ const STARTER_CONFIG = 'model-gate.yml';
 const STARTER_WORKFLOW = '.github/workflows/model-gate.yml';
 
 /** The config, each check's files (items, catalogue) and the pull-request workflow. */
-export function starterFiles(options: Omit<InitOptions, 'dir'> = {}): StarterFile[] {
+export function starterFiles(
+  options: Omit<InitOptions, 'dir'> & { dir?: string } = {},
+): StarterFile[] {
   const starters = allChecks().flatMap((check) => {
     const starter = check.starter();
     return starter ? [{ name: check.name, ...starter }] : [];
@@ -63,30 +66,45 @@ export async function initProject(options: InitOptions): Promise<string[]> {
   return written;
 }
 
+/** The header lines of the starter config: where editors find its schema, and what to do next. */
+function starterHeader(dir: string): string[] {
+  // The installed package's copy when the package is installed in this project; otherwise the
+  // registry's copy of this version.
+  const local = path.relative(dir, path.join(packageRoot(), 'schema', 'config.schema.json'));
+  const inProject = !local.startsWith('..') && !path.isAbsolute(local);
+  return [
+    `yaml-language-server: $schema=${inProject ? `./${local.split(path.sep).join('/')}` : configSchemaUrl(TOOL_VERSION)}`,
+    ...(inProject
+      ? []
+      : [
+          `(that schema URL answers once model-gate ${TOOL_VERSION} is on the npm registry; with model-gate`,
+          'installed in this project, ./node_modules/model-gate/schema/config.schema.json works today)',
+        ]),
+    'model-gate config: every setting with its default and what it does. The lines this starter',
+    'sets are active; the others are commented out (remove the "# " to change one).',
+    'Check it without a server: npx model-gate validate',
+  ];
+}
+
 function starterConfig(
-  options: Omit<InitOptions, 'dir'>,
+  options: Omit<InitOptions, 'dir'> & { dir?: string },
   starters: readonly (CheckStarter & { name: string })[],
 ): string {
-  const blocks = starters
-    .map((s) => `${s.name}:\n${s.config.map((line) => `  ${line}\n`).join('')}`)
-    .join('\n');
-  return `${schemaModeline(TOOL_VERSION)}
-# model-gate config: every setting and its default is documented in the JSON Schema above
-# (your editor completes and checks keys) and in model-gate.yml of the model-gate repository.
-# Check it without a server: npx model-gate validate
-
-provider:
-  kind: ollama                   # ollama | openai | embedded
-
-models:
-  baseline: ${options.baseline ?? 'qwen2.5:7b'}           # today's model
-  candidate: ${options.candidate ?? 'qwen2.5:14b'}         # the upgrade; omit for a single-model run
-
-checks: [${starters.map((s) => s.name).join(', ')}]
-fail-on: regression
-
-runner:
-  concurrency: 1                 # the server's parallel slots (OLLAMA_NUM_PARALLEL)
-
-${blocks}`;
+  const values: Record<string, unknown> = {
+    'provider.kind': 'ollama',
+    'models.baseline': options.baseline ?? 'qwen2.5:7b',
+    'models.candidate': options.candidate ?? 'qwen2.5:14b',
+    checks: starters.map((s) => s.name),
+    'fail-on': 'regression',
+    'runner.concurrency': 1,
+  };
+  for (const starter of starters) {
+    for (const [key, value] of Object.entries(starter.settings))
+      values[`${starter.name}.${key}`] = value;
+  }
+  return documentedConfig(configJsonSchema(configSchema()) as SchemaNode, {
+    header: starterHeader(path.resolve(options.dir ?? '.')),
+    values,
+    activeDefaults: false,
+  });
 }

@@ -10,6 +10,7 @@ import { checkNamed } from '../checks/registry.js';
 import { InputError } from '../errors.js';
 import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
+import { missingShardsOf } from './coverage.js';
 
 const OTHER_SETTINGS =
   'other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)';
@@ -36,12 +37,16 @@ export interface LogsMatchInput {
 
 /**
  * Throws InputError listing each configured model a selected check has no record of. A log
- * that holds part of a model's plan (a shard left out, a run cut short) is not a mismatch: its
- * report is inconclusive and names what is missing (see coverage.ts).
+ * that holds part of a model's plan (a shard left out, a run cut short) is not a mismatch, nor
+ * is a model without records while a shard of the set is missing: the report is inconclusive
+ * and names what is missing (see coverage.ts).
  */
 export function checkLogsMatch(input: LogsMatchInput): void {
   const { config } = input.loaded;
   const problems: string[] = [];
+  // With a shard of a set left out, a model may have no record at all (two shards: one may
+  // hold all of a model's games): the report is inconclusive and names the shard.
+  const shardMissing = missingShardsOf(input.runs).length > 0;
   const roles: [string, string | null][] = [
     ['models.baseline', config.models.baseline],
     [
@@ -68,7 +73,7 @@ export function checkLogsMatch(input: LogsMatchInput): void {
         problems.push(
           `${check}: the ${unplanned} records of ${model} (${role}) are for items, assistants or seeds this config does not plan`,
         );
-      } else {
+      } else if (!shardMissing) {
         const present = [
           ...new Set(
             [...input.planned, ...input.stale, ...input.unplanned]

@@ -21,6 +21,8 @@ export interface PreparedJob {
   /** Units the answers add while the run goes (adaptive sampling). */
   growth: PlanGrowth | undefined;
   provider: Provider;
+  /** What the checks' loaders accepted but a user should fix, each line led by its check. */
+  warnings: string[];
 }
 
 export async function prepareJob(
@@ -34,7 +36,10 @@ export async function prepareJob(
   // node-llama-cpp is an optional peer dependency: say how to install it before anything runs.
   if (ctx.config.provider.kind === 'embedded' && !options.provider) await loadEngine();
   const provider = options.provider ?? createProvider(ctx.config, process.env, ctx.baseDir);
-  return { ctx, checks, units, growth: planGrowth(checks, ctx), provider };
+  const warnings = all.flatMap(({ check, definitions }) =>
+    check.warnings(definitions).map((warning) => `${check.name}: ${warning}`),
+  );
+  return { ctx, checks, units, growth: planGrowth(checks, ctx), provider, warnings };
 }
 
 /** The model calls a plan makes at most (maze games may end early). */

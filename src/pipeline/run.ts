@@ -1,5 +1,7 @@
-import { copyFile, mkdir, rename } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { openAtomicFile, refuseLink } from '../files/safeWrite.js';
+import { scrubSecrets } from '../text/secrets.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
@@ -11,6 +13,7 @@ import { createProgress } from '../runner/progress.js';
 import { type RunPlanResult, runPlan } from '../runner/run.js';
 import { pruneLog, pruneNote } from '../sampleLog/index.js';
 import { analyseLogs } from './analyse.js';
+import { ensureWritableFolder } from './outputFolder.js';
 import { modelOrder } from './checks.js';
 import { type PreparedJob, prepareJob } from './prepare.js';
 import type { JobOutcome, RunJobOptions } from './types.js';
@@ -22,6 +25,11 @@ export function sampleLogPath(options: RunJobOptions): string {
 }
 
 const CACHED_LOG = 'samples.jsonl';
+
+/** Where notes and progress go. */
+interface TextSink {
+  write(text: string): unknown;
+}
 
 /**
  * config → plan → run → sample log → analyse → report. Definitions are loaded before any
@@ -48,11 +56,23 @@ export async function runJob(
   }
 
   const logPath = sampleLogPath(options);
-  await mkdir(path.dirname(logPath), { recursive: true });
-  const stream = options.progress ?? process.stderr;
+  refuseLink(logPath, 'sample log');
+  await ensureWritableFolder(path.resolve(config.output.dir));
+  await ensureWritableFolder(path.dirname(logPath));
+  const terminal = options.progress ?? process.stderr;
+  // Notes quote paths and servers: a registered secret never reaches the terminal.
+  const stream: TextSink = { write: (text) => terminal.write(scrubSecrets(text)) };
+  const interactive = options.interactive ?? Boolean((terminal as NodeJS.WriteStream).isTTY);
+  // Said before an hour of measuring, not only in a collapsed block of the summary.
+  for (const warning of prepared.warnings) stream.write(`model-gate: warning: ${warning}\n`);
   const models = modelOrder(prepared.ctx);
   const cached = await restoreLog(options, logPath, models, stream);
-  const { result, operations, gpuCsv } = await measure(options, prepared, logPath, stream);
+  const { result, operations, gpuCsv } = await measure(
+    { ...options, interactive },
+    prepared,
+    logPath,
+    stream,
+  );
 
   // What this run repaired of an interrupted one is said here, not in the report.
   for (const note of result.recovered)
@@ -70,9 +90,10 @@ export async function runJob(
     // A slice, a smoke run (--limit) or an interrupted run is not a night of the history.
     appendHistory: result.shard === null && limit === null && !result.cancelled,
     shard: options.shard ?? null,
+    startsOver: options.startsOver ?? false,
   });
   if (gpuCsv) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
-  return outcome;
+  return { ...outcome, inputWarnings: prepared.warnings };
 }
 
 /**
@@ -85,7 +106,7 @@ async function restoreLog(
   options: RunJobOptions,
   logPath: string,
   models: readonly string[],
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<string | null> {
   const cached = options.cacheDir ? path.resolve(options.cacheDir, CACHED_LOG) : null;
   if (options.fresh) {
@@ -109,7 +130,7 @@ async function keepInCache(
   logPath: string,
   cached: string,
   models: readonly string[] | null,
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<void> {
   await mkdir(path.dirname(cached), { recursive: true });
   if (models === null) {
@@ -124,9 +145,14 @@ async function keepInCache(
 
 /** A copy made under another name and renamed into place: whole or not at all. */
 async function copyWhole(source: string, target: string): Promise<void> {
-  const partial = `${target}.copying`;
-  await copyFile(source, partial);
-  await rename(partial, target);
+  const file = openAtomicFile(target);
+  try {
+    for await (const chunk of createReadStream(source)) file.write(chunk as Buffer);
+  } catch (error) {
+    file.abort();
+    throw error;
+  }
+  file.commit();
 }
 
 /** The run itself, with GPU telemetry sampled while it lasts; the hygiene for the report. */
@@ -134,11 +160,11 @@ async function measure(
   options: RunJobOptions,
   prepared: PreparedJob,
   logPath: string,
-  stream: NodeJS.WritableStream,
+  stream: TextSink,
 ): Promise<{ result: RunPlanResult; operations: RunOperations; gpuCsv: string | null }> {
   const { config } = options.loaded;
   const { ctx, units, growth, provider } = prepared;
-  const interactive = options.interactive ?? Boolean((stream as NodeJS.WriteStream).isTTY);
+  const interactive = options.interactive ?? false;
   const models = modelOrder(ctx);
   const gpuCsv = path.resolve(config.output.dir, GPU_CSV);
   // The embedded engine computes in this process; a server's GPU work is its own processes.

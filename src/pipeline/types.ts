@@ -7,6 +7,8 @@ export interface JobFiles {
   dir: string;
   report: string;
   summary: string;
+  /** report.html (every run writes it; absent only in outcomes built by hand). */
+  page?: string;
   charts: string[];
   /** Sample logs the report was computed from. */
   logs: string[];
@@ -26,6 +28,8 @@ export interface JobOutcome {
    * gate's, and the exit code only says whether the slice was measured (0, or 3 interrupted).
    */
   shard?: string;
+  /** What the checks' loaders accepted but a user should fix (a run says them first). */
+  inputWarnings?: string[];
 }
 
 export interface RunJobOptions {
@@ -40,6 +44,8 @@ export interface RunJobOptions {
   /** `--fresh`: start a new sample log (the previous one is kept renamed) and ignore the cache. */
   fresh?: boolean;
   signal?: AbortSignal;
+  /** The log was emptied first (the demo): an interrupted run is started over, not resumed. */
+  startsOver?: boolean;
   /** Where progress lines go (stderr by default). */
   progress?: NodeJS.WritableStream;
   /** Whether progress may redraw one line (a terminal) or prints plain lines (CI logs). */

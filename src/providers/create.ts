@@ -4,6 +4,7 @@ import { createEmbeddedProvider } from './embedded/index.js';
 import { DEFAULT_OLLAMA_HOST, OllamaProvider } from './ollama.js';
 import { OpenAIProvider, PLACEHOLDER_API_KEY } from './openai.js';
 import type { Provider } from './types.js';
+import { registerSecret } from '../text/secrets.js';
 
 /**
  * The provider the config asks for. The host defaults to a local Ollama (config loading has
@@ -36,6 +37,8 @@ export function createProvider(
         [`set ${keyName} to the server's API key, or remove provider.api-key-env`],
       );
     }
+    // Masked everywhere from now on: a server or proxy may echo it in an error body.
+    registerSecret(value);
     apiKey = value;
   }
   return new OpenAIProvider({ host, apiKey, timeoutMs, limits });

@@ -21,6 +21,7 @@ import {
   tooLong,
 } from './replyLimit.js';
 import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
+import { splitHostQuery, withQuery } from '../config/hostUrl.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -178,9 +179,11 @@ export class OllamaProvider implements Provider {
     work: (client: Ollama) => Promise<T>,
   ): Promise<T> {
     const deadline = startDeadline(timeoutMs, signal);
+    // The client drops a query string from its host: each request gets it back.
+    const { base, query } = splitHostQuery(this.options.host);
     const client = new Ollama({
-      host: this.options.host,
-      fetch: guardedFetch(this.options.fetch ?? fetch, deadline, wireBytes),
+      host: base,
+      fetch: guardedFetch(this.options.fetch ?? fetch, deadline, wireBytes, query),
     });
     try {
       return await work(client);
@@ -197,12 +200,19 @@ export class OllamaProvider implements Provider {
  * connection is dropped past it) and turns a non-JSON error body into Ollama's
  * `{"error": …}` shape (the client would print it to the console otherwise).
  */
-function guardedFetch(base: typeof fetch, deadline: Deadline, wireBytes: number): typeof fetch {
+function guardedFetch(
+  base: typeof fetch,
+  deadline: Deadline,
+  wireBytes: number,
+  query: URLSearchParams,
+): typeof fetch {
   return async (input, init) => {
     const drop = new AbortController();
     const signals = [deadline.signal, drop.signal, ...(init?.signal ? [init.signal] : [])];
     const signal = AbortSignal.any(signals);
-    const fetched = await base(input, { ...init, signal });
+    const target =
+      typeof input === 'string' || input instanceof URL ? withQuery(String(input), query) : input;
+    const fetched = await base(target, { ...init, signal });
     const type = fetched.headers.get('content-type') ?? '';
     if (!fetched.ok && !type.includes('application/json')) {
       // Only the start of an error body is read: it is quoted, never stored whole.

@@ -11,6 +11,7 @@ import https from 'node:https';
 import { NdjsonLines } from './ndjson.js';
 import { ERROR_BODY_BYTES, tooLong } from './replyLimit.js';
 import { statusFailureKind } from './transportErrors.js';
+import { neutralise } from '../text/neutralise.js';
 import {
   type ChatRequest,
   type ChatResponse,
@@ -38,14 +39,17 @@ export function chatAgent(url: URL): http.Agent {
     : new http.Agent({ keepAlive: true });
 }
 
-/** The URL of `/api/<endpoint>` on `host`, completed as the `ollama` client completes it. */
+/**
+ * The URL of `/api/<endpoint>` on `host`, completed as the `ollama` client completes it; the
+ * host's query string, when `provider.allow-host-query` let one through, is kept.
+ */
 export function ollamaApiUrl(host: string, endpoint: string): string {
   const explicit = host.includes('://');
   const url = new URL(explicit ? host : `http://${host}`);
   const port = url.port || (explicit ? (url.protocol === 'https:' ? '443' : '80') : '11434');
   const auth = url.username ? `${url.username}${url.password ? `:${url.password}` : ''}@` : '';
   const root = `${url.protocol}//${auth}${url.hostname}:${port}${url.pathname}`.replace(/\/$/, '');
-  return `${root}/api/${endpoint}`;
+  return `${root}/api/${endpoint}${url.search}`;
 }
 
 export function chatBody(request: ChatRequest, keepAlive: string): string {
@@ -97,12 +101,29 @@ export function ollamaChat(
         };
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) readFailure(res, reject, fail);
+        else if (isWebPage(res)) fail(webPageReply(res));
         else readReply(res, options, resolve, fail);
       },
     );
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * A reply labelled as a web page is not Ollama's stream, whatever its body parses as: a proxy's
+ * sign-in or error page, or a host that is not the model server. Refused, with words.
+ */
+function isWebPage(res: http.IncomingMessage): boolean {
+  return /html|xml/i.test(res.headers['content-type'] ?? '');
+}
+
+function webPageReply(res: http.IncomingMessage): ProviderFailure {
+  const type = neutralise(res.headers['content-type'] ?? '', 80);
+  return new ProviderFailure(
+    'server-error',
+    `the server answered with content-type ${type}, not Ollama's NDJSON stream (application/x-ndjson): is provider.host a proxy's or another web server's page rather than the Ollama server?`,
+  );
 }
 
 /** Feeds the reply's lines to a ReplyParts; resolves at the closing record. */

@@ -7,6 +7,7 @@
  * recorded but not sent.
  */
 import OpenAI from 'openai';
+import { splitHostQuery } from '../config/hostUrl.js';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
 import {
   chatWireBytes,
@@ -67,8 +68,11 @@ export class OpenAIProvider implements Provider {
         () => drop.abort(),
       );
     };
+    // A query string the host carries (provider.allow-host-query) goes with every request.
+    const { base: root, query } = splitHostQuery(this.options.host);
     return new OpenAI({
-      baseURL: `${this.options.host.replace(/\/$/, '')}/v1`,
+      baseURL: `${root.replace(/\/$/, '')}/v1`,
+      ...(query.size > 0 ? { defaultQuery: Object.fromEntries(query) } : {}),
       apiKey: this.options.apiKey,
       maxRetries: 0,
       // Our deadline fires first; this only stops the client from waiting ten minutes.

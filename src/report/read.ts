@@ -1,6 +1,7 @@
 /** Reads a report.json back (nightly comparison with a stored report, re-rendering). */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { MAX_REPORT_BYTES, refuseOversized } from '../config/limits.js';
 import { reportSchema } from './schema.js';
 import { REPORT_SCHEMA, type Report } from './types.js';
 import { errorMessage } from '../text/format.js';
@@ -35,6 +36,7 @@ export function parseReport(text: string, file: string): Report {
 }
 
 export async function readReport(file: string): Promise<Report> {
+  refuseOversized(file, file, MAX_REPORT_BYTES, 'report.json');
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -41,6 +41,11 @@ export interface SummaryOptions {
   commit?: string | null;
   /** The workflow run that measured it. */
   runUrl?: string | null;
+  /**
+   * Where report.html is. Absent: beside this summary (a relative link). A URL: the artifact
+   * that holds it (the artifact's own link once uploaded, else the run whose artifacts list it).
+   */
+  pageUrl?: string;
 }
 
 /** A server version or a digest longer than this is not one: shown cut. */
@@ -93,6 +98,15 @@ export function whereLine(options: Pick<SummaryOptions, 'commit' | 'runUrl'>): s
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 
+/** Where the page with every item, game and assistant behind the verdict is. */
+function pageLine(options: SummaryOptions): string {
+  const what =
+    'The evidence behind this verdict, item by item, game by game, assistant by assistant:';
+  return options.pageUrl === undefined
+    ? `${what} ${relativeLink('report.html', 'report.html')} beside this summary (open it in a browser, or run ${codeSpan('model-gate view')}).`
+    : `${what} report.html in the ${link('artifact of this run', options.pageUrl)} (download, unzip, open it in a browser).`;
+}
+
 /** The heading: the verdict, or for one shard's slice, that the shard was measured. */
 function heading(report: Report): string {
   const { status } = report.verdict;
@@ -127,6 +141,7 @@ function verdictBlock(report: Report, options: SummaryOptions): string {
     '',
     `${modelsLine(report)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ' · every gate rule passed'}`,
   );
+  lines.push('', pageLine(options));
   const tags = modelTags(report);
   if (reasons.length > 0) lines.push('', findingsTable(reasons, tags));
   if (suppressed.length > 0) {

@@ -147,7 +147,8 @@ function shrinkCollapsed(text: string, budget: number): string {
  * item lists) shrink first, largest first, keeping their first lines; then, if it still does
  * not fit, the longest prefix that ends before a heading (or a collapsed block) and fits
  * together with `notice`, which is appended after a rule. When not even the first section
- * fits, it cuts between paragraphs, then between lines, closing a code fence or collapsed
+ * fits, a table the cut falls in keeps the rows that fit (saying how many it left out);
+ * otherwise it cuts between paragraphs, then between lines, closing a code fence or collapsed
  * block left open.
  */
 export function trimMarkdown(text: string, limit: number, notice: string): string {
@@ -164,6 +165,8 @@ function cutPrefix(text: string, budget: number, tail: string): string {
   const found = boundaries(text);
   const atSection = largestFitting(text, found.sections, budget);
   if (atSection > 0) return text.slice(0, atSection).trimEnd() + tail;
+  const inTable = cutInTable(text, found, budget, tail);
+  if (inTable !== null) return inTable;
   const atParagraph = largestFitting(text, found.paragraphs, budget);
   if (atParagraph > 0) return text.slice(0, atParagraph).trimEnd() + tail;
 
@@ -178,6 +181,37 @@ function cutPrefix(text: string, budget: number, tail: string): string {
     return text.slice(0, atLine).trimEnd() + closing + tail;
   }
   return truncateToBytes(text, budget) + tail;
+}
+
+const TABLE_ROW = /^ {0,3}\|/;
+
+function rowsLeftOut(count: number): string {
+  return `\n\n_… ${count} more ${count === 1 ? 'row' : 'rows'} of this table left out; the full report has every row._`;
+}
+
+/**
+ * When the cut falls inside a table (the verdict's findings: one row per failed rule), the
+ * table keeps its header and the rows that fit, row by row, and says how many it left out:
+ * cutting before the whole table would leave the reader a heading and a count. Null when the
+ * cut is not inside a top-level table, or not even one row would be kept.
+ */
+function cutInTable(text: string, found: Boundaries, budget: number, tail: string): string | null {
+  const lines = text.split('\n');
+  const topLevel = (i: number) =>
+    found.lines[i]?.fence === null && found.lines[i]?.openDetails === 0;
+  const isRow = (i: number) => topLevel(i) && TABLE_ROW.test(lines[i] ?? '');
+  const starts = found.lines.map((l) => l.offset).filter((o) => o > 0);
+  const at = largestFitting(text, starts, budget - utf8Size(rowsLeftOut(lines.length)));
+  if (at <= 0) return null;
+  const next = found.lines.findIndex((l) => l.offset === at);
+  if (next < 1 || !isRow(next - 1) || !isRow(next)) return null;
+  let first = next - 1;
+  while (first > 0 && isRow(first - 1)) first--;
+  // The header, its separator and at least one row, or the table says nothing.
+  if (next - first < 3) return null;
+  let end = next;
+  while (isRow(end)) end++;
+  return text.slice(0, at).trimEnd() + rowsLeftOut(end - next) + tail;
 }
 
 /** A prefix of at most `limit` UTF-8 bytes that does not split a character. */

@@ -1,8 +1,14 @@
-/** Writes report.json, summary.md and every chart into the output directory. */
-import { mkdir, writeFile } from 'node:fs/promises';
+/**
+ * Writes report.json, summary.md, report.html and every chart into the output directory, each
+ * whole or not at all and never through a link (src/files/safeWrite.ts).
+ */
 import { join, resolve } from 'node:path';
 import { InfrastructureError } from '../errors.js';
+import { writeFileAtomic } from '../files/safeWrite.js';
 import { chartsOf } from './charts.js';
+import { NO_EVIDENCE, type PageEvidence, pageData } from './html/data.js';
+import { pageScript } from './html/pageScript.js';
+import { renderPage } from './html/render.js';
 import { renderSummary } from './summary.js';
 import type { Report } from './types.js';
 import { errorMessage } from '../text/format.js';
@@ -12,6 +18,8 @@ export interface WrittenReport {
   dir: string;
   report: string;
   summary: string;
+  /** report.html: the page with the evidence behind the verdict. */
+  page: string;
   charts: string[];
   /** Charts that could not be drawn (the rest was written); also in report.json's warnings. */
   problems: string[];
@@ -20,7 +28,14 @@ export interface WrittenReport {
 /** Chart files are named by the checks; a name is a plain file name, never a path. */
 const CHART_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.svg$/;
 
-export async function writeReport(report: Report, outputDir: string): Promise<WrittenReport> {
+/** The name of the page written beside report.json. */
+export const PAGE_FILE = 'report.html';
+
+export async function writeReport(
+  report: Report,
+  outputDir: string,
+  evidence: PageEvidence = NO_EVIDENCE,
+): Promise<WrittenReport> {
   const dir = resolve(outputDir);
   const { charts, problems } = chartsOf(report);
   const seen = new Set<string>();
@@ -37,6 +52,7 @@ export async function writeReport(report: Report, outputDir: string): Promise<Wr
     dir,
     report: join(dir, 'report.json'),
     summary: join(dir, 'summary.md'),
+    page: join(dir, PAGE_FILE),
     charts: charts.map((chart) => join(dir, chart.file)),
     problems,
   };
@@ -46,10 +62,10 @@ export async function writeReport(report: Report, outputDir: string): Promise<Wr
       ? report
       : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
   try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(written.report, `${JSON.stringify(complete, null, 2)}\n`);
-    await writeFile(written.summary, renderSummary(complete));
-    for (const chart of charts) await writeFile(join(dir, chart.file), chart.svg);
+    writeFileAtomic(written.report, `${JSON.stringify(complete, null, 2)}\n`);
+    writeFileAtomic(written.summary, renderSummary(complete));
+    writeFileAtomic(written.page, renderPage(pageData(complete, evidence), pageScript()));
+    for (const chart of charts) writeFileAtomic(join(dir, chart.file), chart.svg);
   } catch (error) {
     const reason = errorMessage(error);
     // The measurement may be done by now (it is in the sample log): not bad input, exit 3.

@@ -14,7 +14,8 @@ export type Warn = (message: string) => void;
 
 /** What to do about a server that does not answer, in the words of each provider. */
 const SERVER_HINT: Record<ServerInfo['provider'], string> = {
-  ollama: 'start it (ollama serve) or point provider.host / OLLAMA_HOST at it',
+  ollama:
+    'start it (ollama serve) or point provider.host / OLLAMA_HOST at it; no server yet? model-gate simulate starts a simulated one, and model-gate demo runs the whole job against it',
   openai:
     'start the OpenAI-compatible server (vLLM, llama.cpp server, LM Studio…) or correct provider.host (its base URL, with or without /v1)',
   embedded:

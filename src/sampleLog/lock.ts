@@ -5,9 +5,10 @@
  * killed run: it is taken over, and the run says so. A live owner stops the second run before
  * any request (exit 3: nothing is wrong with the input; the log is busy).
  */
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import os from 'node:os';
 import { InfrastructureError } from '../errors.js';
+import { createExclusive, readHead } from '../files/safeWrite.js';
 
 export interface SampleLogLock {
   readonly path: string;
@@ -63,19 +64,15 @@ export function lockSampleLog(log: string): SampleLogLock {
   };
 }
 
+/** Exclusive creation: a lock file, or a link planted at its place, counts as taken. */
 function tryCreate(file: string, owner: LockOwner): boolean {
-  try {
-    writeFileSync(file, `${JSON.stringify(owner)}\n`, { flag: 'wx' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  return createExclusive(file, `${JSON.stringify(owner)}\n`);
 }
 
 function readOwner(file: string): LockOwner | null {
   try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockOwner>;
+    // A lock is one short line; a link or anything else at its place is no lock of a run.
+    const value = JSON.parse(readHead(file, 4096) ?? '') as Partial<LockOwner>;
     if (typeof value.pid === 'number' && typeof value.host === 'string') {
       return { pid: value.pid, host: value.host };
     }

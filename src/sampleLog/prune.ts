@@ -2,10 +2,11 @@
  * Pruning a sample log kept across pull requests (actions/cache): only the records of the
  * models a config measures are kept, so a cache does not grow by every candidate ever tried.
  *
- * The pruned log is written beside its target and renamed over it: a crash at any point leaves
- * either the old file or the new one, whole. Lines are copied as written, never re-serialised.
+ * The pruned log is written beside its target and renamed over it (src/files/safeWrite.ts): a
+ * crash at any point leaves either the old file or the new one, whole, and a link at the
+ * target is replaced, never written through. Lines are copied as written, never re-serialised.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { openAtomicFile } from '../files/safeWrite.js';
 import { streamLog } from './read.js';
 
 export interface PruneResult {
@@ -28,8 +29,7 @@ export async function pruneLog(
   models: readonly string[],
 ): Promise<PruneResult> {
   const wanted = new Set(models);
-  const partial = `${target}.pruning`;
-  const fd = openSync(partial, 'w');
+  const file = openAtomicFile(target);
   const result: PruneResult = { kept: 0, dropped: 0, droppedModels: [], warnings: [] };
   const dropped = new Set<string>();
   let buffer = '';
@@ -38,7 +38,7 @@ export async function pruneLog(
     if (buffer.length >= 1 << 20) flush();
   };
   const flush = (): void => {
-    writeSync(fd, buffer);
+    file.write(buffer);
     buffer = '';
   };
   try {
@@ -57,14 +57,11 @@ export async function pruneLog(
       },
     });
     flush();
-    fsyncSync(fd);
   } catch (error) {
-    closeSync(fd);
-    rmSync(partial, { force: true });
+    file.abort();
     throw error;
   }
-  closeSync(fd);
-  renameSync(partial, target);
+  file.commit();
   result.droppedModels = [...dropped].sort();
   return result;
 }

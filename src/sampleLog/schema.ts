@@ -67,6 +67,14 @@ const churnCallSchema = z.object({
   letters: z.record(z.string(), z.number()).optional(),
   /** Exact mode: probability of the correct letter. */
   p_correct: z.number().optional(),
+  /** Open item: fingerprint of the grader that decided `correct` when the answer came. */
+  grader: z.string().optional(),
+  /** Open item, label grader: the answer was none of the labels (a wrong answer). */
+  off_label: z.boolean().optional(),
+  /** Open item: `text` holds the first 8 kB of a longer answer. */
+  text_truncated: z.boolean().optional(),
+  /** Open item with `text_truncated`: the whole answer's size in UTF-8 bytes. */
+  text_bytes: z.number().int().nonnegative().optional(),
 });
 export type ChurnCallRecord = z.infer<typeof churnCallSchema>;
 

@@ -6,19 +6,14 @@
  * The log is opened only when it is one: an existing file whose first record is not a
  * sample-log record is refused untouched (bad input). The only bytes ever removed are a last
  * record cut short by a kill (a line that starts like a record and has no final newline), so
- * the next record starts on a line of its own.
+ * the next record starts on a line of its own. A symbolic link at the log's place is refused,
+ * and registered secrets are scrubbed from each record (an error body that echoes a key).
  */
-import {
-  closeSync,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { openForAppend } from '../files/safeWrite.js';
+import { scrubData } from '../text/secrets.js';
 import { type LogLine, readRecord } from './schema.js';
 
 export interface SampleLogWriter {
@@ -46,7 +41,8 @@ export function startsLikeRecord(text: string): boolean {
 export function openSampleLog(file: string): OpenedSampleLog {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const warnings: string[] = [];
-  const fd = openSync(file, 'a+');
+  // Appended to, never replaced: a link at its place is refused rather than written through.
+  const fd = openForAppend(file, 'sample log');
   try {
     refuseForeignFile(fd, file);
     const cut = incompleteTailLength(fd, file);
@@ -67,7 +63,7 @@ export function openSampleLog(file: string): OpenedSampleLog {
       path: file,
       append(record) {
         if (!open) throw new Error(`sample log ${file} is closed`);
-        const bytes = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+        const bytes = Buffer.from(`${JSON.stringify(scrubData(record))}\n`, 'utf8');
         let written = 0;
         while (written < bytes.length) {
           written += writeSync(fd, bytes, written, bytes.length - written);

@@ -4,7 +4,8 @@
  * (CI rebuilds dist/ and fails when it differs, so this exercises the code under review.)
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
@@ -53,7 +54,8 @@ describe('the bundled action, as the runner runs it', () => {
     expect(run.summary).toContain('model-gate verdict: fail');
     expect(run.summary).toContain('law');
     expect(run.outputs.verdict).toBe('fail');
-    expect(Number(run.outputs.deteriorated)).toBeGreaterThanOrEqual(3);
+    // Law items Fisher + BH flags among the demo's 75 items (its 12 open items do not move).
+    expect(Number(run.outputs.deteriorated)).toBeGreaterThanOrEqual(2);
     expect(run.outputs.reversals).toContain('law');
     expect(run.outputs['report-path']).toMatch(/report\.json$/);
     expect(
@@ -73,6 +75,40 @@ describe('the bundled action, as the runner runs it', () => {
     expect(run.outputs.deteriorated).toBe('0');
     expect(run.summary).toContain('model-gate verdict: pass');
     expect(run.stdout).not.toContain('::error::');
+  });
+
+  it('runs all three checks on the built-in defaults with only the baseline and candidate inputs, in a workspace without a config', async () => {
+    // A workspace outside this repository: no model-gate.yml, no fixtures. The server comes
+    // from OLLAMA_HOST, as on a runner beside its Ollama server.
+    const workspace = mkdtempSync(path.join(tmpdir(), 'model-gate-workspace-'));
+    const run = await runBundledAction({
+      cwd: workspace,
+      event: { pull_request: { number: 7 }, repository: { full_name: 'octo/models' } },
+      env: () => ({
+        GITHUB_REPOSITORY: 'octo/models',
+        GITHUB_RUN_ID: '43',
+        GITHUB_RUN_ATTEMPT: '1',
+        OLLAMA_HOST: aa.url,
+        INPUT_BASELINE: 'demo-base:1b',
+        INPUT_CANDIDATE: 'demo-twin:1b',
+      }),
+    });
+    expect(run.stdout).not.toContain('::error::');
+    expect(run.code).toBe(0);
+    expect(run.outputs.verdict).toBe('pass');
+    const report = JSON.parse(readFileSync(run.outputs['report-path'] as string, 'utf8'));
+    expect(path.dirname(run.outputs['report-path'] as string)).toBe(
+      path.join(realpathSync(workspace), 'model-gate-out'),
+    );
+    expect(Object.keys(report.checks)).toEqual(['churn', 'dragon', 'personas']);
+    // The built-in items and catalogue, read from the action's own folder.
+    expect(report.run.config.churn.items).toBe('fixtures/items/general.yml');
+    expect(report.checks.churn.itemCounts.total).toBe(63);
+    expect(report.checks.dragon.seeds).toHaveLength(10);
+    expect(report.checks.personas.catalogue.file).toBe('fixtures/personas/catalogue.yml');
+    expect(report.checks.personas.catalogue.assistants).toHaveLength(6);
+    expect(run.outputs['persona-accuracy']).not.toBe('');
+    expect(run.outputs['ece-candidate']).not.toBe('');
   });
 
   it('reports bad inputs with exit 1 and one message naming the input', async () => {

@@ -6,7 +6,9 @@
  * report and append to them.
  *
  * Two deviations from the real job, to keep the test short: each night plays 2 maze games
- * instead of 30, and the action gets the simulator's address and 4 parallel requests.
+ * instead of 30, and the action gets the simulator's address and 4 parallel requests. The
+ * clock reads 03:00 UTC of night n (the history keeps one line per night), and the runner's
+ * artifact service is a fake on loopback that the upload reaches.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { run } from '../../src/main.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { type FakeResultsService, startFakeResultsService } from '../github/fakeResultsService.js';
 import { parseOutputs } from '../support/actionRun.js';
 
 interface Step {
@@ -36,6 +39,8 @@ const script = (name: string): string => {
 };
 
 let simulator: RunningSimulator;
+/** The runner's artifact storage: the upload succeeds, and the test reads what it held. */
+let artifacts: FakeResultsService;
 let root: string;
 const home = process.cwd();
 
@@ -44,12 +49,14 @@ beforeAll(async () => {
     port: 0,
     scenario: path.resolve('fixtures/simulator/demo.yml'),
   });
+  artifacts = await startFakeResultsService();
   root = mkdtempSync(path.join(tmpdir(), 'model-gate-nightly-'));
 });
 afterAll(async () => {
   process.chdir(home);
   vi.unstubAllEnvs();
   await simulator.close();
+  await artifacts.close();
 });
 
 function outputsOf(file: string): Record<string, string> {
@@ -93,8 +100,11 @@ async function night(n: number, cache: string) {
     GITHUB_RUN_ID: String(100 + n),
     GITHUB_RUN_ATTEMPT: '1',
     GITHUB_SHA: `${n}`.repeat(40),
-    GITHUB_SERVER_URL: 'http://127.0.0.1:9',
+    // github.com, not an Enterprise Server, where the artifact service is not supported.
+    GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_API_URL: 'http://127.0.0.1:9',
+    ACTIONS_RUNTIME_TOKEN: artifacts.token,
+    ACTIONS_RESULTS_URL: `${artifacts.url}/`,
     INPUT_CONFIG: 'model-gate.nightly.yml',
     INPUT_CHECKS: 'dragon',
     INPUT_COMMENT: 'false',
@@ -107,9 +117,20 @@ async function night(n: number, cache: string) {
   };
   for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
   process.chdir(workspace);
+  // Night n at 03:00 UTC: the history holds one line per night, so the nights need their dates.
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(new Date(Date.UTC(2026, 9, n, 3)));
+  // The action's log (workflow commands on stdout) is read here, not printed among the tests.
+  let log = '';
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    log += String(chunk);
+    return true;
+  });
   try {
     await run();
   } finally {
+    write.mockRestore();
+    vi.useRealTimers();
     process.chdir(home);
     vi.unstubAllEnvs();
   }
@@ -122,6 +143,7 @@ async function night(n: number, cache: string) {
     workspace,
     config,
     failed,
+    log,
     outputs,
     summary: readFileSync(summary, 'utf8'),
     history: readFileSync(path.join(carried, 'history.jsonl'), 'utf8').trim().split('\n'),
@@ -136,6 +158,8 @@ describe('the nightly workflow, two nights in a row', () => {
     const cache = path.join(root, 'cache');
     const first = await night(1, cache);
     expect(first.failed).toBeUndefined();
+    expect(first.log).toContain('::group::model-gate: publish');
+    expect(first.log).not.toContain('::warning::');
     expect(first.outputs.verdict).toBe('pass');
     expect(first.config).not.toContain('previous-report');
     expect(first.history).toHaveLength(1);
@@ -159,5 +183,9 @@ describe('the nightly workflow, two nights in a row', () => {
     expect(existsSync(path.join(second.workspace, 'model-gate-out', 'history-ece-trend.svg'))).toBe(
       true,
     );
+    // Each night's artifact was uploaded, with the history in it.
+    expect(first.outputs['artifact-url']).toMatch(/\/actions\/runs\/101\/artifacts\/\d+$/);
+    const zip = artifacts.blobs.get('/blob/artifacts/model-gate-nightly-102-1.zip');
+    expect(zip?.toString('latin1')).toContain('history.jsonl');
   });
 });

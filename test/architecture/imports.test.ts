@@ -7,7 +7,7 @@
  * stage uses what came before it and knows nothing of what consumes it. The layers, first to last:
  *
  * - base: statistics, text helpers, errors, stop signals, the version, rendering primitives, the
- *   package root; importable by all. `stats/` imports nothing from the project at all.
+ *   package root, the safe file writer; importable by all. `stats/` imports nothing from the project at all.
  * - config: `config/`. It names no check: each check's settings block is handed to it by the
  *   check registry (`registerCheckSettings`), its type declared by the check's `settings.ts`.
  * - model access: providers (request/response types used by plans, clients used by the run) and
@@ -39,6 +39,7 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
     members: [
       'stats/',
       'text/',
+      'files/',
       'render/',
       'errors.ts',
       'signals.ts',

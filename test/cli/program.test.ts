@@ -154,11 +154,25 @@ describe('errors of the machine are one line naming the path or port, not an int
       '--log',
       'fixtures/simulator/../../fixtures',
       '--out',
-      file,
+      path.join(dir, 'out'),
     ]);
     expect(asFolder.code).toBe(ExitCode.badInput);
     expect(asFolder.stderr).toBe(
       'model-gate: fixtures/simulator/../../fixtures: a folder, not a sample log\n  - give the samples.jsonl file a run wrote\n',
+    );
+    // An output folder that is a file is said before the logs are read, with where to choose one.
+    const fileAsOut = await cli([
+      'analyze',
+      '--config',
+      'fixtures/demo/model-gate.yml',
+      '--log',
+      'docs/examples/harness/samples.jsonl',
+      '--out',
+      file,
+    ]);
+    expect(fileAsOut.code).toBe(ExitCode.badInput);
+    expect(fileAsOut.stderr).toContain(
+      ': cannot write the output folder: a file of that name is in the way\n  - choose a folder this user can write: --output-dir DIR for run',
     );
 
     const busy = createServer();

@@ -16,14 +16,14 @@ function message(run: () => unknown): string {
 describe('YAML syntax errors name the file, line and column', () => {
   it('a duplicated key', () => {
     expect(message(() => parseYamlDocument('a: 1\nb: 2\na: 3\n', 'x.yml'))).toBe(
-      'x.yml: not valid YAML\n  - line 3, column 1: Map keys must be unique',
+      'x.yml: not valid YAML\n  - line 3, column 1: map keys must be unique: "a" is written again (first on line 1)',
     );
   });
 
   it('the same in a simulator scenario', () => {
     const text = 'seed: 1\nmodels:\n  - name: a\n    name: b\n';
     expect(message(() => parseScenario(text, 'scenario.yml'))).toContain(
-      'scenario.yml: not valid YAML\n  - line 4, column 5: Map keys must be unique',
+      'scenario.yml: not valid YAML\n  - line 4, column 5: map keys must be unique: "name" is written again (first on line 3)',
     );
   });
 });

@@ -1,10 +1,13 @@
 /**
- * docs/items.md: its example file loads with the documented meaning of each field, the YAML
- * shown in the page is that file, and the error shown is the one a bad file gives.
+ * docs/items.md: its example files load with the documented meaning of each field, the YAML
+ * shown in the page is those files, every answer shown under a grader is graded as the page
+ * says, and the errors shown are the ones bad files give.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadItemsFile, parseItems } from '../../src/checks/churn/items.js';
+import { isChoiceItem, loadItemsFile, parseItems } from '../../src/checks/churn/items.js';
+import { type OpenItem, prepareGraders } from '../../src/checks/churn/openItems.js';
+import { GRADER_TYPES } from '../../src/checks/churn/graders/types.js';
 import { formatGateError, InputError } from '../../src/errors.js';
 
 const page = readFileSync('docs/items.md', 'utf8');
@@ -23,8 +26,9 @@ describe('docs/items.md', () => {
   });
 
   it('the example loads: letters, 0-based indexes and MMLU-Pro names', () => {
-    const { items, warnings } = loadItemsFile('docs/examples/items.yml');
-    expect(warnings).toEqual([]);
+    const loaded = loadItemsFile('docs/examples/items.yml');
+    const items = loaded.items.filter(isChoiceItem);
+    expect(loaded.warnings).toEqual([]);
     expect(items.map((i) => [i.id, i.domain, i.answer, i.choices.length])).toEqual([
       ['law-01', 'law', 'B', 4],
       ['arith-01', 'arithmetic', 'B', 4],
@@ -85,3 +89,65 @@ function parseErrorLine(text: string): string {
   }
   return '';
 }
+
+describe('docs/items.md: open items and graders', () => {
+  it('shows docs/examples/open-items.yml and its grader module as they are', () => {
+    expect(blocks(page, 'yaml')).toContain(readFileSync('docs/examples/open-items.yml', 'utf8'));
+    expect(blocks(page, 'js')).toContain(readFileSync('docs/examples/graders/word.mjs', 'utf8'));
+  });
+
+  it('every answer shown under a grader is graded as the page says; every type has one', async () => {
+    const { items, warnings } = loadItemsFile('docs/examples/open-items.yml');
+    expect(warnings).toEqual([]);
+    await prepareGraders(items);
+    const open = new Map(
+      items.filter((i): i is OpenItem => i.kind === 'open').map((i) => [i.id, i]),
+    );
+    expect([...open.values()].map((i) => i.grader.spec.type).sort()).toEqual(
+      [...GRADER_TYPES].sort(),
+    );
+    expect(open.get('invoice-json')?.maxTokens).toBe(400);
+    expect(open.get('tower')?.maxTokens).toBe(200);
+    const lines = blocks(page, 'answers').flatMap((b) => b.trim().split('\n'));
+    const seen = new Map<string, Set<string>>();
+    for (const line of lines) {
+      const match = /^(\S+): (".*") → (right|wrong|off-label)$/.exec(line);
+      expect(match, line).not.toBeNull();
+      const [, id, answer, verdict] = match as unknown as [string, string, string, string];
+      const item = open.get(id);
+      expect(item, line).toBeDefined();
+      const grade = item?.grader.grade(JSON.parse(answer) as string);
+      const got = grade?.offLabel ? 'off-label' : grade?.correct ? 'right' : 'wrong';
+      expect(got, line).toBe(verdict);
+      const type = item?.grader.spec.type as string;
+      seen.set(type, (seen.get(type) ?? new Set()).add(verdict === 'right' ? 'right' : 'wrong'));
+    }
+    for (const type of GRADER_TYPES)
+      expect([...(seen.get(type) ?? [])].sort(), type).toEqual(['right', 'wrong']);
+  });
+
+  it('the grader errors shown are the ones a bad file gives', () => {
+    const bad = [
+      '# open items with three mistakes',
+      '- id: order-id',
+      '  prompt: "Order number?"',
+      '  grader: {type: regex, pattern: "ORD-(\\\\d+"}',
+      '- id: invoice',
+      '  prompt: "Invoice as JSON?"',
+      '  grader: {type: json, schema: {type: object, propertes: {total: {type: number}}}}',
+      '- id: label',
+      '  prompt: "Label it: billing or shipping."',
+      '  expected: refunds',
+      '  grader: {type: label, labels: [billing, shipping]}',
+    ].join('\n');
+    let error: unknown;
+    try {
+      parseItems(bad, 'items.yml');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    const shown = blocks(page, '').find((b) => b.includes('3 invalid items')) ?? '';
+    expect(shown).toBe(`${formatGateError(error as InputError)}\n`);
+  });
+});

@@ -4,12 +4,13 @@
  * model-gate's hashes, and every field of the example records is documented.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadItemsFile } from '../../src/checks/churn/items.js';
-import { churnPromptHash } from '../../src/checks/churn/prompt.js';
+import { isChoiceItem, loadItemsFile } from '../../src/checks/churn/items.js';
+import type { OpenItem } from '../../src/checks/churn/openItems.js';
+import { churnPromptHash, itemPromptHash } from '../../src/checks/churn/prompt.js';
 import { loadConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { parseSampleLog } from '../../src/sampleLog/index.js';
@@ -42,8 +43,32 @@ describe('docs/sample-log.md', () => {
     expect([correct('base:1b'), correct('cand:1b')]).toEqual([4, 6]);
   });
 
+  it('a log without its run record is reported under the config’s two models', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-harness-'));
+    const bare = path.join(dir, 'samples.jsonl');
+    const lines = readFileSync(LOG, 'utf8').trim().split('\n');
+    writeFileSync(bare, `${lines.filter((l) => JSON.parse(l).kind !== 'run').join('\n')}\n`);
+    const outcome = await analyseLogs({
+      loaded: loadConfig({ file: 'docs/examples/harness/model-gate.yml', env: {} }),
+      logs: [bare],
+      outDir: path.join(dir, 'out'),
+      requireMatchingLogs: true,
+    });
+    const { baseline, candidate } = outcome.report.run.models;
+    expect(baseline).toMatchObject({ model: 'base:1b', digest: null, quantization: null });
+    expect(candidate).toMatchObject({ model: 'cand:1b', digest: null, quantization: null });
+    const summary = readFileSync(outcome.files.summary, 'utf8').split('\n');
+    expect(summary.slice(0, 4).join('\n')).toContain('Baseline `base:1b` → candidate `cand:1b`');
+    expect(summary.join('\n')).not.toContain('single-model run');
+    expect(outcome.report.run.warnings).toEqual([
+      'no run record in the logs: server and model provenance unknown',
+    ]);
+  });
+
   it('the hash rule as written gives model-gate’s churn prompt hash', () => {
-    const item = loadItemsFile('docs/examples/items.yml').items.find((i) => i.id === 'arith-01');
+    const item = loadItemsFile('docs/examples/items.yml')
+      .items.filter(isChoiceItem)
+      .find((i) => i.id === 'arith-01');
     if (!item) throw new Error('arith-01 missing');
     const user = [
       'Multiple-choice question.',
@@ -77,6 +102,20 @@ describe('docs/sample-log.md', () => {
     expect(hash).toBe(churnPromptHash(item));
     expect(page).toContain(`  ${text}\n`);
     expect(page).toContain(`Its SHA-256 is \`${hash}\``);
+  });
+
+  it('the hash rule as written gives the open items’ prompt hash, with and without a system', () => {
+    const items = loadItemsFile('docs/examples/open-items.yml').items as OpenItem[];
+    for (const id of ['refund-40-days', 'opening-hours']) {
+      const item = items.find((i) => i.id === id) as OpenItem;
+      const messages = [
+        ...(item.system === null ? [] : [{ role: 'system', content: item.system }]),
+        { role: 'user', content: item.prompt },
+      ];
+      const text = JSON.stringify({ version: 'churn-open/1', messages });
+      expect(createHash('sha256').update(text, 'utf8').digest('hex')).toBe(itemPromptHash(item));
+    }
+    expect(page).toContain('`{"version": "churn-open/1", "messages": […]}`');
   });
 
   it('shows the example’s first call record as it is in the file', () => {

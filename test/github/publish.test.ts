@@ -104,8 +104,15 @@ describe('publish', () => {
     expect(summaryText.startsWith('## ❌ model-gate verdict: fail')).toBe(true);
     expect(github.comments[0]?.body).toContain('## ❌ model-gate verdict: fail');
     expect(inner.uploads[0]?.files.sort()).toEqual(
-      [written.report, written.summary, ...written.charts, log].sort(),
+      [written.report, written.summary, written.page, ...written.charts, log].sort(),
     );
+    // Once uploaded, the summary and the comment point at the artifact that holds report.html.
+    const artifact = 'https://github.com/acme/models/actions/runs/77/artifacts/4242';
+    const pageLine = `report.html in the [artifact of this run](${artifact})`;
+    expect(summaryText).toContain(pageLine);
+    expect(summaryText.match(/## ❌ model-gate verdict/g)).toHaveLength(1);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0]?.body).toContain(pageLine);
   });
 
   it('fails soft: a fork token and a broken upload leave warnings, and the outputs are still set', async () => {

@@ -30,9 +30,8 @@ async function sampleSeries(env: NodeJS.ProcessEnv, samples = 3) {
   const csvPath = path.join(mkdtempSync(path.join(tmpdir(), 'gpu-')), 'gpu.csv');
   const sampler = await startGpuSampler({ intervalS: 0.05, csvPath, models: ['m:1b'], env });
   sampler.mark('m:1b');
-  const rows = () =>
-    existsSync(csvPath) ? readFileSync(csvPath, 'utf8').trim().split('\n').length - 1 : 0;
-  for (let waited = 0; rows() < samples && waited < 20_000; waited += 50) await sleep(50);
+  for (let waited = 0; sampler.samples() < samples && waited < 20_000; waited += 50)
+    await sleep(50);
   sampler.mark(null);
   const telemetry = await sampler.stop();
   return { telemetry, csvPath, csv: existsSync(csvPath) ? readFileSync(csvPath, 'utf8') : null };
@@ -145,7 +144,8 @@ describe('GPU sampler', () => {
     const env = { ...process.env, PATH: '/nonexistent' };
     const sampler = await startGpuSampler({ intervalS: 5, csvPath, models: ['m:1b'], env });
     // A start that failed must not keep a timer: the CLI would wait for it before exiting.
-    expect(timers()).toBe(before);
+    // (At most as many as before: a timer of the previous test may end meanwhile.)
+    expect(timers()).toBeLessThanOrEqual(before);
     expect((await sampler.stop()).available).toBe(false);
   });
 

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import type { HistoryEntry } from '../../src/history/entry.js';
-import { appendHistory, parseHistory, readHistory } from '../../src/history/file.js';
+import { oneLinePerNight } from '../../src/history/entry.js';
+import { parseHistory, readHistory, recordNight } from '../../src/history/file.js';
 
 const entry: HistoryEntry = {
   v: 1,
@@ -21,16 +22,42 @@ const entry: HistoryEntry = {
 };
 
 describe('history file', () => {
-  it('is empty before the first night and grows one line per append', async () => {
+  it('is empty before the first night and grows one line per night', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-')), 'deep', 'h.jsonl');
     expect(await readHistory(file)).toEqual([]);
-    await appendHistory(file, entry);
-    await appendHistory(file, { ...entry, date: '2026-10-02T03:17:00.000Z' });
+    await recordNight(file, entry);
+    await recordNight(file, { ...entry, date: '2026-10-02T03:17:00.000Z' });
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(3);
     expect((await readHistory(file)).map((e) => e.date.slice(0, 10))).toEqual([
       '2026-10-01',
       '2026-10-02',
     ]);
+  });
+
+  it('counts nights, not runs: a second run on one night replaces that night of that model', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-')), 'h.jsonl');
+    const other = { ...entry, model: 'llama3.2:3b', date: '2026-10-02T03:30:00.000Z' };
+    await recordNight(file, entry);
+    await recordNight(file, other);
+    await recordNight(file, { ...entry, date: '2026-10-02T03:17:00.000Z' });
+    // 23:59 and 00:01 UTC are two nights; 03:17 and 22:40 of one UTC day are one.
+    await recordNight(file, { ...entry, date: '2026-10-02T22:40:00.000Z', brier: 0.3 });
+    const nights = await readHistory(file);
+    expect(nights.map((e) => [e.model, e.date, e.brier])).toEqual([
+      ['qwen2.5:7b', '2026-10-01T03:17:00.000Z', 0.2],
+      ['llama3.2:3b', '2026-10-02T03:30:00.000Z', 0.2],
+      ['qwen2.5:7b', '2026-10-02T22:40:00.000Z', 0.3],
+    ]);
+    expect(existsSync(`${file}.writing`)).toBe(false);
+  });
+
+  it('reads a file written before nights were merged as one line per night, the last one standing', () => {
+    const runs = [
+      entry,
+      { ...entry, date: '2026-10-01T23:59:59.000Z', brier: 0.25 },
+      { ...entry, date: '2026-10-02T00:00:01.000Z', brier: 0.3 },
+    ];
+    expect(oneLinePerNight(runs).map((e) => e.brier)).toEqual([0.25, 0.3]);
   });
 
   it('names the file and line of a damaged night', () => {

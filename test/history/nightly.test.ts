@@ -148,3 +148,28 @@ describe('a re-analysis of a night already in the history', () => {
     expect(appended.section.total).toBe(9);
   });
 });
+
+describe('a second run on the same night', () => {
+  it('replaces that night: the drift rule counts nights, not runs', () => {
+    const history = nights(3, 5);
+    const last = history.at(-1) as HistoryEntry;
+    // Re-run three hours later, same UTC day, with other numbers: still three nights.
+    const rerun = { ...last, date: '2026-10-03T06:17:00.000Z', brier: 0.1 };
+    const result = historySection({
+      prior: history,
+      tonight: rerun,
+      settings,
+      alpha: DRIFT_DEFAULTS.alpha,
+      file: 'history.jsonl',
+      appended: true,
+    });
+    expect(result.section.total).toBe(3);
+    expect(result.section.nights.map((n) => n.date)).toEqual([
+      history[0]?.date,
+      history[1]?.date,
+      '2026-10-03T06:17:00.000Z',
+    ]);
+    expect(result.section.drift.available).toBe(3);
+    expect(result.findings[0]?.message).toContain('3 of the 7 nights');
+  });
+});

@@ -85,11 +85,12 @@ describe('a changed config on the same sample log', () => {
 
     const warmer = analyse([at(0.5, 'churn', 'temperature')]);
     await expect(warmer).rejects.toThrow(InputError);
-    // 63 items × 2 stochastic samples; the greedy sample (temperature 0) still matches.
+    // 75 items (63 multiple-choice, 12 open) × 2 stochastic samples; the greedy sample
+    // (temperature 0) still matches.
     await expect(warmer).rejects.toMatchObject({
       details: expect.arrayContaining([
         expect.stringMatching(
-          /^churn: 126 samples of demo-base:1b \(models.baseline\) are in the logs only under other settings than this config: option temperature is 0.7 in the logs, 0.5 for this config$/,
+          /^churn: 150 samples of demo-base:1b \(models.baseline\) are in the logs only under other settings than this config: option temperature is 0.7 in the logs, 0.5 for this config$/,
         ),
       ]),
     });

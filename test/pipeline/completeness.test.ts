@@ -154,3 +154,92 @@ describe('analyze over a shard set with a member missing', () => {
     expect(merged.report.run.coverage?.missing).toContain('shard 2/2 is missing from the logs');
   });
 });
+
+describe('analyze over two shards of all three checks with one left out', () => {
+  it('is inconclusive and names the missing shard, even when a model has no record of a check', async () => {
+    const all = (name: string): LoadedConfig =>
+      demoConfig(job, name, [
+        at('demo-twin:1b', 'models', 'candidate'),
+        at(2, 'churn', 'samples'),
+        at([0, 1, 2, 3], 'dragon', 'seeds'),
+        at(1, 'personas', 'samples'),
+        at(4, 'runner', 'concurrency'),
+      ]);
+    const first = await runJob({
+      loaded: all('all-shard-1'),
+      shard: { index: 1, count: 2 },
+      progress: quiet,
+    });
+    expect(first.exitCode).toBe(ExitCode.pass);
+    // The case that was refused as "the logs do not match": shard 1 of 2 holds none of one
+    // model's units of at least one check (the longest units, maze games, are spread first).
+    const lines = readFileSync(first.files.logs[0] as string, 'utf8')
+      .trim()
+      .split('\n');
+    const held = new Set(
+      lines
+        .map((line) => JSON.parse(line))
+        .filter((r) => r.kind === 'call' || r.kind === 'game')
+        .map((r) => `${r.check} ${r.model}`),
+    );
+    const pairs = ['churn', 'dragon', 'personas'].flatMap((check) =>
+      ['demo-base:1b', 'demo-twin:1b'].map((model) => `${check} ${model}`),
+    );
+    expect(pairs.filter((pair) => !held.has(pair)).length).toBeGreaterThan(0);
+
+    const merged = await analyseLogs({
+      loaded: all('all-shard-merge'),
+      logs: first.files.logs,
+      requireMatchingLogs: true,
+    });
+    expect(merged.report.verdict.status).toBe('inconclusive');
+    expect(merged.exitCode).toBe(ExitCode.infrastructure);
+    expect(merged.report.run.coverage?.missingShards).toEqual(['2/2']);
+    expect(merged.report.run.coverage?.missing).toContain('shard 2/2 is missing from the logs');
+    expect(describeOutcome(merged)).toContain('shard 2/2 is missing');
+  });
+});
+
+describe('a shard whose slice holds none of a model’s units of a check', () => {
+  it('is measured (exit 0), says what its slice lacks, and the merge of both is the verdict', async () => {
+    // Two maze games per model over two shards: the longest units are spread first, so one
+    // shard holds no game of one model.
+    const small = (name: string): LoadedConfig =>
+      demoConfig(job, name, [
+        at('demo-twin:1b', 'models', 'candidate'),
+        at(2, 'churn', 'samples'),
+        at([0, 1], 'dragon', 'seeds'),
+        at(1, 'personas', 'samples'),
+        at(4, 'runner', 'concurrency'),
+      ]);
+    const shards = [];
+    for (const index of [1, 2]) {
+      shards.push(
+        await runJob({
+          loaded: small(`slice-${index}`),
+          shard: { index, count: 2 },
+          progress: quiet,
+        }),
+      );
+    }
+    const notes = shards.flatMap((s) =>
+      s.report.verdict.reasons.filter((r) => r.message.includes('so its slice compares nothing')),
+    );
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes[0]?.severity).toBe('info');
+    expect(notes[0]?.message).toMatch(
+      /^shard [12]\/2 holds no dragon games of demo-(base|twin):1b/,
+    );
+    for (const shard of shards) {
+      expect(shard.report.verdict.status).not.toBe('inconclusive');
+      expect(shard.exitCode).toBe(ExitCode.pass);
+    }
+    const merged = await analyseLogs({
+      loaded: small('slice-merge'),
+      logs: shards.flatMap((s) => s.files.logs),
+      requireMatchingLogs: true,
+    });
+    expect(merged.report.run.coverage?.complete).toBe(true);
+    expect(merged.report.verdict.status).toBe('pass');
+  });
+});

@@ -99,6 +99,32 @@ describe('model-gate demo (regression scenario)', () => {
     }
   });
 
+  it('covers open items: the support desk is graded from the logged answers, and does not move', () => {
+    const churn = outcome.report.checks.churn;
+    if (churn?.estimator !== 'sampled') throw new Error('sampled churn expected');
+    expect(churn.openItems?.items).toBe(12);
+    expect(churn.openItems?.graders.map((g) => g.type).sort()).toEqual([
+      'contains',
+      'exact',
+      'json',
+      'label',
+      'number',
+      'regex',
+    ]);
+    const support = churn.comparison?.domains.find((d) => d.domain === 'support');
+    expect(support?.items).toBe(12);
+    expect(support?.loss).toBe(false);
+    const rows = churn.comparison?.items.filter((r) => r.domain === 'support') ?? [];
+    expect(rows.every((r) => r.graderFingerprint?.startsWith('graders/1:'))).toBe(true);
+    const answers = readFileSync(outcome.files.logs[0] as string, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"item":"support-09"') && line.includes('"status":"ok"'))
+      .map((line) => JSON.parse(line) as { text: string; correct: boolean });
+    // The simulated model answers open items in words, kept verbatim: JSON, fenced or not.
+    expect(answers.length).toBe(22);
+    expect(answers.some((a) => a.correct && a.text.includes('"order":4471'))).toBe(true);
+  });
+
   it('renders a summary whose every table parses with the right column count', () => {
     const summary = readFileSync(outcome.files.summary, 'utf8');
     const parsed = tables(summary);

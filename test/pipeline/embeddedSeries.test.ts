@@ -29,6 +29,12 @@ describe('a small series of each check on the embedded provider', () => {
         { path: ['provider', 'threads'], value: 1, source: 'test' },
         { path: ['models', 'baseline'], value: baseline, source: 'test' },
         { path: ['models', 'candidate'], value: candidate, source: 'test' },
+        // Multiple-choice items: constrained decoding (the demo's open items are free text).
+        {
+          path: ['churn', 'items'],
+          value: path.resolve('fixtures/items/general.yml'),
+          source: 'test',
+        },
         { path: ['churn', 'samples'], value: 2, source: 'test' },
         { path: ['churn', 'greedy'], value: false, source: 'test' },
         { path: ['dragon', 'seeds'], value: [0], source: 'test' },

@@ -18,12 +18,14 @@ afterEach(async () => {
 });
 
 describe('writeReport', () => {
-  it('writes report.json and summary.md into a new nested folder and returns their paths', async () => {
+  it('writes report.json, summary.md and report.html into a new nested folder and returns their paths', async () => {
     const dir = join(await tempDir(), 'out', 'nested');
     const report = constructedReport();
     const written = await writeReport(report, dir);
     expect(written.report).toBe(join(dir, 'report.json'));
     expect(written.summary).toBe(join(dir, 'summary.md'));
+    expect(written.page).toBe(join(dir, 'report.html'));
+    expect(await readFile(written.page, 'utf8')).toMatch(/^<!doctype html>/);
     // Chart code that fails on these stand-in sections is named in the written warnings.
     const expected = {
       ...report,
@@ -33,7 +35,12 @@ describe('writeReport', () => {
     expect(await readFile(written.summary, 'utf8')).toBe(renderSummary(expected));
     const files = (await readdir(dir)).sort();
     expect(files).toEqual(
-      ['report.json', 'summary.md', ...written.charts.map((c) => c.slice(dir.length + 1))].sort(),
+      [
+        'report.html',
+        'report.json',
+        'summary.md',
+        ...written.charts.map((c) => c.slice(dir.length + 1)),
+      ].sort(),
     );
   });
 

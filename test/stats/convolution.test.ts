@@ -10,7 +10,9 @@ describe('convolution', () => {
     // Coins: 0.25, 0.5, 0.25; then with `three`.
     const expected = [0.05, 0.175, 0.325, 0.325, 0.125];
     expect(got).toHaveLength(5);
-    got.forEach((p, j) => expect(p).toBeCloseTo(expected[j] as number, 15));
+    got.forEach((p, j) => {
+      expect(p).toBeCloseTo(expected[j] as number, 15);
+    });
   });
 
   it('is the point mass at 0 for no law, and keeps zeros inside a law', () => {

@@ -42,6 +42,8 @@ export interface BundledActionOptions {
   env(files: ActionFiles): NodeJS.ProcessEnv;
   /** Called once the process started, with its output so far. */
   during?(child: ChildProcess, output: () => string): void;
+  /** The workspace the step runs in (default: this repository, as `uses: ./` runs it). */
+  cwd?: string;
 }
 
 /** Runs `node dist/index.js` the way the runner does, and reads back what it published. */
@@ -65,8 +67,9 @@ export async function runBundledAction(options: BundledActionOptions): Promise<A
     GITHUB_EVENT_PATH: files.eventFile,
     ...options.env(files),
   };
-  const child = spawn(process.execPath, ['dist/index.js'], {
+  const child = spawn(process.execPath, [path.resolve('dist/index.js')], {
     env,
+    cwd: options.cwd ?? process.cwd(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -27,6 +27,8 @@ import {
   stagedItems,
 } from './adaptiveAnalysis.js';
 import { churnBudget } from './budget.js';
+import { MAX_ITEMS_WITH_EXAMPLES, openItemFields, openItemsSummary } from './openEvidence.js';
+import { gradeOpenAnswers, openGradingWarnings } from './openGrading.js';
 import type { ChurnItem } from './items.js';
 import {
   countsOf,
@@ -139,9 +141,16 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
   const { settings, items } = input;
   // Adaptive sampling: up to samples-max per item, each item's path replayed from the log.
   const samples = settings.sampling === 'adaptive' ? settings.samplesMax : settings.samples;
-  const tally = tallyRecords(input.records, items, samples, input.baseline, input.candidate);
+  // Open answers graded by today's graders; adaptive paths keep the grades the run acted on.
+  const graded = gradeOpenAnswers(input.records, items);
+  const tally = tallyRecords(graded.records, items, samples, input.baseline, input.candidate);
   const adaptive = adaptiveTally(input, tally);
-  const warnings = [...(input.warnings ?? []), ...tallyWarnings(tally, items, samples)];
+  const warnings = [
+    ...(input.warnings ?? []),
+    ...tallyWarnings(tally, items, samples),
+    ...openGradingWarnings(graded.counts),
+  ];
+  const openItems = openItemsSummary(items, graded.counts, tally.baseline, tally.candidate);
   const { splits, exhaustive } = halfSplits(samples, settings.splits, createRng(SPLIT_SEED));
   const base: Omit<SampledChurnSection, 'baseline' | 'candidate' | 'comparison' | 'itemCounts'> = {
     check: 'churn',
@@ -152,6 +161,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
     samples,
     temperature: settings.temperature,
     ...(adaptive ? { sampling: adaptive.summary } : {}),
+    ...(openItems ? { openItems } : {}),
     warnings,
   };
   if (tally.candidate === null) {
@@ -345,8 +355,10 @@ function itemRows(
 ): ItemRow[] {
   const { x1, n1, x2, n2 } = outcome.counts;
   const { p1, p2, deltas } = accuracies;
+  const examples = { left: MAX_ITEMS_WITH_EXAMPLES };
   return items.map((item, i): ItemRow => {
     const excluded = outcome.exclusion[i] !== Exclusion.none;
+    const flagged = outcome.exactClass[i] !== 0 || outcome.rciClass[i] !== 0;
     return {
       id: item.id,
       domain: item.domain,
@@ -361,6 +373,7 @@ function itemRows(
       fisherBh: classOf(outcome.exactClass[i] as number, excluded),
       rciClass: classOf(outcome.rciClass[i] as number, excluded),
       greedy: [baseline.greedy[i] ?? null, candidate.greedy[i] ?? null],
+      ...openItemFields(item, i, [baseline, candidate], flagged && !excluded, examples),
     };
   });
 }

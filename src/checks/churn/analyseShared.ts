@@ -235,12 +235,15 @@ export function domainTable(
       const improved = indices.filter((i) => (classes[i] as number) > 0).length;
       const deteriorated = indices.filter((i) => (classes[i] as number) < 0).length;
       const { test, loss, gain } = judge(domain, indices);
+      const paired = indices.map((i) => deltas[i] as number).filter(Number.isFinite);
+      const ci = tInterval(paired);
       return {
         domain,
         items: indices.length,
         baselineAccuracy: meanOfFinite(indices.map((i) => p1[i] as number)),
         candidateAccuracy: meanOfFinite(indices.map((i) => p2[i] as number)),
         delta: meanOfFinite(indices.map((i) => deltas[i] as number)),
+        deltaCi: { low: finite(ci.low), high: finite(ci.high) },
         improved,
         deteriorated,
         net: improved - deteriorated,

@@ -3,17 +3,19 @@
  * whether the net gain hides losses.
  */
 import { createHash } from 'node:crypto';
-import { resolveConfigPath } from '../../config/load.js';
-import { churnSettingsSchema } from './settings.js';
+import { definitionsFile } from '../definitionsFile.js';
+import { BUILT_IN_ITEMS, churnSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
 import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
+import { prepareGraders } from './openItems.js';
 import { planChurn } from './plan.js';
 import { adaptiveNotes, ChurnStages } from './stagedPlan.js';
 import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
+import { churnPage } from './report/page.js';
 import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 import { churnSectionSchema } from './sectionSchema.js';
@@ -35,9 +37,21 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   sectionSchema: churnSectionSchema,
   async load(ctx) {
     const file = ctx.config.churn.items;
-    const loaded = loadItemsFile(resolveConfigPath(ctx, file), file);
+    const loaded = loadItemsFile(
+      definitionsFile(ctx, {
+        key: 'churn.items',
+        value: file,
+        builtIn: BUILT_IN_ITEMS,
+        what: 'items file',
+        expected: 'a .jsonl, .json or .yaml file of multiple-choice or open items (docs/items.md)',
+      }),
+      file,
+    );
+    // Grader modules are loaded now: one that cannot be is bad input before any request.
+    await prepareGraders(loaded.items);
     return { items: loaded.items, file, warnings: loaded.warnings };
   },
+  warnings: (definitions) => definitions.warnings,
   limit(definitions, n) {
     return { ...definitions, items: definitions.items.slice(0, n) };
   },
@@ -79,8 +93,9 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
       .digest('hex'),
   }),
   planNotes: adaptiveNotes,
+  page: churnPage,
   starter: () => ({
-    config: [`items: ${STARTER_ITEMS}`, 'samples: 10'],
+    settings: { items: STARTER_ITEMS, samples: 10 },
     files: [
       starterFile(
         STARTER_ITEMS,

@@ -1,7 +1,10 @@
 /**
- * Multiple-choice items: loading and validation.
+ * Items: loading and validation. Multiple-choice items are read here; an item with a `prompt`
+ * is an open item, read by openItems.ts. Both kinds may be mixed in one file.
  *
- * Accepted files: JSON Lines (.jsonl), a JSON array (.json) or a YAML list (.yml / .yaml).
+ * Accepted files: JSON Lines (.jsonl), a JSON array (.json) or a YAML list (.yml / .yaml); a
+ * YAML or JSON file may also be a mapping with the list under `items` and file-wide settings
+ * beside it (`max-tokens` of the open items).
  * Fields: `id`, `domain`, `question`, `choices` (2–10), `answer` (a letter, or a 0-based
  * index). The MMLU-Pro export names are accepted as they are: `question_id`, `category`,
  * `options`, `answer` (letter) and `answer_index`; its `cot_content` and `src` are ignored.
@@ -9,14 +12,33 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import { parseJsonList, parsedKeyProblems } from '../../config/jsonData.js';
+import {
+  formatSize,
+  MAX_JSON_ITEMS_BYTES,
+  MAX_YAML_ITEMS_BYTES,
+  refuseOversized,
+} from '../../config/limits.js';
 import { decodeUserText } from '../../config/textFile.js';
+import { parseYamlDocument, yamlListEntries } from '../../config/yaml.js';
 import { InputError } from '../../errors.js';
+import {
+  DEFAULT_MAX_TOKENS,
+  isOpenItem,
+  itemsFolder,
+  type OpenItem,
+  type OpenItemFile,
+  readMaxTokens,
+  validateOpenItem,
+} from './openItems.js';
 
 export const MAX_CHOICES = 10;
 export const LETTERS = 'ABCDEFGHIJ';
 
-export interface ChurnItem {
+/** A multiple-choice item (`kind` is absent or `choice`). */
+export interface ChoiceItem {
+  kind?: 'choice';
   id: string;
   domain: string;
   question: string;
@@ -26,6 +48,8 @@ export interface ChurnItem {
   /** Where the item was written, for messages. */
   line: number;
 }
+
+export type ChurnItem = ChoiceItem | OpenItem;
 
 export interface LoadedItems {
   items: ChurnItem[];
@@ -55,30 +79,35 @@ interface RawItem {
 }
 
 export function loadItemsFile(file: string, displayName = file): LoadedItems {
+  refuseOversizedItems(file, displayName);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch {
     throw new InputError(`${displayName}: items file not found or unreadable`, [
-      'set churn.items in model-gate.yml to a .jsonl, .json or .yaml file of multiple-choice items',
+      'set churn.items in model-gate.yml to a .jsonl, .json or .yaml file of items',
     ]);
   }
-  return parseItems(decodeUserText(bytes, displayName), displayName);
+  return parseItems(decodeUserText(bytes, displayName), displayName, itemsFolder(file));
 }
 
-/** Parses and validates items; `name` is the file name used in messages (and picks the format). */
-export function parseItems(text: string, name: string): LoadedItems {
+/**
+ * Parses and validates items; `name` is the file name used in messages (and picks the format),
+ * `baseDir` the folder grader modules are found from (default: the current folder).
+ */
+export function parseItems(text: string, name: string, baseDir = '.'): LoadedItems {
   const extension = path.extname(name).toLowerCase();
-  const raw =
+  const { entries: raw, maxTokens } =
     extension === '.jsonl' || extension === '.ndjson'
-      ? readJsonLines(text, name)
+      ? { entries: readJsonLines(text, name), maxTokens: DEFAULT_MAX_TOKENS }
       : readDocumentList(text, name);
   const errors: string[] = [];
   const warnings: string[] = [];
   const items: ChurnItem[] = [];
   const firstLineOfId = new Map<string, number>();
+  const file: OpenItemFile = { name, baseDir, maxTokens };
   for (const entry of raw) {
-    const item = validateItem(entry, name, errors, warnings);
+    const item = validateItem(entry, file, errors, warnings);
     if (!item) continue;
     const earlier = firstLineOfId.get(item.id);
     if (earlier !== undefined) {
@@ -97,7 +126,9 @@ export function parseItems(text: string, name: string): LoadedItems {
     );
   }
   if (items.length === 0) {
-    throw new InputError(`${name}: no items`, ['expected at least one multiple-choice item']);
+    throw new InputError(`${name}: no items`, [
+      'expected at least one item (multiple-choice, or open with a prompt)',
+    ]);
   }
   return { items, warnings };
 }
@@ -107,12 +138,17 @@ function readJsonLines(text: string, name: string): RawItem[] {
   const errors: string[] = [];
   text.split(/\r?\n/).forEach((content, index) => {
     if (content.trim() === '') return;
+    let value: unknown;
     try {
-      entries.push({ value: JSON.parse(content), line: index + 1 });
+      value = JSON.parse(content);
     } catch (error) {
       // Described, never quoted: the line may hold anything (a token pasted by mistake).
       errors.push(`${name}:${index + 1}: ${describeUnreadableLine(error)}`);
+      return;
     }
+    entries.push({ value, line: index + 1 });
+    for (const problem of parsedKeyProblems(content, value, index + 1))
+      errors.push(`${name}:${problem.line}: ${problem.message}`);
   });
   if (errors.length > 0) throw new InputError(`${name}: unreadable lines`, errors);
   return entries;
@@ -127,45 +163,89 @@ function describeUnreadableLine(error: unknown): string {
   return `not valid JSON${where}; ${expected}`;
 }
 
-/** JSON is a subset of YAML 1.2, so one parser gives both formats line numbers. */
-function readDocumentList(text: string, name: string): RawItem[] {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
-  if (document.errors.length > 0) {
-    const first = document.errors[0];
-    const line = first ? lineCounter.linePos(first.pos[0]).line : 1;
-    throw new InputError(`${name}:${line}: not valid YAML/JSON`, [
-      document.errors.map((e) => e.message.split('\n')[0]).join('; '),
-    ]);
-  }
-  const root = document.contents;
-  if (!isSeq(root)) {
+/**
+ * A JSON array is read with the JSON parser (fast, and linear in its size); anything else —
+ * YAML, or a .json file that is not strict JSON — with the YAML parser, which gives both
+ * formats line numbers and resolves anchors, aliases and merge keys (src/config/yaml.ts).
+ */
+function readDocumentList(text: string, name: string): { entries: RawItem[]; maxTokens: number } {
+  const json = path.extname(name).toLowerCase() === '.json' ? parseJsonList(text, name) : null;
+  if (json) return { entries: json, maxTokens: DEFAULT_MAX_TOKENS };
+  refuseOversizedText(text, name);
+  const parsed = parseYamlDocument(text, name);
+  const root = parsed.doc.contents;
+  if (isSeq(root)) return { entries: yamlListEntries(parsed) ?? [], maxTokens: DEFAULT_MAX_TOKENS };
+  const list = isMap(root) ? root.get('items', true) : undefined;
+  if (!isMap(root) || !isSeq(list)) {
     throw new InputError(`${name}: expected a list of items`, [
       'write the items as a YAML list, a JSON array, or one JSON object per line in a .jsonl file',
+      'or a mapping with the list under `items` (and `max-tokens` for its open items)',
     ]);
   }
-  return root.items.map((node) => {
-    const offset = isMap(node) || isSeq(node) ? (node.range?.[0] ?? 0) : 0;
-    return {
-      value: (node as { toJSON(): unknown }).toJSON(),
-      line: lineCounter.linePos(offset).line,
-    };
-  });
+  return { entries: yamlListEntries(parsed, list) ?? [], maxTokens: fileMaxTokens(root, name) };
+}
+
+/** Before reading: JSON items may be large, YAML ones less (the YAML parser holds more). */
+function refuseOversizedItems(file: string, shownAs: string): void {
+  const extension = path.extname(shownAs).toLowerCase();
+  const json = ['.jsonl', '.ndjson', '.json'].includes(extension);
+  refuseOversized(
+    file,
+    shownAs,
+    json ? MAX_JSON_ITEMS_BYTES : MAX_YAML_ITEMS_BYTES,
+    json ? 'JSON items file' : 'YAML items file',
+    json ? undefined : 'write a large item set as JSON Lines (.jsonl), read one line at a time',
+  );
+}
+
+/** The YAML limit for text that reached the YAML parser (a .json file that was not JSON). */
+function refuseOversizedText(text: string, name: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= MAX_YAML_ITEMS_BYTES) return;
+  throw new InputError(
+    `${name}: not valid JSON, and at ${formatSize(bytes)} too large to read as YAML (${formatSize(MAX_YAML_ITEMS_BYTES)})`,
+    [
+      'check the JSON (a trailing comma, a quote left open), or write the items as JSON Lines (.jsonl)',
+    ],
+  );
+}
+
+/** File-wide settings a mapping-shaped items file may give beside `items`. */
+const FILE_KEYS = ['items', 'max-tokens'];
+
+/** The `max-tokens` a mapping-shaped items file gives its open items (the other keys refused). */
+function fileMaxTokens(root: YAMLMap, name: string): number {
+  const problems: string[] = [];
+  let given: unknown;
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (key === 'max-tokens') given = isNode(pair.value) ? pair.value.toJSON() : pair.value;
+    else if (!FILE_KEYS.includes(key))
+      problems.push(`unknown file setting "${key}" (expected ${FILE_KEYS.join(', ')})`);
+  }
+  const maxTokens = given === undefined ? DEFAULT_MAX_TOKENS : readMaxTokens(given, problems);
+  if (problems.length > 0 || maxTokens === null) {
+    throw new InputError(`${name}: invalid file settings`, problems);
+  }
+  return maxTokens;
 }
 
 function validateItem(
   entry: RawItem,
-  file: string,
+  file: OpenItemFile,
   errors: string[],
   warnings: string[],
 ): ChurnItem | null {
-  const at = `${file}:${entry.line}`;
+  const at = `${file.name}:${entry.line}`;
   const value = entry.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    errors.push(`${at}: expected an object with id, question, choices and answer`);
+    errors.push(
+      `${at}: expected an object with id, question, choices and answer (or id, prompt and a grader)`,
+    );
     return null;
   }
   const fields = value as Record<string, unknown>;
+  if (isOpenItem(fields)) return validateOpenItem(fields, entry.line, file, errors, warnings);
   const unknown = Object.keys(fields).filter((key) => !KNOWN_FIELDS.has(key));
   if (unknown.length > 0) {
     warnings.push(
@@ -256,6 +336,15 @@ function resolveAnswer(
 }
 
 /** Letters of an item's choices: A, B, C… */
-export function choiceLetters(item: Pick<ChurnItem, 'choices'>): string[] {
+export function choiceLetters(item: Pick<ChoiceItem, 'choices'>): string[] {
   return [...LETTERS.slice(0, item.choices.length)];
+}
+
+/** Whether an item is multiple-choice (not open). */
+export function isChoiceItem(item: ChurnItem): item is ChoiceItem {
+  return item.kind !== 'open';
+}
+
+function isNode(value: unknown): value is Node {
+  return value !== null && typeof value === 'object' && 'toJSON' in value;
 }

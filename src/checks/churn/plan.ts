@@ -14,8 +14,8 @@ import {
   sameRecordedOptions,
 } from '../../sampleLog/index.js';
 import type { UnitContext, WorkUnit } from '../workUnit.js';
-import type { ChurnItem } from './items.js';
-import { answerSchema, churnMessages, churnPromptHash } from './prompt.js';
+import type { ChoiceItem, ChurnItem } from './items.js';
+import { itemFormat, itemMessages, itemPromptHash } from './prompt.js';
 import { type ChurnSampleSlot, scoreChurnExact, scoreChurnSample } from './score.js';
 
 /** Unit key of one sample: stable across runs, shards and machines. */
@@ -34,6 +34,7 @@ export function churnUnitKey(
  */
 export function checkExactEstimator(config: GateConfig, items: readonly ChurnItem[] = []): void {
   if (config.churn.estimator !== 'logprobs') return;
+  checkNoOpenItems(config, items);
   const kind = config.provider.kind;
   if (ANSWER_PROBABILITY_SOURCES[kind] === 'ollama-logprobs') checkTopLogprobs(config, items);
   if (ANSWER_PROBABILITY_SOURCES[kind] === null) {
@@ -47,6 +48,20 @@ export function checkExactEstimator(config: GateConfig, items: readonly ChurnIte
   }
 }
 
+/** Open items have no answer letters to read probabilities of: said before any request. */
+function checkNoOpenItems(config: GateConfig, items: readonly ChurnItem[]): void {
+  const open = items.filter((item) => item.kind === 'open');
+  const first = open[0];
+  if (!first) return;
+  throw new InputError(
+    `churn.estimator: logprobs reads the probability of each answer letter, and ${open.length} item(s) of ${config.churn.items} are open items with free-form answers (first: ${first.id}, line ${first.line})`,
+    [
+      "set churn.estimator: sampled (K sampled answers per item, graded by each item's grader)",
+      'or keep only multiple-choice items in churn.items',
+    ],
+  );
+}
+
 /** The slot of one call: item, mode and sample index (seed = base seed + sample). */
 export function churnSlot(
   item: ChurnItem,
@@ -56,7 +71,8 @@ export function churnSlot(
   sample: number,
 ): ChurnSampleSlot {
   const settings = config.churn;
-  const options = slotOptions(config, mode, sample);
+  const options = slotOptions(config, mode, sample, tokensOf(item, config));
+  const format = itemFormat(item);
   return {
     item,
     model,
@@ -66,25 +82,31 @@ export function churnSlot(
     spec: {
       request: {
         model,
-        messages: churnMessages(item),
-        format: answerSchema(item),
+        messages: itemMessages(item),
+        ...(format ? { format } : {}),
         options,
         ...(mode === 'exact' ? { answerProbabilities: { top: settings.topLogprobs } } : {}),
       },
-      promptSha256: churnPromptHash(item),
+      promptSha256: itemPromptHash(item),
     },
   };
+}
+
+/** num_predict of an item: churn.num-predict for a letter, the item's max-tokens for free text. */
+function tokensOf(item: ChurnItem, config: GateConfig): number {
+  return item.kind === 'open' ? item.maxTokens : config.churn.numPredict;
 }
 
 function slotOptions(
   config: GateConfig,
   mode: ChurnSampleSlot['mode'],
   sample: number,
+  numPredict: number,
 ): ChatOptions {
   const settings = config.churn;
   const common = {
     numCtx: config.runner.numCtx,
-    numPredict: settings.numPredict,
+    numPredict,
     think: settings.think,
   };
   // Temperature 0 for the logprobs estimator: Ollama's log-probabilities are then those of the
@@ -115,7 +137,7 @@ const promptOf = new WeakMap<ChurnItem, ItemPrompt>();
 function itemPrompt(item: ChurnItem): ItemPrompt {
   let prompt = promptOf.get(item);
   if (!prompt) {
-    prompt = { item, promptSha256: churnPromptHash(item) };
+    prompt = { item, promptSha256: itemPromptHash(item) };
     promptOf.set(item, prompt);
   }
   return prompt;
@@ -146,31 +168,36 @@ function eachSample(
 ): void {
   const settings = config.churn;
   const optionsOf = new Map<string, ChatOptions>();
-  const shared = (mode: ChurnSampleSlot['mode'], sample: number): ChatOptions => {
-    const id = mode === 'stochastic' ? `s${sample}` : 'greedy';
-    const found = optionsOf.get(id) ?? slotOptions(config, mode, sample);
+  // Open items bring their own max-tokens: one options object per sample index and budget.
+  const shared = (mode: ChurnSampleSlot['mode'], sample: number, tokens: number): ChatOptions => {
+    const id = `${mode === 'stochastic' ? `s${sample}` : 'greedy'}/${tokens}`;
+    const found = optionsOf.get(id) ?? slotOptions(config, mode, sample, tokens);
     optionsOf.set(id, found);
     return found;
   };
   const first = firstSamples(settings);
   for (const item of items) {
     const prompt = itemPrompt(item);
+    const tokens = tokensOf(item, config);
     if (settings.estimator === 'logprobs') {
-      visit(prompt, 'exact', 0, shared('exact', 0));
+      visit(prompt, 'exact', 0, shared('exact', 0, tokens));
       continue;
     }
-    for (let k = 0; k < first; k++) visit(prompt, 'stochastic', k, shared('stochastic', k));
-    if (settings.greedy) visit(prompt, 'greedy', 0, shared('greedy', 0));
+    for (let k = 0; k < first; k++) {
+      visit(prompt, 'stochastic', k, shared('stochastic', k, tokens));
+    }
+    if (settings.greedy) visit(prompt, 'greedy', 0, shared('greedy', 0, tokens));
   }
 }
 
 function slotOf(s: ChurnSample, model: string, top: number): ChurnSampleSlot {
   const { item, promptSha256 } = s.prompt;
   const probabilities = s.mode === 'exact' ? { answerProbabilities: { top } } : {};
+  const format = itemFormat(item);
   const request = {
     model,
-    messages: churnMessages(item),
-    format: answerSchema(item),
+    messages: itemMessages(item),
+    ...(format ? { format } : {}),
     options: s.options,
     ...probabilities,
   };
@@ -195,9 +222,10 @@ export function churnSlots(
  * probability 0, silently lowering p(correct). Fewer alternatives than an item's choices
  * always leaves some letter out, so it is refused.
  */
-function checkTopLogprobs(config: GateConfig, items: readonly ChurnItem[]): void {
+function checkTopLogprobs(config: GateConfig, all: readonly ChurnItem[]): void {
   const top = config.churn.topLogprobs;
-  let widest: ChurnItem | null = null;
+  const items = all.filter((item): item is ChoiceItem => item.kind !== 'open');
+  let widest: ChoiceItem | null = null;
   for (const item of items) {
     if (item.choices.length > (widest?.choices.length ?? top)) widest = item;
   }

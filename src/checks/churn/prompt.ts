@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatMessage, JsonSchema } from '../../providers/types.js';
-import { type ChurnItem, choiceLetters } from './items.js';
+import { type ChoiceItem, type ChurnItem, choiceLetters } from './items.js';
+import { openMessages, openPromptHash } from './openPrompt.js';
 
 export const PROMPT_VERSION = 'churn-prompt/1';
 
@@ -24,7 +25,7 @@ function oneLine(text: string): string {
   return text.replace(/\s*\r?\n\s*/g, ' ').trim();
 }
 
-export function churnUserPrompt(item: Pick<ChurnItem, 'question' | 'choices'>): string {
+export function churnUserPrompt(item: Pick<ChoiceItem, 'question' | 'choices'>): string {
   const options = item.choices.map((choice, i) => `${choiceLetters(item)[i]}. ${oneLine(choice)}`);
   return [
     HEADER,
@@ -39,7 +40,7 @@ export function churnUserPrompt(item: Pick<ChurnItem, 'question' | 'choices'>): 
   ].join('\n');
 }
 
-export function churnMessages(item: Pick<ChurnItem, 'question' | 'choices'>): ChatMessage[] {
+export function churnMessages(item: Pick<ChoiceItem, 'question' | 'choices'>): ChatMessage[] {
   return [
     { role: 'system', content: CHURN_SYSTEM_PROMPT },
     { role: 'user', content: churnUserPrompt(item) },
@@ -47,7 +48,7 @@ export function churnMessages(item: Pick<ChurnItem, 'question' | 'choices'>): Ch
 }
 
 /** `{"answer": "<letter>"}` with the item's letters as the only allowed values. */
-export function answerSchema(item: Pick<ChurnItem, 'choices'>): JsonSchema {
+export function answerSchema(item: Pick<ChoiceItem, 'choices'>): JsonSchema {
   return {
     type: 'object',
     properties: { answer: { type: 'string', enum: choiceLetters(item) } },
@@ -57,7 +58,7 @@ export function answerSchema(item: Pick<ChurnItem, 'choices'>): JsonSchema {
 }
 
 /** Hash of everything that defines the question asked: version, messages and answer schema. */
-export function churnPromptHash(item: Pick<ChurnItem, 'question' | 'choices'>): string {
+export function churnPromptHash(item: Pick<ChoiceItem, 'question' | 'choices'>): string {
   const payload = JSON.stringify({
     version: PROMPT_VERSION,
     messages: churnMessages(item),
@@ -83,6 +84,21 @@ export function parseChurnPrompt(user: string): { question: string; choices: str
 }
 
 /** Key by which the simulator finds an item from its prompt: question and one-line choices. */
-export function itemPromptKey(item: Pick<ChurnItem, 'question' | 'choices'>): string {
+export function itemPromptKey(item: Pick<ChoiceItem, 'question' | 'choices'>): string {
   return JSON.stringify([item.question, item.choices.map(oneLine)]);
+}
+
+/** The messages of any item: the multiple-choice layout, or an open item's own texts. */
+export function itemMessages(item: ChurnItem): ChatMessage[] {
+  return item.kind === 'open' ? openMessages(item) : churnMessages(item);
+}
+
+/** The answer format of any item: the letter schema; none for an open item (free text). */
+export function itemFormat(item: ChurnItem): JsonSchema | undefined {
+  return item.kind === 'open' ? undefined : answerSchema(item);
+}
+
+/** The prompt hash of any item. */
+export function itemPromptHash(item: ChurnItem): string {
+  return item.kind === 'open' ? openPromptHash(item) : churnPromptHash(item);
 }

@@ -12,6 +12,7 @@ import type { CallOutcome, CallSpec } from '../workUnit.js';
 import { type AnswerPosition, letterProbabilities } from './exact/letterProbabilities.js';
 import { answerPositionFromOllama } from './exact/ollamaLogprobs.js';
 import { type ChurnItem, choiceLetters } from './items.js';
+import { fillOpenAnswer } from './openScore.js';
 
 export interface ChurnSampleSlot {
   item: ChurnItem;
@@ -109,11 +110,16 @@ export function scoreChurnSample(
   const record = baseRecord(slot, outcome, digest);
   const response = outcome.response;
   if (record.status !== 'ok' || response === null) return record;
+  const item = slot.item;
+  if (item.kind === 'open') {
+    fillOpenAnswer(record, response.content, response.doneReason, item);
+    return record;
+  }
   if (keepText) record.text = response.content;
   const read = readAnswer(
     response.content,
     response.doneReason,
-    choiceLetters(slot.item),
+    choiceLetters(item),
     slot.spec.request.options.numPredict,
   );
   if ('reason' in read) {
@@ -122,7 +128,7 @@ export function scoreChurnSample(
     return record;
   }
   record.answer = read.answer;
-  record.correct = read.answer === slot.item.answer;
+  record.correct = read.answer === item.answer;
   return record;
 }
 
@@ -163,6 +169,10 @@ export function scoreChurnExact(
   record.estimate_temperature = temperature;
   const response = outcome.response;
   if (record.status !== 'ok' || response === null) return record;
+  const item = slot.item;
+  if (item.kind === 'open') {
+    throw new Error(`item ${item.id} is open: the logprobs estimator refuses open items`);
+  }
   if (keepText) record.text = response.content;
   const reading = answerPositionOf(response);
   if (reading === null) {
@@ -180,7 +190,7 @@ export function scoreChurnExact(
     record.reason = 'the reply has no "answer" value to read the letter probabilities at';
     return record;
   }
-  const letters = choiceLetters(slot.item);
+  const letters = choiceLetters(item);
   const probabilities = letterProbabilities(reading.position, letters, temperature);
   if (probabilities === null) {
     record.status = 'invalid';
@@ -195,8 +205,8 @@ export function scoreChurnExact(
     if ((probabilities[letter] as number) > (probabilities[best] as number)) best = letter;
   }
   record.letters = probabilities;
-  record.p_correct = probabilities[slot.item.answer] ?? 0;
+  record.p_correct = probabilities[item.answer] ?? 0;
   record.answer = best;
-  record.correct = best === slot.item.answer;
+  record.correct = best === item.answer;
   return record;
 }

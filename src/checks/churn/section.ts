@@ -98,6 +98,11 @@ export interface DomainRow {
   baselineAccuracy: number | null;
   candidateAccuracy: number | null;
   delta: number | null;
+  /**
+   * 95% t interval of `delta` over the domain's items (null ends with fewer than 2 items).
+   * Absent in reports written before it was added.
+   */
+  deltaCi?: Interval;
   improved: number;
   deteriorated: number;
   net: number;
@@ -198,6 +203,42 @@ export interface ItemRow {
   fisherBh: ItemClass;
   rciClass: ItemClass;
   greedy: [boolean | null, boolean | null];
+  /** Open items only: the grader that graded the answers (`json (schema)`). */
+  grader?: string;
+  /** Open items only: that grader's fingerprint (graders version and a hash of its definition). */
+  graderFingerprint?: string;
+  /** Open items with a label grader: stochastic answers none of the labels, per model. */
+  offLabel?: [number, number];
+  /**
+   * Open items a method flagged: one right and one wrong answer of each model (null when the
+   * model gave none), as logged, cut to EXAMPLE_LIMIT characters. Untrusted model text.
+   */
+  examples?: { baseline: AnswerPair; candidate: AnswerPair };
+}
+
+/** A right and a wrong answer of one model to one open item. */
+export interface AnswerPair {
+  correct: string | null;
+  wrong: string | null;
+}
+
+/** Open items of the run: how many, which graders, and what grading the log's answers found. */
+export interface OpenItemsSummary {
+  items: number;
+  /** Version of the graders' semantics (a fingerprint starts with it). */
+  graderVersion: string;
+  /** Items per grader type. */
+  graders: { type: string; items: number }[];
+  /** Stochastic answers of each model that were none of the labels. */
+  offLabel: { baseline: number; candidate: number | null };
+  /** What re-grading the logged answers found (openGrading.ts). */
+  answers: {
+    graded: number;
+    otherGrader: number;
+    changed: number;
+    withoutText: number;
+    truncated: number;
+  };
 }
 
 export interface ChurnComparison {
@@ -241,6 +282,8 @@ export interface SampledChurnSection {
   comparison: ChurnComparison | null;
   /** `churn.sampling: adaptive`: the design and what it spent; absent at a fixed K. */
   sampling?: AdaptiveSamplingSummary;
+  /** Open items (free-form answers graded by the analysis); absent when there are none. */
+  openItems?: OpenItemsSummary;
   warnings: string[];
 }
 

@@ -1,6 +1,6 @@
 /**
  * The churn section of report.json as a schema: open (fields of another version are kept),
- * its `check` tag and, when present, the adaptive-sampling summary validated.
+ * its `check` tag and, when present, the adaptive-sampling and open-items summaries validated.
  */
 import { z } from 'zod';
 import { sectionSchema } from '../types.js';
@@ -35,6 +35,28 @@ const adaptiveSamplingSchema = z
   })
   .describe('Adaptive sampling (churn.sampling: adaptive); absent at a fixed K.');
 
+/** Open items: graders used and what grading the log's answers found. */
+const openItemsSchema = z
+  .object({
+    items: count,
+    graderVersion: z.string(),
+    graders: z.array(z.object({ type: z.string(), items: count })),
+    offLabel: z.object({ baseline: count, candidate: count.nullable() }),
+    answers: z
+      .object({
+        graded: count,
+        otherGrader: count,
+        changed: count,
+        withoutText: count,
+        truncated: count,
+      })
+      .describe(
+        'Answers of open items graded from the logged text; of them, logged under another grader and changed verdict; kept without text; graded from a cut text.',
+      ),
+  })
+  .describe('Open items (free-form answers graded by the analysis); absent when there are none.');
+
 export const churnSectionSchema = sectionSchema<ChurnSection>('churn', {
   sampling: adaptiveSamplingSchema.optional(),
+  openItems: openItemsSchema.optional(),
 });

@@ -23,51 +23,158 @@ function renamedChoice<const T extends readonly [string, ...string[]]>(
     .pipe(z.enum(values));
 }
 
+/** The built-in items, shipped in the package (`churn.items` by default). */
+export const BUILT_IN_ITEMS = 'fixtures/items/general.yml';
+
 /** `churn:` section of model-gate.yml (keys are kebab-case in YAML, camelCase here). */
 export const churnSettingsSchema = z
   .object({
-    items: z.string().min(1).default('fixtures/items/general.yml'),
-    samples: z.number().int().min(2).max(1000).default(10),
+    items: z
+      .string()
+      .min(1)
+      .default(BUILT_IN_ITEMS)
+      .describe(
+        'the items: JSONL, JSON or YAML (docs/items.md); the default is the built-in set that ships with model-gate',
+      ),
+    samples: z
+      .number()
+      .int()
+      .min(2)
+      .max(1000)
+      .default(10)
+      .describe('K stochastic samples per item and model (sampling: fixed)'),
     /**
      * `fixed`: `samples` per item and model. `adaptive`: a first stage of `samples-first`, then
      * stages of `samples-step` only for items still open, up to `samples-max`
      * (docs/adaptive-sampling.md).
      */
-    sampling: z.enum(['fixed', 'adaptive']).default('fixed'),
-    samplesFirst: z.number().int().min(2).max(1000).default(3),
-    samplesStep: z.number().int().min(1).max(1000).default(5),
-    samplesMax: z.number().int().min(2).max(1000).default(23),
+    sampling: z
+      .enum(['fixed', 'adaptive'])
+      .default('fixed')
+      .describe(
+        'fixed: samples per item and model; adaptive: in stages while an item is still open (docs/adaptive-sampling.md)',
+      ),
+    samplesFirst: z
+      .number()
+      .int()
+      .min(2)
+      .max(1000)
+      .default(3)
+      .describe('adaptive: samples of the first stage, per item and model'),
+    samplesStep: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(5)
+      .describe('adaptive: samples of each further stage (3, 8, 13, 18, 23 with the defaults)'),
+    samplesMax: z
+      .number()
+      .int()
+      .min(2)
+      .max(1000)
+      .default(23)
+      .describe('adaptive: no item gets more samples per model'),
     /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
-    settledShare: z.number().min(0).lt(0.5).default(0.1),
+    settledShare: z
+      .number()
+      .min(0)
+      .lt(0.5)
+      .default(0.1)
+      .describe(
+        "adaptive: an item stops once both models' pooled share right is at most this, or at least 1 minus this",
+      ),
     /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
-    futilityP: z.number().gt(0).max(1).default(0.05),
-    futilityFrom: z.number().int().min(1).max(1000).default(14),
-    temperature: z.number().min(0).max(2).default(0.7),
-    baseSeed: z.number().int().min(0).default(1000),
-    greedy: z.boolean().default(true),
-    greedySeed: z.number().int().min(0).default(42),
-    think: z.boolean().default(false),
-    numPredict: z.number().int().min(1).default(32),
+    futilityP: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.05)
+      .describe(
+        'adaptive: from futility-from samples on, an item whose p-value is above this stops as "no change shown"; 1: off',
+      ),
+    futilityFrom: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(14)
+      .describe('adaptive: samples per model from which the futility stop applies'),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .default(0.7)
+      .describe('sampling temperature of the K samples'),
+    baseSeed: z.number().int().min(0).default(1000).describe('sample k uses seed base-seed + k'),
+    greedy: z
+      .boolean()
+      .default(true)
+      .describe('one extra sample at temperature 0, seed greedy-seed'),
+    greedySeed: z.number().int().min(0).default(42).describe('seed of the greedy sample'),
+    think: z.boolean().default(false).describe('ask thinking models to think before they answer'),
+    numPredict: z.number().int().min(1).default(32).describe('most tokens an answer may take'),
     /**
      * `sampled`: K answers per item, p = x/n. `logprobs`: one evaluation per item that reads
      * the probability of each letter (embedded provider, or Ollama ≥ 0.12.11 token logprobs).
      */
-    estimator: renamedChoice(['sampled', 'logprobs'], { exact: 'logprobs' }).default('sampled'),
+    estimator: renamedChoice(['sampled', 'logprobs'], { exact: 'logprobs' })
+      .default('sampled')
+      .describe(
+        'sampled (K answers per item) | logprobs (the probability of each answer letter: embedded provider, or Ollama 0.12.11 and later)',
+      ),
     /** Logprobs estimator: the |Δp| from which an item counts as improved or deteriorated. */
-    minEffect: z.number().gt(0).max(1).default(0.2),
+    minEffect: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.2)
+      .describe(
+        'logprobs: the change of p(correct) that counts as a change (no sampling noise to test)',
+      ),
     /** Logprobs estimator over Ollama: alternatives returned per token (the server allows 20). */
-    topLogprobs: z.number().int().min(1).max(20).default(20),
+    topLogprobs: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(20)
+      .describe('logprobs through Ollama: alternatives asked per token (1 to 20)'),
     /** `fisher-bh`: Fisher's exact test per item + Benjamini–Hochberg. `rci`: Reliable Change Index. */
-    method: renamedChoice(['fisher-bh', 'rci'], { exact: 'fisher-bh' }).default('fisher-bh'),
-    alpha: z.number().gt(0).lt(1).default(0.05),
-    splits: z.number().int().min(10).default(1000),
-    nullReplicates: z.number().int().min(200).default(200),
+    method: renamedChoice(['fisher-bh', 'rci'], { exact: 'fisher-bh' })
+      .default('fisher-bh')
+      .describe(
+        "fisher-bh (Fisher's exact test + Benjamini-Hochberg, the gate) | rci (the Reliable Change Index, for comparison)",
+      ),
+    alpha: z.number().gt(0).lt(1).default(0.05).describe('false discovery rate of the item tests'),
+    splits: z
+      .number()
+      .int()
+      .min(10)
+      .default(1000)
+      .describe('rci: reliability splits (all distinct splits when there are fewer)'),
+    nullReplicates: z
+      .number()
+      .int()
+      .min(200)
+      .default(200)
+      .describe(
+        'parametric bootstrap replicates of two identical models (the null calibration of every count)',
+      ),
     /**
      * Interval of the aggregate Δ: a t interval over items, or a percentile bootstrap that
      * resamples whole domains (items of one domain may move together).
      */
-    deltaInterval: z.enum(['items', 'domains']).default('items'),
-    keepText: z.boolean().default(false),
+    deltaInterval: z
+      .enum(['items', 'domains'])
+      .default('items')
+      .describe(
+        'interval of the overall change of accuracy: items (t interval over items) | domains (bootstrap of whole domains, which may move together)',
+      ),
+    keepText: z
+      .boolean()
+      .default(false)
+      .describe('keep the raw answers in the sample log (debugging)'),
     gate: z
       .object({
         /** A count ("7" or 7) or a share of items ("5%"). */
@@ -86,22 +193,49 @@ export const churnSettingsSchema = z
               error: 'expected a count such as 7 or a share of items such as "5%"',
             },
           )
-          .default('5%'),
+          .default('5%')
+          .describe(
+            'a count (7) or a share of items ("5%"); fails only above what two identical models reach',
+          ),
         /** Domains with fewer items are not tested for a loss. */
-        minDomainItems: z.number().int().min(1).default(3),
+        minDomainItems: z
+          .number()
+          .int()
+          .min(1)
+          .default(3)
+          .describe('domains with fewer items are not tested for a loss'),
         /**
          * A domain whose significant net loss reaches this many points of accuracy fails the
          * gate; a smaller significant loss warns.
          */
-        maxDomainLoss: z.number().gt(0).max(100).default(5),
-        maxTimeoutShare: z.number().min(0).max(1).default(0.05),
-        maxInvalidShare: z.number().min(0).max(1).default(0.1),
+        maxDomainLoss: z
+          .number()
+          .gt(0)
+          .max(100)
+          .default(5)
+          .describe(
+            'points: a domain with a significant net loss this large fails (a smaller significant loss warns)',
+          ),
+        maxTimeoutShare: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.05)
+          .describe('above this share of timed-out requests: inconclusive'),
+        maxInvalidShare: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.1)
+          .describe('above this share of invalid answers: inconclusive'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('what fails or warns'),
   })
   .strict()
-  .superRefine(checkSampling);
+  .superRefine(checkSampling)
+  .describe('which items the upgrade reliably improved or broke, in which domains');
 
 /** Adaptive sampling's settings must describe a design, and only the sampled estimator has one. */
 function checkSampling(settings: ChurnSettingsShape, ctx: z.RefinementCtx): void {

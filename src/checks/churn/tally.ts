@@ -25,6 +25,15 @@ export interface ModelTally {
   requests: RequestCounts;
   /** Prompt hashes seen (one per item unless the prompt changed between runs). */
   promptHashes: Set<string>;
+  /** Open items: per item, stochastic answers none of the labels (label grader). */
+  offLabel: Int32Array;
+  /** Open items: per item, the first right and the first wrong answer text (by sample index). */
+  examples: (AnswerExamples | undefined)[];
+}
+
+export interface AnswerExamples {
+  correct: string | null;
+  wrong: string | null;
 }
 
 export interface ChurnTally {
@@ -53,11 +62,21 @@ function countRecord(
     return;
   }
   if (!answered) return;
+  // Open items' answers (graded, with their text): the evidence behind a flag.
+  if (record.grader !== undefined && record.text !== undefined) keepExample(tally, i, record);
   const { masks } = tally;
   const word = i * masks.words + (record.sample >>> 5);
   const bit = 1 << (record.sample & 31);
   masks.valid[word] = ((masks.valid[word] as number) | bit) >>> 0;
   if (record.correct) masks.correct[word] = ((masks.correct[word] as number) | bit) >>> 0;
+}
+
+function keepExample(tally: ModelTally, i: number, record: ChurnCallRecord): void {
+  if (record.off_label) tally.offLabel[i] = (tally.offLabel[i] as number) + 1;
+  const examples = tally.examples[i] ?? { correct: null, wrong: null };
+  tally.examples[i] = examples;
+  if (record.correct) examples.correct ??= record.text ?? null;
+  else examples.wrong ??= record.text ?? null;
 }
 
 function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
@@ -78,6 +97,8 @@ export function tallyRecords(
     greedy: new Array<boolean | null>(items.length).fill(null),
     requests: emptyStatusCounts(),
     promptHashes: new Set(),
+    offLabel: new Int32Array(items.length),
+    examples: new Array<AnswerExamples | undefined>(items.length),
   });
   const tallies = new Map<string, ModelTally>([[baseline, make(baseline)]]);
   if (candidate !== null && candidate !== baseline) tallies.set(candidate, make(candidate));

@@ -11,6 +11,7 @@ import { gateDragon } from './gate.js';
 import { planDragon } from './plan.js';
 import { promptSha256 } from './prompt.js';
 import { dragonReport } from './report/index.js';
+import { dragonPage } from './report/page.js';
 import { isReferenceModel } from './players.js';
 import { dragonRuleCards, ruleFalseAlarmRate } from './rules.js';
 import type { DragonSection } from './section.js';
@@ -49,6 +50,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   staleReason:
     'the prompt and options match, so the maze differs (dragon.walls, or another protocol version)',
   isControl: isReferenceModel,
+  page: dragonPage,
   previousReport: {
     key: PREVIOUS_REPORT_KEY,
     read: (config) => config.dragon.gate.previousReport,
@@ -57,7 +59,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
       dragon: { ...config.dragon, gate: { ...config.dragon.gate, previousReport: file } },
     }),
   },
-  starter: () => ({ config: ['seeds: 0-9'], files: [] }),
+  starter: () => ({ settings: { seeds: '0-9' }, files: [] }),
   report: dragonReport,
 };
 

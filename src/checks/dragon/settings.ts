@@ -5,32 +5,103 @@ import { DEFAULT_WALLS, MAX_WALLS } from './protocol.js';
 /** `dragon:` section of model-gate.yml. Rules of the game are protocol constants, not settings. */
 export const dragonSettingsSchema = z
   .object({
-    seeds: seedListSchema.default([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
-    walls: z.number().int().min(0).max(MAX_WALLS).default(DEFAULT_WALLS),
-    hints: z.enum(['walls', 'local']).default('walls'),
-    temperature: z.number().min(0).max(2).default(0),
-    seed: z.number().int().min(0).default(42),
-    numPredict: z.number().int().min(8).default(64),
-    think: z.boolean().default(false),
-    bootstrap: z.number().int().min(100).default(1000),
+    seeds: seedListSchema.default([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]).meta({
+      description: 'maze seeds: a list such as [0, 3, 7], or a range such as 0-9 or 0-4,7',
+      // The default as a user writes it (zod cannot write a list that was read from a range).
+      default: '0-9',
+    }),
+    walls: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WALLS)
+      .default(DEFAULT_WALLS)
+      .describe('interior walls of each maze'),
+    hints: z
+      .enum(['walls', 'local'])
+      .default('walls')
+      .describe('walls (the raw list of known walls) | local (the blocked directions from here)'),
+    temperature: z.number().min(0).max(2).default(0).describe("temperature of the model's moves"),
+    seed: z.number().int().min(0).default(42).describe("seed of the model's answers"),
+    numPredict: z.number().int().min(8).default(64).describe('most tokens an answer may take'),
+    think: z.boolean().default(false).describe('ask thinking models to think before they answer'),
+    bootstrap: z
+      .number()
+      .int()
+      .min(100)
+      .default(1000)
+      .describe('cluster bootstrap replicates over games for the ECE intervals'),
     /** A game stops after this many invalid answers in a row (a never-valid model's cost). */
-    maxConsecutiveInvalid: z.number().int().min(1).max(300).default(10),
+    maxConsecutiveInvalid: z
+      .number()
+      .int()
+      .min(1)
+      .max(300)
+      .default(10)
+      .describe('a game stops after this many invalid answers in a row'),
     /** Reference players (no model) run beside the models as instrument controls. */
-    referencePlayers: z.array(z.enum(['random', 'overconfident', 'careful'])).default([]),
+    referencePlayers: z
+      .array(z.enum(['random', 'overconfident', 'careful']))
+      .default([])
+      .describe(
+        'players without a model, run beside the models as instrument controls: random, overconfident, careful',
+      ),
     gate: z
       .object({
-        maxEceIncrease: z.number().min(0).max(1).default(0.05),
-        maxKnownWallIncrease: z.number().min(0).max(1).default(0.1),
+        maxEceIncrease: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.05)
+          .describe('largest rise of the expected calibration error over the baseline'),
+        maxKnownWallIncrease: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.1)
+          .describe('a larger rise of the share of moves into walls the model already knows warns'),
         /** Nightly single-model mode: a previous report.json to compare with. */
-        previousReport: z.string().min(1).optional(),
-        maxEce: z.number().min(0).max(1).optional(),
-        maxBrier: z.number().min(0).max(1).optional(),
-        maxTimeoutShare: z.number().min(0).max(1).default(0.05),
+        previousReport: z
+          .string()
+          .min(1)
+          .optional()
+          .meta({
+            description: "nightly mode (no candidate): last night's report.json to compare with",
+            examples: ['last-night/report.json'],
+          }),
+        maxEce: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .meta({
+            description: 'an absolute limit on the expected calibration error',
+            examples: [0.3],
+          }),
+        maxBrier: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .meta({
+            description: 'an absolute limit on the Brier score (0.25: always saying 50%)',
+            examples: [0.25],
+          }),
+        maxTimeoutShare: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.05)
+          .describe('above this share of timed-out requests: inconclusive'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('what fails or warns'),
   })
-  .strict();
+  .strict()
+  .describe(
+    'whether the confidence the model states in the maze game matches how often it is right (docs/dragon-protocol.md)',
+  );
 
 export type DragonSettings = z.infer<typeof dragonSettingsSchema>;
 

@@ -21,6 +21,7 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
 import { decodeUserText } from '../../config/textFile.js';
 import { parseYamlDocument } from '../../config/yaml.js';
+import { MAX_CATALOGUE_BYTES, refuseOversized } from '../../config/limits.js';
 import { InputError } from '../../errors.js';
 import type { StopWordLanguage } from '../../stats/text/stopWords.js';
 import type { ControlKind, PersonasAssistant } from './section.js';
@@ -45,6 +46,9 @@ export interface PersonasCatalogue {
 
 /** Names end up in sample-log keys, file names and tables: keep them plain. */
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u;
+const MAX_NAME = 64;
+/** The rules a name follows, said whenever one is refused. */
+export const NAME_RULES = `a name starts with a letter or digit, holds only letters, digits, "-" and "_", at most ${MAX_NAME} characters (it appears in sample-log keys and tables); __proto__, constructor and prototype are reserved`;
 const TOP_LEVEL = ['language', 'stop-words', 'assistants', 'probes'];
 const ASSISTANT_KEYS = ['prompt', 'paraphrase-of', 'inverse-of'];
 const CONTROL_KEYS: Record<string, ControlKind> = {
@@ -56,6 +60,7 @@ export async function readCatalogue(
   absolutePath: string,
   shownAs: string,
 ): Promise<PersonasCatalogue> {
+  refuseOversized(absolutePath, shownAs, MAX_CATALOGUE_BYTES, 'persona catalogue');
   let bytes: Buffer;
   try {
     bytes = await readFile(absolutePath);
@@ -173,9 +178,9 @@ function readAssistants(root: YAMLMap, problems: string[], at: Locate): Catalogu
   const lines = new Map<string, string>();
   for (const entry of pair.value.items) {
     const name = keyOf(entry);
-    if (!NAME.test(name)) {
+    if (!NAME.test(name) || name.length > MAX_NAME) {
       problems.push(
-        `${at(entry)}assistants.${name}: expected a name of letters, digits, "-" or "_" (it appears in keys and tables)`,
+        `${at(entry)}assistants.${JSON.stringify(name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name)}: not a usable assistant name: ${NAME_RULES}`,
       );
       continue;
     }

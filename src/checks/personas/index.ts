@@ -4,14 +4,15 @@
  * leave-one-out attribution of each answer to the nearest assistant centroid. Gate: an
  * assistant no longer recognised, or two assistants merged by the candidate.
  */
-import { resolveConfigPath } from '../../config/load.js';
-import { personasSettingsSchema } from './settings.js';
+import { definitionsFile } from '../definitionsFile.js';
+import { BUILT_IN_CATALOGUE, personasSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analysePersonas } from './analyse.js';
 import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
 import { planPersonas } from './plan.js';
 import { gatePersonas } from './gate.js';
 import { personasReport } from './report/index.js';
+import { personasPage } from './report/page.js';
 import { personasRules } from './rules.js';
 import type { PersonasSection } from './section.js';
 import { starterFile } from '../starter.js';
@@ -27,7 +28,14 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   sectionSchema: sectionSchema<PersonasSection>('personas'),
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
-    return readCatalogue(resolveConfigPath(ctx, file), file);
+    const found = definitionsFile(ctx, {
+      key: 'personas.catalogue',
+      value: file,
+      builtIn: BUILT_IN_CATALOGUE,
+      what: 'persona catalogue',
+      expected: 'a YAML file with language, assistants and probes (docs/personas-catalogue.md)',
+    });
+    return readCatalogue(found, file);
   },
   // An answer is attributed from its assistant's other answers: at least two probes.
   limit: (catalogue, n) => ({ ...catalogue, probes: catalogue.probes.slice(0, Math.max(2, n)) }),
@@ -46,8 +54,9 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   rules: (section, ctx) =>
     personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
   maxTimeoutShare: (config) => config.personas.gate.maxTimeoutShare,
+  page: personasPage,
   starter: () => ({
-    config: [`catalogue: ${STARTER_CATALOGUE}`],
+    settings: { catalogue: STARTER_CATALOGUE },
     files: [
       starterFile(
         STARTER_CATALOGUE,

@@ -3,36 +3,97 @@ import { z } from 'zod';
 /** Default answers per assistant and probe: the smallest count that gives the merge rule 80% power. */
 export const SAMPLES_DEFAULT = 4;
 
+/** The built-in persona catalogue, shipped in the package (`personas.catalogue` by default). */
+export const BUILT_IN_CATALOGUE = 'fixtures/personas/catalogue.yml';
+
 /** `personas:` section of model-gate.yml. */
 export const personasSettingsSchema = z
   .object({
-    catalogue: z.string().min(1).default('fixtures/personas/catalogue.yml'),
-    temperature: z.number().min(0).max(2).default(0.3),
-    seed: z.number().int().min(0).default(7),
+    catalogue: z
+      .string()
+      .min(1)
+      .default(BUILT_IN_CATALOGUE)
+      .describe(
+        'the assistants and probes (docs/personas-catalogue.md); the default is the built-in catalogue that ships with model-gate',
+      ),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .default(0.3)
+      .describe('sampling temperature of the answers'),
+    seed: z.number().int().min(0).default(7).describe('answer k of a probe uses seed + k'),
     /**
      * Answers per assistant and probe (seeds seed, seed + 1, …). One answer per probe leaves
      * 8 per assistant, too few for a test to tell a merged pair from noise; see
      * docs/gate-validity-personas.md for the power at each value.
      */
-    samples: z.number().int().min(1).max(50).default(SAMPLES_DEFAULT),
-    maxTokens: z.number().int().min(16).default(320),
-    think: z.boolean().default(false),
-    vectors: z.enum(['tfidf', 'embed']).default('tfidf'),
-    embedModel: z.string().min(1).optional(),
-    permutations: z.number().int().min(100).default(1000),
+    samples: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(SAMPLES_DEFAULT)
+      .describe('answers per assistant and probe: the power to see two assistants merge'),
+    maxTokens: z.number().int().min(16).default(320).describe('most tokens an answer may take'),
+    think: z.boolean().default(false).describe('ask thinking models to think before they answer'),
+    vectors: z
+      .enum(['tfidf', 'embed'])
+      .default('tfidf')
+      .describe("tfidf (vocabulary) | embed (meaning, through the server's embedding endpoint)"),
+    embedModel: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'vectors: embed: the embedding model', examples: ['nomic-embed-text'] }),
+    permutations: z
+      .number()
+      .int()
+      .min(100)
+      .default(1000)
+      .describe('permutations of the attribution null'),
     gate: z
       .object({
-        minRecognition: z.number().min(0).max(1).default(0.5),
+        minRecognition: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.5)
+          .describe('an assistant recognised in a smaller share of its answers fails'),
         /** Smallest rise of a pair's crossing share (answers taken for the other) that fails. */
-        minCrossingRise: z.number().min(0).max(1).default(0.15),
-        maxAccuracyDrop: z.number().min(0).max(1).default(0.15),
-        maxTimeoutShare: z.number().min(0).max(1).default(0.05),
-        maxInvalidShare: z.number().min(0).max(1).default(0.1),
+        minCrossingRise: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.15)
+          .describe('a pair fails when its crossing share rises significantly by at least this'),
+        maxAccuracyDrop: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.15)
+          .describe('a larger drop of attribution accuracy warns'),
+        maxTimeoutShare: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.05)
+          .describe('above this share of timed-out requests: inconclusive'),
+        maxInvalidShare: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.1)
+          .describe('above this share of empty or thinking-only answers: inconclusive'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('what fails or warns'),
   })
-  .strict();
+  .strict()
+  .describe(
+    'whether the assistants declared with different system prompts still give distinguishable answers',
+  );
 
 export type PersonasSettings = z.infer<typeof personasSettingsSchema>;
 

@@ -1,5 +1,6 @@
 /**
- * Simulated multiple-choice answering for the churn check.
+ * Simulated answering for the churn check: multiple-choice items, and open items (free-form
+ * answers, openAnswers.ts) found by their system and prompt texts.
  *
  * Scenario block (under a model's `churn:` key; every field optional):
  *
@@ -15,7 +16,9 @@
  *       law: -1.2
  *     item-shifts:         # logit shift per item id, on top of the domain shift
  *       law-03: -2
- *     invalid: 0.02        # chance that an answer is not valid JSON
+ *     invalid: 0.02        # chance that an answer is not valid JSON (open items: empty)
+ *     malformed: 0.2       # open items: chance that a wrong answer is malformed (broken
+ *                          # JSON, no number, no label) rather than plausible
  *
  * Each item's latent probability of a correct answer is
  *   logit(p) = logit(accuracy) + spread·z(item) + domains[domain] + item-shifts[id],
@@ -32,12 +35,20 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type ChurnItem, choiceLetters, loadItemsFile } from '../../checks/churn/items.js';
+import {
+  type ChoiceItem,
+  type ChurnItem,
+  choiceLetters,
+  loadItemsFile,
+} from '../../checks/churn/items.js';
+import type { OpenItem } from '../../checks/churn/openItems.js';
+import { openPromptKey } from '../../checks/churn/openPrompt.js';
 import { itemPromptKey, parseChurnPrompt } from '../../checks/churn/prompt.js';
 import { packageRoot } from '../../packageRoot.js';
 import { normalQuantile } from '../../stats/normal.js';
 import { createRng, seedFromText } from '../../stats/prng.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
+import { drawOpenAnswer } from './openAnswers.js';
 
 export interface ChurnBehaviourParams {
   items: string;
@@ -47,6 +58,7 @@ export interface ChurnBehaviourParams {
   domains: Record<string, number>;
   itemShifts: Record<string, number>;
   invalid: number;
+  malformed: number;
 }
 
 export const DEFAULT_CHURN_ITEMS = 'fixtures/items/general.yml';
@@ -59,6 +71,7 @@ const FIELDS = new Set([
   'domains',
   'item-shifts',
   'invalid',
+  'malformed',
 ]);
 
 function numberMap(value: unknown, field: string): Record<string, number> {
@@ -82,7 +95,7 @@ export function parseChurnParams(raw: unknown): ChurnBehaviourParams {
   const block = raw === null || raw === undefined ? {} : raw;
   if (typeof block !== 'object' || Array.isArray(block)) {
     throw new Error(
-      'churn: expected a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid)',
+      'churn: expected a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid, malformed)',
     );
   }
   const fields = block as Record<string, unknown>;
@@ -113,6 +126,7 @@ export function parseChurnParams(raw: unknown): ChurnBehaviourParams {
     domains: numberMap(fields['domains'], 'domains'),
     itemShifts: numberMap(fields['item-shifts'], 'item-shifts'),
     invalid: num('invalid', 0, (v) => v >= 0 && v < 1, 'a probability in [0, 1)'),
+    malformed: num('malformed', 0.2, (v) => v >= 0 && v <= 1, 'a probability in [0, 1]'),
   };
 }
 
@@ -155,7 +169,7 @@ const softplus = (x: number): number => (x > 30 ? x : Math.log1p(Math.exp(x)));
  */
 export function letterLogprobs(
   logitP: number,
-  item: Pick<ChurnItem, 'answer' | 'choices'>,
+  item: Pick<ChoiceItem, 'answer' | 'choices'>,
 ): Record<string, number> {
   const letters = choiceLetters(item);
   const wrong = -softplus(logitP) - Math.log(letters.length - 1);
@@ -170,7 +184,7 @@ export function letterLogprobs(
  */
 export function drawChurnAnswer(
   latent: number,
-  item: Pick<ChurnItem, 'answer' | 'choices'>,
+  item: Pick<ChoiceItem, 'answer' | 'choices'>,
   draw: { model: string; prompt: string; seed: number; temperature: number },
   invalid = 0,
 ): string | null {
@@ -184,7 +198,13 @@ export function drawChurnAnswer(
   return wrong[rng.int(wrong.length)] as string;
 }
 
-const itemCache = new Map<string, Map<string, ChurnItem>>();
+/** An item file's items by the key of their prompt: choice items and open items apart. */
+interface ItemsByPrompt {
+  choice: Map<string, ChoiceItem>;
+  open: Map<string, OpenItem>;
+}
+
+const itemCache = new Map<string, ItemsByPrompt>();
 
 /** The item file: as given when it exists there, otherwise among model-gate's own fixtures. */
 function locateItems(file: string): string {
@@ -194,14 +214,30 @@ function locateItems(file: string): string {
   return existsSync(builtIn) ? builtIn : fromCwd;
 }
 
-function itemsByPrompt(file: string): Map<string, ChurnItem> {
+function itemsByPrompt(file: string): ItemsByPrompt {
   const absolute = locateItems(file);
-  let map = itemCache.get(absolute);
-  if (!map) {
-    map = new Map(loadItemsFile(absolute, file).items.map((item) => [itemPromptKey(item), item]));
-    itemCache.set(absolute, map);
+  let found = itemCache.get(absolute);
+  if (!found) {
+    found = { choice: new Map(), open: new Map() };
+    for (const item of loadItemsFile(absolute, file).items as ChurnItem[]) {
+      if (item.kind === 'open') found.open.set(openPromptKey(item.system, item.prompt), item);
+      else found.choice.set(itemPromptKey(item), item);
+    }
+    itemCache.set(absolute, found);
   }
-  return map;
+  return found;
+}
+
+/** An open item's answer, when the chat is one of the file's open prompts; else null. */
+function openAnswer(chat: SimulatedChat, params: ChurnBehaviourParams): string | null {
+  const item = itemsByPrompt(params.items).open.get(openPromptKey(chat.system, chat.user));
+  if (!item) return null;
+  return drawOpenAnswer(
+    latentAccuracy(params, item),
+    item,
+    { model: chat.model, seed: chat.seed, temperature: chat.temperature },
+    { invalid: params.invalid, malformed: params.malformed },
+  );
 }
 
 export const churnBehaviour: Behaviour = {
@@ -211,9 +247,9 @@ export const churnBehaviour: Behaviour = {
   },
   answer(chat: SimulatedChat, raw: unknown): string | null {
     const asked = parseChurnPrompt(chat.user);
-    if (!asked) return null;
+    if (!asked) return openAnswer(chat, parseChurnParams(raw));
     const params = parseChurnParams(raw);
-    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
+    const item = itemsByPrompt(params.items).choice.get(itemPromptKey(asked));
     if (!item) {
       // A question the model was not given an answer key for: it guesses.
       const letters = choiceLetters(asked);
@@ -233,7 +269,7 @@ export const churnBehaviour: Behaviour = {
     const at = /"answer"\s*:\s*"/.exec(content);
     if (!asked || !at) return null;
     const params = parseChurnParams(raw);
-    const item = itemsByPrompt(params.items).get(itemPromptKey(asked));
+    const item = itemsByPrompt(params.items).choice.get(itemPromptKey(asked));
     const letters = choiceLetters(asked);
     return {
       offset: at.index + at[0].length,

@@ -6,16 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
-import type { ChurnItem } from '../../../src/checks/churn/items.js';
+import type { ChoiceItem } from '../../../src/checks/churn/items.js';
 import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from './simulate.js';
 
 const items = syntheticItems({ law: 3 });
-const [settled, moved, cut] = items as [ChurnItem, ChurnItem, ChurnItem];
-const wrong = (item: ChurnItem): string => (item.answer === 'A' ? 'B' : 'A');
+const [settled, moved, cut] = items as [ChoiceItem, ChoiceItem, ChoiceItem];
+const wrong = (item: ChoiceItem): string => (item.answer === 'A' ? 'B' : 'A');
 
 /** Samples of one model: true = right, false = wrong, from sample 0 on. */
-function samples(model: string, item: ChurnItem, answers: boolean[]): ChurnCallRecord[] {
+function samples(model: string, item: ChoiceItem, answers: boolean[]): ChurnCallRecord[] {
   return answers.map((right, k) =>
     record(model, item, 'stochastic', k, right ? item.answer : wrong(item)),
   );
@@ -54,7 +54,7 @@ describe('analyseChurn with adaptive sampling', () => {
     baseline: 'base',
     candidate: 'cand',
   });
-  const row = (item: ChurnItem) => section.comparison?.items.find((r) => r.id === item.id);
+  const row = (item: ChoiceItem) => section.comparison?.items.find((r) => r.id === item.id);
 
   it('counts each item along its own path', () => {
     expect(row(settled)).toMatchObject({ x: [2, 2], n: [2, 2], excluded: 'ceiling' });

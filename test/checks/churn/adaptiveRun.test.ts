@@ -68,6 +68,8 @@ function config(dir: string, churn: Record<string, unknown>) {
       { path: ['models', 'candidate'], value: 'cand:1b', source: 'test' },
       { path: ['provider', 'host'], value: sim.url, source: 'test' },
       { path: ['checks'], value: ['churn'], source: 'test' },
+      // The simulator's items: the multiple-choice set (the demo's adds open items).
+      { path: ['churn', 'items'], value: path.resolve(ITEMS), source: 'test' },
       { path: ['output', 'dir'], value: path.join(root, dir), source: 'test' },
       ...Object.entries(churn).map(([key, value]) => ({
         path: ['churn', key],

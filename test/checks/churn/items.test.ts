@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadItemsFile, parseItems } from '../../../src/checks/churn/items.js';
+import { isChoiceItem, loadItemsFile, parseItems } from '../../../src/checks/churn/items.js';
 import { InputError } from '../../../src/errors.js';
 
 const FIXTURE = path.resolve('fixtures/items/general.yml');
@@ -17,7 +17,9 @@ function inputError(run: () => unknown): InputError {
 }
 
 describe('fixtures/items/general.yml', () => {
-  const { items, warnings } = loadItemsFile(FIXTURE, 'general.yml');
+  const loaded = loadItemsFile(FIXTURE, 'general.yml');
+  const { warnings } = loaded;
+  const items = loaded.items.filter(isChoiceItem);
 
   it('holds at least 60 items over at least four domains, law among them', () => {
     expect(items.length).toBeGreaterThanOrEqual(60);
@@ -56,6 +58,19 @@ describe('fixtures/items/general.yml', () => {
     for (const item of items.slice(0, 5)) {
       expect(lines[item.line - 1]).toContain(`id: ${item.id}`);
     }
+  });
+});
+
+describe('fixtures/items/demo.yml', () => {
+  it('holds the multiple-choice items of general.yml as they are, and 12 open items', () => {
+    const demo = loadItemsFile('fixtures/items/demo.yml');
+    const general = loadItemsFile(FIXTURE);
+    const strip = (item: object) => ({ ...item, line: 0 });
+    expect(demo.warnings).toEqual([]);
+    expect(demo.items.filter(isChoiceItem).map(strip)).toEqual(general.items.map(strip));
+    const open = demo.items.filter((item) => item.kind === 'open');
+    expect(open.map((item) => item.domain)).toEqual(new Array(12).fill('support'));
+    expect(open.every((item) => item.kind === 'open' && item.maxTokens === 120)).toBe(true);
   });
 });
 
@@ -99,7 +114,7 @@ describe('parseItems', () => {
   it('accepts a JSON array with 0-based answer indices and reports lines', () => {
     const text =
       '[\n  {"id": "a", "question": "Q1", "choices": ["x", "y"], "answer": 1},\n  {"id": "b", "question": "Q2", "choices": ["x", "y", "z"], "answer": "c"}\n]';
-    const { items } = parseItems(text, 'items.json');
+    const items = parseItems(text, 'items.json').items.filter(isChoiceItem);
     expect(items.map((item) => [item.id, item.answer, item.line, item.domain])).toEqual([
       ['a', 'B', 2, 'general'],
       ['b', 'C', 3, 'general'],

@@ -9,6 +9,7 @@ import { churnCheck } from '../../../src/checks/churn/index.js';
 import {
   contextFor,
   DEFAULT_GENERATOR,
+  OPEN_GENERATOR,
   OTHER_GENERATORS,
   runOnce,
 } from '../../../bench/oc/churn.js';
@@ -50,6 +51,19 @@ describe('churn operating characteristics (fast subset)', () => {
         true,
       );
     }
+  });
+
+  it('open items: answers graded from their texts pass identical models and name law', () => {
+    const ctx = contextFor(OPEN_GENERATOR);
+    const same = runOnce(600, OPEN_GENERATOR, 'no change', ctx);
+    expect(same.findings.filter((f) => f.severity === 'fail' || f.severity === 'warn')).toEqual([]);
+    // Every answer of both models (300 items × (10 + greedy) × 2) graded from its text.
+    if (same.section.estimator !== 'sampled') throw new Error('sampled expected');
+    expect(same.section.openItems?.answers.graded).toBe(300 * 11 * 2);
+    expect(same.section.openItems?.graders.map((g) => g.items)).toEqual([50, 50, 50, 50, 50, 50]);
+    const lost = runOnce(601, OPEN_GENERATOR, 'law −30', ctx);
+    expect(lawNamed(lost.findings)).toBe(true);
+    expect(lost.findings.some((f) => f.rule === 'domain-loss' && f.severity === 'fail')).toBe(true);
   });
 
   it('does not call a domain a loss when 10 items gain 0.5 and 10 lose 0.5', () => {

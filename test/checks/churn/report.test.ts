@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
-import type { ChurnItem } from '../../../src/checks/churn/items.js';
+import type { ChoiceItem } from '../../../src/checks/churn/items.js';
 import { churnCharts } from '../../../src/checks/churn/report/charts.js';
 import { renderChurnSection } from '../../../src/checks/churn/report/markdown.js';
 import { rawHtml, tableLinePipes, tables } from '../../report/gfm.js';
@@ -9,7 +9,7 @@ import { params, settings, simulateModel, syntheticItems } from './simulate.js';
 const OWN_HTML = /^(<details><summary>[^<]*<\/summary>|<\/details>)$/;
 
 /** Items whose ids and domains try to break out of the markdown. */
-function hostileItems(): ChurnItem[] {
+function hostileItems(): ChoiceItem[] {
   return syntheticItems({ law: 30, 'phys|ics <b>': 30 }).map((item, i) => ({
     ...item,
     id: i === 0 ? 'law-0 | @octocat <img src=x>' : item.id,
@@ -98,8 +98,8 @@ describe('churnCharts', () => {
     expect(chart?.svg).toContain('phys|ics &lt;b&gt;');
     expect(chart?.svg).not.toContain('<b>');
     expect(chart?.svg).toContain('law (loss)');
-    // Two bars per domain (and one in the hatch pattern).
-    expect(chart?.svg.match(/<rect [^>]*y="/g)).toHaveLength(4);
+    // Two bars per domain.
+    expect(chart?.svg.match(/<rect [^>]*height="18"/g)).toHaveLength(4);
   });
 
   it('tells worse from better by side, hatch and label as well as colour, never red and green', async () => {
@@ -136,8 +136,8 @@ describe('churnCharts', () => {
       },
     } as typeof full;
     const svg = churnCharts(quiet)[0]?.svg ?? '';
-    expect(svg).toContain('>−35.0 pts</text>');
-    expect(svg).toContain('>+2.0 pts</text>');
+    expect(svg).toMatch(/>−35\.0 pts \[[−+]\d+\.\d, [−+]\d+\.\d\]<\/text>/);
+    expect(svg).toMatch(/>\+2\.0 pts \[/);
     expect(svg).toContain('no item changed reliably in any domain');
     // The whole name fits left of the bars: its right end sits at the label column's edge,
     // and that column is wide enough for 45 characters of about 7 px.
@@ -147,5 +147,48 @@ describe('churnCharts', () => {
       );
     expect(label).not.toBeNull();
     expect(Number(label?.[1])).toBeGreaterThanOrEqual(45 * 7);
+  });
+
+  it('draws each domain’s Δ accuracy with its interval beside the counts, where no item moved', () => {
+    const full = section();
+    const comparison = full.comparison;
+    if (!comparison) throw new Error('expected a comparison');
+    // A domain that gained 25 points [+17, +33] with no item flagged: the counts panel is empty
+    // for it, the accuracy panel is not.
+    const gained = {
+      ...full,
+      comparison: {
+        ...comparison,
+        domains: comparison.domains.map((d) => ({
+          ...d,
+          delta: 0.25,
+          deltaCi: { low: 0.17, high: 0.33 },
+          improved: 0,
+          deteriorated: 0,
+          loss: false,
+          gain: true,
+          reversal: false,
+        })),
+      },
+    } as typeof full;
+    const svg = churnCharts(gained)[0]?.svg ?? '';
+    expect(svg.match(/>\+25\.0 pts \[\+17\.0, \+33\.0\]<\/text>/g)).toHaveLength(2);
+    // Two gains drawn as blue circles on the interval's whisker (and one in the legend).
+    expect(svg.match(/<circle [^>]*fill="#0072B2"/g)).toHaveLength(3);
+    const whisker = /<line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="\2" stroke="#0072B2"/.exec(
+      svg,
+    );
+    expect(whisker).not.toBeNull();
+    expect(Number(whisker?.[3]) - Number(whisker?.[1])).toBeGreaterThan(20);
+    // A report written before the interval was kept: the estimate alone, no whisker.
+    const older = {
+      ...gained,
+      comparison: {
+        ...gained.comparison,
+        domains: gained.comparison?.domains.map(({ deltaCi: _, ...d }) => d) ?? [],
+      },
+    } as typeof full;
+    const plain = churnCharts(older)[0]?.svg ?? '';
+    expect(plain.match(/>\+25\.0 pts<\/text>/g)).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 /** Sample logs of simulated model pairs whose true per-item accuracies are known. */
-import type { ChurnItem } from '../../../src/checks/churn/items.js';
+import type { ChoiceItem } from '../../../src/checks/churn/items.js';
 import { type ChurnSettings, churnSettingsSchema } from '../../../src/checks/churn/settings.js';
 import { churnCallRecord, makeItems } from '../../../bench/oc/churnTruth.js';
 import type { ChurnCallRecord } from '../../../src/sampleLog/index.js';
@@ -10,7 +10,7 @@ import {
 } from '../../../src/simulator/behaviours/churn.js';
 
 // The question text feeds the simulator's seeds, so the golden files depend on it.
-export function syntheticItems(domains: Record<string, number>): ChurnItem[] {
+export function syntheticItems(domains: Record<string, number>): ChoiceItem[] {
   return makeItems(domains, {
     question: (domain, i) => `Synthetic ${domain} question ${i}`,
     choices: ['one', 'two', 'three', 'four'],
@@ -26,6 +26,7 @@ export function params(overrides: Partial<ChurnBehaviourParams> = {}): ChurnBeha
     domains: {},
     itemShifts: {},
     invalid: 0,
+    malformed: 0.2,
     ...overrides,
   };
 }
@@ -36,7 +37,7 @@ export function settings(overrides: Partial<ChurnSettings> = {}): ChurnSettings 
 
 export function record(
   model: string,
-  item: ChurnItem,
+  item: ChoiceItem,
   mode: 'stochastic' | 'greedy',
   sample: number,
   answer: string | null,
@@ -48,7 +49,7 @@ export function record(
 /** K stochastic samples (seed base + k) and one greedy sample per item for one model. */
 export function simulateModel(
   model: string,
-  items: readonly ChurnItem[],
+  items: readonly ChoiceItem[],
   behaviour: ChurnBehaviourParams,
   samples: number,
   baseSeed: number,

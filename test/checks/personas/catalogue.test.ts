@@ -133,13 +133,13 @@ probes: [x, y]
 
   it('rejects names that cannot serve as keys and YAML that does not parse', () => {
     expect(problems('language: en\nassistants:\n  "a b": "A"\n  c: "C"\nprobes: [x, y]\n')[1]).toBe(
-      'line 3: assistants.a b: expected a name of letters, digits, "-" or "_" (it appears in keys and tables)',
+      'line 3: assistants."a b": not a usable assistant name: a name starts with a letter or digit, holds only letters, digits, "-" and "_", at most 64 characters (it appears in sample-log keys and tables); __proto__, constructor and prototype are reserved',
     );
     expect(problems('language: en\nassistants: [\n')[0]).toBe('personas.yml: not valid YAML');
     // A YAML error names its line too: a duplicated assistant on line 4.
     expect(problems('language: en\nassistants:\n  a: "A"\n  a: "B"\nprobes: [x, y]\n')).toEqual([
       'personas.yml: not valid YAML',
-      'line 4, column 3: Map keys must be unique',
+      'line 4, column 3: map keys must be unique: "a" is written again (first on line 3)',
     ]);
     expect(problems('- just\n- a list\n')[0]).toBe(
       'personas.yml: expected a mapping with language, assistants and probes',

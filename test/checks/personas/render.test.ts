@@ -77,9 +77,27 @@ describe('renderPersonasSection', () => {
     expect(diagonal).toHaveLength(6);
     for (const cell of diagonal) expect(cell).toContain('fill="#0072B2"');
     expect(cells.filter((c) => c.includes('fill="#E69F00"'))).toHaveLength(30);
-    expect(svg).toContain('blue, outlined: recognised · orange: taken for another');
+    expect(svg).toContain('blue, outlined: recognised');
+    expect(svg).toContain('orange: taken for another');
     expect(svg).not.toMatch(/#(2b7a3d|b03a2e)/i);
     await expect(svg).toMatchFileSnapshot('golden/personas-confusion-candidate.svg');
+  });
+
+  it('uses its canvas: the matrix and each row’s recognised answers fill the width', () => {
+    const svg = personasCharts(section)[1]?.svg ?? '';
+    const width = Number(/^<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
+    const cells = [...svg.matchAll(/<rect x="([\d.]+)"/g)].map((m) => Number(m[1]));
+    const matrixRight = Math.max(...cells) + 44;
+    // The recognised column sits right of the matrix and ends inside the canvas.
+    const recognised = [
+      ...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+">(\d+)\/(\d+) \((\d+)%\)<\/text>/g),
+    ];
+    expect(recognised).toHaveLength(6);
+    for (const [, x, own, total, share] of recognised) {
+      expect(Number(x)).toBeGreaterThan(matrixRight);
+      expect(Number(share)).toBe(Math.round((100 * Number(own)) / Number(total)));
+    }
+    expect(matrixRight + 90).toBeGreaterThanOrEqual(0.9 * width);
   });
 
   it('titles the one matrix of a single-model run by the model', () => {

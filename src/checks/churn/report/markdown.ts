@@ -22,6 +22,7 @@ import { codeSpan, details, escapeText, table } from '../../../render/markdown.j
 import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
 import { MIN_VALID_SHARE, RCI_CONSERVATIVE, RCI_CRITICAL } from '../methods.js';
 import { adaptiveSamplingLines } from './adaptive.js';
+import { evidenceBlock, graderCell, openItemsLines } from './open.js';
 
 const TOP_ITEMS = 10;
 
@@ -74,15 +75,39 @@ const showsRci = (section: SampledChurnSection): boolean => section.sampling ===
 
 function itemTable(rows: readonly ItemRow[], withRci: boolean): string {
   const rci = (cells: string[]) => (withRci ? cells : []);
+  // Open items name their grader; a table of multiple-choice items only stays as it was.
+  const graders = rows.some((r) => r.grader !== undefined);
+  const grader = (cells: string[]) => (graders ? cells : []);
   return table(
-    ['item', 'domain', 'p before', 'p after', 'Δp', 'q (Fisher, BH)', ...rci(['RCI']), 'greedy'],
+    [
+      'item',
+      'domain',
+      'p before',
+      'p after',
+      'Δp',
+      'q (Fisher, BH)',
+      ...rci(['RCI']),
+      'greedy',
+      ...grader(['grader']),
+    ],
     rows.map((r) => [
       ...changeCells(r),
       r.q === null ? '–' : r.q < 0.001 ? r.q.toExponential(1) : num(r.q, 3),
       ...rci([num(r.rci, 2)]),
       `${greedyMark(r.greedy[0])}→${greedyMark(r.greedy[1])}`,
+      ...grader([graderCell(r)]),
     ]),
-    ['l', 'l', 'r', 'r', 'r', 'r', ...(withRci ? (['r'] as const) : []), 'c'],
+    [
+      'l',
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      ...(withRci ? (['r'] as const) : []),
+      'c',
+      ...(graders ? (['l'] as const) : []),
+    ],
   );
 }
 
@@ -175,7 +200,10 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
   return {
     heading: '### churn — item-level reliable change',
     intro: `${section.itemCounts.total} items, ${section.sampling ? 'up to ' : ''}K = ${section.samples} samples per item and model at temperature ${section.temperature}; gate method: ${gateName}.`,
-    notes: section.sampling ? adaptiveSamplingLines(section.sampling) : [],
+    notes: [
+      ...(section.sampling ? adaptiveSamplingLines(section.sampling) : []),
+      ...openItemsLines(section.openItems),
+    ],
     models: table(
       [
         '',
@@ -200,7 +228,7 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
       );
       return worst.length > 0 ? itemTable(worst, showsRci(section)) : null;
     },
-    beforeDomains: (c) => methodBlocks(section, c, gateOf(c)),
+    beforeDomains: (c) => [...evidenceBlock(c.items), ...methodBlocks(section, c, gateOf(c))],
     afterDomains: (c) => [
       ...domainTestLines(c),
       ...(c.detection ? [...detectionLines(c.detection, section), ''] : []),

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChurnExact } from '../../../../src/checks/churn/analyseExact.js';
 import { gateChurn } from '../../../../src/checks/churn/gate.js';
-import type { ChurnItem } from '../../../../src/checks/churn/items.js';
+import type { ChoiceItem } from '../../../../src/checks/churn/items.js';
 import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
 import { extractHeadline } from '../../../../src/report/headline.js';
 import { churnCharts } from '../../../../src/checks/churn/report/charts.js';
@@ -15,7 +15,7 @@ import { record, settings, syntheticItems } from '../simulate.js';
 
 function exactRecord(
   model: string,
-  item: ChurnItem,
+  item: ChoiceItem,
   pCorrect: number | null,
   overrides: Partial<ChurnCallRecord> = {},
 ): ChurnCallRecord {
@@ -184,7 +184,7 @@ describe('logprobs estimator analysis', () => {
     }
     const [chart] = churnCharts(section);
     expect(chart?.title).toBe(
-      'Change of at least 20 points of p(correct) by domain (logprobs estimator)',
+      'Change by domain: items changed by 20+ points of p(correct), and Δ accuracy',
     );
     expect(chart?.svg).toContain('law (loss)');
   });
@@ -192,7 +192,7 @@ describe('logprobs estimator analysis', () => {
 
 describe('logprobs estimator records', () => {
   it('leaves aside records for another temperature and sampled records, and says so', () => {
-    const law0 = items[0] as ChurnItem;
+    const law0 = items[0] as ChoiceItem;
     const list = [
       ...records(),
       exactRecord('cand', law0, 0.99, { estimate_temperature: 1 }),
@@ -207,7 +207,7 @@ describe('logprobs estimator records', () => {
   });
 
   it('keeps a measurement when a later attempt of the same item failed', () => {
-    const law0 = items[0] as ChurnItem;
+    const law0 = items[0] as ChoiceItem;
     const failed = exactRecord('cand', law0, null, { status: 'error', reason: 'busy' });
     const section = analyse([...records(), failed]);
     expect(section.comparison?.items[0]?.p).toEqual([0.9, 0.5]);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
+import { isChoiceItem } from '../../../../src/checks/churn/items.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
 import { configSchema } from '../../../../src/checks/registry.js';
 import { EmbeddedProvider } from '../../../../src/providers/embedded/provider.js';
@@ -79,7 +80,7 @@ describe('exact series on the embedded provider', () => {
         estimator: 'embedded-logits',
         estimate_temperature: 0.7,
       });
-      const item = definitions.items.find((i) => i.id === record.item);
+      const item = definitions.items.filter(isChoiceItem).find((i) => i.id === record.item);
       const letters = record.letters ?? {};
       expect(Object.keys(letters)).toEqual('ABCD'.slice(0, item?.choices.length).split(''));
       const total = Object.values(letters).reduce((a, b) => a + b, 0);

@@ -1,0 +1,51 @@
+/**
+ * The part of promptfoo's templating (Nunjucks) that an import can render faithfully: `{{ name }}`
+ * and `{{ name.field }}` replaced by the test's variables. Anything else — filters, tags,
+ * comments, a variable the test does not give — is reported, never guessed.
+ */
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\}\}/g;
+const OTHER_SYNTAX = /\{%|\{#|\{\{(?!\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\}\})/;
+
+export type Rendered = { text: string } | { problem: string };
+
+function lookup(vars: Readonly<Record<string, unknown>>, path: string): unknown {
+  let value: unknown = vars;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) {
+      return undefined;
+    }
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+export function renderTemplate(
+  template: string,
+  vars: Readonly<Record<string, unknown>>,
+): Rendered {
+  if (OTHER_SYNTAX.test(template)) {
+    return {
+      problem: 'the prompt uses template syntax beyond {{ variable }} (filters, tags or comments)',
+    };
+  }
+  const missing: string[] = [];
+  const text = template.replace(PLACEHOLDER, (_whole, name: string) => {
+    const value = lookup(vars, name);
+    if (value === undefined) {
+      missing.push(name);
+      return '';
+    }
+    return asText(value);
+  });
+  if (missing.length > 0) {
+    return { problem: `no value for ${missing.map((m) => `{{ ${m} }}`).join(', ')}` };
+  }
+  return { text };
+}

@@ -1,0 +1,249 @@
+/**
+ * Each grader on answers whose verdict is known by reading the rule in docs/items.md, and the
+ * problems that make a grader impossible to build.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildGrader } from '../../../../src/checks/churn/graders/build.js';
+import { readNumber } from '../../../../src/checks/churn/graders/number.js';
+import type { Grader } from '../../../../src/checks/churn/graders/types.js';
+import { InputError } from '../../../../src/errors.js';
+
+const item = { id: 'q', domain: 'd', prompt: 'p', system: null, expected: null };
+
+function grader(raw: unknown, expected?: unknown, baseDir = '.'): Grader {
+  const problems: string[] = [];
+  const built = buildGrader(raw, expected, { baseDir, where: 'items.yml:1', item }, problems);
+  if (!built) throw new Error(problems.join('; '));
+  return built;
+}
+
+function problems(raw: unknown, expected?: unknown, baseDir = '.'): string[] {
+  const found: string[] = [];
+  buildGrader(raw, expected, { baseDir, where: 'items.yml:1', item }, found);
+  return found;
+}
+
+const verdicts = (g: Grader, answers: string[]) => answers.map((a) => g.grade(a).correct);
+
+describe('exact', () => {
+  it('trims, folds case and drops one final full stop; options keep case or punctuation', () => {
+    const g = grader(undefined, 'No');
+    expect(g.spec.type).toBe('exact');
+    expect(verdicts(g, ['no', ' NO. ', 'No.', 'no!', 'no..', 'nope'])).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(verdicts(grader({ type: 'exact', 'keep-case': true }, 'No'), ['No', 'no'])).toEqual([
+      true,
+      false,
+    ]);
+    expect(
+      verdicts(grader({ type: 'exact', 'keep-punctuation': true }, 'no'), ['no', 'no.']),
+    ).toEqual([true, false]);
+  });
+});
+
+describe('contains', () => {
+  it('needs every expected text, and one of any; case-insensitive unless kept', () => {
+    const g = grader({ type: 'contains', any: ['refund', 'credit'] }, ['order', '40 days']);
+    expect(
+      verdicts(g, [
+        'Your ORDER is past 40 days: no refund.',
+        'Order past 40 days, store credit only',
+        'Order past 40 days.',
+        'refund of the order',
+      ]),
+    ).toEqual([true, true, false, false]);
+    expect(verdicts(grader({ type: 'contains', 'keep-case': true }, 'Paris'), ['paris'])).toEqual([
+      false,
+    ]);
+  });
+});
+
+describe('regex', () => {
+  it('searches the pattern anywhere, with flags', () => {
+    const g = grader({ type: 'regex', pattern: '^INV-\\d{4}$', flags: 'm' });
+    expect(verdicts(g, ['Invoice:\nINV-2041\n', 'INV-204', 'inv-2041'])).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('refuses a broken pattern, stateful flags and an example it does not match', () => {
+    expect(problems({ type: 'regex', pattern: '(' })[0]).toMatch(
+      /^grader regex: pattern "\(" is not a valid regular expression: /,
+    );
+    expect(problems({ type: 'regex', pattern: 'a', flags: 'g' })).toEqual([
+      'grader regex: flags "g": expected some of d, i, m, s, u, v',
+    ]);
+    expect(problems({ type: 'regex', pattern: '^\\d+$' }, 'twelve')).toEqual([
+      'grader regex: expected "twelve" does not match the pattern "^\\\\d+$"',
+    ]);
+  });
+});
+
+describe('number', () => {
+  it('reads the first number: signs, thousands separators, decimals, exponent', () => {
+    expect(readNumber('The total is $1,234.50 (VAT incl.)')).toBe(1234.5);
+    expect(readNumber('−3.5 degrees')).toBe(-3.5);
+    expect(readNumber('about 1\u202f000 000')).toBe(1000);
+    expect(readNumber('COVID-19 cases: 12')).toBe(19);
+    expect(readNumber('A4 paper, 3 sheets')).toBe(3);
+    expect(readNumber('.5 of it')).toBe(0.5);
+    expect(readNumber('2.5e3 metres')).toBe(2500);
+    expect(readNumber('3,5')).toBe(3);
+    expect(readNumber('no digits')).toBeNull();
+  });
+
+  it('accepts within the absolute or relative tolerance, whichever is wider', () => {
+    const g = grader({ type: 'number', tolerance: 0.5, relative: 0.01 }, 1000);
+    // 1% of 1000 = 10 is wider than 0.5.
+    expect(verdicts(g, ['1010', '990', '1010.01', 'none'])).toEqual([true, true, false, false]);
+    expect(verdicts(grader('number', '12.50'), ['12.5', '12.51'])).toEqual([true, false]);
+    expect(problems('number', 'twelve')).toEqual([
+      'grader number: expected "twelve" is not one number',
+    ]);
+    expect(problems({ type: 'number', tolerance: -1 }, 3)).toEqual([
+      'grader number: tolerance must be a number at or above 0, got -1',
+    ]);
+  });
+});
+
+describe('json', () => {
+  const schema = {
+    type: 'object',
+    required: ['total', 'currency'],
+    properties: { total: { type: 'number' }, currency: { enum: ['EUR', 'USD'] } },
+  };
+
+  it('parses the whole answer or one fenced block; validates the schema and the fields', () => {
+    const g = grader({ type: 'json', schema }, { total: 40 });
+    expect(
+      verdicts(g, [
+        '{"total": 40, "currency": "EUR"}',
+        '```json\n{"total": 40, "currency": "USD"}\n```',
+        'Here it is: {"total": 40, "currency": "EUR"}',
+        '{"total": 41, "currency": "EUR"}',
+        '{"total": 40}',
+        '{"total": 40, "currency": "EUR"',
+      ]),
+    ).toEqual([true, true, false, false, false, false]);
+    expect(g.grade('{"total": 40}').reading).toBe(
+      "schema: (root) must have required property 'currency'",
+    );
+    expect(g.grade('{"total": 41, "currency": "EUR"}').reading).toBe('field "total" is "41"');
+  });
+
+  it('with search, takes the first JSON value found in prose', () => {
+    const g = grader({ type: 'json', search: true }, { ok: true });
+    expect(verdicts(g, ['Sure! {"ok": true} Anything else?', 'Sure! {"ok": tru'])).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  it('refuses a schema Ajv cannot use: misspelt keyword, unknown format, wrong type', () => {
+    expect(problems({ type: 'json', schema: { type: 'object', propertes: {} } })).toEqual([
+      'grader json: schema is not a usable JSON Schema: strict mode: unknown keyword: "propertes"',
+    ]);
+    expect(problems({ type: 'json', schema: { type: 'string', format: 'email' } })[0]).toMatch(
+      /unknown format "email"/,
+    );
+    expect(problems({ type: 'json', schema: 'object' })).toEqual([
+      'grader json: schema must be a JSON Schema written as a mapping',
+    ]);
+  });
+});
+
+describe('label', () => {
+  it('normalises the answer; off-label answers are wrong and marked', () => {
+    const g = grader({ type: 'label', labels: ['billing', 'shipping', 'returns'] }, 'Shipping');
+    expect(g.grade('**Shipping.**')).toEqual({ correct: true, reading: 'shipping' });
+    expect(g.grade('"billing"')).toEqual({ correct: false, reading: 'billing' });
+    expect(g.grade('It is about a parcel')).toEqual({
+      correct: false,
+      reading: 'off-label "it is about a parcel"',
+      offLabel: true,
+    });
+    expect(problems({ type: 'label', labels: ['a', 'b'] }, 'c')).toEqual([
+      'grader label: expected "c" is not one of the labels (a, b)',
+    ]);
+  });
+});
+
+describe('module', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mg-grader-'));
+  writeFileSync(
+    path.join(dir, 'even.mjs'),
+    'export function grade(answer, item) { return Number(answer) % 2 === 0 && item.id === "q"; }\n',
+  );
+  writeFileSync(
+    path.join(dir, 'throws.mjs'),
+    'export function grade() { throw new Error("boom"); }\n',
+  );
+  writeFileSync(path.join(dir, 'none.mjs'), 'export const x = 1;\n');
+
+  it('runs the repository module once loaded; its fingerprint follows the file', async () => {
+    const g = grader({ type: 'module', module: 'even.mjs' }, undefined, dir);
+    expect(() => g.grade('2')).toThrow(/before it was loaded/);
+    await g.prepare();
+    expect(verdicts(g, ['2', '3'])).toEqual([true, false]);
+    writeFileSync(path.join(dir, 'even2.mjs'), 'export function grade() { return true; }\n');
+    const other = grader({ type: 'module', module: 'even2.mjs' }, undefined, dir);
+    expect(other.fingerprint).not.toBe(g.fingerprint);
+  });
+
+  it('a missing file, a file without grade, a throwing grade are bad input', async () => {
+    expect(problems({ type: 'module', module: 'absent.mjs' }, undefined, dir)).toEqual([
+      'grader module: module "absent.mjs" not found (paths are relative to the items file)',
+    ]);
+    const none = grader({ type: 'module', module: 'none.mjs' }, undefined, dir);
+    await expect(none.prepare()).rejects.toThrow(InputError);
+    const throws = grader({ type: 'module', module: 'throws.mjs' }, undefined, dir);
+    await throws.prepare();
+    expect(() => throws.grade('x')).toThrow(/items\.yml:1: grader module "throws\.mjs" threw/);
+  });
+});
+
+describe('all, names, fingerprints', () => {
+  it('all: every grader must accept; a mapping expected wins over the item one', () => {
+    const g = grader({
+      type: 'all',
+      of: [
+        { type: 'contains', expected: 'Paris' },
+        { type: 'regex', pattern: '\\d{4}' },
+      ],
+    });
+    expect(verdicts(g, ['Paris, 1889', 'Paris', '1889'])).toEqual([true, false, false]);
+    expect(g.description).toBe('all of contains, regex');
+  });
+
+  it('refuses unknown graders and options, naming what is expected', () => {
+    expect(problems('fuzzy', 'x')).toEqual([
+      'unknown grader "fuzzy" (expected one of exact, contains, regex, number, json, label, module, all)',
+    ]);
+    expect(problems({ type: 'exact', 'keep-cases': true }, 'x')).toEqual([
+      'grader exact: unknown option "keep-cases" (expected expected, keep-case, keep-punctuation)',
+    ]);
+    expect(problems(undefined, undefined)).toEqual([
+      'no grader: give `expected` (graded exact) or a `grader`',
+    ]);
+  });
+
+  it('the fingerprint changes with the definition, not with how it is written', () => {
+    const a = grader({ type: 'number', tolerance: 1, expected: 3 });
+    const b = grader({ expected: 3, tolerance: 1, type: 'number' });
+    const c = grader({ type: 'number', tolerance: 2, expected: 3 });
+    expect(a.fingerprint).toBe(b.fingerprint);
+    expect(a.fingerprint).not.toBe(c.fingerprint);
+    expect(a.fingerprint).toMatch(/^graders\/1:[0-9a-f]{12}$/);
+  });
+});

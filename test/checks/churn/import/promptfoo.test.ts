@@ -1,0 +1,212 @@
+/**
+ * `model-gate import promptfoo`: a promptfoo suite with deterministic assertions converts into
+ * open items that validate and run; assertions that cannot convert (model-graded, code,
+ * negated) are listed per test; test files in CSV, chat prompts and defaultTest are read.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { handlers } from '../../../../src/cli/handlers.js';
+import { runCli } from '../../../../src/cli/program.js';
+import { importPromptfoo } from '../../../../src/checks/churn/import/promptfoo.js';
+import type { OpenItem } from '../../../../src/checks/churn/openItems.js';
+import { parseItems } from '../../../../src/checks/churn/items.js';
+import { ExitCode } from '../../../../src/errors.js';
+import { promptKey, type PromptServer, startPromptServer } from '../../../support/promptServer.js';
+
+async function cli(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, handlers, {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    colour: false,
+  });
+  return { code, stdout, stderr };
+}
+
+const SUITE = {
+  description: 'support bot',
+  prompts: ['file://chat.json'],
+  providers: ['openai:gpt-4o-mini'],
+  defaultTest: { vars: { shop: 'Sole Mates' }, metadata: { category: 'support' } },
+  tests: [
+    {
+      description: 'Refund after 40 days',
+      vars: { question: 'Can I return shoes after 40 days? Answer yes or no.' },
+      assert: [{ type: 'equals', value: 'No' }],
+    },
+    {
+      description: 'Opening hours',
+      vars: { question: 'When do you open?' },
+      assert: [
+        { type: 'icontains', value: '9 am' },
+        { type: 'contains-any', value: ['Monday', 'weekdays'] },
+        { type: 'llm-rubric', value: 'is friendly' },
+      ],
+    },
+    {
+      description: 'Order JSON',
+      vars: { question: 'Give order 4471 as JSON with field order.' },
+      metadata: { category: 'orders' },
+      assert: [
+        {
+          type: 'is-json',
+          value: {
+            type: 'object',
+            required: ['order'],
+            properties: { order: { type: 'integer' } },
+          },
+        },
+        { type: 'javascript', value: 'output.length < 100' },
+      ],
+    },
+    {
+      description: 'Reference format',
+      vars: { question: 'Return reference for order 4471?' },
+      metadata: { category: 'orders' },
+      assert: [
+        { type: 'starts-with', value: 'RET-' },
+        { type: 'regex', value: 'RET-\\d{4}' },
+        { type: 'not-contains', value: 'sorry' },
+      ],
+    },
+    {
+      description: 'Only judged',
+      vars: { question: 'Tell me a joke' },
+      assert: [{ type: 'llm-rubric', value: 'is funny' }],
+    },
+    'file://more.csv',
+  ],
+};
+
+const CHAT = JSON.stringify([
+  { role: 'system', content: 'You are the support assistant of {{ shop }}.' },
+  { role: 'user', content: '{{ question }}' },
+]);
+
+const CSV = [
+  'question,__expected,__description',
+  '"Free shipping above how many EUR, one number?",contains: 50,Free shipping',
+  'Which carrier do you use?,"contains-all: DHL,tracking",Carrier',
+  'Is it raining?,similar: no,Weather',
+].join('\n');
+
+/** A right answer per converted item id. */
+const RIGHT: Record<string, string> = {
+  'refund-after-40-days': 'No',
+  'opening-hours': 'We open at 9 AM, Monday to Friday.',
+  'order-json': '{"order": 4471}',
+  'reference-format': 'RET-4471-SM',
+  'free-shipping': 'Above 50 EUR.',
+  carrier: 'DHL, with tracking.',
+};
+
+describe('model-gate import promptfoo', () => {
+  let dir: string;
+  let server: PromptServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mg-promptfoo-'));
+    writeFileSync(path.join(dir, 'promptfooconfig.yaml'), stringify(SUITE));
+    writeFileSync(path.join(dir, 'chat.json'), CHAT);
+    writeFileSync(path.join(dir, 'more.csv'), `${CSV}\n`);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('converts the deterministic assertions and lists what it left out, per test', () => {
+    const result = importPromptfoo(path.join(dir, 'promptfooconfig.yaml'), 'promptfooconfig.yaml');
+    expect(result.items).toBe(6);
+    expect(result.report).toEqual([
+      'test 1 "Refund after 40 days": equals: compared after trimming spaces and line breaks at both ends',
+      'test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
+      'test 3 "Order JSON": is-json: an answer that is one fenced code block holding JSON is also accepted',
+      'test 3 "Order JSON": not converted: javascript: a code assertion (runs promptfoo-side code)',
+      'test 4 "Reference format": not converted: not-contains: negated assertions are not converted',
+      'test 5 "Only judged": not converted: llm-rubric: model-graded (needs a judge model)',
+      'test 5 "Only judged": left out: no deterministic assertion to grade the answer with',
+      'test 8 "Weather": not converted: similar: model-graded (needs a judge model)',
+      'test 8 "Weather": left out: no deterministic assertion to grade the answer with',
+    ]);
+    const { items } = parseItems(result.text, 'items.yml', dir);
+    const open = items as OpenItem[];
+    expect(open.map((i) => [i.id, i.domain, i.grader.description])).toEqual([
+      ['refund-after-40-days', 'support', 'exact (case and full stop kept)'],
+      ['opening-hours', 'support', 'all of contains, contains'],
+      ['order-json', 'orders', 'json (schema)'],
+      ['reference-format', 'orders', 'all of regex, regex'],
+      ['free-shipping', 'support', 'contains (all of 1, case kept)'],
+      ['carrier', 'support', 'contains (all of 2, case kept)'],
+    ]);
+    // Variables rendered in the chat file's system and user messages (defaultTest's `shop`).
+    expect(open[3]?.prompt).toBe('Return reference for order 4471?');
+    expect(open[4]?.system).toBe('You are the support assistant of Sole Mates.');
+    expect(result.text).toMatch(/^# Open items converted from promptfooconfig\.yaml/);
+    for (const item of open) {
+      expect(item.grader.grade(RIGHT[item.id] as string).correct, item.id).toBe(true);
+    }
+  });
+
+  it('writes the file, validates and runs it: two identical models pass', async () => {
+    const out = path.join(dir, 'items.yml');
+    const imported = await cli([
+      'import',
+      'promptfoo',
+      path.join(dir, 'promptfooconfig.yaml'),
+      '--out',
+      out,
+    ]);
+    expect(imported.code).toBe(ExitCode.pass);
+    expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(9 notes above\)/);
+    expect(imported.stderr).toContain(
+      'model-gate import: test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
+    );
+    const items = parseItems(readFileSync(out, 'utf8'), 'items.yml', dir).items as OpenItem[];
+    const scripts = new Map(
+      items.map((item) => [promptKey(item.system, item.prompt), () => RIGHT[item.id] as string]),
+    );
+    server = await startPromptServer(['base', 'twin'], scripts);
+    const config = path.join(dir, 'model-gate.yml');
+    writeFileSync(
+      config,
+      stringify({
+        models: { baseline: 'base', candidate: 'twin' },
+        checks: ['churn'],
+        provider: { kind: 'openai', host: server.url },
+        output: { dir: path.join(dir, 'out') },
+        churn: { items: 'items.yml', samples: 4 },
+      }),
+    );
+    expect((await cli(['validate', '--config', config])).code).toBe(ExitCode.pass);
+    const run = await cli(['run', '--config', config, '--json']);
+    expect(run.code, run.stdout).toBe(ExitCode.pass);
+    // 6 items × (4 samples + greedy) × 2 models; the 2 warm-ups are the only unknown prompts.
+    expect(server.unrecognised).toBe(2);
+    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'report.json'), 'utf8'));
+    expect(report.checks.churn.baseline.accuracy.mean).toBe(1);
+    expect(report.checks.churn.baseline.requests.total).toBe(30);
+  });
+
+  it('to standard output without --out; nothing convertible is bad input', async () => {
+    const printed = await cli(['import', 'promptfoo', path.join(dir, 'promptfooconfig.yaml')]);
+    expect(printed.stdout).toMatch(/^# Open items converted/);
+    const judged = path.join(dir, 'judged.yaml');
+    writeFileSync(
+      judged,
+      stringify({
+        prompts: ['{{q}}'],
+        tests: [{ vars: { q: 'hi' }, assert: [{ type: 'llm-rubric', value: 'x' }] }],
+      }),
+    );
+    const none = await cli(['import', 'promptfoo', judged]);
+    expect(none.code).toBe(ExitCode.badInput);
+    expect(none.stderr).toContain('judged.yaml: no test could be converted to an open item');
+  });
+});

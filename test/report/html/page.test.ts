@@ -1,0 +1,111 @@
+/**
+ * report.html as a file: one document that references nothing outside itself, whose data
+ * cannot end its script element, whose policy admits exactly its own style and script, and
+ * whose script builds the page without parsing markup. (What it shows is tested in a browser:
+ * test/browser/.)
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scriptJson } from '../../../src/report/html/json.js';
+import { pageData } from '../../../src/report/html/data.js';
+import { pageScript } from '../../../src/report/html/pageScript.js';
+import { DATA_ELEMENT_ID, renderPage } from '../../../src/report/html/render.js';
+import { PAGE_STYLE } from '../../../src/report/html/style.js';
+import { constructedReport, HOSTILE } from '../fixtures.js';
+
+const CLIENT = 'src/report/html/client';
+
+describe('scriptJson', () => {
+  it('writes no character that could end or comment out a script element, and parses back equal', () => {
+    const value = {
+      a: '</script><script>alert(1)</script>',
+      b: '<!-- x -->',
+      c: 'a & b > c',
+      d: '\u2028\u2029',
+    };
+    const text = scriptJson(value);
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('renderPage', () => {
+  const script = pageScript();
+  const html = renderPage(pageData(constructedReport()), script);
+
+  it('holds its data in one JSON element and its script in one other, nothing else executable', () => {
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).toContain(`<script type="application/json" id="${DATA_ELEMENT_ID}">`);
+    const data = new RegExp(`id="${DATA_ELEMENT_ID}">([^<]*)</script>`).exec(html)?.[1] ?? '';
+    expect(JSON.parse(data).format).toBe('model-gate.page/1');
+  });
+
+  it('admits exactly its own style and script by their SHA-256, and loads nothing', () => {
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    const hash = (text: string) => createHash('sha256').update(text).digest('base64');
+    expect(csp.split('; ')).toEqual([
+      "default-src 'none'",
+      `script-src 'sha256-${hash(script)}'`,
+      `style-src 'sha256-${hash(PAGE_STYLE)}'`,
+      'img-src data:',
+      "base-uri 'none'",
+      "form-action 'none'",
+    ]);
+    expect(csp).not.toContain('unsafe');
+    expect(html).toContain(`<script>${script}</script>`);
+    expect(html).toContain(`<style>${PAGE_STYLE}</style>`);
+  });
+
+  it('references nothing outside itself: no src, stylesheet, url(), import or request', () => {
+    const markup = html
+      .replace(/<script[\s\S]*?<\/script>/g, '')
+      .replace(/<style>[\s\S]*?<\/style>/, '');
+    expect(markup).not.toMatch(/\b(src|href|action|srcset)=/i);
+    expect(PAGE_STYLE).not.toMatch(/url\(|@import/i);
+    expect(script).not.toMatch(
+      /\bfetch\(|XMLHttpRequest|WebSocket|EventSource|sendBeacon|\bimport\(|importScripts/,
+    );
+  });
+
+  it('puts hostile text into the data only, with control and bidi characters shown as escapes', () => {
+    const hostile = renderPage(
+      pageData({ ...constructedReport(), createdAt: `\u202E${HOSTILE[0]}` }),
+      script,
+    );
+    expect(hostile.match(/<script/g)).toHaveLength(2);
+    expect(hostile).not.toContain('\u202E');
+    expect(hostile).toContain('\\\\u202E\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
+  });
+
+  it('refuses a script that would end its own element', () => {
+    expect(() => renderPage(pageData(constructedReport()), 'var a = "</script>";')).toThrow(
+      /cannot be inlined/,
+    );
+  });
+});
+
+describe('the page script', () => {
+  const sources = readdirSync(CLIENT)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: f, text: readFileSync(path.join(CLIENT, f), 'utf8') }));
+
+  it('never parses markup or code, and talks to no server', () => {
+    const forbidden =
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|setAttribute\(\s*['"]on|\bfetch\(|XMLHttpRequest|WebSocket|sendBeacon|\.src\s*=/;
+    for (const { file, text } of sources)
+      expect(`${file}: ${forbidden.exec(text)?.[0] ?? ''}`).toBe(`${file}: `);
+  });
+
+  it('imports only other browser modules and type-only page data', () => {
+    for (const { file, text } of sources) {
+      for (const match of text.matchAll(/^import (type )?.*from '([^']+)';$/gm)) {
+        const [, typeOnly, target] = match;
+        expect(typeOnly === 'type ' || target?.startsWith('./'), `${file} imports ${target}`).toBe(
+          true,
+        );
+      }
+    }
+  });
+});
