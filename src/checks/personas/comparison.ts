@@ -11,11 +11,14 @@ import type {
   PersonasModelResult,
   RecognitionChange,
 } from './section.js';
+import { shrunkOneSidedP } from '../../stats/dispersion.js';
+import { type ProbeCounts, probeCounts } from './probeCounts.js';
 import type { SwapTestResult } from './swapTest.js';
 import {
   crossingRiseP,
   pairMerged,
   pairSeparated,
+  probeDispersion,
   recognitionDropP,
   recognitionDropped,
   testedPairs,
@@ -149,13 +152,22 @@ function recognitionBonferroni(
   levels: PersonasLevels,
 ): RecognitionChange[] {
   const separation = baselineSeparation(assistants, baseline);
+  const probes = bothProbeCounts(assistants, baseline, candidate);
   return assistants.map((assistant) => {
     const { before, after, ...share } = shares(assistant.name, baseline, candidate);
     const baselineCounts = countsOf(before);
     const candidateCounts = countsOf(after);
     const control = assistant.control !== null;
     const separated = separation.assistant(assistant.name);
-    const p = control ? null : recognitionDropP(baselineCounts, candidateCounts);
+    const dispersion = probes
+      ? probeDispersion(
+          probes.baseline.recognised(assistant.name),
+          probes.candidate.recognised(assistant.name),
+        )
+      : 1;
+    const p = control
+      ? null
+      : shrunkOneSidedP(recognitionDropP(baselineCounts, candidateCounts), dispersion);
     // Bonferroni over every assistant, tested or not: the count is fixed before the data.
     const adjusted = p === null || !separated ? null : Math.min(1, p * levels.recognitionTests);
     const hits = (c: { recognised: number; answers: number }) => ({
@@ -166,7 +178,7 @@ function recognitionBonferroni(
       ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p,
       adjusted,
-      ...(control ? {} : { separated }),
+      ...(control ? {} : { separated, ...(probes ? { dispersion } : {}) }),
       dropped: recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
       control,
     };
@@ -227,6 +239,7 @@ function pairsBonferroni(
 ): PairChange[] {
   const index = new Map(assistants.map((a, i) => [a.name, i]));
   const separation = baselineSeparation(assistants, baseline);
+  const probes = bothProbeCounts(assistants, baseline, candidate);
   const crossing = (model: PersonasModelResult, i: number, j: number) => {
     const aAsB = model.confusion[i]?.[j] ?? 0;
     const bAsA = model.confusion[j]?.[i] ?? 0;
@@ -242,7 +255,13 @@ function pairsBonferroni(
     const j = index.get(b.name) ?? 0;
     const before = crossing(baseline, i, j);
     const after = crossing(candidate, i, j);
-    const p = crossingRiseP(before, after);
+    const dispersion = probes
+      ? probeDispersion(
+          probes.candidate.crossing(a.name, b.name),
+          probes.baseline.crossing(a.name, b.name),
+        )
+      : 1;
+    const p = shrunkOneSidedP(crossingRiseP(before, after), dispersion);
     const separated = separation.pair(a.name, b.name);
     // Bonferroni over every pair, tested or not: the count is fixed before the data.
     const adjusted = separated ? Math.min(1, p * levels.pairTests) : null;
@@ -256,6 +275,7 @@ function pairsBonferroni(
       p,
       adjusted,
       separated,
+      ...(probes ? { dispersion } : {}),
       merged: pairMerged(
         { hits: before.crossings, answers: before.answers },
         { hits: after.crossings, answers: after.answers },
@@ -277,6 +297,20 @@ function countsOf(r: PersonasModelResult['recognition'][number] | undefined): {
 
 function shareOf(c: { recognised: number; answers: number }): number | null {
   return c.answers > 0 ? c.recognised / c.answers : null;
+}
+
+/**
+ * Both models' counts probe by probe, for the dispersion that shrinks the nightly p-values as
+ * in the swap test; null when either section has no attribution rows (pooled counts alone).
+ */
+function bothProbeCounts(
+  assistants: readonly PersonasAssistant[],
+  baseline: PersonasModelResult,
+  candidate: PersonasModelResult,
+): { baseline: ProbeCounts; candidate: ProbeCounts } | null {
+  const before = probeCounts(assistants, baseline);
+  const after = probeCounts(assistants, candidate);
+  return before && after ? { baseline: before, candidate: after } : null;
 }
 
 function answersOf(model: PersonasModelResult, i: number): number {

@@ -49,14 +49,14 @@ export function personasRules(
     section.comparison?.test.method === 'fisher-bonferroni' ||
     (section.comparison === null && section.models.length === 1);
   const method = nightly
-    ? 'one-sided Fisher test, Bonferroni over'
+    ? "one-sided Fisher test shrunk by the probes' dispersion, Bonferroni over"
     : "one-sided Fisher statistic shrunk by the probes' dispersion, min-p over";
   const swaps = nightly ? '' : `, calibrated by swapping the two models' answers cell by cell`;
   const measured = nightly ? SIMULATED_NIGHTLY_NO_CHANGE : SIMULATED_NO_CHANGE;
   const basis = (rule: keyof Measured, tests: number, what: string) => {
     const [hits, runs] = measured[rule];
     const { low, high } = wilsonInterval(hits, runs);
-    return `${method} ${tests} ${what} (those the baseline told apart)${swaps}; simulated${nightly ? ' night against night' : ''}: ${percent(hits / runs, 1)} [${percent(low, 1)}, ${percent(high, 1)}] in ${runs} no-change runs`;
+    return `${method} ${tests} ${what}${swaps}, only those the baseline told apart can fail; simulated${nightly ? ' night against night' : ''}: ${percent(hits / runs, 1)} [${percent(low, 1)}, ${percent(high, 1)}] in ${runs} no-change runs`;
   };
   const effects = detectableEffects(section, levels, samples);
   return [

@@ -116,12 +116,12 @@ export function pairSeparated(
   return crossings < recognisedA + recognisedB;
 }
 
-/** The test on per-probe counts: pooled one-sided p, shrunk by the probes' dispersion. */
-function dispersedTest(
-  more: readonly ProbeCount[],
-  fewer: readonly ProbeCount[],
-): { p: number; dispersion: number } {
-  const dispersion = shareDifferenceDispersion(
+/**
+ * How much the probes disagree about a share expected to be larger on one side (φ ≥ 1,
+ * stats/dispersion.ts): 1 when they agree as well as independent answers would.
+ */
+export function probeDispersion(more: readonly ProbeCount[], fewer: readonly ProbeCount[]): number {
+  return shareDifferenceDispersion(
     more.map((m, s) => ({
       hits0: fewer[s]?.hits ?? 0,
       answers0: fewer[s]?.answers ?? 0,
@@ -129,6 +129,14 @@ function dispersedTest(
       answers1: m.answers,
     })),
   );
+}
+
+/** The test on per-probe counts: pooled one-sided p, shrunk by the probes' dispersion. */
+function dispersedTest(
+  more: readonly ProbeCount[],
+  fewer: readonly ProbeCount[],
+): { p: number; dispersion: number } {
+  const dispersion = probeDispersion(more, fewer);
   const p = largerShareP(total(more), total(fewer));
   return { p: shrunkOneSidedP(p, dispersion), dispersion };
 }

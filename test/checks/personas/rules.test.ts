@@ -21,7 +21,7 @@ describe('personas rule cards', () => {
     for (const card of cards) expect(card.falseAlarmRate).toBeCloseTo(BUDGET / 2, 15);
     // 4 non-control assistants: 4 recognition tests and 6 pairs.
     expect(cards[0]?.falseAlarmBasis).toMatch(
-      /min-p over 4 assistants \(those the baseline told apart\), calibrated by swapping/,
+      /min-p over 4 assistants, calibrated by swapping .*, only those the baseline told apart can fail;/,
     );
     expect(cards[1]?.falseAlarmBasis).toMatch(/min-p over 6 pairs/);
     expect(cards[1]?.falseAlarmBasis).toMatch(
@@ -40,7 +40,9 @@ describe('personas rule cards', () => {
     const section = analyse(records, catalogue, settings, 'sim-base:1b', null);
     const [hits, runs] = SIMULATED_NIGHTLY_NO_CHANGE['merged-pair'];
     const cards = personasRules(section, settings, BUDGET);
-    expect(cards[1]?.falseAlarmBasis).toMatch(/^one-sided Fisher test, Bonferroni over 6 pairs/);
+    expect(cards[1]?.falseAlarmBasis).toMatch(
+      /^one-sided Fisher test shrunk by the probes' dispersion, Bonferroni over 6 pairs/,
+    );
     expect(cards[1]?.falseAlarmBasis).toContain(
       `simulated night against night: ${((100 * hits) / runs).toFixed(1)}% [`,
     );
