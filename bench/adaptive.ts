@@ -51,7 +51,7 @@ interface Design {
 
 const SHIPPED: Design = {
   name: 'churn.sampling: adaptive (defaults)',
-  adaptive: designOf(churnSettingsSchema.parse({ sampling: 'adaptive' })),
+  adaptive: designOf(churnSettingsSchema.parse({ sampling: 'adaptive' }), 300),
 };
 
 const ALL_DESIGNS: Design[] = [

@@ -100,6 +100,13 @@ export const churnSettingsSchema = z
       .max(1000)
       .default(14)
       .describe('adaptive: samples per model from which the futility stop applies'),
+    /** Efficacy stop: an item whose change is already certain to be flagged stops sampling. */
+    stopDecided: z
+      .boolean()
+      .default(true)
+      .describe(
+        'adaptive: an item stops as "decided" once its stage-wise p-value is at most alpha over the number of items (flagged whatever the other items show); false: off',
+      ),
     temperature: z
       .number()
       .min(0)

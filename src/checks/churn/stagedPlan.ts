@@ -31,7 +31,7 @@ export class ChurnStages implements PlanGrowth {
     baseline: string,
     candidate: string | null,
   ) {
-    this.design = designOf(config.churn);
+    this.design = designOf(config.churn, items.length);
     this.outcomes = new StageOutcomes(baseline, candidate);
     this.models = modelOrder(baseline, candidate);
     for (const item of items) {

@@ -115,11 +115,13 @@ describe('adaptive sampling against the simulator', () => {
     expect(sampling.requests.fixed).toBe(63 * 2 * 20);
     expect(sampling.requests.used).toBeLessThan(sampling.requests.fixed / 2);
     expect(sampling.requests.saved).toBe(sampling.requests.fixed - sampling.requests.used);
-    // The moved items were open at every look: they ran to samples-max.
-    for (const id of [...down, ...up]) {
-      const row = rows.find((r) => r.id === id);
-      expect(row?.n).toEqual([20, 20]);
-    }
+    // A moved item whose stage-wise p-value reaches 0.05 / 63 at a look is decided: it stops
+    // there (flagged whatever the other items show) instead of running to samples-max.
+    const early = [...down, ...up].filter((id) => (rows.find((r) => r.id === id)?.n[0] ?? 20) < 20);
+    expect(sampling.decided?.pAtMost).toBeCloseTo(0.05 / 63, 12);
+    const decided = sampling.stopped.reduce((sum, row) => sum + row.decided, 0);
+    expect(early.length).toBeGreaterThanOrEqual(4);
+    expect(decided).toBe(early.length);
     expect(sampling.stopped.reduce((sum, row) => sum + row.items, 0)).toBe(63);
     expect(sampling.stopped.every((row) => row.open === 0)).toBe(true);
 

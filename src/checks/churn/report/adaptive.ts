@@ -13,6 +13,7 @@ export function adaptiveSamplingLines(s: AdaptiveSamplingSummary): string[] {
     const reasons = (
       [
         ['settled', row.settled],
+        ['decided', row.decided],
         ['no change shown', row.futility],
         ['samples-max', row.samplesMax],
         ['not finished', row.open],
