@@ -275,11 +275,14 @@ interface UnitSettings {
   keepText: boolean;
   temperature: number;
   topLogprobs: number;
+  /** Adaptive sampling: every unit of an item in one slice of a split plan. */
+  groupByItem: boolean;
 }
 
 function unitSettings(config: GateConfig): UnitSettings {
   const { keepText, temperature, topLogprobs } = config.churn;
-  return { keepText, temperature, topLogprobs };
+  const groupByItem = config.churn.sampling === 'adaptive' && config.churn.estimator === 'sampled';
+  return { keepText, temperature, topLogprobs, groupByItem };
 }
 
 /** What the units of one model and sample index share (one object per sample index). */
@@ -313,6 +316,10 @@ class ChurnUnit implements WorkUnit {
 
   get expectedCalls(): number {
     return 1;
+  }
+
+  get group(): string | undefined {
+    return this.series.settings.groupByItem ? `churn:${this.prompt.item.id}` : undefined;
   }
 
   get model(): string {
