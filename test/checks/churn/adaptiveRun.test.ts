@@ -136,9 +136,16 @@ describe('adaptive sampling against the simulator', () => {
     expect(requestsMade() - before).toBe(sampling.requests.used + 2 * 63 + series);
 
     const summary = readFileSync(outcome.files.summary, 'utf8');
-    expect(summary).toContain('**Adaptive sampling:** 5 samples per item and model');
-    expect(summary).toContain(
-      `where a fixed K = 20 takes 2,520: ${sampling.requests.saved.toLocaleString('en-US')} saved`,
+    // One line: the design, the requests used and saved, and why items stopped.
+    const total = (key: 'settled' | 'decided' | 'futility' | 'samplesMax') =>
+      sampling.stopped.reduce((sum, row) => sum + row[key], 0);
+    const line = summary.split('\n').find((l) => l.startsWith('**Sampling:**')) ?? '';
+    expect(line).toContain('adaptive, 5 + 5 per item and model up to 20:');
+    expect(line).toContain(
+      `${sampling.requests.used.toLocaleString('en-US')} stochastic requests (both models) where a fixed K = 20 takes 2,520, ${sampling.requests.saved.toLocaleString('en-US')} saved`,
+    );
+    expect(line).toContain(
+      `items stopped: ${total('settled')} settled, ${total('decided')} decided, ${total('futility')} futile, ${total('samplesMax')} at the maximum.`,
     );
     expect(summary).toContain('Items stopped, by samples per model:');
     // The Reliable Change Index assumes one K for every item: not shown with adaptive sampling.
