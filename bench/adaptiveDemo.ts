@@ -1,7 +1,8 @@
 /**
  * The demo's churn pair (`model-gate demo`: the candidate gains 1.5 logits in four domains and
  * loses 4 in law, so most items move) run against the simulator with fixed K = 20, fixed K = 10
- * and the default adaptive sampling up to 20: stochastic requests and the churn verdict.
+ * and adaptive sampling (its defaults, and the best design up to 20 of bench/adaptive.ts):
+ * stochastic requests and the churn verdict.
  *
  *   npx tsx bench/adaptiveDemo.ts
  */
@@ -21,7 +22,19 @@ const root = mkdtempSync(path.join(tmpdir(), 'model-gate-adaptive-demo-'));
 const designs: [string, Record<string, unknown>][] = [
   ['fixed K = 20', { sampling: 'fixed', samples: 20 }],
   ['fixed K = 10', { sampling: 'fixed', samples: 10 }],
-  ['adaptive up to 20 (the default)', { sampling: 'adaptive' }],
+  ['adaptive (sampling: adaptive defaults)', { sampling: 'adaptive' }],
+  [
+    'adaptive 4 + 8 up to 20 (futility p > 0.2 from 10)',
+    {
+      sampling: 'adaptive',
+      samplesFirst: 4,
+      samplesStep: 8,
+      samplesMax: 20,
+      settledShare: 0.1,
+      futilityP: 0.2,
+      futilityFrom: 10,
+    },
+  ],
 ];
 const rows: string[] = [];
 let reference = 0;
