@@ -13,6 +13,7 @@ import {
   type SampleRecord,
   sameRecordedOptions,
 } from '../../sampleLog/index.js';
+import { fixedSamples, samplingOf } from './settings.js';
 import type { UnitContext, WorkUnit } from '../workUnit.js';
 import type { ChoiceItem, ChurnItem } from './items.js';
 import { itemFormat, itemMessages, itemPromptHash } from './prompt.js';
@@ -119,7 +120,7 @@ function slotOptions(
 
 /** Stochastic samples planned before any answer: K, or adaptive sampling's first stage. */
 export function firstSamples(settings: GateConfig['churn']): number {
-  return settings.sampling === 'adaptive' ? settings.samplesFirst : settings.samples;
+  return samplingOf(settings) === 'adaptive' ? settings.samplesFirst : fixedSamples(settings);
 }
 
 /**
@@ -281,7 +282,8 @@ interface UnitSettings {
 
 function unitSettings(config: GateConfig): UnitSettings {
   const { keepText, temperature, topLogprobs } = config.churn;
-  const groupByItem = config.churn.sampling === 'adaptive' && config.churn.estimator === 'sampled';
+  const groupByItem =
+    samplingOf(config.churn) === 'adaptive' && config.churn.estimator === 'sampled';
   return { keepText, temperature, topLogprobs, groupByItem };
 }
 
