@@ -22,9 +22,19 @@ const root = mkdtempSync(path.join(tmpdir(), 'model-gate-adaptive-demo-'));
 const designs: [string, Record<string, unknown>][] = [
   ['fixed K = 20', { sampling: 'fixed', samples: 20 }],
   ['fixed K = 10', { sampling: 'fixed', samples: 10 }],
-  ['adaptive (sampling: adaptive defaults)', { sampling: 'adaptive' }],
   [
-    'adaptive 4 + 8 up to 20 (futility p > 0.2 from 10)',
+    'adaptive 3 + 5 up to 23 (the previous adaptive defaults)',
+    {
+      sampling: 'adaptive',
+      samplesFirst: 3,
+      samplesStep: 5,
+      samplesMax: 23,
+      futilityP: 0.05,
+      futilityFrom: 14,
+    },
+  ],
+  [
+    'adaptive 4 + 8 up to 20 (the default)',
     {
       sampling: 'adaptive',
       samplesFirst: 4,
