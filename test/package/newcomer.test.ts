@@ -401,6 +401,13 @@ const NOT_RUN: Record<string, string> = {
   'npx tsx bench/adaptive.ts 960 shipped 61000,52000,73000,84000':
     'the same simulation at another size',
   'npx tsx bench/adaptive.ts 24 shipped': 'the same simulation at another size',
+  'npx tsx bench/adaptive.ts 48 up-to-20': 'the same simulation with the designs up to 20',
+  'npx tsx bench/adaptiveLevel.ts 100000 20000':
+    'a simulation of the efficacy stop’s level (docs/adaptive-sampling.md): minutes',
+  'node --import tsx bench/oc/churnDefault.ts --runs 60 --effect-runs 30 --open-runs 10':
+    'a simulation of the churn default through the real gate: half an hour',
+  'npx tsx bench/adaptiveDemo.ts': 'the demo pair against the simulator three times: a minute',
+  'npm run bench -- throughput': 'a benchmark: minutes, and timings that depend on the machine',
   'npx tsx bench/embedded.ts':
     'a benchmark of the embedded provider: needs node-llama-cpp and minutes',
   'node --import tsx bench/oc/churnOnly.ts --runs N --effect-runs N --variant-runs N':
