@@ -16,6 +16,8 @@
  *   npx tsx bench/adaptive.ts [replicates] [shipped|all] [seedA,seedB,seedC,seedD]
  *
  * `shipped`: only fixed K = 10, fixed K = 20 and the shipped design (a third of the time).
+ * `up-to-20`: those three and the designs up to 20 samples with the efficacy stop from which
+ * the default was chosen (docs/adaptive-sampling.md, "The default").
  * The seed bases of scenarios a, b and c default to 1,000, 2,000 and 3,000; the fresh
  * replicates of docs/adaptive-sampling.md use 61000,52000,73000,84000 (scenario d: 4,000 by default).
  */
@@ -51,7 +53,7 @@ interface Design {
 
 const SHIPPED: Design = {
   name: 'churn.sampling: adaptive (defaults)',
-  adaptive: designOf(churnSettingsSchema.parse({ sampling: 'adaptive' })),
+  adaptive: designOf(churnSettingsSchema.parse({ sampling: 'adaptive' }), 300),
 };
 
 const ALL_DESIGNS: Design[] = [
@@ -245,8 +247,46 @@ const withInterval = (k: number, n: number) => {
   return `${k}/${n} ${pct(k / n)} [${pct(low)}, ${pct(high)}]`;
 };
 
+/** Designs up to 20 samples, each stopping decided items at 0.05 / 300 (the default's choice). */
+function upTo20(): Design[] {
+  const designs: Design[] = [];
+  for (const [first, step] of [
+    [3, 5],
+    [4, 4],
+    [4, 8],
+    [6, 7],
+    [5, 15],
+  ] as const) {
+    for (const settled of [0.1, 0.05]) {
+      for (const [p, from] of [
+        [0.05, 12],
+        [0.2, 10],
+        [1, 0],
+      ] as const) {
+        designs.push({
+          name: `adaptive ${first} + ${step} up to 20, a = ${settled}, ${p < 1 ? `futility p > ${p} from ${from}` : 'no futility'}, decided`,
+          adaptive: {
+            firstStage: first,
+            stage: step,
+            samplesMax: 20,
+            settledShare: settled,
+            ...(p < 1 ? { futility: { fromSamples: from, pAbove: p } } : {}),
+            decided: { pAtMost: ALPHA / 300 },
+          },
+        });
+      }
+    }
+  }
+  return designs;
+}
+
 const replicates = Number(process.argv[2] ?? 48);
-const DESIGNS = process.argv[3] === 'shipped' ? ALL_DESIGNS.slice(0, 3) : ALL_DESIGNS;
+const DESIGNS =
+  process.argv[3] === 'shipped'
+    ? ALL_DESIGNS.slice(0, 3)
+    : process.argv[3] === 'up-to-20'
+      ? [...ALL_DESIGNS.slice(0, 3), ...upTo20()]
+      : ALL_DESIGNS;
 const [seedA, seedB, seedC, seedD] = (process.argv[4] ?? '1000,2000,3000,4000')
   .split(',')
   .map(Number) as [number, number, number, number | undefined];

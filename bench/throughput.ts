@@ -8,8 +8,9 @@
  * that a change in machine load hits both.
  *
  * Then the mixed job (the demo's: churn × (K = 10 + greedy), 10 maze games, the personas
- * catalogue, two models) at L = 20 ms: slot occupancy = busy slot-time ÷ (S × the span from
- * the first request to the last answer), and how evenly `--shard i/4` splits it.
+ * catalogue, two models) at L = 20 ms, with fixed K and with `churn.sampling: adaptive`: slot
+ * occupancy = busy slot-time ÷ (S × the span from the first request to the last answer), and
+ * how evenly `--shard i/4` splits it (adaptive: whole items per shard).
  *
  * Uses dist/cli.js (what users run) when it exists, else src/cli.ts through tsx; rebuild the
  * bundle first (`npm run bundle`) to measure the current source.
@@ -18,7 +19,7 @@
  */
 import { cliCommand, root } from './cliCommand.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
@@ -157,6 +158,37 @@ function runArgs(config: string, url: string, outputDir: string): string[] {
   ];
 }
 
+/**
+ * The demo config with churn sampled adaptively (the adaptive defaults, up to samples-max), its
+ * relative paths made absolute: written beside the run's other files.
+ */
+function adaptiveConfig(dir: string, config: string): string {
+  const demo = path.dirname(config);
+  const text = readFileSync(config, 'utf8')
+    .replace(/^ {2}samples: \d+$/m, '  sampling: adaptive')
+    .replace(/\.\.\/(items|personas)\//g, `${path.dirname(demo)}/$1/`);
+  const file = path.join(dir, 'adaptive.yml');
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Slot occupancy of one run of the mixed job. */
+async function occupancy(config: string, outputDir: string, scenario: Scenario) {
+  const sim = await startSimulator({ scenario });
+  let wall: number;
+  try {
+    wall = await timed(runArgs(config, sim.url, outputDir));
+  } finally {
+    await sim.close();
+  }
+  const usage = sim.slotUsage();
+  return {
+    span: usage.busySlotMs / (SLOTS * usage.spanMs),
+    whole: usage.busySlotMs / 1000 / SLOTS / wall,
+    wall,
+  };
+}
+
 async function mixedJob(dir: string): Promise<void> {
   const latencyMs = 20;
   const base = loadScenario(path.join(root, 'fixtures', 'simulator', 'demo.yml'));
@@ -170,31 +202,39 @@ async function mixedJob(dir: string): Promise<void> {
   // games played in this process, at its first maze answer): done before the clock starts,
   // since it stalls the server, not the client whose slot use is measured.
   carefulConfidence(DEFAULT_WALLS);
-  const sim = await startSimulator({ scenario });
-  let wall: number;
-  try {
-    wall = await timed(runArgs(config, sim.url, path.join(dir, 'mixed')));
-  } finally {
-    await sim.close();
+  // Fixed K, then adaptive sampling: its series alternate between the models as stages are
+  // decided, which must not leave slots idle.
+  const runs = [
+    ['fixed K = 10', config],
+    ['churn.sampling: adaptive', adaptiveConfig(dir, config)],
+  ] as const;
+  const measured: number[] = [];
+  for (const [name, file] of runs) {
+    const o = await occupancy(file, path.join(dir, `mixed-${measured.length}`), scenario);
+    measured.push(o.span);
+    console.log(
+      `mixed job (demo config, ${name}, L = ${latencyMs} ms, S = ${SLOTS}): slot occupancy ` +
+        `${o.span.toFixed(3)} from first request to last answer ` +
+        `(target ≥ 0.95), ${o.whole.toFixed(3)} of the whole ` +
+        `process (${o.wall.toFixed(1)} s; load average ${(loadavg()[0] ?? 0).toFixed(2)})`,
+    );
   }
-  const usage = sim.slotUsage();
   console.log(
-    `mixed job (demo config, L = ${latencyMs} ms, S = ${SLOTS}): slot occupancy ` +
-      `${(usage.busySlotMs / (SLOTS * usage.spanMs)).toFixed(3)} from first request to last answer ` +
-      `(target ≥ 0.95), ${((usage.busySlotMs / 1000 / SLOTS / wall) * 1).toFixed(3)} of the whole ` +
-      `process (${wall.toFixed(1)} s; load average ${(loadavg()[0] ?? 0).toFixed(2)})`,
+    `adaptive − fixed occupancy: ${((measured[1] ?? 0) - (measured[0] ?? 0)).toFixed(3)} (target within 0.02)`,
   );
 
-  const loaded = loadConfig({ file: config, cwd: root, env: {} });
-  const ctx = checkContext(loaded);
-  const units = planChecks(await loadChecks(ctx), ctx);
-  const { load } = shardAssignment(units, 4);
-  const mean = load.reduce((a, b) => a + b, 0) / load.length;
-  const total = units.reduce((sum, u) => sum + estimatedCalls(u), 0);
-  console.log(
-    `shards of the mixed job (${units.length} units, ${total} expected calls): ` +
-      `${load.join(' / ')} expected calls, busiest/mean ${(Math.max(...load) / mean).toFixed(3)} (target ≤ 1.10)`,
-  );
+  for (const [name, file] of runs) {
+    const loaded = loadConfig({ file, cwd: root, env: {} });
+    const ctx = checkContext(loaded);
+    const units = planChecks(await loadChecks(ctx), ctx);
+    const { load } = shardAssignment(units, 4);
+    const mean = load.reduce((a, b) => a + b, 0) / load.length;
+    const total = units.reduce((sum, u) => sum + estimatedCalls(u), 0);
+    console.log(
+      `shards of the mixed job, ${name} (${units.length} units, ${total} expected calls): ` +
+        `${load.join(' / ')} expected calls, busiest/mean ${(Math.max(...load) / mean).toFixed(3)} (target ≤ 1.10)`,
+    );
+  }
 }
 
 const fmt = (values: readonly number[]): string => values.map((v) => v.toFixed(3)).join(' ');

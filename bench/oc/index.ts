@@ -6,7 +6,8 @@
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import { operatingCharacteristics as churn } from './churn.js';
 import { operatingCharacteristics as dragon } from './dragon.js';
-import { operatingCharacteristics as personas } from './personas.js';
+import { nightlyWithHistory } from './nightly.js';
+import { nightlyCharacteristics, operatingCharacteristics as personas } from './personas.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 
 function option(name: string, fallback: number): number {
@@ -52,5 +53,12 @@ const whole: OcRow = {
   met: runs > 0 && wholeGateFails / runs <= 0.05,
 };
 lines.push(row(whole));
+// Nightly runs (one model, a history): nightly personas, then the dragon with its drift rule
+// and the whole gate night by night (a quarter of the runs, like personas).
+const nightly = { ...options, runs: Math.max(1, Math.ceil(options.runs / 4)) };
+for (const result of [await nightlyCharacteristics(options), await nightlyWithHistory(nightly)]) {
+  results.push(result);
+  for (const r of result.rows) lines.push(row(r));
+}
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exitCode = [...results.flatMap((r) => r.rows), whole].every((r) => r.met) ? 0 : 1;

@@ -6,7 +6,12 @@
  * distribution: nothing but chance tells them apart.
  *
  * Words are runs of letters only (the analysis reads letters), at least four long, and never
- * English or French function words, so every drawn word is counted.
+ * English or French function words, so every drawn word is counted. Two other ways of writing
+ * test that a rule does not depend on the texts' shape: sentences (a few favourite words of
+ * each pool come up far more often, answers vary in length, English function words between
+ * them), and answers to one prompt that resemble each other (a share of each answer copied
+ * from a draft the assistant "means" for the probe, as at a low temperature). Baseline and
+ * candidate always draw from the same distributions, so no setting here is a change.
  */
 
 /**
@@ -62,6 +67,15 @@ export interface VoiceSettings {
   ownShare: number;
   /** Chance that a word comes from the probe's vocabulary (the rest is common). */
   probeShare: number;
+  /** Own share of each voice where it differs from ownShare (weakly distinct assistants). */
+  ownShares?: readonly number[];
+  /** `words`: a bag of words (default); `sentences`: skewed choices, lengths and function words. */
+  style?: 'words' | 'sentences';
+  /**
+   * Share of an answer's words copied from the draft of its voice and probe (one draft per
+   * run, the same for both models): answers to one prompt resemble each other. Default 0.
+   */
+  alike?: number;
 }
 
 /** Calibrated so that 5 distinct assistants × 8 probes × 4 samples reach accuracy ≈ 0.6. */
@@ -116,26 +130,82 @@ export function vocabularies(
   };
 }
 
-/** One answer: `answerWords` words, each from the voice, the probe or the commons. */
+/** One draft per voice and probe, drawn once per run: what an assistant "means" for a probe. */
+export type Drafts = string[][][];
+
+export function drafts(words: Vocabularies, settings: VoiceSettings, draw: Draw): Drafts {
+  if (!settings.alike) return [];
+  return words.voices.map((_, voice) =>
+    words.probes.map((_, probe) => contentWords(words, voice, probe, settings, draw)),
+  );
+}
+
+/**
+ * One answer: words from the voice, the probe or the commons (a share of them copied from the
+ * voice's draft for the probe when `alike` is set), written in the settings' style.
+ */
 export function answer(
   words: Vocabularies,
   voice: number,
   probe: number,
   settings: VoiceSettings,
   draw: Draw,
+  draftsOfRun: Drafts = [],
 ): string {
+  const fresh = contentWords(words, voice, probe, settings, draw);
+  const draft = draftsOfRun[voice]?.[probe];
+  const alike = settings.alike ?? 0;
+  const chosen = draft ? fresh.map((w, i) => (draw.next() < alike ? (draft[i] ?? w) : w)) : fresh;
+  return settings.style === 'sentences' ? sentences(chosen, draw) : `${chosen.join(' ')}.`;
+}
+
+function contentWords(
+  words: Vocabularies,
+  voice: number,
+  probe: number,
+  settings: VoiceSettings,
+  draw: Draw,
+): string[] {
   const own = words.voices[voice] ?? [];
   const asked = words.probes[probe] ?? [];
+  const ownShare = settings.ownShares?.[voice] ?? settings.ownShare;
+  const skewed = settings.style === 'sentences';
+  // Sentences: 40 to 90 counted words around the set length; a bag of words: exactly it.
+  const count = skewed
+    ? Math.max(10, Math.round(settings.answerWords * (0.66 + 0.84 * draw.next())))
+    : settings.answerWords;
   const out: string[] = [];
-  for (let i = 0; i < settings.answerWords; i++) {
+  for (let i = 0; i < count; i++) {
     const u = draw.next();
-    const pool =
-      u < settings.ownShare
-        ? own
-        : u < settings.ownShare + settings.probeShare
-          ? asked
-          : words.common;
-    out.push(pool[draw.below(pool.length)] ?? 'nothing');
+    const pool = u < ownShare ? own : u < ownShare + settings.probeShare ? asked : words.common;
+    // Skewed: the first words of a pool come up far more often, as a few words dominate a voice.
+    const r = draw.next();
+    out.push(pool[Math.floor((skewed ? r * r : r) * pool.length)] ?? 'nothing');
   }
-  return `${out.join(' ')}.`;
+  return out;
+}
+
+/** English function words (all on the stop list): they separate words, never an assistant. */
+const FUNCTION_WORDS = ['the', 'and', 'you', 'with', 'this', 'that', 'your', 'for', 'can', 'when'];
+
+function sentences(words: readonly string[], draw: Draw): string {
+  const out: string[] = [];
+  let sentence: string[] = [];
+  let length = 6 + draw.below(9);
+  for (const word of words) {
+    sentence.push(word);
+    if (draw.next() < 0.4)
+      sentence.push(FUNCTION_WORDS[draw.below(FUNCTION_WORDS.length)] ?? 'the');
+    if (sentence.length >= length) {
+      out.push(`${capitalised(sentence.join(' '))}.`);
+      sentence = [];
+      length = 6 + draw.below(9);
+    }
+  }
+  if (sentence.length > 0) out.push(`${capitalised(sentence.join(' '))}.`);
+  return out.join(' ');
+}
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

@@ -70,6 +70,12 @@ export interface WorkUnit {
    */
   estimatedCalls?: number;
   /**
+   * Units of one group run in the same slice of a split plan (`--shard`): adaptive sampling
+   * decides an item's next stage from every sample of both models, so they go together.
+   * Absent: the unit is split on its own.
+   */
+  readonly group?: string;
+  /**
    * True when `prior` already holds everything this unit would produce. The runner gives it
    * (and `execute`, as `ctx.prior`) the records `current` kept, less those with status error.
    */

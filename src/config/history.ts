@@ -16,7 +16,9 @@ export interface DriftSettings {
 export const DRIFT_DEFAULTS: DriftSettings = {
   nights: 7,
   maxRise: 0.05,
-  alpha: 0.01,
+  // Its part of the default budget: 5% over three checks, then over the dragon check's three
+  // failing rules of a nightly run with a history (ece-increase, brier-above-chance, ece-drift).
+  alpha: 0.05 / 3 / 3,
   replicates: 2000,
   seed: 20_260_101,
 };
@@ -41,15 +43,21 @@ export const historySettingsSchema = z
       .describe(
         'the rule fails when ECE rises more than this across them, and the slope is significant',
       ),
-    /** One-sided level of the slope test (per night). */
+    /**
+     * One-sided level of the slope test (per night): the drift rule's part of the dragon
+     * check's share of false-alarm-rate, the rest going to the dragon's other failing rules.
+     * Unset: an equal part (checks/dragon/rules.ts, dragonBudgetSplit).
+     */
     alpha: z
       .number()
       .gt(0)
       .lt(0.5)
-      .default(DRIFT_DEFAULTS.alpha)
-      .describe(
-        "one-sided level of the slope test; its false-alarm rate is simulated from the nights' intervals",
-      ),
+      .optional()
+      .meta({
+        description:
+          "one-sided level of the slope test, taken out of the dragon check's share of false-alarm-rate (the rest split between its other failing rules); default: an equal part of that share",
+        examples: [0.005],
+      }),
     /** Nights shown in the summary's table and trend chart. */
     show: z
       .number()

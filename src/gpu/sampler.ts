@@ -204,10 +204,15 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       csvBroken = true;
     }
   };
+  // A series that starts while a sample runs gets the next one as soon as it ends: skipped,
+  // a series shorter than one nvidia-smi call would have no sample at all.
+  let startSampleDue = false;
   const schedule = (): void => {
     if (inFlight || stopping) return; // the previous sample is still running: skip this one
     inFlight = tick().finally(() => {
       inFlight = null;
+      if (startSampleDue) schedule();
+      startSampleDue = false;
     });
   };
   const timer = setInterval(schedule, options.intervalS * 1000);
@@ -217,16 +222,13 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
     mark(next) {
       series = next;
       // Every series gets a sample at its start, however short it is.
-      if (next !== null) schedule();
+      if (next !== null && inFlight) startSampleDue = true;
+      else if (next !== null) schedule();
     },
     samples: () => ticks.length,
     async stop() {
       clearInterval(timer);
-      // A sample in flight when the run ends still belongs to it: let it finish briefly.
-      const pending = inFlight as Promise<void> | null;
-      if (pending) {
-        await Promise.race([pending, new Promise((r) => setTimeout(r, 1000).unref())]);
-      }
+      await lastSamples(() => inFlight);
       stopping = true;
       for (const child of children) child.kill('SIGKILL');
       if (inFlight) await inFlight;
@@ -242,6 +244,18 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       return csvBroken ? { ...telemetry, file: null } : telemetry;
     },
   };
+}
+
+/**
+ * A sample in flight when the run ends still belongs to it, and so does the start sample of a
+ * last series queued behind it: each gets a second to finish.
+ */
+async function lastSamples(inFlight: () => Promise<void> | null): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    const pending = inFlight();
+    if (!pending) return;
+    await Promise.race([pending, new Promise((r) => setTimeout(r, 1000).unref())]);
+  }
 }
 
 function telemetryOf(

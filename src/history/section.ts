@@ -34,6 +34,8 @@ export interface HistoryInput {
   prior: readonly HistoryEntry[];
   tonight: HistoryEntry;
   settings: HistorySettings;
+  /** The drift rule's level: its part of the dragon check's share of the false-alarm budget. */
+  alpha: number;
   file: string;
   appended: boolean;
 }
@@ -63,7 +65,7 @@ export function historySection(input: HistoryInput): {
       ...DRIFT_DEFAULTS,
       nights: settings.driftNights,
       maxRise: settings.maxEceRise,
-      alpha: settings.alpha,
+      alpha: input.alpha,
     },
   );
   const section: HistorySection = {
@@ -80,7 +82,7 @@ export function historySection(input: HistoryInput): {
 }
 
 export function driftRule(d: DriftAnalysis): EvaluatedGateRule {
-  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (α ${d.alpha}) and a rise above ${signed(d.maxRise)}`;
+  const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (α ${num(d.alpha, 4)}, its part of the dragon check's share of the false-alarm budget) and a rise above ${signed(d.maxRise)}`;
   if (d.falseAlarmRate === null) {
     return {
       check: 'dragon',

@@ -4,6 +4,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
+import { driftFalseAlarmRate } from '../checks/dragon/rules.js';
 import { allChecks } from '../checks/registry.js';
 import type { CheckContext, CheckPage, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
@@ -334,6 +335,7 @@ async function withHistory(
     prior,
     tonight,
     settings: loaded.config.history,
+    alpha: driftFalseAlarmRate(loaded.config),
     file: path.basename(file),
     appended: options.appendHistory ?? false,
   });

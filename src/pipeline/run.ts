@@ -5,7 +5,6 @@ import { scrubSecrets } from '../text/secrets.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
-import { InputError } from '../errors.js';
 import { readHistory } from '../history/file.js';
 import type { RunOperations } from '../operations/types.js';
 import type { Provider } from '../providers/types.js';
@@ -43,13 +42,6 @@ export async function runJob(
   const { config } = loaded;
   const limit = options.limit ?? null;
   const prepared = await prepareJob(loaded, { provider: options.provider, limit });
-  if (prepared.growth && options.shard) {
-    throw new InputError(
-      "churn.sampling: adaptive plans each stage from both models' answers, which one shard of the plan does not hold",
-      ['run without --shard / the shard input, or set churn.sampling: fixed to split the run'],
-    );
-  }
-
   // A damaged history is bad input: said before any request, not after an hour of measuring.
   if (config.output.history && !config.models.candidate) {
     await readHistory(path.resolve(config.output.history));

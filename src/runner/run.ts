@@ -20,8 +20,9 @@
  *   nothing, the log stays intact and the result says `cancelled: true`;
  * - `progress`: where done/total, rate and time left go (see progress.ts).
  *
- * - `growth`: units the answers add to the plan as they arrive (adaptive sampling); not with
- *   a shard.
+ * - `growth`: units the answers add to the plan as they arrive (adaptive sampling). With a
+ *   shard, the slice holds whole groups (every unit of an item): only its own answers reach
+ *   the growth, so it adds units of its own items only.
  *
  * Defaults are those of the config's `runner:` section (src/config/schema.ts). The parts:
  * resume planning (resumePlan.ts: a unit whose `isComplete(prior)` holds is skipped), the call
@@ -163,9 +164,6 @@ function runSettings(options: RunPlanOptions) {
         `work unit ${unit.check}/${unit.key} is for model ${unit.model}, not in the run`,
       );
     }
-  }
-  if (options.growth && options.shard) {
-    throw new Error('a plan that grows as answers arrive cannot be split into shards');
   }
   return settings;
 }

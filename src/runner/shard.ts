@@ -5,7 +5,8 @@
  * so the order the plan lists them in does not matter), each go to the shard with the
  * fewest expected calls so far (the lowest-numbered shard on a tie). Maze games weigh their
  * estimated length, not their turn cap: weighing the cap left the shard without games idle
- * long before the others.
+ * long before the others. Units of one group (adaptive sampling: every sample of an item, both
+ * models) go to one shard together, weighed by their sum.
  */
 import type { WorkUnit } from '../checks/workUnit.js';
 import { isShard, type Shard } from '../config/overrides.js';
@@ -21,14 +22,27 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Heaviest first, then a total order that does not depend on where the plan lists a unit. */
-function assignmentOrder(a: WorkUnit, b: WorkUnit): number {
-  return (
-    weight(b) - weight(a) ||
-    compareText(a.check, b.check) ||
-    compareText(a.model, b.model) ||
-    compareText(a.key, b.key)
-  );
+/** Where a unit's group sorts: its group's name, or (alone) its check, model and key. */
+function groupName(unit: WorkUnit): string {
+  return unit.group !== undefined
+    ? `group\u0000${unit.group}`
+    : `${unit.check}\u0000${unit.model}\u0000${unit.key}`;
+}
+
+/**
+ * The units by group (a unit without one is a group of its own), heaviest first, then by name:
+ * a total order that does not depend on where the plan lists a unit.
+ */
+function groupsInOrder<U extends WorkUnit>(units: readonly U[]): { units: U[]; weight: number }[] {
+  const groups = new Map<string, { name: string; units: U[]; weight: number }>();
+  for (const unit of units) {
+    const name = groupName(unit);
+    const group = groups.get(name) ?? { name, units: [], weight: 0 };
+    group.units.push(unit);
+    group.weight += weight(unit);
+    groups.set(name, group);
+  }
+  return [...groups.values()].sort((a, b) => b.weight - a.weight || compareText(a.name, b.name));
 }
 
 /** The shard (0-based) of every unit of the plan, and each shard's expected calls. */
@@ -38,11 +52,11 @@ export function shardAssignment<U extends WorkUnit>(
 ): { shardOf: Map<U, number>; load: number[] } {
   const load = new Array<number>(count).fill(0);
   const shardOf = new Map<U, number>();
-  for (const unit of [...units].sort(assignmentOrder)) {
+  for (const group of groupsInOrder(units)) {
     let target = 0;
     for (let s = 1; s < count; s++) if ((load[s] ?? 0) < (load[target] ?? 0)) target = s;
-    load[target] = (load[target] ?? 0) + weight(unit);
-    shardOf.set(unit, target);
+    load[target] = (load[target] ?? 0) + group.weight;
+    for (const unit of group.units) shardOf.set(unit, target);
   }
   return { shardOf, load };
 }

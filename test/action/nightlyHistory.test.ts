@@ -70,10 +70,12 @@ async function night(n: number, cache: string) {
   const carried = path.join(workspace, '.model-gate-nightly');
   if (existsSync(cache)) cpSync(cache, carried, { recursive: true }); // cache/restore
   const shell = (text: string, env: Record<string, string> = {}) =>
-    execFileSync('bash', ['-e', '-c', text], {
+    // The runner's own shell line for `run:` steps: no profile, no rc file.
+    execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', text], {
       cwd: workspace,
       env: {
         PATH: process.env.PATH,
+        HOME: root,
         ...workflow.env,
         PRODUCTION_MODEL: 'demo-base:1b',
         HISTORY_BRANCH: '',

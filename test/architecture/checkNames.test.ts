@@ -21,8 +21,8 @@ const KNOWN: Readonly<Record<string, string>> = {
   'config/overrides.ts': "`--samples` sets churn.samples: a check's own flags, declared by it",
   'cli/shared.ts': "the help of `--samples`, churn's own flag",
   'cli/handlers.ts': "`import promptfoo` writes churn items: churn's command, under `import`",
-  'pipeline/run.ts':
-    "shards refuse churn's adaptive sampling by name: a check's own word on shards (`growth`)",
+  'pipeline/analyse.ts':
+    "the drift rule's level (its part of dragon's share): with the drift rule, into the dragon check",
   'report/html/pageTypes.ts': "the page's union of check parts: each check's part registered",
   'report/html/client/main.ts': "the page's script picks each check's part by name",
   'report/html/client/churn.ts': "churn's part of the page: into its folder with the DOM helpers",

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
+import { sourceCli } from '../support/bundled.js';
 
 const asRoot = process.getuid?.() === 0;
 
 function demo(out: string) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'demo', '--out', out], {
+  return spawnSync(process.execPath, [sourceCli(), 'demo', '--out', out], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: tmpdir(), NO_COLOR: '1' },
     ...(asRoot ? { uid: 65534, gid: 65534 } : {}),

@@ -100,10 +100,10 @@ churn:
     const { code, stdout, stderr } = await cli(['validate', '--config', file, ...NO_SERVER]);
     expect(stderr).toBe('');
     expect(code).toBe(ExitCode.pass);
-    // 63 items × (3 first-stage samples + 1 greedy) per model now; at most 63 × (23 + 1).
-    expect(stdout).toContain('churn: 504 units, calls 252 for base:1b, 252 for cand:1b');
+    // 63 items × (4 first-stage samples + 1 greedy) per model now; at most 63 × (20 + 1).
+    expect(stdout).toContain('churn: 630 units, calls 315 for base:1b, 315 for cand:1b');
     expect(stdout).toContain(
-      'churn: adaptive sampling: the counts above are the first stage (3 samples per item); later stages follow the answers, up to 1512 calls per model (63 items × 23 samples + greedy)',
+      'churn: adaptive sampling: the counts above are the first stage (4 samples per item); later stages follow the answers, up to 1323 calls per model (63 items × 20 samples + greedy)',
     );
   });
 });
@@ -217,7 +217,10 @@ describe('what the CLI says to a newcomer', () => {
     ]);
     expect(tags.stderr).toBe('');
     expect(tags.code).toBe(ExitCode.pass);
-    expect(tags.stdout).toContain('churn: 1386 units');
+    // No config: adaptive sampling, the default; 63 items × (4 first-stage samples + 1 greedy)
+    // × 2 models planned up front.
+    expect(tags.stdout).toContain('churn: 630 units');
+    expect(tags.stdout).toContain('churn: adaptive sampling: the counts above are the first stage');
     expect(tags.stdout).toContain(
       'next: a smoke run against the server: npx model-gate run --baseline a:1b --candidate b:1b --ollama-host http://127.0.0.1:9 --limit 3',
     );

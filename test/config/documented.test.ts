@@ -94,7 +94,6 @@ describe('the config documented from its schema', () => {
       'fail-on',
       'runner.concurrency',
       'churn.items',
-      'churn.samples',
       'dragon.seeds',
       'personas.catalogue',
     ]);

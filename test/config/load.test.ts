@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { samplingOf } from '../../src/checks/churn/settings.js';
 import { describe, expect, it } from 'vitest';
 // The checks hand their settings blocks to the config when the registry loads.
 import '../../src/checks/registry.js';
@@ -24,7 +25,10 @@ describe('loadConfig — the documented example', () => {
     const { config, file } = loadConfig({ file: 'model-gate.yml', env: {} });
     expect(file).toBe(path.resolve('model-gate.yml'));
     expect(config.models).toEqual({ baseline: 'qwen2.5:7b', candidate: 'qwen2.5:14b' });
-    expect(config.churn.samples).toBe(10);
+    // Nothing set: adaptive sampling up to samples-max (setting samples would choose fixed K).
+    expect(config.churn.samples).toBeUndefined();
+    expect(samplingOf(config.churn)).toBe('adaptive');
+    expect(config.churn.samplesMax).toBe(20);
     expect(config.churn.gate.maxDeteriorated).toBe('5%');
     expect(config.dragon.seeds).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(config.runner.timeoutS).toBe(30);

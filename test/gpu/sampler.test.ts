@@ -111,6 +111,26 @@ describe('GPU sampler', () => {
     expect(series?.contendedSamples).toBe(0);
   });
 
+  it('gives a series that starts while a sample is still running its own sample', async () => {
+    const csvPath = path.join(mkdtempSync(path.join(tmpdir(), 'gpu-')), 'gpu.csv');
+    const sampler = await startGpuSampler({
+      intervalS: 600,
+      csvPath,
+      models: ['a:1b', 'b:1b'],
+      env: fakeEnv(),
+    });
+    // The second series starts before the first one's start sample (a process) has answered.
+    sampler.mark('a:1b');
+    sampler.mark('b:1b');
+    for (let waited = 0; sampler.samples() < 2 && waited < 20_000; waited += 50) await sleep(50);
+    sampler.mark(null);
+    const telemetry = await sampler.stop();
+    expect(telemetry.series.map((s) => [s.model, s.samples])).toEqual([
+      ['a:1b', 1],
+      ['b:1b', 1],
+    ]);
+  });
+
   it('flags another compute process on the GPU, not the model server', async () => {
     const apps = path.join(FIXTURES, 'compute-apps-contended.csv');
     const { telemetry, csv } = await sampleSeries(fakeEnv({ FAKE_NVIDIA_SMI_APPS: apps }));

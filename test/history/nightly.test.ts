@@ -12,7 +12,7 @@ import type { HistoryEntry } from '../../src/history/entry.js';
 import { parseHistory } from '../../src/history/file.js';
 import { historyChart, renderHistorySection } from '../../src/history/render.js';
 import { historySection } from '../../src/history/section.js';
-import { historySettingsSchema } from '../../src/config/history.js';
+import { DRIFT_DEFAULTS, historySettingsSchema } from '../../src/config/history.js';
 import { createRng } from '../../src/stats/prng.js';
 
 const CAREFUL = { value: 0.000437, low: 0.001022, high: 0.018153 };
@@ -56,6 +56,7 @@ function evaluate(history: HistoryEntry[]) {
       prior: history.slice(0, i),
       tonight,
       settings,
+      alpha: DRIFT_DEFAULTS.alpha,
       file: 'history.jsonl',
       appended: true,
     }),
@@ -131,6 +132,7 @@ describe('a re-analysis of a night already in the history', () => {
       prior: history,
       tonight,
       settings,
+      alpha: DRIFT_DEFAULTS.alpha,
       file: 'history.jsonl',
       appended: false,
     });
@@ -139,6 +141,7 @@ describe('a re-analysis of a night already in the history', () => {
       prior: history,
       tonight,
       settings,
+      alpha: DRIFT_DEFAULTS.alpha,
       file: 'history.jsonl',
       appended: true,
     });
@@ -156,6 +159,7 @@ describe('a second run on the same night', () => {
       prior: history,
       tonight: rerun,
       settings,
+      alpha: DRIFT_DEFAULTS.alpha,
       file: 'history.jsonl',
       appended: true,
     });

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { pipeWriter } from '../../src/cli/pipe.js';
+import { sourceCli } from '../support/bundled.js';
 
 describe('a closed output pipe', () => {
   it('drops the rest of the output once the stream failed', () => {
@@ -21,15 +22,14 @@ describe('a closed output pipe', () => {
   });
 
   it('ends help, maze and play output quietly with code 0', { timeout: 60_000 }, () => {
-    const cli = 'node --import tsx src/cli.ts';
-    // The three at once: each pays the start of a TypeScript process.
+    const cli = `node ${sourceCli()}`;
     const script = [
       `(${cli} --help | true; echo "help=\${PIPESTATUS[0]}" >&3) 3>&1 &`,
       `(${cli} dragon maze --seed 1 | true; echo "maze=\${PIPESTATUS[0]}" >&3) 3>&1 &`,
       `(${cli} dragon play --player random --seeds 0-3 | true; echo "play=\${PIPESTATUS[0]}" >&3) 3>&1 &`,
       'wait',
     ].join('\n');
-    const result = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+    const result = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { encoding: 'utf8' });
     expect(result.stdout.trim().split('\n').sort()).toEqual(['help=0', 'maze=0', 'play=0']);
     expect(result.stderr).not.toMatch(/EPIPE|Error|at /);
   });

@@ -95,7 +95,11 @@ afterAll(async () => {
 /** Runs a command line in bash as a reader would type it; `stopWhen`: Ctrl-C once it prints that. */
 function sh(command: string, cwd: string, stopWhen?: string): Promise<Result> {
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn('bash', ['-c', command], { cwd, env, detached: true });
+    const child: ChildProcess = spawn('bash', ['--noprofile', '--norc', '-c', command], {
+      cwd,
+      env,
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     let stopped = false;
@@ -314,6 +318,37 @@ const PLAN: Step[] = [
   },
   { command: 'npx model-gate dragon play --player careful --seeds 0-99', in: 'project' },
   {
+    command: 'npx model-gate import promptfoo promptfooconfig.yaml --out items.yml',
+    in: 'project',
+    before: () => {
+      // A small promptfoo suite of the user's own: one deterministic test, one judged by a model.
+      writeFileSync(
+        path.join(project, 'promptfooconfig.yaml'),
+        stringify({
+          prompts: ['Answer briefly: {{question}}'],
+          tests: [
+            {
+              description: 'Capital',
+              vars: { question: 'What is the capital of France?' },
+              assert: [{ type: 'icontains', value: 'Paris' }],
+            },
+            {
+              description: 'Tone',
+              vars: { question: 'Say hello.' },
+              assert: [{ type: 'llm-rubric', value: 'is polite' }],
+            },
+          ],
+        }),
+      );
+    },
+    check: (r) => {
+      const items = parse(readFileSync(path.join(project, 'items.yml'), 'utf8')) as unknown;
+      expect(JSON.stringify(items)).toContain('What is the capital of France?');
+      // The judged test is named as not converted, not dropped in silence.
+      expect(`${r.stdout}${r.stderr}`).toContain('Tone');
+    },
+  },
+  {
     command:
       'model-gate analyze --config docs/examples/harness/model-gate.yml --log docs/examples/harness/samples.jsonl --out report/',
     in: 'examples',
@@ -336,6 +371,9 @@ const SAME_AS: Record<string, string> = {
   'npm run demo -- --scenario aa': 'npx model-gate demo --scenario aa',
   // The tarball this test installs is made by this command, in the repository.
   'npm pack': `npm i -D ./${TARBALL}`,
+  // The same import, into a folder of the project.
+  'model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml':
+    'npx model-gate import promptfoo promptfooconfig.yaml --out items.yml',
 };
 
 /** Documented commands this test does not run, and why. */
@@ -351,6 +389,8 @@ const NOT_RUN: Record<string, string> = {
   'npm run schema':
     'regenerates schema/config.schema.json and model-gate.yml; test/config fails when they are not current',
   'npm run bench': 'benchmarks: minutes of measurement, figures in docs/performance.md',
+  'npm run bench -- page --open 0.5': 'the page benchmark alone, with half the items open: minutes',
+  'model-gate import promptfoo': 'the command’s name in prose; run above with a suite',
   'npm run oc':
     'the gate rules’ operating characteristics: hours of simulation (docs/gate-validity*.md)',
   'npm run oc -- --runs 400': 'the same simulation at another size',
@@ -361,6 +401,13 @@ const NOT_RUN: Record<string, string> = {
   'npx tsx bench/adaptive.ts 960 shipped 61000,52000,73000,84000':
     'the same simulation at another size',
   'npx tsx bench/adaptive.ts 24 shipped': 'the same simulation at another size',
+  'npx tsx bench/adaptive.ts 48 up-to-20': 'the same simulation with the designs up to 20',
+  'npx tsx bench/adaptiveLevel.ts 100000 20000':
+    'a simulation of the efficacy stop’s level (docs/adaptive-sampling.md): minutes',
+  'node --import tsx bench/oc/churnDefault.ts --runs 60 --effect-runs 30 --open-runs 10':
+    'a simulation of the churn default through the real gate: half an hour',
+  'npx tsx bench/adaptiveDemo.ts': 'the demo pair against the simulator three times: a minute',
+  'npm run bench -- throughput': 'a benchmark: minutes, and timings that depend on the machine',
   'npx tsx bench/embedded.ts':
     'a benchmark of the embedded provider: needs node-llama-cpp and minutes',
   'node --import tsx bench/oc/churnOnly.ts --runs N --effect-runs N --variant-runs N':

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { runJob } from '../../src/pipeline/run.js';
 import type { CallRecord } from '../../src/sampleLog/index.js';
 import { readSampleLogs } from '../../src/sampleLog/index.js';
+import { writeItemsFile } from '../support/itemsFile.js';
 import { writeTinyGguf } from '../support/tinyGguf.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
@@ -21,6 +22,7 @@ describe('a small series of each check on the embedded provider', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-embedded-'));
     const baseline = writeTinyGguf(path.join(dir, 'base.gguf'), { seed: 17 });
     const candidate = writeTinyGguf(path.join(dir, 'cand.gguf'), { seed: 5 });
+    const { items } = writeItemsFile('model-gate-embedded-items-', 12, 3);
     const loaded = loadConfig({
       file: 'fixtures/demo/model-gate.yml',
       env: {},
@@ -29,12 +31,9 @@ describe('a small series of each check on the embedded provider', () => {
         { path: ['provider', 'threads'], value: 1, source: 'test' },
         { path: ['models', 'baseline'], value: baseline, source: 'test' },
         { path: ['models', 'candidate'], value: candidate, source: 'test' },
-        // Multiple-choice items: constrained decoding (the demo's open items are free text).
-        {
-          path: ['churn', 'items'],
-          value: path.resolve('fixtures/items/general.yml'),
-          source: 'test',
-        },
+        // Multiple-choice items: constrained decoding (the demo's open items are free text);
+        // a dozen of them, since every answer is a real inference on one thread.
+        { path: ['churn', 'items'], value: items, source: 'test' },
         { path: ['churn', 'samples'], value: 2, source: 'test' },
         { path: ['churn', 'greedy'], value: false, source: 'test' },
         { path: ['dragon', 'seeds'], value: [0], source: 'test' },
@@ -60,8 +59,7 @@ describe('a small series of each check on the embedded provider', () => {
       ).toEqual([]);
     }
     for (const r of calls) {
-      if (r.check === 'churn')
-        expect(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']).toContain(r.answer);
+      if (r.check === 'churn') expect(['A', 'B', 'C', 'D']).toContain(r.answer);
       if (r.check === 'dragon' && r.move !== 'pass') {
         expect(r.confidence).toBeGreaterThanOrEqual(0);
         expect(r.confidence).toBeLessThanOrEqual(1);

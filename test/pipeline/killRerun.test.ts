@@ -1,7 +1,7 @@
 /**
  * kill -9 at random moments of a CLI run, each followed by a healthy rerun on the same output
  * folder: the rerun's report.json is the uninterrupted run's (timestamps and latencies aside).
- * Eight kills here; `node --import tsx scripts/kill-rerun.ts 40` runs forty.
+ * Six kills here; `node --import tsx scripts/kill-rerun.ts 40` runs forty.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,12 +30,12 @@ it('a run killed at any moment and run again writes the report of an uninterrupt
     host: sim.url,
     expected: readReport(path.join(dir, 'clean')),
     expectedCode: clean.code,
-    trials: 8,
+    trials: 6,
     spanMs: clean.activeMs,
     seed: 12,
     parallel: 2,
   });
   // The kills really cut runs short, after the first records were written.
-  expect(results.filter((r) => r.killed && r.linesAtKill > 0).length).toBeGreaterThanOrEqual(6);
+  expect(results.filter((r) => r.killed && r.linesAtKill > 0).length).toBeGreaterThanOrEqual(4);
   expect(results.filter((r) => !r.equal).map((r) => r.stderr)).toEqual([]);
 }, 600_000);

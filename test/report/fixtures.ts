@@ -60,6 +60,7 @@ export function runMetadata(overrides: Partial<RunMetadata> = {}): RunMetadata {
     },
     config: configSchema().parse({
       models: { baseline: 'sim-base:7b', candidate: 'sim-cand:14b' },
+      churn: { samples: 10 },
     }),
     logs: ['samples.jsonl'],
     loadedBefore: [],

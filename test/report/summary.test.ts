@@ -121,9 +121,11 @@ describe('renderSummary', () => {
       `\`${'a'.repeat(64)}\``,
       `\`${'b'.repeat(64)}\``,
       'Q4\\_K\\_M',
-      '| churn samples per item (K) | 10 ',
+      '| churn sampling ',
+      'fixed, K = 10 per item (samples is set)',
       '1000–1009, greedy 42',
-      '| dragon games (seeds)       | 0–9 ',
+      '| dragon games (seeds) ',
+      '| 0–9 ',
       `\`${'c'.repeat(64)}\``,
     ]) {
       expect(block).toContain(expected);

@@ -1,9 +1,10 @@
 /**
- * Runs a child script under tsx and SIGKILLs it once it has reported `killAfter` finished calls
+ * Runs a child script (bundled once per test process) and SIGKILLs it once it has reported `killAfter` finished calls
  * (lines `done N` on its stdout): a crash in the middle of a run, for the resume tests.
  */
 import { spawn } from 'node:child_process';
 import { type ProgressSink, silentProgress } from '../../src/runner/progress.js';
+import { bundled } from '../support/bundled.js';
 
 export function runAndKill(
   script: string,
@@ -11,7 +12,7 @@ export function runAndKill(
   killAfter: number,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [bundled(script), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let reported = 0;

@@ -23,7 +23,7 @@ function unit(model: string, key: string, expectedCalls: number, estimated?: num
 const keys = (units: readonly WorkUnit[]): string[] => units.map((u) => `${u.model}/${u.key}`);
 
 /** Churn 60 items × (K = 10 + greedy), the 10 default maze games, the personas catalogue. */
-async function mixedJob(): Promise<WorkUnit[]> {
+async function mixedJob(sampling: 'fixed' | 'adaptive' = 'fixed'): Promise<WorkUnit[]> {
   const { items } = writeItemsFile('model-gate-shard-', 60, 6);
   const loaded = loadConfig({
     file: null,
@@ -35,6 +35,7 @@ async function mixedJob(): Promise<WorkUnit[]> {
       { path: ['checks'], value: ['churn', 'dragon', 'personas'], source: 'test' },
       { path: ['churn', 'items'], value: items, source: 'test' },
       { path: ['churn', 'samples'], value: 10, source: 'test' },
+      { path: ['churn', 'sampling'], value: sampling, source: 'test' },
     ],
   });
   const ctx = checkContext(loaded);
@@ -104,5 +105,29 @@ describe('selectShard', () => {
 
   it('rejects an impossible shard', () => {
     expect(() => selectShard([], { index: 3, count: 2 })).toThrow(InputError);
+  });
+});
+
+describe('selectShard with adaptive sampling', () => {
+  it('keeps every unit of an item (both models, greedy included) in one shard, balanced', async () => {
+    const units = await mixedJob('adaptive');
+    for (const count of [2, 3, 4]) {
+      const { shardOf, load } = shardAssignment(units, count);
+      const shardsOfItem = new Map<string, Set<number>>();
+      for (const u of units) {
+        if (u.check !== 'churn') continue;
+        const item = u.key.split('#')[0] as string;
+        const set = shardsOfItem.get(item) ?? new Set();
+        set.add(shardOf.get(u) as number);
+        shardsOfItem.set(item, set);
+      }
+      expect(shardsOfItem.size).toBe(60);
+      expect([...shardsOfItem.values()].every((s) => s.size === 1)).toBe(true);
+      const mean = load.reduce((a, b) => a + b, 0) / count;
+      expect(Math.max(...load) / mean).toBeLessThanOrEqual(1.1);
+    }
+    // Fixed sampling still splits unit by unit.
+    const fixed = await mixedJob('fixed');
+    expect(fixed.some((u) => u.group !== undefined)).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { createRng } from '../../src/stats/prng.js';
 import { comparableReport } from './comparableReport.js';
+import { sourceCli } from './bundled.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = (name: string): string => path.join(repo, 'fixtures', name);
@@ -77,7 +78,7 @@ export interface CliRun {
 }
 
 /**
- * Runs the CLI from source. With `killAfterMs`, SIGKILLs it that long after the sample log
+ * Runs the CLI from source (bundled once: a start in well under a second). With `killAfterMs`, SIGKILLs it that long after the sample log
  * got its first bytes (start-up and preflight take most of a small run's time, and a kill
  * there tests little), if it still runs then.
  */
@@ -92,18 +93,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(repo, 'src/cli.ts'),
-        'run',
-        '--config',
-        config,
-        '--ollama-host',
-        host,
-        '--output-dir',
-        outDir,
-      ],
+      [sourceCli(), 'run', '--config', config, '--ollama-host', host, '--output-dir', outDir],
       { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';

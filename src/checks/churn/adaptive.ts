@@ -15,6 +15,7 @@
  */
 import type { Stratum } from '../../stats/stratifiedExact.js';
 import { conditionalExactTwoSided } from '../../stats/stagedExact.js';
+import { stageWiseTwoSided } from '../../stats/stageWiseExact.js';
 
 export interface AdaptiveDesign {
   /** Samples per model in the first stage. */
@@ -36,6 +37,13 @@ export interface AdaptiveDesign {
    * level is measured by simulation (docs/adaptive-sampling.md).
    */
   futility?: { fromSamples: number; pAbove: number };
+  /**
+   * Optional efficacy stop: an item stops as "decided" once its stage-wise p-value
+   * (src/stats/stageWiseExact.ts) is at or below `pAtMost`. The item test is then the stage-wise
+   * one for every item, which keeps its level whatever stops; with `pAtMost` at most α over the
+   * number of items tested, a decided item is flagged by Benjamini–Hochberg whatever the others do.
+   */
+  decided?: { pAtMost: number };
 }
 
 /** One stage of one item: successes and samples of each model in that stage. */
@@ -77,6 +85,12 @@ export function checkDesign(design: AdaptiveDesign): void {
       throw new RangeError(`adaptive design: futility.pAbove must be in (0, 1), got ${pAbove}`);
     }
   }
+  if (design.decided !== undefined) {
+    const { pAtMost } = design.decided;
+    if (!(pAtMost > 0 && pAtMost < 1)) {
+      throw new RangeError(`adaptive design: decided.pAtMost must be in (0, 1), got ${pAtMost}`);
+    }
+  }
   if (!(settledShare >= 0 && settledShare < 0.5)) {
     throw new RangeError(`adaptive design: settledShare must be in [0, 0.5), got ${settledShare}`);
   }
@@ -116,9 +130,24 @@ export function stageStrata(stages: readonly StageCounts[]): Stratum[] {
   }));
 }
 
-/** Two-sided exact p-value of "no change" for one item sampled in stages. */
-export function adaptiveItemPValue(stages: readonly StageCounts[]): number {
-  return conditionalExactTwoSided(stageStrata(stages));
+/**
+ * Two-sided exact p-value of "no change" for one item sampled in stages: the staged test, or
+ * the stage-wise one when the design stops decided items.
+ */
+export function adaptiveItemPValue(
+  stages: readonly StageCounts[],
+  design?: AdaptiveDesign,
+): number {
+  const strata = stageStrata(stages);
+  return design?.decided === undefined
+    ? conditionalExactTwoSided(strata)
+    : stageWiseTwoSided(strata, design.decided.pAtMost).pValue;
+}
+
+/** Whether the efficacy look after the last of `stages` stops the item as decided. */
+function isDecided(stages: readonly StageCounts[], design: AdaptiveDesign): boolean {
+  if (design.decided === undefined) return false;
+  return stageWiseTwoSided(stageStrata(stages), design.decided.pAtMost).stoppedAt !== null;
 }
 
 /**
@@ -147,7 +176,9 @@ export function sampleItemAdaptively(
     taken += size;
     pooledCorrect += baselineCorrect + candidateCorrect;
     const decision = decideNextStage(pooledCorrect, 2 * taken, taken, design);
-    if (decision.action === 'stop' || isFutile(stages, design)) return stages;
+    if (decision.action === 'stop' || isDecided(stages, design) || isFutile(stages, design)) {
+      return stages;
+    }
     size = decision.samples;
   }
 }
@@ -164,6 +195,8 @@ export interface AdaptiveItemTest {
   /** Exact two-sided p-value across stages; 1 for an item stopped for futility. */
   pValue: number;
   futile: boolean;
+  /** Stopped before its last stage because its change was decided. */
+  decided: boolean;
   /** Every stage taken, one stratum each: what the item brings to its domain's test. */
   domainStrata: Stratum[];
 }
@@ -177,32 +210,44 @@ export function adaptiveItemTest(
   stages: readonly StageCounts[],
   design: AdaptiveDesign,
 ): AdaptiveItemTest {
-  const futile =
-    design.futility !== undefined &&
+  const open =
     decideNextStage(
       stages.reduce((s, x) => s + x.baselineCorrect + x.candidateCorrect, 0),
       stages.reduce((s, x) => s + x.baselineSamples + x.candidateSamples, 0),
       stages.reduce((s, x) => s + x.baselineSamples, 0),
       design,
-    ).action === 'continue' &&
-    isFutile(stages, design);
+    ).action === 'continue';
+  const decided = open && isDecided(stages, design);
+  const futile = open && !decided && isFutile(stages, design);
   return {
-    pValue: futile ? 1 : adaptiveItemPValue(stages),
+    pValue: futile ? 1 : adaptiveItemPValue(stages, design),
     futile,
+    decided,
     domainStrata: stageStrata(stages),
   };
 }
 
-/** The design of `churn.sampling: adaptive`; `futility-p: 1` turns the futility stop off. */
-export function designOf(settings: {
-  samplesFirst: number;
-  samplesStep: number;
-  samplesMax: number;
-  settledShare: number;
-  futilityP: number;
-  futilityFrom: number;
-}): AdaptiveDesign {
+/**
+ * The design of `churn.sampling: adaptive`; `futility-p: 1` turns the futility stop off. With
+ * `stop-decided`, an item stops once its stage-wise p-value is at or below alpha / `items` (the
+ * items of the whole plan, whichever slice runs): Benjamini–Hochberg over at most that many
+ * items flags it whatever the others show.
+ */
+export function designOf(
+  settings: {
+    samplesFirst: number;
+    samplesStep: number;
+    samplesMax: number;
+    settledShare: number;
+    futilityP: number;
+    futilityFrom: number;
+    stopDecided: boolean;
+    alpha: number;
+  },
+  items: number,
+): AdaptiveDesign {
   return {
+    ...(settings.stopDecided && items > 0 ? { decided: { pAtMost: settings.alpha / items } } : {}),
     firstStage: settings.samplesFirst,
     stage: settings.samplesStep,
     samplesMax: settings.samplesMax,
@@ -219,7 +264,7 @@ export function designOf(settings: {
  */
 export type SampleOutcome = boolean | null | undefined;
 
-export type PathStop = 'settled' | 'samples-max' | 'futility' | 'open';
+export type PathStop = 'settled' | 'samples-max' | 'decided' | 'futility' | 'open';
 
 export interface ItemPath {
   /** Stages taken, each with the valid samples and successes of both models. */
@@ -227,7 +272,7 @@ export interface ItemPath {
   /** Samples per model the path has reached: the end of its last stage. */
   samples: number;
   /**
-   * Why it ended: settled, samples-max, futility, or `open` — a stage not complete yet (its
+   * Why it ended: settled, samples-max, decided, futility, or `open` — a stage not complete yet (its
    * samples are in `stages` as far as they go), or a next stage decided but not started.
    */
   stop: PathStop;
@@ -280,6 +325,7 @@ export function replayItem(
     const decision = decideNextStage(pooledCorrect, pooledValid, to, design);
     if (decision.action === 'stop')
       return { stages, samples: to, stop: decision.reason, wanted: to };
+    if (isDecided(stages, design)) return { stages, samples: to, stop: 'decided', wanted: to };
     if (isFutile(stages, design)) return { stages, samples: to, stop: 'futility', wanted: to };
     from = to;
     size = decision.samples;

@@ -35,7 +35,7 @@ export function adaptivePaths(
   baseline: string,
   candidate: string | null,
 ): AdaptivePaths {
-  const design = designOf(settings);
+  const design = designOf(settings, items.length);
   const outcomes = new StageOutcomes(baseline, candidate);
   for (const record of records) outcomes.add(record);
   const paths = items.map((item) => outcomes.path(item.id, design));
@@ -58,6 +58,7 @@ export function adaptivePaths(
       futility: design.futility
         ? { p: design.futility.pAbove, from: design.futility.fromSamples }
         : null,
+      decided: design.decided ? { pAtMost: design.decided.pAtMost } : null,
       requests: {
         used,
         fixed,
@@ -77,6 +78,7 @@ function stoppedRows(paths: readonly ItemPath[]): AdaptiveSamplingSummary['stopp
       samples: path.samples,
       items: 0,
       settled: 0,
+      decided: 0,
       futility: 0,
       samplesMax: 0,
       open: 0,

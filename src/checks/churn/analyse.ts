@@ -56,6 +56,7 @@ import type {
   ModelSummary,
   SampledChurnSection,
 } from './section.js';
+import { fixedSamples, samplingOf } from './settings.js';
 import { type ChurnTally, type ModelTally, tallyRecords } from './tally.js';
 
 /** Seeds of the analysis' random parts, fixed so a log always gives the same report. */
@@ -140,7 +141,8 @@ function tallyWarnings(tally: ChurnTally, items: readonly ChurnItem[], samples: 
 export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
   const { settings, items } = input;
   // Adaptive sampling: up to samples-max per item, each item's path replayed from the log.
-  const samples = settings.sampling === 'adaptive' ? settings.samplesMax : settings.samples;
+  const samples =
+    samplingOf(settings) === 'adaptive' ? settings.samplesMax : fixedSamples(settings);
   // Open answers graded by today's graders; adaptive paths keep the grades the run acted on.
   const graded = gradeOpenAnswers(input.records, items);
   const tally = tallyRecords(graded.records, items, samples, input.baseline, input.candidate);
@@ -214,7 +216,7 @@ export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
  */
 function adaptiveTally(input: ChurnAnalysisInput, tally: ChurnTally): AdaptivePaths | null {
   const { settings, items } = input;
-  if (settings.sampling !== 'adaptive') return null;
+  if (samplingOf(settings) !== 'adaptive') return null;
   const adaptive = adaptivePaths(input.records, items, settings, input.baseline, input.candidate);
   keepPathSamples(tally.baseline.masks, adaptive.planned);
   if (tally.candidate) keepPathSamples(tally.candidate.masks, adaptive.planned);

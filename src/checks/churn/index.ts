@@ -6,7 +6,7 @@ import { churnHeadline, churnNightly, churnOutputs } from './report/numbers.js';
 import { churnRecords } from './recordFormat.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
-import { BUILT_IN_ITEMS, churnSettingsSchema } from './settings.js';
+import { BUILT_IN_ITEMS, churnSettingsSchema, samplingOf } from './settings.js';
 import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analyseChurn } from './analyse.js';
 import { analyseChurnExact } from './analyseExact.js';
@@ -66,8 +66,8 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     return planChurn(definitions.items, ctx.config, model);
   },
   growth(definitions, ctx) {
-    const { sampling, estimator } = ctx.config.churn;
-    if (sampling !== 'adaptive' || estimator !== 'sampled') return null;
+    const { estimator } = ctx.config.churn;
+    if (samplingOf(ctx.config.churn) !== 'adaptive' || estimator !== 'sampled') return null;
     return new ChurnStages(
       definitions.items,
       ctx.config,
@@ -102,7 +102,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   planNotes: adaptiveNotes,
   page: churnPage,
   starter: () => ({
-    settings: { items: STARTER_ITEMS, samples: 10 },
+    settings: { items: STARTER_ITEMS },
     files: [
       starterFile(
         STARTER_ITEMS,

@@ -13,6 +13,7 @@ import {
   type SampleRecord,
   sameRecordedOptions,
 } from '../../sampleLog/index.js';
+import { fixedSamples, samplingOf } from './settings.js';
 import type { UnitContext, WorkUnit } from '../workUnit.js';
 import type { ChoiceItem, ChurnItem } from './items.js';
 import { itemFormat, itemMessages, itemPromptHash } from './prompt.js';
@@ -119,7 +120,7 @@ function slotOptions(
 
 /** Stochastic samples planned before any answer: K, or adaptive sampling's first stage. */
 export function firstSamples(settings: GateConfig['churn']): number {
-  return settings.sampling === 'adaptive' ? settings.samplesFirst : settings.samples;
+  return samplingOf(settings) === 'adaptive' ? settings.samplesFirst : fixedSamples(settings);
 }
 
 /**
@@ -275,11 +276,15 @@ interface UnitSettings {
   keepText: boolean;
   temperature: number;
   topLogprobs: number;
+  /** Adaptive sampling: every unit of an item in one slice of a split plan. */
+  groupByItem: boolean;
 }
 
 function unitSettings(config: GateConfig): UnitSettings {
   const { keepText, temperature, topLogprobs } = config.churn;
-  return { keepText, temperature, topLogprobs };
+  const groupByItem =
+    samplingOf(config.churn) === 'adaptive' && config.churn.estimator === 'sampled';
+  return { keepText, temperature, topLogprobs, groupByItem };
 }
 
 /** What the units of one model and sample index share (one object per sample index). */
@@ -313,6 +318,10 @@ class ChurnUnit implements WorkUnit {
 
   get expectedCalls(): number {
     return 1;
+  }
+
+  get group(): string | undefined {
+    return this.series.settings.groupByItem ? `churn:${this.prompt.item.id}` : undefined;
   }
 
   get model(): string {

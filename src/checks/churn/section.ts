@@ -295,6 +295,8 @@ export interface AdaptiveSamplingSummary {
   samplesMax: number;
   settledShare: number;
   futility: { p: number; from: number } | null;
+  /** The efficacy stop: an item stops once its stage-wise p-value is at most this; null: off. */
+  decided: { pAtMost: number } | null;
   /**
    * Stochastic samples, all models together: those the items' paths took, those a fixed K at
    * samples-max takes, and the difference (greedy samples are the same in both and left out).
@@ -305,6 +307,8 @@ export interface AdaptiveSamplingSummary {
     samples: number;
     items: number;
     settled: number;
+    /** Stopped early: the change already certain to be flagged. */
+    decided: number;
     futility: number;
     samplesMax: number;
     /** Not finished: a stage incomplete (an interrupted run) or decided but not taken. */

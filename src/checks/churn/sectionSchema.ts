@@ -19,6 +19,10 @@ const adaptiveSamplingSchema = z
     samplesMax: count,
     settledShare: finite,
     futility: z.object({ p: finite, from: count }).nullable(),
+    decided: z
+      .object({ pAtMost: finite })
+      .nullable()
+      .describe('Efficacy stop: an item stops once its stage-wise p-value is at most pAtMost.'),
     requests: z
       .object({ used: count, fixed: count, saved: z.number().int(), savedShare: finite.nullable() })
       .describe('Stochastic requests of both models: used, at a fixed K = samplesMax, saved.'),
@@ -27,6 +31,7 @@ const adaptiveSamplingSchema = z
         samples: count,
         items: count,
         settled: count,
+        decided: count,
         futility: count,
         samplesMax: count,
         open: count,

@@ -41,8 +41,11 @@ export const churnSettingsSchema = z
       .int()
       .min(2)
       .max(1000)
-      .default(10)
-      .describe('K stochastic samples per item and model (sampling: fixed)'),
+      .optional()
+      .meta({ examples: [10] })
+      .describe(
+        'K stochastic samples per item and model; setting it chooses fixed sampling (10 when sampling: fixed leaves it unset)',
+      ),
     /**
      * `fixed`: `samples` per item and model. `adaptive`: a first stage of `samples-first`, then
      * stages of `samples-step` only for items still open, up to `samples-max`
@@ -50,30 +53,31 @@ export const churnSettingsSchema = z
      */
     sampling: z
       .enum(['fixed', 'adaptive'])
-      .default('fixed')
+      .optional()
+      .meta({ examples: ['adaptive'] })
       .describe(
-        'fixed: samples per item and model; adaptive: in stages while an item is still open (docs/adaptive-sampling.md)',
+        'fixed: samples per item and model; adaptive: in stages while an item is still open (docs/adaptive-sampling.md). Unset: adaptive up to samples-max, or fixed when samples is set, or with estimator: logprobs or method: rci',
       ),
     samplesFirst: z
       .number()
       .int()
       .min(2)
       .max(1000)
-      .default(3)
+      .default(4)
       .describe('adaptive: samples of the first stage, per item and model'),
     samplesStep: z
       .number()
       .int()
       .min(1)
       .max(1000)
-      .default(5)
-      .describe('adaptive: samples of each further stage (3, 8, 13, 18, 23 with the defaults)'),
+      .default(8)
+      .describe('adaptive: samples of each further stage (4, 12, 20 with the defaults)'),
     samplesMax: z
       .number()
       .int()
       .min(2)
       .max(1000)
-      .default(23)
+      .default(20)
       .describe('adaptive: no item gets more samples per model'),
     /** An item stops once its pooled share right is at or below this, or at or above 1 − this. */
     settledShare: z
@@ -89,7 +93,7 @@ export const churnSettingsSchema = z
       .number()
       .gt(0)
       .max(1)
-      .default(0.05)
+      .default(0.2)
       .describe(
         'adaptive: from futility-from samples on, an item whose p-value is above this stops as "no change shown"; 1: off',
       ),
@@ -98,8 +102,15 @@ export const churnSettingsSchema = z
       .int()
       .min(1)
       .max(1000)
-      .default(14)
+      .default(10)
       .describe('adaptive: samples per model from which the futility stop applies'),
+    /** Efficacy stop: an item whose change is already certain to be flagged stops sampling. */
+    stopDecided: z
+      .boolean()
+      .default(true)
+      .describe(
+        'adaptive: an item stops as "decided" once its stage-wise p-value is at most alpha over the number of items (flagged whatever the other items show); false: off',
+      ),
     temperature: z
       .number()
       .min(0)
@@ -237,9 +248,45 @@ export const churnSettingsSchema = z
   .superRefine(checkSampling)
   .describe('which items the upgrade reliably improved or broke, in which domains');
 
+/** K when fixed sampling is chosen without `samples`. */
+export const FIXED_SAMPLES_DEFAULT = 10;
+
+/**
+ * Why the sampling is what it is: written (`sampling:`), implied by `samples` (K is asked for),
+ * by `estimator: logprobs` (each item evaluated once) or `method: rci` (one K for every item),
+ * or the default (adaptive up to `samples-max`).
+ */
+export function samplingChoice(settings: SamplingSettings): SamplingChoice {
+  if (settings.sampling !== undefined) return 'set';
+  if (settings.samples !== undefined) return 'samples';
+  if (settings.estimator === 'logprobs') return 'estimator';
+  if (settings.method === 'rci') return 'method';
+  return 'default';
+}
+
+/** The sampling a config gets (see samplingChoice). */
+export function samplingOf(settings: SamplingSettings): 'fixed' | 'adaptive' {
+  return settings.sampling ?? (samplingChoice(settings) === 'default' ? 'adaptive' : 'fixed');
+}
+
+/** K of fixed sampling: `samples`, else 10. */
+export function fixedSamples(settings: { samples?: number | undefined }): number {
+  return settings.samples ?? FIXED_SAMPLES_DEFAULT;
+}
+
+interface SamplingSettings {
+  sampling?: 'fixed' | 'adaptive' | undefined;
+  samples?: number | undefined;
+  estimator: 'sampled' | 'logprobs';
+  method: 'fisher-bh' | 'rci';
+}
+
+/** Why the sampling is what it is: written, implied by `samples`, by the estimator or method, or the default. */
+export type SamplingChoice = 'set' | 'samples' | 'estimator' | 'method' | 'default';
+
 /** Adaptive sampling's settings must describe a design, and only the sampled estimator has one. */
 function checkSampling(settings: ChurnSettingsShape, ctx: z.RefinementCtx): void {
-  if (settings.sampling !== 'adaptive') return;
+  if (samplingOf(settings) !== 'adaptive') return;
   const refuse = (key: string, message: string): void => {
     ctx.addIssue({ code: 'custom', path: [key], message });
   };
@@ -264,7 +311,8 @@ function checkSampling(settings: ChurnSettingsShape, ctx: z.RefinementCtx): void
 }
 
 type ChurnSettingsShape = {
-  sampling: 'fixed' | 'adaptive';
+  sampling?: 'fixed' | 'adaptive' | undefined;
+  samples?: number | undefined;
   samplesFirst: number;
   samplesMax: number;
   estimator: 'sampled' | 'logprobs';

@@ -11,6 +11,7 @@ import type { SampleRecord } from '../../sampleLog/index.js';
 import { type AdaptiveDesign, designOf } from './adaptive.js';
 import type { ChurnItem } from './items.js';
 import { churnSlot, churnUnit } from './plan.js';
+import { samplingOf } from './settings.js';
 import { StageOutcomes } from './stageOutcomes.js';
 
 interface ItemState {
@@ -31,7 +32,7 @@ export class ChurnStages implements PlanGrowth {
     baseline: string,
     candidate: string | null,
   ) {
-    this.design = designOf(config.churn);
+    this.design = designOf(config.churn, items.length);
     this.outcomes = new StageOutcomes(baseline, candidate);
     this.models = modelOrder(baseline, candidate);
     for (const item of items) {
@@ -78,7 +79,7 @@ function modelOrder(baseline: string, candidate: string | null): string[] {
  */
 export function adaptiveNotes(config: GateConfig, units: readonly WorkUnit[]): string[] {
   const churn = config.churn;
-  if (churn.sampling !== 'adaptive') return [];
+  if (samplingOf(churn) !== 'adaptive') return [];
   const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);
   const firstStage = units.filter((u) => u.check === 'churn' && u.model === config.models.baseline);
   const items = Math.round(firstStage.length / perItem);

@@ -2,16 +2,19 @@
  * The dragon gate rules as tests. The check's share of the run's false-alarm budget is split
  * equally (Bonferroni) between the rules that can fail the gate: ece-increase and
  * brier-above-chance always (against the baseline, or in nightly mode against the previous
- * report), max-ece and max-brier when their limit is set. The comparison rules are one-sided
- * paired permutation tests at their share (exact under "no change": swapping two identical
- * players' games within a seed changes nothing); their rates were also measured by simulation
- * (bench/oc/dragon.ts, docs/gate-validity-dragon.md). The limits are one-sided cluster-bootstrap
- * tests. Warnings (known-wall repeats) and inconclusive findings do not fail the gate and take
- * no share.
+ * report), max-ece and max-brier when their limit is set, and the nightly drift rule ece-drift
+ * when a single-model run keeps a history (`output.history`). `history.alpha`, when set, is
+ * the drift rule's part, taken out of the share before the rest is split. The comparison
+ * rules are one-sided paired permutation tests at their share (exact under "no change":
+ * swapping two identical players' games within a seed changes nothing); their rates were also
+ * measured by simulation (bench/oc/dragon.ts, docs/gate-validity-dragon.md). The limits are
+ * one-sided cluster-bootstrap tests. Warnings (known-wall repeats) and inconclusive findings
+ * do not fail the gate and take no share.
  */
 import type { GateConfig } from '../../config/schema.js';
 import { detectableShift } from '../../stats/detectableShift.js';
 import { normalQuantile } from '../../stats/normal.js';
+import { InputError } from '../../errors.js';
 import { type CheckContext, checkFalseAlarmBudget, type GateRuleCard } from '../types.js';
 import { CHANCE_BRIER } from './gate.js';
 import type { DragonSection, DragonSeries, Estimate } from './section.js';
@@ -19,18 +22,49 @@ import type { DragonSettings } from './settings.js';
 import { num, percent } from '../../text/format.js';
 
 /** The rules of the check that can fail the gate, with these settings. */
-export function failingRules(gate: DragonSettings['gate']): string[] {
+export function failingRules(gate: DragonSettings['gate'], drift = false): string[] {
   return [
     'ece-increase',
     'brier-above-chance',
     ...(gate.maxEce !== undefined ? ['max-ece'] : []),
     ...(gate.maxBrier !== undefined ? ['max-brier'] : []),
+    ...(drift ? ['ece-drift'] : []),
   ];
 }
 
-/** Each failing rule's false-alarm rate: the check's budget share over its failing rules. */
+/** Whether the nightly drift rule can fail this run: one model, and a history is kept. */
+export function driftRuleRuns(config: GateConfig): boolean {
+  return config.output.history !== undefined && !config.models.candidate;
+}
+
+/**
+ * The check's share split between its failing rules: each comparison or limit rule's rate,
+ * and the drift rule's (null when it does not run). The parts add up to the share, so the
+ * whole gate keeps its budget with a history configured too.
+ */
+export function dragonBudgetSplit(config: GateConfig): { rule: number; drift: number | null } {
+  const share = checkFalseAlarmBudget(config);
+  const others = failingRules(config.dragon.gate).length;
+  if (!driftRuleRuns(config)) return { rule: share / others, drift: null };
+  const chosen = config.history.alpha;
+  if (chosen === undefined) return { rule: share / (others + 1), drift: share / (others + 1) };
+  if (chosen >= share) {
+    throw new InputError(
+      `history.alpha: ${chosen} is the drift rule's part of the dragon check's share of the false-alarm budget (${num(share, 4)} = false-alarm-rate ${config.falseAlarmRate} over ${config.checks.length} checks) and must be below it, leaving a part for ${failingRules(config.dragon.gate).join(', ')}. Lower it, or leave it out for an equal part (${num(share / (others + 1), 4)}).`,
+    );
+  }
+  return { rule: (share - chosen) / others, drift: chosen };
+}
+
+/** The drift rule's level in a nightly run with a history (its part of the check's share). */
+export function driftFalseAlarmRate(config: GateConfig): number {
+  const { drift, rule } = dragonBudgetSplit(config);
+  return drift ?? rule;
+}
+
+/** Each failing rule's false-alarm rate: its part of the check's budget share. */
 export function ruleFalseAlarmRate(config: GateConfig): number {
-  return checkFalseAlarmBudget(config) / failingRules(config.dragon.gate).length;
+  return dragonBudgetSplit(config).rule;
 }
 
 /**

@@ -11,10 +11,14 @@ import type {
   PersonasModelResult,
   RecognitionChange,
 } from './section.js';
+import { shrunkOneSidedP } from '../../stats/dispersion.js';
+import { type ProbeCounts, probeCounts } from './probeCounts.js';
 import type { SwapTestResult } from './swapTest.js';
 import {
   crossingRiseP,
   pairMerged,
+  pairSeparated,
+  probeDispersion,
   recognitionDropP,
   recognitionDropped,
   testedPairs,
@@ -132,6 +136,7 @@ function recognitionFromSwaps(
       ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p: test?.p ?? null,
       adjusted: test?.adjusted ?? null,
+      ...(test ? { separated: test.separated, dispersion: test.dispersion } : {}),
       dropped: test
         ? recognitionDropped(test.baseline, test.candidate, test.adjusted, levels)
         : false,
@@ -146,13 +151,25 @@ function recognitionBonferroni(
   candidate: PersonasModelResult,
   levels: PersonasLevels,
 ): RecognitionChange[] {
+  const separation = baselineSeparation(assistants, baseline);
+  const probes = bothProbeCounts(assistants, baseline, candidate);
   return assistants.map((assistant) => {
     const { before, after, ...share } = shares(assistant.name, baseline, candidate);
     const baselineCounts = countsOf(before);
     const candidateCounts = countsOf(after);
     const control = assistant.control !== null;
-    const p = control ? null : recognitionDropP(baselineCounts, candidateCounts);
-    const adjusted = p === null ? null : Math.min(1, p * levels.recognitionTests);
+    const separated = separation.assistant(assistant.name);
+    const dispersion = probes
+      ? probeDispersion(
+          probes.baseline.recognised(assistant.name),
+          probes.candidate.recognised(assistant.name),
+        )
+      : 1;
+    const p = control
+      ? null
+      : shrunkOneSidedP(recognitionDropP(baselineCounts, candidateCounts), dispersion);
+    // Bonferroni over every assistant, tested or not: the count is fixed before the data.
+    const adjusted = p === null || !separated ? null : Math.min(1, p * levels.recognitionTests);
     const hits = (c: { recognised: number; answers: number }) => ({
       hits: c.recognised,
       answers: c.answers,
@@ -161,12 +178,41 @@ function recognitionBonferroni(
       ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p,
       adjusted,
-      dropped:
-        adjusted !== null &&
-        recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
+      ...(control ? {} : { separated, ...(probes ? { dispersion } : {}) }),
+      dropped: recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
       control,
     };
   });
+}
+
+/**
+ * Which pairs the baseline told apart (pairSeparated on its own confusion matrix), and which
+ * assistants it told apart from every other tested one: the separations the rules guard.
+ */
+function baselineSeparation(
+  assistants: readonly PersonasAssistant[],
+  baseline: PersonasModelResult,
+): { pair(a: string, b: string): boolean; assistant(name: string): boolean } {
+  const index = new Map(assistants.map((a, i) => [a.name, i]));
+  const own = (name: string) => countsOf(baseline.recognition.find((r) => r.assistant === name));
+  const separated = new Map<string, boolean>();
+  for (const [a, b] of testedPairs(assistants)) {
+    const i = index.get(a.name) ?? 0;
+    const j = index.get(b.name) ?? 0;
+    const crossings = (baseline.confusion[i]?.[j] ?? 0) + (baseline.confusion[j]?.[i] ?? 0);
+    separated.set(
+      pairKey({ a: a.name, b: b.name }),
+      pairSeparated(crossings, own(a.name).recognised, own(b.name).recognised),
+    );
+  }
+  return {
+    pair: (a, b) => separated.get(pairKey({ a, b })) ?? false,
+    assistant: (name) =>
+      testedPairs(assistants).every(
+        ([a, b]) =>
+          (a.name !== name && b.name !== name) || separated.get(pairKey({ a: a.name, b: b.name })),
+      ),
+  };
 }
 
 function pairsFromSwaps(swap: SwapTestResult, levels: PersonasLevels): PairChange[] {
@@ -179,6 +225,8 @@ function pairsFromSwaps(swap: SwapTestResult, levels: PersonasLevels): PairChang
     bAsA: pair.bAsA,
     p: pair.p,
     adjusted: pair.adjusted,
+    separated: pair.separated,
+    dispersion: pair.dispersion,
     merged: pairMerged(pair.baseline, pair.candidate, pair.adjusted, levels),
   }));
 }
@@ -190,6 +238,8 @@ function pairsBonferroni(
   levels: PersonasLevels,
 ): PairChange[] {
   const index = new Map(assistants.map((a, i) => [a.name, i]));
+  const separation = baselineSeparation(assistants, baseline);
+  const probes = bothProbeCounts(assistants, baseline, candidate);
   const crossing = (model: PersonasModelResult, i: number, j: number) => {
     const aAsB = model.confusion[i]?.[j] ?? 0;
     const bAsA = model.confusion[j]?.[i] ?? 0;
@@ -205,8 +255,16 @@ function pairsBonferroni(
     const j = index.get(b.name) ?? 0;
     const before = crossing(baseline, i, j);
     const after = crossing(candidate, i, j);
-    const p = crossingRiseP(before, after);
-    const adjusted = Math.min(1, p * levels.pairTests);
+    const dispersion = probes
+      ? probeDispersion(
+          probes.candidate.crossing(a.name, b.name),
+          probes.baseline.crossing(a.name, b.name),
+        )
+      : 1;
+    const p = shrunkOneSidedP(crossingRiseP(before, after), dispersion);
+    const separated = separation.pair(a.name, b.name);
+    // Bonferroni over every pair, tested or not: the count is fixed before the data.
+    const adjusted = separated ? Math.min(1, p * levels.pairTests) : null;
     return {
       a: a.name,
       b: b.name,
@@ -216,6 +274,8 @@ function pairsBonferroni(
       bAsA: after.bAsA,
       p,
       adjusted,
+      separated,
+      ...(probes ? { dispersion } : {}),
       merged: pairMerged(
         { hits: before.crossings, answers: before.answers },
         { hits: after.crossings, answers: after.answers },
@@ -237,6 +297,20 @@ function countsOf(r: PersonasModelResult['recognition'][number] | undefined): {
 
 function shareOf(c: { recognised: number; answers: number }): number | null {
   return c.answers > 0 ? c.recognised / c.answers : null;
+}
+
+/**
+ * Both models' counts probe by probe, for the dispersion that shrinks the nightly p-values as
+ * in the swap test; null when either section has no attribution rows (pooled counts alone).
+ */
+function bothProbeCounts(
+  assistants: readonly PersonasAssistant[],
+  baseline: PersonasModelResult,
+  candidate: PersonasModelResult,
+): { baseline: ProbeCounts; candidate: ProbeCounts } | null {
+  const before = probeCounts(assistants, baseline);
+  const after = probeCounts(assistants, candidate);
+  return before && after ? { baseline: before, candidate: after } : null;
 }
 
 function answersOf(model: PersonasModelResult, i: number): number {

@@ -12,15 +12,31 @@ import type { PersonasSettings } from './settings.js';
 import { personasLevels, testedPairs } from './tests.js';
 import { percent, plural } from '../../text/format.js';
 
+/** Runs failed and runs simulated without change, per rule. */
+type Measured = Record<'min-recognition' | 'merged-pair', [number, number]>;
+
 /**
- * Measured by `npm run oc` (bench/oc/personas.ts): answers generated from known vocabularies
- * for 5 assistants × 8 probes × 4 samples (accuracy ≈ 0.64), pushed through analyse and
- * gate at default settings. Rule → [runs failed, runs] over the no-change scenarios
- * (docs/gate-validity-personas.md); a run that failed the check counts against both rules.
+ * Measured with the harness (bench/oc/personas.ts, bench/oc/personasOnly.ts): answers generated
+ * from known vocabularies, pushed through analyse and gate at default settings, over the
+ * no-change configurations of docs/gate-validity-personas.md: five distinct assistants, with
+ * and without probe words (40 runs each), and look-alike catalogues, four assistants of which
+ * two answer from one voice (320 held-out runs, and 40 each at two other recognisability
+ * levels, 2 samples, sentences, answers alike, no probe words). Rule → [runs failed, runs].
  */
-export const SIMULATED_NO_CHANGE: Record<'min-recognition' | 'merged-pair', [number, number]> = {
-  'min-recognition': [1, 100],
-  'merged-pair': [1, 100],
+export const SIMULATED_NO_CHANGE: Measured = {
+  'min-recognition': [1, 640],
+  'merged-pair': [4, 640],
+};
+
+/**
+ * Nightly mode (Fisher and Bonferroni against the previous report's counts, shrunk by the
+ * probes' dispersion), measured night against night the same way (bench/oc/personas.ts,
+ * nightlyCharacteristics): five distinct assistants with and without probe words (240 runs
+ * each), a look-alike catalogue in words and in sentences (100 each).
+ */
+export const SIMULATED_NIGHTLY_NO_CHANGE: Measured = {
+  'min-recognition': [3, 680],
+  'merged-pair': [5, 680],
 };
 
 export function personasRules(
@@ -30,18 +46,19 @@ export function personasRules(
 ): GateRuleCard[] {
   const levels = personasLevels(section.catalogue.assistants, settings.gate, budget);
   const samples = section.samples ?? settings.samples;
-  const method =
-    section.comparison?.test.method === 'fisher-bonferroni'
-      ? 'one-sided Fisher test, Bonferroni over'
-      : 'one-sided Fisher statistic, min-p over';
-  const swaps =
-    section.comparison?.test.method === 'fisher-bonferroni'
-      ? ''
-      : `, calibrated by swapping the two models' answers cell by cell`;
-  const basis = (rule: keyof typeof SIMULATED_NO_CHANGE, tests: number, what: string) => {
-    const [hits, runs] = SIMULATED_NO_CHANGE[rule];
+  // One model: nightly mode compares with the previous report's counts (Fisher, Bonferroni).
+  const nightly =
+    section.comparison?.test.method === 'fisher-bonferroni' ||
+    (section.comparison === null && section.models.length === 1);
+  const method = nightly
+    ? "one-sided Fisher test shrunk by the probes' dispersion, Bonferroni over"
+    : "one-sided Fisher statistic shrunk by the probes' dispersion, min-p over";
+  const swaps = nightly ? '' : `, calibrated by swapping the two models' answers cell by cell`;
+  const measured = nightly ? SIMULATED_NIGHTLY_NO_CHANGE : SIMULATED_NO_CHANGE;
+  const basis = (rule: keyof Measured, tests: number, what: string) => {
+    const [hits, runs] = measured[rule];
     const { low, high } = wilsonInterval(hits, runs);
-    return `${method} ${tests} ${what}${swaps}; simulated: ${percent(hits / runs, 1)} [${percent(low, 1)}, ${percent(high, 1)}] in ${runs} no-change runs`;
+    return `${method} ${tests} ${what}${swaps}, only those the baseline told apart can fail; simulated${nightly ? ' night against night' : ''}: ${percent(hits / runs, 1)} [${percent(low, 1)}, ${percent(high, 1)}] in ${runs} no-change runs`;
   };
   const effects = detectableEffects(section, levels, samples);
   return [

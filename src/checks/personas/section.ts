@@ -170,10 +170,20 @@ export interface RecognitionChange {
   /** Counts behind the gate reading: answers recognised (up to controls) of answers given. */
   baselineCounts: { recognised: number; answers: number };
   candidateCounts: { recognised: number; answers: number };
-  /** One-sided Fisher p of a drop; null for a control or without answers. */
+  /**
+   * One-sided Fisher p of a drop (shrunk by the probes' dispersion in the swap test); null for
+   * a control or without answers.
+   */
   p: number | null;
   /** p adjusted over the assistants tested (see PersonasComparison.test); null when untested. */
   adjusted: number | null;
+  /**
+   * The baseline told this assistant apart from every other one (each pair separated, see
+   * PairChange.separated); when false it is not tested. Absent in reports written before.
+   */
+  separated?: boolean;
+  /** The probes' dispersion φ ≥ 1 the p was shrunk by (swap test); absent otherwise. */
+  dispersion?: number;
   /** Significant drop (adjusted p ≤ the rule's level) that crosses min-recognition: fails. */
   dropped: boolean;
   control: boolean;
@@ -189,10 +199,18 @@ export interface PairChange {
   /** Candidate's a taken for b and b taken for a, for the sentence. */
   aAsB: number;
   bAsA: number;
-  /** One-sided Fisher p of a rise in the crossing share. */
+  /** One-sided Fisher p of a rise in the crossing share (shrunk by the probes' dispersion in the swap test). */
   p: number | null;
-  /** p adjusted over the pairs tested (see PersonasComparison.test). */
+  /** p adjusted over the pairs tested (see PersonasComparison.test); null when untested. */
   adjusted: number | null;
+  /**
+   * The baseline told the pair apart: fewer crossings than answers attributed to their own
+   * author. A pair it did not separate is not tested (it has no separation to lose). Absent in
+   * reports written before.
+   */
+  separated?: boolean;
+  /** The probes' dispersion φ ≥ 1 the p was shrunk by (swap test); absent otherwise. */
+  dispersion?: number;
   /** Significant rise of at least min-crossing-rise: the candidate merges the pair. */
   merged: boolean;
 }

@@ -9,10 +9,18 @@
  * counts alone fails two identical models about 1.5 times as often as its level).
  *
  * Each test's statistic is its one-sided Fisher p on the counts (a standardised measure of a
- * drop in recognition, or of a rise in crossings); the family's p-values are adjusted by the
- * single-step min-p method (Westfall & Young 1993): p̃ₖ = (1 + #{swaps whose smallest p in the
- * family ≤ pₖ}) / (1 + swaps). Rejecting p̃ₖ ≤ α fails two identical models in at most α of
- * runs over the whole family, without Bonferroni's loss when the tests are correlated.
+ * drop in recognition, or of a rise in crossings), shrunk by how much the probes disagree
+ * (tests.ts, stats/dispersion.ts): a difference carried by a few probes weighs less than one
+ * every probe shows. The family's p-values are adjusted by the single-step min-p method
+ * (Westfall & Young 1993): p̃ₖ = (1 + #{swaps whose smallest p in the family ≤ pₖ}) / (1 +
+ * swaps). Rejecting p̃ₖ ≤ α fails two identical models in at most α of runs over the whole
+ * family, without Bonferroni's loss when the tests are correlated.
+ *
+ * Only separations the baseline shows can fail: a pair when the baseline took its answers for
+ * their own author more often than for the other, an assistant when the baseline told it
+ * apart from every other one. A pair the model already treats alike crosses a lot and
+ * unsteadily, and has no separation to lose: it stays in the family (its swaps take part in
+ * the reference), it is never failed.
  *
  * Both models' answers are placed in one vector space (TF-IDF over the answers of both, or the
  * stored embeddings), so a swap only changes which rows each model's centroids are built
@@ -21,10 +29,19 @@
  */
 import { createRng } from '../../stats/prng.js';
 import type { Vector } from '../../stats/text/vectors.js';
-import { dot } from '../../stats/text/vectors.js';
 import type { CollectedAnswer } from './answers.js';
+import {
+  Attribution,
+  attributedTo,
+  type Confusion,
+  crossingByProbe,
+  gramMatrix,
+  type ProbeCount,
+  recognisedByProbe,
+  total,
+} from './jointAttribution.js';
 import type { PersonasAssistant } from './section.js';
-import { crossingRiseP, recognitionDropP, testedPairs } from './tests.js';
+import { crossingRiseTest, pairSeparated, recognitionDropTest, testedPairs } from './tests.js';
 
 export interface SwapTestInput {
   assistants: readonly PersonasAssistant[];
@@ -42,31 +59,27 @@ export interface Counts {
   answers: number;
 }
 
+/** What every test reports: its counts, statistic and adjusted p. */
+export interface SwapTestOutcome {
+  baseline: Counts;
+  candidate: Counts;
+  /** The probes' dispersion φ ≥ 1 the Fisher p was shrunk by. */
+  dispersion: number;
+  /** One-sided Fisher p on the counts, shrunk by the dispersion. */
+  p: number;
+  /** False: the baseline did not tell this pair (or assistant) apart; not tested. */
+  separated: boolean;
+  /** p adjusted over the family (min-p over swaps); null when not tested. */
+  adjusted: number | null;
+}
+
 export interface SwapTestResult {
   swaps: number;
   /** Cells answered by both models: the ones a swap can exchange. */
   pairedCells: number;
-  recognition: {
-    assistant: string;
-    baseline: Counts;
-    candidate: Counts;
-    p: number;
-    adjusted: number;
-  }[];
-  pairs: {
-    a: string;
-    b: string;
-    baseline: Counts;
-    candidate: Counts;
-    aAsB: number;
-    bAsA: number;
-    p: number;
-    adjusted: number;
-  }[];
+  recognition: ({ assistant: string } & SwapTestOutcome)[];
+  pairs: ({ a: string; b: string; aAsB: number; bAsA: number } & SwapTestOutcome)[];
 }
-
-/** Two cosines closer than this are a tie, as in the per-model attribution. */
-const TIE = 1e-12;
 
 export function swapTest(input: SwapTestInput): SwapTestResult {
   const { assistants, baseline, candidate, rows } = input;
@@ -74,34 +87,26 @@ export function swapTest(input: SwapTestInput): SwapTestResult {
   if (total !== baseline.length + candidate.length) {
     throw new RangeError(`${total} vectors for ${baseline.length + candidate.length} answers`);
   }
-  const labels = Int32Array.from([...baseline, ...candidate].map((a) => a.assistant));
+  const joint = [...baseline, ...candidate];
   // Members of each model, as joint indices; a cell answered by both can be swapped.
   const baseMembers = Int32Array.from(baseline.map((_, i) => i));
   const candMembers = Int32Array.from(candidate.map((_, i) => baseline.length + i));
   const cells = swappableCells(baseline, candidate);
   const design = testDesign(assistants);
-  const attribution = new Attribution(gramMatrix(rows), total, labels, assistants.length);
-  const statistics = (): { recognition: number[]; pairs: number[] } => {
-    const before = attribution.confusion(baseMembers);
-    const after = attribution.confusion(candMembers);
-    return {
-      recognition: design.tested.map((i) =>
-        recognitionDropP(
-          recognised(before, i, design.controlsOf[i] ?? []),
-          recognised(after, i, design.controlsOf[i] ?? []),
-        ),
-      ),
-      pairs: design.pairs.map(([i, j]) =>
-        crossingRiseP(crossing(before, i, j), crossing(after, i, j)),
-      ),
-    };
-  };
+  const attribution = new Attribution(
+    gramMatrix(rows),
+    Int32Array.from(joint.map((a) => a.assistant)),
+    Int32Array.from(joint.map((a) => a.probe)),
+    assistants.length,
+  );
+  const statistics = () =>
+    familyStatistics(
+      attribution.confusion(baseMembers),
+      attribution.confusion(candMembers),
+      design,
+    );
 
-  const observed: Observed = {
-    before: attribution.confusion(baseMembers),
-    after: attribution.confusion(candMembers),
-    ...statistics(),
-  };
+  const observed = statistics();
   const recognitionBelow = new Array<number>(design.tested.length).fill(0);
   const pairsBelow = new Array<number>(design.pairs.length).fill(0);
   const rng = createRng(input.seed);
@@ -112,14 +117,8 @@ export function swapTest(input: SwapTestInput): SwapTestResult {
       candMembers[k] = swap ? i : baseline.length + k;
     }
     const drawn = statistics();
-    const minRecognition = Math.min(...drawn.recognition, 1);
-    const minPair = Math.min(...drawn.pairs, 1);
-    observed.recognition.forEach((p, t) => {
-      if (minRecognition <= p * (1 + 1e-9)) recognitionBelow[t] = (recognitionBelow[t] ?? 0) + 1;
-    });
-    observed.pairs.forEach((p, t) => {
-      if (minPair <= p * (1 + 1e-9)) pairsBelow[t] = (pairsBelow[t] ?? 0) + 1;
-    });
+    countBelow(observed.recognition, smallestOfFamily(drawn.recognition), recognitionBelow);
+    countBelow(observed.pairs, smallestOfFamily(drawn.pairs), pairsBelow);
   }
   const adjust = (count: number) => (1 + count) / (1 + input.swaps);
   return {
@@ -132,18 +131,71 @@ export function swapTest(input: SwapTestInput): SwapTestResult {
   };
 }
 
-/** Dot products of every pair of rows (cosines, for unit vectors). */
-function gramMatrix(rows: readonly Vector[]): Float64Array {
-  const total = rows.length;
-  const gram = new Float64Array(total * total);
-  for (let i = 0; i < total; i++) {
-    for (let j = i; j < total; j++) {
-      const value = dot(rows[i] ?? [], rows[j] ?? []);
-      gram[i * total + j] = value;
-      gram[j * total + i] = value;
-    }
-  }
-  return gram;
+/** A test on one labelling: its counts and p, and whether the baseline separates it. */
+interface TestStatistic {
+  baseline: ProbeCount;
+  candidate: ProbeCount;
+  dispersion: number;
+  p: number;
+  separated: boolean;
+}
+
+/** Both models' confusion on one labelling, and every test's statistic on it. */
+interface FamilyStatistics {
+  before: Confusion;
+  after: Confusion;
+  recognition: TestStatistic[];
+  pairs: TestStatistic[];
+}
+
+function familyStatistics(before: Confusion, after: Confusion, design: Design): FamilyStatistics {
+  const own = design.controlsOf.map((controls, i) => recognisedByProbe(before, i, controls));
+  const pairs = design.pairs.map(([i, j]) => {
+    const baseline = crossingByProbe(before, i, j);
+    const candidate = crossingByProbe(after, i, j);
+    const separated = pairSeparated(
+      total(baseline).hits,
+      total(own[i] ?? []).hits,
+      total(own[j] ?? []).hits,
+    );
+    return statistic(baseline, candidate, separated, crossingRiseTest);
+  });
+  const recognition = design.tested.map((i) => {
+    const separated = design.pairs.every(
+      ([a, b], t) => (a !== i && b !== i) || pairs[t]?.separated,
+    );
+    const candidate = recognisedByProbe(after, i, design.controlsOf[i] ?? []);
+    return statistic(own[i] ?? [], candidate, separated, recognitionDropTest);
+  });
+  return { before, after, recognition, pairs };
+}
+
+function statistic(
+  baseline: readonly ProbeCount[],
+  candidate: readonly ProbeCount[],
+  separated: boolean,
+  test: typeof crossingRiseTest,
+): TestStatistic {
+  const { p, dispersion } = test(baseline, candidate);
+  return { baseline: total(baseline), candidate: total(candidate), dispersion, p, separated };
+}
+
+/**
+ * The smallest p of the family on a swapped labelling: over every test, separated or not. The
+ * family is fixed before the data; the guard only decides which tests may fail. Keeping the
+ * unseparated tests in the reference costs power only where the model already treats a pair
+ * alike, and keeps the rules' rates below their share in such catalogues.
+ */
+function smallestOfFamily(tests: readonly TestStatistic[]): number {
+  let smallest = 1;
+  for (const t of tests) if (t.p < smallest) smallest = t.p;
+  return smallest;
+}
+
+function countBelow(observed: readonly TestStatistic[], smallest: number, below: number[]): void {
+  observed.forEach((t, k) => {
+    if (smallest <= t.p * (1 + 1e-9)) below[k] = (below[k] ?? 0) + 1;
+  });
 }
 
 /** Cells (assistant, probe, sample) both models answered: [baseline index, candidate index]. */
@@ -179,158 +231,38 @@ function testDesign(assistants: readonly PersonasAssistant[]) {
 
 type Design = ReturnType<typeof testDesign>;
 
-/** Both models' confusion on the observed labelling, and each test's p-value on it. */
-interface Observed {
-  before: Confusion;
-  after: Confusion;
-  recognition: number[];
-  pairs: number[];
+function outcome(t: TestStatistic, adjusted: number | undefined): SwapTestOutcome {
+  return {
+    baseline: t.baseline,
+    candidate: t.candidate,
+    dispersion: t.dispersion,
+    p: t.p,
+    separated: t.separated,
+    adjusted: t.separated ? (adjusted ?? 1) : null,
+  };
 }
 
 function swapResults(
   assistants: readonly PersonasAssistant[],
-  { controlsOf, tested, pairs }: Design,
-  observed: Observed,
+  { tested, pairs }: Design,
+  observed: FamilyStatistics,
   adjusted: { recognition: number[]; pairs: number[] },
 ): Pick<SwapTestResult, 'recognition' | 'pairs'> {
-  const classCount = assistants.length;
   return {
-    recognition: tested.map((i, t) => {
-      const b = recognised(observed.before, i, controlsOf[i] ?? []);
-      const c = recognised(observed.after, i, controlsOf[i] ?? []);
-      return {
-        assistant: assistants[i]?.name ?? '',
-        baseline: { hits: b.recognised, answers: b.answers },
-        candidate: { hits: c.recognised, answers: c.answers },
-        p: observed.recognition[t] ?? 1,
-        adjusted: adjusted.recognition[t] as number,
-      };
-    }),
-    pairs: pairs.map(([i, j], t) => {
-      const b = crossing(observed.before, i, j);
-      const c = crossing(observed.after, i, j);
-      return {
-        a: assistants[i]?.name ?? '',
-        b: assistants[j]?.name ?? '',
-        baseline: { hits: b.crossings, answers: b.answers },
-        candidate: { hits: c.crossings, answers: c.answers },
-        aAsB: observed.after.counts[i * classCount + j] ?? 0,
-        bAsA: observed.after.counts[j * classCount + i] ?? 0,
-        p: observed.pairs[t] ?? 1,
-        adjusted: adjusted.pairs[t] as number,
-      };
-    }),
+    recognition: tested.map((i, t) => ({
+      assistant: assistants[i]?.name ?? '',
+      ...outcome(observed.recognition[t] as TestStatistic, adjusted.recognition[t]),
+    })),
+    pairs: pairs.map(([i, j], t) => ({
+      a: assistants[i]?.name ?? '',
+      b: assistants[j]?.name ?? '',
+      aAsB: attributedTo(observed.after, i, j),
+      bAsA: attributedTo(observed.after, j, i),
+      ...outcome(observed.pairs[t] as TestStatistic, adjusted.pairs[t]),
+    })),
   };
 }
 
 function cellKey(a: CollectedAnswer): string {
   return `${a.assistant}/${a.probe}/${a.sample}`;
-}
-
-interface Confusion {
-  classCount: number;
-  /** counts[true · classCount + attributed]. */
-  counts: Int32Array;
-  /** Answers per true author, attributed or not. */
-  answers: Int32Array;
-}
-
-function recognised(
-  confusion: Confusion,
-  i: number,
-  controls: readonly number[],
-): { recognised: number; answers: number } {
-  const row = i * confusion.classCount;
-  let hits = confusion.counts[row + i] ?? 0;
-  for (const c of controls) hits += confusion.counts[row + c] ?? 0;
-  return { recognised: hits, answers: confusion.answers[i] ?? 0 };
-}
-
-function crossing(
-  confusion: Confusion,
-  i: number,
-  j: number,
-): { crossings: number; answers: number } {
-  const k = confusion.classCount;
-  return {
-    crossings: (confusion.counts[i * k + j] ?? 0) + (confusion.counts[j * k + i] ?? 0),
-    answers: (confusion.answers[i] ?? 0) + (confusion.answers[j] ?? 0),
-  };
-}
-
-/**
- * Leave-one-out nearest-centroid attribution of a subset of the answers, from the joint Gram
- * matrix: the same rule as stats/text/nearestCentroid.ts (cosine to each centroid without the
- * answer, ties to the lowest index, no attribution when every centroid is equally near), on
- * flat typed arrays because it runs twice per swap.
- */
-class Attribution {
-  private readonly toward: Float64Array;
-  private readonly length: Float64Array;
-  private readonly size: Int32Array;
-
-  constructor(
-    private readonly gram: Float64Array,
-    private readonly total: number,
-    private readonly labels: Int32Array,
-    private readonly classCount: number,
-  ) {
-    this.toward = new Float64Array(total * classCount);
-    this.length = new Float64Array(classCount);
-    this.size = new Int32Array(classCount);
-  }
-
-  confusion(members: Int32Array): Confusion {
-    const { gram, total, labels, classCount, toward, length, size } = this;
-    const n = members.length;
-    toward.fill(0, 0, n * classCount);
-    length.fill(0);
-    size.fill(0);
-    for (let a = 0; a < n; a++) {
-      const row = (members[a] as number) * total;
-      const out = a * classCount;
-      for (let b = 0; b < n; b++) {
-        const j = members[b] as number;
-        const k = out + (labels[j] as number);
-        toward[k] = (toward[k] as number) + (gram[row + j] as number);
-      }
-    }
-    for (let a = 0; a < n; a++) {
-      const c = labels[members[a] as number] as number;
-      size[c] = (size[c] as number) + 1;
-      length[c] = (length[c] as number) + (toward[a * classCount + c] as number);
-    }
-    const counts = new Int32Array(classCount * classCount);
-    const answers = new Int32Array(classCount);
-    for (let a = 0; a < n; a++) {
-      const i = members[a] as number;
-      const own = labels[i] as number;
-      const self = gram[i * total + i] as number;
-      answers[own] = (answers[own] as number) + 1;
-      let best = -1;
-      let bestValue = Number.NEGATIVE_INFINITY;
-      let first = Number.NaN;
-      let allEqual = true;
-      let candidates = 0;
-      for (let c = 0; c < classCount; c++) {
-        const isOwn = c === own;
-        const others = (size[c] as number) - (isOwn ? 1 : 0);
-        const t = toward[a * classCount + c] as number;
-        const s = t - (isOwn ? self : 0);
-        const q = (length[c] as number) - (isOwn ? 2 * t - self : 0);
-        if (others === 0 || q <= TIE || self <= 0) continue;
-        const value = s / Math.sqrt(self * q);
-        candidates++;
-        if (Number.isNaN(first)) first = value;
-        else if (Math.abs(value - first) > TIE) allEqual = false;
-        if (value > bestValue + TIE) {
-          best = c;
-          bestValue = value;
-        }
-      }
-      if (best < 0 || (candidates > 1 && allEqual)) continue;
-      counts[own * classCount + best] = (counts[own * classCount + best] as number) + 1;
-    }
-    return { classCount, counts, answers };
-  }
 }

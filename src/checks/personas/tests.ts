@@ -16,7 +16,9 @@
  * Bonferroni when the baseline comes from a previous report. Controls and the pairs a control
  * forms with its twin are not tested: they never fail the gate.
  */
+import { shareDifferenceDispersion, shrunkOneSidedP } from '../../stats/dispersion.js';
 import { fisherExactGreater } from '../../stats/fisher.js';
+import { type ProbeCount, total } from './jointAttribution.js';
 import type { PersonasAssistant, PersonasLevels } from './section.js';
 import type { PersonasSettings } from './settings.js';
 
@@ -99,14 +101,70 @@ export function crossingRiseP(
   );
 }
 
+/**
+ * The separation the baseline shows between two assistants: their answers were taken for
+ * their own author (up to controls) more often than for the other. Two assistants answering
+ * from one distribution cross at least as often as they are recognised (leave-one-out takes an
+ * answer out of its own centroid only), so a pair the model already treats alike is not
+ * separated and has no separation to lose.
+ */
+export function pairSeparated(
+  crossings: number,
+  recognisedA: number,
+  recognisedB: number,
+): boolean {
+  return crossings < recognisedA + recognisedB;
+}
+
+/**
+ * How much the probes disagree about a share expected to be larger on one side (φ ≥ 1,
+ * stats/dispersion.ts): 1 when they agree as well as independent answers would.
+ */
+export function probeDispersion(more: readonly ProbeCount[], fewer: readonly ProbeCount[]): number {
+  return shareDifferenceDispersion(
+    more.map((m, s) => ({
+      hits0: fewer[s]?.hits ?? 0,
+      answers0: fewer[s]?.answers ?? 0,
+      hits1: m.hits,
+      answers1: m.answers,
+    })),
+  );
+}
+
+/** The test on per-probe counts: pooled one-sided p, shrunk by the probes' dispersion. */
+function dispersedTest(
+  more: readonly ProbeCount[],
+  fewer: readonly ProbeCount[],
+): { p: number; dispersion: number } {
+  const dispersion = probeDispersion(more, fewer);
+  const p = largerShareP(total(more), total(fewer));
+  return { p: shrunkOneSidedP(p, dispersion), dispersion };
+}
+
+/** A drop in recognition, probe by probe (the swap test's statistic). */
+export function recognitionDropTest(
+  baseline: readonly ProbeCount[],
+  candidate: readonly ProbeCount[],
+): { p: number; dispersion: number } {
+  return dispersedTest(baseline, candidate);
+}
+
+/** A rise in crossings, probe by probe (the swap test's statistic). */
+export function crossingRiseTest(
+  baseline: readonly ProbeCount[],
+  candidate: readonly ProbeCount[],
+): { p: number; dispersion: number } {
+  return dispersedTest(candidate, baseline);
+}
+
 /** The recognition rule's decision: a significant drop that crosses min-recognition. */
 export function recognitionDropped(
   baseline: { hits: number; answers: number },
   candidate: { hits: number; answers: number },
-  adjusted: number,
+  adjusted: number | null,
   levels: Pick<PersonasLevels, 'recognitionAlpha' | 'minRecognition'>,
 ): boolean {
-  if (baseline.answers === 0 || candidate.answers === 0) return false;
+  if (adjusted === null || baseline.answers === 0 || candidate.answers === 0) return false;
   const before = baseline.hits / baseline.answers;
   const after = candidate.hits / candidate.answers;
   return (
@@ -120,10 +178,10 @@ export function recognitionDropped(
 export function pairMerged(
   baseline: { hits: number; answers: number },
   candidate: { hits: number; answers: number },
-  adjusted: number,
+  adjusted: number | null,
   levels: Pick<PersonasLevels, 'mergeAlpha' | 'minCrossingRise'>,
 ): boolean {
-  if (baseline.answers === 0 || candidate.answers === 0) return false;
+  if (adjusted === null || baseline.answers === 0 || candidate.answers === 0) return false;
   const rise = candidate.hits / candidate.answers - baseline.hits / baseline.answers;
   // The margin keeps a rise of exactly min-crossing-rise from failing on rounding.
   return adjusted <= levels.mergeAlpha && rise >= levels.minCrossingRise - 1e-12;

@@ -225,3 +225,55 @@ function binomialDraws(rng: Rng, p: number) {
     return x;
   };
 }
+
+describe('efficacy stop (decided items)', () => {
+  const decisive: AdaptiveDesign = {
+    firstStage: 5,
+    stage: 5,
+    samplesMax: 20,
+    settledShare: 0.05,
+    futility: { fromSamples: 10, pAbove: 0.3 },
+    decided: { pAtMost: 0.001 },
+  };
+
+  it('stops an item at the first look where its stage-wise p-value reaches the bound', () => {
+    // 5/5 against 0/5 per stage. Look 1: Fisher's p = 2/252 = 0.0079 > 0.001, no value of the
+    // first stage reaches the bound, nothing is spent. Look 2: T = 0 given totals 5 and 5 has
+    // P = (1/252)², and with T = 10 the only values as improbable: p = 2/252² ≤ 0.001.
+    const stages = sampleItemAdaptively(
+      (model, _, count) => (model === 'baseline' ? count : 0),
+      decisive,
+    );
+    expect(stages).toHaveLength(2);
+    const test = adaptiveItemTest(stages, decisive);
+    expect(test.decided).toBe(true);
+    expect(test.futile).toBe(false);
+    expect(test.pValue).toBeCloseTo(2 / 252 ** 2, 12);
+    expect(test.domainStrata).toHaveLength(2);
+  });
+
+  it('keeps the item test at or below α under no change, and decides at most a bound’s share', () => {
+    // A bound of 0.01 (far above α / items in a real run) so that stops under the null occur.
+    const loose = { ...decisive, decided: { pAtMost: 0.01 } };
+    const rng = createRng(2929);
+    const items = 3000;
+    let rejected05 = 0;
+    let rejected01 = 0;
+    let decided = 0;
+    for (let i = 0; i < items; i++) {
+      const p = rng.next();
+      const test = adaptiveItemTest(sampleItemAdaptively(binomialDraws(rng, p), loose), loose);
+      if (test.pValue <= 0.05) rejected05++;
+      if (test.pValue <= 0.01) rejected01++;
+      if (test.decided) decided++;
+    }
+    expect(decided).toBeGreaterThan(0);
+    expect(wilsonInterval(rejected05, items).high).toBeLessThanOrEqual(0.05);
+    expect(wilsonInterval(rejected01, items).high).toBeLessThanOrEqual(0.01 + 0.005);
+    expect(decided / items).toBeLessThanOrEqual(0.01);
+  });
+
+  it('refuses a bound outside (0, 1)', () => {
+    expect(() => checkDesign({ ...decisive, decided: { pAtMost: 0 } })).toThrow(/pAtMost/);
+  });
+});

@@ -90,12 +90,15 @@ describe('analyseChurn with adaptive sampling', () => {
       samplesMax: 6,
       settledShare: 0,
       futility: null,
+      // Efficacy stop at α / items = 0.05 / 3; no look of the moved item reaches it (its
+      // two-stage p-value is 1/6), so its last look keeps the staged test's 1/36.
+      decided: { pAtMost: 0.05 / 3 },
       // Recorded samples on the paths: 2 + 2, 6 + 6, 3 + 2 = 21 of 3 × 2 × 6 = 36.
       requests: { used: 21, fixed: 36, saved: 15, savedShare: 15 / 36 },
       stopped: [
-        { samples: 2, items: 1, settled: 1, futility: 0, samplesMax: 0, open: 0 },
-        { samples: 4, items: 1, settled: 0, futility: 0, samplesMax: 0, open: 1 },
-        { samples: 6, items: 1, settled: 0, futility: 0, samplesMax: 1, open: 0 },
+        { samples: 2, items: 1, settled: 1, decided: 0, futility: 0, samplesMax: 0, open: 0 },
+        { samples: 4, items: 1, settled: 0, decided: 0, futility: 0, samplesMax: 0, open: 1 },
+        { samples: 6, items: 1, settled: 0, decided: 0, futility: 0, samplesMax: 1, open: 0 },
       ],
     });
   });

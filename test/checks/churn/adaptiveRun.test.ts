@@ -115,11 +115,13 @@ describe('adaptive sampling against the simulator', () => {
     expect(sampling.requests.fixed).toBe(63 * 2 * 20);
     expect(sampling.requests.used).toBeLessThan(sampling.requests.fixed / 2);
     expect(sampling.requests.saved).toBe(sampling.requests.fixed - sampling.requests.used);
-    // The moved items were open at every look: they ran to samples-max.
-    for (const id of [...down, ...up]) {
-      const row = rows.find((r) => r.id === id);
-      expect(row?.n).toEqual([20, 20]);
-    }
+    // A moved item whose stage-wise p-value reaches 0.05 / 63 at a look is decided: it stops
+    // there (flagged whatever the other items show) instead of running to samples-max.
+    const early = [...down, ...up].filter((id) => (rows.find((r) => r.id === id)?.n[0] ?? 20) < 20);
+    expect(sampling.decided?.pAtMost).toBeCloseTo(0.05 / 63, 12);
+    const decided = sampling.stopped.reduce((sum, row) => sum + row.decided, 0);
+    expect(early.length).toBeGreaterThanOrEqual(4);
+    expect(decided).toBe(early.length);
     expect(sampling.stopped.reduce((sum, row) => sum + row.items, 0)).toBe(63);
     expect(sampling.stopped.every((row) => row.open === 0)).toBe(true);
 
@@ -134,9 +136,16 @@ describe('adaptive sampling against the simulator', () => {
     expect(requestsMade() - before).toBe(sampling.requests.used + 2 * 63 + series);
 
     const summary = readFileSync(outcome.files.summary, 'utf8');
-    expect(summary).toContain('**Adaptive sampling:** 5 samples per item and model');
-    expect(summary).toContain(
-      `where a fixed K = 20 takes 2,520: ${sampling.requests.saved.toLocaleString('en-US')} saved`,
+    // One line: the design, the requests used and saved, and why items stopped.
+    const total = (key: 'settled' | 'decided' | 'futility' | 'samplesMax') =>
+      sampling.stopped.reduce((sum, row) => sum + row[key], 0);
+    const line = summary.split('\n').find((l) => l.startsWith('**Sampling:**')) ?? '';
+    expect(line).toContain('adaptive, 5 + 5 per item and model up to 20:');
+    expect(line).toContain(
+      `${sampling.requests.used.toLocaleString('en-US')} stochastic requests (both models) where a fixed K = 20 takes 2,520, ${sampling.requests.saved.toLocaleString('en-US')} saved`,
+    );
+    expect(line).toContain(
+      `items stopped: ${total('settled')} settled, ${total('decided')} decided, ${total('futility')} futile, ${total('samplesMax')} at the maximum.`,
     );
     expect(summary).toContain('Items stopped, by samples per model:');
     // The Reliable Change Index assumes one K for every item: not shown with adaptive sampling.

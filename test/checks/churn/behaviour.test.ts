@@ -84,6 +84,7 @@ async function runScenario(file: string) {
   const config = configSchema().parse({
     models: { baseline: base.name, candidate: cand.name },
     checks: ['churn'],
+    churn: { samples: 10 },
   });
   const ctx: CheckContext = {
     config,

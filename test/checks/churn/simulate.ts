@@ -32,7 +32,8 @@ export function params(overrides: Partial<ChurnBehaviourParams> = {}): ChurnBeha
 }
 
 export function settings(overrides: Partial<ChurnSettings> = {}): ChurnSettings {
-  return { ...churnSettingsSchema.parse({}), ...overrides };
+  // Fixed K = 10 unless a test says otherwise: the analysis at a fixed K is these tests' subject.
+  return { ...churnSettingsSchema.parse({ samples: 10 }), ...overrides };
 }
 
 export function record(

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
 import {
+  dragonBudgetSplit,
+  driftFalseAlarmRate,
   dragonRuleCards,
   ruleFalseAlarmRate,
   seedsNeeded,
@@ -36,6 +38,31 @@ describe('the dragon rules as tests', () => {
     // A limit set adds a failing rule.
     const withLimit = context([{ path: ['dragon', 'gate', 'maxEce'], value: 0.3 }]);
     expect(ruleFalseAlarmRate(withLimit.config)).toBeCloseTo(0.05 / 3 / 3, 15);
+  });
+
+  it('give the nightly drift rule its part of the share when a history is kept', () => {
+    const history = { path: ['output', 'history'], value: 'history.jsonl' };
+    // With a candidate the drift rule never runs: the split is unchanged.
+    expect(dragonBudgetSplit(context([history]).config)).toEqual({
+      rule: 0.05 / 3 / 2,
+      drift: null,
+    });
+    // One model and a history: three failing rules share 1.67%, 0.56% each.
+    const nightly = context([history], false).config;
+    expect(ruleFalseAlarmRate(nightly)).toBeCloseTo(0.05 / 9, 15);
+    expect(driftFalseAlarmRate(nightly)).toBeCloseTo(0.05 / 9, 15);
+    // history.alpha chosen: taken out of the share, the rest split between the other two.
+    const chosen = context([history, { path: ['history', 'alpha'], value: 0.01 }], false).config;
+    expect(driftFalseAlarmRate(chosen)).toBe(0.01);
+    expect(ruleFalseAlarmRate(chosen)).toBeCloseTo((0.05 / 3 - 0.01) / 2, 15);
+    // The parts always add up to the check's share.
+    const split = dragonBudgetSplit(chosen);
+    expect(2 * split.rule + (split.drift ?? 0)).toBeCloseTo(0.05 / 3, 15);
+    // A part as large as the whole share leaves nothing for the other rules: bad input.
+    const greedy = context([history, { path: ['history', 'alpha'], value: 0.02 }], false).config;
+    expect(() => ruleFalseAlarmRate(greedy)).toThrow(
+      /history\.alpha: 0\.02 is the drift rule's part of the dragon check's share .*must be below it/,
+    );
   });
 
   it('state the smallest rise detected with 80% power, by hand', () => {

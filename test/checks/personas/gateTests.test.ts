@@ -7,10 +7,13 @@ import {
 } from '../../../src/checks/personas/power.js';
 import { swapTest } from '../../../src/checks/personas/swapTest.js';
 import {
+  crossingRiseTest,
   pairMerged,
+  pairSeparated,
   personasLevels,
   recognitionDropped,
 } from '../../../src/checks/personas/tests.js';
+import { fisherExactGreater } from '../../../src/stats/fisher.js';
 import { createRng } from '../../../src/stats/prng.js';
 import { leaveOneOutNearestCentroid } from '../../../src/stats/text/nearestCentroid.js';
 import { normalise } from '../../../src/stats/text/vectors.js';
@@ -84,6 +87,62 @@ describe('swapTest', () => {
   });
 });
 
+describe('swapTest on a pair the model treats alike', () => {
+  it('leaves the pair and its assistants untested, and tests the others', () => {
+    // a and b answer from one place on both models: their answers cross at least as often as
+    // they are recognised, so the baseline shows no separation for the candidate to lose.
+    const alike = [distinct[0] ?? [], distinct[0] ?? [], distinct[2] ?? []];
+    const before = answersAround(alike, 7);
+    const after = answersAround(alike, 8);
+    const result = swapTest({
+      assistants,
+      baseline: before.answers,
+      candidate: after.answers,
+      rows: [...before.rows, ...after.rows],
+      swaps: 100,
+      seed: 9,
+    });
+    const ab = result.pairs.find((p) => p.a === 'a' && p.b === 'b');
+    const recognised = (name: string) =>
+      result.recognition.find((r) => r.assistant === name)?.baseline.hits ?? 0;
+    expect(ab?.baseline.hits).toBeGreaterThanOrEqual(recognised('a') + recognised('b'));
+    expect(ab?.separated).toBe(false);
+    expect(ab?.adjusted).toBeNull();
+    expect(result.recognition.filter((r) => !r.separated).map((r) => r.assistant)).toEqual([
+      'a',
+      'b',
+    ]);
+    // c stays apart from both: its pairs and its recognition are tested.
+    const withC = result.pairs.filter((p) => p.b === 'c');
+    expect(withC.map((p) => p.separated)).toEqual([true, true]);
+    expect(withC.every((p) => p.adjusted !== null && p.adjusted > 0)).toBe(true);
+    expect(result.recognition.find((r) => r.assistant === 'c')?.adjusted).not.toBeNull();
+  });
+});
+
+describe('the separation guard and the per-probe statistic', () => {
+  it('calls a pair separated only when its crossings are fewer than its recognitions', () => {
+    expect(pairSeparated(2, 20, 18)).toBe(true);
+    // a taken for b 5 times, b for a 6; a recognised 4 times, b 3: 11 ≥ 7.
+    expect(pairSeparated(11, 4, 3)).toBe(false);
+    expect(pairSeparated(7, 4, 3)).toBe(false);
+  });
+
+  it('is the pooled Fisher p when the probes agree, and shrinks it when one probe carries all', () => {
+    const probes = (hits: number[], answers = 8) => hits.map((h) => ({ hits: h, answers }));
+    // Every probe rises by 3 of 8: no more spread than independent answers, φ = 1, p = Fisher.
+    const even = crossingRiseTest(probes([1, 1, 1, 1]), probes([4, 4, 4, 4]));
+    expect(even.dispersion).toBe(1);
+    expect(even.p).toBeCloseTo(fisherExactGreater(16, 16, 4, 28), 15);
+    // The same 12 extra crossings in one probe: d = 12/8 is impossible, so 8 of 8 in two
+    // probes instead: d = 7/8, 7/8, 0, 0 (mean 7/16, Σ(d − d̄)² = 4 · (7/16)², /3 /4 = 49/768).
+    // Pooled 4/32 → 18/32, π = 22/64, binomial π(1 − π)/16 = 0.014099. φ = 4.525.
+    const lumpy = crossingRiseTest(probes([1, 1, 1, 1]), probes([8, 8, 1, 1]));
+    expect(lumpy.dispersion).toBeCloseTo(49 / 768 / ((22 / 64) * (42 / 64) * (2 / 32)), 10);
+    expect(lumpy.p).toBeGreaterThan(fisherExactGreater(18, 14, 4, 28) * 100);
+  });
+});
+
 describe('rule decisions', () => {
   const levels = personasLevels(
     assistants,
@@ -113,6 +172,10 @@ describe('rule decisions', () => {
     );
     // 3/64 → 12/64 is a rise of 14 points: below the 15 required, whatever the p.
     expect(pairMerged({ hits: 3, answers: 64 }, { hits: 12, answers: 64 }, 0.001, levels)).toBe(
+      false,
+    );
+    // A pair the baseline did not separate has no adjusted p: never merged.
+    expect(pairMerged({ hits: 40, answers: 64 }, { hits: 60, answers: 64 }, null, levels)).toBe(
       false,
     );
   });

@@ -22,6 +22,7 @@ import {
   moveSchema,
   personaRequest,
 } from './requests.js';
+import { bundled } from '../../support/bundled.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -92,7 +93,7 @@ describe('embedded provider on a generated model', () => {
   it('gives the same answers at temperature 0 in two separate processes', async () => {
     const script = join(import.meta.dirname, 'answerInChild.ts');
     const once = async (): Promise<string[]> => {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, model], {
+      const { stdout } = await run(process.execPath, [bundled(script), model], {
         cwd: process.cwd(),
       });
       return JSON.parse(stdout) as string[];

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvLines, GPU_CSV_HEADER } from '../../../src/gpu/telemetry.js';
 import { historySection } from '../../../src/history/section.js';
-import { historySettingsSchema } from '../../../src/config/history.js';
+import { DRIFT_DEFAULTS, historySettingsSchema } from '../../../src/config/history.js';
 import type { HistoryEntry } from '../../../src/history/entry.js';
 import type { RunOperations } from '../../../src/operations/types.js';
 import { pageData } from '../../../src/report/html/data.js';
@@ -78,6 +78,7 @@ describe('pageData', () => {
     prior: [night(1), night(2)],
     tonight: night(3),
     settings: historySettingsSchema.parse({}),
+    alpha: DRIFT_DEFAULTS.alpha,
     file: 'history.jsonl',
     appended: true,
   }).section;

@@ -4,28 +4,54 @@ import type { AdaptiveSamplingSummary } from '../section.js';
 
 const count = (value: number): string => value.toLocaleString('en-US');
 
+type StopRow = AdaptiveSamplingSummary['stopped'][number];
+
+const REASONS: readonly [string, (row: StopRow) => number][] = [
+  ['settled', (row) => row.settled],
+  ['decided', (row) => row.decided],
+  ['futile', (row) => row.futility],
+  ['at the maximum', (row) => row.samplesMax],
+  ['not finished', (row) => row.open],
+];
+
+/** "20 settled, 9 decided, 30 futile, 14 at the maximum": every reason, zeros included (not finished only when some are). */
+function whyStopped(rows: readonly StopRow[]): string {
+  return REASONS.map(([name, of]) => [name, rows.reduce((sum, row) => sum + of(row), 0)] as const)
+    .filter(([name, n]) => n > 0 || name !== 'not finished')
+    .map(([name, n]) => `${count(n)} ${name}`)
+    .join(', ');
+}
+
+/** The stopping rules in words. */
+function rules(s: AdaptiveSamplingSummary): string {
+  const parts = [
+    `as settled when both models' pooled share right is at most ${percent(s.settledShare, 0)} or at least ${percent(1 - s.settledShare, 0)}`,
+  ];
+  if (s.decided) {
+    parts.push(
+      `as decided once its stage-wise p-value is at most ${s.decided.pAtMost.toPrecision(2)} (alpha over the items: flagged whatever the others show)`,
+    );
+  }
+  if (s.futility) {
+    parts.push(
+      `as futile when its p-value is above ${s.futility.p} from ${s.futility.from} samples`,
+    );
+  }
+  return parts.join('; ');
+}
+
 export function adaptiveSamplingLines(s: AdaptiveSamplingSummary): string[] {
-  const futility = s.futility
-    ? `, or when its p-value is above ${s.futility.p} from ${s.futility.from} samples`
-    : '';
   const { used, fixed, saved, savedShare } = s.requests;
   const stops = s.stopped.map((row) => {
-    const reasons = (
-      [
-        ['settled', row.settled],
-        ['no change shown', row.futility],
-        ['samples-max', row.samplesMax],
-        ['not finished', row.open],
-      ] as const
-    )
+    const reasons = REASONS.map(([name, of]) => [name, of(row)] as const)
       .filter(([, n]) => n > 0)
       .map(([name, n]) => `${name} ${count(n)}`);
     return `${count(row.items)} at ${row.samples} (${reasons.join(', ')})`;
   });
   return [
-    `**Adaptive sampling:** ${s.samplesFirst} samples per item and model, then ${s.samplesStep} more while an item is open, up to ${s.samplesMax}; an item stops when both models' pooled share right is at most ${percent(s.settledShare, 0)} or at least ${percent(1 - s.settledShare, 0)}${futility}. It used ${count(used)} stochastic requests (both models) where a fixed K = ${s.samplesMax} takes ${count(fixed)}: ${count(saved)} saved (${percent(savedShare)}).`,
+    `**Sampling:** adaptive, ${s.samplesFirst} + ${s.samplesStep} per item and model up to ${s.samplesMax}: ${count(used)} stochastic requests (both models) where a fixed K = ${s.samplesMax} takes ${count(fixed)}, ${count(saved)} saved (${percent(savedShare)}); items stopped: ${whyStopped(s.stopped)}.`,
     '',
-    `Items stopped, by samples per model: ${stops.join('; ')}.`,
+    `An item stops ${rules(s)}. Items stopped, by samples per model: ${stops.join('; ')}.`,
     '',
   ];
 }

@@ -4,7 +4,13 @@ import { num, percent } from '../../../text/format.js';
 import type { CheckReport } from '../../types.js';
 import type { ReportHeadline } from '../../headline.js';
 import type { ChurnSection } from '../section.js';
-import type { ChurnSettings } from '../settings.js';
+import {
+  type ChurnSettings,
+  fixedSamples,
+  type SamplingChoice,
+  samplingChoice,
+  samplingOf,
+} from '../settings.js';
 import { churnCharts } from './charts.js';
 import { churnGlanceChart } from './glance.js';
 import { renderChurnSection } from './markdown.js';
@@ -39,17 +45,36 @@ function glanceRows(
   ];
 }
 
+/** Why sampling is fixed, said beside K: adaptive sampling is the default otherwise. */
+const FIXED_BECAUSE: Record<SamplingChoice, string> = {
+  set: ' (sampling: fixed)',
+  samples: ' (samples is set)',
+  estimator: '',
+  method: ' (method: rci assumes one K for every item; adaptive sampling is the default otherwise)',
+  default: '',
+};
+
 function settingsRows(settings: ChurnSettings): string[][] {
   if (settings.estimator === 'logprobs') {
     return [
-      ['churn estimator', 'logprobs (letter probabilities, one evaluation per item)'],
+      [
+        'churn estimator',
+        'logprobs (letter probabilities, one evaluation per item: no sampling, adaptive or fixed)',
+      ],
       ['churn temperature of p(correct)', String(settings.temperature)],
       ['churn change threshold |Δp|', String(settings.minEffect)],
     ];
   }
-  const lastSeed = settings.baseSeed + settings.samples - 1;
+  const adaptive = samplingOf(settings) === 'adaptive';
+  const k = adaptive ? settings.samplesMax : fixedSamples(settings);
+  const lastSeed = settings.baseSeed + k - 1;
   return [
-    ['churn samples per item (K)', String(settings.samples)],
+    adaptive
+      ? [
+          'churn sampling',
+          `adaptive, ${settings.samplesFirst} + ${settings.samplesStep} up to ${settings.samplesMax} per item`,
+        ]
+      : ['churn sampling', `fixed, K = ${k} per item${FIXED_BECAUSE[samplingChoice(settings)]}`],
     ['churn temperature', String(settings.temperature)],
     [
       'churn seeds',

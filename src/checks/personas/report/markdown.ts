@@ -147,7 +147,13 @@ function recognitionTable(
       const [before, after] = shares;
       cells.push(before != null && after != null ? points(after - before, 0) : '–');
       const test = section.comparison?.recognition?.find((r) => r.assistant === assistant.name);
-      cells.push(test?.dropped ? `**${pValue(test.adjusted)}: fails**` : pValue(test?.adjusted));
+      cells.push(
+        test?.dropped
+          ? `**${pValue(test.adjusted)}: fails**`
+          : test?.separated === false
+            ? 'not tested: not told apart on the baseline'
+            : pValue(test?.adjusted),
+      );
     }
     return cells;
   });
@@ -220,7 +226,11 @@ function pairTests(comparison: PersonasComparison): string {
       crossed(p.baseline),
       crossed(p.candidate),
       pValue(p.adjusted),
-      p.merged ? '**merged**' : '',
+      p.merged
+        ? '**merged**'
+        : p.separated === false
+          ? 'not told apart on the baseline: not tested'
+          : '',
     ]);
   const separated =
     comparison.newlySeparated.length > 0
@@ -236,8 +246,8 @@ function testSentence(comparison: PersonasComparison, what: string, alpha: numbe
   const { test } = comparison;
   const method =
     test.method === 'swap-permutation'
-      ? `one-sided Fisher p of each, adjusted over the ${what} by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p)`
-      : `one-sided Fisher p of each times the number of ${what} (Bonferroni; the baseline is a previous report)`;
+      ? `one-sided Fisher p of each, shrunk when the probes disagree more than independent answers would, adjusted over the ${what} the baseline told apart by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p)`
+      : `one-sided Fisher p of each, shrunk when the probes disagree more than independent answers would, times the number of ${what} (Bonferroni; the baseline is a previous report), for the ${what} it told apart`;
   return `Test: ${method}; the rule's share of the false-alarm budget is ${pValue(alpha)}.`;
 }
 

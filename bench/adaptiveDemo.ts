@@ -1,0 +1,98 @@
+/**
+ * The demo's churn pair (`model-gate demo`: the candidate gains 1.5 logits in four domains and
+ * loses 4 in law, so most items move) run against the simulator with fixed K = 20, fixed K = 10
+ * and adaptive sampling (its defaults, and the best design up to 20 of bench/adaptive.ts):
+ * stochastic requests and the churn verdict.
+ *
+ *   npx tsx bench/adaptiveDemo.ts
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { SampledChurnSection } from '../src/checks/churn/section.js';
+import { loadConfig } from '../src/config/load.js';
+import { runJob } from '../src/pipeline/run.js';
+import { readSampleLogs } from '../src/sampleLog/index.js';
+import { startSimulator } from '../src/simulator/server.js';
+
+const quiet = new Writable({ write: (_c, _e, done) => done() });
+const simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
+const root = mkdtempSync(path.join(tmpdir(), 'model-gate-adaptive-demo-'));
+const designs: [string, Record<string, unknown>][] = [
+  ['fixed K = 20', { sampling: 'fixed', samples: 20 }],
+  ['fixed K = 10', { sampling: 'fixed', samples: 10 }],
+  [
+    'adaptive 3 + 5 up to 23 (the previous adaptive defaults)',
+    {
+      sampling: 'adaptive',
+      samplesFirst: 3,
+      samplesStep: 5,
+      samplesMax: 23,
+      futilityP: 0.05,
+      futilityFrom: 14,
+    },
+  ],
+  [
+    'adaptive 4 + 8 up to 20 (the default)',
+    {
+      sampling: 'adaptive',
+      samplesFirst: 4,
+      samplesStep: 8,
+      samplesMax: 20,
+      settledShare: 0.1,
+      futilityP: 0.2,
+      futilityFrom: 10,
+    },
+  ],
+];
+const rows: string[] = [];
+let reference = 0;
+try {
+  for (const [name, churn] of designs) {
+    const loaded = loadConfig({
+      file: 'fixtures/demo/model-gate.yml',
+      env: {},
+      overrides: [
+        { path: ['provider', 'host'], value: simulator.url, source: 'bench' },
+        { path: ['checks'], value: ['churn'], source: 'bench' },
+        {
+          path: ['output', 'dir'],
+          value: path.join(root, name.replace(/\W+/g, '-')),
+          source: 'bench',
+        },
+        ...Object.entries(churn).map(([key, value]) => ({
+          path: ['churn', key],
+          value,
+          source: 'bench',
+        })),
+      ],
+    });
+    const outcome = await runJob({ loaded, progress: quiet });
+    const log = await readSampleLogs(outcome.files.logs);
+    const stochastic = log.records.filter(
+      (r) => r.kind === 'call' && r.check === 'churn' && r.mode === 'stochastic',
+    ).length;
+    if (reference === 0) reference = stochastic;
+    const section = outcome.report.checks.churn as SampledChurnSection;
+    const flagged = (section.comparison?.items ?? []).filter(
+      (r) => r.fisherBh === 'improved' || r.fisherBh === 'deteriorated',
+    );
+    const stops = section.sampling
+      ? section.sampling.stopped
+          .map(
+            (s) =>
+              `${s.items} at ${s.samples} (settled ${s.settled}, decided ${s.decided}, futile ${s.futility}, max ${s.samplesMax})`,
+          )
+          .join('; ')
+      : '';
+    rows.push(
+      `| ${name} | ${stochastic} | ${(stochastic / reference).toFixed(3)} | ${outcome.report.verdict.status.toUpperCase()} | ${flagged.length} | ${stops} |`,
+    );
+  }
+} finally {
+  await simulator.close();
+}
+process.stdout.write(
+  `| design | stochastic requests (both models) | / fixed K = 20 | verdict (churn) | items flagged | where items stopped |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+);
