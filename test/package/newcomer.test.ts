@@ -428,6 +428,14 @@ const NOT_RUN: Record<string, string> = {
     'fetches ajv-cli and ajv-formats from the registry; test/report/schema.test.ts validates reports against the schema with ajv',
   'model-gate dragon maze --seed N': 'a form with a placeholder (N); run above with --seed 3',
   'model-gate analyze --log …': 'a form with a placeholder; run above with real logs',
+  'model-gate analyze --log shard-1/… shard-2/…':
+    'a form with placeholders; the merge of two shards runs above with real logs',
+  'node --import tsx bench/oc/nightlyOnly.ts --runs N --seed S':
+    'a simulation of nightly runs with a history, with placeholders (N, S): minutes',
+  'node --import tsx bench/oc/personasOnly.ts --runs N --seed S --scenario TEXT':
+    'a simulation of the personas rules, with placeholders: minutes',
+  'node --import tsx bench/oc/personasOnly.ts --nightly --runs N --seed 43':
+    'a simulation of nightly personas, with a placeholder (N): minutes',
   'model-gate view [dir]': 'a form with an optional argument; run above with the demo’s folder',
 };
 
