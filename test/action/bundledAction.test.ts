@@ -10,13 +10,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { type ActionRun, runBundledAction } from '../support/actionRun.js';
+import { instantScenario } from '../support/instantScenario.js';
 
 let demo: RunningSimulator;
 let aa: RunningSimulator;
 
 beforeAll(async () => {
-  demo = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
-  aa = await startSimulator({ port: 0, scenario: 'fixtures/simulator/aa.yml' });
+  // Timing is not this file's subject: the models answer without their scripted latency.
+  demo = await startSimulator({
+    port: 0,
+    scenario: instantScenario('fixtures/simulator/demo.yml'),
+  });
+  aa = await startSimulator({ port: 0, scenario: instantScenario('fixtures/simulator/aa.yml') });
 });
 afterAll(async () => {
   await demo.close();

@@ -29,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseDocument, stringify } from 'yaml';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { documentedCommands } from '../support/docCommands.js';
+import { instantScenario } from '../support/instantScenario.js';
 
 const repo = process.cwd();
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
@@ -66,10 +67,9 @@ beforeAll(async () => {
   expect(packed.status, packed.stderr).toBe(0);
   copyFileSync(path.join(root, TARBALL), path.join(project, TARBALL));
   // Two tags the docs use, as identical scripted models.
-  const scenario = path.join(root, 'qwen.yml');
-  writeFileSync(
-    scenario,
-    readFileSync('fixtures/simulator/aa.yml', 'utf8')
+  // Without their scripted latency: the run on the built-in defaults asks one request at a time.
+  const scenario = instantScenario('fixtures/simulator/aa.yml', (text) =>
+    text
       .replace('name: demo-base:1b', 'name: qwen2.5:7b')
       .replace('name: demo-twin:1b', 'name: qwen2.5:14b'),
   );
