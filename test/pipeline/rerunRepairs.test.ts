@@ -96,7 +96,7 @@ describe('a rerun after a burst of HTTP 500 during the maze check', () => {
 
 describe('a rerun with a longer timeout', () => {
   it('asks the timed-out requests again', async () => {
-    const slow = await simulatorWith('{kind: latency, ms: 1500, rate: 0.1}');
+    const slow = await simulatorWith('{kind: latency, ms: 1200, rate: 0.05}');
     try {
       const personas = [
         at(['personas'], 'checks'),
