@@ -383,6 +383,7 @@ const NOT_RUN: Record<string, string> = {
   'npm test': 'this test suite',
   'npm ci': 'installs the development dependencies from the registry; CI runs it',
   'npm run all': 'the development checks (format, lint, types, tests, bundle) that CI runs',
+  'npm run knip': 'the unused-code check that CI runs',
   'npm run bundle': 'rebuilds dist/; the check-dist workflow compares it with the committed one',
   'npx tsc -p src/report/html/client':
     'development: type-checks the page script; npm run build, which CI runs, does the same',
