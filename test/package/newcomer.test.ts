@@ -407,6 +407,8 @@ const NOT_RUN: Record<string, string> = {
     'a simulation of the efficacy stop’s level (docs/adaptive-sampling.md): minutes',
   'node --import tsx bench/oc/churnDefault.ts --runs 60 --effect-runs 30 --open-runs 10':
     'a simulation of the churn default through the real gate: half an hour',
+  'node --import tsx bench/oc/churnDefault.ts --runs 200 --effect-runs 1 --open-runs 1 --seed 2':
+    'the same simulation at another size and seed: tens of minutes',
   'npx tsx bench/adaptiveDemo.ts': 'the demo pair against the simulator three times: a minute',
   'npm run bench -- throughput': 'a benchmark: minutes, and timings that depend on the machine',
   'npx tsx bench/embedded.ts':
