@@ -14,27 +14,11 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { handlers } from '../../src/cli/handlers.js';
-import { runCli } from '../../src/cli/program.js';
 import { openerFor, openFile, pageFile } from '../../src/cli/view.js';
 import { ExitCode } from '../../src/errors.js';
+import { cli } from '../support/smallRun.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'model-gate-view-'));
-
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, handlers, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    colour: false,
-  });
-  return { code, stdout, stderr };
-}
 
 /** A folder whose name a shell would act on, holding a report.html. */
 function hostileFolder(): string {

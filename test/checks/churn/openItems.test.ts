@@ -11,8 +11,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { handlers } from '../../../src/cli/handlers.js';
-import { runCli } from '../../../src/cli/program.js';
 import type { ChurnSection } from '../../../src/checks/churn/section.js';
 import { ExitCode } from '../../../src/errors.js';
 import {
@@ -21,21 +19,7 @@ import {
   promptKey,
   startPromptServer,
 } from '../../support/promptServer.js';
-
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, handlers, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    colour: false,
-  });
-  return { code, stdout, stderr };
-}
+import { cli } from '../../support/smallRun.js';
 
 interface SuiteItem {
   item: Record<string, unknown>;

@@ -8,28 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { handlers } from '../../../../src/cli/handlers.js';
-import { runCli } from '../../../../src/cli/program.js';
 import { importPromptfoo } from '../../../../src/checks/churn/import/promptfoo.js';
-import type { OpenItem } from '../../../../src/checks/churn/openItems.js';
 import { parseItems } from '../../../../src/checks/churn/items.js';
+import type { OpenItem } from '../../../../src/checks/churn/openItems.js';
 import { ExitCode } from '../../../../src/errors.js';
-import { promptKey, type PromptServer, startPromptServer } from '../../../support/promptServer.js';
-
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, handlers, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    colour: false,
-  });
-  return { code, stdout, stderr };
-}
+import { type PromptServer, promptKey, startPromptServer } from '../../../support/promptServer.js';
+import { cli } from '../../../support/smallRun.js';
 
 const SUITE = {
   description: 'support bot',
