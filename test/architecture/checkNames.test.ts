@@ -23,13 +23,6 @@ const KNOWN: Readonly<Record<string, string>> = {
   'cli/handlers.ts': "`import promptfoo` writes churn items: churn's command, under `import`",
   'pipeline/analyse.ts':
     "the drift rule's level (its part of dragon's share): with the drift rule, into the dragon check",
-  'report/html/pageTypes.ts': "the page's union of check parts: each check's part registered",
-  'report/html/client/main.ts': "the page's script picks each check's part by name",
-  'report/html/client/churn.ts': "churn's part of the page: into its folder with the DOM helpers",
-  'report/html/client/churnItem.ts': "churn's part of the page",
-  'report/html/client/dragon.ts': "dragon's part of the page",
-  'report/html/client/maze.ts': "dragon's maze replay on the page",
-  'report/html/client/personas.ts': "personas' part of the page",
 };
 
 const NAMES = BUILT_IN_CHECK_NAMES.join('|');

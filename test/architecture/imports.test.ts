@@ -6,8 +6,8 @@
  * A module may import modules of its own layer and of earlier layers, never of a later one: a
  * stage uses what came before it and knows nothing of what consumes it. The layers, first to last:
  *
- * - base: statistics, text helpers, errors, stop signals, the version, rendering primitives, the
- *   package root, the safe file writer; importable by all. `stats/` imports nothing from the project at all.
+ * - base: statistics, text helpers, errors, stop signals, the version, rendering primitives (the
+ *   page's DOM helpers among them), the package root, the safe file writer; importable by all. `stats/` imports nothing from the project at all.
  * - config: `config/`. It names no check: each check's settings block is handed to it by the
  *   check registry (`registerCheckSettings`), its type declared by the check's `settings.ts`.
  * - model access: providers (request/response types used by plans, clients used by the run) and

@@ -14,7 +14,8 @@ import { neutraliseLines } from '../../text/neutralise.js';
 import { errorMessage, num, signed } from '../../text/format.js';
 import { chartsOf } from '../charts.js';
 import type { Report } from '../types.js';
-import { PAGE_FORMAT, type PageChart, type PageCheck, type PageData } from './pageTypes.js';
+import type { PageChart } from '../../render/page/types.js';
+import { PAGE_FORMAT, type PageCheck, type PageData } from './pageTypes.js';
 
 /** What the page shows besides report.json. */
 export interface PageEvidence {

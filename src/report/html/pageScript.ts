@@ -1,5 +1,6 @@
 /**
- * report.html's script: the browser code in ./client/, bundled into one inline script.
+ * report.html's script: the browser code of ./client/ with the checks' parts and the DOM
+ * helpers it imports, bundled into one inline script.
  * The published bundle (scripts/bundle.mjs) carries it already built, in the constant
  * MODEL_GATE_PAGE_SCRIPT; run from source (tests, benchmarks) it is built here once per process
  * with esbuild, a development dependency, by the same function the bundle script calls.

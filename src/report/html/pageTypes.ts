@@ -4,9 +4,7 @@
  * them too. Every text from outside (answers, item text, names) has been neutralised (control
  * and bidi characters shown as \uXXXX) and is inserted by the script as text, never as markup.
  */
-import type { ChurnPage } from '../../checks/churn/report/pageTypes.js';
-import type { DragonPage } from '../../checks/dragon/report/pageTypes.js';
-import type { PersonasPage } from '../../checks/personas/report/pageTypes.js';
+import type { PageChart, PageTable } from '../../render/page/types.js';
 
 export const PAGE_FORMAT = 'model-gate.page/1';
 
@@ -27,26 +25,22 @@ export interface PageRule {
   detects: string;
 }
 
-/** A chart of report.json's folder, as an image the page shows (an SVG data URI). */
-export interface PageChart {
-  /** The part of the page it belongs to: a check's name, "runner" or "history". */
-  part: string;
-  title: string;
-  uri: string;
-}
-
 /** A check with no part of its own in the page: its summary.md section, shown as text. */
 export interface PageOtherCheck {
   check: string;
   markdown: string;
 }
 
-export type PageCheck = ChurnPage | DragonPage | PersonasPage | PageOtherCheck;
-
-export interface PageTable {
-  columns: string[];
-  rows: string[][];
+/**
+ * A check's own part of the page: plain JSON that the check builds (`Check.page`) and its part
+ * of the page's script renders (checks/pageParts.ts), read by its `check` field.
+ */
+export interface PageCheckPart {
+  check: string;
+  markdown?: never;
 }
+
+export type PageCheck = PageCheckPart | PageOtherCheck;
 
 export interface PageData {
   format: typeof PAGE_FORMAT;

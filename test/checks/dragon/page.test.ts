@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { dragonCheck } from '../../../src/checks/dragon/index.js';
 import { dragonPage } from '../../../src/checks/dragon/report/page.js';
-import type { DragonPageGame } from '../../../src/checks/dragon/report/pageTypes.js';
+import type { DragonPageGame } from '../../../src/checks/dragon/page/types.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { checkContext } from '../../../src/checks/context.js';
 import '../../../src/checks/registry.js';

@@ -45,7 +45,7 @@ import type {
   ChurnPageDomain,
   ChurnPageItem,
   PageRows,
-} from './pageTypes.js';
+} from '../page/types.js';
 
 export { EXAMPLE_LENGTH, EXAMPLES_PER_SIDE } from './pageAnswers.js';
 

@@ -8,7 +8,7 @@ import type { SampleRecord } from '../../../sampleLog/index.js';
 import { lengthCap, shorten } from '../../../text/budget.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
 import { gradeOpenAnswers } from '../openGrading.js';
-import type { ChurnPageAnswerCount, ChurnPageAnswers } from './pageTypes.js';
+import type { ChurnPageAnswerCount, ChurnPageAnswers } from '../page/types.js';
 import { type ChurnCallRecord, isChurnCall } from '../records.js';
 
 /** A distinct open answer is counted under its first characters, white space collapsed. */

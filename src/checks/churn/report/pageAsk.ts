@@ -8,7 +8,7 @@ import { lengthCap, shorten } from '../../../text/budget.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
 import type { OpenItem } from '../openItems.js';
 import { graderWords } from './graderWords.js';
-import type { ChurnPageAsk, ChurnPageGrader } from './pageTypes.js';
+import type { ChurnPageAsk, ChurnPageGrader } from '../page/types.js';
 
 /**
  * Characters of item text in the page, all items together: questions and prompts in one

@@ -19,7 +19,7 @@ import type {
   DragonPageStep,
   PageCell,
   PageWall,
-} from './pageTypes.js';
+} from '../page/types.js';
 import type { DragonCallRecord } from '../records.js';
 
 const cellOf = (cell: Cell): PageCell => [cell.row, cell.col];

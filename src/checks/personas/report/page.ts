@@ -8,7 +8,7 @@ import type { CheckPageInput } from '../../types.js';
 import { collectAnswers } from '../answers.js';
 import type { PersonasCatalogue as PersonasDefinitions } from '../catalogue.js';
 import type { PersonasModelResult, PersonasSection } from '../section.js';
-import type { PersonasPage, PersonasPageAnswer, PersonasPageModel } from './pageTypes.js';
+import type { PersonasPage, PersonasPageAnswer, PersonasPageModel } from '../page/types.js';
 
 /** Characters of answer text in the page, all models together; and of one answer at most. */
 export const ANSWER_BUDGET = 3_000_000;

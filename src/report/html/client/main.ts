@@ -3,16 +3,11 @@
  * runs), builds every part of the page with DOM calls, and follows deep links. It fetches
  * nothing and writes no markup.
  */
-import type { ChurnPage } from '../../../checks/churn/report/pageTypes.js';
-import type { DragonPage } from '../../../checks/dragon/report/pageTypes.js';
-import type { PersonasPage } from '../../../checks/personas/report/pageTypes.js';
-import type { PageCheck, PageData } from '../pageTypes.js';
-import { churnPart } from './churn.js';
-import { el } from './dom.js';
-import { dragonPart } from './dragon.js';
-import { badge } from './parts.js';
-import { personasPart } from './personas.js';
-import { startRouting } from './route.js';
+import { pageLinkKinds, pagePartOf } from '../../../checks/pageParts.js';
+import { badge } from '../../../render/page/blocks.js';
+import { el } from '../../../render/page/dom.js';
+import { startRouting } from '../../../render/page/route.js';
+import type { PageCheck, PageData, PageOtherCheck } from '../pageTypes.js';
 import { historyPart, otherCheckPart, provenancePart, runnerPart } from './runner.js';
 import { verdictPart } from './verdict.js';
 
@@ -21,20 +16,19 @@ function readData(): PageData {
   return JSON.parse(holder?.textContent ?? 'null') as PageData;
 }
 
+function hasMarkdown(part: PageCheck): part is PageOtherCheck {
+  return 'markdown' in part;
+}
+
+/**
+ * A check's own part; a check without one shows its summary section as text (an empty one for
+ * a part of a check this script has no part for).
+ */
 function checkPart(part: PageCheck, data: PageData): HTMLElement {
-  if ('markdown' in part) return otherCheckPart(part, data.charts);
-  switch (part.check) {
-    case 'churn':
-      return churnPart(part as ChurnPage, data.charts);
-    case 'dragon':
-      return dragonPart(part as DragonPage, data.charts);
-    case 'personas':
-      return personasPart(part as PersonasPage, data.charts);
-  }
-  return otherCheckPart(
-    { check: String((part as { check: string }).check), markdown: '' },
-    data.charts,
-  );
+  if (hasMarkdown(part)) return otherCheckPart(part, data.charts);
+  const own = pagePartOf(part.check);
+  if (own) return own.render(part, data.charts);
+  return otherCheckPart({ check: String(part.check), markdown: '' }, data.charts);
 }
 
 function header(data: PageData, parts: readonly HTMLElement[]): HTMLElement {
@@ -73,7 +67,7 @@ function main(): void {
     : null;
   root.replaceChildren(
     header(data, parts),
-    startRouting(),
+    startRouting(pageLinkKinds()),
     ...(simulated ? [simulated] : []),
     ...parts,
   );

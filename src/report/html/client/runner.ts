@@ -1,7 +1,8 @@
 /** The runner's operations, the nightly history, a check without a part of its own, provenance. */
-import type { PageChart, PageData, PageOtherCheck } from '../pageTypes.js';
-import { el, textTable } from './dom.js';
-import { chartStrip, notes, rowsTable, section } from './parts.js';
+import { chartStrip, notes, rowsTable, section } from '../../../render/page/blocks.js';
+import { el, textTable } from '../../../render/page/dom.js';
+import type { PageChart } from '../../../render/page/types.js';
+import type { PageData, PageOtherCheck } from '../pageTypes.js';
 
 export function runnerPart(data: PageData): HTMLElement | null {
   const runner = data.runner;

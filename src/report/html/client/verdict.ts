@@ -1,8 +1,8 @@
 /** The top of the page: the verdict, its reasons, and every gate rule as the test it is. */
+import { badge, section } from '../../../render/page/blocks.js';
+import { el, textTable } from '../../../render/page/dom.js';
+import { pct } from '../../../render/page/format.js';
 import type { PageData, PageFinding, PageRule } from '../pageTypes.js';
-import { el, textTable } from './dom.js';
-import { pct } from './format.js';
-import { badge, section } from './parts.js';
 
 function findingsTable(findings: readonly PageFinding[]): HTMLTableElement {
   return textTable(

@@ -1,12 +1,13 @@
 /** The dragon part: calibration per series, the reliability diagrams, and every game replayed. */
-import type { DragonPage, DragonPageGame } from '../../../checks/dragon/report/pageTypes.js';
-import type { PageChart } from '../pageTypes.js';
-import { el, fill } from './dom.js';
-import { pct } from './format.js';
-import { replayView } from './maze.js';
-import { chartStrip, notes, rowsTable, section } from './parts.js';
-import { go, onRoute } from './route.js';
-import { PagedTable } from './table.js';
+import { chartStrip, notes, rowsTable, section } from '../../../render/page/blocks.js';
+import { el, fill } from '../../../render/page/dom.js';
+import { pct } from '../../../render/page/format.js';
+import type { PagePart } from '../../../render/page/part.js';
+import { go, onRoute } from '../../../render/page/route.js';
+import { PagedTable } from '../../../render/page/table.js';
+import type { PageChart } from '../../../render/page/types.js';
+import { replayView } from './replay.js';
+import type { DragonPage, DragonPageGame } from './types.js';
 
 function gameDetail(game: DragonPageGame): HTMLElement {
   return el(
@@ -61,7 +62,7 @@ function gamesTable(part: DragonPage, detail: HTMLElement): HTMLElement {
   return el('div', {}, detail, table.element);
 }
 
-export function dragonPart(part: DragonPage, charts: readonly PageChart[]): HTMLElement {
+function dragonPart(part: DragonPage, charts: readonly PageChart[]): HTMLElement {
   return section(
     'dragon',
     'Dragon: is stated confidence calibrated?',
@@ -82,3 +83,9 @@ export function dragonPart(part: DragonPage, charts: readonly PageChart[]): HTML
     notes(part.notes),
   );
 }
+
+export const dragonPagePart: PagePart<DragonPage> = {
+  name: 'dragon',
+  links: ['game'],
+  render: dragonPart,
+};

@@ -1,6 +1,6 @@
 /**
- * The churn check's part of report.html's data (plain JSON, built by page.ts, rendered by the
- * page's script). Types only, no imports: the browser code reads them too.
+ * The churn check's part of report.html's data (plain JSON, built by ../report/page.ts,
+ * rendered in the browser by ./part.ts). Types only, no imports: both sides read them.
  *
  * Generic over the kind of item: a multiple-choice item shows its question, choices and
  * correct letter; an open item its prompt, system prompt, expected answer and grader. Answers

@@ -3,16 +3,13 @@
  * (answers of the row's assistant attributed to the column's), recognition and distances; and
  * per assistant (#assistant=<name>) its system prompt and answers under every model.
  */
-import type {
-  PersonasPage,
-  PersonasPageAnswer,
-  PersonasPageModel,
-} from '../../../checks/personas/report/pageTypes.js';
-import type { PageChart } from '../pageTypes.js';
-import { type Child, el, fill, on, textTable } from './dom.js';
-import { num, pct } from './format.js';
-import { chartStrip, notes, section } from './parts.js';
-import { onRoute } from './route.js';
+import type { PersonasPage, PersonasPageAnswer, PersonasPageModel } from './types.js';
+import { chartStrip, notes, section } from '../../../render/page/blocks.js';
+import { type Child, el, fill, on, textTable } from '../../../render/page/dom.js';
+import { num, pct } from '../../../render/page/format.js';
+import type { PagePart } from '../../../render/page/part.js';
+import { onRoute } from '../../../render/page/route.js';
+import type { PageChart } from '../../../render/page/types.js';
 
 function answerList(part: PersonasPage, answers: readonly PersonasPageAnswer[]): HTMLElement {
   if (answers.length === 0) return el('p', { class: 'muted' }, 'No answers.');
@@ -197,7 +194,7 @@ function assistantDetail(part: PersonasPage, index: number): HTMLElement {
   );
 }
 
-export function personasPart(part: PersonasPage, charts: readonly PageChart[]): HTMLElement {
+function personasPart(part: PersonasPage, charts: readonly PageChart[]): HTMLElement {
   const detail = el('div', { id: 'personas-detail', 'aria-live': 'polite' });
   onRoute('assistant', (name) => {
     const index = part.assistants.findIndex((a) => a.name === name);
@@ -229,3 +226,9 @@ export function personasPart(part: PersonasPage, charts: readonly PageChart[]): 
     notes(part.notes),
   );
 }
+
+export const personasPagePart: PagePart<PersonasPage> = {
+  name: 'personas',
+  links: ['assistant'],
+  render: personasPart,
+};

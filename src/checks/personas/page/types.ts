@@ -1,7 +1,7 @@
 /**
- * The personas check's part of report.html's data (plain JSON, built by page.ts, rendered by
- * the page's script). Types only, no imports: the browser code reads them too. Assistants are
- * referred to by their index in `assistants` (catalogue order).
+ * The personas check's part of report.html's data (plain JSON, built by ../report/page.ts,
+ * rendered in the browser by ./part.ts). Types only, no imports: both sides read them.
+ * Assistants are referred to by their index in `assistants` (catalogue order).
  */
 
 export interface PersonasPageAssistant {

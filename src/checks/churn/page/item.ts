@@ -1,12 +1,7 @@
 /** One churn item, drilled down: its question, each model's answers, p and q. */
-import type {
-  ChurnPage,
-  ChurnPageAnswers,
-  ChurnPageAsk,
-  ChurnPageItem,
-} from '../../../checks/churn/report/pageTypes.js';
-import { type Child, el, textTable } from './dom.js';
-import { num, pct, pValue, signed } from './format.js';
+import type { ChurnPage, ChurnPageAnswers, ChurnPageAsk, ChurnPageItem } from './types.js';
+import { type Child, el, textTable } from '../../../render/page/dom.js';
+import { num, pct, pValue, signed } from '../../../render/page/format.js';
 
 function askPart(ask: ChurnPageAsk | null, systems: readonly string[]): Child[] {
   if (!ask)

@@ -10,9 +10,9 @@ import type {
   DragonPageStep,
   PageCell,
   PageWall,
-} from '../../../checks/dragon/report/pageTypes.js';
-import { el, fill, on, svg } from './dom.js';
-import { pct } from './format.js';
+} from './types.js';
+import { el, fill, on, svg } from '../../../render/page/dom.js';
+import { pct } from '../../../render/page/format.js';
 
 const CELL = 34;
 const PAD = 10;

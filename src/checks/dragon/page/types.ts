@@ -1,6 +1,6 @@
 /**
- * The dragon check's part of report.html's data (plain JSON, built by page.ts, rendered by the
- * page's script). Types only, no imports: the browser code reads them too.
+ * The dragon check's part of report.html's data (plain JSON, built by ../report/page.ts,
+ * rendered in the browser by ./part.ts). Types only, no imports: both sides read them.
  */
 
 /** A cell as [row, col]; rows 0–7 top to bottom, columns 0–7 left to right. */

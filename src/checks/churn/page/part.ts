@@ -1,12 +1,13 @@
 /** The churn part: overview, the domain table with its loss test, the item table and its drill-down. */
-import type { ChurnPage, ChurnPageItem } from '../../../checks/churn/report/pageTypes.js';
-import type { PageChart } from '../pageTypes.js';
-import { el, fill, on, textTable } from './dom.js';
-import { itemDetail } from './churnItem.js';
-import { num, pct, pValue, signed } from './format.js';
-import { chartStrip, notes, rowsTable, section } from './parts.js';
-import { go, onRoute } from './route.js';
-import { type Column, PagedTable } from './table.js';
+import { chartStrip, notes, rowsTable, section } from '../../../render/page/blocks.js';
+import { el, fill, on, textTable } from '../../../render/page/dom.js';
+import { num, pct, pValue, signed } from '../../../render/page/format.js';
+import type { PagePart } from '../../../render/page/part.js';
+import { go, onRoute } from '../../../render/page/route.js';
+import { type Column, PagedTable } from '../../../render/page/table.js';
+import type { PageChart } from '../../../render/page/types.js';
+import { itemDetail } from './item.js';
+import type { ChurnPage, ChurnPageItem } from './types.js';
 
 function domainTable(part: ChurnPage): HTMLElement | null {
   if (part.domains.length === 0) return null;
@@ -171,7 +172,7 @@ function itemTable(part: ChurnPage, detail: HTMLElement): HTMLElement {
   return el('div', {}, element, detail, table.element);
 }
 
-export function churnPart(part: ChurnPage, charts: readonly PageChart[]): HTMLElement {
+function churnPart(part: ChurnPage, charts: readonly PageChart[]): HTMLElement {
   const flagged = part.items.filter((i) => i.cls === 'improved' || i.cls === 'deteriorated').length;
   return section(
     'churn',
@@ -196,3 +197,9 @@ export function churnPart(part: ChurnPage, charts: readonly PageChart[]): HTMLEl
     notes(part.notes),
   );
 }
+
+export const churnPagePart: PagePart<ChurnPage> = {
+  name: 'churn',
+  links: ['item'],
+  render: churnPart,
+};

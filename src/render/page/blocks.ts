@@ -1,5 +1,5 @@
-/** Pieces every part of the page uses: section headings, chart strips, notes, tables of rows. */
-import type { PageChart, PageTable } from '../pageTypes.js';
+/** Blocks every part of the page uses: section headings, chart strips, notes, tables of rows. */
+import type { PageChart, PageTable } from './types.js';
 import { type Child, el, textTable } from './dom.js';
 
 export function section(id: string, title: string, ...children: Child[]): HTMLElement {
