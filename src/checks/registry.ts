@@ -21,6 +21,7 @@ import { dragonCheck } from './dragon/index.js';
 import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
 import { personasCheck } from './personas/index.js';
 import type { NightlyColumn, NightlyFields, NightlyValues } from './nightly.js';
+import type { NightlyRule } from './nightlyRule.js';
 import type { CheckStarter } from './starter.js';
 import type { CheckCommands } from './command.js';
 import type {
@@ -62,6 +63,7 @@ export interface AnyCheck {
   headline: HeadlineFields | null;
   outputs: readonly CheckOutput[];
   nightly: NightlyFields | null;
+  nightlyRule: NightlyRule<unknown> | null;
   commands: CheckCommands | null;
   measures: string | null;
   report: {
@@ -104,6 +106,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     headline: check.headline ?? null,
     outputs: check.outputs ?? [],
     nightly: check.nightly ?? null,
+    nightlyRule: check.nightlyRule ?? null,
     commands: check.commands ?? null,
     measures: check.measures ?? null,
     report: {
@@ -258,4 +261,9 @@ export function nightlyOf(sections: object): NightlyValues {
     if (check.nightly) Object.assign(values, check.nightly.read(sectionOf(sections, check.name)));
   }
   return values;
+}
+
+/** Every registered check's nightly rule, in report order, with the check it belongs to. */
+export function nightlyRules(): readonly { check: CheckName; rule: NightlyRule<unknown> }[] {
+  return CHECKS.flatMap((c) => (c.nightlyRule ? [{ check: c.name, rule: c.nightlyRule }] : []));
 }

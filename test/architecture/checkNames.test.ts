@@ -15,14 +15,9 @@ import { parseSource, sourceFiles } from './sourceGraph.js';
  * an entry whose file no longer names a check fails the test until it is deleted here.
  */
 const KNOWN: Readonly<Record<string, string>> = {
-  'history/section.ts':
-    "the drift rule is dragon's (ECE over the nights): declare it with dragon's nightly fields",
-  'report/charts.ts': "the nightly trend chart belongs to the drift rule's check",
   'config/overrides.ts': "`--samples` sets churn.samples: a check's own flags, declared by it",
   'cli/shared.ts': "the help of `--samples`, churn's own flag",
   'cli/handlers.ts': "`import promptfoo` writes churn items: churn's command, under `import`",
-  'pipeline/analyse.ts':
-    "the drift rule's level (its part of dragon's share): with the drift rule, into the dragon check",
   'report/html/pageTypes.ts': "the page's union of check parts: each check's part registered",
   'report/html/client/main.ts': "the page's script picks each check's part by name",
   'report/html/client/churn.ts': "churn's part of the page: into its folder with the DOM helpers",
