@@ -22,6 +22,8 @@ import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js'
 import { personasCheck } from './personas/index.js';
 import type { NightlyColumn, NightlyFields, NightlyValues } from './nightly.js';
 import type { NightlyRule } from './nightlyRule.js';
+import type { CheckOverride } from './override.js';
+import { registerCheckOverride } from '../config/overrides.js';
 import type { CheckStarter } from './starter.js';
 import type { CheckCommands } from './command.js';
 import type {
@@ -64,6 +66,7 @@ export interface AnyCheck {
   outputs: readonly CheckOutput[];
   nightly: NightlyFields | null;
   nightlyRule: NightlyRule<unknown> | null;
+  overrides: readonly CheckOverride[];
   commands: CheckCommands | null;
   measures: string | null;
   report: {
@@ -107,6 +110,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     outputs: check.outputs ?? [],
     nightly: check.nightly ?? null,
     nightlyRule: check.nightlyRule ?? null,
+    overrides: check.overrides ?? [],
     commands: check.commands ?? null,
     measures: check.measures ?? null,
     report: {
@@ -147,8 +151,16 @@ const CHECKS: AnyCheck[] = BUILT_IN_CHECK_NAMES.map((name) => {
   if (check.name !== name) throw new Error(`the check ${check.name} is listed as ${name}`);
   registerCheckSettings(name, check.settingsSchema, true);
   registerRecordFormat(name, check.records);
+  registerOverrides(check);
   return eraseCheck<unknown, unknown>(check);
 });
+
+/** A check's own settings the config takes as flags and action inputs, under its block. */
+function registerOverrides(check: { name: CheckName; overrides?: readonly CheckOverride[] }): void {
+  for (const own of check.overrides ?? []) {
+    registerCheckOverride(own.name, [check.name, ...own.setting], own.parse);
+  }
+}
 
 /** The config schema: the config's own blocks and every registered check's settings block. */
 export function configSchema(): ConfigSchema {
@@ -190,6 +202,7 @@ export function registerCheck<D, S>(check: Check<D, S>): void {
   }
   registerCheckSettings(check.name, check.settingsSchema);
   registerRecordFormat(check.name, check.records);
+  registerOverrides(check);
   CHECKS.push(eraseCheck(check));
 }
 

@@ -6,6 +6,7 @@ import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
 import type { NightlyFields } from './nightly.js';
 import type { NightlyRule } from './nightlyRule.js';
+import type { CheckOverride } from './override.js';
 import type { CheckStarter } from './starter.js';
 import type { CheckCommands } from './command.js';
 import type { GateFinding, GateRuleCard } from './findings.js';
@@ -158,6 +159,8 @@ export interface Check<Definitions, Section> {
   previousReport?: PreviousReportSetting;
   /** Its block of the config `model-gate init` writes, and the files the block points at. */
   starter?(): CheckStarter;
+  /** Its settings a user may give as flags of `run` and `validate` and as action inputs. */
+  overrides?: readonly CheckOverride[];
   /** Commands it adds to the CLI (`model-gate <group> <command>`). */
   commands?: CheckCommands;
   /** What it measures, in a few words, for the CLI's help ("persona distinctiveness"). */

@@ -46,21 +46,6 @@ Exit codes:
   2  bad input: config, items, personas or flags (nothing was run)
   3  infrastructure: server unreachable, model missing, measurement perturbed (inconclusive)`;
 
-/** The config overrides of `run`; `validate` takes the same so that it refuses what run refuses. */
-const RUN_OVERRIDES = [
-  'baseline',
-  'candidate',
-  'checks',
-  'provider',
-  'ollama-host',
-  'samples',
-  'concurrency',
-  'timeout',
-  'fail-on',
-  'output-dir',
-  'log',
-] as const;
-
 type Wrap = (handler: CommandHandler) => (...args: unknown[]) => Promise<void>;
 
 export function buildProgram(
@@ -113,9 +98,12 @@ function jsonErrorAnswer(error: GateError): string {
   return `${JSON.stringify(answer, null, 2)}\n`;
 }
 
-/** `run` and `validate` take the same overrides, listed after their own options. */
+/**
+ * `run` and `validate` take the same overrides (every overridable setting, the checks' own
+ * included), listed after their own options: `validate` refuses what `run` refuses.
+ */
 function withRunOverrides(command: Command): void {
-  for (const option of overrideOptions(RUN_OVERRIDES)) command.addOption(option);
+  for (const option of overrideOptions()) command.addOption(option);
 }
 
 function addRunCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {

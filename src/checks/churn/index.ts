@@ -42,6 +42,15 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   headline: churnHeadline,
   outputs: churnOutputs,
   nightly: churnNightly,
+  overrides: [
+    {
+      name: 'samples',
+      value: '<K>',
+      help: 'churn: stochastic samples per item and model (churn.samples)',
+      setting: ['samples'],
+      parse: 'integer',
+    },
+  ],
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(
