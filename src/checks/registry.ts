@@ -25,7 +25,7 @@ import type { NightlyRule } from './nightlyRule.js';
 import type { CheckOverride } from './override.js';
 import { registerCheckOverride } from '../config/overrides.js';
 import type { CheckStarter } from './starter.js';
-import type { CheckCommands } from './command.js';
+import type { CheckCommand, CheckCommands } from './command.js';
 import type {
   Check,
   CheckContext,
@@ -68,6 +68,7 @@ export interface AnyCheck {
   nightlyRule: NightlyRule<unknown> | null;
   overrides: readonly CheckOverride[];
   commands: CheckCommands | null;
+  imports: readonly CheckCommand[];
   measures: string | null;
   report: {
     section(section: unknown): string;
@@ -112,6 +113,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     nightlyRule: check.nightlyRule ?? null,
     overrides: check.overrides ?? [],
     commands: check.commands ?? null,
+    imports: check.imports ?? [],
     measures: check.measures ?? null,
     report: {
       section: (section) => report.section(section as S),

@@ -8,7 +8,7 @@ import type { NightlyFields } from './nightly.js';
 import type { NightlyRule } from './nightlyRule.js';
 import type { CheckOverride } from './override.js';
 import type { CheckStarter } from './starter.js';
-import type { CheckCommands } from './command.js';
+import type { CheckCommand, CheckCommands } from './command.js';
 import type { GateFinding, GateRuleCard } from './findings.js';
 
 export {
@@ -163,6 +163,8 @@ export interface Check<Definitions, Section> {
   overrides?: readonly CheckOverride[];
   /** Commands it adds to the CLI (`model-gate <group> <command>`). */
   commands?: CheckCommands;
+  /** Its converters under `model-gate import`: another tool's files into its definitions. */
+  imports?: readonly CheckCommand[];
   /** What it measures, in a few words, for the CLI's help ("persona distinctiveness"). */
   measures?: string;
   report: CheckReport<Section>;

@@ -15,7 +15,6 @@ import { parseSource, sourceFiles } from './sourceGraph.js';
  * an entry whose file no longer names a check fails the test until it is deleted here.
  */
 const KNOWN: Readonly<Record<string, string>> = {
-  'cli/handlers.ts': "`import promptfoo` writes churn items: churn's command, under `import`",
   'report/html/pageTypes.ts': "the page's union of check parts: each check's part registered",
   'report/html/client/main.ts': "the page's script picks each check's part by name",
   'report/html/client/churn.ts': "churn's part of the page: into its folder with the DOM helpers",

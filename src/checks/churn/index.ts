@@ -4,6 +4,7 @@
  */
 import { churnHeadline, churnNightly, churnOutputs } from './report/numbers.js';
 import { churnRecords } from './recordFormat.js';
+import { churnImports } from './commands.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
 import { BUILT_IN_ITEMS, churnSettingsSchema, samplingOf } from './settings.js';
@@ -110,6 +111,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   }),
   planNotes: adaptiveNotes,
   page: churnPage,
+  imports: churnImports,
   starter: () => ({
     settings: { items: STARTER_ITEMS },
     files: [
