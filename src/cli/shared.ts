@@ -11,7 +11,7 @@ interface FlagHelp {
   help: string;
 }
 
-/** Flags shared by `run` and `analyze` that override model-gate.yml: the config's own. */
+/** Flags of `run` and `validate` that override model-gate.yml: the config's own settings. */
 const OVERRIDE_FLAGS: Record<ConfigOverridableName, FlagHelp> = {
   baseline: { flag: '--baseline <tag>', help: 'baseline model tag (models.baseline)' },
   candidate: {
