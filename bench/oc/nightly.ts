@@ -75,8 +75,7 @@ async function dragonNight(
   const history = historySection({
     prior: entries.slice(0, -1),
     tonight: entries[NIGHTS - 1] as HistoryEntry,
-    settings: ctx.config.history,
-    alpha: driftFalseAlarmRate(ctx.config),
+    config: ctx.config,
     file: 'history.jsonl',
     appended: true,
   });

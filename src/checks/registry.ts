@@ -21,8 +21,11 @@ import { dragonCheck } from './dragon/index.js';
 import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
 import { personasCheck } from './personas/index.js';
 import type { NightlyColumn, NightlyFields, NightlyValues } from './nightly.js';
+import type { NightlyRule } from './nightlyRule.js';
+import type { CheckOverride } from './override.js';
+import { registerCheckOverride } from '../config/overrides.js';
 import type { CheckStarter } from './starter.js';
-import type { CheckCommands } from './command.js';
+import type { CheckCommand, CheckCommands } from './command.js';
 import type {
   Check,
   CheckContext,
@@ -62,7 +65,10 @@ export interface AnyCheck {
   headline: HeadlineFields | null;
   outputs: readonly CheckOutput[];
   nightly: NightlyFields | null;
+  nightlyRule: NightlyRule<unknown> | null;
+  overrides: readonly CheckOverride[];
   commands: CheckCommands | null;
+  imports: readonly CheckCommand[];
   measures: string | null;
   report: {
     section(section: unknown): string;
@@ -104,7 +110,10 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     headline: check.headline ?? null,
     outputs: check.outputs ?? [],
     nightly: check.nightly ?? null,
+    nightlyRule: check.nightlyRule ?? null,
+    overrides: check.overrides ?? [],
     commands: check.commands ?? null,
+    imports: check.imports ?? [],
     measures: check.measures ?? null,
     report: {
       section: (section) => report.section(section as S),
@@ -144,8 +153,16 @@ const CHECKS: AnyCheck[] = BUILT_IN_CHECK_NAMES.map((name) => {
   if (check.name !== name) throw new Error(`the check ${check.name} is listed as ${name}`);
   registerCheckSettings(name, check.settingsSchema, true);
   registerRecordFormat(name, check.records);
+  registerOverrides(check);
   return eraseCheck<unknown, unknown>(check);
 });
+
+/** A check's own settings the config takes as flags and action inputs, under its block. */
+function registerOverrides(check: { name: CheckName; overrides?: readonly CheckOverride[] }): void {
+  for (const own of check.overrides ?? []) {
+    registerCheckOverride(own.name, [check.name, ...own.setting], own.parse);
+  }
+}
 
 /** The config schema: the config's own blocks and every registered check's settings block. */
 export function configSchema(): ConfigSchema {
@@ -187,6 +204,7 @@ export function registerCheck<D, S>(check: Check<D, S>): void {
   }
   registerCheckSettings(check.name, check.settingsSchema);
   registerRecordFormat(check.name, check.records);
+  registerOverrides(check);
   CHECKS.push(eraseCheck(check));
 }
 
@@ -258,4 +276,9 @@ export function nightlyOf(sections: object): NightlyValues {
     if (check.nightly) Object.assign(values, check.nightly.read(sectionOf(sections, check.name)));
   }
   return values;
+}
+
+/** Every registered check's nightly rule, in report order, with the check it belongs to. */
+export function nightlyRules(): readonly { check: CheckName; rule: NightlyRule<unknown> }[] {
+  return CHECKS.flatMap((c) => (c.nightlyRule ? [{ check: c.name, rule: c.nightlyRule }] : []));
 }

@@ -5,8 +5,20 @@ import type { RecordFormat, SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
 import type { NightlyFields } from './nightly.js';
+import type { NightlyRule } from './nightlyRule.js';
+import type { CheckOverride } from './override.js';
 import type { CheckStarter } from './starter.js';
-import type { CheckCommands } from './command.js';
+import type { CheckCommand, CheckCommands } from './command.js';
+import type { GateFinding, GateRuleCard } from './findings.js';
+
+export {
+  type EvaluatedGateRule,
+  type GateFinding,
+  type GateRuleCard,
+  type RuleOutcome,
+  SEVERITIES,
+  type Severity,
+} from './findings.js';
 
 export interface ModelPair {
   baseline: string;
@@ -34,49 +46,9 @@ export function checkFalseAlarmBudget(config: GateConfig): number {
   return config.falseAlarmRate / config.checks.length;
 }
 
-/** How much a finding weighs, most severe first (report.json and the summary use this order). */
-export const SEVERITIES = ['fail', 'warn', 'inconclusive', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
 /** The verdict of a run, as report.json, the outputs and the nightly history spell it. */
 export const VERDICT_STATUSES = ['pass', 'warn', 'fail', 'inconclusive'] as const;
 export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
-
-/** One gate rule evaluated: a sentence a reader understands, and the numbers behind it. */
-export interface GateFinding {
-  check: CheckName;
-  /** Stable rule id, e.g. "max-deteriorated", "domain-loss". */
-  rule: string;
-  severity: Severity;
-  message: string;
-  values?: Record<string, number | string | boolean | null>;
-}
-
-/**
- * A gate rule described as the statistical test it is: how often it trips on two identical
- * models, and the smallest change it detects at this run's settings. The summary prints both
- * beside the rule, so a reader knows what a pass does and does not rule out.
- */
-export interface GateRuleCard {
-  check: CheckName;
-  /** The same id as the rule's findings. */
-  rule: string;
-  /** What the rule tests, in one short line. */
-  tests: string;
-  /** Chance, at most, that two identical models trip this rule in one run. */
-  falseAlarmRate: number;
-  /** How that rate is known, e.g. "design level" or "simulated: 0.9% [0.4, 1.9] in 2,000 runs". */
-  falseAlarmBasis: string;
-  /** The smallest effect detected with ≥ 80% power at this run's settings, in the reader's words. */
-  detects: string;
-}
-
-export type RuleOutcome = 'pass' | Severity | 'not-evaluated';
-
-/** A rule card with what the rule found on this run (its worst finding, or pass). */
-export interface EvaluatedGateRule extends GateRuleCard {
-  outcome: RuleOutcome;
-}
 
 /**
  * A check's section of report.json as a schema: open (fields of another version are kept),
@@ -140,6 +112,8 @@ export interface Check<Definitions, Section> {
   outputs?: readonly CheckOutput[];
   /** Its numbers on a line of the nightly history, and their columns of the history table. */
   nightly?: NightlyFields;
+  /** Its rule on the trend of those numbers over the nights (dragon's ECE drift). */
+  nightlyRule?: NightlyRule<unknown>;
   /** Reads items / catalogue / seeds. Throws InputError naming file and line. */
   load(ctx: CheckContext): Promise<Definitions>;
   /**
@@ -185,8 +159,12 @@ export interface Check<Definitions, Section> {
   previousReport?: PreviousReportSetting;
   /** Its block of the config `model-gate init` writes, and the files the block points at. */
   starter?(): CheckStarter;
+  /** Its settings a user may give as flags of `run` and `validate` and as action inputs. */
+  overrides?: readonly CheckOverride[];
   /** Commands it adds to the CLI (`model-gate <group> <command>`). */
   commands?: CheckCommands;
+  /** Its converters under `model-gate import`: another tool's files into its definitions. */
+  imports?: readonly CheckCommand[];
   /** What it measures, in a few words, for the CLI's help ("persona distinctiveness"). */
   measures?: string;
   report: CheckReport<Section>;

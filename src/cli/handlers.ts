@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { importPromptfoo } from '../checks/churn/import/promptfoo.js';
 import { checkNamed } from '../checks/registry.js';
 import {
   configFileRequired,
@@ -26,8 +25,7 @@ import type { CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
 import { toOverrides } from '../config/overrides.js';
 import { neutralise } from '../text/neutralise.js';
-import { errorMessage, plural } from '../text/format.js';
-import { writeFileAtomic } from '../files/safeWrite.js';
+import { plural } from '../text/format.js';
 import { openerFor, openFile, pageFile } from './view.js';
 
 /** A reason longer than this quotes something huge (a server reply): the terminal shows its start. */
@@ -212,22 +210,6 @@ export const handlers: CommandHandlers = {
     return printOutcome(outcome, options.json === true, out);
   },
 
-  async importPromptfoo(options, { stdout: out, stderr: err }) {
-    const config = String(options.config ?? '');
-    const result = importPromptfoo(path.resolve(config), config);
-    const target = typeof options.out === 'string' ? options.out : null;
-    for (const line of result.report) err(`model-gate import: ${line}\n`);
-    if (target === null) {
-      out(result.text);
-    } else {
-      writeImportedItems(target, result.text);
-      out(
-        `wrote ${target}: ${result.items} open items${result.report.length > 0 ? ` (${result.report.length} notes above)` : ''}\nnext: set churn.items: ${target} in model-gate.yml, then npx model-gate validate\n`,
-      );
-    }
-    return ExitCode.pass;
-  },
-
   async validate(options, { stdout: out }) {
     const loaded = loadConfigFromFlags(options);
     // The same preparation as run (definitions, plan, provider), stopped before any request.
@@ -357,14 +339,3 @@ export const handlers: CommandHandlers = {
     return ExitCode.pass;
   },
 };
-
-/** `import --out`: written whole and never through a link; a folder that cannot take it is a bad flag. */
-function writeImportedItems(target: string, text: string): void {
-  try {
-    writeFileAtomic(target, text);
-  } catch (error) {
-    throw new InputError(`--out ${target}: cannot write the items file: ${errorMessage(error)}`, [
-      'give --out a path in a folder that exists and can be written',
-    ]);
-  }
-}

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { allChecks } from '../checks/registry.js';
-import type { CheckCommands } from '../checks/command.js';
+import type { CheckCommand, CheckCommands } from '../checks/command.js';
 import {
   ExitCode,
   formatGateError,
@@ -29,7 +29,6 @@ export interface CommandHandlers {
   demo: CommandHandler;
   simulate: CommandHandler;
   view: CommandHandler;
-  importPromptfoo: CommandHandler;
 }
 
 export interface CliIo {
@@ -45,21 +44,6 @@ Exit codes:
   1  regression: at least one gate rule failed
   2  bad input: config, items, personas or flags (nothing was run)
   3  infrastructure: server unreachable, model missing, measurement perturbed (inconclusive)`;
-
-/** The config overrides of `run`; `validate` takes the same so that it refuses what run refuses. */
-const RUN_OVERRIDES = [
-  'baseline',
-  'candidate',
-  'checks',
-  'provider',
-  'ollama-host',
-  'samples',
-  'concurrency',
-  'timeout',
-  'fail-on',
-  'output-dir',
-  'log',
-] as const;
 
 type Wrap = (handler: CommandHandler) => (...args: unknown[]) => Promise<void>;
 
@@ -96,7 +80,11 @@ export function buildProgram(
   addReportCommands(program, handlers, wrap);
   for (const check of allChecks())
     if (check.commands) addCheckCommands(program, check.commands, wrap);
-  addImportCommands(program, handlers, wrap);
+  addImportCommands(
+    program,
+    allChecks().flatMap((check) => check.imports),
+    wrap,
+  );
   return program;
 }
 
@@ -113,9 +101,12 @@ function jsonErrorAnswer(error: GateError): string {
   return `${JSON.stringify(answer, null, 2)}\n`;
 }
 
-/** `run` and `validate` take the same overrides, listed after their own options. */
+/**
+ * `run` and `validate` take the same overrides (every overridable setting, the checks' own
+ * included), listed after their own options: `validate` refuses what `run` refuses.
+ */
 function withRunOverrides(command: Command): void {
-  for (const option of overrideOptions(RUN_OVERRIDES)) command.addOption(option);
+  for (const option of overrideOptions()) command.addOption(option);
 }
 
 function addRunCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
@@ -255,35 +246,37 @@ function checksMeasured(): string {
 /** A check's own commands (`Check.commands`), under its group. */
 function addCheckCommands(program: Command, group: CheckCommands, wrap: Wrap): void {
   const parent = program.command(group.name).description(group.description);
-  for (const own of group.commands) {
-    const command = parent.command(own.name).description(own.description);
-    for (const option of own.options) {
-      if (option.required) command.requiredOption(option.flags, option.description, option.default);
-      else command.option(option.flags, option.description, option.default);
-    }
-    command.action(wrap((options, io) => own.run(options, io.stdout)));
-  }
+  for (const own of group.commands) addCheckCommand(parent, own, wrap);
 }
 
-function addImportCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
+/** The checks' converters (`Check.imports`), under `import`. */
+function addImportCommands(program: Command, imports: readonly CheckCommand[], wrap: Wrap): void {
+  if (imports.length === 0) return;
   const importing = program
     .command('import')
     .description("Turn another tool's test suite into a model-gate items file");
-  const promptfoo = wrap(handlers.importPromptfoo);
-  importing
-    .command('promptfoo <config>')
-    .description(
-      "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json) as the grader; what is left out is listed on stderr",
-    )
-    .option('--out <file>', 'write the items file there (default: standard output)')
-    .addHelpText(
-      'after',
-      '\nExample:\n  model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml',
-    )
-    .action((config: string, _options: unknown, command: Command) => {
-      command.setOptionValue('config', config);
-      return promptfoo(command);
-    });
+  for (const own of imports) addCheckCommand(importing, own, wrap);
+}
+
+/** A check's command: its arguments, options and example, run with the arguments by name. */
+function addCheckCommand(parent: Command, own: CheckCommand, wrap: Wrap): void {
+  const command = parent.command(own.name).description(own.description);
+  const named = own.arguments ?? [];
+  for (const argument of named) {
+    const spelled = argument.required ? `<${argument.name}>` : `[${argument.name}]`;
+    command.argument(spelled, argument.description);
+  }
+  for (const option of own.options) {
+    if (option.required) command.requiredOption(option.flags, option.description, option.default);
+    else command.option(option.flags, option.description, option.default);
+  }
+  if (own.example) command.addHelpText('after', `\nExample:\n  ${own.example}`);
+  const run = wrap((options, io) => {
+    const operands = Array.isArray(options.operands) ? options.operands : [];
+    const given = named.map((argument, i) => [argument.name, operands[i]]);
+    return own.run({ ...options, ...Object.fromEntries(given) }, io.stdout, io.stderr);
+  });
+  command.action(run);
 }
 
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace for user errors. */

@@ -1,12 +1,18 @@
 import { Option } from 'commander';
+import { allChecks } from '../checks/registry.js';
 import { kebabToCamel } from '../config/keys.js';
 import { onStopSignals } from '../signals.js';
 import { configFileRequired, loadConfig, type LoadedConfig } from '../config/load.js';
-import { OVERRIDABLE, type OverridableName, toOverrides } from '../config/overrides.js';
+import { type ConfigOverridableName, overridableNames, toOverrides } from '../config/overrides.js';
 import { checkNames } from '../config/schema.js';
 
-/** Flags shared by `run` and `analyze` that override model-gate.yml. */
-export const OVERRIDE_FLAGS: Record<OverridableName, { flag: string; help: string }> = {
+interface FlagHelp {
+  flag: string;
+  help: string;
+}
+
+/** Flags of `run` and `validate` that override model-gate.yml: the config's own settings. */
+const OVERRIDE_FLAGS: Record<ConfigOverridableName, FlagHelp> = {
   baseline: { flag: '--baseline <tag>', help: 'baseline model tag (models.baseline)' },
   candidate: {
     flag: '--candidate <tag>',
@@ -23,10 +29,6 @@ export const OVERRIDE_FLAGS: Record<OverridableName, { flag: string; help: strin
   'ollama-host': {
     flag: '--ollama-host <url>',
     help: 'server URL (provider.host; default OLLAMA_HOST or http://127.0.0.1:11434)',
-  },
-  samples: {
-    flag: '--samples <K>',
-    help: 'churn: stochastic samples per item and model (churn.samples)',
   },
   concurrency: {
     flag: '--concurrency <n>',
@@ -47,16 +49,25 @@ export const OVERRIDE_FLAGS: Record<OverridableName, { flag: string; help: strin
   },
 };
 
-export function overrideOptions(names: readonly OverridableName[]): Option[] {
-  return names.map((name) => new Option(OVERRIDE_FLAGS[name].flag, OVERRIDE_FLAGS[name].help));
+/** An overridable setting's flag: the config's own, or one a check declares (`Check.overrides`). */
+function flagOf(name: string): FlagHelp {
+  if (name in OVERRIDE_FLAGS) return OVERRIDE_FLAGS[name as ConfigOverridableName];
+  const own = allChecks()
+    .flatMap((check) => check.overrides)
+    .find((override) => override.name === name);
+  if (!own) throw new Error(`no flag is declared for the override ${name}`);
+  return { flag: `--${own.name} ${own.value}`, help: own.help };
+}
+
+/** Every overridable setting as a flag, in the order of the help. */
+export function overrideOptions(): Option[] {
+  return overridableNames().map((name) => new Option(flagOf(name).flag, flagOf(name).help));
 }
 
 /** Commander stores `--ollama-host` as `ollamaHost`; map back to the kebab names. */
-export function collectOverrides(
-  options: Record<string, unknown>,
-): Partial<Record<OverridableName, string>> {
-  const given: Partial<Record<OverridableName, string>> = {};
-  for (const name of Object.keys(OVERRIDABLE) as OverridableName[]) {
+export function collectOverrides(options: Record<string, unknown>): Record<string, string> {
+  const given: Record<string, string> = {};
+  for (const name of overridableNames()) {
     const value = options[kebabToCamel(name)];
     if (typeof value === 'string') given[name] = value;
   }
@@ -65,7 +76,7 @@ export function collectOverrides(
 
 export function loadConfigFromFlags(
   options: Record<string, unknown>,
-  exclude: readonly OverridableName[] = [],
+  exclude: readonly string[] = [],
 ): LoadedConfig {
   const given = collectOverrides(options);
   for (const name of exclude) delete given[name];

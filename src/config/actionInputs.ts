@@ -6,7 +6,13 @@ import * as core from '@actions/core';
 import { InputError } from '../errors.js';
 import { COMMENT_HEADER_EXPECTED, isCommentHeader } from './commentHeader.js';
 import { configFileRequired, type LoadedConfig, loadConfig } from './load.js';
-import { type OverridableName, parseShard, type Shard, toOverrides } from './overrides.js';
+import {
+  checkOverridableNames,
+  type GivenOverrides,
+  parseShard,
+  type Shard,
+  toOverrides,
+} from './overrides.js';
 import { errorMessage } from '../text/format.js';
 import { registerSecret } from '../text/secrets.js';
 
@@ -18,7 +24,6 @@ export const Input = {
   checks: 'checks',
   provider: 'provider',
   ollamaHost: 'ollama-host',
-  samples: 'samples',
   concurrency: 'concurrency',
   timeout: 'timeout',
   failOn: 'fail-on',
@@ -112,13 +117,14 @@ export function getInputs(
     githubToken: token,
   } = publishing.inputs;
 
-  const given: Partial<Record<OverridableName, string>> = {
+  const given: GivenOverrides = {
     baseline: reader.getInput(Input.baseline),
     candidate: reader.getInput(Input.candidate),
     checks: reader.getInput(Input.checks),
     provider: reader.getInput(Input.provider),
     'ollama-host': reader.getInput(Input.ollamaHost),
-    samples: reader.getInput(Input.samples),
+    // A check's own settings are inputs of their own names (`Check.overrides`).
+    ...Object.fromEntries(checkOverridableNames().map((name) => [name, reader.getInput(name)])),
     concurrency: reader.getInput(Input.concurrency),
     timeout: reader.getInput(Input.timeout),
     'fail-on': reader.getInput(Input.failOn),

@@ -68,5 +68,3 @@ export const historySettingsSchema = z
       .describe("nights in the summary's table and trend chart"),
   })
   .strict();
-
-export type HistorySettings = z.infer<typeof historySettingsSchema>;

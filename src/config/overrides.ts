@@ -17,36 +17,87 @@ const list: Parse = (raw) =>
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 
-/** name (kebab-case, as in action.yml and the CLI) → config path and parser. */
-export const OVERRIDABLE = {
+/** How a value given as text becomes a setting's value (the config schema checks it after). */
+const PARSERS = { text, integer, decimal, list } as const satisfies Record<string, Parse>;
+export type OverrideParser = keyof typeof PARSERS;
+
+interface Overridable {
+  path: readonly string[];
+  parse: Parse;
+}
+
+/**
+ * The config's own settings, name (kebab-case, as in action.yml and the CLI) → config path and
+ * parser: the models and the server first, the checks' own settings next, then the runner's
+ * and the output's (the order of the help and of a command line printed back).
+ */
+const LEADING = {
   baseline: { path: ['models', 'baseline'], parse: text },
   candidate: { path: ['models', 'candidate'], parse: text },
   checks: { path: ['checks'], parse: list },
   provider: { path: ['provider', 'kind'], parse: text },
   'ollama-host': { path: ['provider', 'host'], parse: text },
-  samples: { path: ['churn', 'samples'], parse: integer },
+} as const satisfies Record<string, Overridable>;
+
+const TRAILING = {
   concurrency: { path: ['runner', 'concurrency'], parse: integer },
   timeout: { path: ['runner', 'timeoutS'], parse: decimal },
   'fail-on': { path: ['failOn'], parse: text },
   'output-dir': { path: ['output', 'dir'], parse: text },
   log: { path: ['output', 'log'], parse: text },
-} as const satisfies Record<string, { path: readonly string[]; parse: Parse }>;
+} as const satisfies Record<string, Overridable>;
 
-export type OverridableName = keyof typeof OVERRIDABLE;
+/** A setting of the config's own a user may give outside the file. */
+export type ConfigOverridableName = keyof typeof LEADING | keyof typeof TRAILING;
+
+/** The checks' own settings a user may give outside the file, in registry order. */
+const CHECK_SETTINGS = new Map<string, Overridable>();
+
+/**
+ * Makes a check's setting overridable (the check registry hands each check's own over):
+ * `name` becomes a flag of `run` and `validate` and an action input, `path` is where it lands.
+ */
+export function registerCheckOverride(
+  name: string,
+  path: readonly string[],
+  parser: OverrideParser,
+): void {
+  if (name in LEADING || name in TRAILING || CHECK_SETTINGS.has(name)) {
+    throw new Error(`the override ${name} is already registered`);
+  }
+  CHECK_SETTINGS.set(name, { path, parse: PARSERS[parser] });
+}
+
+/** Every overridable setting by name, in the order of the help. */
+function overridable(): [string, Overridable][] {
+  return [...Object.entries(LEADING), ...CHECK_SETTINGS, ...Object.entries(TRAILING)];
+}
+
+/** The names of every overridable setting, in the order of the help. */
+export function overridableNames(): string[] {
+  return overridable().map(([name]) => name);
+}
+
+/** The names of the checks' own overridable settings, in registry order. */
+export function checkOverridableNames(): string[] {
+  return [...CHECK_SETTINGS.keys()];
+}
+
+/** The values a user gave, by overridable name; an empty string means "not given". */
+export type GivenOverrides = Partial<Record<string, string | undefined>>;
 
 /**
  * Turns the values the user gave (empty strings mean "not given") into config overrides.
  * `describe` says how the user wrote a name, e.g. (n) => `flag --${n}`.
  */
 export function toOverrides(
-  given: Partial<Record<OverridableName, string | undefined>>,
-  describe: (name: OverridableName) => string,
+  given: GivenOverrides,
+  describe: (name: string) => string,
 ): ConfigOverride[] {
   const overrides: ConfigOverride[] = [];
-  for (const name of Object.keys(OVERRIDABLE) as OverridableName[]) {
+  for (const [name, { path, parse }] of overridable()) {
     const raw = given[name];
     if (raw === undefined || raw.trim() === '') continue;
-    const { path, parse } = OVERRIDABLE[name];
     overrides.push({ path, value: parse(raw, describe(name)), source: describe(name) });
   }
   return overrides;

@@ -4,7 +4,6 @@ import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
-import { driftFalseAlarmRate } from '../checks/dragon/rules.js';
 import { allChecks } from '../checks/registry.js';
 import type { CheckContext, CheckPage, EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
@@ -334,12 +333,11 @@ async function withHistory(
   const trend = historySection({
     prior,
     tonight,
-    settings: loaded.config.history,
-    alpha: driftFalseAlarmRate(loaded.config),
+    config: loaded.config,
     file: path.basename(file),
     appended: options.appendHistory ?? false,
   });
-  // Tonight's line carries the final verdict, the drift rule's finding included.
+  // Tonight's line carries the final verdict, the nightly rules' findings included.
   const verdict = decideVerdict([...findings, ...trend.findings]).status;
   const nights = trend.section.nights.map((night, i, all) =>
     i === all.length - 1 ? { ...night, verdict } : night,

@@ -1,6 +1,6 @@
 /** Every chart of a report, from the check sections alone, with the check that drew it. */
 import type { CheckName } from '../config/schema.js';
-import { historyChart } from '../history/render.js';
+import { trendCharts } from '../history/trend.js';
 import { allChecks, sectionOf } from '../checks/registry.js';
 import type { Chart } from '../render/svg.js';
 import type { Report } from './types.js';
@@ -23,9 +23,10 @@ export function chartsOf(report: Report): ReportCharts {
     return [check.name, section ? () => check.report.charts(section) : null];
   });
   const result: ReportCharts = { charts: [], problems: [] };
-  // The nightly trend is drawn from the history section; its rule belongs to dragon (ECE).
-  const { history } = report;
-  if (history) drawers.push(['dragon', () => [historyChart(history)].filter((c) => c !== null)]);
+  // The nightly trends are drawn from the history section, each by the check of its rule.
+  if (report.history) {
+    for (const trend of trendCharts(report.history)) drawers.push([trend.check, trend.draw]);
+  }
   for (const [check, draw] of drawers) {
     if (!draw) continue;
     try {

@@ -15,8 +15,8 @@
  * - sample log: the record schema, reader and writer — the contract between the run, which
  *   writes it, and the analysis, which reads it, so it sits before both.
  * - checks: each check owns its part of the later stages (plan, analyse, gate, section), and
- *   `history/` is shaped the same way (drift analysis, section, chart); none of them imports the
- *   runner, the report builder or the publishers.
+ *   `history/` is shaped the same way (the nights' section and table, the checks' nightly rules
+ *   run over them); none of them imports the runner, the report builder or the publishers.
  * - simulator: a fake model server that answers the checks' prompts.
  * - run: the runner, which executes work units and writes the sample log.
  * - operations: what the run itself measured (preflight, GPU), analysed for the report.

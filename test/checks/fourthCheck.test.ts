@@ -1,10 +1,11 @@
 /**
  * A fourth check added from this file alone: its settings, record schema, plan, analysis, gate,
- * rule, renderer, headline value, action output, nightly field and command live here, and one
- * `registerCheck` call makes it part of the run, without a cast. A job against the built-in
- * simulator then plans its work, keeps its records in the sample log, shows its section in
- * summary.md and report.json, its rule among the gate rules, its verdict, its output and its
- * column of the nightly history; the CLI runs its command.
+ * rule, renderer, headline value, action output, nightly field and rule, flag, commands and
+ * converter live here, and one `registerCheck` call makes it part of the run, without a cast.
+ * A job against the built-in simulator then plans its work, keeps its records in the sample
+ * log, shows its section in summary.md and report.json, its rule among the gate rules, its
+ * verdict, its output, its column of the nightly history and its nightly rule with its trend
+ * chart; the CLI takes its flag and runs its commands, and the action reads its input.
  *
  * The toy check asks each model a few questions and measures how long the answers are. The
  * simulator answers a prompt it has no script for with "Simulated answer from <model>.", so
@@ -17,16 +18,20 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { NightlyRule } from '../../src/checks/nightlyRule.js';
 import { registerCheck } from '../../src/checks/registry.js';
 import { type Check, type GateFinding, sectionSchema } from '../../src/checks/types.js';
 import { handlers } from '../../src/cli/handlers.js';
 import { runCli } from '../../src/cli/program.js';
+import { getInputs } from '../../src/config/actionInputs.js';
 import { loadConfig } from '../../src/config/load.js';
+import { toOverrides } from '../../src/config/overrides.js';
 import type { GateConfig } from '../../src/config/schema.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { actionOutputs } from '../../src/github/outputs.js';
 import { runJob } from '../../src/pipeline/run.js';
 import { field } from '../../src/render/json.js';
+import { svgDocument } from '../../src/render/svg.js';
 import {
   callRecordFields,
   parseSampleLog,
@@ -73,6 +78,50 @@ declare module '../../src/checks/nightly.js' {
     toyMeanLength?: number | null;
   }
 }
+declare module '../../src/checks/nightlyRule.js' {
+  interface NightlyAnalyses {
+    lengthTrend?: LengthTrend;
+  }
+}
+
+/** Its nightly rule's analysis: the nights with a length, and the mean length over them. */
+interface LengthTrend {
+  nights: number;
+  mean: number | null;
+}
+
+const lengthTrendRule: NightlyRule<LengthTrend> = {
+  key: 'lengthTrend',
+  measured: (night) => typeof night.toyMeanLength === 'number',
+  analyse: (nights) => {
+    const lengths = nights.flatMap((n) =>
+      typeof n.toyMeanLength === 'number' ? [n.toyMeanLength] : [],
+    );
+    const mean = lengths.length ? lengths.reduce((a, b) => a + b, 0) / lengths.length : null;
+    return { nights: lengths.length, mean };
+  },
+  finding: (trend) => ({
+    check: TOY,
+    rule: 'length-trend',
+    severity: 'info',
+    message: `mean answer length over ${trend.nights} nights: ${trend.mean}`,
+  }),
+  card: () => ({
+    check: TOY,
+    rule: 'length-trend',
+    tests: 'mean answer length over the nights',
+    falseAlarmRate: 0,
+    falseAlarmBasis: 'never fails',
+    detects: '–',
+    outcome: 'pass',
+  }),
+  sentence: (trend) => `Toy length over ${trend.nights} nights: ${trend.mean}.`,
+  chart: (trend) => ({
+    file: 'toy-length-trend.svg',
+    title: `toy length per night: ${trend.model}`,
+    svg: svgDocument(100, 50, 'toy length', []),
+  }),
+};
 
 const TOY = 'toy';
 
@@ -129,6 +178,34 @@ const toyCheck: Check<string[], ToySection> = {
     columns: [{ header: 'toy length', cell: (v) => String(v.toyMeanLength ?? '–') }],
     read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
   },
+  nightlyRule: lengthTrendRule,
+  overrides: [
+    {
+      name: 'min-length',
+      value: '<n>',
+      help: 'toy: shortest mean answer that passes (toy.gate.min-length)',
+      setting: ['gate', 'minLength'],
+      parse: 'integer',
+    },
+  ],
+  imports: [
+    {
+      name: 'questions',
+      description: 'Toy questions from a text file, one a line',
+      arguments: [
+        { name: 'file', required: true, description: 'the text file' },
+        { name: 'prefix', required: false },
+      ],
+      options: [],
+      example: 'model-gate import questions questions.txt',
+      async run(options, out, err) {
+        const lines = readFileSync(String(options.file), 'utf8').split('\n').filter(Boolean);
+        err(`read ${lines.length} questions\n`);
+        out(`${JSON.stringify(lines.map((l) => `${options.prefix ?? ''}${l}`))}\n`);
+        return ExitCode.pass;
+      },
+    },
+  ],
   commands: {
     name: 'toy',
     description: "The toy check's own commands",
@@ -378,6 +455,84 @@ describe('a fourth check registered from one file', () => {
     expect(summary).toMatch(/\| night +\| commit +\| digest +\|.*\| toy length \| verdict \|/);
     // warn when an earlier run left the other model loaded on the shared simulator
     expect(summary).toMatch(/\| +35 \| (pass|warn) +\|/);
+    // Its nightly rule: its analysis under its key, its finding and card, its trend chart.
+    const json = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
+    expect(json.history.lengthTrend).toEqual({ nights: 1, mean: 35 });
+    expect(Object.keys(json.history)).toEqual([
+      'file',
+      'model',
+      'nights',
+      'total',
+      'otherModels',
+      'drift',
+      'lengthTrend',
+      'appended',
+    ]);
+    expect(json.verdict.rules).toContainEqual(
+      expect.objectContaining({ check: 'toy', rule: 'length-trend', outcome: 'pass' }),
+    );
+    expect(summary).toContain('mean answer length over 1 nights: 35');
+    expect(readFileSync(path.join(dir, 'toy-length-trend.svg'), 'utf8')).toContain('<svg');
+    // The drift rule does not run without dragon's number tonight: no finding, no card.
+    expect(json.verdict.rules.map((r: { rule: string }) => r.rule)).not.toContain('ece-drift');
+  });
+
+  it('takes its setting as a flag of run and validate, and as an action input', async () => {
+    let stdout = '';
+    const io = { stdout: (t: string) => (stdout += t), stderr: () => {}, colour: false };
+    await runCli(['validate', '--help'], handlers, io);
+    expect(stdout).toMatch(
+      /\(churn\.samples\)\n +--min-length <n> +toy: shortest mean answer that passes\n +\(toy\.gate\.min-length\)\n +--concurrency <n>/,
+    );
+    const flagged = loadConfig({
+      file: 'fixtures/demo/model-gate.yml',
+      env: {},
+      overrides: toOverrides({ 'min-length': '7' }, (n) => `flag --${n}`),
+    });
+    expect(settingsOf(flagged.config).gate.minLength).toBe(7);
+    const inputs: Record<string, string> = {
+      config: 'fixtures/demo/model-gate.yml',
+      'min-length': 'x',
+    };
+    const reader = {
+      getInput: (name: string) => inputs[name] ?? '',
+      getBooleanInput: () => true,
+      setSecret: () => {},
+    };
+    let details: readonly string[] = [];
+    try {
+      getInputs(reader);
+    } catch (error) {
+      details = (error as InputError).details;
+    }
+    expect(details).toContain(
+      `toy.gate.min-length (from input 'min-length'): expected number, got "x"`,
+    );
+    inputs['min-length'] = '9';
+    expect(settingsOf(getInputs(reader).loaded.config).gate.minLength).toBe(9);
+  });
+
+  it('adds its converter under import, with its arguments by name', async () => {
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      stdout: (t: string) => (stdout += t),
+      stderr: (t: string) => (stderr += t),
+      colour: false,
+    };
+    const file = path.join(root, 'questions.txt');
+    writeFileSync(file, 'One?\nTwo?\n');
+    expect(await runCli(['import', 'questions', file, 'Q: '], handlers, io)).toBe(ExitCode.pass);
+    expect(stdout).toBe('["Q: One?","Q: Two?"]\n');
+    expect(stderr).toBe('read 2 questions\n');
+    stdout = '';
+    expect(await runCli(['import', 'questions', '--help'], handlers, io)).toBe(ExitCode.pass);
+    expect(stdout).toContain('Usage: model-gate import questions [options] <file> [prefix]');
+    expect(stdout).toMatch(/Arguments:\n +file +the text file\n/);
+    expect(stdout).toMatch(/Example:\n {2}model-gate import questions questions\.txt\n$/);
+    stderr = '';
+    expect(await runCli(['import', 'questions'], handlers, io)).toBe(ExitCode.badInput);
+    expect(stderr).toContain("error: missing required argument 'file'");
   });
 
   it('adds its command to the CLI', async () => {

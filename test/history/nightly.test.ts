@@ -10,9 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../src/history/entry.js';
 import { parseHistory } from '../../src/history/file.js';
-import { historyChart, renderHistorySection } from '../../src/history/render.js';
+import { renderHistorySection } from '../../src/history/render.js';
 import { historySection } from '../../src/history/section.js';
-import { DRIFT_DEFAULTS, historySettingsSchema } from '../../src/config/history.js';
+import { trendCharts } from '../../src/history/trend.js';
+import { configSchema } from '../../src/checks/registry.js';
+import { DRIFT_DEFAULTS } from '../../src/config/history.js';
 import { createRng } from '../../src/stats/prng.js';
 
 const CAREFUL = { value: 0.000437, low: 0.001022, high: 0.018153 };
@@ -48,15 +50,19 @@ function nights(count: number, seed: number): HistoryEntry[] {
   });
 }
 
-const settings = historySettingsSchema.parse({ show: 30 });
+/** A nightly config keeping a history: the drift rule at its default level. */
+const config = configSchema().parse({
+  models: { baseline: 'demo-base:1b' },
+  output: { history: 'history.jsonl' },
+  history: { show: 30 },
+});
 
 function evaluate(history: HistoryEntry[]) {
   return history.map((tonight, i) =>
     historySection({
       prior: history.slice(0, i),
       tonight,
-      settings,
-      alpha: DRIFT_DEFAULTS.alpha,
+      config,
       file: 'history.jsonl',
       appended: true,
     }),
@@ -83,6 +89,12 @@ describe('a 30-night history drifting from night 20', () => {
     );
   });
 
+  it("tests at the drift rule's default level, its part of the dragon share", () => {
+    expect(results.map((r) => r.section.drift.alpha)).toEqual(
+      results.map(() => DRIFT_DEFAULTS.alpha),
+    );
+  });
+
   it('is quiet, with a stated rate, on the nights before', () => {
     const night19 = results[18];
     expect(night19?.findings[0]?.severity).toBe('info');
@@ -106,7 +118,9 @@ describe('a 30-night history drifting from night 20', () => {
     const markdown = renderHistorySection(last);
     expect(markdown).toContain('model re-pulled');
     expect(markdown.split('\n').filter((l) => l.startsWith('| 2026-10-'))).toHaveLength(30);
-    const chart = historyChart(last);
+    const trends = trendCharts(last);
+    expect(trends.map((t) => t.check)).toEqual(['dragon']);
+    const chart = trends[0]?.draw()[0];
     expect(chart?.file).toBe('history-ece-trend.svg');
     expect(chart?.svg.match(/<circle /g)).toHaveLength(30);
     expect(chart?.svg).toContain('model re-pulled');
@@ -131,8 +145,7 @@ describe('a re-analysis of a night already in the history', () => {
     const reread = historySection({
       prior: history,
       tonight,
-      settings,
-      alpha: DRIFT_DEFAULTS.alpha,
+      config,
       file: 'history.jsonl',
       appended: false,
     });
@@ -140,8 +153,7 @@ describe('a re-analysis of a night already in the history', () => {
     const appended = historySection({
       prior: history,
       tonight,
-      settings,
-      alpha: DRIFT_DEFAULTS.alpha,
+      config,
       file: 'history.jsonl',
       appended: true,
     });
@@ -158,8 +170,7 @@ describe('a second run on the same night', () => {
     const result = historySection({
       prior: history,
       tonight: rerun,
-      settings,
-      alpha: DRIFT_DEFAULTS.alpha,
+      config,
       file: 'history.jsonl',
       appended: true,
     });

@@ -4,6 +4,7 @@
  */
 import { churnHeadline, churnNightly, churnOutputs } from './report/numbers.js';
 import { churnRecords } from './recordFormat.js';
+import { churnImports } from './commands.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
 import { BUILT_IN_ITEMS, churnSettingsSchema, samplingOf } from './settings.js';
@@ -42,6 +43,15 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   headline: churnHeadline,
   outputs: churnOutputs,
   nightly: churnNightly,
+  overrides: [
+    {
+      name: 'samples',
+      value: '<K>',
+      help: 'churn: stochastic samples per item and model (churn.samples)',
+      setting: ['samples'],
+      parse: 'integer',
+    },
+  ],
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(
@@ -101,6 +111,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
   }),
   planNotes: adaptiveNotes,
   page: churnPage,
+  imports: churnImports,
   starter: () => ({
     settings: { items: STARTER_ITEMS },
     files: [

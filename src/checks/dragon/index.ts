@@ -5,6 +5,7 @@
 import { dragonHeadline, dragonNightly, dragonOutputs } from './report/numbers.js';
 import { dragonRecords } from './records.js';
 import { dragonCommands } from './commands.js';
+import { eceDriftRule } from './driftRule.js';
 import { dragonSettingsSchema } from './settings.js';
 import { type Check, sectionSchema } from '../types.js';
 import { analyseDragon } from './analyse.js';
@@ -31,6 +32,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   headline: dragonHeadline,
   outputs: dragonOutputs,
   nightly: dragonNightly,
+  nightlyRule: eceDriftRule,
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(

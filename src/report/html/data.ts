@@ -7,11 +7,11 @@
 import { allChecks, sectionOf } from '../../checks/registry.js';
 import type { CheckPage } from '../../checks/types.js';
 import { nightlyColumns } from '../../checks/registry.js';
-import { historyChart } from '../../history/render.js';
+import { trendCharts, trendSentences } from '../../history/trend.js';
 import { gpuChart, parseGpuCsv } from '../../operations/gpuChart.js';
 import type { Chart } from '../../render/svg.js';
 import { neutraliseLines } from '../../text/neutralise.js';
-import { errorMessage, num, signed } from '../../text/format.js';
+import { errorMessage, num } from '../../text/format.js';
 import { chartsOf } from '../charts.js';
 import type { Report } from '../types.js';
 import type { PageChart } from '../../render/page/types.js';
@@ -32,11 +32,13 @@ function chartUri(chart: Chart): string {
 }
 
 function pageCharts(report: Report, gpuCsv: string | null): PageChart[] {
-  const history = report.history ? historyChart(report.history) : null;
+  const trends = report.history ? trendCharts(report.history).flatMap((t) => t.draw()) : [];
+  const trendFiles = new Set(trends.map((chart) => chart.file));
   const charts: PageChart[] = chartsOf(report)
-    .charts.filter((chart) => chart.file !== history?.file)
+    .charts.filter((chart) => !trendFiles.has(chart.file))
     .map((chart) => ({ part: chart.check, title: chart.title, uri: chartUri(chart) }));
-  if (history) charts.push({ part: 'history', title: history.title, uri: chartUri(history) });
+  for (const trend of trends)
+    charts.push({ part: 'history', title: trend.title, uri: chartUri(trend) });
   const gpu = gpuCsv ? gpuChart(parseGpuCsv(gpuCsv)) : null;
   if (gpu) charts.push({ part: 'runner', title: gpu.title, uri: chartUri(gpu) });
   return charts;
@@ -100,7 +102,6 @@ function runnerPart(report: Report): PageData['runner'] {
 function historyPart(report: Report): PageData['history'] {
   const history = report.history;
   if (!history) return null;
-  const d = history.drift;
   return {
     model: history.model,
     nights: {
@@ -113,10 +114,7 @@ function historyPart(report: Report): PageData['history'] {
         n.verdict,
       ]),
     },
-    drift:
-      d.window === 0
-        ? `Drift rule: ${d.available} of the ${d.required} nights it needs.`
-        : `ECE drift over the last ${d.window} nights: ${signed(d.rise ?? 0)} (limit ${signed(d.maxRise)})${d.fired ? ': the rule failed' : ''}.`,
+    drift: trendSentences(history),
   };
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvLines, GPU_CSV_HEADER } from '../../../src/gpu/telemetry.js';
 import { historySection } from '../../../src/history/section.js';
-import { DRIFT_DEFAULTS, historySettingsSchema } from '../../../src/config/history.js';
+import { configSchema } from '../../../src/checks/registry.js';
 import type { HistoryEntry } from '../../../src/history/entry.js';
 import type { RunOperations } from '../../../src/operations/types.js';
 import { pageData } from '../../../src/report/html/data.js';
@@ -77,8 +77,10 @@ describe('pageData', () => {
   const history = historySection({
     prior: [night(1), night(2)],
     tonight: night(3),
-    settings: historySettingsSchema.parse({}),
-    alpha: DRIFT_DEFAULTS.alpha,
+    config: configSchema().parse({
+      models: { baseline: 'sim-base:7b' },
+      output: { history: 'history.jsonl' },
+    }),
     file: 'history.jsonl',
     appended: true,
   }).section;

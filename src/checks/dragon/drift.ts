@@ -16,9 +16,9 @@
  * nightly jitter, so a deterministic model varies less than assumed here: the stated
  * false-alarm rate is then an upper bound.
  */
-import { normalQuantile } from '../stats/normal.js';
-import { createRng, type Rng } from '../stats/prng.js';
-import { DRIFT_DEFAULTS, type DriftSettings } from '../config/history.js';
+import { normalQuantile } from '../../stats/normal.js';
+import { createRng, type Rng } from '../../stats/prng.js';
+import { DRIFT_DEFAULTS, type DriftSettings } from '../../config/history.js';
 
 export interface NightEstimate {
   value: number;

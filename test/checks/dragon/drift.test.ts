@@ -9,9 +9,9 @@ import {
   driftFires,
   nightSd,
   weightedSlope,
-} from '../../src/history/drift.js';
-import { DRIFT_DEFAULTS } from '../../src/config/history.js';
-import { createRng } from '../../src/stats/prng.js';
+} from '../../../src/checks/dragon/drift.js';
+import { DRIFT_DEFAULTS } from '../../../src/config/history.js';
+import { createRng } from '../../../src/stats/prng.js';
 
 function gaussian(rng: ReturnType<typeof createRng>): number {
   return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());

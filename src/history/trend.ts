@@ -1,0 +1,36 @@
+/**
+ * The nightly rules' parts of a history section beside its table: each rule's trend chart,
+ * under the check the rule belongs to, and what each rule found in a sentence.
+ */
+import { nightlyRules } from '../checks/registry.js';
+import type { CheckName } from '../config/schema.js';
+import type { Chart } from '../render/svg.js';
+import { analysisOf, type HistorySection } from './section.js';
+
+/** A rule's trend, drawn when asked: a chart that fails costs its check's charts only. */
+export interface TrendDrawing {
+  check: CheckName;
+  draw(): Chart[];
+}
+
+export function trendCharts(section: HistorySection): TrendDrawing[] {
+  return nightlyRules().flatMap(({ check, rule }) => {
+    if (!rule.chart) return [];
+    const draw = () => {
+      const trend = { model: section.model, nights: section.nights };
+      const chart = rule.chart?.({ ...trend, analysis: analysisOf(section, rule) });
+      return chart ? [chart] : [];
+    };
+    return [{ check, draw }];
+  });
+}
+
+/** Each rule's finding on these nights, in one line (a report lacking a rule's analysis: none). */
+export function trendSentences(section: HistorySection): string {
+  return nightlyRules()
+    .flatMap(({ rule }) => {
+      const analysis = analysisOf(section, rule);
+      return analysis === undefined ? [] : [rule.sentence(analysis)];
+    })
+    .join(' ');
+}
