@@ -82,7 +82,7 @@ describe('personas behaviour', () => {
     );
     expect(() => readPersonasParams({ 'same-voice': [['alone']] })).toThrow(/personas\.same-voice/);
     expect(() => readPersonasParams({ colour: 'red' })).toThrow(
-      /personas\.colour: unknown setting/,
+      /personas\.colour: unknown field/,
     );
     expect(() => personasBehaviour.validate?.({ catalogue: '/nonexistent.yml' })).toThrow(
       /personas\.catalogue/,
