@@ -31,14 +31,14 @@ export const inWords = (issue: z.core.$ZodRawIssue): string =>
   explainIssue(issue as unknown as z.core.$ZodIssue);
 
 /**
- * One line for an issue of a file read as data: a refinement's own message as it is (it says
- * the field itself), any other issue as its path and what was expected. Unknown keys are each
- * reader's to word, since each knows the keys it accepts.
+ * One line for an issue of a file read as data (parsed with `inWords` as its error map): a
+ * refinement's own message as it is (it names the field itself), any other issue as its path
+ * and its message. Unknown keys are each reader's to word, since each knows the keys it accepts.
  */
 export function issueLine(issue: z.core.$ZodIssue): string {
   if (issue.code === 'custom') return issue.message;
   const at = fieldPath(issue.path);
-  return `${at === '' ? '' : `${at}: `}${explainIssue(issue)}`;
+  return `${at === '' ? '' : `${at}: `}${issue.message}`;
 }
 
 export function explainIssue(issue: z.core.$ZodIssue): string {
