@@ -31,12 +31,27 @@ export const inWords = (issue: z.core.$ZodRawIssue): string =>
   explainIssue(issue as unknown as z.core.$ZodIssue);
 
 /**
- * One line for an issue of a file read as data (parsed with `inWords` as its error map): a
- * refinement's own message as it is (it names the field itself), any other issue as its path
- * and its message. Unknown keys are each reader's to word, since each knows the keys it accepts.
+ * `schema.safeParse` with its issues in words (`inWords`) and the values found in them. zod
+ * runs an object schema through its compiled fast path only when the parse takes no options,
+ * so the value is parsed plainly first, and once more with the options when it fails: a large
+ * file of valid items costs what zod costs, and only a wrong one pays for the words.
+ */
+export function parseInWords<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+): z.ZodSafeParseResult<z.output<T>> {
+  const fast = schema.safeParse(value);
+  return fast.success ? fast : schema.safeParse(value, { reportInput: true, error: inWords });
+}
+
+/**
+ * One line for an issue of a file read as data (parsed by `parseInWords`): a refinement's own
+ * message as it is when it names its field itself ("empty question", "max-tokens 0: …"), any
+ * other as its path and its message ("choices[1]: expected a text, got a mapping"). Unknown
+ * keys are each reader's to word, since each knows the keys it accepts.
  */
 export function issueLine(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'custom') return issue.message;
+  if (issue.code === 'custom' && !issue.message.startsWith('expected ')) return issue.message;
   const at = fieldPath(issue.path);
   return `${at === '' ? '' : `${at}: `}${issue.message}`;
 }

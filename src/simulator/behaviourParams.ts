@@ -5,7 +5,7 @@
  * `churn.accuracy: expected …, got 1.2`.
  */
 import type { z } from 'zod';
-import { fieldPath, inWords } from '../config/issues.js';
+import { fieldPath, parseInWords } from '../config/issues.js';
 
 export class BehaviourParamsError extends Error {
   constructor(
@@ -29,7 +29,7 @@ export function parseBehaviourParams<T extends z.ZodType>(
   behaviour: string,
   raw: unknown,
 ): z.output<T> {
-  const parsed = schema.safeParse(raw ?? {}, { reportInput: true, error: inWords });
+  const parsed = parseInWords(schema, raw ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   if (issue.code === 'unrecognized_keys') {

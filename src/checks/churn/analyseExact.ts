@@ -222,7 +222,6 @@ export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection 
     overallDirection,
     (_domain, indices) => {
       const measured = indices.map((i) => deltas[i] as number).filter(Number.isFinite);
-      // An empty domain has mean 0: neither a loss nor a gain, whatever the minimum.
       const shift = measured.length === 0 ? 0 : mean(measured);
       const tested = measured.length >= settings.gate.minDomainItems;
       return { test: null, loss: tested && shift <= -size, gain: tested && shift >= size };

@@ -17,10 +17,16 @@ export const MAX_MAX_TOKENS = 32768;
 
 const DEFAULT_DOMAIN = 'general';
 
-const idValue = z.union([z.string(), z.number()], expecting('a text or a number')).nullish();
+// Unions of scalar types as one check each: a large items file holds hundreds of thousands
+// of ids and choices, and a zod union tries its branches one by one.
+const isText = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number';
+const idValue = z.custom<string | number>(isText, expecting('a text or a number')).nullish();
 const domainValue = z.string().nullish();
 /** A choice is shown as its text: numbers and true/false are written as they read. */
-const choiceValue = z.union([z.string(), z.number(), z.boolean()], expecting('a text'));
+const choiceValue = z.custom<string | number | boolean>(
+  (v) => isText(v) || typeof v === 'boolean',
+  expecting('a text'),
+);
 
 /** An id as text: a number reads as its digits; blank is no id. */
 function idText(value: string | number | null | undefined): string {
@@ -41,10 +47,10 @@ function reporter(ctx: z.RefinementCtx): Report {
 
 /**
  * A multiple-choice item, MMLU-Pro names accepted (`question_id`, `category`, `options`,
- * `answer_index`). Fields it does not know pass through (the reader warns about them).
+ * `answer_index`). Fields it does not know are left out (the reader warns about them).
  */
 export const choiceItemSchema = z
-  .looseObject({
+  .object({
     id: idValue,
     question_id: idValue,
     domain: domainValue,
@@ -52,7 +58,7 @@ export const choiceItemSchema = z
     question: z.string().nullish(),
     choices: z.array(choiceValue).nullish(),
     options: z.array(choiceValue).nullish(),
-    answer: z.union([z.string(), z.number()], expecting('a letter or a 0-based index')).nullish(),
+    answer: z.custom<string | number>(isText, expecting('a letter or a 0-based index')).nullish(),
     answer_index: z.number().nullish(),
   })
   .transform((fields, ctx) => {
@@ -62,20 +68,28 @@ export const choiceItemSchema = z
     const question = (fields.question ?? '').trim();
     if (question === '') report(['question'], 'empty question');
     const choicesKey = fields.choices ? 'choices' : 'options';
-    const choices = (fields.choices ?? fields.options)?.map(String) ?? null;
+    const choices = textsOf(fields.choices ?? fields.options);
     if (choices === null)
       report(['choices'], 'missing choices (expected a list "choices" or "options")');
     else checkChoices(choices, choicesKey, report);
     const answer = resolveAnswer(fields.answer, fields.answer_index, choices?.length ?? 0, report);
     if (id === '' || question === '' || choices === null || answer === null) return z.NEVER;
+    // The reader sets the line.
     return {
       id,
       domain: domainText(fields.domain, fields.category),
       question,
       choices,
       answer,
+      line: 0,
     };
   });
+
+/** The choices as texts: zod's copy of the list as it is when it holds only texts (the usual case). */
+function textsOf(choices: (string | number | boolean)[] | null | undefined): string[] | null {
+  if (!choices) return null;
+  return choices.every((c) => typeof c === 'string') ? (choices as string[]) : choices.map(String);
+}
 
 function checkChoices(choices: readonly string[], key: string, report: Report): void {
   if (choices.length < 2) report([key], `${choices.length} choice(s); at least 2 are needed`);
@@ -151,7 +165,7 @@ function verbatimText(field: string) {
  * and `expected`, which may be anything a grader reads).
  */
 export const openItemSchema = z
-  .looseObject({
+  .object({
     id: idValue,
     domain: domainValue,
     prompt: verbatimText('prompt'),

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from 'yaml';
-import { inWords } from '../../config/issues.js';
+import { parseInWords } from '../../config/issues.js';
 import { parseJsonList, parsedKeyProblems } from '../../config/jsonData.js';
 import {
   formatSize,
@@ -284,9 +284,11 @@ function validateItem(
       `${at}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (ignored)`,
     );
   }
-  const parsed = choiceItemSchema.safeParse(fields, { reportInput: true, error: inWords });
+  const parsed = parseInWords(choiceItemSchema, fields);
   if (!parsed.success) return report(itemProblems(parsed.error));
-  return { ...parsed.data, line: entry.line };
+  const item: ChoiceItem = parsed.data;
+  item.line = entry.line;
+  return item;
 }
 
 /** The line a problem at `path` of the item names: the field's own in YAML, the item's in JSON. */

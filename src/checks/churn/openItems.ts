@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { z } from 'zod';
-import { inWords, issueLine } from '../../config/issues.js';
+import { issueLine, parseInWords } from '../../config/issues.js';
 import { buildGrader } from './graders/build.js';
 import type { GradedItem, Grader } from './graders/types.js';
 import { maxTokensSchema, openItemSchema } from './itemSchema.js';
@@ -69,7 +69,7 @@ export function isOpenItem(fields: Readonly<Record<string, unknown>>): boolean {
 
 /** Reads a `max-tokens` value; null (with a problem pushed) when it is not a usable count. */
 export function readMaxTokens(value: unknown, problems: string[]): number | null {
-  const parsed = maxTokensSchema.safeParse(value, { reportInput: true, error: inWords });
+  const parsed = parseInWords(maxTokensSchema, value);
   if (parsed.success) return parsed.data;
   problems.push(...itemProblems(parsed.error).map((p) => p.message));
   return null;
@@ -91,7 +91,7 @@ export function validateOpenItem(
       `${file.name}:${line}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} of an open item (ignored)`,
     );
   }
-  const parsed = openItemSchema.safeParse(fields, { reportInput: true, error: inWords });
+  const parsed = parseInWords(openItemSchema, fields);
   const problems = parsed.success ? [] : itemProblems(parsed.error);
   const read = parsed.success ? parsed.data : null;
   const id = read?.id ?? '';

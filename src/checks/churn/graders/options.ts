@@ -6,7 +6,7 @@
  * compile, an expected label missing from the labels) the grader's build function checks.
  */
 import { z } from 'zod';
-import { describeValue, expecting, fieldPath, inWords } from '../../../config/issues.js';
+import { describeValue, expecting, issueLine, parseInWords } from '../../../config/issues.js';
 
 export type OptionShape = Record<string, z.ZodType>;
 
@@ -38,6 +38,18 @@ export function texts(key: string) {
     );
 }
 
+/** One schema per grader type, built once: every open item of a file reads its options. */
+const schemas = new WeakMap<OptionShape, z.ZodType>();
+
+function schemaOf(shape: OptionShape): z.ZodType {
+  let schema = schemas.get(shape);
+  if (!schema) {
+    schema = z.strictObject({ type: z.unknown().optional(), ...shape });
+    schemas.set(shape, schema);
+  }
+  return schema;
+}
+
 export class GraderOptions<S extends OptionShape = OptionShape> {
   private readonly problemsBefore: number;
   /** The options that passed their schema; a refused one is absent. */
@@ -50,9 +62,7 @@ export class GraderOptions<S extends OptionShape = OptionShape> {
     readonly problems: string[],
   ) {
     this.problemsBefore = problems.length;
-    const parsed = z
-      .strictObject({ type: z.unknown().optional(), ...shape })
-      .safeParse(raw, { reportInput: true, error: inWords });
+    const parsed = parseInWords(schemaOf(shape), raw);
     if (parsed.success) {
       this.values = parsed.data as OptionValues<S>;
       return;
@@ -68,9 +78,7 @@ export class GraderOptions<S extends OptionShape = OptionShape> {
         continue;
       }
       refused.add(issue.path[0] ?? '');
-      this.problem(
-        issue.code === 'custom' ? issue.message : `${fieldPath(issue.path)}: ${issue.message}`,
-      );
+      this.problem(issueLine(issue));
     }
     // The schemas transform nothing: an option that passed is its value as written.
     this.values = Object.fromEntries(
