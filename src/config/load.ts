@@ -4,6 +4,7 @@ import { type Document, isMap, isScalar, type LineCounter, type Node } from 'yam
 import { decodeUserText } from './textFile.js';
 import { parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
+import { explainIssue } from './issues.js';
 import { InputError } from '../errors.js';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from './keys.js';
 import { activeConfigSchema, CREDENTIALS_REFUSED, type GateConfig } from './schema.js';
@@ -261,42 +262,6 @@ function suggest(parent: readonly PropertyKey[]): string {
   // History last, after the checks: the order the blocks are documented in.
   const keys = Object.keys(activeConfigSchema().shape).filter((k) => k !== 'history');
   return ` (known: ${[...keys, 'history'].map(camelToKebab).join(', ')})`;
-}
-
-function explainIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (issue.input === undefined) return `missing: expected ${typeName(issue.expected)}`;
-      return `expected ${typeName(issue.expected)}, got ${describeValue(issue.input)}`;
-    case 'too_small':
-      return `expected ${issue.origin === 'array' ? 'at least' : issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}${issue.origin === 'array' ? ' entries' : ''}, got ${describeValue(issue.input)}`;
-    case 'too_big':
-      if (issue.origin === 'string' && typeof issue.input === 'string')
-        return `expected at most ${String(issue.maximum)} characters, got ${issue.input.length}`;
-      return `expected ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}, got ${describeValue(issue.input)}`;
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;
-    case 'invalid_union':
-      return `${issue.message}, got ${describeValue(issue.input)}`;
-    default:
-      return issue.message;
-  }
-}
-
-function typeName(expected: string): string {
-  if (expected === 'object') return 'a mapping';
-  if (expected === 'array') return 'a list';
-  return expected;
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  return String(value);
 }
 
 function getPath(root: Record<string, unknown>, p: readonly string[]): unknown {

@@ -162,7 +162,7 @@ export function yamlValue(parsed: ParsedYamlDocument): unknown {
 export function yamlListEntries(
   parsed: ParsedYamlDocument,
   list: unknown = parsed.doc.contents,
-): { value: unknown; line: number }[] | null {
+): { value: unknown; line: number; node: unknown }[] | null {
   const root = list;
   if (!isSeq(root)) return null;
   return root.items.map((node) => {
@@ -170,8 +170,40 @@ export function yamlListEntries(
     return {
       value: isNode(node) ? node.toJSON() : node,
       line: parsed.lineCounter.linePos(offset).line,
+      node,
     };
   });
+}
+
+/**
+ * The line of the value at `path` below `node` (a document's contents, or one of its list
+ * entries): a mapping key's own line, a list entry's first line. Where the path leaves the
+ * document (a field not written), the line of the deepest part that is written; null when not
+ * even `node` has a place.
+ */
+export function lineOfPath(
+  lines: LineCounter,
+  node: unknown,
+  path: readonly PropertyKey[],
+): number | null {
+  const lineOf = (at: unknown): number | null =>
+    isNode(at) && at.range ? lines.linePos(at.range[0]).line : null;
+  let current = node;
+  let line = lineOf(node);
+  for (const segment of path) {
+    if (isMap(current)) {
+      const pair = current.items.find((p) => keyText(p.key) === String(segment));
+      if (!pair) break;
+      line = lineOf(pair.key) ?? lineOf(pair.value) ?? line;
+      current = pair.value;
+    } else if (isSeq(current) && typeof segment === 'number') {
+      const item = current.items[segment];
+      if (!isNode(item)) break;
+      line = lineOf(item) ?? line;
+      current = item;
+    } else break;
+  }
+  return line;
 }
 
 function isNode(value: unknown): value is Node {

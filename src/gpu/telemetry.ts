@@ -3,6 +3,7 @@
  * per-series summary out. A compute process on the GPU that is not the model server is
  * contention: it shares memory and compute with the measured model.
  */
+import { mean as ssMean } from 'simple-statistics';
 import type { ComputeApp, GpuDevice, GpuSample } from './nvidiaSmi.js';
 
 export interface GpuTick {
@@ -51,7 +52,7 @@ export function isServerProcess(app: ComputeApp, ownPids: readonly number[]): bo
 }
 
 function mean(values: number[]): number | null {
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+  return values.length === 0 ? null : ssMean(values);
 }
 
 function max(values: number[]): number | null {

@@ -38,6 +38,7 @@ import { z } from 'zod';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from '../config/keys.js';
 import { InputError } from '../errors.js';
 import type { Behaviour } from './behaviour.js';
+import { BehaviourParamsError } from './behaviourParams.js';
 import { behaviours as registeredBehaviours } from './behaviours/index.js';
 import { errorMessage } from '../text/format.js';
 
@@ -263,6 +264,9 @@ function parseModelEntry(
     try {
       behaviour.validate(blocks[behaviour.name]);
     } catch (error) {
+      // A field named by the behaviour is located on its own line.
+      if (error instanceof BehaviourParamsError)
+        fail([...at, behaviour.name, ...error.path], error.problem);
       fail([...at, behaviour.name], errorMessage(error));
     }
   }

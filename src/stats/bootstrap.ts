@@ -5,6 +5,7 @@
  * Replicates whose statistic is not finite are dropped (a resample can lack what the
  * statistic needs); the count kept is returned.
  */
+import { mean } from 'simple-statistics';
 import type { Rng } from './prng.js';
 import { quantileSorted } from './quantile.js';
 
@@ -73,8 +74,7 @@ export function biasCorrectedPercentileInterval(
   if (replicates.length === 0) {
     return { estimate, low: Number.NaN, high: Number.NaN, replicates: 0 };
   }
-  const mean = replicates.reduce((sum, v) => sum + v, 0) / replicates.length;
-  const bias = mean - estimate;
+  const bias = mean(replicates) - estimate;
   const shifted = percentileInterval(
     estimate,
     replicates.map((v) => v - bias),

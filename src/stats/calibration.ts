@@ -25,6 +25,7 @@
  *
  * ECE = Σ_k (n_k / N) |p̄_k − ō_k| over 10 equal-width bins.
  */
+import { mean } from 'simple-statistics';
 import { type BootstrapInterval, biasCorrectedPercentileInterval } from './bootstrap.js';
 import { createRng } from './prng.js';
 
@@ -76,9 +77,7 @@ const outcome = (f: Forecast): number => (f.success ? 1 : 0);
 
 export function brierScore(forecasts: readonly Forecast[]): number {
   requireForecasts(forecasts);
-  let sum = 0;
-  for (const f of forecasts) sum += (f.confidence - outcome(f)) ** 2;
-  return sum / forecasts.length;
+  return mean(forecasts.map((f) => (f.confidence - outcome(f)) ** 2));
 }
 
 export interface Bin {

@@ -22,6 +22,7 @@
  *
  * so p_φ = p when φ = 1 and the evidence of a difference carried by a few strata counts less.
  */
+import { mean } from 'simple-statistics';
 import { normalQuantile, normalSurvival } from './normal.js';
 
 export interface StratumCounts {
@@ -50,8 +51,8 @@ export function shareDifferenceDispersion(strata: readonly StratumCounts[]): num
   if (pooled <= 0 || pooled >= 1) return 1;
   const binomial = pooled * (1 - pooled) * (1 / answers0 + 1 / answers1);
   const d = both.map((s) => s.hits1 / s.answers1 - s.hits0 / s.answers0);
-  const mean = d.reduce((sum, v) => sum + v, 0) / k;
-  const strataVariance = d.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (k - 1) / k;
+  const centre = mean(d);
+  const strataVariance = d.reduce((sum, v) => sum + (v - centre) ** 2, 0) / (k - 1) / k;
   return Math.max(1, strataVariance / binomial);
 }
 

@@ -76,8 +76,9 @@ describe('docs/items.md', () => {
     const answerError = parseErrorLine(
       ['- id: law-02', '  question: Q?', '  choices: [a, b, c, d]', '  answer: E'].join('\n'),
     );
-    expect(answerError).toBe('items.yml:1 (item "law-02"): unknown answer "E" (expected A–D)');
-    expect(shown).toContain(answerError.replace('items.yml:1', 'items.yml:7'));
+    // The line of the answer, not of the item.
+    expect(answerError).toBe('items.yml:4 (item "law-02"): unknown answer "E" (expected A–D)');
+    expect(shown).toContain(answerError.replace('items.yml:4', 'items.yml:7'));
   });
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import type { Behaviour } from '../../src/simulator/behaviour.js';
+import { churnBehaviour } from '../../src/simulator/behaviours/churn.js';
+import { dragonBehaviour } from '../../src/simulator/behaviours/dragon.js';
 import { digestFromName, parseScenario } from '../../src/simulator/scenario.js';
 
 const strict: Behaviour = {
@@ -13,9 +15,9 @@ const strict: Behaviour = {
   },
 };
 
-function errorOf(text: string): InputError {
+function errorOf(text: string, behaviours: readonly Behaviour[] = [strict]): InputError {
   try {
-    parseScenario(text, 'demo.yml', [strict]);
+    parseScenario(text, 'demo.yml', behaviours);
   } catch (error) {
     if (error instanceof InputError) return error;
     throw error;
@@ -75,6 +77,21 @@ models:
     expect(error.details[0]).toBe(
       'line 3: models[0].quiz: accuracy: required, a probability between 0 and 1',
     );
+  });
+
+  it('names the line and field of a wrong parameter deep in a behaviour block', () => {
+    const churn = errorOf(
+      'models:\n  - name: a\n    churn:\n      accuracy: 0.6\n      domains:\n        law: -1\n        tax: low\n',
+      [churnBehaviour],
+    );
+    expect(churn.details).toEqual([
+      'line 7: models[0].churn.domains.tax: expected a number (logit shift), got "low"',
+    ]);
+    const dragon = errorOf(
+      'models:\n  - name: a\n  - name: b\n    dragon: {policy: careful, walls: -3}\n',
+      [dragonBehaviour],
+    );
+    expect(dragon.details).toEqual(['line 4: models[1].dragon.walls: expected ≥ 0, got -3']);
   });
 
   it('insists on the simulated label and unique names', () => {

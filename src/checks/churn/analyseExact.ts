@@ -5,6 +5,7 @@
  * against a null. The spread between items still matters for the aggregate Δ, which keeps its
  * interval over items. Pure, like the sampled analysis.
  */
+import { mean } from 'simple-statistics';
 import { countedRecords, countStatus, emptyStatusCounts } from '../../sampleLog/index.js';
 import {
   accuracyAndRequests,
@@ -221,9 +222,9 @@ export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection 
     overallDirection,
     (_domain, indices) => {
       const measured = indices.map((i) => deltas[i] as number).filter(Number.isFinite);
-      const mean = measured.reduce((sum, d) => sum + d, 0) / Math.max(1, measured.length);
+      const shift = measured.length === 0 ? 0 : mean(measured);
       const tested = measured.length >= settings.gate.minDomainItems;
-      return { test: null, loss: tested && mean <= -size, gain: tested && mean >= size };
+      return { test: null, loss: tested && shift <= -size, gain: tested && shift >= size };
     },
   );
   return {

@@ -3,6 +3,7 @@
  * and its interval, the per-domain table, count shares, how flagged items are summed up, and
  * the warnings about records the analysis leaves aside. Pure.
  */
+import { mean } from 'simple-statistics';
 import type { SampleRecord } from '../../sampleLog/index.js';
 import { percentileBootstrap } from '../../stats/bootstrap.js';
 import { createRng } from '../../stats/prng.js';
@@ -199,7 +200,7 @@ export function aggregateDelta(
 
 export function meanOfFinite(values: number[]): number | null {
   const kept = values.filter(Number.isFinite);
-  return kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length;
+  return kept.length === 0 ? null : mean(kept);
 }
 
 /** What a domain's rule concluded: its test (sampled estimator) and whether it lost or gained. */

@@ -8,11 +8,14 @@
  * Fields: `id`, `domain`, `question`, `choices` (2–10), `answer` (a letter, or a 0-based
  * index). The MMLU-Pro export names are accepted as they are: `question_id`, `category`,
  * `options`, `answer` (letter) and `answer_index`; its `cot_content` and `src` are ignored.
- * Every problem names the file and line of the item; unknown fields are warnings.
+ * Each item is checked by the schemas of itemSchema.ts; every problem names the file and the
+ * line of its field (YAML: the document says where each field is written) or, in JSON, of its
+ * item, and the item's id. Unknown fields are warnings.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from 'yaml';
+import { parseInWords } from '../../config/issues.js';
 import { parseJsonList, parsedKeyProblems } from '../../config/jsonData.js';
 import {
   formatSize,
@@ -21,20 +24,19 @@ import {
   refuseOversized,
 } from '../../config/limits.js';
 import { decodeUserText } from '../../config/textFile.js';
-import { parseYamlDocument, yamlListEntries } from '../../config/yaml.js';
+import { lineOfPath, parseYamlDocument, yamlListEntries } from '../../config/yaml.js';
 import { InputError } from '../../errors.js';
+import { choiceItemSchema, DEFAULT_MAX_TOKENS, LETTERS } from './itemSchema.js';
 import {
-  DEFAULT_MAX_TOKENS,
+  type ItemProblem,
   isOpenItem,
+  itemProblems,
   itemsFolder,
   type OpenItem,
   type OpenItemFile,
   readMaxTokens,
   validateOpenItem,
 } from './openItems.js';
-
-export const MAX_CHOICES = 10;
-export const LETTERS = 'ABCDEFGHIJ';
 
 /** A multiple-choice item (`kind` is absent or `choice`). */
 export interface ChoiceItem {
@@ -71,11 +73,17 @@ const KNOWN_FIELDS = new Set([
   'src',
 ]);
 
-const DEFAULT_DOMAIN = 'general';
-
 interface RawItem {
   value: unknown;
   line: number;
+  /** The entry's YAML node, for the line of each field; absent in JSON (the item's line). */
+  node?: unknown;
+}
+
+/** Where the fields of the file's items are written. */
+interface Located extends OpenItemFile {
+  /** Lines of the YAML document the items were read from; null for JSON. */
+  lines: LineCounter | null;
 }
 
 export function loadItemsFile(file: string, displayName = file): LoadedItems {
@@ -97,15 +105,18 @@ export function loadItemsFile(file: string, displayName = file): LoadedItems {
  */
 export function parseItems(text: string, name: string, baseDir = '.'): LoadedItems {
   const extension = path.extname(name).toLowerCase();
-  const { entries: raw, maxTokens } =
-    extension === '.jsonl' || extension === '.ndjson'
-      ? { entries: readJsonLines(text, name), maxTokens: DEFAULT_MAX_TOKENS }
-      : readDocumentList(text, name);
+  const {
+    entries: raw,
+    maxTokens,
+    lines,
+  } = extension === '.jsonl' || extension === '.ndjson'
+    ? { entries: readJsonLines(text, name), maxTokens: DEFAULT_MAX_TOKENS, lines: null }
+    : readDocumentList(text, name);
   const errors: string[] = [];
   const warnings: string[] = [];
   const items: ChurnItem[] = [];
   const firstLineOfId = new Map<string, number>();
-  const file: OpenItemFile = { name, baseDir, maxTokens };
+  const file: Located = { name, baseDir, maxTokens, lines };
   for (const entry of raw) {
     const item = validateItem(entry, file, errors, warnings);
     if (!item) continue;
@@ -168,13 +179,19 @@ function describeUnreadableLine(error: unknown): string {
  * YAML, or a .json file that is not strict JSON — with the YAML parser, which gives both
  * formats line numbers and resolves anchors, aliases and merge keys (src/config/yaml.ts).
  */
-function readDocumentList(text: string, name: string): { entries: RawItem[]; maxTokens: number } {
+function readDocumentList(
+  text: string,
+  name: string,
+): { entries: RawItem[]; maxTokens: number; lines: LineCounter | null } {
   const json = path.extname(name).toLowerCase() === '.json' ? parseJsonList(text, name) : null;
-  if (json) return { entries: json, maxTokens: DEFAULT_MAX_TOKENS };
+  if (json) return { entries: json, maxTokens: DEFAULT_MAX_TOKENS, lines: null };
   refuseOversizedText(text, name);
   const parsed = parseYamlDocument(text, name);
+  const lines = parsed.lineCounter;
   const root = parsed.doc.contents;
-  if (isSeq(root)) return { entries: yamlListEntries(parsed) ?? [], maxTokens: DEFAULT_MAX_TOKENS };
+  if (isSeq(root)) {
+    return { entries: yamlListEntries(parsed) ?? [], maxTokens: DEFAULT_MAX_TOKENS, lines };
+  }
   const list = isMap(root) ? root.get('items', true) : undefined;
   if (!isMap(root) || !isSeq(list)) {
     throw new InputError(`${name}: expected a list of items`, [
@@ -182,7 +199,11 @@ function readDocumentList(text: string, name: string): { entries: RawItem[]; max
       'or a mapping with the list under `items` (and `max-tokens` for its open items)',
     ]);
   }
-  return { entries: yamlListEntries(parsed, list) ?? [], maxTokens: fileMaxTokens(root, name) };
+  return {
+    entries: yamlListEntries(parsed, list) ?? [],
+    maxTokens: fileMaxTokens(root, name),
+    lines,
+  };
 }
 
 /** Before reading: JSON items may be large, YAML ones less (the YAML parser holds more). */
@@ -232,7 +253,7 @@ function fileMaxTokens(root: YAMLMap, name: string): number {
 
 function validateItem(
   entry: RawItem,
-  file: OpenItemFile,
+  file: Located,
   errors: string[],
   warnings: string[],
 ): ChurnItem | null {
@@ -245,94 +266,42 @@ function validateItem(
     return null;
   }
   const fields = value as Record<string, unknown>;
-  if (isOpenItem(fields)) return validateOpenItem(fields, entry.line, file, errors, warnings);
+  const report = (problems: readonly ItemProblem[]): null => {
+    const label = itemLabel(fields);
+    for (const problem of problems)
+      errors.push(
+        `${file.name}:${fieldLine(entry, file, problem.path)}${label}: ${problem.message}`,
+      );
+    return null;
+  };
+  if (isOpenItem(fields)) {
+    const read = validateOpenItem(fields, entry.line, file, warnings);
+    return Array.isArray(read) ? report(read) : read;
+  }
   const unknown = Object.keys(fields).filter((key) => !KNOWN_FIELDS.has(key));
   if (unknown.length > 0) {
     warnings.push(
       `${at}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (ignored)`,
     );
   }
-  const problems: string[] = [];
-
-  const rawId = fields['id'] ?? fields['question_id'];
-  const id =
-    typeof rawId === 'number' ? String(rawId) : typeof rawId === 'string' ? rawId.trim() : '';
-  if (id === '') problems.push('missing id (expected a non-empty "id" or "question_id")');
-
-  const rawDomain = fields['domain'] ?? fields['category'];
-  const domain =
-    typeof rawDomain === 'string' && rawDomain.trim() !== '' ? rawDomain.trim() : DEFAULT_DOMAIN;
-
-  const question = typeof fields['question'] === 'string' ? fields['question'].trim() : '';
-  if (question === '') problems.push('empty question');
-
-  const rawChoices = fields['choices'] ?? fields['options'];
-  let choices: string[] = [];
-  if (!Array.isArray(rawChoices)) {
-    problems.push('missing choices (expected a list "choices" or "options")');
-  } else {
-    choices = rawChoices.map((choice) => (typeof choice === 'string' ? choice : String(choice)));
-    if (choices.length < 2) problems.push(`${choices.length} choice(s); at least 2 are needed`);
-    if (choices.length > MAX_CHOICES) {
-      problems.push(
-        `${choices.length} choices; at most ${MAX_CHOICES} (letters A–J) are supported`,
-      );
-    }
-    if (choices.some((choice) => choice.trim() === '')) problems.push('an empty choice');
-  }
-
-  const answer = resolveAnswer(fields['answer'], fields['answer_index'], choices.length, problems);
-
-  if (problems.length > 0) {
-    const label = id === '' ? '' : ` (item "${id}")`;
-    for (const problem of problems) errors.push(`${at}${label}: ${problem}`);
-    return null;
-  }
-  return { id, domain, question, choices, answer: answer as string, line: entry.line };
+  const parsed = parseInWords(choiceItemSchema, fields);
+  if (!parsed.success) return report(itemProblems(parsed.error));
+  const item: ChoiceItem = parsed.data;
+  item.line = entry.line;
+  return item;
 }
 
-function resolveAnswer(
-  answer: unknown,
-  answerIndex: unknown,
-  choiceCount: number,
-  problems: string[],
-): string | null {
-  const valid = LETTERS.slice(0, Math.min(choiceCount, MAX_CHOICES));
-  const range = valid.length > 0 ? `${valid[0]}–${valid[valid.length - 1]}` : 'a letter';
-  let fromAnswer: string | null = null;
-  if (typeof answer === 'string' && answer.trim() !== '') {
-    const letter = answer.trim().toUpperCase();
-    if (/^\d+$/.test(letter)) fromAnswer = LETTERS[Number(letter)] ?? '?';
-    else fromAnswer = letter;
-  } else if (typeof answer === 'number' && Number.isInteger(answer) && answer >= 0) {
-    fromAnswer = LETTERS[answer] ?? '?';
-  } else if (answer !== undefined && answer !== null) {
-    problems.push(`answer ${JSON.stringify(answer)} is not a letter or a 0-based index`);
-    return null;
-  }
-  let fromIndex: string | null = null;
-  if (answerIndex !== undefined && answerIndex !== null) {
-    if (typeof answerIndex === 'number' && Number.isInteger(answerIndex) && answerIndex >= 0) {
-      fromIndex = LETTERS[answerIndex] ?? '?';
-    } else {
-      problems.push(`answer_index ${JSON.stringify(answerIndex)} is not a 0-based index`);
-      return null;
-    }
-  }
-  const letter = fromAnswer ?? fromIndex;
-  if (letter === null) {
-    problems.push(`missing answer (expected "answer": ${range} or "answer_index")`);
-    return null;
-  }
-  if (fromAnswer !== null && fromIndex !== null && fromAnswer !== fromIndex) {
-    problems.push(`answer ${fromAnswer} and answer_index (${fromIndex}) disagree`);
-    return null;
-  }
-  if (!valid.includes(letter) || letter.length !== 1) {
-    problems.push(`unknown answer "${String(answer ?? answerIndex)}" (expected ${range})`);
-    return null;
-  }
-  return letter;
+/** The line a problem at `path` of the item names: the field's own in YAML, the item's in JSON. */
+function fieldLine(entry: RawItem, file: Located, path: readonly PropertyKey[]): number {
+  if (!file.lines || entry.node === undefined) return entry.line;
+  return lineOfPath(file.lines, entry.node, path) ?? entry.line;
+}
+
+/** ` (item "q1")` when the item has a usable id, for every message about it. */
+function itemLabel(fields: Readonly<Record<string, unknown>>): string {
+  const raw = fields['id'] ?? fields['question_id'];
+  const id = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  return id === '' ? '' : ` (item "${id}")`;
 }
 
 /** Letters of an item's choices: A, B, C… */

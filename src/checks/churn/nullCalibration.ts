@@ -9,6 +9,7 @@
  * that is what shows regression to the mean (easy items looking worse, hard ones better)
  * arising with no change at all.
  */
+import { mean } from 'simple-statistics';
 import { createRng, type Rng } from '../../stats/prng.js';
 import { quantileSorted } from '../../stats/quantile.js';
 import { createSampleMasks, type SampleMasks } from '../../stats/splitHalf.js';
@@ -54,10 +55,8 @@ type ClassOf = (outcome: MethodsOutcome) => Int8Array;
 
 function summarise(values: number[], upperLevel: number): NullDistribution {
   const sorted = [...values].sort((a, b) => a - b);
-  let sum = 0;
-  for (const v of values) sum += v;
   return {
-    mean: values.length === 0 ? 0 : sum / values.length,
+    mean: values.length === 0 ? 0 : mean(values),
     p95: quantileSorted(sorted, 0.95),
     upper: quantileSorted(sorted, 1 - upperLevel),
   };

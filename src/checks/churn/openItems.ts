@@ -6,8 +6,13 @@
  * a schema Ajv refuses, a missing module) is bad input naming the file, line and item.
  */
 import path from 'node:path';
+import type { z } from 'zod';
+import { issueLine, parseInWords } from '../../config/issues.js';
 import { buildGrader } from './graders/build.js';
 import type { GradedItem, Grader } from './graders/types.js';
+import { maxTokensSchema, openItemSchema } from './itemSchema.js';
+
+export { DEFAULT_MAX_TOKENS } from './itemSchema.js';
 
 export interface OpenItem {
   kind: 'open';
@@ -25,10 +30,6 @@ export interface OpenItem {
   /** Where the item was written, for messages. */
   line: number;
 }
-
-/** Tokens an open answer may take when neither the item nor the file says. */
-export const DEFAULT_MAX_TOKENS = 256;
-export const MAX_MAX_TOKENS = 32768;
 
 export const OPEN_FIELDS = new Set([
   'id',
@@ -50,91 +51,71 @@ export interface OpenItemFile {
   maxTokens: number;
 }
 
+/** A problem of one item: the path of the field it is about, and what is wrong there. */
+export interface ItemProblem {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/** An item's problems as the item schemas found them (see itemSchema.ts). */
+export function itemProblems(error: z.ZodError): ItemProblem[] {
+  return error.issues.map((issue) => ({ path: issue.path, message: issueLine(issue) }));
+}
+
 /** An item is open when it has a `prompt`; a multiple-choice item has a `question`. */
 export function isOpenItem(fields: Readonly<Record<string, unknown>>): boolean {
   return fields['prompt'] !== undefined;
 }
 
-const DEFAULT_DOMAIN = 'general';
-
 /** Reads a `max-tokens` value; null (with a problem pushed) when it is not a usable count. */
 export function readMaxTokens(value: unknown, problems: string[]): number | null {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) {
-    if (value <= MAX_MAX_TOKENS) return value;
-  }
-  problems.push(
-    `max-tokens ${JSON.stringify(value)}: expected an integer from 1 to ${MAX_MAX_TOKENS}`,
-  );
+  const parsed = parseInWords(maxTokensSchema, value);
+  if (parsed.success) return parsed.data;
+  problems.push(...itemProblems(parsed.error).map((p) => p.message));
   return null;
 }
 
 /**
- * Validates one open item; pushes `file:line (item "id"): problem` on `errors` and unknown
- * fields on `warnings`. Returns null when the item has a problem.
+ * Validates one open item written on `line`; warns about unknown fields on `warnings`.
+ * Returns the item, or its problems (each at the path of its field).
  */
 export function validateOpenItem(
   fields: Readonly<Record<string, unknown>>,
   line: number,
   file: OpenItemFile,
-  errors: string[],
   warnings: string[],
-): OpenItem | null {
-  const at = `${file.name}:${line}`;
+): OpenItem | ItemProblem[] {
   const unknown = Object.keys(fields).filter((key) => !OPEN_FIELDS.has(key));
   if (unknown.length > 0) {
     warnings.push(
-      `${at}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} of an open item (ignored)`,
+      `${file.name}:${line}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} of an open item (ignored)`,
     );
   }
-  const problems: string[] = [];
-  const rawId = fields['id'];
-  const id =
-    typeof rawId === 'number' ? String(rawId) : typeof rawId === 'string' ? rawId.trim() : '';
-  if (id === '') problems.push('missing id (expected a non-empty "id")');
-  const rawDomain = fields['domain'];
-  const domain =
-    typeof rawDomain === 'string' && rawDomain.trim() !== '' ? rawDomain.trim() : DEFAULT_DOMAIN;
-  if (fields['question'] !== undefined) {
-    problems.push('both `prompt` (an open item) and `question` (multiple choice): keep one');
-  }
-  const prompt = verbatimText(fields['prompt'], 'prompt', problems);
-  const system =
-    fields['system'] === undefined || fields['system'] === null
-      ? null
-      : verbatimText(fields['system'], 'system', problems);
-  const maxTokens =
-    fields['max-tokens'] === undefined
-      ? file.maxTokens
-      : readMaxTokens(fields['max-tokens'], problems);
-  const expected = fields['expected'];
-  const label = id === '' ? '' : ` (item "${id}")`;
+  const parsed = parseInWords(openItemSchema, fields);
+  const problems = parsed.success ? [] : itemProblems(parsed.error);
+  const read = parsed.success ? parsed.data : null;
+  const id = read?.id ?? '';
+  // The grader is built whatever the other fields say, so that all of an item's problems
+  // are told at once.
+  const graderProblems: string[] = [];
   const graded: GradedItem = Object.freeze({
     id,
-    domain,
-    prompt: prompt ?? '',
-    system,
-    expected: expected ?? null,
+    domain: read?.domain ?? '',
+    prompt: read?.prompt ?? '',
+    system: read?.system ?? null,
+    expected: fields['expected'] ?? null,
   });
+  const label = id === '' ? '' : ` (item "${id}")`;
   const grader = buildGrader(
     fields['grader'],
-    expected,
-    { baseDir: file.baseDir, where: `${at}${label}`, item: graded },
-    problems,
+    fields['expected'],
+    { baseDir: file.baseDir, where: `${file.name}:${line}${label}`, item: graded },
+    graderProblems,
   );
-  if (problems.length > 0 || prompt === null || maxTokens === null || grader === null) {
-    for (const problem of problems) errors.push(`${at}${label}: ${problem}`);
-    return null;
-  }
-  return { kind: 'open', id, domain, prompt, system, expected, maxTokens, grader, line };
-}
-
-/** A prompt or system text: any non-blank string, kept exactly as written. */
-function verbatimText(value: unknown, field: string, problems: string[]): string | null {
-  if (typeof value !== 'string' || value.trim() === '') {
-    problems.push(`${field} must be a non-empty text`);
-    return null;
-  }
-  return value;
+  for (const message of graderProblems) problems.push({ path: ['grader'], message });
+  if (!read || grader === null || problems.length > 0) return problems;
+  const { maxTokens, ...rest } = read;
+  return { kind: 'open', ...rest, maxTokens: maxTokens ?? file.maxTokens, grader, line };
 }
 
 /** The folder module paths of a file named `file` are relative to. */

@@ -2,6 +2,7 @@
  * Records → the dragon section of the report. Pure: the sample log and the definitions are
  * all it reads; reference players missing from the log are played here (deterministically).
  */
+import { mean } from 'simple-statistics';
 import { countedRecords, type SampleRecord } from '../../sampleLog/index.js';
 import {
   type BinTally,
@@ -256,16 +257,13 @@ function callCounts(
     timeoutRate: rate(timeouts, calls.length),
     perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
     meanLatencyMs:
-      series.player === null && calls.length > 0
-        ? calls.reduce((sum, c) => sum + c.latency_ms, 0) / calls.length
-        : null,
+      series.player === null && calls.length > 0 ? mean(calls.map((c) => c.latency_ms)) : null,
   };
 }
 
 function calibrationOf({ forecasts, bySeed }: Gathered, definitions: DragonDefinitions) {
   const moves = forecasts.length;
-  const meanConfidence =
-    moves > 0 ? forecasts.reduce((sum, f) => sum + f.confidence, 0) / moves : null;
+  const meanConfidence = moves > 0 ? mean(forecasts.map((f) => f.confidence)) : null;
   const success = estimate(forecasts.filter((f) => f.success).length, moves);
   const bootstrap = clusterBootstrapEce(
     [...bySeed.values()].map((list) => tallyBins(list)),

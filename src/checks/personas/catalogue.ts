@@ -18,9 +18,12 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap } from 'yaml';
+import { z } from 'zod';
+import { describeValue, expecting, fieldPath, parseInWords } from '../../config/issues.js';
+import { isMapping } from '../../render/json.js';
 import { decodeUserText } from '../../config/textFile.js';
-import { parseYamlDocument } from '../../config/yaml.js';
+import { lineOfPath, parseYamlDocument } from '../../config/yaml.js';
 import { MAX_CATALOGUE_BYTES, refuseOversized } from '../../config/limits.js';
 import { InputError } from '../../errors.js';
 import type { StopWordLanguage } from '../../stats/text/stopWords.js';
@@ -56,6 +59,166 @@ const CONTROL_KEYS: Record<string, ControlKind> = {
   'inverse-of': 'inverse',
 };
 
+/** What a section must hold: "required, expected …" when missing, "expected …, got …" when wrong. */
+function wanted(what: string, whenMissing = what) {
+  return {
+    error: (issue: { input?: unknown }) =>
+      issue.input === undefined
+        ? `required, expected ${whenMissing}`
+        : `expected ${what}, got ${describeValue(issue.input)}`,
+  };
+}
+
+const LANGUAGES = ['en', 'fr'] as const;
+const languageSchema = z
+  .union(
+    [z.enum(LANGUAGES), z.array(z.enum(LANGUAGES)).min(1)],
+    wanted('"en" or "fr", or a list of them (selects the stop-word lists)'),
+  )
+  .transform((given): StopWordLanguage[] => [...new Set([given].flat())]);
+
+const stopWordsSchema = z
+  .array(
+    z.string(expecting('one word of letters')).regex(/^\p{L}+$/u, expecting('one word of letters')),
+    expecting('a list of words'),
+  )
+  .default([]);
+
+const promptText = z
+  .string()
+  .refine((text) => text.trim() !== '', expecting('a system prompt (non-empty text)'));
+
+/** A system prompt alone, or a mapping with the prompt and at most one control. */
+const assistantSchema = z.union(
+  [
+    promptText,
+    z.strictObject({
+      prompt: promptText,
+      'paraphrase-of': z.string().optional(),
+      'inverse-of': z.string().optional(),
+    }),
+  ],
+  {
+    error: (issue) =>
+      typeof issue.input === 'string'
+        ? `expected a system prompt (non-empty text), got ${describeValue(issue.input)}`
+        : `expected a system prompt, or a mapping with prompt (non-empty text) and optionally paraphrase-of / inverse-of, got ${describeValue(issue.input)}`,
+  },
+);
+
+/** The checks between sections, on the catalogue as written (see checkAcrossFields). */
+const acrossFieldsSchema = z.unknown().superRefine((input, ctx) => checkAcrossFields(input, ctx));
+
+const catalogueSchema = z
+  .strictObject({
+    language: languageSchema,
+    'stop-words': stopWordsSchema,
+    assistants: z.record(
+      z.string().refine((name) => NAME.test(name) && name.length <= MAX_NAME),
+      assistantSchema,
+      wanted('a mapping of assistant name → system prompt'),
+    ),
+    probes: z.array(
+      z
+        .string(expecting('a question (non-empty text)'))
+        .refine((text) => text.trim() !== '', expecting('a question (non-empty text)')),
+      wanted('a list of questions', 'a list of questions every assistant could answer'),
+    ),
+  })
+  .transform((catalogue) => ({
+    languages: catalogue.language,
+    extraStopWords: catalogue['stop-words'],
+    assistants: Object.entries(catalogue.assistants).map(([name, value]) =>
+      toAssistant(name, value),
+    ),
+    probes: catalogue.probes.map((probe) => probe.trim()),
+  }));
+
+type AssistantValue = z.output<typeof assistantSchema>;
+
+function toAssistant(name: string, value: AssistantValue): CatalogueAssistant {
+  if (typeof value === 'string') return { name, prompt: value.trim(), control: null };
+  const key = Object.keys(CONTROL_KEYS).find((k) => value[k as keyof typeof value] !== undefined);
+  const of = key ? String(value[key as keyof typeof value]).trim() : '';
+  return {
+    name,
+    prompt: value.prompt.trim(),
+    control: key ? { kind: CONTROL_KEYS[key] ?? 'paraphrase', of } : null,
+  };
+}
+
+/**
+ * What the sections say together: at least two assistants and probes, controls that shadow
+ * another plain assistant of the file, no probe twice. Run on the catalogue as written, beside
+ * the schema and even when a field is wrong, so that every problem is told at once.
+ */
+function checkAcrossFields(input: unknown, ctx: z.RefinementCtx): void {
+  const catalogue = isMapping(input) ? input : {};
+  const assistants = isMapping(catalogue['assistants']) ? catalogue['assistants'] : null;
+  if (assistants) {
+    const names = Object.keys(assistants);
+    if (names.length < 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['assistants'],
+        message: `expected at least 2 assistants, got ${names.length} (attribution needs someone to confuse)`,
+      });
+    }
+    for (const [name, value] of Object.entries(assistants)) {
+      if (isMapping(value)) checkControl(name, value, assistants, ctx);
+    }
+  }
+  const probes = Array.isArray(catalogue['probes']) ? catalogue['probes'] : null;
+  if (!probes) return;
+  if (probes.length < 2) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['probes'],
+      message: `expected at least 2 probes, got ${probes.length} (an answer is attributed from the assistant's other answers)`,
+    });
+  }
+  const seen = new Map<string, number>();
+  probes.forEach((probe, i) => {
+    if (typeof probe !== 'string' || probe.trim() === '') return;
+    const earlier = seen.get(probe.trim());
+    if (earlier === undefined) seen.set(probe.trim(), i);
+    else
+      ctx.addIssue({
+        code: 'custom',
+        path: ['probes', i],
+        message: `same text as probes[${earlier}]`,
+      });
+  });
+}
+
+function checkControl(
+  name: string,
+  value: Record<string, unknown>,
+  assistants: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): void {
+  const keys = Object.keys(CONTROL_KEYS).filter((key) => value[key] !== undefined);
+  const problem = (key: string | null, message: string) =>
+    ctx.addIssue({ code: 'custom', path: ['assistants', name, ...(key ? [key] : [])], message });
+  if (keys.length > 1) problem(null, 'expected at most one of paraphrase-of and inverse-of');
+  const key = keys[0];
+  if (key === undefined) return;
+  const of = value[key];
+  if (typeof of !== 'string' || of.trim() === '') {
+    problem(key, `expected the name of the assistant it shadows, got ${describeValue(of)}`);
+    return;
+  }
+  const twin = assistants[of.trim()];
+  if (of.trim() === name) problem(key, 'a control cannot shadow itself');
+  else if (twin === undefined)
+    problem(
+      key,
+      `"${of.trim()}" is not an assistant of this catalogue (known: ${Object.keys(assistants).join(', ')})`,
+    );
+  else if (isMapping(twin) && Object.keys(CONTROL_KEYS).some((k) => twin[k] !== undefined))
+    problem(key, `"${of.trim()}" is itself a control; point at the assistant it shadows`);
+}
+
 export async function readCatalogue(
   absolutePath: string,
   shownAs: string,
@@ -74,42 +237,35 @@ export async function readCatalogue(
 
 export function parseCatalogue(text: string, file: string): PersonasCatalogue {
   const { doc, lineCounter } = parseYamlDocument(text, file);
-  const problems: string[] = [];
-  const at = (node: Node | Pair | null | undefined): string => {
-    const range =
-      node && 'range' in node
-        ? node.range
-        : node && 'key' in node
-          ? (node.key as Node)?.range
-          : null;
-    return range ? `line ${lineCounter.linePos(range[0]).line}: ` : '';
-  };
   const root = doc.contents;
   if (!isMap(root)) {
+    const at = root?.range ? `line ${lineCounter.linePos(root.range[0]).line}: ` : '';
     throw new InputError(`${file}: expected a mapping with language, assistants and probes`, [
-      root === null ? 'the file is empty' : `${at(root)}found ${describe(root)}`,
+      root === null ? 'the file is empty' : `${at}found ${describeValue(doc.toJS())}`,
     ]);
   }
-
-  for (const pair of root.items) {
-    const key = keyOf(pair);
-    if (!TOP_LEVEL.includes(key)) {
-      problems.push(`${at(pair)}${key}: unknown field (known: ${TOP_LEVEL.join(', ')})`);
-    }
-  }
-
-  const languages = readLanguage(root, problems, at);
-  const language = languages[0] ?? 'en';
-  const extraStopWords = readStopWords(root, problems, at);
-  const assistants = readAssistants(root, problems, at);
-  const probes = readProbes(root, problems, at);
-
-  if (problems.length > 0) {
+  const raw: unknown = doc.toJS();
+  const parsed = parseInWords(catalogueSchema, raw);
+  const across = acrossFieldsSchema.safeParse(raw);
+  if (!parsed.success || !across.success) {
+    const problems = [...(parsed.error?.issues ?? []), ...(across.error?.issues ?? [])]
+      .flatMap((issue) => issueProblems(issue))
+      .map((problem) => {
+        const line = problem.missing ? null : lineOfPath(lineCounter, root, problem.path);
+        return { line, text: `${line === null ? '' : `line ${line}: `}${problem.text}` };
+      })
+      // In the order of the file; a section that is missing last.
+      .sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER))
+      .map((problem) => problem.text);
     throw new InputError(
       `${file}: ${problems.length === 1 ? 'invalid persona catalogue' : `${problems.length} problems in the persona catalogue`}`,
       problems,
     );
   }
+  const { languages, extraStopWords, assistants, probes } = parsed.data as z.output<
+    typeof catalogueSchema
+  >;
+  const language = languages[0] ?? 'en';
   const sha256 = createHash('sha256')
     // One language hashes as before, so a single-language catalogue keeps its hash.
     .update(
@@ -124,218 +280,29 @@ export function parseCatalogue(text: string, file: string): PersonasCatalogue {
   return { file, language, languages, extraStopWords, assistants, probes, sha256 };
 }
 
-type Locate = (node: Node | Pair | null | undefined) => string;
-
-function readLanguage(root: YAMLMap, problems: string[], at: Locate): StopWordLanguage[] {
-  const pair = findPair(root, 'language');
-  const expected = 'expected "en" or "fr", or a list of them (selects the stop-word lists)';
-  if (!pair) {
-    problems.push(`language: required, ${expected}`);
-    return ['en'];
+/** An issue of the catalogue schema in words, at its path; `missing` for a missing section. */
+function issueProblems(
+  issue: z.core.$ZodIssue,
+): { path: PropertyKey[]; text: string; missing: boolean }[] {
+  if (issue.code === 'unrecognized_keys') {
+    const known = issue.path.length === 0 ? TOP_LEVEL : ASSISTANT_KEYS;
+    return issue.keys.map((key) => ({
+      path: [...issue.path, key],
+      text: `${fieldPath([...issue.path, key])}: unknown field (known: ${known.join(', ')})`,
+      missing: false,
+    }));
   }
-  const isLanguage = (v: unknown): v is StopWordLanguage => v === 'en' || v === 'fr';
-  if (isScalar(pair.value) && isLanguage(pair.value.value)) return [pair.value.value];
-  if (isSeq(pair.value) && pair.value.items.length > 0) {
-    const values = pair.value.items.map((item) => (isScalar(item) ? item.value : undefined));
-    if (values.every(isLanguage)) return [...new Set(values)];
+  if (issue.code === 'invalid_key') {
+    const name = String(issue.path.at(-1) ?? '');
+    const shown = JSON.stringify(name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name);
+    return [
+      {
+        path: issue.path,
+        text: `assistants.${shown}: not a usable assistant name: ${NAME_RULES}`,
+        missing: false,
+      },
+    ];
   }
-  problems.push(`${at(pair.value as Node)}language: ${expected}, got ${describe(pair.value)}`);
-  return ['en'];
-}
-
-function readStopWords(root: YAMLMap, problems: string[], at: Locate): string[] {
-  const pair = findPair(root, 'stop-words');
-  if (!pair) return [];
-  if (!isSeq(pair.value)) {
-    problems.push(`${at(pair)}stop-words: expected a list of words, got ${describe(pair.value)}`);
-    return [];
-  }
-  const words: string[] = [];
-  pair.value.items.forEach((item, i) => {
-    const value = isScalar(item) ? item.value : undefined;
-    if (typeof value === 'string' && /^\p{L}+$/u.test(value)) words.push(value);
-    else
-      problems.push(
-        `${at(item as Node)}stop-words[${i}]: expected one word of letters, got ${describe(item)}`,
-      );
-  });
-  return words;
-}
-
-function readAssistants(root: YAMLMap, problems: string[], at: Locate): CatalogueAssistant[] {
-  const pair = findPair(root, 'assistants');
-  if (!pair) {
-    problems.push('assistants: required, expected a mapping of assistant name → system prompt');
-    return [];
-  }
-  if (!isMap(pair.value)) {
-    problems.push(
-      `${at(pair)}assistants: expected a mapping of assistant name → system prompt, got ${describe(pair.value)}`,
-    );
-    return [];
-  }
-  const assistants: CatalogueAssistant[] = [];
-  const lines = new Map<string, string>();
-  for (const entry of pair.value.items) {
-    const name = keyOf(entry);
-    if (!NAME.test(name) || name.length > MAX_NAME) {
-      problems.push(
-        `${at(entry)}assistants.${JSON.stringify(name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name)}: not a usable assistant name: ${NAME_RULES}`,
-      );
-      continue;
-    }
-    lines.set(name, at(entry));
-    const assistant = readAssistant(name, entry, problems, at);
-    if (assistant) assistants.push(assistant);
-  }
-  if (pair.value.items.length < 2) {
-    problems.push(
-      `${at(pair)}assistants: expected at least 2 assistants, got ${pair.value.items.length} (attribution needs someone to confuse)`,
-    );
-  }
-  const byName = new Map(assistants.map((a) => [a.name, a]));
-  for (const assistant of assistants) {
-    if (!assistant.control) continue;
-    const { kind, of } = assistant.control;
-    const key = kind === 'paraphrase' ? 'paraphrase-of' : 'inverse-of';
-    const where = `${lines.get(assistant.name) ?? ''}assistants.${assistant.name}.${key}`;
-    const twin = byName.get(of);
-    if (of === assistant.name) problems.push(`${where}: a control cannot shadow itself`);
-    else if (!twin)
-      problems.push(
-        `${where}: "${of}" is not an assistant of this catalogue (known: ${[...byName.keys()].join(', ')})`,
-      );
-    else if (twin.control)
-      problems.push(`${where}: "${of}" is itself a control; point at the assistant it shadows`);
-  }
-  return assistants;
-}
-
-function readAssistant(
-  name: string,
-  entry: Pair,
-  problems: string[],
-  at: Locate,
-): CatalogueAssistant | null {
-  const field = `assistants.${name}`;
-  const value = entry.value as Node | null;
-  if (isScalar(value)) {
-    const prompt = nonEmptyText(value.value);
-    if (prompt !== null) return { name, prompt, control: null };
-    problems.push(
-      `${at(entry)}${field}: expected a system prompt (non-empty text), got ${describe(value)}`,
-    );
-    return null;
-  }
-  if (!isMap(value)) {
-    problems.push(
-      `${at(entry)}${field}: expected a system prompt, or a mapping with prompt and optionally paraphrase-of / inverse-of, got ${describe(value)}`,
-    );
-    return null;
-  }
-  let ok = true;
-  for (const inner of value.items) {
-    const key = keyOf(inner);
-    if (!ASSISTANT_KEYS.includes(key)) {
-      problems.push(
-        `${at(inner)}${field}.${key}: unknown field (known: ${ASSISTANT_KEYS.join(', ')})`,
-      );
-      ok = false;
-    }
-  }
-  const promptPair = findPair(value, 'prompt');
-  const prompt =
-    promptPair && isScalar(promptPair.value) ? nonEmptyText(promptPair.value.value) : null;
-  if (prompt === null) {
-    const got = promptPair ? `, got ${describe(promptPair.value)}` : '';
-    problems.push(
-      `${at(promptPair ?? entry)}${field}.prompt: required, expected the system prompt as non-empty text${got}`,
-    );
-    ok = false;
-  }
-  const controls = Object.keys(CONTROL_KEYS)
-    .map((key) => ({ key, pair: findPair(value, key) }))
-    .filter((c): c is { key: string; pair: Pair } => c.pair !== undefined);
-  if (controls.length > 1) {
-    problems.push(`${at(entry)}${field}: expected at most one of paraphrase-of and inverse-of`);
-    ok = false;
-  }
-  let control: CatalogueAssistant['control'] = null;
-  const first = controls[0];
-  if (first) {
-    const of = isScalar(first.pair.value) ? first.pair.value.value : undefined;
-    if (typeof of === 'string' && of.trim() !== '') {
-      control = { kind: CONTROL_KEYS[first.key] ?? 'paraphrase', of: of.trim() };
-    } else {
-      problems.push(
-        `${at(first.pair)}${field}.${first.key}: expected the name of the assistant it shadows, got ${describe(first.pair.value)}`,
-      );
-      ok = false;
-    }
-  }
-  return ok && prompt !== null ? { name, prompt, control } : null;
-}
-
-function readProbes(root: YAMLMap, problems: string[], at: Locate): string[] {
-  const pair = findPair(root, 'probes');
-  if (!pair) {
-    problems.push('probes: required, expected a list of questions every assistant could answer');
-    return [];
-  }
-  if (!isSeq(pair.value)) {
-    problems.push(`${at(pair)}probes: expected a list of questions, got ${describe(pair.value)}`);
-    return [];
-  }
-  const probes: string[] = [];
-  const seen = new Map<string, number>();
-  pair.value.items.forEach((item, i) => {
-    const text = isScalar(item) ? nonEmptyText(item.value) : null;
-    if (text === null) {
-      problems.push(
-        `${at(item as Node)}probes[${i}]: expected a question (non-empty text), got ${describe(item)}`,
-      );
-      return;
-    }
-    const earlier = seen.get(text);
-    if (earlier !== undefined) {
-      problems.push(`${at(item as Node)}probes[${i}]: same text as probes[${earlier}]`);
-      return;
-    }
-    seen.set(text, i);
-    probes.push(text);
-  });
-  if (pair.value.items.length < 2) {
-    problems.push(
-      `${at(pair)}probes: expected at least 2 probes, got ${pair.value.items.length} (an answer is attributed from the assistant's other answers)`,
-    );
-  }
-  return probes;
-}
-
-function findPair(map: YAMLMap, key: string): Pair | undefined {
-  return map.items.find((pair) => keyOf(pair) === key) as Pair | undefined;
-}
-
-function keyOf(pair: Pair): string {
-  return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-}
-
-function nonEmptyText(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
-}
-
-function describe(node: unknown): string {
-  if (node === null || node === undefined) return 'nothing';
-  if (isMap(node)) return 'a mapping';
-  if (isSeq(node)) return 'a list';
-  if (isScalar(node)) {
-    const value = node.value;
-    if (value === null) return 'nothing';
-    if (typeof value === 'string')
-      return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-    return String(value);
-  }
-  return typeof node;
+  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  return [{ path: issue.path, text: `${fieldPath(issue.path)}: ${issue.message}`, missing }];
 }

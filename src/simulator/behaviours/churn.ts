@@ -35,6 +35,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import {
   type ChoiceItem,
   type ChurnItem,
@@ -47,87 +48,62 @@ import { itemPromptKey, parseChurnPrompt } from '../../checks/churn/prompt.js';
 import { packageRoot } from '../../packageRoot.js';
 import { normalQuantile } from '../../stats/normal.js';
 import { createRng, seedFromText } from '../../stats/prng.js';
+import { expecting } from '../../config/issues.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
+import { parseBehaviourParams } from '../behaviourParams.js';
 import { drawOpenAnswer } from './openAnswers.js';
-
-export interface ChurnBehaviourParams {
-  items: string;
-  accuracy: number;
-  spread: number;
-  difficultySeed: number;
-  domains: Record<string, number>;
-  itemShifts: Record<string, number>;
-  invalid: number;
-  malformed: number;
-}
 
 export const DEFAULT_CHURN_ITEMS = 'fixtures/items/general.yml';
 
-const FIELDS = new Set([
-  'items',
-  'accuracy',
-  'spread',
-  'difficulty-seed',
-  'domains',
-  'item-shifts',
-  'invalid',
-  'malformed',
-]);
+/** A number that must pass `ok`, refused in the words of `expected`. */
+const numberWhere = (ok: (v: number) => boolean, expected: string) =>
+  z.number(expecting(expected)).refine(ok, expecting(expected));
 
-function numberMap(value: unknown, field: string): Record<string, number> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`churn.${field}: expected a map of names to numbers`);
-  }
-  const out: Record<string, number> = {};
-  for (const [key, shift] of Object.entries(value)) {
-    if (typeof shift !== 'number' || !Number.isFinite(shift)) {
-      throw new Error(
-        `churn.${field}.${key}: expected a number (logit shift), got ${JSON.stringify(shift)}`,
-      );
-    }
-    out[key] = shift;
-  }
-  return out;
-}
+const shifts = z
+  .record(
+    z.string(),
+    z.number(expecting('a number (logit shift)')).finite(expecting('a number (logit shift)')),
+    expecting('a map of names to numbers'),
+  )
+  .default({});
+
+const paramsSchema = z
+  .strictObject(
+    {
+      items: z
+        .string(expecting('a path to an item file'))
+        .min(1, expecting('a path to an item file'))
+        .default(DEFAULT_CHURN_ITEMS),
+      accuracy: numberWhere(
+        (v) => v > 0 && v < 1,
+        'a probability strictly between 0 and 1',
+      ).default(0.7),
+      spread: numberWhere((v) => v >= 0, 'a non-negative number').default(1.5),
+      'difficulty-seed': numberWhere(Number.isInteger, 'an integer').default(1),
+      domains: shifts,
+      'item-shifts': shifts,
+      invalid: numberWhere((v) => v >= 0 && v < 1, 'a probability in [0, 1)').default(0),
+      malformed: numberWhere((v) => v >= 0 && v <= 1, 'a probability in [0, 1]').default(0.2),
+    },
+    expecting(
+      'a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid, malformed)',
+    ),
+  )
+  .transform((block) => ({
+    items: block.items,
+    accuracy: block.accuracy,
+    spread: block.spread,
+    difficultySeed: block['difficulty-seed'],
+    domains: block.domains,
+    itemShifts: block['item-shifts'],
+    invalid: block.invalid,
+    malformed: block.malformed,
+  }));
+
+export type ChurnBehaviourParams = z.output<typeof paramsSchema>;
 
 export function parseChurnParams(raw: unknown): ChurnBehaviourParams {
-  const block = raw === null || raw === undefined ? {} : raw;
-  if (typeof block !== 'object' || Array.isArray(block)) {
-    throw new Error(
-      'churn: expected a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid, malformed)',
-    );
-  }
-  const fields = block as Record<string, unknown>;
-  for (const key of Object.keys(fields)) {
-    if (!FIELDS.has(key))
-      throw new Error(`churn.${key}: unknown field (expected one of ${[...FIELDS].join(', ')})`);
-  }
-  const num = (
-    key: string,
-    fallback: number,
-    ok: (v: number) => boolean,
-    expected: string,
-  ): number => {
-    const value = fields[key];
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !ok(value))
-      throw new Error(`churn.${key}: expected ${expected}, got ${JSON.stringify(value)}`);
-    return value;
-  };
-  const items = fields['items'] ?? DEFAULT_CHURN_ITEMS;
-  if (typeof items !== 'string' || items === '')
-    throw new Error('churn.items: expected a path to an item file');
-  return {
-    items,
-    accuracy: num('accuracy', 0.7, (v) => v > 0 && v < 1, 'a probability strictly between 0 and 1'),
-    spread: num('spread', 1.5, (v) => v >= 0, 'a non-negative number'),
-    difficultySeed: num('difficulty-seed', 1, Number.isInteger, 'an integer'),
-    domains: numberMap(fields['domains'], 'domains'),
-    itemShifts: numberMap(fields['item-shifts'], 'item-shifts'),
-    invalid: num('invalid', 0, (v) => v >= 0 && v < 1, 'a probability in [0, 1)'),
-    malformed: num('malformed', 0.2, (v) => v >= 0 && v <= 1, 'a probability in [0, 1]'),
-  };
+  return parseBehaviourParams(paramsSchema, 'churn', raw);
 }
 
 const logit = (p: number): number => Math.log(p / (1 - p));

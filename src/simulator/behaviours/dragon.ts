@@ -21,6 +21,7 @@ import { readPrompt } from '../../checks/dragon/prompt.js';
 import { DEFAULT_WALLS, MAX_WALLS } from '../../checks/dragon/protocol.js';
 import { createRng, seedFromText } from '../../stats/prng.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
+import { parseBehaviourParams } from '../behaviourParams.js';
 
 const paramsSchema = z
   .object({
@@ -43,17 +44,14 @@ const INVALID_ANSWERS = [
 ];
 
 function parseParams(params: unknown): DragonPolicyParams {
-  const parsed = paramsSchema.safeParse(params ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path.join('.') || '(block)';
-    throw new Error(`dragon.${path}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  return parseBehaviourParams(paramsSchema, 'dragon', params);
 }
 
 export const dragonBehaviour: Behaviour = {
   name: 'dragon',
+  validate(params) {
+    parseParams(params);
+  },
   answer(chat: SimulatedChat, params: unknown): string | null {
     const reading = readPrompt(chat.user);
     if (!reading) return null;

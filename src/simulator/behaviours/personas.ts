@@ -24,96 +24,70 @@
  * probe, seed option); vocabularies by the voice alone, so baseline and candidate share them.
  */
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { expecting } from '../../config/issues.js';
 import { type PersonasCatalogue, parseCatalogue } from '../../checks/personas/catalogue.js';
 import { createRng, type Rng, seedFromText } from '../../stats/prng.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
+import { parseBehaviourParams } from '../behaviourParams.js';
 import { errorMessage } from '../../text/format.js';
 
-export interface PersonasBehaviourParams {
-  catalogue: string | null;
-  /** Assistant name → phrase of its system prompt. */
-  assistants: Record<string, string>;
-  sameVoice: string[][];
-  answerWords: number;
-  vocabulary: number;
-  ownShare: number;
-  probeShare: number;
-}
+const SHARE = expecting('a number between 0 and 1');
+const COUNT = expecting('a whole number from 1 to 2000');
+const share = z.number(SHARE).min(0, SHARE).max(1, SHARE);
+const count = z.number(COUNT).int(COUNT).min(1, COUNT).max(2000, COUNT);
 
-const FIELDS = [
-  'catalogue',
-  'assistants',
-  'same-voice',
-  'answer-words',
-  'vocabulary',
-  'own-share',
-  'probe-share',
-];
+const paramsSchema = z
+  .strictObject(
+    {
+      catalogue: z
+        .string(expecting('the path of a persona catalogue'))
+        .min(1, expecting('the path of a persona catalogue'))
+        .nullish(),
+      assistants: z
+        .record(
+          z.string(),
+          z.string(expecting('a phrase of its prompt')).min(1, expecting('a phrase of its prompt')),
+          expecting('a map of assistant name → phrase of its prompt'),
+        )
+        .default({}),
+      'same-voice': z
+        .array(
+          z
+            .array(z.string(expecting('an assistant name')), expecting('a list of ≥ 2 names'))
+            .min(2, expecting('a list of ≥ 2 names')),
+          expecting('a list of groups, each a list of ≥ 2 names'),
+        )
+        .default([]),
+      'answer-words': count.default(60),
+      vocabulary: count.default(40),
+      'own-share': share.default(0.6),
+      'probe-share': share.default(0.15),
+    },
+    expecting('a mapping of settings (or nothing for the defaults)'),
+  )
+  .refine((block) => block['own-share'] + block['probe-share'] <= 1, {
+    path: ['probe-share'],
+    error: (issue) => {
+      const block = issue.input as { 'own-share': number; 'probe-share': number };
+      return `expected own-share + probe-share at most 1 together, got ${block['own-share']} + ${block['probe-share']}`;
+    },
+  })
+  .transform((block) => ({
+    catalogue: block.catalogue ?? null,
+    /** Assistant name → phrase of its system prompt. */
+    assistants: block.assistants,
+    sameVoice: block['same-voice'],
+    answerWords: block['answer-words'],
+    vocabulary: block.vocabulary,
+    ownShare: block['own-share'],
+    probeShare: block['probe-share'],
+  }));
+
+export type PersonasBehaviourParams = z.output<typeof paramsSchema>;
 
 export function readPersonasParams(raw: unknown): PersonasBehaviourParams {
-  const block = raw ?? {};
-  if (typeof block !== 'object' || Array.isArray(block)) {
-    throw new Error('personas: expected a mapping of settings (or nothing for the defaults)');
-  }
-  const fields = block as Record<string, unknown>;
-  for (const key of Object.keys(fields)) {
-    if (!FIELDS.includes(key)) {
-      throw new Error(`personas.${key}: unknown setting (known: ${FIELDS.join(', ')})`);
-    }
-  }
-  const catalogue = fields.catalogue ?? null;
-  if (catalogue !== null && (typeof catalogue !== 'string' || catalogue === '')) {
-    throw new Error('personas.catalogue: expected the path of a persona catalogue');
-  }
-  const assistants = fields.assistants ?? {};
-  if (
-    typeof assistants !== 'object' ||
-    assistants === null ||
-    Array.isArray(assistants) ||
-    !Object.values(assistants).every((v) => typeof v === 'string' && v !== '')
-  ) {
-    throw new Error('personas.assistants: expected a map of assistant name → phrase of its prompt');
-  }
-  const sameVoice = fields['same-voice'] ?? [];
-  if (
-    !Array.isArray(sameVoice) ||
-    !sameVoice.every(
-      (group) =>
-        Array.isArray(group) && group.length >= 2 && group.every((n) => typeof n === 'string'),
-    )
-  ) {
-    throw new Error('personas.same-voice: expected a list of groups, each a list of ≥ 2 names');
-  }
-  const ownShare = share(fields['own-share'], 0.6, 'own-share');
-  const probeShare = share(fields['probe-share'], 0.15, 'probe-share');
-  if (ownShare + probeShare > 1) {
-    throw new Error('personas.own-share + probe-share: expected at most 1 together');
-  }
-  return {
-    catalogue,
-    assistants: assistants as Record<string, string>,
-    sameVoice: sameVoice as string[][],
-    answerWords: count(fields['answer-words'], 60, 'answer-words'),
-    vocabulary: count(fields.vocabulary, 40, 'vocabulary'),
-    ownShare,
-    probeShare,
-  };
-}
-
-function share(value: unknown, fallback: number, field: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-    throw new Error(`personas.${field}: expected a number between 0 and 1`);
-  }
-  return value;
-}
-
-function count(value: unknown, fallback: number, field: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2000) {
-    throw new Error(`personas.${field}: expected a whole number from 1 to 2000`);
-  }
-  return value;
+  return parseBehaviourParams(paramsSchema, 'personas', raw);
 }
 
 const catalogues = new Map<string, PersonasCatalogue>();

@@ -143,6 +143,52 @@ describe('parseItems', () => {
     ]);
   });
 
+  it('names the line of the field at fault in YAML, and of the item in JSON Lines', () => {
+    const yaml = [
+      '- id: a',
+      '  question: Which?',
+      '  choices:',
+      '    - one',
+      '    - {text: two}',
+      '  answer: A',
+      '- id: b',
+      '  question: [not, a, text]',
+      '  choices: [x, y]',
+      '  answer: A',
+    ].join('\n');
+    expect(inputError(() => parseItems(yaml, 'items.yml')).details).toEqual([
+      'items.yml:5 (item "a"): choices[1]: expected a text, got a mapping',
+      'items.yml:8 (item "b"): question: expected string, got a list',
+    ]);
+    const jsonl = [
+      JSON.stringify({ id: 'a', question: 'Q', choices: ['x', 'y'], answer: 'A' }),
+      JSON.stringify({ id: 'b', question: 'Q', options: ['x', ['y']], answer_index: 1 }),
+    ].join('\n');
+    expect(inputError(() => parseItems(jsonl, 'i.jsonl')).details).toEqual([
+      'i.jsonl:2 (item "b"): options[1]: expected a text, got a list',
+    ]);
+  });
+
+  it('names the line of a grader option no grader knows, however deep', () => {
+    const yaml = [
+      '- id: order',
+      '  prompt: Order number?',
+      '  expected: ORD-12345',
+      '  grader:',
+      '    type: all',
+      '    of:',
+      '      - {type: regex, pattern: "ORD-\\\\d+"}',
+      '      - {type: contains, keep_case: true}',
+    ].join('\n');
+    expect(inputError(() => parseItems(yaml, 'items.yml')).details).toEqual([
+      'items.yml:4 (item "order"): grader contains: unknown option "keep_case" (expected expected, any, keep-case)',
+    ]);
+    const json = `[\n  {"id": 7, "prompt": "P", "expected": 3,\n   "grader": {"type": "number", "tolerance": "1%"}}\n]`;
+    expect(inputError(() => parseItems(json, 'items.json')).details).toEqual([
+      'items.json:2 (item "7"): grader number: tolerance: expected number, got "1%"',
+    ]);
+  });
+
   it('warns about unknown fields without failing', () => {
     const { items, warnings } = parseItems(
       '- {id: a, question: Q, choices: [x, y], answer: A, hint: no}\n',

@@ -434,7 +434,7 @@ describe('bad graders and malformed open items', () => {
     '  max-tokens: 0',
   ].join('\n');
 
-  it('exit 2 before any request, each problem with file, line and item', async () => {
+  it('exit 2 before any request, each problem with file, line of its field and item', async () => {
     writeFileSync(path.join(dir, 'items.yml'), `${BAD}\n`);
     const config = path.join(dir, 'model-gate.yml');
     writeFileSync(
@@ -454,14 +454,14 @@ describe('bad graders and malformed open items', () => {
     expect(lines[0]).toBe('model-gate: items.yml: 7 invalid items');
     expect(lines.slice(1, 8)).toEqual([
       expect.stringMatching(
-        /^ {2}- items\.yml:2 \(item "bad-regex"\): grader regex: pattern "ORD-\(\\\\d\+" is not a valid regular expression: /,
+        /^ {2}- items\.yml:4 \(item "bad-regex"\): grader regex: pattern "ORD-\(\\\\d\+" is not a valid regular expression: /,
       ),
-      '  - items.yml:5 (item "bad-schema"): grader json: schema is not a usable JSON Schema: strict mode: unknown keyword: "propertes"',
-      '  - items.yml:8 (item "missing-module"): grader module: module "graders/absent.mjs" not found (paths are relative to the items file)',
-      '  - items.yml:11 (item "empty-prompt"): prompt must be a non-empty text',
-      '  - items.yml:14 (item "off-labels"): grader label: expected "refunds" is not one of the labels (billing, shipping)',
+      '  - items.yml:7 (item "bad-schema"): grader json: schema is not a usable JSON Schema: strict mode: unknown keyword: "propertes"',
+      '  - items.yml:10 (item "missing-module"): grader module: module "graders/absent.mjs" not found (paths are relative to the items file)',
+      '  - items.yml:12 (item "empty-prompt"): prompt must be a non-empty text',
+      '  - items.yml:17 (item "off-labels"): grader label: expected "refunds" is not one of the labels (billing, shipping)',
       '  - items.yml:18 (item "no-grader"): no grader: give `expected` (graded exact) or a `grader`',
-      '  - items.yml:20 (item "zero-tokens"): max-tokens 0: expected an integer from 1 to 32768',
+      '  - items.yml:23 (item "zero-tokens"): max-tokens 0: expected an integer from 1 to 32768',
     ]);
   });
 

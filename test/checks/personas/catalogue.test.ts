@@ -95,14 +95,34 @@ probes:
   - "one"
   - "one"
 `);
-    expect(found[0]).toBe('personas.yml: 6 problems in the persona catalogue');
+    // In the order of the file, each at the line of its field.
+    expect(found[0]).toBe('personas.yml: 7 problems in the persona catalogue');
     expect(found.slice(1)).toEqual([
-      'line 2: colour: unknown field (known: language, stop-words, assistants, probes)',
       'line 1: language: expected "en" or "fr", or a list of them (selects the stop-word lists), got "de"',
+      'line 2: colour: unknown field (known: language, stop-words, assistants, probes)',
       'line 4: assistants.a: expected a system prompt (non-empty text), got ""',
+      'line 7: assistants.b.paraphrase-of: "nobody" is not an assistant of this catalogue (known: a, b, c)',
       'line 8: assistants.b.tone: unknown field (known: prompt, paraphrase-of, inverse-of)',
-      'line 9: assistants.c.inverse-of: a control cannot shadow itself',
+      'line 11: assistants.c.inverse-of: a control cannot shadow itself',
       'line 14: probes[1]: same text as probes[0]',
+    ]);
+  });
+
+  it('names the line of a wrong type deep in an assistant, and of a wrong stop word', () => {
+    expect(
+      problems(`language: [en, fr]
+stop-words: [kitchen, "two words"]
+assistants:
+  a: "A"
+  b:
+    prompt: "B"
+    inverse-of: [a]
+probes: [x, y]
+`).slice(1),
+    ).toEqual([
+      'line 2: stop-words[1]: expected one word of letters, got "two words"',
+      'line 5: assistants.b: expected a system prompt, or a mapping with prompt (non-empty text) and optionally paraphrase-of / inverse-of, got a mapping',
+      'line 7: assistants.b.inverse-of: expected the name of the assistant it shadows, got a list',
     ]);
   });
 

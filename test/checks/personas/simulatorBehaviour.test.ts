@@ -81,9 +81,7 @@ describe('personas behaviour', () => {
       /own-share \+ probe-share/,
     );
     expect(() => readPersonasParams({ 'same-voice': [['alone']] })).toThrow(/personas\.same-voice/);
-    expect(() => readPersonasParams({ colour: 'red' })).toThrow(
-      /personas\.colour: unknown setting/,
-    );
+    expect(() => readPersonasParams({ colour: 'red' })).toThrow(/personas\.colour: unknown field/);
     expect(() => personasBehaviour.validate?.({ catalogue: '/nonexistent.yml' })).toThrow(
       /personas\.catalogue/,
     );

@@ -6,6 +6,7 @@
  */
 import { isMapping } from '../../../render/json.js';
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { buildContains, CONTAINS_OPTIONS, describeContains, gradeContains } from './contains.js';
 import { buildExact, describeExact, EXACT_OPTIONS, gradeExact } from './exact.js';
 import { buildJson, describeJson, gradeJson, JSON_OPTIONS } from './json.js';
@@ -19,7 +20,7 @@ import {
   type ModuleSite,
 } from './module.js';
 import { buildNumber, describeNumber, gradeNumber, NUMBER_OPTIONS } from './number.js';
-import { GraderOptions } from './options.js';
+import { GraderOptions, type OptionShape } from './options.js';
 import { buildRegex, describeRegex, gradeRegex, REGEX_OPTIONS } from './regex.js';
 import { canonicalJson } from './text.js';
 import {
@@ -39,7 +40,7 @@ export interface GraderSite extends ModuleSite {
   item: GradedItem;
 }
 
-const ALL_OPTIONS = ['of', 'expected'];
+const ALL_OPTIONS = { of: z.array(z.unknown()).nullish(), expected: z.unknown().optional() };
 
 /** The grader an item describes, or null with the reasons pushed on `problems`. */
 export function buildGrader(
@@ -63,7 +64,8 @@ function buildSpec(
   if (named === null) return null;
   const { type, options } = named;
   const own = options['expected'] !== undefined ? options['expected'] : expected;
-  const read = (known: readonly string[]) => new GraderOptions(type, options, known, problems);
+  const read = <S extends OptionShape>(shape: S) =>
+    new GraderOptions(type, options, shape, problems);
   switch (type) {
     case 'exact':
       return buildExact(read(EXACT_OPTIONS), own);
@@ -120,13 +122,14 @@ function typeAndOptions(
 }
 
 function buildAll(
-  options: GraderOptions,
+  options: GraderOptions<typeof ALL_OPTIONS>,
   expected: unknown,
   site: ModuleSite,
   problems: string[],
 ): AllSpec | null {
   const of = options.value('of');
-  if (!Array.isArray(of) || of.length === 0) {
+  if (!options.ok) return null;
+  if (!of || of.length === 0) {
     options.problem('needs `of`, a list of graders that must all accept the answer');
     return null;
   }

@@ -2,13 +2,21 @@
  * `contains`: every text of `expected` appears in the answer, and one of `any` when given;
  * case-insensitive unless `keep-case`.
  */
-import type { GraderOptions } from './options.js';
+import { z } from 'zod';
+import { flag, type GraderOptions, texts } from './options.js';
 import { quoted } from './text.js';
 import type { ContainsSpec, Grade } from './types.js';
 
-export const CONTAINS_OPTIONS = ['expected', 'any', 'keep-case'];
+export const CONTAINS_OPTIONS = {
+  expected: z.unknown().optional(),
+  any: texts('any'),
+  'keep-case': flag,
+};
 
-export function buildContains(options: GraderOptions, expected: unknown): ContainsSpec | null {
+export function buildContains(
+  options: GraderOptions<typeof CONTAINS_OPTIONS>,
+  expected: unknown,
+): ContainsSpec | null {
   const keepCase = options.boolean('keep-case', false);
   const any = options.texts('any') ?? [];
   let all: string[] = [];

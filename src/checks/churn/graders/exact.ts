@@ -1,11 +1,19 @@
 /** `exact`: the answer equals `expected` after trimming, case folding and a final full stop. */
-import type { GraderOptions } from './options.js';
+import { z } from 'zod';
+import { flag, type GraderOptions } from './options.js';
 import { asText, normaliseAnswer, quoted } from './text.js';
 import type { ExactSpec, Grade } from './types.js';
 
-export const EXACT_OPTIONS = ['expected', 'keep-case', 'keep-punctuation'];
+export const EXACT_OPTIONS = {
+  expected: z.unknown().optional(),
+  'keep-case': flag,
+  'keep-punctuation': flag,
+};
 
-export function buildExact(options: GraderOptions, expected: unknown): ExactSpec | null {
+export function buildExact(
+  options: GraderOptions<typeof EXACT_OPTIONS>,
+  expected: unknown,
+): ExactSpec | null {
   const keepCase = options.boolean('keep-case', false);
   const keepPunctuation = options.boolean('keep-punctuation', false);
   const text = asText(expected);

@@ -7,11 +7,19 @@
 import { isMapping } from '../../../render/json.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { GraderOptions } from './options.js';
+import { z } from 'zod';
+import { expecting } from '../../../config/issues.js';
+import { flag, type GraderOptions } from './options.js';
 import { canonicalJson, quoted } from './text.js';
 import type { Grade, JsonSpec } from './types.js';
 
-export const JSON_OPTIONS = ['schema', 'expected', 'search'];
+export const JSON_OPTIONS = {
+  schema: z
+    .record(z.string(), z.unknown().optional(), expecting('a JSON Schema written as a mapping'))
+    .nullish(),
+  expected: z.unknown().optional(),
+  search: flag,
+};
 
 /**
  * Unknown keywords and formats are errors (a misspelt `propertes` would validate anything);
@@ -43,21 +51,20 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
 
 const validators = new WeakMap<JsonSpec, ValidateFunction>();
 
-export function buildJson(options: GraderOptions, expected: unknown): JsonSpec | null {
+export function buildJson(
+  options: GraderOptions<typeof JSON_OPTIONS>,
+  expected: unknown,
+): JsonSpec | null {
   const search = options.boolean('search', false);
   const rawSchema = options.value('schema');
   let schema: Record<string, unknown> | null = null;
   if (rawSchema !== undefined && rawSchema !== null) {
-    if (!isMapping(rawSchema)) {
-      options.problem('schema must be a JSON Schema written as a mapping');
-    } else {
-      try {
-        validatorFor(rawSchema);
-        schema = rawSchema;
-      } catch (error) {
-        const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        options.problem(`schema is not a usable JSON Schema: ${reason}`);
-      }
+    try {
+      validatorFor(rawSchema);
+      schema = rawSchema;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      options.problem(`schema is not a usable JSON Schema: ${reason}`);
     }
   }
   let fields: Record<string, unknown> | null = null;

@@ -4,13 +4,17 @@
  * equals `expected`. An answer that is none of the labels is wrong, and counted apart as
  * off-label: a model that stops answering with a label is another failure than a wrong label.
  */
-import type { GraderOptions } from './options.js';
+import { z } from 'zod';
+import { type GraderOptions, texts } from './options.js';
 import { normaliseLabel, quoted } from './text.js';
 import type { Grade, LabelSpec } from './types.js';
 
-export const LABEL_OPTIONS = ['labels', 'expected'];
+export const LABEL_OPTIONS = { labels: texts('labels'), expected: z.unknown().optional() };
 
-export function buildLabel(options: GraderOptions, expected: unknown): LabelSpec | null {
+export function buildLabel(
+  options: GraderOptions<typeof LABEL_OPTIONS>,
+  expected: unknown,
+): LabelSpec | null {
   const raw = options.texts('labels');
   if (raw === null) {
     if (options.ok) options.problem('needs `labels`, the list of allowed answers');

@@ -10,11 +10,12 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../../../errors.js';
+import { z } from 'zod';
 import type { GraderOptions } from './options.js';
 import { quoted } from './text.js';
 import type { GradedItem, Grade, ModuleSpec } from './types.js';
 
-export const MODULE_OPTIONS = ['module', 'expected'];
+export const MODULE_OPTIONS = { module: z.string().nullish(), expected: z.unknown().optional() };
 
 const EXTENSIONS = ['.js', '.mjs', '.cjs'];
 
@@ -26,11 +27,12 @@ export interface ModuleSite {
 }
 
 export function buildModule(
-  options: GraderOptions,
+  options: GraderOptions<typeof MODULE_OPTIONS>,
   expected: unknown,
   site: ModuleSite,
 ): ModuleSpec | null {
   const module = options.value('module');
+  if (!options.ok) return null;
   if (typeof module !== 'string' || module.trim() === '') {
     options.problem('needs `module`, the path of a JavaScript file exporting grade(answer, item)');
     return null;

@@ -8,10 +8,15 @@
  * `COVID-19`'s 19 is read, its hyphen is not a sign) is skipped. A decimal comma is not read as
  * one: `3,5` reads 3.
  */
-import type { GraderOptions } from './options.js';
+import { z } from 'zod';
+import { amount, type GraderOptions } from './options.js';
 import type { Grade, NumberSpec } from './types.js';
 
-export const NUMBER_OPTIONS = ['expected', 'tolerance', 'relative'];
+export const NUMBER_OPTIONS = {
+  expected: z.unknown().optional(),
+  tolerance: amount('tolerance'),
+  relative: amount('relative'),
+};
 
 const NUMBER =
   /(?<![\p{L}\p{N}_.])([-+\u2212]?)(?:(\d{1,3}(?:[,\u00a0\u202f\u2009]\d{3})+|\d+)(\.\d+)?|\.(\d+))(?:[eE]([-+]?\d+))?/u;
@@ -29,7 +34,10 @@ export function readNumber(text: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-export function buildNumber(options: GraderOptions, expected: unknown): NumberSpec | null {
+export function buildNumber(
+  options: GraderOptions<typeof NUMBER_OPTIONS>,
+  expected: unknown,
+): NumberSpec | null {
   const tolerance = options.amount('tolerance', 0);
   const relative = options.amount('relative', 0);
   let value: number | null = null;

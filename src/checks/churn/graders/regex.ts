@@ -1,22 +1,32 @@
 /** `regex`: the pattern (JavaScript syntax) is found somewhere in the answer. */
+import { z } from 'zod';
 import type { GraderOptions } from './options.js';
 import { asText, quoted } from './text.js';
 import type { Grade, RegexSpec } from './types.js';
 
-export const REGEX_OPTIONS = ['pattern', 'flags', 'expected'];
-
 /** `g` and `y` make a search depend on the previous one: refused, they add nothing here. */
 const ALLOWED_FLAGS = /^[dimsuv]*$/;
 
-export function buildRegex(options: GraderOptions, expected: unknown): RegexSpec | null {
+export const REGEX_OPTIONS = {
+  pattern: z.string().nullish(),
+  flags: z
+    .string()
+    .nullish()
+    .refine((flags) => flags === null || flags === undefined || ALLOWED_FLAGS.test(flags), {
+      error: (issue) => `flags ${JSON.stringify(issue.input)}: expected some of d, i, m, s, u, v`,
+    }),
+  expected: z.unknown().optional(),
+};
+
+export function buildRegex(
+  options: GraderOptions<typeof REGEX_OPTIONS>,
+  expected: unknown,
+): RegexSpec | null {
   const pattern = options.value('pattern');
   const flags = options.value('flags') ?? '';
+  if (!options.ok) return null;
   if (typeof pattern !== 'string' || pattern === '') {
     options.problem('needs `pattern`, a regular expression (JavaScript syntax)');
-    return null;
-  }
-  if (typeof flags !== 'string' || !ALLOWED_FLAGS.test(flags)) {
-    options.problem(`flags ${JSON.stringify(flags)}: expected some of d, i, m, s, u, v`);
     return null;
   }
   let compiled: RegExp;

@@ -112,15 +112,13 @@ function uniqueId(base: string, taken: Set<string>): string {
 
 /** Checks a converted item as `run` will read it; its problems, if any. */
 function problemsOf(item: Record<string, unknown>, dir: string): string[] {
-  const errors: string[] = [];
-  validateOpenItem(
+  const read = validateOpenItem(
     item,
     0,
     { name: 'item', baseDir: dir, maxTokens: DEFAULT_MAX_TOKENS },
-    errors,
     [],
   );
-  return errors.map((e) => e.replace(/^item:0 \(item "[^"]*"\): /, ''));
+  return Array.isArray(read) ? read.map((problem) => problem.message) : [];
 }
 
 export function importPromptfoo(file: string, name = file): PromptfooImport {

@@ -158,7 +158,7 @@ describe('json', () => {
       /unknown format "email"/,
     );
     expect(problems({ type: 'json', schema: 'object' })).toEqual([
-      'grader json: schema must be a JSON Schema written as a mapping',
+      'grader json: schema: expected a JSON Schema written as a mapping, got "object"',
     ]);
   });
 });
@@ -232,6 +232,13 @@ describe('all, names, fingerprints', () => {
     ]);
     expect(problems({ type: 'exact', 'keep-cases': true }, 'x')).toEqual([
       'grader exact: unknown option "keep-cases" (expected expected, keep-case, keep-punctuation)',
+    ]);
+    expect(
+      problems({ type: 'all', of: [{ type: 'regex', pattern: 'a', flag: 'i' }] }, 'a'),
+    ).toEqual(['grader regex: unknown option "flag" (expected pattern, flags, expected)']);
+    expect(problems({ type: 'contains', 'keep-case': 'yes', any: ['a', {}] }, 'x')).toEqual([
+      'grader contains: any: expected a text or a list of non-empty texts, got a list',
+      'grader contains: keep-case: expected boolean, got "yes"',
     ]);
     expect(problems(undefined, undefined)).toEqual([
       'no grader: give `expected` (graded exact) or a `grader`',
