@@ -258,19 +258,20 @@ function upTo20(): Design[] {
     [5, 15],
   ] as const) {
     for (const settled of [0.1, 0.05]) {
-      for (const [p, from] of [
-        [0.05, 12],
-        [0.2, 10],
-        [1, 0],
+      for (const [p, from, tighten] of [
+        [0.05, 12, 1],
+        [0.2, 10, 1],
+        [0.5, 8, 0.4],
+        [1, 0, 1],
       ] as const) {
         designs.push({
-          name: `adaptive ${first} + ${step} up to 20, a = ${settled}, ${p < 1 ? `futility p > ${p} from ${from}` : 'no futility'}, decided`,
+          name: `adaptive ${first} + ${step} up to 20, a = ${settled}, ${p < 1 ? `futility p > ${p} from ${from}${tighten < 1 ? ` (× ${tighten} a look)` : ''}` : 'no futility'}, decided`,
           adaptive: {
             firstStage: first,
             stage: step,
             samplesMax: 20,
             settledShare: settled,
-            ...(p < 1 ? { futility: { fromSamples: from, pAbove: p } } : {}),
+            ...(p < 1 ? { futility: { fromSamples: from, pAbove: p, tighten } } : {}),
             decided: { pAtMost: ALPHA / 300 },
           },
         });

@@ -1,7 +1,7 @@
 /**
  * The demo's churn pair (`model-gate demo`: the candidate gains 1.5 logits in four domains and
  * loses 4 in law, so most items move) run against the simulator with fixed K = 20, fixed K = 10
- * and adaptive sampling (its defaults, and the best design up to 20 of bench/adaptive.ts):
+ * and adaptive sampling (the default, the previous default, and older adaptive defaults):
  * stochastic requests and the churn verdict.
  *
  *   npx tsx bench/adaptiveDemo.ts
@@ -31,10 +31,11 @@ const designs: [string, Record<string, unknown>][] = [
       samplesMax: 23,
       futilityP: 0.05,
       futilityFrom: 14,
+      futilityTighten: 1,
     },
   ],
   [
-    'adaptive 4 + 8 up to 20 (the default)',
+    'adaptive 4 + 8 up to 20 (the previous default)',
     {
       sampling: 'adaptive',
       samplesFirst: 4,
@@ -43,8 +44,11 @@ const designs: [string, Record<string, unknown>][] = [
       settledShare: 0.1,
       futilityP: 0.2,
       futilityFrom: 10,
+      futilityTighten: 1,
     },
   ],
+  // Nothing set: the sampling a user gets by default.
+  ['adaptive 4 + 4 up to 20 (the default)', { sampling: 'adaptive' }],
 ];
 const rows: string[] = [];
 let reference = 0;

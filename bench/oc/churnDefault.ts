@@ -49,31 +49,33 @@ interface Design {
   fixed?: number;
 }
 
-/** The default (written out): the best design up to 20 of bench/adaptive.ts `up-to-20` within K = 10's requests. */
+/** The default: churn's settings with nothing set (bench/adaptive.ts `up-to-20` chose among designs up to 20). */
 const UP_TO_20 = {
   sampling: 'adaptive',
   samplesFirst: 4,
-  samplesStep: 8,
+  samplesStep: 4,
   samplesMax: 20,
   settledShare: 0.1,
-  futilityP: 0.2,
-  futilityFrom: 10,
+  futilityP: 0.5,
+  futilityFrom: 8,
+  futilityTighten: 0.4,
 };
 
 const DESIGNS: Design[] = [
   { name: 'fixed K = 10', churn: { sampling: 'fixed', samples: 10 }, fixed: 10 },
   { name: 'fixed K = 20', churn: { sampling: 'fixed', samples: 20 }, fixed: 20 },
-  { name: 'adaptive 4 + 8 up to 20 (the default)', churn: { ...UP_TO_20, ...adaptiveOverrides() } },
+  { name: 'adaptive 4 + 4 up to 20 (the default)', churn: { ...UP_TO_20, ...adaptiveOverrides() } },
   {
-    name: 'adaptive 3 + 5 up to 23 (the previous adaptive defaults)',
+    name: 'adaptive 4 + 8 up to 20 (the previous default)',
     churn: {
       sampling: 'adaptive',
-      samplesFirst: 3,
-      samplesStep: 5,
-      samplesMax: 23,
+      samplesFirst: 4,
+      samplesStep: 8,
+      samplesMax: 20,
       settledShare: 0.1,
-      futilityP: 0.05,
-      futilityFrom: 14,
+      futilityP: 0.2,
+      futilityFrom: 10,
+      futilityTighten: 1,
     },
   },
 ];

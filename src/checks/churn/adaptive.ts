@@ -31,12 +31,15 @@ export interface AdaptiveDesign {
   settledShare: number;
   /**
    * Optional futility stop: once an item has `fromSamples` samples per model, it stops as "no
-   * change shown" when its interim two-sided p-value is above `pAbove`. This looks at the split,
+   * change shown" when its interim two-sided p-value is above `pAbove` at that first look, and
+   * above `pAbove × tighten^j` at the j-th look after it (`tighten` 1: the same bar at every
+   * look). A bar that tightens lets an item with a visible change go on early and stops, later,
+   * one whose change stays too small to be flagged by the last stage. This looks at the split,
    * so an item stopped this way reports p = 1 (never a rejection). Every stage taken enters the
    * domain test; the stages after a futility look were taken knowing the split, so that test's
    * level is measured by simulation (docs/adaptive-sampling.md).
    */
-  futility?: { fromSamples: number; pAbove: number };
+  futility?: { fromSamples: number; pAbove: number; tighten?: number };
   /**
    * Optional efficacy stop: an item stops as "decided" once its stage-wise p-value
    * (src/stats/stageWiseExact.ts) is at or below `pAtMost`. The item test is then the stage-wise
@@ -83,6 +86,10 @@ export function checkDesign(design: AdaptiveDesign): void {
     }
     if (!(pAbove > 0 && pAbove < 1)) {
       throw new RangeError(`adaptive design: futility.pAbove must be in (0, 1), got ${pAbove}`);
+    }
+    const tighten = design.futility.tighten ?? 1;
+    if (!(tighten > 0 && tighten <= 1)) {
+      throw new RangeError(`adaptive design: futility.tighten must be in (0, 1], got ${tighten}`);
     }
   }
   if (design.decided !== undefined) {
@@ -183,12 +190,29 @@ export function sampleItemAdaptively(
   }
 }
 
+/**
+ * The futility bar at the look after the last of `stages`, or null before the first futility
+ * look. Looks are counted by the planned stage ends (first stage, then `stage` more each), so
+ * an invalid sample, which leaves a stage short, never changes which look an item is at.
+ */
+export function futilityBar(stages: number, design: AdaptiveDesign): number | null {
+  const futility = design.futility;
+  if (futility === undefined) return null;
+  let end = design.firstStage;
+  let looks = end >= futility.fromSamples ? 1 : 0;
+  for (let j = 1; j < stages; j++) {
+    end = Math.min(design.samplesMax, end + design.stage);
+    if (end >= futility.fromSamples) looks++;
+  }
+  if (looks === 0) return null;
+  return futility.pAbove * (futility.tighten ?? 1) ** (looks - 1);
+}
+
 /** Whether the futility look after the last of `stages` stops the item. */
 function isFutile(stages: readonly StageCounts[], design: AdaptiveDesign): boolean {
-  if (design.futility === undefined) return false;
-  const taken = stages.reduce((sum, s) => sum + s.baselineSamples, 0);
-  if (taken < design.futility.fromSamples) return false;
-  return adaptiveItemPValue(stages) > design.futility.pAbove;
+  const bar = futilityBar(stages.length, design);
+  if (bar === null) return false;
+  return adaptiveItemPValue(stages) > bar;
 }
 
 export interface AdaptiveItemTest {
@@ -241,6 +265,7 @@ export function designOf(
     settledShare: number;
     futilityP: number;
     futilityFrom: number;
+    futilityTighten: number;
     stopDecided: boolean;
     alpha: number;
   },
@@ -253,7 +278,13 @@ export function designOf(
     samplesMax: settings.samplesMax,
     settledShare: settings.settledShare,
     ...(settings.futilityP < 1
-      ? { futility: { fromSamples: settings.futilityFrom, pAbove: settings.futilityP } }
+      ? {
+          futility: {
+            fromSamples: settings.futilityFrom,
+            pAbove: settings.futilityP,
+            tighten: settings.futilityTighten,
+          },
+        }
       : {}),
   };
 }

@@ -56,7 +56,11 @@ export function adaptivePaths(
       samplesMax: design.samplesMax,
       settledShare: design.settledShare,
       futility: design.futility
-        ? { p: design.futility.pAbove, from: design.futility.fromSamples }
+        ? {
+            p: design.futility.pAbove,
+            from: design.futility.fromSamples,
+            tighten: design.futility.tighten ?? 1,
+          }
         : null,
       decided: design.decided ? { pAtMost: design.decided.pAtMost } : null,
       requests: {

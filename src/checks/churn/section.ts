@@ -294,7 +294,8 @@ export interface AdaptiveSamplingSummary {
   samplesStep: number;
   samplesMax: number;
   settledShare: number;
-  futility: { p: number; from: number } | null;
+  /** The futility bar at the first look from `from` samples, times `tighten` at each later look. */
+  futility: { p: number; from: number; tighten?: number } | null;
   /** The efficacy stop: an item stops once its stage-wise p-value is at most this; null: off. */
   decided: { pAtMost: number } | null;
   /**

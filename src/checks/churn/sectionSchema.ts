@@ -18,7 +18,15 @@ const adaptiveSamplingSchema = z
     samplesStep: count,
     samplesMax: count,
     settledShare: finite,
-    futility: z.object({ p: finite, from: count }).nullable(),
+    futility: z
+      .object({
+        p: finite,
+        from: count,
+        tighten: finite
+          .optional()
+          .describe('The bar is multiplied by this at each look after the first; absent: 1.'),
+      })
+      .nullable(),
     decided: z
       .object({ pAtMost: finite })
       .nullable()

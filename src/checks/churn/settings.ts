@@ -70,8 +70,8 @@ export const churnSettingsSchema = z
       .int()
       .min(1)
       .max(1000)
-      .default(8)
-      .describe('adaptive: samples of each further stage (4, 12, 20 with the defaults)'),
+      .default(4)
+      .describe('adaptive: samples of each further stage (4, 8, 12, 16, 20 with the defaults)'),
     samplesMax: z
       .number()
       .int()
@@ -88,22 +88,33 @@ export const churnSettingsSchema = z
       .describe(
         "adaptive: an item stops once both models' pooled share right is at most this, or at least 1 minus this",
       ),
-    /** Futility stop: from `futility-from` samples, an item whose p-value is above this stops; 1: off. */
+    /**
+     * Futility stop: at the first look from `futility-from` samples, an item whose p-value is
+     * above this stops; the bar is multiplied by `futility-tighten` at each further look; 1: off.
+     */
     futilityP: z
       .number()
       .gt(0)
       .max(1)
-      .default(0.2)
+      .default(0.5)
       .describe(
-        'adaptive: from futility-from samples on, an item whose p-value is above this stops as "no change shown"; 1: off',
+        'adaptive: at the first look from futility-from samples on, an item whose p-value is above this stops as "no change shown" (the bar tightens by futility-tighten at each further look); 1: off',
       ),
     futilityFrom: z
       .number()
       .int()
       .min(1)
       .max(1000)
-      .default(10)
+      .default(8)
       .describe('adaptive: samples per model from which the futility stop applies'),
+    futilityTighten: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.4)
+      .describe(
+        'adaptive: the futility bar is multiplied by this at each look after the first (0.5, 0.2, 0.08 at 8, 12, 16 samples with the defaults); 1: the same bar at every look',
+      ),
     /** Efficacy stop: an item whose change is already certain to be flagged stops sampling. */
     stopDecided: z
       .boolean()

@@ -5,6 +5,7 @@ import {
   adaptiveItemTest,
   checkDesign,
   decideNextStage,
+  futilityBar,
   sampleItemAdaptively,
 } from '../../../src/checks/churn/adaptive.js';
 import { createRng, type Rng } from '../../../src/stats/prng.js';
@@ -195,6 +196,63 @@ describe('futility stop', () => {
     expect(() => checkDesign({ ...futile, futility: { fromSamples: 10, pAbove: 1 } })).toThrow(
       /pAbove/,
     );
+  });
+});
+
+describe('a futility bar that tightens at each look', () => {
+  const tightening: AdaptiveDesign = {
+    firstStage: 4,
+    stage: 4,
+    samplesMax: 20,
+    settledShare: 0.1,
+    futility: { fromSamples: 8, pAbove: 0.5, tighten: 0.4 },
+  };
+  const steady: AdaptiveDesign = {
+    ...tightening,
+    futility: { fromSamples: 8, pAbove: 0.5, tighten: 1 },
+  };
+
+  it('is p-above at the first look from from-samples, times tighten at each look after it', () => {
+    const bars = [1, 2, 3, 4, 5].map((stages) => futilityBar(stages, tightening));
+    expect(bars[0]).toBeNull();
+    expect(bars.slice(1).map((b) => Number((b as number).toFixed(6)))).toEqual([
+      0.5, 0.2, 0.08, 0.032,
+    ]);
+    expect([1, 2, 3].map((stages) => futilityBar(stages, steady))).toEqual([null, 0.5, 0.5]);
+    // 4, 12, 20 samples with a first look from 10: the look after the second stage is the first.
+    const wide: AdaptiveDesign = {
+      ...tightening,
+      stage: 8,
+      futility: { fromSamples: 10, pAbove: 0.2, tighten: 0.5 },
+    };
+    expect([1, 2, 3].map((stages) => futilityBar(stages, wide))).toEqual([null, 0.2, 0.1]);
+  });
+
+  it('stops at the third look an item the steady bar lets go on', () => {
+    // 3/4 against 1/4, then 3/4 against 2/4 twice: p = 0.329 at 8 samples (under 0.5, both go
+    // on), p = 0.233 at 12 (above 0.2: futile; under the steady 0.5: on).
+    const split = [
+      [3, 1],
+      [3, 2],
+      [3, 2],
+      [3, 2],
+      [3, 2],
+    ];
+    const draw = (model: 'baseline' | 'candidate', from: number) =>
+      (split[from / 4] as number[])[model === 'baseline' ? 0 : 1] as number;
+    const stopped = sampleItemAdaptively(draw, tightening);
+    expect(stopped).toHaveLength(3);
+    expect(adaptiveItemTest(stopped, tightening).futile).toBe(true);
+    expect(adaptiveItemPValue(stopped)).toBeCloseTo(0.233, 3);
+    expect(sampleItemAdaptively(draw, steady).length).toBeGreaterThan(3);
+  });
+
+  it('refuses a factor outside (0, 1]', () => {
+    for (const tighten of [0, 1.5, Number.NaN]) {
+      expect(() =>
+        checkDesign({ ...tightening, futility: { fromSamples: 8, pAbove: 0.5, tighten } }),
+      ).toThrow(/tighten/);
+    }
   });
 });
 

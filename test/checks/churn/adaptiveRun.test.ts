@@ -90,6 +90,7 @@ const DESIGN = {
   settledShare: 0.05,
   futilityP: 0.3,
   futilityFrom: 10,
+  futilityTighten: 1,
 };
 
 const requestsMade = (): number =>

@@ -22,6 +22,13 @@ function whyStopped(rows: readonly StopRow[]): string {
     .join(', ');
 }
 
+/** How the futility bar tightens after its first look, in words ('' when it stays). */
+function futilityTightening(tighten: number | undefined): string {
+  return tighten === undefined || tighten === 1
+    ? ''
+    : `, the bar × ${tighten} at each further look`;
+}
+
 /** The stopping rules in words. */
 function rules(s: AdaptiveSamplingSummary): string {
   const parts = [
@@ -34,7 +41,7 @@ function rules(s: AdaptiveSamplingSummary): string {
   }
   if (s.futility) {
     parts.push(
-      `as futile when its p-value is above ${s.futility.p} from ${s.futility.from} samples`,
+      `as futile when its p-value is above ${s.futility.p} from ${s.futility.from} samples${futilityTightening(s.futility.tighten)}`,
     );
   }
   return parts.join('; ');
