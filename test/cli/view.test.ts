@@ -45,10 +45,14 @@ describe('openFile', () => {
     const page = path.join(hostileFolder(), 'report.html');
     const received = path.join(root, 'received.txt');
     const opener = path.join(root, 'opener.sh');
-    writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$#" "$1" > "${received}"\n`);
+    // Written beside, then renamed: the test polls for the file and must never read it half written.
+    writeFileSync(
+      opener,
+      `#!/bin/sh\nprintf '%s\\n' "$#" "$1" > "${received}.part" && mv "${received}.part" "${received}"\n`,
+    );
     chmodSync(opener, 0o755);
     expect(await openFile(page, { command: opener, args: [] })).toBe(true);
-    for (let i = 0; i < 100 && !existsSync(received); i++)
+    for (let i = 0; i < 250 && !existsSync(received); i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(readFileSync(received, 'utf8')).toBe(`1\n${page}\n`);
     expect(existsSync(path.join(root, 'PWNED'))).toBe(false);
