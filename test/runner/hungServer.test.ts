@@ -71,9 +71,26 @@ it('ends with an infrastructure error when the server hangs, without recording i
   const [first, second, ...rest] = units;
   if (!first || !second) throw new Error('expected units');
   // The second unit freezes the server before its call: it and every later call would hang.
+  // It waits for the first unit's answer, so the server has answered once whatever the order
+  // the runner starts them in, and however slow a loaded machine makes that first answer.
+  let firstAnswered: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => {
+    firstAnswered = resolve;
+  });
+  const answering = {
+    ...first,
+    execute: async (ctx: Parameters<typeof first.execute>[0]) => {
+      try {
+        await first.execute(ctx);
+      } finally {
+        firstAnswered();
+      }
+    },
+  };
   const freezing = {
     ...second,
     execute: async (ctx: Parameters<typeof second.execute>[0]) => {
+      await answered;
       frozen.freeze();
       await second.execute(ctx);
     },
@@ -81,8 +98,8 @@ it('ends with an infrastructure error when the server hangs, without recording i
   const log = tempLog();
   const started = performance.now();
   const error = await runPlan({
-    provider: new OllamaProvider({ host: hung.url, timeoutMs: 200, keepAlive: '5m' }),
-    units: [first, freezing, ...rest],
+    provider: new OllamaProvider({ host: hung.url, timeoutMs: 500, keepAlive: '5m' }),
+    units: [answering, freezing, ...rest],
     models: ['base:1b'],
     logPath: log,
     retryDelayMs: 0,
@@ -94,8 +111,8 @@ it('ends with an infrastructure error when the server hangs, without recording i
   expect((error as Error).message).toMatch(
     /stopped answering during the run: a request timed out and the server did not answer a status request either/,
   );
-  // Two attempts and one status request of 200 ms each, with a wide margin; without the
-  // status request the 39 remaining units would time out one after another (about 16 s).
+  // Two attempts and one status request of 500 ms each, with a wide margin; without the
+  // status request the 38 remaining units would time out one after another (about 38 s).
   expect(elapsed).toBeLessThan(4000);
   const { records } = await readSampleLogs([log]);
   const calls = records.filter((r: SampleRecord) => r.kind === 'call');
