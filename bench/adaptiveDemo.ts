@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config/load.js';
 import { runJob } from '../src/pipeline/run.js';
 import { readSampleLogs } from '../src/sampleLog/index.js';
 import { startSimulator } from '../src/simulator/server.js';
+import { FIRST_ADAPTIVE_DEFAULT } from './oc/churn.js';
 
 const quiet = new Writable({ write: (_c, _e, done) => done() });
 const simulator = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
@@ -34,19 +35,7 @@ const designs: [string, Record<string, unknown>][] = [
       futilityTighten: 1,
     },
   ],
-  [
-    'adaptive 4 + 8 up to 20 (the previous default)',
-    {
-      sampling: 'adaptive',
-      samplesFirst: 4,
-      samplesStep: 8,
-      samplesMax: 20,
-      settledShare: 0.1,
-      futilityP: 0.2,
-      futilityFrom: 10,
-      futilityTighten: 1,
-    },
-  ],
+  ['adaptive 4 + 8 up to 20 (the previous default)', FIRST_ADAPTIVE_DEFAULT],
   // Nothing set: the sampling a user gets by default.
   ['adaptive 4 + 4 up to 20 (the default)', { sampling: 'adaptive' }],
 ];

@@ -60,6 +60,18 @@ export const OPEN_GENERATOR: Generator = {
   open: { malformed: 0.2 },
 };
 
+/** The first adaptive default (4 + 8 up to 20, one futility bar), compared with today's. */
+export const FIRST_ADAPTIVE_DEFAULT = {
+  sampling: 'adaptive',
+  samplesFirst: 4,
+  samplesStep: 8,
+  samplesMax: 20,
+  settledShare: 0.1,
+  futilityP: 0.2,
+  futilityFrom: 10,
+  futilityTighten: 1,
+};
+
 export const OTHER_GENERATORS: Generator[] = [
   { ...DEFAULT_GENERATOR, name: 'Beta(0.5, 0.5)', difficulty: { kind: 'beta', a: 0.5, b: 0.5 } },
   {
@@ -186,7 +198,7 @@ export function runOnce(
 /** The open items of a generator, built once: their graders compile JSON Schemas. */
 const openItems = new Map<Generator, OpenItem[]>();
 
-function openItemsOf(g: Generator): OpenItem[] {
+export function openItemsOf(g: Generator): OpenItem[] {
   let items = openItems.get(g);
   if (!items) {
     items = openItemsLike(

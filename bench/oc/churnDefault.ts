@@ -27,12 +27,14 @@ import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
   DEFAULT_GENERATOR,
   type Generator,
+  FIRST_ADAPTIVE_DEFAULT,
   OPEN_GENERATOR,
+  openItemsOf,
   type Scenario,
   scenarioTruth,
 } from './churn.js';
 import { drawRecords } from './churnTruth.js';
-import { drawOpenRecords, openItemsLike } from './churnOpenTruth.js';
+import { drawOpenRecords } from './churnOpenTruth.js';
 import { operatingCharacteristics as dragon } from './dragon.js';
 import { operatingCharacteristics as personas } from './personas.js';
 
@@ -49,35 +51,15 @@ interface Design {
   fixed?: number;
 }
 
-/** The default: churn's settings with nothing set (bench/adaptive.ts `up-to-20` chose among designs up to 20). */
-const UP_TO_20 = {
-  sampling: 'adaptive',
-  samplesFirst: 4,
-  samplesStep: 4,
-  samplesMax: 20,
-  settledShare: 0.1,
-  futilityP: 0.5,
-  futilityFrom: 8,
-  futilityTighten: 0.4,
-};
-
 const DESIGNS: Design[] = [
   { name: 'fixed K = 10', churn: { sampling: 'fixed', samples: 10 }, fixed: 10 },
   { name: 'fixed K = 20', churn: { sampling: 'fixed', samples: 20 }, fixed: 20 },
-  { name: 'adaptive 4 + 4 up to 20 (the default)', churn: { ...UP_TO_20, ...adaptiveOverrides() } },
+  // Nothing set but the mode: the schema's defaults, the design a user gets.
   {
-    name: 'adaptive 4 + 8 up to 20 (the previous default)',
-    churn: {
-      sampling: 'adaptive',
-      samplesFirst: 4,
-      samplesStep: 8,
-      samplesMax: 20,
-      settledShare: 0.1,
-      futilityP: 0.2,
-      futilityFrom: 10,
-      futilityTighten: 1,
-    },
+    name: 'adaptive 4 + 4 up to 20 (the default)',
+    churn: { sampling: 'adaptive', ...adaptiveOverrides() },
   },
+  { name: 'adaptive 4 + 8 up to 20 (the previous default)', churn: FIRST_ADAPTIVE_DEFAULT },
 ];
 
 /** `--adaptive '{"samplesFirst":4}'`: changes to the design up to 20. */
@@ -117,20 +99,6 @@ const empty = (): Tally => ({
   requests: 0,
   failsByRun: [],
 });
-
-const openItems = new Map<Generator, OpenItem[]>();
-function openItemsOf(g: Generator): OpenItem[] {
-  let items = openItems.get(g);
-  if (!items) {
-    items = openItemsLike(
-      Object.entries(g.domains).flatMap(([domain, count]) =>
-        Array.from({ length: count }, (_, i) => ({ id: `${domain}-${i}`, domain })),
-      ),
-    );
-    openItems.set(g, items);
-  }
-  return items;
-}
 
 const named = (f: readonly GateFinding[], domain: string) =>
   f.some(
