@@ -7,6 +7,14 @@ import { fileURLToPath } from 'node:url';
  * items, catalogue) live under it, whether the code runs from src/ or from the bundle in dist/.
  */
 export function packageRoot(): string {
+  found ??= findPackageRoot();
+  return found;
+}
+
+/** Where this module lives does not change while it runs: the walk is done once. */
+let found: string | undefined;
+
+function findPackageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = path.join(dir, 'package.json');

@@ -5,6 +5,7 @@
  * in one line and does nothing else.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import {
   type ComputeApp,
@@ -118,12 +119,33 @@ function unavailableSampler(note: string, intervalS: number): GpuSampler {
   };
 }
 
+const NOT_ON_PATH = 'no GPU telemetry: nvidia-smi is not on the PATH';
+
+/**
+ * False when no folder of PATH holds an executable `binary`: then no child process is started
+ * only to fail (starting one from a large process costs more than the look-up). Where the
+ * look-up cannot be trusted (Windows' extensions, a path given, no PATH), the probe decides.
+ */
+function mayBeOnPath(binary: string, env: NodeJS.ProcessEnv): boolean {
+  if (process.platform === 'win32' || binary.includes('/') || env.PATH === undefined) return true;
+  for (const folder of env.PATH.split(path.delimiter)) {
+    if (folder === '') continue;
+    try {
+      accessSync(path.join(folder, binary), constants.X_OK);
+      return true;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return false;
+}
+
 /** The GPUs nvidia-smi lists, or why there is no telemetry. */
 async function probeDevices(query: Query): Promise<GpuDevice[] | string> {
   const probe = await query(QUERY_ARGS.devices);
   if (probe.spawnError) {
     return probe.spawnError.code === 'ENOENT'
-      ? 'no GPU telemetry: nvidia-smi is not on the PATH'
+      ? NOT_ON_PATH
       : `no GPU telemetry: nvidia-smi could not be started (${probe.spawnError.message})`;
   }
   if (probe.code !== 0) {
@@ -176,7 +198,7 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
   if (options.intervalS <= 0) {
     return unavailableSampler('GPU telemetry off (runner.gpu-sample-s: 0)', options.intervalS);
   }
-  const devices = await probeDevices(query);
+  const devices = mayBeOnPath(binary, env) ? await probeDevices(query) : NOT_ON_PATH;
   if (typeof devices === 'string') return unavailableSampler(devices, options.intervalS);
 
   // Written beside its place and renamed there when the run ends: never through a link.

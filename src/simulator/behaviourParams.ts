@@ -20,6 +20,12 @@ export class BehaviourParamsError extends Error {
 }
 
 /**
+ * Blocks already read, by schema: a behaviour reads its block on every request the simulator
+ * answers, and a scenario's blocks do not change once it is loaded.
+ */
+const parsedBlocks = new WeakMap<z.ZodType, WeakMap<object, unknown>>();
+
+/**
  * The block parsed by `schema` (an absent block is `{}`); throws BehaviourParamsError. A
  * schema's messages say what it expected and what it found (`expecting` of config/issues.ts);
  * zod's own are put in the same words.
@@ -29,8 +35,18 @@ export function parseBehaviourParams<T extends z.ZodType>(
   behaviour: string,
   raw: unknown,
 ): z.output<T> {
+  const known =
+    typeof raw === 'object' && raw !== null ? parsedBlocks.get(schema)?.get(raw) : undefined;
+  if (known !== undefined) return known as z.output<T>;
   const parsed = parseInWords(schema, raw ?? {});
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (typeof raw === 'object' && raw !== null) {
+      const bySchema = parsedBlocks.get(schema) ?? new WeakMap<object, unknown>();
+      bySchema.set(raw, parsed.data);
+      parsedBlocks.set(schema, bySchema);
+    }
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   if (issue.code === 'unrecognized_keys') {
     const known = issue.path.length === 0 ? topLevelKeys(schema) : [];

@@ -270,15 +270,15 @@ async function serveGeneration(
   try {
     const loadMs = useModel(state, generation.model.name, numCtxOf(body));
     const g: Generation = { ...generation, loadMs };
-    await sleep(g.headerDelayMs + loadMs, undefined, { signal: gone.signal });
+    await pause(g.headerDelayMs + loadMs, gone.signal);
     if (endpoint === 'openai') {
-      await sleep(g.latencyMs, undefined, { signal: gone.signal });
+      await pause(g.latencyMs, gone.signal);
       const reply = openaiReply(g, ctx.nextCompletion(), new Date());
       return finishWhole(res, g, JSON.stringify(reply), fail);
     }
     const createdAt = new Date().toISOString();
     if (!stream) {
-      await sleep(g.latencyMs, undefined, { signal: gone.signal });
+      await pause(g.latencyMs, gone.signal);
       return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
     }
     await streamChunks(res, g, ollamaChunks(endpoint, g, createdAt), gone.signal);
@@ -287,6 +287,15 @@ async function serveGeneration(
   } finally {
     release();
   }
+}
+
+/**
+ * Waits `ms`; none at all for a model without latency, where a zero timer would still cost a
+ * turn of the event loop's timer phase (about a millisecond) on every request.
+ */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  if (ms > 0) await sleep(ms, undefined, { signal });
 }
 
 function finishWhole(
@@ -317,30 +326,41 @@ async function streamChunks(
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
   // Each chunk is due at a fixed point of the generation time; sleeping until that point
-  // (not for a slice) keeps timer overshoot from adding up over the chunks.
+  // (not for a slice) keeps timer overshoot from adding up over the chunks. Chunks already
+  // due go out in one write: without latency that is the whole answer at once, instead of a
+  // system call per chunk.
   const started = performance.now();
+  let pending = '';
+  const flush = () => {
+    if (pending !== '') res.write(pending);
+    pending = '';
+  };
   for (const [index, chunk] of chunks.entries()) {
     const due = started + (g.latencyMs * (index + 1)) / chunks.length;
     const wait = due - performance.now();
-    if (wait > 0) await sleep(wait, undefined, { signal });
+    if (wait > 0) {
+      flush();
+      await sleep(wait, undefined, { signal });
+    }
     const line = JSON.stringify(chunk);
     if (index === 1 || chunks.length === 1) {
       if (g.faults.some((f) => f.kind === 'mid-stream-error')) {
-        res.end(`${JSON.stringify({ error: mid(g) })}\n`);
+        res.end(`${pending}${JSON.stringify({ error: mid(g) })}\n`);
         return;
       }
       if (g.faults.some((f) => f.kind === 'drop')) {
+        flush();
         res.socket?.destroy();
         return;
       }
       if (g.faults.some((f) => f.kind === 'malformed-json')) {
-        res.write(`${line.slice(0, Math.floor(line.length / 2))}\n`);
+        pending += `${line.slice(0, Math.floor(line.length / 2))}\n`;
         continue;
       }
     }
-    res.write(`${line}\n`);
+    pending += `${line}\n`;
   }
-  res.end();
+  res.end(pending);
 }
 
 function mid(g: Generation): string {

@@ -12,8 +12,9 @@
  */
 import { createRng } from '../../stats/prng.js';
 import {
-  accuracyFromGram,
   attributeFromGram,
+  CentroidScorer,
+  type Gram,
   gramMatrix,
 } from '../../stats/text/nearestCentroid.js';
 import type { Vector } from '../../stats/text/vectors.js';
@@ -110,7 +111,7 @@ export function measureDiscriminability(input: DiscriminabilityInput): Discrimin
  * never 0 and the observed labelling counts as one of them.
  */
 function permutationNull(
-  gram: readonly (readonly number[])[],
+  gram: Gram,
   labels: readonly number[],
   probes: readonly number[],
   classCount: number,
@@ -128,6 +129,7 @@ function permutationNull(
     strata.set(probe, members);
   });
   const rng = createRng(seed);
+  const scorer = new CentroidScorer(gram, labels.length, classCount);
   const shuffled = [...labels];
   let atLeast = 0;
   let total = 0;
@@ -138,7 +140,7 @@ function permutationNull(
         shuffled[i] = drawn[k] ?? 0;
       });
     }
-    const accuracy = accuracyFromGram(gram, shuffled, classCount);
+    const accuracy = scorer.accuracy(shuffled);
     total += accuracy;
     // Accuracies are multiples of 1/n: compare with a margin far below that step.
     if (accuracy >= observed - 1e-9) atLeast++;

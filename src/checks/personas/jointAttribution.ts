@@ -5,8 +5,6 @@
  * equally near), on flat typed arrays because the swap test runs it twice per swap. The counts
  * are kept per probe: the tests read how much the probes disagree (stats/dispersion.ts).
  */
-import type { Vector } from '../../stats/text/vectors.js';
-import { dot } from '../../stats/text/vectors.js';
 
 /** Two cosines closer than this are a tie, as in the per-model attribution. */
 const TIE = 1e-12;
@@ -67,20 +65,6 @@ export function attributedTo(confusion: Confusion, i: number, j: number): number
   let sum = 0;
   for (let p = 0; p < confusion.probeCount; p++) sum += confusion.counts[(p * m + i) * m + j] ?? 0;
   return sum;
-}
-
-/** Dot products of every pair of rows (cosines, for unit vectors). */
-export function gramMatrix(rows: readonly Vector[]): Float64Array {
-  const size = rows.length;
-  const gram = new Float64Array(size * size);
-  for (let i = 0; i < size; i++) {
-    for (let j = i; j < size; j++) {
-      const value = dot(rows[i] ?? [], rows[j] ?? []);
-      gram[i * size + j] = value;
-      gram[j * size + i] = value;
-    }
-  }
-  return gram;
 }
 
 export class Attribution {

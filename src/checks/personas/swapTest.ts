@@ -28,6 +28,7 @@
  * by an answer or two from each model's own confusion matrix.
  */
 import { createRng } from '../../stats/prng.js';
+import { gramMatrix } from '../../stats/text/nearestCentroid.js';
 import type { Vector } from '../../stats/text/vectors.js';
 import type { CollectedAnswer } from './answers.js';
 import {
@@ -35,7 +36,6 @@ import {
   attributedTo,
   type Confusion,
   crossingByProbe,
-  gramMatrix,
   type ProbeCount,
   recognisedByProbe,
   total,
@@ -94,7 +94,7 @@ export function swapTest(input: SwapTestInput): SwapTestResult {
   const cells = swappableCells(baseline, candidate);
   const design = testDesign(assistants);
   const attribution = new Attribution(
-    gramMatrix(rows),
+    gramMatrix(rows).values,
     Int32Array.from(joint.map((a) => a.assistant)),
     Int32Array.from(joint.map((a) => a.probe)),
     assistants.length,

@@ -184,6 +184,19 @@ const itemCache = new Map<string, ItemsByPrompt>();
 
 /** The item file: as given when it exists there, otherwise among model-gate's own fixtures. */
 function locateItems(file: string): string {
+  const key = `${process.cwd()}\u0000${file}`;
+  let found = located.get(key);
+  if (found === undefined) {
+    found = lookUpItems(file);
+    located.set(key, found);
+  }
+  return found;
+}
+
+/** Item files already found, by working folder and name: a lookup per request costs a stat. */
+const located = new Map<string, string>();
+
+function lookUpItems(file: string): string {
   const fromCwd = path.resolve(file);
   if (path.isAbsolute(file) || existsSync(fromCwd)) return fromCwd;
   const builtIn = path.join(packageRoot(), file);

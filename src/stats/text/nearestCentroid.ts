@@ -12,9 +12,10 @@
  *   cos(x_i, centroid_c without i) = s_ic / (|x_i| · √q_ic)
  *
  * With the Gram matrix at hand, relabelling the answers (the permutation null) costs O(n²)
- * per relabelling instead of rebuilding every centroid.
+ * per relabelling instead of rebuilding every centroid; the matrix is one flat array and the
+ * per-class sums reuse their buffers, since the null relabels a thousand times.
  */
-import { dot, type Vector } from './vectors.js';
+import type { Vector } from './vectors.js';
 
 export interface CentroidAttribution {
   /** Attributed class per answer; null when every centroid is equally near (no signal). */
@@ -23,19 +24,64 @@ export interface CentroidAttribution {
   similarity: (number | null)[];
 }
 
+/** The dot products of n vectors, row-major: `values[i * size + j] = x_i · x_j`. */
+export interface Gram {
+  readonly size: number;
+  readonly values: Float64Array;
+}
+
 /** Two cosines closer than this are a tie (rounding differs between equal sums). */
 const TIE = 1e-12;
 
-export function gramMatrix(rows: readonly Vector[]): number[][] {
-  const gram = rows.map(() => new Array<number>(rows.length).fill(0));
-  rows.forEach((a, i) => {
-    for (let j = i; j < rows.length; j++) {
-      const value = dot(a, rows[j] ?? []);
-      (gram[i] as number[])[j] = value;
-      (gram[j] as number[])[i] = value;
+/**
+ * Every pair's dot product. TF-IDF rows are mostly zeros (a short answer uses a few words of
+ * the whole vocabulary), so each product runs over the nonzero entries of one row against the
+ * other row: the same nonzero terms in the same order as the dense sum, so the same value,
+ * bit for bit, at a fraction of the cost. A zero term can only add ±0 to the sum.
+ */
+export function gramMatrix(rows: readonly Vector[]): Gram {
+  const size = rows.length;
+  const values = new Float64Array(size * size);
+  const width = rows[0]?.length ?? 0;
+  for (const row of rows) {
+    if (row.length !== width) {
+      throw new RangeError(`vectors of different lengths: ${width} and ${row.length}`);
     }
+  }
+  const nonzero = rows.map(nonzeroEntries);
+  for (let i = 0; i < size; i++) {
+    const a = rows[i] as Vector;
+    for (let j = i; j < size; j++) {
+      const { index, value } = nonzero[j] as SparseRow;
+      let total = 0;
+      for (let k = 0; k < index.length; k++) {
+        total += (a[index[k] as number] as number) * (value[k] as number);
+      }
+      values[i * size + j] = total;
+      values[j * size + i] = total;
+    }
+  }
+  return { size, values };
+}
+
+interface SparseRow {
+  index: Int32Array;
+  value: Float64Array;
+}
+
+function nonzeroEntries(row: Vector): SparseRow {
+  let count = 0;
+  for (const v of row) if (v !== 0) count++;
+  const index = new Int32Array(count);
+  const value = new Float64Array(count);
+  let at = 0;
+  row.forEach((v, k) => {
+    if (v === 0) return;
+    index[at] = k;
+    value[at] = v;
+    at++;
   });
-  return gram;
+  return { index, value };
 }
 
 export function leaveOneOutNearestCentroid(
@@ -51,98 +97,141 @@ export function leaveOneOutNearestCentroid(
  * with the lowest index (catalogue order), so the result never depends on rounding noise.
  */
 export function attributeFromGram(
-  gram: readonly (readonly number[])[],
+  gram: Gram,
   labels: readonly number[],
   classCount: number,
 ): CentroidAttribution {
-  const n = labels.length;
-  if (gram.length !== n) throw new RangeError(`${gram.length} vectors for ${n} labels`);
-  const { towardClass, classLength, members } = classSums(gram, labels, classCount);
-
+  const sums = new ClassSums(gram, labels.length, classCount);
+  sums.fill(labels);
   const attributed: (number | null)[] = [];
   const similarity: (number | null)[] = [];
-  for (let i = 0; i < n; i++) {
-    const own = labels[i] ?? -1;
-    const self = gram[i]?.[i] ?? 0;
-    const cosines: (number | null)[] = [];
-    for (let c = 0; c < classCount; c++) {
-      const isOwn = c === own;
-      const others = (members[c] ?? 0) - (isOwn ? 1 : 0);
-      const s = (towardClass[i]?.[c] ?? 0) - (isOwn ? self : 0);
-      const q = (classLength[c] ?? 0) - (isOwn ? 2 * (towardClass[i]?.[c] ?? 0) - self : 0);
-      cosines.push(others === 0 || q <= TIE || self <= 0 ? null : s / Math.sqrt(self * q));
-    }
-    const best = pickNearest(cosines);
-    attributed.push(best);
-    similarity.push(best === null ? null : (cosines[best] ?? null));
+  for (let i = 0; i < labels.length; i++) {
+    const best = sums.nearest(i);
+    attributed.push(best < 0 ? null : best);
+    similarity.push(best < 0 ? null : sums.cosine(i, best));
   }
   return { attributed, similarity };
 }
 
 /** Share of answers attributed to their own class. */
 export function accuracyFromGram(
-  gram: readonly (readonly number[])[],
+  gram: Gram,
   labels: readonly number[],
   classCount: number,
 ): number {
   if (labels.length === 0) return 0;
-  const { attributed } = attributeFromGram(gram, labels, classCount);
-  let correct = 0;
-  attributed.forEach((c, i) => {
-    if (c !== null && c === labels[i]) correct++;
-  });
-  return correct / labels.length;
+  return new CentroidScorer(gram, labels.length, classCount).accuracy(labels);
 }
 
-function classSums(
-  gram: readonly (readonly number[])[],
-  labels: readonly number[],
-  classCount: number,
-): { towardClass: number[][]; classLength: number[]; members: number[] } {
-  const n = labels.length;
-  const members = new Array<number>(classCount).fill(0);
-  for (const label of labels) {
-    if (!Number.isInteger(label) || label < 0 || label >= classCount) {
-      throw new RangeError(`label ${label} outside 0..${classCount - 1}`);
+/**
+ * The accuracy of many labellings of the same answers (a permutation null), with the sums'
+ * buffers allocated once.
+ */
+export class CentroidScorer {
+  private readonly sums: ClassSums;
+
+  constructor(
+    gram: Gram,
+    private readonly n: number,
+    classCount: number,
+  ) {
+    this.sums = new ClassSums(gram, n, classCount);
+  }
+
+  accuracy(labels: readonly number[]): number {
+    if (this.n === 0) return 0;
+    this.sums.fill(labels);
+    let correct = 0;
+    for (let i = 0; i < this.n; i++) {
+      const best = this.sums.nearest(i);
+      if (best >= 0 && best === labels[i]) correct++;
     }
-    members[label] = (members[label] ?? 0) + 1;
+    return correct / this.n;
   }
-  // Plain typed-array loops: this runs once per relabelling of the permutation null.
-  const label = Int32Array.from(labels);
-  const towardClass: number[][] = [];
-  const sums = new Float64Array(classCount);
-  for (let i = 0; i < n; i++) {
-    const g = gram[i] as readonly number[];
-    sums.fill(0);
-    for (let j = 0; j < n; j++) {
-      const c = label[j] as number;
-      sums[c] = (sums[c] as number) + (g[j] as number);
-    }
-    towardClass.push(Array.from(sums));
-  }
-  const classLength = new Array<number>(classCount).fill(0);
-  for (let i = 0; i < n; i++) {
-    const c = labels[i] ?? 0;
-    classLength[c] = (classLength[c] ?? 0) + (towardClass[i]?.[c] ?? 0);
-  }
-  return { towardClass, classLength, members };
 }
 
-function pickNearest(cosines: readonly (number | null)[]): number | null {
-  let best: number | null = null;
-  let bestValue = Number.NEGATIVE_INFINITY;
-  let allEqual = true;
-  let firstValue: number | null = null;
-  cosines.forEach((value, c) => {
-    if (value === null) return;
-    if (firstValue === null) firstValue = value;
-    else if (Math.abs(value - firstValue) > TIE) allEqual = false;
-    if (value > bestValue + TIE) {
-      best = c;
-      bestValue = value;
+/**
+ * Per answer i and class c, s_ic before leaving i out (x_i · the sum of c's rows), and per
+ * class the squared length of that sum; `nearest` and `cosine` take i out of its own class.
+ */
+class ClassSums {
+  private readonly toward: Float64Array;
+  private readonly classLength: Float64Array;
+  private readonly members: Int32Array;
+  private readonly label: Int32Array;
+
+  constructor(
+    private readonly gram: Gram,
+    private readonly n: number,
+    private readonly classCount: number,
+  ) {
+    if (gram.size !== n) throw new RangeError(`${gram.size} vectors for ${n} labels`);
+    this.toward = new Float64Array(n * classCount);
+    this.classLength = new Float64Array(classCount);
+    this.members = new Int32Array(classCount);
+    this.label = new Int32Array(n);
+  }
+
+  fill(labels: readonly number[]): void {
+    const { n, classCount, toward, classLength, members, label } = this;
+    const values = this.gram.values;
+    members.fill(0);
+    for (let i = 0; i < n; i++) {
+      const c = labels[i] as number;
+      if (!Number.isInteger(c) || c < 0 || c >= classCount) {
+        throw new RangeError(`label ${c} outside 0..${classCount - 1}`);
+      }
+      label[i] = c;
+      members[c] = (members[c] as number) + 1;
     }
-  });
-  const candidates = cosines.filter((v) => v !== null).length;
-  // One candidate centroid is a real choice; several that are all equally near are not.
-  return candidates > 1 && allEqual ? null : best;
+    toward.fill(0);
+    for (let i = 0; i < n; i++) {
+      const row = i * n;
+      const out = i * classCount;
+      for (let j = 0; j < n; j++) {
+        const k = out + (label[j] as number);
+        toward[k] = (toward[k] as number) + (values[row + j] as number);
+      }
+    }
+    classLength.fill(0);
+    for (let i = 0; i < n; i++) {
+      const c = label[i] as number;
+      classLength[c] = (classLength[c] as number) + (toward[i * classCount + c] as number);
+    }
+  }
+
+  /** cos(x_i, centroid of c without i); NaN where that centroid does not exist. */
+  cosine(i: number, c: number): number {
+    const self = this.gram.values[i * this.n + i] as number;
+    const isOwn = c === this.label[i];
+    const others = (this.members[c] as number) - (isOwn ? 1 : 0);
+    const t = this.toward[i * this.classCount + c] as number;
+    const s = t - (isOwn ? self : 0);
+    const q = (this.classLength[c] as number) - (isOwn ? 2 * t - self : 0);
+    return others === 0 || q <= TIE || self <= 0 ? Number.NaN : s / Math.sqrt(self * q);
+  }
+
+  /**
+   * The nearest class of answer i, or −1: no centroid to compare with, or several that are all
+   * equally near (one candidate centroid is a real choice).
+   */
+  nearest(i: number): number {
+    let best = -1;
+    let bestValue = Number.NEGATIVE_INFINITY;
+    let first = Number.NaN;
+    let allEqual = true;
+    let candidates = 0;
+    for (let c = 0; c < this.classCount; c++) {
+      const value = this.cosine(i, c);
+      if (Number.isNaN(value)) continue;
+      candidates++;
+      if (candidates === 1) first = value;
+      else if (Math.abs(value - first) > TIE) allEqual = false;
+      if (value > bestValue + TIE) {
+        best = c;
+        bestValue = value;
+      }
+    }
+    return candidates > 1 && allEqual ? -1 : best;
+  }
 }
