@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeGitHub, startFakeGitHub } from '../github/fakeGitHub.js';
 import { type ActionRun, runBundledAction } from '../support/actionRun.js';
+import { instantScenario } from '../support/instantScenario.js';
 
 const HEAD_SHA = '0123456789abcdef0123456789abcdef01234567';
 const MERGE_SHA = 'fedcba9876543210fedcba9876543210fedcba98';
@@ -21,7 +22,11 @@ let slow: RunningSimulator;
 let github: FakeGitHub;
 
 beforeAll(async () => {
-  demo = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
+  // Timing is not these tests' subject, except where the slow models below are asked.
+  demo = await startSimulator({
+    port: 0,
+    scenario: instantScenario('fixtures/simulator/demo.yml'),
+  });
   // The A/A models, slowed so a signal lands while the baseline is being measured.
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-slow-'));
   const scenario = path.join(dir, 'slow.yml');

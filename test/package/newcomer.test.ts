@@ -290,7 +290,17 @@ const PLAN: Step[] = [
   {
     command: 'npx model-gate demo --scenario aa',
     in: 'project',
-    check: (r) => expect(r.stdout).toContain('verdict: PASS'),
+    check: (r) => {
+      expect(r.stdout).toContain('verdict: PASS');
+      // Identical models: no rule fails and no item deteriorates.
+      const written = report(path.join(project, 'model-gate-out', 'demo-aa'));
+      expect(written.verdict.status).toBe('pass');
+      expect(
+        written.verdict.reasons.filter((x: { severity: string }) => x.severity === 'fail'),
+      ).toEqual([]);
+      expect(written.headline.deteriorated).toBe(0);
+      expect(written.run.models.candidate.model).toBe('demo-twin:1b');
+    },
   },
   {
     command: 'npx model-gate view model-gate-out/demo',

@@ -96,7 +96,7 @@ describe('a rerun after a burst of HTTP 500 during the maze check', () => {
 
 describe('a rerun with a longer timeout', () => {
   it('asks the timed-out requests again', async () => {
-    const slow = await simulatorWith('{kind: latency, ms: 1200, rate: 0.05}');
+    const slow = await simulatorWith('{kind: latency, ms: 600, rate: 0.05}');
     try {
       const personas = [
         at(['personas'], 'checks'),
@@ -104,7 +104,8 @@ describe('a rerun with a longer timeout', () => {
         // Warm-up calls would be counted among the requests asked again.
         at(false, 'runner', 'warmup'),
       ];
-      const first = await run(slow, 'timeout', [...personas, at(1, 'runner', 'timeoutS')]);
+      // A timeout below the slow answers' latency; the second run waits them out.
+      const first = await run(slow, 'timeout', [...personas, at(0.3, 'runner', 'timeoutS')]);
       const log = first.files.logs[0] as string;
       const timedOut = failed((await readSampleLogs([log])).records).length;
       expect(timedOut).toBeGreaterThan(3);

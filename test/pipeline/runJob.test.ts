@@ -17,6 +17,8 @@ function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConf
   return demoConfig(job, name, [
     at(['churn', 'personas'], 'checks'),
     at(4, 'churn', 'samples'),
+    // The attribution null's size is not what these tests look at: a fifth of the demo's.
+    at(200, 'personas', 'permutations'),
     ...extra,
   ]);
 }

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import { instantScenario } from '../support/instantScenario.js';
 
 /** Progress and messages of a job under test go nowhere. */
 export const quiet: NodeJS.WritableStream = new Writable({
@@ -27,12 +28,13 @@ export interface SimulatedJob {
 
 /**
  * Starts the simulator on `scenario` and makes a scratch folder (named from `prefix`) before
- * the file's tests; closes the simulator after them.
+ * the file's tests; closes the simulator after them. The models answer without their scripted
+ * latency: what these files test is what a job writes, not how long it waits.
  */
 export function simulatedJob(scenario: string, prefix: string): SimulatedJob {
   const job = {} as SimulatedJob;
   beforeAll(async () => {
-    job.simulator = await startSimulator({ port: 0, scenario });
+    job.simulator = await startSimulator({ port: 0, scenario: instantScenario(scenario) });
     job.root = mkdtempSync(path.join(tmpdir(), prefix));
   });
   afterAll(async () => {
