@@ -295,7 +295,11 @@ async function serveGeneration(
  */
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
   signal.throwIfAborted();
-  if (ms > 0) await sleep(ms, undefined, { signal });
+  const due = performance.now() + ms;
+  // A timer counts whole milliseconds and may fire a fraction early: wait until it is due.
+  for (let wait = ms; wait > 0; wait = due - performance.now()) {
+    await sleep(Math.ceil(wait), undefined, { signal });
+  }
 }
 
 function finishWhole(
@@ -337,10 +341,10 @@ async function streamChunks(
   };
   for (const [index, chunk] of chunks.entries()) {
     const due = started + (g.latencyMs * (index + 1)) / chunks.length;
-    const wait = due - performance.now();
-    if (wait > 0) {
+    // A timer counts whole milliseconds and may fire a fraction early: wait until it is due.
+    for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) {
       flush();
-      await sleep(wait, undefined, { signal });
+      await sleep(Math.ceil(wait), undefined, { signal });
     }
     const line = JSON.stringify(chunk);
     if (index === 1 || chunks.length === 1) {

@@ -10,10 +10,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { type ActionRun, runBundledAction } from '../support/actionRun.js';
-import { instantScenario } from '../support/instantScenario.js';
+import { builtInItemsScenario, instantScenario } from '../support/instantScenario.js';
 
 let demo: RunningSimulator;
 let aa: RunningSimulator;
+let knowing: RunningSimulator;
 
 beforeAll(async () => {
   // Timing is not this file's subject: the models answer without their scripted latency.
@@ -22,10 +23,12 @@ beforeAll(async () => {
     scenario: instantScenario('fixtures/simulator/demo.yml'),
   });
   aa = await startSimulator({ port: 0, scenario: instantScenario('fixtures/simulator/aa.yml') });
+  knowing = await startSimulator({ port: 0, scenario: builtInItemsScenario() });
 });
 afterAll(async () => {
   await demo.close();
   await aa.close();
+  await knowing.close();
 });
 
 function runAction(simulator: RunningSimulator, candidate: string): Promise<ActionRun> {
@@ -93,7 +96,7 @@ describe('the bundled action, as the runner runs it', () => {
         GITHUB_REPOSITORY: 'octo/models',
         GITHUB_RUN_ID: '43',
         GITHUB_RUN_ATTEMPT: '1',
-        OLLAMA_HOST: aa.url,
+        OLLAMA_HOST: knowing.url,
         INPUT_BASELINE: 'demo-base:1b',
         INPUT_CANDIDATE: 'demo-twin:1b',
       }),

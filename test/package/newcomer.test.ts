@@ -29,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseDocument, stringify } from 'yaml';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { documentedCommands } from '../support/docCommands.js';
-import { instantScenario } from '../support/instantScenario.js';
+import { builtInItemsScenario } from '../support/instantScenario.js';
 
 const repo = process.cwd();
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
@@ -66,18 +66,12 @@ beforeAll(async () => {
   });
   expect(packed.status, packed.stderr).toBe(0);
   copyFileSync(path.join(root, TARBALL), path.join(project, TARBALL));
-  // Two tags the docs use, as identical scripted models.
-  // Without their scripted latency: the run on the built-in defaults asks one request at a time.
-  // The run on the built-in defaults expects PASS between these identical models; the gate's
-  // false fails between identical models are rare but not nil (measured in docs/gate-validity.md
-  // and docs/adaptive-sampling.md). The draws are fixed by the tags, the items and the
-  // difficulty seed: with difficulty seed 1 these tags draw one of those rare false fails (a
-  // domain at Holm 0.0082 against 0.0083); seed 2 is an ordinary draw.
-  const scenario = instantScenario('fixtures/simulator/aa.yml', (text) =>
+  // Two tags the docs use, as identical scripted models that know the built-in items, without
+  // their scripted latency: the run on the built-in defaults asks one request at a time.
+  const scenario = builtInItemsScenario((text) =>
     text
       .replace('name: demo-base:1b', 'name: qwen2.5:7b')
-      .replace('name: demo-twin:1b', 'name: qwen2.5:14b')
-      .replace('difficulty-seed: 1', 'difficulty-seed: 2'),
+      .replace('name: demo-twin:1b', 'name: qwen2.5:14b'),
   );
   simulator = await startSimulator({ port: 0, scenario });
   env = {

@@ -8,13 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
-import { instantScenario } from '../support/instantScenario.js';
 import { killTrials, readReport, runCli, writeKillConfig } from '../support/killRerun.js';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  // The models answer without their scripted latency: the kills land over a shorter run.
-  sim = await startSimulator({ port: 0, scenario: instantScenario('fixtures/simulator/demo.yml') });
+  sim = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
 });
 afterAll(async () => {
   await sim.close();

@@ -18,3 +18,20 @@ export function instantScenario(
   writeFileSync(copy, text);
   return copy;
 }
+
+/**
+ * The A/A scenario for a run on the built-in defaults (no config): its two identical models
+ * know the built-in items (fixtures/items/general.yml) and each item is one they nearly always
+ * or nearly never get right, so the adaptive default settles most items at its first look.
+ * What such a run shows is the whole default plan and its outputs, not the sampling of
+ * uncertain items (the adaptive tests and benchmarks measure that). `replace` edits it further.
+ */
+export function builtInItemsScenario(replace: (text: string) => string = (text) => text): string {
+  return instantScenario('fixtures/simulator/aa.yml', (text) => {
+    const known = text
+      .replace('items: fixtures/items/demo.yml', 'items: fixtures/items/general.yml')
+      .replace('spread: 1\n', 'spread: 20\n');
+    if (!known.includes('spread: 20')) throw new Error('aa.yml: its churn block changed');
+    return replace(known);
+  });
+}
