@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.js';
 
 /**
  * Most test files share one module graph per worker (isolate: false): loading the source tree
@@ -13,18 +14,18 @@ const OWN_PROCESS = [
   'test/hostile/secrets.test.ts',
   'test/hostile/staleComment.test.ts',
   'test/pipeline/operations.test.ts',
-  // Environment variables and module mocks of @actions/* and node:fs.
-  'test/cli/validateInit.test.ts',
-  'test/github/artifacts.test.ts',
-  'test/github/outputs.test.ts',
+  // @actions/core keeps the job summary file of its first use in the process.
   'test/github/publish.test.ts',
   'test/github/summary.test.ts',
+  // Module mocks of node:fs.
   'test/hostile/atomicWrites.test.ts',
   // Registers a fourth check.
   'test/checks/fourthCheck.test.ts',
 ];
 
 const common = {
+  // Variables a test stubs are put back after it, whichever file runs next in the worker.
+  unstubEnvs: true,
   testTimeout: 60_000,
   hookTimeout: 60_000,
   pool: 'forks' as const,
@@ -36,6 +37,7 @@ export default defineConfig({
     // on child processes and loopback servers, which a single worker would leave a core idle on.
     maxWorkers: Math.max(2, availableParallelism()),
     reporters: ['default', './test/support/closingLine.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

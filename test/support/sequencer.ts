@@ -1,0 +1,38 @@
+/**
+ * Test files in the order that ends the run soonest on two workers: the longest first, so
+ * that none of them starts last and runs alone. Vitest orders by the durations of the previous
+ * run when it has them, and by file size on a fresh clone (CI), where a short file with a long
+ * run could start last; the files known to be long go first either way, longest first
+ * (durations measured on a 2-core machine), then the rest in Vitest's own order.
+ */
+import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const LONGEST_FIRST = [
+  'test/package/newcomer.test.ts', // ~70 s
+  'test/pipeline/killRerun.test.ts',
+  'test/action/bundledAction.test.ts',
+  'test/pipeline/embeddedSeries.test.ts',
+  'test/pipeline/runJob.test.ts',
+  'test/browser/demoPage.test.ts',
+  'test/action/integrity.test.ts',
+  'test/providers/embedded/provider.test.ts',
+  'test/pipeline/operations.test.ts',
+  'test/pipeline/rerunRepairs.test.ts',
+  'test/hostile/hostileStrings.test.ts',
+  'test/action/nightlyHistory.test.ts',
+  'test/runner/killAdaptive.test.ts',
+  'test/pipeline/completeness.test.ts', // ~5 s
+];
+
+export class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const rank = (spec: TestSpecification): number => {
+      const at = LONGEST_FIRST.indexOf(path.relative(process.cwd(), spec.moduleId));
+      return at === -1 ? LONGEST_FIRST.length : at;
+    };
+    // Array.prototype.sort is stable: the unlisted files keep Vitest's order.
+    return [...ordered].sort((a, b) => rank(a) - rank(b));
+  }
+}
