@@ -35,14 +35,14 @@ export function parseBehaviourParams<T extends z.ZodType>(
   behaviour: string,
   raw: unknown,
 ): z.output<T> {
-  const known =
-    typeof raw === 'object' && raw !== null ? parsedBlocks.get(schema)?.get(raw) : undefined;
+  const block = typeof raw === 'object' && raw !== null ? raw : null;
+  const known = block ? parsedBlocks.get(schema)?.get(block) : undefined;
   if (known !== undefined) return known as z.output<T>;
   const parsed = parseInWords(schema, raw ?? {});
   if (parsed.success) {
-    if (typeof raw === 'object' && raw !== null) {
+    if (block) {
       const bySchema = parsedBlocks.get(schema) ?? new WeakMap<object, unknown>();
-      bySchema.set(raw, parsed.data);
+      bySchema.set(block, parsed.data);
       parsedBlocks.set(schema, bySchema);
     }
     return parsed.data;

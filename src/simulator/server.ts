@@ -295,9 +295,15 @@ async function serveGeneration(
  */
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
   signal.throwIfAborted();
-  const due = performance.now() + ms;
-  // A timer counts whole milliseconds and may fire a fraction early: wait until it is due.
-  for (let wait = ms; wait > 0; wait = due - performance.now()) {
+  await sleepUntil(performance.now() + ms, signal);
+}
+
+/**
+ * Sleeps until `due` (a performance.now() time): a timer counts whole milliseconds and may
+ * fire a fraction early, so one timer is not always enough.
+ */
+async function sleepUntil(due: number, signal: AbortSignal): Promise<void> {
+  for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) {
     await sleep(Math.ceil(wait), undefined, { signal });
   }
 }
@@ -341,10 +347,9 @@ async function streamChunks(
   };
   for (const [index, chunk] of chunks.entries()) {
     const due = started + (g.latencyMs * (index + 1)) / chunks.length;
-    // A timer counts whole milliseconds and may fire a fraction early: wait until it is due.
-    for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) {
+    if (due > performance.now()) {
       flush();
-      await sleep(Math.ceil(wait), undefined, { signal });
+      await sleepUntil(due, signal);
     }
     const line = JSON.stringify(chunk);
     if (index === 1 || chunks.length === 1) {
