@@ -29,6 +29,8 @@ const common = {
   testTimeout: 60_000,
   hookTimeout: 60_000,
   pool: 'forks' as const,
+  // A folder for runs that several files read (the demo): test/support/sharedDemo.ts.
+  globalSetup: ['./test/support/sharedFolder.ts'],
 };
 
 export default defineConfig({

@@ -4,9 +4,7 @@
  * report.json and the item and persona files; the page logs no error and requests nothing.
  * One demo run and one browser for the file.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -14,7 +12,6 @@ import { loadItemsFile } from '../../src/checks/churn/items.js';
 import type { ChurnSection } from '../../src/checks/churn/section.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import type { PersonasSection } from '../../src/checks/personas/section.js';
-import { runDemo } from '../../src/pipeline/demo.js';
 import type { Report } from '../../src/report/types.js';
 import {
   describeInBrowser,
@@ -23,7 +20,7 @@ import {
   type PageWatch,
   watchPage,
 } from '../support/browser.js';
-import { quiet } from '../pipeline/simulatedJob.js';
+import { sharedDemo } from '../support/sharedDemo.js';
 
 describeInBrowser('report.html of the demo, in Chromium', () => {
   let browser: Browser;
@@ -33,8 +30,8 @@ describeInBrowser('report.html of the demo, in Chromium', () => {
   let report: Report;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-page-'));
-    const outcome = await runDemo({ scenario: 'demo', outDir: dir, progress: quiet });
+    // The run test/pipeline/demo.test.ts reads too, made once.
+    const outcome = await sharedDemo();
     report = outcome.report;
     url = pathToFileURL(outcome.files.page as string).href;
     browser = await launchChromium();

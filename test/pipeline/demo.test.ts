@@ -5,28 +5,25 @@
  * the packed package (test/package/newcomer.test.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
-import { type DemoOutcome, runDemo } from '../../src/pipeline/demo.js';
 import { COMMENT_LIMIT, commentBody, commentMarker } from '../../src/github/comment.js';
 import { renderSummary } from '../../src/report/summary.js';
 import { utf8Size } from '../../src/report/trim.js';
 import { rawHtml, tableLinePipes, tables } from '../report/gfm.js';
-
-const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+import { type SharedDemo, sharedDemo } from '../support/sharedDemo.js';
 
 describe('model-gate demo (regression scenario)', () => {
-  let outcome: DemoOutcome;
+  // The run the page test (test/browser/demoPage.test.ts) reads too, made once.
+  let outcome: SharedDemo;
   let dir: string;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'model-gate-demo-'));
-    outcome = await runDemo({ scenario: 'demo', outDir: dir, progress: quiet, interactive: false });
-  }, 120_000);
+    outcome = await sharedDemo();
+    dir = outcome.dir;
+  }, 200_000);
 
   it('fails, naming each planted regression', () => {
     expect(outcome.report.verdict.status).toBe('fail');
@@ -154,8 +151,10 @@ describe('model-gate demo (regression scenario)', () => {
       logs: outcome.files.logs,
       outDir: path.join(dir, 'again'),
     });
-    expect(again.report.checks).toEqual(outcome.report.checks);
-    expect(again.report.verdict).toEqual(outcome.report.verdict);
+    // Both as written to report.json.
+    const rebuilt = JSON.parse(readFileSync(again.files.report, 'utf8')) as typeof outcome.report;
+    expect(rebuilt.checks).toEqual(outcome.report.checks);
+    expect(rebuilt.verdict).toEqual(outcome.report.verdict);
   });
 
   it('a 2,400-item summary cut for the comment keeps every section and verdict line', () => {

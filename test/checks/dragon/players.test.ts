@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
 import { dragonDefinitions } from '../../../src/checks/dragon/definitions.js';
 import {
+  CAREFUL_AT_DEFAULT_WALLS,
   carefulConfidence,
+  measureCarefulConfidence,
   playReferenceGames,
   referenceAnswer,
 } from '../../../src/checks/dragon/players.js';
 import { dragonSettingsSchema } from '../../../src/checks/dragon/settings.js';
+import { DEFAULT_WALLS } from '../../../src/checks/dragon/protocol.js';
 import { createRng } from '../../../src/stats/prng.js';
 import type { DragonCallRecord } from '../../../src/checks/dragon/records.js';
 
@@ -68,6 +71,9 @@ describe('reference players', () => {
     expect(carefulConfidence(40).unexplored).toBe(0.643); // 72/112 = 0.642857…
     expect(carefulConfidence(0).unexplored).toBe(1);
     expect(carefulConfidence(40).explored).toBeGreaterThan(0.9);
+    // The default wall count's figures are written in the source: measured again, they agree.
+    expect(measureCarefulConfidence(DEFAULT_WALLS)).toEqual(CAREFUL_AT_DEFAULT_WALLS);
+    expect(carefulConfidence(DEFAULT_WALLS)).toBe(CAREFUL_AT_DEFAULT_WALLS);
     const rng = createRng(1);
     for (let i = 0; i < 50; i++) {
       const answer = referenceAnswer(
