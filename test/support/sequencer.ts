@@ -3,7 +3,8 @@
  * that none of them starts last and runs alone. Vitest orders by the durations of the previous
  * run when it has them, and by file size on a fresh clone (CI), where a short file with a long
  * run could start last; the files known to be long go first either way, longest first
- * (durations measured on a 2-core machine), then the rest in Vitest's own order.
+ * (durations measured on a 2-core machine), then the rest in Vitest's own order; the files
+ * that each need a process of their own come after all the others.
  */
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -25,6 +26,9 @@ const LONGEST_FIRST = [
   'test/pipeline/completeness.test.ts', // ~5 s
 ];
 
+/** The project (vitest.config.ts) of the files that each get a process of their own. */
+const OWN_PROCESS = 'own-process';
+
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const ordered = await super.sort(files);
@@ -32,7 +36,11 @@ export class LongestFirst extends BaseSequencer {
       const at = LONGEST_FIRST.indexOf(path.relative(process.cwd(), spec.moduleId));
       return at === -1 ? LONGEST_FIRST.length : at;
     };
+    // The files with a process of their own go last: a worker whose modules are shared is
+    // stopped whenever the next file in the queue is one of those, and the next shared file
+    // then loads every module again in a new worker.
+    const ownProcess = (spec: TestSpecification) => (spec.project.name === OWN_PROCESS ? 1 : 0);
     // Array.prototype.sort is stable: the unlisted files keep Vitest's order.
-    return [...ordered].sort((a, b) => rank(a) - rank(b));
+    return [...ordered].sort((a, b) => ownProcess(a) - ownProcess(b) || rank(a) - rank(b));
   }
 }
