@@ -9,13 +9,20 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSimulator } from '../src/simulator/server.js';
-import { killTrials, readReport, runCli, writeKillConfig } from '../test/support/killRerun.js';
+import {
+  killTrials,
+  readReport,
+  runCli,
+  warmUp,
+  writeKillConfig,
+} from '../test/support/killRerun.js';
 
 const [trials = 40, parallel = 2, seed = 1] = process.argv.slice(2).map(Number);
 const sim = await startSimulator({ port: 0, scenario: 'fixtures/simulator/demo.yml' });
 try {
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-kill-rerun-'));
   const config = writeKillConfig(dir);
+  await warmUp(config, sim.url);
   const clean = await runCli(config, sim.url, path.join(dir, 'clean'));
   process.stdout.write(
     `uninterrupted run: exit ${clean.code}, ${Math.round(clean.activeMs)} ms after the first record\n`,

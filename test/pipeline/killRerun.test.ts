@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
-import { killTrials, readReport, runCli, writeKillConfig } from '../support/killRerun.js';
+import { killTrials, readReport, runCli, warmUp, writeKillConfig } from '../support/killRerun.js';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -21,6 +21,7 @@ afterAll(async () => {
 it('a run killed at any moment and run again writes the report of an uninterrupted run', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-kill-rerun-'));
   const config = writeKillConfig(dir);
+  await warmUp(config, sim.url);
   const clean = await runCli(config, sim.url, path.join(dir, 'clean'));
   // Two maze seeds: the demo candidate's known-wall rise warns, and its calibration loss
   // cannot fail on two games (the dragon tests need 7 paired seeds): a pass, exit 0.

@@ -1,8 +1,8 @@
 /**
  * Kill and rerun: the CLI is started from source on a small simulated plan, killed with
- * SIGKILL at a random moment, then run again to the end on the same output folder. The
- * report.json of that rerun must equal an uninterrupted run's (timestamps and latencies
- * aside). Used by test/pipeline/killRerun.test.ts and scripts/kill-rerun.ts.
+ * SIGKILL at a random moment, then run again to the end (in this process) on the same output
+ * folder. The report.json of that rerun must equal an uninterrupted run's (timestamps and
+ * latencies aside). Used by test/pipeline/killRerun.test.ts and scripts/kill-rerun.ts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -118,6 +118,56 @@ export function runCli(
   });
 }
 
+/**
+ * A healthy run to the end in this process: the CLI's own `run` command, as `node cli.mjs run`
+ * calls it. Only a run that is killed needs a process of its own; for a rerun, starting node
+ * and loading the bundle was most of the time. The command writes its progress and notes (a
+ * lock taken over, records repaired) to process.stderr: they are kept with its messages, for
+ * the failure message of a rerun that went wrong.
+ */
+async function runToEnd(
+  config: string,
+  host: string,
+  outDir: string,
+  extra: readonly string[] = [],
+): Promise<{ code: number; stderr: string }> {
+  // Loaded here, not at the top: a file that takes only the config from this module does not
+  // load the CLI's modules.
+  const { cli } = await import('./smallRun.js');
+  let notes = '';
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    notes += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const run = await cli([
+      'run',
+      '--config',
+      config,
+      '--ollama-host',
+      host,
+      '--output-dir',
+      outDir,
+      ...extra,
+    ]);
+    return { code: run.code, stderr: `${notes}${run.stderr}` };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+/**
+ * A smoke run (the first item, maze seed and probe) in a folder of its own, before the
+ * uninterrupted run whose length the kill moments are drawn over: the simulator's first
+ * answers are slow (its code and data are cold), and a span stretched by them would put the
+ * latest kills after the end of a run against the warm simulator.
+ */
+export async function warmUp(config: string, host: string): Promise<void> {
+  const out = mkdtempSync(path.join(tmpdir(), 'model-gate-kill-warm-'));
+  await runToEnd(config, host, out, ['--limit', '1']);
+}
+
 export function readReport(outDir: string): unknown {
   return comparableReport(JSON.parse(readFileSync(path.join(outDir, 'report.json'), 'utf8')));
 }
@@ -134,9 +184,8 @@ export interface KillTrial {
 
 /**
  * `trials` kills at moments drawn (seeded) over [0, spanMs) after the log's first bytes (see
- * runCli): each in its own folder, followed
- * by one healthy rerun, compared with `expected` (a comparable report). `parallel` trials run
- * at once.
+ * runCli): each in its own folder, followed by one healthy rerun (runToEnd), compared with
+ * `expected` (a comparable report). `parallel` trials run at once.
  */
 export async function killTrials(options: {
   config: string;
@@ -152,6 +201,7 @@ export async function killTrials(options: {
   const moments = Array.from({ length: options.trials }, () => rng.next() * options.spanMs);
   const results: KillTrial[] = [];
   let next = 0;
+  let turn: Promise<unknown> = Promise.resolve();
   const worker = async (): Promise<void> => {
     while (next < moments.length) {
       const killAfterMs = moments[next++] as number;
@@ -159,7 +209,10 @@ export async function killTrials(options: {
       const first = await runCli(options.config, options.host, out, killAfterMs);
       const log = path.join(out, 'samples.jsonl');
       const linesAtKill = existsSync(log) ? readFileSync(log, 'utf8').split('\n').length - 1 : 0;
-      const rerun = await runCli(options.config, options.host, out);
+      // Reruns take turns: each keeps what reached this process's stderr while it ran.
+      const ran = turn.then(() => runToEnd(options.config, options.host, out));
+      turn = ran.catch(() => undefined);
+      const rerun = await ran;
       let equal = false;
       try {
         equal =
