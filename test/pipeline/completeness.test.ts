@@ -6,11 +6,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { describeOutcome } from '../../src/cli/handlers.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
+import type { JobOutcome } from '../../src/pipeline/types.js';
 import { createProvider } from '../../src/providers/create.js';
 import type { Provider } from '../../src/providers/types.js';
 import { reportSchema } from '../../src/report/schema.js';
@@ -19,13 +21,72 @@ import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 // A/A: identical models, so the part that is measured passes — only completeness can stop it.
 const job = simulatedJob('fixtures/simulator/aa.yml', 'model-gate-coverage-');
 
-function config(name: string, samples = 4): LoadedConfig {
+let fewItems: string | undefined;
+
+/**
+ * The first two items of each domain of the demo's (multiple-choice and open ones), which the
+ * scenario's models know: what is missing from a plan is counted the same on 12 items as on 75.
+ */
+function fewDemoItems(): string {
+  if (fewItems) return fewItems;
+  const demo = parse(readFileSync('fixtures/items/demo.yml', 'utf8')) as {
+    items: { domain: string }[];
+  };
+  const seen = new Map<string, number>();
+  const items = demo.items.filter((item) => {
+    const n = (seen.get(item.domain) ?? 0) + 1;
+    seen.set(item.domain, n);
+    return n <= 2;
+  });
+  fewItems = path.join(job.root, 'items.yml');
+  writeFileSync(fewItems, stringify({ ...demo, items }));
+  return fewItems;
+}
+
+function config(name: string, samples = 2): LoadedConfig {
   return demoConfig(job, name, [
     at('demo-twin:1b', 'models', 'candidate'),
     at(['churn'], 'checks'),
+    at(fewDemoItems(), 'churn', 'items'),
     at(samples, 'churn', 'samples'),
     at(1, 'runner', 'concurrency'),
   ]);
+}
+
+let completeRun: Promise<JobOutcome> | undefined;
+
+/** The whole churn plan, run once: the interrupted run is compared with it, its log cut. */
+function complete(): Promise<JobOutcome> {
+  completeRun ??= runJob({ loaded: config('whole'), progress: quiet });
+  return completeRun;
+}
+
+/**
+ * Every check, with two maze games per model, over two shards: the longest units (maze games)
+ * are spread first, so a shard holds no game of one model. Each shard is run once for the file.
+ */
+function small(name: string): LoadedConfig {
+  return demoConfig(job, name, [
+    at('demo-twin:1b', 'models', 'candidate'),
+    at(fewDemoItems(), 'churn', 'items'),
+    at(2, 'churn', 'samples'),
+    at([0, 1], 'dragon', 'seeds'),
+    at(1, 'personas', 'samples'),
+    at(4, 'runner', 'concurrency'),
+  ]);
+}
+const smallShards = new Map<number, Promise<JobOutcome>>();
+function smallShard(index: 1 | 2): Promise<JobOutcome> {
+  let run = smallShards.get(index);
+  if (!run) {
+    run = runJob({
+      loaded: small(`slice-${index}`),
+      shard: { index, count: 2 },
+      progress: quiet,
+    });
+    smallShards.set(index, run);
+  }
+  return run;
 }
 
 /** The provider of the config, with the signal aborted once `after` chat calls have answered. */
@@ -45,8 +106,8 @@ describe('an interrupted run', () => {
   it('is inconclusive everywhere, with what is missing in report.json and the first summary lines', async () => {
     const loaded = config('cancelled');
     const controller = new AbortController();
-    // The plan: 2 models × items × 4 samples; stop after 12% of the baseline's.
-    const whole = await runJob({ loaded: config('whole'), progress: quiet });
+    // The plan: 2 models × items × (2 samples + greedy); stop after 12% of the baseline's.
+    const whole = await complete();
     const planned = whole.report.run.coverage?.rows.reduce((s, r) => s + r.planned, 0) ?? 0;
     expect(whole.report.verdict.status).toBe('pass');
     expect(whole.report.run.coverage).toMatchObject({ complete: true, missing: null });
@@ -97,7 +158,7 @@ describe('an interrupted run', () => {
 
 describe('analyze over part of the plan', () => {
   it('a log missing half of the candidate samples is inconclusive and names them', async () => {
-    const full = await runJob({ loaded: config('full-log'), progress: quiet });
+    const full = await complete();
     const log = full.files.logs[0] as string;
     const lines = readFileSync(log, 'utf8').trim().split('\n');
     let dropped = 0;
@@ -157,19 +218,7 @@ describe('analyze over a shard set with a member missing', () => {
 
 describe('analyze over two shards of all three checks with one left out', () => {
   it('is inconclusive and names the missing shard, even when a model has no record of a check', async () => {
-    const all = (name: string): LoadedConfig =>
-      demoConfig(job, name, [
-        at('demo-twin:1b', 'models', 'candidate'),
-        at(2, 'churn', 'samples'),
-        at([0, 1, 2, 3], 'dragon', 'seeds'),
-        at(1, 'personas', 'samples'),
-        at(4, 'runner', 'concurrency'),
-      ]);
-    const first = await runJob({
-      loaded: all('all-shard-1'),
-      shard: { index: 1, count: 2 },
-      progress: quiet,
-    });
+    const first = await smallShard(1);
     expect(first.exitCode).toBe(ExitCode.pass);
     // The case that was refused as "the logs do not match": shard 1 of 2 holds none of one
     // model's units of at least one check (the longest units, maze games, are spread first).
@@ -188,7 +237,7 @@ describe('analyze over two shards of all three checks with one left out', () => 
     expect(pairs.filter((pair) => !held.has(pair)).length).toBeGreaterThan(0);
 
     const merged = await analyseLogs({
-      loaded: all('all-shard-merge'),
+      loaded: small('all-shard-merge'),
       logs: first.files.logs,
       requireMatchingLogs: true,
     });
@@ -202,26 +251,7 @@ describe('analyze over two shards of all three checks with one left out', () => 
 
 describe('a shard whose slice holds none of a model’s units of a check', () => {
   it('is measured (exit 0), says what its slice lacks, and the merge of both is the verdict', async () => {
-    // Two maze games per model over two shards: the longest units are spread first, so one
-    // shard holds no game of one model.
-    const small = (name: string): LoadedConfig =>
-      demoConfig(job, name, [
-        at('demo-twin:1b', 'models', 'candidate'),
-        at(2, 'churn', 'samples'),
-        at([0, 1], 'dragon', 'seeds'),
-        at(1, 'personas', 'samples'),
-        at(4, 'runner', 'concurrency'),
-      ]);
-    const shards = [];
-    for (const index of [1, 2]) {
-      shards.push(
-        await runJob({
-          loaded: small(`slice-${index}`),
-          shard: { index, count: 2 },
-          progress: quiet,
-        }),
-      );
-    }
+    const shards = [await smallShard(1), await smallShard(2)];
     const notes = shards.flatMap((s) =>
       s.report.verdict.reasons.filter((r) => r.message.includes('so its slice compares nothing')),
     );

@@ -4,10 +4,11 @@
  * through the runner, and every answer the engine produced parses and validates against the
  * check's schema (a grammar constrains it, the scorer re-validates it).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import { runJob } from '../../src/pipeline/run.js';
 import type { CallRecord } from '../../src/sampleLog/index.js';
@@ -17,11 +18,33 @@ import { writeTinyGguf } from '../support/tinyGguf.js';
 
 const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
 
+/**
+ * The built-in catalogue cut to three assistants and two probes: what is checked is that every
+ * persona answer comes back, not what the analysis makes of them (the catalogue's 48 prompts
+ * per model were two thirds of this run's requests).
+ */
+function writeSmallCatalogue(dir: string): string {
+  const catalogue = parse(readFileSync('fixtures/personas/catalogue.yml', 'utf8')) as {
+    assistants: Record<string, unknown>;
+    probes: string[];
+  };
+  const file = path.join(dir, 'catalogue.yml');
+  writeFileSync(
+    file,
+    stringify({
+      ...catalogue,
+      assistants: Object.fromEntries(Object.entries(catalogue.assistants).slice(0, 3)),
+      probes: catalogue.probes.slice(0, 2),
+    }),
+  );
+  return file;
+}
+
 describe('a small series of each check on the embedded provider', () => {
   it('churn, dragon and personas complete and every answer is valid', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-embedded-'));
     const baseline = writeTinyGguf(path.join(dir, 'base.gguf'), { seed: 17 });
-    const candidate = writeTinyGguf(path.join(dir, 'cand.gguf'), { seed: 5 });
+    const candidate = writeTinyGguf(path.join(dir, 'cand.gguf'), { seed: 3 });
     const { items } = writeItemsFile('model-gate-embedded-items-', 12, 3);
     const loaded = loadConfig({
       file: 'fixtures/demo/model-gate.yml',
@@ -36,11 +59,12 @@ describe('a small series of each check on the embedded provider', () => {
         { path: ['churn', 'items'], value: items, source: 'test' },
         { path: ['churn', 'samples'], value: 2, source: 'test' },
         { path: ['churn', 'greedy'], value: false, source: 'test' },
-        // One maze: on this one the baseline's game ends within a few moves (most tiny-model
-        // games run to the 150-turn cap, a few seconds each on one thread). Nothing below
-        // depends on how long the games last.
+        // One maze: on this one both models' games end within a few moves (most tiny-model
+        // games run to the 150-turn cap, over ten seconds on one thread, each decision a prompt
+        // of a thousand tokens). Nothing below depends on how long the games last.
         { path: ['dragon', 'seeds'], value: [7], source: 'test' },
         { path: ['dragon', 'referencePlayers'], value: [], source: 'test' },
+        { path: ['personas', 'catalogue'], value: writeSmallCatalogue(dir), source: 'test' },
         { path: ['personas', 'maxTokens'], value: 16, source: 'test' },
         { path: ['personas', 'samples'], value: 1, source: 'test' },
         { path: ['runner', 'concurrency'], value: 1, source: 'test' },

@@ -2,13 +2,14 @@
  * The orchestration around the runner: shards merged by `analyze` give the report of a whole
  * run, and a cache folder spares a second runner every request it already made.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
+import type { JobOutcome } from '../../src/pipeline/types.js';
 import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-job-');
@@ -16,8 +17,10 @@ const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-job-');
 function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConfig {
   return demoConfig(job, name, [
     at(['churn', 'personas'], 'checks'),
-    at(4, 'churn', 'samples'),
-    // The attribution null's size is not what these tests look at: a fifth of the demo's.
+    // Sizes are not what these tests look at: two answers per item and per probe (the
+    // candidate still fails both checks), and a fifth of the demo's attribution null.
+    at(2, 'churn', 'samples'),
+    at(2, 'personas', 'samples'),
     at(200, 'personas', 'permutations'),
     ...extra,
   ]);
@@ -25,9 +28,34 @@ function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConf
 
 const generated = () => Object.values(job.simulator.stats().requests).reduce((a, b) => a + b, 0);
 
+const CACHED = 'samples.jsonl';
+let wholeRun: Promise<JobOutcome> | undefined;
+
+/**
+ * The whole plan, run once for the file with a cache folder: the shards are compared with its
+ * report, and the cache tests start a second runner from a copy of the cache it left.
+ */
+function whole(): Promise<JobOutcome> {
+  wholeRun ??= runJob({
+    loaded: config('whole'),
+    cacheDir: path.join(job.root, 'whole-cache'),
+    progress: quiet,
+  });
+  return wholeRun;
+}
+
+/** A cache folder `name` holding what the whole run left in its own; returns the folder. */
+async function cacheOfWholeRun(name: string): Promise<string> {
+  await whole();
+  const cacheDir = path.join(job.root, name);
+  mkdirSync(cacheDir);
+  copyFileSync(path.join(job.root, 'whole-cache', CACHED), path.join(cacheDir, CACHED));
+  return cacheDir;
+}
+
 describe('shards', () => {
   it('two shards merged by analyze give the report of the whole run', async () => {
-    const whole = await runJob({ loaded: config('whole'), progress: quiet });
+    const wholeOutcome = await whole();
     const first = await runJob({
       loaded: config('shard-1'),
       shard: { index: 1, count: 2 },
@@ -40,30 +68,30 @@ describe('shards', () => {
     });
     // The demo candidate regresses; a slice of the plan does not decide that: its run exits 0
     // (the slice was measured) and says which shard it was.
-    expect(whole.exitCode).toBe(ExitCode.regression);
+    expect(wholeOutcome.exitCode).toBe(ExitCode.regression);
     expect([first.exitCode, second.exitCode]).toEqual([ExitCode.pass, ExitCode.pass]);
-    expect([first.shard, second.shard, whole.shard]).toEqual(['1/2', '2/2', undefined]);
+    expect([first.shard, second.shard, wholeOutcome.shard]).toEqual(['1/2', '2/2', undefined]);
     // Each shard alone holds part of the plan.
-    const calls = (o: typeof whole) => o.report.run.requests.reduce((a, r) => a + r.total, 0);
+    const calls = (o: JobOutcome) => o.report.run.requests.reduce((a, r) => a + r.total, 0);
     expect(calls(first)).toBeGreaterThan(0);
-    expect(calls(first)).toBeLessThan(calls(whole));
-    expect(calls(first) + calls(second)).toBe(calls(whole));
+    expect(calls(first)).toBeLessThan(calls(wholeOutcome));
+    expect(calls(first) + calls(second)).toBe(calls(wholeOutcome));
 
     const merged = await analyseLogs({
       loaded: config('merged'),
       logs: [...first.files.logs, ...second.files.logs],
     });
-    expect(merged.report.checks).toEqual(whole.report.checks);
-    expect(merged.report.verdict).toEqual(whole.report.verdict);
+    expect(merged.report.checks).toEqual(wholeOutcome.report.checks);
+    expect(merged.report.verdict).toEqual(wholeOutcome.report.verdict);
     expect(merged.report.run.shards).toEqual(['1/2', '2/2']);
   });
 });
 
 describe('cache-dir', () => {
   it('a second runner with the cached log makes no request and reaches the same report', async () => {
-    const cacheDir = path.join(job.root, 'cache');
-    const fresh = await runJob({ loaded: config('cache-first'), cacheDir, progress: quiet });
-    expect(existsSync(path.join(cacheDir, 'samples.jsonl'))).toBe(true);
+    const fresh = await whole();
+    expect(existsSync(path.join(job.root, 'whole-cache', CACHED))).toBe(true);
+    const cacheDir = await cacheOfWholeRun('cache');
 
     const before = generated();
     const again = await runJob({ loaded: config('cache-second'), cacheDir, progress: quiet });
@@ -93,9 +121,8 @@ describe('cache-dir pruning', () => {
   ];
 
   it("keeps only the current config's models, says how many records it dropped, and asks nothing again", async () => {
-    const cacheDir = path.join(job.root, 'prune-cache');
-    await runJob({ loaded: config('prune-first', [churnOnly]), cacheDir, progress: quiet });
-    const cached = path.join(cacheDir, 'samples.jsonl');
+    const cacheDir = await cacheOfWholeRun('prune-cache');
+    const cached = path.join(cacheDir, CACHED);
     const first = modelsIn(cached);
     expect(Object.keys(first).sort()).toEqual(['demo-base:1b', 'demo-cand:1b']);
 
@@ -124,9 +151,8 @@ describe('cache-dir pruning', () => {
   });
 
   it('--keep-history keeps the records of models no longer in the config', async () => {
-    const cacheDir = path.join(job.root, 'history-cache');
-    await runJob({ loaded: config('history-first', [churnOnly]), cacheDir, progress: quiet });
-    const cached = path.join(cacheDir, 'samples.jsonl');
+    const cacheDir = await cacheOfWholeRun('history-cache');
+    const cached = path.join(cacheDir, CACHED);
     const first = modelsIn(cached);
     await runJob({
       loaded: config('history-second', candidateAlone),

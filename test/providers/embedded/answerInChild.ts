@@ -3,7 +3,7 @@
  * JSON, so the test can compare two processes that share nothing but the model file.
  */
 import { EmbeddedProvider } from '../../../src/providers/embedded/provider.js';
-import { letterRequest, moveRequest, personaRequest } from './requests.js';
+import { childRequests } from './requests.js';
 
 const model = process.argv[2] as string;
 const provider = new EmbeddedProvider({
@@ -13,12 +13,7 @@ const provider = new EmbeddedProvider({
   baseDir: process.cwd(),
 });
 const answers: string[] = [];
-for (const request of [
-  letterRequest(model, 0, 42),
-  moveRequest(model, 0, 42, 1),
-  moveRequest(model, 0.7, 9, 2),
-  personaRequest(model, 0, 7),
-]) {
+for (const request of childRequests(model)) {
   answers.push((await provider.chat(request)).content);
 }
 await provider.close();

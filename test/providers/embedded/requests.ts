@@ -75,3 +75,13 @@ export function personaRequest(model: string, temperature: number, seed: number)
     options: options(temperature, seed, 24),
   };
 }
+
+/** What answerInChild.ts asks, in order: the test asks the same in its own process. */
+export function childRequests(model: string): ChatRequest[] {
+  return [
+    letterRequest(model, 0, 42),
+    moveRequest(model, 0, 42, 1),
+    moveRequest(model, 0.7, 9, 2),
+    personaRequest(model, 0, 7),
+  ];
+}
