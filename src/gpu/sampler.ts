@@ -211,8 +211,8 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
   let csvBroken = false;
   let inFlight: Promise<void> | null = null;
 
-  const tick = async (): Promise<void> => {
-    const sample = await sampleGpus(query, series, () => stopping);
+  const tick = async (label: string | null): Promise<void> => {
+    const sample = await sampleGpus(query, label, () => stopping);
     if (sample === null) return; // killed by stop()
     if (sample === 'failed') {
       failed++;
@@ -227,25 +227,27 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
     }
   };
   // A series that starts while a sample runs gets the next one as soon as it ends: skipped,
-  // a series shorter than one nvidia-smi call would have no sample at all.
-  let startSampleDue = false;
-  const schedule = (): void => {
+  // a series shorter than one nvidia-smi call would have no sample at all. That sample is the
+  // series' own even when the series has ended by the time it is taken.
+  let startSampleFor: string | null = null;
+  const schedule = (label: string | null): void => {
     if (inFlight || stopping) return; // the previous sample is still running: skip this one
-    inFlight = tick().finally(() => {
+    inFlight = tick(label).finally(() => {
       inFlight = null;
-      if (startSampleDue) schedule();
-      startSampleDue = false;
+      const due = startSampleFor;
+      startSampleFor = null;
+      if (due !== null) schedule(due);
     });
   };
-  const timer = setInterval(schedule, options.intervalS * 1000);
+  const timer = setInterval(() => schedule(series), options.intervalS * 1000);
   timer.unref();
 
   return {
     mark(next) {
       series = next;
       // Every series gets a sample at its start, however short it is.
-      if (next !== null && inFlight) startSampleDue = true;
-      else if (next !== null) schedule();
+      if (next !== null && inFlight) startSampleFor = next;
+      else if (next !== null) schedule(next);
     },
     samples: () => ticks.length,
     async stop() {

@@ -131,6 +131,27 @@ describe('GPU sampler', () => {
     ]);
   });
 
+  it('gives that series its sample even when it has ended before the sample is taken', async () => {
+    const csvPath = path.join(mkdtempSync(path.join(tmpdir(), 'gpu-')), 'gpu.csv');
+    const sampler = await startGpuSampler({
+      intervalS: 600,
+      csvPath,
+      models: ['a:1b', 'b:1b'],
+      env: fakeEnv(),
+    });
+    // The second series starts and ends while the first one's start sample is still running:
+    // its sample, taken after that one, is still its own.
+    sampler.mark('a:1b');
+    sampler.mark('b:1b');
+    sampler.mark(null);
+    for (let waited = 0; sampler.samples() < 2 && waited < 20_000; waited += 50) await sleep(50);
+    const telemetry = await sampler.stop();
+    expect(telemetry.series.map((s) => [s.model, s.samples])).toEqual([
+      ['a:1b', 1],
+      ['b:1b', 1],
+    ]);
+  });
+
   it('flags another compute process on the GPU, not the model server', async () => {
     const apps = path.join(FIXTURES, 'compute-apps-contended.csv');
     const { telemetry, csv } = await sampleSeries(fakeEnv({ FAKE_NVIDIA_SMI_APPS: apps }));

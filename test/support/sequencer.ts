@@ -10,20 +10,22 @@ import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST_FIRST = [
-  'test/package/newcomer.test.ts', // ~70 s
+  'test/package/newcomer.test.ts', // ~75 s
   'test/pipeline/killRerun.test.ts',
   'test/action/bundledAction.test.ts',
-  'test/pipeline/embeddedSeries.test.ts',
-  'test/pipeline/runJob.test.ts',
-  'test/browser/demoPage.test.ts',
   'test/action/integrity.test.ts',
+  'test/browser/demoPage.test.ts',
   'test/providers/embedded/provider.test.ts',
-  'test/pipeline/operations.test.ts',
   'test/pipeline/rerunRepairs.test.ts',
   'test/hostile/hostileStrings.test.ts',
-  'test/action/nightlyHistory.test.ts',
   'test/runner/killAdaptive.test.ts',
-  'test/pipeline/completeness.test.ts', // ~5 s
+  'test/pipeline/embeddedSeries.test.ts',
+  'test/gpu/sampler.test.ts',
+  'test/providers/embedded/exact.test.ts', // ~5 s
+  // Files with a process of their own, which run after the others (below), longest first.
+  'test/action/nightlyHistory.test.ts',
+  'test/hostile/secrets.test.ts',
+  'test/pipeline/operations.test.ts',
 ];
 
 /** The project (vitest.config.ts) of the files that each get a process of their own. */
