@@ -226,9 +226,8 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       csvBroken = true;
     }
   };
-  // A series that starts while a sample runs gets the next one as soon as it ends: skipped,
-  // a series shorter than one nvidia-smi call would have no sample at all. That sample is the
-  // series' own even when the series has ended by the time it is taken.
+  // A series that starts while a sample runs gets the next one as soon as it ends (its own,
+  // even if it has ended by then): skipped, a series shorter than one call would have none.
   let startSampleFor: string | null = null;
   const schedule = (label: string | null): void => {
     if (inFlight || stopping) return; // the previous sample is still running: skip this one
@@ -239,8 +238,7 @@ export async function startGpuSampler(options: GpuSamplerOptions): Promise<GpuSa
       if (due !== null) schedule(due);
     });
   };
-  const timer = setInterval(() => schedule(series), options.intervalS * 1000);
-  timer.unref();
+  const timer = setInterval(() => schedule(series), options.intervalS * 1000).unref();
 
   return {
     mark(next) {
