@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { parseComputeApps, parseDevices, parseSamples } from '../../src/gpu/nvidiaSmi.js';
-import { startGpuSampler } from '../../src/gpu/sampler.js';
+import { type GpuSampler, startGpuSampler } from '../../src/gpu/sampler.js';
 import { operationsFindings } from '../../src/operations/findings.js';
 import type { RunOperations } from '../../src/operations/types.js';
 
@@ -111,7 +111,8 @@ describe('GPU sampler', () => {
     expect(series?.contendedSamples).toBe(0);
   });
 
-  it('gives a series that starts while a sample is still running its own sample', async () => {
+  /** A sampler between series a:1b and b:1b, marked by `mark`; what each series was given. */
+  async function twoSeries(mark: (sampler: GpuSampler) => Promise<void>) {
     const csvPath = path.join(mkdtempSync(path.join(tmpdir(), 'gpu-')), 'gpu.csv');
     const sampler = await startGpuSampler({
       intervalS: 600,
@@ -119,34 +120,39 @@ describe('GPU sampler', () => {
       models: ['a:1b', 'b:1b'],
       env: fakeEnv(),
     });
-    // The second series starts before the first one's start sample (a process) has answered.
-    sampler.mark('a:1b');
-    sampler.mark('b:1b');
-    for (let waited = 0; sampler.samples() < 2 && waited < 20_000; waited += 50) await sleep(50);
-    sampler.mark(null);
+    await mark(sampler);
     const telemetry = await sampler.stop();
-    expect(telemetry.series.map((s) => [s.model, s.samples])).toEqual([
+    return telemetry.series.map((s) => [s.model, s.samples]);
+  }
+
+  const twoSamples = async (sampler: GpuSampler) => {
+    for (let waited = 0; sampler.samples() < 2 && waited < 20_000; waited += 50) await sleep(50);
+  };
+
+  it('gives a series that starts while a sample is still running its own sample', async () => {
+    const series = await twoSeries(async (sampler) => {
+      // The second series starts before the first one's start sample (a process) has answered.
+      sampler.mark('a:1b');
+      sampler.mark('b:1b');
+      await twoSamples(sampler);
+      sampler.mark(null);
+    });
+    expect(series).toEqual([
       ['a:1b', 1],
       ['b:1b', 1],
     ]);
   });
 
   it('gives that series its sample even when it has ended before the sample is taken', async () => {
-    const csvPath = path.join(mkdtempSync(path.join(tmpdir(), 'gpu-')), 'gpu.csv');
-    const sampler = await startGpuSampler({
-      intervalS: 600,
-      csvPath,
-      models: ['a:1b', 'b:1b'],
-      env: fakeEnv(),
+    const series = await twoSeries(async (sampler) => {
+      // It starts and ends while the first one's start sample is still running: the sample
+      // taken after that one is still its own.
+      sampler.mark('a:1b');
+      sampler.mark('b:1b');
+      sampler.mark(null);
+      await twoSamples(sampler);
     });
-    // The second series starts and ends while the first one's start sample is still running:
-    // its sample, taken after that one, is still its own.
-    sampler.mark('a:1b');
-    sampler.mark('b:1b');
-    sampler.mark(null);
-    for (let waited = 0; sampler.samples() < 2 && waited < 20_000; waited += 50) await sleep(50);
-    const telemetry = await sampler.stop();
-    expect(telemetry.series.map((s) => [s.model, s.samples])).toEqual([
+    expect(series).toEqual([
       ['a:1b', 1],
       ['b:1b', 1],
     ]);
