@@ -13,7 +13,6 @@ const OWN_PROCESS = [
   'test/action/nightlyHistory.test.ts',
   'test/hostile/secrets.test.ts',
   'test/hostile/staleComment.test.ts',
-  'test/pipeline/operations.test.ts',
   // @actions/core keeps the job summary file of its first use in the process.
   'test/github/publish.test.ts',
   'test/github/summary.test.ts',

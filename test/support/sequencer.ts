@@ -25,7 +25,6 @@ const LONGEST_FIRST = [
   // Files with a process of their own, which run after the others (below), longest first.
   'test/action/nightlyHistory.test.ts',
   'test/hostile/secrets.test.ts',
-  'test/pipeline/operations.test.ts',
 ];
 
 /** The project (vitest.config.ts) of the files that each get a process of their own. */
