@@ -1,13 +1,11 @@
 /**
  * Leave-one-out nearest-centroid attribution of a subset of the answers of both models, from
- * their joint Gram matrix: the same rule as stats/text/nearestCentroid.ts (cosine to each
+ * their joint Gram matrix, by the per-model rule (stats/text/nearestCentroid.ts: cosine to each
  * centroid without the answer, ties to the lowest index, no attribution when every centroid is
- * equally near), on flat typed arrays because the swap test runs it twice per swap. The counts
+ * equally near), its buffers reused because the swap test runs it twice per swap. The counts
  * are kept per probe: the tests read how much the probes disagree (stats/dispersion.ts).
  */
-
-/** Two cosines closer than this are a tie, as in the per-model attribution. */
-const TIE = 1e-12;
+import { ClassSums, type Gram } from '../../stats/text/nearestCentroid.js';
 
 export interface Confusion {
   classCount: number;
@@ -68,92 +66,34 @@ export function attributedTo(confusion: Confusion, i: number, j: number): number
 }
 
 export class Attribution {
-  private readonly toward: Float64Array;
-  private readonly length: Float64Array;
-  private readonly size: Int32Array;
+  private readonly sums: ClassSums;
   private readonly probeCount: number;
 
   constructor(
-    private readonly gram: Float64Array,
+    gram: Gram,
     /** Author and probe of each joint row. */
     private readonly labels: Int32Array,
     private readonly probes: Int32Array,
     private readonly classCount: number,
   ) {
-    this.toward = new Float64Array(labels.length * classCount);
-    this.length = new Float64Array(classCount);
-    this.size = new Int32Array(classCount);
+    this.sums = new ClassSums(gram, classCount);
     this.probeCount = probes.reduce((most, p) => Math.max(most, p + 1), 0);
   }
 
   /** The confusion of the answers `members` (joint row indices) among themselves. */
   confusion(members: Int32Array): Confusion {
-    this.centroids(members);
-    const { labels, probes, classCount, probeCount } = this;
+    const { labels, probes, classCount, probeCount, sums } = this;
+    sums.fill(labels, members);
     const counts = new Int32Array(probeCount * classCount * classCount);
     const answers = new Int32Array(probeCount * classCount);
     for (let a = 0; a < members.length; a++) {
       const i = members[a] as number;
-      const own = labels[i] as number;
-      const cell = (probes[i] as number) * classCount + own;
+      const cell = (probes[i] as number) * classCount + (labels[i] as number);
       answers[cell] = (answers[cell] as number) + 1;
-      const best = this.nearest(a, i);
+      const best = sums.nearest(a);
       if (best >= 0)
         counts[cell * classCount + best] = (counts[cell * classCount + best] as number) + 1;
     }
     return { classCount, probeCount, counts, answers };
-  }
-
-  /** Each member's dot product with every class sum, and each class sum's squared length. */
-  private centroids(members: Int32Array): void {
-    const { gram, labels, classCount, toward, length, size } = this;
-    const n = members.length;
-    const total = labels.length;
-    toward.fill(0, 0, n * classCount);
-    length.fill(0);
-    size.fill(0);
-    for (let a = 0; a < n; a++) {
-      const row = (members[a] as number) * total;
-      const out = a * classCount;
-      for (let b = 0; b < n; b++) {
-        const j = members[b] as number;
-        const k = out + (labels[j] as number);
-        toward[k] = (toward[k] as number) + (gram[row + j] as number);
-      }
-    }
-    for (let a = 0; a < n; a++) {
-      const c = labels[members[a] as number] as number;
-      size[c] = (size[c] as number) + 1;
-      length[c] = (length[c] as number) + (toward[a * classCount + c] as number);
-    }
-  }
-
-  /** The class member a (joint row i) is attributed to, or −1 when none is nearer. */
-  private nearest(a: number, i: number): number {
-    const { gram, labels, classCount, toward, length, size } = this;
-    const own = labels[i] as number;
-    const self = gram[i * labels.length + i] as number;
-    let best = -1;
-    let bestValue = Number.NEGATIVE_INFINITY;
-    let first = Number.NaN;
-    let allEqual = true;
-    let candidates = 0;
-    for (let c = 0; c < classCount; c++) {
-      const isOwn = c === own;
-      const others = (size[c] as number) - (isOwn ? 1 : 0);
-      const t = toward[a * classCount + c] as number;
-      const s = t - (isOwn ? self : 0);
-      const q = (length[c] as number) - (isOwn ? 2 * t - self : 0);
-      if (others === 0 || q <= TIE || self <= 0) continue;
-      const value = s / Math.sqrt(self * q);
-      candidates++;
-      if (Number.isNaN(first)) first = value;
-      else if (Math.abs(value - first) > TIE) allEqual = false;
-      if (value > bestValue + TIE) {
-        best = c;
-        bestValue = value;
-      }
-    }
-    return candidates > 1 && allEqual ? -1 : best;
   }
 }

@@ -94,7 +94,7 @@ export function swapTest(input: SwapTestInput): SwapTestResult {
   const cells = swappableCells(baseline, candidate);
   const design = testDesign(assistants);
   const attribution = new Attribution(
-    gramMatrix(rows).values,
+    gramMatrix(rows),
     Int32Array.from(joint.map((a) => a.assistant)),
     Int32Array.from(joint.map((a) => a.probe)),
     assistants.length,

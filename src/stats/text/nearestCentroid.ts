@@ -101,8 +101,8 @@ export function attributeFromGram(
   labels: readonly number[],
   classCount: number,
 ): CentroidAttribution {
-  const sums = new ClassSums(gram, labels.length, classCount);
-  sums.fill(labels);
+  const sums = new ClassSums(gram, classCount);
+  sums.fill(labels, everyRow(labels.length));
   const attributed: (number | null)[] = [];
   const similarity: (number | null)[] = [];
   for (let i = 0; i < labels.length; i++) {
@@ -129,18 +129,20 @@ export function accuracyFromGram(
  */
 export class CentroidScorer {
   private readonly sums: ClassSums;
+  private readonly rows: Int32Array;
 
   constructor(
     gram: Gram,
     private readonly n: number,
     classCount: number,
   ) {
-    this.sums = new ClassSums(gram, n, classCount);
+    this.sums = new ClassSums(gram, classCount);
+    this.rows = everyRow(n);
   }
 
   accuracy(labels: readonly number[]): number {
     if (this.n === 0) return 0;
-    this.sums.fill(labels);
+    this.sums.fill(labels, this.rows);
     let correct = 0;
     for (let i = 0; i < this.n; i++) {
       const best = this.sums.nearest(i);
@@ -150,79 +152,91 @@ export class CentroidScorer {
   }
 }
 
+function everyRow(n: number): Int32Array {
+  return Int32Array.from({ length: n }, (_, i) => i);
+}
+
 /**
- * Per answer i and class c, s_ic before leaving i out (x_i · the sum of c's rows), and per
- * class the squared length of that sum; `nearest` and `cosine` take i out of its own class.
+ * Nearest-centroid sums over some rows of a Gram matrix (all answers of a model, or the
+ * answers the swap test gives one model): per member a and class c, s_ac before leaving a out
+ * (x_a · the sum of c's members), and per class the squared length of that sum. `nearest` and
+ * `cosine` take a out of its own class. Members are numbered in the order `fill` got them.
  */
-class ClassSums {
+export class ClassSums {
   private readonly toward: Float64Array;
   private readonly classLength: Float64Array;
   private readonly members: Int32Array;
   private readonly label: Int32Array;
+  private readonly row: Int32Array;
 
   constructor(
     private readonly gram: Gram,
-    private readonly n: number,
     private readonly classCount: number,
   ) {
-    if (gram.size !== n) throw new RangeError(`${gram.size} vectors for ${n} labels`);
-    this.toward = new Float64Array(n * classCount);
+    this.toward = new Float64Array(gram.size * classCount);
     this.classLength = new Float64Array(classCount);
     this.members = new Int32Array(classCount);
-    this.label = new Int32Array(n);
+    this.label = new Int32Array(gram.size);
+    this.row = new Int32Array(gram.size);
   }
 
-  fill(labels: readonly number[]): void {
-    const { n, classCount, toward, classLength, members, label } = this;
-    const values = this.gram.values;
+  /** The sums over `rows` (Gram rows), row r of class `labels[r]`. */
+  fill(labels: ArrayLike<number>, rows: Int32Array): void {
+    const { classCount, toward, classLength, members, label, row } = this;
+    const { size, values } = this.gram;
+    const n = rows.length;
+    if (labels.length !== size) throw new RangeError(`${size} vectors for ${labels.length} labels`);
     members.fill(0);
-    for (let i = 0; i < n; i++) {
-      const c = labels[i] as number;
+    for (let a = 0; a < n; a++) {
+      const r = rows[a] as number;
+      const c = labels[r] as number;
       if (!Number.isInteger(c) || c < 0 || c >= classCount) {
         throw new RangeError(`label ${c} outside 0..${classCount - 1}`);
       }
-      label[i] = c;
+      row[a] = r;
+      label[a] = c;
       members[c] = (members[c] as number) + 1;
     }
-    toward.fill(0);
-    for (let i = 0; i < n; i++) {
-      const row = i * n;
-      const out = i * classCount;
-      for (let j = 0; j < n; j++) {
-        const k = out + (label[j] as number);
-        toward[k] = (toward[k] as number) + (values[row + j] as number);
+    toward.fill(0, 0, n * classCount);
+    for (let a = 0; a < n; a++) {
+      const from = (row[a] as number) * size;
+      const out = a * classCount;
+      for (let b = 0; b < n; b++) {
+        const k = out + (label[b] as number);
+        toward[k] = (toward[k] as number) + (values[from + (row[b] as number)] as number);
       }
     }
     classLength.fill(0);
-    for (let i = 0; i < n; i++) {
-      const c = label[i] as number;
-      classLength[c] = (classLength[c] as number) + (toward[i * classCount + c] as number);
+    for (let a = 0; a < n; a++) {
+      const c = label[a] as number;
+      classLength[c] = (classLength[c] as number) + (toward[a * classCount + c] as number);
     }
   }
 
-  /** cos(x_i, centroid of c without i); NaN where that centroid does not exist. */
-  cosine(i: number, c: number): number {
-    const self = this.gram.values[i * this.n + i] as number;
-    const isOwn = c === this.label[i];
+  /** cos(x_a, centroid of c without a); NaN where that centroid does not exist. */
+  cosine(a: number, c: number): number {
+    const r = this.row[a] as number;
+    const self = this.gram.values[r * this.gram.size + r] as number;
+    const isOwn = c === this.label[a];
     const others = (this.members[c] as number) - (isOwn ? 1 : 0);
-    const t = this.toward[i * this.classCount + c] as number;
+    const t = this.toward[a * this.classCount + c] as number;
     const s = t - (isOwn ? self : 0);
     const q = (this.classLength[c] as number) - (isOwn ? 2 * t - self : 0);
     return others === 0 || q <= TIE || self <= 0 ? Number.NaN : s / Math.sqrt(self * q);
   }
 
   /**
-   * The nearest class of answer i, or −1: no centroid to compare with, or several that are all
+   * The nearest class of member a, or −1: no centroid to compare with, or several that are all
    * equally near (one candidate centroid is a real choice).
    */
-  nearest(i: number): number {
+  nearest(a: number): number {
     let best = -1;
     let bestValue = Number.NEGATIVE_INFINITY;
     let first = Number.NaN;
     let allEqual = true;
     let candidates = 0;
     for (let c = 0; c < this.classCount; c++) {
-      const value = this.cosine(i, c);
+      const value = this.cosine(a, c);
       if (Number.isNaN(value)) continue;
       candidates++;
       if (candidates === 1) first = value;
