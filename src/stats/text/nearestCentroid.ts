@@ -168,6 +168,11 @@ export class ClassSums {
   private readonly members: Int32Array;
   private readonly label: Int32Array;
   private readonly row: Int32Array;
+  /** Gram rows of the members, grouped by class, each class in member order. */
+  private readonly grouped: Int32Array;
+  /** Where each class's members start in `grouped`; one more entry than classes. */
+  private readonly start: Int32Array;
+  private readonly cursor: Int32Array;
 
   constructor(
     private readonly gram: Gram,
@@ -178,6 +183,9 @@ export class ClassSums {
     this.members = new Int32Array(classCount);
     this.label = new Int32Array(gram.size);
     this.row = new Int32Array(gram.size);
+    this.grouped = new Int32Array(gram.size);
+    this.start = new Int32Array(classCount + 1);
+    this.cursor = new Int32Array(classCount);
   }
 
   /** The sums over `rows` (Gram rows), row r of class `labels[r]`. */
@@ -197,13 +205,28 @@ export class ClassSums {
       label[a] = c;
       members[c] = (members[c] as number) + 1;
     }
-    toward.fill(0, 0, n * classCount);
+    const { grouped, start, cursor } = this;
+    for (let c = 0; c < classCount; c++) {
+      start[c + 1] = (start[c] as number) + (members[c] as number);
+      cursor[c] = start[c] as number;
+    }
+    for (let b = 0; b < n; b++) {
+      const c = label[b] as number;
+      grouped[cursor[c] as number] = row[b] as number;
+      cursor[c] = (cursor[c] as number) + 1;
+    }
+    // Each sum adds its class's terms in member order, as a pass over the members in their
+    // own order would: the same value bit for bit, one store per class instead of per term.
     for (let a = 0; a < n; a++) {
       const from = (row[a] as number) * size;
       const out = a * classCount;
-      for (let b = 0; b < n; b++) {
-        const k = out + (label[b] as number);
-        toward[k] = (toward[k] as number) + (values[from + (row[b] as number)] as number);
+      for (let c = 0; c < classCount; c++) {
+        let sum = 0;
+        const end = start[c + 1] as number;
+        for (let k = start[c] as number; k < end; k++) {
+          sum += values[from + (grouped[k] as number)] as number;
+        }
+        toward[out + c] = sum;
       }
     }
     classLength.fill(0);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../../src/stats/prng.js';
 import {
   accuracyFromGram,
+  ClassSums,
+  type Gram,
   gramMatrix,
   leaveOneOutNearestCentroid,
 } from '../../../src/stats/text/nearestCentroid.js';
@@ -95,5 +98,66 @@ describe('leaveOneOutNearestCentroid', () => {
     );
     expect(attributed[3]).toBe(0);
     expect(similarity[3]).toBeCloseTo(s, 12);
+  });
+});
+
+describe('ClassSums', () => {
+  /**
+   * The sums written out as one pass over the members in their own order: per member a and
+   * class c, x_a · (the sum of c's members), then per class the sum of its members' own terms.
+   * The cosine is the one ClassSums documents, from these sums.
+   */
+  function referenceCosines(gram: Gram, labels: readonly number[], rows: readonly number[]) {
+    const classes = Math.max(...labels) + 1;
+    const toward = rows.map(() => new Array<number>(classes).fill(0));
+    const length = new Array<number>(classes).fill(0);
+    const members = new Array<number>(classes).fill(0);
+    rows.forEach((ra, a) => {
+      rows.forEach((rb) => {
+        const c = labels[rb] as number;
+        (toward[a] as number[])[c] =
+          ((toward[a] as number[])[c] as number) + (gram.values[ra * gram.size + rb] as number);
+      });
+    });
+    rows.forEach((r, a) => {
+      const c = labels[r] as number;
+      members[c] = (members[c] as number) + 1;
+      length[c] = (length[c] as number) + ((toward[a] as number[])[c] as number);
+    });
+    return rows.map((r, a) =>
+      Array.from({ length: classes }, (_, c) => {
+        const self = gram.values[r * gram.size + r] as number;
+        const own = c === labels[r];
+        const t = (toward[a] as number[])[c] as number;
+        const s = t - (own ? self : 0);
+        const q = (length[c] as number) - (own ? 2 * t - self : 0);
+        const others = (members[c] as number) - (own ? 1 : 0);
+        return others === 0 || q <= 1e-12 || self <= 0 ? Number.NaN : s / Math.sqrt(self * q);
+      }),
+    );
+  }
+
+  it('gives the cosines of a pass in member order, bit for bit, whatever the labelling', () => {
+    const rng = createRng(5);
+    const rows: Vector[] = Array.from({ length: 40 }, () =>
+      Array.from({ length: 12 }, () => (rng.next() < 0.6 ? 0 : rng.next())),
+    );
+    const gram = gramMatrix(rows);
+    // Grouped by class (as answers come), interleaved, and shuffled; all rows and a subset.
+    const grouped = rows.map((_, i) => Math.floor(i / 8));
+    const interleaved = rows.map((_, i) => i % 5);
+    const shuffled = rng.shuffle([...grouped]);
+    const subset = Int32Array.from([3, 17, 4, 39, 0, 22, 8, 30, 11, 25, 36, 5]);
+    for (const labels of [grouped, interleaved, shuffled]) {
+      for (const members of [Int32Array.from(rows.keys()), subset]) {
+        const sums = new ClassSums(gram, 5);
+        sums.fill(labels, members);
+        const expected = referenceCosines(gram, labels, [...members]);
+        const got = [...members].map((_, a) =>
+          Array.from({ length: 5 }, (_, c) => sums.cosine(a, c)),
+        );
+        expect(got.flat().every((v, k) => Object.is(v, expected.flat()[k]))).toBe(true);
+      }
+    }
   });
 });
