@@ -430,8 +430,9 @@ const NOT_RUN: Record<string, string> = {
     'the quick start in a clone: npm ci installs the development dependencies from the registry (CI runs it); npm run demo is npx model-gate demo, run above',
   'npm test': 'this test suite',
   'npm ci': 'installs the development dependencies from the registry; CI runs it',
-  'npm run all': 'the development checks (format, lint, types, tests, bundle) that CI runs',
-  'npm run knip': 'the unused-code check that CI runs',
+  'npm run all':
+    'the development checks (format, lint, types, unused code, tests, bundle) that CI runs',
+  'npm run knip': 'the unused-code check, part of npm run all that CI runs',
   'npm run build': 'the type checks, part of npm run all that CI runs',
   'npm run bundle': 'rebuilds dist/; the check-dist workflow compares it with the committed one',
   'npm run schema':
