@@ -5,11 +5,18 @@
 import { spawn } from 'node:child_process';
 
 const tsc = 'node_modules/typescript-native/bin/tsc';
+// One thread each: beside the other checks the cores are taken anyway, and tsc's own threads
+// only add their overhead (8.3 s for the whole group instead of 10.5 s on two cores).
+const tscArgs = ['--noEmit', '--singleThreaded'];
 const CHECKS = [
-  { name: 'format (biome format)', argv: ['node_modules/@biomejs/biome/bin/biome', 'format', '.'] },
-  { name: 'lint (biome lint)', argv: ['node_modules/@biomejs/biome/bin/biome', 'lint', '.'] },
-  { name: 'types (tsc, Node code)', argv: [tsc, '-p', 'tsconfig.json', '--noEmit'] },
-  { name: 'types (tsc, page script)', argv: [tsc, '-p', 'src/report/html/client', '--noEmit'] },
+  // Format and lint in one pass over the files (what `npm run format:check` and `npm run lint`
+  // check); Biome's assist actions (import sorting) are not part of this project's style.
+  {
+    name: 'format and lint (biome check)',
+    argv: ['node_modules/@biomejs/biome/bin/biome', 'check', '--assist-enabled=false', '.'],
+  },
+  { name: 'types (tsc, Node code)', argv: [tsc, '-p', 'tsconfig.json', ...tscArgs] },
+  { name: 'types (tsc, page script)', argv: [tsc, '-p', 'src/report/html/client', ...tscArgs] },
   { name: 'unused code (knip)', argv: ['node_modules/knip/bin/knip.js'] },
 ];
 
