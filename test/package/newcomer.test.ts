@@ -430,6 +430,7 @@ const NOT_RUN: Record<string, string> = {
     'the quick start in a clone: npm ci installs the development dependencies from the registry (CI runs it); npm run demo is npx model-gate demo, run above',
   'npm test': 'this test suite',
   'npm ci': 'installs the development dependencies from the registry; CI runs it',
+  'npm ci --prefer-offline': 'the same install as .ci/run runs it, the npm cache first',
   'npm run all':
     'the development checks (format, lint, types, unused code, tests, bundle) that CI runs',
   'npm run knip': 'the unused-code check, part of npm run all that CI runs',
