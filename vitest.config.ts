@@ -40,8 +40,9 @@ export default defineConfig({
     reporters: ['default', './test/support/closingLine.ts'],
     sequence: { sequencer: LongestFirst },
     // Transformed source kept on disk (node_modules/.experimental-vitest-cache, keyed by each
-    // file's content): the files with a process of their own are a second project, which would
-    // otherwise transform the whole source tree again (2-3 s of CPU on two cores).
+    // file's path and content, Vitest's version and the config): the files with a process of
+    // their own are a second project, which would otherwise transform the whole source tree
+    // again (2-3 s of CPU on two cores).
     experimental: { fsModuleCache: true },
     projects: [
       {
