@@ -24,7 +24,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
+import { type ChoiceItem, isChoiceItem, loadItemsFile } from '../src/checks/churn/items.js';
+import { churnSlots } from '../src/checks/churn/plan.js';
+import type { ChurnCallRecord } from '../src/checks/churn/records.js';
+import { loadConfig } from '../src/config/load.js';
+import type { RunInfoRecord } from '../src/sampleLog/index.js';
+import { recordedOptions, SAMPLE_LOG_VERSION } from '../src/sampleLog/index.js';
 import { startSimulator } from '../src/simulator/server.js';
+import { createRng } from '../src/stats/prng.js';
 import { analyseGoldenCase, GOLDEN_ROOT, goldenCases } from '../test/support/goldenCase.js';
 import { runCli as runCliProcess } from '../test/support/killRerun.js';
 import { cli } from '../test/support/smallRun.js';
@@ -48,8 +55,8 @@ const ALL_CHECKS = {
 };
 
 interface RecordPlan {
-  /** Simulator scenario under fixtures/simulator/. */
-  scenario: string;
+  /** Simulator scenario under fixtures/simulator/ (none for a log written directly). */
+  scenario?: string;
   /** Scenario text edits (after the latency is removed). */
   edit?: (text: string) => string;
   /** Item file copied in as items.yml (under fixtures/items/), trimmed by `trimItems`. */
@@ -61,7 +68,7 @@ interface RecordPlan {
   catalogue?: boolean;
   config: Record<string, unknown>;
   /** How the log(s) are written: one run (default), two shards, or a run killed and resumed. */
-  shape?: 'run' | 'shards' | 'resumed' | 'redigested';
+  shape?: 'run' | 'shards' | 'resumed' | 'redigested' | 'generated';
 }
 
 const PLANS: Record<string, RecordPlan> = {
@@ -183,6 +190,17 @@ const PLANS: Record<string, RecordPlan> = {
     config: { models: DEMO_MODELS, ...ALL_CHECKS },
     shape: 'resumed',
   },
+  // Written directly, no server: the records a fixed churn run would write, answers drawn
+  // from a seeded generator at accuracy 0.7, 8% of them invalid (as the benchmarks' logs).
+  generated: {
+    items: 'general.yml',
+    config: {
+      models: { baseline: 'gen-base:1b', candidate: 'gen-cand:1b' },
+      checks: ['churn'],
+      churn: { items: 'items.yml', samples: 6 },
+    },
+    shape: 'generated',
+  },
   remeasured: {
     scenario: 'demo.yml',
     items: 'demo.yml',
@@ -251,15 +269,17 @@ async function record(name: string, plan: RecordPlan): Promise<void> {
   const config = path.join(dir, 'model-gate.yml');
   writeFileSync(
     config,
-    `# Golden case ${name}: scenario fixtures/simulator/${plan.scenario} (written by scripts/golden.ts)\n${stringify({ ...plan.config, runner: RUNNER })}`,
+    `# Golden case ${name}, ${plan.scenario ? `scenario fixtures/simulator/${plan.scenario}` : 'no server'} (written by scripts/golden.ts)\n${stringify({ ...plan.config, runner: RUNNER })}`,
   );
-  const scenario = (extra: (text: string) => string = (text) => text) =>
-    startSimulator({
+  const scenario = (extra: (text: string) => string = (text) => text) => {
+    if (!plan.scenario) throw new Error(`${name}: a run needs a scenario`);
+    return startSimulator({
       port: 0,
       scenario: scenarioCopy(fixture(`simulator/${plan.scenario}`), (text) =>
         extra(plan.edit ? plan.edit(text) : text),
       ),
     });
+  };
   const scratch = mkdtempSync(path.join(tmpdir(), `model-gate-golden-${name}-`));
   const run = async (host: string, log: string, extra: readonly string[] = []): Promise<void> => {
     const result = await cli([
@@ -279,6 +299,10 @@ async function record(name: string, plan: RecordPlan): Promise<void> {
       throw new Error(`${name}: the run wrote no log\n${result.stderr}`);
   };
   try {
+    if (plan.shape === 'generated') {
+      generateLog(config, path.join(dir, 'samples.jsonl'));
+      return;
+    }
     if (plan.shape === 'redigested') {
       // The candidate re-pulled between two runs on one log: its units measured under an old
       // digest, then again under a new one (the report must use the newest, for every check).
@@ -313,6 +337,77 @@ async function record(name: string, plan: RecordPlan): Promise<void> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The records of a fixed churn run of `config`, drawn from a seeded generator. */
+function generateLog(config: string, log: string): void {
+  const loaded = loadConfig({ file: config, env: {} });
+  const items = loadItemsFile(
+    path.resolve(path.dirname(config), loaded.config.churn.items),
+  ).items.filter(isChoiceItem);
+  const models = [loaded.config.models.baseline, loaded.config.models.candidate ?? ''];
+  const digest = (model: string) => (model === models[0] ? 'c' : 'd').repeat(64);
+  const rng = createRng(11);
+  const run: RunInfoRecord = {
+    v: SAMPLE_LOG_VERSION,
+    kind: 'run',
+    startedAt: new Date(0).toISOString(),
+    toolVersion: 'generated',
+    provider: {
+      provider: 'ollama',
+      host: 'http://127.0.0.1:1',
+      version: 'generated',
+      simulated: true,
+    },
+    models: models.map((model) => ({
+      model,
+      digest: digest(model),
+      quantization: null,
+      parameterSize: null,
+      family: null,
+      simulated: true,
+    })),
+    loadedBefore: [],
+    shard: null,
+    warnings: [],
+  };
+  const lines = [JSON.stringify(run)];
+  for (const model of models) {
+    // The candidate is better on arithmetic and worse on law, by a margin a few items show.
+    const shift = (domain: string) =>
+      model === models[1] ? ({ law: -0.4, arithmetic: 0.2 }[domain] ?? 0) : 0;
+    for (const slot of churnSlots(items, loaded.config, model)) {
+      const item = slot.item as ChoiceItem;
+      const invalid = rng.next() < 0.08;
+      const right = rng.next() < Math.min(0.95, Math.max(0.05, 0.7 + shift(item.domain)));
+      const letters = 'ABCD';
+      const wrong = letters[(letters.indexOf(item.answer) + 1) % 4] as string;
+      const answer = invalid ? null : right ? item.answer : wrong;
+      const record: ChurnCallRecord = {
+        v: SAMPLE_LOG_VERSION,
+        kind: 'call',
+        check: 'churn',
+        model,
+        digest: digest(model),
+        key: slot.key,
+        sample: slot.sample,
+        options: recordedOptions(slot.spec.request.options),
+        prompt_sha256: slot.spec.promptSha256,
+        status: invalid ? 'invalid' : 'ok',
+        latency_ms: 1,
+        prompt_tokens: 120,
+        completion_tokens: 8,
+        attempts: 1,
+        item: item.id,
+        domain: item.domain,
+        mode: slot.mode,
+        answer,
+        correct: answer === null ? null : answer === item.answer,
+      };
+      lines.push(JSON.stringify(record));
+    }
+  }
+  writeFileSync(log, `${lines.join('\n')}\n`);
 }
 
 /** Writes the case's expected report.json and exit.json from the code checked out. */

@@ -24,6 +24,7 @@ describe('golden logs of the release', () => {
       'churn-rci',
       'demo',
       'faults',
+      'generated',
       'open-items',
       'remeasured',
       'resumed',
