@@ -7,10 +7,14 @@
  * timeout and ignores OLLAMA_HOST: the host is explicit and each request gets its own client
  * whose `fetch` carries that request's deadline.
  */
-import { withTag } from './modelTag.js';
+
 import type { Agent } from 'node:http';
 import { Ollama } from 'ollama';
+import { splitHostQuery, withQuery } from '../config/hostUrl.js';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
+import { hostBoundFetch } from './httpPolicy.js';
+import { withTag } from './modelTag.js';
+import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
 import {
   chatWireBytes,
   DEFAULT_REPLY_LIMITS,
@@ -21,16 +25,14 @@ import {
   readTextUpTo,
   tooLong,
 } from './replyLimit.js';
-import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
-import { splitHostQuery, withQuery } from '../config/hostUrl.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
   type ChatResponse,
   type ModelMetadata,
   type Provider,
-  type RunningModel,
   ProviderFailure,
+  type RunningModel,
   type ServerInfo,
 } from './types.js';
 
@@ -184,7 +186,12 @@ export class OllamaProvider implements Provider {
     const { base, query } = splitHostQuery(this.options.host);
     const client = new Ollama({
       host: base,
-      fetch: guardedFetch(this.options.fetch ?? fetch, deadline, wireBytes, query),
+      fetch: guardedFetch(
+        hostBoundFetch(this.options.fetch ?? fetch, this.chatUrl.origin),
+        deadline,
+        wireBytes,
+        query,
+      ),
     });
     try {
       return await work(client);

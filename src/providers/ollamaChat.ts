@@ -8,10 +8,11 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { neutralise } from '../text/neutralise.js';
+import { nextHop } from './httpPolicy.js';
 import { NdjsonLines } from './ndjson.js';
 import { ERROR_BODY_BYTES, tooLong } from './replyLimit.js';
 import { statusFailureKind } from './transportErrors.js';
-import { neutralise } from '../text/neutralise.js';
 import {
   type ChatRequest,
   type ChatResponse,
@@ -77,11 +78,24 @@ export function ollamaChat(
   request: ChatRequest,
   options: OllamaChatOptions,
 ): Promise<ChatResponse> {
-  const body = chatBody(request, options.keepAlive);
-  const send = options.url.protocol === 'https:' ? https.request : http.request;
+  return send(chatBody(request, options.keepAlive), options.url, options, 0);
+}
+
+/**
+ * One POST of the chat to `url`. A redirect within the chat URL's origin is sent again to
+ * where it leads (307 and 308 keep the POST; Ollama sends no other); one to another host is
+ * refused (httpPolicy.ts).
+ */
+function send(
+  body: string,
+  url: URL,
+  options: OllamaChatOptions,
+  hops: number,
+): Promise<ChatResponse> {
+  const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const req = send(
-      options.url,
+    const req = request(
+      url,
       {
         method: 'POST',
         agent: options.agent,
@@ -100,7 +114,17 @@ export function ollamaChat(
           req.destroy();
         };
         const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) readFailure(res, reject, fail);
+        let next: URL | null;
+        try {
+          next = nextHop(status, res.headers.location, url, options.url.origin, hops);
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        if (next !== null && (status === 307 || status === 308)) {
+          res.resume();
+          send(body, next, options, hops + 1).then(resolve, reject);
+        } else if (status < 200 || status >= 300) readFailure(res, reject, fail);
         else if (isWebPage(res)) fail(webPageReply(res));
         else readReply(res, options, resolve, fail);
       },

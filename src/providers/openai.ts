@@ -9,6 +9,7 @@
 import OpenAI from 'openai';
 import { splitHostQuery } from '../config/hostUrl.js';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
+import { hostBoundFetch, originOf } from './httpPolicy.js';
 import {
   chatWireBytes,
   DEFAULT_REPLY_LIMITS,
@@ -56,7 +57,8 @@ export class OpenAIProvider implements Provider {
 
   /** A client whose every response body is cut, and its connection dropped, past `wireBytes`. */
   private client(wireBytes: number): OpenAI {
-    const base = this.options.fetch ?? fetch;
+    // Requests go to the host's origin only, redirects within it alone are followed.
+    const base = hostBoundFetch(this.options.fetch ?? fetch, originOf(this.options.host));
     const capped: typeof fetch = async (input, init) => {
       const drop = new AbortController();
       const signal = init?.signal ? AbortSignal.any([init.signal, drop.signal]) : drop.signal;
