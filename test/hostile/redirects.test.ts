@@ -68,35 +68,31 @@ let redirecting: Fake;
 /** Redirects each request once within itself (to /moved/…), then answers as Ollama and OpenAI do. */
 let sameHost: Fake;
 
+/** What a plausible model server answers, by path (Ollama's and OpenAI's endpoints). */
+const ANSWERS: Record<string, unknown> = {
+  '/api/version': { version: '0.12.0' },
+  '/api/tags': { models: [{ name: 'm:1b', model: 'm:1b', digest: 'sha256:abc', details: {} }] },
+  '/api/show': { details: { family: 'x' } },
+  '/api/ps': { models: [] },
+  '/v1/models': { object: 'list', data: [{ id: 'm:1b', object: 'model' }] },
+  '/v1/chat/completions': {
+    id: 'c',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm:1b',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'B' }, finish_reason: 'stop' }],
+  },
+};
+
 function answer(req: IncomingMessage, res: ServerResponse): void {
-  const url = new URL(req.url ?? '/', 'http://x');
-  const route = url.pathname.replace(/^\/moved/, '');
-  const json = (body: unknown) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  if (route === '/api/version') return json({ version: '0.12.0' });
-  if (route === '/api/tags')
-    return json({ models: [{ name: 'm:1b', model: 'm:1b', digest: 'sha256:abc', details: {} }] });
-  if (route === '/api/show') return json({ details: { family: 'x' } });
-  if (route === '/api/ps') return json({ models: [] });
+  const route = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/moved/, '');
   if (route === '/api/chat') {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     res.end(`${JSON.stringify({ message: { content: 'B' }, done: true, done_reason: 'stop' })}\n`);
-    return;
-  }
-  if (route === '/v1/models')
-    return json({ object: 'list', data: [{ id: 'm:1b', object: 'model' }] });
-  if (route === '/v1/chat/completions') {
-    return json({
-      id: 'c',
-      object: 'chat.completion',
-      created: 0,
-      model: 'm:1b',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'B' }, finish_reason: 'stop' }],
-    });
-  }
-  res.writeHead(404).end();
+  } else if (route in ANSWERS) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(ANSWERS[route]));
+  } else res.writeHead(404).end();
 }
 
 beforeAll(async () => {
@@ -107,7 +103,10 @@ beforeAll(async () => {
     res.end();
   });
   sameHost = await fakeServer((req, res, base) => {
-    if (req.url?.startsWith('/moved/')) return answer(req, res);
+    if (req.url?.startsWith('/moved/')) {
+      answer(req, res);
+      return;
+    }
     const status = req.method === 'POST' ? 308 : 301;
     res.writeHead(status, { location: `${base}/moved${req.url ?? '/'}` });
     res.end();
