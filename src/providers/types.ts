@@ -4,6 +4,7 @@
  */
 import type { ProviderKind } from '../config/schema.js';
 import { neutralise } from '../text/neutralise.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -119,8 +120,9 @@ export class ProviderFailure extends Error {
     readonly status: number | null = null,
   ) {
     // The message often quotes the server (an error body): it is recorded in the sample log
-    // and shown everywhere, so it is made safe and short once, here.
-    super(neutralise(message, MESSAGE_LIMIT));
+    // and shown everywhere, so it is made safe and short once, here — masked first: a secret
+    // the cut went through would no longer be found whole.
+    super(neutralise(scrubSecrets(message), MESSAGE_LIMIT));
     this.name = 'ProviderFailure';
   }
 

@@ -9,7 +9,7 @@
  *
  * A secret is also found where it was escaped on its way: backslashes before punctuation and
  * zero-width characters after it (markdown escaping), JSON string escapes, percent-encoding and
- * HTML entities. Values under `MIN_SECRET_LENGTH` characters are not scrubbed: so short a value
+ * HTML entities, in any case (a reading lower-cases the answer it quotes). Values under `MIN_SECRET_LENGTH` characters are not scrubbed: so short a value
  * cannot be told from ordinary text.
  *
  * No imports: every stage may use this module.
@@ -118,5 +118,6 @@ function compile(): RegExp {
   }
   // Longest first: a secret that contains another is replaced whole.
   const sorted = [...spellings].sort((a, b) => b.length - a.length);
-  return new RegExp(sorted.join('|'), 'g');
+  // Case is ignored: a key that a grader or a server lower-cased is the same key.
+  return new RegExp(sorted.join('|'), 'gi');
 }
