@@ -24,9 +24,18 @@ const secrets = new Set<string>();
 const listeners = new Set<(secret: string) => void>();
 let pattern: RegExp | null = null;
 
-/** Registers `value` (trimmed) as a secret; empty or short values are ignored. */
+/**
+ * Registers `value` (trimmed) as a secret; empty or short values are ignored. Each line of a
+ * multi-line value (a PEM key) is a secret of its own too: logs are read, and masked by the
+ * runner, a line at a time, and a server may echo one line of it.
+ */
 export function registerSecret(value: string | null | undefined): void {
   const secret = value?.trim() ?? '';
+  add(secret);
+  if (/[\r\n]/.test(secret)) for (const line of secret.split(/\r\n|\r|\n/)) add(line.trim());
+}
+
+function add(secret: string): void {
   if (secret.length < MIN_SECRET_LENGTH || secrets.has(secret)) return;
   secrets.add(secret);
   pattern = null;
