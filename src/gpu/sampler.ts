@@ -7,8 +7,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { openAtomicFile } from '../files/safeWrite.js';
-import { errorMessage } from '../text/format.js';
 import {
   type ComputeApp,
   type GpuDevice,
@@ -25,6 +23,8 @@ import {
   type GpuTick,
   summariseSeries,
 } from './telemetry.js';
+import { errorMessage } from '../text/format.js';
+import { openAtomicFile } from '../files/safeWrite.js';
 
 /** File name of the samples in the output folder. */
 export const GPU_CSV = 'gpu.csv';

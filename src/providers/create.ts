@@ -1,10 +1,10 @@
 import type { GateConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { registerSecret } from '../text/secrets.js';
 import { createEmbeddedProvider } from './embedded/index.js';
 import { DEFAULT_OLLAMA_HOST, OllamaProvider } from './ollama.js';
 import { OpenAIProvider, PLACEHOLDER_API_KEY } from './openai.js';
 import type { Provider } from './types.js';
+import { registerSecret } from '../text/secrets.js';
 
 /**
  * The provider the config asks for. The host defaults to a local Ollama (config loading has

@@ -4,8 +4,8 @@
  * that pays the model's load time outside the measurement.
  */
 import { InfrastructureError } from '../errors.js';
-import { withTag } from '../providers/modelTag.js';
 import type { ChatRequest, ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
+import { withTag } from '../providers/modelTag.js';
 import { ProviderFailure } from '../providers/types.js';
 import { errorMessage } from '../text/format.js';
 

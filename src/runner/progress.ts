@@ -4,9 +4,8 @@
  * most every `intervalMs`, and once at the end, so a long run neither floods the log nor
  * goes silent.
  */
-
-import { num } from '../text/format.js';
 import { neutralise } from '../text/neutralise.js';
+import { num } from '../text/format.js';
 
 export interface ProgressSink {
   /** The number of calls planned (an estimate when units make a variable number of calls). */

@@ -12,8 +12,6 @@
  * close the series. The tail is kept short instead: longest units first, every slot busy until
  * the queue is empty.
  */
-
-import type { PlanGrowth, UnitContext, WorkUnit } from '../checks/workUnit.js';
 import type { InfrastructureError } from '../errors.js';
 import { type Provider, ProviderFailure } from '../providers/types.js';
 import type { SampleRecord } from '../sampleLog/index.js';
@@ -30,6 +28,7 @@ import {
 import type { ProgressSink } from './progress.js';
 import { checkRecordBelongs } from './resume.js';
 import type { PendingUnit, ResumePlan } from './resumePlan.js';
+import type { PlanGrowth, UnitContext, WorkUnit } from '../checks/workUnit.js';
 
 export interface SchedulerOptions {
   provider: Provider;

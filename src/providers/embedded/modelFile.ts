@@ -7,11 +7,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { resolveConfigPath } from '../../config/load.js';
-import { errorMessage } from '../../text/format.js';
 import type { ModelMetadata } from '../types.js';
 import { ProviderFailure } from '../types.js';
 import { loadEngine } from './engine.js';
 import { resolveOllamaTag } from './ollamaStore.js';
+import { errorMessage } from '../../text/format.js';
 
 export interface ModelFile {
   /** The reference as configured (the `model` of requests and records). */

@@ -11,8 +11,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { errorMessage } from '../../text/format.js';
 import { ProviderFailure } from '../types.js';
+import { errorMessage } from '../../text/format.js';
 
 export const MODEL_LAYER_MEDIA_TYPE = 'application/vnd.ollama.image.model';
 const DEFAULT_REGISTRY = 'registry.ollama.ai';

@@ -26,8 +26,6 @@ import type {
   LlamaModel,
   Token,
 } from 'node-llama-cpp';
-import type { EmbeddedGpu } from '../../config/schema.js';
-import { errorMessage } from '../../text/format.js';
 import { startDeadline } from '../deadline.js';
 import {
   type ChatMessage,
@@ -39,14 +37,16 @@ import {
   ProviderFailure,
   type ServerInfo,
 } from '../types.js';
-import { loadEngine, type NodeLlamaCpp } from './engine.js';
-import { describeModelFile, type ModelFile, resolveModelFile } from './modelFile.js';
+import { type ModelFile, describeModelFile, resolveModelFile } from './modelFile.js';
 import {
   type AnswerGrammar,
-  compileAnswerGrammar,
   UnsupportedSchemaError,
+  compileAnswerGrammar,
 } from './schemaGrammar.js';
+import { type NodeLlamaCpp, loadEngine } from './engine.js';
 import { defaultThreads } from './threads.js';
+import { errorMessage } from '../../text/format.js';
+import type { EmbeddedGpu } from '../../config/schema.js';
 
 export interface EmbeddedProviderOptions {
   /** Per-request limit, queue time included. */
