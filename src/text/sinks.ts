@@ -16,11 +16,22 @@ import { scrubSecrets } from './secrets.js';
 const COMMAND_START = /^([ \t]*):(?=:)/gm;
 const OLD_COMMAND = /#(?=#\[)/g;
 
+function defused(text: string): string {
+  return text.replace(COMMAND_START, '$1:\u200b').replace(OLD_COMMAND, '#\u200b');
+}
+
 /** Lines of text for a log or a terminal: masked, nothing a terminal or the runner acts on. */
 export function forLog(text: string): string {
-  return neutraliseLines(scrubSecrets(text))
-    .replace(COMMAND_START, '$1:\u200b')
-    .replace(OLD_COMMAND, '#\u200b');
+  return defused(neutraliseLines(scrubSecrets(text)));
+}
+
+/**
+ * What a run streams as it goes (progress, notes) to the terminal or the action's log: masked
+ * and no workflow command. The progress line's own carriage return and erase sequence are
+ * kept: the outside text it shows (a model tag) is neutralised where it is put in.
+ */
+export function forStream(text: string): string {
+  return defused(scrubSecrets(text));
 }
 
 /**

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgetSecrets, onSecret, registerSecret } from '../../src/text/secrets.js';
-import { forLog } from '../../src/text/sinks.js';
+import { forLog, forStream } from '../../src/text/sinks.js';
 import { sourceCli } from '../support/bundled.js';
 import { cli } from '../support/smallRun.js';
 
@@ -100,6 +100,12 @@ describe('text from outside in the log', () => {
     expect(`${result.stdout}${result.stderr}`).not.toContain('##[');
     // What was written is still there to read.
     expect(log.shown.join('\n').replace(/\u200b/g, '')).toContain('::stop-commands::pwned');
+  });
+
+  it("what a run streams keeps the progress line's own controls, and starts no command", () => {
+    const streamed = forStream('\rmodel-gate: 3/12 calls\x1b[K\n::add-mask::x\nnote: ##[error]y\n');
+    expect(runnerReads(streamed).commands).toEqual([]);
+    expect(streamed.startsWith('\rmodel-gate: 3/12 calls\x1b[K\n')).toBe(true);
   });
 
   it('the log sink leaves ordinary text as it is', () => {
