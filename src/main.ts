@@ -5,12 +5,12 @@ import {
   getPublishInputs,
   type PublishInputs,
 } from './config/actionInputs.js';
-import type { FailOn } from './config/schema.js';
 import { formatGateError, InfrastructureError, isGateError } from './errors.js';
 import { githubPublishOptions, publish, publishFailure } from './github/publish.js';
+import type { FailOn } from './config/schema.js';
 import { runJob } from './pipeline/run.js';
-import { gateOutcome } from './report/verdict.js';
 import { onStopSignals } from './signals.js';
+import { gateOutcome } from './report/verdict.js';
 import { errorMessage } from './text/format.js';
 import { onSecret, scrubSecrets } from './text/secrets.js';
 import { forLog } from './text/sinks.js';

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import type { CheckCommand, CheckCommands } from '../checks/command.js';
 import { allChecks } from '../checks/registry.js';
+import type { CheckCommand, CheckCommands } from '../checks/command.js';
 import {
   ExitCode,
   formatGateError,
@@ -9,13 +9,13 @@ import {
   InputError,
   isGateError,
 } from '../errors.js';
-import { errorMessage } from '../text/format.js';
-import { scrubSecrets } from '../text/secrets.js';
-import { forLog } from '../text/sinks.js';
 import { TOOL_VERSION } from '../version.js';
-import { OWN_SEQUENCES, wantsColour } from './colour.js';
 import { overrideOptions } from './shared.js';
+import { scrubSecrets } from '../text/secrets.js';
+import { OWN_SEQUENCES, wantsColour } from './colour.js';
 import { describeSystemError } from './systemError.js';
+import { errorMessage } from '../text/format.js';
+import { forLog } from '../text/sinks.js';
 
 /** What a command handler returns: the process exit code. */
 export type CommandHandler = (options: Record<string, unknown>, io: CliIo) => Promise<number>;

@@ -8,13 +8,10 @@
  * whose `fetch` carries that request's deadline.
  */
 
+import { withTag } from './modelTag.js';
 import type { Agent } from 'node:http';
 import { Ollama } from 'ollama';
-import { splitHostQuery, withQuery } from '../config/hostUrl.js';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
-import { hostBoundFetch } from './httpPolicy.js';
-import { withTag } from './modelTag.js';
-import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
 import {
   chatWireBytes,
   DEFAULT_REPLY_LIMITS,
@@ -25,6 +22,8 @@ import {
   readTextUpTo,
   tooLong,
 } from './replyLimit.js';
+import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
+import { splitHostQuery, withQuery } from '../config/hostUrl.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -35,6 +34,7 @@ import {
   type RunningModel,
   type ServerInfo,
 } from './types.js';
+import { hostBoundFetch } from './httpPolicy.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 

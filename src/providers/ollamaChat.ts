@@ -8,17 +8,17 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { neutralise } from '../text/neutralise.js';
-import { nextHop } from './httpPolicy.js';
 import { NdjsonLines } from './ndjson.js';
 import { ERROR_BODY_BYTES, tooLong } from './replyLimit.js';
 import { statusFailureKind } from './transportErrors.js';
+import { neutralise } from '../text/neutralise.js';
 import {
   type ChatRequest,
   type ChatResponse,
   ProviderFailure,
   type TokenLogprob,
 } from './types.js';
+import { nextHop } from './httpPolicy.js';
 
 export interface OllamaChatOptions {
   /** The chat endpoint (see ollamaApiUrl). */

@@ -5,11 +5,11 @@
  * the unit as RunCancelled / ServerLost, which the scheduler swallows.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallOutcome, CallSpec } from '../checks/workUnit.js';
 import { type ChatResponse, type Provider, ProviderFailure } from '../providers/types.js';
-import { scrubSecrets } from '../text/secrets.js';
 import { asFailure, type Warn } from './preflight.js';
 import type { ProgressSink } from './progress.js';
+import type { CallOutcome, CallSpec } from '../checks/workUnit.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 /** Thrown by `ctx.call` once the run is cancelled; the runner swallows it. */
 export class RunCancelled extends Error {

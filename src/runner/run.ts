@@ -47,8 +47,6 @@ import path from 'node:path';
 import { runnerSchema } from '../config/schema.js';
 // The registry hands each check's record format to the sample log this run reads and appends to.
 import '../checks/registry.js';
-import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
-import type { Shard } from '../config/overrides.js';
 import { favouringSpeed } from '../engineMode.js';
 import { InfrastructureError } from '../errors.js';
 import {
@@ -81,6 +79,8 @@ import { type ProgressSink, silentProgress } from './progress.js';
 import { ResumePlan } from './resumePlan.js';
 import { Scheduler } from './scheduler.js';
 import { selectShard, shardLabel } from './shard.js';
+import type { Shard } from '../config/overrides.js';
+import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
 export interface RunPlanOptions {
   provider: Provider;
