@@ -100,8 +100,16 @@ async function termination(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  for (let waited = 0; !ready() && waited < 30_000; waited += 20) await sleep(20);
+  let gone = false;
+  const exited = new Promise<number | null>((done) =>
+    child.on('exit', (code) => {
+      gone = true;
+      done(code);
+    }),
+  );
+  for (let waited = 0; !ready() && !gone && waited < 30_000; waited += 20) await sleep(20);
+  // A process that ended before it waited on the server has nothing to say about SIGTERM.
+  if (gone) throw new Error(`model-gate ended before it waited on the server:\n${stderr}`);
   // The request is open and unanswered: the process is waiting on the network.
   await sleep(200);
   const sent = performance.now();
