@@ -176,6 +176,33 @@ describe('Ollama: a redirect to another host is not followed', () => {
   });
 });
 
+describe('a server that redirects to itself without end', () => {
+  it('is left after 5 redirects, for fetch and for the Ollama chat alike', async () => {
+    const loop = await fakeServer((req, res, base) => {
+      const n = Number(new URL(req.url ?? '/', base).searchParams.get('n') ?? 0);
+      res.writeHead(req.method === 'POST' ? 307 : 302, {
+        location: `${base}${new URL(req.url ?? '/', base).pathname}?n=${n + 1}`,
+      });
+      res.end();
+    });
+    try {
+      const ollama = new OllamaProvider({ host: loop.url, timeoutMs: 5000, keepAlive: '5m' });
+      const openai = new OpenAIProvider({ host: loop.url, apiKey: KEY, timeoutMs: 5000 });
+      for (const call of [
+        () => ollama.version(),
+        () => ollama.chat(chat),
+        () => openai.chat(chat),
+      ]) {
+        const asked = loop.seen.length;
+        expect(await refusal(call)).toContain('more than 5 redirects');
+        expect(loop.seen.length - asked).toBe(6);
+      }
+    } finally {
+      await loop.close();
+    }
+  });
+});
+
 describe('OpenAI-compatible: a redirect to another host is not followed, with or without the key', () => {
   const provider = () =>
     new OpenAIProvider({ host: redirecting.url, apiKey: KEY, timeoutMs: 5000 });
