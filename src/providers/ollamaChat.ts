@@ -124,6 +124,15 @@ function send(
         if (next !== null && (status === 307 || status === 308)) {
           res.resume();
           send(body, next, options, hops + 1).then(resolve, reject);
+        } else if (next !== null) {
+          // A 301, 302 or 303 turns the POST into a GET, which is no chat.
+          fail(
+            new ProviderFailure(
+              'bad-request',
+              `${status}: the server redirected the chat to ${next.pathname} with a redirect that drops its body: not followed; set provider.host to the server's own address`,
+              status,
+            ),
+          );
         } else if (status < 200 || status >= 300) readFailure(res, reject, fail);
         else if (isWebPage(res)) fail(webPageReply(res));
         else readReply(res, options, resolve, fail);

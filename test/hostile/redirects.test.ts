@@ -176,6 +176,22 @@ describe('Ollama: a redirect to another host is not followed', () => {
   });
 });
 
+describe('a chat redirected within the same host by a 302', () => {
+  it('is not sent again as a GET: it fails with the reason', async () => {
+    const moving = await fakeServer((req, res, base) => {
+      res.writeHead(302, { location: `${base}/elsewhere${req.url ?? '/'}` });
+      res.end();
+    });
+    try {
+      const p = new OllamaProvider({ host: moving.url, timeoutMs: 5000, keepAlive: '5m' });
+      expect(await refusal(() => p.chat(chat))).toContain('drops its body: not followed');
+      expect(moving.seen.map((r) => r.method)).toEqual(['POST']);
+    } finally {
+      await moving.close();
+    }
+  });
+});
+
 describe('a server that redirects to itself without end', () => {
   it('is left after 5 redirects, for fetch and for the Ollama chat alike', async () => {
     const loop = await fakeServer((req, res, base) => {
