@@ -11,9 +11,9 @@ import type { FailOn } from './config/schema.js';
 import { runJob } from './pipeline/run.js';
 import { onStopSignals } from './signals.js';
 import { gateOutcome } from './report/verdict.js';
-import { neutraliseLines } from './text/neutralise.js';
 import { errorMessage } from './text/format.js';
 import { onSecret, scrubSecrets } from './text/secrets.js';
+import { forLog } from './text/sinks.js';
 
 /**
  * The action: read the inputs, run the gate, publish everything, and only then set the failed
@@ -77,10 +77,8 @@ export async function run(): Promise<void> {
   }
 }
 
-/** Text for the action log: nothing a terminal would act on, no registered secret. */
-function shown(text: string): string {
-  return scrubSecrets(neutraliseLines(text));
-}
+/** Text for the action log: nothing a terminal or the runner would act on, no registered secret. */
+const shown = forLog;
 
 /**
  * Nothing could be measured: say why in the log, the job summary and the sticky comment (a

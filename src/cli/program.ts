@@ -11,11 +11,11 @@ import {
 } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { overrideOptions } from './shared.js';
-import { neutraliseLines } from '../text/neutralise.js';
 import { scrubSecrets } from '../text/secrets.js';
 import { OWN_SEQUENCES, wantsColour } from './colour.js';
 import { describeSystemError } from './systemError.js';
 import { errorMessage } from '../text/format.js';
+import { forLog } from '../text/sinks.js';
 
 /** What a command handler returns: the process exit code. */
 export type CommandHandler = (options: Record<string, unknown>, io: CliIo) => Promise<number>;
@@ -289,9 +289,8 @@ export async function runCli(
   // but for the colours the CLI itself paints on a terminal, and no registered secret at all.
   const colour = given.colour ?? wantsColour(process.stdout);
   const io: CliIo = {
-    stdout: (text) =>
-      given.stdout(scrubSecrets(colour ? keepingOwnColours(text) : neutraliseLines(text))),
-    stderr: (text) => given.stderr(scrubSecrets(neutraliseLines(text))),
+    stdout: (text) => given.stdout(colour ? keepingOwnColours(text) : forLog(text)),
+    stderr: (text) => given.stderr(forLog(text)),
   };
   let exitCode: number = ExitCode.pass;
   const program = buildProgram(handlers, io, (code) => {
@@ -333,9 +332,10 @@ export async function runCli(
 }
 
 function keepingOwnColours(text: string): string {
-  return text
+  // Masked whole first: a secret is found before the text is cut into parts.
+  return scrubSecrets(text)
     .split(OWN_SEQUENCES)
-    .map((part, i) => (i % 2 === 1 ? part : neutraliseLines(part)))
+    .map((part, i) => (i % 2 === 1 ? part : forLog(part)))
     .join('');
 }
 

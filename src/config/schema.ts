@@ -57,6 +57,23 @@ export type EmbeddedGpu = (typeof EMBEDDED_GPU_OPTIONS)[number];
 export const QUERY_REFUSED =
   'a URL with a query string (http://host/?token=…) is refused, because the URL is shown in logs and reports and a query often carries a token; give an OpenAI-compatible server its key through provider.api-key-env, or set provider.allow-host-query: true if the server needs the query (values named like credentials or that look like tokens are then masked in everything written)';
 
+/**
+ * Which environment variables may hold a model server's key. The variable's value is sent as
+ * a Bearer token to the host the config names, and the config is a file a pull request can
+ * edit: any name would let it send the job's other secrets (the runner's ACTIONS_RUNTIME_TOKEN,
+ * GITHUB_TOKEN, a cloud key) to a host of its choice. A name must say it holds such a key —
+ * it ends in `_API_KEY` or starts with `MODEL_GATE_` — and must not be one of the runner's own
+ * (`GITHUB_`, `ACTIONS_`, `RUNNER_`). Case is ignored: Windows reads names without it.
+ */
+export function isKeyVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  if (/^(GITHUB|ACTIONS|RUNNER)_/.test(upper)) return false;
+  return /^MODEL_GATE_[A-Z0-9_]+$/.test(upper) || /^[A-Z0-9_]*[A-Z0-9]_API_KEY$/.test(upper);
+}
+
+export const keyVariableRefused = (name: string): string =>
+  `${JSON.stringify(name)} is refused: the variable's value is sent as a Bearer token to provider.host, so only a variable named for a model server's key is read — one ending in _API_KEY (OPENAI_API_KEY, VLLM_API_KEY) or starting with MODEL_GATE_, never the runner's own (GITHUB_*, ACTIONS_*, RUNNER_*); put the key in such a variable (docs/security.md)`;
+
 export const providerSchema = z
   .object({
     /** `embedded`: llama.cpp in-process on a .gguf file or an Ollama-store tag, no server. */
@@ -84,7 +101,8 @@ export const providerSchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
       .optional()
       .meta({
-        description: 'openai: name of the environment variable that holds the API key',
+        description:
+          'openai: name of the environment variable that holds the API key; it ends in _API_KEY or starts with MODEL_GATE_ (docs/security.md)',
         examples: ['OPENAI_API_KEY'],
       }),
     /** Embedded provider: CPU threads (default: physical cores). */
@@ -105,6 +123,10 @@ export const providerSchema = z
   .superRefine((provider, ctx) => {
     if (provider.host && hasQuery(provider.host) && !provider.allowHostQuery) {
       ctx.addIssue({ code: 'custom', path: ['host'], message: QUERY_REFUSED });
+    }
+    if (provider.apiKeyEnv !== undefined && !isKeyVariable(provider.apiKeyEnv)) {
+      const message = keyVariableRefused(provider.apiKeyEnv);
+      ctx.addIssue({ code: 'custom', path: ['apiKeyEnv'], message });
     }
   });
 

@@ -1,7 +1,6 @@
 /** Where publishing reports what it did: the runner's log and annotations. Injected in tests. */
 import * as core from '@actions/core';
-import { neutraliseLines } from '../text/neutralise.js';
-import { scrubSecrets } from '../text/secrets.js';
+import { forLog } from '../text/sinks.js';
 
 export interface ActionLog {
   info(message: string): void;
@@ -10,8 +9,8 @@ export interface ActionLog {
   warning(message: string): void;
 }
 
-/** Nothing a terminal would act on, no registered secret (the runner masks them too). */
-const shown = (message: string): string => scrubSecrets(neutraliseLines(message));
+/** Nothing a terminal or the runner would act on, no registered secret (the runner masks them too). */
+const shown = forLog;
 
 export const coreLog: ActionLog = {
   info: (message) => core.info(shown(message)),

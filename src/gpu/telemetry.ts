@@ -4,6 +4,8 @@
  * contention: it shares memory and compute with the measured model.
  */
 import { mean as ssMean } from 'simple-statistics';
+import { neutralise } from '../text/neutralise.js';
+import { csvCell } from '../text/sinks.js';
 import type { ComputeApp, GpuDevice, GpuSample } from './nvidiaSmi.js';
 
 export interface GpuTick {
@@ -27,7 +29,7 @@ export interface SeriesGpu {
   /** Samples with a compute process that is not the model server. */
   contendedSamples: number;
   contendedShare: number;
-  /** Those processes, "name (pid)". */
+  /** Those processes, "program (pid)": the program's file name only (see programName). */
   foreign: string[];
 }
 
@@ -49,6 +51,17 @@ export function isServerProcess(app: ComputeApp, ownPids: readonly number[]): bo
   if (ownPids.includes(app.pid)) return true;
   const base = app.name.split(/[\\/]/).at(-1) ?? app.name;
   return /ollama|llama/i.test(base);
+}
+
+/**
+ * Another tenant's process as the report names it: its program's file name, without the
+ * folders (a home folder, a project name) or the arguments (a path, a token) that nvidia-smi
+ * may show. The first word is taken as the program: a folder with a space in its name may
+ * leave a piece of that folder's name, never the rest of the path.
+ */
+export function programName(name: string): string {
+  const program = name.trim().split(/\s+/)[0] ?? '';
+  return neutralise(program.split(/[\\/]/).at(-1) || '?', 64);
 }
 
 function mean(values: number[]): number | null {
@@ -75,7 +88,7 @@ export function summariseSeries(
     for (const tick of own) {
       const others = (tick.apps ?? []).filter((a) => !isServerProcess(a, ownPids));
       if (others.length > 0) contended++;
-      for (const a of others) foreign.add(`${a.name} (${a.pid})`);
+      for (const a of others) foreign.add(`${programName(a.name)} (${a.pid})`);
     }
     return [
       {
@@ -98,14 +111,13 @@ export const GPU_CSV_HEADER =
   'time,series,gpu,memory_used_mib,utilization_gpu_pct,temperature_c,power_w,compute_processes,foreign_processes';
 
 export function csvLines(tick: GpuTick, ownPids: readonly number[]): string[] {
-  const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
   const cell = (v: number | null) => (v === null ? '' : String(v));
   const apps = tick.apps;
   const foreign = apps ? apps.filter((a) => !isServerProcess(a, ownPids)).length : null;
   return tick.gpus.map((g) =>
     [
       tick.at,
-      quote(tick.series ?? ''),
+      csvCell(tick.series ?? ''),
       g.index,
       cell(g.memoryUsed),
       cell(g.utilization),

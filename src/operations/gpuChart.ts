@@ -6,6 +6,7 @@
 import { BLUE, MUTED, ORANGE } from '../render/palette.js';
 import { type Chart, element, svgDocument, text } from '../render/svg.js';
 import { num } from '../text/format.js';
+import { csvText } from '../text/sinks.js';
 
 export const GPU_CHART = 'gpu-over-time.svg';
 
@@ -53,7 +54,7 @@ export function parseGpuCsv(csv: string): GpuPoint[] {
     first ??= at;
     points.push({
       t: at - first,
-      series: cells[1] ?? '',
+      series: csvText(cells[1] ?? ''),
       gpu,
       memoryMiB: value(cells[3]),
       utilization: value(cells[4]),

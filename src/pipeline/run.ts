@@ -1,7 +1,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { createReadStream, existsSync } from 'node:fs';
 import { openAtomicFile, refuseLink } from '../files/safeWrite.js';
-import { scrubSecrets } from '../text/secrets.js';
+import { forStream } from '../text/sinks.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
@@ -52,8 +52,9 @@ export async function runJob(
   await ensureWritableFolder(path.resolve(config.output.dir));
   await ensureWritableFolder(path.dirname(logPath));
   const terminal = options.progress ?? process.stderr;
-  // Notes quote paths and servers: a registered secret never reaches the terminal.
-  const stream: TextSink = { write: (text) => terminal.write(scrubSecrets(text)) };
+  // Notes quote paths and servers: a registered secret never reaches the terminal, and no
+  // line of theirs is a workflow command to the runner.
+  const stream: TextSink = { write: (text) => terminal.write(forStream(text)) };
   const interactive = options.interactive ?? Boolean((terminal as NodeJS.WriteStream).isTTY);
   // Said before an hour of measuring, not only in a collapsed block of the summary.
   for (const warning of prepared.warnings) stream.write(`model-gate: warning: ${warning}\n`);

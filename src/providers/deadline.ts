@@ -3,7 +3,6 @@
  * the per-request timeout. Which of the two fired decides how a failure is classified, so
  * the classification never has to guess from an error message.
  */
-import { tooLongIn } from './replyLimit.js';
 import { ProviderFailure } from './types.js';
 
 export interface Deadline {
@@ -50,8 +49,20 @@ export function deadlineFailure(
   if (deadline.timedOut() || timedOut) {
     return new ProviderFailure('timeout', `no answer within ${formatSeconds(timeoutMs)}`);
   }
-  if (error instanceof ProviderFailure) return error;
-  return tooLongIn(error);
+  return failureIn(error);
+}
+
+/**
+ * A failure already classified, where a client library wrapped it (the `openai` client turns
+ * an error of its fetch into a connection error whose cause it is).
+ */
+function failureIn(error: unknown): ProviderFailure | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof ProviderFailure) return current;
+    current = (current as Error & { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 function formatSeconds(ms: number): string {

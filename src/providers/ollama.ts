@@ -7,6 +7,7 @@
  * timeout and ignores OLLAMA_HOST: the host is explicit and each request gets its own client
  * whose `fetch` carries that request's deadline.
  */
+
 import { withTag } from './modelTag.js';
 import type { Agent } from 'node:http';
 import { Ollama } from 'ollama';
@@ -29,10 +30,11 @@ import {
   type ChatResponse,
   type ModelMetadata,
   type Provider,
-  type RunningModel,
   ProviderFailure,
+  type RunningModel,
   type ServerInfo,
 } from './types.js';
+import { hostBoundFetch } from './httpPolicy.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
@@ -85,9 +87,9 @@ export class OllamaProvider implements Provider {
     }
   }
 
-  async describe(model: string): Promise<ModelMetadata> {
-    const version = await this.version();
-    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
+  async describe(model: string, signal?: AbortSignal): Promise<ModelMetadata> {
+    const version = await this.version(signal);
+    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
       const wanted = withTag(model);
       const { models } = await client.list();
       const tag = models.find((m) => withTag(m.name) === wanted || withTag(m.model) === wanted);
@@ -111,10 +113,10 @@ export class OllamaProvider implements Provider {
     });
   }
 
-  version(): Promise<string | null> {
+  version(signal?: AbortSignal): Promise<string | null> {
     this.serverVersion ??= this.withClient(
       this.options.timeoutMs,
-      undefined,
+      signal,
       METADATA_BYTES,
       async (client) => {
         const { version } = await client.version();
@@ -128,15 +130,15 @@ export class OllamaProvider implements Provider {
     return this.serverVersion;
   }
 
-  loadedModels(): Promise<string[] | null> {
-    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
+  loadedModels(signal?: AbortSignal): Promise<string[] | null> {
+    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
       const { models } = await client.ps();
       return models.map((m) => m.name);
     });
   }
 
-  running(): Promise<RunningModel[]> {
-    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
+  running(signal?: AbortSignal): Promise<RunningModel[]> {
+    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
       const { models } = await client.ps();
       return models.map((m) => {
         // context_length is newer than the client's types; absent on older servers.
@@ -151,15 +153,15 @@ export class OllamaProvider implements Provider {
     });
   }
 
-  unloadModel(model: string): Promise<void> {
-    return this.withClient(this.options.timeoutMs, undefined, METADATA_BYTES, async (client) => {
+  unloadModel(model: string, signal?: AbortSignal): Promise<void> {
+    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
       await client.generate({ model, prompt: '', keep_alive: 0, stream: false });
     });
   }
 
-  embed(model: string, texts: string[]): Promise<number[][]> {
+  embed(model: string, texts: string[], signal?: AbortSignal): Promise<number[][]> {
     const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
-    return this.withClient(this.options.timeoutMs, undefined, wire, async (client) => {
+    return this.withClient(this.options.timeoutMs, signal, wire, async (client) => {
       const reply = await client.embed({ model, input: texts, keep_alive: this.options.keepAlive });
       return reply.embeddings;
     });
@@ -184,7 +186,12 @@ export class OllamaProvider implements Provider {
     const { base, query } = splitHostQuery(this.options.host);
     const client = new Ollama({
       host: base,
-      fetch: guardedFetch(this.options.fetch ?? fetch, deadline, wireBytes, query),
+      fetch: guardedFetch(
+        hostBoundFetch(this.options.fetch ?? fetch, this.chatUrl.origin),
+        deadline,
+        wireBytes,
+        query,
+      ),
     });
     try {
       return await work(client);

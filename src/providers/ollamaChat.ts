@@ -18,6 +18,7 @@ import {
   ProviderFailure,
   type TokenLogprob,
 } from './types.js';
+import { nextHop } from './httpPolicy.js';
 
 export interface OllamaChatOptions {
   /** The chat endpoint (see ollamaApiUrl). */
@@ -77,11 +78,24 @@ export function ollamaChat(
   request: ChatRequest,
   options: OllamaChatOptions,
 ): Promise<ChatResponse> {
-  const body = chatBody(request, options.keepAlive);
-  const send = options.url.protocol === 'https:' ? https.request : http.request;
+  return send(chatBody(request, options.keepAlive), options.url, options, 0);
+}
+
+/**
+ * One POST of the chat to `url`. A redirect within the chat URL's origin is sent again to
+ * where it leads (307 and 308 keep the POST; Ollama sends no other); one to another host is
+ * refused (httpPolicy.ts).
+ */
+function send(
+  body: string,
+  url: URL,
+  options: OllamaChatOptions,
+  hops: number,
+): Promise<ChatResponse> {
+  const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const req = send(
-      options.url,
+    const req = request(
+      url,
       {
         method: 'POST',
         agent: options.agent,
@@ -100,7 +114,26 @@ export function ollamaChat(
           req.destroy();
         };
         const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) readFailure(res, reject, fail);
+        let next: URL | null;
+        try {
+          next = nextHop(status, res.headers.location, url, options.url.origin, hops);
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        if (next !== null && (status === 307 || status === 308)) {
+          res.resume();
+          send(body, next, options, hops + 1).then(resolve, reject);
+        } else if (next !== null) {
+          // A 301, 302 or 303 turns the POST into a GET, which is no chat.
+          fail(
+            new ProviderFailure(
+              'bad-request',
+              `${status}: the server redirected the chat to ${next.pathname} with a redirect that drops its body: not followed; set provider.host to the server's own address`,
+              status,
+            ),
+          );
+        } else if (status < 200 || status >= 300) readFailure(res, reject, fail);
         else if (isWebPage(res)) fail(webPageReply(res));
         else readReply(res, options, resolve, fail);
       },

@@ -9,6 +9,7 @@
 import OpenAI from 'openai';
 import { splitHostQuery } from '../config/hostUrl.js';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
+import { hostBoundFetch, originOf } from './httpPolicy.js';
 import {
   chatWireBytes,
   DEFAULT_REPLY_LIMITS,
@@ -56,7 +57,8 @@ export class OpenAIProvider implements Provider {
 
   /** A client whose every response body is cut, and its connection dropped, past `wireBytes`. */
   private client(wireBytes: number): OpenAI {
-    const base = this.options.fetch ?? fetch;
+    // Requests go to the host's origin only, redirects within it alone are followed.
+    const base = hostBoundFetch(this.options.fetch ?? fetch, originOf(this.options.host));
     const capped: typeof fetch = async (input, init) => {
       const drop = new AbortController();
       const signal = init?.signal ? AbortSignal.any([init.signal, drop.signal]) : drop.signal;
@@ -127,8 +129,8 @@ export class OpenAIProvider implements Provider {
     });
   }
 
-  async describe(model: string): Promise<ModelMetadata> {
-    const listed = await this.listModels();
+  async describe(model: string, signal?: AbortSignal): Promise<ModelMetadata> {
+    const listed = await this.listModels(signal);
     const entry = listed?.find((m) => m.id === model) ?? null;
     if (listed !== null && !entry) {
       throw new ProviderFailure(
@@ -147,9 +149,9 @@ export class OpenAIProvider implements Provider {
     };
   }
 
-  async version(): Promise<string | null> {
+  async version(signal?: AbortSignal): Promise<string | null> {
     // Reachability is what the runner needs from this; the API has no version endpoint.
-    await this.listModels();
+    await this.listModels(signal);
     return null;
   }
 
@@ -157,8 +159,8 @@ export class OpenAIProvider implements Provider {
     return null;
   }
 
-  async embed(model: string, texts: string[]): Promise<number[][]> {
-    return this.guard(this.options.timeoutMs, undefined, async (deadline) => {
+  async embed(model: string, texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    return this.guard(this.options.timeoutMs, signal, async (deadline) => {
       const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
       const reply = await this.client(wire).embeddings.create(
         { model, input: texts },
@@ -169,8 +171,8 @@ export class OpenAIProvider implements Provider {
   }
 
   /** The served models, or null when the server has no /v1/models. */
-  private listModels(): Promise<ListedModel[] | null> {
-    return this.guard(this.options.timeoutMs, undefined, async (deadline) => {
+  private listModels(signal?: AbortSignal): Promise<ListedModel[] | null> {
+    return this.guard(this.options.timeoutMs, signal, async (deadline) => {
       try {
         const page = await this.client(METADATA_BYTES).models.list({ signal: deadline.signal });
         return page.data.map((m) => ({ id: m.id, owned_by: m.owned_by }));

@@ -101,13 +101,3 @@ export async function readTextUpTo(response: Response, limit: number): Promise<s
   const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
   return cut ? `${text}…` : text;
 }
-
-/** A too-long failure anywhere in an error's cause chain (clients wrap what the body threw). */
-export function tooLongIn(error: unknown): ProviderFailure | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof ProviderFailure && current.kind === 'too-long') return current;
-    current = (current as Error & { cause?: unknown }).cause;
-  }
-  return null;
-}

@@ -4,6 +4,7 @@
  */
 import type { ProviderKind } from '../config/schema.js';
 import { neutralise } from '../text/neutralise.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -119,8 +120,9 @@ export class ProviderFailure extends Error {
     readonly status: number | null = null,
   ) {
     // The message often quotes the server (an error body): it is recorded in the sample log
-    // and shown everywhere, so it is made safe and short once, here.
-    super(neutralise(message, MESSAGE_LIMIT));
+    // and shown everywhere, so it is made safe and short once, here — masked first: a secret
+    // the cut went through would no longer be found whole.
+    super(neutralise(scrubSecrets(message), MESSAGE_LIMIT));
     this.name = 'ProviderFailure';
   }
 
@@ -137,17 +139,41 @@ export interface Provider {
    * provider's per-request limit for this call (the runner's warm-up allows for a model load).
    */
   chat(request: ChatRequest, signal?: AbortSignal, timeoutMs?: number): Promise<ChatResponse>;
-  describe(model: string): Promise<ModelMetadata>;
+  /*
+   * The other calls take a `signal` too: aborting it ends a request that waits on the server
+   * (a cancelled run must not wait out a silent server's timeout), as a `cancelled` failure.
+   */
+  describe(model: string, signal?: AbortSignal): Promise<ModelMetadata>;
   /** Server version; null when the server does not expose one. */
-  version(): Promise<string | null>;
+  version(signal?: AbortSignal): Promise<string | null>;
   /** Models loaded in memory right now (Ollama /api/ps); null when unknown. */
-  loadedModels(): Promise<string[] | null>;
+  loadedModels(signal?: AbortSignal): Promise<string[] | null>;
   /** Embedding vectors (personas `vectors: embed`). */
-  embed(model: string, texts: string[]): Promise<number[][]>;
+  embed(model: string, texts: string[], signal?: AbortSignal): Promise<number[][]>;
   /** Loaded models with what the server says of each (Ollama /api/ps); absent: unknown. */
-  running?(): Promise<RunningModel[]>;
+  running?(signal?: AbortSignal): Promise<RunningModel[]>;
   /** Frees a loaded model (Ollama: a generate request with keep_alive 0). */
-  unloadModel?(model: string): Promise<void>;
+  unloadModel?(model: string, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * `provider` with `signal` passed to every call that is not given one: the run's stop signal
+ * reaches each request the runner makes, metadata calls included, from one place.
+ */
+export function boundToSignal(provider: Provider, signal: AbortSignal): Provider {
+  const { running, unloadModel } = provider;
+  return {
+    info: provider.info,
+    chat: (request, own, timeoutMs) => provider.chat(request, own ?? signal, timeoutMs),
+    describe: (model, own) => provider.describe(model, own ?? signal),
+    version: (own) => provider.version(own ?? signal),
+    loadedModels: (own) => provider.loadedModels(own ?? signal),
+    embed: (model, texts, own) => provider.embed(model, texts, own ?? signal),
+    ...(running ? { running: (own) => running.call(provider, own ?? signal) } : {}),
+    ...(unloadModel
+      ? { unloadModel: (model, own) => unloadModel.call(provider, model, own ?? signal) }
+      : {}),
+  };
 }
 
 /** A model in the server's memory, as /api/ps describes it. Unknown is null. */

@@ -5,10 +5,11 @@
  * the unit as RunCancelled / ServerLost, which the scheduler swallows.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Provider, ProviderFailure } from '../providers/types.js';
+import { type ChatResponse, type Provider, ProviderFailure } from '../providers/types.js';
 import { asFailure, type Warn } from './preflight.js';
 import type { ProgressSink } from './progress.js';
 import type { CallOutcome, CallSpec } from '../checks/workUnit.js';
+import { scrubSecrets } from '../text/secrets.js';
 
 /** Thrown by `ctx.call` once the run is cancelled; the runner swallows it. */
 export class RunCancelled extends Error {
@@ -59,7 +60,7 @@ export class CallPolicy {
       if (signal.aborted) throw new RunCancelled();
       if (this.serverLost || this.modelLost) throw new ServerLost();
       try {
-        const response = await provider.chat(spec.request, signal, timeoutMs);
+        const response = masked(await provider.chat(spec.request, signal, timeoutMs));
         this.counted(label);
         return { status: 'ok', response, attempts, latencyMs: response.latencyMs };
       } catch (error) {
@@ -134,6 +135,18 @@ export class CallPolicy {
       });
     return this.liveness;
   }
+}
+
+/**
+ * The answer with every registered secret masked, before anything reads it: a server that
+ * echoes the API key into an answer must not have it graded, lower-cased, cut to a reading and
+ * logged in pieces that no later mask recognises.
+ */
+function masked(response: ChatResponse): ChatResponse {
+  const content = scrubSecrets(response.content);
+  const thinking = response.thinking === null ? null : scrubSecrets(response.thinking);
+  if (content === response.content && thinking === response.thinking) return response;
+  return { ...response, content, thinking };
 }
 
 function failedOutcome(failure: ProviderFailure, attempts: number, latencyMs: number): CallOutcome {

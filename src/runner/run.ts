@@ -49,7 +49,12 @@ import { runnerSchema } from '../config/schema.js';
 import '../checks/registry.js';
 import { favouringSpeed } from '../engineMode.js';
 import { InfrastructureError } from '../errors.js';
-import type { ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
+import {
+  boundToSignal,
+  type ModelMetadata,
+  type Provider,
+  type ServerInfo,
+} from '../providers/types.js';
 import {
   indexSampleLog,
   LogIndex,
@@ -208,10 +213,16 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   };
   const existing = await readExisting(options.logPath);
   const recovered = [...existing.warnings];
-  const { server, metadata, loadedBefore } = await preflight(
-    options.provider,
-    options.models,
-    warn,
+  // Every request of the run, metadata calls included, ends when the run is stopped.
+  const provider = boundToSignal(options.provider, settings.signal);
+  const { server, metadata, loadedBefore } = await preflight(provider, options.models, warn).catch(
+    (error: unknown) => {
+      if (!settings.signal.aborted) throw error;
+      throw new InfrastructureError(
+        'interrupted before the first request: nothing was measured',
+        'run the same command again',
+      );
+    },
   );
   const resume = new ResumePlan(existing.index, new Map(metadata.map((m) => [m.model, m.digest])));
 
@@ -232,7 +243,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   };
   log.append(runInfo);
 
-  const { provider, models, onSeries, growth } = options;
+  const { models, onSeries, growth } = options;
   const policy = new CallPolicy({ ...settings, provider, statusModel: models[0] ?? '', warn });
   const scheduler = new Scheduler({
     ...settings,
@@ -248,7 +259,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     existing.index.close();
     settings.progress.finish();
   }
-  throwIfFailed(scheduler, policy, options.provider, server);
+  throwIfFailed(scheduler, policy, provider, server);
   return {
     cancelled: settings.signal.aborted,
     server,

@@ -9,7 +9,7 @@
  *
  * A secret is also found where it was escaped on its way: backslashes before punctuation and
  * zero-width characters after it (markdown escaping), JSON string escapes, percent-encoding and
- * HTML entities. Values under `MIN_SECRET_LENGTH` characters are not scrubbed: so short a value
+ * HTML entities, in any case (a reading lower-cases the answer it quotes). Values under `MIN_SECRET_LENGTH` characters are not scrubbed: so short a value
  * cannot be told from ordinary text.
  *
  * No imports: every stage may use this module.
@@ -24,9 +24,18 @@ const secrets = new Set<string>();
 const listeners = new Set<(secret: string) => void>();
 let pattern: RegExp | null = null;
 
-/** Registers `value` (trimmed) as a secret; empty or short values are ignored. */
+/**
+ * Registers `value` (trimmed) as a secret; empty or short values are ignored. Each line of a
+ * multi-line value (a PEM key) is a secret of its own too: logs are read, and masked by the
+ * runner, a line at a time, and a server may echo one line of it.
+ */
 export function registerSecret(value: string | null | undefined): void {
   const secret = value?.trim() ?? '';
+  add(secret);
+  if (/[\r\n]/.test(secret)) for (const line of secret.split(/\r\n|\r|\n/)) add(line.trim());
+}
+
+function add(secret: string): void {
   if (secret.length < MIN_SECRET_LENGTH || secrets.has(secret)) return;
   secrets.add(secret);
   pattern = null;
@@ -118,5 +127,6 @@ function compile(): RegExp {
   }
   // Longest first: a secret that contains another is replaced whole.
   const sorted = [...spellings].sort((a, b) => b.length - a.length);
-  return new RegExp(sorted.join('|'), 'g');
+  // Case is ignored: a key that a grader or a server lower-cased is the same key.
+  return new RegExp(sorted.join('|'), 'gi');
 }

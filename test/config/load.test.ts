@@ -95,6 +95,10 @@ describe('loadConfig — bad configs give one clear message with line and field'
       'bad-threshold.yml',
       ['line 6', 'churn.gate.max-deteriorated', 'a share of items such as "5%"'],
     ],
+    [
+      'runner-token-key.yml',
+      ['line 5', 'provider.api-key-env', '"ACTIONS_RUNTIME_TOKEN" is refused', '_API_KEY'],
+    ],
   ];
   for (const [file, fragments] of cases) {
     it(file, () => {

@@ -18,15 +18,15 @@ describe('createProvider', () => {
 
   it('builds an OpenAI-compatible provider with the key from the named variable', () => {
     const provider = createProvider(
-      config({ kind: 'openai', host: 'http://127.0.0.1:8000/', apiKeyEnv: 'VLLM_KEY' }),
-      { VLLM_KEY: 'secret' },
+      config({ kind: 'openai', host: 'http://127.0.0.1:8000/', apiKeyEnv: 'VLLM_API_KEY' }),
+      { VLLM_API_KEY: 'secret' },
     );
     expect(provider.info).toMatchObject({ provider: 'openai', host: 'http://127.0.0.1:8000' });
   });
 
   it('names the variable when the key it points to is not set', () => {
-    const make = () => createProvider(config({ kind: 'openai', apiKeyEnv: 'VLLM_KEY' }), {});
+    const make = () => createProvider(config({ kind: 'openai', apiKeyEnv: 'VLLM_API_KEY' }), {});
     expect(make).toThrow(InputError);
-    expect(make).toThrow(/provider\.api-key-env: the environment variable VLLM_KEY is not set/);
+    expect(make).toThrow(/provider\.api-key-env: the environment variable VLLM_API_KEY is not set/);
   });
 });
