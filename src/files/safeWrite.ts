@@ -122,25 +122,27 @@ export function createExclusive(file: string, data: string): boolean {
  * a file model-gate appends to is always its own. `what` names it in the message.
  */
 export function openForAppend(file: string, what: string): number {
-  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW;
+  // Without blocking: a named pipe at its place is refused below, not waited on.
+  const flags =
+    constants.O_RDWR |
+    constants.O_APPEND |
+    constants.O_CREAT |
+    NO_FOLLOW |
+    (constants.O_NONBLOCK ?? 0);
+  let fd: number;
   try {
-    return openSync(file, flags, 0o666);
+    fd = openSync(file, flags, 0o666);
   } catch (error) {
     if (isLinkRefusal(error)) throw linkRefused(file, what);
     throw error;
   }
-}
-
-/** Opens `file` for reading without following a link at its place; null when it is missing. */
-export function openForReading(file: string, what: string): number | null {
-  try {
-    return openSync(file, constants.O_RDONLY | NO_FOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (isLinkRefusal(error)) throw linkRefused(file, what);
-    throw error;
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new InputError(`${what} ${file} is not a regular file (a pipe, a device or a socket)`, [
+      'model-gate appends only to a file: remove what is there, or give another path',
+    ]);
   }
+  return fd;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { createReadStream, existsSync } from 'node:fs';
 import { openAtomicFile, refuseLink } from '../files/safeWrite.js';
+import { checkUserFile } from '../files/userFile.js';
 import { scrubSecrets } from '../text/secrets.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
@@ -137,6 +138,7 @@ async function keepInCache(
 
 /** A copy made under another name and renamed into place: whole or not at all. */
 async function copyWhole(source: string, target: string): Promise<void> {
+  checkUserFile(source, source, 'sample log');
   const file = openAtomicFile(target);
   try {
     for await (const chunk of createReadStream(source)) file.write(chunk as Buffer);

@@ -8,11 +8,11 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { neutralise } from '../text/neutralise.js';
-import { countOrNull } from './counts.js';
 import { NdjsonLines } from './ndjson.js';
 import { ERROR_BODY_BYTES, tooLong } from './replyLimit.js';
 import { statusFailureKind } from './transportErrors.js';
+import { neutralise } from '../text/neutralise.js';
+import { countOrNull } from './counts.js';
 import {
   type ChatRequest,
   type ChatResponse,
