@@ -13,18 +13,11 @@
  * - `readUserFile` counts the bytes as it reads them and stops past the limit, whatever the
  *   file's size says (a file of /proc says 0 and holds more).
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readSync,
-  realpathSync,
-  type Stats,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { packageRoot } from '../packageRoot.js';
+import { isInside, realPathOrNull, workingFolders } from './workspace.js';
 
 /** An opened regular file: its descriptor (the caller closes it) and its size when opened. */
 export interface OpenedUserFile {
@@ -38,7 +31,7 @@ export interface OpenedUserFile {
  */
 export function openUserFile(file: string, shownAs: string, what: string): OpenedUserFile | null {
   const resolved = path.resolve(file);
-  const real = realPath(resolved);
+  const real = realPathOrNull(resolved);
   if (real === null) return null;
   refuseLeavingWorkspace(resolved, real, shownAs, what);
   let fd: number;
@@ -112,17 +105,6 @@ export function readUserFile(
   }
 }
 
-/** The real path of `file`, links resolved; null when it (or what it leads to) is missing. */
-function realPath(file: string): string | null {
-  try {
-    return realpathSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw error;
-  }
-}
-
 /**
  * A path inside the working folder must stay inside it (or inside model-gate's package, whose
  * built-in files an installed copy may reach through a link of the package manager).
@@ -144,25 +126,10 @@ function refuseLeavingWorkspace(
   );
 }
 
-/** The working folder as written and as it really is (it may itself lie behind a link). */
-function workingFolders(): string[] {
-  const cwd = process.cwd();
-  const real = realPath(cwd);
-  return real === null || real === cwd ? [cwd] : [cwd, real];
-}
-
 function ownPackage(): string[] {
   const root = packageRoot();
-  const real = realPath(root);
+  const real = realPathOrNull(root);
   return real === null || real === root ? [root] : [root, real];
-}
-
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return (
-    relative === '' ||
-    (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative))
-  );
 }
 
 function kindOf(stats: Stats): string {

@@ -2,6 +2,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { createReadStream, existsSync } from 'node:fs';
 import { openAtomicFile, refuseLink } from '../files/safeWrite.js';
 import { checkUserFile } from '../files/userFile.js';
+import { refuseLinkedFolder } from '../files/workspace.js';
 import { scrubSecrets } from '../text/secrets.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
@@ -52,6 +53,7 @@ export async function runJob(
   refuseLink(logPath, 'sample log');
   await ensureWritableFolder(path.resolve(config.output.dir));
   await ensureWritableFolder(path.dirname(logPath));
+  if (options.cacheDir) refuseLinkedFolder(options.cacheDir, 'cache folder');
   const terminal = options.progress ?? process.stderr;
   // Notes quote paths and servers: a registered secret never reaches the terminal.
   const stream: TextSink = { write: (text) => terminal.write(scrubSecrets(text)) };
