@@ -15,6 +15,7 @@ import { type RunPlanResult, runPlan } from '../runner/run.js';
 import { pruneLog, pruneNote } from '../sampleLog/index.js';
 import { analyseLogs } from './analyse.js';
 import { ensureWritableFolder } from './outputFolder.js';
+import { refusePlantedLog } from './measuredBefore.js';
 import { modelOrder } from './checks.js';
 import { type PreparedJob, prepareJob } from './prepare.js';
 import type { JobOutcome, RunJobOptions } from './types.js';
@@ -43,14 +44,22 @@ export async function runJob(
   const { loaded } = options;
   const { config } = loaded;
   const limit = options.limit ?? null;
+  const logPath = sampleLogPath(options);
+  refuseLink(logPath, 'sample log');
+  // A log committed in the repository is planted, not this run's: refused before any request.
+  if (!options.fresh) {
+    refusePlantedLog(logPath, 'sample log');
+    if (options.cacheDir) {
+      refuseLinkedFolder(options.cacheDir, 'cache folder');
+      refusePlantedLog(path.resolve(options.cacheDir, CACHED_LOG), 'cached sample log');
+    }
+  }
   const prepared = await prepareJob(loaded, { provider: options.provider, limit });
   // A damaged history is bad input: said before any request, not after an hour of measuring.
   if (config.output.history && !config.models.candidate) {
     await readHistory(path.resolve(config.output.history));
   }
 
-  const logPath = sampleLogPath(options);
-  refuseLink(logPath, 'sample log');
   await ensureWritableFolder(path.resolve(config.output.dir));
   await ensureWritableFolder(path.dirname(logPath));
   if (options.cacheDir) refuseLinkedFolder(options.cacheDir, 'cache folder');
@@ -86,6 +95,11 @@ export async function runJob(
     appendHistory: result.shard === null && limit === null && !result.cancelled,
     shard: options.shard ?? null,
     startsOver: options.startsOver ?? false,
+    measuredBefore: {
+      units: result.units.skipped,
+      planned: result.units.planned,
+      log: logPath,
+    },
   });
   if (gpuCsv) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
   return { ...outcome, inputWarnings: prepared.warnings };
