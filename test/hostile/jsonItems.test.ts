@@ -78,6 +78,22 @@ describe('reserved keys spelt with JSON escapes', () => {
     }
   });
 
+  it('YAML escapes in a quoted key are refused too (the YAML reader judges parsed keys)', () => {
+    for (const [written, key] of [
+      ['"__pro\\x74o__"', '__proto__'],
+      ['"constructo\\u0072"', 'constructor'],
+    ]) {
+      expect(
+        refusal(() =>
+          parseItems(
+            `- id: q1\n  ${written}: 1\n  question: "?"\n  choices: [a, b]\n  answer: A\n`,
+            'items.yml',
+          ),
+        ),
+      ).toContain(`line 2, column 3: key "${key}" is not accepted`);
+    }
+  });
+
   it('validate exits 2 on such an items file, naming it', async () => {
     const { items, config } = workspace([`{"__pro\\u0074o__": {"answer": "B"}, ${FIELDS}}`]);
     const run = await cli(['validate', '--config', config]);
