@@ -5,11 +5,14 @@
  * heap does not weigh on the next. Validation should grow linearly with the input, and an
  * input over its limit should be refused at once.
  *
+ * Hostile files too: links to /dev/zero, a named pipe, a 40,000-deep JSON line — each refused at
+ * once, in a few tens of MB (docs/security.md).
+ *
  *   npx tsx bench/inputs.ts [case…]            # all cases, or the named ones
  *   BENCH_SRC=/path/to/other/src npx tsx bench/inputs.ts   # measure another checkout's src/
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { lstatSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -113,6 +116,25 @@ const CASES: Case[] = [
     file: 'model-gate.yml',
     write: (file) => writeFileSync(file, aliasBomb()),
   },
+  // Hostile files: each should be refused at once, in a few tens of MB.
+  ...(['items', 'catalogue', 'config'] as const).map((kind) => ({
+    name: `${kind}-dev-zero`,
+    kind,
+    file: kind === 'items' ? 'items.jsonl' : 'file.yml',
+    write: (file: string) => symlinkSync('/dev/zero', file),
+  })),
+  {
+    name: 'items-named-pipe',
+    kind: 'items',
+    file: 'items.jsonl',
+    write: (file) => execFileSync('mkfifo', [file]),
+  },
+  {
+    name: 'items-jsonl-40k-deep',
+    kind: 'items',
+    file: 'items.jsonl',
+    write: (file) => writeFileSync(file, `${'['.repeat(40_000)}${']'.repeat(40_000)}\n`),
+  },
 ];
 
 /** In the child: read one file as model-gate would, print the figures as JSON. */
@@ -151,7 +173,9 @@ function main(): void {
   for (const c of cases) {
     const file = path.join(dir, `${c.name}-${c.file}`);
     c.write(file);
-    const size = readFileSync(file).length;
+    // A link, a pipe or a device has no size of its own to show (and reading one never ends).
+    const stats = lstatSync(file);
+    const size = stats.isFile() ? stats.size : 0;
     const child = spawnSync(
       process.execPath,
       ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', c.kind, file],

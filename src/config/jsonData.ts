@@ -4,8 +4,13 @@
  * (`{"id": "a", "answer": "B", "answer": "C"}`), so a second pass over the text refuses a key
  * written twice in one object, and the reserved keys `__proto__`, `constructor` and
  * `prototype`, each with its line. Both passes are linear in the text.
+ *
+ * Keys are judged as parsed, never as written: `"__pro\u0074o__"` is `__proto__`. And a value
+ * is walked with a stack of its own, its depth bounded (MAX_NESTING, as in YAML): JSON.parse
+ * reads 40,000 nested brackets, but every recursive walk after it would overflow the stack.
  */
 import { InputError } from '../errors.js';
+import { MAX_NESTING } from './limits.js';
 import { RESERVED_KEYS } from './yaml.js';
 
 /** Strings (keys or values) and the punctuation that opens, closes and separates. */
@@ -94,30 +99,62 @@ export function jsonKeyProblems(
   return problems;
 }
 
-const RESERVED_TEXT = /__proto__|constructor|prototype/;
 const KEY_END = /"\s*:/g;
+
+/** What the walk of a parsed value found; `tooDeep` stops it. */
+interface Shape {
+  keys: number;
+  reserved: boolean;
+  tooDeep: boolean;
+}
+
+/**
+ * The keys of a parsed JSON value (counted), whether one is a reserved name, and whether it
+ * nests deeper than MAX_NESTING (the top object or list is level 1). No recursion: the walk
+ * keeps its own stack, and stops at the first level too deep.
+ */
+function shapeOf(value: unknown): Shape {
+  const shape: Shape = { keys: 0, reserved: false, tooDeep: false };
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const inner = next.value;
+    if (inner === null || typeof inner !== 'object') continue;
+    if (next.depth > MAX_NESTING) {
+      shape.tooDeep = true;
+      return shape;
+    }
+    if (Array.isArray(inner)) {
+      for (const element of inner) stack.push({ value: element, depth: next.depth + 1 });
+      continue;
+    }
+    for (const [key, field] of Object.entries(inner)) {
+      shape.keys++;
+      if (RESERVED_KEYS.has(key)) shape.reserved = true;
+      stack.push({ value: field, depth: next.depth + 1 });
+    }
+  }
+  return shape;
+}
+
+/** The problem of a value nested deeper than MAX_NESTING, in the words of the YAML reader. */
+const TOO_DEEP = `nested too deeply: lists and objects may be nested at most ${MAX_NESTING} levels deep`;
 
 /**
  * The problems of `jsonKeyProblems` for one JSON text already parsed into `value`, with a
  * shortcut for the usual case: every key ends in `":`, so when the text holds as many `":` as
- * the parsed value holds keys, none was written twice (a duplicate would leave fewer keys),
- * and without a reserved name in the text none is reserved.
+ * the parsed value holds keys, none was written twice (a duplicate would leave fewer keys);
+ * whether a key is reserved is asked of the parsed keys. A value nested too deeply is one
+ * problem, said before any other walk.
  */
 export function parsedKeyProblems(
   text: string,
   value: unknown,
   firstLine = 1,
 ): { line: number; message: string }[] {
-  if (!RESERVED_TEXT.test(text) && (text.match(KEY_END)?.length ?? 0) === keysIn(value)) return [];
+  const shape = shapeOf(value);
+  if (shape.tooDeep) return [{ line: firstLine, message: TOO_DEEP }];
+  if (!shape.reserved && (text.match(KEY_END)?.length ?? 0) === shape.keys) return [];
   return jsonKeyProblems(text, firstLine);
-}
-
-function keysIn(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, inner) => sum + keysIn(inner), 0);
-  if (value === null || typeof value !== 'object') return 0;
-  let count = 0;
-  for (const inner of Object.values(value)) count += 1 + keysIn(inner);
-  return count;
 }
 
 /**
@@ -135,6 +172,11 @@ export function parseJsonList(
     return null;
   }
   if (!Array.isArray(value)) return null;
+  if (shapeOf(value).tooDeep) {
+    throw new InputError(`${name}: nested too deeply`, [
+      `lists and objects may be nested at most ${MAX_NESTING} levels deep`,
+    ]);
+  }
   const offsets: number[] = [];
   const problems = jsonKeyProblems(text, 1, (offset) => offsets.push(offset));
   if (problems.length > 0) {

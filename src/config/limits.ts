@@ -5,8 +5,8 @@
  * Each limit is far above what the file is for: MMLU-Pro's 12,032 items are about 7 MB of
  * JSON Lines.
  */
-import { statSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import { readUserFile } from '../files/userFile.js';
 
 const MiB = 1024 * 1024;
 
@@ -39,27 +39,27 @@ export function formatSize(bytes: number): string {
 }
 
 /**
- * Refuses `file` when it holds more than `limit` bytes (a missing file passes: its reader says
- * so). `what` names the file in the message ("persona catalogue"); `hint` says what to do.
+ * The bytes of `file` (null when it is missing), read by the one reader of user files
+ * (src/files/userFile.ts: no link out of the working folder, no pipe or device) and refused
+ * past `limit`: on the size the file reports before a byte is read, and on the bytes counted
+ * while reading. `what` names the file in the message ("persona catalogue"); `hint` says what
+ * to do.
  */
-export function refuseOversized(
+export function readLimitedFile(
   file: string,
   shownAs: string,
   limit: number,
   what: string,
   hint?: string,
-): void {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    return;
-  }
-  if (size <= limit) return;
-  throw new InputError(
-    `${shownAs}: ${formatSize(size)} is more than a ${what} may hold (${formatSize(limit)})`,
-    [hint ?? `keep the ${what} under ${formatSize(limit)}`],
-  );
+): Buffer | null {
+  return readUserFile(file, shownAs, what, {
+    bytes: limit,
+    refuse: (size) =>
+      new InputError(
+        `${shownAs}: ${size === null ? `more than ${formatSize(limit)}` : formatSize(size)} is more than a ${what} may hold (${formatSize(limit)})`,
+        [hint ?? `keep the ${what} under ${formatSize(limit)}`],
+      ),
+  });
 }
 
 /** Refuses a text with a line longer than MAX_LINE_BYTES, naming the first such line. */

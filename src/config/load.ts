@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Document, isMap, isScalar, type LineCounter, type Node } from 'yaml';
 import { decodeUserText } from './textFile.js';
@@ -9,7 +9,7 @@ import { InputError } from '../errors.js';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from './keys.js';
 import { activeConfigSchema, CREDENTIALS_REFUSED, type GateConfig } from './schema.js';
 import { registerUrlSecrets } from './hostUrl.js';
-import { MAX_CONFIG_BYTES, refuseOversized } from './limits.js';
+import { MAX_CONFIG_BYTES, readLimitedFile } from './limits.js';
 
 /** A value given outside the file (action input, CLI flag), applied over the file. */
 export interface ConfigOverride {
@@ -82,8 +82,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (options.file === null) {
     // Defaults and overrides only.
   } else if (existsSync(file)) {
-    refuseOversized(file, requested, MAX_CONFIG_BYTES, 'config file');
-    const text = decodeUserText(readFileSync(file), requested);
+    const bytes = readLimitedFile(file, requested, MAX_CONFIG_BYTES, 'config file');
+    if (bytes === null) throw new InputError(`${requested}: config file not found in ${cwd}`);
+    const text = decodeUserText(bytes, requested);
     const parsed = parseYamlConfig(text, requested);
     raw = parsed.value;
     locate = parsed.locate;

@@ -4,8 +4,9 @@
  * the runner overwrite the file it points to. So a file is written to a temporary file of its
  * own in the target's folder — created exclusively, never through a link — and renamed into
  * place: a link at the target is replaced by the file, never followed, and a write that fails
- * half-way (a full disk) leaves the previous file whole. The folders themselves are taken as
- * given: an output or cache folder may be a link the user chose (docs/security.md).
+ * half-way (a full disk) leaves the previous file whole. A folder on the way that is a link
+ * inside the working folder is refused (src/files/workspace.ts): a committed
+ * `model-gate-out → elsewhere` writes nothing; a folder outside it is the user's choice.
  *
  * Text is scrubbed of registered secrets on its way out (src/text/secrets.ts).
  */
@@ -26,6 +27,7 @@ import {
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { scrubSecrets } from '../text/secrets.js';
+import { refuseLinkedFolder } from './workspace.js';
 
 // Windows has no O_NOFOLLOW; there O_EXCL alone refuses an existing path.
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -48,6 +50,7 @@ export interface AtomicFile {
 export function openAtomicFile(target: string): AtomicFile {
   const file = path.resolve(target);
   const dir = path.dirname(file);
+  refuseLinkedFolder(dir, `folder of ${path.basename(file)}`);
   mkdirSync(dir, { recursive: true });
   const { fd, temporary } = createTemporary(dir, path.basename(file));
   let open = true;
@@ -102,6 +105,7 @@ export function writeFileAtomic(target: string, data: string | Uint8Array): void
  * when something is (a lock held by another run).
  */
 export function createExclusive(file: string, data: string): boolean {
+  refuseLinkedFolder(path.dirname(path.resolve(file)), `folder of ${path.basename(file)}`);
   let fd: number;
   try {
     fd = openSync(file, CREATE_NEW, 0o666);
@@ -122,25 +126,28 @@ export function createExclusive(file: string, data: string): boolean {
  * a file model-gate appends to is always its own. `what` names it in the message.
  */
 export function openForAppend(file: string, what: string): number {
-  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW;
+  // Without blocking: a named pipe at its place is refused below, not waited on.
+  const flags =
+    constants.O_RDWR |
+    constants.O_APPEND |
+    constants.O_CREAT |
+    NO_FOLLOW |
+    (constants.O_NONBLOCK ?? 0);
+  refuseLinkedFolder(path.dirname(path.resolve(file)), `folder of the ${what}`);
+  let fd: number;
   try {
-    return openSync(file, flags, 0o666);
+    fd = openSync(file, flags, 0o666);
   } catch (error) {
     if (isLinkRefusal(error)) throw linkRefused(file, what);
     throw error;
   }
-}
-
-/** Opens `file` for reading without following a link at its place; null when it is missing. */
-export function openForReading(file: string, what: string): number | null {
-  try {
-    return openSync(file, constants.O_RDONLY | NO_FOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (isLinkRefusal(error)) throw linkRefused(file, what);
-    throw error;
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new InputError(`${what} ${file} is not a regular file (a pipe, a device or a socket)`, [
+      'model-gate appends only to a file: remove what is there, or give another path',
+    ]);
   }
+  return fd;
 }
 
 /**

@@ -4,10 +4,9 @@
  * strictly (a damaged line is named with its number, exit 2) so a trend is never drawn from
  * a file that silently lost nights.
  */
-import { closeSync, fstatSync, readFileSync } from 'node:fs';
-import { formatSize, MAX_HISTORY_BYTES } from '../config/limits.js';
+import { MAX_HISTORY_BYTES, readLimitedFile } from '../config/limits.js';
 import { InputError } from '../errors.js';
-import { openForReading, writeFileAtomic } from '../files/safeWrite.js';
+import { refuseLink, writeFileAtomic } from '../files/safeWrite.js';
 import { type HistoryEntry, historyEntrySchema, oneLinePerNight } from './entry.js';
 import { errorMessage } from '../text/format.js';
 
@@ -48,28 +47,20 @@ export async function readHistory(file: string): Promise<HistoryEntry[]> {
 }
 
 async function readHistoryText(file: string): Promise<string> {
-  let fd: number | null;
+  // Rewritten in place each night: a link at its place is refused, never read or followed.
+  refuseLink(file, 'history');
   try {
-    fd = openForReading(file, 'history');
+    const bytes = readLimitedFile(
+      file,
+      `history ${file}`,
+      MAX_HISTORY_BYTES,
+      'history',
+      'start a new history file (output.history) and keep this one aside',
+    );
+    return bytes === null ? '' : bytes.toString('utf8');
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(`cannot read the history ${file}: ${errorMessage(error)}`);
-  }
-  if (fd === null) return '';
-  try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_HISTORY_BYTES) {
-      throw new InputError(
-        `history ${file}: ${formatSize(size)} is more than a history may hold (${formatSize(MAX_HISTORY_BYTES)})`,
-        ['start a new history file (output.history) and keep this one aside'],
-      );
-    }
-    return readFileSync(fd, 'utf8');
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw new InputError(`cannot read the history ${file}: ${errorMessage(error)}`);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -47,6 +47,7 @@ import { coverageFindings, measureCoverage } from './coverage.js';
 import { checkLogsMatch, staleWarning } from './logsMatch.js';
 import { ensureWritableFolder } from './outputFolder.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
+import { type MeasuredBefore, measuredBeforeFinding } from './measuredBefore.js';
 import { sliceFindings } from './shardSlice.js';
 import { tallyRequests } from './tally.js';
 import { neutralise } from '../text/neutralise.js';
@@ -66,6 +67,8 @@ export interface AnalyseLogsOptions {
   plan?: readonly WorkUnit[];
   /** A run that was interrupted: its report is inconclusive, and says so. */
   cancelled?: boolean;
+  /** A run: the units it found already in its log, said in the report (measuredBefore.ts). */
+  measuredBefore?: MeasuredBefore;
   /** `run --limit N` (default: the limit recorded in the logs' run records). */
   limit?: number | null;
   /** The shard a run measured: its slice of the plan is what completeness is measured against. */
@@ -112,6 +115,9 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     : analysed.findings;
   const first = checks[0]?.check.name;
   if (limit && first) findings.push(smokeRunFinding(first, limit));
+  const before =
+    options.measuredBefore && first ? measuredBeforeFinding(first, options.measuredBefore) : null;
+  if (before) findings.push(before);
   if (options.operations) {
     findings.push(
       ...operationsFindings(

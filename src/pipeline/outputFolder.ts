@@ -6,6 +6,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { refuseLinkedFolder } from '../files/workspace.js';
 import { errorMessage } from '../text/format.js';
 import { shownPath } from '../text/shownPath.js';
 
@@ -18,10 +19,15 @@ const REASONS: Record<string, string> = {
 };
 
 /** The hint of every unwritable output folder: where its name comes from. */
+const LINKED_FOLDER_HINT =
+  'a link committed in the repository could send every report file anywhere the runner can write: remove the link, or name a folder outside the working folder (--output-dir for run, --out for demo and analyze)';
+
 export const OUTPUT_FOLDER_HINT =
   'choose a folder this user can write: --output-dir DIR for run (output.dir in the config, the action input output-dir), --out DIR for demo and analyze';
 
 export async function ensureWritableFolder(dir: string): Promise<void> {
+  // A folder link committed in the checkout (model-gate-out → elsewhere) is refused first.
+  refuseLinkedFolder(dir, 'output folder', LINKED_FOLDER_HINT);
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);

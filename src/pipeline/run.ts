@@ -2,6 +2,8 @@ import { mkdir, rename } from 'node:fs/promises';
 import { createReadStream, existsSync } from 'node:fs';
 import { openAtomicFile, refuseLink } from '../files/safeWrite.js';
 import { forStream } from '../text/sinks.js';
+import { checkUserFile } from '../files/userFile.js';
+import { refuseLinkedFolder } from '../files/workspace.js';
 import path from 'node:path';
 import { GPU_CSV, startGpuSampler } from '../gpu/sampler.js';
 import type { GpuTelemetry } from '../gpu/telemetry.js';
@@ -13,6 +15,7 @@ import { type RunPlanResult, runPlan } from '../runner/run.js';
 import { pruneLog, pruneNote } from '../sampleLog/index.js';
 import { analyseLogs } from './analyse.js';
 import { ensureWritableFolder } from './outputFolder.js';
+import { refusePlantedLog } from './measuredBefore.js';
 import { modelOrder } from './checks.js';
 import { type PreparedJob, prepareJob } from './prepare.js';
 import type { JobOutcome, RunJobOptions } from './types.js';
@@ -41,16 +44,25 @@ export async function runJob(
   const { loaded } = options;
   const { config } = loaded;
   const limit = options.limit ?? null;
+  const logPath = sampleLogPath(options);
+  refuseLink(logPath, 'sample log');
+  // A log committed in the repository is planted, not this run's: refused before any request.
+  if (!options.fresh) {
+    refusePlantedLog(logPath, 'sample log');
+    if (options.cacheDir) {
+      refuseLinkedFolder(options.cacheDir, 'cache folder');
+      refusePlantedLog(path.resolve(options.cacheDir, CACHED_LOG), 'cached sample log');
+    }
+  }
   const prepared = await prepareJob(loaded, { provider: options.provider, limit });
   // A damaged history is bad input: said before any request, not after an hour of measuring.
   if (config.output.history && !config.models.candidate) {
     await readHistory(path.resolve(config.output.history));
   }
 
-  const logPath = sampleLogPath(options);
-  refuseLink(logPath, 'sample log');
   await ensureWritableFolder(path.resolve(config.output.dir));
   await ensureWritableFolder(path.dirname(logPath));
+  if (options.cacheDir) refuseLinkedFolder(options.cacheDir, 'cache folder');
   const terminal = options.progress ?? process.stderr;
   // Notes quote paths and servers: a registered secret never reaches the terminal, and no
   // line of theirs is a workflow command to the runner.
@@ -84,6 +96,11 @@ export async function runJob(
     appendHistory: result.shard === null && limit === null && !result.cancelled,
     shard: options.shard ?? null,
     startsOver: options.startsOver ?? false,
+    measuredBefore: {
+      units: result.units.skipped,
+      planned: result.units.planned,
+      log: logPath,
+    },
   });
   if (gpuCsv) outcome.files.extra = [...(outcome.files.extra ?? []), gpuCsv];
   return { ...outcome, inputWarnings: prepared.warnings };
@@ -138,6 +155,7 @@ async function keepInCache(
 
 /** A copy made under another name and renamed into place: whole or not at all. */
 async function copyWhole(source: string, target: string): Promise<void> {
+  checkUserFile(source, source, 'sample log');
   const file = openAtomicFile(target);
   try {
     for await (const chunk of createReadStream(source)) file.write(chunk as Buffer);

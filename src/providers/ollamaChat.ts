@@ -12,6 +12,7 @@ import { NdjsonLines } from './ndjson.js';
 import { ERROR_BODY_BYTES, tooLong } from './replyLimit.js';
 import { statusFailureKind } from './transportErrors.js';
 import { neutralise } from '../text/neutralise.js';
+import { countOrNull } from './counts.js';
 import {
   type ChatRequest,
   type ChatResponse,
@@ -305,8 +306,4 @@ function statusFailure(res: http.IncomingMessage, body: string): ProviderFailure
       typeof said === 'string' && said ? said : `Error ${status}: ${res.statusMessage ?? ''}`;
   }
   return new ProviderFailure(statusFailureKind(status), `${status} ${message}`, status);
-}
-
-function countOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

@@ -8,6 +8,7 @@
  */
 import OpenAI from 'openai';
 import { splitHostQuery } from '../config/hostUrl.js';
+import { countOrNull } from './counts.js';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
 import { hostBoundFetch, originOf } from './httpPolicy.js';
 import {
@@ -122,8 +123,8 @@ export class OpenAIProvider implements Provider {
         content: choice.message.content ?? '',
         thinking: reasoningOf(message),
         doneReason: choice.finish_reason ?? null,
-        promptTokens: completion.usage?.prompt_tokens ?? null,
-        completionTokens: completion.usage?.completion_tokens ?? null,
+        promptTokens: countOrNull(completion.usage?.prompt_tokens),
+        completionTokens: countOrNull(completion.usage?.completion_tokens),
         latencyMs: performance.now() - started,
       };
     });

@@ -1,7 +1,7 @@
 /** Reads a report.json back (nightly comparison with a stored report, re-rendering). */
-import { readFile } from 'node:fs/promises';
+
 import { InputError } from '../errors.js';
-import { MAX_REPORT_BYTES, refuseOversized } from '../config/limits.js';
+import { MAX_REPORT_BYTES, readLimitedFile } from '../config/limits.js';
 import { reportSchema } from './schema.js';
 import { REPORT_SCHEMA, type Report } from './types.js';
 import { errorMessage } from '../text/format.js';
@@ -36,11 +36,13 @@ export function parseReport(text: string, file: string): Report {
 }
 
 export async function readReport(file: string): Promise<Report> {
-  refuseOversized(file, file, MAX_REPORT_BYTES, 'report.json');
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const bytes = readLimitedFile(file, file, MAX_REPORT_BYTES, 'report.json');
+    if (bytes === null) throw new Error('not found');
+    text = bytes.toString('utf8');
   } catch (error) {
+    if (error instanceof InputError) throw error;
     const reason = errorMessage(error);
     throw new InputError(`cannot read report ${file}: ${reason}`);
   }

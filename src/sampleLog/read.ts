@@ -13,6 +13,7 @@ import { existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { checkUserFile } from '../files/userFile.js';
 import { LatestRecords } from './counted.js';
 import { compactHolder, readRecord } from './formats.js';
 import { RecordInterner } from './intern.js';
@@ -74,6 +75,8 @@ export async function streamLog(file: string, sink: LineSink): Promise<string[]>
       existsSync(inside) ? `did you mean ${inside}?` : 'give the samples.jsonl file a run wrote',
     ]);
   }
+  // A link out of the working folder, a pipe or a device (a cached log → /dev/zero) is refused.
+  checkUserFile(file, file, 'sample log');
   const reader = new LineReader(file);
   const endsComplete = await endsWithNewline(file);
   let pending: string | null = null;

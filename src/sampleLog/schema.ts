@@ -15,12 +15,44 @@ export const SAMPLE_STATUSES = ['ok', 'invalid', 'timeout', 'error'] as const;
 const sampleStatus = z.enum(SAMPLE_STATUSES);
 export type SampleStatus = z.infer<typeof sampleStatus>;
 
+/**
+ * The numbers of a record are input like any other (a log may be edited or planted): each kind
+ * says what it expects, and a value outside it is named with the field and what was found
+ * ("field \"latency_ms\": expected a duration in milliseconds, 0 or more, got -9995"). zod's
+ * numbers are finite: 1e999, which JSON.parse reads as Infinity, is refused too.
+ */
+function numberField(expected: string, check: (n: number) => boolean) {
+  return z
+    .number({ error: (issue) => `${expected}, got ${describeFound(issue.input)}` })
+    .refine(check, { error: (issue) => `${expected}, got ${describeFound(issue.input)}` });
+}
+
+function describeFound(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** A count (tokens, attempts, turns): a whole number, 0 or more. */
+export const countField = () =>
+  numberField('expected a whole number, 0 or more', (n) => Number.isSafeInteger(n) && n >= 0);
+/** A duration in milliseconds: 0 or more. */
+export const durationField = () =>
+  numberField('expected a duration in milliseconds, 0 or more', (n) => n >= 0);
+/** A probability or a stated confidence: between 0 and 1. */
+export const shareField = () =>
+  numberField('expected a number between 0 and 1', (n) => n >= 0 && n <= 1);
+/** A whole number of either sign (a seed; -1 as Ollama's "no limit"). */
+export const wholeField = () => numberField('expected a whole number', Number.isSafeInteger);
+/** A number 0 or more (a temperature). */
+export const nonNegativeField = () => numberField('expected a number, 0 or more', (n) => n >= 0);
+
 /** Options as sent, in the server's own names. */
 const recordedOptionsSchema = z.object({
-  temperature: z.number(),
-  seed: z.number(),
-  num_ctx: z.number(),
-  num_predict: z.number(),
+  temperature: nonNegativeField(),
+  seed: wholeField(),
+  num_ctx: countField(),
+  num_predict: wholeField(),
   think: z.boolean(),
 });
 export type RecordedOptions = z.infer<typeof recordedOptionsSchema>;
@@ -40,17 +72,17 @@ export const callRecordFields = {
   digest: z.string().nullable(),
   /** Unit key: item id, persona/probe, or game seed + decision index (see each check). */
   key: z.string(),
-  sample: z.number().int(),
+  sample: countField(),
   options: recordedOptionsSchema,
   prompt_sha256: z.string(),
   status: sampleStatus,
   /** Why the record is invalid / timeout / error, in words. */
   reason: z.string().optional(),
-  latency_ms: z.number(),
-  prompt_tokens: z.number().optional(),
-  completion_tokens: z.number().optional(),
+  latency_ms: durationField(),
+  prompt_tokens: countField().optional(),
+  completion_tokens: countField().optional(),
   /** 1 when the first try answered, 2 after one retry. */
-  attempts: z.number(),
+  attempts: countField(),
   /** Raw model text, only when the check needs it or the user asked (keep-text). */
   text: z.string().optional(),
 };

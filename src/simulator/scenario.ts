@@ -31,12 +31,12 @@
  * (their keys are often data, such as item ids, and must not be renamed).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Node } from 'yaml';
 import { parseYamlDocument } from '../config/yaml.js';
 import { z } from 'zod';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from '../config/keys.js';
 import { InputError } from '../errors.js';
+import { MAX_CONFIG_BYTES, readLimitedFile } from '../config/limits.js';
 import type { Behaviour } from './behaviour.js';
 import { BehaviourParamsError } from './behaviourParams.js';
 import { behaviours as registeredBehaviours } from './behaviours/index.js';
@@ -163,15 +163,15 @@ export function loadScenario(
   file: string,
   knownBehaviours: readonly Behaviour[] = registeredBehaviours,
 ): Scenario {
-  let text: string;
+  let bytes: Buffer | null;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readLimitedFile(file, file, MAX_CONFIG_BYTES, 'scenario file');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(
-      `${file}: cannot read the scenario file${code === 'ENOENT' ? ' (not found)' : ''}`,
-    );
+    if (error instanceof InputError) throw error;
+    throw new InputError(`${file}: cannot read the scenario file`);
   }
+  if (bytes === null) throw new InputError(`${file}: cannot read the scenario file (not found)`);
+  const text = bytes.toString('utf8');
   return parseScenario(text, file, knownBehaviours);
 }
 

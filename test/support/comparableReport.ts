@@ -1,13 +1,20 @@
 /**
- * A report as two runs of the same measurement must agree on it: timestamps, latencies and
- * where the files were written are left out.
+ * A report as two runs of the same measurement must agree on it: timestamps, latencies, where
+ * the files were written and how much of the plan a run found already in its log (the
+ * `measured-before` statement: a resumed run says so, an uninterrupted one has nothing to
+ * say) are left out.
  */
 const VOLATILE_KEY = /latency|At$|^elapsed|duration/i;
+const MEASURED_BEFORE = 'measured-before';
 
 export function comparableReport(report: unknown): unknown {
   const copy = JSON.parse(JSON.stringify(report)) as {
     run: { config: { output: unknown }; loadedBefore: unknown; operations?: unknown };
+    verdict?: { reasons?: { rule?: unknown }[] };
   };
+  if (copy.verdict?.reasons) {
+    copy.verdict.reasons = copy.verdict.reasons.filter((r) => r.rule !== MEASURED_BEFORE);
+  }
   copy.run.config.output = null;
   // What the server held before the run and the GPU telemetry of the last run's series are
   // the server's state, not the measurement.

@@ -12,7 +12,6 @@
  * line of its field (YAML: the document says where each field is written) or, in JSON, of its
  * item, and the item's id. Unknown fields are warnings.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from 'yaml';
 import { parseInWords } from '../../config/issues.js';
@@ -21,7 +20,7 @@ import {
   formatSize,
   MAX_JSON_ITEMS_BYTES,
   MAX_YAML_ITEMS_BYTES,
-  refuseOversized,
+  readLimitedFile,
 } from '../../config/limits.js';
 import { decodeUserText } from '../../config/textFile.js';
 import { lineOfPath, parseYamlDocument, yamlListEntries } from '../../config/yaml.js';
@@ -87,11 +86,14 @@ interface Located extends OpenItemFile {
 }
 
 export function loadItemsFile(file: string, displayName = file): LoadedItems {
-  refuseOversizedItems(file, displayName);
-  let bytes: Buffer;
+  let bytes: Buffer | null;
   try {
-    bytes = readFileSync(file);
-  } catch {
+    bytes = readItemsBytes(file, displayName);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    bytes = null;
+  }
+  if (bytes === null) {
     throw new InputError(`${displayName}: items file not found or unreadable`, [
       'set churn.items in model-gate.yml to a .jsonl, .json or .yaml file of items',
     ]);
@@ -206,11 +208,11 @@ function readDocumentList(
   };
 }
 
-/** Before reading: JSON items may be large, YAML ones less (the YAML parser holds more). */
-function refuseOversizedItems(file: string, shownAs: string): void {
+/** JSON items may be large, YAML ones less (the YAML parser holds more). */
+function readItemsBytes(file: string, shownAs: string): Buffer | null {
   const extension = path.extname(shownAs).toLowerCase();
   const json = ['.jsonl', '.ndjson', '.json'].includes(extension);
-  refuseOversized(
+  return readLimitedFile(
     file,
     shownAs,
     json ? MAX_JSON_ITEMS_BYTES : MAX_YAML_ITEMS_BYTES,

@@ -3,7 +3,13 @@
  * docs/sample-log.md); `recordFormat.ts` hands them to the sample log.
  */
 import { z } from 'zod';
-import { callRecordFields, type SampleRecord } from '../../sampleLog/index.js';
+import {
+  callRecordFields,
+  countField,
+  nonNegativeField,
+  type SampleRecord,
+  shareField,
+} from '../../sampleLog/index.js';
 
 export const churnCallSchema = z.object({
   ...callRecordFields,
@@ -18,11 +24,11 @@ export const churnCallSchema = z.object({
   /** Exact mode: where the letter probabilities were read. */
   estimator: z.enum(['embedded-logits', 'ollama-logprobs']).optional(),
   /** Exact mode: the temperature the probabilities are for (churn.temperature). */
-  estimate_temperature: z.number().optional(),
+  estimate_temperature: nonNegativeField().optional(),
   /** Exact mode: probability of each valid letter at that temperature (they sum to 1). */
-  letters: z.record(z.string(), z.number()).optional(),
+  letters: z.record(z.string(), shareField()).optional(),
   /** Exact mode: probability of the correct letter. */
-  p_correct: z.number().optional(),
+  p_correct: shareField().optional(),
   /** Open item: fingerprint of the grader that decided `correct` when the answer came. */
   grader: z.string().optional(),
   /** Open item, label grader: the answer was none of the labels (a wrong answer). */
@@ -30,7 +36,7 @@ export const churnCallSchema = z.object({
   /** Open item: `text` holds the first 8 kB of a longer answer. */
   text_truncated: z.boolean().optional(),
   /** Open item with `text_truncated`: the whole answer's size in UTF-8 bytes. */
-  text_bytes: z.number().int().nonnegative().optional(),
+  text_bytes: countField().optional(),
 });
 export type ChurnCallRecord = z.infer<typeof churnCallSchema>;
 

@@ -4,8 +4,14 @@
  * format to the sample log.
  */
 import { z } from 'zod';
-import { callRecordFields, recordVersion } from '../../sampleLog/index.js';
 import type { RecordFormat } from '../../sampleLog/formats.js';
+import {
+  callRecordFields,
+  countField,
+  recordVersion,
+  shareField,
+  wholeField,
+} from '../../sampleLog/index.js';
 
 const dragonOutcome = z.enum([
   'moved',
@@ -22,12 +28,12 @@ export type DragonOutcome = z.infer<typeof dragonOutcome>;
 const dragonCallSchema = z.object({
   ...callRecordFields,
   check: z.literal('dragon'),
-  game: z.number().int(),
-  decision: z.number().int().nonnegative(),
-  turn: z.number().int(),
+  game: wholeField(),
+  decision: countField(),
+  turn: countField(),
   move: z.enum(['up', 'down', 'left', 'right', 'pass']),
   /** Stated confidence; null when invalid/timeout (the decision then acts as pass). */
-  confidence: z.number().nullable(),
+  confidence: shareField().nullable(),
   outcome: dragonOutcome,
   /**
    * The awake dragon reached the player after the turn this decision ended (`outcome` keeps
@@ -46,16 +52,16 @@ const dragonGameSchema = z.object({
   model: z.string(),
   digest: z.string().nullable(),
   key: z.string(),
-  game: z.number().int(),
+  game: wholeField(),
   prompt_sha256: z.string(),
   /** `invalid`: stopped after `dragon.max-consecutive-invalid` invalid answers in a row. */
   result: z.enum(['won', 'lost', 'capped', 'invalid']),
   capped: z.boolean(),
-  turns: z.number(),
-  decisions: z.number().int(),
-  cells_visited: z.number(),
+  turns: countField(),
+  decisions: countField(),
+  cells_visited: countField(),
   treasure_found: z.boolean(),
-  wounds: z.number(),
+  wounds: countField(),
   fingerprint: z.string(),
   player: z.string().optional(),
 });

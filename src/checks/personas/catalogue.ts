@@ -17,14 +17,13 @@
  *     - "A question every assistant could answer"
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { isMap } from 'yaml';
 import { z } from 'zod';
 import { describeValue, expecting, fieldPath, parseInWords } from '../../config/issues.js';
 import { isMapping } from '../../render/json.js';
 import { decodeUserText } from '../../config/textFile.js';
 import { lineOfPath, parseYamlDocument } from '../../config/yaml.js';
-import { MAX_CATALOGUE_BYTES, refuseOversized } from '../../config/limits.js';
+import { MAX_CATALOGUE_BYTES, readLimitedFile } from '../../config/limits.js';
 import { InputError } from '../../errors.js';
 import type { StopWordLanguage } from '../../stats/text/stopWords.js';
 import type { ControlKind, PersonasAssistant } from './section.js';
@@ -223,11 +222,14 @@ export async function readCatalogue(
   absolutePath: string,
   shownAs: string,
 ): Promise<PersonasCatalogue> {
-  refuseOversized(absolutePath, shownAs, MAX_CATALOGUE_BYTES, 'persona catalogue');
-  let bytes: Buffer;
+  let bytes: Buffer | null;
   try {
-    bytes = await readFile(absolutePath);
-  } catch {
+    bytes = readLimitedFile(absolutePath, shownAs, MAX_CATALOGUE_BYTES, 'persona catalogue');
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    bytes = null;
+  }
+  if (bytes === null) {
     throw new InputError(`${shownAs}: persona catalogue not found`, [
       'set personas.catalogue in model-gate.yml to a YAML file with language, assistants and probes',
     ]);

@@ -4,14 +4,14 @@
  * sample log.
  */
 import { z } from 'zod';
-import { callRecordFields } from '../../sampleLog/index.js';
 import type { RecordFormat } from '../../sampleLog/formats.js';
+import { callRecordFields, countField } from '../../sampleLog/index.js';
 
 const personasCallSchema = z.object({
   ...callRecordFields,
   check: z.literal('personas'),
   persona: z.string(),
-  probe: z.number().int(),
+  probe: countField(),
   /** Verbatim answer (the analysis needs it); empty when not ok. */
   text: z.string(),
   /** Embedding of `text` (personas `vectors: embed`), computed when the answer was collected. */

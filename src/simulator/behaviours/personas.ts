@@ -23,9 +23,9 @@
  * every distinct prompt is a distinct voice. Draws are seeded by (model, system prompt,
  * probe, seed option); vocabularies by the voice alone, so baseline and candidate share them.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { expecting } from '../../config/issues.js';
+import { MAX_CATALOGUE_BYTES, readLimitedFile } from '../../config/limits.js';
 import { type PersonasCatalogue, parseCatalogue } from '../../checks/personas/catalogue.js';
 import { createRng, type Rng, seedFromText } from '../../stats/prng.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
@@ -95,7 +95,9 @@ const catalogues = new Map<string, PersonasCatalogue>();
 function catalogueAt(file: string): PersonasCatalogue {
   let catalogue = catalogues.get(file);
   if (!catalogue) {
-    catalogue = parseCatalogue(readFileSync(file, 'utf8'), file);
+    const bytes = readLimitedFile(file, file, MAX_CATALOGUE_BYTES, 'persona catalogue');
+    if (bytes === null) throw new Error(`${file}: persona catalogue not found`);
+    catalogue = parseCatalogue(bytes.toString('utf8'), file);
     catalogues.set(file, catalogue);
   }
   return catalogue;

@@ -4,9 +4,10 @@
  * (inline, or a `file://` YAML, JSON or CSV file), with `defaultTest` merged into each test.
  * What cannot be read faithfully is said per prompt or test, never guessed.
  */
+
 import { isMapping } from '../../../render/json.js';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_JSON_ITEMS_BYTES, readLimitedFile } from '../../../config/limits.js';
 import { decodeUserText } from '../../../config/textFile.js';
 import { parseYamlDocument } from '../../../config/yaml.js';
 import { InputError } from '../../../errors.js';
@@ -41,8 +42,9 @@ export interface Suite {
 }
 
 export function readText(dir: string, reference: string): string {
-  const file = path.resolve(dir, reference);
-  return decodeUserText(readFileSync(file), reference);
+  const bytes = readSuiteFile(path.resolve(dir, reference), reference);
+  if (bytes === null) throw new InputError(`${reference}: not found`);
+  return decodeUserText(bytes, reference);
 }
 
 /** A YAML or JSON file's value (JSON is YAML). */
@@ -53,7 +55,9 @@ export function readData(dir: string, reference: string): unknown {
 export function readSuite(file: string, name: string): Suite {
   let text: string;
   try {
-    text = decodeUserText(readFileSync(file), name);
+    const bytes = readSuiteFile(file, name);
+    if (bytes === null) throw new Error('not found');
+    text = decodeUserText(bytes, name);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(`${name}: promptfoo config not found or unreadable`);
@@ -268,4 +272,9 @@ function withDefaults(test: SuiteTest, defaults: Record<string, unknown>): Suite
     assert: [...assert, ...test.assert],
     metadata: { ...metadata, ...test.metadata },
   };
+}
+
+/** A file of the suite, read as every user file is (the limit of a JSON items file). */
+function readSuiteFile(file: string, shownAs: string): Buffer | null {
+  return readLimitedFile(file, shownAs, MAX_JSON_ITEMS_BYTES, 'promptfoo file');
 }
