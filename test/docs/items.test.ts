@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isChoiceItem, loadItemsFile, parseItems } from '../../src/checks/churn/items.js';
 import { type OpenItem, prepareGraders } from '../../src/checks/churn/openItems.js';
-import { GRADER_TYPES } from '../../src/checks/churn/graders/types.js';
 import { formatGateError, InputError } from '../../src/errors.js';
+import { graders } from '../../src/graders/index.js';
 
 const page = readFileSync('docs/items.md', 'utf8');
 
@@ -105,7 +105,7 @@ describe('docs/items.md: open items and graders', () => {
       items.filter((i): i is OpenItem => i.kind === 'open').map((i) => [i.id, i]),
     );
     expect([...open.values()].map((i) => i.grader.spec.type).sort()).toEqual(
-      [...GRADER_TYPES].sort(),
+      [...graders.types].sort(),
     );
     expect(open.get('invoice-json')?.maxTokens).toBe(400);
     expect(open.get('tower')?.maxTokens).toBe(200);
@@ -123,7 +123,7 @@ describe('docs/items.md: open items and graders', () => {
       const type = item?.grader.spec.type as string;
       seen.set(type, (seen.get(type) ?? new Set()).add(verdict === 'right' ? 'right' : 'wrong'));
     }
-    for (const type of GRADER_TYPES)
+    for (const type of graders.types)
       expect([...(seen.get(type) ?? [])].sort(), type).toEqual(['right', 'wrong']);
   });
 

@@ -7,21 +7,13 @@
  * every conversion that tests something slightly different from promptfoo's; the items written
  * are validated as `run` would read them.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { stringify } from 'yaml';
-import { InputError } from '../../../errors.js';
-import { DEFAULT_MAX_TOKENS, validateOpenItem } from '../openItems.js';
+import { InputError } from '../errors.js';
 import { type AssertionSite, convertAssertion } from './promptfooAssertions.js';
 import { readData, readSuite, type SuitePrompt, type SuiteTest } from './promptfooSuite.js';
 import { renderTemplate } from './template.js';
-
-export interface PromptfooImport {
-  /** The items file, YAML, its header saying what was left out. */
-  text: string;
-  items: number;
-  /** One line per test (or prompt) left out or converted with a difference. */
-  report: string[];
-}
+import type { Importer, ReadOptions } from './types.js';
 
 interface Converted {
   item: Record<string, unknown>;
@@ -110,18 +102,7 @@ function uniqueId(base: string, taken: Set<string>): string {
   return id;
 }
 
-/** Checks a converted item as `run` will read it; its problems, if any. */
-function problemsOf(item: Record<string, unknown>, dir: string): string[] {
-  const read = validateOpenItem(
-    item,
-    0,
-    { name: 'item', baseDir: dir, maxTokens: DEFAULT_MAX_TOKENS },
-    [],
-  );
-  return Array.isArray(read) ? read.map((problem) => problem.message) : [];
-}
-
-export function importPromptfoo(file: string, name = file): PromptfooImport {
+function read(file: string, { name, check }: ReadOptions) {
   const suite = readSuite(file, name);
   const items: Record<string, unknown>[] = [];
   const report: string[] = [];
@@ -131,8 +112,7 @@ export function importPromptfoo(file: string, name = file): PromptfooImport {
     suite.prompts.forEach((prompt, p) => {
       const where = `${testLabel(test, t)}${suite.prompts.length > 1 ? `, ${prompt.label}` : ''}`;
       const converted = convert(test, prompt, suite.dir);
-      const problems =
-        'item' in converted ? problemsOf({ id: 'x', ...converted.item }, suite.dir) : [];
+      const problems = 'item' in converted ? check({ id: 'x', ...converted.item }, suite.dir) : [];
       for (const note of converted.notes) report.push(`${where}: ${note}`);
       if ('problem' in converted || problems.length > 0) {
         const why = 'problem' in converted ? converted.problem : problems.join('; ');
@@ -146,18 +126,39 @@ export function importPromptfoo(file: string, name = file): PromptfooImport {
   if (items.length === 0) {
     throw new InputError(`${name}: no test could be converted to an open item`, report);
   }
-  return { text: itemsText(name, items, report), items: items.length, report };
+  return { items, warnings: report };
 }
 
-function itemsText(name: string, items: Record<string, unknown>[], report: string[]): string {
-  const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ');
-  const header = [
-    `# Open items converted from ${oneLine(path.basename(name))} by \`model-gate import promptfoo\`:`,
-    "# each test's prompt rendered with its vars, its deterministic assertions as the grader.",
-    ...(report.length === 0
-      ? ['# Every test converted as it is.']
-      : ['# Left out, or converted with a difference:', ...report.map((r) => `#   ${oneLine(r)}`)]),
-    '',
-  ];
-  return `${header.join('\n')}${stringify(items, { aliasDuplicateObjects: false, lineWidth: 0 })}`;
+/** Bytes read to tell a promptfoo config by its keys. */
+const SNIFF_BYTES = 64 * 1024;
+
+/** The config's usual name, or top-level `prompts:` and `tests:` keys near its start. */
+function detect(file: string): boolean {
+  if (/^promptfooconfig\.(ya?ml|json)$/i.test(path.basename(file))) return true;
+  let head = '';
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(SNIFF_BYTES);
+      head = buffer.toString('utf8', 0, readSync(fd, buffer, 0, SNIFF_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  const key = (name: string) => new RegExp(`(?:^|[{,])\\s*"?${name}"?\\s*:`, 'm');
+  return key('prompts').test(head) && key('tests').test(head);
 }
+
+export const promptfoo: Importer = {
+  format: 'promptfoo',
+  description:
+    "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json) as the grader; what is left out is listed on stderr",
+  example: 'model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml',
+  header: [
+    "each test's prompt rendered with its vars, its deterministic assertions as the grader.",
+  ],
+  detect,
+  read,
+};

@@ -6,7 +6,7 @@
  * compile, an expected label missing from the labels) the grader's build function checks.
  */
 import { z } from 'zod';
-import { describeValue, expecting, issueLine, parseInWords } from '../../../config/issues.js';
+import { describeValue, expecting, issueLine, parseInWords } from '../config/issues.js';
 
 export type OptionShape = Record<string, z.ZodType>;
 

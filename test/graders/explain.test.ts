@@ -3,18 +3,18 @@
  * one item per grader type, so every line below is read off that file by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { loadItemsFile } from '../../../src/checks/churn/items.js';
-import type { OpenItem } from '../../../src/checks/churn/openItems.js';
-import { graderWords } from '../../../src/checks/churn/report/graderWords.js';
+import { loadItemsFile } from '../../src/checks/churn/items.js';
+import type { OpenItem } from '../../src/checks/churn/openItems.js';
+import { graders } from '../../src/graders/index.js';
 
 const items = loadItemsFile('docs/examples/open-items.yml').items as OpenItem[];
 const words = (id: string) => {
   const item = items.find((i) => i.id === id);
   if (!item) throw new Error(`no item ${id}`);
-  return graderWords(item.grader.spec);
+  return graders.explain(item.grader.spec);
 };
 
-describe('graderWords', () => {
+describe('graders.explain', () => {
   it('says what each grader type checks, with the values the items file gives', () => {
     expect(words('refund-40-days')).toEqual([
       'the answer equals "no" (trimmed, Unicode NFC)',

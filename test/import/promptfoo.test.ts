@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { importPromptfoo } from '../../../../src/checks/churn/import/promptfoo.js';
-import { parseItems } from '../../../../src/checks/churn/items.js';
-import type { OpenItem } from '../../../../src/checks/churn/openItems.js';
-import { ExitCode } from '../../../../src/errors.js';
-import { type PromptServer, promptKey, startPromptServer } from '../../../support/promptServer.js';
-import { cli } from '../../../support/smallRun.js';
+import { importSuite } from '../../src/checks/churn/commands.js';
+import { parseItems } from '../../src/checks/churn/items.js';
+import type { OpenItem } from '../../src/checks/churn/openItems.js';
+import { ExitCode } from '../../src/errors.js';
+import { promptfoo } from '../../src/import/promptfoo.js';
+import { type PromptServer, promptKey, startPromptServer } from '../support/promptServer.js';
+import { cli } from '../support/smallRun.js';
 
 const SUITE = {
   description: 'support bot',
@@ -106,7 +107,11 @@ describe('model-gate import promptfoo', () => {
   });
 
   it('converts the deterministic assertions and lists what it left out, per test', () => {
-    const result = importPromptfoo(path.join(dir, 'promptfooconfig.yaml'), 'promptfooconfig.yaml');
+    const result = importSuite(
+      promptfoo,
+      path.join(dir, 'promptfooconfig.yaml'),
+      'promptfooconfig.yaml',
+    );
     expect(result.items).toBe(6);
     expect(result.report).toEqual([
       'test 1 "Refund after 40 days": equals: compared after trimming spaces and line breaks at both ends',

@@ -5,7 +5,7 @@
  * was left out: model-graded ones need a judge model, code ones run promptfoo's own code, and
  * negated or transformed ones change what is tested.
  */
-import { isMapping } from '../../../render/json.js';
+import { isMapping } from '../render/json.js';
 import { renderTemplate } from './template.js';
 
 export type Conversion = { grader: Record<string, unknown>; note?: string } | { skipped: string };

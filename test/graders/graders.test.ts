@@ -6,23 +6,23 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildGrader } from '../../../../src/checks/churn/graders/build.js';
-import { readNumber } from '../../../../src/checks/churn/graders/number.js';
-import type { Grader } from '../../../../src/checks/churn/graders/types.js';
-import { InputError } from '../../../../src/errors.js';
+import { InputError } from '../../src/errors.js';
+import { graders } from '../../src/graders/index.js';
+import { readNumber } from '../../src/graders/number.js';
+import type { Grader } from '../../src/graders/types.js';
 
 const item = { id: 'q', domain: 'd', prompt: 'p', system: null, expected: null };
 
 function grader(raw: unknown, expected?: unknown, baseDir = '.'): Grader {
   const problems: string[] = [];
-  const built = buildGrader(raw, expected, { baseDir, where: 'items.yml:1', item }, problems);
+  const built = graders.build(raw, expected, { baseDir, where: 'items.yml:1', item }, problems);
   if (!built) throw new Error(problems.join('; '));
   return built;
 }
 
 function problems(raw: unknown, expected?: unknown, baseDir = '.'): string[] {
   const found: string[] = [];
-  buildGrader(raw, expected, { baseDir, where: 'items.yml:1', item }, found);
+  graders.build(raw, expected, { baseDir, where: 'items.yml:1', item }, found);
   return found;
 }
 

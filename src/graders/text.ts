@@ -16,13 +16,50 @@ export function normaliseAnswer(text: string, options: NormaliseOptions): string
 }
 
 /** Wrapping a model often puts around a one-word answer: quotes, backticks, bold, brackets. */
-const WRAPPERS =
-  /^(?:["'`*_\u201c\u201d\u2018\u2019[(]+)|(?:["'`*_\u201c\u201d\u2018\u2019\])]+)$/g;
+const OPENERS = new Set([
+  '"',
+  "'",
+  '`',
+  '*',
+  '_',
+  '\u201c',
+  '\u201d',
+  '\u2018',
+  '\u2019',
+  '[',
+  '(',
+]);
+const CLOSERS = new Set([
+  '"',
+  "'",
+  '`',
+  '*',
+  '_',
+  '\u201c',
+  '\u201d',
+  '\u2018',
+  '\u2019',
+  ']',
+  ')',
+]);
+
+/**
+ * The text without its leading run of openers and its trailing run of closers. Two index
+ * scans, linear in the text: a regular expression anchored at the end (`[…]+$`) retries from
+ * every position of a long run of closers followed by another character, quadratic there.
+ */
+function unwrap(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && OPENERS.has(text.charAt(start))) start++;
+  while (end > start && CLOSERS.has(text.charAt(end - 1))) end--;
+  return text.slice(start, end);
+}
 
 /** A label answer: normalised, its wrapping removed, inner spaces collapsed. */
 export function normaliseLabel(text: string): string {
   let out = normaliseAnswer(text, { keepCase: false, keepPunctuation: false });
-  out = out.replace(WRAPPERS, '').trim();
+  out = unwrap(out).trim();
   if (out.endsWith('.')) out = out.slice(0, -1).trimEnd();
   return out.replace(/\s+/g, ' ');
 }
@@ -58,4 +95,9 @@ export function asText(value: unknown): string | null {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return String(value);
   return null;
+}
+
+/** The text with its first letter upper-cased, three times in ten (a scripted model's answer). */
+export function capitalised(text: string, rng: { next(): number }): string {
+  return rng.next() < 0.3 ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
 }

@@ -4,12 +4,13 @@
  * (inline, or a `file://` YAML, JSON or CSV file), with `defaultTest` merged into each test.
  * What cannot be read faithfully is said per prompt or test, never guessed.
  */
-import { isMapping } from '../../../render/json.js';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decodeUserText } from '../../../config/textFile.js';
-import { parseYamlDocument } from '../../../config/yaml.js';
-import { InputError } from '../../../errors.js';
+import { decodeUserText } from '../config/textFile.js';
+import { parseYamlDocument } from '../config/yaml.js';
+import { InputError } from '../errors.js';
+import { isMapping } from '../render/json.js';
 import { readCsv } from './csv.js';
 
 /** One prompt: its texts (a chat of a system and a user message, or one user text). */
