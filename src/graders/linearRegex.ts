@@ -27,6 +27,8 @@ export class UnsupportedPattern extends Error {}
 export interface LinearRegex {
   test(text: string): boolean;
   exec(text: string): string | null;
+  /** `/pattern/flags`: Ajv tells its compiled patterns apart by this text. */
+  toString(): string;
 }
 
 /** Compiles a JavaScript pattern with its flags (`dimsuv`); throws on a bad or refused one. */
@@ -43,6 +45,7 @@ export function compileLinear(pattern: string, flags: string): LinearRegex {
       const matcher = compiled.matcher(text);
       return matcher.find() ? (matcher.group() ?? '') : null;
     },
+    toString: () => `/${pattern}/${flags}`,
   };
 }
 
@@ -65,8 +68,11 @@ function translate(pattern: string, dotAll: boolean, setNotation: boolean): stri
     }
     if (inClass) {
       if (c === ']') inClass = false;
-      if (c === '[' && setNotation) {
-        throw new UnsupportedPattern('nested classes (flag v) are not supported');
+      const setOperation = pattern.startsWith('--', i) || pattern.startsWith('&&', i);
+      if (setNotation && (c === '[' || setOperation)) {
+        throw new UnsupportedPattern(
+          'nested classes and set operations (flag v) are not supported',
+        );
       }
       out += c === '[' ? '\\[' : c;
       i++;
