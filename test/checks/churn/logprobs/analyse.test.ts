@@ -3,7 +3,7 @@
  * p(correct) per model is given, so every count and mean is checked by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { analyseChurnExact } from '../../../../src/checks/churn/analyseExact.js';
+import { analyseChurnLogprobs } from '../../../../src/checks/churn/analyseLogprobs.js';
 import { gateChurn } from '../../../../src/checks/churn/gate.js';
 import type { ChoiceItem } from '../../../../src/checks/churn/items.js';
 import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
@@ -50,7 +50,13 @@ function records(): SampleRecord[] {
 const chosen: ChurnSettings = settings({ estimator: 'logprobs' });
 
 function analyse(list: readonly SampleRecord[], candidate: string | null = 'cand') {
-  return analyseChurnExact({ records: list, items, settings: chosen, baseline: 'base', candidate });
+  return analyseChurnLogprobs({
+    records: list,
+    items,
+    settings: chosen,
+    baseline: 'base',
+    candidate,
+  });
 }
 
 describe('logprobs estimator analysis', () => {
@@ -153,7 +159,7 @@ describe('logprobs estimator analysis', () => {
       minEffect: 0.45,
       gate: { ...chosen.gate, maxDomainLoss: 25 },
     });
-    const relaxed = analyseChurnExact({
+    const relaxed = analyseChurnLogprobs({
       records: records(),
       items,
       settings: wider,

@@ -3,8 +3,8 @@ import {
   answeredLetter,
   letterProbabilities,
   probabilityCorrect,
-} from '../../../../src/checks/churn/exact/letterProbabilities.js';
-import { answerPositionFromOllama } from '../../../../src/checks/churn/exact/ollamaLogprobs.js';
+} from '../../../../src/checks/churn/logprobs/letterProbabilities.js';
+import { answerPositionFromOllama } from '../../../../src/checks/churn/logprobs/ollamaLogprobs.js';
 
 const ln = Math.log;
 

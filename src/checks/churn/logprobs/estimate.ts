@@ -1,5 +1,5 @@
 /**
- * One item of the exact churn estimator: one evaluation of the prompt gives the probability
+ * One item of the logprobs churn estimator: one evaluation of the prompt gives the probability
  * of every letter, hence p(correct) at the configured temperature, with no sampling noise.
  */
 import type { ChatRequest } from '../../../providers/types.js';
@@ -13,7 +13,7 @@ export interface AnswerPositionSource {
   ): Promise<{ candidates: AnswerPosition['candidates']; promptTokens: number; latencyMs: number }>;
 }
 
-export interface ExactItemEstimate {
+export interface LogprobsItemEstimate {
   /** Probability of each valid letter at the temperature; null when no letter was reachable. */
   letters: Record<string, number> | null;
   /** Probability of the correct letter; null when unmeasurable. */
@@ -30,7 +30,7 @@ export async function estimateItem(
   letters: readonly string[],
   correct: string,
   signal?: AbortSignal,
-): Promise<ExactItemEstimate> {
+): Promise<LogprobsItemEstimate> {
   const position = await source.answerDistribution(request, signal);
   const probabilities = letterProbabilities(
     { lead: '', candidates: position.candidates },

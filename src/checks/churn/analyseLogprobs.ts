@@ -24,9 +24,9 @@ import { PROMPT_VERSION } from './prompt.js';
 import type {
   EffectClass,
   EffectMethodSection,
-  ExactChurnSection,
-  ExactItemRow,
-  ExactModelSummary,
+  LogprobsChurnSection,
+  LogprobsItemRow,
+  LogprobsModelSummary,
 } from './section.js';
 import type { RequestCounts } from './tally.js';
 import { type ChurnCallRecord, isChurnCall } from './records.js';
@@ -40,9 +40,9 @@ export const EFFECT_THRESHOLDS = [0.05, 0.1, 0.2, 0.3, 0.5];
  */
 const ROUNDING = 1e-9;
 
-type Source = ExactModelSummary['sources'][number];
+type Source = LogprobsModelSummary['sources'][number];
 
-interface ExactTally {
+interface LogprobsTally {
   model: string;
   /** p(correct) per item, NaN when not measured. */
   p: Float64Array;
@@ -52,7 +52,7 @@ interface ExactTally {
   sources: Set<Source>;
 }
 
-function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, ExactTally> {
+function tallyLogprobs(input: ChurnAnalysisInput, warnings: string[]): Map<string, LogprobsTally> {
   const { items, settings } = input;
   const index = new Map(items.map((item, i) => [item.id, i]));
   const latest = new Map<string, ChurnCallRecord>();
@@ -84,7 +84,7 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
   }
   if (sampled > 0) warnings.push(otherEstimatorWarning(sampled, 'logprobs'));
 
-  const tallies = new Map<string, ExactTally>();
+  const tallies = new Map<string, LogprobsTally>();
   for (const model of [input.baseline, input.candidate]) {
     if (model === null || tallies.has(model)) continue;
     tallies.set(model, {
@@ -96,7 +96,7 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
     });
   }
   for (const record of latest.values()) {
-    const tally = tallies.get(record.model) as ExactTally;
+    const tally = tallies.get(record.model) as LogprobsTally;
     const i = index.get(record.item) as number;
     countStatus(tally.requests, record.status);
     if (record.estimator) tally.sources.add(record.estimator);
@@ -115,7 +115,7 @@ function tallyExact(input: ChurnAnalysisInput, warnings: string[]): Map<string, 
   return tallies;
 }
 
-function modelSummary(tally: ExactTally): ExactModelSummary {
+function modelSummary(tally: LogprobsTally): LogprobsModelSummary {
   const measured = [...tally.p].filter(Number.isFinite);
   const top = tally.topLetter.filter((t): t is boolean => t !== null);
   const shared = accuracyAndRequests(measured, tally.requests);
@@ -173,14 +173,14 @@ function effectName(flag: number, measured: boolean): EffectClass {
   return flag > 0 ? 'improved' : flag < 0 ? 'deteriorated' : 'unchanged';
 }
 
-export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection {
+export function analyseChurnLogprobs(input: ChurnAnalysisInput): LogprobsChurnSection {
   const { settings, items } = input;
   const warnings = [...(input.warnings ?? [])];
-  const tallies = tallyExact(input, warnings);
-  const baseline = tallies.get(input.baseline) as ExactTally;
+  const tallies = tallyLogprobs(input, warnings);
+  const baseline = tallies.get(input.baseline) as LogprobsTally;
   // A/A: the same tag twice compares the model with itself.
   const candidate = input.candidate === null ? null : (tallies.get(input.candidate) ?? null);
-  const measuredBy = (tally: ExactTally): number => tally.p.filter(Number.isFinite).length;
+  const measuredBy = (tally: LogprobsTally): number => tally.p.filter(Number.isFinite).length;
   const base = {
     check: 'churn' as const,
     estimator: 'logprobs' as const,
@@ -242,7 +242,7 @@ export function analyseChurnExact(input: ChurnAnalysisInput): ExactChurnSection 
       overallDirection,
       reversals: domains.filter((d) => d.reversal).map((d) => d.domain),
       items: items.map(
-        (item: ChurnItem, i): ExactItemRow => ({
+        (item: ChurnItem, i): LogprobsItemRow => ({
           id: item.id,
           domain: item.domain,
           p: [finite(baseline.p[i] as number), finite(candidate.p[i] as number)],
