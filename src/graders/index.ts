@@ -9,6 +9,7 @@ import { graderHost } from './host.js';
 import { json } from './json.js';
 import { label } from './label.js';
 import { module } from './module.js';
+import { not } from './not.js';
 import { number } from './number.js';
 import { regex } from './regex.js';
 import type { GraderKind } from './types.js';
@@ -22,6 +23,7 @@ export const GRADER_KINDS: readonly GraderKind[] = [
   label,
   module,
   all,
+  not,
 ];
 
 export const graders = graderHost(GRADER_KINDS);

@@ -154,7 +154,7 @@ function detect(file: string): boolean {
 export const promptfoo: Importer = {
   format: 'promptfoo',
   description:
-    "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json) as the grader; what is left out is listed on stderr",
+    "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json, and the not- form of each) as the grader; what is left out is listed on stderr",
   example: 'model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml',
   header: [
     "each test's prompt rendered with its vars, its deterministic assertions as the grader.",

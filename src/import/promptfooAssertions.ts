@@ -1,9 +1,10 @@
 /**
  * promptfoo assertions → model-gate graders. The deterministic text assertions convert
  * (equals, contains, icontains, contains-all, icontains-all, contains-any, icontains-any,
- * starts-with, regex, is-json, contains-json); every other assertion is reported with why it
- * was left out: model-graded ones need a judge model, code ones run promptfoo's own code, and
- * negated or transformed ones change what is tested.
+ * starts-with, regex, is-json, contains-json), and so does the `not-` form of each, as a `not`
+ * grader; every other assertion is reported with why it was left out: model-graded ones need
+ * a judge model, code ones run promptfoo's own code, and transformed ones change what is
+ * tested.
  */
 import { isMapping } from '../render/json.js';
 import { renderTemplate } from './template.js';
@@ -30,7 +31,6 @@ const MODEL_GRADED = new Set([
 
 /** Why an assertion type has no deterministic grader here. */
 function unconvertible(type: string): string {
-  if (type.startsWith('not-')) return `${type}: negated assertions are not converted`;
   if (CODE.has(type)) return `${type}: a code assertion (runs promptfoo-side code)`;
   if (MODEL_GRADED.has(type) || type.startsWith('model-graded') || type.startsWith('similar')) {
     return `${type}: model-graded (needs a judge model)`;
@@ -82,6 +82,7 @@ export function convertAssertion(assertion: unknown, site: AssertionSite): Conve
     return { skipped: 'an assertion without a type' };
   }
   const type = assertion['type'];
+  if (type.startsWith('not-')) return negated(assertion, type, site);
   if (assertion['transform'] !== undefined) {
     return { skipped: `${type}: has a transform (the output is changed before the test)` };
   }
@@ -125,6 +126,26 @@ export function convertAssertion(assertion: unknown, site: AssertionSite): Conve
     default:
       return { skipped: unconvertible(type) };
   }
+}
+
+/** `not-<type>`: the assertion of that type, its verdict turned round; left out when it is. */
+function negated(
+  assertion: Readonly<Record<string, unknown>>,
+  type: string,
+  site: AssertionSite,
+): Conversion {
+  const base = type.slice('not-'.length);
+  const inner = convertAssertion({ ...assertion, type: base }, site);
+  if ('skipped' in inner) {
+    const why = inner.skipped.startsWith(`${base}: `)
+      ? inner.skipped.slice(base.length + 2)
+      : inner.skipped;
+    return { skipped: `${type}: ${why}` };
+  }
+  return {
+    grader: { type: 'not', of: inner.grader },
+    ...(inner.note ? { note: `${type}: ${inner.note.replace(`${base}: `, '')}` } : {}),
+  };
 }
 
 function equals(value: unknown, site: AssertionSite): Conversion {

@@ -13,10 +13,20 @@ import { graders } from '../../src/graders/index.js';
 const page = readFileSync('docs/items.md', 'utf8');
 
 /** The fenced blocks of a markdown page with the given info string, in order. */
+/** The code blocks of a language (`''`: none given), each fence paired with the next one. */
 function blocks(markdown: string, lang: string): string[] {
   const found: string[] = [];
-  const fence = new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm');
-  for (const match of markdown.matchAll(fence)) found.push(match[1] as string);
+  let open: { lang: string; lines: string[] } | null = null;
+  for (const line of markdown.split('\n')) {
+    if (open === null) {
+      if (line.startsWith('```')) open = { lang: line.slice(3), lines: [] };
+    } else if (line === '```') {
+      if (open.lang === lang) found.push(`${open.lines.join('\n')}\n`);
+      open = null;
+    } else {
+      open.lines.push(line);
+    }
+  }
   return found;
 }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
+import { createRng } from '../../src/stats/prng.js';
 import { graders } from '../../src/graders/index.js';
 import { readNumber } from '../../src/graders/number.js';
 import type { Grader } from '../../src/graders/types.js';
@@ -228,7 +229,7 @@ describe('all, names, fingerprints', () => {
 
   it('refuses unknown graders and options, naming what is expected', () => {
     expect(problems('fuzzy', 'x')).toEqual([
-      'unknown grader "fuzzy" (expected one of exact, contains, regex, number, json, label, module, all)',
+      'unknown grader "fuzzy" (expected one of exact, contains, regex, number, json, label, module, all, not)',
     ]);
     expect(problems({ type: 'exact', 'keep-cases': true }, 'x')).toEqual([
       'grader exact: unknown option "keep-cases" (expected expected, keep-case, keep-punctuation)',
@@ -252,5 +253,57 @@ describe('all, names, fingerprints', () => {
     expect(a.fingerprint).toBe(b.fingerprint);
     expect(a.fingerprint).not.toBe(c.fingerprint);
     expect(a.fingerprint).toMatch(/^graders\/1:[0-9a-f]{12}$/);
+  });
+});
+
+describe('not', () => {
+  it('turns the verdict of its grader round, with its reading; nests in all and around it', () => {
+    const g = grader({ type: 'not', of: { type: 'contains', any: ['sorry', 'apologise'] } });
+    expect(verdicts(g, ['We open at 9.', 'Sorry, we open at 9.'])).toEqual([true, false]);
+    expect(g.grade('Sorry!').reading).toBe('not: with "sorry"');
+    expect(g.description).toBe('not contains (one of 2)');
+    expect(graders.explain(g.spec)).toEqual([
+      'right when the grader below refuses the answer, wrong when it accepts it:',
+      'contains: the answer contains at least one of: "sorry", "apologise"; case ignored',
+    ]);
+    const inner = grader({ type: 'all', of: ['exact', { type: 'not', of: 'exact' }] }, 'x');
+    expect(verdicts(inner, ['x', 'y'])).toEqual([false, false]);
+    const around = grader({
+      type: 'not',
+      of: {
+        type: 'all',
+        of: [
+          { type: 'regex', pattern: 'a' },
+          { type: 'regex', pattern: 'b' },
+        ],
+      },
+    });
+    expect(verdicts(around, ['ab', 'a', ''])).toEqual([false, true, true]);
+    // The item's expected reaches the grader inside, which may give its own.
+    expect(verdicts(grader({ type: 'not', of: 'exact' }, 'no'), ['No.', 'yes'])).toEqual([
+      false,
+      true,
+    ]);
+  });
+
+  it('needs one grader in `of`, and a label inside still counts off-label answers', () => {
+    expect(problems({ type: 'not' })).toEqual([
+      'grader not: needs `of`, the grader whose verdict is turned round',
+    ]);
+    expect(problems({ type: 'not', of: { type: 'regex' } })).toEqual([
+      'grader regex: needs `pattern`, a regular expression (JavaScript syntax)',
+    ]);
+    const g = grader({ type: 'not', of: { type: 'label', labels: ['a', 'b'] } }, 'a');
+    expect(g.countsOffLabel).toBe(true);
+    expect(g.grade('c')).toMatchObject({ correct: true, offLabel: true });
+    expect(g.grade('a').correct).toBe(false);
+  });
+
+  it("a scripted model's right, wrong and malformed answers are graded so", () => {
+    const g = grader({ type: 'not', of: { type: 'label', labels: ['yes', 'no'] } }, 'yes');
+    const rng = createRng(3);
+    expect(g.grade(graders.simulate.right(g.spec, 'yes', rng)).correct).toBe(true);
+    expect(g.grade(graders.simulate.wrong(g.spec, rng) as string).correct).toBe(false);
+    expect(g.grade(graders.simulate.malformed(g.spec)).correct).toBe(false);
   });
 });

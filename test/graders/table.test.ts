@@ -91,7 +91,10 @@ describe('fingerprints of the graders, as the release before the table wrote the
       ],
     };
     for (const [file, [fingerprints, answers]] of Object.entries(files)) {
-      const open = loadItemsFile(file).items.filter((i): i is OpenItem => i.kind === 'open');
+      // The items the files held then (one was added since, for the `not` grader).
+      const open = loadItemsFile(file)
+        .items.filter((i): i is OpenItem => i.kind === 'open')
+        .slice(0, String(fingerprints).split(',').length);
       expect(open.map((i) => i.grader.fingerprint).join(','), file).toBe(fingerprints);
       const hash = createHash('sha256');
       for (const one of open) {
@@ -177,7 +180,7 @@ describe('a grader is one entry of the table', () => {
     const unknown: string[] = [];
     graders.build({ type: 'mirror' }, 'x', site, unknown);
     expect(unknown).toEqual([
-      'unknown grader "mirror" (expected one of exact, contains, regex, number, json, label, module, all)',
+      'unknown grader "mirror" (expected one of exact, contains, regex, number, json, label, module, all, not)',
     ]);
     expect(host.types.at(-1)).toBe('mirror');
   });

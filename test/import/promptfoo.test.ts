@@ -13,6 +13,8 @@ import { parseItems } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import { ExitCode } from '../../src/errors.js';
 import { promptfoo } from '../../src/import/promptfoo.js';
+import { convertAssertion } from '../../src/import/promptfooAssertions.js';
+import { graders } from '../../src/graders/index.js';
 import { type PromptServer, promptKey, startPromptServer } from '../support/promptServer.js';
 import { cli } from '../support/smallRun.js';
 
@@ -118,7 +120,6 @@ describe('model-gate import promptfoo', () => {
       'test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
       'test 3 "Order JSON": is-json: an answer that is one fenced code block holding JSON is also accepted',
       'test 3 "Order JSON": not converted: javascript: a code assertion (runs promptfoo-side code)',
-      'test 4 "Reference format": not converted: not-contains: negated assertions are not converted',
       'test 5 "Only judged": not converted: llm-rubric: model-graded (needs a judge model)',
       'test 5 "Only judged": left out: no deterministic assertion to grade the answer with',
       'test 8 "Weather": not converted: similar: model-graded (needs a judge model)',
@@ -130,7 +131,7 @@ describe('model-gate import promptfoo', () => {
       ['refund-after-40-days', 'support', 'exact (case and full stop kept)'],
       ['opening-hours', 'support', 'all of contains, contains'],
       ['order-json', 'orders', 'json (schema)'],
-      ['reference-format', 'orders', 'all of regex, regex'],
+      ['reference-format', 'orders', 'all of regex, regex, not'],
       ['free-shipping', 'support', 'contains (all of 1, case kept)'],
       ['carrier', 'support', 'contains (all of 2, case kept)'],
     ]);
@@ -153,7 +154,7 @@ describe('model-gate import promptfoo', () => {
       out,
     ]);
     expect(imported.code).toBe(ExitCode.pass);
-    expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(9 notes above\)/);
+    expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(8 notes above\)/);
     expect(imported.stderr).toContain(
       'model-gate import: test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
     );
@@ -197,5 +198,77 @@ describe('model-gate import promptfoo', () => {
     const none = await cli(['import', 'promptfoo', judged]);
     expect(none.code).toBe(ExitCode.badInput);
     expect(none.stderr).toContain('judged.yaml: no test could be converted to an open item');
+  });
+});
+
+describe('promptfoo not- assertions', () => {
+  const site = { vars: { word: 'sorry' }, csv: false, readSchema: () => ({}) };
+  const item = { id: 'q', domain: 'd', prompt: 'p', system: null, expected: null };
+  const verdicts = (assertion: Record<string, unknown>, answers: string[]) => {
+    const converted = convertAssertion(assertion, site);
+    if (!('grader' in converted)) throw new Error(converted.skipped);
+    const problems: string[] = [];
+    const grader = graders.build(
+      converted.grader,
+      undefined,
+      { baseDir: '.', where: 'x', item },
+      problems,
+    );
+    expect(problems).toEqual([]);
+    return answers.map((a) => grader?.grade(a).correct);
+  };
+
+  it('turns each converted type round, as promptfoo does', () => {
+    expect(
+      verdicts({ type: 'not-contains', value: '{{ word }}' }, ['Fine.', 'sorry', 'Sorry']),
+    ).toEqual([true, false, true]);
+    expect(verdicts({ type: 'not-icontains', value: 'sorry' }, ['Fine.', 'SORRY'])).toEqual([
+      true,
+      false,
+    ]);
+    expect(verdicts({ type: 'not-equals', value: 'No' }, ['No', 'no', ' No '])).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    expect(verdicts({ type: 'not-contains-any', value: ['a', 'b'] }, ['xyz', 'xaz'])).toEqual([
+      true,
+      false,
+    ]);
+    expect(verdicts({ type: 'not-contains-all', value: ['a', 'b'] }, ['ab', 'a'])).toEqual([
+      false,
+      true,
+    ]);
+    expect(verdicts({ type: 'not-starts-with', value: 'RET-' }, ['RET-1', 'x RET-1'])).toEqual([
+      false,
+      true,
+    ]);
+    expect(verdicts({ type: 'not-regex', value: '\\d{4}' }, ['1234', '12'])).toEqual([false, true]);
+    expect(verdicts({ type: 'not-is-json' }, ['{"a": 1}', 'plain text'])).toEqual([false, true]);
+    expect(verdicts({ type: 'not-contains-json' }, ['see {"a": 1}', 'none'])).toEqual([
+      false,
+      true,
+    ]);
+  });
+
+  it('says why a not- form is left out, in the words of its type', () => {
+    expect(convertAssertion({ type: 'not-llm-rubric', value: 'rude' }, site)).toEqual({
+      skipped: 'not-llm-rubric: model-graded (needs a judge model)',
+    });
+    expect(convertAssertion({ type: 'not-javascript', value: 'x' }, site)).toEqual({
+      skipped: 'not-javascript: a code assertion (runs promptfoo-side code)',
+    });
+    expect(convertAssertion({ type: 'not-contains', value: { a: 1 } }, site)).toEqual({
+      skipped: 'not-contains: a value that is not a text',
+    });
+    expect(
+      convertAssertion({ type: 'not-equals', value: 'x', transform: 'output.trim()' }, site),
+    ).toEqual({
+      skipped: 'not-equals: has a transform (the output is changed before the test)',
+    });
+    expect(convertAssertion({ type: 'not-is-json' }, site)).toEqual({
+      grader: { type: 'not', of: { type: 'json' } },
+      note: 'not-is-json: an answer that is one fenced code block holding JSON is also accepted',
+    });
   });
 });
