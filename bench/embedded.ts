@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { estimateItem } from '../src/checks/churn/exact/estimate.js';
+import { estimateItem } from '../src/checks/churn/logprobs/estimate.js';
 import { EmbeddedProvider } from '../src/providers/embedded/provider.js';
 import type { ChatRequest } from '../src/providers/types.js';
 import { writeTinyGguf } from '../test/support/tinyGguf.js';

@@ -10,6 +10,10 @@
  *   page's DOM helpers among them), the package root, the safe file writer; importable by all. `stats/` imports nothing from the project at all.
  * - config: `config/`. It names no check: each check's settings block is handed to it by the
  *   check registry (`registerCheckSettings`), its type declared by the check's `settings.ts`.
+ * - graders: one file per grader type and the host that reads an item's grader through their
+ *   list (`graders/`); the checks and the simulator read open answers with them.
+ * - importers: one file per foreign suite format (`import/`), turned into items files; the
+ *   check that reads such items checks each one, handed in by the command.
  * - model access: providers (request/response types used by plans, clients used by the run) and
  *   GPU telemetry.
  * - sample log: the record schema, reader and writer — the contract between the run, which
@@ -49,6 +53,8 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
     ],
   },
   { name: 'config', members: ['config/'] },
+  { name: 'graders', members: ['graders/'] },
+  { name: 'importers', members: ['import/'] },
   { name: 'model access', members: ['providers/', 'gpu/'] },
   { name: 'sample log', members: ['sampleLog/'] },
   { name: 'checks', members: ['checks/', 'history/'] },

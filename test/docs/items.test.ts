@@ -7,16 +7,26 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isChoiceItem, loadItemsFile, parseItems } from '../../src/checks/churn/items.js';
 import { type OpenItem, prepareGraders } from '../../src/checks/churn/openItems.js';
-import { GRADER_TYPES } from '../../src/checks/churn/graders/types.js';
 import { formatGateError, InputError } from '../../src/errors.js';
+import { graders } from '../../src/graders/index.js';
 
 const page = readFileSync('docs/items.md', 'utf8');
 
 /** The fenced blocks of a markdown page with the given info string, in order. */
+/** The code blocks of a language (`''`: none given), each fence paired with the next one. */
 function blocks(markdown: string, lang: string): string[] {
   const found: string[] = [];
-  const fence = new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm');
-  for (const match of markdown.matchAll(fence)) found.push(match[1] as string);
+  let open: { lang: string; lines: string[] } | null = null;
+  for (const line of markdown.split('\n')) {
+    if (open === null) {
+      if (line.startsWith('```')) open = { lang: line.slice(3), lines: [] };
+    } else if (line === '```') {
+      if (open.lang === lang) found.push(`${open.lines.join('\n')}\n`);
+      open = null;
+    } else {
+      open.lines.push(line);
+    }
+  }
   return found;
 }
 
@@ -105,7 +115,7 @@ describe('docs/items.md: open items and graders', () => {
       items.filter((i): i is OpenItem => i.kind === 'open').map((i) => [i.id, i]),
     );
     expect([...open.values()].map((i) => i.grader.spec.type).sort()).toEqual(
-      [...GRADER_TYPES].sort(),
+      [...graders.types].sort(),
     );
     expect(open.get('invoice-json')?.maxTokens).toBe(400);
     expect(open.get('tower')?.maxTokens).toBe(200);
@@ -123,7 +133,7 @@ describe('docs/items.md: open items and graders', () => {
       const type = item?.grader.spec.type as string;
       seen.set(type, (seen.get(type) ?? new Set()).add(verdict === 'right' ? 'right' : 'wrong'));
     }
-    for (const type of GRADER_TYPES)
+    for (const type of graders.types)
       expect([...(seen.get(type) ?? [])].sort(), type).toEqual(['right', 'wrong']);
   });
 

@@ -122,7 +122,8 @@ function methodSection(
 function tallyWarnings(tally: ChurnTally, items: readonly ChurnItem[], samples: number): string[] {
   const warnings: string[] = [];
   if (tally.unknownItemRecords > 0) warnings.push(unknownItemsWarning(tally.unknownItemRecords));
-  if (tally.exactRecords > 0) warnings.push(otherEstimatorWarning(tally.exactRecords, 'sampled'));
+  if (tally.logprobsRecords > 0)
+    warnings.push(otherEstimatorWarning(tally.logprobsRecords, 'sampled'));
   if (tally.beyondSamples > 0) {
     warnings.push(
       `${tally.beyondSamples} records have a sample index at or beyond K = ${samples} (ignored)`,
@@ -261,7 +262,7 @@ function compareSampled(
   const p2 = itemAccuracies(x2, n2);
   const { deltas, paired, pairedDomains } = pairedDeltas(items, p1, p2);
   const budget = churnBudget(input.falseAlarmShare ?? DEFAULT_CHECK_SHARE);
-  const gateClasses = settings.method === 'fisher-bh' ? outcome.exactClass : outcome.rciClass;
+  const gateClasses = settings.method === 'fisher-bh' ? outcome.fisherBhClass : outcome.rciClass;
   const strataOf = adaptive
     ? (i: number) => domainStrata(adaptive, i, tally.baseline.masks, candidate.masks)
     : undefined;
@@ -289,7 +290,7 @@ function compareSampled(
       overall: tests.overall,
     },
     detection: detection(tests, outcome, halves.samples, settings.alpha),
-    bands: bandTable(outcome, p1, calibration.exact.bands, calibration.rci.bands),
+    bands: bandTable(outcome, p1, calibration.fisherBh.bands, calibration.rci.bands),
     greedyVsStochastic: greedyVsStochastic(
       outcome,
       gateClasses,
@@ -310,7 +311,7 @@ function fisherBhSection(
   return {
     method: 'fisher-bh' as const,
     alpha,
-    ...methodSection(outcome.exactClass, outcome, deltas, calibration.exact),
+    ...methodSection(outcome.fisherBhClass, outcome, deltas, calibration.fisherBh),
     rawP: {
       improved: outcome.rawClass.filter((f) => f > 0).length,
       deteriorated: outcome.rawClass.filter((f) => f < 0).length,
@@ -360,7 +361,7 @@ function itemRows(
   const examples = { left: MAX_ITEMS_WITH_EXAMPLES };
   return items.map((item, i): ItemRow => {
     const excluded = outcome.exclusion[i] !== Exclusion.none;
-    const flagged = outcome.exactClass[i] !== 0 || outcome.rciClass[i] !== 0;
+    const flagged = outcome.fisherBhClass[i] !== 0 || outcome.rciClass[i] !== 0;
     return {
       id: item.id,
       domain: item.domain,
@@ -372,7 +373,7 @@ function itemRows(
       fisherP: finite(outcome.fisherP[i] as number),
       q: finite(outcome.q[i] as number),
       rci: finite(outcome.rci[i] as number),
-      fisherBh: classOf(outcome.exactClass[i] as number, excluded),
+      fisherBh: classOf(outcome.fisherBhClass[i] as number, excluded),
       rciClass: classOf(outcome.rciClass[i] as number, excluded),
       greedy: [baseline.greedy[i] ?? null, candidate.greedy[i] ?? null],
       ...openItemFields(item, i, [baseline, candidate], flagged && !excluded, examples),

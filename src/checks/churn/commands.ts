@@ -1,20 +1,47 @@
 /**
- * The churn check's converters under `model-gate import`: `import promptfoo <config>` turns a
- * promptfoo suite into an open-items file (import/promptfoo.ts), on standard output or into
- * `--out`, with what was left out listed on stderr.
+ * The churn check's converters under `model-gate import`: one command per format of
+ * src/import/ (`import promptfoo <config>` turns a promptfoo suite into an open-items file), on
+ * standard output or into `--out`, with what was left out listed on stderr. The importer reads
+ * the suite; each item it makes is checked here as `run` will read it.
  */
 import path from 'node:path';
 import { ExitCode, InputError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/safeWrite.js';
+import { IMPORTERS, itemsText } from '../../import/index.js';
+import type { Importer } from '../../import/types.js';
 import { errorMessage } from '../../text/format.js';
 import type { CheckCommand } from '../command.js';
-import { importPromptfoo } from './import/promptfoo.js';
+import { DEFAULT_MAX_TOKENS, validateOpenItem } from './openItems.js';
 
-export const churnImports: readonly CheckCommand[] = [
-  {
-    name: 'promptfoo',
-    description:
-      "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json) as the grader; what is left out is listed on stderr",
+/** An imported item's problems as `run` will read it (module paths relative to `dir`). */
+function problemsOf(item: Readonly<Record<string, unknown>>, dir: string): string[] {
+  const read = validateOpenItem(
+    item,
+    0,
+    { name: 'item', baseDir: dir, maxTokens: DEFAULT_MAX_TOKENS },
+    [],
+  );
+  return Array.isArray(read) ? read.map((problem) => problem.message) : [];
+}
+
+/** The items file of a suite: its text, how many items, and the lines of what was left out. */
+export function importSuite(
+  importer: Importer,
+  file: string,
+  name = file,
+): { text: string; items: number; report: string[] } {
+  const imported = importer.read(file, { name, check: problemsOf });
+  return {
+    text: itemsText(importer, name, imported),
+    items: imported.items.length,
+    report: imported.warnings,
+  };
+}
+
+function importCommand(importer: Importer): CheckCommand {
+  return {
+    name: importer.format,
+    description: importer.description,
     arguments: [{ name: 'config', required: true }],
     options: [
       {
@@ -22,11 +49,15 @@ export const churnImports: readonly CheckCommand[] = [
         description: 'write the items file there (default: standard output)',
       },
     ],
-    example: 'model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml',
+    example: importer.example,
     async run(options, out, err) {
       const config = String(options.config ?? '');
-      const result = importPromptfoo(path.resolve(config), config);
+      const file = path.resolve(config);
+      const result = importSuite(importer, file, config);
       const target = typeof options.out === 'string' ? options.out : null;
+      if (!importer.detect(file)) {
+        err(`model-gate import: ${config} does not look like a ${importer.format} suite\n`);
+      }
       for (const line of result.report) err(`model-gate import: ${line}\n`);
       if (target === null) {
         out(result.text);
@@ -38,8 +69,10 @@ export const churnImports: readonly CheckCommand[] = [
       }
       return ExitCode.pass;
     },
-  },
-];
+  };
+}
+
+export const churnImports: readonly CheckCommand[] = IMPORTERS.map(importCommand);
 
 /** `import --out`: written whole and never through a link; a folder that cannot take it is a bad flag. */
 function writeImportedItems(target: string, text: string): void {

@@ -14,7 +14,7 @@ import type {
   ChurnSection,
   DomainRow,
   DomainTestSummary,
-  ExactChurnSection,
+  LogprobsChurnSection,
   MethodSection,
   SampledChurnSection,
 } from './section.js';
@@ -205,7 +205,7 @@ function aggregateFinding(delta: {
 }
 
 /** The logprobs estimator's rules: the sampled ones, on items beyond min-effect. */
-function effectFindings(section: ExactChurnSection, settings: ChurnSettings): GateFinding[] {
+function effectFindings(section: LogprobsChurnSection, settings: ChurnSettings): GateFinding[] {
   const findings: GateFinding[] = [];
   const rules = settings.gate;
   const comparison = section.comparison;

@@ -10,7 +10,7 @@ import { definitionsFile } from '../definitionsFile.js';
 import { BUILT_IN_ITEMS, churnSettingsSchema, samplingOf } from './settings.js';
 import { type Check, checkFalseAlarmBudget } from '../types.js';
 import { analyseChurn } from './analyse.js';
-import { analyseChurnExact } from './analyseExact.js';
+import { analyseChurnLogprobs } from './analyseLogprobs.js';
 import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { prepareGraders } from './openItems.js';
@@ -86,7 +86,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     );
   },
   analyse(records, definitions, ctx) {
-    const analyse = ctx.config.churn.estimator === 'logprobs' ? analyseChurnExact : analyseChurn;
+    const analyse = ctx.config.churn.estimator === 'logprobs' ? analyseChurnLogprobs : analyseChurn;
     return analyse({
       records,
       items: definitions.items,

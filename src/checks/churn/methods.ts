@@ -9,7 +9,7 @@
  *   S_diff = sqrt(SEM_1² + SEM_2²),  RCI = Δp / S_diff,
  * improved when RCI > 1.96, deteriorated when RCI < −1.96 (conservative variant: 2.58).
  *
- * Method B (exact): per analysable item Fisher's exact test on [[x1, n1−x1], [x2, n2−x2]],
+ * Method B (fisher-bh): per analysable item Fisher's exact test on [[x1, n1−x1], [x2, n2−x2]],
  * Benjamini–Hochberg q-values across the analysable items, changed when q ≤ α (direction
  * from the sign of Δp).
  */
@@ -54,7 +54,7 @@ export interface MethodsOutcome {
   rciConservativeClass: Int8Array;
   fisherP: Float64Array;
   q: Float64Array;
-  exactClass: Int8Array;
+  fisherBhClass: Int8Array;
   /** Same rule on the raw p-value, to show what FDR control removed. */
   rawClass: Int8Array;
 }
@@ -156,7 +156,7 @@ export function runMethods(
   const rciConservativeClass = new Int8Array(items);
   const fisherP = new Float64Array(items).fill(Number.NaN);
   const q = new Float64Array(items).fill(Number.NaN);
-  const exactClass = new Int8Array(items);
+  const fisherBhClass = new Int8Array(items);
   const rawClass = new Int8Array(items);
   const pValues: number[] = [];
   analysableIndex.forEach((i, j) => {
@@ -177,7 +177,7 @@ export function runMethods(
     const value = qValues[j] as number;
     q[i] = value;
     const delta = (p2[j] as number) - (p1[j] as number);
-    if (value <= alpha && delta !== 0) exactClass[i] = delta > 0 ? 1 : -1;
+    if (value <= alpha && delta !== 0) fisherBhClass[i] = delta > 0 ? 1 : -1;
   });
   return {
     counts: { x1: b.x, n1: b.n, x2: c.x, n2: c.n },
@@ -192,7 +192,7 @@ export function runMethods(
     rciConservativeClass,
     fisherP,
     q,
-    exactClass,
+    fisherBhClass,
     rawClass,
   };
 }

@@ -48,7 +48,7 @@ export interface NullCalibration {
   replicates: number;
   seed: number;
   rci: MethodNull;
-  exact: MethodNull;
+  fisherBh: MethodNull;
 }
 
 type ClassOf = (outcome: MethodsOutcome) => Int8Array;
@@ -152,9 +152,9 @@ export function nullCalibration(
   const rng = createRng(seed);
   const { items, samples } = validBaseline;
   const pooled = pooledAccuracies(observed, items);
-  const methods: { name: 'rci' | 'exact'; classOf: ClassOf }[] = [
+  const methods: { name: 'rci' | 'fisher-bh'; classOf: ClassOf }[] = [
     { name: 'rci', classOf: (o) => o.rciClass },
-    { name: 'exact', classOf: (o) => o.exactClass },
+    { name: 'fisher-bh', classOf: (o) => o.fisherBhClass },
   ];
   const tallies = methods.map(
     (): MethodTally => ({
@@ -178,9 +178,9 @@ export function nullCalibration(
       tallyReplicate(tallies[m] as MethodTally, method.classOf(outcome), outcome);
     });
   }
-  const [rci, exact] = tallies.map((tally) => methodNull(tally, replicates, upperLevel)) as [
+  const [rci, fisherBh] = tallies.map((tally) => methodNull(tally, replicates, upperLevel)) as [
     MethodNull,
     MethodNull,
   ];
-  return { replicates, seed, rci, exact };
+  return { replicates, seed, rci, fisherBh };
 }

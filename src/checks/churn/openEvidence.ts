@@ -4,7 +4,7 @@
  * short and bounded in number so report.json stays small; for the run, the graders used and
  * what re-grading the log found. Pure.
  */
-import { GRADERS_VERSION } from './graders/types.js';
+import { GRADERS_VERSION } from '../../graders/types.js';
 import type { ChurnItem } from './items.js';
 import type { OpenAnswerCounts } from './openGrading.js';
 import type { AnswerPair, ItemRow, OpenItemsSummary } from './section.js';
@@ -40,7 +40,7 @@ export function openItemFields(
     grader: item.grader.description,
     graderFingerprint: item.grader.fingerprint,
   };
-  if (item.grader.spec.type === 'label' || usesLabels(item)) {
+  if (item.grader.countsOffLabel) {
     fields.offLabel = [baseline.offLabel[i] as number, candidate.offLabel[i] as number];
   }
   if (withExamples && budget.left > 0) {
@@ -51,14 +51,6 @@ export function openItemFields(
     };
   }
   return fields;
-}
-
-function usesLabels(item: ChurnItem): boolean {
-  return (
-    item.kind === 'open' &&
-    item.grader.spec.type === 'all' &&
-    item.grader.spec.of.some((s) => s.type === 'label')
-  );
 }
 
 function total(counts: Int32Array): number {

@@ -8,8 +8,8 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { issueLine, parseInWords } from '../../config/issues.js';
-import { buildGrader } from './graders/build.js';
-import type { GradedItem, Grader } from './graders/types.js';
+import { graders } from '../../graders/index.js';
+import type { GradedItem, Grader } from '../../graders/types.js';
 import { maxTokensSchema, openItemSchema } from './itemSchema.js';
 
 export { DEFAULT_MAX_TOKENS } from './itemSchema.js';
@@ -106,7 +106,7 @@ export function validateOpenItem(
     expected: fields['expected'] ?? null,
   });
   const label = id === '' ? '' : ` (item "${id}")`;
-  const grader = buildGrader(
+  const grader = graders.build(
     fields['grader'],
     fields['expected'],
     { baseDir: file.baseDir, where: `${file.name}:${line}${label}`, item: graded },

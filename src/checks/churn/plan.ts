@@ -1,7 +1,7 @@
 /**
  * The plan. Sampled estimator: for one model, K stochastic samples of every item (seed = base
  * seed + k, so the samples differ — one shared seed would make them identical on Ollama) and,
- * unless turned off, one greedy sample (temperature 0). Exact estimator: one evaluation per
+ * unless turned off, one greedy sample (temperature 0). Logprobs estimator: one evaluation per
  * item that asks for the answer probabilities. One call per work unit.
  */
 import type { GateConfig } from '../../config/schema.js';
@@ -17,7 +17,7 @@ import { fixedSamples, samplingOf } from './settings.js';
 import type { UnitContext, WorkUnit } from '../workUnit.js';
 import type { ChoiceItem, ChurnItem } from './items.js';
 import { itemFormat, itemMessages, itemPromptHash } from './prompt.js';
-import { type ChurnSampleSlot, scoreChurnExact, scoreChurnSample } from './score.js';
+import { type ChurnSampleSlot, scoreChurnLogprobs, scoreChurnSample } from './score.js';
 
 /** Unit key of one sample: stable across runs, shards and machines. */
 export function churnUnitKey(
@@ -33,7 +33,7 @@ export function churnUnitKey(
  * enough alternatives per token to hold every letter; said before any request, with what to
  * change.
  */
-export function checkExactEstimator(config: GateConfig, items: readonly ChurnItem[] = []): void {
+export function checkLogprobsEstimator(config: GateConfig, items: readonly ChurnItem[] = []): void {
   if (config.churn.estimator !== 'logprobs') return;
   checkNoOpenItems(config, items);
   const kind = config.provider.kind;
@@ -243,7 +243,7 @@ export function planChurn(
   config: GateConfig,
   model: string,
 ): WorkUnit[] {
-  checkExactEstimator(config, items);
+  checkLogprobsEstimator(config, items);
   const settings = unitSettings(config);
   const series = new Map<ChatOptions, UnitSeries>();
   const units: WorkUnit[] = [];
@@ -362,7 +362,7 @@ class ChurnUnit implements WorkUnit {
     const outcome = await ctx.call(slot.spec);
     await ctx.emit(
       slot.mode === 'exact'
-        ? scoreChurnExact(slot, outcome, ctx.digest, keepText, temperature)
+        ? scoreChurnLogprobs(slot, outcome, ctx.digest, keepText, temperature)
         : scoreChurnSample(slot, outcome, ctx.digest, keepText),
     );
   }

@@ -129,12 +129,12 @@ export function detection(
 export function bandTable(
   outcome: MethodsOutcome,
   p1: Float64Array,
-  exactExpected: MethodNull['bands'],
+  fisherBhExpected: MethodNull['bands'],
   rciExpected: MethodNull['bands'],
 ): BandRow[] {
   const rows: BandRow[] = [];
   for (let b = 0; b < BAND_EDGES.length - 1; b++) {
-    const exactBand = exactExpected[b] ?? { improved: 0, deteriorated: 0 };
+    const fisherBhBand = fisherBhExpected[b] ?? { improved: 0, deteriorated: 0 };
     const rciBand = rciExpected[b] ?? { improved: 0, deteriorated: 0 };
     rows.push({
       low: BAND_EDGES[b] as number,
@@ -143,8 +143,8 @@ export function bandTable(
       fisherBh: {
         improved: 0,
         deteriorated: 0,
-        expectedImproved: exactBand.improved,
-        expectedDeteriorated: exactBand.deteriorated,
+        expectedImproved: fisherBhBand.improved,
+        expectedDeteriorated: fisherBhBand.deteriorated,
       },
       rci: {
         improved: 0,
@@ -158,10 +158,10 @@ export function bandTable(
     if (outcome.exclusion[i] !== Exclusion.none) continue;
     const row = rows[bandOf(p1[i] as number)] as BandRow;
     row.items++;
-    const exactFlag = outcome.exactClass[i] as number;
+    const fisherBhFlag = outcome.fisherBhClass[i] as number;
     const rciFlag = outcome.rciClass[i] as number;
-    if (exactFlag > 0) row.fisherBh.improved++;
-    if (exactFlag < 0) row.fisherBh.deteriorated++;
+    if (fisherBhFlag > 0) row.fisherBh.improved++;
+    if (fisherBhFlag < 0) row.fisherBh.deteriorated++;
     if (rciFlag > 0) row.rci.improved++;
     if (rciFlag < 0) row.rci.deteriorated++;
   }

@@ -1,7 +1,7 @@
 /**
  * The scorers: one call outcome → one sample-log record. A response that arrived but cannot be
  * read as one of the item's letters is `invalid` (kept, excluded from p); a call that never
- * answered is `timeout` or `error`. Neither is ever counted as a wrong answer. The exact
+ * answered is `timeout` or `error`. Neither is ever counted as a wrong answer. The logprobs
  * estimator's scorer reads the letter probabilities instead of the answer.
  */
 import { InputError } from '../../errors.js';
@@ -9,8 +9,8 @@ import type { ChatResponse } from '../../providers/types.js';
 import { recordedOptions } from '../../sampleLog/index.js';
 import { SAMPLE_LOG_VERSION } from '../../sampleLog/index.js';
 import type { CallOutcome, CallSpec } from '../workUnit.js';
-import { type AnswerPosition, letterProbabilities } from './exact/letterProbabilities.js';
-import { answerPositionFromOllama } from './exact/ollamaLogprobs.js';
+import { type AnswerPosition, letterProbabilities } from './logprobs/letterProbabilities.js';
+import { answerPositionFromOllama } from './logprobs/ollamaLogprobs.js';
 import { type ChurnItem, choiceLetters } from './items.js';
 import { fillOpenAnswer } from './openScore.js';
 import type { ChurnCallRecord } from './records.js';
@@ -159,7 +159,7 @@ function answerPositionOf(
  * a tie). A response without any probabilities means the provider cannot do this at all: the
  * run stops with an InputError rather than log a series of unusable records.
  */
-export function scoreChurnExact(
+export function scoreChurnLogprobs(
   slot: ChurnSampleSlot,
   outcome: CallOutcome,
   digest: string | null,

@@ -71,7 +71,7 @@ export interface MethodSection {
   };
 }
 
-export interface ExactMethodSection extends MethodSection {
+export interface FisherBhMethodSection extends MethodSection {
   method: 'fisher-bh';
   alpha: number;
   /** Counts on the raw Fisher p ≤ α, before FDR control. */
@@ -245,7 +245,7 @@ export interface ChurnComparison {
   /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
   delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
   greedy: GreedySection | null;
-  fisherBh: ExactMethodSection;
+  fisherBh: FisherBhMethodSection;
   rci: RciMethodSection;
   domains: DomainRow[];
   /** Domains that lost (or gained) while the overall change is significantly the other way. */
@@ -317,8 +317,8 @@ export interface AdaptiveSamplingSummary {
   }[];
 }
 
-/** Exact estimator: one model's series. */
-export interface ExactModelSummary {
+/** Logprobs estimator: one model's series. */
+export interface LogprobsModelSummary {
   model: string;
   /** Where the probabilities were read; more than one when a log mixes providers. */
   sources: ('embedded-logits' | 'ollama-logprobs')[];
@@ -333,7 +333,7 @@ export interface ExactModelSummary {
   timeoutShare: number | null;
 }
 
-/** Exact estimator: what changed by at least the minimum effect, counted like a method. */
+/** Logprobs estimator: what changed by at least the minimum effect, counted like a method. */
 export interface EffectMethodSection {
   method: 'effect';
   /** |Δp| from which an item counts as changed. */
@@ -356,7 +356,7 @@ export interface EffectMethodSection {
 
 export type EffectClass = 'improved' | 'deteriorated' | 'unchanged' | 'unmeasured';
 
-export interface ExactItemRow {
+export interface LogprobsItemRow {
   id: string;
   domain: string;
   /** p(correct) at the estimator temperature, baseline then candidate. */
@@ -365,7 +365,7 @@ export interface ExactItemRow {
   effect: EffectClass;
 }
 
-export interface ExactComparison {
+export interface LogprobsComparison {
   /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
   delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
   effect: EffectMethodSection;
@@ -374,14 +374,14 @@ export interface ExactComparison {
   /** Whether the overall Δ's 95% interval excludes 0, and which way. */
   overallDirection: 'up' | 'down' | null;
   reversals: string[];
-  items: ExactItemRow[];
+  items: LogprobsItemRow[];
 }
 
 /**
- * Exact estimator: one evaluation per item and model gives p(correct) without sampling noise,
+ * Logprobs estimator: one evaluation per item and model gives p(correct) without sampling noise,
  * so the question is how large Δp is, not whether it is significant.
  */
-export interface ExactChurnSection {
+export interface LogprobsChurnSection {
   check: 'churn';
   estimator: 'logprobs';
   promptVersion: string;
@@ -391,11 +391,11 @@ export interface ExactChurnSection {
   temperature: number;
   minEffect: number;
   itemCounts: { total: number; measured: number; unmeasured: number };
-  baseline: ExactModelSummary;
-  candidate: ExactModelSummary | null;
+  baseline: LogprobsModelSummary;
+  candidate: LogprobsModelSummary | null;
   /** Null in single-model (nightly) mode. */
-  comparison: ExactComparison | null;
+  comparison: LogprobsComparison | null;
   warnings: string[];
 }
 
-export type ChurnSection = SampledChurnSection | ExactChurnSection;
+export type ChurnSection = SampledChurnSection | LogprobsChurnSection;

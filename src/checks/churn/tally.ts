@@ -44,7 +44,7 @@ export interface ChurnTally {
   /** Stochastic records with a sample index at or beyond K. */
   beyondSamples: number;
   /** Records of the logprobs estimator, which sampled analysis leaves aside. */
-  exactRecords: number;
+  logprobsRecords: number;
 }
 
 /** Adds the record that counts for one sample to its model's tally. */
@@ -105,13 +105,13 @@ export function tallyRecords(
   for (const model of tallies.keys()) slots.set(model, new Array(items.length * perItem));
   let unknownItemRecords = 0;
   let beyondSamples = 0;
-  let exactRecords = 0;
+  let logprobsRecords = 0;
   for (const record of countedRecords(records).records) {
     if (!isChurnCall(record)) continue;
     const own = slots.get(record.model);
     if (!own) continue;
     if (record.mode === 'exact') {
-      exactRecords++;
+      logprobsRecords++;
       continue;
     }
     const i = index.get(record.item);
@@ -136,6 +136,6 @@ export function tallyRecords(
     candidate: candidate === null ? null : (tallies.get(candidate) as ModelTally),
     unknownItemRecords,
     beyondSamples,
-    exactRecords,
+    logprobsRecords,
   };
 }

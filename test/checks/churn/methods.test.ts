@@ -55,7 +55,7 @@ describe('method A (RCI) on a hand-computed example', () => {
     // P(a=3) = C(4,3)C(4,4)/8 = 4/8, P(a=4) = 4/8 → p = 1. Likewise for the other items.
     for (const p of outcome.fisherP) expect(p).toBeCloseTo(1, 12);
     for (const q of outcome.q) expect(q).toBeCloseTo(1, 12);
-    expect([...outcome.exactClass]).toEqual([0, 0, 0, 0]);
+    expect([...outcome.fisherBhClass]).toEqual([0, 0, 0, 0]);
   });
 });
 
@@ -95,6 +95,6 @@ describe('exclusions and method B', () => {
     // Items 5 and 6: 10/10 vs 0/10 → p = 2/C(20,10) = 2/184756.
     expect(outcome.fisherP[4]).toBeCloseTo(2 / 184756, 12);
     // BH over 3 p-values: sorted 1/8008, 2/184756, 2/184756 → all tiny, all flagged.
-    expect([...outcome.exactClass]).toEqual([0, 0, -1, 0, -1, 1]);
+    expect([...outcome.fisherBhClass]).toEqual([0, 0, -1, 0, -1, 1]);
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadItemsFile } from '../../../src/checks/churn/items.js';
 import type { OpenItem } from '../../../src/checks/churn/openItems.js';
-import { readJson } from '../../../src/checks/churn/graders/json.js';
+import { readJson } from '../../../src/graders/json.js';
 import { drawOpenAnswer } from '../../../src/simulator/behaviours/openAnswers.js';
 
 const open = loadItemsFile('fixtures/items/demo.yml').items.filter(

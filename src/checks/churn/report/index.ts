@@ -20,9 +20,9 @@ function glanceRows(
   headline: ReportHeadline,
   minEffect: number,
 ): string[][] {
-  // Exact mode counts items beyond an effect size; sampled mode counts significant changes.
-  const exact = section.estimator === 'logprobs';
-  const changed = exact ? `changed by ≥ ${minEffect}` : 'reliably changed';
+  // The logprobs estimator counts items beyond an effect size; sampled, significant changes.
+  const logprobs = section.estimator === 'logprobs';
+  const changed = logprobs ? `changed by ≥ ${minEffect}` : 'reliably changed';
   // Every domain that lost accuracy, not only reversals: a domain can fall 30 points while
   // the overall change is too small to be called a rise.
   const lost = section.comparison?.domains?.filter((d) => d.loss === true) ?? [];
@@ -38,7 +38,7 @@ function glanceRows(
   return [
     [`churn rate (items ${changed})`, percent(headline.churnRate)],
     [
-      exact ? `items worse by ≥ ${minEffect}` : 'items reliably worse',
+      logprobs ? `items worse by ≥ ${minEffect}` : 'items reliably worse',
       headline.deteriorated === null ? '–' : String(headline.deteriorated),
     ],
     ['domains that lost accuracy', lostText],

@@ -5,15 +5,15 @@
 import type {
   ChurnComparison,
   ChurnSection,
-  ExactComparison,
+  LogprobsComparison,
   CountShare,
   Detection,
   DomainRow,
   FlagSet,
   ItemRow,
-  ExactChurnSection,
-  ExactItemRow,
-  ExactModelSummary,
+  LogprobsChurnSection,
+  LogprobsItemRow,
+  LogprobsModelSummary,
   MethodSection,
   ModelSummary,
   SampledChurnSection,
@@ -50,7 +50,7 @@ function expectedCell(method: MethodSection, side: 'improved' | 'deteriorated'):
 /** A model's row: label, tag and accuracy, the estimator's own columns, invalid and timeout. */
 function modelCells(
   label: string,
-  m: ModelSummary | ExactModelSummary,
+  m: ModelSummary | LogprobsModelSummary,
   own: readonly string[],
 ): string[] {
   return [
@@ -115,7 +115,7 @@ function itemTable(rows: readonly ItemRow[], withRci: boolean): string {
 function changeCells(
   r:
     | Pick<ItemRow, 'id' | 'domain' | 'p' | 'delta'>
-    | Pick<ExactItemRow, 'id' | 'domain' | 'p' | 'delta'>,
+    | Pick<LogprobsItemRow, 'id' | 'domain' | 'p' | 'delta'>,
 ): string[] {
   return [escapeText(r.id), escapeText(r.domain), num(r.p[0], 2), num(r.p[1], 2), num(r.delta, 2)];
 }
@@ -185,7 +185,7 @@ function worstOf<R extends { delta: number | null }>(
 
 export function renderChurnSection(section: ChurnSection): string {
   return section.estimator === 'logprobs'
-    ? renderWith(section, section.comparison, exactParts(section))
+    ? renderWith(section, section.comparison, logprobsParts(section))
     : renderWith(section, section.comparison, sampledParts(section));
 }
 
@@ -388,20 +388,20 @@ function changedItemBlocks(c: ChurnComparison, withRci: boolean): string[] {
   return blocks;
 }
 
-const SOURCE_NAMES: Record<ExactModelSummary['sources'][number], string> = {
+const SOURCE_NAMES: Record<LogprobsModelSummary['sources'][number], string> = {
   'embedded-logits': 'llama.cpp logits, in process',
   'ollama-logprobs': 'Ollama token logprobs',
 };
 
-function sourcesOf(m: ExactModelSummary): string {
+function sourcesOf(m: LogprobsModelSummary): string {
   return m.sources.length === 0 ? '–' : m.sources.map((s) => SOURCE_NAMES[s]).join(' + ');
 }
 
-function exactModelRow(label: string, m: ExactModelSummary): string[] {
+function logprobsModelRow(label: string, m: LogprobsModelSummary): string[] {
   return modelCells(label, m, [percent(m.topLetterAccuracy), sourcesOf(m)]);
 }
 
-function exactItemTable(rows: readonly ExactItemRow[]): string {
+function logprobsItemTable(rows: readonly LogprobsItemRow[]): string {
   return table(
     ['item', 'domain', 'p before', 'p after', 'Δp'],
     rows.map((r) => changeCells(r)),
@@ -413,10 +413,10 @@ function exactItemTable(rows: readonly ExactItemRow[]): string {
  * The logprobs estimator has no sampling noise, hence no test, null calibration, reliability or
  * Fisher column: the report is about the size of Δp and counts items beyond min-effect.
  */
-function exactParts(section: ExactChurnSection): EstimatorParts<ExactComparison> {
+function logprobsParts(section: LogprobsChurnSection): EstimatorParts<LogprobsComparison> {
   const size = `${fixed(section.minEffect * 100)} points`;
-  const models = [exactModelRow('baseline', section.baseline)];
-  if (section.candidate) models.push(exactModelRow('candidate', section.candidate));
+  const models = [logprobsModelRow('baseline', section.baseline)];
+  if (section.candidate) models.push(logprobsModelRow('candidate', section.candidate));
   const counts = section.itemCounts;
   return {
     heading: '### churn — item-level change, logprobs estimator',
@@ -441,7 +441,7 @@ function exactParts(section: ExactChurnSection): EstimatorParts<ExactComparison>
       `Improved **${c.effect.improved}**, deteriorated **${c.effect.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`,
     worst: (c) => {
       const worst = worstOf(c.items, (r) => r.effect === 'deteriorated');
-      return worst.length > 0 ? exactItemTable(worst) : null;
+      return worst.length > 0 ? logprobsItemTable(worst) : null;
     },
     beforeDomains: (c) => {
       const e = c.effect;
@@ -463,7 +463,10 @@ function exactParts(section: ExactChurnSection): EstimatorParts<ExactComparison>
       const changed = c.items.filter((r) => r.effect === 'improved' || r.effect === 'deteriorated');
       if (changed.length === 0) return [];
       return [
-        details(`Items changed by at least ${size} (${changed.length})`, exactItemTable(changed)),
+        details(
+          `Items changed by at least ${size} (${changed.length})`,
+          logprobsItemTable(changed),
+        ),
         '',
       ];
     },

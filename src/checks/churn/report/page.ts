@@ -12,7 +12,7 @@ import { type ChurnItem, isChoiceItem } from '../items.js';
 import type {
   AnswerPair,
   ChurnSection,
-  ExactChurnSection,
+  LogprobsChurnSection,
   ItemRow,
   ModelSummary,
   SampledChurnSection,
@@ -77,7 +77,7 @@ function sampledRows(section: SampledChurnSection): Row[] {
   }));
 }
 
-function exactRows(section: ExactChurnSection): Row[] {
+function logprobsRows(section: LogprobsChurnSection): Row[] {
   return (section.comparison?.items ?? []).map((row) => ({
     id: row.id,
     domain: row.domain,
@@ -174,7 +174,7 @@ interface ItemDefinitions {
 }
 
 function rowsOf(section: ChurnSection, items: readonly ChurnItem[]): Row[] {
-  if (section.estimator === 'logprobs') return exactRows(section);
+  if (section.estimator === 'logprobs') return logprobsRows(section);
   return section.comparison ? sampledRows(section) : singleModelRows(items);
 }
 

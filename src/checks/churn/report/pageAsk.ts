@@ -4,10 +4,11 @@
  * flagged keep their texts whole (up to FIELD_LENGTH each); the others share what is left, the
  * longest texts shortened first.
  */
+
+import { graders } from '../../../graders/index.js';
 import { lengthCap, shorten } from '../../../text/budget.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
 import type { OpenItem } from '../openItems.js';
-import { graderWords } from './graderWords.js';
 import type { ChurnPageAsk, ChurnPageGrader } from '../page/types.js';
 
 /**
@@ -37,9 +38,7 @@ function expectedText(value: unknown): string | null {
 
 /** Whether the grader reads labels (its off-label answers are counted apart). */
 export function usesLabels(item: ChurnItem): boolean {
-  if (isChoiceItem(item)) return false;
-  const spec = item.grader.spec;
-  return spec.type === 'label' || (spec.type === 'all' && spec.of.some((s) => s.type === 'label'));
+  return !isChoiceItem(item) && item.grader.countsOffLabel;
 }
 
 /** An item's texts before any cut: its question or prompt, and its other texts. */
@@ -54,7 +53,7 @@ export function itemTexts(item: ChurnItem): ItemTexts {
   const expected = expectedText(item.expected);
   return {
     question: item.prompt,
-    details: [...(expected === null ? [] : [expected]), ...graderWords(item.grader.spec)],
+    details: [...(expected === null ? [] : [expected]), ...graders.explain(item.grader.spec)],
   };
 }
 
