@@ -25,7 +25,7 @@
  *   the growth, so it adds units of its own items only.
  *
  * Defaults are those of the config's `runner:` section (src/config/schema.ts). The parts:
- * resume planning (resumePlan.ts: a unit whose `isComplete(prior)` holds is skipped), the call
+ * resume planning (src/plan/resumePlan.ts: a unit whose `isComplete(prior)` holds is skipped), the call
  * policy (callPolicy.ts: timeout, retries, liveness) and the scheduler (scheduler.ts: series,
  * slots, a plan that grows).
  *
@@ -49,7 +49,7 @@ import { runnerSchema } from '../config/schema.js';
 import '../checks/registry.js';
 import { favouringSpeed } from '../engineMode.js';
 import { InfrastructureError } from '../errors.js';
-import type { ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
+import type { ModelMetadata, Provider, SeriesHygiene, ServerInfo } from '../providers/types.js';
 import {
   indexSampleLog,
   LogIndex,
@@ -66,14 +66,13 @@ import {
   checkModel,
   checkServer,
   loadedModels,
-  type SeriesHygiene,
   type Warn,
   warnForeignModels,
 } from './preflight.js';
 import { type ProgressSink, silentProgress } from './progress.js';
-import { ResumePlan } from './resumePlan.js';
+import { ResumePlan } from '../plan/resumePlan.js';
 import { Scheduler } from './scheduler.js';
-import { selectShard, shardLabel } from './shard.js';
+import { selectShard, shardLabel } from '../plan/shard.js';
 import type { Shard } from '../config/overrides.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
