@@ -2,9 +2,13 @@
  * The demo's churn pair (`model-gate demo`: the candidate gains 1.5 logits in four domains and
  * loses 4 in law, so most items move) run against the simulator with fixed K = 20, fixed K = 10
  * and adaptive sampling (the default, the previous default, and older adaptive defaults):
- * stochastic requests and the churn verdict.
+ * requests (stochastic, and with the greedy sample of each item and model counted as well, as
+ * fixed K = 20's share is quoted), and the churn verdict. Each design runs on the demo's items
+ * (63 multiple-choice items and 12 open items that do not move) and on its 63 multiple-choice
+ * items alone (fixtures/items/general.yml: the pair as another harness draws it, every item
+ * moving).
  *
- *   npx tsx bench/adaptiveDemo.ts
+ *   npx tsx bench/adaptiveDemo.ts            (or: npm run bench -- adaptiveDemo)
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,53 +43,83 @@ const designs: [string, Record<string, unknown>][] = [
   // Nothing set: the sampling a user gets by default.
   ['adaptive 4 + 4 up to 20 (the default)', { sampling: 'adaptive' }],
 ];
+const itemSets: [string, string][] = [
+  ['demo items (75)', '../items/demo.yml'],
+  ['choice items (63)', '../items/general.yml'],
+];
 const rows: string[] = [];
-let reference = 0;
 try {
-  for (const [name, churn] of designs) {
-    const loaded = loadConfig({
-      file: 'fixtures/demo/model-gate.yml',
-      env: {},
-      overrides: [
-        { path: ['provider', 'host'], value: simulator.url, source: 'bench' },
-        { path: ['checks'], value: ['churn'], source: 'bench' },
-        {
-          path: ['output', 'dir'],
-          value: path.join(root, name.replace(/\W+/g, '-')),
-          source: 'bench',
-        },
-        ...Object.entries(churn).map(([key, value]) => ({
-          path: ['churn', key],
-          value,
-          source: 'bench',
-        })),
-      ],
-    });
-    const outcome = await runJob({ loaded, progress: quiet });
-    const log = await readSampleLogs(outcome.files.logs);
-    const stochastic = log.records.filter(
-      (r) => r.kind === 'call' && r.check === 'churn' && r.mode === 'stochastic',
-    ).length;
-    if (reference === 0) reference = stochastic;
-    const section = outcome.report.checks.churn as SampledChurnSection;
-    const flagged = (section.comparison?.items ?? []).filter(
-      (r) => r.fisherBh === 'improved' || r.fisherBh === 'deteriorated',
-    );
-    const stops = section.sampling
-      ? section.sampling.stopped
-          .map(
-            (s) =>
-              `${s.items} at ${s.samples} (settled ${s.settled}, decided ${s.decided}, futile ${s.futility}, max ${s.samplesMax})`,
-          )
-          .join('; ')
-      : '';
-    rows.push(
-      `| ${name} | ${stochastic} | ${(stochastic / reference).toFixed(3)} | ${outcome.report.verdict.status.toUpperCase()} | ${flagged.length} | ${stops} |`,
-    );
+  for (const [set, items] of itemSets) {
+    let reference = 0;
+    let referenceAll = 0;
+    for (const [name, churn] of designs) {
+      const measured = await measure(name, set, { ...churn, items });
+      if (reference === 0) {
+        reference = measured.stochastic;
+        referenceAll = measured.all;
+      }
+      rows.push(
+        `| ${set} | ${name} | ${measured.stochastic} | ${(measured.stochastic / reference).toFixed(3)} | ${measured.all} | ${(measured.all / referenceAll).toFixed(3)} | ${measured.verdict} | ${measured.flagged} | ${measured.stops} |`,
+      );
+    }
   }
 } finally {
   await simulator.close();
 }
 process.stdout.write(
-  `| design | stochastic requests (both models) | / fixed K = 20 | verdict (churn) | items flagged | where items stopped |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  `| items | design | stochastic requests (both models) | / fixed K = 20 | with greedy | / fixed K = 20 | verdict (churn) | items flagged | where items stopped |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
 );
+
+async function measure(
+  name: string,
+  set: string,
+  churn: Record<string, unknown>,
+): Promise<{
+  stochastic: number;
+  all: number;
+  verdict: string;
+  flagged: number;
+  stops: string;
+}> {
+  const loaded = loadConfig({
+    file: 'fixtures/demo/model-gate.yml',
+    env: {},
+    overrides: [
+      { path: ['provider', 'host'], value: simulator.url, source: 'bench' },
+      { path: ['checks'], value: ['churn'], source: 'bench' },
+      {
+        path: ['output', 'dir'],
+        value: path.join(root, `${set}-${name}`.replace(/\W+/g, '-')),
+        source: 'bench',
+      },
+      ...Object.entries(churn).map(([key, value]) => ({
+        path: ['churn', key],
+        value,
+        source: 'bench',
+      })),
+    ],
+  });
+  const outcome = await runJob({ loaded, progress: quiet });
+  const log = await readSampleLogs(outcome.files.logs);
+  const calls = log.records.filter((r) => r.kind === 'call' && r.check === 'churn');
+  const stochastic = calls.filter((r) => r.mode === 'stochastic').length;
+  const section = outcome.report.checks.churn as SampledChurnSection;
+  const flagged = (section.comparison?.items ?? []).filter(
+    (r) => r.fisherBh === 'improved' || r.fisherBh === 'deteriorated',
+  );
+  const stops = section.sampling
+    ? section.sampling.stopped
+        .map(
+          (s) =>
+            `${s.items} at ${s.samples} (settled ${s.settled}, decided ${s.decided}, futile ${s.futility}, max ${s.samplesMax})`,
+        )
+        .join('; ')
+    : '';
+  return {
+    stochastic,
+    all: calls.length,
+    verdict: outcome.report.verdict.status.toUpperCase(),
+    flagged: flagged.length,
+    stops,
+  };
+}

@@ -28,8 +28,8 @@ import { DEFAULT_WALLS } from '../src/checks/dragon/protocol.js';
 import { loadConfig } from '../src/config/load.js';
 import { checkContext } from '../src/checks/context.js';
 import { loadChecks, planChecks } from '../src/pipeline/checks.js';
-import { estimatedCalls } from '../src/runner/cost.js';
-import { shardAssignment } from '../src/runner/shard.js';
+import { estimatedCalls } from '../src/plan/cost.js';
+import { shardAssignment } from '../src/plan/shard.js';
 import { loadScenario, parseScenario, type Scenario } from '../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../src/simulator/server.js';
 

@@ -1,5 +1,5 @@
 import type { GpuTelemetry } from '../gpu/telemetry.js';
-import type { SeriesHygiene } from '../runner/preflight.js';
+import type { SeriesHygiene } from '../providers/types.js';
 
 /** How the runner ran: the server's state before each series, and the GPU during it. */
 export interface RunOperations {

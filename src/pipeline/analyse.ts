@@ -18,8 +18,8 @@ import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
 import { gateOutcome } from '../report/verdict.js';
 import { type WrittenReport, writeReport } from '../report/write.js';
-import { splitStale } from '../runner/resume.js';
-import { grownPlan } from '../runner/resumePlan.js';
+import { splitStale } from '../plan/unitRecords.js';
+import { grownPlan } from '../plan/resumePlan.js';
 import {
   currentWeights,
   digestsOfRuns,
@@ -31,7 +31,7 @@ import {
 } from '../sampleLog/index.js';
 import { checkContext } from '../checks/context.js';
 import type { WorkUnit } from '../checks/workUnit.js';
-import { selectShard, shardLabel } from '../runner/shard.js';
+import { selectShard, shardLabel } from '../plan/shard.js';
 import type { Shard } from '../config/overrides.js';
 import {
   analyseChecks,

@@ -15,7 +15,7 @@ import type { CheckName } from '../config/schema.js';
 import type { Coverage, CoverageRow } from '../report/types.js';
 import type { RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
-import { RecordsByUnit } from '../runner/resume.js';
+import { RecordsByUnit } from '../plan/unitRecords.js';
 
 export interface CoverageInput {
   units: readonly WorkUnit[];

@@ -10,7 +10,7 @@ import type { CheckContext } from '../checks/types.js';
 import { createProvider } from '../providers/create.js';
 import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
-import { estimatedCalls } from '../runner/cost.js';
+import { estimatedCalls } from '../plan/cost.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import { checkContext } from '../checks/context.js';
 import { type LoadedCheck, loadChecks, planChecks, planGrowth } from './checks.js';

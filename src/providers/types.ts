@@ -98,6 +98,19 @@ export interface ServerInfo {
   simulated: boolean;
 }
 
+/** What the server held when a model's series started, and what the runner did about it. */
+export interface SeriesHygiene {
+  model: string;
+  /** Models loaded before the series other than its own; null when the server does not say. */
+  othersLoaded: string[] | null;
+  /** Of those, models that are not part of this run (another user's, another job's). */
+  foreign: string[];
+  /** Models unloaded before the series (runner.unload-others). */
+  unloaded: string[];
+  /** Context length the server reports for the model during its series; null when unknown. */
+  contextLength: number | null;
+}
+
 export type ProviderFailureKind =
   | 'model-missing'
   | 'unreachable'

@@ -4,7 +4,13 @@
  * that pays the model's load time outside the measurement.
  */
 import { InfrastructureError } from '../errors.js';
-import type { ChatRequest, ModelMetadata, Provider, ServerInfo } from '../providers/types.js';
+import type {
+  ChatRequest,
+  ModelMetadata,
+  Provider,
+  SeriesHygiene,
+  ServerInfo,
+} from '../providers/types.js';
 import { withTag } from '../providers/modelTag.js';
 import { ProviderFailure } from '../providers/types.js';
 import { errorMessage } from '../text/format.js';
@@ -87,19 +93,6 @@ export function warnForeignModels(
       `another model is loaded on the server (${others.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
     );
   }
-}
-
-/** What the server held when a model's series started, and what the runner did about it. */
-export interface SeriesHygiene {
-  model: string;
-  /** Models loaded before the series other than its own; null when the server does not say. */
-  othersLoaded: string[] | null;
-  /** Of those, models that are not part of this run (another user's, another job's). */
-  foreign: string[];
-  /** Models unloaded before the series (runner.unload-others). */
-  unloaded: string[];
-  /** Context length the server reports for the model during its series; null when unknown. */
-  contextLength: number | null;
 }
 
 /**

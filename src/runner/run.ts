@@ -25,7 +25,7 @@
  *   the growth, so it adds units of its own items only.
  *
  * Defaults are those of the config's `runner:` section (src/config/schema.ts). The parts:
- * resume planning (resumePlan.ts: a unit whose `isComplete(prior)` holds is skipped), the call
+ * resume planning (src/plan/resumePlan.ts: a unit whose `isComplete(prior)` holds is skipped), the call
  * policy (callPolicy.ts: timeout, retries, liveness) and the scheduler (scheduler.ts: series,
  * slots, a plan that grows).
  *
@@ -53,6 +53,7 @@ import {
   boundToSignal,
   type ModelMetadata,
   type Provider,
+  type SeriesHygiene,
   type ServerInfo,
 } from '../providers/types.js';
 import {
@@ -71,14 +72,13 @@ import {
   checkModel,
   checkServer,
   loadedModels,
-  type SeriesHygiene,
   type Warn,
   warnForeignModels,
 } from './preflight.js';
 import { type ProgressSink, silentProgress } from './progress.js';
-import { ResumePlan } from './resumePlan.js';
+import { ResumePlan } from '../plan/resumePlan.js';
 import { Scheduler } from './scheduler.js';
-import { selectShard, shardLabel } from './shard.js';
+import { selectShard, shardLabel } from '../plan/shard.js';
 import type { Shard } from '../config/overrides.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 

@@ -13,21 +13,14 @@
  * the queue is empty.
  */
 import type { InfrastructureError } from '../errors.js';
-import { type Provider, ProviderFailure } from '../providers/types.js';
+import { type Provider, ProviderFailure, type SeriesHygiene } from '../providers/types.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 import { type CallPolicy, RunCancelled, ServerLost } from './callPolicy.js';
-import { estimatedCalls, longestFirst } from './cost.js';
-import {
-  modelChanged,
-  reportedContext,
-  type SeriesHygiene,
-  seriesHygiene,
-  type Warn,
-  warmUp,
-} from './preflight.js';
+import { estimatedCalls, longestFirst } from '../plan/cost.js';
+import { modelChanged, reportedContext, seriesHygiene, type Warn, warmUp } from './preflight.js';
 import type { ProgressSink } from './progress.js';
-import { checkRecordBelongs } from './resume.js';
-import type { PendingUnit, ResumePlan } from './resumePlan.js';
+import { checkRecordBelongs } from '../plan/unitRecords.js';
+import type { PendingUnit, ResumePlan } from '../plan/resumePlan.js';
 import type { PlanGrowth, UnitContext, WorkUnit } from '../checks/workUnit.js';
 
 export interface SchedulerOptions {

@@ -22,6 +22,9 @@
  *   `history/` is shaped the same way (the nights' section and table, the checks' nightly rules
  *   run over them); none of them imports the runner, the report builder or the publishers.
  * - simulator: a fake model server that answers the checks' prompts.
+ * - plan: the plan as units of work, read against a log (which records belong to which unit,
+ *   which units a log already answers, how the plan grows and splits into shards): what the
+ *   runner executes and what the analysis measures coverage against, so it sits before both.
  * - run: the runner, which executes work units and writes the sample log.
  * - operations: what the run itself measured (preflight, GPU), analysed for the report.
  * - report: report building and rendering from the analysis results.
@@ -59,6 +62,7 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
   { name: 'sample log', members: ['sampleLog/'] },
   { name: 'checks', members: ['checks/', 'history/'] },
   { name: 'simulator', members: ['simulator/'] },
+  { name: 'plan', members: ['plan/'] },
   { name: 'run', members: ['runner/'] },
   { name: 'operations', members: ['operations/'] },
   { name: 'report', members: ['report/'] },

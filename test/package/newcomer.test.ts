@@ -463,6 +463,9 @@ const NOT_RUN: Record<string, string> = {
   'node --import tsx bench/oc/churnDefault.ts --runs 100 --effect-runs 0 --open-runs 0 --seed 7':
     'the same simulation at another size and seed: tens of minutes',
   'npx tsx bench/adaptiveDemo.ts': 'the demo pair against the simulator three times: a minute',
+  'npm run bench -- adaptiveDemo': 'the same benchmark through npm run bench: a minute',
+  'npx tsx bench/adaptiveMoving.ts 200':
+    'a simulation of adaptive sampling on a pair where most items move: minutes',
   'npm run bench -- throughput': 'a benchmark: minutes, and timings that depend on the machine',
   'npx tsx bench/embedded.ts':
     'a benchmark of the embedded provider: needs node-llama-cpp and minutes',

@@ -13,9 +13,10 @@
  * per item and stage: both exact whatever path the stopping took. Pooling an item's stages into
  * one table would not be: swapping samples across stages changes the totals the rule looked at.
  */
-import type { Stratum } from '../../stats/stratifiedExact.js';
+
 import { conditionalExactTwoSided } from '../../stats/stagedExact.js';
 import { stageWiseTwoSided } from '../../stats/stageWiseExact.js';
+import type { Stratum } from '../../stats/stratifiedExact.js';
 
 export interface AdaptiveDesign {
   /** Samples per model in the first stage. */
@@ -157,6 +158,40 @@ function isDecided(stages: readonly StageCounts[], design: AdaptiveDesign): bool
   return stageWiseTwoSided(stageStrata(stages), design.decided.pAtMost).stoppedAt !== null;
 }
 
+/** Why an item's sampling ends. */
+export type StopReason = 'settled' | 'samples-max' | 'decided' | 'futility';
+
+/** The stage decision: another stage of `samples` per model, or a stop and its reason. */
+export type NextStage =
+  | { action: 'continue'; samples: number }
+  | { action: 'stop'; reason: StopReason };
+
+/**
+ * The one stage decision of adaptive sampling, a pure function of an item's state: the stages
+ * it took (each complete) and `samplesPerModel`, the samples per model they reached. The runner
+ * plans an item's next stage with it, the analysis replays with it which samples the item's
+ * path took and why it stopped, and the benchmarks sample with it: they cannot disagree.
+ * The pooled rules come first (samples-max, settled: they never look at the split), then the
+ * efficacy stop, then the futility stop.
+ */
+export function nextStage(
+  stages: readonly StageCounts[],
+  samplesPerModel: number,
+  design: AdaptiveDesign,
+): NextStage {
+  let pooledCorrect = 0;
+  let pooledSamples = 0;
+  for (const s of stages) {
+    pooledCorrect += s.baselineCorrect + s.candidateCorrect;
+    pooledSamples += s.baselineSamples + s.candidateSamples;
+  }
+  const pooled = decideNextStage(pooledCorrect, pooledSamples, samplesPerModel, design);
+  if (pooled.action === 'stop') return pooled;
+  if (isDecided(stages, design)) return { action: 'stop', reason: 'decided' };
+  if (isFutile(stages, design)) return { action: 'stop', reason: 'futility' };
+  return pooled;
+}
+
 /**
  * Samples an item stage by stage: `draw(model, from, count)` returns the successes of samples
  * from…from+count−1 of that model (sample k uses seed base-seed + k, so stages extend a fixed
@@ -169,7 +204,6 @@ export function sampleItemAdaptively(
   checkDesign(design);
   const stages: StageCounts[] = [];
   let taken = 0;
-  let pooledCorrect = 0;
   let size = design.firstStage;
   for (;;) {
     const baselineCorrect = draw('baseline', taken, size);
@@ -181,11 +215,8 @@ export function sampleItemAdaptively(
       candidateSamples: size,
     });
     taken += size;
-    pooledCorrect += baselineCorrect + candidateCorrect;
-    const decision = decideNextStage(pooledCorrect, 2 * taken, taken, design);
-    if (decision.action === 'stop' || isDecided(stages, design) || isFutile(stages, design)) {
-      return stages;
-    }
+    const decision = nextStage(stages, taken, design);
+    if (decision.action === 'stop') return stages;
     size = decision.samples;
   }
 }
@@ -234,15 +265,10 @@ export function adaptiveItemTest(
   stages: readonly StageCounts[],
   design: AdaptiveDesign,
 ): AdaptiveItemTest {
-  const open =
-    decideNextStage(
-      stages.reduce((s, x) => s + x.baselineCorrect + x.candidateCorrect, 0),
-      stages.reduce((s, x) => s + x.baselineSamples + x.candidateSamples, 0),
-      stages.reduce((s, x) => s + x.baselineSamples, 0),
-      design,
-    ).action === 'continue';
-  const decided = open && isDecided(stages, design);
-  const futile = open && !decided && isFutile(stages, design);
+  const samplesPerModel = stages.reduce((sum, s) => sum + s.baselineSamples, 0);
+  const decision = nextStage(stages, samplesPerModel, design);
+  const decided = decision.action === 'stop' && decision.reason === 'decided';
+  const futile = decision.action === 'stop' && decision.reason === 'futility';
   return {
     pValue: futile ? 1 : adaptiveItemPValue(stages, design),
     futile,
@@ -295,7 +321,7 @@ export function designOf(
  */
 export type SampleOutcome = boolean | null | undefined;
 
-export type PathStop = 'settled' | 'samples-max' | 'decided' | 'futility' | 'open';
+export type PathStop = StopReason | 'open';
 
 export interface ItemPath {
   /** Stages taken, each with the valid samples and successes of both models. */
@@ -312,10 +338,10 @@ export interface ItemPath {
 }
 
 /**
- * Replays the stopping rule over the outcomes known: stage after stage, as long as each stage
- * is complete for both models (every sample recorded, valid or not) and the rule continues.
- * The runner uses it to know which samples to ask next, the analysis to know which samples the
- * path took: samples beyond it (a fixed run's, say) never enter the tests. Counting a recorded
+ * Replays the stage decision (`nextStage`) over the outcomes known: stage after stage, as long
+ * as each stage is complete for both models (every sample recorded, valid or not) and the
+ * decision continues. The runner uses it to know which samples to ask next (the churn plan's
+ * growth, stagedPlan.ts), the analysis to know which samples the path took (adaptiveAnalysis.ts): samples beyond it (a fixed run's, say) never enter the tests. Counting a recorded
  * but invalid sample as taken keeps the path a function of the log alone.
  */
 export function replayItem(
@@ -325,8 +351,6 @@ export function replayItem(
   const stages: StageCounts[] = [];
   let from = 0;
   let size = design.firstStage;
-  let pooledCorrect = 0;
-  let pooledValid = 0;
   for (;;) {
     const to = from + size;
     const stage = {
@@ -351,13 +375,9 @@ export function replayItem(
     if (recorded === 0 && from > 0) return { stages, samples: from, stop: 'open', wanted: to };
     stages.push(stage);
     if (recorded < 2 * size) return { stages, samples: to, stop: 'open', wanted: to };
-    pooledCorrect += stage.baselineCorrect + stage.candidateCorrect;
-    pooledValid += stage.baselineSamples + stage.candidateSamples;
-    const decision = decideNextStage(pooledCorrect, pooledValid, to, design);
+    const decision = nextStage(stages, to, design);
     if (decision.action === 'stop')
       return { stages, samples: to, stop: decision.reason, wanted: to };
-    if (isDecided(stages, design)) return { stages, samples: to, stop: 'decided', wanted: to };
-    if (isFutile(stages, design)) return { stages, samples: to, stop: 'futility', wanted: to };
     from = to;
     size = decision.samples;
   }

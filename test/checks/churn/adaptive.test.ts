@@ -6,6 +6,8 @@ import {
   checkDesign,
   decideNextStage,
   futilityBar,
+  nextStage,
+  replayItem,
   sampleItemAdaptively,
 } from '../../../src/checks/churn/adaptive.js';
 import { createRng, type Rng } from '../../../src/stats/prng.js';
@@ -42,6 +44,54 @@ describe('decideNextStage', () => {
     expect(() => checkDesign({ ...design, firstStage: 0 })).toThrow(/firstStage/);
     expect(() => checkDesign({ ...design, firstStage: 30 })).toThrow(/above samplesMax/);
     expect(() => checkDesign({ ...design, settledShare: 0.5 })).toThrow(/settledShare/);
+  });
+});
+
+describe('nextStage: the one stage decision', () => {
+  const stage = (baselineCorrect: number, candidateCorrect: number, samples = 5) => ({
+    baselineCorrect,
+    baselineSamples: samples,
+    candidateCorrect,
+    candidateSamples: samples,
+  });
+  const full: AdaptiveDesign = {
+    ...design,
+    futility: { fromSamples: 5, pAbove: 0.5 },
+    decided: { pAtMost: 0.01 },
+  };
+
+  it('gives each stop its reason, the pooled rules first', () => {
+    // 5/5 against 5/5: settled, though an efficacy or futility look would say otherwise.
+    expect(nextStage([stage(5, 5)], 5, full)).toEqual({ action: 'stop', reason: 'settled' });
+    expect(nextStage([stage(2, 3)], 20, full)).toEqual({ action: 'stop', reason: 'samples-max' });
+    // 5/5 against 0/5: Fisher's two-sided p = 2 / C(10, 5) = 0.0079, at most the bound 0.01.
+    expect(nextStage([stage(5, 0)], 5, full)).toEqual({ action: 'stop', reason: 'decided' });
+    // 3/5 against 3/5: p = 1 above the bar 0.5 at the first look from 5 samples.
+    expect(nextStage([stage(3, 3)], 5, full)).toEqual({ action: 'stop', reason: 'futility' });
+    // 4/5 against 1/5: p = 0.206, neither decided nor futile: one more stage.
+    expect(nextStage([stage(4, 1)], 5, full)).toEqual({ action: 'continue', samples: 5 });
+    expect(nextStage([stage(3, 3)], 5, design)).toEqual({ action: 'continue', samples: 5 });
+  });
+
+  it('is what the runner, the analysis and the benchmarks all follow', () => {
+    const rng = createRng(11);
+    for (let run = 0; run < 200; run++) {
+      const p = [rng.next(), rng.next()];
+      const draws = p.map((q) => Array.from({ length: 20 }, () => rng.next() < (q as number)));
+      const sampled = sampleItemAdaptively(
+        (model, from, count) =>
+          (draws[model === 'baseline' ? 0 : 1] as boolean[])
+            .slice(from, from + count)
+            .filter(Boolean).length,
+        full,
+      );
+      const replayed = replayItem((model, k) => (draws[model] as boolean[])[k], full);
+      expect(replayed.stages).toEqual(sampled);
+      const taken = sampled.reduce((sum, s) => sum + s.baselineSamples, 0);
+      const decision = nextStage(sampled, taken, full);
+      expect(decision.action).toBe('stop');
+      expect(replayed.stop).toBe(decision.action === 'stop' ? decision.reason : 'open');
+    }
   });
 });
 

@@ -5,6 +5,8 @@
  * extends it with "/…", narrowed by the unit's `current` to those its settings would produce;
  * records with status error or timeout are not final, so their calls are made again.
  */
+
+import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import {
   countedRecords,
   isFinal,
@@ -12,7 +14,6 @@ import {
   ResumeIndex,
   type SampleRecord,
 } from '../sampleLog/index.js';
-import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 
 export interface PendingUnit {
   unit: WorkUnit;

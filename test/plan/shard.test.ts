@@ -3,8 +3,8 @@ import { loadConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
 import { checkContext } from '../../src/checks/context.js';
 import { loadChecks, planChecks } from '../../src/pipeline/checks.js';
-import { estimatedCalls } from '../../src/runner/cost.js';
-import { selectShard, shardAssignment } from '../../src/runner/shard.js';
+import { estimatedCalls } from '../../src/plan/cost.js';
+import { selectShard, shardAssignment } from '../../src/plan/shard.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
 import { writeItemsFile } from '../support/itemsFile.js';
 

@@ -6,7 +6,7 @@ import {
   priorKey,
   splitStale,
   UnitLookup,
-} from '../../src/runner/resume.js';
+} from '../../src/plan/unitRecords.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
 import type { DragonGameRecord } from '../../src/checks/dragon/records.js';
 

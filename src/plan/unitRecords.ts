@@ -3,8 +3,9 @@
  * check, model and digest are the unit's (another digest is another model, even under the
  * same tag) and its key is the unit key or extends it with "/…" (a game's decisions).
  */
-import type { SampleRecord } from '../sampleLog/index.js';
+
 import type { WorkUnit } from '../checks/workUnit.js';
+import type { SampleRecord } from '../sampleLog/index.js';
 
 /** Records of the log by (check, model, digest, unit key), where a decision's key extends its game's. */
 export function indexPrior(records: readonly SampleRecord[]): Map<string, SampleRecord[]> {
