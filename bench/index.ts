@@ -4,7 +4,7 @@
  * ratios measured within one run (throughput against the ideal, exact against sampled), so
  * their figures compare across machines better than raw timings.
  *
- *   npm run bench [-- [runner throughput memory churn embedded adaptive page inputs] [--flag value…]]
+ *   npm run bench [-- [runner throughput memory analysis churn embedded adaptive page inputs] [--flag value…]]
  *
  * Arguments that are not a benchmark's name go to each chosen benchmark (`npm run bench --
  * page --open 0.5`).
@@ -14,7 +14,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const all = ['runner', 'throughput', 'memory', 'churn', 'embedded', 'adaptive', 'page', 'inputs'];
+const all = [
+  'runner',
+  'throughput',
+  'memory',
+  'analysis',
+  'churn',
+  'embedded',
+  'adaptive',
+  'page',
+  'inputs',
+];
 const args = process.argv.slice(2);
 const chosen = args.filter((name) => all.includes(name));
 const passed = args.filter((arg) => !all.includes(arg));
