@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       const job: BigJob = { items, samples: 15, method: 'fisher-bh' };
       const config = writeBigJob(dir, job);
       const log = path.join(dir, 'samples.jsonl');
-      const records = await writeBigLog(config, log, job);
+      const records = await writeBigLog(config, log);
       const args = [...cli, 'analyze', '--config', config, '--log', log, '--out'];
       const m = await timed([...args, path.join(dir, 'out'), '--fail-on', 'never'], dir);
       rmSync(log);

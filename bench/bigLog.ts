@@ -57,7 +57,7 @@ export function writeBigJob(dir: string, job: BigJob): string {
  * The log a run of the job would write, with the prompt hash and options a run writes (read
  * from the plan of the config), so that every record counts. Returns the records written.
  */
-export async function writeBigLog(config: string, logPath: string, job: BigJob): Promise<number> {
+export async function writeBigLog(config: string, logPath: string): Promise<number> {
   await import('../src/checks/registry.js');
   const { loadConfig } = await import('../src/config/load.js');
   const { churnSlots } = await import('../src/checks/churn/plan.js');
@@ -153,6 +153,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     method: flag('method') === 'rci' ? 'rci' : 'fisher-bh',
   };
   const config = writeBigJob(dir, job);
-  const written = await writeBigLog(config, path.join(dir, 'samples.jsonl'), job);
+  const written = await writeBigLog(config, path.join(dir, 'samples.jsonl'));
   console.log(`${written} records in ${path.join(dir, 'samples.jsonl')}`);
 }

@@ -30,7 +30,7 @@ describe('fftConvolve', () => {
     const c = fftConvolve(a, b);
     const direct = [0.05, 0.125, 0.225, 0.325, 0.175, 0.1];
     expect(c).toHaveLength(6);
-    direct.forEach((v, i) => expect(c[i]).toBeCloseTo(v, 15));
+    for (const [i, v] of direct.entries()) expect(c[i]).toBeCloseTo(v, 15);
   });
 });
 
