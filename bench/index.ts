@@ -4,8 +4,8 @@
  * ratios measured within one run (throughput against the ideal, exact against sampled), so
  * their figures compare across machines better than raw timings.
  *
- *   npm run bench [-- [runner throughput memory churn embedded adaptive adaptiveDemo adaptiveMoving
- *     page inputs] [--flag value…]]
+ *   npm run bench [-- [runner throughput memory analysis churn embedded adaptive adaptiveDemo
+ *     adaptiveMoving page inputs] [--flag value…]]
  *
  * Arguments that are not a benchmark's name go to each chosen benchmark (`npm run bench --
  * page --open 0.5`).
@@ -19,6 +19,7 @@ const all = [
   'runner',
   'throughput',
   'memory',
+  'analysis',
   'churn',
   'embedded',
   'adaptive',

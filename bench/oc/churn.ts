@@ -32,6 +32,7 @@ import {
 import { drawOpenRecords, openItemsLike } from './churnOpenTruth.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
+import { foldRecords } from '../../src/checks/fold.js';
 
 const LOST = 'law';
 
@@ -191,7 +192,12 @@ export function runOnce(
   } else {
     records = drawRecords(rng, truth, models, g.samples, g.greedy);
   }
-  const section = churnCheck.analyse(records, { items, file: 'truth', warnings: [] }, ctx);
+  const section = foldRecords(
+    churnCheck.fold,
+    records,
+    { items, file: 'truth', warnings: [] },
+    ctx,
+  );
   return { section, findings: churnCheck.gate(section, ctx) };
 }
 

@@ -26,8 +26,8 @@ import { createRng } from '../../src/stats/prng.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
   DEFAULT_GENERATOR,
-  type Generator,
   FIRST_ADAPTIVE_DEFAULT,
+  type Generator,
   OPEN_GENERATOR,
   openItemsOf,
   type Scenario,
@@ -37,6 +37,7 @@ import { drawRecords } from './churnTruth.js';
 import { drawOpenRecords } from './churnOpenTruth.js';
 import { operatingCharacteristics as dragon } from './dragon.js';
 import { operatingCharacteristics as personas } from './personas.js';
+import { foldRecords } from '../../src/checks/fold.js';
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -136,7 +137,7 @@ function simulate(
       const log =
         k === undefined ? records : records.filter((x) => x.mode !== 'stochastic' || x.sample < k);
       const definitions = { items, file: 'truth', warnings: [] };
-      const section = churnCheck.analyse(log, definitions, ctx) as SampledChurnSection;
+      const section = foldRecords(churnCheck.fold, log, definitions, ctx) as SampledChurnSection;
       const findings = churnCheck.gate(section, ctx);
       const tally = tallies.get(design.name) as Tally;
       tally.runs++;

@@ -24,7 +24,6 @@ import { dragonCheck } from '../../src/checks/dragon/index.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { GameSession } from '../../src/checks/dragon/session.js';
 import { loadConfig } from '../../src/config/load.js';
-// The checks hand their settings blocks to the config when the registry loads.
 import '../../src/checks/registry.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
@@ -33,6 +32,7 @@ import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { createRng, seedFromText } from '../../src/stats/prng.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
+import { foldRecords } from '../../src/checks/fold.js';
 
 /** A player with a known confidence behaviour. */
 export interface ScriptedPlayer {
@@ -146,7 +146,7 @@ export function simulatePair(
     ...playScripted(baseline, 'base', h.seeds, `${run}/baseline`, h.definitions.promptSha256),
     ...playScripted(candidate, 'cand', h.seeds, `${run}/candidate`, h.definitions.promptSha256),
   ];
-  const section = dragonCheck.analyse(records, h.definitions, h.ctx);
+  const section = foldRecords(dragonCheck.fold, records, h.definitions, h.ctx);
   const findings = dragonCheck.gate(section, h.ctx);
   const card = dragonCheck.rules?.(section, h.ctx).find((c) => c.rule === 'ece-increase');
   const stated = card ? /rise of ([0-9.]+)/.exec(card.detects) : null;
@@ -248,7 +248,7 @@ export async function controlOnWindows(
     const window = seeds.slice(w * size, (w + 1) * size);
     const h = await harness(window);
     const own = window.flatMap((s) => bySeed.get(s) ?? []);
-    const section = dragonCheck.analyse(own, h.definitions, h.ctx);
+    const section = foldRecords(dragonCheck.fold, own, h.definitions, h.ctx);
     const findings = dragonCheck.gate(section, h.ctx);
     if (findings.some((f) => f.rule === 'instrument-control'))
       inconclusive.push(window[0] as number);

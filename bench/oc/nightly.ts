@@ -16,13 +16,13 @@ import type { DragonSection } from '../../src/checks/dragon/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
-// The checks hand their settings blocks to the config when the registry loads.
 import { nightlyOf } from '../../src/checks/registry.js';
 import { HISTORY_VERSION, type HistoryEntry } from '../../src/history/entry.js';
 import { historySection } from '../../src/history/section.js';
 import { CAREFUL, OVERCONFIDENT, playScripted, type ScriptedPlayer } from './dragon.js';
 import { NIGHTLY_SCENARIOS, simulateNightlyRun, withinShare } from './personas.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
+import { foldRecords } from '../../src/checks/fold.js';
 
 /** Nights played per run: the drift rule's default window. */
 const NIGHTS = 7;
@@ -62,7 +62,8 @@ async function dragonNight(
 ): Promise<GateFinding[]> {
   const { ctx, definitions } = await nightlyContext(seeds);
   const sections = Array.from({ length: NIGHTS }, (_, n) =>
-    dragonCheck.analyse(
+    foldRecords(
+      dragonCheck.fold,
       playScripted(player, MODEL, seeds, `${stream}/night${n}`, definitions.promptSha256),
       definitions,
       ctx,

@@ -26,21 +26,21 @@ import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import type { PersonasCatalogue } from '../../src/checks/personas/catalogue.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
-// The checks hand their settings blocks to the config when the registry loads.
 import '../../src/checks/registry.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
   answer,
   DEFAULT_VOICES,
-  Draw,
   type Drafts,
+  Draw,
   drafts,
-  type VoiceSettings,
   type Vocabularies,
+  type VoiceSettings,
   vocabularies,
 } from './personasGenerator.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 import type { PersonasCallRecord } from '../../src/checks/personas/records.js';
+import { foldRecords } from '../../src/checks/fold.js';
 
 const NAMES = ['boats', 'gardens', 'music', 'taxes', 'birds', 'trains'];
 const PROBES = 8;
@@ -288,7 +288,7 @@ export function simulateRun(
     ...records('base', sources.baseline, draw),
     ...records('cand', sources.candidate, draw),
   ];
-  const section = personasCheck.analyse(log, sources.catalogue, ctx);
+  const section = foldRecords(personasCheck.fold, log, sources.catalogue, ctx);
   return { section, findings: personasCheck.gate(section, ctx) };
 }
 
@@ -305,12 +305,14 @@ export function simulateNightlyRun(
   const ctx = context(scenarioOptions(scenario, options), null);
   const draw = new Draw(seed);
   const sources = runSources(scenario, ctx, draw);
-  const lastNight = personasCheck.analyse(
+  const lastNight = foldRecords(
+    personasCheck.fold,
     records('base', sources.baseline, draw),
     sources.catalogue,
     ctx,
   );
-  const tonight = personasCheck.analyse(
+  const tonight = foldRecords(
+    personasCheck.fold,
     records('base', sources.candidate, draw),
     sources.catalogue,
     ctx,

@@ -13,7 +13,7 @@ import {
   type GateConfig,
   registerCheckSettings,
 } from '../config/schema.js';
-import { registerRecordFormat, type SampleRecord } from '../sampleLog/index.js';
+import { registerRecordFormat } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { Chart } from '../render/svg.js';
 import { churnCheck } from './churn/index.js';
@@ -29,6 +29,7 @@ import type { CheckCommand, CheckCommands } from './command.js';
 import type {
   Check,
   CheckContext,
+  CheckFold,
   CheckPage,
   CheckPageInput,
   GateFinding,
@@ -49,7 +50,7 @@ export interface AnyCheck {
   limit(definitions: unknown, n: number): unknown;
   plan(definitions: unknown, ctx: CheckContext, model: string): WorkUnit[];
   growth(definitions: unknown, ctx: CheckContext): PlanGrowth | null;
-  analyse(records: readonly SampleRecord[], definitions: unknown, ctx: CheckContext): unknown;
+  fold: CheckFold<unknown, unknown>;
   gate(section: unknown, ctx: CheckContext, previous?: unknown): GateFinding[];
   rules(section: unknown, ctx: CheckContext): GateRuleCard[];
   maxTimeoutShare(config: GateConfig): number;
@@ -90,7 +91,7 @@ export function eraseCheck<D, S>(check: Check<D, S>): AnyCheck {
     limit: (definitions, n) => check.limit(definitions as D, n),
     plan: (definitions, ctx, model) => check.plan(definitions as D, ctx, model),
     growth: (definitions, ctx) => check.growth?.(definitions as D, ctx) ?? null,
-    analyse: (records, definitions, ctx) => check.analyse(records, definitions as D, ctx),
+    fold: check.fold as CheckFold<unknown, unknown>,
     gate: (section, ctx, previous) => check.gate(section as S, ctx, previous),
     rules: (section, ctx) => check.rules?.(section as S, ctx) ?? [],
     maxTimeoutShare: (config) => check.maxTimeoutShare(config),

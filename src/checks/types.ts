@@ -127,8 +127,8 @@ export interface Check<Definitions, Section> {
   plan(definitions: Definitions, ctx: CheckContext, model: string): WorkUnit[];
   /** Work the answers add while the run goes (adaptive sampling); absent or null: none. */
   growth?(definitions: Definitions, ctx: CheckContext): PlanGrowth | null;
-  /** Pure: records (any order, possibly from several shards) → report section. */
-  analyse(records: readonly SampleRecord[], definitions: Definitions, ctx: CheckContext): Section;
+  /** The analysis: a fold over the records that count, in log order, into its section. */
+  fold: CheckFold<Definitions, Section>;
   /** Gate rules on the section (and, in nightly mode, a previous report's section). */
   gate(section: Section, ctx: CheckContext, previous?: unknown): GateFinding[];
   /** Every gate rule of the check as a test, at the settings of this run and section. */
@@ -168,6 +168,16 @@ export interface Check<Definitions, Section> {
   /** What it measures, in a few words, for the CLI's help ("persona distinctiveness"). */
   measures?: string;
   report: CheckReport<Section>;
+}
+
+/**
+ * A check's analysis as a fold (src/checks/fold.ts): the state starts from the definitions,
+ * takes the records that count one at a time, in log order, and ends as the section.
+ */
+export interface CheckFold<Definitions, Section, State = unknown> {
+  start(definitions: Definitions, ctx: CheckContext): State;
+  add(state: State, record: SampleRecord): void;
+  finish(state: State): Section;
 }
 
 /** What a check's part of report.html is built from. */

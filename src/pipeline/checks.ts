@@ -13,6 +13,7 @@ import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
 import { failedRequestFindings } from './failedRequests.js';
 import { errorMessage } from '../text/format.js';
+import { foldRecords } from '../checks/fold.js';
 
 export interface LoadedCheck {
   check: AnyCheck;
@@ -93,7 +94,7 @@ export function analyseChecks(
   const rules: EvaluatedGateRule[] = [];
   for (const { check, definitions } of checks) {
     const own = countedSubset(records, (r) => r.check === check.name);
-    const section = check.analyse(own, definitions, ctx);
+    const section = foldRecords(check.fold, own, definitions, ctx);
     sections[check.name] = section;
     const checkFindings = [
       // A previous report without this check's section is null, not undefined: the check must

@@ -124,33 +124,97 @@ export function halfSplits(samples: number, maxSplits: number, rng: Rng): HalfSp
   return { splits: randomHalfSplits(samples, maxSplits, rng), exhaustive: false };
 }
 
-/** Single-word masks split into fully answered items (correct masks, counts) and the rest. */
-function fullyAnswered(
+/**
+ * The items of one pattern of valid samples (K ≤ 32), reduced to per-sample counts. Every
+ * per-split sum over them is a sum over the samples of half A (ca: an item's correct samples
+ * in half A, x: in all): Σ ca = Σ_{k∈A} colSums[k], Σ ca² = Σ_{k,l∈A} gram[k·K + l] and
+ * Σ x·ca = Σ_{k∈A} rowSums[k]. Integers, so the same values as a pass over the items, at a
+ * cost of K² per split and pattern instead of a few popcounts per item and split.
+ */
+interface ValidGroup {
+  valid: number;
+  /** Items with this pattern. */
+  m: number;
+  /** Σ x and Σ x² over them. */
+  sumX: number;
+  sumXX: number;
+  /** colSums[k]: items whose sample k is correct. */
+  colSums: Float64Array;
+  /** gram[k·K + l]: items whose samples k and l are both correct. */
+  gram: Float64Array;
+  /** rowSums[k] = Σ_l gram[k·K + l]. */
+  rowSums: Float64Array;
+}
+
+/**
+ * Single-word masks grouped by their valid samples, the fully answered pattern first (the
+ * usual case: one group, or a few more where some answers were invalid). Counts are taken
+ * column-wise: a bit set over the group's items per sample, then one popcount per word and
+ * pair of samples.
+ */
+function validGroups(
   masks: SampleMasks,
   fullMask: number,
-): { correct: Uint32Array; x: Int32Array; sumX: number; sumXX: number; partial: number[] } {
-  if (masks.words !== 1) {
-    return { correct: new Uint32Array(0), x: new Int32Array(0), sumX: 0, sumXX: 0, partial: [] };
-  }
-  const partial: number[] = [];
-  const fullIndex: number[] = [];
+): { groups: ValidGroup[]; single: number[] } {
+  const single: number[] = [];
+  if (masks.words !== 1) return { groups: [], single };
+  const K = masks.samples;
+  const members = new Map<number, number[]>([[fullMask, []]]);
   for (let i = 0; i < masks.items; i++) {
-    if ((masks.valid[i] as number) === fullMask) fullIndex.push(i);
-    else partial.push(i);
+    const v = masks.valid[i] as number;
+    const list = members.get(v);
+    if (list) list.push(i);
+    else members.set(v, [i]);
   }
-  const correct = new Uint32Array(fullIndex.length);
-  const x = new Int32Array(fullIndex.length);
-  let sumX = 0;
-  let sumXX = 0;
-  fullIndex.forEach((i, f) => {
-    correct[f] = masks.correct[i] as number;
-    const count = popcount(masks.correct[i] as number);
-    x[f] = count;
-    sumX += count;
-    sumXX += count * count;
-  });
-  return { correct, x, sumX, sumXX, partial };
+  const groups: ValidGroup[] = [];
+  for (const [valid, items] of members) {
+    if (items.length === 0) continue;
+    if (items.length < MIN_GROUP) {
+      for (const i of items) single.push(i);
+      continue;
+    }
+    const words = Math.ceil(items.length / 32);
+    const columns = new Uint32Array(K * words);
+    items.forEach((i, f) => {
+      const bit = 1 << (f & 31);
+      const w = f >>> 5;
+      for (let c = masks.correct[i] as number; c !== 0; c &= c - 1) {
+        const k = 31 - Math.clz32(c & -c);
+        columns[k * words + w] = ((columns[k * words + w] as number) | bit) >>> 0;
+      }
+    });
+    const colSums = new Float64Array(K);
+    const gram = new Float64Array(K * K);
+    for (let k = 0; k < K; k++) {
+      for (let l = k; l < K; l++) {
+        let both = 0;
+        for (let w = 0; w < words; w++) {
+          both += popcount((columns[k * words + w] as number) & (columns[l * words + w] as number));
+        }
+        gram[k * K + l] = both;
+        gram[l * K + k] = both;
+      }
+      colSums[k] = gram[k * K + k] as number;
+    }
+    const rowSums = new Float64Array(K);
+    let sumX = 0;
+    let sumXX = 0;
+    for (let k = 0; k < K; k++) {
+      let row = 0;
+      for (let l = 0; l < K; l++) row += gram[k * K + l] as number;
+      rowSums[k] = row;
+      sumX += colSums[k] as number;
+      sumXX += row;
+    }
+    groups.push({ valid, m: items.length, sumX, sumXX, colSums, gram, rowSums });
+  }
+  // In item order, as a pass over the items would add them.
+  single.sort((x, y) => x - y);
+  return { groups, single };
 }
+
+/** Items of a valid pattern below this are summed one by one: a group costs about K² a split. */
+const MIN_GROUP = 16;
 
 export interface SplitHalfResult {
   /** Median Spearman–Brown reliability over the splits with a defined r. */
@@ -190,10 +254,12 @@ export function splitHalfReliability(
 ): SplitHalfResult {
   const rValues: number[] = [];
   const fullLast = masks.samples % 32 === 0 ? 0xffffffff : (2 ** (masks.samples % 32) - 1) >>> 0;
-  const full = fullyAnswered(masks, fullLast);
+  const { groups, single } = validGroups(masks, fullLast);
+  const inA = new Int32Array(32);
   for (const split of splits) {
     const sums: PairSums = { n: 0, sa: 0, sb: 0, saa: 0, sbb: 0, sab: 0 };
-    if (masks.words === 1) sumOneWordSplit(masks, full, split[0] as number, fullLast, sums);
+    if (masks.words === 1)
+      sumOneWordSplit({ a: split[0] as number, groups, single, inA }, masks, fullLast, sums);
     else sumManyWordSplit(masks, split, fullLast, sums);
     const { n, sa, sb, saa, sbb, sab } = sums;
     if (n < 2) continue;
@@ -222,44 +288,45 @@ function middleOfSorted(sorted: readonly number[]): number {
 }
 
 /**
- * K ≤ 32. Fully answered items: the half sizes are fixed, so the sums reduce to integer sums
- * of the correct count in half A (ca) — one popcount per item and split.
+ * K ≤ 32. Within a group of one valid pattern the half sizes (va, vb) are fixed, so the sums
+ * of the paired half-accuracies reduce to the group's integer sums of ca (see ValidGroup).
+ * Items of a pattern too rare to be worth a group are summed one by one.
  */
 function sumOneWordSplit(
+  split: OneWordSplit,
   masks: SampleMasks,
-  full: ReturnType<typeof fullyAnswered>,
-  a: number,
   fullLast: number,
   sums: PairSums,
 ): void {
+  const a = split.a;
+  const K = masks.samples;
+  const inA = split.inA;
+  for (const g of split.groups) {
+    const va = popcount(g.valid & a);
+    const vb = popcount(g.valid & ~a & fullLast);
+    if (va === 0 || vb === 0) continue;
+    let count = 0;
+    for (let c = g.valid & a; c !== 0; c &= c - 1) inA[count++] = 31 - Math.clz32(c & -c);
+    let s1 = 0;
+    let s2 = 0;
+    let sxca = 0;
+    for (let i = 0; i < count; i++) {
+      const k = inA[i] as number;
+      s1 += g.colSums[k] as number;
+      sxca += g.rowSums[k] as number;
+      const row = k * K;
+      for (let j = 0; j < count; j++) s2 += g.gram[row + (inA[j] as number)] as number;
+    }
+    sums.n += g.m;
+    sums.sa += s1 / va;
+    sums.sb += (g.sumX - s1) / vb;
+    sums.saa += s2 / (va * va);
+    sums.sbb += (g.sumXX - 2 * sxca + s2) / (vb * vb);
+    sums.sab += (sxca - s2) / (va * vb);
+  }
   const b = ~a & fullLast;
-  const ha = popcount(a);
-  const hb = popcount(b);
-  let s1 = 0;
-  let s2 = 0;
-  let sxca = 0;
-  const fullCorrect = full.correct;
-  const fullX = full.x;
-  const m = fullCorrect.length;
-  for (let f = 0; f < m; f++) {
-    let bits = (fullCorrect[f] as number) & a;
-    bits -= (bits >>> 1) & 0x55555555;
-    bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
-    const ca = Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-    s1 += ca;
-    s2 += ca * ca;
-    sxca += (fullX[f] as number) * ca;
-  }
-  if (m > 0) {
-    sums.n += m;
-    sums.sa += s1 / ha;
-    sums.sb += (full.sumX - s1) / hb;
-    sums.saa += s2 / (ha * ha);
-    sums.sbb += (full.sumXX - 2 * sxca + s2) / (hb * hb);
-    sums.sab += (sxca - s2) / (ha * hb);
-  }
   const { correct, valid } = masks;
-  for (const i of full.partial) {
+  for (const i of split.single) {
     const c = correct[i] as number;
     const v = valid[i] as number;
     const va = popcount(v & a);
@@ -267,6 +334,15 @@ function sumOneWordSplit(
     if (va === 0 || vb === 0) continue;
     addPair(sums, popcount(c & a) / va, popcount(c & b) / vb);
   }
+}
+
+/** What one split of single-word masks reads: half A, the groups, the items outside them. */
+interface OneWordSplit {
+  a: number;
+  groups: readonly ValidGroup[];
+  single: readonly number[];
+  /** Scratch: the samples of half A within a group's valid ones. */
+  inA: Int32Array;
 }
 
 function sumManyWordSplit(

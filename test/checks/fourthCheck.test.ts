@@ -36,10 +36,11 @@ import {
   callRecordFields,
   parseSampleLog,
   recordedOptions,
-  type SampleRecord,
   SAMPLE_LOG_VERSION,
+  type SampleRecord,
 } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
+import type { CheckFold } from '../../src/checks/types.js';
 
 const toySettingsSchema = z
   .object({
@@ -154,6 +155,33 @@ function meanLengthOf(section: unknown): number | null {
 
 const options = { temperature: 0, seed: 1, numCtx: 2048, numPredict: 64, think: false };
 
+/** Per model: the answers and their total length, folded as the log is read. */
+const toyFold: CheckFold<
+  string[],
+  ToySection,
+  { model: string; answers: number; total: number }[]
+> = {
+  start: (_questions, ctx) =>
+    [ctx.models.baseline, ctx.models.candidate]
+      .filter((m): m is string => m !== null)
+      .map((model) => ({ model, answers: 0, total: 0 })),
+  add: (state, record) => {
+    for (const series of state) {
+      if (!isToyAnswer(series.model)(record)) continue;
+      series.answers++;
+      series.total += record.text.length;
+    }
+  },
+  finish: (state) => ({
+    check: 'toy',
+    series: state.map(({ model, answers, total }) => ({
+      model,
+      answers,
+      meanLength: answers ? total / answers : null,
+    })),
+  }),
+};
+
 const toyCheck: Check<string[], ToySection> = {
   name: TOY,
   settingsSchema: toySettingsSchema,
@@ -256,20 +284,7 @@ const toyCheck: Check<string[], ToySection> = {
         },
       };
     }),
-  analyse: (records, _questions, ctx) => ({
-    check: 'toy',
-    series: [ctx.models.baseline, ctx.models.candidate]
-      .filter((m): m is string => m !== null)
-      .map((model) => {
-        const texts = records.filter(isToyAnswer(model)).map((r) => r.text);
-        const total = texts.reduce((sum, t) => sum + t.length, 0);
-        return {
-          model,
-          answers: texts.length,
-          meanLength: texts.length ? total / texts.length : null,
-        };
-      }),
-  }),
+  fold: toyFold,
   gate: (section, ctx) => {
     const { minLength } = settingsOf(ctx.config).gate;
     return section.series

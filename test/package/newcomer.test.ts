@@ -440,6 +440,8 @@ const NOT_RUN: Record<string, string> = {
     'regenerates schema/config.schema.json and model-gate.yml; test/config fails when they are not current',
   'npm run bench': 'benchmarks: minutes of measurement, figures in docs/performance.md',
   'npm run bench -- page --open 0.5': 'the page benchmark alone, with half the items open: minutes',
+  'npm run bench -- analysis [--items 5000,50000]':
+    'the analysis benchmark alone: writes a 810 MB log and analyses it, minutes',
   'model-gate import promptfoo': 'the command’s name in prose; run above with a suite',
   'npm run oc':
     'the gate rules’ operating characteristics: hours of simulation (docs/gate-validity*.md)',

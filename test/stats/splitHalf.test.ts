@@ -127,4 +127,45 @@ describe('splitHalfReliability', () => {
     expect(result.reliability).toBeGreaterThan(0.5);
     expect(result.reliability).toBeLessThanOrEqual(1);
   });
+
+  it('sums items grouped by valid pattern as a pass over the items does (K = 15, random splits)', () => {
+    // 900 items, 3% of answers invalid: one fully answered group, groups of one missing
+    // sample (about 25 items each) and rarer patterns summed item by item.
+    const rng = createRng(5);
+    const patterns = Array.from({ length: 900 }, () => {
+      const p = rng.next();
+      return Array.from({ length: 15 }, () =>
+        rng.next() < 0.03 ? '.' : rng.next() < p ? '1' : '0',
+      ).join('');
+    });
+    const { splits } = halfSplits(15, 300, createRng(9));
+    const rValues = splits.map((split) => {
+      const a = split[0] as number;
+      const accA: number[] = [];
+      const accB: number[] = [];
+      for (const pattern of patterns) {
+        let ca = 0;
+        let va = 0;
+        let cb = 0;
+        let vb = 0;
+        for (let k = 0; k < 15; k++) {
+          if (pattern[k] === '.') continue;
+          if ((a >> k) & 1) {
+            va++;
+            if (pattern[k] === '1') ca++;
+          } else {
+            vb++;
+            if (pattern[k] === '1') cb++;
+          }
+        }
+        if (va === 0 || vb === 0) continue;
+        accA.push(ca / va);
+        accB.push(cb / vb);
+      }
+      return sampleCorrelation(accA, accB);
+    });
+    const sorted = rValues.map((r) => (2 * r) / (1 + r)).sort((x, y) => x - y);
+    const expected = ((sorted[149] as number) + (sorted[150] as number)) / 2;
+    expect(splitHalfReliability(masksFrom(patterns), splits).reliability).toBeCloseTo(expected, 12);
+  });
 });

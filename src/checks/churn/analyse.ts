@@ -28,7 +28,7 @@ import {
 } from './adaptiveAnalysis.js';
 import { churnBudget } from './budget.js';
 import { MAX_ITEMS_WITH_EXAMPLES, openItemFields, openItemsSummary } from './openEvidence.js';
-import { gradeOpenAnswers, openGradingWarnings } from './openGrading.js';
+import { gradeOpenAnswers, type OpenAnswerCounts, openGradingWarnings } from './openGrading.js';
 import type { ChurnItem } from './items.js';
 import {
   countsOf,
@@ -139,21 +139,36 @@ function tallyWarnings(tally: ChurnTally, items: readonly ChurnItem[], samples: 
   return warnings;
 }
 
+/** Samples per item and model: K, or samples-max with adaptive sampling. */
+export function sampledK(settings: ChurnAnalysisInput['settings']): number {
+  return samplingOf(settings) === 'adaptive' ? settings.samplesMax : fixedSamples(settings);
+}
+
 export function analyseChurn(input: ChurnAnalysisInput): SampledChurnSection {
-  const { settings, items } = input;
+  const { items } = input;
   // Adaptive sampling: up to samples-max per item, each item's path replayed from the log.
-  const samples =
-    samplingOf(settings) === 'adaptive' ? settings.samplesMax : fixedSamples(settings);
+  const samples = sampledK(input.settings);
   // Open answers graded by today's graders; adaptive paths keep the grades the run acted on.
   const graded = gradeOpenAnswers(input.records, items);
   const tally = tallyRecords(graded.records, items, samples, input.baseline, input.candidate);
-  const adaptive = adaptiveTally(input, tally);
+  return analyseTally(input, tally, graded.counts, adaptiveTally(input, tally));
+}
+
+/** The section of a tally (the records' part of the analysis done): statistics and tables. */
+export function analyseTally(
+  input: Omit<ChurnAnalysisInput, 'records'>,
+  tally: ChurnTally,
+  gradingCounts: OpenAnswerCounts,
+  adaptive: AdaptivePaths | null,
+): SampledChurnSection {
+  const { settings, items } = input;
+  const samples = sampledK(settings);
   const warnings = [
     ...(input.warnings ?? []),
     ...tallyWarnings(tally, items, samples),
-    ...openGradingWarnings(graded.counts),
+    ...openGradingWarnings(gradingCounts),
   ];
-  const openItems = openItemsSummary(items, graded.counts, tally.baseline, tally.candidate);
+  const openItems = openItemsSummary(items, gradingCounts, tally.baseline, tally.candidate);
   const { splits, exhaustive } = halfSplits(samples, settings.splits, createRng(SPLIT_SEED));
   const base: Omit<SampledChurnSection, 'baseline' | 'candidate' | 'comparison' | 'itemCounts'> = {
     check: 'churn',
@@ -247,7 +262,7 @@ function itemAccuracies(x: Int32Array, n: Int32Array): Float64Array {
 }
 
 function compareSampled(
-  input: ChurnAnalysisInput,
+  input: Omit<ChurnAnalysisInput, 'records'>,
   /** The split-half design, and the samples per item (samples-max when adaptive). */
   halves: { splits: readonly Uint32Array[]; exhaustive: boolean; samples: number },
   tally: ChurnTally,

@@ -8,9 +8,6 @@ import { churnImports } from './commands.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
 import { BUILT_IN_ITEMS, churnSettingsSchema, samplingOf } from './settings.js';
-import { type Check, checkFalseAlarmBudget } from '../types.js';
-import { analyseChurn } from './analyse.js';
-import { analyseChurnLogprobs } from './analyseLogprobs.js';
 import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { prepareGraders } from './openItems.js';
@@ -23,6 +20,8 @@ import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 import { churnSectionSchema } from './sectionSchema.js';
 import { starterFile } from '../starter.js';
+import type { Check } from '../types.js';
+import { churnFold } from './fold.js';
 
 export interface ChurnDefinitions {
   items: ChurnItem[];
@@ -85,18 +84,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
       ctx.models.candidate,
     );
   },
-  analyse(records, definitions, ctx) {
-    const analyse = ctx.config.churn.estimator === 'logprobs' ? analyseChurnLogprobs : analyseChurn;
-    return analyse({
-      records,
-      items: definitions.items,
-      settings: ctx.config.churn,
-      baseline: ctx.models.baseline,
-      candidate: ctx.models.candidate,
-      warnings: definitions.warnings,
-      falseAlarmShare: checkFalseAlarmBudget(ctx.config),
-    });
-  },
+  fold: churnFold,
   gate(section, ctx) {
     return gateChurn(section, ctx.config.churn);
   },

@@ -79,6 +79,93 @@ function keepExample(tally: ModelTally, i: number, record: ChurnCallRecord): voi
   else examples.wrong ??= record.text ?? null;
 }
 
+/**
+ * The tally built record by record: each record that counts is added as it comes (the churn
+ * fold at a fixed K), or, from a list, once per sample (tallyRecords).
+ */
+export class TallyBuilder {
+  readonly index: ReadonlyMap<string, number>;
+  private readonly tallies = new Map<string, ModelTally>();
+  private unknownItemRecords = 0;
+  private beyondSamples = 0;
+  private logprobsRecords = 0;
+
+  constructor(
+    items: readonly ChurnItem[],
+    readonly samples: number,
+    private readonly baseline: string,
+    private readonly candidate: string | null,
+  ) {
+    this.index = new Map(items.map((item, i) => [item.id, i]));
+    const make = (model: string): ModelTally => ({
+      model,
+      masks: createSampleMasks(items.length, samples),
+      greedy: new Array<boolean | null>(items.length).fill(null),
+      requests: emptyStatusCounts(),
+      promptHashes: new Set(),
+      offLabel: new Int32Array(items.length),
+      examples: new Array<AnswerExamples | undefined>(items.length),
+    });
+    this.tallies.set(baseline, make(baseline));
+    if (candidate !== null && candidate !== baseline) this.tallies.set(candidate, make(candidate));
+  }
+
+  /**
+   * The slot of a record among its model's (the greedy one after the K stochastic ones), or
+   * null when it has none: another model's, the logprobs estimator's, an item the definitions
+   * do not hold or a sample beyond K (counted for the warnings).
+   */
+  slotOf(record: SampleRecord): { tally: ModelTally; slot: number } | null {
+    if (!isChurnCall(record)) return null;
+    const tally = this.tallies.get(record.model);
+    if (!tally) return null;
+    if (record.mode === 'exact') {
+      this.logprobsRecords++;
+      return null;
+    }
+    const i = this.index.get(record.item);
+    if (i === undefined) {
+      this.unknownItemRecords++;
+      return null;
+    }
+    if (record.mode === 'stochastic' && (record.sample >= this.samples || record.sample < 0)) {
+      this.beyondSamples++;
+      return null;
+    }
+    const sample = record.mode === 'greedy' ? this.samples : record.sample;
+    return { tally, slot: i * (this.samples + 1) + sample };
+  }
+
+  /** Counts one record; null slots as slotOf says. */
+  add(record: SampleRecord): void {
+    if (this.slotOf(record)) this.count(record as ChurnCallRecord);
+  }
+
+  /** Counts a record that has a slot. */
+  count(record: ChurnCallRecord): void {
+    countRecord(this.tallies.get(record.model) as ModelTally, record, this.index);
+  }
+
+  models(): string[] {
+    return [...this.tallies.keys()];
+  }
+
+  result(): ChurnTally {
+    return {
+      baseline: this.tallies.get(this.baseline) as ModelTally,
+      // A/A: the same tag twice compares the model with itself on the same samples.
+      candidate: this.candidate === null ? null : (this.tallies.get(this.candidate) as ModelTally),
+      unknownItemRecords: this.unknownItemRecords,
+      beyondSamples: this.beyondSamples,
+      logprobsRecords: this.logprobsRecords,
+    };
+  }
+}
+
+/**
+ * The tally of a list of records in any order: the record that counts per model, item and
+ * sample (the latest, as the log has it), counted in sample order.
+ */
 export function tallyRecords(
   records: readonly SampleRecord[],
   items: readonly ChurnItem[],
@@ -86,56 +173,15 @@ export function tallyRecords(
   baseline: string,
   candidate: string | null,
 ): ChurnTally {
-  const index = new Map(items.map((item, i) => [item.id, i]));
-  const make = (model: string): ModelTally => ({
-    model,
-    masks: createSampleMasks(items.length, samples),
-    greedy: new Array<boolean | null>(items.length).fill(null),
-    requests: emptyStatusCounts(),
-    promptHashes: new Set(),
-    offLabel: new Int32Array(items.length),
-    examples: new Array<AnswerExamples | undefined>(items.length),
-  });
-  const tallies = new Map<string, ModelTally>([[baseline, make(baseline)]]);
-  if (candidate !== null && candidate !== baseline) tallies.set(candidate, make(candidate));
-  // The record that counts per model, item and sample (the greedy one after the K stochastic
-  // ones): the latest, as the log has it. A slot array per model, no key string per record.
-  const perItem = samples + 1;
+  const builder = new TallyBuilder(items, samples, baseline, candidate);
   const slots = new Map<string, (ChurnCallRecord | undefined)[]>();
-  for (const model of tallies.keys()) slots.set(model, new Array(items.length * perItem));
-  let unknownItemRecords = 0;
-  let beyondSamples = 0;
-  let logprobsRecords = 0;
+  for (const model of builder.models()) slots.set(model, new Array(items.length * (samples + 1)));
   for (const record of countedRecords(records).records) {
-    if (!isChurnCall(record)) continue;
-    const own = slots.get(record.model);
-    if (!own) continue;
-    if (record.mode === 'exact') {
-      logprobsRecords++;
-      continue;
-    }
-    const i = index.get(record.item);
-    if (i === undefined) {
-      unknownItemRecords++;
-      continue;
-    }
-    if (record.mode === 'stochastic' && (record.sample >= samples || record.sample < 0)) {
-      beyondSamples++;
-      continue;
-    }
-    own[i * perItem + (record.mode === 'greedy' ? samples : record.sample)] = record;
+    const at = builder.slotOf(record);
+    if (at)
+      (slots.get(at.tally.model) as (ChurnCallRecord | undefined)[])[at.slot] =
+        record as ChurnCallRecord;
   }
-  for (const [model, own] of slots) {
-    const tally = tallies.get(model) as ModelTally;
-    for (const record of own) if (record) countRecord(tally, record, index);
-  }
-  const baselineTally = tallies.get(baseline) as ModelTally;
-  return {
-    baseline: baselineTally,
-    // A/A: the same tag twice compares the model with itself on the same samples.
-    candidate: candidate === null ? null : (tallies.get(candidate) as ModelTally),
-    unknownItemRecords,
-    beyondSamples,
-    logprobsRecords,
-  };
+  for (const own of slots.values()) for (const record of own) if (record) builder.count(record);
+  return builder.result();
 }

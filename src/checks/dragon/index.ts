@@ -19,6 +19,7 @@ import { dragonPage } from './report/page.js';
 import { isReferenceModel } from './players.js';
 import { dragonRuleCards, ruleFalseAlarmRate } from './rules.js';
 import type { DragonSection } from './section.js';
+import { keptRecords } from '../fold.js';
 
 const PREVIOUS_REPORT_KEY = 'dragon.gate.previous-report';
 
@@ -50,7 +51,8 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
       numPredict: ctx.config.dragon.numPredict,
       think: ctx.config.dragon.think,
     }),
-  analyse: (records, definitions, ctx) => analyseDragon(records, definitions, ctx.models),
+  // A game's decisions are replayed in order: its records are kept until the fold finishes.
+  fold: keptRecords((records, definitions, ctx) => analyseDragon(records, definitions, ctx.models)),
   gate: (section, ctx, previous) => gateDragon(section, ctx.config.dragon.gate, previous),
   rules: (section, ctx) => dragonRuleCards(section, ctx),
   maxTimeoutShare: (config) => config.dragon.gate.maxTimeoutShare,

@@ -18,6 +18,7 @@ import { personasPage } from './report/page.js';
 import { personasRules } from './rules.js';
 import type { PersonasSection } from './section.js';
 import { starterFile } from '../starter.js';
+import { keptRecords } from '../fold.js';
 
 export type PersonasDefinitions = PersonasCatalogue;
 
@@ -48,7 +49,8 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   limit: (catalogue, n) => ({ ...catalogue, probes: catalogue.probes.slice(0, Math.max(2, n)) }),
   plan: (catalogue, ctx, model) =>
     planPersonas(catalogue, ctx.config.personas, ctx.config.runner.numCtx, model),
-  analyse: (records, catalogue, ctx) =>
+  // An assistant's answers are compared with every other's: kept until the fold finishes.
+  fold: keptRecords((records, catalogue, ctx) =>
     analysePersonas(
       records,
       catalogue,
@@ -56,6 +58,7 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
       ctx.models,
       checkFalseAlarmBudget(ctx.config),
     ),
+  ),
   gate: (section, ctx, previous) =>
     gatePersonas(section, ctx.config.personas.gate, checkFalseAlarmBudget(ctx.config), previous),
   rules: (section, ctx) =>

@@ -13,6 +13,7 @@ import {
   parseChurnParams,
 } from '../../../src/simulator/behaviours/churn.js';
 import { behaviours } from '../../../src/simulator/behaviours/index.js';
+import { foldRecords } from '../../../src/checks/fold.js';
 
 describe('latentAccuracy', () => {
   it('follows the logit formula of the block', () => {
@@ -123,7 +124,7 @@ async function runScenario(file: string) {
       await unit.execute(unitCtx);
     }
   }
-  const section = churnCheck.analyse(records, definitions, ctx);
+  const section = foldRecords(churnCheck.fold, records, definitions, ctx);
   if (section.estimator === 'logprobs') throw new Error('sampled section expected');
   return { section, findings: churnCheck.gate(section, ctx), records, definitions, ctx };
 }
@@ -158,7 +159,7 @@ describe('simulated scenarios through the real prompt and the fixture items', ()
       'fixtures/simulator/churn-aa.yml',
     );
     const fromLog = JSON.parse(JSON.stringify(records)) as SampleRecord[];
-    const again = churnCheck.analyse([...fromLog].reverse(), definitions, ctx);
+    const again = foldRecords(churnCheck.fold, [...fromLog].reverse(), definitions, ctx);
     expect(JSON.parse(JSON.stringify(again))).toEqual(JSON.parse(JSON.stringify(section)));
   });
 });

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../src/checks/churn/index.js';
 import {
+  churnPage,
   EXAMPLE_LENGTH,
   EXAMPLES_PER_SIDE,
-  churnPage,
 } from '../../../src/checks/churn/report/page.js';
 import { type ChoiceItem, parseItems } from '../../../src/checks/churn/items.js';
 import type { OpenItem } from '../../../src/checks/churn/openItems.js';
@@ -25,6 +25,7 @@ import { checkContext } from '../../../src/checks/context.js';
 import '../../../src/checks/registry.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { record } from './simulate.js';
+import { foldRecords } from '../../../src/checks/fold.js';
 
 const ITEMS: ChoiceItem[] = [
   {
@@ -79,7 +80,7 @@ describe('churnPage', () => {
   });
   const ctx = checkContext(loaded);
   const definitions = { items: ITEMS, file: 'items.yml', warnings: [] };
-  const section = churnCheck.analyse(records(), definitions, ctx);
+  const section = foldRecords(churnCheck.fold, records(), definitions, ctx);
   const page = churnPage({ section, records: records(), definitions, ctx });
   const q1 = page.items.find((i) => i.id === 'q1');
   const q2 = page.items.find((i) => i.id === 'q2');
@@ -227,7 +228,7 @@ describe('churnPage with open items', () => {
   });
   const ctx = checkContext(loaded);
   const definitions = { items: OPEN, file: 'open.json', warnings: [] };
-  const section = churnCheck.analyse(openRecords(), definitions, ctx);
+  const section = foldRecords(churnCheck.fold, openRecords(), definitions, ctx);
   const page = churnPage({ section, records: openRecords(), definitions, ctx });
   const item = (id: string) => page.items.find((i) => i.id === id);
   const desk = OPEN[0] as OpenItem;

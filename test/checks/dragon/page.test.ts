@@ -13,6 +13,7 @@ import { checkContext } from '../../../src/checks/context.js';
 import '../../../src/checks/registry.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import { simulatedGames } from './simulated.js';
+import { foldRecords } from '../../../src/checks/fold.js';
 
 const SEEDS = [0, 1, 2];
 const DELTA: Record<string, [number, number]> = {
@@ -39,7 +40,7 @@ function context() {
 async function pageOf(records: SampleRecord[]) {
   const ctx = context();
   const definitions = await dragonCheck.load(ctx);
-  const section = dragonCheck.analyse(records, definitions, ctx);
+  const section = foldRecords(dragonCheck.fold, records, definitions, ctx);
   return dragonPage({ section, records, definitions, ctx });
 }
 

@@ -16,6 +16,7 @@ import { EmbeddedProvider } from '../../../../src/providers/embedded/provider.js
 import { runPlan } from '../../../../src/runner/run.js';
 import { writeTinyGguf } from '../../../support/tinyGguf.js';
 import type { ChurnCallRecord } from '../../../../src/checks/churn/records.js';
+import { foldRecords } from '../../../../src/checks/fold.js';
 
 const ITEMS = `
 - {id: law-a, domain: law, question: "Who carries the burden of proof?", choices: [judge, prosecution, jury, clerk], answer: B}
@@ -90,7 +91,7 @@ describe('exact series on the embedded provider', () => {
       expect(letters[record.answer ?? '']).toBe(Math.max(...Object.values(letters)));
     }
 
-    const section = churnCheck.analyse(result.records, definitions, ctx);
+    const section = foldRecords(churnCheck.fold, result.records, definitions, ctx);
     if (section.estimator !== 'logprobs' || !section.comparison)
       throw new Error('exact comparison');
     expect(section.baseline.sources).toEqual(['embedded-logits']);

@@ -19,6 +19,7 @@ import { runPlan } from '../../../../src/runner/run.js';
 import { latentLogit, parseChurnParams } from '../../../../src/simulator/behaviours/churn.js';
 import { parseScenario } from '../../../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../../../src/simulator/server.js';
+import { foldRecords } from '../../../../src/checks/fold.js';
 
 const DEMO = 'fixtures/simulator/churn-demo.yml';
 // At 1 the estimator reads the simulated p itself, the quantity the demo's shifts were chosen
@@ -84,7 +85,7 @@ describe('exact series over the simulator', () => {
 
     const first = await run();
     expect(first.calls).toBe(126);
-    const section = churnCheck.analyse(first.records, definitions, ctx);
+    const section = foldRecords(churnCheck.fold, first.records, definitions, ctx);
     if (section.estimator !== 'logprobs') throw new Error('exact section expected');
     const comparison = section.comparison;
     if (!comparison) throw new Error('comparison expected');

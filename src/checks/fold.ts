@@ -1,0 +1,50 @@
+/**
+ * A check's analysis as a fold: the state starts from the definitions, takes the records that
+ * count one at a time, in log order, and ends as the check's section of report.json. Which
+ * record counts for a unit is decided before a check sees it (src/sampleLog/counted.ts), the
+ * same for every check: a fold only keeps what its statistics need per item, game or
+ * assistant, and a later record of the same measurement replaces an earlier one.
+ */
+import { countedRecords, type SampleRecord } from '../sampleLog/index.js';
+import type { CheckContext, CheckFold } from './types.js';
+
+/**
+ * The section of a list of records: those that count (a list the log reader already reduced is
+ * taken as it is), folded in order.
+ */
+export function foldRecords<Definitions, Section>(
+  fold: CheckFold<Definitions, Section>,
+  records: readonly SampleRecord[],
+  definitions: Definitions,
+  ctx: CheckContext,
+): Section {
+  const state = fold.start(definitions, ctx);
+  for (const record of countedRecords(records).records) fold.add(state, record);
+  return fold.finish(state);
+}
+
+/**
+ * The fold of an analysis that reads its records whole (a check with few of them: its games
+ * or assistants' answers): they are kept until the fold finishes.
+ */
+export function keptRecords<Definitions, Section>(
+  analyse: (
+    records: readonly SampleRecord[],
+    definitions: Definitions,
+    ctx: CheckContext,
+  ) => Section,
+): CheckFold<Definitions, Section, KeptRecords<Definitions>> {
+  return {
+    start: (definitions, ctx) => ({ definitions, ctx, records: [] }),
+    add: (state, record) => {
+      state.records.push(record);
+    },
+    finish: (state) => analyse(state.records, state.definitions, state.ctx),
+  };
+}
+
+interface KeptRecords<Definitions> {
+  definitions: Definitions;
+  ctx: CheckContext;
+  records: SampleRecord[];
+}
