@@ -464,6 +464,8 @@ const NOT_RUN: Record<string, string> = {
     'the same simulation at another size and seed: tens of minutes',
   'npx tsx bench/adaptiveDemo.ts': 'the demo pair against the simulator three times: a minute',
   'npm run bench -- throughput': 'a benchmark: minutes, and timings that depend on the machine',
+  'npx tsx bench/throughput.ts --mixed-only':
+    'a benchmark: about a minute, and timings that depend on the machine',
   'npx tsx bench/embedded.ts':
     'a benchmark of the embedded provider: needs node-llama-cpp and minutes',
   'node --import tsx bench/oc/churnOnly.ts --runs N --effect-runs N --variant-runs N':
