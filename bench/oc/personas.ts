@@ -15,18 +15,23 @@
  *   (not declared as controls), the other two weakly distinct, at several recognisability
  *   levels, sample counts and ways of writing; and a five-assistant catalogue with such a
  *   pair whose candidate merges two other assistants;
+ * - look-alike catalogues from a second generator (LOOK_ALIKE_POOL_SCENARIOS, personasPools.ts):
+ *   pools per assistant and probe, twins at several similarity levels, 8 or 4 probes, both
+ *   models from one set of pools or each from its own;
  * - nightly mode (nightlyCharacteristics): the model against the previous night's section,
  *   tested with Fisher and Bonferroni (no baseline answers to swap).
  */
+
+import type { PersonasCatalogue } from '../../src/checks/personas/catalogue.js';
 import { parseCatalogue } from '../../src/checks/personas/catalogue.js';
-import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/plan.js';
 import { personasCheck } from '../../src/checks/personas/index.js';
+import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/plan.js';
 import type { PersonasSection } from '../../src/checks/personas/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
-import type { PersonasCatalogue } from '../../src/checks/personas/catalogue.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import '../../src/checks/registry.js';
+import type { PersonasCallRecord } from '../../src/checks/personas/records.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
   answer,
@@ -38,18 +43,25 @@ import {
   type VoiceSettings,
   vocabularies,
 } from './personasGenerator.js';
+import {
+  DEFAULT_POOLS,
+  drawPools,
+  type PoolSettings,
+  type Pools,
+  poolAnswer,
+} from './personasPools.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
-import type { PersonasCallRecord } from '../../src/checks/personas/records.js';
 import { foldRecords } from '../../src/checks/fold.js';
 
 const NAMES = ['boats', 'gardens', 'music', 'taxes', 'birds', 'trains'];
 const PROBES = 8;
 
-const catalogues = new Map<number, PersonasCatalogue>();
+const catalogues = new Map<string, PersonasCatalogue>();
 
-/** A catalogue of the first `count` assistants and eight open probes. */
-function catalogueOf(count: number): PersonasCatalogue {
-  let catalogue = catalogues.get(count);
+/** A catalogue of the first `count` assistants and `probes` open probes (eight by default). */
+function catalogueOf(count: number, probes = PROBES): PersonasCatalogue {
+  const key = `${count}/${probes}`;
+  let catalogue = catalogues.get(key);
   if (!catalogue) {
     catalogue = parseCatalogue(
       [
@@ -59,11 +71,11 @@ function catalogueOf(count: number): PersonasCatalogue {
           (n) => `  ${n}: "You answer questions about ${n} and nothing else."`,
         ),
         'probes:',
-        ...Array.from({ length: PROBES }, (_, p) => `  - "Open question number ${p + 1}?"`),
+        ...Array.from({ length: probes }, (_, p) => `  - "Open question number ${p + 1}?"`),
       ].join('\n'),
       'oc-catalogue.yml',
     );
-    catalogues.set(count, catalogue);
+    catalogues.set(key, catalogue);
   }
   return catalogue;
 }
@@ -80,6 +92,19 @@ export interface PersonasScenario {
   samples?: number;
   /** The two assistants a known-effect scenario merges (the merged-pair finding must name them). */
   merged?: readonly [number, number];
+  /**
+   * Answers drawn from pools per assistant and probe (personasPools.ts) instead of voices; the
+   * baseline and candidate entries are then pool slots, `voices` is unused.
+   */
+  pools?: PoolSettings;
+  /**
+   * Each model draws its own pools from the same settings (two models alike in distribution,
+   * not in words), and with 'pools and common words' its own common words too (a model-wide
+   * wording); both models share one set of pools when absent.
+   */
+  poolsPerModel?: 'pools' | 'pools and common words';
+  /** Probes of the catalogue; eight when absent. */
+  probes?: number;
 }
 
 /** Answers without probe words: only the voices and the commons. */
@@ -184,6 +209,70 @@ export const LOOK_ALIKE_SCENARIOS: PersonasScenario[] = [
   },
 ];
 
+/** Pool share of the two weakly distinct assistants beside the twins (the others have 9%). */
+const WEAK_POOL_SHARE = 0.06;
+
+function twinPools(similarity: number): PoolSettings {
+  const share = DEFAULT_POOLS.poolShare;
+  return {
+    ...DEFAULT_POOLS,
+    poolShares: [share, share, WEAK_POOL_SHARE, WEAK_POOL_SHARE],
+    twinSimilarity: similarity,
+  };
+}
+
+const twinsNoChange = (
+  name: string,
+  pools: PoolSettings,
+  extra: Partial<PersonasScenario> = {},
+): PersonasScenario => ({
+  name: `look-alike pools: ${name}`,
+  kind: 'no change',
+  baseline: [0, 1, 2, 3],
+  candidate: [0, 1, 2, 3],
+  voices: DEFAULT_VOICES,
+  pools,
+  ...extra,
+});
+
+/**
+ * The same question asked of a second generator (personasPools.ts): pools of words per
+ * assistant and probe, every answer drawn afresh, two assistants answering from one
+ * distribution (twins, not declared as controls) at several similarity levels beside two
+ * weakly distinct ones; 8 or 4 probes; both models from one set of pools, or each model from
+ * pools of its own (and its own common words: a model-wide wording). The last two rows are
+ * merges, for the power in this family.
+ */
+export const LOOK_ALIKE_POOL_SCENARIOS: PersonasScenario[] = [
+  twinsNoChange('twins (one distribution), two weakly distinct', twinPools(1)),
+  twinsNoChange('twins at similarity 0.8', twinPools(0.8)),
+  twinsNoChange('twins at similarity 0.6', twinPools(0.6)),
+  twinsNoChange('twins, 4 probes', twinPools(1), { probes: 4 }),
+  twinsNoChange('twins, each model its own pools', twinPools(1), { poolsPerModel: 'pools' }),
+  twinsNoChange('twins, each model its own pools and common words', twinPools(1), {
+    poolsPerModel: 'pools and common words',
+  }),
+  {
+    name: 'pools: candidate merges two assistants',
+    kind: 'known effect',
+    baseline: DISTINCT,
+    candidate: [0, 1, 2, 3, 3],
+    voices: DEFAULT_VOICES,
+    pools: { ...DEFAULT_POOLS, twinSimilarity: 0 },
+    merged: [3, 4],
+  },
+  {
+    name: 'pools, each model its own pools and common words: candidate merges two',
+    kind: 'known effect',
+    baseline: DISTINCT,
+    candidate: [0, 1, 2, 3, 3],
+    voices: DEFAULT_VOICES,
+    pools: { ...DEFAULT_POOLS, twinSimilarity: 0 },
+    poolsPerModel: 'pools and common words',
+    merged: [3, 4],
+  },
+];
+
 export interface PersonasRunOptions {
   /** Overrides of the personas settings (e.g. samples), for power tables. */
   personas?: Record<string, unknown>;
@@ -213,11 +302,23 @@ interface Source {
   words: Vocabularies;
   drafts: Drafts;
   settings: VoiceSettings;
+  /** Pools per assistant and probe, when the scenario writes answers that way. */
+  pools: { words: Pools; settings: PoolSettings } | null;
+}
+
+function answerText(source: Source, a: number, p: number, draw: Draw): string {
+  const slot = source.voices[a] ?? a;
+  if (source.pools) {
+    const { words, settings } = source.pools;
+    const share = settings.poolShares?.[slot] ?? settings.poolShare;
+    return poolAnswer(words, slot, p, settings, draw, share);
+  }
+  return answer(source.words, slot, p, source.settings, draw, source.drafts);
 }
 
 function records(model: string, source: Source, draw: Draw): PersonasCallRecord[] {
   const out: PersonasCallRecord[] = [];
-  const { catalogue, voices, samples, words, settings } = source;
+  const { catalogue, samples } = source;
   catalogue.assistants.forEach((assistant, a) => {
     catalogue.probes.forEach((probe, p) => {
       for (let s = 0; s < samples; s++) {
@@ -236,7 +337,7 @@ function records(model: string, source: Source, draw: Draw): PersonasCallRecord[
           attempts: 1,
           persona: assistant.name,
           probe: p,
-          text: answer(words, voices[a] ?? a, p, settings, draw, source.drafts),
+          text: answerText(source, a, p, draw),
         });
       }
     });
@@ -249,23 +350,56 @@ export interface PersonasRun {
   section: PersonasSection;
 }
 
+/**
+ * The candidate's own pools, where the scenario gives each model its own: drawn from the same
+ * settings, with the baseline's common words unless the models differ in those too.
+ */
+function candidatePools(
+  scenario: PersonasScenario,
+  baseline: Source['pools'],
+  draw: Draw,
+): Partial<Pick<Source, 'pools'>> {
+  if (!scenario.pools || !baseline) return {};
+  const slots = baseline.words.pools.length;
+  const probes = baseline.words.pools[0]?.length ?? 0;
+  const words = drawPools(slots, probes, scenario.pools, draw, slots > 1 ? [0, 1] : null);
+  return {
+    pools: {
+      words:
+        scenario.poolsPerModel === 'pools and common words'
+          ? words
+          : { ...words, common: baseline.words.common },
+      settings: scenario.pools,
+    },
+  };
+}
+
 /** The run's vocabularies and drafts: drawn once, the same for both models. */
 function runSources(scenario: PersonasScenario, ctx: CheckContext, draw: Draw) {
   const settings = scenario.voices;
-  const catalogue = catalogueOf(scenario.baseline.length);
+  const probes = scenario.probes ?? PROBES;
+  const catalogue = catalogueOf(scenario.baseline.length, probes);
   const voiceCount = Math.max(...scenario.baseline, ...scenario.candidate) + 1;
-  const words = vocabularies(voiceCount, PROBES, settings, draw);
+  const words = vocabularies(voiceCount, probes, settings, draw);
+  const pools = scenario.pools
+    ? {
+        words: drawPools(voiceCount, probes, scenario.pools, draw, voiceCount > 1 ? [0, 1] : null),
+        settings: scenario.pools,
+      }
+    : null;
   const common = {
     catalogue,
     samples: ctx.config.personas.samples,
     words,
     drafts: drafts(words, settings, draw),
     settings,
+    pools,
   };
+  const own = scenario.pools && scenario.poolsPerModel ? candidatePools(scenario, pools, draw) : {};
   return {
     catalogue,
     baseline: { ...common, voices: scenario.baseline },
-    candidate: { ...common, voices: scenario.candidate },
+    candidate: { ...common, ...own, voices: scenario.candidate },
   };
 }
 
@@ -413,7 +547,11 @@ function scenarioRows(
 export async function operatingCharacteristics(
   options: OcOptions,
   run: PersonasRunOptions = {},
-  scenarios: readonly PersonasScenario[] = [...SCENARIOS, ...LOOK_ALIKE_SCENARIOS],
+  scenarios: readonly PersonasScenario[] = [
+    ...SCENARIOS,
+    ...LOOK_ALIKE_SCENARIOS,
+    ...LOOK_ALIKE_POOL_SCENARIOS,
+  ],
 ): Promise<CheckOc> {
   const budget = checkFalseAlarmBudget(context(run).config);
   const rows: OcRow[] = [];

@@ -5,6 +5,7 @@
  */
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
+  LOOK_ALIKE_POOL_SCENARIOS,
   LOOK_ALIKE_SCENARIOS,
   NIGHTLY_SCENARIOS,
   nightlyCharacteristics,
@@ -20,7 +21,9 @@ function option(name: string): string | undefined {
 
 const nightly = process.argv.includes('--nightly');
 const filter = option('scenario') ?? '';
-const all = nightly ? NIGHTLY_SCENARIOS : [...SCENARIOS, ...LOOK_ALIKE_SCENARIOS];
+const all = nightly
+  ? NIGHTLY_SCENARIOS
+  : [...SCENARIOS, ...LOOK_ALIKE_SCENARIOS, ...LOOK_ALIKE_POOL_SCENARIOS];
 const chosen = all.filter((s) => s.name.includes(filter));
 const options = {
   runs: Number(option('runs') ?? 100) * RUN_SHARE,

@@ -469,6 +469,8 @@ const NOT_RUN: Record<string, string> = {
   'npx tsx bench/adaptiveMoving.ts 200':
     'a simulation of adaptive sampling on a pair where most items move: minutes',
   'npm run bench -- throughput': 'a benchmark: minutes, and timings that depend on the machine',
+  'npx tsx bench/throughput.ts --mixed-only':
+    'a benchmark: about a minute, and timings that depend on the machine',
   'npx tsx bench/embedded.ts':
     'a benchmark of the embedded provider: needs node-llama-cpp and minutes',
   'node --import tsx bench/oc/churnOnly.ts --runs N --effect-runs N --variant-runs N':
