@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/adaptiveDemo.ts
  */
+import { CHECKS } from '../src/checks/builtIn.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,7 @@ let reference = 0;
 try {
   for (const [name, churn] of designs) {
     const loaded = loadConfig({
+      checks: CHECKS,
       file: 'fixtures/demo/model-gate.yml',
       env: {},
       overrides: [

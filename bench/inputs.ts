@@ -8,6 +8,7 @@
  *   npx tsx bench/inputs.ts [case…]            # all cases, or the named ones
  *   BENCH_SRC=/path/to/other/src npx tsx bench/inputs.ts   # measure another checkout's src/
  */
+import { CHECKS } from '../src/checks/builtIn.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -131,7 +132,7 @@ async function measureOne(kind: Case['kind'], file: string): Promise<void> {
     } else if (kind === 'catalogue') {
       outcome = `${(await readCatalogue(file, path.basename(file))).assistants.length} assistants`;
     } else {
-      loadConfig({ file, env: {} });
+      loadConfig({ checks: CHECKS, file, env: {} });
     }
   } catch (error) {
     const exit = (error as { exitCode?: number }).exitCode ?? 'crash';

@@ -17,6 +17,7 @@
  *
  *   npx tsx bench/throughput.ts [--repeats 5] [--requests 2000] [--latency 50,10]
  */
+import { CHECKS } from '../src/checks/builtIn.js';
 import { cliCommand, root } from './cliCommand.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -224,7 +225,7 @@ async function mixedJob(dir: string): Promise<void> {
   );
 
   for (const [name, file] of runs) {
-    const loaded = loadConfig({ file, cwd: root, env: {} });
+    const loaded = loadConfig({ checks: CHECKS, file, cwd: root, env: {} });
     const ctx = checkContext(loaded);
     const units = planChecks(await loadChecks(ctx), ctx);
     const { load } = shardAssignment(units, 4);

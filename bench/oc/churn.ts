@@ -18,7 +18,8 @@
 import { churnCheck } from '../../src/checks/churn/index.js';
 import type { ChurnSection } from '../../src/checks/churn/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
-import { configSchema } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/builtIn.js';
+import { configSchema } from '../../src/config/schema.js';
 import type { ChurnItem } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import { createRng, type Rng } from '../../src/stats/prng.js';
@@ -165,7 +166,7 @@ export interface RunOutcome {
 }
 
 export function contextFor(g: Generator, method: 'fisher-bh' | 'rci' = 'fisher-bh'): CheckContext {
-  const config = configSchema().parse({
+  const config = configSchema(CHECKS).parse({
     models: { baseline: 'base', candidate: 'cand' },
     churn: { samples: g.samples, greedy: g.greedy, method },
   });

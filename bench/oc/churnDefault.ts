@@ -18,7 +18,8 @@
 import { churnCheck } from '../../src/checks/churn/index.js';
 import type { SampledChurnSection } from '../../src/checks/churn/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
-import { configSchema } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/builtIn.js';
+import { configSchema } from '../../src/config/schema.js';
 import type { ChurnItem } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
@@ -74,7 +75,10 @@ const MAX = 23;
 const models = { baseline: 'base', candidate: 'cand' };
 
 function contextOf(design: Design, g: Generator): CheckContext {
-  const config = configSchema().parse({ models, churn: { ...design.churn, greedy: g.greedy } });
+  const config = configSchema(CHECKS).parse({
+    models,
+    churn: { ...design.churn, greedy: g.greedy },
+  });
   return { config, baseDir: '.', models };
 }
 

@@ -14,6 +14,7 @@
  * known calibration losses (power); the instrument control on every 10-seed window of seeds
  * 0–1999 (target: no false INCONCLUSIVE).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import {
   carefulConfidence,
   playReferenceGames,
@@ -25,7 +26,7 @@ import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { GameSession } from '../../src/checks/dragon/session.js';
 import { loadConfig } from '../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import type { DragonDefinitions } from '../../src/checks/dragon/definitions.js';
@@ -104,6 +105,7 @@ export interface Harness {
 /** The default config (three checks, 5% budget) with a baseline and a candidate. */
 export async function harness(seeds: readonly number[] = defaultSeeds()): Promise<Harness> {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [

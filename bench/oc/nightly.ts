@@ -10,6 +10,7 @@
  * The night fails when any of these rules fails; the budget holds when the share of failing
  * nights stays within `false-alarm-rate`.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { dragonCheck } from '../../src/checks/dragon/index.js';
 import { driftFalseAlarmRate } from '../../src/checks/dragon/rules.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
@@ -17,7 +18,7 @@ import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import { nightlyOf } from '../../src/checks/registry.js';
+import { nightlyOf } from '../../src/checks/list.js';
 import { HISTORY_VERSION, type HistoryEntry } from '../../src/history/entry.js';
 import { historySection } from '../../src/history/section.js';
 import { CAREFUL, OVERCONFIDENT, playScripted, type ScriptedPlayer } from './dragon.js';
@@ -30,6 +31,7 @@ const MODEL = 'prod';
 
 async function nightlyContext(seeds: readonly number[]) {
   const { config, baseDir } = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [
@@ -50,7 +52,7 @@ function entryOf(section: DragonSection, night: number): HistoryEntry {
     model: MODEL,
     digest: null,
     verdict: 'pass',
-    ...nightlyOf({ dragon: section }),
+    ...nightlyOf(CHECKS, { dragon: section }),
   };
 }
 
@@ -73,6 +75,7 @@ async function dragonNight(
   const previous: unknown = JSON.parse(JSON.stringify(sections[NIGHTS - 2]));
   const entries = sections.map((s, n) => entryOf(s, n + 1));
   const history = historySection({
+    checks: CHECKS,
     prior: entries.slice(0, -1),
     tonight: entries[NIGHTS - 1] as HistoryEntry,
     config: ctx.config,

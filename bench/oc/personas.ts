@@ -18,6 +18,7 @@
  * - nightly mode (nightlyCharacteristics): the model against the previous night's section,
  *   tested with Fisher and Bonferroni (no baseline answers to swap).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { parseCatalogue } from '../../src/checks/personas/catalogue.js';
 import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/plan.js';
 import { personasCheck } from '../../src/checks/personas/index.js';
@@ -27,7 +28,7 @@ import type { PersonasCatalogue } from '../../src/checks/personas/catalogue.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
   answer,
@@ -191,6 +192,7 @@ export interface PersonasRunOptions {
 
 function context(options: PersonasRunOptions, candidate: string | null = 'cand'): CheckContext {
   const { config } = loadConfig({
+    checks: CHECKS,
     file: null,
     overrides: [
       { path: ['models', 'baseline'], value: 'base', source: 'oc' },

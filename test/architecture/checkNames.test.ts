@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { BUILT_IN_CHECK_NAMES } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/builtIn.js';
+
 import { parseSource, sourceFiles } from './sourceGraph.js';
 
 const NAMES = BUILT_IN_CHECK_NAMES.join('|');

@@ -11,6 +11,7 @@
  * simulator answers a prompt it has no script for with "Simulated answer from <model>.", so
  * the mean length is known: 35 characters for demo-base:1b and demo-cand:1b.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NightlyRule } from '../../src/checks/nightlyRule.js';
-import { registerCheck } from '../../src/checks/registry.js';
+import { registerCheck } from '../../src/checks/list.js';
 import { type Check, type GateFinding, sectionSchema } from '../../src/checks/types.js';
 import { handlers } from '../../src/cli/handlers.js';
 import { runCli } from '../../src/cli/program.js';
@@ -325,6 +326,7 @@ afterAll(async () => {
 async function runToy(name: string, minLength: number) {
   const dir = path.join(root, name);
   const loaded = loadConfig({
+    checks: CHECKS,
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [
@@ -443,6 +445,7 @@ describe('a fourth check registered from one file', () => {
       ].join('\n'),
     );
     const loaded = loadConfig({
+      checks: CHECKS,
       file: config,
       env: {},
       overrides: [{ path: ['provider', 'host'], value: simulator.url, source: 'test' }],
@@ -485,6 +488,7 @@ describe('a fourth check registered from one file', () => {
       /\(churn\.samples\)\n +--min-length <n> +toy: shortest mean answer that passes\n +\(toy\.gate\.min-length\)\n +--concurrency <n>/,
     );
     const flagged = loadConfig({
+      checks: CHECKS,
       file: 'fixtures/demo/model-gate.yml',
       env: {},
       overrides: toOverrides({ 'min-length': '7' }, (n) => `flag --${n}`),
@@ -550,6 +554,7 @@ describe('a fourth check registered from one file', () => {
     let details: readonly string[] = [];
     try {
       loadConfig({
+        checks: CHECKS,
         file: 'fixtures/demo/model-gate.yml',
         env: {},
         overrides: [{ path: ['checks'], value: ['toys'], source: 'test' }],
@@ -566,6 +571,7 @@ describe('a fourth check registered from one file', () => {
     const problems = (overrides: { path: string[]; value: unknown }[]) => {
       try {
         loadConfig({
+          checks: CHECKS,
           file: 'fixtures/demo/model-gate.yml',
           env: {},
           overrides: overrides.map((o) => ({ ...o, source: 'test' })),

@@ -7,13 +7,14 @@
  * 0–9, bootstrap 1000, one model per run): demo-base:1b plays `careful`, demo-cand:1b plays
  * `overconfident`. Night-to-night noise is drawn from each night's interval.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../src/history/entry.js';
 import { parseHistory } from '../../src/history/file.js';
 import { renderHistorySection } from '../../src/history/render.js';
 import { historySection } from '../../src/history/section.js';
 import { trendCharts } from '../../src/history/trend.js';
-import { configSchema } from '../../src/checks/registry.js';
+import { configSchema } from '../../src/config/schema.js';
 import { DRIFT_DEFAULTS } from '../../src/config/history.js';
 import { createRng } from '../../src/stats/prng.js';
 
@@ -51,7 +52,7 @@ function nights(count: number, seed: number): HistoryEntry[] {
 }
 
 /** A nightly config keeping a history: the drift rule at its default level. */
-const config = configSchema().parse({
+const config = configSchema(CHECKS).parse({
   models: { baseline: 'demo-base:1b' },
   output: { history: 'history.jsonl' },
   history: { show: 30 },
@@ -60,6 +61,7 @@ const config = configSchema().parse({
 function evaluate(history: HistoryEntry[]) {
   return history.map((tonight, i) =>
     historySection({
+      checks: CHECKS,
       prior: history.slice(0, i),
       tonight,
       config,
@@ -143,6 +145,7 @@ describe('a re-analysis of a night already in the history', () => {
     const history = nights(8, 11);
     const tonight = { ...(history.at(-1) as HistoryEntry), date: '2026-12-01T00:00:00.000Z' };
     const reread = historySection({
+      checks: CHECKS,
       prior: history,
       tonight,
       config,
@@ -151,6 +154,7 @@ describe('a re-analysis of a night already in the history', () => {
     });
     expect(reread.section.total).toBe(8);
     const appended = historySection({
+      checks: CHECKS,
       prior: history,
       tonight,
       config,
@@ -168,6 +172,7 @@ describe('a second run on the same night', () => {
     // Re-run three hours later, same UTC day, with other numbers: still three nights.
     const rerun = { ...last, date: '2026-10-03T06:17:00.000Z', brier: 0.1 };
     const result = historySection({
+      checks: CHECKS,
       prior: history,
       tonight: rerun,
       config,

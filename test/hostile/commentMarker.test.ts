@@ -6,7 +6,7 @@ import { getOctokit } from '@actions/github';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getInputs } from '../../src/config/actionInputs.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import { InputError } from '../../src/errors.js';
 import { commentMarker, upsertStickyComment } from '../../src/github/comment.js';
 import type { ActionLog } from '../../src/github/log.js';

@@ -14,7 +14,7 @@ import type { DragonCallRecord } from '../../src/checks/dragon/records.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-changed-');
 
-function config(dir: string, extra: ConfigOverride[] = []): LoadedConfig {
+function config(dir: string, extra: ConfigOverride[] = []) {
   return demoConfig(job, dir, [
     at(['dragon'], 'checks'),
     at([0, 1], 'dragon', 'seeds'),

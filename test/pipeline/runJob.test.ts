@@ -14,7 +14,7 @@ import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-job-');
 
-function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConfig {
+function config(name: string, extra: readonly ConfigOverride[] = []) {
   return demoConfig(job, name, [
     at(['churn', 'personas'], 'checks'),
     // Sizes are not what these tests look at: two answers per item and per probe (the

@@ -15,7 +15,7 @@ import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/aa.yml', 'model-gate-smoke-');
 
-function config(dir: string): LoadedConfig {
+function config(dir: string) {
   return demoConfig(job, dir, [
     at('demo-twin:1b', 'models', 'candidate'),
     at(2, 'churn', 'samples'),

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { configSchema } from '../../../../src/checks/registry.js';
+import { CHECKS } from '../../../../src/checks/builtIn.js';
+import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
 import { runPlan } from '../../../../src/runner/run.js';
@@ -65,7 +66,7 @@ async function runExact(
   });
   try {
     const models = ['sim-base:1b', 'sim-next:1b'];
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: models[0], candidate: models[1] },
       provider: { kind: 'ollama', host: simulator.url },
       checks: ['churn'],
@@ -130,7 +131,7 @@ describe('logprobs estimator over Ollama token logprobs', () => {
   });
 
   it('refuses churn.top-logprobs below the number of answer choices before any request', () => {
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: 'a', candidate: 'b' },
       provider: { kind: 'ollama', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs', topLogprobs: 3 },
@@ -179,7 +180,7 @@ describe('logprobs estimator over Ollama token logprobs', () => {
   });
 
   it('refuses a provider kind that cannot return probabilities before any request', async () => {
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: 'a', candidate: 'b' },
       provider: { kind: 'openai', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs' },
