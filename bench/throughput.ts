@@ -227,7 +227,7 @@ async function mixedJob(dir: string): Promise<void> {
   for (const [name, file] of runs) {
     const loaded = loadConfig({ checks: CHECKS, file, cwd: root, env: {} });
     const ctx = checkContext(loaded);
-    const units = planChecks(await loadChecks(ctx), ctx);
+    const units = planChecks(await loadChecks(ctx, CHECKS), ctx);
     const { load } = shardAssignment(units, 4);
     const mean = load.reduce((a, b) => a + b, 0) / load.length;
     const total = units.reduce((sum, u) => sum + estimatedCalls(u), 0);

@@ -18,7 +18,7 @@
 import { churnCheck } from '../../src/checks/churn/index.js';
 import type { SampledChurnSection } from '../../src/checks/churn/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
-import { CHECKS } from '../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
 import { configSchema } from '../../src/config/schema.js';
 import type { ChurnItem } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
@@ -74,7 +74,7 @@ function adaptiveOverrides(): Record<string, unknown> {
 const MAX = 23;
 const models = { baseline: 'base', candidate: 'cand' };
 
-function contextOf(design: Design, g: Generator): CheckContext {
+function contextOf(design: Design, g: Generator): CheckContext<BuiltInConfig> {
   const config = configSchema(CHECKS).parse({
     models,
     churn: { ...design.churn, greedy: g.greedy },
@@ -135,7 +135,7 @@ function simulate(
       records = drawRecords(rng, truth, models, MAX, g.greedy);
     }
     for (const design of DESIGNS) {
-      const ctx = contexts.get(design.name) as CheckContext;
+      const ctx = contexts.get(design.name) as CheckContext<BuiltInConfig>;
       const k = design.fixed;
       const log =
         k === undefined ? records : records.filter((x) => x.mode !== 'stochastic' || x.sample < k);

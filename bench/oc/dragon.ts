@@ -14,7 +14,7 @@
  * known calibration losses (power); the instrument control on every 10-seed window of seeds
  * 0–1999 (target: no false INCONCLUSIVE).
  */
-import { CHECKS } from '../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
 import {
   carefulConfidence,
   playReferenceGames,
@@ -97,7 +97,7 @@ export function playScripted(
 }
 
 export interface Harness {
-  ctx: CheckContext;
+  ctx: CheckContext<BuiltInConfig>;
   definitions: DragonDefinitions;
   seeds: number[];
 }
@@ -114,7 +114,7 @@ export async function harness(seeds: readonly number[] = defaultSeeds()): Promis
       { path: ['dragon', 'seeds'], value: [...seeds], source: 'oc' },
     ],
   });
-  const ctx: CheckContext = {
+  const ctx: CheckContext<BuiltInConfig> = {
     config: loaded.config,
     baseDir: loaded.baseDir,
     models: { baseline: 'base', candidate: 'cand' },

@@ -10,7 +10,7 @@
  * The night fails when any of these rules fails; the budget holds when the share of failing
  * nights stays within `false-alarm-rate`.
  */
-import { CHECKS } from '../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
 import { dragonCheck } from '../../src/checks/dragon/index.js';
 import { driftFalseAlarmRate } from '../../src/checks/dragon/rules.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
@@ -40,7 +40,7 @@ async function nightlyContext(seeds: readonly number[]) {
       { path: ['dragon', 'seeds'], value: [...seeds], source: 'oc' },
     ],
   });
-  const ctx: CheckContext = { config, baseDir, models: { baseline: MODEL, candidate: null } };
+  const ctx: CheckContext<BuiltInConfig> = { config, baseDir, models: { baseline: MODEL, candidate: null } };
   return { ctx, definitions: await dragonCheck.load(ctx) };
 }
 

@@ -18,7 +18,7 @@
  * - nightly mode (nightlyCharacteristics): the model against the previous night's section,
  *   tested with Fisher and Bonferroni (no baseline answers to swap).
  */
-import { CHECKS } from '../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
 import { parseCatalogue } from '../../src/checks/personas/catalogue.js';
 import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/plan.js';
 import { personasCheck } from '../../src/checks/personas/index.js';
@@ -190,7 +190,7 @@ export interface PersonasRunOptions {
   personas?: Record<string, unknown>;
 }
 
-function context(options: PersonasRunOptions, candidate: string | null = 'cand'): CheckContext {
+function context(options: PersonasRunOptions, candidate: string | null = 'cand'): CheckContext<BuiltInConfig> {
   const { config } = loadConfig({
     checks: CHECKS,
     file: null,
@@ -252,7 +252,7 @@ export interface PersonasRun {
 }
 
 /** The run's vocabularies and drafts: drawn once, the same for both models. */
-function runSources(scenario: PersonasScenario, ctx: CheckContext, draw: Draw) {
+function runSources(scenario: PersonasScenario, ctx: CheckContext<BuiltInConfig>, draw: Draw) {
   const settings = scenario.voices;
   const catalogue = catalogueOf(scenario.baseline.length);
   const voiceCount = Math.max(...scenario.baseline, ...scenario.candidate) + 1;

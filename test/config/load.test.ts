@@ -10,7 +10,7 @@ import { ExitCode, formatGateError, InputError } from '../../src/errors.js';
 
 const bad = (name: string) => path.join('fixtures/config/bad', name);
 
-function failure(file: string, overrides = toOverrides({}, (n) => n)): string {
+function failure(file: string, overrides = toOverrides({}, (n) => n, CHECKS)): string {
   try {
     loadConfig({ checks: CHECKS, file, overrides, env: {} });
   } catch (error) {
@@ -39,8 +39,7 @@ describe('loadConfig — the documented example', () => {
   it('applies overrides over the file, and OLLAMA_HOST only when no host is set', () => {
     const overrides = toOverrides(
       { samples: '4', candidate: 'x:2', checks: 'churn, dragon' },
-      (n) => `flag --${n}`,
-    );
+      (n) => `flag --${n}`, CHECKS);
     const { config } = loadConfig({
       checks: CHECKS,
       file: 'model-gate.yml',
@@ -61,7 +60,7 @@ describe('loadConfig — the documented example', () => {
   });
 
   it('runs on defaults and overrides alone when the default file is absent', () => {
-    const overrides = toOverrides({ baseline: 'a:1' }, (n) => `input '${n}'`);
+    const overrides = toOverrides({ baseline: 'a:1' }, (n) => `input '${n}'`, CHECKS);
     const { config, file } = loadConfig({ checks: CHECKS, cwd: 'fixtures', overrides, env: {} });
     expect(file).toBeNull();
     expect(config.models.baseline).toBe('a:1');
@@ -69,7 +68,7 @@ describe('loadConfig — the documented example', () => {
   });
 
   it('names the flag when an override is wrong', () => {
-    const overrides = toOverrides({ samples: '-2' }, (n) => `flag --${n}`);
+    const overrides = toOverrides({ samples: '-2' }, (n) => `flag --${n}`, CHECKS);
     expect(failure('model-gate.yml', overrides)).toContain(
       'churn.samples (from flag --samples): expected ≥ 2, got -2',
     );

@@ -16,6 +16,7 @@ import { historySection } from '../../src/history/section.js';
 import { trendCharts } from '../../src/history/trend.js';
 import { configSchema } from '../../src/config/schema.js';
 import { DRIFT_DEFAULTS } from '../../src/config/history.js';
+import type { DriftAnalysis } from '../../src/checks/dragon/drift.js';
 import { createRng } from '../../src/stats/prng.js';
 
 const CAREFUL = { value: 0.000437, low: 0.001022, high: 0.018153 };
@@ -74,7 +75,7 @@ function evaluate(history: HistoryEntry[]) {
 describe('a 30-night history drifting from night 20', () => {
   const history = nights(30, 7);
   const results = evaluate(history);
-  const fired = results.map((r) => r.section.drift.fired);
+  const fired = results.map((r) => (r.section.drift as DriftAnalysis).fired);
 
   it('fails the drift rule at the drift, not before', () => {
     const first = fired.indexOf(true) + 1;
@@ -92,7 +93,7 @@ describe('a 30-night history drifting from night 20', () => {
   });
 
   it("tests at the drift rule's default level, its part of the dragon share", () => {
-    expect(results.map((r) => r.section.drift.alpha)).toEqual(
+    expect(results.map((r) => (r.section.drift as DriftAnalysis).alpha)).toEqual(
       results.map(() => DRIFT_DEFAULTS.alpha),
     );
   });
@@ -100,13 +101,13 @@ describe('a 30-night history drifting from night 20', () => {
   it('is quiet, with a stated rate, on the nights before', () => {
     const night19 = results[18];
     expect(night19?.findings[0]?.severity).toBe('info');
-    expect(night19?.section.drift.falseAlarmRate).toBeLessThan(0.02);
+    expect((night19?.section.drift as DriftAnalysis).falseAlarmRate).toBeLessThan(0.02);
   });
 
   it('never fires on other noise draws of the 19 calibrated nights', () => {
     for (const seed of [1, 2, 3]) {
       const calm = evaluate(nights(DRIFT_FROM - 1, seed));
-      expect(calm.map((r) => r.section.drift.fired)).not.toContain(true);
+      expect(calm.map((r) => (r.section.drift as DriftAnalysis).fired)).not.toContain(true);
     }
   });
 
@@ -117,10 +118,10 @@ describe('a 30-night history drifting from night 20', () => {
     expect(last.nights.filter((n) => n.rePulled).map((n) => n.date.slice(0, 10))).toEqual([
       '2026-10-12',
     ]);
-    const markdown = renderHistorySection(last);
+    const markdown = renderHistorySection(last, CHECKS);
     expect(markdown).toContain('model re-pulled');
     expect(markdown.split('\n').filter((l) => l.startsWith('| 2026-10-'))).toHaveLength(30);
-    const trends = trendCharts(last);
+    const trends = trendCharts(last, CHECKS);
     expect(trends.map((t) => t.check)).toEqual(['dragon']);
     const chart = trends[0]?.draw()[0];
     expect(chart?.file).toBe('history-ece-trend.svg');
@@ -136,7 +137,7 @@ describe('a 30-night history drifting from night 20', () => {
 
   it('reads back what it would append', () => {
     const text = history.map((e) => JSON.stringify(e)).join('\n');
-    expect(parseHistory(text, 'history.jsonl')).toEqual(history);
+    expect(parseHistory(text, 'history.jsonl', CHECKS)).toEqual(history);
   });
 });
 
@@ -185,7 +186,7 @@ describe('a second run on the same night', () => {
       history[1]?.date,
       '2026-10-03T06:17:00.000Z',
     ]);
-    expect(result.section.drift.available).toBe(3);
+    expect((result.section.drift as DriftAnalysis).available).toBe(3);
     expect(result.findings[0]?.message).toContain('3 of the 7 nights');
   });
 });

@@ -94,7 +94,7 @@ describe('server URL with credentials', () => {
         getInput: (name: string) => inputs[name] ?? '',
         getBooleanInput: () => true,
         setSecret: () => {},
-      }),
+      }, { checks: CHECKS }),
     );
     expect(text(error)).toContain("input 'ollama-host'");
     expect(text(error)).not.toContain(SECRET);

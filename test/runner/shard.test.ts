@@ -41,7 +41,7 @@ async function mixedJob(sampling: 'fixed' | 'adaptive' = 'fixed'): Promise<WorkU
     ],
   });
   const ctx = checkContext(loaded);
-  return planChecks(await loadChecks(ctx), ctx);
+  return planChecks(await loadChecks(ctx, CHECKS), ctx);
 }
 
 describe('selectShard', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { churnCheck } from '../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../src/checks/types.js';
-import { CHECKS } from '../../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../../src/checks/builtIn.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import type { UnitContext } from '../../../src/checks/workUnit.js';
@@ -87,7 +87,7 @@ async function runScenario(file: string) {
     checks: ['churn'],
     churn: { samples: 10 },
   });
-  const ctx: CheckContext = {
+  const ctx: CheckContext<BuiltInConfig> = {
     config,
     baseDir: process.cwd(),
     models: { baseline: base.name, candidate: cand.name },

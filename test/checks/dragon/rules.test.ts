@@ -1,4 +1,4 @@
-import { CHECKS } from '../../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
 import {
@@ -15,7 +15,7 @@ import { loadConfig } from '../../../src/config/load.js';
 import '../../../src/checks/builtIn.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
 
-function context(extra: { path: string[]; value: unknown }[] = [], candidate = true): CheckContext {
+function context(extra: { path: string[]; value: unknown }[] = [], candidate = true): CheckContext<BuiltInConfig> {
   const loaded = loadConfig({
     checks: CHECKS,
     file: null,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import { isChoiceItem } from '../../../../src/checks/churn/items.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { CHECKS } from '../../../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../../../src/checks/builtIn.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { EmbeddedProvider } from '../../../../src/providers/embedded/provider.js';
 import { runPlan } from '../../../../src/runner/run.js';
@@ -55,7 +55,7 @@ describe('exact series on the embedded provider', () => {
       checks: ['churn'],
       churn: { items: 'items.yml', estimator: 'logprobs' },
     });
-    const ctx: CheckContext = {
+    const ctx: CheckContext<BuiltInConfig> = {
       config,
       baseDir: dir,
       models: { baseline: './base.gguf', candidate: './cand.gguf' },

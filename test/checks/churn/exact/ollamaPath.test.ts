@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { CHECKS } from '../../../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../../../src/checks/builtIn.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
@@ -72,7 +72,7 @@ async function runExact(
       checks: ['churn'],
       churn: { items: itemsFile, estimator: 'logprobs', ...churn },
     });
-    const ctx: CheckContext = {
+    const ctx: CheckContext<BuiltInConfig> = {
       config,
       baseDir: dir,
       models: { baseline: 'sim-base:1b', candidate: 'sim-next:1b' },
@@ -136,7 +136,7 @@ describe('logprobs estimator over Ollama token logprobs', () => {
       provider: { kind: 'ollama', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs', topLogprobs: 3 },
     });
-    const ctx: CheckContext = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
+    const ctx: CheckContext<BuiltInConfig> = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
     const items = [
       { id: 'two', domain: 'd', question: 'q', choices: ['x', 'y'], answer: 'A', line: 1 },
       {
@@ -185,7 +185,7 @@ describe('logprobs estimator over Ollama token logprobs', () => {
       provider: { kind: 'openai', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs' },
     });
-    const ctx: CheckContext = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
+    const ctx: CheckContext<BuiltInConfig> = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
     const definitions = await churnCheck.load(ctx);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(InputError);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(

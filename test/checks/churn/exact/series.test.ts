@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { CHECKS } from '../../../../src/checks/builtIn.js';
+import { CHECKS, type BuiltInConfig } from '../../../../src/checks/builtIn.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
 import { renderChurnSection } from '../../../../src/checks/churn/report/markdown.js';
@@ -69,7 +69,7 @@ describe('exact series over the simulator', () => {
       checks: ['churn'],
       churn: { estimator: 'logprobs', temperature: T, minEffect: MIN_EFFECT },
     });
-    const ctx: CheckContext = {
+    const ctx: CheckContext<BuiltInConfig> = {
       config,
       baseDir: process.cwd(),
       models: { baseline: base.name, candidate: cand.name },
