@@ -165,7 +165,10 @@ export interface RunOutcome {
   section: ChurnSection;
 }
 
-export function contextFor(g: Generator, method: 'fisher-bh' | 'rci' = 'fisher-bh'): CheckContext<BuiltInConfig> {
+export function contextFor(
+  g: Generator,
+  method: 'fisher-bh' | 'rci' = 'fisher-bh',
+): CheckContext<BuiltInConfig> {
   const config = configSchema(CHECKS).parse({
     models: { baseline: 'base', candidate: 'cand' },
     churn: { samples: g.samples, greedy: g.greedy, method },

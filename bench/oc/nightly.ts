@@ -40,7 +40,11 @@ async function nightlyContext(seeds: readonly number[]) {
       { path: ['dragon', 'seeds'], value: [...seeds], source: 'oc' },
     ],
   });
-  const ctx: CheckContext<BuiltInConfig> = { config, baseDir, models: { baseline: MODEL, candidate: null } };
+  const ctx: CheckContext<BuiltInConfig> = {
+    config,
+    baseDir,
+    models: { baseline: MODEL, candidate: null },
+  };
   return { ctx, definitions: await dragonCheck.load(ctx) };
 }
 

@@ -190,7 +190,10 @@ export interface PersonasRunOptions {
   personas?: Record<string, unknown>;
 }
 
-function context(options: PersonasRunOptions, candidate: string | null = 'cand'): CheckContext<BuiltInConfig> {
+function context(
+  options: PersonasRunOptions,
+  candidate: string | null = 'cand',
+): CheckContext<BuiltInConfig> {
   const { config } = loadConfig({
     checks: CHECKS,
     file: null,

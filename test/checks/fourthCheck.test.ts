@@ -19,8 +19,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { NightlyRule } from '../../src/checks/nightlyRule.js';
 import { CHECKS } from '../../src/checks/builtIn.js';
+import type { NightlyRule } from '../../src/checks/nightlyRule.js';
 import { type Check, type GateFinding, sectionSchema } from '../../src/checks/types.js';
 import { createHandlers } from '../../src/cli/handlers.js';
 import { runCli } from '../../src/cli/program.js';
@@ -38,8 +38,8 @@ import {
   parseSampleLog,
   recordedOptions,
   registerRecordFormat,
-  type SampleRecord,
   SAMPLE_LOG_VERSION,
+  type SampleRecord,
 } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 
@@ -57,6 +57,14 @@ type ToySettings = z.infer<typeof toySettingsSchema>;
 /** Its record: the shared call fields and the answer's text. */
 const toyCallSchema = z.object({ ...callRecordFields, check: z.literal('toy'), text: z.string() });
 type ToyCallRecord = z.infer<typeof toyCallSchema>;
+
+// Its records join the sample log's record types: the sample log still types records by a
+// table each check's records.ts adds to.
+declare module '../../src/sampleLog/schema.js' {
+  interface CheckRecords {
+    toy: ToyCallRecord;
+  }
+}
 
 /** The config as the toy check reads it: its block typed. */
 type ToyConfig = GateConfig & { toy: ToySettings };
@@ -224,7 +232,7 @@ const toyCheck: Check<string[], ToySection, ToyConfig> = {
       {
         name: 'toy-length',
         description: 'Mean answer length of the baseline',
-        value: (headline) => headline.toyMeanLength ?? null,
+        value: (headline: ToyNumbers) => headline.toyMeanLength ?? null,
       },
     ],
   },
@@ -232,7 +240,7 @@ const toyCheck: Check<string[], ToySection, ToyConfig> = {
     fields: {
       schema: { toyMeanLength: z.number().nullable() },
       empty: { toyMeanLength: null },
-      columns: [{ header: 'toy length', cell: (v) => String(v.toyMeanLength ?? '–') }],
+      columns: [{ header: 'toy length', cell: (v: ToyNumbers) => String(v.toyMeanLength ?? '–') }],
       read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
     },
     rule: lengthTrendRule,

@@ -39,7 +39,9 @@ describe('loadConfig — the documented example', () => {
   it('applies overrides over the file, and OLLAMA_HOST only when no host is set', () => {
     const overrides = toOverrides(
       { samples: '4', candidate: 'x:2', checks: 'churn, dragon' },
-      (n) => `flag --${n}`, CHECKS);
+      (n) => `flag --${n}`,
+      CHECKS,
+    );
     const { config } = loadConfig({
       checks: CHECKS,
       file: 'model-gate.yml',

@@ -78,6 +78,8 @@ describe('history file', () => {
   it('refuses an unknown field rather than dropping it', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-')), 'h.jsonl');
     writeFileSync(file, `${JSON.stringify({ ...entry, eceDelta: 0.1 })}\n`);
-    return expect(readHistory(file, CHECKS)).rejects.toThrow('line 1: not a model-gate history line');
+    return expect(readHistory(file, CHECKS)).rejects.toThrow(
+      'line 1: not a model-gate history line',
+    );
   });
 });

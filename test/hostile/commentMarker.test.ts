@@ -67,7 +67,9 @@ describe('comment-header rule', () => {
       expect(() => commentMarker(header)).toThrow(InputError);
       let caught: unknown;
       try {
-        getInputs(reader({ 'comment-header': header, baseline: 'a:1b', config: '' }), { checks: CHECKS });
+        getInputs(reader({ 'comment-header': header, baseline: 'a:1b', config: '' }), {
+          checks: CHECKS,
+        });
       } catch (error) {
         caught = error;
       }
@@ -78,7 +80,9 @@ describe('comment-header rule', () => {
 
   it('accepts what the marker accepts', () => {
     expect(commentMarker('nightly.v2_a-b')).toBe('<!-- model-gate:nightly.v2_a-b -->');
-    const inputs = getInputs(reader({ 'comment-header': 'nightly.v2_a-b', baseline: 'a:1b' }), { checks: CHECKS });
+    const inputs = getInputs(reader({ 'comment-header': 'nightly.v2_a-b', baseline: 'a:1b' }), {
+      checks: CHECKS,
+    });
     expect(inputs.commentHeader).toBe('nightly.v2_a-b');
   });
 });

@@ -90,11 +90,14 @@ describe('server URL with credentials', () => {
       'ollama-host': `http://alice:${SECRET}@gpu:11434`,
     };
     const error = thrown(() =>
-      getInputs({
-        getInput: (name: string) => inputs[name] ?? '',
-        getBooleanInput: () => true,
-        setSecret: () => {},
-      }, { checks: CHECKS }),
+      getInputs(
+        {
+          getInput: (name: string) => inputs[name] ?? '',
+          getBooleanInput: () => true,
+          setSecret: () => {},
+        },
+        { checks: CHECKS },
+      ),
     );
     expect(text(error)).toContain("input 'ollama-host'");
     expect(text(error)).not.toContain(SECRET);

@@ -107,7 +107,9 @@ describe('files over their limit are refused before they are read', () => {
       'personas.yml: 8 MiB is more than a persona catalogue may hold (8 MiB)',
     );
     const history = sparse(folder, 'history.jsonl', MAX_HISTORY_BYTES + 1);
-    expect(await refusal(() => readHistory(history, CHECKS))).toContain('more than a history may hold');
+    expect(await refusal(() => readHistory(history, CHECKS))).toContain(
+      'more than a history may hold',
+    );
     const report = sparse(folder, 'report.json', MAX_REPORT_BYTES + 1);
     expect(await refusal(() => readReport(report))).toContain('more than a report.json may hold');
   });

@@ -153,9 +153,9 @@ describe('links planted in the cache and history', () => {
     const history = path.join(dir, 'history.jsonl');
     symlinkSync(target.file, history);
     await expect(readHistory(history, CHECKS)).rejects.toThrow('is a symbolic link');
-    await expect(recordNight(history, {} as Parameters<typeof recordNight>[1], CHECKS)).rejects.toThrow(
-      'is a symbolic link',
-    );
+    await expect(
+      recordNight(history, {} as Parameters<typeof recordNight>[1], CHECKS),
+    ).rejects.toThrow('is a symbolic link');
     expect(readFileSync(target.file, 'utf8')).toBe(PRECIOUS);
   });
 

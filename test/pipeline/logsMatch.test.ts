@@ -54,7 +54,9 @@ describe('describeDifferences', () => {
   it('says the prompt hash differs, with both hashes shortened', () => {
     const text = describeDifferences(
       [unit('q1#0')],
-      [record('q1#0', { prompt_sha256: 'b'.repeat(64) })], CHECKS);
+      [record('q1#0', { prompt_sha256: 'b'.repeat(64) })],
+      CHECKS,
+    );
     expect(text).toBe(
       'the prompt hash differs (bbbbbbbbbbbb… in the logs, aaaaaaaaaaaa… for this config: the question text, choices, system prompt, probe or prompt version changed)',
     );
@@ -66,7 +68,9 @@ describe('describeDifferences', () => {
       [
         record('q1#0', { options: { ...options, seed: 7, num_predict: 64 } }),
         record('q2#0', { options: { ...options, seed: 7 } }),
-      ], CHECKS);
+      ],
+      CHECKS,
+    );
     expect(text).toBe(
       'option seed is 7 in the logs, 1000 for this config; option num-predict is 64 in the logs, 32 for this config',
     );
@@ -75,7 +79,9 @@ describe('describeDifferences', () => {
   it('gives both when the prompt and an option differ', () => {
     const text = describeDifferences(
       [unit('q1#0')],
-      [record('q1#0', { prompt_sha256: 'c'.repeat(64), options: { ...options, think: true } })], CHECKS);
+      [record('q1#0', { prompt_sha256: 'c'.repeat(64), options: { ...options, think: true } })],
+      CHECKS,
+    );
     expect(text).toMatch(
       /^the prompt hash differs .*; option think is true in the logs, false for this config$/,
     );

@@ -42,15 +42,18 @@ describe('buildReport', () => {
       eceCandidate: null,
       personaAccuracy: null,
     });
-    const single = extractHeadline({
-      dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.1 } }, candidate: null }),
-      personas: fromJson({ check: 'personas', models: [{ role: 'baseline', accuracy: 0.5 }] }),
-      churn: fromJson({
-        check: 'churn',
-        method: 'rci',
-        comparison: { rci: { churnRate: 'high', deteriorated: 3 }, reversals: [3, 'law'] },
-      }),
-    }, CHECKS);
+    const single = extractHeadline(
+      {
+        dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.1 } }, candidate: null }),
+        personas: fromJson({ check: 'personas', models: [{ role: 'baseline', accuracy: 0.5 }] }),
+        churn: fromJson({
+          check: 'churn',
+          method: 'rci',
+          comparison: { rci: { churnRate: 'high', deteriorated: 3 }, reversals: [3, 'law'] },
+        }),
+      },
+      CHECKS,
+    );
     expect(single).toMatchObject({
       eceBaseline: 0.1,
       eceCandidate: null,

@@ -15,7 +15,10 @@ import { loadConfig } from '../../../src/config/load.js';
 import '../../../src/checks/builtIn.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
 
-function context(extra: { path: string[]; value: unknown }[] = [], candidate = true): CheckContext<BuiltInConfig> {
+function context(
+  extra: { path: string[]; value: unknown }[] = [],
+  candidate = true,
+): CheckContext<BuiltInConfig> {
   const loaded = loadConfig({
     checks: CHECKS,
     file: null,

@@ -136,7 +136,11 @@ describe('logprobs estimator over Ollama token logprobs', () => {
       provider: { kind: 'ollama', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs', topLogprobs: 3 },
     });
-    const ctx: CheckContext<BuiltInConfig> = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
+    const ctx: CheckContext<BuiltInConfig> = {
+      config,
+      baseDir: dir,
+      models: { baseline: 'a', candidate: 'b' },
+    };
     const items = [
       { id: 'two', domain: 'd', question: 'q', choices: ['x', 'y'], answer: 'A', line: 1 },
       {
@@ -185,7 +189,11 @@ describe('logprobs estimator over Ollama token logprobs', () => {
       provider: { kind: 'openai', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs' },
     });
-    const ctx: CheckContext<BuiltInConfig> = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
+    const ctx: CheckContext<BuiltInConfig> = {
+      config,
+      baseDir: dir,
+      models: { baseline: 'a', candidate: 'b' },
+    };
     const definitions = await churnCheck.load(ctx);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(InputError);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(
