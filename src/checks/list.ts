@@ -48,12 +48,14 @@ export function checkOutputs(checks: CheckList): readonly CheckOutput[] {
   return checks.flatMap((c) => c.headline?.outputs ?? []);
 }
 
-/** Each check's nightly fields, in the order of the history's columns. */
+/** A check's place among the history's columns: where it says, else after those that say. */
+const columnOf = (fields: NightlyFields) => fields.column ?? Number.MAX_SAFE_INTEGER;
+
+/** Each check's nightly fields, in the order of the history's columns (a stable sort). */
 function nightlyFields(checks: CheckList): NightlyFields[] {
   return checks
-    .flatMap((c) => (c.nightly ? [c.nightly] : []))
-    .sort((a, b) => (a.fields.column ?? 0) - (b.fields.column ?? 0))
-    .map((n) => n.fields);
+    .flatMap((c) => (c.nightly ? [c.nightly.fields] : []))
+    .sort((a, b) => columnOf(a) - columnOf(b));
 }
 
 /** The nightly fields of a history line, every check's, in history order. */
