@@ -7,6 +7,7 @@
 import type { getOctokit } from '@actions/github';
 import { COMMENT_HEADER_EXPECTED, isCommentHeader } from '../config/commentHeader.js';
 import { InputError } from '../errors.js';
+import { type MarkdownFor, markdownFor } from '../report/fit.js';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
 import { errorMessage } from '../text/format.js';
@@ -110,11 +111,28 @@ export async function findStickyComment(
   return null;
 }
 
-/** Marker first, then the markdown, without any registered secret, cut to fit with a notice. */
-export function commentBody(marker: string, markdown: string, fullReportNotice: string): string {
+/**
+ * Marker first, then the markdown (or a rendering of it for the room left), without any
+ * registered secret, cut to fit with a notice when it still does not.
+ */
+export function commentBody(
+  marker: string,
+  markdown: MarkdownFor,
+  fullReportNotice: string,
+): string {
+  return fittedComment(marker, markdown, fullReportNotice).body;
+}
+
+function fittedComment(
+  marker: string,
+  markdown: MarkdownFor,
+  fullReportNotice: string,
+): { body: string; trimmed: boolean } {
   const head = `${marker}\n`;
-  const text = scrubSecrets(markdown);
-  return head + trimMarkdown(text, COMMENT_LIMIT - utf8Size(head), fullReportNotice);
+  const room = COMMENT_LIMIT - utf8Size(head);
+  const text = scrubSecrets(markdownFor(markdown, room));
+  const fitted = trimMarkdown(text, room, fullReportNotice);
+  return { body: head + fitted, trimmed: fitted !== text };
 }
 
 function httpStatus(error: unknown): number | null {
@@ -127,7 +145,8 @@ function httpStatus(error: unknown): number | null {
 
 export interface StickyCommentOptions {
   header: string;
-  markdown: string;
+  /** The text, or a function that renders it for the room a comment leaves. */
+  markdown: MarkdownFor;
   /** Appended when the body had to be cut, e.g. a link to the run and its artifact. */
   fullReportNotice: string;
   log?: ActionLog;
@@ -151,8 +170,7 @@ export async function upsertStickyComment(
     log.warning(`model-gate: no PR comment: ${errorMessage(error)}.`);
     return { status: 'failed', reason: errorMessage(error) };
   }
-  const body = commentBody(marker, options.markdown, options.fullReportNotice);
-  const trimmed = !body.endsWith(scrubSecrets(options.markdown));
+  const { body, trimmed } = fittedComment(marker, options.markdown, options.fullReportNotice);
   try {
     const author = await commentAuthor(octokit);
     const existing = await findStickyComment(octokit, target, marker, author);

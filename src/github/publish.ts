@@ -5,6 +5,7 @@
  */
 import * as github from '@actions/github';
 import { link } from '../render/markdown.js';
+import type { MarkdownFor } from '../report/fit.js';
 import { renderSummary, whereLine } from '../report/summary.js';
 import type { Report } from '../report/types.js';
 import { type ArtifactUploader, GitHubArtifactUploader, uploadRunArtifact } from './artifacts.js';
@@ -73,13 +74,17 @@ export async function publish(
   const notice = where
     ? `The report was cut to fit GitHub's size limit. The full summary, report.json and the charts are in the ${link('artifact of this run', where)}.`
     : 'The report was cut to fit GitHub’s size limit. The full summary is in summary.md.';
-  // Until the artifact is uploaded, the page is found in the run's list of artifacts.
-  const summaryFor = (pageUrl: string | undefined) =>
-    renderSummary(report, {
-      ...(where ? { chartsUrl: where, runUrl: where } : {}),
-      ...(pageUrl ? { pageUrl } : {}),
-      commit: options.commit ?? null,
-    });
+  // Until the artifact is uploaded, the page is found in the run's list of artifacts. Each
+  // place renders it for its own room: the job summary's 1 MiB, a comment's 65,536 characters.
+  const summaryFor =
+    (pageUrl: string | undefined): MarkdownFor =>
+    (limit) =>
+      renderSummary(report, {
+        ...(where ? { chartsUrl: where, runUrl: where } : {}),
+        ...(pageUrl ? { pageUrl } : {}),
+        commit: options.commit ?? null,
+        limit,
+      });
   const markdown = summaryFor(where);
 
   const result: PublishResult = {
@@ -162,7 +167,7 @@ async function uploadArtifact(
  * the run's artifacts). Fails soft: the first versions stand.
  */
 async function linkTheArtifact(
-  markdown: string,
+  markdown: MarkdownFor,
   notice: string,
   result: PublishResult,
   options: PublishOptions,

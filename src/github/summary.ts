@@ -5,11 +5,12 @@
 import { statSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import * as core from '@actions/core';
+import { type MarkdownFor, markdownFor, SUMMARY_LIMIT } from '../report/fit.js';
 import { trimMarkdown, utf8Size } from '../report/trim.js';
 import { type ActionLog, coreLog } from './log.js';
 import { scrubSecrets } from '../text/secrets.js';
 
-export const JOB_SUMMARY_LIMIT = 1024 * 1024;
+export const JOB_SUMMARY_LIMIT = SUMMARY_LIMIT;
 
 export interface JobSummaryResult {
   written: boolean;
@@ -28,11 +29,13 @@ function alreadyWritten(file: string): number {
 }
 
 /**
- * Appends the report to the step's summary. `replacing`: the result of an earlier write of
- * this step, which this one replaces (the summary is cut back to where that one started).
+ * Appends the report to the step's summary. `markdown`: the text, or a function that renders
+ * it for the room left (the summary cuts its long lists to fit). `replacing`: the result of an
+ * earlier write of this step, which this one replaces (the summary is cut back to where that
+ * one started).
  */
 export async function writeJobSummary(
-  markdown: string,
+  markdown: MarkdownFor,
   options: { fullReportNotice: string; log?: ActionLog; replacing?: JobSummaryResult },
 ): Promise<JobSummaryResult> {
   const log = options.log ?? coreLog;
@@ -44,8 +47,9 @@ export async function writeJobSummary(
   }
   if (options.replacing?.written) await truncate(file, options.replacing.offset);
   const offset = alreadyWritten(file);
-  const room = JOB_SUMMARY_LIMIT - offset;
-  const scrubbed = scrubSecrets(markdown);
+  // core.summary ends the text with a newline of its own: it counts too.
+  const room = JOB_SUMMARY_LIMIT - offset - 1;
+  const scrubbed = scrubSecrets(markdownFor(markdown, room));
   const text = trimMarkdown(scrubbed, room, options.fullReportNotice);
   const trimmed = text !== scrubbed;
   if (trimmed)

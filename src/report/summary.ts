@@ -26,6 +26,8 @@ import {
 } from '../render/markdown.js';
 import { renderHistorySection } from '../history/render.js';
 import { renderOperations } from '../operations/render.js';
+import { fitMarkdown, SUMMARY_LIMIT } from './fit.js';
+import { trimMarkdown } from './trim.js';
 import type { Report } from './types.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
 import { errorMessage, percent, plural } from '../text/format.js';
@@ -47,6 +49,11 @@ export interface SummaryOptions {
    * that holds it (the artifact's own link once uploaded, else the run whose artifacts list it).
    */
   pageUrl?: string;
+  /**
+   * Most UTF-8 bytes the summary may take (default SUMMARY_LIMIT, GitHub's 1 MiB job-summary
+   * limit): long lists are cut to fit, each check's section kept (fit.ts).
+   */
+  limit?: number;
 }
 
 /** A server version or a digest longer than this is not one: shown cut. */
@@ -82,7 +89,22 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   ];
   // A last pass over the whole page: a control or bidi character that reached a block raw
   // (a message quoting a server) is shown escaped, never acted on.
-  return neutraliseLines(`${blocks.join('\n\n')}\n`);
+  const text = neutraliseLines(`${blocks.join('\n\n')}\n`);
+  const limit = options.limit ?? SUMMARY_LIMIT;
+  const fitted = fitMarkdown(text, limit, pagePointer(options));
+  // Only when not even the first rows of every list fit (a limit far below any suite's
+  // summary): the sections that do not fit are cut, and the page says so.
+  return trimMarkdown(fitted, limit, CUT_NOTICE);
+}
+
+const CUT_NOTICE =
+  'This summary was cut to fit its size limit: report.html and report.json hold every section.';
+
+/** Where a cut list's other rows are: report.html, beside the summary or in the artifact. */
+function pagePointer(options: SummaryOptions): string {
+  return options.pageUrl === undefined
+    ? relativeLink('report.html', 'report.html')
+    : `report.html in the ${link('artifact of this run', options.pageUrl)}`;
 }
 
 function modelsLine(report: Report): string {

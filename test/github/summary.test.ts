@@ -4,6 +4,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActionLog } from '../../src/github/log.js';
 import { JOB_SUMMARY_LIMIT, writeJobSummary } from '../../src/github/summary.js';
+import { fitMarkdown } from '../../src/report/fit.js';
+
+/** A summary made of one long item table, fitted to `limit` as renderSummary fits its own. */
+function renderedTable(rows: readonly string[], limit: number): string {
+  const text = ['### churn', '', '| item | domain | note |', '| --- | --- | --- |', ...rows, ''];
+  return fitMarkdown(text.join('\n'), limit, 'report.html');
+}
 
 const NOTICE = 'Cut to fit; the full report is in the run artifact.';
 let dir: string;
@@ -58,6 +65,25 @@ describe('job summary through core.summary', () => {
     expect(text).not.toContain('### section 7');
     expect(text.trimEnd().endsWith(NOTICE)).toBe(true);
     expect(warnings).toEqual([expect.stringMatching(/cut to fit GitHub's 1 MiB limit/)]);
+  });
+
+  it('renders the summary for the room the earlier steps left, and writes it whole', async () => {
+    await writeFile(file, 'p'.repeat(100_000));
+    const asked: number[] = [];
+    const rows = Array.from({ length: 20_000 }, (_, i) => `| q${i} | law | ${'x'.repeat(40)} |`);
+    const result = await writeJobSummary(
+      (limit) => {
+        asked.push(limit);
+        return renderedTable(rows, limit);
+      },
+      { fullReportNotice: NOTICE, log },
+    );
+    // What the step wrote before, and the newline core.summary adds after the text.
+    expect(asked).toEqual([JOB_SUMMARY_LIMIT - 100_000 - 1]);
+    expect(result).toMatchObject({ written: true, trimmed: false });
+    expect((await stat(file)).size).toBeLessThanOrEqual(JOB_SUMMARY_LIMIT);
+    expect(await readFile(file, 'utf8')).toMatch(/more items — see report\.html\._\n/);
+    expect(warnings).toEqual([]);
   });
 
   it('does nothing outside GitHub Actions', async () => {
