@@ -13,7 +13,6 @@ import type {
 } from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
 import { nightEntry } from '../report/historyEntry.js';
-import { decideVerdict } from '../report/verdict.js';
 import { readHistory, recordNight } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
 import { operationsFindings } from '../operations/findings.js';
@@ -266,17 +265,16 @@ async function reportWithHistory(
   const nightly = await withHistory(analysed, createdAt, loaded, options);
   // Before anything renders it: a secret an error body echoed is gone from every file and
   // comment made from the report, before markdown escaping could hide it from a search.
-  const report = scrubData(
-    buildReport({
-      run,
-      sections,
-      findings: [...findings, ...(nightly?.findings ?? [])],
-      rules: [...rules, ...(nightly?.rules ?? [])],
-      createdAt,
-      ...(nightly ? { history: nightly.section } : {}),
-      checks: loaded.checks,
-    }),
-  );
+  const built = buildReport({
+    run,
+    sections,
+    findings: [...findings, ...(nightly?.findings ?? [])],
+    rules: [...rules, ...(nightly?.rules ?? [])],
+    createdAt,
+    ...(nightly ? { history: nightly.section } : {}),
+    checks: loaded.checks,
+  });
+  const report = scrubData(withTonightsVerdict(built));
   const outDir = options.outDir ?? loaded.config.output.dir;
   const gpuCsv = await readGpuCsv(outDir, options.operations?.gpu.file ?? null);
   const written = await writeReport(
@@ -286,8 +284,24 @@ async function reportWithHistory(
     loaded.checks,
   );
   const appended = nightly !== null && (options.appendHistory ?? false);
-  if (nightly && appended) await recordNight(nightly.file, nightly.tonight, loaded.checks);
+  if (nightly && appended) {
+    const tonight = { ...nightly.tonight, verdict: report.verdict.status };
+    await recordNight(nightly.file, tonight, loaded.checks);
+  }
   return { report, written, historyFile: appended && nightly ? nightly.file : null };
+}
+
+/**
+ * Tonight's night in the history part carries the run's verdict, the one the report decided
+ * (the nightly rules' findings included).
+ */
+function withTonightsVerdict(report: Report): Report {
+  if (!report.history) return report;
+  const status = report.verdict.status;
+  const nights = report.history.nights.map((night, i, all) =>
+    i === all.length - 1 ? { ...night, verdict: status } : night,
+  );
+  return { ...report, history: { ...report.history, nights } };
 }
 
 /** The run's GPU samples, for the page's chart; null when there are none or they cannot be read. */
@@ -347,8 +361,9 @@ async function withHistory(
   const { run, sections, findings } = analysed;
   const commit = options.commit ?? process.env.GITHUB_SHA ?? null;
   const { checks } = loaded;
-  const checked = decideVerdict(findings, checks).status;
-  const tonight = nightEntry({ run, sections, createdAt, commit, verdict: checked, checks });
+  // The trend reads the nights' numbers, never their verdicts: tonight's is the report's,
+  // set once the report has decided it (`withTonightsVerdict`).
+  const tonight = nightEntry({ run, sections, createdAt, commit, verdict: 'pass', checks });
   if (!tonight) return null;
   const file = path.resolve(configured);
   const prior = await readHistory(file, checks);
@@ -360,15 +375,10 @@ async function withHistory(
     file: path.basename(file),
     appended: options.appendHistory ?? false,
   });
-  // Tonight's line carries the final verdict, the nightly rules' findings included.
-  const verdict = decideVerdict([...findings, ...trend.findings], checks).status;
-  const nights = trend.section.nights.map((night, i, all) =>
-    i === all.length - 1 ? { ...night, verdict } : night,
-  );
   return {
     file,
-    tonight: { ...tonight, verdict },
-    section: { ...trend.section, nights },
+    tonight,
+    section: trend.section,
     findings: trend.findings,
     rules: trend.rules,
   };
