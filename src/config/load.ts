@@ -13,7 +13,6 @@ import {
   type ConfigSchema,
   configSchema,
   CREDENTIALS_REFUSED,
-  type GateConfig,
 } from './schema.js';
 import { registerUrlSecrets } from './hostUrl.js';
 import { MAX_CONFIG_BYTES, refuseOversized } from './limits.js';

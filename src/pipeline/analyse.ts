@@ -358,7 +358,7 @@ async function withHistory(
 } | null> {
   const configured = loaded.config.output.history;
   if (!configured || loaded.config.models.candidate) return null;
-  const { run, sections, findings } = analysed;
+  const { run, sections } = analysed;
   const commit = options.commit ?? process.env.GITHUB_SHA ?? null;
   const { checks } = loaded;
   // The trend reads the nights' numbers, never their verdicts: tonight's is the report's,

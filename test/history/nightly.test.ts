@@ -101,7 +101,9 @@ describe('a 30-night history drifting from night 20', () => {
   it('is quiet, with a stated rate, on the nights before', () => {
     const night19 = results[18];
     expect(night19?.findings[0]?.severity).toBe('info');
-    expect((night19?.section.drift as DriftAnalysis | undefined)?.falseAlarmRate).toBeLessThan(0.02);
+    expect((night19?.section.drift as DriftAnalysis | undefined)?.falseAlarmRate).toBeLessThan(
+      0.02,
+    );
   });
 
   it('never fires on other noise draws of the 19 calibrated nights', () => {

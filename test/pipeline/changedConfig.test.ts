@@ -4,7 +4,7 @@
  * settings or for other models instead of reporting them under this config's name.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
+import type { ConfigOverride } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';

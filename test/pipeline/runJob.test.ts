@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
+import type { ConfigOverride } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import { type ConfigOverride, loadConfig } from '../../src/config/load.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { instantScenario } from '../support/instantScenario.js';
 

@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoadedConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob, setAsideLog } from '../../src/pipeline/run.js';
 import type { CallRecord } from '../../src/sampleLog/index.js';
