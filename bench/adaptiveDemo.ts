@@ -10,6 +10,7 @@
  *
  *   npx tsx bench/adaptiveDemo.ts            (or: npm run bench -- adaptiveDemo)
  */
+import { CHECKS } from '../src/checks/builtIn.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,6 +83,7 @@ async function measure(
   stops: string;
 }> {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [

@@ -58,12 +58,12 @@ export function writeBigJob(dir: string, job: BigJob): string {
  * from the plan of the config), so that every record counts. Returns the records written.
  */
 export async function writeBigLog(config: string, logPath: string): Promise<number> {
-  await import('../src/checks/registry.js');
+  const { CHECKS } = await import('../src/checks/builtIn.js');
   const { loadConfig } = await import('../src/config/load.js');
   const { churnSlots } = await import('../src/checks/churn/plan.js');
   const { isChoiceItem, loadItemsFile } = await import('../src/checks/churn/items.js');
   const { recordedOptions, SAMPLE_LOG_VERSION } = await import('../src/sampleLog/index.js');
-  const loaded = loadConfig({ file: config, cwd: path.dirname(config), env: {} });
+  const loaded = loadConfig({ checks: CHECKS, file: config, cwd: path.dirname(config), env: {} });
   const items = loadItemsFile(
     path.resolve(path.dirname(config), loaded.config.churn.items),
   ).items.filter(isChoiceItem);

@@ -11,8 +11,9 @@
  *   npx tsx bench/inputs.ts [case…]            # all cases, or the named ones
  *   BENCH_SRC=/path/to/other/src npx tsx bench/inputs.ts   # measure another checkout's src/
  */
+import { CHECKS } from '../src/checks/builtIn.js';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -141,7 +142,7 @@ const CASES: Case[] = [
 async function measureOne(kind: Case['kind'], file: string): Promise<void> {
   const load = (module: string) => import(pathToFileURL(path.join(src, module)).href);
   // Every module loaded before the clock starts: only the reading is timed.
-  await load('checks/registry.ts');
+  await load('checks/builtIn.ts');
   const { loadItemsFile } = await load('checks/churn/items.ts');
   const { readCatalogue } = await load('checks/personas/catalogue.ts');
   const { loadConfig } = await load('config/load.ts');
@@ -153,7 +154,7 @@ async function measureOne(kind: Case['kind'], file: string): Promise<void> {
     } else if (kind === 'catalogue') {
       outcome = `${(await readCatalogue(file, path.basename(file))).assistants.length} assistants`;
     } else {
-      loadConfig({ file, env: {} });
+      loadConfig({ checks: CHECKS, file, env: {} });
     }
   } catch (error) {
     const exit = (error as { exitCode?: number }).exitCode ?? 'crash';

@@ -17,7 +17,8 @@
  *   npx tsx bench/memory.ts [--run 2000,30000,150000] [--log 150000]
  */
 // The checks hand their settings blocks to the config: loaded before a config is read.
-import '../src/checks/registry.js';
+import { CHECKS } from '../src/checks/builtIn.js';
+import '../src/checks/builtIn.js';
 import { cliCommand } from './cliCommand.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
@@ -80,7 +81,7 @@ export async function writeLog(
   logPath: string,
   digests: Map<string, string>,
 ): Promise<number> {
-  const loaded = loadConfig({ file: config, cwd: path.dirname(config), env: {} });
+  const loaded = loadConfig({ checks: CHECKS, file: config, cwd: path.dirname(config), env: {} });
   const items = loadItemsFile(
     path.resolve(path.dirname(config), loaded.config.churn.items),
   ).items.filter(isChoiceItem);

@@ -14,7 +14,8 @@
  *
  *   npx tsx bench/page.ts [--requests 150000] [--open 0.5]
  */
-import '../src/checks/registry.js';
+import { CHECKS } from '../src/checks/builtIn.js';
+import '../src/checks/builtIn.js';
 import {
   mkdtempSync,
   openSync,
@@ -128,7 +129,7 @@ function writeJob(dir: string, requests: number, openShare: number): string {
 
 /** The records of the run, answers drawn at accuracy 0.7 (0.6 for the candidate on a tenth). */
 function writeLog(config: string, logPath: string): number {
-  const loaded = loadConfig({ file: config, cwd: path.dirname(config), env: {} });
+  const loaded = loadConfig({ checks: CHECKS, file: config, cwd: path.dirname(config), env: {} });
   const { items } = loadItemsFile(path.resolve(path.dirname(config), loaded.config.churn.items));
   const rng = createRng(7);
   const fd = openSync(logPath, 'w');
@@ -284,7 +285,7 @@ async function main(): Promise<void> {
     const config = writeJob(dir, requests, openShare);
     const log = path.join(dir, 'samples.jsonl');
     const records = writeLog(config, log);
-    const loaded = loadConfig({ file: config, cwd: dir, env: {} });
+    const loaded = loadConfig({ checks: CHECKS, file: config, cwd: dir, env: {} });
     const started = performance.now();
     const outcome = await analyseLogs({ loaded, logs: [log], outDir: path.join(dir, 'out') });
     const analysed = (performance.now() - started) / 1000;

@@ -18,7 +18,7 @@
  *
  *   npx tsx bench/throughput.ts [--repeats 5] [--requests 2000] [--latency 50,10] [--mixed-only]
  */
-
+import { CHECKS } from '../src/checks/builtIn.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -276,9 +276,9 @@ async function mixedJob(dir: string): Promise<void> {
   );
 
   for (const [name, file] of runs) {
-    const loaded = loadConfig({ file, cwd: root, env: {} });
+    const loaded = loadConfig({ checks: CHECKS, file, cwd: root, env: {} });
     const ctx = checkContext(loaded);
-    const units = planChecks(await loadChecks(ctx), ctx);
+    const units = planChecks(await loadChecks(ctx, CHECKS), ctx);
     const { load } = shardAssignment(units, 4);
     const mean = load.reduce((a, b) => a + b, 0) / load.length;
     const total = units.reduce((sum, u) => sum + estimatedCalls(u), 0);

@@ -27,6 +27,7 @@ import { parse, stringify } from 'yaml';
 import { type ChoiceItem, isChoiceItem, loadItemsFile } from '../src/checks/churn/items.js';
 import { churnSlots } from '../src/checks/churn/plan.js';
 import type { ChurnCallRecord } from '../src/checks/churn/records.js';
+import { CHECKS } from '../src/checks/builtIn.js';
 import { loadConfig } from '../src/config/load.js';
 import type { RunInfoRecord } from '../src/sampleLog/index.js';
 import { recordedOptions, SAMPLE_LOG_VERSION } from '../src/sampleLog/index.js';
@@ -341,7 +342,7 @@ async function record(name: string, plan: RecordPlan): Promise<void> {
 
 /** The records of a fixed churn run of `config`, drawn from a seeded generator. */
 function generateLog(config: string, log: string): void {
-  const loaded = loadConfig({ file: config, env: {} });
+  const loaded = loadConfig({ checks: CHECKS, file: config, env: {} });
   const items = loadItemsFile(
     path.resolve(path.dirname(config), loaded.config.churn.items),
   ).items.filter(isChoiceItem);

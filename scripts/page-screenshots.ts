@@ -4,6 +4,7 @@
  *
  *   npx tsx scripts/page-screenshots.ts
  */
+import { CHECKS } from '../src/checks/builtIn.js';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,7 +24,7 @@ async function open(page: Page, url: string): Promise<void> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-shots-'));
-  const outcome = await runDemo({ scenario: 'demo', outDir: dir, progress: quiet });
+  const outcome = await runDemo({ checks: CHECKS, scenario: 'demo', outDir: dir, progress: quiet });
   const url = pathToFileURL(outcome.files.page as string).href;
   mkdirSync(OUT, { recursive: true });
   const browser = await chromium.launch({

@@ -9,8 +9,9 @@ import { formatGateError, InfrastructureError, isGateError } from './errors.js';
 import { githubPublishOptions, publish, publishFailure } from './github/publish.js';
 import type { FailOn } from './config/schema.js';
 import { runJob } from './pipeline/run.js';
+import { CHECKS } from './checks/builtIn.js';
+import type { AnyCheck } from './checks/types.js';
 import { onStopSignals } from './signals.js';
-import { gateOutcome } from './report/verdict.js';
 import { errorMessage } from './text/format.js';
 import { onSecret, scrubSecrets } from './text/secrets.js';
 import { forLog } from './text/sinks.js';
@@ -24,56 +25,59 @@ export async function run(): Promise<void> {
   // Every secret read from here on (token, API key, URL credentials) is masked by the runner.
   const stopMasking = onSecret((secret) => core.setSecret(secret));
   let publishing: PublishInputs | null = null;
-  let inputs: ActionInputs | null = null;
+  let failOn: FailOn | null = null;
   try {
     const read = getPublishInputs();
     publishing = read.inputs;
-    inputs = getInputs(core, read);
-    const controller = new AbortController();
-    const stop = (): void => controller.abort(new Error('the job was cancelled'));
-    onStopSignals(stop, { once: true });
-
-    const outcome = await core.group('model-gate: measure', () =>
-      runJob({
-        loaded: inputs!.loaded,
-        shard: inputs!.shard,
-        cacheDir: inputs!.cacheDir,
-        keepHistory: inputs!.keepHistory,
-        signal: controller.signal,
-        progress: process.stdout,
-        interactive: false,
-      }),
-    );
-
-    const { report, files } = outcome;
-    await core.group('model-gate: publish', () =>
-      publish(report, { ...files }, publishOptions(inputs!, outcome.shard ?? null)),
-    );
-
-    for (const warning of [...(outcome.inputWarnings ?? []), ...report.run.warnings])
-      core.warning(shown(`model-gate: ${warning}`));
-    const decision = gateOutcome(report.verdict.status, report.run.config.failOn, {
-      shard: outcome.shard ?? null,
-      interrupted: outcome.cancelled,
-    });
-    const reasons = report.verdict.reasons
-      .filter((r) => r.severity === 'fail' || r.severity === 'inconclusive')
-      .map((r) => shown(`${r.check}: ${r.message}`));
-    const missing = report.run.coverage?.missing;
-    if (missing) reasons.unshift(shown(missing));
-    if (decision.failed) {
-      core.setFailed([decision.message, ...reasons].join('\n'));
-    } else if (outcome.shard) {
-      core.info([decision.message, ...reasons].join('\n'));
-    } else if (report.verdict.status !== 'pass') {
-      core.warning([decision.message, ...reasons].join('\n'));
-    } else {
-      core.info(decision.message);
-    }
+    const inputs = getInputs(core, { checks: CHECKS, publishing: read });
+    failOn = inputs.loaded.config.failOn;
+    await measureAndPublish(inputs);
   } catch (error) {
-    await reportCrash(error, publishing, inputs?.loaded.config.failOn ?? null);
+    await reportCrash(error, publishing, failOn);
   } finally {
     stopMasking();
+  }
+}
+
+/** The run with inputs read: measure, publish, then say the verdict and set the step's state. */
+async function measureAndPublish(inputs: ActionInputs<AnyCheck>): Promise<void> {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort(new Error('the job was cancelled'));
+  onStopSignals(stop, { once: true });
+
+  const outcome = await core.group('model-gate: measure', () =>
+    runJob({
+      loaded: inputs.loaded,
+      shard: inputs.shard,
+      cacheDir: inputs.cacheDir,
+      keepHistory: inputs.keepHistory,
+      signal: controller.signal,
+      progress: process.stdout,
+      interactive: false,
+    }),
+  );
+
+  const { report, files } = outcome;
+  await core.group('model-gate: publish', () =>
+    publish(report, { ...files }, publishOptions(inputs, outcome.shard ?? null)),
+  );
+
+  for (const warning of [...(outcome.inputWarnings ?? []), ...report.run.warnings])
+    core.warning(shown(`model-gate: ${warning}`));
+  const { decision } = outcome;
+  const reasons = report.verdict.reasons
+    .filter((r) => r.severity === 'fail' || r.severity === 'inconclusive')
+    .map((r) => shown(`${r.check}: ${r.message}`));
+  const missing = report.run.coverage?.missing;
+  if (missing) reasons.unshift(shown(missing));
+  if (decision.failed) {
+    core.setFailed([decision.message, ...reasons].join('\n'));
+  } else if (outcome.shard) {
+    core.info([decision.message, ...reasons].join('\n'));
+  } else if (report.verdict.status !== 'pass') {
+    core.warning([decision.message, ...reasons].join('\n'));
+  } else {
+    core.info(decision.message);
   }
 }
 

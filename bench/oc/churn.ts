@@ -18,7 +18,8 @@
 import { churnCheck } from '../../src/checks/churn/index.js';
 import type { ChurnSection } from '../../src/checks/churn/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
-import { configSchema } from '../../src/checks/registry.js';
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
+import { configSchema } from '../../src/config/schema.js';
 import type { ChurnItem } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import { createRng, type Rng } from '../../src/stats/prng.js';
@@ -165,8 +166,11 @@ export interface RunOutcome {
   section: ChurnSection;
 }
 
-export function contextFor(g: Generator, method: 'fisher-bh' | 'rci' = 'fisher-bh'): CheckContext {
-  const config = configSchema().parse({
+export function contextFor(
+  g: Generator,
+  method: 'fisher-bh' | 'rci' = 'fisher-bh',
+): CheckContext<BuiltInConfig> {
+  const config = configSchema(CHECKS).parse({
     models: { baseline: 'base', candidate: 'cand' },
     churn: { samples: g.samples, greedy: g.greedy, method },
   });
@@ -177,7 +181,7 @@ export function runOnce(
   seed: number,
   g: Generator,
   scenario: Scenario,
-  ctx: CheckContext,
+  ctx: CheckContext<BuiltInConfig>,
 ): RunOutcome {
   const rng = createRng(seed);
   const truth = scenarioTruth(rng, g, scenario);

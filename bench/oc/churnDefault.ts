@@ -18,7 +18,8 @@
 import { churnCheck } from '../../src/checks/churn/index.js';
 import type { SampledChurnSection } from '../../src/checks/churn/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
-import { configSchema } from '../../src/checks/registry.js';
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
+import { configSchema } from '../../src/config/schema.js';
 import type { ChurnItem } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
@@ -74,8 +75,11 @@ function adaptiveOverrides(): Record<string, unknown> {
 const MAX = 23;
 const models = { baseline: 'base', candidate: 'cand' };
 
-function contextOf(design: Design, g: Generator): CheckContext {
-  const config = configSchema().parse({ models, churn: { ...design.churn, greedy: g.greedy } });
+function contextOf(design: Design, g: Generator): CheckContext<BuiltInConfig> {
+  const config = configSchema(CHECKS).parse({
+    models,
+    churn: { ...design.churn, greedy: g.greedy },
+  });
   return { config, baseDir: '.', models };
 }
 
@@ -132,7 +136,7 @@ function simulate(
       records = drawRecords(rng, truth, models, MAX, g.greedy);
     }
     for (const design of DESIGNS) {
-      const ctx = contexts.get(design.name) as CheckContext;
+      const ctx = contexts.get(design.name) as CheckContext<BuiltInConfig>;
       const k = design.fixed;
       const log =
         k === undefined ? records : records.filter((x) => x.mode !== 'stochastic' || x.sample < k);

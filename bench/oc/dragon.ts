@@ -14,6 +14,7 @@
  * known calibration losses (power); the instrument control on every 10-seed window of seeds
  * 0–1999 (target: no false INCONCLUSIVE).
  */
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
 import {
   carefulConfidence,
   playReferenceGames,
@@ -24,7 +25,8 @@ import { dragonCheck } from '../../src/checks/dragon/index.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { GameSession } from '../../src/checks/dragon/session.js';
 import { loadConfig } from '../../src/config/load.js';
-import '../../src/checks/registry.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../src/checks/builtIn.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import type { DragonDefinitions } from '../../src/checks/dragon/definitions.js';
@@ -96,7 +98,7 @@ export function playScripted(
 }
 
 export interface Harness {
-  ctx: CheckContext;
+  ctx: CheckContext<BuiltInConfig>;
   definitions: DragonDefinitions;
   seeds: number[];
 }
@@ -104,6 +106,7 @@ export interface Harness {
 /** The default config (three checks, 5% budget) with a baseline and a candidate. */
 export async function harness(seeds: readonly number[] = defaultSeeds()): Promise<Harness> {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [
@@ -112,7 +115,7 @@ export async function harness(seeds: readonly number[] = defaultSeeds()): Promis
       { path: ['dragon', 'seeds'], value: [...seeds], source: 'oc' },
     ],
   });
-  const ctx: CheckContext = {
+  const ctx: CheckContext<BuiltInConfig> = {
     config: loaded.config,
     baseDir: loaded.baseDir,
     models: { baseline: 'base', candidate: 'cand' },

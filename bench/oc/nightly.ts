@@ -10,13 +10,15 @@
  * The night fails when any of these rules fails; the budget holds when the share of failing
  * nights stays within `false-alarm-rate`.
  */
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
 import { dragonCheck } from '../../src/checks/dragon/index.js';
 import { driftFalseAlarmRate } from '../../src/checks/dragon/rules.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { nightlyOf } from '../../src/checks/registry.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import { nightlyOf } from '../../src/checks/list.js';
 import { HISTORY_VERSION, type HistoryEntry } from '../../src/history/entry.js';
 import { historySection } from '../../src/history/section.js';
 import { CAREFUL, OVERCONFIDENT, playScripted, type ScriptedPlayer } from './dragon.js';
@@ -30,6 +32,7 @@ const MODEL = 'prod';
 
 async function nightlyContext(seeds: readonly number[]) {
   const { config, baseDir } = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [
@@ -38,7 +41,11 @@ async function nightlyContext(seeds: readonly number[]) {
       { path: ['dragon', 'seeds'], value: [...seeds], source: 'oc' },
     ],
   });
-  const ctx: CheckContext = { config, baseDir, models: { baseline: MODEL, candidate: null } };
+  const ctx: CheckContext<BuiltInConfig> = {
+    config,
+    baseDir,
+    models: { baseline: MODEL, candidate: null },
+  };
   return { ctx, definitions: await dragonCheck.load(ctx) };
 }
 
@@ -50,7 +57,7 @@ function entryOf(section: DragonSection, night: number): HistoryEntry {
     model: MODEL,
     digest: null,
     verdict: 'pass',
-    ...nightlyOf({ dragon: section }),
+    ...nightlyOf(CHECKS, { dragon: section }),
   };
 }
 
@@ -74,6 +81,7 @@ async function dragonNight(
   const previous: unknown = JSON.parse(JSON.stringify(sections[NIGHTS - 2]));
   const entries = sections.map((s, n) => entryOf(s, n + 1));
   const history = historySection({
+    checks: CHECKS,
     prior: entries.slice(0, -1),
     tonight: entries[NIGHTS - 1] as HistoryEntry,
     config: ctx.config,

@@ -21,8 +21,7 @@
  * - nightly mode (nightlyCharacteristics): the model against the previous night's section,
  *   tested with Fisher and Bonferroni (no baseline answers to swap).
  */
-
-import type { PersonasCatalogue } from '../../src/checks/personas/catalogue.js';
+import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
 import { parseCatalogue } from '../../src/checks/personas/catalogue.js';
 import { personasCheck } from '../../src/checks/personas/index.js';
 import { messagesFor, promptHash, unitKey } from '../../src/checks/personas/plan.js';
@@ -30,8 +29,10 @@ import type { PersonasSection } from '../../src/checks/personas/section.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import '../../src/checks/registry.js';
+// The checks hand their settings blocks to the config when the registry loads.
+import '../../src/checks/builtIn.js';
 import type { PersonasCallRecord } from '../../src/checks/personas/records.js';
+import type { PersonasCatalogue } from '../../src/checks/personas/catalogue.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
   answer,
@@ -278,8 +279,12 @@ export interface PersonasRunOptions {
   personas?: Record<string, unknown>;
 }
 
-function context(options: PersonasRunOptions, candidate: string | null = 'cand'): CheckContext {
+function context(
+  options: PersonasRunOptions,
+  candidate: string | null = 'cand',
+): CheckContext<BuiltInConfig> {
   const { config } = loadConfig({
+    checks: CHECKS,
     file: null,
     overrides: [
       { path: ['models', 'baseline'], value: 'base', source: 'oc' },
@@ -375,7 +380,7 @@ function candidatePools(
 }
 
 /** The run's vocabularies and drafts: drawn once, the same for both models. */
-function runSources(scenario: PersonasScenario, ctx: CheckContext, draw: Draw) {
+function runSources(scenario: PersonasScenario, ctx: CheckContext<BuiltInConfig>, draw: Draw) {
   const settings = scenario.voices;
   const probes = scenario.probes ?? PROBES;
   const catalogue = catalogueOf(scenario.baseline.length, probes);

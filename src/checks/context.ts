@@ -1,8 +1,11 @@
 /** A check's context from a loaded config: what every stage of a check reads. */
 import type { LoadedConfig } from '../config/load.js';
 import type { CheckContext } from './types.js';
+import type { GateConfig } from '../config/schema.js';
 
-export function checkContext(loaded: LoadedConfig): CheckContext {
+export function checkContext<Config extends GateConfig>(
+  loaded: Pick<LoadedConfig, 'baseDir' | 'file'> & { config: Config },
+): CheckContext<Config> {
   const { config } = loaded;
   return {
     config,

@@ -6,17 +6,18 @@
  * assistant, and a later record of the same measurement replaces an earlier one.
  */
 import { countedRecords, type SampleRecord } from '../sampleLog/index.js';
+import type { GateConfig } from '../config/schema.js';
 import type { CheckContext, CheckFold } from './types.js';
 
 /**
  * The section of a list of records: those that count (a list the log reader already reduced is
  * taken as it is), folded in order.
  */
-export function foldRecords<Definitions, Section>(
-  fold: CheckFold<Definitions, Section>,
+export function foldRecords<Definitions, Section, Config extends GateConfig = GateConfig>(
+  fold: CheckFold<Definitions, Section, unknown, Config>,
   records: readonly SampleRecord[],
   definitions: Definitions,
-  ctx: CheckContext,
+  ctx: CheckContext<Config>,
 ): Section {
   const state = fold.start(definitions, ctx);
   for (const record of countedRecords(records).records) fold.add(state, record);
@@ -27,13 +28,13 @@ export function foldRecords<Definitions, Section>(
  * The fold of an analysis that reads its records whole (a check with few of them: its games
  * or assistants' answers): they are kept until the fold finishes.
  */
-export function keptRecords<Definitions, Section>(
+export function keptRecords<Definitions, Section, Config extends GateConfig = GateConfig>(
   analyse: (
     records: readonly SampleRecord[],
     definitions: Definitions,
-    ctx: CheckContext,
+    ctx: CheckContext<Config>,
   ) => Section,
-): CheckFold<Definitions, Section, KeptRecords<Definitions>> {
+): CheckFold<Definitions, Section, KeptRecords<Definitions, Config>, Config> {
   return {
     start: (definitions, ctx) => ({ definitions, ctx, records: [] }),
     add: (state, record) => {
@@ -43,8 +44,8 @@ export function keptRecords<Definitions, Section>(
   };
 }
 
-interface KeptRecords<Definitions> {
+interface KeptRecords<Definitions, Config extends GateConfig> {
   definitions: Definitions;
-  ctx: CheckContext;
+  ctx: CheckContext<Config>;
   records: SampleRecord[];
 }

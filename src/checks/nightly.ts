@@ -1,34 +1,38 @@
 /**
  * The checks' numbers on a line of the nightly history (`output.history`), one place for all
- * checks, like the headline: each check declares its fields (`Check.nightly`) and adds their
- * types to `NightlyValues`; the registry composes them. Null where the check did not run or
+ * checks, like the headline: each check declares its fields (`Check.nightly`) and their
+ * types; the list of checks composes them. Null where the check did not run or
  * did not produce the number.
  */
 import { z } from 'zod';
 
-/** A night's numbers: each check's fields (a check's report code adds its own). */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by each check's nightly declaration
-export interface NightlyValues {}
+/** A night's numbers: each check's fields, by name. */
+export type NightlyValues = Record<string, unknown>;
 
 /** A column of the history table, for one of a check's numbers. */
-export interface NightlyColumn {
+export interface NightlyColumn<Own extends object = object> {
   header: string;
-  cell(values: NightlyValues): string;
+  cell(values: Own): string;
 }
 
-/** A check's fields of a night of the history. */
-export interface NightlyFields {
+/** A check's fields of a night of the history; `Own` is the type of its numbers. */
+export interface NightlyFields<Own extends object = object> {
   /** Each field's schema, as a history line is read back. */
   schema: z.ZodRawShape;
   /** The values of a night whose check did not run. */
-  empty: Partial<NightlyValues>;
+  empty: Own;
   /** Its columns of the history table, in the order of its fields. */
-  columns: readonly NightlyColumn[];
+  columns: readonly NightlyColumn<Own>[];
+  /**
+   * Where its columns stand among the checks' (the order the numbers were first written on a
+   * history line); absent: after those that say.
+   */
+  column?: number;
   /**
    * The values from a single-model run's section. Reads it defensively: a report from another
    * build gives null, never a crash.
    */
-  read(section: unknown): Partial<NightlyValues>;
+  read(section: unknown): Own;
 }
 
 const finite = z.number().refine(Number.isFinite, 'expected a finite number');

@@ -6,7 +6,7 @@ import type { PlanGrowth, WorkUnit } from './workUnit.js';
 import type { CheckOutput, HeadlineFields, ReportHeadline } from './headline.js';
 import type { NightlyFields } from './nightly.js';
 import type { NightlyRule } from './nightlyRule.js';
-import type { CheckOverride } from './override.js';
+import type { CheckOverride } from '../config/overrides.js';
 import type { CheckStarter } from './starter.js';
 import type { CheckCommand, CheckCommands } from './command.js';
 import type { GateFinding, GateRuleCard } from './findings.js';
@@ -27,8 +27,8 @@ export interface ModelPair {
 }
 
 /** What every stage of a check may read: the validated config and where its files are. */
-export interface CheckContext {
-  config: GateConfig;
+export interface CheckContext<Config extends GateConfig = GateConfig> {
+  config: Config;
   /** Folder that relative paths in the config resolve against. */
   baseDir: string;
   /** The config file read (absolute), null when none was: hints name the file to edit. */
@@ -63,9 +63,10 @@ export function sectionSchema<Section>(
 }
 
 /** What the "at a glance" rows of a check may read besides its section. */
-export interface GlanceContext {
-  config: GateConfig;
-  headline: ReportHeadline;
+export interface GlanceContext<Config extends GateConfig = GateConfig, Headline = ReportHeadline> {
+  config: Config;
+  /** The check's own numbers of the headline. */
+  headline: Headline;
   /** False in a single-model (nightly) run. */
   hasCandidate: boolean;
 }
@@ -74,69 +75,83 @@ export interface GlanceContext {
  * A check's parts of summary.md and of the files beside report.json. Every function reads the
  * section alone (and the run's config), so a report read back from disk renders the same.
  */
-export interface CheckReport<Section> {
+export interface CheckReport<
+  Section,
+  Config extends GateConfig = GateConfig,
+  Headline extends object = ReportHeadline,
+> {
   /** The check's part of summary.md. */
   section(section: Section): string;
   /** SVG charts written beside report.json. */
   charts?(section: Section): Chart[];
   /** One inline mermaid chart near the top of the summary, or null when its data is lacking. */
-  glanceChart?(section: Section, config: GateConfig): string | null;
+  glanceChart?(section: Section, config: Config): string | null;
   /** Rows of the "at a glance" table: [label, value]. */
-  glance?(section: Section, context: GlanceContext): string[][];
+  glance?(section: Section, context: GlanceContext<Config, Headline>): string[][];
   /** Rows of the provenance table: the settings a reader needs to repeat the run. */
-  settings?(config: GateConfig): string[][];
+  settings?(config: Config): string[][];
 }
 
 /**
- * A check has the same shape for every check: definitions it loads, a plan of work units per
- * model, a pure analysis of records into its report section, gate rules on that section, and
- * its parts of the report. `Section` is plain JSON: it is written into report.json and the
- * summary renders from it.
+ * A check: the definitions it loads, a plan of work units per model, a pure analysis of
+ * records into its report section, gate rules on that section, and its part of the report.
+ * `Section` is plain JSON: it is written into report.json and the summary renders from it.
+ * These twelve members every check has; what only some checks do is an optional group below
+ * (`CheckGroups`), a small object a check has or has not, and the host code of a group loops
+ * over the checks that have it. `Config` is the config as the check reads it: `GateConfig`
+ * with its own settings block typed (the config is read with the block's schema).
  */
-export interface Check<Definitions, Section> {
+export interface Check<Definitions, Section, Config extends GateConfig = GateConfig>
+  extends CheckGroups<Definitions, Section, Config> {
   name: CheckName;
-  /** Its settings block of the config, read under its name (the registry hands it to the config). */
+  /** Its settings block of the config, read under its name. */
   settingsSchema: z.ZodObject;
   /** What one work unit is, singular and plural ("game", "games"). */
   unit: readonly [string, string];
   /** Its section of report.json. Kept open: only the `check` tag is validated on read. */
   sectionSchema: z.ZodType<Section>;
-  /**
-   * Its records in the sample log (schemas by kind, identity, compact form); the registry hands
-   * them to the sample log. Absent: its calls carry the shared fields, its own kept unchecked.
-   */
-  records?: RecordFormat;
-  /** Its numbers in report.json's `headline` (the action's outputs read them). */
-  headline?: HeadlineFields;
-  /** Its outputs of the action (action.yml lists them, in registry order). */
-  outputs?: readonly CheckOutput[];
-  /** Its numbers on a line of the nightly history, and their columns of the history table. */
-  nightly?: NightlyFields;
-  /** Its rule on the trend of those numbers over the nights (dragon's ECE drift). */
-  nightlyRule?: NightlyRule<unknown>;
   /** Reads items / catalogue / seeds. Throws InputError naming file and line. */
-  load(ctx: CheckContext): Promise<Definitions>;
-  /**
-   * What the loader accepted but a user should fix (an unknown field in an items file): shown
-   * by `validate`, at the start of a run and as warnings of the action.
-   */
-  warnings?(definitions: Definitions): readonly string[];
+  load(ctx: CheckContext<Config>): Promise<Definitions>;
   /** `--limit N`: the definitions cut to the first N units of work (items, seeds, probes). */
   limit(definitions: Definitions, n: number): Definitions;
   /** The work for one model. */
-  plan(definitions: Definitions, ctx: CheckContext, model: string): WorkUnit[];
-  /** Work the answers add while the run goes (adaptive sampling); absent or null: none. */
-  growth?(definitions: Definitions, ctx: CheckContext): PlanGrowth | null;
+  plan(definitions: Definitions, ctx: CheckContext<Config>, model: string): WorkUnit[];
   /** The analysis: a fold over the records that count, in log order, into its section. */
-  fold: CheckFold<Definitions, Section>;
+  fold: CheckFold<Definitions, Section, unknown, Config>;
   /** Gate rules on the section (and, in nightly mode, a previous report's section). */
-  gate(section: Section, ctx: CheckContext, previous?: unknown): GateFinding[];
+  gate(section: Section, ctx: CheckContext<Config>, previous?: unknown): GateFinding[];
   /** Every gate rule of the check as a test, at the settings of this run and section. */
-  rules?(section: Section, ctx: CheckContext): GateRuleCard[];
+  rules(section: Section, ctx: CheckContext<Config>): GateRuleCard[];
   /** Largest share of timed-out requests before the check's measurement is not trusted. */
-  maxTimeoutShare(config: GateConfig): number;
-  /** SHA-256 of each prompt template the run used, by a name that says which. */
-  promptHashes?(config: GateConfig): Record<string, string>;
+  maxTimeoutShare(config: Config): number;
+  report: CheckReport<Section, Config, object>;
+}
+
+/** What only some checks do, one optional group each. */
+export interface CheckGroups<Definitions, Section, Config extends GateConfig> {
+  /** How its records are read from the sample log and which of them count. */
+  log?: CheckLog;
+  /** Work the answers add while the run goes (adaptive sampling). */
+  adaptive?: CheckAdaptive<Definitions, Config>;
+  /** What the run says about its inputs: loader warnings and prompt hashes. */
+  provenance?: CheckProvenance<Definitions, Config>;
+  /** Its numbers in report.json's `headline` and the action's outputs. */
+  headline?: CheckHeadline;
+  /** Its numbers on a line of the nightly history, its rule on them, its previous report. */
+  nightly?: CheckNightly<Config>;
+  /** Its part of report.html. */
+  page?: CheckPageGroup<Definitions, Section, Config>;
+  /** What it adds to the CLI and to `model-gate init`. */
+  cli?: CheckCli;
+}
+
+/** A check's records in the sample log. */
+export interface CheckLog {
+  /**
+   * Its records (schemas by kind, identity, compact form). Absent: its calls carry the shared
+   * fields, its own kept unchecked.
+   */
+  format?: RecordFormat;
   /**
    * Why stale records differ when their prompt and options match this config's (e.g. the
    * maze differs); absent: "other settings".
@@ -147,46 +162,92 @@ export interface Check<Definitions, Section> {
    * (dragon's reference players), never a model a config names.
    */
   isControl?(model: string): boolean;
+}
+
+/** Adaptive sampling: units the answers add, and what `validate` says of the first stage. */
+export interface CheckAdaptive<Definitions, Config extends GateConfig> {
+  /** Null: this config does not sample adaptively. */
+  growth(definitions: Definitions, ctx: CheckContext<Config>): PlanGrowth | null;
   /** Lines `validate` adds under the plan's counts (e.g. that they are a first stage only). */
-  planNotes?(config: GateConfig, units: readonly WorkUnit[]): string[];
+  planNotes(config: Config, units: readonly WorkUnit[]): string[];
+}
+
+export interface CheckProvenance<Definitions, Config extends GateConfig> {
   /**
-   * Its part of report.html: the section's rows joined with what the definitions and records
-   * hold (an item's question and answers, a game's moves, an assistant's answers). Pure, and
-   * bounded in size: examples, not every answer.
+   * What the loader accepted but a user should fix (an unknown field in an items file): shown
+   * by `validate`, at the start of a run and as warnings of the action.
    */
-  page?(input: CheckPageInput<Definitions, Section>): CheckPage;
-  /** Its setting naming a previous report to compare with in nightly mode, if it has one. */
-  previousReport?: PreviousReportSetting;
-  /** Its block of the config `model-gate init` writes, and the files the block points at. */
-  starter?(): CheckStarter;
-  /** Its settings a user may give as flags of `run` and `validate` and as action inputs. */
-  overrides?: readonly CheckOverride[];
+  warnings?(definitions: Definitions): readonly string[];
+  /** SHA-256 of each prompt template the run used, by a name that says which. */
+  promptHashes?(config: Config): Record<string, string>;
+}
+
+export interface CheckHeadline {
+  /** Its fields of report.json's `headline`. */
+  fields: HeadlineFields;
+  /** Its outputs of the action (action.yml lists them, in the order of the checks). */
+  outputs: readonly CheckOutput[];
+}
+
+export interface CheckNightly<Config extends GateConfig = GateConfig> {
+  /** Its numbers on a line of the nightly history, and their columns of the history table. */
+  fields: NightlyFields;
+  /** Its rule on the trend of those numbers over the nights (dragon's ECE drift). */
+  rule?: NightlyRule<unknown, object>;
+  /** Its setting naming a previous report to compare with in nightly mode. */
+  previousReport?: PreviousReportSetting<Config>;
+}
+
+export interface CheckPageGroup<Definitions, Section, Config extends GateConfig> {
+  /**
+   * The section's rows joined with what the definitions and records hold (an item's question
+   * and answers, a game's moves, an assistant's answers). Pure, and bounded in size:
+   * examples, not every answer.
+   */
+  data(input: CheckPageInput<Definitions, Section, Config>): CheckPage;
+}
+
+export interface CheckCli {
+  /** What it measures, in a few words, for the CLI's help ("persona distinctiveness"). */
+  measures?: string;
   /** Commands it adds to the CLI (`model-gate <group> <command>`). */
   commands?: CheckCommands;
   /** Its converters under `model-gate import`: another tool's files into its definitions. */
   imports?: readonly CheckCommand[];
-  /** What it measures, in a few words, for the CLI's help ("persona distinctiveness"). */
-  measures?: string;
-  report: CheckReport<Section>;
+  /** Its settings a user may give as flags of `run` and `validate` and as action inputs. */
+  overrides?: readonly CheckOverride[];
+  /** Its block of the config `model-gate init` writes, and the files the block points at. */
+  starter?(): CheckStarter;
 }
 
 /**
  * A check's analysis as a fold (src/checks/fold.ts): the state starts from the definitions,
  * takes the records that count one at a time, in log order, and ends as the section.
  */
-export interface CheckFold<Definitions, Section, State = unknown> {
-  start(definitions: Definitions, ctx: CheckContext): State;
+export interface CheckFold<
+  Definitions,
+  Section,
+  State = unknown,
+  Config extends GateConfig = GateConfig,
+> {
+  start(definitions: Definitions, ctx: CheckContext<Config>): State;
   add(state: State, record: SampleRecord): void;
   finish(state: State): Section;
 }
 
+/**
+ * A check whatever its definitions and section: the host only moves definitions from `load`
+ * to `plan`/`fold` and sections from the fold to `gate` and the report, never looks inside.
+ */
+export type AnyCheck = Check<unknown, unknown>;
+
 /** What a check's part of report.html is built from. */
-export interface CheckPageInput<Definitions, Section> {
+export interface CheckPageInput<Definitions, Section, Config extends GateConfig = GateConfig> {
   section: Section;
   /** The records that count, of this check only. */
   records: readonly SampleRecord[];
   definitions: Definitions;
-  ctx: CheckContext;
+  ctx: CheckContext<Config>;
 }
 
 /** A check's part of report.html's data: plain JSON that the page's script renders. */
@@ -198,10 +259,10 @@ export interface CheckPage {
  * A check's setting that names a previous report (nightly mode). The report is read once for
  * every check; the flag `--previous` overrides the setting.
  */
-export interface PreviousReportSetting {
+export interface PreviousReportSetting<Config extends GateConfig = GateConfig> {
   /** Where the setting is, as a user writes it (for messages), e.g. "dragon.gate.previous-report". */
   key: string;
-  read(config: GateConfig): string | undefined;
+  read(config: Config): string | undefined;
   /** The config with the setting pointing at `file` (the rules read which report is compared). */
-  write(config: GateConfig, file: string): GateConfig;
+  write(config: Config, file: string): Config;
 }

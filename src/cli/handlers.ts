@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkNamed } from '../checks/registry.js';
+import { CHECKS } from '../checks/builtIn.js';
+import { type CheckList, checkNamed } from '../checks/list.js';
 import {
   configFileRequired,
   DEFAULT_CONFIG_FILE,
@@ -21,7 +22,7 @@ import type { CheckName } from '../config/schema.js';
 import type { JobOutcome } from '../pipeline/types.js';
 import { onStopSignals } from '../signals.js';
 import { startSimulator } from '../simulator/server.js';
-import type { CommandHandlers } from './program.js';
+import type { CliIo, CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
 import { toOverrides } from '../config/overrides.js';
 import { neutralise } from '../text/neutralise.js';
@@ -97,11 +98,15 @@ export function describeValidated(
 }
 
 /** The `run` command with the config and flags this command was given, then `extra`. */
-function runCommand(options: Record<string, unknown>, extra: string): string {
+function runCommandLine(
+  options: Record<string, unknown>,
+  extra: string,
+  checks: CheckList,
+): string {
   const parts = ['npx model-gate run'];
   if (typeof options.config === 'string' && options.config !== DEFAULT_CONFIG_FILE)
     parts.push(`--config ${shellWord(options.config)}`);
-  for (const [name, value] of Object.entries(collectOverrides(options)))
+  for (const [name, value] of Object.entries(collectOverrides(options, checks)))
     parts.push(`--${name} ${shellWord(value)}`);
   parts.push(extra);
   return parts.join(' ');
@@ -164,178 +169,223 @@ function printOutcome(outcome: JobOutcome, json: boolean, out: (text: string) =>
   return outcome.exitCode;
 }
 
-export const handlers: CommandHandlers = {
-  async run(options, { stdout: out }) {
-    const loaded = loadConfigFromFlags(options);
-    const shard = parseShard(
-      typeof options.shard === 'string' ? options.shard : undefined,
-      'flag --shard',
-    );
-    const interrupt = interruptSignal();
-    try {
-      const outcome = await runJob({
-        loaded,
-        shard,
-        cacheDir: typeof options.cacheDir === 'string' ? options.cacheDir : null,
-        keepHistory: options.keepHistory === true,
-        limit: options.limit === undefined ? null : integerFlag(options.limit, '--limit', 1),
-        fresh: options.fresh === true,
-        signal: interrupt.signal,
-      });
-      return printOutcome(outcome, options.json === true, out);
-    } finally {
-      interrupt.dispose();
-    }
-  },
+/** The CLI's handlers for a list of checks. */
+export function createHandlers(checks: CheckList): CommandHandlers {
+  return {
+    checks,
+    run: (options, io) => runCommand(options, io, checks),
+    analyze: (options, io) => analyzeCommand(options, io, checks),
+    validate: (options, io) => validateCommand(options, io, checks),
+    init: (options, io) => initCommand(options, io, checks),
+    demo: (options, io) => demoCommand(options, io, checks),
+    view: (options, io) => viewCommand(options, io, checks),
+    simulate: (options, io) => simulateCommand(options, io),
+  };
+}
 
-  async analyze(options, { stdout: out }) {
-    const given = collectOverrides(options);
-    const file = typeof options.config === 'string' ? options.config : undefined;
-    const loaded = loadConfig({
-      file,
-      required: configFileRequired(file),
-      overrides: toOverrides(
-        { 'fail-on': given['fail-on'], baseline: given.baseline, candidate: given.candidate },
-        (n) => `flag --${n}`,
-      ),
-    });
-    const outcome = await analyseLogs({
+/** The CLI of the built-in checks. */
+export const handlers: CommandHandlers = createHandlers(CHECKS);
+
+async function runCommand(
+  options: Record<string, unknown>,
+  { stdout: out }: CliIo,
+  checks: CheckList,
+): Promise<number> {
+  const loaded = loadConfigFromFlags(options, checks);
+  const shard = parseShard(
+    typeof options.shard === 'string' ? options.shard : undefined,
+    'flag --shard',
+  );
+  const interrupt = interruptSignal();
+  try {
+    const outcome = await runJob({
       loaded,
-      logs: logsToAnalyse(options.log, loaded),
-      outDir: typeof options.out === 'string' ? options.out : undefined,
-      previousReport:
-        typeof options.previous === 'string' ? path.resolve(options.previous) : undefined,
-      requireMatchingLogs: true,
+      shard,
+      cacheDir: typeof options.cacheDir === 'string' ? options.cacheDir : null,
+      keepHistory: options.keepHistory === true,
+      limit: options.limit === undefined ? null : integerFlag(options.limit, '--limit', 1),
+      fresh: options.fresh === true,
+      signal: interrupt.signal,
     });
     return printOutcome(outcome, options.json === true, out);
-  },
+  } finally {
+    interrupt.dispose();
+  }
+}
 
-  async validate(options, { stdout: out }) {
-    const loaded = loadConfigFromFlags(options);
-    // The same preparation as run (definitions, plan, provider), stopped before any request.
-    const { ctx, units, warnings } = await prepareJob(loaded);
-    const file = loaded.file ?? 'no config file, built-in defaults and flags';
-    const notes = ctx.config.checks.flatMap((name) =>
-      checkNamed(name).planNotes(ctx.config, units),
+async function analyzeCommand(
+  options: Record<string, unknown>,
+  { stdout: out }: CliIo,
+  checks: CheckList,
+): Promise<number> {
+  const given = collectOverrides(options, checks);
+  const file = typeof options.config === 'string' ? options.config : undefined;
+  const loaded = loadConfig({
+    checks,
+    file,
+    required: configFileRequired(file),
+    overrides: toOverrides(
+      { 'fail-on': given['fail-on'], baseline: given.baseline, candidate: given.candidate },
+      (n) => `flag --${n}`,
+      checks,
+    ),
+  });
+  const outcome = await analyseLogs({
+    loaded,
+    logs: logsToAnalyse(options.log, loaded),
+    outDir: typeof options.out === 'string' ? options.out : undefined,
+    previousReport:
+      typeof options.previous === 'string' ? path.resolve(options.previous) : undefined,
+    requireMatchingLogs: true,
+  });
+  return printOutcome(outcome, options.json === true, out);
+}
+
+async function validateCommand(
+  options: Record<string, unknown>,
+  { stdout: out }: CliIo,
+  checks: CheckList,
+): Promise<number> {
+  const loaded = loadConfigFromFlags(options, checks);
+  // The same preparation as run (definitions, plan, provider), stopped before any request.
+  const { ctx, units, warnings } = await prepareJob(loaded);
+  const file = loaded.file ?? 'no config file, built-in defaults and flags';
+  const notes = ctx.config.checks.flatMap(
+    (name) => checkNamed(checks, name).adaptive?.planNotes(ctx.config, units) ?? [],
+  );
+  out(describeValidated(file, ctx.config.checks, units, notes, warnings));
+  out(`next: a smoke run against the server: ${runCommandLine(options, '--limit 3', checks)}\n`);
+  return ExitCode.pass;
+}
+
+async function initCommand(
+  options: Record<string, unknown>,
+  { stdout: out }: CliIo,
+  checks: CheckList,
+): Promise<number> {
+  const dir = path.resolve(typeof options.dir === 'string' ? options.dir : '.');
+  // Written elsewhere: the next commands are typed in that folder.
+  const away = path.relative(process.cwd(), dir);
+  const inDir = (command: string) => (away ? `(cd ${shellWord(away)} && ${command})` : command);
+  const written = await initProject({
+    checks,
+    dir,
+    baseline: typeof options.baseline === 'string' ? options.baseline : undefined,
+    candidate: typeof options.candidate === 'string' ? options.candidate : undefined,
+  });
+  out(
+    `${[
+      'wrote:',
+      ...written.map((f) => `  ${path.relative(process.cwd(), f) || f}`),
+      '',
+      'next: edit the model tags in model-gate.yml, then check everything without a server:',
+      `  ${inDir('npx model-gate validate')}`,
+      `and a quick smoke run against your server: ${inDir('npx model-gate run --limit 3')}`,
+      'no server yet? the whole job against the built-in simulator: npx model-gate demo',
+    ].join('\n')}\n`,
+  );
+  return ExitCode.pass;
+}
+
+async function demoCommand(
+  options: Record<string, unknown>,
+  { stdout: out, stderr: err }: CliIo,
+  checks: CheckList,
+): Promise<number> {
+  const scenario = String(options.scenario ?? 'demo');
+  if (!(scenario in DEMO_SCENARIOS)) {
+    throw new InputError(
+      `flag --scenario: expected one of ${Object.keys(DEMO_SCENARIOS).join(', ')}, got ${JSON.stringify(scenario)}`,
     );
-    out(describeValidated(file, ctx.config.checks, units, notes, warnings));
-    out(`next: a smoke run against the server: ${runCommand(options, '--limit 3')}\n`);
-    return ExitCode.pass;
-  },
-
-  async init(options, { stdout: out }) {
-    const dir = path.resolve(typeof options.dir === 'string' ? options.dir : '.');
-    // Written elsewhere: the next commands are typed in that folder.
-    const away = path.relative(process.cwd(), dir);
-    const inDir = (command: string) => (away ? `(cd ${shellWord(away)} && ${command})` : command);
-    const written = await initProject({
-      dir,
-      baseline: typeof options.baseline === 'string' ? options.baseline : undefined,
-      candidate: typeof options.candidate === 'string' ? options.candidate : undefined,
+  }
+  // The demo starts from a fresh log every time: an interrupted one is started over.
+  const interrupt = interruptSignal(
+    process.stderr,
+    'stopping after the requests in flight; the demo starts over when run again',
+  );
+  try {
+    err(
+      `model-gate demo: scenario "${scenario}" — simulated models on a loopback simulator, no GPU\n`,
+    );
+    const outcome = await runDemo({
+      checks,
+      scenario: scenario as DemoScenario,
+      // Each scenario keeps its own folder: the A/A run does not overwrite the regression demo.
+      outDir: String(
+        options.out ??
+          (scenario === 'demo' ? 'model-gate-out/demo' : `model-gate-out/demo-${scenario}`),
+      ),
+      signal: interrupt.signal,
     });
-    out(
-      `${[
-        'wrote:',
-        ...written.map((f) => `  ${path.relative(process.cwd(), f) || f}`),
-        '',
-        'next: edit the model tags in model-gate.yml, then check everything without a server:',
-        `  ${inDir('npx model-gate validate')}`,
-        `and a quick smoke run against your server: ${inDir('npx model-gate run --limit 3')}`,
-        'no server yet? the whole job against the built-in simulator: npx model-gate demo',
-      ].join('\n')}\n`,
-    );
+    // The demo's regression is the point of the demo, not an error of the command: the
+    // command succeeds when the scenario gives the verdict it was built to give.
+    const expected = DEMO_SCENARIOS[scenario as DemoScenario].expected;
+    const exitCode = outcome.report.verdict.status === expected ? ExitCode.pass : outcome.exitCode;
+    const code = printOutcome({ ...outcome, exitCode }, options.json === true, out);
+    if (options.json !== true) out(demoClosing(scenario as DemoScenario, outcome.cancelled));
+    return code;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function viewCommand(
+  options: Record<string, unknown>,
+  { stdout: out, stderr: err }: CliIo,
+  checks: CheckList,
+): Promise<number> {
+  const operands = Array.isArray(options.operands) ? options.operands : [];
+  let target = typeof operands[0] === 'string' ? operands[0] : undefined;
+  if (target === undefined) {
+    const file = typeof options.config === 'string' ? options.config : undefined;
+    target = loadConfig({ checks, file, required: configFileRequired(file) }).config.output.dir;
+  }
+  const page = pageFile(target);
+  const opener = options.print === true ? null : openerFor(process.platform, process.env);
+  if (opener && (await openFile(page, opener))) {
+    out(`opened ${page}\n`);
     return ExitCode.pass;
-  },
-
-  async demo(options, { stdout: out, stderr: err }) {
-    const scenario = String(options.scenario ?? 'demo');
-    if (!(scenario in DEMO_SCENARIOS)) {
-      throw new InputError(
-        `flag --scenario: expected one of ${Object.keys(DEMO_SCENARIOS).join(', ')}, got ${JSON.stringify(scenario)}`,
-      );
-    }
-    // The demo starts from a fresh log every time: an interrupted one is started over.
-    const interrupt = interruptSignal(
-      process.stderr,
-      'stopping after the requests in flight; the demo starts over when run again',
+  }
+  out(`${page}\n`);
+  if (options.print !== true) {
+    err(
+      'model-gate view: no browser can be opened here (CI, or no display): open the file above in one\n',
     );
-    try {
-      err(
-        `model-gate demo: scenario "${scenario}" — simulated models on a loopback simulator, no GPU\n`,
-      );
-      const outcome = await runDemo({
-        scenario: scenario as DemoScenario,
-        // Each scenario keeps its own folder: the A/A run does not overwrite the regression demo.
-        outDir: String(
-          options.out ??
-            (scenario === 'demo' ? 'model-gate-out/demo' : `model-gate-out/demo-${scenario}`),
-        ),
-        signal: interrupt.signal,
-      });
-      // The demo's regression is the point of the demo, not an error of the command: the
-      // command succeeds when the scenario gives the verdict it was built to give.
-      const expected = DEMO_SCENARIOS[scenario as DemoScenario].expected;
-      const exitCode =
-        outcome.report.verdict.status === expected ? ExitCode.pass : outcome.exitCode;
-      const code = printOutcome({ ...outcome, exitCode }, options.json === true, out);
-      if (options.json !== true) out(demoClosing(scenario as DemoScenario, outcome.cancelled));
-      return code;
-    } finally {
-      interrupt.dispose();
-    }
-  },
+  }
+  return ExitCode.pass;
+}
 
-  async view(options, { stdout: out, stderr: err }) {
-    const operands = Array.isArray(options.operands) ? options.operands : [];
-    let target = typeof operands[0] === 'string' ? operands[0] : undefined;
-    if (target === undefined) {
-      const file = typeof options.config === 'string' ? options.config : undefined;
-      target = loadConfig({ file, required: configFileRequired(file) }).config.output.dir;
-    }
-    const page = pageFile(target);
-    const opener = options.print === true ? null : openerFor(process.platform, process.env);
-    if (opener && (await openFile(page, opener))) {
-      out(`opened ${page}\n`);
-      return ExitCode.pass;
-    }
-    out(`${page}\n`);
-    if (options.print !== true) {
-      err(
-        'model-gate view: no browser can be opened here (CI, or no display): open the file above in one\n',
-      );
-    }
-    return ExitCode.pass;
-  },
-
-  async simulate(options, { stdout: out }) {
-    const port = integerFlag(options.port, '--port');
-    const host = String(options.host ?? '127.0.0.1');
-    if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !host.startsWith('127.')) {
-      throw new InputError(
-        `flag --host: the simulator only binds loopback addresses (127.0.0.1, ::1), got ${JSON.stringify(host)}`,
-      );
-    }
-    const simulator = await startSimulator({
-      port,
-      host,
-      scenario: scenarioPath(String(options.scenario ?? 'demo')),
+async function simulateCommand(
+  options: Record<string, unknown>,
+  { stdout: out }: CliIo,
+): Promise<number> {
+  const port = integerFlag(options.port, '--port');
+  const host = String(options.host ?? '127.0.0.1');
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !host.startsWith('127.')) {
+    throw new InputError(
+      `flag --host: the simulator only binds loopback addresses (127.0.0.1, ::1), got ${JSON.stringify(host)}`,
+    );
+  }
+  const simulator = await startSimulator({
+    port,
+    host,
+    scenario: scenarioPath(String(options.scenario ?? 'demo')),
+  });
+  const models = simulator.scenario.models.map((m) => m.name).join(', ');
+  out(
+    `model-gate simulator (simulated models, not language models) listening on ${simulator.url}\n`,
+  );
+  const [first, second] = simulator.scenario.models.map((m) => m.name);
+  const tags = `--baseline ${first ?? 'TAG'}${second ? ` --candidate ${second}` : ''}`;
+  out(
+    `models: ${models}\nrun against it from another terminal (Ctrl-C here stops it):\n  OLLAMA_HOST=${simulator.url} npx model-gate run ${tags}\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = onStopSignals(() => {
+      stop();
+      resolve();
     });
-    const models = simulator.scenario.models.map((m) => m.name).join(', ');
-    out(
-      `model-gate simulator (simulated models, not language models) listening on ${simulator.url}\n`,
-    );
-    const [first, second] = simulator.scenario.models.map((m) => m.name);
-    const tags = `--baseline ${first ?? 'TAG'}${second ? ` --candidate ${second}` : ''}`;
-    out(
-      `models: ${models}\nrun against it from another terminal (Ctrl-C here stops it):\n  OLLAMA_HOST=${simulator.url} npx model-gate run ${tags}\n`,
-    );
-    await new Promise<void>((resolve) => {
-      const stop = onStopSignals(() => {
-        stop();
-        resolve();
-      });
-    });
-    await simulator.close();
-    return ExitCode.pass;
-  },
-};
+  });
+  await simulator.close();
+  return ExitCode.pass;
+}

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { allChecks } from '../checks/registry.js';
+import type { CheckList } from '../checks/list.js';
 import type { CheckCommand, CheckCommands } from '../checks/command.js';
 import {
   ExitCode,
@@ -20,8 +20,13 @@ import { forLog } from '../text/sinks.js';
 /** What a command handler returns: the process exit code. */
 export type CommandHandler = (options: Record<string, unknown>, io: CliIo) => Promise<number>;
 
-/** The handlers, injected so the program can be built (and its help tested) without running anything. */
+/**
+ * The handlers, injected so the program can be built (and its help tested) without running
+ * anything, with the checks they run: the checks' commands, converters and flags join the
+ * program's.
+ */
 export interface CommandHandlers {
+  checks: CheckList;
   run: CommandHandler;
   validate: CommandHandler;
   init: CommandHandler;
@@ -53,7 +58,9 @@ export function buildProgram(
   setExit: (code: number) => void,
 ): Command {
   const program = new Command('model-gate')
-    .description(`Decide whether a local language model can be upgraded: ${checksMeasured()}.`)
+    .description(
+      `Decide whether a local language model can be upgraded: ${checksMeasured(handlers.checks)}.`,
+    )
     .version(TOOL_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
@@ -78,11 +85,12 @@ export function buildProgram(
     };
   addRunCommands(program, handlers, wrap);
   addReportCommands(program, handlers, wrap);
-  for (const check of allChecks())
-    if (check.commands) addCheckCommands(program, check.commands, wrap);
+  for (const check of handlers.checks) {
+    if (check.cli?.commands) addCheckCommands(program, check.cli.commands, wrap);
+  }
   addImportCommands(
     program,
-    allChecks().flatMap((check) => check.imports),
+    handlers.checks.flatMap((check) => check.cli?.imports ?? []),
     wrap,
   );
   return program;
@@ -105,8 +113,8 @@ function jsonErrorAnswer(error: GateError): string {
  * `run` and `validate` take the same overrides (every overridable setting, the checks' own
  * included), listed after their own options: `validate` refuses what `run` refuses.
  */
-function withRunOverrides(command: Command): void {
-  for (const option of overrideOptions()) command.addOption(option);
+function withRunOverrides(command: Command, checks: CheckList): void {
+  for (const option of overrideOptions(checks)) command.addOption(option);
 }
 
 function addRunCommands(program: Command, handlers: CommandHandlers, wrap: Wrap): void {
@@ -148,7 +156,7 @@ function addRunCommands(program: Command, handlers: CommandHandlers, wrap: Wrap)
       '\nExamples:\n  model-gate run --config model-gate.yml --candidate qwen2.5:14b --samples 10\n  model-gate run --limit 3      # a smoke run: is everything wired up?',
     )
     .action(wrap(handlers.run));
-  withRunOverrides(run);
+  withRunOverrides(run, handlers.checks);
 
   const validate = program
     .command('validate')
@@ -157,7 +165,7 @@ function addRunCommands(program: Command, handlers: CommandHandlers, wrap: Wrap)
     )
     .option('-c, --config <file>', 'config file', 'model-gate.yml')
     .action(wrap(handlers.validate));
-  withRunOverrides(validate);
+  withRunOverrides(validate, handlers.checks);
 
   program
     .command('init')
@@ -236,10 +244,10 @@ function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     .action(wrap(handlers.simulate));
 }
 
-/** What the registered checks measure, each with its name: the program's description. */
-function checksMeasured(): string {
-  return allChecks()
-    .map((check) => (check.measures ? `${check.measures} (${check.name})` : check.name))
+/** What the checks measure, each with its name: the program's description. */
+function checksMeasured(checks: CheckList): string {
+  return checks
+    .map((check) => (check.cli?.measures ? `${check.cli.measures} (${check.name})` : check.name))
     .join(', ');
 }
 

@@ -1,10 +1,10 @@
 import { Option } from 'commander';
-import { allChecks } from '../checks/registry.js';
+import type { CheckList } from '../checks/list.js';
+import type { AnyCheck } from '../checks/types.js';
 import { kebabToCamel } from '../config/keys.js';
 import { onStopSignals } from '../signals.js';
 import { configFileRequired, loadConfig, type LoadedConfig } from '../config/load.js';
 import { type ConfigOverridableName, overridableNames, toOverrides } from '../config/overrides.js';
-import { checkNames } from '../config/schema.js';
 
 interface FlagHelp {
   flag: string;
@@ -12,18 +12,11 @@ interface FlagHelp {
 }
 
 /** Flags of `run` and `validate` that override model-gate.yml: the config's own settings. */
-const OVERRIDE_FLAGS: Record<ConfigOverridableName, FlagHelp> = {
+const OVERRIDE_FLAGS: Record<Exclude<ConfigOverridableName, 'checks'>, FlagHelp> = {
   baseline: { flag: '--baseline <tag>', help: 'baseline model tag (models.baseline)' },
   candidate: {
     flag: '--candidate <tag>',
     help: 'candidate model tag (models.candidate); omit for a single-model nightly run',
-  },
-  checks: {
-    flag: '--checks <list>',
-    // The registered checks, read when the help is built (the registry is loaded by then).
-    get help() {
-      return `comma-separated subset of ${checkNames().join(',')}`;
-    },
   },
   provider: { flag: '--provider <kind>', help: 'ollama | openai | embedded (provider.kind)' },
   'ollama-host': {
@@ -49,25 +42,35 @@ const OVERRIDE_FLAGS: Record<ConfigOverridableName, FlagHelp> = {
   },
 };
 
-/** An overridable setting's flag: the config's own, or one a check declares (`Check.overrides`). */
-function flagOf(name: string): FlagHelp {
-  if (name in OVERRIDE_FLAGS) return OVERRIDE_FLAGS[name as ConfigOverridableName];
-  const own = allChecks()
-    .flatMap((check) => check.overrides)
+/** An overridable setting's flag: the config's own, or one a check declares (`cli.overrides`). */
+function flagOf(name: string, checks: CheckList): FlagHelp {
+  if (name === 'checks') {
+    const names = checks.map((c) => c.name).join(',');
+    return { flag: '--checks <list>', help: `comma-separated subset of ${names}` };
+  }
+  if (name in OVERRIDE_FLAGS) return OVERRIDE_FLAGS[name as keyof typeof OVERRIDE_FLAGS];
+  const own = checks
+    .flatMap((check) => check.cli?.overrides ?? [])
     .find((override) => override.name === name);
   if (!own) throw new Error(`no flag is declared for the override ${name}`);
   return { flag: `--${own.name} ${own.value}`, help: own.help };
 }
 
 /** Every overridable setting as a flag, in the order of the help. */
-export function overrideOptions(): Option[] {
-  return overridableNames().map((name) => new Option(flagOf(name).flag, flagOf(name).help));
+export function overrideOptions(checks: CheckList): Option[] {
+  return overridableNames(checks).map((name) => {
+    const { flag, help } = flagOf(name, checks);
+    return new Option(flag, help);
+  });
 }
 
 /** Commander stores `--ollama-host` as `ollamaHost`; map back to the kebab names. */
-export function collectOverrides(options: Record<string, unknown>): Record<string, string> {
+export function collectOverrides(
+  options: Record<string, unknown>,
+  checks: CheckList,
+): Record<string, string> {
   const given: Record<string, string> = {};
-  for (const name of overridableNames()) {
+  for (const name of overridableNames(checks)) {
     const value = options[kebabToCamel(name)];
     if (typeof value === 'string') given[name] = value;
   }
@@ -76,15 +79,15 @@ export function collectOverrides(options: Record<string, unknown>): Record<strin
 
 export function loadConfigFromFlags(
   options: Record<string, unknown>,
-  exclude: readonly string[] = [],
-): LoadedConfig {
-  const given = collectOverrides(options);
-  for (const name of exclude) delete given[name];
+  checks: CheckList,
+): LoadedConfig<AnyCheck> {
+  const given = collectOverrides(options, checks);
   const file = typeof options.config === 'string' ? options.config : undefined;
   return loadConfig({
+    checks,
     file,
     required: configFileRequired(file),
-    overrides: toOverrides(given, (n) => `flag --${n}`),
+    overrides: toOverrides(given, (n) => `flag --${n}`, checks),
   });
 }
 

@@ -9,10 +9,12 @@ import { configFileRequired, type LoadedConfig, loadConfig } from './load.js';
 import {
   checkOverridableNames,
   type GivenOverrides,
+  type OverridingCheck,
   parseShard,
   type Shard,
   toOverrides,
 } from './overrides.js';
+import type { ConfigCheck } from './schema.js';
 import { errorMessage } from '../text/format.js';
 import { registerSecret } from '../text/secrets.js';
 
@@ -47,8 +49,8 @@ export interface PublishInputs {
   githubToken: string;
 }
 
-export interface ActionInputs extends PublishInputs {
-  loaded: LoadedConfig;
+export interface ActionInputs<Check extends ConfigCheck = ConfigCheck> extends PublishInputs {
+  loaded: LoadedConfig<Check>;
   commentHeader: string;
   cacheDir: string | null;
   /** The cached log keeps the records of models no longer in the config. */
@@ -104,10 +106,18 @@ export function getPublishInputs(reader: InputReader = core): {
   };
 }
 
-export function getInputs(
-  reader: InputReader = core,
-  publishing: ReturnType<typeof getPublishInputs> = getPublishInputs(reader),
-): ActionInputs {
+/** What the inputs are read for: the action's checks, and the publishing inputs if read. */
+export interface GetInputsOptions<Check> {
+  checks: readonly Check[];
+  publishing?: ReturnType<typeof getPublishInputs>;
+}
+
+export function getInputs<Check extends ConfigCheck & OverridingCheck>(
+  reader: InputReader,
+  options: GetInputsOptions<Check>,
+): ActionInputs<Check> {
+  const { checks } = options;
+  const publishing = options.publishing ?? getPublishInputs(reader);
   const problems = [...publishing.problems];
   const {
     comment,
@@ -123,8 +133,10 @@ export function getInputs(
     checks: reader.getInput(Input.checks),
     provider: reader.getInput(Input.provider),
     'ollama-host': reader.getInput(Input.ollamaHost),
-    // A check's own settings are inputs of their own names (`Check.overrides`).
-    ...Object.fromEntries(checkOverridableNames().map((name) => [name, reader.getInput(name)])),
+    // A check's own settings are inputs of their own names (`cli.overrides`).
+    ...Object.fromEntries(
+      checkOverridableNames(checks).map((name) => [name, reader.getInput(name)]),
+    ),
     concurrency: reader.getInput(Input.concurrency),
     timeout: reader.getInput(Input.timeout),
     'fail-on': reader.getInput(Input.failOn),
@@ -132,12 +144,13 @@ export function getInputs(
   };
   const configInput = reader.getInput(Input.config);
 
-  let loaded: LoadedConfig | null = null;
+  let loaded: LoadedConfig<Check> | null = null;
   try {
     loaded = loadConfig({
+      checks,
       file: configInput || undefined,
       required: configFileRequired(configInput),
-      overrides: toOverrides(given, (n) => `input '${n}'`),
+      overrides: toOverrides(given, (n) => `input '${n}'`, checks),
       origin: 'action',
     });
   } catch (error) {

@@ -7,7 +7,13 @@ import type { z } from 'zod';
 import { explainIssue } from './issues.js';
 import { InputError } from '../errors.js';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from './keys.js';
-import { activeConfigSchema, CREDENTIALS_REFUSED, type GateConfig } from './schema.js';
+import {
+  type ConfigCheck,
+  type ConfigOf,
+  type ConfigSchema,
+  configSchema,
+  CREDENTIALS_REFUSED,
+} from './schema.js';
 import { registerUrlSecrets } from './hostUrl.js';
 import { MAX_CONFIG_BYTES, readLimitedFile } from './limits.js';
 
@@ -20,15 +26,20 @@ export interface ConfigOverride {
   source: string;
 }
 
-export interface LoadedConfig {
-  config: GateConfig;
+/** `Check`: the checks the config was read for, as the caller typed them. */
+export interface LoadedConfig<Check extends ConfigCheck = ConfigCheck> {
+  config: ConfigOf<Check>;
   /** Absolute path of the config file, or null when none was read. */
   file: string | null;
   /** Directory that relative paths in the config are resolved against. */
   baseDir: string;
+  /** The checks of the run (the entry point's list), in report order. */
+  checks: readonly Check[];
 }
 
-export interface LoadConfigOptions {
+export interface LoadConfigOptions<Check extends ConfigCheck = ConfigCheck> {
+  /** The checks a config may select and whose settings blocks it holds (the entry point's list). */
+  checks: readonly Check[];
   /** Path of model-gate.yml; null reads no file at all (defaults and overrides only). */
   file?: string | null;
   /** When false, a missing file means "defaults and overrides only". */
@@ -68,7 +79,9 @@ export function configFileRequired(file: string | undefined): boolean {
   return file !== undefined && file !== '' && file !== DEFAULT_CONFIG_FILE;
 }
 
-export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+export function loadConfig<Check extends ConfigCheck>(
+  options: LoadConfigOptions<Check>,
+): LoadedConfig<Check> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const requested = options.file ?? DEFAULT_CONFIG_FILE;
@@ -123,18 +136,25 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     ]);
   }
 
-  const result = activeConfigSchema().safeParse(raw, { reportInput: true });
+  const schema = configSchema(options.checks);
+  const result = schema.safeParse(raw, { reportInput: true });
   if (!result.success) {
     const where = fileRead ? requested : 'config';
     const details = result.error.issues.map((issue) =>
-      describeIssue(issue, overrides, locate, where),
+      describeIssue(issue, overrides, locate, schema),
     );
     throw new InputError(
       `${where}: ${details.length === 1 ? 'invalid value' : `${details.length} invalid values`}`,
       details,
     );
   }
-  return { config: result.data, file: fileRead, baseDir: fileRead ? path.dirname(fileRead) : cwd };
+  return {
+    // The schema holds each check's block, read by the check's own settings schema.
+    config: result.data,
+    file: fileRead,
+    baseDir: fileRead ? path.dirname(fileRead) : cwd,
+    checks: options.checks,
+  };
 }
 
 /** Resolves a path written in the config relative to the config file's folder. */
@@ -236,7 +256,7 @@ function describeIssue(
   issue: z.core.$ZodIssue,
   overrides: readonly ConfigOverride[],
   locate: (p: readonly PropertyKey[], key?: string) => string,
-  _where: string,
+  schema: ConfigSchema,
 ): string {
   const override = [...overrides]
     .reverse()
@@ -246,7 +266,7 @@ function describeIssue(
       .map((key) => {
         const line = locate(issue.path, key);
         const at = displayPath([...issue.path, key]);
-        return `${line ? `${line}: ` : ''}${at}: unknown setting${suggest(issue.path)}`;
+        return `${line ? `${line}: ` : ''}${at}: unknown setting${suggest(issue.path, schema)}`;
       })
       .join('\n  - ');
   }
@@ -258,10 +278,10 @@ function describeIssue(
   return `${line ? `${line}: ` : ''}${at}: ${expected}`;
 }
 
-function suggest(parent: readonly PropertyKey[]): string {
+function suggest(parent: readonly PropertyKey[], schema: ConfigSchema): string {
   if (parent.length > 0) return '';
   // History last, after the checks: the order the blocks are documented in.
-  const keys = Object.keys(activeConfigSchema().shape).filter((k) => k !== 'history');
+  const keys = Object.keys(schema.shape).filter((k) => k !== 'history');
   return ` (known: ${[...keys, 'history'].map(camelToKebab).join(', ')})`;
 }
 

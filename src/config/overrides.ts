@@ -50,37 +50,60 @@ const TRAILING = {
 /** A setting of the config's own a user may give outside the file. */
 export type ConfigOverridableName = keyof typeof LEADING | keyof typeof TRAILING;
 
-/** The checks' own settings a user may give outside the file, in registry order. */
-const CHECK_SETTINGS = new Map<string, Overridable>();
-
 /**
- * Makes a check's setting overridable (the check registry hands each check's own over):
- * `name` becomes a flag of `run` and `validate` and an action input, `path` is where it lands.
+ * A setting of a check's block that a user may give outside model-gate.yml: a flag of `run`
+ * and `validate`, and an action input of the same name. The CLI builds the flag and its help
+ * from it.
  */
-export function registerCheckOverride(
-  name: string,
-  path: readonly string[],
-  parser: OverrideParser,
-): void {
-  if (name in LEADING || name in TRAILING || CHECK_SETTINGS.has(name)) {
-    throw new Error(`the override ${name} is already registered`);
+export interface CheckOverride {
+  /** The flag's and the input's name, kebab-case: "samples" is `--samples` and input `samples`. */
+  name: string;
+  /** The value in the flag's help: "<K>" shows `--samples <K>`. */
+  value: string;
+  /** The flag's help, naming the setting it sets. */
+  help: string;
+  /** Where the value lands in the check's settings block (camelCase keys): ["samples"]. */
+  setting: readonly string[];
+  /** How the text given becomes the value; the check's settings schema validates it after. */
+  parse: OverrideParser;
+}
+
+/** What the overrides read of a check: its name and the settings it lets a user give. */
+export interface OverridingCheck {
+  name: string;
+  cli?: { overrides?: readonly CheckOverride[] };
+}
+
+/** The checks' own overridable settings, in the order of the checks, each under its block. */
+function checkSettings(checks: readonly OverridingCheck[]): [string, Overridable][] {
+  const own = checks.flatMap((check) =>
+    (check.cli?.overrides ?? []).map((o): [string, Overridable] => [
+      o.name,
+      { path: [check.name, ...o.setting], parse: PARSERS[o.parse] },
+    ]),
+  );
+  const names = own.map(([name]) => name);
+  for (const [i, name] of names.entries()) {
+    if (name in LEADING || name in TRAILING || names.indexOf(name) !== i) {
+      throw new Error(`two settings are overridable as ${name}`);
+    }
   }
-  CHECK_SETTINGS.set(name, { path, parse: PARSERS[parser] });
+  return own;
 }
 
 /** Every overridable setting by name, in the order of the help. */
-function overridable(): [string, Overridable][] {
-  return [...Object.entries(LEADING), ...CHECK_SETTINGS, ...Object.entries(TRAILING)];
+function overridable(checks: readonly OverridingCheck[]): [string, Overridable][] {
+  return [...Object.entries(LEADING), ...checkSettings(checks), ...Object.entries(TRAILING)];
 }
 
 /** The names of every overridable setting, in the order of the help. */
-export function overridableNames(): string[] {
-  return overridable().map(([name]) => name);
+export function overridableNames(checks: readonly OverridingCheck[]): string[] {
+  return overridable(checks).map(([name]) => name);
 }
 
-/** The names of the checks' own overridable settings, in registry order. */
-export function checkOverridableNames(): string[] {
-  return [...CHECK_SETTINGS.keys()];
+/** The names of the checks' own overridable settings, in the order of the checks. */
+export function checkOverridableNames(checks: readonly OverridingCheck[]): string[] {
+  return checkSettings(checks).map(([name]) => name);
 }
 
 /** The values a user gave, by overridable name; an empty string means "not given". */
@@ -93,9 +116,10 @@ export type GivenOverrides = Partial<Record<string, string | undefined>>;
 export function toOverrides(
   given: GivenOverrides,
   describe: (name: string) => string,
+  checks: readonly OverridingCheck[],
 ): ConfigOverride[] {
   const overrides: ConfigOverride[] = [];
-  for (const [name, { path, parse }] of overridable()) {
+  for (const [name, { path, parse }] of overridable(checks)) {
     const raw = given[name];
     if (raw === undefined || raw.trim() === '') continue;
     overrides.push({ path, value: parse(raw, describe(name)), source: describe(name) });

@@ -2,17 +2,18 @@ import { z } from 'zod';
 import { historySettingsSchema } from './history.js';
 import { hasQuery } from './hostUrl.js';
 
-/**
- * Each check's settings block, by check name. The config names no check: a check's
- * `settings.ts` adds its block's type here (declaration merging), and the check registry
- * (src/checks/registry.ts) hands its schema in through `registerCheckSettings`. That keeps the
- * config before the checks in the flow, and a check within its own folder plus one registry line.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by each check's settings.ts
-export interface CheckSettingsBlocks {}
-
-/** A check's name: a built-in one, or one a caller registered at run time. */
+/** A check's name: a built-in one, or one of a list a caller passes (a test's toy check). */
 export type CheckName = string;
+
+/**
+ * What the config reads of a check: its name and its settings block. The config names no
+ * check: the entry point passes its list of checks to `loadConfig`, and a check reads its own
+ * block through its own type (`GateConfig & { churn: ChurnSettings }`).
+ */
+export interface ConfigCheck {
+  name: CheckName;
+  settingsSchema: z.ZodObject;
+}
 
 export const FAIL_ON = ['regression', 'never', 'inconclusive'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
@@ -309,53 +310,53 @@ const baseConfigSchema = z
   })
   .strict();
 
-/** The validated config, every default filled in; each check's block typed by its settings. */
+/** The validated config, every default filled in; each check reads its block by its own type. */
 export type GateConfig = Omit<z.infer<typeof baseConfigSchema>, 'checks'> & {
   checks: CheckName[];
-} & CheckSettingsBlocks;
+};
 
-/** The schema a config is read with (its output: a `GateConfig`). */
-export type ConfigSchema = z.ZodType<GateConfig> & { shape: Record<string, z.ZodType> };
-
-/** Settings blocks of the registered checks, in report order; `builtIn`: on by default. */
-const registered = new Map<string, { schema: z.ZodObject; builtIn: boolean }>();
-let composed: ConfigSchema | null = null;
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
 
 /**
- * Makes a check known to the config: its name joins the `checks:` list (and its default when
- * `builtIn`), and its settings block is read under its name.
+ * The config as the checks of a list read it: each check's own block typed (a check types
+ * the config it reads through its methods, e.g. `maxTimeoutShare(config: ChurnConfig)`).
  */
-export function registerCheckSettings(name: string, settings: z.ZodObject, builtIn = false): void {
-  if (registered.has(name) || name in baseConfigSchema.shape) {
-    throw new Error(`the config already has a block named ${name}`);
-  }
-  registered.set(name, { schema: settings, builtIn });
-  composed = null;
-}
+export type ConfigOf<Check> = GateConfig &
+  Intersection<Check extends { maxTimeoutShare(config: infer C): number } ? C : GateConfig>;
 
-/** Names of the registered checks, in the order they were registered (the report's order). */
-export function checkNames(): string[] {
-  return [...registered.keys()];
-}
+/** The schema a config is read with (its output: a `GateConfig`, each check's block typed). */
+export type ConfigSchema<Config extends GateConfig = GateConfig> = z.ZodType<Config> & {
+  shape: Record<string, z.ZodType>;
+};
 
-/** The schema a config is read with: the base one with every registered check's block. */
-export function activeConfigSchema(): ConfigSchema {
-  if (composed) return composed;
-  const names = checkNames();
+/** Schemas already composed, by list of checks (an entry point passes one list for the run). */
+const composed = new WeakMap<readonly ConfigCheck[], ConfigSchema>();
+
+/**
+ * The schema a config is read with: the config's own blocks and each check's settings block,
+ * read under its name; every check of the list joins the `checks:` list and its default.
+ */
+export function configSchema<Check extends ConfigCheck>(
+  checks: readonly Check[],
+): ConfigSchema<ConfigOf<Check>> {
+  const known = composed.get(checks);
+  if (known) return known as ConfigSchema<ConfigOf<Check>>;
+  const names = checks.map((c) => c.name);
   const [first, ...rest] = names;
-  if (first === undefined) {
-    throw new Error(
-      'no check is registered: import src/checks/registry.ts before reading a config',
-    );
+  if (first === undefined) throw new Error('a config is read for at least one check');
+  for (const [i, name] of names.entries()) {
+    if (names.indexOf(name) !== i || name in baseConfigSchema.shape) {
+      throw new Error(`the config already has a block named ${name}`);
+    }
   }
-  const builtIn = names.filter((name) => registered.get(name)?.builtIn);
   const { history, ...base } = baseConfigSchema.shape;
-  const blocks = Object.fromEntries(
-    [...registered].map(([name, s]) => [name, s.schema.prefault({})]),
-  );
+  const blocks = Object.fromEntries(checks.map((c) => [c.name, c.settingsSchema.prefault({})]));
   // The checks' blocks before `history`: the order the blocks are documented in.
-  composed = z
-    .object({ ...base, checks: checkList([first, ...rest], builtIn), ...blocks, history })
+  const schema = z
+    .object({ ...base, checks: checkList([first, ...rest], names), ...blocks, history })
     .strict() as unknown as ConfigSchema;
-  return composed;
+  composed.set(checks, schema);
+  return schema as ConfigSchema<ConfigOf<Check>>;
 }

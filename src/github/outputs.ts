@@ -6,21 +6,22 @@
  * domain names separated by commas (empty when there is none). report.json keeps full precision.
  */
 import * as core from '@actions/core';
-import { checkOutputs } from '../checks/registry.js';
+import { CHECKS } from '../checks/builtIn.js';
+import { type CheckList, checkOutputs } from '../checks/list.js';
 import type { Report } from '../report/types.js';
 import { machineNumber } from '../text/format.js';
 
 /** Decimal places of the numeric outputs; documented in action.yml and the README. */
 export const OUTPUT_DECIMALS = 4;
 
-/** The outputs every run has, before the checks' own (`Check.outputs`). */
+/** The outputs every run has, before the checks' own (`Check.headline.outputs`). */
 const LEADING_OUTPUTS = ['verdict', 'report-path', 'summary-path'] as const;
 /** The outputs every run has, after the checks' own. */
 const TRAILING_OUTPUTS = ['artifact-url', 'incomplete'] as const;
 
 /** Every output of the action, in action.yml's order: the run's, then each check's. */
-export function actionOutputNames(): string[] {
-  return [...LEADING_OUTPUTS, ...checkOutputs().map((o) => o.name), ...TRAILING_OUTPUTS];
+export function actionOutputNames(checks: CheckList = CHECKS): string[] {
+  return [...LEADING_OUTPUTS, ...checkOutputs(checks).map((o) => o.name), ...TRAILING_OUTPUTS];
 }
 
 export type ActionOutputs = Record<string, string>;
@@ -34,11 +35,12 @@ export function actionOutputs(
   report: Report,
   files: { report: string; summary: string },
   artifactUrl: string | null,
+  checks: CheckList = CHECKS,
 ): ActionOutputs {
   const h = report.headline;
   const { status } = report.verdict;
   const shard = report.run.coverage?.shard;
-  const own = checkOutputs().map((o) => [o.name, outputText(o.value(h))] as const);
+  const own = checkOutputs(checks).map((o) => [o.name, outputText(o.value(h))] as const);
   return {
     // A shard's slice is not the gate's verdict: a workflow testing for "pass" or "fail" must
     // not take it for one.

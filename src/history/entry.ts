@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import type { NightlyValues } from '../checks/nightly.js';
-import { nightlyShape } from '../checks/registry.js';
+import { type CheckList, nightlyShape } from '../checks/list.js';
 import { VERDICT_STATUSES, type VerdictStatus } from '../checks/types.js';
 
 export const HISTORY_VERSION = 1;
 
 /** A history line's schema: its own fields and every registered check's numbers. */
-export function historyEntrySchema(): z.ZodType<HistoryEntry> {
+export function historyEntrySchema(checks: CheckList): z.ZodType<HistoryEntry> {
   return z
     .object({
       v: z.literal(HISTORY_VERSION),
@@ -23,7 +23,7 @@ export function historyEntrySchema(): z.ZodType<HistoryEntry> {
       digest: z.string().nullable(),
       verdict: z.enum(VERDICT_STATUSES),
       /** The checks' numbers (`Check.nightly`), filled by each check from its section. */
-      ...nightlyShape(),
+      ...nightlyShape(checks),
     })
     .strict() as unknown as z.ZodType<HistoryEntry>;
 }

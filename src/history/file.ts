@@ -9,8 +9,10 @@ import { InputError } from '../errors.js';
 import { refuseLink, writeFileAtomic } from '../files/safeWrite.js';
 import { type HistoryEntry, historyEntrySchema, oneLinePerNight } from './entry.js';
 import { errorMessage } from '../text/format.js';
+import type { CheckList } from '../checks/list.js';
 
-export function parseHistory(text: string, file: string): HistoryEntry[] {
+export function parseHistory(text: string, file: string, checks: CheckList): HistoryEntry[] {
+  const schema = historyEntrySchema(checks);
   const entries: HistoryEntry[] = [];
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {
@@ -24,7 +26,7 @@ export function parseHistory(text: string, file: string): HistoryEntry[] {
         'each line is a JSON object written by a nightly run; remove or repair the damaged line',
       ]);
     }
-    const parsed = historyEntrySchema().safeParse(json);
+    const parsed = schema.safeParse(json);
     if (!parsed.success) {
       throw new InputError(
         `${where}: not a model-gate history line`,
@@ -42,8 +44,8 @@ export function parseHistory(text: string, file: string): HistoryEntry[] {
  * The nights recorded so far; none when the file does not exist yet (the first night). A
  * symbolic link at its place is refused: the history is rewritten, never written through one.
  */
-export async function readHistory(file: string): Promise<HistoryEntry[]> {
-  return parseHistory(await readHistoryText(file), file);
+export async function readHistory(file: string, checks: CheckList): Promise<HistoryEntry[]> {
+  return parseHistory(await readHistoryText(file), file, checks);
 }
 
 async function readHistoryText(file: string): Promise<string> {
@@ -69,7 +71,11 @@ async function readHistoryText(file: string): Promise<string> {
  * beside itself and renamed into place: an interrupted run or a full disk leaves it as it was
  * or complete.
  */
-export async function recordNight(file: string, entry: HistoryEntry): Promise<void> {
-  const nights = oneLinePerNight([...(await readHistory(file)), entry]);
+export async function recordNight(
+  file: string,
+  entry: HistoryEntry,
+  checks: CheckList,
+): Promise<void> {
+  const nights = oneLinePerNight([...(await readHistory(file, checks)), entry]);
   writeFileAtomic(file, nights.map((night) => `${JSON.stringify(night)}\n`).join(''));
 }

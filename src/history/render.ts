@@ -1,15 +1,16 @@
 /**
  * The nightly history in summary.md: a table of the last nights, each check's numbers in its
- * columns. The trend charts are the nightly rules' (`Check.nightlyRule`).
+ * columns. The trend charts are the nightly rules' (`Check.nightly.rule`).
  */
-import { nightlyColumns } from '../checks/registry.js';
+import { type CheckList, nightlyColumns } from '../checks/list.js';
 import { codeSpan, escapeText, table } from '../render/markdown.js';
 import type { HistorySection } from './section.js';
 
 const day = (iso: string) => iso.slice(0, 10);
 const shortDigest = (d: string | null) => (d ? d.slice(0, 12) : '–');
 
-export function renderHistorySection(section: HistorySection): string {
+export function renderHistorySection(section: HistorySection, checks: CheckList): string {
+  const columns = nightlyColumns(checks);
   const lines = [`### Nightly history: ${codeSpan(section.model)}`, ''];
   const shown = section.nights.length;
   lines.push(
@@ -22,15 +23,15 @@ export function renderHistorySection(section: HistorySection): string {
     }`,
     '',
     table(
-      ['night', 'commit', 'digest', ...nightlyColumns().map((c) => c.header), 'verdict'],
+      ['night', 'commit', 'digest', ...columns.map((c) => c.header), 'verdict'],
       section.nights.map((n) => [
         day(n.date),
         n.commit ? codeSpan(n.commit.slice(0, 7)) : '–',
         `${codeSpan(shortDigest(n.digest))}${n.rePulled ? ' model re-pulled' : ''}`,
-        ...nightlyColumns().map((c) => c.cell(n)),
+        ...columns.map((c) => c.cell(n)),
         escapeText(n.verdict),
       ]),
-      ['l', 'l', 'l', ...nightlyColumns().map(() => 'r' as const), 'l'],
+      ['l', 'l', 'l', ...columns.map(() => 'r' as const), 'l'],
     ),
   );
   return lines.join('\n');

@@ -1,11 +1,11 @@
 /**
  * The `history` part of report.json (nightly runs with `output.history`): the last nights of
- * the model, where it was re-pulled, and each check's nightly rule on them (`Check.nightlyRule`,
+ * the model, where it was re-pulled, and each check's nightly rule on them (`Check.nightly.rule`,
  * e.g. dragon's drift rule). Pure: the nights come in, the section and the rules' findings go
  * out.
  */
-import type { NightlyAnalyses, NightlyRule } from '../checks/nightlyRule.js';
-import { nightlyRules, nightlyShape } from '../checks/registry.js';
+import type { NightlyRule } from '../checks/nightlyRule.js';
+import { type CheckList, nightlyRules, nightlyShape } from '../checks/list.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { GateConfig } from '../config/schema.js';
 import { type HistoryEntry, oneLinePerNight } from './entry.js';
@@ -16,7 +16,7 @@ export interface HistoryNight extends HistoryEntry {
 }
 
 /** Each nightly rule's analysis sits under its key, between the counts and `appended`. */
-export interface HistorySection extends NightlyAnalyses {
+export interface HistorySection {
   /** File name of the history (output.history). */
   file: string;
   model: string;
@@ -28,6 +28,8 @@ export interface HistorySection extends NightlyAnalyses {
   otherModels: number;
   /** True when tonight's line was added to the file (a run; a re-analysis only reads). */
   appended: boolean;
+  /** The nightly rules' analyses, each under its rule's key. */
+  [rule: string]: unknown;
 }
 
 export interface HistoryInput {
@@ -37,6 +39,8 @@ export interface HistoryInput {
   config: GateConfig;
   file: string;
   appended: boolean;
+  /** The checks whose nightly numbers and rules the history holds. */
+  checks: CheckList;
 }
 
 export function historySection(input: HistoryInput): {
@@ -47,7 +51,9 @@ export function historySection(input: HistoryInput): {
 } {
   const { tonight, config } = input;
   // A re-analysis of a night the run already appended must not count that night twice.
-  const prior = input.appended ? input.prior : withoutTonight(input.prior, tonight);
+  const prior = input.appended
+    ? input.prior
+    : withoutTonight(input.prior, tonight, nightlyShape(input.checks));
   // Tonight replaces an earlier run of the same night: nights are counted, not runs.
   const all = oneLinePerNight([...prior, tonight]);
   const ours = all.filter((e) => e.model === tonight.model);
@@ -58,7 +64,7 @@ export function historySection(input: HistoryInput): {
       rePulled: before !== undefined && before.digest !== null && entry.digest !== before.digest,
     };
   });
-  const analysed = nightlyRules().map(({ rule }) => ({
+  const analysed = nightlyRules(input.checks).map(({ rule }) => ({
     rule,
     analysis: rule.analyse(ours, config),
   }));
@@ -81,13 +87,17 @@ export function historySection(input: HistoryInput): {
 }
 
 /** A nightly rule's analysis in a section, undefined in a report that lacks it. */
-export function analysisOf(section: HistorySection, rule: NightlyRule<unknown>): unknown {
-  return (section as unknown as Record<string, unknown>)[rule.key];
+export function analysisOf(section: HistorySection, rule: NightlyRule<unknown, object>): unknown {
+  return section[rule.key];
 }
 
-function withoutTonight(prior: readonly HistoryEntry[], tonight: HistoryEntry): HistoryEntry[] {
+function withoutTonight(
+  prior: readonly HistoryEntry[],
+  tonight: HistoryEntry,
+  shape: object,
+): HistoryEntry[] {
   const last = prior.findLastIndex((e) => e.model === tonight.model);
-  const numbers = Object.keys(nightlyShape()) as (keyof HistoryEntry)[];
+  const numbers = Object.keys(shape) as (keyof HistoryEntry)[];
   const same = (a: HistoryEntry, b: HistoryEntry) =>
     a.digest === b.digest &&
     numbers.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));

@@ -2,7 +2,7 @@
  * The nightly rules' parts of a history section beside its table: each rule's trend chart,
  * under the check the rule belongs to, and what each rule found in a sentence.
  */
-import { nightlyRules } from '../checks/registry.js';
+import { type CheckList, nightlyRules } from '../checks/list.js';
 import type { CheckName } from '../config/schema.js';
 import type { Chart } from '../render/svg.js';
 import { analysisOf, type HistorySection } from './section.js';
@@ -13,8 +13,8 @@ export interface TrendDrawing {
   draw(): Chart[];
 }
 
-export function trendCharts(section: HistorySection): TrendDrawing[] {
-  return nightlyRules().flatMap(({ check, rule }) => {
+export function trendCharts(section: HistorySection, checks: CheckList): TrendDrawing[] {
+  return nightlyRules(checks).flatMap(({ check, rule }) => {
     if (!rule.chart) return [];
     const draw = () => {
       const trend = { model: section.model, nights: section.nights };
@@ -26,8 +26,8 @@ export function trendCharts(section: HistorySection): TrendDrawing[] {
 }
 
 /** Each rule's finding on these nights, in one line (a report lacking a rule's analysis: none). */
-export function trendSentences(section: HistorySection): string {
-  return nightlyRules()
+export function trendSentences(section: HistorySection, checks: CheckList): string {
+  return nightlyRules(checks)
     .flatMap(({ rule }) => {
       const analysis = analysisOf(section, rule);
       return analysis === undefined ? [] : [rule.sentence(analysis)];

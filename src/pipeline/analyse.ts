@@ -4,11 +4,15 @@ import type { LoadedConfig } from '../config/load.js';
 import { resolveConfigPath } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { ModelMetadata, ServerInfo } from '../providers/types.js';
-import { allChecks } from '../checks/registry.js';
-import type { CheckContext, CheckPage, EvaluatedGateRule, GateFinding } from '../checks/types.js';
+import type {
+  AnyCheck,
+  CheckContext,
+  CheckPage,
+  EvaluatedGateRule,
+  GateFinding,
+} from '../checks/types.js';
 import type { HistoryEntry } from '../history/entry.js';
 import { nightEntry } from '../report/historyEntry.js';
-import { decideVerdict } from '../report/verdict.js';
 import { readHistory, recordNight } from '../history/file.js';
 import { type HistorySection, historySection } from '../history/section.js';
 import { operationsFindings } from '../operations/findings.js';
@@ -55,7 +59,7 @@ import { scrubData } from '../text/secrets.js';
 import type { JobOutcome } from './types.js';
 
 export interface AnalyseLogsOptions {
-  loaded: LoadedConfig;
+  loaded: LoadedConfig<AnyCheck>;
   logs: readonly string[];
   /** Output directory; default output.dir of the config. */
   outDir?: string;
@@ -111,7 +115,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const shard = shardLabel(options.shard);
   const slice = selectShard(plan, options.shard);
   const findings = shard
-    ? sliceFindings(analysed.findings, slice, models, shard)
+    ? sliceFindings({ findings: analysed.findings, slice, models, shard, checks: loaded.checks })
     : analysed.findings;
   const first = checks[0]?.check.name;
   if (limit && first) findings.push(smokeRunFinding(first, limit));
@@ -128,6 +132,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     );
   }
   const coverage = measureCoverage({
+    checks: loaded.checks,
     units: slice,
     records,
     models,
@@ -142,7 +147,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
     config: loaded.config,
     logs: options.logs.map((file) => path.basename(file)),
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
-    promptHashes: promptHashes(ctx),
+    promptHashes: promptHashes(ctx, loaded.checks),
     ...(options.operations ? { operations: options.operations } : {}),
     coverage,
   };
@@ -163,8 +168,8 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
  */
 function previousReportFile(options: AnalyseLogsOptions): string | null {
   const { loaded } = options;
-  const setting = allChecks()
-    .map((check) => check.previousReport)
+  const setting = loaded.checks
+    .map((check) => check.nightly?.previousReport)
     .find((s) => s?.read(loaded.config) !== undefined);
   const configured = setting?.read(loaded.config);
   const previousFile =
@@ -178,12 +183,16 @@ function previousReportFile(options: AnalyseLogsOptions): string | null {
 }
 
 /** The rules read which previous report is compared with, whether from the config or the flag. */
-function checkContextWith(loaded: LoadedConfig, previousFile: string | null): CheckContext {
+function checkContextWith(
+  loaded: LoadedConfig<AnyCheck>,
+  previousFile: string | null,
+): CheckContext {
   const plain = checkContext(loaded);
   if (!previousFile) return plain;
   let config = plain.config;
-  for (const check of allChecks()) {
-    if (check.previousReport) config = check.previousReport.write(config, previousFile);
+  for (const check of loaded.checks) {
+    const setting = check.nightly?.previousReport;
+    if (setting) config = setting.write(config, previousFile);
   }
   return { ...plain, config };
 }
@@ -208,7 +217,10 @@ async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Pro
   // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
   const limit = options.limit ?? smokeLimit(runs);
   const checks =
-    options.checks ?? (limit ? limitChecks(await loadChecks(ctx), limit) : await loadChecks(ctx));
+    options.checks ??
+    (limit
+      ? limitChecks(await loadChecks(ctx, options.loaded.checks), limit)
+      : await loadChecks(ctx, options.loaded.checks));
   // One version of each model per report: the digest the latest run found.
   const counted = currentWeights(latest, digestsOfRuns(runs));
   // Records another config wrote (another temperature, prompt or maze) would be reported under
@@ -259,22 +271,43 @@ async function reportWithHistory(
   const nightly = await withHistory(analysed, createdAt, loaded, options);
   // Before anything renders it: a secret an error body echoed is gone from every file and
   // comment made from the report, before markdown escaping could hide it from a search.
-  const report = scrubData(
-    buildReport({
-      run,
-      sections,
-      findings: [...findings, ...(nightly?.findings ?? [])],
-      rules: [...rules, ...(nightly?.rules ?? [])],
-      createdAt,
-      ...(nightly ? { history: nightly.section } : {}),
-    }),
-  );
+  const built = buildReport({
+    run,
+    sections,
+    findings: [...findings, ...(nightly?.findings ?? [])],
+    rules: [...rules, ...(nightly?.rules ?? [])],
+    createdAt,
+    ...(nightly ? { history: nightly.section } : {}),
+    checks: loaded.checks,
+  });
+  const report = scrubData(withTonightsVerdict(built));
   const outDir = options.outDir ?? loaded.config.output.dir;
   const gpuCsv = await readGpuCsv(outDir, options.operations?.gpu.file ?? null);
-  const written = await writeReport(report, outDir, { parts: analysed.pages, gpuCsv });
+  const written = await writeReport(
+    report,
+    outDir,
+    { parts: analysed.pages, gpuCsv },
+    loaded.checks,
+  );
   const appended = nightly !== null && (options.appendHistory ?? false);
-  if (nightly && appended) await recordNight(nightly.file, nightly.tonight);
+  if (nightly && appended) {
+    const tonight = { ...nightly.tonight, verdict: report.verdict.status };
+    await recordNight(nightly.file, tonight, loaded.checks);
+  }
   return { report, written, historyFile: appended && nightly ? nightly.file : null };
+}
+
+/**
+ * Tonight's night in the history part carries the run's verdict, the one the report decided
+ * (the nightly rules' findings included).
+ */
+function withTonightsVerdict(report: Report): Report {
+  if (!report.history) return report;
+  const status = report.verdict.status;
+  const nights = report.history.nights.map((night, i, all) =>
+    i === all.length - 1 ? { ...night, verdict: status } : night,
+  );
+  return { ...report, history: { ...report.history, nights } };
 }
 
 /** The run's GPU samples, for the page's chart; null when there are none or they cannot be read. */
@@ -294,6 +327,10 @@ function jobOutcome(
   shard: string | null,
   historyFile: string | null,
 ): JobOutcome {
+  const decision = gateOutcome(report.verdict.status, report.run.config.failOn, {
+    shard,
+    interrupted: options.cancelled ?? false,
+  });
   return {
     report,
     files: {
@@ -305,10 +342,8 @@ function jobOutcome(
       logs: options.logs.map((file) => path.resolve(file)),
       ...(historyFile ? { extra: [historyFile] } : {}),
     },
-    exitCode: gateOutcome(report.verdict.status, report.run.config.failOn, {
-      shard,
-      interrupted: options.cancelled ?? false,
-    }).exitCode,
+    exitCode: decision.exitCode,
+    decision,
     cancelled: options.cancelled ?? false,
     ...(shard === null ? {} : { shard }),
   };
@@ -318,7 +353,7 @@ function jobOutcome(
 async function withHistory(
   analysed: Analysed,
   createdAt: Date,
-  loaded: LoadedConfig,
+  loaded: LoadedConfig<AnyCheck>,
   options: AnalyseLogsOptions,
 ): Promise<{
   file: string;
@@ -329,29 +364,27 @@ async function withHistory(
 } | null> {
   const configured = loaded.config.output.history;
   if (!configured || loaded.config.models.candidate) return null;
-  const { run, sections, findings } = analysed;
+  const { run, sections } = analysed;
   const commit = options.commit ?? process.env.GITHUB_SHA ?? null;
-  const checked = decideVerdict(findings).status;
-  const tonight = nightEntry({ run, sections, createdAt, commit, verdict: checked });
+  const { checks } = loaded;
+  // The trend reads the nights' numbers, never their verdicts: tonight's is the report's,
+  // set once the report has decided it (`withTonightsVerdict`).
+  const tonight = nightEntry({ run, sections, createdAt, commit, verdict: 'pass', checks });
   if (!tonight) return null;
   const file = path.resolve(configured);
-  const prior = await readHistory(file);
+  const prior = await readHistory(file, checks);
   const trend = historySection({
+    checks,
     prior,
     tonight,
     config: loaded.config,
     file: path.basename(file),
     appended: options.appendHistory ?? false,
   });
-  // Tonight's line carries the final verdict, the nightly rules' findings included.
-  const verdict = decideVerdict([...findings, ...trend.findings]).status;
-  const nights = trend.section.nights.map((night, i, all) =>
-    i === all.length - 1 ? { ...night, verdict } : night,
-  );
   return {
     file,
-    tonight: { ...tonight, verdict },
-    section: { ...trend.section, nights },
+    tonight,
+    section: trend.section,
     findings: trend.findings,
     rules: trend.rules,
   };

@@ -1,5 +1,6 @@
-import { type AnyCheck, allChecks, checkNamed, sectionOf } from '../checks/registry.js';
+import { type CheckList, checkNamed, sectionOf } from '../checks/list.js';
 import type {
+  AnyCheck,
   CheckContext,
   CheckPage,
   EvaluatedGateRule,
@@ -27,10 +28,10 @@ export function modelOrder(ctx: CheckContext): string[] {
 }
 
 /** Loads every selected check's definitions before anything runs: bad input fails first. */
-export async function loadChecks(ctx: CheckContext): Promise<LoadedCheck[]> {
+export async function loadChecks(ctx: CheckContext, checks: CheckList): Promise<LoadedCheck[]> {
   const loaded: LoadedCheck[] = [];
   for (const name of ctx.config.checks) {
-    const check = checkNamed(name);
+    const check = checkNamed(checks, name);
     loaded.push({ check, definitions: await check.load(ctx) });
   }
   return loaded;
@@ -52,7 +53,9 @@ export function planGrowth(
   checks: readonly LoadedCheck[],
   ctx: CheckContext,
 ): PlanGrowth | undefined {
-  const growths = checks.flatMap(({ check, definitions }) => check.growth(definitions, ctx) ?? []);
+  const growths = checks.flatMap(
+    ({ check, definitions }) => check.adaptive?.growth(definitions, ctx) ?? [],
+  );
   if (growths.length === 0) return undefined;
   return { observe: (records) => growths.flatMap((growth) => growth.observe(records)) };
 }
@@ -113,11 +116,11 @@ export function analyseChecks(
 }
 
 /** SHA-256 of each prompt template the run used, for the provenance section. */
-export function promptHashes(ctx: CheckContext): Record<string, string> {
+export function promptHashes(ctx: CheckContext, checks: CheckList): Record<string, string> {
   const hashes: Record<string, string> = {};
-  for (const check of allChecks()) {
+  for (const check of checks) {
     if (ctx.config.checks.includes(check.name))
-      Object.assign(hashes, check.promptHashes(ctx.config));
+      Object.assign(hashes, check.provenance?.promptHashes?.(ctx.config) ?? {});
   }
   return hashes;
 }
@@ -140,8 +143,7 @@ export function checkPages(
     if (section === undefined) continue;
     try {
       const own = countedSubset(records, (r) => r.check === check.name);
-      const part = check.page({ section, records: own, definitions, ctx });
-      if (part) parts.push(part);
+      if (check.page) parts.push(check.page.data({ section, records: own, definitions, ctx }));
     } catch (error) {
       problems.push(
         `${check.name}: its part of report.html could not be built: ${errorMessage(error)}`,

@@ -9,7 +9,7 @@
  * - missing: no record, or a game cut before its end.
  * Pure: units and records in, counts and sentences out.
  */
-import { checkNamed } from '../checks/registry.js';
+import { type CheckList, checkNamed } from '../checks/list.js';
 import type { GateFinding } from '../checks/types.js';
 import type { CheckName } from '../config/schema.js';
 import type { Coverage, CoverageRow } from '../report/types.js';
@@ -18,6 +18,8 @@ import type { WorkUnit } from '../checks/workUnit.js';
 import { RecordsByUnit } from '../plan/unitRecords.js';
 
 export interface CoverageInput {
+  /** The checks of the run (each names its unit of work). */
+  checks: CheckList;
   units: readonly WorkUnit[];
   /** Records the report is computed from (stale ones already left out). */
   records: readonly SampleRecord[];
@@ -65,7 +67,7 @@ export function measureCoverage(input: CoverageInput): Coverage {
         check: unit.check,
         model: unit.model,
         role: unit.model === input.models[0] ? 'baseline' : 'candidate',
-        unit: checkNamed(unit.check).unit[1],
+        unit: checkNamed(input.checks, unit.check).unit[1],
         planned: 0,
         answered: 0,
         failed: 0,

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { CheckList } from '../checks/list.js';
 import { loadConfig } from '../config/load.js';
 import { startSimulator } from '../simulator/server.js';
 import { packageRoot, scenarioPath } from '../packageRoot.js';
@@ -16,6 +17,7 @@ export const DEMO_SCENARIOS = {
 export type DemoScenario = keyof typeof DEMO_SCENARIOS;
 
 export interface DemoOptions {
+  checks: CheckList;
   scenario: DemoScenario;
   outDir: string;
   signal?: AbortSignal;
@@ -43,6 +45,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const logPath = path.join(outDir, 'samples.jsonl');
     await rm(logPath, { force: true });
     const loaded = loadConfig({
+      checks: options.checks,
       file: path.join(packageRoot(), 'fixtures', 'demo', 'model-gate.yml'),
       env: {},
       overrides: [

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { allChecks, configSchema } from '../checks/registry.js';
+import type { CheckList } from '../checks/list.js';
+import { configSchema } from '../config/schema.js';
 import type { CheckStarter, StarterFile } from '../checks/starter.js';
 import { type SchemaNode, documentedConfig } from '../config/documented.js';
 import { configJsonSchema, configSchemaUrl } from '../config/jsonSchema.js';
@@ -15,6 +16,8 @@ import { TOOL_VERSION } from '../version.js';
 import { packageRoot } from '../packageRoot.js';
 
 export interface InitOptions {
+  /** The checks whose blocks and files the starter holds. */
+  checks: CheckList;
   /** Folder to write into (the repository root). */
   dir: string;
   baseline?: string;
@@ -25,11 +28,9 @@ const STARTER_CONFIG = 'model-gate.yml';
 const STARTER_WORKFLOW = '.github/workflows/model-gate.yml';
 
 /** The config, each check's files (items, catalogue) and the pull-request workflow. */
-export function starterFiles(
-  options: Omit<InitOptions, 'dir'> & { dir?: string } = {},
-): StarterFile[] {
-  const starters = allChecks().flatMap((check) => {
-    const starter = check.starter();
+export function starterFiles(options: Omit<InitOptions, 'dir'> & { dir?: string }): StarterFile[] {
+  const starters = options.checks.flatMap((check) => {
+    const starter = check.cli?.starter?.();
     return starter ? [{ name: check.name, ...starter }] : [];
   });
   const workflow = readFileSync(
@@ -102,7 +103,7 @@ function starterConfig(
     for (const [key, value] of Object.entries(starter.settings))
       values[`${starter.name}.${key}`] = value;
   }
-  return documentedConfig(configJsonSchema(configSchema()) as SchemaNode, {
+  return documentedConfig(configJsonSchema(configSchema(options.checks)) as SchemaNode, {
     header: starterHeader(path.resolve(options.dir ?? '.')),
     values,
     activeDefaults: false,

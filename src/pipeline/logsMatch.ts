@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { checkNamed } from '../checks/registry.js';
+import { type CheckList, checkNamed } from '../checks/list.js';
+import type { AnyCheck } from '../checks/types.js';
 import { InputError } from '../errors.js';
 import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
@@ -24,7 +25,7 @@ export function staleWarning(stale: readonly SampleRecord[]): string {
 }
 
 export interface LogsMatchInput {
-  loaded: LoadedConfig;
+  loaded: LoadedConfig<AnyCheck>;
   logs: readonly string[];
   /** Records the plan of this config claims. */
   planned: readonly SampleRecord[];
@@ -61,9 +62,9 @@ export function checkLogsMatch(input: LogsMatchInput): void {
         list.filter((r) => r.check === check && r.model === model).length;
       const staleUnits = input.staleUnits.filter((u) => u.check === check && u.model === model);
       if (staleUnits.length > 0) {
-        const differences = describeDifferences(staleUnits, input.stale);
+        const differences = describeDifferences(staleUnits, input.stale, input.loaded.checks);
         problems.push(
-          `${check}: ${staleUnits.length} ${checkNamed(check).unit[staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`,
+          `${check}: ${staleUnits.length} ${checkNamed(input.loaded.checks, check).unit[staleUnits.length === 1 ? 0 : 1]} of ${model} (${role}) are in the logs only under other settings than this config: ${differences}`,
         );
         continue;
       }
@@ -77,7 +78,11 @@ export function checkLogsMatch(input: LogsMatchInput): void {
         const present = [
           ...new Set(
             [...input.planned, ...input.stale, ...input.unplanned]
-              .filter((r) => r.check === check && !checkNamed(check).isControl(r.model))
+              .filter(
+                (r) =>
+                  r.check === check &&
+                  !checkNamed(input.loaded.checks, check).log?.isControl?.(r.model),
+              )
               .map((r) => r.model),
           ),
         ];
@@ -114,6 +119,7 @@ const OPTION_NAMES: Record<keyof RecordedOptions, string> = {
 export function describeDifferences(
   units: readonly WorkUnit[],
   stale: readonly SampleRecord[],
+  checks: CheckList,
 ): string {
   const found = new Map<string, string>();
   for (const unit of units) {
@@ -147,8 +153,8 @@ export function describeDifferences(
     }
   }
   if (found.size === 0) {
-    const reasons = units.map((u) => checkNamed(u.check).staleReason);
-    return reasons.find((r) => r !== null) ?? OTHER_SETTINGS;
+    const reasons = units.map((u) => checkNamed(checks, u.check).log?.staleReason);
+    return reasons.find((r) => r !== undefined) ?? OTHER_SETTINGS;
   }
   return [...found.values()].join('; ');
 }

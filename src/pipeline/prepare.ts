@@ -6,7 +6,7 @@
  */
 import type { LoadedConfig } from '../config/load.js';
 import type { CheckName } from '../config/schema.js';
-import type { CheckContext } from '../checks/types.js';
+import type { AnyCheck, CheckContext } from '../checks/types.js';
 import { createProvider } from '../providers/create.js';
 import { loadEngine } from '../providers/embedded/engine.js';
 import type { Provider } from '../providers/types.js';
@@ -27,18 +27,18 @@ export interface PreparedJob {
 }
 
 export async function prepareJob(
-  loaded: LoadedConfig,
+  loaded: LoadedConfig<AnyCheck>,
   options: { provider?: Provider; limit?: number | null } = {},
 ): Promise<PreparedJob> {
   const ctx = checkContext(loaded);
-  const all = await loadChecks(ctx);
+  const all = await loadChecks(ctx, loaded.checks);
   const checks = options.limit ? limitChecks(all, options.limit) : all;
   const units = planChecks(checks, ctx);
   // node-llama-cpp is an optional peer dependency: say how to install it before anything runs.
   if (ctx.config.provider.kind === 'embedded' && !options.provider) await loadEngine();
   const provider = options.provider ?? createProvider(ctx.config, process.env, ctx.baseDir);
   const warnings = all.flatMap(({ check, definitions }) =>
-    check.warnings(definitions).map((warning) => `${check.name}: ${warning}`),
+    (check.provenance?.warnings?.(definitions) ?? []).map((warning) => `${check.name}: ${warning}`),
   );
   return { ctx, checks, units, growth: planGrowth(checks, ctx), provider, warnings };
 }

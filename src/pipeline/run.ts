@@ -21,7 +21,9 @@ import { type PreparedJob, prepareJob } from './prepare.js';
 import type { JobOutcome, RunJobOptions } from './types.js';
 
 /** The sample log of a run: output.log, or <output.dir>/samples.jsonl. */
-export function sampleLogPath(options: RunJobOptions): string {
+export function sampleLogPath(options: {
+  loaded: Pick<RunJobOptions['loaded'], 'config'>;
+}): string {
   const { config } = options.loaded;
   return path.resolve(config.output.log ?? path.join(config.output.dir, 'samples.jsonl'));
 }
@@ -57,7 +59,7 @@ export async function runJob(
   const prepared = await prepareJob(loaded, { provider: options.provider, limit });
   // A damaged history is bad input: said before any request, not after an hour of measuring.
   if (config.output.history && !config.models.candidate) {
-    await readHistory(path.resolve(config.output.history));
+    await readHistory(path.resolve(config.output.history), loaded.checks);
   }
 
   await ensureWritableFolder(path.resolve(config.output.dir));

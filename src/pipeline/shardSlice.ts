@@ -6,25 +6,29 @@
  * shard's exit code says only whether its slice was measured; its coverage and failed requests
  * still count, and the merge (`model-gate analyze` over every shard's log) judges the plan.
  */
-import { checkNamed } from '../checks/registry.js';
+import { type CheckList, checkNamed } from '../checks/list.js';
 import type { GateFinding } from '../checks/types.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 
 /** Rules about the measurement itself: they keep their severity in a slice. */
 const MEASUREMENT_RULES = new Set(['failed-requests', 'incomplete']);
 
-export function sliceFindings(
-  findings: readonly GateFinding[],
-  slice: readonly WorkUnit[],
-  models: readonly string[],
-  shard: string,
-): GateFinding[] {
+export interface SliceInput {
+  findings: readonly GateFinding[];
+  slice: readonly WorkUnit[];
+  models: readonly string[];
+  shard: string;
+  checks: CheckList;
+}
+
+export function sliceFindings(input: SliceInput): GateFinding[] {
+  const { findings, slice, models, shard } = input;
   const held = new Set(slice.map((unit) => `${unit.check}\n${unit.model}`));
   return findings.map((finding) => {
     if (finding.severity !== 'inconclusive' || MEASUREMENT_RULES.has(finding.rule)) return finding;
     const lacking = models.filter((model) => !held.has(`${finding.check}\n${model}`));
     if (lacking.length === 0) return finding;
-    const units = checkNamed(finding.check).unit[1];
+    const units = checkNamed(input.checks, finding.check).unit[1];
     return {
       ...finding,
       severity: 'info',

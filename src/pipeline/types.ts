@@ -1,7 +1,9 @@
+import type { AnyCheck } from '../checks/types.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Shard } from '../config/overrides.js';
 import type { ExitCode } from '../errors.js';
 import type { Report } from '../report/types.js';
+import type { GateOutcome } from '../report/verdict.js';
 
 export interface JobFiles {
   dir: string;
@@ -19,8 +21,13 @@ export interface JobFiles {
 export interface JobOutcome {
   report: Report;
   files: JobFiles;
-  /** 0 pass/warn, 1 fail, 3 inconclusive (the verdict as an exit code). */
+  /** 0 pass/warn, 1 fail, 3 inconclusive (the verdict as an exit code: `decision.exitCode`). */
   exitCode: ExitCode;
+  /**
+   * What the verdict means for the job under `fail-on`, decided once where the report is made:
+   * the exit code, the action step's state and its sentence all read it.
+   */
+  decision: GateOutcome;
   /** True when the run was interrupted: the report covers what was measured so far. */
   cancelled: boolean;
   /**
@@ -33,7 +40,7 @@ export interface JobOutcome {
 }
 
 export interface RunJobOptions {
-  loaded: LoadedConfig;
+  loaded: LoadedConfig<AnyCheck>;
   shard?: Shard | null;
   /** Folder kept across runs (actions/cache) whose sample log is reused and refreshed. */
   cacheDir?: string | null;

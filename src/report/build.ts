@@ -2,6 +2,8 @@
  * Assembles report.json from what the run and the analyses produced. Pure: the caller passes
  * the time, so the same inputs give the same report.
  */
+import { CHECKS } from '../checks/builtIn.js';
+import type { CheckList } from '../checks/list.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistorySection } from '../history/section.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -20,6 +22,8 @@ export interface BuildReportInput {
   createdAt: Date | string;
   /** Nightly history section (its drift finding is among `findings`). */
   history?: HistorySection;
+  /** The checks of the run, in report order (default: the built-in ones). */
+  checks?: CheckList;
 }
 
 export function buildReport(input: BuildReportInput): Report {
@@ -37,8 +41,8 @@ export function buildReport(input: BuildReportInput): Report {
     createdAt,
     run: { ...input.run, warnings: [...input.run.warnings, ...warnings] },
     checks: sections,
-    headline: extractHeadline(sections),
-    verdict: { ...decideVerdict(findings), rules },
+    headline: extractHeadline(sections, input.checks ?? CHECKS),
+    verdict: { ...decideVerdict(findings, input.checks ?? CHECKS), rules },
     ...(input.history
       ? { history: toPlainJson(input.history, 'history', warnings) as HistorySection }
       : {}),

@@ -4,9 +4,9 @@
  * defensively, so a missing or malformed value gives null, never a crash.
  */
 import type { ReportHeadline } from '../checks/headline.js';
-import { headlineOf } from '../checks/registry.js';
+import { type CheckList, headlineOf } from '../checks/list.js';
 import type { Report } from './types.js';
 
-export function extractHeadline(checks: Report['checks']): ReportHeadline {
-  return headlineOf(checks);
+export function extractHeadline(sections: Report['checks'], checks: CheckList): ReportHeadline {
+  return headlineOf(checks, sections);
 }

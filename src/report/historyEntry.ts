@@ -1,10 +1,11 @@
 /** Tonight's line of the nightly history, taken from a single-model run's analysis. */
-import { nightlyOf } from '../checks/registry.js';
+import { type CheckList, nightlyOf } from '../checks/list.js';
 import type { VerdictStatus } from '../checks/types.js';
 import { HISTORY_VERSION, type HistoryEntry } from '../history/entry.js';
 import type { Report, RunMetadata } from './types.js';
 
 export interface NightInput {
+  checks: CheckList;
   run: RunMetadata;
   sections: Report['checks'];
   createdAt: Date;
@@ -23,6 +24,6 @@ export function nightEntry(input: NightInput): HistoryEntry | null {
     model: model.model,
     digest: model.digest,
     verdict: input.verdict,
-    ...nightlyOf(input.sections),
+    ...nightlyOf(input.checks, input.sections),
   };
 }

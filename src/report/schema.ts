@@ -8,7 +8,8 @@
  * typed by their owners. See docs/report-schema.md.
  */
 import { z } from 'zod';
-import { BUILT_IN_CHECK_NAMES, headlineSchema, sectionSchemas } from '../checks/registry.js';
+import { BUILT_IN_CHECK_NAMES, CHECKS, SECTION_SCHEMAS } from '../checks/builtIn.js';
+import { headlineSchema } from '../checks/list.js';
 import { SEVERITIES, VERDICT_STATUSES } from '../checks/types.js';
 import { type CheckName, type GateConfig, PROVIDER_KINDS } from '../config/schema.js';
 import type { HistorySection } from '../history/section.js';
@@ -140,8 +141,8 @@ export const reportSchema = z
         .describe('Server hygiene before each series and GPU telemetry during it (runs only).'),
       coverage: coverageSchema.optional(),
     }),
-    checks: z.object(sectionSchemas()),
-    headline: headlineSchema(),
+    checks: z.object(SECTION_SCHEMAS),
+    headline: headlineSchema(CHECKS),
     verdict: z.object({
       status: z.enum(VERDICT_STATUSES),
       reasons: z.array(findingSchema),

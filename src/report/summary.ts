@@ -3,7 +3,8 @@
  * section per check (each check renders its own), then the charts and, collapsed, the
  * provenance of the measurement.
  */
-import { allChecks, sectionOf } from '../checks/registry.js';
+import { CHECKS } from '../checks/builtIn.js';
+import { type CheckList, sectionOf } from '../checks/list.js';
 import type {
   EvaluatedGateRule,
   GateFinding,
@@ -32,6 +33,8 @@ import { neutralise, neutraliseLines } from '../text/neutralise.js';
 import { errorMessage, percent, plural } from '../text/format.js';
 
 export interface SummaryOptions {
+  /** The checks whose sections the report holds (default: the built-in ones). */
+  checks?: CheckList;
   /**
    * Where a reader finds the chart files. Absent: relative links (summary.md sits beside the
    * charts). A URL (the workflow run, whose artifact holds them): every chart links there.
@@ -71,17 +74,18 @@ const SEVERITY_LABEL: Record<Severity, string> = {
 };
 
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
+  const checks = options.checks ?? CHECKS;
   const blocks = [
     verdictBlock(report, options),
     ...gateRules(report.verdict.rules ?? []),
     ...simulatedNotice(report),
-    ...atAGlance(report),
-    ...glanceCharts(report),
-    ...checkSections(report),
+    ...atAGlance(report, checks),
+    ...glanceCharts(report, checks),
+    ...checkSections(report, checks),
     ...(report.run.operations ? [renderOperations(report.run.operations)] : []),
-    ...(report.history ? [renderHistorySection(report.history)] : []),
-    ...chartList(chartsOf(report).charts, options),
-    provenance(report),
+    ...(report.history ? [renderHistorySection(report.history, checks)] : []),
+    ...chartList(chartsOf(report, checks).charts, options),
+    provenance(report, checks),
   ];
   // A last pass over the whole page: a control or bidi character that reached a block raw
   // (a message quoting a server) is shown escaped, never acted on.
@@ -241,25 +245,25 @@ function simulatedNotice(report: Report): string[] {
   ];
 }
 
-function atAGlance(report: Report): string[] {
+function atAGlance(report: Report, checks: CheckList): string[] {
   const context = {
     config: report.run.config,
     headline: report.headline,
     hasCandidate: Boolean(report.run.models.candidate),
   };
   const rows: string[][] = [];
-  for (const check of allChecks()) {
+  for (const check of checks) {
     const section = sectionOf(report.checks, check.name);
-    if (section) rows.push(...check.report.glance(section, context));
+    if (section) rows.push(...(check.report.glance?.(section, context) ?? []));
   }
   if (rows.length === 0) return [];
   return [table(['at a glance', 'value'], rows, ['l', 'r'])];
 }
 
 /** A renderer that throws on an unexpected section costs its section only, not the summary. */
-function checkSections(report: Report): string[] {
+function checkSections(report: Report, checks: CheckList): string[] {
   const out: string[] = [];
-  for (const check of allChecks()) {
+  for (const check of checks) {
     const section = sectionOf(report.checks, check.name);
     if (!section) continue;
     try {
@@ -305,17 +309,18 @@ function modelsTable(run: Report['run']): string {
   return table(['role', 'model', 'digest', 'quantization', 'parameters', 'family'], modelRows);
 }
 
-function checkSettings(config: Report['run']['config']): string[][] {
+function checkSettings(config: Report['run']['config'], checks: CheckList): string[][] {
   const settings: string[][] = [];
-  for (const check of allChecks()) {
-    if (config.checks.includes(check.name)) settings.push(...check.report.settings(config));
+  for (const check of checks) {
+    if (config.checks.includes(check.name))
+      settings.push(...(check.report.settings?.(config) ?? []));
   }
   return settings;
 }
 
-function settingsTable(report: Report): string {
+function settingsTable(report: Report, checks: CheckList): string {
   const { run } = report;
-  const settings = checkSettings(run.config);
+  const settings = checkSettings(run.config, checks);
   settings.push(['context length (num_ctx)', String(run.config.runner.numCtx)]);
   settings.push(['tool', `${escapeText(report.tool.name)} ${escapeText(report.tool.version)}`]);
   settings.push(['report created', report.createdAt]);
@@ -342,14 +347,14 @@ function requestsTable(run: Report['run']): string {
   );
 }
 
-function provenance(report: Report): string {
+function provenance(report: Report, checks: CheckList): string {
   const { run } = report;
   const parts = [
     `Server: ${escapeText(run.provider.provider)} at ${codeSpan(run.provider.host)}, version ${
       run.provider.version ? codeSpan(neutralise(run.provider.version, VERSION_LIMIT)) : 'unknown'
     }${run.provider.simulated ? ' (simulated)' : ''}.`,
     modelsTable(run),
-    settingsTable(report),
+    settingsTable(report, checks),
   ];
   const hashes = Object.entries(run.promptHashes ?? {});
   if (hashes.length > 0) {

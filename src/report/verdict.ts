@@ -14,7 +14,7 @@
  * A regression found by another, well-measured check still fails the run: one check being
  * unmeasurable does not excuse the others.
  */
-import { allChecks } from '../checks/registry.js';
+import type { CheckList } from '../checks/list.js';
 import type { CheckName, FailOn } from '../config/schema.js';
 import type { GateFinding, Severity, VerdictStatus } from '../checks/types.js';
 import { ExitCode } from '../errors.js';
@@ -22,10 +22,10 @@ import type { Verdict } from './types.js';
 
 const SEVERITY_ORDER: Record<Severity, number> = { fail: 0, inconclusive: 1, warn: 2, info: 3 };
 
-function bySeverityThenCheck(findings: readonly GateFinding[]): GateFinding[] {
+function bySeverityThenCheck(findings: readonly GateFinding[], checks: CheckList): GateFinding[] {
   const checkRank = (check: CheckName) => {
-    const index = allChecks().findIndex((c) => c.name === check);
-    return index === -1 ? allChecks().length : index;
+    const index = checks.findIndex((c) => c.name === check);
+    return index === -1 ? checks.length : index;
   };
   return findings
     .map((finding, index) => ({ finding, index }))
@@ -38,7 +38,10 @@ function bySeverityThenCheck(findings: readonly GateFinding[]): GateFinding[] {
     .map(({ finding }) => finding);
 }
 
-export function decideVerdict(findings: readonly GateFinding[]): Omit<Verdict, 'rules'> {
+export function decideVerdict(
+  findings: readonly GateFinding[],
+  checks: CheckList,
+): Omit<Verdict, 'rules'> {
   const unmeasured = new Set(
     findings.filter((f) => f.severity === 'inconclusive').map((f) => f.check),
   );
@@ -57,8 +60,8 @@ export function decideVerdict(findings: readonly GateFinding[]): Omit<Verdict, '
 
   return {
     status,
-    reasons: bySeverityThenCheck(counted),
-    suppressed: bySeverityThenCheck(suppressed),
+    reasons: bySeverityThenCheck(counted, checks),
+    suppressed: bySeverityThenCheck(suppressed, checks),
   };
 }
 

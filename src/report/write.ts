@@ -2,6 +2,8 @@
  * Writes report.json, summary.md, report.html and every chart into the output directory, each
  * whole or not at all and never through a link (src/files/safeWrite.ts).
  */
+import { CHECKS } from '../checks/builtIn.js';
+import type { CheckList } from '../checks/list.js';
 import { join, resolve } from 'node:path';
 import { InfrastructureError } from '../errors.js';
 import { writeFileAtomic } from '../files/safeWrite.js';
@@ -35,9 +37,10 @@ export async function writeReport(
   report: Report,
   outputDir: string,
   evidence: PageEvidence = NO_EVIDENCE,
+  checks: CheckList = CHECKS,
 ): Promise<WrittenReport> {
   const dir = resolve(outputDir);
-  const { charts, problems } = chartsOf(report);
+  const { charts, problems } = chartsOf(report, checks);
   const seen = new Set<string>();
   for (const chart of charts) {
     if (!CHART_FILE.test(chart.file) || seen.has(chart.file)) {
@@ -63,8 +66,8 @@ export async function writeReport(
       : { ...report, run: { ...report.run, warnings: [...report.run.warnings, ...problems] } };
   try {
     writeFileAtomic(written.report, `${JSON.stringify(complete, null, 2)}\n`);
-    writeFileAtomic(written.summary, renderSummary(complete));
-    writeFileAtomic(written.page, renderPage(pageData(complete, evidence), pageScript()));
+    writeFileAtomic(written.summary, renderSummary(complete, { checks }));
+    writeFileAtomic(written.page, renderPage(pageData(complete, evidence, checks), pageScript()));
     for (const chart of charts) writeFileAtomic(join(dir, chart.file), chart.svg);
   } catch (error) {
     const reason = errorMessage(error);

@@ -46,7 +46,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { runnerSchema } from '../config/schema.js';
 // The registry hands each check's record format to the sample log this run reads and appends to.
-import '../checks/registry.js';
+import '../checks/builtIn.js';
 import { favouringSpeed } from '../engineMode.js';
 import { InfrastructureError } from '../errors.js';
 import {

@@ -106,7 +106,7 @@ function isKnownKind(kind: unknown): boolean {
  */
 export function readRecord(value: unknown): { record: LogLine } | { problem: string } {
   if (formats.size === 0) {
-    throw new Error('no check is registered: import src/checks/registry.ts before reading a log');
+    throw new Error('no check is registered: import src/checks/builtIn.ts before reading a log');
   }
   if (!isMapping(value)) return { problem: 'expected a JSON object' };
   if (value.v !== SAMPLE_LOG_VERSION) {

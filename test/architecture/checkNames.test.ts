@@ -3,11 +3,11 @@
  * per check) no source names a built-in check in code — no identifier such as `churnPart`, no
  * string that is a check's name or one of its keys (`'dragon'`, `'churn.samples'`), no import
  * of a check's folder. Comments and prose are not code: a help sentence may mention a check.
- * Whatever a file needs of a check comes from the registry.
+ * Whatever a file needs of a check comes from the list of checks it is given.
  */
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { BUILT_IN_CHECK_NAMES } from '../../src/checks/registry.js';
+import { BUILT_IN_CHECK_NAMES } from '../../src/checks/builtIn.js';
 import { parseSource, sourceFiles } from './sourceGraph.js';
 
 const NAMES = BUILT_IN_CHECK_NAMES.join('|');

@@ -1,7 +1,8 @@
 /**
  * A fourth check added from this file alone: its settings, record schema, plan, analysis, gate,
  * rule, renderer, headline value, action output, nightly field and rule, flag, commands and
- * converter live here, and one `registerCheck` call makes it part of the run, without a cast.
+ * converter live here, and a list of checks with it (`[...CHECKS, toyCheck]`) passed to the
+ * config, the CLI and the action makes it part of the run, without a cast.
  * A job against the built-in simulator then plans its work, keeps its records in the sample
  * log, shows its section in summary.md and report.json, its rule among the gate rules, its
  * verdict, its output, its column of the nightly history and its nightly rule with its trend
@@ -18,10 +19,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { CHECKS } from '../../src/checks/builtIn.js';
 import type { NightlyRule } from '../../src/checks/nightlyRule.js';
-import { registerCheck } from '../../src/checks/registry.js';
 import { type Check, type GateFinding, sectionSchema } from '../../src/checks/types.js';
-import { handlers } from '../../src/cli/handlers.js';
+import { createHandlers } from '../../src/cli/handlers.js';
 import { runCli } from '../../src/cli/program.js';
 import { getInputs } from '../../src/config/actionInputs.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -36,6 +37,7 @@ import {
   callRecordFields,
   parseSampleLog,
   recordedOptions,
+  registerRecordFormat,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
 } from '../../src/sampleLog/index.js';
@@ -57,33 +59,18 @@ type ToySettings = z.infer<typeof toySettingsSchema>;
 const toyCallSchema = z.object({ ...callRecordFields, check: z.literal('toy'), text: z.string() });
 type ToyCallRecord = z.infer<typeof toyCallSchema>;
 
-// Its types join the config's, the sample log's, the headline's and the history's. Optional:
-// the other tests' configs, reports and nights are built without it.
-declare module '../../src/config/schema.js' {
-  interface CheckSettingsBlocks {
-    toy?: ToySettings;
-  }
-}
+// Its records join the sample log's record types: the sample log still types records by a
+// table each check's records.ts adds to.
 declare module '../../src/sampleLog/schema.js' {
   interface CheckRecords {
     toy: ToyCallRecord;
   }
 }
-declare module '../../src/checks/headline.js' {
-  interface ReportHeadline {
-    toyMeanLength?: number | null;
-  }
-}
-declare module '../../src/checks/nightly.js' {
-  interface NightlyValues {
-    toyMeanLength?: number | null;
-  }
-}
-declare module '../../src/checks/nightlyRule.js' {
-  interface NightlyAnalyses {
-    lengthTrend?: LengthTrend;
-  }
-}
+
+/** The config as the toy check reads it: its block typed. */
+type ToyConfig = GateConfig & { toy: ToySettings };
+/** Its number in report.json's headline and on a night of the history. */
+type ToyNumbers = { toyMeanLength: number | null };
 
 /** Its nightly rule's analysis: the nights with a length, and the mean length over them. */
 interface LengthTrend {
@@ -91,7 +78,7 @@ interface LengthTrend {
   mean: number | null;
 }
 
-const lengthTrendRule: NightlyRule<LengthTrend> = {
+const lengthTrendRule: NightlyRule<LengthTrend, ToyNumbers> = {
   key: 'lengthTrend',
   measured: (night) => typeof night.toyMeanLength === 'number',
   analyse: (nights) => {
@@ -136,7 +123,7 @@ interface ToySection {
   series: ToySeries[];
 }
 
-function settingsOf(config: GateConfig): ToySettings {
+function settingsOf(config: ToyConfig): ToySettings {
   if (!config.toy) throw new Error('the config has no toy block');
   return config.toy;
 }
@@ -182,73 +169,11 @@ const toyFold: CheckFold<
   }),
 };
 
-const toyCheck: Check<string[], ToySection> = {
+const toyCheck: Check<string[], ToySection, ToyConfig> = {
   name: TOY,
   settingsSchema: toySettingsSchema,
   unit: ['answer', 'answers'],
   sectionSchema: sectionSchema<ToySection>('toy'),
-  records: { kinds: { call: toyCallSchema }, okAnswer: z.object({ text: z.string().min(1) }) },
-  headline: {
-    schema: { toyMeanLength: z.number().nullable() },
-    empty: { toyMeanLength: null },
-    read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
-  },
-  outputs: [
-    {
-      name: 'toy-length',
-      description: 'Mean answer length of the baseline',
-      value: (headline) => headline.toyMeanLength ?? null,
-    },
-  ],
-  nightly: {
-    schema: { toyMeanLength: z.number().nullable() },
-    empty: { toyMeanLength: null },
-    columns: [{ header: 'toy length', cell: (v) => String(v.toyMeanLength ?? '–') }],
-    read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
-  },
-  nightlyRule: lengthTrendRule,
-  overrides: [
-    {
-      name: 'min-length',
-      value: '<n>',
-      help: 'toy: shortest mean answer that passes (toy.gate.min-length)',
-      setting: ['gate', 'minLength'],
-      parse: 'integer',
-    },
-  ],
-  imports: [
-    {
-      name: 'questions',
-      description: 'Toy questions from a text file, one a line',
-      arguments: [
-        { name: 'file', required: true, description: 'the text file' },
-        { name: 'prefix', required: false },
-      ],
-      options: [],
-      example: 'model-gate import questions questions.txt',
-      async run(options, out, err) {
-        const lines = readFileSync(String(options.file), 'utf8').split('\n').filter(Boolean);
-        err(`read ${lines.length} questions\n`);
-        out(`${JSON.stringify(lines.map((l) => `${options.prefix ?? ''}${l}`))}\n`);
-        return ExitCode.pass;
-      },
-    },
-  ],
-  commands: {
-    name: 'toy',
-    description: "The toy check's own commands",
-    commands: [
-      {
-        name: 'length',
-        description: 'Print the length of a text, as the check measures an answer',
-        options: [{ flags: '--text <text>', description: 'the text', required: true }],
-        async run(options, out) {
-          out(`${String(options.text).length}\n`);
-          return ExitCode.pass;
-        },
-      },
-    ],
-  },
   load: async (ctx) => settingsOf(ctx.config).questions,
   limit: (questions, n) => questions.slice(0, n),
   plan: (questions, _ctx, model) =>
@@ -309,6 +234,76 @@ const toyCheck: Check<string[], ToySection> = {
     },
   ],
   maxTimeoutShare: () => 0.5,
+  log: {
+    format: { kinds: { call: toyCallSchema }, okAnswer: z.object({ text: z.string().min(1) }) },
+  },
+  headline: {
+    fields: {
+      schema: { toyMeanLength: z.number().nullable() },
+      empty: { toyMeanLength: null },
+      read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
+    },
+    outputs: [
+      {
+        name: 'toy-length',
+        description: 'Mean answer length of the baseline',
+        value: (headline: ToyNumbers) => headline.toyMeanLength ?? null,
+      },
+    ],
+  },
+  nightly: {
+    fields: {
+      schema: { toyMeanLength: z.number().nullable() },
+      empty: { toyMeanLength: null },
+      columns: [{ header: 'toy length', cell: (v: ToyNumbers) => String(v.toyMeanLength ?? '–') }],
+      read: (section) => ({ toyMeanLength: meanLengthOf(section) }),
+    },
+    rule: lengthTrendRule,
+  },
+  cli: {
+    overrides: [
+      {
+        name: 'min-length',
+        value: '<n>',
+        help: 'toy: shortest mean answer that passes (toy.gate.min-length)',
+        setting: ['gate', 'minLength'],
+        parse: 'integer',
+      },
+    ],
+    imports: [
+      {
+        name: 'questions',
+        description: 'Toy questions from a text file, one a line',
+        arguments: [
+          { name: 'file', required: true, description: 'the text file' },
+          { name: 'prefix', required: false },
+        ],
+        options: [],
+        example: 'model-gate import questions questions.txt',
+        async run(options, out, err) {
+          const lines = readFileSync(String(options.file), 'utf8').split('\n').filter(Boolean);
+          err(`read ${lines.length} questions\n`);
+          out(`${JSON.stringify(lines.map((l) => `${options.prefix ?? ''}${l}`))}\n`);
+          return ExitCode.pass;
+        },
+      },
+    ],
+    commands: {
+      name: 'toy',
+      description: "The toy check's own commands",
+      commands: [
+        {
+          name: 'length',
+          description: 'Print the length of a text, as the check measures an answer',
+          options: [{ flags: '--text <text>', description: 'the text', required: true }],
+          async run(options, out) {
+            out(`${String(options.text).length}\n`);
+            return ExitCode.pass;
+          },
+        },
+      ],
+    },
+  },
   report: {
     section: (section) =>
       [
@@ -323,7 +318,11 @@ const toyCheck: Check<string[], ToySection> = {
   },
 };
 
-registerCheck(toyCheck);
+/** The checks of this file's runs: the built-in ones and the toy. */
+const WITH_TOY = [...CHECKS, toyCheck];
+const handlers = createHandlers(WITH_TOY);
+// The sample log still reads records by a table of formats the built-in list fills.
+registerRecordFormat(toyCheck.name, toyCheck.log?.format);
 
 let simulator: RunningSimulator;
 let root: string;
@@ -340,6 +339,7 @@ afterAll(async () => {
 async function runToy(name: string, minLength: number) {
   const dir = path.join(root, name);
   const loaded = loadConfig({
+    checks: WITH_TOY,
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [
@@ -381,7 +381,7 @@ describe('a fourth check registered from one file', () => {
     // Its headline value and its action output.
     expect(json.headline.toyMeanLength).toBe(35);
     const files = { report: 'report.json', summary: 'summary.md' };
-    expect(actionOutputs(outcome.report, files, null)).toMatchObject({
+    expect(actionOutputs(outcome.report, files, null, WITH_TOY)).toMatchObject({
       verdict: 'pass',
       'toy-length': '35',
       'churn-rate': '',
@@ -458,6 +458,7 @@ describe('a fourth check registered from one file', () => {
       ].join('\n'),
     );
     const loaded = loadConfig({
+      checks: WITH_TOY,
       file: config,
       env: {},
       overrides: [{ path: ['provider', 'host'], value: simulator.url, source: 'test' }],
@@ -500,9 +501,10 @@ describe('a fourth check registered from one file', () => {
       /\(churn\.samples\)\n +--min-length <n> +toy: shortest mean answer that passes\n +\(toy\.gate\.min-length\)\n +--concurrency <n>/,
     );
     const flagged = loadConfig({
+      checks: WITH_TOY,
       file: 'fixtures/demo/model-gate.yml',
       env: {},
-      overrides: toOverrides({ 'min-length': '7' }, (n) => `flag --${n}`),
+      overrides: toOverrides({ 'min-length': '7' }, (n) => `flag --${n}`, WITH_TOY),
     });
     expect(settingsOf(flagged.config).gate.minLength).toBe(7);
     const inputs: Record<string, string> = {
@@ -516,7 +518,7 @@ describe('a fourth check registered from one file', () => {
     };
     let details: readonly string[] = [];
     try {
-      getInputs(reader);
+      getInputs(reader, { checks: WITH_TOY });
     } catch (error) {
       details = (error as InputError).details;
     }
@@ -524,7 +526,9 @@ describe('a fourth check registered from one file', () => {
       `toy.gate.min-length (from input 'min-length'): expected number, got "x"`,
     );
     inputs['min-length'] = '9';
-    expect(settingsOf(getInputs(reader).loaded.config).gate.minLength).toBe(9);
+    expect(settingsOf(getInputs(reader, { checks: WITH_TOY }).loaded.config).gate.minLength).toBe(
+      9,
+    );
   });
 
   it('adds its converter under import, with its arguments by name', async () => {
@@ -565,6 +569,7 @@ describe('a fourth check registered from one file', () => {
     let details: readonly string[] = [];
     try {
       loadConfig({
+        checks: WITH_TOY,
         file: 'fixtures/demo/model-gate.yml',
         env: {},
         overrides: [{ path: ['checks'], value: ['toys'], source: 'test' }],
@@ -581,6 +586,7 @@ describe('a fourth check registered from one file', () => {
     const problems = (overrides: { path: string[]; value: unknown }[]) => {
       try {
         loadConfig({
+          checks: WITH_TOY,
           file: 'fixtures/demo/model-gate.yml',
           env: {},
           overrides: overrides.map((o) => ({ ...o, source: 'test' })),

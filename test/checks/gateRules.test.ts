@@ -1,3 +1,4 @@
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { checkFalseAlarmBudget, type GateRuleCard } from '../../src/checks/types.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -31,9 +32,10 @@ describe('gate rules as tests', () => {
       { path: ['models', 'baseline'], value: 'a', source: 'flag --baseline' },
       { path: ['models', 'candidate'], value: 'b', source: 'flag --candidate' },
     ];
-    const three = loadConfig({ file: null, overrides: models });
+    const three = loadConfig({ checks: CHECKS, file: null, overrides: models });
     expect(checkFalseAlarmBudget(three.config)).toBeCloseTo(0.05 / 3, 15);
     const one = loadConfig({
+      checks: CHECKS,
       file: null,
       overrides: [
         ...models,

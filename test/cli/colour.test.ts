@@ -1,3 +1,4 @@
+import { gateOutcome } from '../../src/report/verdict.js';
 import { describe, expect, it } from 'vitest';
 import { ansi, plain, wantsColour } from '../../src/cli/colour.js';
 import { describeOutcome } from '../../src/cli/handlers.js';
@@ -28,7 +29,13 @@ describe('colour on a terminal', () => {
       { check: 'churn', rule: 'domain-reversal', severity: 'fail', message: 'law got worse' },
       { check: 'dragon', rule: 'ece', severity: 'inconclusive', message: 'timeouts' },
     ]);
-    const outcome = { report, files, exitCode: ExitCode.regression, cancelled: false };
+    const outcome = {
+      report,
+      files,
+      exitCode: ExitCode.regression,
+      decision: gateOutcome('fail', 'regression'),
+      cancelled: false,
+    };
     const coloured = describeOutcome(outcome, ansi);
     expect(coloured).toContain('verdict: \x1b[1;31mFAIL\x1b[0m');
     expect(coloured).toContain('  \x1b[1;31mfail\x1b[0m          churn: law got worse');

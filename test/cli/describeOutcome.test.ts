@@ -1,4 +1,5 @@
 /** The closing lines the CLI prints after a run: the verdict, its reasons, the files. */
+import { gateOutcome } from '../../src/report/verdict.js';
 import { describe, expect, it } from 'vitest';
 import { describeOutcome } from '../../src/cli/handlers.js';
 import { ExitCode } from '../../src/errors.js';
@@ -23,6 +24,7 @@ describe('describeOutcome', () => {
       report,
       files,
       exitCode: ExitCode.regression,
+      decision: gateOutcome('fail', 'regression'),
       cancelled: false,
     });
     // "fail" and "warn" are both 4 letters: two spaces, then the check.
@@ -44,6 +46,7 @@ describe('describeOutcome', () => {
       report,
       files,
       exitCode: ExitCode.infrastructure,
+      decision: gateOutcome('inconclusive', 'regression'),
       cancelled: false,
     });
     expect(text).toContain('  inconclusive  dragon: 9% timed out');

@@ -4,11 +4,12 @@
  * setting commented out with its default). Neither may miss a setting, and a default shown in a
  * comment must be the default the loader applies.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/checks/registry.js';
+import { configSchema } from '../../src/config/schema.js';
 import {
   documentedConfig,
   REPOSITORY_CONFIG,
@@ -18,7 +19,7 @@ import { configJsonSchema } from '../../src/config/jsonSchema.js';
 import { loadConfig } from '../../src/config/load.js';
 import { starterFiles } from '../../src/pipeline/init.js';
 
-const schema = configJsonSchema(configSchema()) as SchemaNode;
+const schema = configJsonSchema(configSchema(CHECKS)) as SchemaNode;
 
 /** Every setting of the schema by kebab-case path, blocks apart. */
 function leaves(node: SchemaNode, at: string[] = []): { path: string; node: SchemaNode }[] {
@@ -45,7 +46,9 @@ function namedSettings(text: string): { path: string; active: boolean; line: str
 }
 
 const starterText = (): string => {
-  const file = starterFiles({ baseline: 'llama3.2:3b' }).find((f) => f.file === 'model-gate.yml');
+  const file = starterFiles({ checks: CHECKS, baseline: 'llama3.2:3b' }).find(
+    (f) => f.file === 'model-gate.yml',
+  );
   if (!file) throw new Error('init writes no model-gate.yml');
   return file.text;
 };
@@ -54,7 +57,7 @@ function load(text: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-documented-'));
   const file = path.join(dir, 'model-gate.yml');
   writeFileSync(file, text);
-  return loadConfig({ file, env: {} }).config;
+  return loadConfig({ checks: CHECKS, file, env: {} }).config;
 }
 
 describe('the config documented from its schema', () => {

@@ -1,17 +1,18 @@
+import { CHECKS } from '../../src/checks/builtIn.js';
 import path from 'node:path';
 import { samplingOf } from '../../src/checks/churn/settings.js';
 import { describe, expect, it } from 'vitest';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import { loadConfig } from '../../src/config/load.js';
 import { toOverrides } from '../../src/config/overrides.js';
 import { ExitCode, formatGateError, InputError } from '../../src/errors.js';
 
 const bad = (name: string) => path.join('fixtures/config/bad', name);
 
-function failure(file: string, overrides = toOverrides({}, (n) => n)): string {
+function failure(file: string, overrides = toOverrides({}, (n) => n, CHECKS)): string {
   try {
-    loadConfig({ file, overrides, env: {} });
+    loadConfig({ checks: CHECKS, file, overrides, env: {} });
   } catch (error) {
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).exitCode).toBe(ExitCode.badInput);
@@ -22,7 +23,7 @@ function failure(file: string, overrides = toOverrides({}, (n) => n)): string {
 
 describe('loadConfig — the documented example', () => {
   it('loads model-gate.yml with every default filled in', () => {
-    const { config, file } = loadConfig({ file: 'model-gate.yml', env: {} });
+    const { config, file } = loadConfig({ checks: CHECKS, file: 'model-gate.yml', env: {} });
     expect(file).toBe(path.resolve('model-gate.yml'));
     expect(config.models).toEqual({ baseline: 'qwen2.5:7b', candidate: 'qwen2.5:14b' });
     // Nothing set: adaptive sampling up to samples-max (setting samples would choose fixed K).
@@ -39,8 +40,10 @@ describe('loadConfig — the documented example', () => {
     const overrides = toOverrides(
       { samples: '4', candidate: 'x:2', checks: 'churn, dragon' },
       (n) => `flag --${n}`,
+      CHECKS,
     );
     const { config } = loadConfig({
+      checks: CHECKS,
       file: 'model-gate.yml',
       overrides,
       env: { OLLAMA_HOST: '0.0.0.0:11500' },
@@ -52,21 +55,22 @@ describe('loadConfig — the documented example', () => {
   });
 
   it('refuses an OLLAMA_HOST that is not an address, as bad input naming the variable', () => {
-    const load = () => loadConfig({ file: 'model-gate.yml', env: { OLLAMA_HOST: 'http://[bad' } });
+    const load = () =>
+      loadConfig({ checks: CHECKS, file: 'model-gate.yml', env: { OLLAMA_HOST: 'http://[bad' } });
     expect(load).toThrow(InputError);
     expect(load).toThrow('environment OLLAMA_HOST: not a server address: "http://[bad"');
   });
 
   it('runs on defaults and overrides alone when the default file is absent', () => {
-    const overrides = toOverrides({ baseline: 'a:1' }, (n) => `input '${n}'`);
-    const { config, file } = loadConfig({ cwd: 'fixtures', overrides, env: {} });
+    const overrides = toOverrides({ baseline: 'a:1' }, (n) => `input '${n}'`, CHECKS);
+    const { config, file } = loadConfig({ checks: CHECKS, cwd: 'fixtures', overrides, env: {} });
     expect(file).toBeNull();
     expect(config.models.baseline).toBe('a:1');
     expect(config.models.candidate).toBeUndefined();
   });
 
   it('names the flag when an override is wrong', () => {
-    const overrides = toOverrides({ samples: '-2' }, (n) => `flag --${n}`);
+    const overrides = toOverrides({ samples: '-2' }, (n) => `flag --${n}`, CHECKS);
     expect(failure('model-gate.yml', overrides)).toContain(
       'churn.samples (from flag --samples): expected ≥ 2, got -2',
     );

@@ -3,6 +3,7 @@
  * config with the hand-computed accuracies, the prompt-hash rule as written reproduces
  * model-gate's hashes, and every field of the example records is documented.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ const LOG = 'docs/examples/harness/samples.jsonl';
 describe('docs/sample-log.md', () => {
   it('the example log is analysed for its config, nothing left out, accuracies as counted by hand', async () => {
     const outcome = await analyseLogs({
-      loaded: loadConfig({ file: 'docs/examples/harness/model-gate.yml', env: {} }),
+      loaded: loadConfig({ checks: CHECKS, file: 'docs/examples/harness/model-gate.yml', env: {} }),
       logs: [LOG],
       outDir: mkdtempSync(path.join(tmpdir(), 'model-gate-harness-')),
       requireMatchingLogs: true,
@@ -49,7 +50,7 @@ describe('docs/sample-log.md', () => {
     const lines = readFileSync(LOG, 'utf8').trim().split('\n');
     writeFileSync(bare, `${lines.filter((l) => JSON.parse(l).kind !== 'run').join('\n')}\n`);
     const outcome = await analyseLogs({
-      loaded: loadConfig({ file: 'docs/examples/harness/model-gate.yml', env: {} }),
+      loaded: loadConfig({ checks: CHECKS, file: 'docs/examples/harness/model-gate.yml', env: {} }),
       logs: [bare],
       outDir: path.join(dir, 'out'),
       requireMatchingLogs: true,

@@ -5,7 +5,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { checkOutputs } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/builtIn.js';
+import { checkOutputs } from '../../src/checks/list.js';
 import { actionOutputNames } from '../../src/github/outputs.js';
 
 const DIR = new URL('../../docs/workflows/', import.meta.url);
@@ -44,7 +45,7 @@ describe('example workflows', () => {
 
   it("describes each check's outputs as the check declares them", () => {
     const outputs = actionYml.outputs as Record<string, { description: string }>;
-    const declared = checkOutputs();
+    const declared = checkOutputs(CHECKS);
     expect(declared.map((o) => o.name)).toContain('churn-rate');
     for (const output of declared) {
       expect(outputs[output.name]?.description, output.name).toBe(output.description);

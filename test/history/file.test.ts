@@ -1,3 +1,4 @@
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,11 +25,11 @@ const entry: HistoryEntry = {
 describe('history file', () => {
   it('is empty before the first night and grows one line per night', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-')), 'deep', 'h.jsonl');
-    expect(await readHistory(file)).toEqual([]);
-    await recordNight(file, entry);
-    await recordNight(file, { ...entry, date: '2026-10-02T03:17:00.000Z' });
+    expect(await readHistory(file, CHECKS)).toEqual([]);
+    await recordNight(file, entry, CHECKS);
+    await recordNight(file, { ...entry, date: '2026-10-02T03:17:00.000Z' }, CHECKS);
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(3);
-    expect((await readHistory(file)).map((e) => e.date.slice(0, 10))).toEqual([
+    expect((await readHistory(file, CHECKS)).map((e) => e.date.slice(0, 10))).toEqual([
       '2026-10-01',
       '2026-10-02',
     ]);
@@ -37,12 +38,12 @@ describe('history file', () => {
   it('counts nights, not runs: a second run on one night replaces that night of that model', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-')), 'h.jsonl');
     const other = { ...entry, model: 'llama3.2:3b', date: '2026-10-02T03:30:00.000Z' };
-    await recordNight(file, entry);
-    await recordNight(file, other);
-    await recordNight(file, { ...entry, date: '2026-10-02T03:17:00.000Z' });
+    await recordNight(file, entry, CHECKS);
+    await recordNight(file, other, CHECKS);
+    await recordNight(file, { ...entry, date: '2026-10-02T03:17:00.000Z' }, CHECKS);
     // 23:59 and 00:01 UTC are two nights; 03:17 and 22:40 of one UTC day are one.
-    await recordNight(file, { ...entry, date: '2026-10-02T22:40:00.000Z', brier: 0.3 });
-    const nights = await readHistory(file);
+    await recordNight(file, { ...entry, date: '2026-10-02T22:40:00.000Z', brier: 0.3 }, CHECKS);
+    const nights = await readHistory(file, CHECKS);
     expect(nights.map((e) => [e.model, e.date, e.brier])).toEqual([
       ['qwen2.5:7b', '2026-10-01T03:17:00.000Z', 0.2],
       ['llama3.2:3b', '2026-10-02T03:30:00.000Z', 0.2],
@@ -62,11 +63,11 @@ describe('history file', () => {
 
   it('names the file and line of a damaged night', () => {
     const text = `${JSON.stringify(entry)}\n{"v": 1, "date": "yesterday"\n`;
-    expect(() => parseHistory(text, 'h.jsonl')).toThrow(InputError);
-    expect(() => parseHistory(text, 'h.jsonl')).toThrow('h.jsonl line 2: not JSON');
+    expect(() => parseHistory(text, 'h.jsonl', CHECKS)).toThrow(InputError);
+    expect(() => parseHistory(text, 'h.jsonl', CHECKS)).toThrow('h.jsonl line 2: not JSON');
     const wrong = JSON.stringify({ ...entry, ece: { value: 'low' } });
     try {
-      parseHistory(`\n${wrong}\n`, 'h.jsonl');
+      parseHistory(`\n${wrong}\n`, 'h.jsonl', CHECKS);
       expect.unreachable();
     } catch (error) {
       expect((error as InputError).message).toBe('h.jsonl line 2: not a model-gate history line');
@@ -77,6 +78,8 @@ describe('history file', () => {
   it('refuses an unknown field rather than dropping it', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-')), 'h.jsonl');
     writeFileSync(file, `${JSON.stringify({ ...entry, eceDelta: 0.1 })}\n`);
-    return expect(readHistory(file)).rejects.toThrow('line 1: not a model-gate history line');
+    return expect(readHistory(file, CHECKS)).rejects.toThrow(
+      'line 1: not a model-gate history line',
+    );
   });
 });

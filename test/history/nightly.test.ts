@@ -7,14 +7,16 @@
  * 0–9, bootstrap 1000, one model per run): demo-base:1b plays `careful`, demo-cand:1b plays
  * `overconfident`. Night-to-night noise is drawn from each night's interval.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../src/history/entry.js';
 import { parseHistory } from '../../src/history/file.js';
 import { renderHistorySection } from '../../src/history/render.js';
 import { historySection } from '../../src/history/section.js';
 import { trendCharts } from '../../src/history/trend.js';
-import { configSchema } from '../../src/checks/registry.js';
+import { configSchema } from '../../src/config/schema.js';
 import { DRIFT_DEFAULTS } from '../../src/config/history.js';
+import type { DriftAnalysis } from '../../src/checks/dragon/drift.js';
 import { createRng } from '../../src/stats/prng.js';
 
 const CAREFUL = { value: 0.000437, low: 0.001022, high: 0.018153 };
@@ -51,7 +53,7 @@ function nights(count: number, seed: number): HistoryEntry[] {
 }
 
 /** A nightly config keeping a history: the drift rule at its default level. */
-const config = configSchema().parse({
+const config = configSchema(CHECKS).parse({
   models: { baseline: 'demo-base:1b' },
   output: { history: 'history.jsonl' },
   history: { show: 30 },
@@ -60,6 +62,7 @@ const config = configSchema().parse({
 function evaluate(history: HistoryEntry[]) {
   return history.map((tonight, i) =>
     historySection({
+      checks: CHECKS,
       prior: history.slice(0, i),
       tonight,
       config,
@@ -72,7 +75,7 @@ function evaluate(history: HistoryEntry[]) {
 describe('a 30-night history drifting from night 20', () => {
   const history = nights(30, 7);
   const results = evaluate(history);
-  const fired = results.map((r) => r.section.drift.fired);
+  const fired = results.map((r) => (r.section.drift as DriftAnalysis).fired);
 
   it('fails the drift rule at the drift, not before', () => {
     const first = fired.indexOf(true) + 1;
@@ -90,7 +93,7 @@ describe('a 30-night history drifting from night 20', () => {
   });
 
   it("tests at the drift rule's default level, its part of the dragon share", () => {
-    expect(results.map((r) => r.section.drift.alpha)).toEqual(
+    expect(results.map((r) => (r.section.drift as DriftAnalysis).alpha)).toEqual(
       results.map(() => DRIFT_DEFAULTS.alpha),
     );
   });
@@ -98,13 +101,15 @@ describe('a 30-night history drifting from night 20', () => {
   it('is quiet, with a stated rate, on the nights before', () => {
     const night19 = results[18];
     expect(night19?.findings[0]?.severity).toBe('info');
-    expect(night19?.section.drift.falseAlarmRate).toBeLessThan(0.02);
+    expect((night19?.section.drift as DriftAnalysis | undefined)?.falseAlarmRate).toBeLessThan(
+      0.02,
+    );
   });
 
   it('never fires on other noise draws of the 19 calibrated nights', () => {
     for (const seed of [1, 2, 3]) {
       const calm = evaluate(nights(DRIFT_FROM - 1, seed));
-      expect(calm.map((r) => r.section.drift.fired)).not.toContain(true);
+      expect(calm.map((r) => (r.section.drift as DriftAnalysis).fired)).not.toContain(true);
     }
   });
 
@@ -115,10 +120,10 @@ describe('a 30-night history drifting from night 20', () => {
     expect(last.nights.filter((n) => n.rePulled).map((n) => n.date.slice(0, 10))).toEqual([
       '2026-10-12',
     ]);
-    const markdown = renderHistorySection(last);
+    const markdown = renderHistorySection(last, CHECKS);
     expect(markdown).toContain('model re-pulled');
     expect(markdown.split('\n').filter((l) => l.startsWith('| 2026-10-'))).toHaveLength(30);
-    const trends = trendCharts(last);
+    const trends = trendCharts(last, CHECKS);
     expect(trends.map((t) => t.check)).toEqual(['dragon']);
     const chart = trends[0]?.draw()[0];
     expect(chart?.file).toBe('history-ece-trend.svg');
@@ -134,7 +139,7 @@ describe('a 30-night history drifting from night 20', () => {
 
   it('reads back what it would append', () => {
     const text = history.map((e) => JSON.stringify(e)).join('\n');
-    expect(parseHistory(text, 'history.jsonl')).toEqual(history);
+    expect(parseHistory(text, 'history.jsonl', CHECKS)).toEqual(history);
   });
 });
 
@@ -143,6 +148,7 @@ describe('a re-analysis of a night already in the history', () => {
     const history = nights(8, 11);
     const tonight = { ...(history.at(-1) as HistoryEntry), date: '2026-12-01T00:00:00.000Z' };
     const reread = historySection({
+      checks: CHECKS,
       prior: history,
       tonight,
       config,
@@ -151,6 +157,7 @@ describe('a re-analysis of a night already in the history', () => {
     });
     expect(reread.section.total).toBe(8);
     const appended = historySection({
+      checks: CHECKS,
       prior: history,
       tonight,
       config,
@@ -168,6 +175,7 @@ describe('a second run on the same night', () => {
     // Re-run three hours later, same UTC day, with other numbers: still three nights.
     const rerun = { ...last, date: '2026-10-03T06:17:00.000Z', brier: 0.1 };
     const result = historySection({
+      checks: CHECKS,
       prior: history,
       tonight: rerun,
       config,
@@ -180,7 +188,7 @@ describe('a second run on the same night', () => {
       history[1]?.date,
       '2026-10-03T06:17:00.000Z',
     ]);
-    expect(result.section.drift.available).toBe(3);
+    expect((result.section.drift as DriftAnalysis).available).toBe(3);
     expect(result.findings[0]?.message).toContain('3 of the 7 nights');
   });
 });

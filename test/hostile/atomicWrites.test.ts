@@ -4,6 +4,7 @@
  * last good one had been. The disk is filled here by a failing `write` (ENOSPC after a few
  * bytes), injected into node:fs for this file only: it runs anywhere, without root or tmpfs.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -136,7 +137,7 @@ describe('a full disk', () => {
     writeFileSync(file, `${JSON.stringify(night(1))}\n${JSON.stringify(night(2))}\n`);
     const before = readFileSync(file, 'utf8');
     fillDiskAfter(30);
-    await expect(recordNight(file, night(3))).rejects.toThrow('no space left');
+    await expect(recordNight(file, night(3), CHECKS)).rejects.toThrow('no space left');
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 

@@ -2,11 +2,12 @@
  * The sticky comment's marker is its first line, never something the content quotes, and
  * `comment-header` has one rule, checked with the other inputs before anything runs.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { getOctokit } from '@actions/github';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getInputs } from '../../src/config/actionInputs.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import { InputError } from '../../src/errors.js';
 import { commentMarker, upsertStickyComment } from '../../src/github/comment.js';
 import type { ActionLog } from '../../src/github/log.js';
@@ -66,7 +67,9 @@ describe('comment-header rule', () => {
       expect(() => commentMarker(header)).toThrow(InputError);
       let caught: unknown;
       try {
-        getInputs(reader({ 'comment-header': header, baseline: 'a:1b', config: '' }));
+        getInputs(reader({ 'comment-header': header, baseline: 'a:1b', config: '' }), {
+          checks: CHECKS,
+        });
       } catch (error) {
         caught = error;
       }
@@ -77,7 +80,9 @@ describe('comment-header rule', () => {
 
   it('accepts what the marker accepts', () => {
     expect(commentMarker('nightly.v2_a-b')).toBe('<!-- model-gate:nightly.v2_a-b -->');
-    const inputs = getInputs(reader({ 'comment-header': 'nightly.v2_a-b', baseline: 'a:1b' }));
+    const inputs = getInputs(reader({ 'comment-header': 'nightly.v2_a-b', baseline: 'a:1b' }), {
+      checks: CHECKS,
+    });
     expect(inputs.commentHeader).toBe('nightly.v2_a-b');
   });
 });

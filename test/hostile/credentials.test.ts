@@ -2,6 +2,7 @@
  * A server URL with a user name or password is refused as bad input wherever it comes from
  * (flag, config file, OLLAMA_HOST, action input), and the password is printed nowhere.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,7 +65,7 @@ describe('server URL with credentials', () => {
       file,
       `models:\n  baseline: a:1b\nprovider:\n  kind: openai\n  host: https://bob:${SECRET}@llm.example/v1\n`,
     );
-    const error = thrown(() => loadConfig({ file, env: {} }));
+    const error = thrown(() => loadConfig({ checks: CHECKS, file, env: {} }));
     expect(text(error)).toContain('line 5: provider.host');
     expect(text(error)).not.toContain(SECRET);
   });
@@ -75,7 +76,9 @@ describe('server URL with credentials', () => {
       `alice:${SECRET}@gpu:11434`,
       `:${SECRET}@[bad`,
     ]) {
-      const error = thrown(() => loadConfig({ file: null, env: { OLLAMA_HOST: value } }));
+      const error = thrown(() =>
+        loadConfig({ checks: CHECKS, file: null, env: { OLLAMA_HOST: value } }),
+      );
       expect(text(error)).toContain('OLLAMA_HOST');
       expect(text(error)).not.toContain(SECRET);
     }
@@ -87,11 +90,14 @@ describe('server URL with credentials', () => {
       'ollama-host': `http://alice:${SECRET}@gpu:11434`,
     };
     const error = thrown(() =>
-      getInputs({
-        getInput: (name: string) => inputs[name] ?? '',
-        getBooleanInput: () => true,
-        setSecret: () => {},
-      }),
+      getInputs(
+        {
+          getInput: (name: string) => inputs[name] ?? '',
+          getBooleanInput: () => true,
+          setSecret: () => {},
+        },
+        { checks: CHECKS },
+      ),
     );
     expect(text(error)).toContain("input 'ollama-host'");
     expect(text(error)).not.toContain(SECRET);
@@ -99,6 +105,7 @@ describe('server URL with credentials', () => {
 
   it('a URL without credentials still loads', () => {
     const loaded = loadConfig({
+      checks: CHECKS,
       file: null,
       env: { OLLAMA_HOST: 'gpu:11434' },
       overrides: [{ path: ['models', 'baseline'], value: 'a:1b', source: 'test' }],

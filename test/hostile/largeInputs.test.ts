@@ -3,6 +3,7 @@
  * server: nothing may be built with an argument spread, which overflows the call stack
  * somewhere past ~100k arguments.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { checkContext } from '../../src/checks/context.js';
@@ -16,6 +17,7 @@ describe('large inputs', () => {
   it('plans 150,007 work units for one model (13,637 items × (10 samples + greedy))', async () => {
     const { dir, items } = writeItemsFile('model-gate-large-', 13_637, 14);
     const loaded = loadConfig({
+      checks: CHECKS,
       file: null,
       cwd: dir,
       env: {},
@@ -27,7 +29,7 @@ describe('large inputs', () => {
       ],
     });
     const ctx = checkContext(loaded);
-    const units = planChecks(await loadChecks(ctx), ctx);
+    const units = planChecks(await loadChecks(ctx, CHECKS), ctx);
     expect(units.length).toBe(150_007);
     expect(units.at(-1)?.key).toBe('q13636#greedy');
   });

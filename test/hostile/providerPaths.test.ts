@@ -2,13 +2,14 @@
  * A relative `.gguf` path in `models.*` is read from the config file's folder like every
  * other path of the config, and preflight hints speak of the provider actually in use.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import { InfrastructureError } from '../../src/errors.js';
 import { createProvider } from '../../src/providers/create.js';
 import { OpenAIProvider } from '../../src/providers/openai.js';
@@ -33,7 +34,7 @@ describe('embedded model paths', () => {
     const file = path.join(dir, 'ci', 'model-gate.yml');
     writeFileSync(file, 'models:\n  baseline: models/tiny.gguf\nprovider:\n  kind: embedded\n');
     // The working directory is the repository root (not dir/ci), as in a CI job.
-    const loaded = loadConfig({ file, env: {} });
+    const loaded = loadConfig({ checks: CHECKS, file, env: {} });
     expect(loaded.baseDir).toBe(path.join(dir, 'ci'));
     const provider = createProvider(loaded.config, {}, loaded.baseDir);
     const metadata = await checkModel(provider, 'models/tiny.gguf');
@@ -44,6 +45,7 @@ describe('embedded model paths', () => {
   it('a missing model file gets a hint for the embedded provider', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-gguf-'));
     const loaded = loadConfig({
+      checks: CHECKS,
       file: null,
       cwd: dir,
       env: {},

@@ -5,6 +5,7 @@
  * sparse files (their length is set, their bytes are not written), so the tests stay fast:
  * the limits are checked on the file's size, before any byte is read.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,7 +60,9 @@ describe('files over their limit are refused before they are read', () => {
     expect(run.stderr).toContain(`${config}: 1 MiB is more than a config file may hold (1 MiB)`);
     // At the limit it is read (and found wanting for another reason).
     truncateSync(config, MAX_CONFIG_BYTES);
-    expect(await refusal(() => loadConfig({ file: config, env: {} }))).not.toContain('may hold');
+    expect(
+      await refusal(() => loadConfig({ checks: CHECKS, file: config, env: {} })),
+    ).not.toContain('may hold');
   });
 
   it('items: YAML over 8 MiB, JSON over 256 MiB', async () => {
@@ -104,7 +107,9 @@ describe('files over their limit are refused before they are read', () => {
       'personas.yml: 8 MiB is more than a persona catalogue may hold (8 MiB)',
     );
     const history = sparse(folder, 'history.jsonl', MAX_HISTORY_BYTES + 1);
-    expect(await refusal(() => readHistory(history))).toContain('more than a history may hold');
+    expect(await refusal(() => readHistory(history, CHECKS))).toContain(
+      'more than a history may hold',
+    );
     const report = sparse(folder, 'report.json', MAX_REPORT_BYTES + 1);
     expect(await refusal(() => readReport(report))).toContain('more than a report.json may hold');
   });
@@ -140,13 +145,14 @@ describe('lines and model tags', () => {
       config,
       `models:\n  baseline: a:1b\n  candidate: ${'b'.repeat(MAX_MODEL_TAG + 1)}\n`,
     );
-    expect(await refusal(() => loadConfig({ file: config, env: {} }))).toContain(
+    expect(await refusal(() => loadConfig({ checks: CHECKS, file: config, env: {} }))).toContain(
       `line 3: models.candidate: expected at most ${MAX_MODEL_TAG} characters`,
     );
     // A long but real tag (registry host, namespace, name, tag) passes.
     const real = 'registry.example.com:5000/team-models/qwen2.5-coder-32b-instruct:q4_K_M';
     expect(
       loadConfig({
+        checks: CHECKS,
         file: null,
         env: {},
         overrides: [{ path: ['models', 'baseline'], value: real, source: 'test' }],

@@ -5,6 +5,7 @@
  * renamed there (the link replaced, never followed), and the files model-gate appends to (the
  * sample log, the history) refuse a link with a message.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import {
   existsSync,
   lstatSync,
@@ -151,10 +152,10 @@ describe('links planted in the cache and history', () => {
     const dir = workspace();
     const history = path.join(dir, 'history.jsonl');
     symlinkSync(target.file, history);
-    await expect(readHistory(history)).rejects.toThrow('is a symbolic link');
-    await expect(recordNight(history, {} as Parameters<typeof recordNight>[1])).rejects.toThrow(
-      'is a symbolic link',
-    );
+    await expect(readHistory(history, CHECKS)).rejects.toThrow('is a symbolic link');
+    await expect(
+      recordNight(history, {} as Parameters<typeof recordNight>[1], CHECKS),
+    ).rejects.toThrow('is a symbolic link');
     expect(readFileSync(target.file, 'utf8')).toBe(PRECIOUS);
   });
 

@@ -3,6 +3,7 @@
  * dropped, bytes that are not UTF-8 are bad input naming the file and line, and a JSONL line
  * that is not JSON is described, never quoted (it may hold a secret pasted by mistake).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { loadItemsFile } from '../../src/checks/churn/items.js';
 import { readCatalogue } from '../../src/checks/personas/catalogue.js';
 import { loadConfig } from '../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import { InputError } from '../../src/errors.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -71,9 +72,9 @@ describe('user text files', () => {
       'sum',
       '\n',
     );
-    expect((await inputError(() => loadConfig({ file: config, env: {} }))).message).toMatch(
-      /model-gate\.yml:3: not valid UTF-8 text$/,
-    );
+    expect(
+      (await inputError(() => loadConfig({ checks: CHECKS, file: config, env: {} }))).message,
+    ).toMatch(/model-gate\.yml:3: not valid UTF-8 text$/);
     const original = readFileSync('fixtures/personas/catalogue.yml');
     const broken = file(
       'catalogue.yml',

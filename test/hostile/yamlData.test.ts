@@ -9,6 +9,7 @@
  * - an alias bomb is bad input (exit 2), found before it fills the memory, not an internal
  *   error (exit 3).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,7 +47,7 @@ describe('reserved keys', () => {
       'model-gate.yml',
       'models:\n  baseline: a:1b\n__proto__:\n  fail-on: never\n  checks: [dragon]\n  models:\n    candidate: b:1b\n',
     );
-    const said = refusal(() => loadConfig({ file: config, env: {} }));
+    const said = refusal(() => loadConfig({ checks: CHECKS, file: config, env: {} }));
     expect(said).toContain('line 3, column 1: key "__proto__" is not accepted');
     const validate = await cli(['validate', '--config', config]);
     expect(validate.code).toBe(ExitCode.badInput);
@@ -57,7 +58,9 @@ describe('reserved keys', () => {
   it('constructor and prototype too, at any depth and in every kind of file', () => {
     for (const key of ['constructor', 'prototype', '__proto__']) {
       expect(
-        refusal(() => loadConfig({ file: file('c.yml', `models:\n  ${key}: x\n`), env: {} })),
+        refusal(() =>
+          loadConfig({ checks: CHECKS, file: file('c.yml', `models:\n  ${key}: x\n`), env: {} }),
+        ),
       ).toContain(`line 2, column 3: key "${key}" is not accepted`);
       expect(
         refusal(() => parseItems(`- id: q1\n  ${key}: 1\n  ${ITEM}\n`, 'items.yml')),
@@ -145,7 +148,7 @@ describe('anchors, aliases and merge keys', () => {
       'model-gate.yml',
       'models:\n  baseline: &tag a:1b\n  candidate: b:1b\nrunner: &r {concurrency: 3}\nchurn:\n  samples: 4\n',
     );
-    expect(loadConfig({ file: config, env: {} }).config.runner.concurrency).toBe(3);
+    expect(loadConfig({ checks: CHECKS, file: config, env: {} }).config.runner.concurrency).toBe(3);
     const catalogue = parseCatalogue(
       'language: en\nassistants:\n  a: &p "You help with A."\n  b:\n    prompt: *p\n    paraphrase-of: a\nprobes: [x, y]\n',
       'personas.yml',
@@ -182,7 +185,7 @@ function aliasBomb(prefix = ''): string {
 describe('alias bombs', () => {
   it('in model-gate.yml: bad input (exit 2) naming the line where expansion passed the bound', async () => {
     const config = file('model-gate.yml', aliasBomb('models:\n  baseline: a:1b\n'));
-    const said = refusal(() => loadConfig({ file: config, env: {} }));
+    const said = refusal(() => loadConfig({ checks: CHECKS, file: config, env: {} }));
     expect(said).toMatch(/model-gate\.yml: line \d+, column \d+: aliases expand too far/);
     expect(said).toContain('aliases may add at most 100,000 values');
     const run = await cli(['validate', '--config', config]);
@@ -257,7 +260,11 @@ describe('duplicate keys', () => {
   it('are refused in the config and the catalogue', () => {
     expect(
       refusal(() =>
-        loadConfig({ file: file('c.yml', 'models:\n  baseline: a\n  baseline: b\n'), env: {} }),
+        loadConfig({
+          checks: CHECKS,
+          file: file('c.yml', 'models:\n  baseline: a\n  baseline: b\n'),
+          env: {},
+        }),
       ),
     ).toContain('line 3, column 3: map keys must be unique');
   });

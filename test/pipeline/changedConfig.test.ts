@@ -4,7 +4,7 @@
  * settings or for other models instead of reporting them under this config's name.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
+import type { ConfigOverride } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
@@ -14,7 +14,7 @@ import type { DragonCallRecord } from '../../src/checks/dragon/records.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-changed-');
 
-function config(dir: string, extra: ConfigOverride[] = []): LoadedConfig {
+function config(dir: string, extra: ConfigOverride[] = []) {
   return demoConfig(job, dir, [
     at(['dragon'], 'checks'),
     at([0, 1], 'dragon', 'seeds'),

@@ -43,7 +43,7 @@ function fewDemoItems(): string {
   return fewItems;
 }
 
-function config(name: string, samples = 2): LoadedConfig {
+function config(name: string, samples = 2) {
   return demoConfig(job, name, [
     at('demo-twin:1b', 'models', 'candidate'),
     at(['churn'], 'checks'),
@@ -65,7 +65,7 @@ function complete(): Promise<JobOutcome> {
  * Every check, with two maze games per model, over two shards: the longest units (maze games)
  * are spread first, so a shard holds no game of one model. Each shard is run once for the file.
  */
-function small(name: string): LoadedConfig {
+function small(name: string) {
   return demoConfig(job, name, [
     at('demo-twin:1b', 'models', 'candidate'),
     at(fewDemoItems(), 'churn', 'items'),

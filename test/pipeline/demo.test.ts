@@ -4,6 +4,7 @@
  * (`model-gate analyze`). The A/A scenario's pass is checked where a newcomer runs it, from
  * the packed package (test/package/newcomer.test.ts).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +143,7 @@ describe('model-gate demo (regression scenario)', () => {
 
   it('analyze rebuilds the same report from the sample log alone', async () => {
     const loaded = loadConfig({
+      checks: CHECKS,
       file: 'fixtures/demo/model-gate.yml',
       env: {},
       overrides: [{ path: ['models', 'candidate'], value: 'demo-cand:1b', source: 'test' }],

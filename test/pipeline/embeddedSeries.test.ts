@@ -4,6 +4,7 @@
  * through the runner, and every answer the engine produced parses and validates against the
  * check's schema (a grammar constrains it, the scorer re-validates it).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,7 @@ describe('a small series of each check on the embedded provider', () => {
     const candidate = writeTinyGguf(path.join(dir, 'cand.gguf'), { seed: 3 });
     const { items } = writeItemsFile('model-gate-embedded-items-', 12, 3);
     const loaded = loadConfig({
+      checks: CHECKS,
       file: 'fixtures/demo/model-gate.yml',
       env: {},
       overrides: [

@@ -2,6 +2,7 @@
  * Requests that fail after retries measured nothing: above the check's max-timeout-share the
  * check is inconclusive. Before this rule a candidate whose every request got a 500 passed.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -90,6 +91,7 @@ models:
   it('is inconclusive (exit 3), not a pass', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-failed-'));
     const loaded = loadConfig({
+      checks: CHECKS,
       file: null,
       env: {},
       cwd: process.cwd(),

@@ -1,4 +1,5 @@
 /** The mismatch between a log and a config names what differs: the prompt hash, or which option. */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { describeDifferences } from '../../src/pipeline/logsMatch.js';
 import type { RecordedOptions } from '../../src/sampleLog/index.js';
@@ -54,6 +55,7 @@ describe('describeDifferences', () => {
     const text = describeDifferences(
       [unit('q1#0')],
       [record('q1#0', { prompt_sha256: 'b'.repeat(64) })],
+      CHECKS,
     );
     expect(text).toBe(
       'the prompt hash differs (bbbbbbbbbbbb… in the logs, aaaaaaaaaaaa… for this config: the question text, choices, system prompt, probe or prompt version changed)',
@@ -67,6 +69,7 @@ describe('describeDifferences', () => {
         record('q1#0', { options: { ...options, seed: 7, num_predict: 64 } }),
         record('q2#0', { options: { ...options, seed: 7 } }),
       ],
+      CHECKS,
     );
     expect(text).toBe(
       'option seed is 7 in the logs, 1000 for this config; option num-predict is 64 in the logs, 32 for this config',
@@ -77,6 +80,7 @@ describe('describeDifferences', () => {
     const text = describeDifferences(
       [unit('q1#0')],
       [record('q1#0', { prompt_sha256: 'c'.repeat(64), options: { ...options, think: true } })],
+      CHECKS,
     );
     expect(text).toMatch(
       /^the prompt hash differs .*; option think is true in the logs, false for this config$/,

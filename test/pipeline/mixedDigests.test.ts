@@ -3,6 +3,7 @@
  * digests. A report never mixes them: every check uses the records of the current digest,
  * provenance names that digest, and a warning counts the records left out.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,7 @@ afterAll(async () => {
 
 function load(sim: RunningSimulator, dir: string) {
   return loadConfig({
+    checks: CHECKS,
     file: config,
     env: {},
     overrides: [

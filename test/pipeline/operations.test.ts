@@ -2,6 +2,7 @@
  * Runner hygiene and GPU telemetry through the whole job: a simulated server that already
  * holds another model, and a fake nvidia-smi (real H200 captures) first on the PATH.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ afterEach(() => vi.unstubAllEnvs());
 async function job(name: string, simulator: RunningSimulator, runner: Record<string, unknown>) {
   const dir = path.join(root, name);
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [

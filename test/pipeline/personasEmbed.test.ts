@@ -3,6 +3,7 @@
  * the vector is stored in the sample log, and the analysis uses it (still a pure function of
  * the log: `analyze` needs no server).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,7 @@ describe('personas with vectors: embed', () => {
   it('stores one embedding per answer and analyses with it, from the log alone', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'model-gate-embed-'));
     const loaded = loadConfig({
+      checks: CHECKS,
       file: 'fixtures/demo/model-gate.yml',
       env: {},
       overrides: [

@@ -3,6 +3,7 @@
  * games with a failed move are replayed up to that move and continued, and the final report is
  * the one an undisturbed run writes (timestamps and latencies aside).
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,7 @@ const at = (value: unknown, ...where: string[]): ConfigOverride => ({
 
 function run(sim: RunningSimulator, dir: string, extra: ConfigOverride[], cacheDir?: string) {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [

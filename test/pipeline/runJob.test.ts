@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConfigOverride, LoadedConfig } from '../../src/config/load.js';
+import type { ConfigOverride } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob } from '../../src/pipeline/run.js';
@@ -14,7 +14,7 @@ import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-job-');
 
-function config(name: string, extra: readonly ConfigOverride[] = []): LoadedConfig {
+function config(name: string, extra: readonly ConfigOverride[] = []) {
   return demoConfig(job, name, [
     at(['churn', 'personas'], 'checks'),
     // Sizes are not what these tests look at: two answers per item and per probe (the

@@ -1,10 +1,11 @@
 /** What the job tests share: a simulator for the file's tests, a scratch folder, a silent stream. */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { type ConfigOverride, type LoadedConfig, loadConfig } from '../../src/config/load.js';
+import { type ConfigOverride, loadConfig } from '../../src/config/load.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { instantScenario } from '../support/instantScenario.js';
 
@@ -51,8 +52,9 @@ export function demoConfig(
   job: SimulatedJob,
   dir: string,
   overrides: readonly ConfigOverride[] = [],
-): LoadedConfig {
+) {
   return loadConfig({
+    checks: CHECKS,
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [

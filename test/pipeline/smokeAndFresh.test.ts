@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoadedConfig } from '../../src/config/load.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { runJob, setAsideLog } from '../../src/pipeline/run.js';
 import type { CallRecord } from '../../src/sampleLog/index.js';
@@ -15,7 +14,7 @@ import { at, demoConfig, quiet, simulatedJob } from './simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/aa.yml', 'model-gate-smoke-');
 
-function config(dir: string): LoadedConfig {
+function config(dir: string) {
   return demoConfig(job, dir, [
     at('demo-twin:1b', 'models', 'candidate'),
     at(2, 'churn', 'samples'),

@@ -1,3 +1,4 @@
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
@@ -26,6 +27,7 @@ const keys = (units: readonly WorkUnit[]): string[] => units.map((u) => `${u.mod
 async function mixedJob(sampling: 'fixed' | 'adaptive' = 'fixed'): Promise<WorkUnit[]> {
   const { items } = writeItemsFile('model-gate-shard-', 60, 6);
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     cwd: process.cwd(),
     env: {},
@@ -39,7 +41,7 @@ async function mixedJob(sampling: 'fixed' | 'adaptive' = 'fixed'): Promise<WorkU
     ],
   });
   const ctx = checkContext(loaded);
-  return planChecks(await loadChecks(ctx), ctx);
+  return planChecks(await loadChecks(ctx, CHECKS), ctx);
 }
 
 describe('selectShard', () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/builtIn.js';
+import { configSchema } from '../../src/config/schema.js';
 import { InputError } from '../../src/errors.js';
 import { createProvider } from '../../src/providers/create.js';
 
 const config = (provider: Record<string, unknown>) =>
-  configSchema().parse({ models: { baseline: 'a:1b' }, provider });
+  configSchema(CHECKS).parse({ models: { baseline: 'a:1b' }, provider });
 
 describe('createProvider', () => {
   it('defaults to a local Ollama', () => {

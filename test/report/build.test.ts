@@ -1,3 +1,4 @@
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { buildReport } from '../../src/report/build.js';
@@ -33,7 +34,7 @@ describe('buildReport', () => {
   });
 
   it('gives nulls for checks that did not run or sections that lack a number', () => {
-    expect(extractHeadline({})).toEqual({
+    expect(extractHeadline({}, CHECKS)).toEqual({
       churnRate: null,
       deteriorated: null,
       reversals: [],
@@ -41,15 +42,18 @@ describe('buildReport', () => {
       eceCandidate: null,
       personaAccuracy: null,
     });
-    const single = extractHeadline({
-      dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.1 } }, candidate: null }),
-      personas: fromJson({ check: 'personas', models: [{ role: 'baseline', accuracy: 0.5 }] }),
-      churn: fromJson({
-        check: 'churn',
-        method: 'rci',
-        comparison: { rci: { churnRate: 'high', deteriorated: 3 }, reversals: [3, 'law'] },
-      }),
-    });
+    const single = extractHeadline(
+      {
+        dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.1 } }, candidate: null }),
+        personas: fromJson({ check: 'personas', models: [{ role: 'baseline', accuracy: 0.5 }] }),
+        churn: fromJson({
+          check: 'churn',
+          method: 'rci',
+          comparison: { rci: { churnRate: 'high', deteriorated: 3 }, reversals: [3, 'law'] },
+        }),
+      },
+      CHECKS,
+    );
     expect(single).toMatchObject({
       eceBaseline: 0.1,
       eceCandidate: null,

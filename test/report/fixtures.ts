@@ -4,7 +4,8 @@
  * places a model or a user file could reach (domain names, messages, model tags).
  */
 import type { GateFinding } from '../../src/checks/types.js';
-import { configSchema } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/builtIn.js';
+import { configSchema } from '../../src/config/schema.js';
 import { buildReport } from '../../src/report/build.js';
 import type { Report, RunMetadata } from '../../src/report/types.js';
 
@@ -58,7 +59,7 @@ export function runMetadata(overrides: Partial<RunMetadata> = {}): RunMetadata {
         simulated: true,
       },
     },
-    config: configSchema().parse({
+    config: configSchema(CHECKS).parse({
       models: { baseline: 'sim-base:7b', candidate: 'sim-cand:14b' },
       churn: { samples: 10 },
     }),

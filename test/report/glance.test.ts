@@ -1,3 +1,4 @@
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { glanceCharts } from '../../src/report/glance.js';
@@ -58,7 +59,7 @@ function report() {
 
 describe('inline charts at a glance', () => {
   it('draws churn by domain as bars only: a worse and a better slot per domain', async () => {
-    const [churn] = glanceCharts(report());
+    const [churn] = glanceCharts(report(), CHECKS);
     expect(churn).toContain(
       '  x-axis ["law worse", "law better", "math worse", "math better", "history old worse", "history old better"]',
     );
@@ -75,7 +76,7 @@ describe('inline charts at a glance', () => {
   });
 
   it('draws reliability on the bins both models used, names the lines and the bins left out', async () => {
-    const [, dragon] = glanceCharts(report());
+    const [, dragon] = glanceCharts(report(), CHECKS);
     // Bins 0.6 and 0.7 are empty for one model each: only 0.5 and 0.9 remain.
     expect(dragon).toContain('  x-axis ["0.5–0.6", "0.9–1.0"]');
     expect(dragon).toContain('  y-axis "share advanced" 0 --> 1');
@@ -111,7 +112,7 @@ describe('inline charts at a glance', () => {
       findings: [],
       createdAt: '2025-01-02T00:00:00Z',
     });
-    expect(glanceCharts(apart)).toEqual([
+    expect(glanceCharts(apart, CHECKS)).toEqual([
       'Reliability is not drawn inline: the models share 1 stated-confidence bin, a line needs two. Moves per bin used by every model (baseline / candidate): 0.9–1.0 877 / 1090; not drawn, a model stated no confidence there (baseline / candidate): 0.6–0.7 (425 / 0). The full diagram is dragon-reliability.svg.',
     ]);
   });
@@ -129,7 +130,7 @@ describe('inline charts at a glance', () => {
       findings: [],
       createdAt: '2025-01-02T00:00:00Z',
     });
-    const [dragon] = glanceCharts(single);
+    const [dragon] = glanceCharts(single, CHECKS);
     expect(dragon).toContain('🟦 line: model `sim-base:7b` · ⬛ line: perfect calibration');
     expect(dragon).not.toContain('baseline');
   });
@@ -144,7 +145,7 @@ describe('inline charts at a glance', () => {
       findings: [],
       createdAt: '2025-01-02T00:00:00Z',
     });
-    expect(glanceCharts(bare)).toEqual([]);
+    expect(glanceCharts(bare, CHECKS)).toEqual([]);
     const code = allTokens(renderSummary(report())).filter((t) => t.type === 'code');
     expect(code.map((t) => ('lang' in t ? t.lang : ''))).toEqual(['mermaid', 'mermaid']);
   });

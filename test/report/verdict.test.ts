@@ -1,3 +1,4 @@
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import type { GateFinding, Severity } from '../../src/checks/types.js';
 import type { CheckName } from '../../src/config/schema.js';
@@ -9,34 +10,36 @@ function finding(check: CheckName, severity: Severity, rule = `${check}-${severi
 
 describe('decideVerdict', () => {
   it('is pass with no findings, and with info findings only', () => {
-    expect(decideVerdict([])).toEqual({ status: 'pass', reasons: [], suppressed: [] });
-    expect(decideVerdict([finding('dragon', 'info')]).status).toBe('pass');
+    expect(decideVerdict([], CHECKS)).toEqual({ status: 'pass', reasons: [], suppressed: [] });
+    expect(decideVerdict([finding('dragon', 'info')], CHECKS).status).toBe('pass');
   });
 
   it('takes the most severe level: fail > inconclusive > warn > pass', () => {
-    expect(decideVerdict([finding('churn', 'warn')]).status).toBe('warn');
+    expect(decideVerdict([finding('churn', 'warn')], CHECKS).status).toBe('warn');
     expect(
-      decideVerdict([finding('churn', 'warn'), finding('dragon', 'inconclusive')]).status,
+      decideVerdict([finding('churn', 'warn'), finding('dragon', 'inconclusive')], CHECKS).status,
     ).toBe('inconclusive');
     expect(
-      decideVerdict([
-        finding('churn', 'warn'),
-        finding('dragon', 'inconclusive'),
-        finding('personas', 'fail'),
-      ]).status,
+      decideVerdict(
+        [finding('churn', 'warn'), finding('dragon', 'inconclusive'), finding('personas', 'fail')],
+        CHECKS,
+      ).status,
     ).toBe('fail');
   });
 
   it('orders reasons fail, inconclusive, warn, info; then by check; then as given', () => {
-    const verdict = decideVerdict([
-      finding('personas', 'info'),
-      finding('personas', 'warn', 'second-warn'),
-      finding('dragon', 'warn'),
-      finding('personas', 'fail'),
-      finding('personas', 'warn', 'first-warn'),
-      finding('churn', 'info'),
-      finding('dragon', 'fail'),
-    ]);
+    const verdict = decideVerdict(
+      [
+        finding('personas', 'info'),
+        finding('personas', 'warn', 'second-warn'),
+        finding('dragon', 'warn'),
+        finding('personas', 'fail'),
+        finding('personas', 'warn', 'first-warn'),
+        finding('churn', 'info'),
+        finding('dragon', 'fail'),
+      ],
+      CHECKS,
+    );
     expect(verdict.reasons.map((r) => `${r.severity}:${r.rule}`)).toEqual([
       'fail:dragon-fail',
       'fail:personas-fail',
@@ -49,12 +52,15 @@ describe('decideVerdict', () => {
   });
 
   it('an inconclusive check claims no regression: its fail and warn findings are set aside', () => {
-    const verdict = decideVerdict([
-      finding('churn', 'fail', 'max-deteriorated'),
-      finding('churn', 'warn', 'aggregate-below-zero'),
-      finding('churn', 'inconclusive', 'timeouts'),
-      finding('churn', 'info', 'null-calibration'),
-    ]);
+    const verdict = decideVerdict(
+      [
+        finding('churn', 'fail', 'max-deteriorated'),
+        finding('churn', 'warn', 'aggregate-below-zero'),
+        finding('churn', 'inconclusive', 'timeouts'),
+        finding('churn', 'info', 'null-calibration'),
+      ],
+      CHECKS,
+    );
     expect(verdict.status).toBe('inconclusive');
     expect(verdict.reasons.map((r) => r.rule)).toEqual(['timeouts', 'null-calibration']);
     expect(verdict.suppressed.map((r) => r.rule)).toEqual([
@@ -64,11 +70,10 @@ describe('decideVerdict', () => {
   });
 
   it('a regression measured by another, healthy check still fails the run', () => {
-    const verdict = decideVerdict([
-      finding('churn', 'inconclusive'),
-      finding('churn', 'fail'),
-      finding('dragon', 'fail'),
-    ]);
+    const verdict = decideVerdict(
+      [finding('churn', 'inconclusive'), finding('churn', 'fail'), finding('dragon', 'fail')],
+      CHECKS,
+    );
     expect(verdict.status).toBe('fail');
     expect(verdict.reasons.map((r) => `${r.check}:${r.severity}`)).toEqual([
       'dragon:fail',

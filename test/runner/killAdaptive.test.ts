@@ -3,6 +3,7 @@
  * log (each item's path replayed from the records already there), asks no sample the log
  * holds, and ends with the log and the report of a run that was never interrupted.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -75,6 +76,7 @@ churn:
 
 function load(file: string) {
   return loadConfig({
+    checks: CHECKS,
     file,
     env: {},
     overrides: [{ path: ['provider', 'host'], value: sim.url, source: 'test' }],

@@ -3,6 +3,7 @@
  * (churn.sampling: adaptive, stages planned as answers arrive) against the simulator at
  * argv[2], and prints "done <n>" after each finished call so the parent can kill it mid-stage.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { loadConfig } from '../../src/config/load.js';
 import { prepareJob } from '../../src/pipeline/prepare.js';
 import { sampleLogPath } from '../../src/pipeline/run.js';
@@ -13,6 +14,7 @@ import { reportingProgress } from './runAndKill.js';
 const [url, configFile] = process.argv.slice(2);
 if (!url || !configFile) throw new Error('usage: killAdaptiveChild <simulator url> <config>');
 const loaded = loadConfig({
+  checks: CHECKS,
   file: configFile,
   env: {},
   overrides: [{ path: ['provider', 'host'], value: url, source: 'test' }],

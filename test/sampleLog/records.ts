@@ -1,6 +1,6 @@
 /** A churn call record with every field a valid one carries, for the sample-log tests. */
 // The registry hands each check's record format to the sample log, which reads none without it.
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
 /** An ok stochastic answer "A" (right) to item `key` by m:1b; `extra` overrides any field. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import '../../src/checks/registry.js';
+import '../../src/checks/builtIn.js';
 import {
   indexSampleLog,
   ResumeIndex,

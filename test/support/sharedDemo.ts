@@ -4,6 +4,7 @@
  * in another worker that asks meanwhile waits for it, then reads the same folder. Files that
  * change the demo's output run their own.
  */
+import { CHECKS } from '../../src/checks/builtIn.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -42,7 +43,12 @@ async function demoOnce(): Promise<SharedDemo> {
   const failed = path.join(folder, 'demo.failed');
   if (claim(path.join(folder, 'demo.lock'))) {
     try {
-      const outcome = await runDemo({ scenario: 'demo', outDir: dir, progress: quiet });
+      const outcome = await runDemo({
+        checks: CHECKS,
+        scenario: 'demo',
+        outDir: dir,
+        progress: quiet,
+      });
       const written: Written = { files: outcome.files, exitCode: outcome.exitCode };
       // Renamed into place: a reader never sees half a file.
       writeFileSync(`${done}.part`, JSON.stringify(written));

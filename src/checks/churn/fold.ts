@@ -13,7 +13,7 @@ import type { ChurnAnalysisInput } from './analyseShared.js';
 import type { ChurnItem } from './items.js';
 import { emptyOpenCounts } from './openGrading.js';
 import type { ChurnSection } from './section.js';
-import { samplingOf } from './settings.js';
+import { type ChurnConfig, samplingOf } from './settings.js';
 import { TallyBuilder } from './tally.js';
 
 type Input = Omit<ChurnAnalysisInput, 'records'>;
@@ -28,7 +28,7 @@ type ChurnFoldState =
   | { input: Input; tally: TallyBuilder; records: null }
   | { input: Input; tally: null; records: SampleRecord[] };
 
-function analysisInput(definitions: Definitions, ctx: CheckContext): Input {
+function analysisInput(definitions: Definitions, ctx: CheckContext<ChurnConfig>): Input {
   return {
     items: definitions.items,
     settings: ctx.config.churn,
@@ -39,7 +39,7 @@ function analysisInput(definitions: Definitions, ctx: CheckContext): Input {
   };
 }
 
-export const churnFold: CheckFold<Definitions, ChurnSection, ChurnFoldState> = {
+export const churnFold: CheckFold<Definitions, ChurnSection, ChurnFoldState, ChurnConfig> = {
   start(definitions, ctx) {
     const input = analysisInput(definitions, ctx);
     const { settings, items } = input;

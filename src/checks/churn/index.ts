@@ -7,7 +7,7 @@ import { churnRecords } from './recordFormat.js';
 import { churnImports } from './commands.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
-import { BUILT_IN_ITEMS, churnSettingsSchema, samplingOf } from './settings.js';
+import { BUILT_IN_ITEMS, type ChurnConfig, churnSettingsSchema, samplingOf } from './settings.js';
 import { gateChurn } from './gate.js';
 import { type ChurnItem, loadItemsFile } from './items.js';
 import { prepareGraders } from './openItems.js';
@@ -32,25 +32,11 @@ export interface ChurnDefinitions {
 
 const STARTER_ITEMS = 'items/items.yml';
 
-export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
+export const churnCheck: Check<ChurnDefinitions, ChurnSection, ChurnConfig> = {
   name: 'churn',
   settingsSchema: churnSettingsSchema,
-  measures: 'item-level reliable change',
   unit: ['sample', 'samples'],
   sectionSchema: churnSectionSchema,
-  records: churnRecords,
-  headline: churnHeadline,
-  outputs: churnOutputs,
-  nightly: churnNightly,
-  overrides: [
-    {
-      name: 'samples',
-      value: '<K>',
-      help: 'churn: stochastic samples per item and model (churn.samples)',
-      setting: ['samples'],
-      parse: 'integer',
-    },
-  ],
   async load(ctx) {
     const file = ctx.config.churn.items;
     const loaded = loadItemsFile(
@@ -67,22 +53,11 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     await prepareGraders(loaded.items);
     return { items: loaded.items, file, warnings: loaded.warnings };
   },
-  warnings: (definitions) => definitions.warnings,
   limit(definitions, n) {
     return { ...definitions, items: definitions.items.slice(0, n) };
   },
   plan(definitions, ctx, model) {
     return planChurn(definitions.items, ctx.config, model);
-  },
-  growth(definitions, ctx) {
-    const { estimator } = ctx.config.churn;
-    if (samplingOf(ctx.config.churn) !== 'adaptive' || estimator !== 'sampled') return null;
-    return new ChurnStages(
-      definitions.items,
-      ctx.config,
-      ctx.models.baseline,
-      ctx.models.candidate,
-    );
   },
   fold: churnFold,
   gate(section, ctx) {
@@ -92,30 +67,60 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection> = {
     return churnRuleCards(section, ctx);
   },
   maxTimeoutShare: (config) => config.churn.gate.maxTimeoutShare,
-  promptHashes: () => ({
-    [`churn (${PROMPT_VERSION}, system prompt)`]: createHash('sha256')
-      .update(CHURN_SYSTEM_PROMPT)
-      .digest('hex'),
-  }),
-  planNotes: adaptiveNotes,
-  page: churnPage,
-  imports: churnImports,
-  starter: () => ({
-    settings: { items: STARTER_ITEMS },
-    files: [
-      starterFile(
-        STARTER_ITEMS,
-        [
-          "Starter items (model-gate's built-in set): replace them with your own.",
-          'Format: docs/items.md in the model-gate package.',
-        ],
-        'fixtures',
-        'items',
-        'general.yml',
-      ),
-    ],
-  }),
   report: churnReport,
+  log: { format: churnRecords },
+  adaptive: {
+    growth(definitions, ctx) {
+      const { estimator } = ctx.config.churn;
+      if (samplingOf(ctx.config.churn) !== 'adaptive' || estimator !== 'sampled') return null;
+      return new ChurnStages(
+        definitions.items,
+        ctx.config,
+        ctx.models.baseline,
+        ctx.models.candidate,
+      );
+    },
+    planNotes: adaptiveNotes,
+  },
+  provenance: {
+    warnings: (definitions) => definitions.warnings,
+    promptHashes: () => ({
+      [`churn (${PROMPT_VERSION}, system prompt)`]: createHash('sha256')
+        .update(CHURN_SYSTEM_PROMPT)
+        .digest('hex'),
+    }),
+  },
+  headline: { fields: churnHeadline, outputs: churnOutputs },
+  nightly: { fields: churnNightly },
+  page: { data: churnPage },
+  cli: {
+    measures: 'item-level reliable change',
+    imports: churnImports,
+    overrides: [
+      {
+        name: 'samples',
+        value: '<K>',
+        help: 'churn: stochastic samples per item and model (churn.samples)',
+        setting: ['samples'],
+        parse: 'integer',
+      },
+    ],
+    starter: () => ({
+      settings: { items: STARTER_ITEMS },
+      files: [
+        starterFile(
+          STARTER_ITEMS,
+          [
+            "Starter items (model-gate's built-in set): replace them with your own.",
+            'Format: docs/items.md in the model-gate package.',
+          ],
+          'fixtures',
+          'items',
+          'general.yml',
+        ),
+      ],
+    }),
+  },
 };
 
 export type { ChurnSection } from './section.js';

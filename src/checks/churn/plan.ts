@@ -4,7 +4,6 @@
  * unless turned off, one greedy sample (temperature 0). Logprobs estimator: one evaluation per
  * item that asks for the answer probabilities. One call per work unit.
  */
-import type { GateConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { ANSWER_PROBABILITY_SOURCES, type ChatOptions } from '../../providers/types.js';
 import {
@@ -13,7 +12,7 @@ import {
   type SampleRecord,
   sameRecordedOptions,
 } from '../../sampleLog/index.js';
-import { fixedSamples, samplingOf } from './settings.js';
+import { type ChurnConfig, type ChurnSettings, fixedSamples, samplingOf } from './settings.js';
 import type { UnitContext, WorkUnit } from '../workUnit.js';
 import type { ChoiceItem, ChurnItem } from './items.js';
 import { itemFormat, itemMessages, itemPromptHash } from './prompt.js';
@@ -33,7 +32,10 @@ export function churnUnitKey(
  * enough alternatives per token to hold every letter; said before any request, with what to
  * change.
  */
-export function checkLogprobsEstimator(config: GateConfig, items: readonly ChurnItem[] = []): void {
+export function checkLogprobsEstimator(
+  config: ChurnConfig,
+  items: readonly ChurnItem[] = [],
+): void {
   if (config.churn.estimator !== 'logprobs') return;
   checkNoOpenItems(config, items);
   const kind = config.provider.kind;
@@ -50,7 +52,7 @@ export function checkLogprobsEstimator(config: GateConfig, items: readonly Churn
 }
 
 /** Open items have no answer letters to read probabilities of: said before any request. */
-function checkNoOpenItems(config: GateConfig, items: readonly ChurnItem[]): void {
+function checkNoOpenItems(config: ChurnConfig, items: readonly ChurnItem[]): void {
   const open = items.filter((item) => item.kind === 'open');
   const first = open[0];
   if (!first) return;
@@ -66,7 +68,7 @@ function checkNoOpenItems(config: GateConfig, items: readonly ChurnItem[]): void
 /** The slot of one call: item, mode and sample index (seed = base seed + sample). */
 export function churnSlot(
   item: ChurnItem,
-  config: GateConfig,
+  config: ChurnConfig,
   model: string,
   mode: ChurnSampleSlot['mode'],
   sample: number,
@@ -94,12 +96,12 @@ export function churnSlot(
 }
 
 /** num_predict of an item: churn.num-predict for a letter, the item's max-tokens for free text. */
-function tokensOf(item: ChurnItem, config: GateConfig): number {
+function tokensOf(item: ChurnItem, config: ChurnConfig): number {
   return item.kind === 'open' ? item.maxTokens : config.churn.numPredict;
 }
 
 function slotOptions(
-  config: GateConfig,
+  config: ChurnConfig,
   mode: ChurnSampleSlot['mode'],
   sample: number,
   numPredict: number,
@@ -119,7 +121,7 @@ function slotOptions(
 }
 
 /** Stochastic samples planned before any answer: K, or adaptive sampling's first stage. */
-export function firstSamples(settings: GateConfig['churn']): number {
+export function firstSamples(settings: ChurnSettings): number {
   return samplingOf(settings) === 'adaptive' ? settings.samplesFirst : fixedSamples(settings);
 }
 
@@ -159,7 +161,7 @@ interface ChurnSample {
  */
 function eachSample(
   items: readonly ChurnItem[],
-  config: GateConfig,
+  config: ChurnConfig,
   visit: (
     prompt: ItemPrompt,
     mode: ChurnSampleSlot['mode'],
@@ -208,7 +210,7 @@ function slotOf(s: ChurnSample, model: string, top: number): ChurnSampleSlot {
 
 export function churnSlots(
   items: readonly ChurnItem[],
-  config: GateConfig,
+  config: ChurnConfig,
   model: string,
 ): ChurnSampleSlot[] {
   const slots: ChurnSampleSlot[] = [];
@@ -223,7 +225,7 @@ export function churnSlots(
  * probability 0, silently lowering p(correct). Fewer alternatives than an item's choices
  * always leaves some letter out, so it is refused.
  */
-function checkTopLogprobs(config: GateConfig, all: readonly ChurnItem[]): void {
+function checkTopLogprobs(config: ChurnConfig, all: readonly ChurnItem[]): void {
   const top = config.churn.topLogprobs;
   const items = all.filter((item): item is ChoiceItem => item.kind !== 'open');
   let widest: ChoiceItem | null = null;
@@ -240,7 +242,7 @@ function checkTopLogprobs(config: GateConfig, all: readonly ChurnItem[]): void {
 
 export function planChurn(
   items: readonly ChurnItem[],
-  config: GateConfig,
+  config: ChurnConfig,
   model: string,
 ): WorkUnit[] {
   checkLogprobsEstimator(config, items);
@@ -259,7 +261,7 @@ export function planChurn(
 }
 
 /** One call as a work unit: complete once the log holds its answer under today's settings. */
-export function churnUnit(slot: ChurnSampleSlot, config: GateConfig): WorkUnit {
+export function churnUnit(slot: ChurnSampleSlot, config: ChurnConfig): WorkUnit {
   const { request, promptSha256 } = slot.spec;
   const prompt = { item: slot.item, promptSha256 };
   return new ChurnUnit(prompt, {
@@ -280,7 +282,7 @@ interface UnitSettings {
   groupByItem: boolean;
 }
 
-function unitSettings(config: GateConfig): UnitSettings {
+function unitSettings(config: ChurnConfig): UnitSettings {
   const { keepText, temperature, topLogprobs } = config.churn;
   const groupByItem =
     samplingOf(config.churn) === 'adaptive' && config.churn.estimator === 'sampled';

@@ -4,6 +4,7 @@
  * simulation come from `npm run oc` (docs/gate-validity-churn.md).
  */
 import type { CheckContext, GateRuleCard } from '../types.js';
+import type { ChurnConfig } from './settings.js';
 import { checkFalseAlarmBudget } from '../types.js';
 import { churnBudget } from './budget.js';
 import type { ChurnSection, SampledChurnSection } from './section.js';
@@ -42,7 +43,10 @@ function detectionTexts(
   return { itemText, domainText };
 }
 
-export function churnRuleCards(section: ChurnSection, ctx: CheckContext): GateRuleCard[] {
+export function churnRuleCards(
+  section: ChurnSection,
+  ctx: CheckContext<ChurnConfig>,
+): GateRuleCard[] {
   const settings = ctx.config.churn;
   const budget = churnBudget(checkFalseAlarmBudget(ctx.config));
   const maxLoss = settings.gate.maxDomainLoss;

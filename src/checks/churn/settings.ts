@@ -1,3 +1,4 @@
+import type { GateConfig } from '../../config/schema.js';
 import { z } from 'zod';
 
 /**
@@ -332,9 +333,5 @@ type ChurnSettingsShape = {
 
 export type ChurnSettings = z.infer<typeof churnSettingsSchema>;
 
-declare module '../../config/schema.js' {
-  /** The config's `churn:` block (the registry hands its schema to the config). */
-  interface CheckSettingsBlocks {
-    churn: ChurnSettings;
-  }
-}
+/** The config as the churn check reads it: its `churn:` block typed. */
+export type ChurnConfig = GateConfig & { churn: ChurnSettings };

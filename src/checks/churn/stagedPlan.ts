@@ -5,13 +5,12 @@
  * plan. The runner runs the ones of the model whose series is on at once (so that model runs
  * one stage ahead while the other catches up) and the others in that model's next series.
  */
-import type { GateConfig } from '../../config/schema.js';
 import type { PlanGrowth, WorkUnit } from '../workUnit.js';
 import type { SampleRecord } from '../../sampleLog/index.js';
 import { type AdaptiveDesign, designOf } from './adaptive.js';
 import type { ChurnItem } from './items.js';
 import { churnSlot, churnUnit } from './plan.js';
-import { samplingOf } from './settings.js';
+import { type ChurnConfig, samplingOf } from './settings.js';
 import { StageOutcomes } from './stageOutcomes.js';
 
 interface ItemState {
@@ -28,7 +27,7 @@ export class ChurnStages implements PlanGrowth {
 
   constructor(
     items: readonly ChurnItem[],
-    private readonly config: GateConfig,
+    private readonly config: ChurnConfig,
     baseline: string,
     candidate: string | null,
   ) {
@@ -77,7 +76,7 @@ function modelOrder(baseline: string, candidate: string | null): string[] {
  * With adaptive churn sampling the plan holds the first stage only: later stages are planned from
  * the answers. Say so, with the most a run can ask (every item to `samples-max`).
  */
-export function adaptiveNotes(config: GateConfig, units: readonly WorkUnit[]): string[] {
+export function adaptiveNotes(config: ChurnConfig, units: readonly WorkUnit[]): string[] {
   const churn = config.churn;
   if (samplingOf(churn) !== 'adaptive') return [];
   const perItem = churn.samplesFirst + (churn.greedy ? 1 : 0);

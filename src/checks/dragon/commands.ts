@@ -14,6 +14,8 @@ import { renderMaze } from './mazeCommand.js';
 import { REFERENCE_PLAYERS, type ReferencePlayer, referenceModel } from './players.js';
 import { DEFAULT_WALLS, MAX_WALLS } from './protocol.js';
 import { ruleFalseAlarmRate } from './rules.js';
+import { type DragonConfig, dragonSettingsSchema } from './settings.js';
+import type { CheckContext } from '../types.js';
 
 export const dragonCommands: CheckCommands = {
   name: 'dragon',
@@ -78,6 +80,8 @@ async function playReference(
   const walls = integerFlag(options.walls ?? String(DEFAULT_WALLS), '--walls');
   const model = referenceModel(player as ReferencePlayer);
   const loaded = loadConfig({
+    // Read with dragon's block alone: its type is then the config dragon reads.
+    checks: [{ name: 'dragon', settingsSchema: dragonSettingsSchema }],
     file: null,
     env: {},
     overrides: [
@@ -88,7 +92,7 @@ async function playReference(
       { path: ['dragon', 'walls'], value: walls, source: 'flag --walls' },
     ],
   });
-  const ctx = checkContext(loaded);
+  const ctx = checkContext(loaded) as CheckContext<DragonConfig>;
   // The analysis plays the reference players itself; no model records are needed.
   const definitions = dragonDefinitions(ctx.config.dragon, ruleFalseAlarmRate(ctx.config));
   const section = analyseDragon([], definitions, ctx.models);

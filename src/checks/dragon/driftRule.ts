@@ -4,22 +4,16 @@
  * (rules.ts); its window and limit are the config's `history:` settings.
  */
 import { DRIFT_DEFAULTS, type DriftSettings } from '../../config/history.js';
-import type { GateConfig } from '../../config/schema.js';
+import type { DragonConfig } from './settings.js';
 import { num, percent, signed } from '../../text/format.js';
 import type { EvaluatedGateRule, GateFinding } from '../findings.js';
 import type { NightlyRule } from '../nightlyRule.js';
 import { analyseDrift, DETECTION_POWER, type DriftAnalysis } from './drift.js';
 import { driftChart } from './report/driftChart.js';
+import type { DragonNight } from './report/numbers.js';
 import { driftFalseAlarmRate } from './rules.js';
 
-declare module '../nightlyRule.js' {
-  interface NightlyAnalyses {
-    /** The ECE trend of the last nights (ece-drift). */
-    drift: DriftAnalysis;
-  }
-}
-
-export const eceDriftRule: NightlyRule<DriftAnalysis> = {
+export const eceDriftRule: NightlyRule<DriftAnalysis, DragonNight, DragonConfig> = {
   key: 'drift',
   measured: (night) => night.ece !== null,
   analyse: (nights, config) =>
@@ -36,7 +30,7 @@ export const eceDriftRule: NightlyRule<DriftAnalysis> = {
   chart: driftChart,
 };
 
-function driftSettings(config: GateConfig): DriftSettings {
+function driftSettings(config: DragonConfig): DriftSettings {
   return {
     ...DRIFT_DEFAULTS,
     nights: config.history.driftNights,

@@ -6,7 +6,7 @@ import { dragonHeadline, dragonNightly, dragonOutputs } from './report/numbers.j
 import { dragonRecords } from './records.js';
 import { dragonCommands } from './commands.js';
 import { eceDriftRule } from './driftRule.js';
-import { dragonSettingsSchema } from './settings.js';
+import { type DragonConfig, dragonSettingsSchema } from './settings.js';
 import { type Check, sectionSchema } from '../types.js';
 import { analyseDragon } from './analyse.js';
 import { type DragonDefinitions, dragonDefinitions } from './definitions.js';
@@ -23,17 +23,11 @@ import { keptRecords } from '../fold.js';
 
 const PREVIOUS_REPORT_KEY = 'dragon.gate.previous-report';
 
-export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
+export const dragonCheck: Check<DragonDefinitions, DragonSection, DragonConfig> = {
   name: 'dragon',
   settingsSchema: dragonSettingsSchema,
-  measures: 'calibration of stated confidence in a maze game',
   unit: ['game', 'games'],
   sectionSchema: sectionSchema<DragonSection>('dragon'),
-  records: dragonRecords,
-  headline: dragonHeadline,
-  outputs: dragonOutputs,
-  nightly: dragonNightly,
-  nightlyRule: eceDriftRule,
   load: async (ctx) => {
     if (ctx.models.candidate && ctx.config.dragon.gate.previousReport) {
       throw new InputError(
@@ -56,24 +50,37 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection> = {
   gate: (section, ctx, previous) => gateDragon(section, ctx.config.dragon.gate, previous),
   rules: (section, ctx) => dragonRuleCards(section, ctx),
   maxTimeoutShare: (config) => config.dragon.gate.maxTimeoutShare,
-  promptHashes: (config) => ({
-    [`dragon (hints: ${config.dragon.hints})`]: promptSha256(config.dragon.hints),
-  }),
-  staleReason:
-    'the prompt and options match, so the maze differs (dragon.walls, or another protocol version)',
-  isControl: isReferenceModel,
-  page: dragonPage,
-  previousReport: {
-    key: PREVIOUS_REPORT_KEY,
-    read: (config) => config.dragon.gate.previousReport,
-    write: (config, file) => ({
-      ...config,
-      dragon: { ...config.dragon, gate: { ...config.dragon.gate, previousReport: file } },
+  report: dragonReport,
+  log: {
+    format: dragonRecords,
+    staleReason:
+      'the prompt and options match, so the maze differs (dragon.walls, or another protocol version)',
+    isControl: isReferenceModel,
+  },
+  provenance: {
+    promptHashes: (config) => ({
+      [`dragon (hints: ${config.dragon.hints})`]: promptSha256(config.dragon.hints),
     }),
   },
-  starter: () => ({ settings: { seeds: '0-9' }, files: [] }),
-  commands: dragonCommands,
-  report: dragonReport,
+  headline: { fields: dragonHeadline, outputs: dragonOutputs },
+  nightly: {
+    fields: dragonNightly,
+    rule: eceDriftRule,
+    previousReport: {
+      key: PREVIOUS_REPORT_KEY,
+      read: (config) => config.dragon.gate.previousReport,
+      write: (config, file) => ({
+        ...config,
+        dragon: { ...config.dragon, gate: { ...config.dragon.gate, previousReport: file } },
+      }),
+    },
+  },
+  page: { data: dragonPage },
+  cli: {
+    measures: 'calibration of stated confidence in a maze game',
+    commands: dragonCommands,
+    starter: () => ({ settings: { seeds: '0-9' }, files: [] }),
+  },
 };
 
 export type { DragonDefinitions } from './definitions.js';

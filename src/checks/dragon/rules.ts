@@ -11,14 +11,13 @@
  * one-sided cluster-bootstrap tests. Warnings (known-wall repeats) and inconclusive findings
  * do not fail the gate and take no share.
  */
-import type { GateConfig } from '../../config/schema.js';
 import { detectableShift } from '../../stats/detectableShift.js';
 import { normalQuantile } from '../../stats/normal.js';
 import { InputError } from '../../errors.js';
 import { type CheckContext, checkFalseAlarmBudget, type GateRuleCard } from '../types.js';
 import { CHANCE_BRIER } from './gate.js';
 import type { DragonSection, DragonSeries, Estimate } from './section.js';
-import type { DragonSettings } from './settings.js';
+import type { DragonConfig, DragonSettings } from './settings.js';
 import { num, percent } from '../../text/format.js';
 
 /** The rules of the check that can fail the gate, with these settings. */
@@ -33,7 +32,7 @@ export function failingRules(gate: DragonSettings['gate'], drift = false): strin
 }
 
 /** Whether the nightly drift rule can fail this run: one model, and a history is kept. */
-export function driftRuleRuns(config: GateConfig): boolean {
+export function driftRuleRuns(config: DragonConfig): boolean {
   return config.output.history !== undefined && !config.models.candidate;
 }
 
@@ -42,7 +41,7 @@ export function driftRuleRuns(config: GateConfig): boolean {
  * and the drift rule's (null when it does not run). The parts add up to the share, so the
  * whole gate keeps its budget with a history configured too.
  */
-export function dragonBudgetSplit(config: GateConfig): { rule: number; drift: number | null } {
+export function dragonBudgetSplit(config: DragonConfig): { rule: number; drift: number | null } {
   const share = checkFalseAlarmBudget(config);
   const others = failingRules(config.dragon.gate).length;
   if (!driftRuleRuns(config)) return { rule: share / others, drift: null };
@@ -57,13 +56,13 @@ export function dragonBudgetSplit(config: GateConfig): { rule: number; drift: nu
 }
 
 /** The drift rule's level in a nightly run with a history (its part of the check's share). */
-export function driftFalseAlarmRate(config: GateConfig): number {
+export function driftFalseAlarmRate(config: DragonConfig): number {
   const { drift, rule } = dragonBudgetSplit(config);
   return drift ?? rule;
 }
 
 /** Each failing rule's false-alarm rate: its part of the check's budget share. */
-export function ruleFalseAlarmRate(config: GateConfig): number {
+export function ruleFalseAlarmRate(config: DragonConfig): number {
   return dragonBudgetSplit(config).rule;
 }
 
@@ -122,7 +121,10 @@ function basis(rule: string, rate: number, seeds: number): string {
 }
 
 /** The rule cards of this run: one per failing rule, at its settings and its noise. */
-export function dragonRuleCards(section: DragonSection, ctx: CheckContext): GateRuleCard[] {
+export function dragonRuleCards(
+  section: DragonSection,
+  ctx: CheckContext<DragonConfig>,
+): GateRuleCard[] {
   const gate = ctx.config.dragon.gate;
   const rate = section.ruleFalseAlarmRate;
   const comparing =

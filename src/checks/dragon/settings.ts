@@ -1,3 +1,4 @@
+import type { GateConfig } from '../../config/schema.js';
 import { z } from 'zod';
 import { seedListSchema } from '../../config/seedList.js';
 import { DEFAULT_WALLS, MAX_WALLS } from './protocol.js';
@@ -105,9 +106,5 @@ export const dragonSettingsSchema = z
 
 export type DragonSettings = z.infer<typeof dragonSettingsSchema>;
 
-declare module '../../config/schema.js' {
-  /** The config's `dragon:` block (the registry hands its schema to the config). */
-  interface CheckSettingsBlocks {
-    dragon: DragonSettings;
-  }
-}
+/** The config as the dragon check reads it: its `dragon:` block typed. */
+export type DragonConfig = GateConfig & { dragon: DragonSettings };

@@ -7,7 +7,7 @@
 import { personasHeadline, personasNightly, personasOutputs } from './report/numbers.js';
 import { personasRecords } from './records.js';
 import { definitionsFile } from '../definitionsFile.js';
-import { BUILT_IN_CATALOGUE, personasSettingsSchema } from './settings.js';
+import { BUILT_IN_CATALOGUE, type PersonasConfig, personasSettingsSchema } from './settings.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { analysePersonas } from './analyse.js';
 import { type PersonasCatalogue, readCatalogue } from './catalogue.js';
@@ -24,16 +24,11 @@ export type PersonasDefinitions = PersonasCatalogue;
 
 const STARTER_CATALOGUE = 'personas/catalogue.yml';
 
-export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
+export const personasCheck: Check<PersonasDefinitions, PersonasSection, PersonasConfig> = {
   name: 'personas',
   settingsSchema: personasSettingsSchema,
-  measures: 'persona distinctiveness',
   unit: ['answer', 'answers'],
   sectionSchema: sectionSchema<PersonasSection>('personas'),
-  records: personasRecords,
-  headline: personasHeadline,
-  outputs: personasOutputs,
-  nightly: personasNightly,
   load: (ctx) => {
     const file = ctx.config.personas.catalogue;
     const found = definitionsFile(ctx, {
@@ -64,21 +59,27 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection> = {
   rules: (section, ctx) =>
     personasRules(section, ctx.config.personas, checkFalseAlarmBudget(ctx.config)),
   maxTimeoutShare: (config) => config.personas.gate.maxTimeoutShare,
-  page: personasPage,
-  starter: () => ({
-    settings: { catalogue: STARTER_CATALOGUE },
-    files: [
-      starterFile(
-        STARTER_CATALOGUE,
-        [
-          'Starter persona catalogue: declare your own assistants and probes.',
-          'Format: docs/personas-catalogue.md in the model-gate package.',
-        ],
-        'fixtures',
-        'personas',
-        'catalogue.yml',
-      ),
-    ],
-  }),
   report: personasReport,
+  log: { format: personasRecords },
+  headline: { fields: personasHeadline, outputs: personasOutputs },
+  nightly: { fields: personasNightly },
+  page: { data: personasPage },
+  cli: {
+    measures: 'persona distinctiveness',
+    starter: () => ({
+      settings: { catalogue: STARTER_CATALOGUE },
+      files: [
+        starterFile(
+          STARTER_CATALOGUE,
+          [
+            'Starter persona catalogue: declare your own assistants and probes.',
+            'Format: docs/personas-catalogue.md in the model-gate package.',
+          ],
+          'fixtures',
+          'personas',
+          'catalogue.yml',
+        ),
+      ],
+    }),
+  },
 };

@@ -1,3 +1,4 @@
+import type { GateConfig } from '../../config/schema.js';
 import { z } from 'zod';
 
 /** Default answers per assistant and probe: the smallest count that gives the merge rule 80% power. */
@@ -97,9 +98,5 @@ export const personasSettingsSchema = z
 
 export type PersonasSettings = z.infer<typeof personasSettingsSchema>;
 
-declare module '../../config/schema.js' {
-  /** The config's `personas:` block (the registry hands its schema to the config). */
-  interface CheckSettingsBlocks {
-    personas: PersonasSettings;
-  }
-}
+/** The config as the personas check reads it: its `personas:` block typed. */
+export type PersonasConfig = GateConfig & { personas: PersonasSettings };

@@ -4,9 +4,9 @@
  * `neutraliseLines` last: a control or bidi character from a model answer or a user file
  * reaches the page as a visible \uXXXX, never as a character a browser acts on.
  */
-import { allChecks, sectionOf } from '../../checks/registry.js';
+import { CHECKS } from '../../checks/builtIn.js';
+import { type CheckList, nightlyColumns, sectionOf } from '../../checks/list.js';
 import type { CheckPage } from '../../checks/types.js';
-import { nightlyColumns } from '../../checks/registry.js';
 import { trendCharts, trendSentences } from '../../history/trend.js';
 import { gpuChart, parseGpuCsv } from '../../operations/gpuChart.js';
 import type { Chart } from '../../render/svg.js';
@@ -31,10 +31,10 @@ function chartUri(chart: Chart): string {
   return `data:image/svg+xml;base64,${Buffer.from(chart.svg, 'utf8').toString('base64')}`;
 }
 
-function pageCharts(report: Report, gpuCsv: string | null): PageChart[] {
-  const trends = report.history ? trendCharts(report.history).flatMap((t) => t.draw()) : [];
+function pageCharts(report: Report, gpuCsv: string | null, checks: CheckList): PageChart[] {
+  const trends = report.history ? trendCharts(report.history, checks).flatMap((t) => t.draw()) : [];
   const trendFiles = new Set(trends.map((chart) => chart.file));
-  const charts: PageChart[] = chartsOf(report)
+  const charts: PageChart[] = chartsOf(report, checks)
     .charts.filter((chart) => !trendFiles.has(chart.file))
     .map((chart) => ({ part: chart.check, title: chart.title, uri: chartUri(chart) }));
   for (const trend of trends)
@@ -45,9 +45,9 @@ function pageCharts(report: Report, gpuCsv: string | null): PageChart[] {
 }
 
 /** Each check of the report: its own part, or its summary section as text. */
-function pageChecks(report: Report, parts: readonly CheckPage[]): PageCheck[] {
+function pageChecks(report: Report, parts: readonly CheckPage[], checks: CheckList): PageCheck[] {
   const out: PageCheck[] = [];
-  for (const check of allChecks()) {
+  for (const check of checks) {
     const section = sectionOf(report.checks, check.name);
     if (!section) continue;
     const part = parts.find((p) => p.check === check.name);
@@ -99,26 +99,27 @@ function runnerPart(report: Report): PageData['runner'] {
   };
 }
 
-function historyPart(report: Report): PageData['history'] {
+function historyPart(report: Report, checks: CheckList): PageData['history'] {
   const history = report.history;
   if (!history) return null;
+  const columns = nightlyColumns(checks);
   return {
     model: history.model,
     nights: {
-      columns: ['night', 'commit', 'digest', ...nightlyColumns().map((c) => c.header), 'verdict'],
+      columns: ['night', 'commit', 'digest', ...columns.map((c) => c.header), 'verdict'],
       rows: history.nights.map((n) => [
         n.date.slice(0, 10),
         n.commit ? n.commit.slice(0, 7) : '–',
         `${n.digest ? n.digest.slice(0, 12) : '–'}${n.rePulled ? ' (model re-pulled)' : ''}`,
-        ...nightlyColumns().map((c) => c.cell(n)),
+        ...columns.map((c) => c.cell(n)),
         n.verdict,
       ]),
     },
-    drift: trendSentences(history),
+    drift: trendSentences(history, checks),
   };
 }
 
-function provenance(report: Report): PageData['provenance'] {
+function provenance(report: Report, checks: CheckList): PageData['provenance'] {
   const { run } = report;
   const rows: string[][] = [
     [
@@ -134,8 +135,10 @@ function provenance(report: Report): PageData['provenance'] {
         `${m.model} · digest ${m.digest ?? 'unknown'} · ${m.quantization ?? 'quantization unknown'} · ${m.parameterSize ?? 'size unknown'}`,
       ]);
   }
-  for (const check of allChecks()) {
-    if (run.config.checks.includes(check.name)) rows.push(...check.report.settings(run.config));
+  for (const check of checks) {
+    if (run.config.checks.includes(check.name)) {
+      rows.push(...(check.report.settings?.(run.config) ?? []));
+    }
   }
   rows.push(
     ['tool', `${report.tool.name} ${report.tool.version}`],
@@ -157,7 +160,11 @@ function neutralised<T>(value: T): T {
   return value;
 }
 
-export function pageData(report: Report, evidence: PageEvidence = NO_EVIDENCE): PageData {
+export function pageData(
+  report: Report,
+  evidence: PageEvidence = NO_EVIDENCE,
+  checks: CheckList = CHECKS,
+): PageData {
   const { verdict, run } = report;
   const finding = (f: Report['verdict']['reasons'][number]) => ({
     check: f.check,
@@ -191,11 +198,11 @@ export function pageData(report: Report, evidence: PageEvidence = NO_EVIDENCE): 
       })),
     },
     missing: run.coverage?.missing ?? null,
-    charts: pageCharts(report, evidence.gpuCsv),
-    checks: pageChecks(report, evidence.parts),
+    charts: pageCharts(report, evidence.gpuCsv, checks),
+    checks: pageChecks(report, evidence.parts, checks),
     runner: runnerPart(report),
-    history: historyPart(report),
-    provenance: provenance(report),
+    history: historyPart(report, checks),
+    provenance: provenance(report, checks),
   };
   return neutralised(data);
 }

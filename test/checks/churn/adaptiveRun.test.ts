@@ -5,6 +5,7 @@
  * and the summary. A second run on the same log asks nothing; a fixed K = 20 log reused by
  * an adaptive run is read along the adaptive path only.
  */
+import { CHECKS } from '../../../src/checks/builtIn.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,6 +62,7 @@ const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
 
 function config(dir: string, churn: Record<string, unknown>) {
   return loadConfig({
+    checks: CHECKS,
     file: 'fixtures/demo/model-gate.yml',
     env: {},
     overrides: [

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { churnCheck } from '../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../src/checks/types.js';
-import { configSchema } from '../../../src/checks/registry.js';
+import { CHECKS, type BuiltInConfig } from '../../../src/checks/builtIn.js';
+import { configSchema } from '../../../src/config/schema.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import type { UnitContext } from '../../../src/checks/workUnit.js';
 import type { SimulatedChat } from '../../../src/simulator/behaviour.js';
@@ -82,12 +83,12 @@ async function runScenario(file: string) {
     { name: string; churn: unknown },
     { name: string; churn: unknown },
   ];
-  const config = configSchema().parse({
+  const config = configSchema(CHECKS).parse({
     models: { baseline: base.name, candidate: cand.name },
     checks: ['churn'],
     churn: { samples: 10 },
   });
-  const ctx: CheckContext = {
+  const ctx: CheckContext<BuiltInConfig> = {
     config,
     baseDir: process.cwd(),
     models: { baseline: base.name, candidate: cand.name },

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import '../../../src/checks/registry.js';
+import '../../../src/checks/builtIn.js';
 import { ChurnCallHolder } from '../../../src/checks/churn/heldCall.js';
 import { readSampleLogs, type SampleRecord } from '../../../src/sampleLog/index.js';
 import { churnRecord } from '../../sampleLog/records.js';

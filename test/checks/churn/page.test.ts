@@ -3,6 +3,7 @@
  * texts kept for the first item. The counts per answer, the greedy answer and the examples
  * are read off the records below by hand.
  */
+import { CHECKS } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../src/checks/churn/index.js';
 import {
@@ -22,7 +23,7 @@ import {
   textCaps,
 } from '../../../src/checks/churn/report/pageAsk.js';
 import { checkContext } from '../../../src/checks/context.js';
-import '../../../src/checks/registry.js';
+import '../../../src/checks/builtIn.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { record } from './simulate.js';
 import { foldRecords } from '../../../src/checks/fold.js';
@@ -69,6 +70,7 @@ function records() {
 
 describe('churnPage', () => {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [
@@ -217,6 +219,7 @@ function openRecords() {
 
 describe('churnPage with open items', () => {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [

@@ -9,7 +9,8 @@ import {
   parseChurnPrompt,
 } from '../../../src/checks/churn/prompt.js';
 import { readAnswer } from '../../../src/checks/churn/score.js';
-import { configSchema } from '../../../src/checks/registry.js';
+import { CHECKS } from '../../../src/checks/builtIn.js';
+import { configSchema } from '../../../src/config/schema.js';
 import type { ChatRequest } from '../../../src/providers/types.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import type { CallOutcome, CallSpec, UnitContext } from '../../../src/checks/workUnit.js';
@@ -25,7 +26,7 @@ const item: ChurnItem = {
 };
 
 function config(churn: Record<string, unknown> = {}) {
-  return configSchema().parse({ models: { baseline: 'a:1b', candidate: 'b:1b' }, churn });
+  return configSchema(CHECKS).parse({ models: { baseline: 'a:1b', candidate: 'b:1b' }, churn });
 }
 
 async function runUnit(

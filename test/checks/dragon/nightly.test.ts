@@ -3,6 +3,7 @@
  * that cannot be made is inconclusive with a sentence, never a silent pass; a previous report
  * given with a candidate is bad input.
  */
+import { CHECKS } from '../../../src/checks/builtIn.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-nightly-');
 
 function nightly(dir: string, extra: ConfigOverride[] = []) {
   return loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [

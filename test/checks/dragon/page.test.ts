@@ -4,13 +4,14 @@
  * direction (or back at the camp after a wound), a bump stays put and names a wall of the
  * maze, and a log the maze does not reproduce stops the replay with a sentence.
  */
+import { CHECKS } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { dragonCheck } from '../../../src/checks/dragon/index.js';
 import { dragonPage } from '../../../src/checks/dragon/report/page.js';
 import type { DragonPageGame } from '../../../src/checks/dragon/page/types.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { checkContext } from '../../../src/checks/context.js';
-import '../../../src/checks/registry.js';
+import '../../../src/checks/builtIn.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import { simulatedGames } from './simulated.js';
 import { foldRecords } from '../../../src/checks/fold.js';
@@ -25,6 +26,7 @@ const DELTA: Record<string, [number, number]> = {
 
 function context() {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [

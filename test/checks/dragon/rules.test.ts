@@ -1,3 +1,4 @@
+import { CHECKS, type BuiltInConfig } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { analyseDragon } from '../../../src/checks/dragon/analyse.js';
 import {
@@ -11,11 +12,15 @@ import {
 import type { CheckContext } from '../../../src/checks/types.js';
 import { loadConfig } from '../../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
-import '../../../src/checks/registry.js';
+import '../../../src/checks/builtIn.js';
 import { definitionsFor, simulatedGames } from './simulated.js';
 
-function context(extra: { path: string[]; value: unknown }[] = [], candidate = true): CheckContext {
+function context(
+  extra: { path: string[]; value: unknown }[] = [],
+  candidate = true,
+): CheckContext<BuiltInConfig> {
   const loaded = loadConfig({
+    checks: CHECKS,
     file: null,
     env: {},
     overrides: [

@@ -2,6 +2,7 @@
  * Empty answers (a thinking-only reply) measured nothing about an assistant: above the share
  * the personas check is inconclusive, and the verdict never reads "recognised in 0%" as a FAIL.
  */
+import { CHECKS } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { analysePersonas } from '../../../src/checks/personas/analyse.js';
 import { gatePersonas } from '../../../src/checks/personas/gate.js';
@@ -55,7 +56,7 @@ describe('personas: empty answers', () => {
     expect(invalid[0]?.message).toBe(
       'cand: 2 of 12 persona answers were empty or invalid (16.7%, more than the 10.0% allowed); an empty answer says nothing about its assistant, so recognition is not judged. Check personas.max-tokens and think.',
     );
-    const verdict = decideVerdict(findings);
+    const verdict = decideVerdict(findings, CHECKS);
     expect(verdict.status).toBe('inconclusive');
     expect(verdict.reasons.some((r) => r.severity === 'fail')).toBe(false);
   });
@@ -67,7 +68,7 @@ describe('personas: empty answers', () => {
     expect(invalid.map((f) => f.message)).toEqual([
       'cand: plot has 0 attributable answers of 4 (3 answers were empty or invalid); too few to judge whether the assistant is still recognised.',
     ]);
-    expect(decideVerdict(findings).status).toBe('inconclusive');
+    expect(decideVerdict(findings, CHECKS).status).toBe('inconclusive');
   });
 
   it('answers within the limits add nothing', () => {

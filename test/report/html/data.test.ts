@@ -3,10 +3,11 @@
  * nightly history with its trend, a check without a part of its own shown by its summary
  * section, and every text neutralised.
  */
+import { CHECKS } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { csvLines, GPU_CSV_HEADER } from '../../../src/gpu/telemetry.js';
 import { historySection } from '../../../src/history/section.js';
-import { configSchema } from '../../../src/checks/registry.js';
+import { configSchema } from '../../../src/config/schema.js';
 import type { HistoryEntry } from '../../../src/history/entry.js';
 import type { RunOperations } from '../../../src/operations/types.js';
 import { pageData } from '../../../src/report/html/data.js';
@@ -75,9 +76,10 @@ function night(day: number): HistoryEntry {
 describe('pageData', () => {
   const base = constructedReport();
   const history = historySection({
+    checks: CHECKS,
     prior: [night(1), night(2)],
     tonight: night(3),
-    config: configSchema().parse({
+    config: configSchema(CHECKS).parse({
       models: { baseline: 'sim-base:7b' },
       output: { history: 'history.jsonl' },
     }),

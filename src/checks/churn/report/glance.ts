@@ -2,7 +2,7 @@
  * The churn chart of the summary's top (mermaid, drawn by GitHub in the job summary and the PR
  * comment). The section is read defensively: a chart that lacks its data is left out.
  */
-import type { GateConfig } from '../../../config/schema.js';
+import type { ChurnConfig } from '../settings.js';
 import { field, finiteOrNull, listOf } from '../../../render/json.js';
 import { xyChart } from '../../../render/mermaid.js';
 import { BETTER, WORSE } from '../../../render/palette.js';
@@ -17,7 +17,7 @@ const MAX_DOMAINS = 12;
  * "worse" then "better", with one series holding a count in each (mermaid draws bars of two
  * series at one category on top of each other, so they never share a slot).
  */
-export function churnGlanceChart(section: ChurnSection, config: GateConfig): string | null {
+export function churnGlanceChart(section: ChurnSection, config: ChurnConfig): string | null {
   const domains = listOf(field(section, 'comparison', 'domains'));
   const rows = domains
     .map((d) => ({

@@ -2,7 +2,8 @@
 import { escapeText } from '../../../render/markdown.js';
 import { num, percent } from '../../../text/format.js';
 import type { CheckReport } from '../../types.js';
-import type { ReportHeadline } from '../../headline.js';
+import type { ChurnConfig } from '../settings.js';
+import type { ChurnHeadline } from './numbers.js';
 import type { ChurnSection } from '../section.js';
 import {
   type ChurnSettings,
@@ -15,11 +16,7 @@ import { churnCharts } from './charts.js';
 import { churnGlanceChart } from './glance.js';
 import { renderChurnSection } from './markdown.js';
 
-function glanceRows(
-  section: ChurnSection,
-  headline: ReportHeadline,
-  minEffect: number,
-): string[][] {
+function glanceRows(section: ChurnSection, headline: ChurnHeadline, minEffect: number): string[][] {
   // The logprobs estimator counts items beyond an effect size; sampled, significant changes.
   const logprobs = section.estimator === 'logprobs';
   const changed = logprobs ? `changed by ≥ ${minEffect}` : 'reliably changed';
@@ -89,7 +86,7 @@ function settingsRows(settings: ChurnSettings): string[][] {
   ];
 }
 
-export const churnReport: CheckReport<ChurnSection> = {
+export const churnReport: CheckReport<ChurnSection, ChurnConfig, ChurnHeadline> = {
   section: renderChurnSection,
   charts: churnCharts,
   glanceChart: churnGlanceChart,

@@ -6,29 +6,27 @@ import { percent } from '../../../text/format.js';
 import type { CheckOutput, HeadlineFields } from '../../headline.js';
 import { finiteNumber, type NightlyFields } from '../../nightly.js';
 
-declare module '../../headline.js' {
-  interface ReportHeadline {
-    /** (reliably improved + reliably deteriorated) / items, by the gate's method. */
-    churnRate: number | null;
-    /** Items reliably worse on the candidate, by the gate's method. */
-    deteriorated: number | null;
-    /** Domains whose net reliable change opposes the aggregate Δ. */
-    reversals: string[];
-  }
-}
+/** The churn check's numbers in report.json's headline. */
+export type ChurnHeadline = {
+  /** (reliably improved + reliably deteriorated) / items, by the gate's method. */
+  churnRate: number | null;
+  /** Items reliably worse on the candidate, by the gate's method. */
+  deteriorated: number | null;
+  /** Domains whose net reliable change opposes the aggregate Δ. */
+  reversals: string[];
+};
 
-declare module '../../nightly.js' {
-  interface NightlyValues {
-    /** Mean accuracy over items, when churn ran. */
-    churnAccuracy: number | null;
-  }
-}
+/** The churn check's numbers on a night of the history. */
+type ChurnNight = {
+  /** Mean accuracy over items, when churn ran. */
+  churnAccuracy: number | null;
+};
 
 /**
  * The gate's method (`section.method`: fisher-bh = method B, rci = method A, effect = the
  * logprobs estimator's items beyond min-effect) decides the counts.
  */
-function readHeadline(section: unknown) {
+function readHeadline(section: unknown): ChurnHeadline {
   const method = field(section, 'method');
   const gateMethod =
     method === 'fisher-bh' || method === 'rci' || method === 'effect'
@@ -44,7 +42,7 @@ function readHeadline(section: unknown) {
   };
 }
 
-export const churnHeadline: HeadlineFields = {
+export const churnHeadline: HeadlineFields<ChurnHeadline> = {
   schema: {
     churnRate: z.number().min(0).max(1).nullable(),
     deteriorated: z.number().int().min(0).nullable(),
@@ -54,7 +52,7 @@ export const churnHeadline: HeadlineFields = {
   read: readHeadline,
 };
 
-export const churnOutputs: readonly CheckOutput[] = [
+export const churnOutputs: readonly CheckOutput<ChurnHeadline>[] = [
   {
     name: 'churn-rate',
     description:
@@ -77,7 +75,8 @@ export const churnOutputs: readonly CheckOutput[] = [
   },
 ];
 
-export const churnNightly: NightlyFields = {
+export const churnNightly: NightlyFields<ChurnNight> = {
+  column: 2,
   schema: { churnAccuracy: finiteNumber.nullable() },
   empty: { churnAccuracy: null },
   columns: [{ header: 'churn', cell: (v) => percent(v.churnAccuracy) }],

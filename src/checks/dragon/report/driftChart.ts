@@ -7,6 +7,7 @@ import { BLUE, MUTED, ORANGE } from '../../../render/palette.js';
 import { type Chart, element, svgDocument, text } from '../../../render/svg.js';
 import { num, signed } from '../../../text/format.js';
 import type { NightlyTrend, TrendNight } from '../../nightlyRule.js';
+import type { DragonNight } from './numbers.js';
 import type { DriftAnalysis } from '../drift.js';
 
 const HISTORY_CHART = 'history-ece-trend.svg';
@@ -31,7 +32,7 @@ interface Axes {
   nights: number;
 }
 
-export function driftChart(trend: NightlyTrend<DriftAnalysis>): Chart | null {
+export function driftChart(trend: NightlyTrend<DriftAnalysis, DragonNight>): Chart | null {
   const nights = trend.nights;
   const measured = nights.filter((n) => n.ece !== null);
   if (measured.length === 0) return null;
@@ -55,7 +56,10 @@ export function driftChart(trend: NightlyTrend<DriftAnalysis>): Chart | null {
 }
 
 /** The nights the drift rule fitted: the last `window` nights that have an ECE. */
-function driftWindowShade(trend: NightlyTrend<DriftAnalysis>, { x, nights: n }: Axes): string[] {
+function driftWindowShade(
+  trend: NightlyTrend<DriftAnalysis, DragonNight>,
+  { x, nights: n }: Axes,
+): string[] {
   const window = trend.analysis.window;
   if (window <= 0) return [];
   const indices = trend.nights.map((night, i) => (night.ece ? i : -1)).filter((i) => i >= 0);
@@ -89,7 +93,11 @@ function gridLines({ y, yMax }: Axes): string[] {
 }
 
 /** A night's re-pull line, date label and ECE with its interval. */
-function nightMarks(night: TrendNight, i: number, { x, y, nights: n }: Axes): string[] {
+function nightMarks(
+  night: TrendNight<DragonNight>,
+  i: number,
+  { x, y, nights: n }: Axes,
+): string[] {
   const body: string[] = [];
   if (night.rePulled) {
     body.push(

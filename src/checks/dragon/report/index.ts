@@ -1,12 +1,14 @@
 /** The dragon check's parts of the report, read from its section alone. */
 import { num, seedRanges } from '../../../text/format.js';
 import type { CheckReport } from '../../types.js';
+import type { DragonConfig } from '../settings.js';
+import type { DragonHeadline } from './numbers.js';
 import type { DragonSection } from '../section.js';
 import { dragonCharts } from './charts.js';
 import { dragonGlanceChart } from './glance.js';
 import { renderDragonSection } from './markdown.js';
 
-export const dragonReport: CheckReport<DragonSection> = {
+export const dragonReport: CheckReport<DragonSection, DragonConfig, DragonHeadline> = {
   section: renderDragonSection,
   charts: dragonCharts,
   glanceChart: (section) => dragonGlanceChart(section),

@@ -5,27 +5,25 @@ import { interval, num, percent } from '../../../text/format.js';
 import type { CheckOutput, HeadlineFields } from '../../headline.js';
 import { estimateSchema, finiteNumber, type NightlyFields } from '../../nightly.js';
 
-declare module '../../headline.js' {
-  interface ReportHeadline {
-    /** Expected calibration error of each model. */
-    eceBaseline: number | null;
-    eceCandidate: number | null;
-  }
-}
+/** The dragon check's numbers in report.json's headline. */
+export type DragonHeadline = {
+  /** Expected calibration error of each model. */
+  eceBaseline: number | null;
+  eceCandidate: number | null;
+};
 
-declare module '../../nightly.js' {
-  interface NightlyValues {
-    /** ECE with its 95% cluster-bootstrap interval over games. */
-    ece: { value: number; low: number; high: number } | null;
-    brier: number | null;
-    /** Share of moves into a wall the model had already been told about. */
-    knownWallRate: number | null;
-  }
-}
+/** The dragon check's numbers on a night of the history. */
+export type DragonNight = {
+  /** ECE with its 95% cluster-bootstrap interval over games. */
+  ece: { value: number; low: number; high: number } | null;
+  brier: number | null;
+  /** Share of moves into a wall the model had already been told about. */
+  knownWallRate: number | null;
+};
 
 const share = z.number().min(0).max(1);
 
-export const dragonHeadline: HeadlineFields = {
+export const dragonHeadline: HeadlineFields<DragonHeadline> = {
   schema: { eceBaseline: share.nullable(), eceCandidate: share.nullable() },
   empty: { eceBaseline: null, eceCandidate: null },
   read: (section) => ({
@@ -34,7 +32,7 @@ export const dragonHeadline: HeadlineFields = {
   }),
 };
 
-export const dragonOutputs: readonly CheckOutput[] = [
+export const dragonOutputs: readonly CheckOutput<DragonHeadline>[] = [
   {
     name: 'ece-baseline',
     description:
@@ -57,7 +55,8 @@ function estimateOf(value: unknown): { value: number; low: number; high: number 
 }
 
 /** The night's calibration numbers: single-model, so the baseline is the model. */
-export const dragonNightly: NightlyFields = {
+export const dragonNightly: NightlyFields<DragonNight> = {
+  column: 0,
   schema: {
     ece: estimateSchema.nullable(),
     brier: finiteNumber.nullable(),

@@ -5,18 +5,16 @@ import { percent } from '../../../text/format.js';
 import type { CheckOutput, HeadlineFields } from '../../headline.js';
 import { finiteNumber, type NightlyFields } from '../../nightly.js';
 
-declare module '../../headline.js' {
-  interface ReportHeadline {
-    /** Attribution accuracy of the candidate (of the baseline in single-model mode). */
-    personaAccuracy: number | null;
-  }
-}
+/** The personas check's numbers in report.json's headline. */
+export type PersonasHeadline = {
+  /** Attribution accuracy of the candidate (of the baseline in single-model mode). */
+  personaAccuracy: number | null;
+};
 
-declare module '../../nightly.js' {
-  interface NightlyValues {
-    personaAccuracy: number | null;
-  }
-}
+/** The personas check's numbers on a night of the history. */
+type PersonasNight = {
+  personaAccuracy: number | null;
+};
 
 /** The models of a section, by role. */
 function modelOf(section: unknown, role: string): unknown {
@@ -24,7 +22,7 @@ function modelOf(section: unknown, role: string): unknown {
   return Array.isArray(models) ? models.find((m) => field(m, 'role') === role) : undefined;
 }
 
-export const personasHeadline: HeadlineFields = {
+export const personasHeadline: HeadlineFields<PersonasHeadline> = {
   schema: { personaAccuracy: z.number().min(0).max(1).nullable() },
   empty: { personaAccuracy: null },
   read: (section) => ({
@@ -34,7 +32,7 @@ export const personasHeadline: HeadlineFields = {
   }),
 };
 
-export const personasOutputs: readonly CheckOutput[] = [
+export const personasOutputs: readonly CheckOutput<PersonasHeadline>[] = [
   {
     name: 'persona-accuracy',
     description:
@@ -43,7 +41,8 @@ export const personasOutputs: readonly CheckOutput[] = [
   },
 ];
 
-export const personasNightly: NightlyFields = {
+export const personasNightly: NightlyFields<PersonasNight> = {
+  column: 1,
   schema: { personaAccuracy: finiteNumber.nullable() },
   empty: { personaAccuracy: null },
   columns: [{ header: 'personas', cell: (v) => percent(v.personaAccuracy) }],

@@ -5,6 +5,7 @@
  */
 import { lengthCap, shorten } from '../../../text/budget.js';
 import type { CheckPageInput } from '../../types.js';
+import type { PersonasConfig } from '../settings.js';
 import { collectAnswers } from '../answers.js';
 import type { PersonasCatalogue as PersonasDefinitions } from '../catalogue.js';
 import type { PersonasModelResult, PersonasSection } from '../section.js';
@@ -48,7 +49,7 @@ function pageModel(
 
 /** The answers of one model, each with whom the analysis attributed it to. */
 function modelAnswers(
-  input: CheckPageInput<PersonasDefinitions, PersonasSection>,
+  input: CheckPageInput<PersonasDefinitions, PersonasSection, PersonasConfig>,
   result: PersonasModelResult,
   names: readonly string[],
 ): PersonasPageAnswer[] {
@@ -72,7 +73,7 @@ function modelAnswers(
 }
 
 export function personasPage(
-  input: CheckPageInput<PersonasDefinitions, PersonasSection>,
+  input: CheckPageInput<PersonasDefinitions, PersonasSection, PersonasConfig>,
 ): PersonasPage {
   const { section, definitions } = input;
   const names = section.catalogue.assistants.map((a) => a.name);

@@ -2,6 +2,7 @@
  * Analysis, gate and summary of the logprobs estimator on hand-written records: nine items whose
  * p(correct) per model is given, so every count and mean is checked by hand.
  */
+import { CHECKS } from '../../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { analyseChurnLogprobs } from '../../../../src/checks/churn/analyseLogprobs.js';
 import { gateChurn } from '../../../../src/checks/churn/gate.js';
@@ -171,7 +172,7 @@ describe('logprobs estimator analysis', () => {
   });
 
   it('gives the headline numbers of the action outputs', () => {
-    const headline = extractHeadline({ churn: section });
+    const headline = extractHeadline({ churn: section }, CHECKS);
     expect(headline.churnRate).toBeCloseTo(6 / 9, 12);
     expect(headline.deteriorated).toBe(3);
     expect(headline.reversals).toEqual([]);

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import { isChoiceItem } from '../../../../src/checks/churn/items.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { configSchema } from '../../../../src/checks/registry.js';
+import { CHECKS, type BuiltInConfig } from '../../../../src/checks/builtIn.js';
+import { configSchema } from '../../../../src/config/schema.js';
 import { EmbeddedProvider } from '../../../../src/providers/embedded/provider.js';
 import { runPlan } from '../../../../src/runner/run.js';
 import { writeTinyGguf } from '../../../support/tinyGguf.js';
@@ -48,14 +49,14 @@ afterAll(async () => {
 describe('exact series on the embedded provider', () => {
   it('measures every item with letter probabilities that sum to 1', async () => {
     const models = ['./base.gguf', './cand.gguf'];
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: models[0], candidate: models[1] },
       provider: { kind: 'embedded', threads: 1 },
       runner: { numCtx: 1024 },
       checks: ['churn'],
       churn: { items: 'items.yml', estimator: 'logprobs' },
     });
-    const ctx: CheckContext = {
+    const ctx: CheckContext<BuiltInConfig> = {
       config,
       baseDir: dir,
       models: { baseline: './base.gguf', candidate: './cand.gguf' },

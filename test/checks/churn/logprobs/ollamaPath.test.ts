@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { configSchema } from '../../../../src/checks/registry.js';
+import { CHECKS, type BuiltInConfig } from '../../../../src/checks/builtIn.js';
+import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
 import { runPlan } from '../../../../src/runner/run.js';
@@ -65,13 +66,13 @@ async function runExact(
   });
   try {
     const models = ['sim-base:1b', 'sim-next:1b'];
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: models[0], candidate: models[1] },
       provider: { kind: 'ollama', host: simulator.url },
       checks: ['churn'],
       churn: { items: itemsFile, estimator: 'logprobs', ...churn },
     });
-    const ctx: CheckContext = {
+    const ctx: CheckContext<BuiltInConfig> = {
       config,
       baseDir: dir,
       models: { baseline: 'sim-base:1b', candidate: 'sim-next:1b' },
@@ -130,12 +131,16 @@ describe('logprobs estimator over Ollama token logprobs', () => {
   });
 
   it('refuses churn.top-logprobs below the number of answer choices before any request', () => {
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: 'a', candidate: 'b' },
       provider: { kind: 'ollama', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs', topLogprobs: 3 },
     });
-    const ctx: CheckContext = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
+    const ctx: CheckContext<BuiltInConfig> = {
+      config,
+      baseDir: dir,
+      models: { baseline: 'a', candidate: 'b' },
+    };
     const items = [
       { id: 'two', domain: 'd', question: 'q', choices: ['x', 'y'], answer: 'A', line: 1 },
       {
@@ -179,12 +184,16 @@ describe('logprobs estimator over Ollama token logprobs', () => {
   });
 
   it('refuses a provider kind that cannot return probabilities before any request', async () => {
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: 'a', candidate: 'b' },
       provider: { kind: 'openai', host: 'http://127.0.0.1:9' },
       churn: { items: itemsFile, estimator: 'logprobs' },
     });
-    const ctx: CheckContext = { config, baseDir: dir, models: { baseline: 'a', candidate: 'b' } };
+    const ctx: CheckContext<BuiltInConfig> = {
+      config,
+      baseDir: dir,
+      models: { baseline: 'a', candidate: 'b' },
+    };
     const definitions = await churnCheck.load(ctx);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(InputError);
     expect(() => churnCheck.plan(definitions, ctx, 'a')).toThrow(

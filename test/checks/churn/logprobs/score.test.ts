@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import { planChurn } from '../../../../src/checks/churn/plan.js';
-import { configSchema } from '../../../../src/checks/registry.js';
+import { CHECKS } from '../../../../src/checks/builtIn.js';
+import { configSchema } from '../../../../src/config/schema.js';
 import { InputError } from '../../../../src/errors.js';
 import type { ChatResponse } from '../../../../src/providers/types.js';
 import type { SampleRecord } from '../../../../src/sampleLog/index.js';
@@ -22,7 +23,7 @@ const item: ChurnItem = {
 };
 
 function config(churn: Record<string, unknown> = {}) {
-  return configSchema().parse({
+  return configSchema(CHECKS).parse({
     models: { baseline: 'a:1b', candidate: 'b:1b' },
     churn: { estimator: 'logprobs', ...churn },
   });

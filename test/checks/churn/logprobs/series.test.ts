@@ -12,7 +12,8 @@ import { parse } from 'yaml';
 import { churnCheck } from '../../../../src/checks/churn/index.js';
 import type { ChurnItem } from '../../../../src/checks/churn/items.js';
 import type { CheckContext } from '../../../../src/checks/types.js';
-import { configSchema } from '../../../../src/checks/registry.js';
+import { CHECKS, type BuiltInConfig } from '../../../../src/checks/builtIn.js';
+import { configSchema } from '../../../../src/config/schema.js';
 import { OllamaProvider } from '../../../../src/providers/ollama.js';
 import { renderChurnSection } from '../../../../src/checks/churn/report/markdown.js';
 import { runPlan } from '../../../../src/runner/run.js';
@@ -63,13 +64,13 @@ describe('exact series over the simulator', () => {
       { name: string; churn: unknown },
       { name: string; churn: unknown },
     ];
-    const config = configSchema().parse({
+    const config = configSchema(CHECKS).parse({
       models: { baseline: base.name, candidate: cand.name },
       provider: { kind: 'ollama', host: simulator.url },
       checks: ['churn'],
       churn: { estimator: 'logprobs', temperature: T, minEffect: MIN_EFFECT },
     });
-    const ctx: CheckContext = {
+    const ctx: CheckContext<BuiltInConfig> = {
       config,
       baseDir: process.cwd(),
       models: { baseline: base.name, candidate: cand.name },
