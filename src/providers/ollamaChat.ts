@@ -13,6 +13,7 @@ import { ERROR_BODY_BYTES, tooLong } from './replyLimit.js';
 import { statusFailureKind } from './transportErrors.js';
 import { neutralise } from '../text/neutralise.js';
 import { countOrNull } from './counts.js';
+import { ollamaTimings, withTimings } from './timings.js';
 import {
   type ChatRequest,
   type ChatResponse,
@@ -167,7 +168,7 @@ function readReply(
   resolve: (response: ChatResponse) => void,
   fail: (error: unknown) => void,
 ): void {
-  const reply = new ReplyParts(options.maxReplyBytes);
+  const reply = new ReplyParts(options.maxReplyBytes, options.started);
   const lines = new NdjsonLines((part) => reply.add(part));
   let seen = 0;
   let done = false;
@@ -215,8 +216,12 @@ class ReplyParts {
   // Stays null when no part carries the field: a server before 0.12.11 ignores the ask.
   private logprobs: TokenLogprob[] | null = null;
   private last: Record<string, unknown> = {};
+  private firstTokenMs: number | null = null;
 
-  constructor(private readonly maxReplyBytes: number) {}
+  constructor(
+    private readonly maxReplyBytes: number,
+    private readonly started: number,
+  ) {}
 
   /** Takes one streamed record; true when it is the last one. */
   add(part: unknown): boolean {
@@ -240,6 +245,8 @@ class ReplyParts {
       // Dropped now: a model that never stops would otherwise run until the timeout.
       throw tooLong(this.maxReplyBytes, 'runner.max-reply-bytes');
     }
+    if (this.firstTokenMs === null && (text !== '' || thought !== ''))
+      this.firstTokenMs = performance.now() - this.started;
     this.content += text;
     this.thinking += thought;
     if (Array.isArray(record.logprobs)) {
@@ -260,6 +267,7 @@ class ReplyParts {
       promptTokens: countOrNull(last.prompt_eval_count),
       completionTokens: countOrNull(last.eval_count),
       latencyMs,
+      ...withTimings(ollamaTimings(last, this.firstTokenMs)),
       ...(this.logprobs ? { logprobs: this.logprobs } : {}),
     };
   }

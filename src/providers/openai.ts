@@ -9,6 +9,7 @@
 import OpenAI from 'openai';
 import { splitHostQuery } from '../config/hostUrl.js';
 import { countOrNull } from './counts.js';
+import { openAiTimings, withTimings } from './timings.js';
 import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
 import { hostBoundFetch, originOf } from './httpPolicy.js';
 import {
@@ -126,6 +127,7 @@ export class OpenAIProvider implements Provider {
         promptTokens: countOrNull(completion.usage?.prompt_tokens),
         completionTokens: countOrNull(completion.usage?.completion_tokens),
         latencyMs: performance.now() - started,
+        ...withTimings(openAiTimings(completion)),
       };
     });
   }

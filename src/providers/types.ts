@@ -61,6 +61,8 @@ export interface TokenLogprob {
   top_logprobs?: { token: string; logprob: number }[];
 }
 
+import type { ServerTimings } from './timings.js';
+
 export interface ChatResponse {
   content: string;
   /** Reasoning text when the server returned it separately; null otherwise. */
@@ -71,6 +73,8 @@ export interface ChatResponse {
   completionTokens: number | null;
   /** Wall-clock time of the request as seen by the client. */
   latencyMs: number;
+  /** What the server reported of its own timing (absent: it reported nothing usable). */
+  timings?: ServerTimings;
   /** Token log-probabilities of `content` (Ollama, when `answerProbabilities` was asked). */
   logprobs?: TokenLogprob[];
   /**

@@ -7,7 +7,8 @@
  * check's own fields, and — when its status is ok — the fields an answer must have.
  */
 import { z } from 'zod';
-import type { ChatOptions, ModelMetadata, ServerInfo } from '../providers/types.js';
+import type { ServerTimings } from '../providers/timings.js';
+import type { ChatOptions, ChatResponse, ModelMetadata, ServerInfo } from '../providers/types.js';
 
 export const SAMPLE_LOG_VERSION = 1;
 
@@ -81,6 +82,18 @@ export const callRecordFields = {
   latency_ms: durationField(),
   prompt_tokens: countField().optional(),
   completion_tokens: countField().optional(),
+  /** The server's own timings of the reply, durations in nanoseconds (docs/sample-log.md). */
+  timings: z
+    .object({
+      eval_count: countField().optional(),
+      eval_duration: countField().optional(),
+      prompt_eval_count: countField().optional(),
+      prompt_eval_duration: countField().optional(),
+      load_duration: countField().optional(),
+      total_duration: countField().optional(),
+      first_token_duration: countField().optional(),
+    })
+    .optional(),
   /** 1 when the first try answered, 2 after one retry. */
   attempts: countField(),
   /** Raw model text, only when the check needs it or the user asked (keep-text). */
@@ -148,4 +161,22 @@ export function sameRecordedOptions(a: RecordedOptions, b: RecordedOptions): boo
     a.num_predict === b.num_predict &&
     a.think === b.think
   );
+}
+
+/**
+ * The fields of a call record that come from the server's reply whatever the check: token
+ * counts and timings, each absent when the server did not report it.
+ */
+export interface ReplyFields {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  timings?: ServerTimings;
+}
+
+export function replyFields(response: ChatResponse | null | undefined): ReplyFields {
+  return {
+    ...(response?.promptTokens != null ? { prompt_tokens: response.promptTokens } : {}),
+    ...(response?.completionTokens != null ? { completion_tokens: response.completionTokens } : {}),
+    ...(response?.timings ? { timings: response.timings } : {}),
+  };
 }

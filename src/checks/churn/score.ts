@@ -6,7 +6,7 @@
  */
 import { InputError } from '../../errors.js';
 import type { ChatResponse } from '../../providers/types.js';
-import { recordedOptions } from '../../sampleLog/index.js';
+import { recordedOptions, replyFields } from '../../sampleLog/index.js';
 import { SAMPLE_LOG_VERSION } from '../../sampleLog/index.js';
 import type { CallOutcome, CallSpec } from '../workUnit.js';
 import { type AnswerPosition, letterProbabilities } from './logprobs/letterProbabilities.js';
@@ -93,8 +93,7 @@ function baseRecord(
     correct: null,
   };
   if (outcome.reason !== undefined) record.reason = outcome.reason;
-  if (response?.promptTokens != null) record.prompt_tokens = response.promptTokens;
-  if (response?.completionTokens != null) record.completion_tokens = response.completionTokens;
+  Object.assign(record, replyFields(response));
   if (outcome.status === 'ok' && response === null) {
     record.status = 'error';
     record.reason = 'no response';

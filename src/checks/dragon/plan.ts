@@ -6,6 +6,7 @@
 import {
   type RecordedOptions,
   recordedOptions,
+  replyFields,
   sameRecordedOptions,
   type SampleRecord,
 } from '../../sampleLog/index.js';
@@ -148,12 +149,7 @@ export function decisionFrom(outcome: CallOutcome, options: RecordedOptions): De
     latencyMs: outcome.latencyMs,
     attempts: outcome.attempts,
     options,
-    ...(outcome.response?.promptTokens != null
-      ? { promptTokens: outcome.response.promptTokens }
-      : {}),
-    ...(outcome.response?.completionTokens != null
-      ? { completionTokens: outcome.response.completionTokens }
-      : {}),
+    reply: replyFields(outcome.response),
   };
   const acting = { move: 'pass' as Move, confidence: null };
   if (outcome.status !== 'ok' || !outcome.response) {

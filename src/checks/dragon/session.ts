@@ -6,6 +6,7 @@
 import { InputError } from '../../errors.js';
 import {
   type RecordedOptions,
+  type ReplyFields,
   SAMPLE_LOG_VERSION,
   type SampleStatus,
 } from '../../sampleLog/index.js';
@@ -40,8 +41,8 @@ export interface DecisionInput {
   reason?: string;
   latencyMs: number;
   attempts: number;
-  promptTokens?: number;
-  completionTokens?: number;
+  /** Token counts and timings the server reported (absent fields: not reported). */
+  reply?: ReplyFields;
   options: RecordedOptions;
 }
 
@@ -111,10 +112,7 @@ export class GameSession {
       status: input.status,
       ...(input.reason !== undefined ? { reason: input.reason } : {}),
       latency_ms: input.latencyMs,
-      ...(input.promptTokens !== undefined ? { prompt_tokens: input.promptTokens } : {}),
-      ...(input.completionTokens !== undefined
-        ? { completion_tokens: input.completionTokens }
-        : {}),
+      ...input.reply,
       attempts: input.attempts,
       game: identity.seed,
       decision,

@@ -8,6 +8,7 @@ import type { ChatMessage, ChatOptions, ChatResponse } from '../../providers/typ
 import {
   type RecordedOptions,
   recordedOptions,
+  replyFields,
   sameRecordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
@@ -161,8 +162,7 @@ export function scoreAnswer(
     text,
   };
   if (reason !== undefined) record.reason = reason;
-  if (response?.promptTokens != null) record.prompt_tokens = response.promptTokens;
-  if (response?.completionTokens != null) record.completion_tokens = response.completionTokens;
+  Object.assign(record, replyFields(response));
   return record;
 }
 
