@@ -140,6 +140,11 @@ function shapeOf(value: unknown): Shape {
   return shape;
 }
 
+/** Whether a parsed JSON value nests deeper than MAX_NESTING (walked without recursion). */
+export function nestedTooDeeply(value: unknown): boolean {
+  return shapeOf(value).tooDeep;
+}
+
 /** The problem of a value nested deeper than MAX_NESTING, in the words of the YAML reader. */
 const TOO_DEEP = `nested too deeply: lists and objects may be nested at most ${MAX_NESTING} levels deep`;
 
