@@ -27,6 +27,8 @@ export const MAX_JSON_ITEMS_BYTES = 64 * MiB;
  * item set the benchmarks generate (50,000), eight times MMLU-Pro's 12,032.
  */
 export const MAX_ITEMS = 100_000;
+/** A `module` grader's JavaScript file, read to be fingerprinted before it is imported. */
+export const MAX_MODULE_BYTES = 8 * MiB;
 /** The nightly history (one line per night: decades fit). */
 export const MAX_HISTORY_BYTES = 64 * MiB;
 /** A previous report.json read back (nightly comparison). */
