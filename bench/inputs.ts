@@ -56,6 +56,22 @@ function items(bytes: number, format: 'yaml' | 'json' | 'jsonl'): string {
   return format === 'jsonl' ? `${parts.join('\n')}\n` : `[\n${parts.join(',\n')}\n]\n`;
 }
 
+/** `count` small items, each question padded with `padding` letters, as JSON Lines. */
+function paddedItems(count: number, padding: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++)
+    parts.push(
+      JSON.stringify({
+        id: `q${i}`,
+        domain: 'd',
+        question: `?${'x'.repeat(padding)}`,
+        choices: ['a', 'b'],
+        answer: 'A',
+      }),
+    );
+  return `${parts.join('\n')}\n`;
+}
+
 function catalogue(assistants: number): string {
   const lines = ['language: en', 'assistants:'];
   for (let i = 0; i < assistants; i++) lines.push(`  a${i}: "You answer as assistant ${i}."`);
@@ -94,6 +110,21 @@ const CASES: Case[] = [
       write: (file: string) => writeFileSync(file, items(mb * MB, format)),
     })),
   ),
+  // The largest JSON Lines file allowed: 100,000 items (MAX_ITEMS) in just under 64 MiB
+  // (MAX_JSON_ITEMS_BYTES). It must validate in under 500 MB (docs/security.md).
+  {
+    name: 'items-jsonl-limit',
+    kind: 'items',
+    file: 'items.jsonl',
+    write: (file) => writeFileSync(file, paddedItems(100_000, 590)),
+  },
+  // Many tiny items (437,000 in 32 MiB took 892 MB before the limit of items): refused at once.
+  {
+    name: 'items-jsonl-437k-tiny',
+    kind: 'items',
+    file: 'items.jsonl',
+    write: (file) => writeFileSync(file, paddedItems(437_000, 0)),
+  },
   ...[8_000, 32_000, 128_000].map((n) => ({
     name: `catalogue-${n / 1000}k`,
     kind: 'catalogue' as const,

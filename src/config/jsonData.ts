@@ -123,17 +123,26 @@ function shapeOf(value: unknown): Shape {
       shape.tooDeep = true;
       return shape;
     }
+    // Only lists and objects go on the stack: a list of a million numbers is no million frames.
     if (Array.isArray(inner)) {
-      for (const element of inner) stack.push({ value: element, depth: next.depth + 1 });
+      for (const element of inner)
+        if (element !== null && typeof element === 'object')
+          stack.push({ value: element, depth: next.depth + 1 });
       continue;
     }
     for (const [key, field] of Object.entries(inner)) {
       shape.keys++;
       if (RESERVED_KEYS.has(key)) shape.reserved = true;
-      stack.push({ value: field, depth: next.depth + 1 });
+      if (field !== null && typeof field === 'object')
+        stack.push({ value: field, depth: next.depth + 1 });
     }
   }
   return shape;
+}
+
+/** Whether a parsed JSON value nests deeper than MAX_NESTING (walked without recursion). */
+export function nestedTooDeeply(value: unknown): boolean {
+  return shapeOf(value).tooDeep;
 }
 
 /** The problem of a value nested deeper than MAX_NESTING, in the words of the YAML reader. */

@@ -16,8 +16,19 @@ export const MAX_CONFIG_BYTES = 1 * MiB;
 export const MAX_CATALOGUE_BYTES = 8 * MiB;
 /** Items in YAML (.yml, .yaml): the YAML parser holds the whole document in memory. */
 export const MAX_YAML_ITEMS_BYTES = 8 * MiB;
-/** Items in JSON Lines (.jsonl) or a JSON array (.json): read with the JSON parser. */
-export const MAX_JSON_ITEMS_BYTES = 256 * MiB;
+/**
+ * Items in JSON Lines (.jsonl) or a JSON array (.json): read with the JSON parser. With
+ * MAX_ITEMS, the largest file allowed validates in under 500 MB (bench/inputs.ts).
+ */
+export const MAX_JSON_ITEMS_BYTES = 64 * MiB;
+/**
+ * Items in one file, whatever its format: the memory of a validation grows with the number of
+ * items more than with the bytes (437,000 tiny items in 32 MiB took 892 MB). Twice the largest
+ * item set the benchmarks generate (50,000), eight times MMLU-Pro's 12,032.
+ */
+export const MAX_ITEMS = 100_000;
+/** A `module` grader's JavaScript file, read to be fingerprinted before it is imported. */
+export const MAX_MODULE_BYTES = 8 * MiB;
 /** The nightly history (one line per night: decades fit). */
 export const MAX_HISTORY_BYTES = 64 * MiB;
 /** A previous report.json read back (nightly comparison). */

@@ -8,13 +8,15 @@
  * Only a file inside the repository is taken: its real path (every link resolved) must lie in
  * the repository's folder (repositoryRoot.ts). `../x.mjs` leaving it, an absolute path
  * elsewhere, or a link inside it that points out is refused when the items file is read
- * (`validate` included), before anything is imported.
+ * (`validate` included), before anything is imported. Its bytes (hashed for the fingerprint)
+ * are read like every user file, limited to MAX_MODULE_BYTES.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { MAX_MODULE_BYTES, readLimitedFile } from '../config/limits.js';
 import { InputError } from '../errors.js';
 import { insideFolder, repositoryRoot } from './repositoryRoot.js';
 import { quoted } from './text.js';
@@ -60,6 +62,27 @@ function locate(module: string, baseDir: string): { file: string } | { problem: 
   return { file: real };
 }
 
+/**
+ * The bytes of the module, found inside the repository, read by the one reader of user files
+ * (src/files/userFile.ts): a regular file only, its size limited and counted while read.
+ */
+function readModule(file: string, module: string): { read: Buffer } | { problem: string } {
+  try {
+    const read = readLimitedFile(
+      file,
+      `module ${quoted(module)}`,
+      MAX_MODULE_BYTES,
+      'grader module',
+    );
+    return read === null
+      ? { problem: `module ${quoted(module)} not found (paths are relative to the items file)` }
+      : { read };
+  } catch (error) {
+    if (error instanceof InputError) return { problem: error.message };
+    throw error;
+  }
+}
+
 async function importGrade(file: string, module: string, where: string): Promise<GradeFunction> {
   let exported: Record<string, unknown>;
   try {
@@ -103,7 +126,12 @@ export const module: GraderKind<ModuleSpec, typeof OPTIONS> = {
       options.problem(found.problem);
       return null;
     }
-    const sha256 = createHash('sha256').update(readFileSync(found.file)).digest('hex');
+    const bytes = readModule(found.file, written);
+    if ('problem' in bytes) {
+      options.problem(bytes.problem);
+      return null;
+    }
+    const sha256 = createHash('sha256').update(bytes.read).digest('hex');
     return options.ok
       ? { type: 'module', module: written, sha256, expected: expected ?? null }
       : null;

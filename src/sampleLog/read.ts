@@ -17,6 +17,7 @@ import { checkUserFile } from '../files/userFile.js';
 import { LatestRecords } from './counted.js';
 import { compactHolder, readRecord } from './formats.js';
 import { RecordInterner } from './intern.js';
+import { refuseDeepRecord, refuseLongLogLine } from './lineLimit.js';
 import type { LogLine, RunInfoRecord, SampleRecord } from './schema.js';
 import { startsLikeRecord } from './write.js';
 
@@ -105,8 +106,13 @@ async function eachLine(file: string, visit: (line: string, at: number) => void)
     // buffer[0, filled) holds the file from byte `bufferAt` on; lines before `start` are told.
     let filled = 0;
     let bufferAt = 0;
+    let lines = 0;
     for (;;) {
-      if (filled === buffer.length) buffer = grown(buffer, filled);
+      if (filled === buffer.length) {
+        // A full buffer holds one unfinished line: bounded before it grows again.
+        refuseLongLogLine(file, lines + 1, filled);
+        buffer = grown(buffer, filled);
+      }
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
       if (bytesRead === 0) break;
       let start = 0;
@@ -118,6 +124,7 @@ async function eachLine(file: string, visit: (line: string, at: number) => void)
       ) {
         visit(lineText(buffer, start, nl), bufferAt + start);
         start = nl + 1;
+        lines++;
       }
       // The unfinished line moves to the front; the next read continues it.
       buffer.copy(buffer, 0, start, end);
@@ -188,6 +195,7 @@ class LineReader {
         'each line of a sample log is one JSON object; was the file edited or concatenated by hand?',
       ]);
     }
+    refuseDeepRecord(value, at);
     const read = readRecord(value);
     if ('problem' in read) throw new InputError(`${at}: ${read.problem}`);
     this.seenRecord = true;

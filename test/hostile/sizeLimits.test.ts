@@ -65,7 +65,7 @@ describe('files over their limit are refused before they are read', () => {
     ).not.toContain('may hold');
   });
 
-  it('items: YAML over 8 MiB, JSON over 256 MiB', async () => {
+  it('items: YAML over 8 MiB, JSON over 64 MiB', async () => {
     const folder = dir();
     const yaml = sparse(folder, 'items.yml', MAX_YAML_ITEMS_BYTES + 1);
     expect(await refusal(() => loadItemsFile(yaml))).toContain(
@@ -75,7 +75,7 @@ describe('files over their limit are refused before they are read', () => {
     for (const name of ['items.jsonl', 'items.json']) {
       const json = sparse(folder, name, MAX_JSON_ITEMS_BYTES + 1);
       expect(await refusal(() => loadItemsFile(json))).toContain(
-        'is more than a JSON items file may hold (256 MiB)',
+        'is more than a JSON items file may hold (64 MiB)',
       );
     }
   });

@@ -15,9 +15,10 @@
 import path from 'node:path';
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from 'yaml';
 import { parseInWords } from '../../config/issues.js';
-import { parseJsonList, parsedKeyProblems } from '../../config/jsonData.js';
+import { parsedKeyProblems, parseJsonList } from '../../config/jsonData.js';
 import {
   formatSize,
+  MAX_ITEMS,
   MAX_JSON_ITEMS_BYTES,
   MAX_YAML_ITEMS_BYTES,
   readLimitedFile,
@@ -98,7 +99,10 @@ export function loadItemsFile(file: string, displayName = file): LoadedItems {
       'set churn.items in model-gate.yml to a .jsonl, .json or .yaml file of items',
     ]);
   }
-  return parseItems(decodeUserText(bytes, displayName), displayName, itemsFolder(file));
+  const text = decodeUserText(bytes, displayName);
+  // The bytes are not needed once decoded: not held while the items are read.
+  bytes = null;
+  return parseItems(text, displayName, itemsFolder(file));
 }
 
 /**
@@ -107,13 +111,15 @@ export function loadItemsFile(file: string, displayName = file): LoadedItems {
  */
 export function parseItems(text: string, name: string, baseDir = '.'): LoadedItems {
   const extension = path.extname(name).toLowerCase();
+  const unreadable: string[] = [];
   const {
     entries: raw,
     maxTokens,
     lines,
   } = extension === '.jsonl' || extension === '.ndjson'
-    ? { entries: readJsonLines(text, name), maxTokens: DEFAULT_MAX_TOKENS, lines: null }
+    ? { entries: readJsonLines(text, name, unreadable), maxTokens: DEFAULT_MAX_TOKENS, lines: null }
     : readDocumentList(text, name);
+  if (Array.isArray(raw) && raw.length > MAX_ITEMS) throw tooManyItems(name, null);
   const errors: string[] = [];
   const warnings: string[] = [];
   const items: ChurnItem[] = [];
@@ -132,6 +138,7 @@ export function parseItems(text: string, name: string, baseDir = '.'): LoadedIte
     firstLineOfId.set(item.id, item.line);
     items.push(item);
   }
+  if (unreadable.length > 0) throw new InputError(`${name}: unreadable lines`, unreadable);
   if (errors.length > 0) {
     throw new InputError(
       `${name}: ${errors.length === 1 ? '1 invalid item' : `${errors.length} invalid items`}`,
@@ -146,25 +153,46 @@ export function parseItems(text: string, name: string, baseDir = '.'): LoadedIte
   return { items, warnings };
 }
 
-function readJsonLines(text: string, name: string): RawItem[] {
-  const entries: RawItem[] = [];
-  const errors: string[] = [];
-  text.split(/\r?\n/).forEach((content, index) => {
-    if (content.trim() === '') return;
+/** An items file of more than MAX_ITEMS items; `line` is where the one too many starts. */
+function tooManyItems(name: string, line: number | null): InputError {
+  const limit = MAX_ITEMS.toLocaleString('en-US');
+  return new InputError(
+    `${name}${line === null ? '' : `:${line}`}: more than ${limit} items; an items file holds at most ${limit}`,
+    [
+      `the limit keeps a validation of any items file under 500 MB of memory (docs/security.md, "Size limits"); take a sample of ${limit} items or fewer`,
+    ],
+  );
+}
+
+/**
+ * The items of a JSON Lines text, one line at a time: each line's parsed value is handed on
+ * and dropped once its item is read, so the memory is the text and the items, never all the
+ * parsed lines at once. Lines that are not JSON, or whose keys are refused, go to `unreadable`
+ * (told after every line is read); the item one past MAX_ITEMS is refused at once.
+ */
+function* readJsonLines(text: string, name: string, unreadable: string[]): Generator<RawItem> {
+  let count = 0;
+  let line = 0;
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const stop = newline === -1 ? text.length : newline;
+    const content = text.slice(start, stop > start && text[stop - 1] === '\r' ? stop - 1 : stop);
+    start = stop + 1;
+    line++;
+    if (content.trim() === '') continue;
+    if (++count > MAX_ITEMS) throw tooManyItems(name, line);
     let value: unknown;
     try {
       value = JSON.parse(content);
     } catch (error) {
       // Described, never quoted: the line may hold anything (a token pasted by mistake).
-      errors.push(`${name}:${index + 1}: ${describeUnreadableLine(error)}`);
-      return;
+      unreadable.push(`${name}:${line}: ${describeUnreadableLine(error)}`);
+      continue;
     }
-    entries.push({ value, line: index + 1 });
-    for (const problem of parsedKeyProblems(content, value, index + 1))
-      errors.push(`${name}:${problem.line}: ${problem.message}`);
-  });
-  if (errors.length > 0) throw new InputError(`${name}: unreadable lines`, errors);
-  return entries;
+    const problems = parsedKeyProblems(content, value, line);
+    for (const problem of problems) unreadable.push(`${name}:${problem.line}: ${problem.message}`);
+    if (problems.length === 0) yield { value, line };
+  }
 }
 
 function describeUnreadableLine(error: unknown): string {
