@@ -11,7 +11,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { type AssertionSite, convertAssertion } from './promptfooAssertions.js';
-import { readData, readSuite, type SuitePrompt, type SuiteTest } from './promptfooSuite.js';
+import { readSuite, type SuitePrompt, type SuiteTest } from './promptfooSuite.js';
+import { readData } from './suiteFiles.js';
 import { renderTemplate } from './template.js';
 import type { Importer, ReadOptions } from './types.js';
 
@@ -69,6 +70,7 @@ function convert(
   test: SuiteTest,
   prompt: SuitePrompt,
   dir: string,
+  missing: Set<string>,
 ): Converted | { problem: string; notes: string[] } {
   if (test.problem) return { problem: test.problem, notes: [] };
   if (prompt.user === null) return { problem: prompt.problem ?? 'unreadable prompt', notes: [] };
@@ -76,7 +78,13 @@ function convert(
   if ('problem' in user) return { problem: user.problem, notes: [] };
   const system = prompt.system === null ? null : renderTemplate(prompt.system, test.vars);
   if (system !== null && 'problem' in system) return { problem: system.problem, notes: [] };
-  const site = { vars: test.vars, csv: test.csv, readSchema: (ref: string) => readData(dir, ref) };
+  for (const name of [...user.missing, ...(system?.missing ?? [])]) missing.add(name);
+  const site = {
+    vars: test.vars,
+    csv: test.csv,
+    readSchema: (ref: string) => readData(dir, ref),
+    missing,
+  };
   const { grader, notes } = graderOf(test, site);
   if (grader === null) {
     return { problem: 'no deterministic assertion to grade the answer with', notes };
@@ -105,13 +113,16 @@ function uniqueId(base: string, taken: Set<string>): string {
 function read(file: string, { name, check }: ReadOptions) {
   const suite = readSuite(file, name);
   const items: Record<string, unknown>[] = [];
-  const report: string[] = [];
+  const report: string[] = [...suite.notes];
   const taken = new Set<string>();
+  /** Per variable, the tests whose prompt or assertions name it without a value. */
+  const undefinedVars = new Map<string, number>();
   suite.tests.forEach((test, t) => {
+    const missing = new Set<string>();
     const base = slug(test.description ?? '') || `test-${t + 1}`;
     suite.prompts.forEach((prompt, p) => {
       const where = `${testLabel(test, t)}${suite.prompts.length > 1 ? `, ${prompt.label}` : ''}`;
-      const converted = convert(test, prompt, suite.dir);
+      const converted = convert(test, prompt, suite.dir, missing);
       const problems = 'item' in converted ? check({ id: 'x', ...converted.item }, suite.dir) : [];
       for (const note of converted.notes) report.push(`${where}: ${note}`);
       if ('problem' in converted || problems.length > 0) {
@@ -122,7 +133,13 @@ function read(file: string, { name, check }: ReadOptions) {
       const id = uniqueId(suite.prompts.length > 1 ? `${base}-p${p + 1}` : base, taken);
       items.push({ id, ...converted.item });
     });
+    for (const name of missing) undefinedVars.set(name, (undefinedVars.get(name) ?? 0) + 1);
   });
+  for (const [name, count] of undefinedVars) {
+    report.push(
+      `{{ ${name} }}: no value in ${count} ${count === 1 ? 'test' : 'tests'}: rendered empty, as promptfoo renders it`,
+    );
+  }
   if (items.length === 0) {
     throw new InputError(`${name}: no test could be converted to an open item`, report);
   }

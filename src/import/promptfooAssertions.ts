@@ -47,6 +47,8 @@ export interface AssertionSite {
   csv: boolean;
   /** Reads a schema file (`file://…`), relative to the promptfoo config. */
   readSchema: (reference: string) => unknown;
+  /** Collects the variables an assertion names that the test does not give. */
+  missing?: Set<string>;
 }
 
 /** The assertion's value as texts, variables rendered. */
@@ -67,6 +69,7 @@ function texts(value: unknown, site: AssertionSite, list = false): Values {
     if (item.startsWith('file://')) return { problem: 'a value read from a file' };
     const rendered = renderTemplate(item, vars);
     if ('problem' in rendered) return rendered;
+    for (const name of rendered.missing) site.missing?.add(name);
     out.push(rendered.text);
   }
   return out.length === 0 ? { problem: 'no value' } : { texts: out };

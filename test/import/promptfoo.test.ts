@@ -12,9 +12,9 @@ import { importSuite } from '../../src/checks/churn/commands.js';
 import { parseItems } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import { ExitCode } from '../../src/errors.js';
+import { graders } from '../../src/graders/index.js';
 import { promptfoo } from '../../src/import/promptfoo.js';
 import { convertAssertion } from '../../src/import/promptfooAssertions.js';
-import { graders } from '../../src/graders/index.js';
 import { type PromptServer, promptKey, startPromptServer } from '../support/promptServer.js';
 import { cli } from '../support/smallRun.js';
 
@@ -116,6 +116,8 @@ describe('model-gate import promptfoo', () => {
     );
     expect(result.items).toBe(6);
     expect(result.report).toEqual([
+      'not used: top-level description: the items file names the suite it came from',
+      'not used: top-level providers: the models compared come from model-gate.yml',
       'test 1 "Refund after 40 days": equals: compared after trimming spaces and line breaks at both ends',
       'test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
       'test 3 "Order JSON": is-json: an answer that is one fenced code block holding JSON is also accepted',
@@ -154,7 +156,7 @@ describe('model-gate import promptfoo', () => {
       out,
     ]);
     expect(imported.code).toBe(ExitCode.pass);
-    expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(8 notes above\)/);
+    expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(10 notes above\)/);
     expect(imported.stderr).toContain(
       'model-gate import: test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
     );
