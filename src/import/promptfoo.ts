@@ -10,6 +10,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { isMapping } from '../render/json.js';
 import { type AssertionSite, convertAssertion } from './promptfooAssertions.js';
 import { readSuite, type SuitePrompt, type SuiteTest } from './promptfooSuite.js';
 import { readData } from './suiteFiles.js';
@@ -19,6 +20,14 @@ import type { Importer, ReadOptions } from './types.js';
 interface Converted {
   item: Record<string, unknown>;
   notes: string[];
+  outcomes: Outcome[];
+}
+
+/** What became of one assertion of a test: its type, converted or why not. */
+interface Outcome {
+  type: string;
+  converted: boolean;
+  needsModel: boolean;
 }
 
 function slug(text: string): string {
@@ -47,11 +56,20 @@ function domainOf(test: SuiteTest): string {
 function graderOf(
   test: SuiteTest,
   site: AssertionSite,
-): { grader: Record<string, unknown> | null; notes: string[] } {
+): { grader: Record<string, unknown> | null; notes: string[]; outcomes: Outcome[] } {
   const graders: Record<string, unknown>[] = [];
   const notes: string[] = [];
+  const outcomes: Outcome[] = [];
   for (const assertion of test.assert) {
     const converted = convertAssertion(assertion, site);
+    outcomes.push({
+      type:
+        isMapping(assertion) && typeof assertion['type'] === 'string'
+          ? assertion['type']
+          : '(no type)',
+      converted: 'grader' in converted,
+      needsModel: 'skipped' in converted && converted.needsModel === true,
+    });
     if ('skipped' in converted) notes.push(`not converted: ${converted.skipped}`);
     else {
       graders.push(converted.grader);
@@ -61,8 +79,63 @@ function graderOf(
   if (test.threshold !== null && graders.length > 1) {
     notes.push(`threshold ${test.threshold}: every converted assertion must pass`);
   }
-  if (graders.length <= 1) return { grader: graders[0] ?? null, notes };
-  return { grader: { type: 'all', of: graders }, notes };
+  if (graders.length <= 1) return { grader: graders[0] ?? null, notes, outcomes };
+  return { grader: { type: 'all', of: graders }, notes, outcomes };
+}
+
+/**
+ * Per assertion type, how many were converted (into a grader of an item written) and how many
+ * left out; an assertion of a test left out whole is left out. Counted once per test.
+ */
+class AssertionTally {
+  private readonly rows = new Map<string, { converted: number; left: number; model: number }>();
+
+  add(test: SuiteTest, outcomes: readonly Outcome[] | null): void {
+    const types = test.assert.map((a) =>
+      isMapping(a) && typeof a['type'] === 'string' ? a['type'] : '(no type)',
+    );
+    types.forEach((type, i) => {
+      const outcome = outcomes?.[i];
+      const row = this.rows.get(type) ?? { converted: 0, left: 0, model: 0 };
+      if (outcome?.converted) row.converted++;
+      else {
+        row.left++;
+        if (outcome?.needsModel ?? convertAssertionNeedsModel(type)) row.model++;
+      }
+      this.rows.set(type, row);
+    });
+  }
+
+  /** The closing table: one line per type, then the totals. */
+  table(): string[] {
+    const rows = [...this.rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const width = Math.max(20, ...rows.map(([type]) => type.length));
+    const line = (a: string, b: string, c: string) =>
+      `${a.padEnd(width)}  ${b.padStart(9)}  ${c.padStart(8)}`;
+    let converted = 0;
+    let left = 0;
+    let model = 0;
+    const body = rows.map(([type, row]) => {
+      converted += row.converted;
+      left += row.left;
+      model += row.model;
+      return line(type, String(row.converted), String(row.left));
+    });
+    const noModel = converted + left - model;
+    const share = (n: number, of: number) => (of === 0 ? '-' : `${Math.round((100 * n) / of)}%`);
+    return [
+      line('promptfoo assertion', 'converted', 'left out'),
+      ...body,
+      line('total', String(converted), String(left)),
+      `${converted} of ${converted + left} assertions converted (${share(converted, converted + left)}); ${converted} of the ${noModel} that need no model (${share(converted, noModel)})`,
+    ];
+  }
+}
+
+/** Whether a type's assertion needs a model, for an assertion of a test left out whole. */
+function convertAssertionNeedsModel(type: string): boolean {
+  const converted = convertAssertion({ type }, { vars: {}, csv: false, readSchema: () => null });
+  return 'skipped' in converted && converted.needsModel === true;
 }
 
 /** One item of one test and prompt, or why there is none. */
@@ -85,7 +158,7 @@ function convert(
     readSchema: (ref: string) => readData(dir, ref),
     missing,
   };
-  const { grader, notes } = graderOf(test, site);
+  const { grader, notes, outcomes } = graderOf(test, site);
   if (grader === null) {
     return { problem: 'no deterministic assertion to grade the answer with', notes };
   }
@@ -100,6 +173,7 @@ function convert(
       grader: expected === undefined ? grader : rest,
     },
     notes,
+    outcomes,
   };
 }
 
@@ -117,13 +191,16 @@ function read(file: string, { name, check }: ReadOptions) {
   const taken = new Set<string>();
   /** Per variable, the tests whose prompt or assertions name it without a value. */
   const undefinedVars = new Map<string, number>();
+  const tally = new AssertionTally();
   suite.tests.forEach((test, t) => {
     const missing = new Set<string>();
+    let outcomes: Outcome[] | null = null;
     const base = slug(test.description ?? '') || `test-${t + 1}`;
     suite.prompts.forEach((prompt, p) => {
       const where = `${testLabel(test, t)}${suite.prompts.length > 1 ? `, ${prompt.label}` : ''}`;
       const converted = convert(test, prompt, suite.dir, missing);
       const problems = 'item' in converted ? check({ id: 'x', ...converted.item }, suite.dir) : [];
+      if ('item' in converted && problems.length === 0) outcomes ??= converted.outcomes;
       for (const note of converted.notes) report.push(`${where}: ${note}`);
       if ('problem' in converted || problems.length > 0) {
         const why = 'problem' in converted ? converted.problem : problems.join('; ');
@@ -134,6 +211,7 @@ function read(file: string, { name, check }: ReadOptions) {
       items.push({ id, ...converted.item });
     });
     for (const name of missing) undefinedVars.set(name, (undefinedVars.get(name) ?? 0) + 1);
+    tally.add(test, outcomes);
   });
   for (const [name, count] of undefinedVars) {
     report.push(
@@ -143,7 +221,7 @@ function read(file: string, { name, check }: ReadOptions) {
   if (items.length === 0) {
     throw new InputError(`${name}: no test could be converted to an open item`, report);
   }
-  return { items, warnings: report };
+  return { items, warnings: report, summary: tally.table() };
 }
 
 /** Bytes read to tell a promptfoo config by its keys. */

@@ -16,6 +16,8 @@ export interface ImportedItems {
   items: Record<string, unknown>[];
   /** One line per thing left out, or converted with a difference. */
   warnings: string[];
+  /** Lines shown on standard error after the warnings (a closing table); not in the file. */
+  summary?: string[];
 }
 
 export interface Importer {

@@ -119,12 +119,12 @@ describe('model-gate import promptfoo', () => {
       'not used: top-level description: the items file names the suite it came from',
       'not used: top-level providers: the models compared come from model-gate.yml',
       'test 1 "Refund after 40 days": equals: compared after trimming spaces and line breaks at both ends',
-      'test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
+      'test 2 "Opening hours": not converted: llm-rubric: needs a judge model (model-graded)',
       'test 3 "Order JSON": is-json: an answer that is one fenced code block holding JSON is also accepted',
-      'test 3 "Order JSON": not converted: javascript: a code assertion (runs promptfoo-side code)',
-      'test 5 "Only judged": not converted: llm-rubric: model-graded (needs a judge model)',
+      'test 3 "Order JSON": not converted: javascript: a code assertion',
+      'test 5 "Only judged": not converted: llm-rubric: needs a judge model (model-graded)',
       'test 5 "Only judged": left out: no deterministic assertion to grade the answer with',
-      'test 8 "Weather": not converted: similar: model-graded (needs a judge model)',
+      'test 8 "Weather": not converted: similar: needs embeddings (the answer\'s similarity to the value is measured on embedding vectors)',
       'test 8 "Weather": left out: no deterministic assertion to grade the answer with',
     ]);
     const { items } = parseItems(result.text, 'items.yml', dir);
@@ -158,7 +158,7 @@ describe('model-gate import promptfoo', () => {
     expect(imported.code).toBe(ExitCode.pass);
     expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(10 notes above\)/);
     expect(imported.stderr).toContain(
-      'model-gate import: test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
+      'model-gate import: test 2 "Opening hours": not converted: llm-rubric: needs a judge model (model-graded)',
     );
     const items = parseItems(readFileSync(out, 'utf8'), 'items.yml', dir).items as OpenItem[];
     const scripts = new Map(
@@ -255,10 +255,11 @@ describe('promptfoo not- assertions', () => {
 
   it('says why a not- form is left out, in the words of its type', () => {
     expect(convertAssertion({ type: 'not-llm-rubric', value: 'rude' }, site)).toEqual({
-      skipped: 'not-llm-rubric: model-graded (needs a judge model)',
+      skipped: 'not-llm-rubric: needs a judge model (model-graded)',
+      needsModel: true,
     });
     expect(convertAssertion({ type: 'not-javascript', value: 'x' }, site)).toEqual({
-      skipped: 'not-javascript: a code assertion (runs promptfoo-side code)',
+      skipped: 'not-javascript: a code assertion',
     });
     expect(convertAssertion({ type: 'not-contains', value: { a: 1 } }, site)).toEqual({
       skipped: 'not-contains: a value that is not a text',

@@ -29,12 +29,13 @@ export function importSuite(
   importer: Importer,
   file: string,
   name = file,
-): { text: string; items: number; report: string[] } {
+): { text: string; items: number; report: string[]; summary: string[] } {
   const imported = importer.read(file, { name, check: problemsOf });
   return {
     text: itemsText(importer, name, imported),
     items: imported.items.length,
     report: imported.warnings,
+    summary: imported.summary ?? [],
   };
 }
 
@@ -59,6 +60,7 @@ function importCommand(importer: Importer): CheckCommand {
         err(`model-gate import: ${config} does not look like a ${importer.format} suite\n`);
       }
       for (const line of result.report) err(`model-gate import: ${line}\n`);
+      for (const line of result.summary) err(`${line}\n`);
       if (target === null) {
         out(result.text);
       } else {
