@@ -3,7 +3,8 @@
  * Each test, for each prompt, becomes one item: the prompt rendered with the test's variables
  * (system and user texts as a JSON chat gives them), its deterministic assertions turned into
  * the item's grader (several: `all` of them), its domain from `metadata.domain` or
- * `metadata.category`. Every test or assertion left out is listed with its reason, and so is
+ * `metadata.category`. JavaScript assertions become one grader module per suite, written beside
+ * the items file (promptfooScripts.ts). Every test or assertion left out is listed with its reason, and so is
  * every conversion that tests something slightly different from promptfoo's; the items written
  * are validated as `run` would read them.
  */
@@ -12,8 +13,9 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import { isMapping } from '../render/json.js';
 import { type AssertionSite, convertAssertion } from './promptfooAssertions.js';
+import { isScript, moduleText, readScript, type ScriptAssertion } from './promptfooScripts.js';
 import { readSuite, type SuitePrompt, type SuiteTest } from './promptfooSuite.js';
-import { readData } from './suiteFiles.js';
+import { readData, readText } from './suiteFiles.js';
 import { renderTemplate } from './template.js';
 import type { Importer, ReadOptions } from './types.js';
 
@@ -21,6 +23,17 @@ interface Converted {
   item: Record<string, unknown>;
   notes: string[];
   outcomes: Outcome[];
+  scripts: ScriptAssertion[];
+}
+
+/** Where the suite's JavaScript assertions go: the module's path as items name it. */
+interface Scripting {
+  /** The suite's folder: `file://` scripts are relative to it. */
+  dir: string;
+  /** The generated module, relative to the items file. */
+  module: string;
+  /** Why a script file of the suite cannot be used, or null. */
+  exists(reference: string): string | null;
 }
 
 /** What became of one assertion of a test: its type, converted or why not. */
@@ -56,11 +69,29 @@ function domainOf(test: SuiteTest): string {
 function graderOf(
   test: SuiteTest,
   site: AssertionSite,
-): { grader: Record<string, unknown> | null; notes: string[]; outcomes: Outcome[] } {
+  scripting: Scripting,
+): {
+  grader: Record<string, unknown> | null;
+  notes: string[];
+  outcomes: Outcome[];
+  scripts: ScriptAssertion[];
+} {
   const graders: Record<string, unknown>[] = [];
   const notes: string[] = [];
   const outcomes: Outcome[] = [];
+  const scripts: ScriptAssertion[] = [];
   for (const assertion of test.assert) {
+    if (isScript(assertion)) {
+      const script = readScript(assertion, test.vars, scripting.dir, scripting.exists);
+      outcomes.push({
+        type: String(assertion['type']),
+        converted: 'source' in script,
+        needsModel: false,
+      });
+      if ('skipped' in script) notes.push(`not converted: ${script.skipped}`);
+      else scripts.push(script);
+      continue;
+    }
     const converted = convertAssertion(assertion, site);
     outcomes.push({
       type:
@@ -76,11 +107,13 @@ function graderOf(
       if (converted.note) notes.push(converted.note);
     }
   }
+  // All of a test's JavaScript assertions are one module grader: the module decides them all.
+  if (scripts.length > 0) graders.push({ type: 'module', module: scripting.module });
   if (test.threshold !== null && graders.length > 1) {
     notes.push(`threshold ${test.threshold}: every converted assertion must pass`);
   }
-  if (graders.length <= 1) return { grader: graders[0] ?? null, notes, outcomes };
-  return { grader: { type: 'all', of: graders }, notes, outcomes };
+  if (graders.length <= 1) return { grader: graders[0] ?? null, notes, outcomes, scripts };
+  return { grader: { type: 'all', of: graders }, notes, outcomes, scripts };
 }
 
 /**
@@ -144,6 +177,7 @@ function convert(
   prompt: SuitePrompt,
   dir: string,
   missing: Set<string>,
+  scripting: Scripting,
 ): Converted | { problem: string; notes: string[] } {
   if (test.problem) return { problem: test.problem, notes: [] };
   if (prompt.user === null) return { problem: prompt.problem ?? 'unreadable prompt', notes: [] };
@@ -158,7 +192,7 @@ function convert(
     readSchema: (ref: string) => readData(dir, ref),
     missing,
   };
-  const { grader, notes, outcomes } = graderOf(test, site);
+  const { grader, notes, outcomes, scripts } = graderOf(test, site, scripting);
   if (grader === null) {
     return { problem: 'no deterministic assertion to grade the answer with', notes };
   }
@@ -174,6 +208,7 @@ function convert(
     },
     notes,
     outcomes,
+    scripts,
   };
 }
 
@@ -184,34 +219,92 @@ function uniqueId(base: string, taken: Set<string>): string {
   return id;
 }
 
-function read(file: string, { name, check }: ReadOptions) {
+/** One item made (not yet checked), or why a test and prompt made none. */
+interface Attempt {
+  where: string;
+  test: number;
+  converted: Converted | { problem: string; notes: string[] };
+  id: string | null;
+}
+
+function scripting(suiteDir: string, itemsFile: string): Scripting {
+  const stem = path.basename(itemsFile, path.extname(itemsFile));
+  return {
+    dir: suiteDir,
+    module: `./${stem}.graders.mjs`,
+    exists(reference) {
+      try {
+        readText(suiteDir, reference);
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+  };
+}
+
+function read(file: string, { name, check, itemsFile, write }: ReadOptions) {
   const suite = readSuite(file, name);
-  const items: Record<string, unknown>[] = [];
+  const target = itemsFile ?? file;
+  const outDir = path.dirname(path.resolve(target));
+  const scripts = scripting(suite.dir, target);
   const report: string[] = [...suite.notes];
   const taken = new Set<string>();
   /** Per variable, the tests whose prompt or assertions name it without a value. */
   const undefinedVars = new Map<string, number>();
-  const tally = new AssertionTally();
+  const attempts: Attempt[] = [];
   suite.tests.forEach((test, t) => {
     const missing = new Set<string>();
-    let outcomes: Outcome[] | null = null;
     const base = slug(test.description ?? '') || `test-${t + 1}`;
     suite.prompts.forEach((prompt, p) => {
       const where = `${testLabel(test, t)}${suite.prompts.length > 1 ? `, ${prompt.label}` : ''}`;
-      const converted = convert(test, prompt, suite.dir, missing);
-      const problems = 'item' in converted ? check({ id: 'x', ...converted.item }, suite.dir) : [];
-      if ('item' in converted && problems.length === 0) outcomes ??= converted.outcomes;
-      for (const note of converted.notes) report.push(`${where}: ${note}`);
-      if ('problem' in converted || problems.length > 0) {
-        const why = 'problem' in converted ? converted.problem : problems.join('; ');
-        report.push(`${where}: left out: ${why}`);
-        return;
-      }
-      const id = uniqueId(suite.prompts.length > 1 ? `${base}-p${p + 1}` : base, taken);
-      items.push({ id, ...converted.item });
+      const converted = convert(test, prompt, suite.dir, missing, scripts);
+      const id =
+        'item' in converted
+          ? uniqueId(suite.prompts.length > 1 ? `${base}-p${p + 1}` : base, taken)
+          : null;
+      attempts.push({ where, test: t, converted, id });
     });
     for (const name of missing) undefinedVars.set(name, (undefinedVars.get(name) ?? 0) + 1);
-    tally.add(test, outcomes);
+  });
+  // The module is written before the items are checked: a module grader is read from its file.
+  const scripted = attempts.flatMap(({ converted, id, test }) =>
+    'item' in converted && id !== null && converted.scripts.length > 0
+      ? [
+          {
+            id,
+            prompt: String(converted.item['prompt']),
+            description: suite.tests[test]?.description ?? null,
+            vars: suite.tests[test]?.vars ?? {},
+            scripts: converted.scripts,
+          },
+        ]
+      : [],
+  );
+  if (scripted.length > 0) {
+    const module = path.join(outDir, scripts.module);
+    write(module, moduleText(name, outDir, scripted));
+    const count = scripted.reduce((n, item) => n + item.scripts.length, 0);
+    report.push(
+      `wrote ${path.relative(process.cwd(), module) || module}: JavaScript code (${count} assertions of ${scripted.length} items, run whenever answers are graded, as every grader module of the repository: docs/security.md)`,
+    );
+  }
+  const items: Record<string, unknown>[] = [];
+  const outcomes = new Map<number, Outcome[]>();
+  for (const { where, test, converted, id } of attempts) {
+    const problems = 'item' in converted ? check({ id: id ?? 'x', ...converted.item }, outDir) : [];
+    for (const note of converted.notes) report.push(`${where}: ${note}`);
+    if ('problem' in converted || problems.length > 0) {
+      const why = 'problem' in converted ? converted.problem : problems.join('; ');
+      report.push(`${where}: left out: ${why}`);
+      continue;
+    }
+    if (!outcomes.has(test)) outcomes.set(test, converted.outcomes);
+    items.push({ id, ...converted.item });
+  }
+  const tally = new AssertionTally();
+  suite.tests.forEach((test, t) => {
+    tally.add(test, outcomes.get(t) ?? null);
   });
   for (const [name, count] of undefinedVars) {
     report.push(
@@ -249,10 +342,11 @@ function detect(file: string): boolean {
 export const promptfoo: Importer = {
   format: 'promptfoo',
   description:
-    "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json, and the not- form of each) as the grader; what is left out is listed on stderr",
+    "Open items from a promptfoo suite: each test's prompt with its vars rendered, its deterministic assertions (equals, contains, icontains, contains-all, contains-any, starts-with, regex, is-json, contains-json, and the not- form of each) as the grader, its javascript assertions as a grader module written beside the items file; what is left out is listed on stderr, with a table per assertion type",
   example: 'model-gate import promptfoo promptfooconfig.yaml --out items/promptfoo.yml',
   header: [
-    "each test's prompt rendered with its vars, its deterministic assertions as the grader.",
+    "each test's prompt rendered with its vars, its deterministic assertions as the grader,",
+    'its JavaScript assertions decided by the grader module written beside this file.',
   ],
   detect,
   read,

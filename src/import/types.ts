@@ -9,6 +9,13 @@ export interface ReadOptions {
   name: string;
   /** An item's problems as the check reads it, relative to `dir` (none: the item is kept). */
   check(item: Readonly<Record<string, unknown>>, dir: string): string[];
+  /**
+   * Where the items file will be (its folder holds the files an import writes beside it, and
+   * paths in items are relative to it); absent: beside the suite, named after it.
+   */
+  itemsFile?: string;
+  /** Writes a file an import makes beside the items file (a grader module). */
+  write(file: string, text: string): void;
 }
 
 export interface ImportedItems {

@@ -29,8 +29,14 @@ export function importSuite(
   importer: Importer,
   file: string,
   name = file,
+  itemsFile?: string,
 ): { text: string; items: number; report: string[]; summary: string[] } {
-  const imported = importer.read(file, { name, check: problemsOf });
+  const imported = importer.read(file, {
+    name,
+    check: problemsOf,
+    ...(itemsFile === undefined ? {} : { itemsFile }),
+    write: writeFileAtomic,
+  });
   return {
     text: itemsText(importer, name, imported),
     items: imported.items.length,
@@ -54,8 +60,10 @@ function importCommand(importer: Importer): CheckCommand {
     async run(options, out, err) {
       const config = String(options.config ?? '');
       const file = path.resolve(config);
-      const result = importSuite(importer, file, config);
       const target = typeof options.out === 'string' ? options.out : null;
+      // Without --out, files written beside the items go in the current folder.
+      const itemsFile = path.resolve(target ?? path.basename(file));
+      const result = importSuite(importer, file, config, itemsFile);
       if (!importer.detect(file)) {
         err(`model-gate import: ${config} does not look like a ${importer.format} suite\n`);
       }
