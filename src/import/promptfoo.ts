@@ -30,8 +30,8 @@ interface Converted {
 interface Scripting {
   /** The suite's folder: `file://` scripts are relative to it. */
   dir: string;
-  /** The generated module, relative to the items file. */
-  module: string;
+  /** The generated module, relative to the items file; null when the items are printed. */
+  module: string | null;
   /** Why a script file of the suite cannot be used, or null. */
   exists(reference: string): string | null;
 }
@@ -82,7 +82,12 @@ function graderOf(
   const scripts: ScriptAssertion[] = [];
   for (const assertion of test.assert) {
     if (isScript(assertion)) {
-      const script = readScript(assertion, test.vars, scripting.dir, scripting.exists);
+      const script =
+        scripting.module === null
+          ? {
+              skipped: `${assertion['type']}: needs --out (its grader module is written beside the items file)`,
+            }
+          : readScript(assertion, test.vars, scripting.dir, scripting.exists);
       outcomes.push({
         type: String(assertion['type']),
         converted: 'source' in script,
@@ -108,7 +113,9 @@ function graderOf(
     }
   }
   // All of a test's JavaScript assertions are one module grader: the module decides them all.
-  if (scripts.length > 0) graders.push({ type: 'module', module: scripting.module });
+  if (scripts.length > 0 && scripting.module !== null) {
+    graders.push({ type: 'module', module: scripting.module });
+  }
   if (test.threshold !== null && graders.length > 1) {
     notes.push(`threshold ${test.threshold}: every converted assertion must pass`);
   }
@@ -227,11 +234,11 @@ interface Attempt {
   id: string | null;
 }
 
-function scripting(suiteDir: string, itemsFile: string): Scripting {
-  const stem = path.basename(itemsFile, path.extname(itemsFile));
+function scripting(suiteDir: string, itemsFile: string | null): Scripting {
+  const stem = itemsFile === null ? null : path.basename(itemsFile, path.extname(itemsFile));
   return {
     dir: suiteDir,
-    module: `./${stem}.graders.mjs`,
+    module: stem === null ? null : `./${stem}.graders.mjs`,
     exists(reference) {
       try {
         readText(suiteDir, reference);
@@ -245,9 +252,8 @@ function scripting(suiteDir: string, itemsFile: string): Scripting {
 
 function read(file: string, { name, check, itemsFile, write }: ReadOptions) {
   const suite = readSuite(file, name);
-  const target = itemsFile ?? file;
-  const outDir = path.dirname(path.resolve(target));
-  const scripts = scripting(suite.dir, target);
+  const outDir = path.dirname(path.resolve(itemsFile ?? file));
+  const scripts = scripting(suite.dir, itemsFile);
   const report: string[] = [...suite.notes];
   const taken = new Set<string>();
   /** Per variable, the tests whose prompt or assertions name it without a value. */
@@ -281,7 +287,7 @@ function read(file: string, { name, check, itemsFile, write }: ReadOptions) {
         ]
       : [],
   );
-  if (scripted.length > 0) {
+  if (scripted.length > 0 && scripts.module !== null) {
     const module = path.join(outDir, scripts.module);
     write(module, moduleText(name, outDir, scripted));
     const count = scripted.reduce((n, item) => n + item.scripts.length, 0);

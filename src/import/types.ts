@@ -11,9 +11,9 @@ export interface ReadOptions {
   check(item: Readonly<Record<string, unknown>>, dir: string): string[];
   /**
    * Where the items file will be (its folder holds the files an import writes beside it, and
-   * paths in items are relative to it); absent: beside the suite, named after it.
+   * paths in items are relative to it); null: printed, nowhere to write files beside it.
    */
-  itemsFile?: string;
+  itemsFile: string | null;
   /** Writes a file an import makes beside the items file (a grader module). */
   write(file: string, text: string): void;
 }

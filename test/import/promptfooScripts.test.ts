@@ -5,7 +5,7 @@
  * against `threshold`, an object's `pass`; a throw fails); what cannot convert says why; and
  * `analyze` regrades an imported suite's log with no request, the module included.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -174,6 +174,18 @@ describe('promptfoo JavaScript assertions as a grader module', () => {
     ]);
     expect(result.summary).toContain('javascript                    6         3');
     expect(result.summary).toContain('not-javascript                1         0');
+  });
+});
+
+describe('printed items', () => {
+  it('leave JavaScript out without --out, and write nothing', async () => {
+    const printed = await cli(['import', 'promptfoo', CONFIG]);
+    expect(printed.code).toBe(ExitCode.pass);
+    expect(printed.stderr).toContain(
+      'model-gate import: test 1 "Capital": not converted: javascript: needs --out (its grader module is written beside the items file)',
+    );
+    expect(existsSync('promptfooconfig.graders.mjs')).toBe(false);
+    expect(existsSync(path.join(SUITE_DIR, 'promptfooconfig.graders.mjs'))).toBe(false);
   });
 });
 

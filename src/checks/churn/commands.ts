@@ -29,12 +29,12 @@ export function importSuite(
   importer: Importer,
   file: string,
   name = file,
-  itemsFile?: string,
+  itemsFile: string | null = file,
 ): { text: string; items: number; report: string[]; summary: string[] } {
   const imported = importer.read(file, {
     name,
     check: problemsOf,
-    ...(itemsFile === undefined ? {} : { itemsFile }),
+    itemsFile,
     write: writeFileAtomic,
   });
   return {
@@ -61,9 +61,13 @@ function importCommand(importer: Importer): CheckCommand {
       const config = String(options.config ?? '');
       const file = path.resolve(config);
       const target = typeof options.out === 'string' ? options.out : null;
-      // Without --out, files written beside the items go in the current folder.
-      const itemsFile = path.resolve(target ?? path.basename(file));
-      const result = importSuite(importer, file, config, itemsFile);
+      // Printed, the items have no folder to write a grader module beside.
+      const result = importSuite(
+        importer,
+        file,
+        config,
+        target === null ? null : path.resolve(target),
+      );
       if (!importer.detect(file)) {
         err(`model-gate import: ${config} does not look like a ${importer.format} suite\n`);
       }
