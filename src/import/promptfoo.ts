@@ -40,7 +40,8 @@ interface Scripting {
 interface Outcome {
   type: string;
   converted: boolean;
-  needsModel: boolean;
+  /** Not a check of the answer that needs no model: model-graded, or a per-call limit. */
+  apart: boolean;
 }
 
 function slug(text: string): string {
@@ -91,7 +92,7 @@ function graderOf(
       outcomes.push({
         type: String(assertion['type']),
         converted: 'source' in script,
-        needsModel: false,
+        apart: false,
       });
       if ('skipped' in script) notes.push(`not converted: ${script.skipped}`);
       else scripts.push(script);
@@ -104,7 +105,8 @@ function graderOf(
           ? assertion['type']
           : '(no type)',
       converted: 'grader' in converted,
-      needsModel: 'skipped' in converted && converted.needsModel === true,
+      apart:
+        'skipped' in converted && (converted.needsModel === true || converted.perCall === true),
     });
     if ('skipped' in converted) notes.push(`not converted: ${converted.skipped}`);
     else {
@@ -140,7 +142,7 @@ class AssertionTally {
       if (outcome?.converted) row.converted++;
       else {
         row.left++;
-        if (outcome?.needsModel ?? convertAssertionNeedsModel(type)) row.model++;
+        if (outcome?.apart ?? setApart(type)) row.model++;
       }
       this.rows.set(type, row);
     });
@@ -167,15 +169,15 @@ class AssertionTally {
       line('promptfoo assertion', 'converted', 'left out'),
       ...body,
       line('total', String(converted), String(left)),
-      `${converted} of ${converted + left} assertions converted (${share(converted, converted + left)}); ${converted} of the ${noModel} that need no model (${share(converted, noModel)})`,
+      `${converted} of ${converted + left} assertions converted (${share(converted, converted + left)}); ${converted} of the ${noModel} that check the answer without a model (${share(converted, noModel)}; model-graded ones and per-call limits set apart)`,
     ];
   }
 }
 
-/** Whether a type's assertion needs a model, for an assertion of a test left out whole. */
-function convertAssertionNeedsModel(type: string): boolean {
+/** Whether a type is model-graded or a per-call limit, for a test left out whole. */
+function setApart(type: string): boolean {
   const converted = convertAssertion({ type }, { vars: {}, csv: false, readSchema: () => null });
-  return 'skipped' in converted && converted.needsModel === true;
+  return 'skipped' in converted && (converted.needsModel === true || converted.perCall === true);
 }
 
 /** One item of one test and prompt, or why there is none. */
@@ -297,9 +299,15 @@ function read(file: string, { name, check, itemsFile, write }: ReadOptions) {
   }
   const items: Record<string, unknown>[] = [];
   const outcomes = new Map<number, Outcome[]>();
+  /** A test's notes are the same for each prompt: said once, under the test's name. */
+  const noted = new Set<number>();
   for (const { where, test, converted, id } of attempts) {
     const problems = 'item' in converted ? check({ id: id ?? 'x', ...converted.item }, outDir) : [];
-    for (const note of converted.notes) report.push(`${where}: ${note}`);
+    if (converted.notes.length > 0 && !noted.has(test)) {
+      noted.add(test);
+      const label = testLabel(suite.tests[test] as SuiteTest, test);
+      for (const note of converted.notes) report.push(`${label}: ${note}`);
+    }
     if ('problem' in converted || problems.length > 0) {
       const why = 'problem' in converted ? converted.problem : problems.join('; ');
       report.push(`${where}: left out: ${why}`);

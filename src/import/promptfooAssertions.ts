@@ -11,7 +11,7 @@ import { renderTemplate } from './template.js';
 
 export type Conversion =
   | { grader: Record<string, unknown>; note?: string }
-  | { skipped: string; needsModel?: boolean };
+  | { skipped: string; needsModel?: boolean; perCall?: boolean };
 
 /** Assertions a judge model grades (promptfoo calls a model with a rubric or a reference). */
 const JUDGED = new Set([
@@ -37,10 +37,10 @@ const PER_CALL = new Set(['latency', 'cost']);
  * list, not the upgrade.
  */
 const PER_CALL_WHY =
-  'a per-call limit, not converted: the gate compares the candidate with the baseline on the same prompts and machine, where a fixed limit per call measures the machine (and local models have no price per call); relative speed is for the planned speed check to gate';
+  'a per-call limit, not converted: a fixed limit per call measures the machine and the price list, not the upgrade; relative speed is for the planned speed check to gate';
 
 /** Why an assertion type has no grader here. */
-function unconvertible(type: string): { skipped: string; needsModel?: boolean } {
+function unconvertible(type: string): { skipped: string; needsModel?: boolean; perCall?: boolean } {
   if (type === 'python' || type === 'ruby') {
     return {
       skipped: `${type}: ${type === 'python' ? 'Python' : 'Ruby'} code, which model-gate does not run (it runs only JavaScript modules of the repository)`,
@@ -48,7 +48,7 @@ function unconvertible(type: string): { skipped: string; needsModel?: boolean } 
   }
   if (type === 'javascript') return { skipped: 'javascript: a code assertion' };
   if (type === 'webhook') return { skipped: 'webhook: asks a web service for the verdict' };
-  if (PER_CALL.has(type)) return { skipped: `${type}: ${PER_CALL_WHY}` };
+  if (PER_CALL.has(type)) return { skipped: `${type}: ${PER_CALL_WHY}`, perCall: true };
   if (JUDGED.has(type) || type.startsWith('model-graded')) {
     return { skipped: `${type}: needs a judge model (model-graded)`, needsModel: true };
   }

@@ -61,7 +61,7 @@ describe('promptfoo assertions left out', () => {
       'similar                        0         1',
       'webhook                        0         1',
       'total                          2         8',
-      '2 of 10 assertions converted (20%); 2 of the 6 that need no model (33%)',
+      '2 of 10 assertions converted (20%); 2 of the 4 that check the answer without a model (50%; model-graded ones and per-call limits set apart)',
     ]);
     const run = await cli(['import', 'promptfoo', CONFIG]);
     expect(run.stderr).toContain('\ntotal                          2         8\n');
