@@ -290,11 +290,10 @@ function read(file: string, { name, check, itemsFile, write }: ReadOptions) {
       : [],
   );
   if (scripted.length > 0 && scripts.module !== null) {
-    const module = path.join(outDir, scripts.module);
-    write(module, moduleText(name, outDir, scripted));
+    write(path.join(outDir, scripts.module), moduleText(name, outDir, scripted));
     const count = scripted.reduce((n, item) => n + item.scripts.length, 0);
     report.push(
-      `wrote ${path.relative(process.cwd(), module) || module}: JavaScript code (${count} assertions of ${scripted.length} items, run whenever answers are graded, as every grader module of the repository: docs/security.md)`,
+      `wrote ${scripts.module} beside the items file: JavaScript code (${count} ${count === 1 ? 'assertion' : 'assertions'} of ${scripted.length} ${scripted.length === 1 ? 'item' : 'items'}, run whenever answers are graded, as every grader module of the repository: docs/security.md)`,
     );
   }
   const items: Record<string, unknown>[] = [];

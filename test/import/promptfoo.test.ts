@@ -117,7 +117,7 @@ describe('model-gate import promptfoo', () => {
     expect(result.items).toBe(6);
     expect(result.report.filter((line) => line.startsWith('wrote '))).toEqual([
       expect.stringMatching(
-        /promptfooconfig\.graders\.mjs: JavaScript code \(1 assertions of 1 items, run whenever answers are graded/,
+        /promptfooconfig\.graders\.mjs beside the items file: JavaScript code \(1 assertion of 1 item, run whenever answers are graded/,
       ),
     ]);
     expect(result.report.filter((line) => !line.startsWith('wrote '))).toEqual([

@@ -116,7 +116,7 @@ describe('promptfoo JavaScript assertions as a grader module', () => {
     expect(module).not.toContain('words.length <= 12');
     expect(result.report).toContainEqual(
       expect.stringMatching(
-        /^wrote .*travel\.graders\.mjs: JavaScript code \(7 assertions of 4 items, run whenever answers are graded/,
+        /^wrote .*travel\.graders\.mjs beside the items file: JavaScript code \(7 assertions of 4 items, run whenever answers are graded/,
       ),
     );
     expect(result.text).toContain('#   wrote ');
@@ -203,7 +203,7 @@ describe('analyze regrades an imported suite with JavaScript graders, with no re
     const imported = await cli(['import', 'promptfoo', copy, '--out', items]);
     expect(imported.code, imported.stderr).toBe(ExitCode.pass);
     expect(imported.stderr).toMatch(
-      /model-gate import: wrote .*travel\.graders\.mjs: JavaScript code/,
+      /model-gate import: wrote .*travel\.graders\.mjs beside the items file: JavaScript code/,
     );
     const open = parseItems(readFileSync(items, 'utf8'), 'travel.yml', dir).items as OpenItem[];
     const right: Record<string, string> = {
