@@ -9,10 +9,12 @@
 import { isMapping } from '../render/json.js';
 import { renderTemplate } from './template.js';
 
-export type Conversion = { grader: Record<string, unknown>; note?: string } | { skipped: string };
+export type Conversion =
+  | { grader: Record<string, unknown>; note?: string }
+  | { skipped: string; needsModel?: boolean; perCall?: boolean };
 
-const CODE = new Set(['javascript', 'python', 'ruby', 'webhook']);
-const MODEL_GRADED = new Set([
+/** Assertions a judge model grades (promptfoo calls a model with a rubric or a reference). */
+const JUDGED = new Set([
   'llm-rubric',
   'factuality',
   'answer-relevance',
@@ -22,20 +24,47 @@ const MODEL_GRADED = new Set([
   'conversation-relevance',
   'g-eval',
   'select-best',
-  'similar',
-  'classifier',
-  'moderation',
-  'pi',
   'search-rubric',
 ]);
+/** Assertions another model decides: a classifier, a moderation model, log probabilities. */
+const OTHER_MODEL = new Set(['classifier', 'moderation', 'pi', 'perplexity', 'perplexity-score']);
+/** promptfoo assertions on a call's measurements rather than its answer. */
+const PER_CALL = new Set(['latency', 'cost']);
 
-/** Why an assertion type has no deterministic grader here. */
-function unconvertible(type: string): string {
-  if (CODE.has(type)) return `${type}: a code assertion (runs promptfoo-side code)`;
-  if (MODEL_GRADED.has(type) || type.startsWith('model-graded') || type.startsWith('similar')) {
-    return `${type}: model-graded (needs a judge model)`;
+/**
+ * What gates relative speed here: a run compares the candidate with the baseline on the same
+ * machine, so a fixed limit per call (milliseconds, dollars) tests the machine and the price
+ * list, not the upgrade.
+ */
+const PER_CALL_WHY =
+  'a per-call limit, not converted: a fixed limit per call measures the machine and the price list, not the upgrade; relative speed is for the planned speed check to gate';
+
+/** Why an assertion type has no grader here. */
+function unconvertible(type: string): { skipped: string; needsModel?: boolean; perCall?: boolean } {
+  if (type === 'python' || type === 'ruby') {
+    return {
+      skipped: `${type}: ${type === 'python' ? 'Python' : 'Ruby'} code, which model-gate does not run (it runs only JavaScript modules of the repository)`,
+    };
   }
-  return `${type}: no deterministic grader for it`;
+  if (type === 'javascript') return { skipped: 'javascript: a code assertion' };
+  if (type === 'webhook') return { skipped: 'webhook: asks a web service for the verdict' };
+  if (PER_CALL.has(type)) return { skipped: `${type}: ${PER_CALL_WHY}`, perCall: true };
+  if (JUDGED.has(type) || type.startsWith('model-graded')) {
+    return { skipped: `${type}: needs a judge model (model-graded)`, needsModel: true };
+  }
+  if (type === 'similar' || type.startsWith('similar:')) {
+    return {
+      skipped: `${type}: needs embeddings (the answer's similarity to the value is measured on embedding vectors)`,
+      needsModel: true,
+    };
+  }
+  if (OTHER_MODEL.has(type)) {
+    return {
+      skipped: `${type}: needs a classifier or the model's log probabilities`,
+      needsModel: true,
+    };
+  }
+  return { skipped: `${type}: no deterministic grader for it` };
 }
 
 type Values = { texts: string[] } | { problem: string };
@@ -47,6 +76,8 @@ export interface AssertionSite {
   csv: boolean;
   /** Reads a schema file (`file://…`), relative to the promptfoo config. */
   readSchema: (reference: string) => unknown;
+  /** Collects the variables an assertion names that the test does not give. */
+  missing?: Set<string>;
 }
 
 /** The assertion's value as texts, variables rendered. */
@@ -67,6 +98,7 @@ function texts(value: unknown, site: AssertionSite, list = false): Values {
     if (item.startsWith('file://')) return { problem: 'a value read from a file' };
     const rendered = renderTemplate(item, vars);
     if ('problem' in rendered) return rendered;
+    for (const name of rendered.missing) site.missing?.add(name);
     out.push(rendered.text);
   }
   return out.length === 0 ? { problem: 'no value' } : { texts: out };
@@ -124,7 +156,7 @@ export function convertAssertion(assertion: unknown, site: AssertionSite): Conve
     case 'contains-json':
       return json(type, value, site.readSchema);
     default:
-      return { skipped: unconvertible(type) };
+      return unconvertible(type);
   }
 }
 
@@ -140,7 +172,7 @@ function negated(
     const why = inner.skipped.startsWith(`${base}: `)
       ? inner.skipped.slice(base.length + 2)
       : inner.skipped;
-    return { skipped: `${type}: ${why}` };
+    return { skipped: `${type}: ${why}`, ...(inner.needsModel ? { needsModel: true } : {}) };
   }
   return {
     grader: { type: 'not', of: inner.grader },

@@ -1,8 +1,11 @@
 /**
- * Reading a promptfoo suite: its prompts (inline texts, `{raw, label}` objects, `file://` text
- * or JSON chat files; a .txt file holds several prompts separated by `---` lines) and its tests
- * (inline, or a `file://` YAML, JSON or CSV file), with `defaultTest` merged into each test.
- * What cannot be read faithfully is said per prompt or test, never guessed.
+ * Reading a promptfoo suite: its prompts (inline texts, `{raw, label}` objects, text or JSON
+ * chat files; a .txt file holds several prompts separated by `---` lines) and its tests
+ * (inline, or YAML, JSON, JSON Lines or CSV files), with `defaultTest` merged into each test.
+ * Files are named as promptfoo names them (suiteFiles.ts): `file://`, a bare relative path
+ * where promptfoo takes one (a test file, a prompt file that exists), a pattern or a folder.
+ * What cannot be read faithfully is said per prompt or test, never guessed; every key the
+ * import does not read is named in `notes`.
  */
 
 import path from 'node:path';
@@ -12,6 +15,17 @@ import { parseYamlDocument } from '../config/yaml.js';
 import { InputError } from '../errors.js';
 import { isMapping } from '../render/json.js';
 import { readCsv } from './csv.js';
+import {
+  isFolder,
+  isPattern,
+  looksLikePath,
+  matchPattern,
+  readData,
+  readText,
+  stripFileScheme,
+  suiteFileExists,
+  testFilesOf,
+} from './suiteFiles.js';
 
 /** One prompt: its texts (a chat of a system and a user message, or one user text). */
 export interface SuitePrompt {
@@ -39,23 +53,33 @@ export interface Suite {
   prompts: SuitePrompt[];
   tests: SuiteTest[];
   dir: string;
+  /** What the suite holds that the import does not use, or reads differently. */
+  notes: string[];
 }
 
-export function readText(dir: string, reference: string): string {
-  const bytes = readSuiteFile(path.resolve(dir, reference), reference);
-  if (bytes === null) throw new InputError(`${reference}: not found`);
-  return decodeUserText(bytes, reference);
-}
-
-/** A YAML or JSON file's value (JSON is YAML). */
-export function readData(dir: string, reference: string): unknown {
-  return parseYamlDocument(readText(dir, reference), reference).doc.toJS();
-}
+/** Top-level keys the import reads; every other one is named on stderr. */
+const USED_KEYS = new Set(['prompts', 'tests', 'defaultTest']);
+/** Why a top-level key promptfoo reads is not used here. */
+const UNUSED_WHY: Record<string, string> = {
+  description: 'the items file names the suite it came from',
+  providers: 'the models compared come from model-gate.yml',
+  assert:
+    'promptfoo reads no top-level assert; assertions for every test go under defaultTest.assert',
+  scenarios: 'scenarios (tests multiplied by variable sets) are not converted',
+  evaluateOptions: 'model-gate.yml sets how requests are made',
+  outputPath: 'model-gate writes its own report',
+  env: 'model-gate reads no promptfoo environment',
+  nunjucksFilters: 'a prompt that uses a filter is left out',
+};
+/** Test keys the import reads. */
+const TEST_KEYS = new Set(['description', 'vars', 'assert', 'metadata', 'threshold', 'options']);
+/** defaultTest keys the import reads. */
+const DEFAULT_KEYS = new Set(['vars', 'assert', 'metadata']);
 
 export function readSuite(file: string, name: string): Suite {
   let text: string;
   try {
-    const bytes = readSuiteFile(file, name);
+    const bytes = readLimitedFile(file, name, MAX_JSON_ITEMS_BYTES, 'promptfoo config');
     if (bytes === null) throw new Error('not found');
     text = decodeUserText(bytes, name);
   } catch (error) {
@@ -67,13 +91,40 @@ export function readSuite(file: string, name: string): Suite {
     throw new InputError(`${name}: expected a promptfoo config (a mapping with prompts and tests)`);
   }
   const dir = path.dirname(path.resolve(file));
-  const prompts = readPrompts(config['prompts'], dir, name);
-  const defaults = isMapping(config['defaultTest']) ? config['defaultTest'] : {};
-  const tests = readTests(config['tests'], dir, name).map((t) => withDefaults(t, defaults));
-  return { prompts, tests, dir };
+  const notes: string[] = [];
+  for (const key of Object.keys(config).filter((k) => !USED_KEYS.has(k))) {
+    notes.push(`not used: top-level ${key}${UNUSED_WHY[key] ? `: ${UNUSED_WHY[key]}` : ''}`);
+  }
+  const prompts = readPrompts(config['prompts'], dir, name, notes);
+  const defaults = readDefaults(config['defaultTest'], dir, notes);
+  const unusedTestKeys = new Map<string, number>();
+  const tests = readTests(config['tests'], dir, name, unusedTestKeys).map((t) =>
+    withDefaults(t, defaults),
+  );
+  for (const [key, count] of unusedTestKeys) {
+    notes.push(`not used: the test key ${key} (${count} ${count === 1 ? 'test' : 'tests'})`);
+  }
+  return { prompts, tests, dir, notes };
 }
 
-function readPrompts(raw: unknown, dir: string, name: string): SuitePrompt[] {
+function readDefaults(raw: unknown, dir: string, notes: string[]): Record<string, unknown> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = readData(dir, stripFileScheme(raw));
+    } catch (error) {
+      throw new InputError(`defaultTest: ${raw}: ${(error as Error).message}`);
+    }
+  }
+  if (value === undefined || value === null) return {};
+  if (!isMapping(value)) throw new InputError('defaultTest: expected a mapping or file://');
+  for (const key of Object.keys(value).filter((k) => !DEFAULT_KEYS.has(k))) {
+    notes.push(`not used: defaultTest.${key}`);
+  }
+  return value;
+}
+
+function readPrompts(raw: unknown, dir: string, name: string, notes: string[]): SuitePrompt[] {
   if (raw === undefined)
     throw new InputError(`${name}: no prompts`, ['promptfoo suites list prompts']);
   const entries: { value: string; label: string | null }[] = [];
@@ -93,24 +144,47 @@ function readPrompts(raw: unknown, dir: string, name: string): SuitePrompt[] {
   }
   if (entries.length === 0) throw new InputError(`${name}: no prompts it can read`);
   return entries.flatMap((entry, i) =>
-    promptsOf(entry.value, entry.label ?? `prompt ${i + 1}`, dir),
+    promptsOf(entry.value, entry.label ?? `prompt ${i + 1}`, dir, notes),
   );
 }
 
-function promptsOf(value: string, label: string, dir: string): SuitePrompt[] {
-  if (!value.startsWith('file://')) return [chatOrText(value, label)];
-  const reference = value.slice('file://'.length);
+/** Extensions of the prompt files promptfoo reads as text or chat, with or without file://. */
+const PROMPT_FILES = ['.txt', '.md', '.json', '.yaml', '.yml', '.j2', '.jinja'];
+const PROMPT_FUNCTIONS = ['.js', '.cjs', '.mjs', '.ts', '.py'];
+
+/** A prompt entry: inline text, or the file(s) it names (file://, a bare path, a pattern). */
+function promptsOf(value: string, label: string, dir: string, notes: string[]): SuitePrompt[] {
+  const explicit = value.startsWith('file://');
+  const reference = stripFileScheme(value);
+  const bare = !explicit && looksLikePath(value, [...PROMPT_FILES, ...PROMPT_FUNCTIONS]);
+  if (!explicit && !bare) return [chatOrText(value, label)];
+  if (bare && !isPattern(reference) && !suiteFileExists(dir, reference)) {
+    notes.push(
+      `${label}: ${JSON.stringify(value)} reads like a file path but no such file: taken as the prompt text, as promptfoo does`,
+    );
+    return [chatOrText(value, label)];
+  }
+  if (!isPattern(reference)) return promptFile(reference, value, label, dir);
+  const files = matchPattern(dir, reference);
+  if (files.length === 0) {
+    return [{ label, system: null, user: null, problem: `${value}: no file matches` }];
+  }
+  return files.flatMap((file) => promptFile(file, file, `${label} ${file}`, dir));
+}
+
+function promptFile(reference: string, shown: string, label: string, dir: string): SuitePrompt[] {
   const extension = path.extname(reference).toLowerCase();
   const failed = (problem: string): SuitePrompt[] => [{ label, system: null, user: null, problem }];
-  if (/[*?]/.test(reference)) return failed(`${value}: file patterns are not converted`);
-  if (['.js', '.cjs', '.mjs', '.ts', '.py'].includes(extension)) {
-    return failed(`${value}: a prompt function is not converted`);
+  if (PROMPT_FUNCTIONS.includes(extension)) {
+    return failed(`${shown}: a prompt function is not converted`);
   }
   let text: string;
   try {
     text = readText(dir, reference);
-  } catch {
-    return failed(`${value}: file not found or unreadable`);
+  } catch (error) {
+    return failed(
+      `${shown}: ${error instanceof InputError ? error.message : 'file not found or unreadable'}`,
+    );
   }
   if (extension === '.json' || extension === '.yaml' || extension === '.yml') {
     const data = extension === '.json' ? text : JSON.stringify(readData(dir, reference));
@@ -151,29 +225,74 @@ function chatOrText(text: string, label: string): SuitePrompt {
   };
 }
 
-function readTests(raw: unknown, dir: string, name: string): SuiteTest[] {
+/** Tests: a list (of tests and of test files), or one test file, folder or pattern. */
+function readTests(
+  raw: unknown,
+  dir: string,
+  name: string,
+  unused: Map<string, number>,
+): SuiteTest[] {
   if (raw === undefined) throw new InputError(`${name}: no tests`);
-  if (typeof raw === 'string' && raw.startsWith('file://')) {
-    const reference = raw.slice('file://'.length);
-    if (path.extname(reference).toLowerCase() === '.csv') {
-      return readCsv(readText(dir, reference)).map(csvTest);
-    }
-    return readTests(readData(dir, reference), dir, reference);
-  }
+  if (typeof raw === 'string') return testFiles(raw, dir, unused);
   if (!Array.isArray(raw)) {
-    throw new InputError(`${name}: tests must be a list, or file:// a YAML, JSON or CSV file`);
+    throw new InputError(`${name}: tests must be a list, or the path of a YAML, JSON or CSV file`);
   }
-  return raw.flatMap((entry) => {
-    if (typeof entry === 'string' && entry.startsWith('file://'))
-      return readTests(entry, dir, name);
-    return [inlineTest(entry, dir)];
-  });
+  // A text in the list is a test file (promptfoo reads it so, with or without file://).
+  return raw.flatMap((entry) =>
+    typeof entry === 'string' ? testFiles(entry, dir, unused) : [inlineTest(entry, dir, unused)],
+  );
 }
 
-function inlineTest(entry: unknown, dir: string): SuiteTest {
+/** The tests of `file://x`, a bare path, a folder of test files or a pattern. */
+function testFiles(value: string, dir: string, unused: Map<string, number>): SuiteTest[] {
+  const reference = stripFileScheme(value);
+  if (/^[a-z][\w+.-]*:\/\//i.test(reference)) {
+    throw new InputError(`tests: ${value}: tests from a remote source are not converted`, [
+      'export them to a YAML, JSON or CSV file of the repository',
+    ]);
+  }
+  const files = isPattern(reference)
+    ? matchPattern(dir, reference)
+    : isFolder(path.resolve(dir, reference))
+      ? testFilesOf(dir, reference)
+      : [reference];
+  if (files.length === 0) throw new InputError(`tests: ${value}: no test file matches`);
+  return files.flatMap((file) => testFile(file, value, dir, unused));
+}
+
+function testFile(
+  reference: string,
+  shown: string,
+  dir: string,
+  unused: Map<string, number>,
+): SuiteTest[] {
+  const extension = path.extname(reference).toLowerCase();
+  if (['.js', '.cjs', '.mjs', '.ts', '.py'].includes(extension)) {
+    throw new InputError(`tests: ${shown}: tests made by code are not converted`, [
+      'write the tests it makes to a YAML, JSON or CSV file',
+    ]);
+  }
+  if (extension === '.csv') return readCsv(readText(dir, reference)).map(csvTest);
+  const data = readData(dir, reference);
+  const list = Array.isArray(data) ? data : isMapping(data) ? [data] : null;
+  if (list === null) {
+    throw new InputError(`${reference}: expected a list of tests (or one test)`);
+  }
+  return list.flatMap((entry) =>
+    typeof entry === 'string'
+      ? testFiles(entry, path.dirname(path.resolve(dir, reference)), unused)
+      : [inlineTest(entry, dir, unused)],
+  );
+}
+
+function inlineTest(entry: unknown, dir: string, unused: Map<string, number>): SuiteTest {
   const test = isMapping(entry) ? entry : {};
-  const vars = isMapping(test['vars']) ? { ...test['vars'] } : {};
-  const problem = loadFileVars(vars, dir);
+  for (const key of Object.keys(test).filter((k) => !TEST_KEYS.has(k))) {
+    unused.set(key, (unused.get(key) ?? 0) + 1);
+  }
+  const read = readVars(test['vars'], dir);
+  const vars = 'vars' in read ? read.vars : {};
+  const problem = 'problem' in read ? read.problem : loadFileVars(vars, dir);
   const options = isMapping(test['options']) ? test['options'] : {};
   return {
     description: typeof test['description'] === 'string' ? test['description'] : null,
@@ -190,19 +309,37 @@ function inlineTest(entry: unknown, dir: string): SuiteTest {
   };
 }
 
-/** Text files as variable values are read; other files and lists (test matrices) are not. */
+/** A test's vars: a mapping, or a YAML or JSON file of one (`file://vars.yaml` or a bare path). */
+function readVars(
+  raw: unknown,
+  dir: string,
+): { vars: Record<string, unknown> } | { problem: string } {
+  if (isMapping(raw)) return { vars: { ...raw } };
+  if (typeof raw !== 'string') return { vars: {} };
+  try {
+    const data = readData(dir, stripFileScheme(raw));
+    if (isMapping(data)) return { vars: { ...data } };
+    return { problem: `vars: ${raw} does not hold a mapping of variables` };
+  } catch (error) {
+    return { problem: `vars: ${raw}: ${(error as Error).message}` };
+  }
+}
+
+/** `file://` values: text files as text, YAML and JSON as data; lists (test matrices) are not read. */
 function loadFileVars(vars: Record<string, unknown>, dir: string): string | undefined {
   for (const [key, value] of Object.entries(vars)) {
     if (Array.isArray(value)) return `vars.${key} is a list (a matrix of tests): not converted`;
     if (typeof value !== 'string' || !value.startsWith('file://')) continue;
     const reference = value.slice('file://'.length);
-    if (!['.txt', '.md'].includes(path.extname(reference).toLowerCase())) {
-      return `vars.${key}: ${value} is not a text file: not converted`;
+    const extension = path.extname(reference).toLowerCase();
+    const data = ['.json', '.yaml', '.yml'].includes(extension);
+    if (!data && !['.txt', '.md'].includes(extension)) {
+      return `vars.${key}: ${value} is not a text, YAML or JSON file: not converted`;
     }
     try {
-      vars[key] = readText(dir, reference);
-    } catch {
-      return `vars.${key}: ${value} not found or unreadable`;
+      vars[key] = data ? readData(dir, reference) : readText(dir, reference);
+    } catch (error) {
+      return `vars.${key}: ${value}: ${(error as Error).message}`;
     }
   }
   return undefined;
@@ -272,9 +409,4 @@ function withDefaults(test: SuiteTest, defaults: Record<string, unknown>): Suite
     assert: [...assert, ...test.assert],
     metadata: { ...metadata, ...test.metadata },
   };
-}
-
-/** A file of the suite, read as every user file is (the limit of a JSON items file). */
-function readSuiteFile(file: string, shownAs: string): Buffer | null {
-  return readLimitedFile(file, shownAs, MAX_JSON_ITEMS_BYTES, 'promptfoo file');
 }

@@ -1,13 +1,15 @@
 /**
  * The part of promptfoo's templating (Nunjucks) that an import can render faithfully: `{{ name }}`
  * and `{{ name.field }}` replaced by the test's variables. Anything else — filters, tags,
- * comments, a variable the test does not give — is reported, never guessed.
+ * comments — is reported, never guessed. A variable the test does not give renders empty, as
+ * in promptfoo, and is returned in `missing` for the import to say so.
  */
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\}\}/g;
 const OTHER_SYNTAX = /\{%|\{#|\{\{(?!\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\}\})/;
 
-export type Rendered = { text: string } | { problem: string };
+/** The text, and the variables it names that the test does not give (rendered empty). */
+export type Rendered = { text: string; missing: string[] } | { problem: string };
 
 function lookup(vars: Readonly<Record<string, unknown>>, path: string): unknown {
   let value: unknown = vars;
@@ -38,14 +40,12 @@ export function renderTemplate(
   const missing: string[] = [];
   const text = template.replace(PLACEHOLDER, (_whole, name: string) => {
     const value = lookup(vars, name);
-    if (value === undefined) {
-      missing.push(name);
+    // An undefined variable renders empty, as Nunjucks renders it for promptfoo.
+    if (value === undefined || value === null) {
+      if (!missing.includes(name)) missing.push(name);
       return '';
     }
     return asText(value);
   });
-  if (missing.length > 0) {
-    return { problem: `no value for ${missing.map((m) => `{{ ${m} }}`).join(', ')}` };
-  }
-  return { text };
+  return { text, missing };
 }

@@ -9,6 +9,13 @@ export interface ReadOptions {
   name: string;
   /** An item's problems as the check reads it, relative to `dir` (none: the item is kept). */
   check(item: Readonly<Record<string, unknown>>, dir: string): string[];
+  /**
+   * Where the items file will be (its folder holds the files an import writes beside it, and
+   * paths in items are relative to it); null: printed, nowhere to write files beside it.
+   */
+  itemsFile: string | null;
+  /** Writes a file an import makes beside the items file (a grader module). */
+  write(file: string, text: string): void;
 }
 
 export interface ImportedItems {
@@ -16,6 +23,8 @@ export interface ImportedItems {
   items: Record<string, unknown>[];
   /** One line per thing left out, or converted with a difference. */
   warnings: string[];
+  /** Lines shown on standard error after the warnings (a closing table); not in the file. */
+  summary?: string[];
 }
 
 export interface Importer {

@@ -12,9 +12,9 @@ import { importSuite } from '../../src/checks/churn/commands.js';
 import { parseItems } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import { ExitCode } from '../../src/errors.js';
+import { graders } from '../../src/graders/index.js';
 import { promptfoo } from '../../src/import/promptfoo.js';
 import { convertAssertion } from '../../src/import/promptfooAssertions.js';
-import { graders } from '../../src/graders/index.js';
 import { type PromptServer, promptKey, startPromptServer } from '../support/promptServer.js';
 import { cli } from '../support/smallRun.js';
 
@@ -51,7 +51,7 @@ const SUITE = {
             properties: { order: { type: 'integer' } },
           },
         },
-        { type: 'javascript', value: 'output.length < 100' },
+        { type: 'javascript', value: 'JSON.stringify(output).length < 100 && output.order > 0' },
       ],
     },
     {
@@ -108,21 +108,27 @@ describe('model-gate import promptfoo', () => {
     await server?.close();
   });
 
-  it('converts the deterministic assertions and lists what it left out, per test', () => {
+  it('converts the deterministic assertions and lists what it left out, per test', async () => {
     const result = importSuite(
       promptfoo,
       path.join(dir, 'promptfooconfig.yaml'),
       'promptfooconfig.yaml',
     );
     expect(result.items).toBe(6);
-    expect(result.report).toEqual([
+    expect(result.report.filter((line) => line.startsWith('wrote '))).toEqual([
+      expect.stringMatching(
+        /promptfooconfig\.graders\.mjs beside the items file: JavaScript code \(1 assertion of 1 item, run whenever answers are graded/,
+      ),
+    ]);
+    expect(result.report.filter((line) => !line.startsWith('wrote '))).toEqual([
+      'not used: top-level description: the items file names the suite it came from',
+      'not used: top-level providers: the models compared come from model-gate.yml',
       'test 1 "Refund after 40 days": equals: compared after trimming spaces and line breaks at both ends',
-      'test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
+      'test 2 "Opening hours": not converted: llm-rubric: needs a judge model (model-graded)',
       'test 3 "Order JSON": is-json: an answer that is one fenced code block holding JSON is also accepted',
-      'test 3 "Order JSON": not converted: javascript: a code assertion (runs promptfoo-side code)',
-      'test 5 "Only judged": not converted: llm-rubric: model-graded (needs a judge model)',
+      'test 5 "Only judged": not converted: llm-rubric: needs a judge model (model-graded)',
       'test 5 "Only judged": left out: no deterministic assertion to grade the answer with',
-      'test 8 "Weather": not converted: similar: model-graded (needs a judge model)',
+      'test 8 "Weather": not converted: similar: needs embeddings (the answer\'s similarity to the value is measured on embedding vectors)',
       'test 8 "Weather": left out: no deterministic assertion to grade the answer with',
     ]);
     const { items } = parseItems(result.text, 'items.yml', dir);
@@ -130,7 +136,7 @@ describe('model-gate import promptfoo', () => {
     expect(open.map((i) => [i.id, i.domain, i.grader.description])).toEqual([
       ['refund-after-40-days', 'support', 'exact (case and full stop kept)'],
       ['opening-hours', 'support', 'all of contains, contains'],
-      ['order-json', 'orders', 'json (schema)'],
+      ['order-json', 'orders', 'all of json, module'],
       ['reference-format', 'orders', 'all of regex, regex, not'],
       ['free-shipping', 'support', 'contains (all of 1, case kept)'],
       ['carrier', 'support', 'contains (all of 2, case kept)'],
@@ -140,6 +146,7 @@ describe('model-gate import promptfoo', () => {
     expect(open[4]?.system).toBe('You are the support assistant of Sole Mates.');
     expect(result.text).toMatch(/^# Open items converted from promptfooconfig\.yaml/);
     for (const item of open) {
+      await item.grader.prepare();
       expect(item.grader.grade(RIGHT[item.id] as string).correct, item.id).toBe(true);
     }
   });
@@ -154,9 +161,9 @@ describe('model-gate import promptfoo', () => {
       out,
     ]);
     expect(imported.code).toBe(ExitCode.pass);
-    expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(8 notes above\)/);
+    expect(imported.stdout).toMatch(/^wrote .*items\.yml: 6 open items \(10 notes above\)/);
     expect(imported.stderr).toContain(
-      'model-gate import: test 2 "Opening hours": not converted: llm-rubric: model-graded (needs a judge model)',
+      'model-gate import: test 2 "Opening hours": not converted: llm-rubric: needs a judge model (model-graded)',
     );
     const items = parseItems(readFileSync(out, 'utf8'), 'items.yml', dir).items as OpenItem[];
     const scripts = new Map(
@@ -253,10 +260,11 @@ describe('promptfoo not- assertions', () => {
 
   it('says why a not- form is left out, in the words of its type', () => {
     expect(convertAssertion({ type: 'not-llm-rubric', value: 'rude' }, site)).toEqual({
-      skipped: 'not-llm-rubric: model-graded (needs a judge model)',
+      skipped: 'not-llm-rubric: needs a judge model (model-graded)',
+      needsModel: true,
     });
     expect(convertAssertion({ type: 'not-javascript', value: 'x' }, site)).toEqual({
-      skipped: 'not-javascript: a code assertion (runs promptfoo-side code)',
+      skipped: 'not-javascript: a code assertion',
     });
     expect(convertAssertion({ type: 'not-contains', value: { a: 1 } }, site)).toEqual({
       skipped: 'not-contains: a value that is not a text',

@@ -29,12 +29,19 @@ export function importSuite(
   importer: Importer,
   file: string,
   name = file,
-): { text: string; items: number; report: string[] } {
-  const imported = importer.read(file, { name, check: problemsOf });
+  itemsFile: string | null = file,
+): { text: string; items: number; report: string[]; summary: string[] } {
+  const imported = importer.read(file, {
+    name,
+    check: problemsOf,
+    itemsFile,
+    write: writeFileAtomic,
+  });
   return {
     text: itemsText(importer, name, imported),
     items: imported.items.length,
     report: imported.warnings,
+    summary: imported.summary ?? [],
   };
 }
 
@@ -53,12 +60,19 @@ function importCommand(importer: Importer): CheckCommand {
     async run(options, out, err) {
       const config = String(options.config ?? '');
       const file = path.resolve(config);
-      const result = importSuite(importer, file, config);
       const target = typeof options.out === 'string' ? options.out : null;
+      // Printed, the items have no folder to write a grader module beside.
+      const result = importSuite(
+        importer,
+        file,
+        config,
+        target === null ? null : path.resolve(target),
+      );
       if (!importer.detect(file)) {
         err(`model-gate import: ${config} does not look like a ${importer.format} suite\n`);
       }
       for (const line of result.report) err(`model-gate import: ${line}\n`);
+      for (const line of result.summary) err(`${line}\n`);
       if (target === null) {
         out(result.text);
       } else {
