@@ -10,9 +10,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { estimateItem } from '../src/checks/churn/logprobs/estimate.js';
 import { EmbeddedProvider } from '../src/providers/embedded/provider.js';
 import type { ChatRequest } from '../src/providers/types.js';
+import { letterDistribution } from '../test/providers/embedded/requests.js';
 import { writeTinyGguf } from '../test/support/tinyGguf.js';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -92,7 +92,7 @@ try {
     });
     const exactMs = await timed(async () => {
       for (let i = 0; i < ITEMS; i++)
-        await estimateItem(provider, item(model, i, 0.7, 0), LETTERS, 'A');
+        await letterDistribution(provider, item(model, i, 0.7, 0), LETTERS);
     });
     await provider.close();
     console.log(

@@ -16,32 +16,9 @@ export function normaliseAnswer(text: string, options: NormaliseOptions): string
 }
 
 /** Wrapping a model often puts around a one-word answer: quotes, backticks, bold, brackets. */
-const OPENERS = new Set([
-  '"',
-  "'",
-  '`',
-  '*',
-  '_',
-  '\u201c',
-  '\u201d',
-  '\u2018',
-  '\u2019',
-  '[',
-  '(',
-]);
-const CLOSERS = new Set([
-  '"',
-  "'",
-  '`',
-  '*',
-  '_',
-  '\u201c',
-  '\u201d',
-  '\u2018',
-  '\u2019',
-  ']',
-  ')',
-]);
+const QUOTES = ['"', "'", '`', '*', '_', '\u201c', '\u201d', '\u2018', '\u2019'];
+const OPENERS = new Set([...QUOTES, '[', '(']);
+const CLOSERS = new Set([...QUOTES, ']', ')']);
 
 /**
  * The text without its leading run of openers and its trailing run of closers. Two index

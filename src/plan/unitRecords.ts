@@ -7,25 +7,6 @@
 import type { WorkUnit } from '../checks/workUnit.js';
 import type { SampleRecord } from '../sampleLog/index.js';
 
-/** Records of the log by (check, model, digest, unit key), where a decision's key extends its game's. */
-export function indexPrior(records: readonly SampleRecord[]): Map<string, SampleRecord[]> {
-  const index = new Map<string, SampleRecord[]>();
-  for (const record of records) {
-    const parts = record.key.split('/');
-    for (let n = parts.length; n >= 1; n--) {
-      const key = priorKey(record.check, record.model, record.digest, parts.slice(0, n).join('/'));
-      const list = index.get(key) ?? [];
-      list.push(record);
-      index.set(key, list);
-    }
-  }
-  return index;
-}
-
-export function priorKey(check: string, model: string, digest: string | null, key: string): string {
-  return JSON.stringify([check, model, digest, key]);
-}
-
 /** A unit writes only its own records: another key or digest would hide them from resume. */
 export function checkRecordBelongs(
   record: SampleRecord,

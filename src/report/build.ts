@@ -8,7 +8,8 @@ import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistorySection } from '../history/section.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { extractHeadline } from './headline.js';
-import { REPORT_SCHEMA, type Report, type RunMetadata } from './types.js';
+import { REPORT_SCHEMA } from './schema.js';
+import type { Report, RunMetadata } from './types.js';
 import { decideVerdict } from './verdict.js';
 
 export interface BuildReportInput {

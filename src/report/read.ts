@@ -3,7 +3,8 @@
 import { InputError } from '../errors.js';
 import { MAX_REPORT_BYTES, readLimitedFile } from '../config/limits.js';
 import { reportSchema } from './schema.js';
-import { REPORT_SCHEMA, type Report } from './types.js';
+import { REPORT_SCHEMA } from './schema.js';
+import type { Report } from './types.js';
 import { errorMessage } from '../text/format.js';
 
 export function parseReport(text: string, file: string): Report {

@@ -5,8 +5,6 @@
 import type { z } from 'zod';
 import type { reportSchema } from './schema.js';
 
-export { REPORT_SCHEMA } from './schema.js';
-
 export type Report = z.output<typeof reportSchema>;
 
 /** Metadata of the run: server, models, config, logs, tallies, warnings, coverage. */

@@ -16,17 +16,21 @@ import { hypergeometric } from './hypergeometric.js';
 
 const RELATIVE_TOLERANCE = 1 + 1e-7;
 
-export function fisherExactTwoSided(a: number, b: number, c: number, d: number): number {
+/**
+ * The law of the top-left cell of the 2×2 table [[a, b], [c, d]] with its margins fixed: a is
+ * the successes of row 1 among the a + c successes of both rows.
+ */
+function tableLaw(test: string, a: number, b: number, c: number, d: number) {
   for (const cell of [a, b, c, d]) {
     if (!Number.isInteger(cell) || cell < 0) {
-      throw new RangeError(`fisherExactTwoSided needs non-negative integer counts, got ${cell}`);
+      throw new RangeError(`${test} needs non-negative integer counts, got ${cell}`);
     }
   }
-  const row1 = a + b;
-  const row2 = c + d;
-  const column1 = a + c;
-  // a is the successes of row 1 among the column1 successes of both rows.
-  const { low, pmf } = hypergeometric(row2, row1, column1);
+  return hypergeometric(c + d, a + b, a + c);
+}
+
+export function fisherExactTwoSided(a: number, b: number, c: number, d: number): number {
+  const { low, pmf } = tableLaw('fisherExactTwoSided', a, b, c, d);
   if (pmf.length === 1) return 1;
   const observed = pmf[a - low] as number;
   let total = 0;
@@ -57,15 +61,7 @@ export function createFisherCache(): (x1: number, n1: number, x2: number, n2: nu
  * fisher.test(matrix(c(a, c, b, d), 2), alternative = "greater")).
  */
 export function fisherExactGreater(a: number, b: number, c: number, d: number): number {
-  for (const cell of [a, b, c, d]) {
-    if (!Number.isInteger(cell) || cell < 0) {
-      throw new RangeError(`fisherExactGreater needs non-negative integer counts, got ${cell}`);
-    }
-  }
-  const row1 = a + b;
-  const row2 = c + d;
-  const column1 = a + c;
-  const { low, pmf } = hypergeometric(row2, row1, column1);
+  const { low, pmf } = tableLaw('fisherExactGreater', a, b, c, d);
   let total = 0;
   for (let j = a - low; j < pmf.length; j++) total += pmf[j] as number;
   return Math.min(1, total);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SampleRecord } from '../../src/sampleLog/index.js';
-import {
-  checkRecordBelongs,
-  indexPrior,
-  priorKey,
-  splitStale,
-  UnitLookup,
-} from '../../src/plan/unitRecords.js';
+import { checkRecordBelongs, splitStale, UnitLookup } from '../../src/plan/unitRecords.js';
 import type { WorkUnit } from '../../src/checks/workUnit.js';
 import type { DragonGameRecord } from '../../src/checks/dragon/records.js';
 
@@ -41,19 +35,6 @@ const unit: WorkUnit = {
 };
 
 describe('resume', () => {
-  it('gives a unit the records whose key is its key or extends it at a "/"', () => {
-    const records: SampleRecord[] = [
-      game('dragon/seed-3/decision-0'),
-      game('dragon/seed-30/decision-0'),
-      game('dragon/seed-3/game'),
-      game('dragon/seed-3/game', 'd2'),
-    ];
-    const index = indexPrior(records);
-    const prior = index.get(priorKey('dragon', 'm:1b', 'd1', 'dragon/seed-3')) ?? [];
-    // seed-30 shares the text prefix but not the key; d2 is another model under the same tag.
-    expect(prior.map((r) => r.key)).toEqual(['dragon/seed-3/decision-0', 'dragon/seed-3/game']);
-  });
-
   it('refuses a record of another unit or digest', () => {
     expect(() => checkRecordBelongs(game('dragon/seed-3/game'), unit, 'd1')).not.toThrow();
     expect(() => checkRecordBelongs(game('dragon/seed-30/game'), unit, 'd1')).toThrow(

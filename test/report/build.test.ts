@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { buildReport } from '../../src/report/build.js';
 import { extractHeadline } from '../../src/report/headline.js';
-import { REPORT_SCHEMA } from '../../src/report/types.js';
+import { REPORT_SCHEMA } from '../../src/report/schema.js';
 import { TOOL_VERSION } from '../../src/version.js';
 import { FINDINGS, constructedReport, fromJson, runMetadata } from './fixtures.js';
 

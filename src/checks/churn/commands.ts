@@ -11,7 +11,8 @@ import { IMPORTERS, itemsText } from '../../import/index.js';
 import type { Importer } from '../../import/types.js';
 import { errorMessage } from '../../text/format.js';
 import type { CheckCommand } from '../command.js';
-import { DEFAULT_MAX_TOKENS, validateOpenItem } from './openItems.js';
+import { DEFAULT_MAX_TOKENS } from './itemSchema.js';
+import { validateOpenItem } from './openItems.js';
 
 /** An imported item's problems as `run` will read it (module paths relative to `dir`). */
 function problemsOf(item: Readonly<Record<string, unknown>>, dir: string): string[] {

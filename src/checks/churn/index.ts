@@ -122,5 +122,3 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection, ChurnConfig> = {
     }),
   },
 };
-
-export type { ChurnSection } from './section.js';

@@ -12,8 +12,6 @@ import { graders } from '../../graders/index.js';
 import type { GradedItem, Grader } from '../../graders/types.js';
 import { maxTokensSchema, openItemSchema } from './itemSchema.js';
 
-export { DEFAULT_MAX_TOKENS } from './itemSchema.js';
-
 export interface OpenItem {
   kind: 'open';
   id: string;

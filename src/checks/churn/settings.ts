@@ -1,5 +1,6 @@
-import type { GateConfig } from '../../config/schema.js';
 import { z } from 'zod';
+import type { GateConfig } from '../../config/schema.js';
+import { maxInvalidShare, maxTimeoutShare } from '../../config/shareLimit.js';
 
 /**
  * A choice among `values`; an old spelling is refused with a message naming its new one
@@ -239,18 +240,8 @@ export const churnSettingsSchema = z
           .describe(
             'points: a domain with a significant net loss this large fails (a smaller significant loss warns)',
           ),
-        maxTimeoutShare: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.05)
-          .describe('above this share of timed-out requests: inconclusive'),
-        maxInvalidShare: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.1)
-          .describe('above this share of invalid answers: inconclusive'),
+        maxTimeoutShare: maxTimeoutShare(),
+        maxInvalidShare: maxInvalidShare(),
       })
       .strict()
       .prefault({})

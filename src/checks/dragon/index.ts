@@ -82,6 +82,3 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection, DragonConfig> 
     starter: () => ({ settings: { seeds: '0-9' }, files: [] }),
   },
 };
-
-export type { DragonDefinitions } from './definitions.js';
-export type { DragonSection } from './section.js';

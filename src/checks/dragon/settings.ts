@@ -1,6 +1,7 @@
-import type { GateConfig } from '../../config/schema.js';
 import { z } from 'zod';
+import type { GateConfig } from '../../config/schema.js';
 import { seedListSchema } from '../../config/seedList.js';
+import { maxTimeoutShare } from '../../config/shareLimit.js';
 import { DEFAULT_WALLS, MAX_WALLS } from './protocol.js';
 
 /** `dragon:` section of model-gate.yml. Rules of the game are protocol constants, not settings. */
@@ -88,12 +89,7 @@ export const dragonSettingsSchema = z
             description: 'an absolute limit on the Brier score (0.25: always saying 50%)',
             examples: [0.25],
           }),
-        maxTimeoutShare: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.05)
-          .describe('above this share of timed-out requests: inconclusive'),
+        maxTimeoutShare: maxTimeoutShare(),
       })
       .strict()
       .prefault({})

@@ -34,18 +34,36 @@ export function mergeCriticalCounts(
   });
 }
 
-export function mergePower(
+/**
+ * P(the rule fails the candidate) when the baseline count follows Bin(n₀, p₀) and the
+ * candidate's Bin(n₁, p₁): the candidate fails at or above `critical[c₀]` (merge rule, where
+ * n₁ + 1 is never) or at or below it (recognition rule, where −1 is never).
+ */
+function rulePower(
   critical: readonly number[],
   n0: number,
   n1: number,
   p0: number,
   p1: number,
+  fails: 'at-or-above' | 'at-or-below',
 ): number {
   const before = pmfs(n0, p0);
   const after = pmfs(n1, p1);
-  const upper: number[] = new Array(n1 + 2).fill(0);
-  for (let k = n1; k >= 0; k--) upper[k] = (upper[k + 1] ?? 0) + (after[k] ?? 0);
-  return before.reduce((sum, w, c0) => sum + w * (upper[critical[c0] ?? n1 + 1] ?? 0), 0);
+  const tail: number[] = new Array(n1 + 2).fill(0);
+  if (fails === 'at-or-above') {
+    for (let k = n1; k >= 0; k--) tail[k] = (tail[k + 1] ?? 0) + (after[k] ?? 0);
+  } else {
+    let running = 0;
+    for (let k = 0; k <= n1; k++) {
+      running += after[k] ?? 0;
+      tail[k] = running;
+    }
+  }
+  const never = fails === 'at-or-above' ? n1 + 1 : -1;
+  return before.reduce((sum, w, c0) => {
+    const c = critical[c0] ?? never;
+    return sum + (c < 0 ? 0 : w * (tail[c] ?? 0));
+  }, 0);
 }
 
 /**
@@ -61,7 +79,7 @@ export function smallestMerge(
 ): number | null {
   if (n0 === 0 || n1 === 0) return null;
   const critical = mergeCriticalCounts(n0, n1, alpha, minRise);
-  return bisect((p1) => mergePower(critical, n0, n1, p0, p1), p0, 1, true);
+  return bisect((p1) => rulePower(critical, n0, n1, p0, p1, 'at-or-above'), p0, 1, true);
 }
 
 /**
@@ -84,27 +102,6 @@ export function recognitionCriticalCounts(
   });
 }
 
-export function recognitionPower(
-  critical: readonly number[],
-  n0: number,
-  n1: number,
-  p0: number,
-  p1: number,
-): number {
-  const before = pmfs(n0, p0);
-  const after = pmfs(n1, p1);
-  const lower: number[] = [];
-  let running = 0;
-  for (let k = 0; k <= n1; k++) {
-    running += after[k] ?? 0;
-    lower.push(running);
-  }
-  return before.reduce((sum, w, r0) => {
-    const c = critical[r0] ?? -1;
-    return sum + (c < 0 ? 0 : w * (lower[c] ?? 0));
-  }, 0);
-}
-
 /**
  * Largest recognition share of the candidate that the rule catches with TARGET_POWER, for an
  * assistant recognised at p0 by the baseline; null when even 0 is not caught that often (the
@@ -119,7 +116,7 @@ export function smallestRecognitionDrop(
 ): number | null {
   if (n0 === 0 || n1 === 0) return null;
   const critical = recognitionCriticalCounts(n0, n1, alpha, minRecognition);
-  return bisect((p1) => recognitionPower(critical, n0, n1, p0, p1), 0, p0, false);
+  return bisect((p1) => rulePower(critical, n0, n1, p0, p1, 'at-or-below'), 0, p0, false);
 }
 
 /**

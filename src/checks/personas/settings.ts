@@ -1,5 +1,6 @@
-import type { GateConfig } from '../../config/schema.js';
 import { z } from 'zod';
+import type { GateConfig } from '../../config/schema.js';
+import { maxInvalidShare, maxTimeoutShare } from '../../config/shareLimit.js';
 
 /** Default answers per assistant and probe: the smallest count that gives the merge rule 80% power. */
 export const SAMPLES_DEFAULT = 4;
@@ -74,18 +75,8 @@ export const personasSettingsSchema = z
           .max(1)
           .default(0.15)
           .describe('a larger drop of attribution accuracy warns'),
-        maxTimeoutShare: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.05)
-          .describe('above this share of timed-out requests: inconclusive'),
-        maxInvalidShare: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.1)
-          .describe('above this share of empty or thinking-only answers: inconclusive'),
+        maxTimeoutShare: maxTimeoutShare(),
+        maxInvalidShare: maxInvalidShare('empty or thinking-only answers'),
       })
       .strict()
       .prefault({})

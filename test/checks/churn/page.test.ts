@@ -6,11 +6,8 @@
 import { CHECKS } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../src/checks/churn/index.js';
-import {
-  churnPage,
-  EXAMPLE_LENGTH,
-  EXAMPLES_PER_SIDE,
-} from '../../../src/checks/churn/report/page.js';
+import { churnPage } from '../../../src/checks/churn/report/page.js';
+import { EXAMPLE_LENGTH, EXAMPLES_PER_SIDE } from '../../../src/checks/churn/report/pageAnswers.js';
 import { type ChoiceItem, parseItems } from '../../../src/checks/churn/items.js';
 import type { OpenItem } from '../../../src/checks/churn/openItems.js';
 import {

@@ -13,17 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedProvider } from '../../../src/providers/embedded/provider.js';
 import { validateAnswer } from '../../../src/providers/embedded/schemaGrammar.js';
 import { ProviderFailure } from '../../../src/providers/types.js';
+import { bundled } from '../../support/bundled.js';
 import { tinyParameterCount, writeTinyGguf } from '../../support/tinyGguf.js';
 import {
-  LETTERS,
   childRequests,
+  LETTERS,
   letterRequest,
   letterSchema,
   moveRequest,
   moveSchema,
   personaRequest,
 } from './requests.js';
-import { bundled } from '../../support/bundled.js';
 
 const run = promisify(execFile);
 let dir: string;

@@ -2,6 +2,8 @@
  * Requests shaped like the three checks' requests (answer schemas as the checks send them),
  * shared by the embedded-provider tests and the child process they compare against.
  */
+import { letterProbabilities } from '../../../src/checks/churn/logprobs/letterProbabilities.js';
+import type { EmbeddedProvider } from '../../../src/providers/embedded/provider.js';
 import type { ChatRequest, JsonSchema } from '../../../src/providers/types.js';
 
 export const LETTERS = ['A', 'B', 'C', 'D'];
@@ -84,4 +86,21 @@ export function childRequests(model: string): ChatRequest[] {
     moveRequest(model, 0.7, 9, 2),
     personaRequest(model, 0, 7),
   ];
+}
+
+/**
+ * The letter probabilities at the answer position of a letter request, at its temperature:
+ * what the exact churn estimator reads from one evaluation of the prompt.
+ */
+export async function letterDistribution(
+  provider: EmbeddedProvider,
+  request: ChatRequest,
+  letters: readonly string[] = LETTERS,
+): Promise<Record<string, number> | null> {
+  const position = await provider.answerDistribution(request);
+  return letterProbabilities(
+    { lead: '', candidates: position.candidates },
+    letters,
+    request.options.temperature,
+  );
 }

@@ -90,14 +90,3 @@ export function letterProbabilities(
   for (const letter of letters) result[letter] = (result[letter] as number) / total;
   return result;
 }
-
-/** p(correct) of one item: the probability of the correct letter, or null when unmeasurable. */
-export function probabilityCorrect(
-  position: AnswerPosition,
-  letters: readonly string[],
-  correct: string,
-  temperature: number,
-): number | null {
-  const probabilities = letterProbabilities(position, letters, temperature);
-  return probabilities ? (probabilities[correct] ?? 0) : null;
-}

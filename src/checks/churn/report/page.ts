@@ -47,8 +47,6 @@ import type {
   PageRows,
 } from '../page/types.js';
 
-export { EXAMPLE_LENGTH, EXAMPLES_PER_SIDE } from './pageAnswers.js';
-
 /** Characters of answer examples in the page, all items together. */
 export const EXAMPLE_BUDGET = 1_500_000;
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   answeredLetter,
   letterProbabilities,
-  probabilityCorrect,
 } from '../../../../src/checks/churn/logprobs/letterProbabilities.js';
 import { answerPositionFromOllama } from '../../../../src/checks/churn/logprobs/ollamaLogprobs.js';
 
@@ -37,10 +36,10 @@ describe('letter probabilities', () => {
         { text: 'B', logprob: ln(0.3) },
       ],
     };
-    expect(probabilityCorrect(position, ['A', 'B'], 'A', 0.5)).toBeCloseTo(0.05 / 0.14, 12);
+    expect(letterProbabilities(position, ['A', 'B'], 0.5)?.A).toBeCloseTo(0.05 / 0.14, 12);
     // T = 2 takes square roots: A = √0.2 + √0.1 = 0.763441, B = √0.3 = 0.547723.
     const a = Math.sqrt(0.2) + Math.sqrt(0.1);
-    expect(probabilityCorrect(position, ['A', 'B'], 'A', 2)).toBeCloseTo(
+    expect(letterProbabilities(position, ['A', 'B'], 2)?.A).toBeCloseTo(
       a / (a + Math.sqrt(0.3)),
       12,
     );
@@ -67,7 +66,7 @@ describe('letter probabilities', () => {
       ],
     };
     // exp(-800/0.1) underflows; the ratio is e^(1/0.1) = e^10 → A = 1/(1 + e^-10).
-    expect(probabilityCorrect(position, ['A', 'B'], 'A', 0.1)).toBeCloseTo(
+    expect(letterProbabilities(position, ['A', 'B'], 0.1)?.A).toBeCloseTo(
       1 / (1 + Math.exp(-10)),
       12,
     );
@@ -116,9 +115,9 @@ describe('Ollama logprobs', () => {
     const position = answerPositionFromOllama(reply);
     if (!position) throw new Error('no position');
     // Valid: B 0.5, A 0.3 (' "' alone answers nothing). T = 1: B = 0.5/0.8 = 0.625.
-    expect(probabilityCorrect(position, ['A', 'B', 'C'], 'B', 1)).toBeCloseTo(0.625, 12);
+    expect(letterProbabilities(position, ['A', 'B', 'C'], 1)?.B).toBeCloseTo(0.625, 12);
     // T = 0.7: B = 0.5^(1/0.7) / (0.5^(1/0.7) + 0.3^(1/0.7)) = 0.371499 / (0.371499 + 0.179073).
-    expect(probabilityCorrect(position, ['A', 'B', 'C'], 'B', 0.7)).toBeCloseTo(
+    expect(letterProbabilities(position, ['A', 'B', 'C'], 0.7)?.B).toBeCloseTo(
       0.371499 / (0.371499 + 0.179073),
       5,
     );
