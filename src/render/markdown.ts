@@ -143,7 +143,9 @@ export function table(
   const toWidth = (row: readonly string[]) =>
     Array.from({ length: width }, (_, i) => safeCell(row[i] ?? ''));
   const cells = [toWidth(header), ...rows.map(toWidth)];
-  return markdownTable(cells, { align: align ? [...align] : undefined });
+  // No padding to align the columns: GitHub renders the same table, and the padding of one
+  // long cell (a finding, an item's question) repeats down every row of its column.
+  return markdownTable(cells, { align: align ? [...align] : undefined, alignDelimiters: false });
 }
 
 function safeCell(cell: string): string {

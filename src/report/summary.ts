@@ -12,9 +12,9 @@ import type {
   Severity,
   VerdictStatus,
 } from '../checks/types.js';
+import { renderHistorySection } from '../history/render.js';
+import { renderOperations } from '../operations/render.js';
 import type { ModelMetadata } from '../providers/types.js';
-import { chartsOf, type ReportChart } from './charts.js';
-import { glanceCharts } from './glance.js';
 import {
   codeSpan,
   details,
@@ -24,13 +24,13 @@ import {
   relativeLink,
   table,
 } from '../render/markdown.js';
-import { renderHistorySection } from '../history/render.js';
-import { renderOperations } from '../operations/render.js';
+import { errorMessage, percent, plural } from '../text/format.js';
+import { neutralise, neutraliseLines } from '../text/neutralise.js';
+import { chartsOf, type ReportChart } from './charts.js';
 import { fitMarkdown, SUMMARY_LIMIT } from './fit.js';
+import { glanceCharts } from './glance.js';
 import { trimMarkdown } from './trim.js';
 import type { Report } from './types.js';
-import { neutralise, neutraliseLines } from '../text/neutralise.js';
-import { errorMessage, percent, plural } from '../text/format.js';
 
 export interface SummaryOptions {
   /** The checks whose sections the report holds (default: the built-in ones). */
@@ -77,11 +77,12 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   const checks = options.checks ?? CHECKS;
   const blocks = [
     verdictBlock(report, options),
+    ...allFindings(report),
     ...gateRules(report.verdict.rules ?? []),
     ...simulatedNotice(report),
     ...atAGlance(report, checks),
     ...glanceCharts(report, checks),
-    ...checkSections(report, checks),
+    ...checkSections(report, checks, pagePointer(options)),
     ...(report.run.operations ? [renderOperations(report.run.operations)] : []),
     ...(report.history ? [renderHistorySection(report.history, checks)] : []),
     ...chartList(chartsOf(report, checks).charts, options),
@@ -124,8 +125,7 @@ export function whereLine(options: Pick<SummaryOptions, 'commit' | 'runUrl'>): s
 
 /** Where the page with every item, game and assistant behind the verdict is. */
 function pageLine(options: SummaryOptions): string {
-  const what =
-    'The evidence behind this verdict, item by item, game by game, assistant by assistant:';
+  const what = 'Every item, game and assistant behind this verdict:';
   return options.pageUrl === undefined
     ? `${what} ${relativeLink('report.html', 'report.html')} beside this summary (open it in a browser, or run ${codeSpan('model-gate view')}).`
     : `${what} report.html in the ${link('artifact of this run', options.pageUrl)} (download, unzip, open it in a browser).`;
@@ -142,8 +142,17 @@ function heading(report: Report): string {
   return `## ${STATUS_ICON[status]} model-gate verdict: ${status}${of}`;
 }
 
+/** The most lines of the first screen: what a reviewer reads without scrolling or opening. */
+export const FIRST_SCREEN_LINES = 15;
+/** The widest line of the first screen. */
+export const FIRST_SCREEN_WIDTH = 200;
+
+/**
+ * The first screen: the verdict, one short line per failing, inconclusive or warning finding,
+ * and where the evidence is. Every finding in full, and everything else, follows collapsed.
+ */
 function verdictBlock(report: Report, options: SummaryOptions): string {
-  const { reasons, suppressed } = report.verdict;
+  const { reasons } = report.verdict;
   const count = (severity: Severity) => reasons.filter((r) => r.severity === severity).length;
   const counts = [
     // One rule can fail several times (once per assistant, per domain): count findings.
@@ -156,28 +165,108 @@ function verdictBlock(report: Report, options: SummaryOptions): string {
     ),
     countOf(count('warn'), 'warning', 'warnings'),
   ].filter((part) => part !== '');
-  const lines = [heading(report)];
+  const head = [heading(report)];
   const missing = report.run.coverage?.missing;
-  if (missing) lines.push('', `**${escapeText(missing)}**`);
+  if (missing) head.push('', `**${escapeText(shortLine(missing))}**`);
   const where = whereLine(options);
-  if (where) lines.push('', where);
-  lines.push(
+  head.push(
     '',
-    `${modelsLine(report)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ' · every gate rule passed'}`,
+    `${where ? `${where} · ` : ''}${modelsLine(report)}${counts.length > 0 ? ` · ${counts.join(', ')}` : ' · every gate rule passed'}`,
   );
-  lines.push('', pageLine(options));
+  const tail = ['', pageLine(options)];
+  const shown = reasons.filter((r) => r.severity !== 'info');
+  // The lines left for findings once the head, a blank line and the tail are counted.
+  const room = FIRST_SCREEN_LINES - head.length - 1 - tail.length;
   const tags = modelTags(report);
-  if (reasons.length > 0) lines.push('', findingsTable(reasons, tags));
+  const bullets = shown.length > room ? shown.slice(0, room - 1) : shown;
+  const lines = [...head];
+  if (bullets.length > 0) {
+    lines.push('', ...bullets.map((f) => findingLine(f, tags)));
+    if (bullets.length < shown.length)
+      lines.push(`- … and ${shown.length - bullets.length} more, every one in full below`);
+  }
+  lines.push(...tail);
+  return lines.join('\n');
+}
+
+/** Every finding with its whole sentence (tests, p-values, intervals), collapsed. */
+function allFindings(report: Report): string[] {
+  const { reasons, suppressed } = report.verdict;
+  const tags = modelTags(report);
+  const out: string[] = [];
+  if (reasons.length > 0)
+    out.push(details(`Every finding in full (${reasons.length})`, findingsTable(reasons, tags)));
   if (suppressed.length > 0) {
     const checks = [...new Set(suppressed.map((f) => f.check))].join(', ');
-    lines.push(
-      '',
-      `Not counted, because the measurement of ${checks} was inconclusive (numbers from a perturbed run cannot claim a regression):`,
-      '',
-      findingsTable(suppressed, tags),
+    out.push(
+      details(
+        `Not counted (${suppressed.length}): the measurement of ${checks} was inconclusive`,
+        `Not counted, because the measurement of ${checks} was inconclusive (numbers from a perturbed run cannot claim a regression):\n\n${findingsTable(suppressed, tags)}`,
+      ),
     );
   }
-  return lines.join('\n');
+  return out;
+}
+
+/** "- ❌ churn `domain-loss`: law: accuracy fell 58.7 points, at or above the limit of 5 points". */
+function findingLine(f: GateFinding, tags: readonly string[]): string {
+  const icon = SEVERITY_LABEL[f.severity].split(' ')[0] ?? '';
+  const line = (limit: number) =>
+    `- ${icon} ${f.check} ${codeSpan(f.rule)}: ${escapeTextWithCode(shortLine(f.message, limit), tags)}`;
+  // Escapes and code spans lengthen the text: shorten it until the whole line fits.
+  let limit = SHORT_LIMIT;
+  while (limit > 40 && [...line(limit)].length > FIRST_SCREEN_WIDTH) limit -= 10;
+  return line(limit);
+}
+
+/** The longest a finding's short form may be before its markup, leaving room for it. */
+const SHORT_LIMIT = 150;
+
+/** A part of a parenthesis that states the rule's limit: kept in the short form. */
+const LIMIT_WORDS = /\b(limit|allowed|required|warning above|warns above|fails above)\b/;
+
+/**
+ * A finding's sentence in short: what, how much, the limit. The parenthesised parts (the test,
+ * its p-value, the interval) and the sentences after the first are left to the full finding,
+ * except a limit said only in parentheses; a sentence still too long is cut at a word.
+ */
+export function shortLine(message: string, limit = SHORT_LIMIT): string {
+  let text = message;
+  const removed: string[] = [];
+  // Innermost parentheses first, until none is left (nested ones hold intervals).
+  for (let previous = ''; previous !== text; ) {
+    previous = text;
+    text = text.replace(/\s*\(([^()]*)\)/g, (_, inner: string) => {
+      removed.push(inner);
+      return '';
+    });
+  }
+  const first = (text.split(/(?<=[.!?])\s+(?=[A-Z`])/)[0] ?? text).trim();
+  let stated = '';
+  if (!LIMIT_WORDS.test(first)) {
+    const part = removed
+      .flatMap((inner) => inner.split(';'))
+      .map((p) => p.trim())
+      .find((p) => LIMIT_WORDS.test(p) && !p.includes('('));
+    if (part) stated = `; ${part}.`;
+  }
+  const clean = tidy(stated ? first.replace(/\.$/, '') : first);
+  // The limit is what the reader needs most: the sentence before it is what gets cut.
+  return `${cutAtWord(clean, limit - [...stated].length)}${stated}`;
+}
+
+function tidy(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,;:.])/g, '$1')
+    .trim();
+}
+
+function cutAtWord(text: string, limit: number): string {
+  if ([...text].length <= limit) return text;
+  const cut = [...text].slice(0, Math.max(1, limit - 2)).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${cut.slice(0, space > 0 ? space : cut.length).replace(/[,;:]$/, '')} …`;
 }
 
 const OUTCOME_LABEL: Record<RuleOutcome, string> = {
@@ -193,13 +282,13 @@ const OUTCOME_LABEL: Record<RuleOutcome, string> = {
 function gateRules(rules: readonly EvaluatedGateRule[]): string[] {
   if (rules.length === 0) return [];
   const body = table(
-    ['', 'check', 'rule', 'tests', 'false alarm (identical models)', 'smallest change detected'],
+    ['', 'check', 'rule', 'tests', 'false alarms (identical models)', 'smallest change it can see'],
     rules.map((r) => [
       OUTCOME_LABEL[r.outcome],
       r.check,
       codeSpan(r.rule),
       escapeText(r.tests),
-      `≤ ${percent(r.falseAlarmRate, r.falseAlarmRate < 0.01 ? 2 : 1)} · ${escapeText(r.falseAlarmBasis)}`,
+      `≤ ${percent(r.falseAlarmRate, r.falseAlarmRate < 0.01 ? 2 : 1)}`,
       escapeText(r.detects),
     ]),
   );
@@ -207,7 +296,7 @@ function gateRules(rules: readonly EvaluatedGateRule[]): string[] {
   return [
     details(
       `Gate rules as tests: ${rules.length} rules, two identical models fail at most ${percent(Math.min(1, total), 1)} of runs`,
-      body,
+      `${body}\n\nHow each rate is known: docs/gate-validity.md.`,
     ),
   ];
 }
@@ -260,34 +349,101 @@ function atAGlance(report: Report, checks: CheckList): string[] {
   return [table(['at a glance', 'value'], rows, ['l', 'r'])];
 }
 
-/** A renderer that throws on an unexpected section costs its section only, not the summary. */
-function checkSections(report: Report, checks: CheckList): string[] {
+/**
+ * Each check's section, collapsed under its heading. The lists a section collapses itself
+ * (every changed item, every game, every pair of assistants) are left to report.html: they are
+ * what makes a summary long, and the page shows them sortable.
+ */
+function checkSections(report: Report, checks: CheckList, pointer: string): string[] {
   const out: string[] = [];
   for (const check of checks) {
     const section = sectionOf(report.checks, check.name);
     if (!section) continue;
+    let markdown: string;
     try {
-      const markdown = check.report.section(section);
-      if (markdown) out.push(markdown.trim());
+      markdown = check.report.section(section).trim();
     } catch (error) {
       const reason = errorMessage(error);
-      out.push(`### ${check.name}\n\nThis section could not be rendered: ${escapeText(reason)}`);
+      markdown = `This section could not be rendered: ${escapeText(reason)}`;
     }
+    if (markdown) out.push(collapsedSection(check.name, markdown, pointer, modelTags(report)));
   }
   return out;
+}
+
+const DETAILS_OPEN = /^<details><summary>(.*)<\/summary>$/;
+
+/** The section without its collapsed blocks (nested ones included), and their titles. */
+function withoutDetails(markdown: string): { body: string; left: string[] } {
+  const kept: string[] = [];
+  const left: string[] = [];
+  let depth = 0;
+  for (const line of markdown.split('\n')) {
+    const open = DETAILS_OPEN.exec(line);
+    if (open) {
+      if (depth === 0) left.push(titleOf(open[1] ?? ''));
+      depth++;
+    } else if (depth > 0 && line === '</details>') {
+      depth--;
+    } else if (depth === 0) {
+      kept.push(line);
+    }
+  }
+  return { body: kept.join('\n').replace(/\n{3,}/g, '\n\n'), left };
+}
+
+/** A collapsed block's title as plain text; a long one without its explanation after a colon. */
+function titleOf(summaryLine: string): string {
+  const text = decodeHtml(summaryLine.replace(/<[^>]+>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+  const colon = text.lastIndexOf(': ');
+  return text.length > 60 && colon > 0 ? text.slice(0, colon) : text;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+
+/** The text of a summary line that details() escaped as HTML. */
+function decodeHtml(html: string): string {
+  return html.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ENTITIES[name] ?? '');
+}
+
+function collapsedSection(
+  name: string,
+  markdown: string,
+  pointer: string,
+  tags: readonly string[],
+): string {
+  const titleMatch = /^### (.*)\n+/.exec(markdown);
+  // The heading is markdown; the summary line is raw HTML, which details() escapes itself.
+  const title = (titleMatch?.[1] ?? name).replace(/\\(.)/g, '$1');
+  const { body, left } = withoutDetails(
+    titleMatch ? markdown.slice(titleMatch[0].length) : markdown,
+  );
+  const more =
+    left.length > 0
+      ? `\n\nIn ${pointer}, not here: ${left.map((l) => escapeTextWithCode(l, tags)).join('; ')}.`
+      : '';
+  return details(title, `${body.trim()}${more}`);
 }
 
 function chartList(charts: readonly ReportChart[], options: SummaryOptions): string[] {
   if (charts.length === 0) return [];
   const item = (chart: ReportChart) =>
     options.chartsUrl === undefined
-      ? `- ${relativeLink(chart.title, chart.file)}`
-      : `- ${escapeText(chart.title)}: ${codeSpan(chart.file)}`;
+      ? relativeLink(chart.file.replace(/\.svg$/, ''), chart.file)
+      : codeSpan(chart.file);
   const where =
     options.chartsUrl === undefined
       ? 'SVG files beside this summary'
       : `SVG files in the ${link('artifact of this run', options.chartsUrl)}`;
-  return [`#### Charts\n\n${where}:\n\n${charts.map(item).join('\n')}`];
+  // One line: the chart files are a list of names, and their titles are in report.html.
+  return [`**Charts** (${where}): ${charts.map(item).join(', ')}.`];
+}
+
+/** A digest's first 16 characters: enough to tell two apart; report.json keeps it whole. */
+function shortHash(hash: string): string {
+  return hash.length > 20 ? `${hash.slice(0, 16)}…` : hash;
 }
 
 function modelsTable(run: Report['run']): string {
@@ -299,7 +455,7 @@ function modelsTable(run: Report['run']): string {
         // A single-model run has no baseline to speak of: its one model is "model".
         run.models.candidate ? role : 'model',
         codeSpan(m.model),
-        m.digest ? codeSpan(neutralise(m.digest, VERSION_LIMIT)) : 'unknown',
+        m.digest ? codeSpan(shortHash(neutralise(m.digest, VERSION_LIMIT))) : 'unknown',
         m.quantization ? escapeText(m.quantization) : 'unknown',
         m.parameterSize ? escapeText(m.parameterSize) : 'unknown',
         m.family ? escapeText(m.family) : 'unknown',
@@ -361,7 +517,7 @@ function provenance(report: Report, checks: CheckList): string {
     parts.push(
       table(
         ['prompt', 'SHA-256'],
-        hashes.map(([name, hash]) => [escapeText(name), codeSpan(hash)]),
+        hashes.map(([name, hash]) => [escapeText(name), codeSpan(shortHash(hash))]),
       ),
     );
   }

@@ -373,7 +373,8 @@ describe('a fourth check registered from one file', () => {
       expect.objectContaining({ check: 'toy', rule: 'min-length', outcome: 'pass' }),
     ]);
     expect(outcome.exitCode).toBe(ExitCode.pass);
-    expect(summary).toContain('### toy — answer length');
+    // Each check's section is collapsed under its heading.
+    expect(summary).toContain('<details><summary>toy — answer length</summary>');
     expect(summary).toContain('- demo-cand:1b: 3 answers, mean length 35');
     expect(summary).toMatch(/\| toy mean answer length \| +35 \|/);
     expect(summary).toMatch(/\| toy questions +\| 3 +\|/);

@@ -8,8 +8,11 @@
  * With the logprobs estimator (no sampling noise) the rules are effect sizes: items whose |Δp|
  * reaches churn.min-effect, domains whose mean Δp reaches max-domain-loss; the sentences say so.
  */
+
+import { plural, pValueFigures, trimmed } from '../../text/format.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
+import { RCI_CRITICAL } from './methods.js';
 import type {
   ChurnSection,
   DomainRow,
@@ -18,9 +21,7 @@ import type {
   MethodSection,
   SampledChurnSection,
 } from './section.js';
-import { RCI_CRITICAL } from './methods.js';
 import type { ChurnSettings } from './settings.js';
-import { plural, pValueFigures, trimmed } from '../../text/format.js';
 
 /** A change in points without its sign: the sentence says "fell" or "rose". */
 const pts = (delta: number): string => `${trimmed(Math.abs(delta) * 100)} points`;
@@ -121,11 +122,14 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
 
 const pValue = (p: number): string => pValueFigures(p, 2);
 
+/** The test that says whether the overall change is significant, named wherever it is used. */
+const OVERALL_TEST = 'by the exact test on all items';
+
 function overallSentence(direction: 'up' | 'down' | null, aggregate: number | null): string {
   if (aggregate === null) return '';
   if (direction === null)
-    return `; overall change ${pts(aggregate)} ${aggregate >= 0 ? 'up' : 'down'}, not significant`;
-  return `; a reversal: overall accuracy ${direction === 'up' ? 'rose' : 'fell'} ${pts(aggregate)} (significant)`;
+    return `; overall change ${pts(aggregate)} ${aggregate >= 0 ? 'up' : 'down'}, not significant ${OVERALL_TEST}`;
+  return `; a reversal: overall accuracy ${direction === 'up' ? 'rose' : 'fell'} ${pts(aggregate)} (significant ${OVERALL_TEST})`;
 }
 
 /**
@@ -173,7 +177,7 @@ function domainLossFindings(
         check: 'churn',
         rule: 'domain-loss',
         severity: 'info',
-        message: `${domain.domain}: accuracy rose ${pts(domain.delta ?? 0)} while overall accuracy fell significantly (${pts(aggregate ?? 0)}); a gain never fails the gate`,
+        message: `${domain.domain}: accuracy rose ${pts(domain.delta ?? 0)} while overall accuracy fell significantly ${test ? OVERALL_TEST : 'by its 95% interval over items'} (${pts(aggregate ?? 0)}); a gain never fails the gate`,
         values: {
           domain: domain.domain,
           delta: domain.delta,

@@ -63,7 +63,7 @@ describe('known changes: 5 domains × 60 items, K = 10', () => {
       const loss = findings.filter((f) => f.rule === 'domain-loss');
       expect(loss.map((f) => [f.values?.domain, f.severity])).toEqual([['law', 'fail']]);
       expect(loss[0]?.message).toMatch(
-        /^law: accuracy fell \d+(\.\d)? points \(net loss over 60 items, exact test p = .+\), at or above the limit of 5 points; a reversal: overall accuracy rose \d+(\.\d)? points \(significant\)$/,
+        /^law: accuracy fell \d+(\.\d)? points \(net loss over 60 items, exact test p = .+\), at or above the limit of 5 points; a reversal: overall accuracy rose \d+(\.\d)? points \(significant by the exact test on all items\)$/,
       );
     }
     const meanProportion = proportions.reduce((a, b) => a + b, 0) / proportions.length;

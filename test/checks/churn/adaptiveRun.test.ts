@@ -157,8 +157,10 @@ describe('adaptive sampling against the simulator', () => {
     expect(summary).toContain('Items stopped, by samples per model:');
     // The Reliable Change Index assumes one K for every item: not shown with adaptive sampling.
     expect(summary).not.toContain('A: RCI');
-    expect(summary).toContain('Method A (the Reliable Change Index) is not shown');
-    expect(summary).toContain('at K = 20 (samples-max)');
+    // The side-by-side methods are collapsed in the section and named in the summary.
+    expect(summary).toContain('Both item methods side by side');
+    // The smallest changes at samples-max are the rules table's; the K table is collapsed.
+    expect(summary).toContain('Smallest change detected, and the K smaller ones would need');
     const domainRule = outcome.report.verdict.rules?.find(
       (r) => r.check === 'churn' && r.rule === 'domain-loss',
     );

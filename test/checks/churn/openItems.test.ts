@@ -310,7 +310,7 @@ describe('open items against a server that answers them verbatim', () => {
     expect(first?.examples?.candidate.correct).toBeNull();
     expect(first?.examples?.candidate.wrong).toMatch(/^Here is the JSON you asked for: /);
     const summary = readFileSync(path.join(dir, 'out-broken', 'summary.md'), 'utf8');
-    expect(summary).toContain('Answers behind the flagged open items (5)');
+    expect(summary).toContain('Answers behind the flagged open items \\(5\\)');
     expect(summary).toContain('json \\(schema, 1 field\\)');
   });
 

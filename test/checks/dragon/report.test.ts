@@ -35,7 +35,7 @@ describe('the dragon summary', () => {
     expect(markdown).toMatch(/\| ECE +\| +0\.\d{3} \[0\.\d{3}, 0\.\d{3}\] \| +0\.\d{3} \[/);
     expect(markdown).toContain('moves into a known wall');
     expect(markdown).toContain('Reliability bins (10 equal-width, lower-inclusive)');
-    expect(markdown).toContain('#### Reference players (instrument controls)');
+    expect(markdown).toContain('<summary>Reference players (instrument controls)</summary>');
     expect(markdown).toMatch(
       /overconfident is worse calibrated than the other players, paired 95% intervals above 0 \(ECE overconfident − careful \+0\.\d{3} \[\+0\.\d{3}, \+0\.\d{3}\]; overconfident − random \+0\.\d{3}/,
     );

@@ -47,7 +47,7 @@ describe('renderPersonasSection', () => {
     expect(md).toMatch(/\| sourcing +\| +\| +8\/8 \(100%\) \| +[0-3]\/8 \(\d+%\) \| −\d+ pts \|/);
     expect(md).toContain('**Merged by the candidate**: technique ↔ sourcing.');
     expect(md).toMatch(
-      /What a pass rules out \(80% power, binomial approximation\): at 8 probes × 1 sample \(16 answers per pair\)/,
+      /<summary>What a pass rules out<\/summary>\n\nAt 80% power \(binomial approximation\): at 8 probes × 1 sample \(16 answers per pair\)/,
     );
     expect(md).toContain('planted paraphrase: confusion expected');
     expect(md).toContain('taste (paraphrase of flavour) confused with its twin, as planted');

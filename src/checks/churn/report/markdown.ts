@@ -2,25 +2,27 @@
  * The churn part of summary.md, rendered from the report section alone.
  * Item ids, domains and texts come from user files: they go through escapeText.
  */
+
+import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
+import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
+import { MIN_VALID_SHARE, RCI_CONSERVATIVE, RCI_CRITICAL } from '../methods.js';
 import type {
   ChurnComparison,
   ChurnSection,
-  LogprobsComparison,
   CountShare,
   Detection,
   DomainRow,
+  DomainTestSummary,
   FlagSet,
   ItemRow,
   LogprobsChurnSection,
+  LogprobsComparison,
   LogprobsItemRow,
   LogprobsModelSummary,
   MethodSection,
   ModelSummary,
   SampledChurnSection,
 } from '../section.js';
-import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
-import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
-import { MIN_VALID_SHARE, RCI_CONSERVATIVE, RCI_CRITICAL } from '../methods.js';
 import { adaptiveSamplingLines } from './adaptive.js';
 import { evidenceBlock, graderCell, openItemsLines } from './open.js';
 
@@ -159,17 +161,29 @@ function renderWith<C extends SharedComparison>(
     return finish(out, section);
   }
   const c = comparison;
-  out.push(
-    `**Δ accuracy ${points(c.delta.mean)}** (95% CI ${interval(c.delta.low, c.delta.high, (v) => points(v))}, ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items).`,
-    parts.counts(c),
-    ...domainLossLines(c),
-    '',
-  );
+  out.push(overallLine(c), parts.counts(c), ...domainLossLines(c), '');
   const worst = parts.worst(c);
   if (worst) out.push('**Top deteriorations**', '', worst, '');
   out.push(...parts.beforeDomains(c), '**Domains**', '', domainTable(c.domains), '');
   out.push(...parts.afterDomains(c));
   return finish(out, section);
+}
+
+/**
+ * The overall change in the gate's frame first (did the model change on these items: the exact
+ * test of their sampling noise), then, labelled in words, the interval that generalises over
+ * items (the t interval, or the domain bootstrap): the two answer different questions and can
+ * disagree on whether 0 is plausible.
+ */
+function overallLine(c: SharedComparison & { domainTest?: DomainTestSummary }): string {
+  const pool = `if these items were a sample of a larger pool, the change there would lie in ${interval(c.delta.low, c.delta.high, (v) => points(v))} (95% ${c.delta.interval === 'domains' ? 'domain bootstrap' : 't interval'} over ${c.delta.n} items)`;
+  const overall = c.domainTest?.overall;
+  if (!overall) return `**Δ accuracy ${points(c.delta.mean)}** on these items; ${pool}.`;
+  const frame =
+    overall.direction === null
+      ? `not significant by the exact test of these items' sampling noise (one-sided p = ${pValueText(Math.min(overall.pLoss, overall.pGain))})`
+      : `significantly ${overall.direction} by the exact test of these items' sampling noise (one-sided p = ${pValueText(overall.direction === 'up' ? overall.pGain : overall.pLoss)} ≤ 0.025)`;
+  return `**Δ accuracy ${points(c.delta.mean)}** on these items, ${frame}; ${pool}.`;
 }
 
 /** The rows classified deteriorated, worst Δ first, at most TOP_ITEMS. */
@@ -209,7 +223,7 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
         '',
         'model',
         'accuracy (95% CI)',
-        'split-half r_xx',
+        'consistency between halves',
         'greedy accuracy',
         'invalid',
         'timeout',
@@ -219,7 +233,7 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
     ),
     counts: (c) => {
       const gate = gateOf(c);
-      return `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`;
+      return `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models (parametric bootstrap, ${c.null.replicates} replicates, seed ${c.null.seed}) the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`;
     },
     worst: (c) => {
       const worst = worstOf(
@@ -231,14 +245,13 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
     beforeDomains: (c) => [...evidenceBlock(c.items), ...methodBlocks(section, c, gateOf(c))],
     afterDomains: (c) => [
       ...domainTestLines(c),
+      ...poolingLines(c),
       ...(c.detection ? [...detectionLines(c.detection, section), ''] : []),
       bandsBlock(c, showsRci(section)),
       '',
       ...greedyLines(c),
       '',
       ...changedItemBlocks(c, showsRci(section)),
-      `Null calibration: ${c.null.replicates} parametric bootstrap replicates of two identical models (seed ${c.null.seed}).`,
-      '',
     ],
   };
 }
@@ -262,7 +275,7 @@ function methodBlocks(
     extra,
   ];
   const counts = section.itemCounts;
-  return [
+  const lines = [
     `Of ${counts.total} items, ${counts.analysable} are analysable (excluded: ${counts.floor} at 0 in both, ${counts.ceiling} at 1 in both, ${counts.lowValid} with under ${(100 * MIN_VALID_SHARE.valid) / MIN_VALID_SHARE.of}% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
     '',
     table(
@@ -309,6 +322,9 @@ function methodBlocks(
     showsRci(section)
       ? rciLine(section, c)
       : 'Method A (the Reliable Change Index) is not shown: it assumes the same K for every item, and adaptive sampling gives each item its own.',
+  ];
+  return [
+    details('Both item methods side by side, with their no-change expectations', lines.join('\n')),
     '',
   ];
 }
@@ -317,10 +333,50 @@ function rciLine(section: SampledChurnSection, c: ChurnComparison): string {
   return `Method A (the Reliable Change Index of Cacioli 2026, *Beyond the Mean*): split-half r_xx ${num(c.rci.reliability.baseline)} / ${num(c.rci.reliability.candidate)} (median over ${c.rci.splits.count} ${c.rci.splits.exhaustive ? 'splits, all distinct ones' : 'random splits'}), S_diff ${num(c.rci.sDiff)}, smallest detectable Δp ${num(c.rci.minDetectableDelta, 2)} = ${c.rci.minDetectableSamples ?? '–'} of ${section.samples} samples; at ±${RCI_CONSERVATIVE}: ${c.rci.conservative.improved} improved, ${c.rci.conservative.deteriorated} deteriorated. Its error term is the spread between items, not each item's own sampling noise: between two identical models it flags ${percent(c.rci.expected.falseFlagRate)} of analysable items.`;
 }
 
+/**
+ * A domain whose test finds a loss (or gain) while no item of it is reliably worse (or better)
+ * reads as a contradiction: it is not one, and the page says why, with the K that would show
+ * its items one by one.
+ */
+function poolingLines(c: ChurnComparison): string[] {
+  const itemRows = (c.detection?.samplesFor ?? []).filter((r) => r.kind === 'item');
+  const lines: string[] = [];
+  for (const d of c.domains) {
+    const lost = d.loss && d.deteriorated === 0;
+    const gained = d.gain && d.improved === 0;
+    if ((!lost && !gained) || d.delta === null) continue;
+    const size = Math.abs(d.delta);
+    const row = itemRows
+      .filter((r) => r.effect <= size + 1e-9)
+      .sort((a, b) => b.effect - a.effect)[0];
+    const most = Math.max(0, ...itemRows.map((r) => r.samples));
+    const k = row
+      ? `; about K = ${row.samples} per item would show one item moving by ${fixed(row.effect, 1)}`
+      : most > 0
+        ? `; one item moving by ${fixed(size, 2)} needs more than K = ${most} per item`
+        : '';
+    lines.push(
+      `- ${escapeText(d.domain)}: ${points(d.delta)} with 0 items reliably ${lost ? 'worse' : 'better'}${k}.`,
+    );
+  }
+  if (lines.length === 0) return [];
+  return [
+    'Domains changed with no item reliably changed: the per-item test judges each item on its own samples and needs more of them; the domain test pools its items.',
+    '',
+    ...lines,
+    '',
+  ];
+}
+
 function domainTestLines(c: ChurnComparison): string[] {
   if (!c.domainTest) return [];
   return [
-    `Domain test: the net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up (exact test on all items, ${c.domainTest.overall.direction === null ? 'not significant here' : `significantly ${c.domainTest.overall.direction} here`}).`,
+    `Domain test: exact permutation test of each domain's net change, Holm over the domains at ${percent(c.domainTest.level)}; overall: the same test on all items (${c.domainTest.overall.direction === null ? 'not significant here' : `significantly ${c.domainTest.overall.direction} here`}).`,
+    '',
+    details(
+      'How the domain test works',
+      `The net change of a domain's items against its exact permutation null (baseline and candidate labels swapped within each item, so both models' sampling noise counts and items settled at 0 or 1 add no certainty), one-sided for a loss, Holm-adjusted over the tested domains at ${percent(c.domainTest.level)} (the rule's share of the false-alarm budget). A loss is a reversal only when the overall change is significantly up by the same exact test on all items.`,
+    ),
     '',
   ];
 }
@@ -509,7 +565,7 @@ function domainTable(domains: readonly DomainRow[]): string {
       'improved',
       'deteriorated',
       'net',
-      ...(tested ? ['p loss (Holm)', 'detects (80%)'] : []),
+      ...(tested ? ['loss p (domain test, Holm)', 'smallest loss it can see'] : []),
     ],
     domains.map((d) => [
       `${escapeText(d.domain)}${mark(d)}`,
@@ -536,7 +592,7 @@ function pValueText(p: number): string {
 }
 
 /** The domains that lost accuracy, and which of them are reversals. */
-function domainLossLines(c: { domains: readonly DomainRow[] }): string[] {
+function domainLossLines(c: SharedComparison & { domainTest?: DomainTestSummary }): string[] {
   const lost = c.domains.filter((d) => d.loss);
   const reversals = lost.filter((d) => d.reversal);
   const lines: string[] = [];
@@ -546,8 +602,13 @@ function domainLossLines(c: { domains: readonly DomainRow[] }): string[] {
     );
   }
   if (reversals.length > 0) {
+    // The same frame as the overall line: the sampled estimator's exact test, or (no sampling
+    // noise to test) the interval over items.
+    const by = c.domainTest
+      ? 'by the exact test on all items'
+      : 'its 95% interval over items above 0';
     lines.push(
-      `**Domain reversals:** ${reversals.map((d) => escapeText(d.domain)).join(', ')} lost while the overall change is significantly up.`,
+      `**Domain reversals:** ${reversals.map((d) => escapeText(d.domain)).join(', ')} lost while the overall change is significantly up (${by}).`,
     );
   }
   return lines;
@@ -572,11 +633,15 @@ function detectionLines(d: Detection, section: SampledChurnSection): string[] {
     r.kind === 'item' ? 'Fisher + BH' : 'domain test',
     String(r.samples),
   ]);
+  // Collapsed: the gate rules' table says the same smallest changes, rule by rule.
   return [
-    `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at ${atK}:** one item by ${item(d.itemFisherBh)} (Fisher + BH)${rci}; ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
-    '',
-    table(['to detect', 'by', 'K needed'], rows, ['l', 'l', 'r']),
-    '',
-    `K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.${section.sampling === undefined ? 'samples' : 'samples-max'}, or add items to a domain, to see smaller changes.`,
+    details(
+      'Smallest change detected, and the K smaller ones would need',
+      [
+        `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at ${atK}:** one item by ${item(d.itemFisherBh)} (Fisher + BH)${rci}; ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+        table(['to detect', 'by', 'K needed'], rows, ['l', 'l', 'r']),
+        `K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.${section.sampling === undefined ? 'samples' : 'samples-max'}, or add items to a domain, to see smaller changes.`,
+      ].join('\n\n'),
+    ),
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * The dragon part of summary.md, rendered from the report section alone. Model tags come from the user's config: they go through escapeText.
  */
-import type { DragonBin, DragonSection, DragonSeries, Estimate } from '../section.js';
+
 import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
 import {
   interval,
@@ -13,6 +13,7 @@ import {
   seedRanges,
   signed,
 } from '../../../text/format.js';
+import type { DragonBin, DragonSection, DragonSeries, Estimate } from '../section.js';
 
 /** Bins with fewer moves than this are drawn pale: too few to read anything into. */
 export const PALE_BIN_MOVES = 5;
@@ -43,6 +44,8 @@ interface MetricRow {
   cell: (s: DragonSeries) => string;
   /** Candidate − baseline, rendered; omitted when a difference means nothing. */
   delta?: (before: DragonSeries, after: DragonSeries) => string;
+  /** A finer metric: shown collapsed under the main ones (report.html keeps every row). */
+  more?: true;
 }
 
 const METRICS: readonly MetricRow[] = [
@@ -77,11 +80,13 @@ const METRICS: readonly MetricRow[] = [
   },
   {
     label: 'ECE, upper-inclusive bins',
+    more: true,
     cell: (s) => num(s.eceOtherEdges),
     delta: (b, a) => signed(minus(a.eceOtherEdges, b.eceOtherEdges)),
   },
   {
     label: 'reliability / resolution / uncertainty',
+    more: true,
     cell: (s) =>
       s.decomposition
         ? `${num(s.decomposition.reliability)} / ${num(s.decomposition.resolution)} / ${num(s.decomposition.uncertainty)}`
@@ -95,6 +100,7 @@ const METRICS: readonly MetricRow[] = [
   },
   {
     label: 'within-bin variance / covariance',
+    more: true,
     cell: (s) =>
       s.decomposition
         ? `${num(s.decomposition.withinBinVariance, 4)} / ${num(s.decomposition.withinBinCovariance, 4)}`
@@ -102,6 +108,7 @@ const METRICS: readonly MetricRow[] = [
   },
   {
     label: 'distinct confidence levels',
+    more: true,
     cell: (s) => String(s.distinctConfidences),
   },
   {
@@ -115,6 +122,7 @@ const METRICS: readonly MetricRow[] = [
   },
   {
     label: 'mean latency per decision',
+    more: true,
     cell: (s) => (s.meanLatencyMs === null ? '–' : `${Math.round(s.meanLatencyMs)} ms`),
   },
   {
@@ -123,17 +131,18 @@ const METRICS: readonly MetricRow[] = [
   },
   {
     label: 'treasure found / capped / stopped (invalid answers)',
+    more: true,
     cell: (s) => `${s.treasureFound} / ${s.cappedGames} / ${s.invalidStops}`,
   },
 ];
 
-function comparisonTable(section: DragonSection): string {
+function comparisonTable(section: DragonSection, more = false): string {
   const present = [section.baseline, section.candidate].filter(
     (s): s is DragonSeries => s !== null,
   );
   const both = section.baseline && section.candidate ? section.baseline : null;
   const header = ['metric', ...present.map((s) => seriesLabel(section, s)), ...(both ? ['Δ'] : [])];
-  const rows = METRICS.map((metric) => {
+  const rows = METRICS.filter((metric) => (metric.more ?? false) === more).map((metric) => {
     const cells = [metric.label, ...present.map((s) => metric.cell(s))];
     if (both && section.candidate) {
       if (metric.label === 'ECE') {
@@ -266,7 +275,13 @@ export function renderDragonSection(section: DragonSection): string {
     );
   }
   if (section.baseline || section.candidate) {
-    out.push(comparisonTable(section));
+    out.push(
+      comparisonTable(section),
+      details(
+        'More metrics: ECE at the other bin edges, Brier decomposition, confidence levels, latency, treasure',
+        comparisonTable(section, true),
+      ),
+    );
     const comparison = section.comparison;
     if (comparison?.ece) {
       const level = levelText(comparison.level);
@@ -277,8 +292,12 @@ export function renderDragonSection(section: DragonSection): string {
     }
     if (section.detectableEceRise !== null) {
       const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
+      // Collapsed: the gate rules' table says the same smallest rise.
       out.push(
-        `At this run's noise the ECE rule catches, with 80% power, a rise of ${num(section.detectableEceRise)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`,
+        details(
+          'What a pass rules out',
+          `At this run's noise the ECE rule catches, with 80% power, a rise of ${num(section.detectableEceRise)} over ${seeds} seeds (a pass rules out rises that large, not smaller ones; more seeds see smaller).`,
+        ),
       );
     }
   } else {
@@ -286,7 +305,7 @@ export function renderDragonSection(section: DragonSection): string {
   }
   for (const s of [section.baseline, section.candidate]) if (s) out.push(seriesDetails(section, s));
   if (section.referencePlayers.length > 0) {
-    out.push('#### Reference players (instrument controls)', referenceTable(section));
+    out.push(details('Reference players (instrument controls)', referenceTable(section)));
   }
   for (const notice of section.notices) out.push(`> ${escapeText(notice)}`);
   return `${out.join('\n\n')}\n`;

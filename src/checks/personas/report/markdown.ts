@@ -3,6 +3,10 @@
  * report section alone. Assistant names and probes come from the user's catalogue and model
  * tags from the config: all go through escapeText (SVG text through escapeXml).
  */
+
+import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
+import { pValue as formatPValue, num, percent, points, trimmed } from '../../../text/format.js';
+import { detectableEffects } from '../rules.js';
 import type {
   ConfusedPair,
   PersonasAssistant,
@@ -11,9 +15,6 @@ import type {
   PersonasSection,
   ProbeAccuracy,
 } from '../section.js';
-import { detectableEffects } from '../rules.js';
-import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
-import { pValue as formatPValue, num, percent, points, trimmed } from '../../../text/format.js';
 
 /** Markdown for the personas part of summary.md, rendered from report.json alone. */
 export function renderPersonasSection(section: PersonasSection): string {
@@ -35,13 +36,16 @@ export function renderPersonasSection(section: PersonasSection): string {
   out.push('#### Confused pairs', confusedPairs(section, models));
   const effects = detectable(section);
   if (effects) out.push(effects);
-  out.push('#### Accuracy per probe', probeTable(section, models));
+  // The instrument's own checks, collapsed: the verdict does not rest on them.
+  out.push(details('Accuracy per probe', probeTable(section, models)));
   const controls = controlNotes(models);
-  if (controls.length > 0) out.push('#### Instrument controls', controls.join('\n'));
+  if (controls.length > 0) out.push(details('Instrument controls', controls.join('\n')));
   const single = models.length === 1;
   out.push(
-    '#### Prompt distance vs answer distance',
-    ...models.map((m) => distanceBlock(m, single)),
+    details(
+      'Prompt distance vs answer distance',
+      models.map((m) => distanceBlock(m, single)).join('\n\n'),
+    ),
   );
   for (const m of models) out.push(matricesBlock(section.catalogue.assistants, m, single));
   const notes = section.notes ?? [];
@@ -76,8 +80,11 @@ function introduction(section: PersonasSection): string {
     `Every assistant of ${codeSpan(file)} (${assistants.length} assistants, ${controls} of them controls) ` +
     `answered the same ${probes.length} probes${times}. Each answer is attributed to the assistant whose other ` +
     `answers it is nearest to (${vectors}, leave-one-out centroids). The reference level is the mean accuracy of ` +
-    `answers relabelled within each probe, not chance (one in ${assistants.length}): leaving an answer out of its own ` +
-    `centroid puts interchangeable assistants below chance, so a binomial test against chance is not valid here.`
+    `answers relabelled within each probe, not chance (one in ${assistants.length}).\n\n` +
+    details(
+      'Why not chance',
+      'Leaving an answer out of its own centroid puts interchangeable assistants below chance, so a binomial test against chance is not valid here.',
+    )
   );
 }
 
@@ -166,7 +173,7 @@ function recognitionTable(
   const comparison = section.comparison;
   if (!both || !comparison?.levels) return rendered;
   const { levels } = comparison;
-  return `${rendered}\n\nThe rule fails an assistant recognised at or above ${percent(levels.minRecognition, 0)} (min-recognition) by the baseline and below it by the candidate, when the drop is significant. ${testSentence(comparison, 'assistants', levels.recognitionAlpha)} An assistant shadowed by controls counts the answers given to them as recognised.`;
+  return `${rendered}\n\nThe rule fails an assistant recognised at or above ${percent(levels.minRecognition, 0)} (min-recognition) by the baseline and below it by the candidate, when the drop is significant by ${TEST_NAME}. An assistant shadowed by controls counts the answers given to them as recognised.\n\n${details('The recognition test in full', testSentence(comparison, 'assistants', levels.recognitionAlpha))}`;
 }
 
 /** What a pass rules out: the smallest change each rule catches at these settings. */
@@ -174,7 +181,11 @@ function detectable(section: PersonasSection): string | null {
   const comparison = section.comparison;
   if (!comparison?.levels) return null;
   const effects = detectableEffects(section, comparison.levels, section.samples ?? 1);
-  return `What a pass rules out (80% power, binomial approximation): ${effects.merge}; ${effects.recognition}. More samples per probe (personas.samples) show smaller changes.`;
+  // Collapsed: the gate rules' table says the same smallest changes, rule by rule.
+  return details(
+    'What a pass rules out',
+    `At 80% power (binomial approximation): ${effects.merge}; ${effects.recognition}. More samples per probe (personas.samples) show smaller changes.`,
+  );
 }
 
 function pairName(pair: { a: string; b: string }): string {
@@ -215,7 +226,7 @@ function pairTests(comparison: PersonasComparison): string {
   const { levels } = comparison;
   const lead =
     merged.length === 0
-      ? 'The candidate merges no pair: no pair crosses significantly more than on the baseline.'
+      ? `The candidate merges no pair: no pair crosses significantly more than on the baseline, by ${TEST_NAME}.`
       : `**Merged by the candidate**: ${merged.map(pairName).join(', ')}.`;
   const crossed = (c: { crossings: number; answers: number }) =>
     c.answers > 0 ? `${c.crossings}/${c.answers} (${percent(c.crossings / c.answers, 0)})` : '–';
@@ -236,11 +247,14 @@ function pairTests(comparison: PersonasComparison): string {
     comparison.newlySeparated.length > 0
       ? `\n\nSeparated by the candidate (merged on the baseline): ${comparison.newlySeparated.map(pairName).join(', ')}.`
       : '';
-  return `${lead} ${testSentence(comparison, 'pairs', levels.mergeAlpha)} A pair fails when its adjusted p is at most ${pValue(levels.mergeAlpha)} and its crossing share rises by at least ${percent(levels.minCrossingRise, 0)} (min-crossing-rise).\n\n${details(
+  return `${lead} A pair fails when its adjusted p (${TEST_NAME}) is at most ${pValue(levels.mergeAlpha)} and its crossing share rises by at least ${percent(levels.minCrossingRise, 0)} (min-crossing-rise).\n\n${details('The merge test in full', testSentence(comparison, 'pairs', levels.mergeAlpha))}\n\n${details(
     'every pair tested: answers taken for the other, baseline → candidate',
     table(['pair', 'baseline', 'candidate', 'adjusted p', ''], rows, ['l', 'r', 'r', 'r', 'l']),
   )}${separated}`;
 }
+
+/** The personas rules' test, named in a few words wherever a sentence says "significant". */
+const TEST_NAME = 'the one-sided Fisher test, adjusted over the assistants or pairs';
 
 function testSentence(comparison: PersonasComparison, what: string, alpha: number): string {
   const { test } = comparison;
