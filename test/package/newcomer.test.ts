@@ -447,6 +447,8 @@ const NOT_RUN: Record<string, string> = {
     'the gate rules’ operating characteristics: hours of simulation (docs/gate-validity*.md)',
   'npm run oc -- --runs 400': 'the same simulation at another size',
   'npm run oc -- --runs 800': 'the same simulation at another size',
+  'npx tsx bench/inputs.ts items-jsonl-limit':
+    'a benchmark of reading the largest items file allowed; minutes on a small machine',
   'npx tsx bench/adaptive.ts 48':
     'a simulation of adaptive sampling (docs/adaptive-sampling.md): minutes',
   'npx tsx bench/adaptive.ts 480 shipped': 'the same simulation at another size',
