@@ -16,7 +16,7 @@ import {
   SimulatedHttpError,
   type SimulatorState,
   type SimulatorStats,
-  useModel,
+  startGeneration,
 } from './generation.js';
 import {
   loadScenario,
@@ -25,6 +25,7 @@ import {
   type SimulatedModel,
 } from './scenario.js';
 import { QueueFull, Slots } from './slots.js';
+import { residency } from './speed.js';
 import {
   type Endpoint,
   isObject,
@@ -80,6 +81,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     loadedContext: new Map(scenario.loaded.map((m) => [m, null])),
     arrivals: new Map(),
     attempts: new Map(),
+    clock: { requests: 0, seconds: 0 },
     stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] },
   };
   let completions = 0;
@@ -268,9 +270,8 @@ async function serveGeneration(
   }
   state.stats.maxInFlight = state.slots.maxBusy;
   try {
-    const loadMs = useModel(state, generation.model.name, numCtxOf(body));
-    const g: Generation = { ...generation, loadMs };
-    await pause(g.headerDelayMs + loadMs, gone.signal);
+    const g = startGeneration(state, generation, numCtxOf(body));
+    await pause(g.headerDelayMs + g.loadMs, gone.signal);
     if (endpoint === 'openai') {
       await pause(g.latencyMs, gone.signal);
       const reply = openaiReply(g, ctx.nextCompletion(), new Date());
@@ -415,14 +416,15 @@ function tagEntry(m: SimulatedModel): Record<string, unknown> {
 }
 
 function psEntry(m: SimulatedModel): Record<string, unknown> {
+  const { size, sizeVram } = residency(m.speed);
   return {
     name: m.name,
     model: m.name,
-    size: 1_000_000,
+    size,
     digest: m.digest,
     details: details(m),
     expires_at: '2099-01-01T00:00:00Z',
-    size_vram: 1_000_000,
+    size_vram: sizeVram,
     context_length: m.contextLength,
   };
 }
@@ -455,6 +457,7 @@ function placeholder(name: string): SimulatedModel {
     contextLength: 4096,
     thinking: false,
     latencyMs: 0,
+    speed: null,
     faults: [],
     behaviours: {},
   };
