@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ollama } from 'ollama';
 import { afterEach, describe, expect, it } from 'vitest';
+import { kebabToCamel } from '../../src/config/keys.js';
 import { openAiTimings } from '../../src/providers/timings.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
@@ -310,5 +311,47 @@ describe('a run against the speed-slow scenario', () => {
     expect(base).toBeLessThan(65);
     expect(base / cand).toBeGreaterThan(1.5 * 0.95);
     expect(base / cand).toBeLessThan(1.5 * 1.05);
+  });
+});
+
+describe('docs/simulator.md', () => {
+  it('shows a block that loads, and the defaults its table gives', () => {
+    const page = readFileSync('docs/simulator.md', 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+    const [model] = parseScenario(example, 'docs/simulator.md', []).models;
+    expect(model?.speed).toMatchObject({ decodeTps: 40, sizeVram: 780000000 });
+    const [plain] = parseScenario('models: [{name: a, speed: {}}]', 'test', []).models;
+    expect(plain?.speed).toEqual({
+      decodeTps: 50,
+      promptTps: 500,
+      lengthFactor: 1,
+      size: 1_000_000,
+      sigma: 0,
+      drift: 0,
+      sleep: false,
+    });
+    // Each default the table gives as a plain value is the one an empty block gets.
+    const table = [...page.matchAll(/^\| `([a-z-]+)` \| .* \| ([^|]+) \|$/gm)].map((m) => [
+      m[1] ?? '',
+      (m[2] ?? '').trim(),
+    ]);
+    const written = Object.fromEntries(
+      table.filter(([, value]) => /^[\d.]+$|^false$/.test(value ?? '')),
+    );
+    expect(Object.keys(written)).toEqual([
+      'decode-tps',
+      'prompt-tps',
+      'length-factor',
+      'size',
+      'sigma',
+      'drift',
+      'drift-requests',
+      'sleep',
+    ]);
+    const applied = plain?.speed as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(written)) {
+      if (key === 'drift-requests') continue;
+      expect(String(applied[kebabToCamel(key)]), key).toBe(value);
+    }
   });
 });
