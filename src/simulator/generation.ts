@@ -32,6 +32,8 @@ export interface Generation {
   completionTokens: number;
   /** Time the answer takes to generate once a slot is held. */
   latencyMs: number;
+  /** Time before the first token, on top of `latencyMs` (a sleeping model's prompt). */
+  promptMs: number;
   /** Time before the response headers, on top of the queue and generation time. */
   headerDelayMs: number;
   /** Time the request waits for its model to load, before its headers. */
@@ -155,6 +157,7 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
     promptTokens: estimateTokens(`${request.chat.system ?? ''} ${request.chat.user}`),
     completionTokens: estimateTokens(content),
     latencyMs,
+    promptMs: 0,
     headerDelayMs,
     loadMs: 0,
     timing: { loadNs: 0, promptNs: 0, evalNs: 0, totalNs: 0 },
@@ -204,12 +207,13 @@ export function startGeneration(
     state.scenario.parallel,
   );
   if (!speed.sleep) return { ...generation, loadMs: scenarioLoadMs, timing };
-  // Faults' extra latency comes on top of the modelled generation time.
-  const modelledMs = (timing.promptNs + timing.evalNs) / 1e6;
+  // Faults' extra latency comes on top of the modelled decoding time; a stream's first token
+  // comes once the prompt is read.
   return {
     ...generation,
     loadMs: timing.loadNs / 1e6,
-    latencyMs: generation.latencyMs - generation.model.latencyMs + modelledMs,
+    promptMs: timing.promptNs / 1e6,
+    latencyMs: generation.latencyMs - generation.model.latencyMs + timing.evalNs / 1e6,
     timing,
   };
 }

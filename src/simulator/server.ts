@@ -273,13 +273,13 @@ async function serveGeneration(
     const g = startGeneration(state, generation, numCtxOf(body));
     await pause(g.headerDelayMs + g.loadMs, gone.signal);
     if (endpoint === 'openai') {
-      await pause(g.latencyMs, gone.signal);
+      await pause(g.promptMs + g.latencyMs, gone.signal);
       const reply = openaiReply(g, ctx.nextCompletion(), new Date());
       return finishWhole(res, g, JSON.stringify(reply), fail);
     }
     const createdAt = new Date().toISOString();
     if (!stream) {
-      await pause(g.latencyMs, gone.signal);
+      await pause(g.promptMs + g.latencyMs, gone.signal);
       return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
     }
     await streamChunks(res, g, ollamaChunks(endpoint, g, createdAt), gone.signal);
@@ -340,14 +340,15 @@ async function streamChunks(
   // (not for a slice) keeps timer overshoot from adding up over the chunks. Chunks already
   // due go out in one write: without latency that is the whole answer at once, instead of a
   // system call per chunk.
-  const started = performance.now();
+  // Decoding starts once the prompt is read (a sleeping timed model's prompt time).
+  const decoding = performance.now() + g.promptMs;
   let pending = '';
   const flush = () => {
     if (pending !== '') res.write(pending);
     pending = '';
   };
   for (const [index, chunk] of chunks.entries()) {
-    const due = started + (g.latencyMs * (index + 1)) / chunks.length;
+    const due = decoding + (g.latencyMs * (index + 1)) / chunks.length;
     if (due > performance.now()) {
       flush();
       await sleepUntil(due, signal);

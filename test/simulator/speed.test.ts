@@ -95,6 +95,32 @@ describe('the speed block', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(150);
   });
 
+  it('streams its first token after the prompt time when sleep is true', async () => {
+    // 3 prompt tokens at 20 tokens/s: 150 ms; 6 answer tokens at 100 tokens/s: 60 ms more.
+    const sim = await start(
+      'models: [{name: a, speed: {prompt-tps: 20, decode-tps: 100, sleep: true}}]',
+    );
+    const started = performance.now();
+    const response = await fetch(`${sim.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'a', messages: [{ role: 'user', content: 'hello there' }] }),
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    const firstAt = performance.now() - started;
+    let text = new TextDecoder().decode(first.value);
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      text += new TextDecoder().decode(part.value);
+    }
+    const lastAt = performance.now() - started;
+    const closing = JSON.parse(text.trim().split('\n').at(-1) ?? '{}') as Closing;
+    expect(closing.prompt_eval_duration).toBe(150e6);
+    expect(closing.eval_duration).toBe(60e6);
+    // The first piece of answer comes once the prompt is read, the last once it is decoded.
+    expect(firstAt).toBeGreaterThanOrEqual(140);
+    expect(lastAt).toBeGreaterThanOrEqual(200);
+  });
+
   it('puts the timings on the final chunk of a stream', async () => {
     const sim = await start('models: [{name: a, speed: {decode-tps: 50}}]');
     const client = new Ollama({ host: sim.url });
