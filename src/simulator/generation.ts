@@ -155,7 +155,9 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
     logprobs,
     doneReason,
     promptTokens: estimateTokens(`${request.chat.system ?? ''} ${request.chat.user}`),
-    completionTokens: estimateTokens(content),
+    // Ollama counts reasoning in eval_count; a timed model does too, older scenarios did not.
+    completionTokens:
+      estimateTokens(content) + (model.speed && thinking !== null ? estimateTokens(thinking) : 0),
     latencyMs,
     promptMs: 0,
     headerDelayMs,

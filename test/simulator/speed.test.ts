@@ -238,6 +238,29 @@ describe('the speed block', () => {
     expect(budgeted.message.content.trim()).toBe('Simulated answer from c.');
   });
 
+  it('counts reasoning in the answer tokens of a timed thinking model, as Ollama does', async () => {
+    const sim = await start(
+      'models: [{name: a, thinking: true, speed: {}}, {name: b, thinking: true}]',
+    );
+    const ask = async (model: string) => {
+      const response = await fetch(`${sim.url}/api/chat`, {
+        method: 'POST',
+        body: JSON.stringify({
+          model,
+          messages: [{ role: 'user', content: 'hi' }],
+          think: true,
+          stream: false,
+        }),
+      });
+      return (await response.json()) as Closing & { message: { thinking: string } };
+    };
+    const timed = await ask('a');
+    // "Simulated reasoning about: hi" is 29 characters (8 tokens), the answer 6 tokens.
+    expect(timed.message.thinking).toBe('Simulated reasoning about: hi');
+    expect(timed.eval_count).toBe(8 + 6);
+    expect((await ask('b')).eval_count).toBe(6);
+  });
+
   it('gives /v1 replies usage and llama.cpp timings, which the provider reads back', async () => {
     const sim = await start('models: [{name: a, speed: {decode-tps: 50, prompt-tps: 400}}]');
     const response = await fetch(`${sim.url}/v1/chat/completions`, {
