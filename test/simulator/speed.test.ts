@@ -5,7 +5,7 @@ import { Ollama } from 'ollama';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kebabToCamel } from '../../src/config/keys.js';
 import { openAiTimings } from '../../src/providers/timings.js';
-import { parseScenario } from '../../src/simulator/scenario.js';
+import { loadScenario, parseScenario } from '../../src/simulator/scenario.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
 import { cli, writeSmallConfig } from '../support/smallRun.js';
 
@@ -402,5 +402,41 @@ describe('docs/simulator.md', () => {
       if (key === 'drift-requests') continue;
       expect(String(applied[kebabToCamel(key)]), key).toBe(value);
     }
+  });
+});
+
+describe('the speed scenarios', () => {
+  const load = (name: string) => loadScenario(`fixtures/simulator/${name}.yml`).models;
+  const pair = (name: string) => {
+    const [base, cand] = load(name);
+    if (!base?.speed || !cand?.speed) throw new Error(`${name}: a model without speed`);
+    expect([base.name, cand.name]).toEqual(['demo-base:1b', 'demo-cand:1b']);
+    // Same answers: the behaviour blocks are the same.
+    expect(cand.behaviours).toEqual(base.behaviours);
+    return { base: base.speed, cand: cand.speed };
+  };
+
+  it('pose the regression each is named for, and nothing else', () => {
+    const slow = pair('speed-slow');
+    expect(slow.base.decodeTps / slow.cand.decodeTps).toBe(1.5);
+    expect({ ...slow.cand, decodeTps: 0 }).toEqual({ ...slow.base, decodeTps: 0 });
+    const verbose = pair('speed-verbose');
+    expect(verbose.cand).toEqual({ ...verbose.base, lengthFactor: 2 });
+    const offload = pair('speed-offload');
+    expect(offload.cand).toEqual({ ...offload.base, sizeVram: 0.6 * offload.base.size });
+    const aa = pair('speed-aa');
+    expect(aa.cand).toEqual(aa.base);
+    expect(aa.base.sigma).toBe(0.25);
+    const drift = pair('speed-drift');
+    expect(drift.cand).toEqual(drift.base);
+    expect(drift.base.drift).toBe(0.3);
+  });
+
+  it('speed-demo answers as the demo does, with a candidate that decodes 1.5 times slower', () => {
+    const demo = load('demo');
+    const speedDemo = load('speed-demo');
+    expect(speedDemo.map((m) => ({ ...m, speed: null }))).toEqual(demo);
+    const [base, cand] = speedDemo;
+    expect((base?.speed?.decodeTps ?? 0) / (cand?.speed?.decodeTps ?? 1)).toBe(1.5);
   });
 });
