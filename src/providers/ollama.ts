@@ -98,6 +98,7 @@ export class OllamaProvider implements Provider {
           'model-missing',
           `model '${model}' is not on the Ollama server at ${this.options.host}`,
           404,
+          models.map((m) => m.name),
         );
       }
       const shown = await client.show({ model: tag.name });
