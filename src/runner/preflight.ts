@@ -14,6 +14,7 @@ import type {
 import { nearTags, servedTags, withTag } from '../providers/modelTag.js';
 import { neutralise } from '../text/neutralise.js';
 import { ProviderFailure } from '../providers/types.js';
+import { notOllama } from '../providers/serverKind.js';
 import { errorMessage } from '../text/format.js';
 
 const WARMUP_PROMPT = 'Reply with the single word: ready.';
@@ -30,12 +31,21 @@ const SERVER_HINT: Record<ServerInfo['provider'], string> = {
     'the embedded engine (node-llama-cpp) did not load: check that it is installed for this platform and, with provider.gpu, that its GPU build is (docs/embedded.md)',
 };
 
+/** Limit of each request that asks what answered in place of an Ollama server. */
+const PROBE_TIMEOUT_MS = 5000;
+
 export async function checkServer(provider: Provider): Promise<ServerInfo> {
   let version: string | null;
   try {
     version = await provider.version();
   } catch (error) {
     const failure = asFailure(error);
+    const answered = !['unreachable', 'timeout', 'cancelled'].includes(failure.kind);
+    const other =
+      answered && provider.info.provider === 'ollama'
+        ? await notOllama(provider.info.host, PROBE_TIMEOUT_MS)
+        : null;
+    if (other) throw new InfrastructureError(other.message, other.hint);
     throw new InfrastructureError(
       `cannot reach the model server at ${provider.info.host}: ${failure.message}`,
       SERVER_HINT[provider.info.provider],
