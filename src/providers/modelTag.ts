@@ -20,7 +20,7 @@ export function nearTags(model: string, served: readonly string[]): string[] {
   const tagged = served.map(withTag);
   const typos = nearWords(withTag(model), tagged).map((t) => served[tagged.indexOf(t)] as string);
   const name = withTag(model).split(':')[0];
-  const siblings = served.filter((s, i) => tagged[i]?.split(':')[0] === name);
+  const siblings = served.filter((_, i) => tagged[i]?.split(':')[0] === name);
   return [...new Set([...typos, ...siblings])];
 }
 

@@ -56,7 +56,11 @@ async function demoOnce(): Promise<SharedDemo> {
         progress,
       });
       const lines = printed.join('').split('\n').filter(Boolean);
-      const written: Written = { files: outcome.files, exitCode: outcome.exitCode, progress: lines };
+      const written: Written = {
+        files: outcome.files,
+        exitCode: outcome.exitCode,
+        progress: lines,
+      };
       // Renamed into place: a reader never sees half a file.
       writeFileSync(`${done}.part`, JSON.stringify(written));
       renameSync(`${done}.part`, done);
