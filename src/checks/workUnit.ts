@@ -102,4 +102,9 @@ export interface PlanGrowth {
    * unit this run executes, once the unit has ended; returns the units these answers add.
    */
   observe(records: readonly SampleRecord[]): readonly WorkUnit[];
+  /**
+   * The calls of every unit it may still add for the items of `units` (the plan's units of
+   * this run: a shard's, say), at most: each item taken to its last stage. Absent: none.
+   */
+  mostCalls?(units: readonly WorkUnit[]): number;
 }

@@ -13,7 +13,7 @@ import { ExitCode, InputError } from '../errors.js';
 import { analyseLogs } from '../pipeline/analyse.js';
 import { DEMO_SCENARIOS, type DemoScenario, runDemo } from '../pipeline/demo.js';
 import { scenarioPath } from '../packageRoot.js';
-import { initProject } from '../pipeline/init.js';
+import { initProject, VENDORED_ACTION } from '../pipeline/init.js';
 import { ansi, type Paint, plain, wantsColour } from './colour.js';
 import { expectedCalls, plannedCalls, prepareJob } from '../pipeline/prepare.js';
 import { runJob, sampleLogPath } from '../pipeline/run.js';
@@ -282,6 +282,7 @@ async function initCommand(
       `  ${inDir('npx model-gate validate')}`,
       `and a quick smoke run against your server: ${inDir('npx model-gate run --limit 3')}`,
       'no server yet? the whole job against the built-in simulator: npx model-gate demo',
+      `the workflow runs the action from ${VENDORED_ACTION} of your repository: copy it there (README: Where the action lives)`,
     ].join('\n')}\n`,
   );
   return ExitCode.pass;

@@ -5,6 +5,7 @@
  * reader's business: each one knows how to find the line of a path in its own file.
  */
 import type { z } from 'zod';
+import { didYouMean } from '../text/nearest.js';
 
 /** A path inside a value, as written: `choices[2]`, `grader.of[1].flags`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
@@ -68,7 +69,7 @@ export function explainIssue(issue: z.core.$ZodIssue): string {
         return `expected at most ${String(issue.maximum)} characters, got ${issue.input.length}`;
       return `expected ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}, got ${describeValue(issue.input)}`;
     case 'invalid_value':
-      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}${didYouMean(issue.input, issue.values)}`;
     case 'invalid_union':
       // Read as an error map, the issue has no message yet.
       return `${issue.message ?? 'expected another form'}, got ${describeValue(issue.input)}`;

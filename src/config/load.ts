@@ -16,6 +16,7 @@ import {
 } from './schema.js';
 import { registerUrlSecrets } from './hostUrl.js';
 import { MAX_CONFIG_BYTES, readLimitedFile } from './limits.js';
+import { nearWords } from '../text/nearest.js';
 
 /** A value given outside the file (action input, CLI flag), applied over the file. */
 export interface ConfigOverride {
@@ -266,7 +267,7 @@ function describeIssue(
       .map((key) => {
         const line = locate(issue.path, key);
         const at = displayPath([...issue.path, key]);
-        return `${line ? `${line}: ` : ''}${at}: unknown setting${suggest(issue.path, schema)}`;
+        return `${line ? `${line}: ` : ''}unknown setting ${at}${suggest(issue.path, key, schema)}`;
       })
       .join('\n  - ');
   }
@@ -278,11 +279,52 @@ function describeIssue(
   return `${line ? `${line}: ` : ''}${at}: ${expected}`;
 }
 
-function suggest(parent: readonly PropertyKey[], schema: ConfigSchema): string {
-  if (parent.length > 0) return '';
+/** Longest list of a block's settings shown when none is near the unknown one. */
+const KNOWN_SHOWN = 16;
+
+function suggest(parent: readonly PropertyKey[], key: string, schema: ConfigSchema): string {
+  let keys = settingsAt(schema, parent);
   // History last, after the checks: the order the blocks are documented in.
-  const keys = Object.keys(schema.shape).filter((k) => k !== 'history');
-  return ` (known: ${[...keys, 'history'].map(camelToKebab).join(', ')})`;
+  if (parent.length === 0) keys = [...keys.filter((k) => k !== 'history'), 'history'];
+  const near = nearWords(camelToKebab(key), keys.map(camelToKebab));
+  if (near[0] !== undefined) return `; did you mean ${displayPath([...parent, near[0]])}?`;
+  if (keys.length === 0 || keys.length > KNOWN_SHOWN) return '';
+  return ` (known: ${keys.map(camelToKebab).join(', ')})`;
+}
+
+/** The part of a zod schema's definition walked to find the settings of a block. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  options?: readonly z.ZodType[];
+}
+
+/** The settings a block of the config accepts (camelCase), by the block's path. */
+function settingsAt(schema: z.ZodType, at: readonly PropertyKey[]): string[] {
+  let nodes = [schema];
+  for (const segment of at) {
+    nodes = nodes.flatMap(unwrapped).flatMap((node) => {
+      const def = node._zod.def as unknown as SchemaDef;
+      if (def.type === 'array' && typeof segment === 'number' && def.element) return [def.element];
+      const child = typeof segment === 'string' ? def.shape?.[segment] : undefined;
+      return def.type === 'object' && child ? [child] : [];
+    });
+  }
+  const keys = nodes
+    .flatMap(unwrapped)
+    .flatMap((node) => Object.keys((node._zod.def as unknown as SchemaDef).shape ?? {}));
+  return [...new Set(keys)];
+}
+
+/** A schema without its wrappers (defaults, optional, pipes), each member of a union. */
+function unwrapped(node: z.ZodType): z.ZodType[] {
+  const def = node._zod.def as unknown as SchemaDef;
+  if (def.type === 'union') return (def.options ?? []).flatMap(unwrapped);
+  const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+  return inner ? unwrapped(inner) : [node];
 }
 
 function getPath(root: Record<string, unknown>, p: readonly string[]): unknown {

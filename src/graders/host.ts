@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isMapping } from '../render/json.js';
+import { didYouMean } from '../text/nearest.js';
 import { GraderOptions } from './options.js';
 import { canonicalJson } from './text.js';
 import {
@@ -138,7 +139,7 @@ function typeAndOptions(
   }
   if (typeof type !== 'string' || !types.includes(type)) {
     problems.push(
-      `unknown grader ${JSON.stringify(type ?? null)} (expected one of ${types.join(', ')})`,
+      `unknown grader ${JSON.stringify(type ?? null)}${didYouMean(type, types)} (expected one of ${types.join(', ')})`,
     );
     return null;
   }

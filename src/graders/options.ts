@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { describeValue, expecting, issueLine, parseInWords } from '../config/issues.js';
+import { didYouMean } from '../text/nearest.js';
 
 export type OptionShape = Record<string, z.ZodType>;
 
@@ -73,7 +74,7 @@ export class GraderOptions<S extends OptionShape = OptionShape> {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys)
           this.problem(
-            `unknown option "${key}" (${known.length === 0 ? 'it takes none' : `expected ${known.join(', ')}`})`,
+            `unknown option "${key}"${didYouMean(key, known)} (${known.length === 0 ? 'it takes none' : `expected ${known.join(', ')}`})`,
           );
         continue;
       }

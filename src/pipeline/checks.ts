@@ -57,7 +57,11 @@ export function planGrowth(
     ({ check, definitions }) => check.adaptive?.growth(definitions, ctx) ?? [],
   );
   if (growths.length === 0) return undefined;
-  return { observe: (records) => growths.flatMap((growth) => growth.observe(records)) };
+  return {
+    observe: (records) => growths.flatMap((growth) => growth.observe(records)),
+    mostCalls: (units) =>
+      growths.reduce((sum, growth) => sum + (growth.mostCalls?.(units) ?? 0), 0),
+  };
 }
 
 export interface Analysed {

@@ -26,6 +26,8 @@ export interface InitOptions {
 
 const STARTER_CONFIG = 'model-gate.yml';
 const STARTER_WORKFLOW = '.github/workflows/model-gate.yml';
+/** Where the starter workflow takes the action from: a copy in the user's repository. */
+export const VENDORED_ACTION = '.github/actions/model-gate';
 
 /** The config, each check's files (items, catalogue) and the pull-request workflow. */
 export function starterFiles(options: Omit<InitOptions, 'dir'> & { dir?: string }): StarterFile[] {

@@ -21,6 +21,7 @@ import {
   type ReplyLimits,
   readTextUpTo,
   tooLong,
+  unlessPage,
 } from './replyLimit.js';
 import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
 import { splitHostQuery, withQuery } from '../config/hostUrl.js';
@@ -98,6 +99,7 @@ export class OllamaProvider implements Provider {
           'model-missing',
           `model '${model}' is not on the Ollama server at ${this.options.host}`,
           404,
+          models.map((m) => m.name),
         );
       }
       const shown = await client.show({ model: tag.name });
@@ -224,7 +226,7 @@ function guardedFetch(
     const type = fetched.headers.get('content-type') ?? '';
     if (!fetched.ok && !type.includes('application/json')) {
       // Only the start of an error body is read: it is quoted, never stored whole.
-      const text = (await readTextUpTo(fetched, ERROR_BODY_BYTES)).trim();
+      const text = unlessPage(await readTextUpTo(fetched, ERROR_BODY_BYTES), type).trim();
       return new Response(JSON.stringify({ error: text || `HTTP ${fetched.status}` }), {
         status: fetched.status,
         statusText: fetched.statusText,

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { NdjsonLines } from './ndjson.js';
-import { ERROR_BODY_BYTES, tooLong } from './replyLimit.js';
+import { ERROR_BODY_BYTES, tooLong, unlessPage } from './replyLimit.js';
 import { statusFailureKind } from './transportErrors.js';
 import { neutralise } from '../text/neutralise.js';
 import { countOrNull } from './counts.js';
@@ -301,9 +301,10 @@ function bodyText(chunks: Buffer[]): string {
 
 function statusFailure(res: http.IncomingMessage, body: string): ProviderFailure {
   const status = res.statusCode ?? 0;
-  const text = body.trim();
+  const type = res.headers['content-type'] ?? '';
+  const text = unlessPage(body, type).trim();
   let message = text || `HTTP ${status}`;
-  if ((res.headers['content-type'] ?? '').includes('application/json')) {
+  if (type.includes('application/json')) {
     let said: unknown;
     try {
       said = (JSON.parse(text) as { error?: unknown }).error;

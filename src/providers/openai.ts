@@ -140,6 +140,7 @@ export class OpenAIProvider implements Provider {
         'model-missing',
         `model '${model}' is not served at ${this.options.host} (GET /v1/models does not list it)`,
         404,
+        listed.map((m) => m.id),
       );
     }
     return {

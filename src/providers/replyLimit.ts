@@ -6,6 +6,7 @@
  * multiple of the answer limit that leaves room for JSON framing and streamed envelopes.
  */
 import { ProviderFailure } from './types.js';
+import { neutralise } from '../text/neutralise.js';
 
 export const DEFAULT_MAX_REPLY_BYTES = 64 * 1024;
 export const DEFAULT_MAX_EMBEDDING_BYTES = 1024 * 1024;
@@ -100,4 +101,30 @@ export async function readTextUpTo(response: Response, limit: number): Promise<s
   }
   const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
   return cut ? `${text}…` : text;
+}
+
+/** Characters of an error body's line or of a page's title shown. */
+const LINE_SHOWN = 80;
+
+/**
+ * One short line for a body the server sent instead of the answer expected: an HTML page's
+ * title (or only that it was a page), else the first line of the text, cut.
+ */
+export function bodyLine(text: string, contentType: string): string {
+  const page = pageTitle(text, contentType);
+  if (page !== null) return page;
+  const first = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  return neutralise(first, LINE_SHOWN);
+}
+
+/** An HTML page as its title ("an HTML page titled …"), any other body as it is. */
+export function unlessPage(text: string, contentType: string): string {
+  return pageTitle(text, contentType) ?? text;
+}
+
+function pageTitle(text: string, contentType: string): string | null {
+  const trimmed = text.trim();
+  if (!contentType.includes('html') && !/^<(!doctype|html|head|body)\b/i.test(trimmed)) return null;
+  const title = /<title[^>]*>([^<]*)/i.exec(trimmed)?.[1]?.replace(/\s+/g, ' ').trim();
+  return title ? `an HTML page titled "${neutralise(title, LINE_SHOWN)}"` : 'an HTML page';
 }

@@ -135,6 +135,8 @@ export class ProviderFailure extends Error {
     readonly kind: ProviderFailureKind,
     message: string,
     readonly status: number | null = null,
+    /** With `model-missing`: the models the server (or store) does have, when it listed them. */
+    readonly served: readonly string[] | null = null,
   ) {
     // The message often quotes the server (an error body): it is recorded in the sample log
     // and shown everywhere, so it is made safe and short once, here — masked first: a secret

@@ -11,8 +11,10 @@ import type {
   SeriesHygiene,
   ServerInfo,
 } from '../providers/types.js';
-import { withTag } from '../providers/modelTag.js';
+import { nearTags, servedTags, withTag } from '../providers/modelTag.js';
+import { neutralise } from '../text/neutralise.js';
 import { ProviderFailure } from '../providers/types.js';
+import { notOllama } from '../providers/serverKind.js';
 import { errorMessage } from '../text/format.js';
 
 const WARMUP_PROMPT = 'Reply with the single word: ready.';
@@ -29,12 +31,21 @@ const SERVER_HINT: Record<ServerInfo['provider'], string> = {
     'the embedded engine (node-llama-cpp) did not load: check that it is installed for this platform and, with provider.gpu, that its GPU build is (docs/embedded.md)',
 };
 
+/** Limit of each request that asks what answered in place of an Ollama server. */
+const PROBE_TIMEOUT_MS = 5000;
+
 export async function checkServer(provider: Provider): Promise<ServerInfo> {
   let version: string | null;
   try {
     version = await provider.version();
   } catch (error) {
     const failure = asFailure(error);
+    const answered = !['unreachable', 'timeout', 'cancelled'].includes(failure.kind);
+    const other =
+      answered && provider.info.provider === 'ollama'
+        ? await notOllama(provider.info.host, PROBE_TIMEOUT_MS)
+        : null;
+    if (other) throw new InfrastructureError(other.message, other.hint);
     throw new InfrastructureError(
       `cannot reach the model server at ${provider.info.host}: ${failure.message}`,
       SERVER_HINT[provider.info.provider],
@@ -58,18 +69,37 @@ export async function checkModel(provider: Provider, model: string): Promise<Mod
         "give models.baseline / models.candidate as a .gguf path (a relative one is read from the config file's folder) or as a tag pulled with ollama pull on this runner",
       );
     }
-    if (failure.kind === 'model-missing') {
-      throw new InfrastructureError(
-        `model '${model}' is not available on the server at ${provider.info.host}`,
-        provider.info.provider === 'ollama'
-          ? `ollama pull ${model}`
-          : 'load the model in the server, or correct models.baseline / models.candidate',
-      );
-    }
+    if (failure.kind === 'model-missing') throw missingModel(provider, model, failure.served);
     throw new InfrastructureError(
       `cannot read the metadata of model '${model}' from ${provider.info.host}: ${failure.message}`,
     );
   }
+}
+
+/**
+ * A model the server does not have: the tags it has, the nearest first, and the one meant
+ * when a tag is a typo away; the command that fetches the model only when none is near.
+ */
+function missingModel(
+  provider: Provider,
+  model: string,
+  served: readonly string[] | null,
+): InfrastructureError {
+  const listed = served === null ? '' : `; ${servedTags(model, served, 'it')}`;
+  const message = `model '${model}' is not available on the server at ${provider.info.host}${listed}`;
+  const near = served === null ? undefined : nearTags(model, served)[0];
+  if (near !== undefined) {
+    return new InfrastructureError(
+      message,
+      `did you mean ${neutralise(near, 120)}? correct models.baseline / models.candidate`,
+    );
+  }
+  return new InfrastructureError(
+    message,
+    provider.info.provider === 'ollama'
+      ? `ollama pull ${model}`
+      : 'load the model in the server, or correct models.baseline / models.candidate',
+  );
 }
 
 export async function loadedModels(provider: Provider, warn: Warn): Promise<string[] | null> {

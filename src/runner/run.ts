@@ -251,7 +251,8 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     ...{ policy, resume, log, warn },
   });
   try {
-    settings.progress.start(scheduler.add(selectShard(options.units, options.shard)));
+    const planned = scheduler.start(selectShard(options.units, options.shard));
+    settings.progress.start(planned.likely, planned.most);
     // Requests in flight: pauses would keep slots idle (see engineMode.ts).
     await favouringSpeed(() => scheduler.run());
   } finally {

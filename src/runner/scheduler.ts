@@ -43,6 +43,12 @@ export interface SchedulerOptions {
   keepRecords?: boolean;
 }
 
+/** Model calls of a plan: those it most likely makes, and those it makes at most. */
+export interface PlannedCalls {
+  likely: number;
+  most: number;
+}
+
 export class Scheduler {
   /** Records this run wrote. */
   readonly emitted: SampleRecord[] = [];
@@ -63,10 +69,10 @@ export class Scheduler {
   /**
    * Adds units to the plan: those the log completes are skipped (and their answers shown to
    * the plan's growth), the others queued. Returns the calls the queued units are expected to
-   * make. A unit added twice is ignored.
+   * make, and make at most. A unit added twice is ignored.
    */
-  add(units: readonly WorkUnit[]): number {
-    let calls = 0;
+  add(units: readonly WorkUnit[]): PlannedCalls {
+    const calls = { likely: 0, most: 0 };
     const answered: SampleRecord[] = [];
     for (const unit of units) {
       if (this.isSeen(unit)) continue;
@@ -82,13 +88,25 @@ export class Scheduler {
       const queue = this.queues.get(unit.model) ?? [];
       queue.push({ unit, prior: state.prior });
       this.queues.set(unit.model, queue);
-      calls += estimatedCalls(unit);
+      calls.likely += estimatedCalls(unit);
+      calls.most += Math.max(0, unit.expectedCalls);
     }
     if (answered.length > 0 && this.options.growth) {
-      calls += this.add(this.options.growth.observe(answered));
+      const grown = this.add(this.options.growth.observe(answered));
+      calls.likely += grown.likely;
+      calls.most += grown.most;
     }
     this.wakeAll();
     return calls;
+  }
+
+  /**
+   * Adds the plan's first units (see `add`). Returns the calls they make, and at most those
+   * and every unit the plan may still add for them: a total the run never passes.
+   */
+  start(units: readonly WorkUnit[]): PlannedCalls {
+    const calls = this.add(units);
+    return { ...calls, most: calls.most + (this.options.growth?.mostCalls?.(units) ?? 0) };
   }
 
   /** True when a unit of this check, model and key was added before; else marks it added. */
@@ -212,7 +230,7 @@ export class Scheduler {
       return;
     }
     if (this.options.growth && written.length > 0) {
-      const added = this.add(this.options.growth.observe(written));
+      const added = this.add(this.options.growth.observe(written)).likely;
       if (added > 0) progress.shrink?.(-added);
     }
   }

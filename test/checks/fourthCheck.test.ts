@@ -579,7 +579,7 @@ describe('a fourth check registered from one file', () => {
       details = (error as InputError).details;
     }
     expect(details).toEqual([
-      'checks[0] (from test): expected one of "churn", "dragon", "personas", "toy", got "toys"',
+      'checks[0] (from test): expected one of "churn", "dragon", "personas", "toy", got "toys"; did you mean "toy"?',
     ]);
   });
 
@@ -598,10 +598,10 @@ describe('a fourth check registered from one file', () => {
       }
     };
     expect(problems([{ path: ['bogus'], value: 1 }])).toEqual([
-      'line 4: bogus: unknown setting (known: provider, models, checks, fail-on, false-alarm-rate, runner, output, churn, dragon, personas, toy, history)',
+      'line 4: unknown setting bogus (known: provider, models, checks, fail-on, false-alarm-rate, runner, output, churn, dragon, personas, toy, history)',
     ]);
     expect(problems([{ path: ['toy', 'colour'], value: 'red' }])).toEqual([
-      'line 4: toy.colour: unknown setting',
+      'line 4: unknown setting toy.colour (known: questions, gate)',
     ]);
   });
 });

@@ -122,6 +122,9 @@ describe('init', () => {
       expect(existsSync(path.join(dir, file)), file).toBe(true);
     }
     expect(stdout).toContain('npx model-gate validate');
+    expect(stdout).toContain(
+      'the workflow runs the action from .github/actions/model-gate of your repository: copy it there (README: Where the action lives)',
+    );
     const config = readFileSync(path.join(dir, 'model-gate.yml'), 'utf8');
     expect(config.split('\n')[0]).toMatch(
       /^# yaml-language-server: \$schema=https:\/\/unpkg\.com\/model-gate@\d+\.\d+\.\d+\/schema\/config\.schema\.json$/,
@@ -133,6 +136,9 @@ describe('init', () => {
     expect(
       workflow.jobs.gate.steps.some((s: { uses?: string }) => s.uses?.includes('cache/save')),
     ).toBe(true);
+    expect(readFileSync(path.join(dir, '.github/workflows/model-gate.yml'), 'utf8')).toContain(
+      'uses: ./.github/actions/model-gate # the copy in this repository (README: Where the action lives)',
+    );
 
     const validate = await cli([
       'validate',

@@ -1,4 +1,6 @@
 import { CHECKS } from '../../src/checks/builtIn.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { samplingOf } from '../../src/checks/churn/settings.js';
 import { describe, expect, it } from 'vitest';
@@ -115,6 +117,60 @@ describe('loadConfig — bad configs give one clear message with line and field'
   it('a named config file that does not exist is bad input', () => {
     expect(failure('nowhere/model-gate.yml')).toContain(
       'nowhere/model-gate.yml: config file not found',
+    );
+  });
+});
+
+describe('loadConfig — a typo names the word meant', () => {
+  function typo(yaml: string): string {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'model-gate-typo-')), 'model-gate.yml');
+    writeFileSync(file, `models:\n  baseline: a:1\n  candidate: b:1\n${yaml}`);
+    return failure(file);
+  }
+
+  const cases: [string, string][] = [
+    [
+      'runner:\n  concurency: 2\n',
+      'line 5: unknown setting runner.concurency; did you mean runner.concurrency?',
+    ],
+    [
+      'churn:\n  sampels: 4\n',
+      'line 5: unknown setting churn.sampels; did you mean churn.samples?',
+    ],
+    [
+      'churn:\n  gate:\n    max-deterioated: 3\n',
+      'line 6: unknown setting churn.gate.max-deterioated; did you mean churn.gate.max-deteriorated?',
+    ],
+    [
+      'provider:\n  kidn: openai\n',
+      'line 5: unknown setting provider.kidn; did you mean provider.kind?',
+    ],
+    ['dragon:\n  wals: 30\n', 'line 5: unknown setting dragon.wals; did you mean dragon.walls?'],
+    [
+      'personas:\n  gate:\n    min-recogniton: 0.4\n',
+      'line 6: unknown setting personas.gate.min-recogniton; did you mean personas.gate.min-recognition?',
+    ],
+    ['ouput:\n  dir: out\n', 'line 4: unknown setting ouput; did you mean output?'],
+    [
+      'fail-on: regresion\n',
+      'line 4: fail-on: expected one of "regression", "never", "inconclusive", got "regresion"; did you mean "regression"?',
+    ],
+    ['checks: [churn, dragn]\n', 'did you mean "dragon"?'],
+    ['provider:\n  kind: olama\n', 'got "olama"; did you mean "ollama"?'],
+  ];
+  for (const [yaml, expected] of cases) {
+    it(expected, () => expect(typo(yaml)).toContain(expected));
+  }
+
+  it('lists the settings of a block when none is near the word written', () => {
+    expect(typo('models2: {}\n')).toContain(
+      'line 4: unknown setting models2; did you mean models?',
+    );
+    expect(typo('runner:\n  speed: 2\n')).toContain(
+      'line 5: unknown setting runner.speed (known: concurrency, timeout-s, retries, num-ctx, warmup, keep-alive, perturbed-timeout-share, max-reply-bytes, max-embedding-bytes, unload-others, gpu-sample-s, gpu-contention-share)',
+    );
+    expect(typo('output:\n  colour: red\n')).toContain(
+      'unknown setting output.colour (known: dir, log, history)',
     );
   });
 });

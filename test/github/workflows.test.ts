@@ -2,7 +2,10 @@
  * The example workflows in docs/workflows/ are what users copy: they must be valid YAML,
  * least-privilege, pinned, and speak the action's real input and output names.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CHECKS } from '../../src/checks/builtIn.js';
@@ -10,7 +13,8 @@ import { checkOutputs } from '../../src/checks/list.js';
 import { actionOutputNames } from '../../src/github/outputs.js';
 
 const DIR = new URL('../../docs/workflows/', import.meta.url);
-const ACTION = 'your-org/model-gate@v0';
+/** Where the examples take the action from: a copy in the user's repository (README). */
+const ACTION = './.github/actions/model-gate';
 
 interface Step {
   id?: string;
@@ -128,6 +132,50 @@ describe('example workflows', () => {
     expect(readme).not.toMatch(/uses: actions\/cache@/);
     expect(readme).toMatch(/uses: actions\/cache\/restore@/);
     expect(readme).toMatch(/uses: actions\/cache\/save@[^\n]*\n\s+if: always\(\)/);
+  });
+
+  it('every example and the README take the action from the copy the README tells how to make', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const texts = [readme, ...files.map((f) => readFileSync(new URL(f, DIR), 'utf8'))];
+    for (const text of texts) {
+      const gates = [...text.matchAll(/^\s*-?\s*uses: (\S*model-gate\S*)/gm)].map((m) => m[1]);
+      expect(gates.length).toBeGreaterThan(0);
+      expect(new Set(gates)).toEqual(new Set([ACTION]));
+    }
+    expect(readme).toContain('## Where the action lives');
+    expect(readme).toContain('mkdir -p "$dest/dist"');
+  });
+
+  it('the copy the README makes runs as the action and as the command-line tool', () => {
+    // The README's commands, run from this repository: only the files they copy are there.
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const commands =
+      /dest=\.\.\/your-repo\/\.github\/actions\/model-gate[^\n]*\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(commands).toBeDefined();
+    const repo = mkdtempSync(path.join(tmpdir(), 'model-gate-vendored-'));
+    const dest = path.join(repo, ACTION);
+    execFileSync('bash', ['-c', `set -e; dest=${JSON.stringify(dest)}\n${commands}`]);
+    const cli = spawnSync(
+      process.execPath,
+      [path.join(dest, 'dist/cli.js'), 'validate', '--baseline', 'a:1', '--candidate', 'b:1'],
+      { cwd: repo, encoding: 'utf8' },
+    );
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(/^no config file, built-in defaults and flags: valid/);
+    const main = (actionYml as unknown as { runs: { main: string } }).runs.main;
+    const action = spawnSync(process.execPath, [path.join(dest, main)], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        INPUT_BASELINE: 'a:1',
+        INPUT_CANDIDATE: 'b:1',
+        'INPUT_OLLAMA-HOST': 'http://127.0.0.1:9',
+        'INPUT_OUTPUT-DIR': 'out',
+      },
+    });
+    // It read its inputs and the built-in items, and stopped at the server: there is none.
+    expect(action.stdout).toContain('cannot reach the model server at http://127.0.0.1:9');
   });
 
   it('churn-comment.yml says it is an alternative to the gate, not a companion', () => {

@@ -231,12 +231,17 @@ describe('all, names, fingerprints', () => {
     expect(problems('fuzzy', 'x')).toEqual([
       'unknown grader "fuzzy" (expected one of exact, contains, regex, number, json, label, module, all, not)',
     ]);
+    expect(problems('containz', 'x')).toEqual([
+      'unknown grader "containz"; did you mean "contains"? (expected one of exact, contains, regex, number, json, label, module, all, not)',
+    ]);
     expect(problems({ type: 'exact', 'keep-cases': true }, 'x')).toEqual([
-      'grader exact: unknown option "keep-cases" (expected expected, keep-case, keep-punctuation)',
+      'grader exact: unknown option "keep-cases"; did you mean "keep-case"? (expected expected, keep-case, keep-punctuation)',
     ]);
     expect(
       problems({ type: 'all', of: [{ type: 'regex', pattern: 'a', flag: 'i' }] }, 'a'),
-    ).toEqual(['grader regex: unknown option "flag" (expected pattern, flags, expected)']);
+    ).toEqual([
+      'grader regex: unknown option "flag"; did you mean "flags"? (expected pattern, flags, expected)',
+    ]);
     expect(problems({ type: 'contains', 'keep-case': 'yes', any: ['a', {}] }, 'x')).toEqual([
       'grader contains: any: expected a text or a list of non-empty texts, got a list',
       'grader contains: keep-case: expected boolean, got "yes"',

@@ -50,7 +50,11 @@ function sticky(): string {
 
 const BAD_CONFIGS: [string, string, string][] = [
   ['not valid YAML', 'models:\n  baseline: a:1b\n  candidate: [\n', 'not valid YAML'],
-  ['an unknown key', 'models:\n  baseline: a:1b\nfail-onn: never\n', 'line 3: fail-onn'],
+  [
+    'an unknown key',
+    'models:\n  baseline: a:1b\nfail-onn: never\n',
+    'line 3: unknown setting fail-onn; did you mean fail-on?',
+  ],
   [
     'a __proto__ block',
     'models:\n  baseline: a:1b\n__proto__:\n  fail-on: never\n',

@@ -37,6 +37,17 @@ describe('model-gate demo (regression scenario)', () => {
     expect(outcome.report.headline.reversals).toEqual(['law']);
   });
 
+  it('counts its calls against a total fixed at the start, which no line passes', () => {
+    const counts = outcome.progress.flatMap((line) => {
+      const found = /^model-gate: (\d+)(?:\/| of up to )(\d+) calls/.exec(line);
+      return found ? [{ done: Number(found[1]), total: Number(found[2]) }] : [];
+    });
+    expect(counts.length).toBeGreaterThanOrEqual(2);
+    expect(counts[0]?.done).toBe(0);
+    expect(new Set(counts.map((c) => c.total)).size).toBe(1);
+    for (const { done, total } of counts) expect(done).toBeLessThanOrEqual(total);
+  });
+
   it('writes the report, the summary, the charts and the log it names', () => {
     for (const file of [
       outcome.files.report,

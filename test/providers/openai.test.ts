@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InfrastructureError } from '../../src/errors.js';
 import { OpenAIProvider } from '../../src/providers/openai.js';
+import { checkModel } from '../../src/runner/preflight.js';
 import { ProviderFailure } from '../../src/providers/types.js';
 import type { RunningSimulator } from '../../src/simulator/server.js';
 import { simulate } from '../runner/simulated.js';
@@ -32,6 +34,18 @@ describe('OpenAIProvider', () => {
     const error = await provider.describe('other:8b').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderFailure);
     expect((error as ProviderFailure).kind).toBe('model-missing');
+    expect((error as ProviderFailure).served).toEqual(['served:8b']);
+  });
+
+  it('names the served model meant when a missing one is a typo away', async () => {
+    const error = await checkModel(provider, 'sevred:8b').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as InfrastructureError).message).toBe(
+      `model 'sevred:8b' is not available on the server at ${sim.url}; it has: served:8b`,
+    );
+    expect((error as InfrastructureError).hint).toBe(
+      'did you mean served:8b? correct models.baseline / models.candidate',
+    );
   });
 
   it('sends the schema as response_format and takes token counts from usage', async () => {

@@ -12,12 +12,21 @@ function recorder() {
 describe('progress', () => {
   it('formats done/total, rate and time left', () => {
     // 100 of 400 calls in 50 s: 2 calls/s, 300 left → 150 s = 2m30s.
-    expect(formatProgress(100, 400, 50_000, 'qwen2.5:7b')).toBe(
+    const exact = { done: 100, likely: 400, most: 400 };
+    expect(formatProgress(exact, 50_000, 'qwen2.5:7b')).toBe(
       'model-gate: 100/400 calls (25%), 2.0/s, about 2m30s left, qwen2.5:7b',
     );
-    expect(formatProgress(0, 10, 0, '')).toBe('model-gate: 0/10 calls (0%)');
-    // A maze game may make more calls than estimated: the total grows, never below done.
-    expect(formatProgress(12, 10, 1000, '')).toBe('model-gate: 12/12 calls (100%), 12/s');
+    expect(formatProgress({ done: 0, likely: 10, most: 10 }, 0, '')).toBe(
+      'model-gate: 0/10 calls (0%)',
+    );
+    // Bounded, not known: the bound is the total, the likely count sets the time left.
+    expect(formatProgress({ done: 100, likely: 400, most: 9600 }, 50_000, 'm')).toBe(
+      'model-gate: 100 of up to 9600 calls (about 400 expected), 2.0/s, about 2m30s left, m',
+    );
+    // More calls than estimated: the likely count follows them, the total stays.
+    expect(formatProgress({ done: 12, likely: 10, most: 300 }, 1000, '')).toBe(
+      'model-gate: 12 of up to 300 calls, 12/s',
+    );
     expect(formatDuration(3725)).toBe('1h02m');
   });
 
@@ -55,7 +64,7 @@ describe('progress', () => {
     expect(written).toHaveLength(6);
   });
 
-  it('ends at 100% when units make fewer calls than their upper bound (maze games)', async () => {
+  it('keeps its total when units make fewer calls than their upper bound (maze games)', async () => {
     const sim = await simulate('models:\n  - name: base:1b\n    probe: {}\n');
     try {
       const { written, stream } = recorder();
@@ -70,13 +79,13 @@ describe('progress', () => {
         progress: createProgress({ stream, interactive: false }),
       });
       expect(written[0]).toBe('model-gate: 0/15 calls (0%)\n');
-      expect(written.at(-1)).toMatch(/^model-gate: 3\/3 calls \(100%\), [\d.]+\/s, base:1b\n$/);
+      expect(written.at(-1)).toMatch(/^model-gate: 3 of up to 15 calls, [\d.]+\/s, base:1b\n$/);
     } finally {
       await sim.close();
     }
   });
 
-  it('starts from the estimate, not the upper bound, and a resumed run with nothing left says so once', async () => {
+  it('counts to the upper bound, times by the estimate, and a resumed run with nothing left says so once', async () => {
     const sim = await simulate('models:\n  - name: base:1b\n    probe: {}\n');
     try {
       const logPath = tempLog();
@@ -98,8 +107,10 @@ describe('progress', () => {
         });
       let again = first;
       await run();
-      expect(first.written[0]).toBe('model-gate: 0/6 calls (0%)\n');
-      expect(first.written.at(-1)).toMatch(/^model-gate: 3\/3 calls \(100%\)/);
+      expect(first.written[0]).toBe('model-gate: 0 of up to 900 calls (about 6 expected)\n');
+      expect(first.written.at(-1)).toMatch(
+        /^model-gate: 3 of up to 900 calls, [\d.]+\/s, base:1b\n$/,
+      );
       again = recorder();
       await run();
       expect(again.written).toEqual([
@@ -110,14 +121,15 @@ describe('progress', () => {
     }
   });
 
-  it('grows the total when a unit makes more calls than estimated', () => {
+  it('keeps its total when a unit makes more calls than estimated', () => {
     const { written, stream } = recorder();
     const progress = createProgress({ stream, interactive: false, intervalMs: 0 });
-    progress.start(2);
+    progress.start(2, 10);
     for (let i = 0; i < 3; i++) progress.advance('m');
     progress.shrink?.(2 - 3);
     progress.finish();
-    expect(written.at(-1)).toMatch(/^model-gate: 3\/3 calls \(100%\)/);
+    expect(written[0]).toBe('model-gate: 0 of up to 10 calls (about 2 expected)\n');
+    expect(written.at(-1)).toMatch(/^model-gate: 3 of up to 10 calls, [\d.]+\/s, m\n$/);
   });
 });
 

@@ -331,6 +331,30 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InfrastructureError);
     expect((error as InfrastructureError).hint).toBe('ollama pull absent:7b');
+    expect((error as InfrastructureError).message).toBe(
+      `model 'absent:7b' is not available on the server at ${sim.url}; it has: base:1b, cand:1b`,
+    );
+    expect(sim.stats().order).toEqual([]);
+  });
+
+  it('names the tag meant when a missing one is a typo away, listing the nearest first', async () => {
+    sim = await simulate(twoModels());
+    const tried = async (model: string) =>
+      (await runPlan({
+        provider: ollamaFor(sim as RunningSimulator),
+        units: probeUnits(model, 1),
+        models: [model],
+        logPath: tempLog(),
+      }).catch((e: unknown) => e)) as InfrastructureError;
+    const typo = await tried('cnad:1b');
+    expect(typo.message).toBe(
+      `model 'cnad:1b' is not available on the server at ${sim.url}; it has: cand:1b, base:1b`,
+    );
+    expect(typo.hint).toBe('did you mean cand:1b? correct models.baseline / models.candidate');
+    // The model under another tag is named too: "base" is base:latest, which the server lacks.
+    expect((await tried('base')).hint).toBe(
+      'did you mean base:1b? correct models.baseline / models.candidate',
+    );
     expect(sim.stats().order).toEqual([]);
   });
 

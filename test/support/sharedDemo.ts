@@ -19,15 +19,17 @@ export interface SharedDemo {
   report: Report;
   files: JobFiles;
   exitCode: number;
+  /** The lines the run's progress printed (a log's, not a terminal's). */
+  progress: string[];
 }
 
 interface Written {
   files: JobFiles;
   exitCode: number;
+  progress: string[];
 }
 
 const WAIT_MS = 180_000;
-const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
 
 let mine: Promise<SharedDemo> | undefined;
 
@@ -43,13 +45,22 @@ async function demoOnce(): Promise<SharedDemo> {
   const failed = path.join(folder, 'demo.failed');
   if (claim(path.join(folder, 'demo.lock'))) {
     try {
+      const printed: string[] = [];
+      const progress = {
+        write: (text: string) => printed.push(text) > 0,
+      } as unknown as NodeJS.WritableStream;
       const outcome = await runDemo({
         checks: CHECKS,
         scenario: 'demo',
         outDir: dir,
-        progress: quiet,
+        progress,
       });
-      const written: Written = { files: outcome.files, exitCode: outcome.exitCode };
+      const lines = printed.join('').split('\n').filter(Boolean);
+      const written: Written = {
+        files: outcome.files,
+        exitCode: outcome.exitCode,
+        progress: lines,
+      };
       // Renamed into place: a reader never sees half a file.
       writeFileSync(`${done}.part`, JSON.stringify(written));
       renameSync(`${done}.part`, done);

@@ -51,6 +51,19 @@ export class ChurnStages implements PlanGrowth {
     return units;
   }
 
+  mostCalls(units: readonly WorkUnit[]): number {
+    const mine = new Set<ItemState>();
+    for (const unit of units) {
+      if (unit.check !== 'churn') continue;
+      // A churn unit's key is its item's id, "#", and the sample (churnUnitKey).
+      const state = this.items.get(unit.key.slice(0, unit.key.lastIndexOf('#')));
+      if (state) mine.add(state);
+    }
+    let calls = 0;
+    for (const state of mine) calls += Math.max(0, this.design.samplesMax - state.planned);
+    return calls * this.models.length;
+  }
+
   /** The samples the item's path now wants beyond those already planned, for every model. */
   private nextStage(state: ItemState): WorkUnit[] {
     const path = this.outcomes.path(state.item.id, this.design);

@@ -8,9 +8,10 @@
  * `<root>/blobs/sha256-<hex>`. The root is `OLLAMA_MODELS`, or `~/.ollama/models`.
  * Blobs are content-addressed: the hex in the name is the SHA-256 of the file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { nearTags, servedTags } from '../modelTag.js';
 import { ProviderFailure } from '../types.js';
 import { errorMessage } from '../../text/format.js';
 
@@ -65,6 +66,14 @@ export function parseOllamaTag(reference: string): TagParts {
   return { registry, namespace, model, tag };
 }
 
+/** A tag as a user writes it: without the default registry and namespace. */
+function shownTag(parts: TagParts): string {
+  if (parts.registry === DEFAULT_REGISTRY && parts.namespace === DEFAULT_NAMESPACE)
+    return `${parts.model}:${parts.tag}`;
+  const registry = parts.registry === DEFAULT_REGISTRY ? '' : `${parts.registry}/`;
+  return `${registry}${parts.namespace}/${parts.model}:${parts.tag}`;
+}
+
 function modelLayerDigest(manifestPath: string, tag: string): string {
   let manifest: unknown;
   try {
@@ -102,10 +111,7 @@ function modelLayerDigest(manifestPath: string, tag: string): string {
 /** Resolves a tag to its weights file. Throws ProviderFailure('model-missing') with the pull command. */
 export function resolveOllamaTag(reference: string, root: string): OllamaStoreModel {
   const parts = parseOllamaTag(reference);
-  const shown =
-    parts.registry === DEFAULT_REGISTRY && parts.namespace === DEFAULT_NAMESPACE
-      ? `${parts.model}:${parts.tag}`
-      : `${parts.registry === DEFAULT_REGISTRY ? '' : `${parts.registry}/`}${parts.namespace}/${parts.model}:${parts.tag}`;
+  const shown = shownTag(parts);
   const manifestPath = join(
     root,
     'manifests',
@@ -115,9 +121,17 @@ export function resolveOllamaTag(reference: string, root: string): OllamaStoreMo
     parts.tag,
   );
   if (!existsSync(manifestPath)) {
+    const stored = storeTags(root);
+    const near = nearTags(shown, stored)[0];
+    const what =
+      near === undefined
+        ? `run \`ollama pull ${shown}\` on this runner, or point OLLAMA_MODELS at the store`
+        : `did you mean ${near}?`;
     throw new ProviderFailure(
       'model-missing',
-      `model '${shown}' is not in the Ollama store at ${root} (no ${manifestPath}); run \`ollama pull ${shown}\` on this runner, or point OLLAMA_MODELS at the store`,
+      `model '${shown}' is not in the Ollama store at ${root} (no ${manifestPath}); ${what} (${servedTags(shown, stored, 'the store')})`,
+      null,
+      stored,
     );
   }
   const digest = modelLayerDigest(manifestPath, shown);
@@ -129,4 +143,31 @@ export function resolveOllamaTag(reference: string, root: string): OllamaStoreMo
     );
   }
   return { tag: shown, path, digest, manifestPath };
+}
+
+/** Most manifests read when listing the store: enough for any runner's store, bounded. */
+const MAX_LISTED = 1000;
+
+/** The tags the store holds, as a user writes them (`qwen2.5:7b`, `me/model:q4`). */
+export function storeTags(root: string): string[] {
+  const tags: string[] = [];
+  const within = (dir: string): string[] => {
+    try {
+      return readdirSync(dir).slice(0, MAX_LISTED);
+    } catch {
+      return [];
+    }
+  };
+  const manifests = join(root, 'manifests');
+  for (const registry of within(manifests)) {
+    for (const namespace of within(join(manifests, registry))) {
+      for (const model of within(join(manifests, registry, namespace))) {
+        for (const tag of within(join(manifests, registry, namespace, model))) {
+          if (tags.length >= MAX_LISTED) return tags;
+          tags.push(shownTag({ registry, namespace, model, tag }));
+        }
+      }
+    }
+  }
+  return tags;
 }

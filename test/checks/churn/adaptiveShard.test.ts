@@ -5,13 +5,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { SampledChurnSection } from '../../../src/checks/churn/section.js';
 import { analyseLogs } from '../../../src/pipeline/analyse.js';
 import { runJob } from '../../../src/pipeline/run.js';
 import { readSampleLogs } from '../../../src/sampleLog/index.js';
-import { at, demoConfig, quiet, simulatedJob } from '../../pipeline/simulatedJob.js';
+import { at, demoConfig, simulatedJob } from '../../pipeline/simulatedJob.js';
 
 const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-adaptive-shard-');
 
@@ -29,19 +30,44 @@ function config(dir: string) {
   ]);
 }
 
+/** The progress lines of a run, as done and total. */
+function counted() {
+  const lines: { done: number; total: number }[] = [];
+  const stream = new Writable({
+    write: (chunk, _encoding, done) => {
+      for (const line of String(chunk).split('\n')) {
+        const found = /^model-gate: (\d+)(?:\/| of up to )(\d+) calls/.exec(line);
+        if (found) lines.push({ done: Number(found[1]), total: Number(found[2]) });
+      }
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
 describe('adaptive sampling with --shard', () => {
   it('slices by item, each slice runs its own stages, and the merge equals the unsharded run', async () => {
-    const whole = await runJob({ loaded: config('whole'), progress: quiet });
+    const progress = [counted(), counted(), counted()];
+    const whole = await runJob({ loaded: config('whole'), progress: progress[0]?.stream });
     const first = await runJob({
       loaded: config('shard-1'),
       shard: { index: 1, count: 2 },
-      progress: quiet,
+      progress: progress[1]?.stream,
     });
     const second = await runJob({
       loaded: config('shard-2'),
       shard: { index: 2, count: 2 },
-      progress: quiet,
+      progress: progress[2]?.stream,
     });
+    // Each run counts against one total, fixed at its start: its items taken to samples-max
+    // (6, and the greedy sample) for both models; a slice's total counts its own items only.
+    const totals = progress.map(({ lines }) => {
+      expect(new Set(lines.map((l) => l.total)).size).toBe(1);
+      for (const { done, total } of lines) expect(done).toBeLessThanOrEqual(total);
+      return lines[0]?.total ?? 0;
+    });
+    expect(totals[0]).toBe(16 * 2 * 7);
+    expect((totals[1] ?? 0) + (totals[2] ?? 0)).toBe(totals[0]);
     // Each item's records, both models, are in one slice's log only.
     const itemsOf = async (files: readonly string[]) => {
       const log = await readSampleLogs(files);

@@ -97,8 +97,16 @@ describe('Ollama store', () => {
     expect(resolveOllamaTag('someone/tiny:q0', root).digest).toBe(digest);
   });
 
+  it('names the tag meant when a missing one is a typo of a stored one', () => {
+    expect(() => resolveOllamaTag('someone/tiyn:q0', root)).toThrow(
+      /; did you mean someone\/tiny:q0\? \(the store has: someone\/tiny:q0, [a-z]+:latest, [a-z]+:latest, [a-z]+:latest\)$/,
+    );
+  });
+
   it('names the pull command when the tag, the layer or the blob is missing', () => {
-    expect(() => resolveOllamaTag('qwen2.5:7b', root)).toThrow(/ollama pull qwen2.5:7b/);
+    expect(() => resolveOllamaTag('qwen2.5:7b', root)).toThrow(
+      /; run `ollama pull qwen2.5:7b` on this runner, or point OLLAMA_MODELS at the store \(the store has: (tiny|broken|gone|someone\/tiny):/,
+    );
     expect(() => resolveOllamaTag('broken', root)).toThrow(
       /no application\/vnd.ollama.image.model layer/,
     );
