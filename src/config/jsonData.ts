@@ -175,21 +175,13 @@ class ArrayElement {
   }
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_LIST = 0x5b;
-const CLOSE_LIST = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-
 /** The offset of the quote that closes the string opened at `open`; -1 when none does. */
 function stringEnd(text: string, open: number): number {
   for (let from = open + 1; ; ) {
     const quote = text.indexOf('"', from);
     if (quote === -1) return -1;
     let escapes = 0;
-    while (text.charCodeAt(quote - 1 - escapes) === BACKSLASH) escapes++;
+    while (text[quote - 1 - escapes] === '\\') escapes++;
     if (escapes % 2 === 0) return quote;
     from = quote + 1;
   }
@@ -247,24 +239,24 @@ export function parseJsonList(text: string, name: string): ArrayElement[] | null
   let depth = 0;
   let start = (open.index ?? 0) + 1;
   for (let i = start; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === QUOTE) {
+    const char = text[i];
+    if (char === '"') {
       i = stringEnd(text, i);
       if (i === -1) return null;
-    } else if (code === OPEN_LIST || code === OPEN_OBJECT) {
+    } else if (char === '[' || char === '{') {
       // The array is the first level, as the list of a YAML file is.
       if (++depth >= MAX_NESTING) {
         throw new InputError(`${name}:${lines.at(i)}: nested too deeply`, [
           `lists and objects may be nested at most ${MAX_NESTING} levels deep`,
         ]);
       }
-    } else if ((code === CLOSE_LIST || code === CLOSE_OBJECT) && depth > 0) {
+    } else if ((char === ']' || char === '}') && depth > 0) {
       depth--;
-    } else if (code === COMMA && depth === 0) {
+    } else if (char === ',' && depth === 0) {
       if (!element(start, i)) return null;
       start = i + 1;
       if (elements.length > MAX_ITEMS) return elements;
-    } else if (code === CLOSE_LIST) {
+    } else if (char === ']') {
       const empty = elements.length === 0 && after(start, i) === null;
       if (!empty && !element(start, i)) return null;
       if (after(i + 1, text.length) !== null) return null;
@@ -275,7 +267,7 @@ export function parseJsonList(text: string, name: string): ArrayElement[] | null
         );
       }
       return elements;
-    } else if (code === CLOSE_OBJECT) {
+    } else if (char === '}') {
       return null;
     }
   }
