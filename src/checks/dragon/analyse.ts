@@ -23,6 +23,8 @@ import {
 import {
   clusterBootstrapRate,
   pairedClusterBootstrapRateDifference,
+  pooledDifference,
+  pooledRate,
   type RateCluster,
 } from '../../stats/clusterRatio.js';
 import { detectableShift } from '../../stats/detectableShift.js';
@@ -502,31 +504,14 @@ function pairedRate(
   }
   const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
   if (!difference) return null;
-  const pooled = (side: 0 | 1) => {
-    let total = 0;
-    let count = 0;
-    for (const c of clusters) {
-      total += c[side].sum;
-      count += c[side].count;
-    }
-    return total / count;
-  };
+  const pooled = (side: 0 | 1) => pooledRate(clusters.map((c) => c[side])) ?? Number.NaN;
   const test = pairedPermutationTest(
     clusters.length,
-    (swapped) => {
-      let sa = 0;
-      let ca = 0;
-      let sb = 0;
-      let cb = 0;
-      clusters.forEach(([x, y], i) => {
-        const [p, q] = swapped[i] ? [y, x] : [x, y];
-        sa += p.sum;
-        ca += p.count;
-        sb += q.sum;
-        cb += q.count;
-      });
-      return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
-    },
+    (swapped) =>
+      pooledDifference(clusters.length, (i) => {
+        const [x, y] = clusters[i] as readonly [RateCluster, RateCluster];
+        return swapped[i] ? [y, x] : [x, y];
+      }) ?? 0,
     { draws: PERMUTATION_DRAWS, seed: bootstrap.seed },
   );
   return {
