@@ -10,8 +10,7 @@
  * Intervals are bias-corrected percentile intervals (bootstrap.ts), so they contain the
  * estimate.
  */
-import { type BootstrapInterval, biasCorrectedPercentileInterval } from './bootstrap.js';
-import { createRng } from './prng.js';
+import { type BootstrapInterval, clusterBootstrap } from './bootstrap.js';
 
 export interface RateCluster {
   sum: number;
@@ -72,14 +71,14 @@ export function clusterBootstrapRate(
 ): BootstrapInterval | null {
   const estimate = pooledRate(clusters);
   if (estimate === null) return null;
-  const rng = createRng(options.seed);
-  const values: number[] = [];
   const n = clusters.length;
-  for (let r = 0; r < options.replicates; r++) {
-    const value = pooledOf(n, () => clusters[rng.int(n)] as RateCluster);
-    if (value !== null) values.push(value);
-  }
-  return biasCorrectedPercentileInterval(estimate, values, options.level ?? 0.95, range);
+  return clusterBootstrap(
+    estimate,
+    n,
+    (draw) => pooledOf(n, () => clusters[draw()] as RateCluster),
+    options,
+    range,
+  );
 }
 
 /**
@@ -93,15 +92,11 @@ export function pairedClusterBootstrapRateDifference(
   const a = pooledRate(pairs.map((p) => p[0]));
   const b = pooledRate(pairs.map((p) => p[1]));
   if (a === null || b === null) return null;
-  const rng = createRng(options.seed);
-  const values: number[] = [];
   const n = pairs.length;
-  for (let r = 0; r < options.replicates; r++) {
-    const value = pooledDifference(
-      n,
-      () => pairs[rng.int(n)] as readonly [RateCluster, RateCluster],
-    );
-    if (value !== null) values.push(value);
-  }
-  return biasCorrectedPercentileInterval(a - b, values, options.level ?? 0.95);
+  return clusterBootstrap(
+    a - b,
+    n,
+    (draw) => pooledDifference(n, () => pairs[draw()] as readonly [RateCluster, RateCluster]),
+    options,
+  );
 }
