@@ -514,11 +514,11 @@ function pairedRate(
 }
 
 /**
- * A measure of both sides (`valueOf(0)` after, `valueOf(1)` before), with its bootstrap
+ * A measure of both sides (`side(0)` after, `side(1)` before), with its bootstrap
  * difference and the paired permutation test of `statistic` over the `n` pairs.
  */
 function pairedMeasure(
-  valueOf: (side: 0 | 1) => number,
+  side: (side: 0 | 1) => number,
   difference: { estimate: number; low: number; high: number },
   n: number,
   statistic: (swapped: readonly boolean[]) => number,
@@ -529,8 +529,8 @@ function pairedMeasure(
     seed: bootstrap.seed,
   });
   return {
-    before: valueOf(1),
-    after: valueOf(0),
+    before: side(1),
+    after: side(0),
     difference: estimateOf(difference),
     pValue: test.pValue,
   };
