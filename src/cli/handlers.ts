@@ -22,7 +22,7 @@ import type { CheckName } from '../config/schema.js';
 import type { JobOutcome } from '../pipeline/types.js';
 import { onStopSignals } from '../signals.js';
 import { startSimulator } from '../simulator/server.js';
-import type { CliIo, CommandHandlers } from './program.js';
+import type { CommandHandler, CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
 import { toOverrides } from '../config/overrides.js';
 import { neutralise } from '../text/neutralise.js';
@@ -31,6 +31,9 @@ import { openerFor, openFile, pageFile } from './view.js';
 
 /** A reason longer than this quotes something huge (a server reply): the terminal shows its start. */
 const REASON_LIMIT = 2000;
+
+/** A command: its parsed flags, where it writes, the checks it knows. */
+type CliCommand = (...args: [...Parameters<CommandHandler>, checks: CheckList]) => Promise<number>;
 
 /** The closing lines of a run: the verdict, its reasons, and where the files are. */
 export function describeOutcome(outcome: JobOutcome, paint: Paint = plain): string {
@@ -169,28 +172,7 @@ function printOutcome(outcome: JobOutcome, json: boolean, out: (text: string) =>
   return outcome.exitCode;
 }
 
-/** The CLI's handlers for a list of checks. */
-export function createHandlers(checks: CheckList): CommandHandlers {
-  return {
-    checks,
-    run: (options, io) => runCommand(options, io, checks),
-    analyze: (options, io) => analyzeCommand(options, io, checks),
-    validate: (options, io) => validateCommand(options, io, checks),
-    init: (options, io) => initCommand(options, io, checks),
-    demo: (options, io) => demoCommand(options, io, checks),
-    view: (options, io) => viewCommand(options, io, checks),
-    simulate: (options, io) => simulateCommand(options, io),
-  };
-}
-
-/** The CLI of the built-in checks. */
-export const handlers: CommandHandlers = createHandlers(CHECKS);
-
-async function runCommand(
-  options: Record<string, unknown>,
-  { stdout: out }: CliIo,
-  checks: CheckList,
-): Promise<number> {
+const runCommand: CliCommand = async (options, { stdout: out }, checks) => {
   const loaded = loadConfigFromFlags(options, checks);
   const shard = parseShard(
     typeof options.shard === 'string' ? options.shard : undefined,
@@ -211,13 +193,9 @@ async function runCommand(
   } finally {
     interrupt.dispose();
   }
-}
+};
 
-async function analyzeCommand(
-  options: Record<string, unknown>,
-  { stdout: out }: CliIo,
-  checks: CheckList,
-): Promise<number> {
+const analyzeCommand: CliCommand = async (options, { stdout: out }, checks) => {
   const given = collectOverrides(options, checks);
   const file = typeof options.config === 'string' ? options.config : undefined;
   const loaded = loadConfig({
@@ -239,13 +217,9 @@ async function analyzeCommand(
     requireMatchingLogs: true,
   });
   return printOutcome(outcome, options.json === true, out);
-}
+};
 
-async function validateCommand(
-  options: Record<string, unknown>,
-  { stdout: out }: CliIo,
-  checks: CheckList,
-): Promise<number> {
+const validateCommand: CliCommand = async (options, { stdout: out }, checks) => {
   const loaded = loadConfigFromFlags(options, checks);
   // The same preparation as run (definitions, plan, provider), stopped before any request.
   const { ctx, units, warnings } = await prepareJob(loaded);
@@ -256,13 +230,9 @@ async function validateCommand(
   out(describeValidated(file, ctx.config.checks, units, notes, warnings));
   out(`next: a smoke run against the server: ${runCommandLine(options, '--limit 3', checks)}\n`);
   return ExitCode.pass;
-}
+};
 
-async function initCommand(
-  options: Record<string, unknown>,
-  { stdout: out }: CliIo,
-  checks: CheckList,
-): Promise<number> {
+const initCommand: CliCommand = async (options, { stdout: out }, checks) => {
   const dir = path.resolve(typeof options.dir === 'string' ? options.dir : '.');
   // Written elsewhere: the next commands are typed in that folder.
   const away = path.relative(process.cwd(), dir);
@@ -286,13 +256,9 @@ async function initCommand(
     ].join('\n')}\n`,
   );
   return ExitCode.pass;
-}
+};
 
-async function demoCommand(
-  options: Record<string, unknown>,
-  { stdout: out, stderr: err }: CliIo,
-  checks: CheckList,
-): Promise<number> {
+const demoCommand: CliCommand = async (options, { stdout: out, stderr: err }, checks) => {
   const scenario = String(options.scenario ?? 'demo');
   if (!(scenario in DEMO_SCENARIOS)) {
     throw new InputError(
@@ -328,13 +294,9 @@ async function demoCommand(
   } finally {
     interrupt.dispose();
   }
-}
+};
 
-async function viewCommand(
-  options: Record<string, unknown>,
-  { stdout: out, stderr: err }: CliIo,
-  checks: CheckList,
-): Promise<number> {
+const viewCommand: CliCommand = async (options, { stdout: out, stderr: err }, checks) => {
   const operands = Array.isArray(options.operands) ? options.operands : [];
   let target = typeof operands[0] === 'string' ? operands[0] : undefined;
   if (target === undefined) {
@@ -354,12 +316,9 @@ async function viewCommand(
     );
   }
   return ExitCode.pass;
-}
+};
 
-async function simulateCommand(
-  options: Record<string, unknown>,
-  { stdout: out }: CliIo,
-): Promise<number> {
+const simulateCommand: CliCommand = async (options, { stdout: out }) => {
   const port = integerFlag(options.port, '--port');
   const host = String(options.host ?? '127.0.0.1');
   if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !host.startsWith('127.')) {
@@ -389,4 +348,25 @@ async function simulateCommand(
   });
   await simulator.close();
   return ExitCode.pass;
+};
+
+/** The CLI's handlers for a list of checks. */
+export function createHandlers(checks: CheckList): CommandHandlers {
+  const bind =
+    (command: CliCommand): CommandHandler =>
+    (options, io) =>
+      command(options, io, checks);
+  return {
+    checks,
+    run: bind(runCommand),
+    analyze: bind(analyzeCommand),
+    validate: bind(validateCommand),
+    init: bind(initCommand),
+    demo: bind(demoCommand),
+    view: bind(viewCommand),
+    simulate: bind(simulateCommand),
+  };
 }
+
+/** The CLI of the built-in checks. */
+export const handlers: CommandHandlers = createHandlers(CHECKS);

@@ -10,7 +10,7 @@
  * reads 40,000 nested brackets, but every recursive walk after it would overflow the stack.
  */
 import { InputError } from '../errors.js';
-import { MAX_NESTING } from './limits.js';
+import { formatSize, MAX_ITEMS, MAX_LINE_BYTES, MAX_NESTING } from './limits.js';
 import { RESERVED_KEYS } from './yaml.js';
 
 /** Strings (keys or values) and the punctuation that opens, closes and separates. */
@@ -47,34 +47,21 @@ class LineCursor {
 
 /**
  * Problems with the keys of `text`, a JSON text `JSON.parse` accepted, starting on line
- * `firstLine`; `onElement` hears the offset of each element of a top-level array.
+ * `firstLine`.
  */
-export function jsonKeyProblems(
-  text: string,
-  firstLine = 1,
-  onElement?: (offset: number) => void,
-): { line: number; message: string }[] {
+export function jsonKeyProblems(text: string, firstLine = 1): { line: number; message: string }[] {
   const problems: { line: number; message: string }[] = [];
   const lines = new LineCursor(text, firstLine);
   const stack: Frame[] = [];
-  const element = (from: number): void => {
-    if (!onElement || stack.length !== 1 || stack[0]?.object) return;
-    const start = /\S/g;
-    start.lastIndex = from;
-    const found = start.exec(text);
-    if (found && found[0] !== ']') onElement(found.index);
-  };
   for (const match of text.matchAll(TOKEN)) {
     const token = match[0];
     const top = stack[stack.length - 1];
     if (token === '{' || token === '[') {
       stack.push({ object: token === '{', keys: null, expectKey: token === '{' });
-      if (token === '[') element(match.index + 1);
     } else if (token === '}' || token === ']') {
       stack.pop();
     } else if (token === ',') {
       if (top?.object) top.expectKey = true;
-      else element(match.index + 1);
     } else if (top?.object && top.expectKey) {
       top.expectKey = false;
       const key = JSON.parse(token) as string;
@@ -110,34 +97,42 @@ interface Shape {
 
 /**
  * The keys of a parsed JSON value (counted), whether one is a reserved name, and whether it
- * nests deeper than MAX_NESTING (the top object or list is level 1). No recursion: the walk
- * keeps its own stack, and stops at the first level too deep.
+ * nests deeper than MAX_NESTING (the top object or list is level 1). The walk recurses, but
+ * stops at the first level too deep: 40,000 nested lists cost MAX_NESTING frames, not 40,000.
  */
 function shapeOf(value: unknown): Shape {
   const shape: Shape = { keys: 0, reserved: false, tooDeep: false };
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const inner = next.value;
-    if (inner === null || typeof inner !== 'object') continue;
-    if (next.depth > MAX_NESTING) {
-      shape.tooDeep = true;
-      return shape;
-    }
-    // Only lists and objects go on the stack: a list of a million numbers is no million frames.
-    if (Array.isArray(inner)) {
-      for (const element of inner)
-        if (element !== null && typeof element === 'object')
-          stack.push({ value: element, depth: next.depth + 1 });
-      continue;
-    }
-    for (const [key, field] of Object.entries(inner)) {
-      shape.keys++;
-      if (RESERVED_KEYS.has(key)) shape.reserved = true;
-      if (field !== null && typeof field === 'object')
-        stack.push({ value: field, depth: next.depth + 1 });
-    }
-  }
+  walk(value, 1, shape);
   return shape;
+}
+
+function isNested(value: unknown): value is object {
+  return value !== null && typeof value === 'object';
+}
+
+/** Adds `inner`, at `depth`, to `shape`; false once a level is too deep. */
+function walk(inner: unknown, depth: number, shape: Shape): boolean {
+  if (!isNested(inner)) return true;
+  if (depth > MAX_NESTING) {
+    shape.tooDeep = true;
+    return false;
+  }
+  if (Array.isArray(inner)) {
+    // Numbers and strings are passed over here: a list of a million is no million calls.
+    for (const element of inner)
+      if (isNested(element) && !walk(element, depth + 1, shape)) return false;
+    return true;
+  }
+  const fields = inner as Record<string, unknown>;
+  // JSON.parse makes plain objects: every key `in` finds is their own, and no list of keys
+  // is made for each of 300,000 objects on a line.
+  for (const key in fields) {
+    shape.keys++;
+    if (RESERVED_KEYS.has(key)) shape.reserved = true;
+    const field = fields[key];
+    if (isNested(field) && !walk(field, depth + 1, shape)) return false;
+  }
+  return true;
 }
 
 /** Whether a parsed JSON value nests deeper than MAX_NESTING (walked without recursion). */
@@ -166,34 +161,115 @@ export function parsedKeyProblems(
   return jsonKeyProblems(text, firstLine);
 }
 
+/** Where one element of a top-level array is written: parsed again when its value is asked. */
+class ArrayElement {
+  constructor(
+    private readonly text: string,
+    private readonly start: number,
+    private readonly end: number,
+    readonly line: number,
+  ) {}
+
+  get value(): unknown {
+    return JSON.parse(this.text.slice(this.start, this.end));
+  }
+}
+
+/** The offset of the quote that closes the string opened at `open`; -1 when none does. */
+function stringEnd(text: string, open: number): number {
+  for (let from = open + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return -1;
+    let escapes = 0;
+    while (text[quote - 1 - escapes] === '\\') escapes++;
+    if (escapes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
 /**
- * A JSON text that must be an array: each element with the line it starts on. Null when the
- * text is not JSON (the caller may read it as YAML); bad input when a key is refused.
+ * The elements of a JSON text that must be an array, each with the line it starts on; each
+ * element's value is parsed when it is asked for and not kept, so the memory is the text and
+ * one element at a time, never the whole parsed array. Null when the text is not a JSON array
+ * (the caller may read it as YAML); bad input when a key is refused, an element is larger than
+ * a line may be or nests too deeply.
+ *
+ * A scan finds the elements before any is parsed: JSON.parse of the whole array cost 1.5 GB
+ * for 64 MiB of 32 million numbers, and each element's size and nesting are bounded before
+ * its own parse. Only MAX_ITEMS + 1 elements are read: the caller refuses one too many.
  */
-export function parseJsonList(
-  text: string,
-  name: string,
-): { value: unknown; line: number }[] | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(value)) return null;
-  if (shapeOf(value).tooDeep) {
-    throw new InputError(`${name}: nested too deeply`, [
-      `lists and objects may be nested at most ${MAX_NESTING} levels deep`,
-    ]);
-  }
-  const offsets: number[] = [];
-  const problems = jsonKeyProblems(text, 1, (offset) => offsets.push(offset));
-  if (problems.length > 0) {
-    throw new InputError(
-      `${name}: ${problems.length === 1 ? '1 problem' : `${problems.length} problems`}`,
-      problems.slice(0, 20).map((p) => `line ${p.line}: ${p.message}`),
-    );
-  }
+export function parseJsonList(text: string, name: string): ArrayElement[] | null {
+  const open = /\S/g.exec(text);
+  if (open?.[0] !== '[') return null;
+  const elements: ArrayElement[] = [];
+  const problems: { line: number; message: string }[] = [];
   const lines = new LineCursor(text, 1);
-  return value.map((entry, i) => ({ value: entry, line: lines.at(offsets[i] ?? 0) }));
+  const first = /\S/g;
+  /** The offset of the first character other than white space from `start`, before `end`. */
+  const after = (start: number, end: number): number | null => {
+    first.lastIndex = start;
+    const at = first.exec(text)?.index ?? end;
+    return at < end ? at : null;
+  };
+  /** Reads the element between `start` and `end`; false when it is not JSON. */
+  const element = (start: number, end: number): boolean => {
+    const at = after(start, end);
+    if (at === null) return false;
+    const line = lines.at(at);
+    if (end - at > MAX_LINE_BYTES / 3) {
+      const bytes = Buffer.byteLength(text.slice(at, end), 'utf8');
+      if (bytes > MAX_LINE_BYTES) {
+        throw new InputError(
+          `${name}:${line}: an item of ${formatSize(bytes)}; an item may hold at most ${formatSize(MAX_LINE_BYTES)}`,
+          ['as a line of JSON Lines: no item needs this much; is it the right file?'],
+        );
+      }
+    }
+    const source = text.slice(at, end);
+    let value: unknown;
+    try {
+      value = JSON.parse(source);
+    } catch {
+      return false;
+    }
+    for (const problem of parsedKeyProblems(source, value, line)) problems.push(problem);
+    elements.push(new ArrayElement(text, at, end, line));
+    return true;
+  };
+  let depth = 0;
+  let start = (open.index ?? 0) + 1;
+  for (let i = start; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      i = stringEnd(text, i);
+      if (i === -1) return null;
+    } else if (char === '[' || char === '{') {
+      // The array is the first level, as the list of a YAML file is.
+      if (++depth >= MAX_NESTING) {
+        throw new InputError(`${name}:${lines.at(i)}: nested too deeply`, [
+          `lists and objects may be nested at most ${MAX_NESTING} levels deep`,
+        ]);
+      }
+    } else if ((char === ']' || char === '}') && depth > 0) {
+      depth--;
+    } else if (char === ',' && depth === 0) {
+      if (!element(start, i)) return null;
+      start = i + 1;
+      if (elements.length > MAX_ITEMS) return elements;
+    } else if (char === ']') {
+      const empty = elements.length === 0 && after(start, i) === null;
+      if (!empty && !element(start, i)) return null;
+      if (after(i + 1, text.length) !== null) return null;
+      if (problems.length > 0) {
+        throw new InputError(
+          `${name}: ${problems.length === 1 ? '1 problem' : `${problems.length} problems`}`,
+          problems.slice(0, 20).map((p) => `line ${p.line}: ${p.message}`),
+        );
+      }
+      return elements;
+    } else if (char === '}') {
+      return null;
+    }
+  }
+  return null;
 }

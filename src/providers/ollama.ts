@@ -70,9 +70,8 @@ export class OllamaProvider implements Provider {
   ): Promise<ChatResponse> {
     const started = performance.now();
     const limit = timeoutMs ?? this.options.timeoutMs;
-    const deadline = startDeadline(limit, signal);
-    try {
-      return await ollamaChat(request, {
+    return guarded(limit, signal, (deadline) =>
+      ollamaChat(request, {
         url: this.chatUrl,
         agent: this.agent,
         keepAlive: this.options.keepAlive,
@@ -80,12 +79,8 @@ export class OllamaProvider implements Provider {
         maxReplyBytes: this.limits.maxReplyBytes,
         wireBytes: chatWireBytes(this.limits),
         started,
-      });
-    } catch (error) {
-      throw classify(error, deadline, limit);
-    } finally {
-      deadline.dispose();
-    }
+      }),
+    );
   }
 
   async describe(model: string, signal?: AbortSignal): Promise<ModelMetadata> {
@@ -177,31 +172,38 @@ export class OllamaProvider implements Provider {
    * Runs `work` with a client bound to a fresh deadline, each response body capped at
    * `wireBytes`; every failure becomes a ProviderFailure.
    */
-  private async withClient<T>(
+  private withClient<T>(
     timeoutMs: number,
     signal: AbortSignal | undefined,
     wireBytes: number,
     work: (client: Ollama) => Promise<T>,
   ): Promise<T> {
-    const deadline = startDeadline(timeoutMs, signal);
-    // The client drops a query string from its host: each request gets it back.
-    const { base, query } = splitHostQuery(this.options.host);
-    const client = new Ollama({
-      host: base,
-      fetch: guardedFetch(
-        hostBoundFetch(this.options.fetch ?? fetch, this.chatUrl.origin),
-        deadline,
-        wireBytes,
-        query,
-      ),
+    return guarded(timeoutMs, signal, (deadline) => {
+      // The client drops a query string from its host: each request gets it back.
+      const { base, query } = splitHostQuery(this.options.host);
+      const fetch = hostBoundFetch(this.options.fetch ?? globalThis.fetch, this.chatUrl.origin);
+      const client = new Ollama({
+        host: base,
+        fetch: guardedFetch(fetch, deadline, wireBytes, query),
+      });
+      return work(client);
     });
-    try {
-      return await work(client);
-    } catch (error) {
-      throw classify(error, deadline, timeoutMs);
-    } finally {
-      deadline.dispose();
-    }
+  }
+}
+
+/** Runs `work` under a fresh deadline; every failure becomes a ProviderFailure. */
+async function guarded<T>(
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  work: (deadline: Deadline) => Promise<T>,
+): Promise<T> {
+  const deadline = startDeadline(timeoutMs, signal);
+  try {
+    return await work(deadline);
+  } catch (error) {
+    throw classify(error, deadline, timeoutMs);
+  } finally {
+    deadline.dispose();
   }
 }
 

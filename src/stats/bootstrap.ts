@@ -6,7 +6,7 @@
  * statistic needs); the count kept is returned.
  */
 import { mean } from 'simple-statistics';
-import type { Rng } from './prng.js';
+import { createRng, type Rng } from './prng.js';
 import { quantileSorted } from './quantile.js';
 
 export interface BootstrapInterval {
@@ -88,4 +88,27 @@ export function biasCorrectedPercentileInterval(
     high: Math.min(ceiling, Math.max(shifted.high, estimate)),
     replicates: shifted.replicates,
   };
+}
+
+/**
+ * A cluster bootstrap of `estimate` over `n` clusters, with the bias-corrected percentile
+ * interval: each replicate draws `n` clusters with replacement (`draw()` gives their indices in
+ * turn, all replicates from one stream seeded by `options.seed`) and `replicate` computes the
+ * statistic of what it drew; a replicate without a value (it drew no observation) is left out.
+ */
+export function clusterBootstrap(
+  estimate: number,
+  n: number,
+  replicate: (draw: () => number) => number | null,
+  options: { replicates: number; seed: number; level?: number },
+  range: { floor?: number; ceiling?: number } = {},
+): BootstrapInterval {
+  const rng = createRng(options.seed);
+  const draw = () => rng.int(n);
+  const values: number[] = [];
+  for (let r = 0; r < options.replicates; r++) {
+    const value = replicate(draw);
+    if (value !== null) values.push(value);
+  }
+  return biasCorrectedPercentileInterval(estimate, values, options.level ?? 0.95, range);
 }

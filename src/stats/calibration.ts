@@ -26,8 +26,7 @@
  * ECE = Σ_k (n_k / N) |p̄_k − ō_k| over 10 equal-width bins.
  */
 import { mean } from 'simple-statistics';
-import { type BootstrapInterval, biasCorrectedPercentileInterval } from './bootstrap.js';
-import { createRng } from './prng.js';
+import { type BootstrapInterval, clusterBootstrap } from './bootstrap.js';
 
 export interface Forecast {
   /** Stated probability, in [0, 1]. */
@@ -260,20 +259,17 @@ export function clusterBootstrapEce(
   const whole = sumTallies(clusters);
   const estimate = whole ? eceFromTally(whole) : null;
   if (estimate === null || !whole) return null;
-  const rng = createRng(options.seed);
-  const values: number[] = [];
-  for (let r = 0; r < options.replicates; r++) {
-    const replicate = emptyTally(whole.count.length);
-    for (let i = 0; i < clusters.length; i++) {
-      addTally(replicate, clusters[rng.int(clusters.length)] as BinTally);
-    }
-    const ece = eceFromTally(replicate);
-    if (ece !== null) values.push(ece);
-  }
-  return biasCorrectedPercentileInterval(estimate, values, options.level ?? 0.95, {
-    floor: 0,
-    ceiling: 1,
-  });
+  return clusterBootstrap(
+    estimate,
+    clusters.length,
+    (draw) => {
+      const replicate = emptyTally(whole.count.length);
+      for (let i = 0; i < clusters.length; i++) addTally(replicate, clusters[draw()] as BinTally);
+      return eceFromTally(replicate);
+    },
+    options,
+    { floor: 0, ceiling: 1 },
+  );
 }
 
 /**
@@ -292,24 +288,24 @@ export function pairedClusterBootstrapEceDifference(
   const eceA = a ? eceFromTally(a) : null;
   const eceB = b ? eceFromTally(b) : null;
   if (!a || eceA === null || eceB === null) return null;
-  const rng = createRng(options.seed);
-  const values: number[] = [];
-  for (let r = 0; r < options.replicates; r++) {
-    const left = emptyTally(a.count.length);
-    const right = emptyTally(a.count.length);
-    for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[rng.int(pairs.length)] as readonly [BinTally, BinTally];
-      addTally(left, pair[0]);
-      addTally(right, pair[1]);
-    }
-    const l = eceFromTally(left);
-    const rr = eceFromTally(right);
-    if (l !== null && rr !== null) values.push(l - rr);
-  }
-  return biasCorrectedPercentileInterval(eceA - eceB, values, options.level ?? 0.95, {
-    floor: -1,
-    ceiling: 1,
-  });
+  return clusterBootstrap(
+    eceA - eceB,
+    pairs.length,
+    (draw) => {
+      const left = emptyTally(a.count.length);
+      const right = emptyTally(a.count.length);
+      for (let i = 0; i < pairs.length; i++) {
+        const pair = pairs[draw()] as readonly [BinTally, BinTally];
+        addTally(left, pair[0]);
+        addTally(right, pair[1]);
+      }
+      const l = eceFromTally(left);
+      const r = eceFromTally(right);
+      return l !== null && r !== null ? l - r : null;
+    },
+    options,
+    { floor: -1, ceiling: 1 },
+  );
 }
 
 function sumTallies(tallies: readonly BinTally[]): BinTally | null {

@@ -10,8 +10,7 @@
  * Intervals are bias-corrected percentile intervals (bootstrap.ts), so they contain the
  * estimate.
  */
-import { type BootstrapInterval, biasCorrectedPercentileInterval } from './bootstrap.js';
-import { createRng } from './prng.js';
+import { type BootstrapInterval, clusterBootstrap } from './bootstrap.js';
 
 export interface RateCluster {
   sum: number;
@@ -25,14 +24,43 @@ export interface ClusterRatioOptions {
   level?: number;
 }
 
-function pooled(clusters: readonly RateCluster[]): number | null {
+/** Σ sum / Σ count of the clusters `pick` gives for 0 … n−1; null without any move. */
+function pooledOf(n: number, pick: (i: number) => RateCluster): number | null {
   let sum = 0;
   let count = 0;
-  for (const c of clusters) {
+  for (let i = 0; i < n; i++) {
+    const c = pick(i);
     sum += c.sum;
     count += c.count;
   }
   return count > 0 ? sum / count : null;
+}
+
+/** The pooled rate of `clusters`: Σ sum / Σ count; null without any move. */
+export function pooledRate(clusters: readonly RateCluster[]): number | null {
+  return pooledOf(clusters.length, (i) => clusters[i] as RateCluster);
+}
+
+/**
+ * rate(a) − rate(b) of the pairs `pick` gives for 0 … n−1, each pair `[a, b]`: what a paired
+ * bootstrap replicate and a paired permutation both compute. Null when a side has no move.
+ */
+export function pooledDifference(
+  n: number,
+  pick: (i: number) => readonly [RateCluster, RateCluster],
+): number | null {
+  let sumA = 0;
+  let countA = 0;
+  let sumB = 0;
+  let countB = 0;
+  for (let i = 0; i < n; i++) {
+    const [x, y] = pick(i);
+    sumA += x.sum;
+    countA += x.count;
+    sumB += y.sum;
+    countB += y.count;
+  }
+  return countA > 0 && countB > 0 ? sumA / countA - sumB / countB : null;
 }
 
 /** The pooled rate with a cluster-bootstrap interval; null without any move. */
@@ -41,22 +69,16 @@ export function clusterBootstrapRate(
   options: ClusterRatioOptions,
   range: { floor?: number; ceiling?: number } = {},
 ): BootstrapInterval | null {
-  const estimate = pooled(clusters);
+  const estimate = pooledRate(clusters);
   if (estimate === null) return null;
-  const rng = createRng(options.seed);
-  const values: number[] = [];
   const n = clusters.length;
-  for (let r = 0; r < options.replicates; r++) {
-    let sum = 0;
-    let count = 0;
-    for (let i = 0; i < n; i++) {
-      const c = clusters[rng.int(n)] as RateCluster;
-      sum += c.sum;
-      count += c.count;
-    }
-    if (count > 0) values.push(sum / count);
-  }
-  return biasCorrectedPercentileInterval(estimate, values, options.level ?? 0.95, range);
+  return clusterBootstrap(
+    estimate,
+    n,
+    (draw) => pooledOf(n, () => clusters[draw()] as RateCluster),
+    options,
+    range,
+  );
 }
 
 /**
@@ -67,25 +89,14 @@ export function pairedClusterBootstrapRateDifference(
   pairs: readonly (readonly [RateCluster, RateCluster])[],
   options: ClusterRatioOptions,
 ): BootstrapInterval | null {
-  const a = pooled(pairs.map((p) => p[0]));
-  const b = pooled(pairs.map((p) => p[1]));
+  const a = pooledRate(pairs.map((p) => p[0]));
+  const b = pooledRate(pairs.map((p) => p[1]));
   if (a === null || b === null) return null;
-  const rng = createRng(options.seed);
-  const values: number[] = [];
   const n = pairs.length;
-  for (let r = 0; r < options.replicates; r++) {
-    let sumA = 0;
-    let countA = 0;
-    let sumB = 0;
-    let countB = 0;
-    for (let i = 0; i < n; i++) {
-      const [x, y] = pairs[rng.int(n)] as readonly [RateCluster, RateCluster];
-      sumA += x.sum;
-      countA += x.count;
-      sumB += y.sum;
-      countB += y.count;
-    }
-    if (countA > 0 && countB > 0) values.push(sumA / countA - sumB / countB);
-  }
-  return biasCorrectedPercentileInterval(a - b, values, options.level ?? 0.95);
+  return clusterBootstrap(
+    a - b,
+    n,
+    (draw) => pooledDifference(n, () => pairs[draw()] as readonly [RateCluster, RateCluster]),
+    options,
+  );
 }

@@ -125,9 +125,17 @@ describe('deeply nested JSON', () => {
     }
   });
 
-  it('in a JSON array file too', () => {
-    const said = refusal(() => parseItems(`[{${FIELDS}, "x": ${deep(40_000)}}]\n`, 'items.json'));
-    expect(said).toContain('items.json: nested too deeply');
+  it('in a JSON array file too, naming the line where the nesting goes too deep', () => {
+    const said = refusal(() =>
+      parseItems(`[{${FIELDS}},\n{${FIELDS}, "x":\n${deep(40_000)}}]\n`, 'items.json'),
+    );
+    expect(said).toContain('items.json:3: nested too deeply');
+    // The array is the first level there, as the list of a YAML file is.
+    const at = (levels: number) => `[{${FIELDS}, "x": ${deep(levels - 2)}}]\n`;
+    expect(parseItems(at(MAX_NESTING), 'items.json').items).toHaveLength(1);
+    expect(refusal(() => parseItems(at(MAX_NESTING + 1), 'items.json'))).toContain(
+      'items.json:1: nested too deeply',
+    );
   });
 
   it('validate exits 2 with the message, the process is not broken by it', async () => {

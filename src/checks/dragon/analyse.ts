@@ -23,6 +23,8 @@ import {
 import {
   clusterBootstrapRate,
   pairedClusterBootstrapRateDifference,
+  pooledDifference,
+  pooledRate,
   type RateCluster,
 } from '../../stats/clusterRatio.js';
 import { detectableShift } from '../../stats/detectableShift.js';
@@ -460,7 +462,9 @@ function pairedEce(pairs: readonly GamePair[], bootstrap: PairedBootstrap): Pair
   const bins = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
   const left = emptyTally(bins);
   const right = emptyTally(bins);
-  const test = pairedPermutationTest(
+  return pairedMeasure(
+    sum,
+    eceDifference,
     pairs.length,
     (swapped) => {
       for (const t of [left, right]) {
@@ -474,14 +478,8 @@ function pairedEce(pairs: readonly GamePair[], bootstrap: PairedBootstrap): Pair
       });
       return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
     },
-    { draws: PERMUTATION_DRAWS, seed: bootstrap.seed },
+    bootstrap,
   );
-  return {
-    before: sum(1),
-    after: sum(0),
-    difference: estimateOf(eceDifference),
-    pValue: test.pValue,
-  };
 }
 
 /** A per-move rate (summed per game) of both sides; null when a game lacks the sum. */
@@ -502,36 +500,37 @@ function pairedRate(
   }
   const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
   if (!difference) return null;
-  const pooled = (side: 0 | 1) => {
-    let total = 0;
-    let count = 0;
-    for (const c of clusters) {
-      total += c[side].sum;
-      count += c[side].count;
-    }
-    return total / count;
-  };
-  const test = pairedPermutationTest(
+  return pairedMeasure(
+    (side) => pooledRate(clusters.map((c) => c[side])) ?? Number.NaN,
+    difference,
     clusters.length,
-    (swapped) => {
-      let sa = 0;
-      let ca = 0;
-      let sb = 0;
-      let cb = 0;
-      clusters.forEach(([x, y], i) => {
-        const [p, q] = swapped[i] ? [y, x] : [x, y];
-        sa += p.sum;
-        ca += p.count;
-        sb += q.sum;
-        cb += q.count;
-      });
-      return ca > 0 && cb > 0 ? sa / ca - sb / cb : 0;
-    },
-    { draws: PERMUTATION_DRAWS, seed: bootstrap.seed },
+    (swapped) =>
+      pooledDifference(clusters.length, (i) => {
+        const [x, y] = clusters[i] as readonly [RateCluster, RateCluster];
+        return swapped[i] ? [y, x] : [x, y];
+      }) ?? 0,
+    bootstrap,
   );
+}
+
+/**
+ * A measure of both sides (`side(0)` after, `side(1)` before), with its bootstrap
+ * difference and the paired permutation test of `statistic` over the `n` pairs.
+ */
+function pairedMeasure(
+  side: (side: 0 | 1) => number,
+  difference: { estimate: number; low: number; high: number },
+  n: number,
+  statistic: (swapped: readonly boolean[]) => number,
+  bootstrap: PairedBootstrap,
+): PairedMeasure {
+  const test = pairedPermutationTest(n, statistic, {
+    draws: PERMUTATION_DRAWS,
+    seed: bootstrap.seed,
+  });
   return {
-    before: pooled(1),
-    after: pooled(0),
+    before: side(1),
+    after: side(0),
     difference: estimateOf(difference),
     pValue: test.pValue,
   };

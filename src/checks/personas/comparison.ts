@@ -46,12 +46,9 @@ export function compareModels(
     baseline.accuracy !== null && candidate.accuracy !== null
       ? candidate.accuracy - baseline.accuracy
       : null;
-  const recognition = swap
-    ? recognitionFromSwaps(assistants, baseline, candidate, levels, swap)
-    : recognitionBonferroni(assistants, baseline, candidate, levels);
-  const pairs = swap
-    ? pairsFromSwaps(swap, levels)
-    : pairsBonferroni(assistants, baseline, candidate, levels);
+  const compared: Compared = { assistants, baseline, candidate, levels };
+  const recognition = swap ? recognitionFromSwaps(compared, swap) : recognitionBonferroni(compared);
+  const pairs = swap ? pairsFromSwaps(swap, levels) : pairsBonferroni(compared);
   return {
     baseline: baseline.model,
     candidate: candidate.model,
@@ -80,6 +77,14 @@ export function compareModels(
       ];
     }),
   };
+}
+
+/** What both tests of a comparison read: the catalogue, both models' results, the levels. */
+interface Compared {
+  assistants: readonly PersonasAssistant[];
+  baseline: PersonasModelResult;
+  candidate: PersonasModelResult;
+  levels: PersonasLevels;
 }
 
 function shares(
@@ -117,10 +122,7 @@ function recognitionCounts(
 }
 
 function recognitionFromSwaps(
-  assistants: readonly PersonasAssistant[],
-  baseline: PersonasModelResult,
-  candidate: PersonasModelResult,
-  levels: PersonasLevels,
+  { assistants, baseline, candidate, levels }: Compared,
   swap: SwapTestResult,
 ): RecognitionChange[] {
   return assistants.map((assistant) => {
@@ -145,14 +147,10 @@ function recognitionFromSwaps(
   });
 }
 
-function recognitionBonferroni(
-  assistants: readonly PersonasAssistant[],
-  baseline: PersonasModelResult,
-  candidate: PersonasModelResult,
-  levels: PersonasLevels,
-): RecognitionChange[] {
+function recognitionBonferroni(compared: Compared): RecognitionChange[] {
+  const { assistants, baseline, candidate, levels } = compared;
   const separation = baselineSeparation(assistants, baseline);
-  const probes = bothProbeCounts(assistants, baseline, candidate);
+  const probes = bothProbeCounts(compared);
   return assistants.map((assistant) => {
     const { before, after, ...share } = shares(assistant.name, baseline, candidate);
     const baselineCounts = countsOf(before);
@@ -231,15 +229,11 @@ function pairsFromSwaps(swap: SwapTestResult, levels: PersonasLevels): PairChang
   }));
 }
 
-function pairsBonferroni(
-  assistants: readonly PersonasAssistant[],
-  baseline: PersonasModelResult,
-  candidate: PersonasModelResult,
-  levels: PersonasLevels,
-): PairChange[] {
+function pairsBonferroni(compared: Compared): PairChange[] {
+  const { assistants, baseline, candidate, levels } = compared;
   const index = new Map(assistants.map((a, i) => [a.name, i]));
   const separation = baselineSeparation(assistants, baseline);
-  const probes = bothProbeCounts(assistants, baseline, candidate);
+  const probes = bothProbeCounts(compared);
   const crossing = (model: PersonasModelResult, i: number, j: number) => {
     const aAsB = model.confusion[i]?.[j] ?? 0;
     const bAsA = model.confusion[j]?.[i] ?? 0;
@@ -303,11 +297,11 @@ function shareOf(c: { recognised: number; answers: number }): number | null {
  * Both models' counts probe by probe, for the dispersion that shrinks the nightly p-values as
  * in the swap test; null when either section has no attribution rows (pooled counts alone).
  */
-function bothProbeCounts(
-  assistants: readonly PersonasAssistant[],
-  baseline: PersonasModelResult,
-  candidate: PersonasModelResult,
-): { baseline: ProbeCounts; candidate: ProbeCounts } | null {
+function bothProbeCounts({
+  assistants,
+  baseline,
+  candidate,
+}: Compared): { baseline: ProbeCounts; candidate: ProbeCounts } | null {
   const before = probeCounts(assistants, baseline);
   const after = probeCounts(assistants, candidate);
   return before && after ? { baseline: before, candidate: after } : null;

@@ -231,9 +231,7 @@ function openAnswer(chat: SimulatedChat, params: ChurnBehaviourParams): string |
 
 export const churnBehaviour: Behaviour = {
   name: 'churn',
-  validate(params) {
-    parseChurnParams(params);
-  },
+  validate: parseChurnParams,
   answer(chat: SimulatedChat, raw: unknown): string | null {
     const asked = parseChurnPrompt(chat.user);
     if (!asked) return openAnswer(chat, parseChurnParams(raw));

@@ -49,9 +49,7 @@ function parseParams(params: unknown): DragonPolicyParams {
 
 export const dragonBehaviour: Behaviour = {
   name: 'dragon',
-  validate(params) {
-    parseParams(params);
-  },
+  validate: parseParams,
   answer(chat: SimulatedChat, params: unknown): string | null {
     const reading = readPrompt(chat.user);
     if (!reading) return null;

@@ -84,14 +84,6 @@ function nonzeroEntries(row: Vector): SparseRow {
   return { index, value };
 }
 
-export function leaveOneOutNearestCentroid(
-  rows: readonly Vector[],
-  labels: readonly number[],
-  classCount: number,
-): CentroidAttribution {
-  return attributeFromGram(gramMatrix(rows), labels, classCount);
-}
-
 /**
  * The attribution from a Gram matrix. Ties between the nearest centroids go to the class
  * with the lowest index (catalogue order), so the result never depends on rounding noise.
@@ -111,16 +103,6 @@ export function attributeFromGram(
     similarity.push(best < 0 ? null : sums.cosine(i, best));
   }
   return { attributed, similarity };
-}
-
-/** Share of answers attributed to their own class. */
-export function accuracyFromGram(
-  gram: Gram,
-  labels: readonly number[],
-  classCount: number,
-): number {
-  if (labels.length === 0) return 0;
-  return new CentroidScorer(gram, labels.length, classCount).accuracy(labels);
 }
 
 /**
