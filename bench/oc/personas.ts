@@ -51,6 +51,7 @@ import {
   type Pools,
   poolAnswer,
 } from './personasPools.js';
+import { drawTwinPools, type TwinPools, type TwinSettings, twinAnswer } from './personasTwins.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 import { foldRecords } from '../../src/checks/fold.js';
 
@@ -106,6 +107,11 @@ export interface PersonasScenario {
   poolsPerModel?: 'pools' | 'pools and common words';
   /** Probes of the catalogue; eight when absent. */
   probes?: number;
+  /**
+   * Answers drawn from assistants' pools per probe with no common words (personasTwins.ts);
+   * the baseline and candidate entries are then pool slots, `voices` is unused.
+   */
+  twins?: TwinSettings;
 }
 
 /** Answers without probe words: only the voices and the commons. */
@@ -309,10 +315,12 @@ interface Source {
   settings: VoiceSettings;
   /** Pools per assistant and probe, when the scenario writes answers that way. */
   pools: { words: Pools; settings: PoolSettings } | null;
+  twins: { pools: TwinPools; settings: TwinSettings } | null;
 }
 
 function answerText(source: Source, a: number, p: number, draw: Draw): string {
   const slot = source.voices[a] ?? a;
+  if (source.twins) return twinAnswer(source.twins.pools, slot, p, source.twins.settings, draw);
   if (source.pools) {
     const { words, settings } = source.pools;
     const share = settings.poolShares?.[slot] ?? settings.poolShare;
@@ -392,6 +400,10 @@ function runSources(scenario: PersonasScenario, ctx: CheckContext<BuiltInConfig>
         settings: scenario.pools,
       }
     : null;
+  const twinSettings = scenario.twins;
+  const twins = twinSettings
+    ? { pools: drawTwinPools(voiceCount, probes, twinSettings, draw), settings: twinSettings }
+    : null;
   const common = {
     catalogue,
     samples: ctx.config.personas.samples,
@@ -399,12 +411,22 @@ function runSources(scenario: PersonasScenario, ctx: CheckContext<BuiltInConfig>
     drafts: drafts(words, settings, draw),
     settings,
     pools,
+    twins,
   };
   const own = scenario.pools && scenario.poolsPerModel ? candidatePools(scenario, pools, draw) : {};
+  const ownTwins =
+    twinSettings?.perModel === true
+      ? {
+          twins: {
+            pools: drawTwinPools(voiceCount, probes, twinSettings, draw),
+            settings: twinSettings,
+          },
+        }
+      : {};
   return {
     catalogue,
     baseline: { ...common, voices: scenario.baseline },
-    candidate: { ...common, ...own, voices: scenario.candidate },
+    candidate: { ...common, ...own, ...ownTwins, voices: scenario.candidate },
   };
 }
 
