@@ -319,12 +319,22 @@ function twins(
 /** Twins close enough that their crossing share sits near one half: the guard a coin toss. */
 const NEAR_HALF: Partial<TwinSettings> = { twinSimilarity: 0.8, answerWords: 8, poolWords: 6 };
 
+/** The same, with the two weakly distinct assistants closer to each other and shorter answers. */
+const CLOSE_WEAK: Partial<TwinSettings> = {
+  ...NEAR_HALF,
+  answerWords: 6,
+  poolWords: 5,
+  topicWords: 8,
+  weakDistinct: 0.15,
+};
+
 /**
  * The look-alike null family from a third generator (personasTwins.ts, no common words):
  * four assistants, twins (not declared as controls) at similarity 1, 0.9, 0.8 or 0.7 beside
- * two weakly distinct ones, answers of 6 to 12 words from pools of 4 to 8 words per assistant
- * and probe, drawn afresh per sample; 4 or 8 probes × 4 samples; both models from one set of
- * pools. The last two rows merge the two weakly distinct assistants on the candidate.
+ * two weakly distinct ones (own share 0.25 or 0.15), answers of 6 to 12 words from pools of 4
+ * to 8 words per assistant and probe, drawn afresh per sample; 4 or 8 probes × 4 samples; both
+ * models from one set of pools. The last two rows merge the two weakly distinct assistants on
+ * the candidate.
  */
 export const LOOK_ALIKE_TWIN_SCENARIOS: PersonasScenario[] = [
   twins('one distribution, 6-word answers, pools of 4', TINY, 4),
@@ -333,6 +343,8 @@ export const LOOK_ALIKE_TWIN_SCENARIOS: PersonasScenario[] = [
   twins('similarity 0.8, 8-word answers, pools of 6', NEAR_HALF, 8),
   twins('similarity 0.7', { twinSimilarity: 0.7 }, 4),
   twins('similarity 0.7', { twinSimilarity: 0.7 }, 8),
+  twins('similarity 0.8, 6-word answers, pools of 5, weak ones 15% own', CLOSE_WEAK, 4),
+  twins('similarity 0.8, 6-word answers, pools of 5, weak ones 15% own', CLOSE_WEAK, 8),
   ...[8, 4].map((probes) =>
     twins(
       'similarity 0.7, candidate merges the two weakly distinct',
