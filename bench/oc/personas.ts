@@ -18,6 +18,10 @@
  * - look-alike catalogues from a second generator (LOOK_ALIKE_POOL_SCENARIOS, personasPools.ts):
  *   pools per assistant and probe, twins at several similarity levels, 8 or 4 probes, both
  *   models from one set of pools or each from its own;
+ * - the look-alike null family from a third generator (LOOK_ALIKE_TWIN_SCENARIOS,
+ *   personasTwins.ts): no common words, short answers from small pools per assistant and
+ *   probe drawn afresh per sample, twins at similarity 1 to 0.7, 4 or 8 probes, and a merge of
+ *   the other two for the power; TWINS_PER_MODEL_SCENARIOS give each model its own pools;
  * - nightly mode (nightlyCharacteristics): the model against the previous night's section,
  *   tested with Fisher and Bonferroni (no baseline answers to swap).
  */
@@ -51,6 +55,13 @@ import {
   type Pools,
   poolAnswer,
 } from './personasPools.js';
+import {
+  DEFAULT_TWINS,
+  drawTwinPools,
+  type TwinPools,
+  type TwinSettings,
+  twinAnswer,
+} from './personasTwins.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 import { foldRecords } from '../../src/checks/fold.js';
 
@@ -106,6 +117,11 @@ export interface PersonasScenario {
   poolsPerModel?: 'pools' | 'pools and common words';
   /** Probes of the catalogue; eight when absent. */
   probes?: number;
+  /**
+   * Answers drawn from assistants' pools per probe with no common words (personasTwins.ts);
+   * the baseline and candidate entries are then pool slots, `voices` is unused.
+   */
+  twins?: TwinSettings;
 }
 
 /** Answers without probe words: only the voices and the commons. */
@@ -210,6 +226,14 @@ export const LOOK_ALIKE_SCENARIOS: PersonasScenario[] = [
   },
 ];
 
+/** Twins from one distribution with the coarsest counts: six-word answers from four-word pools. */
+const TINY: Partial<TwinSettings> = {
+  twinSimilarity: 1,
+  answerWords: 6,
+  poolWords: 4,
+  topicWords: 6,
+};
+
 /** Pool share of the two weakly distinct assistants beside the twins (the others have 9%). */
 const WEAK_POOL_SHARE = 0.06;
 
@@ -274,6 +298,77 @@ export const LOOK_ALIKE_POOL_SCENARIOS: PersonasScenario[] = [
   },
 ];
 
+function twins(
+  name: string,
+  settings: Partial<TwinSettings>,
+  probes: number,
+  extra: Partial<PersonasScenario> = {},
+): PersonasScenario {
+  return {
+    name: `look-alike twins: ${name}, ${probes} probes`,
+    kind: 'no change',
+    baseline: [0, 1, 2, 3],
+    candidate: [0, 1, 2, 3],
+    voices: DEFAULT_VOICES,
+    twins: { ...DEFAULT_TWINS, ...settings },
+    probes,
+    ...extra,
+  };
+}
+
+/** Twins close enough that their crossing share sits near one half: the guard a coin toss. */
+const NEAR_HALF: Partial<TwinSettings> = { twinSimilarity: 0.8, answerWords: 8, poolWords: 6 };
+
+/** The same, with the two weakly distinct assistants closer to each other and shorter answers. */
+const CLOSE_WEAK: Partial<TwinSettings> = {
+  ...NEAR_HALF,
+  answerWords: 6,
+  poolWords: 5,
+  topicWords: 8,
+  weakDistinct: 0.15,
+};
+
+/**
+ * The look-alike null family from a third generator (personasTwins.ts, no common words):
+ * four assistants, twins (not declared as controls) at similarity 1, 0.9, 0.8 or 0.7 beside
+ * two weakly distinct ones (own share 0.25 or 0.15), answers of 6 to 12 words from pools of 4
+ * to 8 words per assistant and probe, drawn afresh per sample; 4 or 8 probes × 4 samples; both
+ * models from one set of pools. The last two rows merge the two weakly distinct assistants on
+ * the candidate.
+ */
+export const LOOK_ALIKE_TWIN_SCENARIOS: PersonasScenario[] = [
+  twins('one distribution, 6-word answers, pools of 4', TINY, 4),
+  twins('similarity 0.9', { twinSimilarity: 0.9 }, 4),
+  twins('similarity 0.8, 8-word answers, pools of 6', NEAR_HALF, 4),
+  twins('similarity 0.8, 8-word answers, pools of 6', NEAR_HALF, 8),
+  twins('similarity 0.7', { twinSimilarity: 0.7 }, 4),
+  twins('similarity 0.7', { twinSimilarity: 0.7 }, 8),
+  twins('similarity 0.8, 6-word answers, pools of 5, weak ones 15% own', CLOSE_WEAK, 4),
+  twins('similarity 0.8, 6-word answers, pools of 5, weak ones 15% own', CLOSE_WEAK, 8),
+  ...[8, 4].map((probes) =>
+    twins(
+      'similarity 0.7, candidate merges the two weakly distinct',
+      { twinSimilarity: 0.7 },
+      probes,
+      {
+        kind: 'known effect',
+        candidate: [0, 1, 2, 2],
+        merged: [2, 3],
+      },
+    ),
+  ),
+];
+
+/**
+ * Not nulls of the check: each model draws pools of its own from the same settings, so the
+ * twins of one model can be closer than the other's (a pair that really crosses more). Kept
+ * out of `npm run oc`; personasOnly.ts measures them (see docs/gate-validity-personas.md).
+ */
+export const TWINS_PER_MODEL_SCENARIOS: PersonasScenario[] = [
+  twins('each model its own pools, similarity 0.7', { twinSimilarity: 0.7, perModel: true }, 4),
+  twins('each model its own pools, similarity 0.6', { twinSimilarity: 0.6, perModel: true }, 8),
+];
+
 export interface PersonasRunOptions {
   /** Overrides of the personas settings (e.g. samples), for power tables. */
   personas?: Record<string, unknown>;
@@ -309,10 +404,12 @@ interface Source {
   settings: VoiceSettings;
   /** Pools per assistant and probe, when the scenario writes answers that way. */
   pools: { words: Pools; settings: PoolSettings } | null;
+  twins: { pools: TwinPools; settings: TwinSettings } | null;
 }
 
 function answerText(source: Source, a: number, p: number, draw: Draw): string {
   const slot = source.voices[a] ?? a;
+  if (source.twins) return twinAnswer(source.twins.pools, slot, p, source.twins.settings, draw);
   if (source.pools) {
     const { words, settings } = source.pools;
     const share = settings.poolShares?.[slot] ?? settings.poolShare;
@@ -392,6 +489,10 @@ function runSources(scenario: PersonasScenario, ctx: CheckContext<BuiltInConfig>
         settings: scenario.pools,
       }
     : null;
+  const twinSettings = scenario.twins;
+  const twins = twinSettings
+    ? { pools: drawTwinPools(voiceCount, probes, twinSettings, draw), settings: twinSettings }
+    : null;
   const common = {
     catalogue,
     samples: ctx.config.personas.samples,
@@ -399,12 +500,22 @@ function runSources(scenario: PersonasScenario, ctx: CheckContext<BuiltInConfig>
     drafts: drafts(words, settings, draw),
     settings,
     pools,
+    twins,
   };
   const own = scenario.pools && scenario.poolsPerModel ? candidatePools(scenario, pools, draw) : {};
+  const ownTwins =
+    twinSettings?.perModel === true
+      ? {
+          twins: {
+            pools: drawTwinPools(voiceCount, probes, twinSettings, draw),
+            settings: twinSettings,
+          },
+        }
+      : {};
   return {
     catalogue,
     baseline: { ...common, voices: scenario.baseline },
-    candidate: { ...common, ...own, voices: scenario.candidate },
+    candidate: { ...common, ...own, ...ownTwins, voices: scenario.candidate },
   };
 }
 
@@ -556,6 +667,7 @@ export async function operatingCharacteristics(
     ...SCENARIOS,
     ...LOOK_ALIKE_SCENARIOS,
     ...LOOK_ALIKE_POOL_SCENARIOS,
+    ...LOOK_ALIKE_TWIN_SCENARIOS,
   ],
 ): Promise<CheckOc> {
   const budget = checkFalseAlarmBudget(context(run).config);

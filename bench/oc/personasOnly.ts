@@ -7,11 +7,13 @@ import { wilsonInterval } from '../../src/stats/wilson.js';
 import {
   LOOK_ALIKE_POOL_SCENARIOS,
   LOOK_ALIKE_SCENARIOS,
+  LOOK_ALIKE_TWIN_SCENARIOS,
   NIGHTLY_SCENARIOS,
   nightlyCharacteristics,
   operatingCharacteristics,
   RUN_SHARE,
   SCENARIOS,
+  TWINS_PER_MODEL_SCENARIOS,
 } from './personas.js';
 
 function option(name: string): string | undefined {
@@ -23,7 +25,13 @@ const nightly = process.argv.includes('--nightly');
 const filter = option('scenario') ?? '';
 const all = nightly
   ? NIGHTLY_SCENARIOS
-  : [...SCENARIOS, ...LOOK_ALIKE_SCENARIOS, ...LOOK_ALIKE_POOL_SCENARIOS];
+  : [
+      ...SCENARIOS,
+      ...LOOK_ALIKE_SCENARIOS,
+      ...LOOK_ALIKE_POOL_SCENARIOS,
+      ...LOOK_ALIKE_TWIN_SCENARIOS,
+      ...TWINS_PER_MODEL_SCENARIOS,
+    ];
 const chosen = all.filter((s) => s.name.includes(filter));
 const options = {
   runs: Number(option('runs') ?? 100) * RUN_SHARE,

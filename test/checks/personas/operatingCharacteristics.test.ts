@@ -4,13 +4,16 @@
  * identical models or sleeps through a merge fails here.
  */
 import { describe, expect, it } from 'vitest';
+import { Draw } from '../../../bench/oc/personasGenerator.js';
 import {
   LOOK_ALIKE_SCENARIOS,
+  LOOK_ALIKE_TWIN_SCENARIOS,
   operatingCharacteristics,
   RUN_SHARE,
   SCENARIOS,
   simulateRun,
 } from '../../../bench/oc/personas.js';
+import { DEFAULT_TWINS, drawTwinPools } from '../../../bench/oc/personasTwins.js';
 
 describe('personas operating characteristics (fast subset)', () => {
   it('passes identical models and fails a candidate that merges two assistants', async () => {
@@ -51,5 +54,39 @@ describe('personas operating characteristics (fast subset)', () => {
       expect(other?.adjusted).not.toBeNull();
       expect(findings.filter((f) => f.severity === 'fail')).toEqual([]);
     }
+  });
+
+  it('draws twins from one pool at similarity 1 and none of their own words at 0', () => {
+    const same = drawTwinPools(4, 3, { ...DEFAULT_TWINS, twinSimilarity: 1 }, new Draw(5));
+    expect(same[1]).toEqual(same[0]);
+    expect(same[2]).not.toEqual(same[0]);
+    const apart = drawTwinPools(
+      4,
+      3,
+      { ...DEFAULT_TWINS, twinSimilarity: 0, distinct: 1 },
+      new Draw(5),
+    );
+    const first = new Set(apart[0]?.flat());
+    expect(apart[1]?.flat().filter((w) => first.has(w))).toEqual([]);
+  });
+
+  it('leaves twins from one distribution untested and catches a merge beside twins', () => {
+    // Seeds chosen once, 200 swaps (the fewest at which a rule can fail is 120).
+    const tiny = LOOK_ALIKE_TWIN_SCENARIOS.find((s) => s.name.includes('one distribution'));
+    const merge = LOOK_ALIKE_TWIN_SCENARIOS.find(
+      (s) => s.name.includes('merges') && s.probes === 8,
+    );
+    if (!tiny || !merge) throw new Error('no twin scenario');
+    const settings = { personas: { permutations: 200 } };
+    const quiet = simulateRun(tiny, 8_000, settings);
+    const pair = quiet.section.comparison?.pairs.find((p) => p.a === 'boats' && p.b === 'gardens');
+    expect(pair?.separated).toBe(false);
+    expect(quiet.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    const merged = simulateRun(merge, 8_000, settings);
+    expect(
+      merged.findings.some(
+        (f) => f.rule === 'merged-pair' && f.values?.a === 'music' && f.values?.b === 'taxes',
+      ),
+    ).toBe(true);
   });
 });
