@@ -426,6 +426,15 @@ const SAME_AS: Record<string, string> = {
 
 /** Documented commands this test does not run, and why. */
 const NOT_RUN: Record<string, string> = {
+  'dest=../your-repo/.github/actions/model-gate':
+    'copying the action into a repository: test/github/workflows.test.ts runs these lines',
+  'mkdir -p "$dest/dist"': 'part of copying the action, run by test/github/workflows.test.ts',
+  'cp -r action.yml package.json fixtures "$dest"/':
+    'part of copying the action, run by test/github/workflows.test.ts',
+  'cp dist/index.js dist/cli.js "$dest/dist"/':
+    'part of copying the action, run by test/github/workflows.test.ts',
+  'node --import tsx bench/oc/personasOnly.ts --runs 320 --seed 41 --scenario "look-alike twins: …"':
+    'one setting of the persona operating characteristics: minutes of simulation',
   'npm ci && npm run demo':
     'the quick start in a clone: npm ci installs the development dependencies from the registry (CI runs it); npm run demo is npx model-gate demo, run above',
   'npm test': 'this test suite',
@@ -505,7 +514,12 @@ const NOT_RUN: Record<string, string> = {
 };
 
 /** Inline names of commands and tools in prose, not commands to type. */
-const NAMES = new Set(['model-gate run', 'model-gate analyze', 'model-gate demo']);
+const NAMES = new Set([
+  'model-gate run',
+  'model-gate analyze',
+  'model-gate demo',
+  'model-gate init',
+]);
 
 describe('a newcomer with the packed tarball, in an empty folder outside the repository', () => {
   it('starts from the tarball alone, under 2 MB packed', () => {
