@@ -111,6 +111,8 @@ export interface RunPlanOptions {
    * the log again to analyse it). Default true.
    */
   keepRecords?: boolean;
+  /** Series per model, the models alternating block by block (default 1: model-major). */
+  blocks?: number;
 }
 
 export interface RunPlanResult {
@@ -248,6 +250,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   const scheduler = new Scheduler({
     ...settings,
     ...{ provider, models, onSeries, growth, keepRecords: options.keepRecords },
+    blocks: options.blocks,
     ...{ policy, resume, log, warn },
   });
   try {

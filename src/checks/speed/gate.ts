@@ -1,0 +1,97 @@
+/**
+ * The speed gate rules: each fails when the figure's one-sided lower bound (candidate ÷
+ * baseline) clears 1 + its limit, so two identical models fail a rule in at most its share
+ * of the check's false-alarm budget, whatever the noise's shape.
+ */
+import { interval, percent, trimmed } from '../../text/format.js';
+import type { GateFinding, GateRuleCard } from '../types.js';
+import type { PairedRatio, SpeedSection } from './section.js';
+import type { SpeedSettings } from './settings.js';
+
+interface SpeedRule {
+  id: 'slowdown' | 'prompt-slowdown' | 'verbosity';
+  what: string;
+  limit(gate: SpeedSettings['gate']): number;
+  ratio(section: SpeedSection): PairedRatio | null;
+  key: string;
+}
+
+export const SPEED_RULES: readonly SpeedRule[] = [
+  {
+    id: 'slowdown',
+    what: 'decode time per token',
+    limit: (gate) => gate.maxSlowdown,
+    ratio: (s) => s.comparison?.decode ?? null,
+    key: 'speed.gate.max-slowdown',
+  },
+  {
+    id: 'prompt-slowdown',
+    what: 'prompt processing time per token',
+    limit: (gate) => gate.maxPromptSlowdown,
+    ratio: (s) => s.comparison?.prompt ?? null,
+    key: 'speed.gate.max-prompt-slowdown',
+  },
+  {
+    id: 'verbosity',
+    what: 'output tokens per answer',
+    limit: (gate) => gate.maxVerbosityRise,
+    ratio: (s) => s.comparison?.verbosity ?? null,
+    key: 'speed.gate.max-verbosity-rise',
+  },
+];
+
+export const times = (v: number) => `×${trimmed(v, 2)}`;
+
+export function gateSpeed(section: SpeedSection, gate: SpeedSettings['gate']): GateFinding[] {
+  const findings: GateFinding[] = [];
+  if (section.notice) {
+    findings.push({ check: 'speed', rule: 'slowdown', severity: 'info', message: section.notice });
+  }
+  if (section.excluded > 0) {
+    findings.push({
+      check: 'speed',
+      rule: 'slowdown',
+      severity: 'info',
+      message: `${section.excluded} answers with impossible timings (negative, out of range or longer than the whole request) were left out`,
+      values: { excluded: section.excluded },
+    });
+  }
+  for (const rule of SPEED_RULES) {
+    const ratio = rule.ratio(section);
+    const limit = 1 + rule.limit(gate);
+    if (!ratio || ratio.low === null || ratio.low <= limit) continue;
+    findings.push({
+      check: 'speed',
+      rule: rule.id,
+      severity: 'fail',
+      message: `${rule.what}: the candidate's is ${times(ratio.ratio)} the baseline's ${interval(ratio.low, ratio.high, times)} over ${ratio.items} items, surely above the limit ${times(limit)} (${rule.key})`,
+      values: { ratio: ratio.ratio, low: ratio.low, high: ratio.high, limit, items: ratio.items },
+    });
+  }
+  return findings;
+}
+
+export function speedRules(
+  section: SpeedSection,
+  gate: SpeedSettings['gate'],
+  alpha: number,
+): GateRuleCard[] {
+  return SPEED_RULES.map((rule) => {
+    const ratio = rule.ratio(section);
+    const limit = 1 + rule.limit(gate);
+    // The bound sits below the ratio by the run's own spread: a true ratio that far above the
+    // limit puts the bound above it about half the time, twice that far almost always.
+    const width = ratio?.low ? ratio.ratio / ratio.low : null;
+    return {
+      check: 'speed',
+      rule: rule.id,
+      tests: `the candidate's ${rule.what} is more than ${times(limit)} the baseline's (paired over items)`,
+      falseAlarmRate: alpha,
+      falseAlarmBasis: `design level: one-sided distribution-free bound on the median item ratio${rule.id === 'verbosity' ? '' : ', half the level for the drift of the server over the run'} (${percent(alpha, 2)})`,
+      detects:
+        width === null
+          ? 'not measured in this run'
+          : `a ratio of about ${times(limit * width * width)} at this run's spread`,
+    };
+  });
+}
