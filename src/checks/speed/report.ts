@@ -9,9 +9,6 @@ const spreadText = (s: Spread | undefined, digits: number) =>
     ? '–'
     : `${trimmed(s.median, digits)} (p90 ${trimmed(s.p90, digits)}, p99 ${trimmed(s.p99, digits)})`;
 
-const ratioText = (r: PairedRatio | null) =>
-  r ? `${times(r.ratio)} ${interval(r.low, r.high, times)}` : '–';
-
 function driftLine(what: string, d: DriftCorrection): string {
   if (d.method === 'none') {
     return `${what}: too few items to fit the server's drift; the two models' times are compared as measured.`;
@@ -24,30 +21,23 @@ export function renderSpeedSection(section: SpeedSection): string {
   if (section.notice) out.push(`> ${escapeText(section.notice)}`);
   const [base, cand] = section.models;
   const c = section.comparison;
-  const rows: [
-    string,
-    (m: SpeedSection['models'][number]) => Spread,
-    number,
-    PairedRatio | null,
-  ][] = [
-    ['decode tokens/s', (m) => m.decodeTokensPerSecond, 1, null],
-    ['prompt tokens/s', (m) => m.promptTokensPerSecond, 0, null],
-    ['time to first token (ms)', (m) => m.firstTokenMs, 0, null],
-    ['output tokens per answer', (m) => m.outputTokens, 0, c?.verbosity ?? null],
-    ['wall time per answer (ms)', (m) => m.wallMs, 0, null],
+  const rows: [string, (m: SpeedSection['models'][number]) => Spread, number][] = [
+    ['decode tokens/s', (m) => m.decodeTokensPerSecond, 1],
+    ['prompt tokens/s', (m) => m.promptTokensPerSecond, 0],
+    ['time to first token (ms)', (m) => m.firstTokenMs, 0],
+    ['output tokens per answer', (m) => m.outputTokens, 0],
+    ['wall time per answer (ms)', (m) => m.wallMs, 0],
   ];
   if (base && base.timed + (cand?.timed ?? 0) > 0) {
-    const header = ['figure', codeSpan(base.model)];
-    if (cand) header.push(codeSpan(cand.model), 'candidate ÷ baseline [bounds]');
+    const models = cand ? [base, cand] : [base];
     out.push(
       table(
-        header,
-        rows.map(([label, pick, digits, ratio]) => {
-          const row = [label, spreadText(pick(base), digits)];
-          if (cand) row.push(spreadText(pick(cand), digits), ratioText(ratio));
-          return row;
-        }),
-        ['l', 'r', 'r', 'r'],
+        ['median (p90, p99)', ...models.map((m) => codeSpan(m.model))],
+        rows.map(([label, pick, digits]) => [
+          label,
+          ...models.map((m) => spreadText(pick(m), digits)),
+        ]),
+        ['l', 'r', 'r'],
       ),
     );
   }

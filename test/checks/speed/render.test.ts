@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { renderSpeedSection } from '../../../src/checks/speed/report.js';
+import type { SpeedSection, Spread } from '../../../src/checks/speed/section.js';
+
+const spread = (median: number, p90: number, p99: number): Spread => ({ n: 10, median, p90, p99 });
+const none: Spread = { n: 0, median: null, p90: null, p99: null };
+const figures = (model: string, decode: number) => ({
+  model,
+  timed: 10,
+  decodeTokensPerSecond: spread(decode, decode * 0.9, decode * 0.8),
+  promptTokensPerSecond: spread(2000, 1800, 1500),
+  firstTokenMs: none,
+  outputTokens: spread(120, 200, 250),
+  wallMs: spread(2500, 4000, 5000),
+});
+
+const section: SpeedSection = {
+  check: 'speed',
+  notice: null,
+  untimed: 2,
+  excluded: 1,
+  models: [figures('base:1b', 50), figures('cand:1b', 33.3)],
+  comparison: {
+    decode: { items: 40, ratio: 1.5, low: 1.41, high: 1.62, alpha: 0.0083 },
+    prompt: null,
+    verbosity: { items: 40, ratio: 1, low: 0.95, high: 1.04, alpha: 0.0083 },
+    decodeDrift: { method: 'trend', slope: Math.log(1.3), slopeSe: 0.02, separation: 0.125 },
+    promptDrift: { method: 'none', slope: null, slopeSe: null, separation: 0.125 },
+  },
+};
+
+describe('the speed part of summary.md', () => {
+  it('shows each model’s figures, the paired ratios with their bounds, and the drift taken out', () => {
+    const text = renderSpeedSection(section);
+    expect(text).toContain('| decode tokens/s | 50 (p90 45, p99 40) | 33.3 (p90 30, p99 26.6) |');
+    expect(text).toContain('| time to first token (ms) | – | – |');
+    expect(text).toContain('| decode time per token | 40 | ×1.5 | [×1.41, ×1.62] at 0.83% each |');
+    expect(text).toContain('| prompt time per token | 0 | – | – |');
+    expect(text).toContain('changed by 30.0% from the first request of the run to the last');
+    expect(text).toContain('Prompt: too few items to fit');
+    expect(text).toContain(
+      '2 answers without timings; 1 answers with impossible timings left out.',
+    );
+  });
+
+  it('puts the notice of a log without timings first', () => {
+    const text = renderSpeedSection({
+      ...section,
+      notice: 'no timings in this log: …',
+      models: [],
+      comparison: null,
+    });
+    expect(text.split('\n\n')[1]).toBe('> no timings in this log: …');
+  });
+});
