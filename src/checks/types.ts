@@ -111,11 +111,16 @@ export interface Check<Definitions, Section, Config extends GateConfig = GateCon
    * judges what the others measure rather than a question of its own.
    */
   optIn?: boolean;
-  /**
-   * Series per model it needs: above 1, the runner alternates the two models in that many
-   * blocks (a check comparing their timings must not see the server's drift as a difference).
-   */
-  seriesBlocks?: number;
+  /** What it asks of the runner beyond sending its requests (a check that times them). */
+  runner?: {
+    /**
+     * Series per model: above 1, the runner alternates the two models in that many blocks (a
+     * check comparing their timings must not see the server's drift as a difference).
+     */
+    blocks?: number;
+    /** Each call record carries where its model sat (memory, GPU memory) during its series. */
+    residency?: boolean;
+  };
   /** What one work unit is, singular and plural ("game", "games"). */
   unit: readonly [string, string];
   /** Its section of report.json. Kept open: only the `check` tag is validated on read. */

@@ -113,6 +113,8 @@ export interface RunPlanOptions {
   keepRecords?: boolean;
   /** Series per model, the models alternating block by block (default 1: model-major). */
   blocks?: number;
+  /** True: each call record carries where its model sat during its series. */
+  residency?: boolean;
 }
 
 export interface RunPlanResult {
@@ -251,6 +253,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     ...settings,
     ...{ provider, models, onSeries, growth, keepRecords: options.keepRecords },
     blocks: options.blocks,
+    residency: options.residency,
     ...{ policy, resume, log, warn },
   });
   try {

@@ -22,7 +22,15 @@ import { type Provider, ProviderFailure, type SeriesHygiene } from '../providers
 import type { SampleRecord } from '../sampleLog/index.js';
 import { type CallPolicy, RunCancelled, ServerLost } from './callPolicy.js';
 import { estimatedCalls, longestFirst } from '../plan/cost.js';
-import { modelChanged, reportedContext, seriesHygiene, type Warn, warmUp } from './preflight.js';
+import {
+  modelChanged,
+  reportedContext,
+  type Residency,
+  residencyOf,
+  seriesHygiene,
+  type Warn,
+  warmUp,
+} from './preflight.js';
 import type { ProgressSink } from './progress.js';
 import { checkRecordBelongs } from '../plan/unitRecords.js';
 import type { PendingUnit, ResumePlan } from '../plan/resumePlan.js';
@@ -48,6 +56,8 @@ export interface SchedulerOptions {
   keepRecords?: boolean;
   /** Series per model, alternating with the other models' (default 1: model-major). */
   blocks?: number;
+  /** True: each call record carries where its model sat during the series (/api/ps). */
+  residency?: boolean;
 }
 
 export class Scheduler {
@@ -63,6 +73,8 @@ export class Scheduler {
   /** Units added, per check and model: their own key strings, none made per unit. */
   private readonly seen = new Map<string, Set<string>>();
   private readonly waiting: (() => void)[] = [];
+  /** The running series' residency, asked once, at its first record (the model is loaded). */
+  private residency: Promise<Residency | null> | null = null;
   /** Units per series of each model, fixed at its first series when `blocks` is above 1. */
   private readonly blockSize = new Map<string, number>();
   private inFlight = 0;
@@ -142,6 +154,7 @@ export class Scheduler {
     const { provider, models, signal, warn, policy } = this.options;
     const hygiene = await seriesHygiene(provider, model, models, this.options.unloadOthers, warn);
     this.series.push(hygiene);
+    this.residency = null;
     this.options.onSeries?.(model);
     if (this.options.warmup) {
       await warmUp(
@@ -218,6 +231,11 @@ export class Scheduler {
       embed: (model, texts) => this.options.provider.embed(model, [...texts]),
       emit: async (record) => {
         checkRecordBelongs(record, unit, digest);
+        if (this.options.residency && record.kind === 'call') {
+          this.residency ??= residencyOf(this.options.provider, unit.model);
+          const residency = await this.residency;
+          if (residency) record.residency = residency;
+        }
         log.append(record);
         if (this.options.keepRecords !== false) this.emitted.push(record);
         written.push(record);

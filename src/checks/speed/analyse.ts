@@ -16,6 +16,8 @@ export const TESTED_RULES = 3;
 
 interface ModelState {
   answers: AnswerFigures[];
+  /** Distinct (size, size_vram) pairs its records carry: one per series, most often. */
+  residencies: Map<string, { size: number; vram: number }>;
   /** Per item: its samples' figures with the position (record ordinal) each was measured at. */
   items: Map<string, { figures: AnswerFigures; position: number }[]>;
   /** Per item: output tokens of answers without timings (verbosity still compares). */
@@ -35,7 +37,12 @@ export const speedFold: CheckFold<unknown, SpeedSection, SpeedState, SpeedConfig
     const { baseline, candidate } = ctx.models;
     const models = new Map<string, ModelState>();
     for (const model of candidate && candidate !== baseline ? [baseline, candidate] : [baseline]) {
-      models.set(model, { answers: [], items: new Map(), untimedTokens: new Map() });
+      models.set(model, {
+        answers: [],
+        residencies: new Map(),
+        items: new Map(),
+        untimedTokens: new Map(),
+      });
     }
     return { ctx, position: 0, untimed: 0, excluded: 0, models };
   },
@@ -44,6 +51,11 @@ export const speedFold: CheckFold<unknown, SpeedSection, SpeedState, SpeedConfig
     const position = state.position++;
     const model = state.models.get(record.model);
     if (!model) return;
+    const r = record.residency;
+    // GPU memory larger than the whole model is not a residency; it is left out.
+    if (r && r.size > 0 && r.size_vram <= r.size) {
+      model.residencies.set(`${r.size}/${r.size_vram}`, { size: r.size, vram: r.size_vram });
+    }
     const measured = measure(record);
     const item = `${record.check}\u0000${record.key}`;
     if (measured.kind === 'excluded') state.excluded++;
@@ -85,6 +97,20 @@ function modelFigures(model: string, state: ModelState): SpeedModelFigures {
     firstTokenMs: spread(a.map((f) => f.firstTokenMs)),
     outputTokens: spread(a.map((f) => f.outputTokens)),
     wallMs: spread(a.map((f) => f.wallMs)),
+    residency: residency([...state.residencies.values()]),
+  };
+}
+
+const MIB = 2 ** 20;
+
+function residency(
+  seen: readonly { size: number; vram: number }[],
+): SpeedModelFigures['residency'] {
+  if (seen.length === 0) return null;
+  return {
+    vramMib: Math.max(...seen.map((s) => s.vram)) / MIB,
+    offloadedShare: Math.max(...seen.map((s) => 1 - s.vram / s.size)),
+    readings: seen.length,
   };
 }
 

@@ -56,6 +56,7 @@ export function gateSpeed(section: SpeedSection, gate: SpeedSettings['gate']): G
       values: { excluded: section.excluded },
     });
   }
+  findings.push(...residencyFindings(section, gate));
   for (const rule of SPEED_RULES) {
     const ratio = rule.ratio(section);
     const limit = 1 + rule.limit(gate);
@@ -72,6 +73,41 @@ export function gateSpeed(section: SpeedSection, gate: SpeedSettings['gate']): G
 }
 
 export function speedRules(
+  section: SpeedSection,
+  gate: SpeedSettings['gate'],
+  alpha: number,
+): GateRuleCard[] {
+  const measured = judged(section).model?.residency
+    ? 'a reading of the server (/api/ps), no sampling noise'
+    : 'not measured in this run (the server does not report where the model sits)';
+  const residencyCards: GateRuleCard[] = [
+    {
+      check: 'speed',
+      rule: 'offload',
+      tests:
+        gate.offload === 'off'
+          ? 'off (speed.gate.offload)'
+          : `the candidate partly in system memory while the baseline was not (${gate.offload})`,
+      falseAlarmRate: 0,
+      falseAlarmBasis: measured,
+      detects: 'any share of the model outside GPU memory',
+    },
+    {
+      check: 'speed',
+      rule: 'vram',
+      tests:
+        gate.maxVramMib === undefined
+          ? 'no limit set (speed.gate.max-vram-mib)'
+          : `the candidate's GPU memory above ${gate.maxVramMib} MiB`,
+      falseAlarmRate: 0,
+      falseAlarmBasis: measured,
+      detects: 'any excess over the limit',
+    },
+  ];
+  return [...statisticalCards(section, gate, alpha), ...residencyCards];
+}
+
+function statisticalCards(
   section: SpeedSection,
   gate: SpeedSettings['gate'],
   alpha: number,
@@ -94,4 +130,37 @@ export function speedRules(
           : `a ratio of about ${times(limit * width * width)} at this run's spread`,
     };
   });
+}
+
+/** The judged model: the candidate, or the baseline alone in a single-model run. */
+function judged(section: SpeedSection) {
+  const [base, cand] = section.models;
+  return { base: cand ? base : undefined, model: cand ?? base };
+}
+
+function residencyFindings(section: SpeedSection, gate: SpeedSettings['gate']): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const { base, model } = judged(section);
+  const r = model?.residency;
+  if (!model || !r) return findings;
+  const baseShare = base?.residency?.offloadedShare;
+  if (gate.offload !== 'off' && base && r.offloadedShare > 0 && baseShare === 0) {
+    findings.push({
+      check: 'speed',
+      rule: 'offload',
+      severity: gate.offload,
+      message: `${model.model} is ${percent(r.offloadedShare, 0)} in system memory (not on the GPU) while ${base.model} was wholly in GPU memory: it decodes on the CPU in part (speed.gate.offload)`,
+      values: { offloadedShare: r.offloadedShare },
+    });
+  }
+  if (gate.maxVramMib !== undefined && r.vramMib > gate.maxVramMib) {
+    findings.push({
+      check: 'speed',
+      rule: 'vram',
+      severity: 'fail',
+      message: `${model.model} takes ${trimmed(r.vramMib, 0)} MiB of GPU memory, above the limit of ${gate.maxVramMib} MiB (speed.gate.max-vram-mib)`,
+      values: { vramMib: r.vramMib, limit: gate.maxVramMib },
+    });
+  }
+  return findings;
 }

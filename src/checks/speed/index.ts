@@ -22,7 +22,7 @@ export const speedCheck: Check<SpeedPrompts, SpeedSection, SpeedConfig> = {
   settingsSchema: speedSettingsSchema,
   optIn: true,
   // Four blocks: paired items run an eighth of the run apart instead of half of it.
-  seriesBlocks: 4,
+  runner: { blocks: 4, residency: true },
   unit: ['answer', 'answers'],
   sectionSchema: sectionSchema<SpeedSection>('speed'),
   load: async () => SPEED_PROMPTS,

@@ -66,6 +66,22 @@ export function renderSpeedSection(section: SpeedSection): string {
     const notes = [driftLine('Decode', c.decodeDrift), driftLine('Prompt', c.promptDrift)];
     out.push(notes.map((n) => `- ${n}`).join('\n'));
   }
+  const resident = section.models.filter((m) => m.residency);
+  if (resident.length > 0) {
+    out.push(
+      table(
+        ['where the model sat (/api/ps)', ...resident.map((m) => codeSpan(m.model))],
+        [
+          ['GPU memory (MiB)', ...resident.map((m) => trimmed(m.residency?.vramMib, 0))],
+          [
+            'share in system memory',
+            ...resident.map((m) => percent(m.residency?.offloadedShare, 0)),
+          ],
+        ],
+        ['l', 'r', 'r'],
+      ),
+    );
+  }
   const counts: string[] = [];
   if (section.untimed > 0) counts.push(`${section.untimed} answers without timings`);
   if (section.excluded > 0)

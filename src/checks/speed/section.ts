@@ -19,6 +19,12 @@ export interface SpeedModelFigures {
   firstTokenMs: Spread;
   outputTokens: Spread;
   wallMs: Spread;
+  /**
+   * Where the model sat, from the server (/api/ps) once per series: the most GPU memory and
+   * the largest share in system memory over its series, and how many distinct readings.
+   * Null when no record says.
+   */
+  residency: { vramMib: number; offloadedShare: number; readings: number } | null;
 }
 
 /**

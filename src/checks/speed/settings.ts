@@ -41,6 +41,22 @@ export const speedSettingsSchema = z
           0.5,
           'output tokens per answer: fails when the candidate surely writes more by more than this share',
         ),
+        offload: z
+          .enum(['fail', 'warn', 'off'])
+          .default('fail')
+          .describe(
+            'the candidate partly in system memory while the baseline was wholly in GPU memory: fail | warn | off',
+          ),
+        maxVramMib: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .meta({
+            description:
+              "fails when the candidate's GPU memory (/api/ps size_vram) exceeds this many MiB",
+            examples: [20480],
+          }),
         maxTimeoutShare: maxTimeoutShare(),
       })
       .strict()

@@ -115,6 +115,26 @@ describe('speed: paired ratios and gate', () => {
     expect(findings.some((f) => f.severity === 'info' && f.values?.excluded === 4)).toBe(true);
   });
 
+  it('fails a candidate partly in system memory (offload) and one above max-vram-mib (vram)', () => {
+    const GIB = 2 ** 30;
+    const records = speedLog(truth({}), createRng(10)).map((r) => ({
+      ...r,
+      residency:
+        r.model === SPEED_MODELS.baseline
+          ? { size: 4 * GIB, size_vram: 4 * GIB }
+          : { size: 10 * GIB, size_vram: 6 * GIB },
+    })) as SampleRecord[];
+    const { section, findings } = analyse(records, context({ gate: { maxVramMib: 5000 } }));
+    expect(section.models.map((m) => m.residency)).toEqual([
+      { vramMib: 4096, offloadedShare: 0, readings: 1 },
+      { vramMib: 6144, offloadedShare: 0.4, readings: 1 },
+    ]);
+    expect(failed(findings)).toEqual(['offload', 'vram']);
+    const warned = analyse(records, context({ gate: { offload: 'warn' } })).findings;
+    expect(warned.filter((f) => f.rule === 'offload').map((f) => f.severity)).toEqual(['warn']);
+    expect(failed(analyse(records, context({ gate: { offload: 'off' } })).findings)).toEqual([]);
+  });
+
   it('has no comparison in a single-model run', () => {
     const records = speedLog(truth({}), createRng(9)).filter(
       (r) => r.model === SPEED_MODELS.baseline,

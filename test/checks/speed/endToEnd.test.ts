@@ -89,6 +89,11 @@ describe('speed beside churn, end to end', () => {
     // Churn keys each sample (8 items × 2 samples and a greedy answer).
     expect(section?.comparison?.decode?.items).toBe(24);
     expect(section?.models.map((m) => m.timed)).toEqual([24, 24]);
+    // The simulator's /api/ps: 1,000,000 bytes, all of them in GPU memory, the same each series.
+    expect(section?.models.map((m) => m.residency)).toEqual([
+      { vramMib: 1e6 / 2 ** 20, offloadedShare: 0, readings: 1 },
+      { vramMib: 1e6 / 2 ** 20, offloadedShare: 0, readings: 1 },
+    ]);
     expect(readFileSync(path.join(both.out, 'summary.md'), 'utf8')).toContain(
       'speed — is the candidate as fast and as brief as the baseline?',
     );

@@ -12,6 +12,11 @@ const figures = (model: string, decode: number) => ({
   firstTokenMs: none,
   outputTokens: spread(120, 200, 250),
   wallMs: spread(2500, 4000, 5000),
+  residency: {
+    vramMib: decode > 40 ? 4096 : 6144,
+    offloadedShare: decode > 40 ? 0 : 0.4,
+    readings: 4,
+  },
 });
 
 const section: SpeedSection = {
@@ -38,6 +43,8 @@ describe('the speed part of summary.md', () => {
     expect(text).toContain('| prompt time per token | 0 | – | – |');
     expect(text).toContain('changed by 30.0% from the first request of the run to the last');
     expect(text).toContain('Prompt: too few items to fit');
+    expect(text).toContain('| GPU memory (MiB) | 4096 | 6144 |');
+    expect(text).toContain('| share in system memory | 0% | 40% |');
     expect(text).toContain(
       '2 answers without timings; 1 answers with impossible timings left out.',
     );
