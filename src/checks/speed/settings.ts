@@ -12,14 +12,16 @@ export const speedSettingsSchema = z
   .object({
     /**
      * Answers per prompt of the check's own short prompts, sent only when no other check runs
-     * (otherwise the other checks' requests are timed and nothing is added).
+     * (otherwise the other checks' requests are timed and nothing is added). Six prompts × 15:
+     * 90 paired answers, enough to fail a 1.5× slower decode at the default limit in most runs
+     * even with a request-to-request spread of 25% (docs/gate-validity-speed.md).
      */
     samples: z
       .number()
       .int()
       .min(1)
       .max(50)
-      .default(5)
+      .default(15)
       .describe("answers per prompt of the check's own prompts (only when it runs alone)"),
     maxTokens: z
       .number()

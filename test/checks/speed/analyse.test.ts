@@ -153,7 +153,7 @@ describe('speed: config and plan', () => {
     expect(config.checks).toEqual(['churn', 'dragon', 'personas']);
     expect(speedCheck.plan(SPEED_PROMPTS, context({}, ['churn', 'speed']), 'base:1b')).toEqual([]);
     const alone = speedCheck.plan(SPEED_PROMPTS, context(), 'base:1b');
-    expect(alone).toHaveLength(SPEED_PROMPTS.length * 5);
+    expect(alone).toHaveLength(SPEED_PROMPTS.length * 15);
     expect(new Set(alone.map((u) => u.key)).size).toBe(alone.length);
   });
 

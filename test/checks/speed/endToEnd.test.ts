@@ -128,10 +128,10 @@ describe('speed beside churn, end to end', () => {
     const before = requests();
     const run = await cli(['run', '--config', alone.file]);
     expect(run.code).toBe(ExitCode.pass);
-    // Six prompts, five answers each, per model.
-    expect(requests() - before).toBe(60);
+    // Six prompts, fifteen answers each, per model.
+    expect(requests() - before).toBe(180);
     const section = speedOf(alone.out);
-    expect(section?.models.map((m) => m.timed)).toEqual([30, 30]);
-    expect(section?.comparison?.decode?.items).toBe(30);
+    expect(section?.models.map((m) => m.timed)).toEqual([90, 90]);
+    expect(section?.comparison?.decode?.items).toBe(90);
   });
 });
