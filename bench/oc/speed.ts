@@ -114,6 +114,27 @@ function context(checks: string[], gate: Record<string, number> = {}): CheckCont
   return { config, baseDir: process.cwd(), models: { ...SPEED_MODELS } };
 }
 
+/** Runs (of `runs`) in which `rule` fails on records drawn from `truth`; and whether any rule did, per run. */
+export function speedFailures(
+  truth: SpeedTruth,
+  setting: { checks: string[]; gate?: Record<string, number> },
+  rule: string,
+  runs: number,
+  seed: number,
+): { hits: number; anyFails: boolean[] } {
+  const ctx = context(setting.checks, setting.gate);
+  const rng = createRng(mixSeed(seed));
+  let hits = 0;
+  const anyFails: boolean[] = [];
+  for (let run = 0; run < runs; run++) {
+    const section = foldRecords(speedCheck.fold, speedLog(truth, rng), SPEED_PROMPTS, ctx);
+    const findings = speedCheck.gate(section, ctx);
+    if (findings.some((f) => f.severity === 'fail' && f.rule === rule)) hits++;
+    anyFails.push(findings.some((f) => f.severity === 'fail'));
+  }
+  return { hits, anyFails };
+}
+
 export async function operatingCharacteristics(options: OcOptions): Promise<CheckOc> {
   const rows: OcRow[] = [];
   const noChangeGateFails: boolean[] = [];
@@ -121,18 +142,16 @@ export async function operatingCharacteristics(options: OcOptions): Promise<Chec
     for (const [k, scenario] of SCENARIOS.entries()) {
       if (scenario.sizes && !scenario.sizes.includes(size.items)) continue;
       if (scenario.target === 'measured' && size.items >= 400) continue;
-      const ctx = context(size.checks, scenario.gate);
-      const share = checkFalseAlarmBudget(ctx.config) / TESTED_RULES;
-      const rng = createRng(mixSeed(options.seed * 1000 + s * 100 + k));
-      let hits = 0;
-      for (let run = 0; run < options.runs; run++) {
-        const truth = { items: size.items, samples: 1, sigma: 0.25, ...scenario.truth };
-        const section = foldRecords(speedCheck.fold, speedLog(truth, rng), SPEED_PROMPTS, ctx);
-        const findings = speedCheck.gate(section, ctx);
-        const failed = findings.some((f) => f.severity === 'fail' && f.rule === scenario.rule);
-        if (failed) hits++;
-        if (k === 0 && s === 1) noChangeGateFails.push(findings.some((f) => f.severity === 'fail'));
-      }
+      const share = checkFalseAlarmBudget(context(size.checks).config) / TESTED_RULES;
+      const truth = { items: size.items, samples: 1, sigma: 0.25, ...scenario.truth };
+      const { hits, anyFails } = speedFailures(
+        truth,
+        { checks: size.checks, gate: scenario.gate },
+        scenario.rule,
+        options.runs,
+        options.seed * 1000 + s * 100 + k,
+      );
+      if (k === 0 && s === 1) noChangeGateFails.push(...anyFails);
       const rate = hits / options.runs;
       rows.push({
         check: 'speed',
