@@ -11,7 +11,7 @@ import { speedFold, TESTED_RULES } from './analyse.js';
 import { gateSpeed, speedRules } from './gate.js';
 import { planSpeed, SPEED_PROMPTS } from './plan.js';
 import { speedRecords } from './records.js';
-import { renderSpeedSection } from './report.js';
+import { renderSpeedSection, speedGlance } from './report.js';
 import type { SpeedSection } from './section.js';
 import { type SpeedConfig, speedSettingsSchema } from './settings.js';
 
@@ -33,7 +33,7 @@ export const speedCheck: Check<SpeedPrompts, SpeedSection, SpeedConfig> = {
   rules: (section, ctx) =>
     speedRules(section, ctx.config.speed.gate, checkFalseAlarmBudget(ctx.config) / TESTED_RULES),
   maxTimeoutShare: (config) => config.speed.gate.maxTimeoutShare,
-  report: { section: renderSpeedSection },
+  report: { section: renderSpeedSection, glance: speedGlance },
   log: { format: speedRecords, everyCheck: true },
   cli: { measures: 'decode speed and answer length' },
 };

@@ -89,3 +89,15 @@ export function renderSpeedSection(section: SpeedSection): string {
   if (counts.length > 0) out.push(`${counts.join('; ')}.`);
   return `${out.join('\n\n')}\n`;
 }
+
+/** Rows of the "at a glance" table: the two ratios a reader asks first. */
+export function speedGlance(section: SpeedSection): string[][] {
+  const c = section.comparison;
+  if (!c) return [];
+  const shown = (r: PairedRatio | null) =>
+    r ? `${times(r.ratio)} ${interval(r.low, r.high, times)}` : '–';
+  return [
+    ['decode time per token, candidate ÷ baseline', shown(c.decode)],
+    ['output tokens per answer, candidate ÷ baseline', shown(c.verbosity)],
+  ];
+}

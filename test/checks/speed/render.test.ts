@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderSpeedSection } from '../../../src/checks/speed/report.js';
+import { renderSpeedSection, speedGlance } from '../../../src/checks/speed/report.js';
 import type { SpeedSection, Spread } from '../../../src/checks/speed/section.js';
 
 const spread = (median: number, p90: number, p99: number): Spread => ({ n: 10, median, p90, p99 });
@@ -48,6 +48,14 @@ describe('the speed part of summary.md', () => {
     expect(text).toContain(
       '2 answers without timings; 1 answers with impossible timings left out.',
     );
+  });
+
+  it('gives the decode and length ratios at a glance, nothing without a comparison', () => {
+    expect(speedGlance(section)).toEqual([
+      ['decode time per token, candidate ÷ baseline', '×1.5 [×1.41, ×1.62]'],
+      ['output tokens per answer, candidate ÷ baseline', '×1 [×0.95, ×1.04]'],
+    ]);
+    expect(speedGlance({ ...section, comparison: null })).toEqual([]);
   });
 
   it('puts the notice of a log without timings first', () => {
