@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderSpeedSection, speedGlance } from '../../../src/checks/speed/report.js';
 import type { SpeedSection, Spread } from '../../../src/checks/speed/section.js';
+import { speedRules } from '../../../src/checks/speed/gate.js';
 
 const spread = (median: number, p90: number, p99: number): Spread => ({ n: 10, median, p90, p99 });
 const none: Spread = { n: 0, median: null, p90: null, p99: null };
@@ -66,5 +67,37 @@ describe('the speed part of summary.md', () => {
       comparison: null,
     });
     expect(text.split('\n\n')[1]).toBe('> no timings in this log: …');
+  });
+
+  it('describes each rule as a test: its share of the budget and what it can see', () => {
+    const gate = {
+      maxSlowdown: 0.25,
+      maxPromptSlowdown: 0.5,
+      maxVerbosityRise: 0.5,
+      offload: 'fail' as const,
+      maxTimeoutShare: 0.05,
+    };
+    const cards = speedRules(
+      {
+        ...section,
+        comparison: section.comparison && {
+          ...section.comparison,
+          decode: { items: 40, ratio: 1, low: 0.9, high: 1.1, alpha: 0.01 },
+        },
+      },
+      gate,
+      0.01,
+    );
+    expect(cards.map((c) => [c.rule, c.falseAlarmRate])).toEqual([
+      ['slowdown', 0.01],
+      ['prompt-slowdown', 0.01],
+      ['verbosity', 0.01],
+      ['offload', 0],
+      ['vram', 0],
+    ]);
+    // 1.25 × (1 / 0.9)^1.35 = 1.25 × 1.1528 = 1.441.
+    expect(cards[0]?.detects).toBe("a ratio of about ×1.44 at this run's spread");
+    expect(cards[1]?.detects).toBe('not measured in this run');
+    expect(cards[4]?.tests).toBe('no limit set (speed.gate.max-vram-mib)');
   });
 });
