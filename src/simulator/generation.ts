@@ -12,6 +12,7 @@ import { simulatedLogprobs, versionHasLogprobs } from './logprobs.js';
 import type { Fault, Scenario, SimulatedModel } from './scenario.js';
 import { normaliseModelName } from './scenario.js';
 import type { Slots } from './slots.js';
+import { padAnswer, type ReplyTiming, type ServerClock, timeRequest } from './speed.js';
 
 export interface GenerationRequest {
   chat: SimulatedChat;
@@ -31,9 +32,16 @@ export interface Generation {
   completionTokens: number;
   /** Time the answer takes to generate once a slot is held. */
   latencyMs: number;
+  /** Time before the first token, on top of `latencyMs` (a sleeping model's prompt). */
+  promptMs: number;
   /** Time before the response headers, on top of the queue and generation time. */
   headerDelayMs: number;
+  /** Time the request waits for its model to load, before its headers. */
   loadMs: number;
+  /** Durations the reply reports (set once the request holds a slot; zero before). */
+  timing: ReplyTiming;
+  /** Seeds the modelled noise: identical retries of a request differ by their attempt. */
+  noiseKey: string;
   faults: Fault[];
   /** Token log-probabilities of `content`, when asked and the simulated version has them. */
   logprobs: TokenLogprob[] | null;
@@ -59,6 +67,8 @@ export interface SimulatorState {
   loadedContext: Map<string, number | null>;
   arrivals: Map<string, number>;
   attempts: Map<string, number>;
+  /** How far the run has gone, for models whose speed drifts. */
+  clock: ServerClock;
   stats: SimulatorStats;
 }
 
@@ -117,12 +127,14 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
     thinking = 'Simulated reasoning that used the whole token budget before answering.';
     content = '';
     doneReason = 'length';
-  } else if (request.numPredict !== null && request.numPredict > 0) {
-    const budget = request.numPredict * 4;
-    if (content.length > budget) {
+  } else {
+    const budget =
+      request.numPredict !== null && request.numPredict > 0 ? request.numPredict * 4 : null;
+    if (budget !== null && content.length > budget) {
       content = content.slice(0, budget);
       doneReason = 'length';
     }
+    content = padAnswer(content, model.speed?.lengthFactor ?? 1, budget);
   }
   let latencyMs = model.latencyMs;
   let headerDelayMs = 0;
@@ -143,16 +155,73 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
     logprobs,
     doneReason,
     promptTokens: estimateTokens(`${request.chat.system ?? ''} ${request.chat.user}`),
-    completionTokens: estimateTokens(content),
+    // Ollama counts reasoning in eval_count; a timed model does too, older scenarios did not.
+    completionTokens:
+      estimateTokens(content) + (model.speed && thinking !== null ? estimateTokens(thinking) : 0),
     latencyMs,
+    promptMs: 0,
     headerDelayMs,
     loadMs: 0,
+    timing: { loadNs: 0, promptNs: 0, evalNs: 0, totalNs: 0 },
+    noiseKey: `${state.scenario.seed}|${requestHash}|${attempt}`,
     faults,
   };
 }
 
-/** Marks the model loaded (evicting the oldest beyond max-loaded); returns the load time. */
-export function useModel(state: SimulatorState, model: string, numCtx: number | null): number {
+/**
+ * The request has its slot: load its model if needed and fix how long the reply takes and
+ * reports. Without a speed block, as before speed was modelled: the durations split latency-ms
+ * 20/80 between prompt and answer, and the load is the scenario's load-ms, waited and reported.
+ */
+export function startGeneration(
+  state: SimulatorState,
+  generation: Generation,
+  numCtx: number | null,
+): Generation {
+  const loaded = useModel(state, generation.model.name, numCtx);
+  const scenarioLoadMs = loaded ? state.scenario.loadMs : 0;
+  const speed = generation.model.speed;
+  if (speed === null) {
+    const ns = (ms: number): number => Math.round(ms * 1e6);
+    const evalShare = 0.8;
+    const latency = generation.latencyMs;
+    return {
+      ...generation,
+      loadMs: scenarioLoadMs,
+      timing: {
+        loadNs: ns(scenarioLoadMs),
+        promptNs: ns(latency * (1 - evalShare)),
+        evalNs: ns(latency * evalShare),
+        totalNs: ns(latency + scenarioLoadMs),
+      },
+    };
+  }
+  const timing = timeRequest(
+    {
+      speed,
+      promptTokens: generation.promptTokens,
+      completionTokens: generation.completionTokens,
+      loaded,
+      scenarioLoadMs: state.scenario.loadMs,
+      noiseKey: generation.noiseKey,
+    },
+    state.clock,
+    state.scenario.parallel,
+  );
+  if (!speed.sleep) return { ...generation, loadMs: scenarioLoadMs, timing };
+  // Faults' extra latency comes on top of the modelled decoding time; a stream's first token
+  // comes once the prompt is read.
+  return {
+    ...generation,
+    loadMs: timing.loadNs / 1e6,
+    promptMs: timing.promptNs / 1e6,
+    latencyMs: generation.latencyMs - generation.model.latencyMs + timing.evalNs / 1e6,
+    timing,
+  };
+}
+
+/** Marks the model loaded (evicting the oldest beyond max-loaded); true when it had to load. */
+function useModel(state: SimulatorState, model: string, numCtx: number | null): boolean {
   const wasLoaded = state.loaded.includes(model);
   const context = state.loadedContext.get(model);
   const reload = !wasLoaded || (numCtx !== null && context !== undefined && context !== numCtx);
@@ -162,9 +231,8 @@ export function useModel(state: SimulatorState, model: string, numCtx: number | 
   }
   if (numCtx !== null || !state.loadedContext.has(model)) state.loadedContext.set(model, numCtx);
   state.stats.order.push(model);
-  if (!reload) return 0;
-  state.stats.loads++;
-  return state.scenario.loadMs;
+  if (reload) state.stats.loads++;
+  return reload;
 }
 
 /** The answer, and the behaviour that gave it with its block (null for the generic answer). */

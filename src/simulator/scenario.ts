@@ -19,6 +19,7 @@
  *       context-length: 8192
  *       thinking: false          # capability: think=true is a 400 error when false
  *       latency-ms: 20           # time to generate one answer, holding a slot
+ *       speed: {...}             # rates, size, noise, drift (src/simulator/speed.ts)
  *       churn: {...}             # a behaviour block, passed as written to that behaviour
  *       faults:
  *         - kind: status         # status | latency | slow-headers | drop | mid-stream-error
@@ -41,6 +42,7 @@ import type { Behaviour } from './behaviour.js';
 import { BehaviourParamsError } from './behaviourParams.js';
 import { behaviours as registeredBehaviours } from './behaviours/index.js';
 import { errorMessage } from '../text/format.js';
+import { type SpeedParams, speedSchema } from './speed.js';
 
 const selector = {
   rate: z.number().min(0).max(1).default(1),
@@ -84,6 +86,7 @@ const STRUCTURAL_MODEL_KEYS = [
   'context-length',
   'thinking',
   'latency-ms',
+  'speed',
   'faults',
 ] as const;
 
@@ -100,6 +103,7 @@ const modelSchema = z
     contextLength: z.number().int().min(256).default(8192),
     thinking: z.boolean().default(false),
     latencyMs: z.number().int().min(0).default(0),
+    speed: speedSchema.optional(),
     faults: z.array(faultSchema).default([]),
   })
   .strict();
@@ -132,6 +136,8 @@ export interface SimulatedModel {
   contextLength: number;
   thinking: boolean;
   latencyMs: number;
+  /** Modelled timings and residency; null: the timing fields follow latency-ms as before. */
+  speed: SpeedParams | null;
   /** The model's own faults followed by the scenario-wide ones. */
   faults: Fault[];
   /** Behaviour name → its block as written in the scenario. */
@@ -281,6 +287,7 @@ function parseModelEntry(
     contextLength: model.contextLength,
     thinking: model.thinking,
     latencyMs: model.latencyMs,
+    speed: model.speed ?? null,
     faults: [...model.faults, ...scenarioFaults],
     behaviours: blocks,
   };

@@ -16,7 +16,7 @@ import {
   SimulatedHttpError,
   type SimulatorState,
   type SimulatorStats,
-  useModel,
+  startGeneration,
 } from './generation.js';
 import {
   loadScenario,
@@ -25,6 +25,7 @@ import {
   type SimulatedModel,
 } from './scenario.js';
 import { QueueFull, Slots } from './slots.js';
+import { residency } from './speed.js';
 import {
   type Endpoint,
   isObject,
@@ -80,6 +81,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     loadedContext: new Map(scenario.loaded.map((m) => [m, null])),
     arrivals: new Map(),
     attempts: new Map(),
+    clock: { requests: 0, seconds: 0 },
     stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] },
   };
   let completions = 0;
@@ -268,17 +270,16 @@ async function serveGeneration(
   }
   state.stats.maxInFlight = state.slots.maxBusy;
   try {
-    const loadMs = useModel(state, generation.model.name, numCtxOf(body));
-    const g: Generation = { ...generation, loadMs };
-    await pause(g.headerDelayMs + loadMs, gone.signal);
+    const g = startGeneration(state, generation, numCtxOf(body));
+    await pause(g.headerDelayMs + g.loadMs, gone.signal);
     if (endpoint === 'openai') {
-      await pause(g.latencyMs, gone.signal);
+      await pause(g.promptMs + g.latencyMs, gone.signal);
       const reply = openaiReply(g, ctx.nextCompletion(), new Date());
       return finishWhole(res, g, JSON.stringify(reply), fail);
     }
     const createdAt = new Date().toISOString();
     if (!stream) {
-      await pause(g.latencyMs, gone.signal);
+      await pause(g.promptMs + g.latencyMs, gone.signal);
       return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
     }
     await streamChunks(res, g, ollamaChunks(endpoint, g, createdAt), gone.signal);
@@ -339,14 +340,15 @@ async function streamChunks(
   // (not for a slice) keeps timer overshoot from adding up over the chunks. Chunks already
   // due go out in one write: without latency that is the whole answer at once, instead of a
   // system call per chunk.
-  const started = performance.now();
+  // Decoding starts once the prompt is read (a sleeping timed model's prompt time).
+  const decoding = performance.now() + g.promptMs;
   let pending = '';
   const flush = () => {
     if (pending !== '') res.write(pending);
     pending = '';
   };
   for (const [index, chunk] of chunks.entries()) {
-    const due = started + (g.latencyMs * (index + 1)) / chunks.length;
+    const due = decoding + (g.latencyMs * (index + 1)) / chunks.length;
     if (due > performance.now()) {
       flush();
       await sleepUntil(due, signal);
@@ -415,14 +417,15 @@ function tagEntry(m: SimulatedModel): Record<string, unknown> {
 }
 
 function psEntry(m: SimulatedModel): Record<string, unknown> {
+  const { size, sizeVram } = residency(m.speed);
   return {
     name: m.name,
     model: m.name,
-    size: 1_000_000,
+    size,
     digest: m.digest,
     details: details(m),
     expires_at: '2099-01-01T00:00:00Z',
-    size_vram: 1_000_000,
+    size_vram: sizeVram,
     context_length: m.contextLength,
   };
 }
@@ -455,6 +458,7 @@ function placeholder(name: string): SimulatedModel {
     contextLength: 4096,
     thinking: false,
     latencyMs: 0,
+    speed: null,
     faults: [],
     behaviours: {},
   };

@@ -161,6 +161,8 @@ export function openaiReply(g: Generation, id: number, createdAt: Date): Json {
       completion_tokens: g.completionTokens,
       total_tokens: g.promptTokens + g.completionTokens,
     },
+    // Only a model with a speed block reports them, so older scenarios reply as they did.
+    ...(g.model.speed ? { timings: llamaCppTimings(g) } : {}),
   };
 }
 
@@ -170,15 +172,31 @@ export function openaiError(status: number, message: string): Json {
 }
 
 function durations(g: Generation): Json {
-  const ns = (ms: number): number => Math.round(ms * 1e6);
-  const evalShare = 0.8;
   return {
-    total_duration: ns(g.latencyMs + g.loadMs),
-    load_duration: ns(g.loadMs),
+    total_duration: g.timing.totalNs,
+    load_duration: g.timing.loadNs,
     prompt_eval_count: g.promptTokens,
-    prompt_eval_duration: ns(g.latencyMs * (1 - evalShare)),
+    prompt_eval_duration: g.timing.promptNs,
     eval_count: g.completionTokens,
-    eval_duration: ns(g.latencyMs * evalShare),
+    eval_duration: g.timing.evalNs,
+  };
+}
+
+/** llama.cpp's `timings` beside an OpenAI-compatible reply (milliseconds), for a timed model. */
+function llamaCppTimings(g: Generation): Json {
+  const promptMs = g.timing.promptNs / 1e6;
+  const predictedMs = g.timing.evalNs / 1e6;
+  const perToken = (ms: number, n: number): number => (n > 0 ? ms / n : 0);
+  const perSecond = (ms: number, n: number): number => (ms > 0 ? (n * 1000) / ms : 0);
+  return {
+    prompt_n: g.promptTokens,
+    prompt_ms: promptMs,
+    prompt_per_token_ms: perToken(promptMs, g.promptTokens),
+    prompt_per_second: perSecond(promptMs, g.promptTokens),
+    predicted_n: g.completionTokens,
+    predicted_ms: predictedMs,
+    predicted_per_token_ms: perToken(predictedMs, g.completionTokens),
+    predicted_per_second: perSecond(predictedMs, g.completionTokens),
   };
 }
 
