@@ -10,6 +10,7 @@ import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { speedFold, TESTED_RULES } from './analyse.js';
 import { gateSpeed, speedRules } from './gate.js';
 import { planSpeed, SPEED_PROMPTS } from './plan.js';
+import { speedHeadline, speedOutputs } from './numbers.js';
 import { speedRecords } from './records.js';
 import { renderSpeedSection, speedGlance } from './report.js';
 import type { SpeedSection } from './section.js';
@@ -35,5 +36,6 @@ export const speedCheck: Check<SpeedPrompts, SpeedSection, SpeedConfig> = {
   maxTimeoutShare: (config) => config.speed.gate.maxTimeoutShare,
   report: { section: renderSpeedSection, glance: speedGlance },
   log: { format: speedRecords, everyCheck: true },
+  headline: { fields: speedHeadline, outputs: speedOutputs },
   cli: { measures: 'decode speed and answer length' },
 };

@@ -98,6 +98,12 @@ describe('speed beside churn, end to end', () => {
       'speed — is the candidate as fast and as brief as the baseline?',
     );
     expect(speedOf(churnOnly.out)).toBeUndefined();
+    const headline = (dir: string) =>
+      (JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as { headline: object })
+        .headline;
+    expect(headline(both.out)).toMatchObject({ decodeRatio: section?.comparison?.decode?.ratio });
+    // A run without the check reads as before it existed: no speed number in its headline.
+    expect(Object.keys(headline(churnOnly.out))).not.toContain('decodeRatio');
 
     const again = path.join(root, 'again');
     before = requests();
