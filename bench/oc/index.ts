@@ -8,6 +8,7 @@ import { operatingCharacteristics as churn } from './churn.js';
 import { operatingCharacteristics as dragon } from './dragon.js';
 import { nightlyWithHistory } from './nightly.js';
 import { nightlyCharacteristics, operatingCharacteristics as personas } from './personas.js';
+import { operatingCharacteristics as speed } from './speed.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 
 function option(name: string, fallback: number): number {
@@ -53,6 +54,10 @@ const whole: OcRow = {
   met: runs > 0 && wholeGateFails / runs <= 0.05,
 };
 lines.push(row(whole));
+// The speed check runs only when named: its rows stand apart from the default gate's.
+const speedResult = await speed(options);
+results.push(speedResult);
+for (const r of speedResult.rows) lines.push(row(r));
 // Nightly runs (one model, a history): nightly personas, then the dragon with its drift rule
 // and the whole gate night by night (a quarter of the runs, like personas).
 const nightly = { ...options, runs: Math.max(1, Math.ceil(options.runs / 4)) };

@@ -6,6 +6,7 @@ import { registerRecordFormat } from '../sampleLog/index.js';
 import { churnCheck } from './churn/index.js';
 import { dragonCheck } from './dragon/index.js';
 import { personasCheck } from './personas/index.js';
+import { speedCheck } from './speed/index.js';
 import type { ConfigOf } from '../config/schema.js';
 import type { AnyCheck } from './types.js';
 
@@ -13,6 +14,7 @@ export const CHECKS = [
   churnCheck,
   dragonCheck,
   personasCheck,
+  speedCheck,
 ] as const satisfies readonly AnyCheck[];
 
 /** The built-in checks' names, in report order (report.json's `check` fields). */
@@ -23,6 +25,7 @@ export const SECTION_SCHEMAS = {
   churn: churnCheck.sectionSchema.optional(),
   dragon: dragonCheck.sectionSchema.optional(),
   personas: personasCheck.sectionSchema.optional(),
+  speed: speedCheck.sectionSchema.optional(),
 };
 
 // The sample log reads each check's records by the check's format. Left a table filled here

@@ -106,6 +106,21 @@ export interface Check<Definitions, Section, Config extends GateConfig = GateCon
   name: CheckName;
   /** Its settings block of the config, read under its name. */
   settingsSchema: z.ZodObject;
+  /**
+   * True: runs only when `checks:` names it (left out of the default list), for a check that
+   * judges what the others measure rather than a question of its own.
+   */
+  optIn?: boolean;
+  /** What it asks of the runner beyond sending its requests (a check that times them). */
+  runner?: {
+    /**
+     * Series per model: above 1, the runner alternates the two models in that many blocks (a
+     * check comparing their timings must not see the server's drift as a difference).
+     */
+    blocks?: number;
+    /** Each call record carries where its model sat (memory, GPU memory) during its series. */
+    residency?: boolean;
+  };
   /** What one work unit is, singular and plural ("game", "games"). */
   unit: readonly [string, string];
   /** Its section of report.json. Kept open: only the `check` tag is validated on read. */
@@ -157,6 +172,11 @@ export interface CheckLog {
    * maze differs); absent: "other settings".
    */
   staleReason?: string;
+  /**
+   * True: its fold reads the call records of every check, not only its own (the speed check
+   * times the other checks' requests). Failed requests are still counted on its own only.
+   */
+  everyCheck?: boolean;
   /**
    * True for a record's model that is an instrument control run beside the configured models
    * (dragon's reference players), never a model a config names.

@@ -13,6 +13,8 @@ export type CheckName = string;
 export interface ConfigCheck {
   name: CheckName;
   settingsSchema: z.ZodObject;
+  /** Left out of the default `checks:` list: runs only when named. */
+  optIn?: boolean;
 }
 
 export const FAIL_ON = ['regression', 'never', 'inconclusive'] as const;
@@ -269,13 +271,13 @@ export const outputSchema = z
   })
   .strict();
 
-/** The `checks:` list: the names given, each once; every built-in check when absent. */
-function checkList<Name extends string>(names: readonly [Name, ...Name[]], all: Name[]) {
+/** The `checks:` list: the names given, each once; every check not opt-in when absent. */
+function checkList<Name extends string>(names: readonly [Name, ...Name[]], defaults: Name[]) {
   return z
     .array(z.enum(names))
     .min(1)
     .refine((list) => new Set(list).size === list.length, 'expected each check at most once')
-    .default(all)
+    .default(defaults)
     .describe(`the checks to run, each at most once: ${names.join(', ')}`);
 }
 
@@ -352,10 +354,11 @@ export function configSchema<Check extends ConfigCheck>(
     }
   }
   const { history, ...base } = baseConfigSchema.shape;
+  const defaults = checks.filter((c) => !c.optIn).map((c) => c.name);
   const blocks = Object.fromEntries(checks.map((c) => [c.name, c.settingsSchema.prefault({})]));
   // The checks' blocks before `history`: the order the blocks are documented in.
   const schema = z
-    .object({ ...base, checks: checkList([first, ...rest], names), ...blocks, history })
+    .object({ ...base, checks: checkList([first, ...rest], defaults), ...blocks, history })
     .strict() as unknown as ConfigSchema;
   composed.set(checks, schema);
   return schema as ConfigSchema<ConfigOf<Check>>;

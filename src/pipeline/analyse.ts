@@ -144,7 +144,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   findings.push(...coverageFindings(coverage, loaded.config.checks));
   const run: RunMetadata = {
     ...provenance(runs, models, records),
-    config: loaded.config,
+    config: reportedConfig(loaded),
     logs: options.logs.map((file) => path.basename(file)),
     requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
     promptHashes: promptHashes(ctx, loaded.checks),
@@ -465,4 +465,19 @@ function shownModel(model: ModelMetadata | null): ModelMetadata | null {
 function smokeLimit(runs: readonly RunInfoRecord[]): number | null {
   const limits = runs.map((r) => r.limit).filter((n): n is number => typeof n === 'number');
   return limits.length > 0 ? Math.min(...limits) : null;
+}
+
+/**
+ * The config as report.json keeps it: the block of a check that runs only when named is left
+ * out when it did not run, so a report of the same run reads as it did before the check existed.
+ */
+function reportedConfig(loaded: LoadedConfig<AnyCheck>): LoadedConfig['config'] {
+  const { config } = loaded;
+  const unused = new Set(
+    loaded.checks.filter((c) => c.optIn && !config.checks.includes(c.name)).map((c) => c.name),
+  );
+  if (unused.size === 0) return config;
+  return Object.fromEntries(
+    Object.entries(config).filter(([key]) => !unused.has(key)),
+  ) as LoadedConfig['config'];
 }

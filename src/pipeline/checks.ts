@@ -101,7 +101,8 @@ export function analyseChecks(
   const rules: EvaluatedGateRule[] = [];
   for (const { check, definitions } of checks) {
     const own = countedSubset(records, (r) => r.check === check.name);
-    const section = foldRecords(check.fold, own, definitions, ctx);
+    const read = check.log?.everyCheck ? countedSubset(records, () => true) : own;
+    const section = foldRecords(check.fold, read, definitions, ctx);
     sections[check.name] = section;
     const checkFindings = [
       // A previous report without this check's section is null, not undefined: the check must

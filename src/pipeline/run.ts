@@ -211,6 +211,8 @@ async function measure(
     onSeries: (model) => sampler.mark(model),
     // The log is read again, streamed, to analyse it: the run keeps no record in memory.
     keepRecords: false,
+    blocks: Math.max(1, ...prepared.checks.map(({ check }) => check.runner?.blocks ?? 1)),
+    residency: prepared.checks.some(({ check }) => check.runner?.residency === true),
   }).finally(stopSampler);
   const gpu = await stopSampler();
   const operations: RunOperations = {

@@ -145,6 +145,7 @@ export class OllamaProvider implements Provider {
           digest: m.digest ? m.digest.replace(/^sha256:/, '') : null,
           contextLength: typeof context === 'number' ? context : null,
           sizeVram: typeof m.size_vram === 'number' ? m.size_vram : null,
+          size: typeof m.size === 'number' ? m.size : null,
         };
       });
     });

@@ -203,4 +203,6 @@ export interface RunningModel {
   contextLength: number | null;
   /** Bytes of the model in GPU memory. */
   sizeVram: number | null;
+  /** Bytes of the model in memory, GPU and system together. */
+  size?: number | null;
 }

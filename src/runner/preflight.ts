@@ -166,6 +166,28 @@ export async function seriesHygiene(
   return { model, othersLoaded: others, foreign, unloaded, contextLength: null };
 }
 
+/** Bytes of a loaded model in memory and in GPU memory, as the sample log records them. */
+export interface Residency {
+  size: number;
+  size_vram: number;
+}
+
+/** Where a loaded model sits (Ollama /api/ps), or null when the server does not say. */
+export async function residencyOf(provider: Provider, model: string): Promise<Residency | null> {
+  if (!provider.running) return null;
+  try {
+    const running = await provider.running();
+    const found = running.find((m) => withTag(m.name) === withTag(model));
+    const size = found?.size ?? null;
+    const vram = found?.sizeVram ?? null;
+    const whole = (n: number | null): n is number =>
+      n !== null && Number.isSafeInteger(n) && n >= 0;
+    return whole(size) && whole(vram) ? { size, size_vram: vram } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The context length the server reports for a loaded model (Ollama /api/ps), or null. */
 export async function reportedContext(provider: Provider, model: string): Promise<number | null> {
   if (!provider.running) return null;

@@ -111,6 +111,10 @@ export interface RunPlanOptions {
    * the log again to analyse it). Default true.
    */
   keepRecords?: boolean;
+  /** Series per model, the models alternating block by block (default 1: model-major). */
+  blocks?: number;
+  /** True: each call record carries where its model sat during its series. */
+  residency?: boolean;
 }
 
 export interface RunPlanResult {
@@ -248,6 +252,8 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   const scheduler = new Scheduler({
     ...settings,
     ...{ provider, models, onSeries, growth, keepRecords: options.keepRecords },
+    blocks: options.blocks,
+    residency: options.residency,
     ...{ policy, resume, log, warn },
   });
   try {

@@ -6,6 +6,11 @@
  * busy; units for another model wait for that model's next series. Series alternate over the
  * models until no unit is left.
  *
+ * With `blocks` above 1, each model's units run in that many series instead, the models'
+ * series alternating (baseline block 1, candidate block 1, baseline block 2, …): the same
+ * items sit in the same block for both models (one plan order), so a server that warms up or
+ * slows down over the run shifts both models' times alike instead of the later model's.
+ *
  * Series never overlap, even at a series' tail: on an Ollama server that cannot hold both
  * models, a request for the next model waits for a load under an ordinary request's timeout
  * (only the warm-up allows for a load), and the end-of-series digest check would no longer
@@ -17,7 +22,15 @@ import { type Provider, ProviderFailure, type SeriesHygiene } from '../providers
 import type { SampleRecord } from '../sampleLog/index.js';
 import { type CallPolicy, RunCancelled, ServerLost } from './callPolicy.js';
 import { estimatedCalls, longestFirst } from '../plan/cost.js';
-import { modelChanged, reportedContext, seriesHygiene, type Warn, warmUp } from './preflight.js';
+import {
+  modelChanged,
+  reportedContext,
+  type Residency,
+  residencyOf,
+  seriesHygiene,
+  type Warn,
+  warmUp,
+} from './preflight.js';
 import type { ProgressSink } from './progress.js';
 import { checkRecordBelongs } from '../plan/unitRecords.js';
 import type { PendingUnit, ResumePlan } from '../plan/resumePlan.js';
@@ -41,6 +54,10 @@ export interface SchedulerOptions {
   growth?: PlanGrowth;
   /** False: `emitted` and `carried` stay empty (a job reads the log again to analyse it). */
   keepRecords?: boolean;
+  /** Series per model, alternating with the other models' (default 1: model-major). */
+  blocks?: number;
+  /** True: each call record carries where its model sat during the series (/api/ps). */
+  residency?: boolean;
 }
 
 /** Model calls of a plan: those it most likely makes, and those it makes at most. */
@@ -62,6 +79,10 @@ export class Scheduler {
   /** Units added, per check and model: their own key strings, none made per unit. */
   private readonly seen = new Map<string, Set<string>>();
   private readonly waiting: (() => void)[] = [];
+  /** The running series' residency, asked once, at its first record (the model is loaded). */
+  private residency: Promise<Residency | null> | null = null;
+  /** Units per series of each model, fixed at its first series when `blocks` is above 1. */
+  private readonly blockSize = new Map<string, number>();
   private inFlight = 0;
 
   constructor(private readonly options: SchedulerOptions) {}
@@ -151,6 +172,7 @@ export class Scheduler {
     const { provider, models, signal, warn, policy } = this.options;
     const hygiene = await seriesHygiene(provider, model, models, this.options.unloadOthers, warn);
     this.series.push(hygiene);
+    this.residency = null;
     this.options.onSeries?.(model);
     if (this.options.warmup) {
       await warmUp(
@@ -162,9 +184,10 @@ export class Scheduler {
         warn,
       );
     }
-    const queue = this.queues.get(model) ?? [];
+    const all = this.queues.get(model) ?? [];
     // Longest units (maze games) first, so that none is left running alone at the end.
-    queue.sort((a, b) => longestFirst(a.unit, b.unit));
+    all.sort((a, b) => longestFirst(a.unit, b.unit));
+    const queue = this.block(model, all);
     const workers = Math.min(this.options.concurrency, queue.length);
     await Promise.all(Array.from({ length: workers }, () => this.worker(queue)));
     hygiene.contextLength = await reportedContext(provider, model);
@@ -175,6 +198,18 @@ export class Scheduler {
     if (found instanceof ProviderFailure) policy.serverLost ??= found;
     else this.changed = found;
     return found !== null;
+  }
+
+  /**
+   * The units of this series: the whole queue, or with `blocks` its next block (units the
+   * answers add wait in the queue for the model's next series).
+   */
+  private block(model: string, queue: PendingUnit[]): PendingUnit[] {
+    const blocks = this.options.blocks ?? 1;
+    if (blocks <= 1) return queue;
+    const size = this.blockSize.get(model) ?? Math.max(1, Math.ceil(queue.length / blocks));
+    this.blockSize.set(model, size);
+    return queue.splice(0, size);
   }
 
   /** Takes units off the queue; waits while others run, since they may add more. */
@@ -214,6 +249,11 @@ export class Scheduler {
       embed: (model, texts) => this.options.provider.embed(model, [...texts]),
       emit: async (record) => {
         checkRecordBelongs(record, unit, digest);
+        if (this.options.residency && record.kind === 'call') {
+          this.residency ??= residencyOf(this.options.provider, unit.model);
+          const residency = await this.residency;
+          if (residency) record.residency = residency;
+        }
         log.append(record);
         if (this.options.keepRecords !== false) this.emitted.push(record);
         written.push(record);

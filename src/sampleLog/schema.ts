@@ -94,6 +94,11 @@ export const callRecordFields = {
       first_token_duration: countField().optional(),
     })
     .optional(),
+  /**
+   * Where the model sat while its series ran, as the server's /api/ps said once per series:
+   * bytes in memory and of those in GPU memory (written when a check times the requests).
+   */
+  residency: z.object({ size: countField(), size_vram: countField() }).optional(),
   /** 1 when the first try answered, 2 after one retry. */
   attempts: countField(),
   /** Raw model text, only when the check needs it or the user asked (keep-text). */

@@ -563,7 +563,9 @@ describe('a fourth check registered from one file', () => {
     stdout = '';
     await runCli(['--help'], handlers, io);
     expect(stdout).toMatch(/^ {2}toy +The toy check's own commands$/m);
-    expect(stdout).toContain('persona distinctiveness (personas), toy.');
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      'persona distinctiveness (personas), decode speed and answer length (speed), toy.',
+    );
   });
 
   it('refuses a check name nothing registered, naming the registered ones', () => {
@@ -579,7 +581,7 @@ describe('a fourth check registered from one file', () => {
       details = (error as InputError).details;
     }
     expect(details).toEqual([
-      'checks[0] (from test): expected one of "churn", "dragon", "personas", "toy", got "toys"; did you mean "toy"?',
+      'checks[0] (from test): expected one of "churn", "dragon", "personas", "speed", "toy", got "toys"; did you mean "toy"?',
     ]);
   });
 
@@ -598,7 +600,7 @@ describe('a fourth check registered from one file', () => {
       }
     };
     expect(problems([{ path: ['bogus'], value: 1 }])).toEqual([
-      'line 4: unknown setting bogus (known: provider, models, checks, fail-on, false-alarm-rate, runner, output, churn, dragon, personas, toy, history)',
+      'line 4: unknown setting bogus (known: provider, models, checks, fail-on, false-alarm-rate, runner, output, churn, dragon, personas, speed, toy, history)',
     ]);
     expect(problems([{ path: ['toy', 'colour'], value: 'red' }])).toEqual([
       'line 4: unknown setting toy.colour (known: questions, gate)',

@@ -87,7 +87,11 @@ describe('loadConfig — bad configs give one clear message with line and field'
     ['negative-k.yml', ['line 5', 'churn.samples', 'expected ≥ 2, got -3']],
     [
       'unknown-check.yml',
-      ['line 4', 'checks[1]', 'expected one of "churn", "dragon", "personas", got "speed"'],
+      [
+        'line 4',
+        'checks[1]',
+        'expected one of "churn", "dragon", "personas", "speed", got "latency"',
+      ],
     ],
     ['bad-url.yml', ['line 2', 'provider.host', 'http:// or https:// URL']],
     ['empty.yml', ['empty.yml: the file is empty', 'models:']],

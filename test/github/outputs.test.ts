@@ -31,9 +31,16 @@ describe('action outputs', () => {
       'ece-baseline': '0.061',
       'ece-candidate': '0.193',
       'persona-accuracy': '0.72',
+      // speed did not run: its outputs are empty.
+      'decode-ratio': '',
+      'verbosity-ratio': '',
       'artifact-url': 'https://github.com/o/r/actions/runs/1/artifacts/9',
       incomplete: '',
     });
+    const timed = constructedReport();
+    timed.headline = { ...timed.headline, decodeRatio: 1.50004, verbosityRatio: 1 };
+    const speed = actionOutputs(timed, { report: 'r', summary: 's' }, null);
+    expect([speed['decode-ratio'], speed['verbosity-ratio']]).toEqual(['1.5', '1']);
   });
 
   it('round shares and ECE to four decimal places, as action.yml says', async () => {

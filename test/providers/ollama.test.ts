@@ -54,7 +54,13 @@ describe('OllamaProvider metadata', () => {
 
   it('describes running models (/api/ps) and unloads one with keep_alive 0', async () => {
     expect(await provider.running()).toEqual([
-      { name: 'resident:3b', digest: '0'.repeat(64), contextLength: 4096, sizeVram: 1_000_000 },
+      {
+        name: 'resident:3b',
+        digest: '0'.repeat(64),
+        contextLength: 4096,
+        sizeVram: 1_000_000,
+        size: 1_000_000,
+      },
     ]);
     await provider.unloadModel('resident:3b');
     expect(await provider.loadedModels()).toEqual([]);

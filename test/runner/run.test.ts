@@ -255,6 +255,35 @@ describe('runPlan against the simulator (real ollama client over loopback)', () 
     expect(seen.sort()).toEqual(units.map((u) => `${u.model}/${u.key}`).sort());
   });
 
+  it('alternates the models block by block when asked, the same items in each block', async () => {
+    sim = await simulate(twoModels());
+    const log = tempLog();
+    const units = [...probeUnits(BASE, 5), ...probeUnits(CAND, 5)];
+    await runPlan({
+      provider: ollamaFor(sim),
+      units,
+      models: [BASE, CAND],
+      logPath: log,
+      concurrency: 1,
+      warmup: false,
+      blocks: 2,
+    });
+    const logged = await readSampleLogs([log]);
+    // Five units in blocks of three: 0–2 of each model, then 3–4 of each.
+    expect(calls(logged.records).map((r) => `${r.model === BASE ? 'b' : 'c'}${r.key}`)).toEqual([
+      'bprobe-0',
+      'bprobe-1',
+      'bprobe-2',
+      'cprobe-0',
+      'cprobe-1',
+      'cprobe-2',
+      'bprobe-3',
+      'bprobe-4',
+      'cprobe-3',
+      'cprobe-4',
+    ]);
+  });
+
   it('starts the longest units first within a model, equal ones in plan order', async () => {
     sim = await simulate(twoModels());
     const log = tempLog();
