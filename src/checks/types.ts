@@ -148,7 +148,7 @@ export interface CheckGroups<Definitions, Section, Config extends GateConfig> {
 /** A check's records in the sample log. */
 export interface CheckLog {
   /**
-   * Its records (schemas by kind, identity, compact form). Absent: its calls carry the shared
+   * Its records (schemas by kind, identity). Absent: its calls carry the shared
    * fields, its own kept unchecked.
    */
   format?: RecordFormat;

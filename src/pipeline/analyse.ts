@@ -25,12 +25,10 @@ import { type WrittenReport, writeReport } from '../report/write.js';
 import { splitStale } from '../plan/unitRecords.js';
 import { grownPlan } from '../plan/resumePlan.js';
 import {
-  currentWeights,
-  digestsOfRuns,
   markCounted,
   otherWeightsNote,
   type RunInfoRecord,
-  readSampleLogs,
+  readCountedLogs,
   type SampleRecord,
 } from '../sampleLog/index.js';
 import { checkContext } from '../checks/context.js';
@@ -213,7 +211,11 @@ interface Measured {
  * src/sampleLog/read.ts), then narrowed to the current weights and the plan's settings.
  */
 async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Promise<Measured> {
-  const { runs, records: latest, warnings } = await readSampleLogs(options.logs, { compact: true });
+  const logs = await readCountedLogs(options.logs);
+  const { runs, warnings } = logs;
+  // One version of each model per report: the digest the latest run found.
+  const counted: SampleRecord[] = [];
+  await logs.each((record) => counted.push(record));
   // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
   const limit = options.limit ?? smokeLimit(runs);
   const checks =
@@ -221,17 +223,15 @@ async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Pro
     (limit
       ? limitChecks(await loadChecks(ctx, options.loaded.checks), limit)
       : await loadChecks(ctx, options.loaded.checks));
-  // One version of each model per report: the digest the latest run found.
-  const counted = currentWeights(latest, digestsOfRuns(runs));
   // Records another config wrote (another temperature, prompt or maze) would be reported under
   // this config's settings: they are left out, and said so.
   // Adaptive sampling's later stages are planned from the answers: replayed from the log.
   const plan = grownPlan(
     options.plan ?? planChecks(checks, ctx),
     planGrowth(checks, ctx),
-    counted.records,
+    counted,
   );
-  const split = splitStale(counted.records, plan);
+  const split = splitStale(counted, plan);
   const { stale } = split;
   // Reduced once, here: the checks do not reduce their part again.
   const records = markCounted(split.current);
@@ -247,7 +247,7 @@ async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Pro
       runs,
     });
   }
-  const notes = [...warnings, ...counted.otherWeights.map(otherWeightsNote)];
+  const notes = [...warnings, ...logs.otherWeights.map(otherWeightsNote)];
   return { records, stale, runs, checks, plan, limit, warnings: notes };
 }
 
