@@ -9,12 +9,11 @@ import type {
   RuleOutcome,
   Severity,
 } from '../checks/types.js';
-import { countedSubset, type SampleRecord } from '../sampleLog/index.js';
+import type { SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
-import { failedRequestFindings } from './failedRequests.js';
+import type { Measurement } from './measure.js';
 import { errorMessage } from '../text/format.js';
-import { foldRecords } from '../checks/fold.js';
 
 export interface LoadedCheck {
   check: AnyCheck;
@@ -85,19 +84,21 @@ export function evaluateRules(
   });
 }
 
-/** Pure: the records (and, for nightly mode, a previous report) → sections and findings. */
+/**
+ * Pure: the checks' folded sections and failed requests (and, for nightly mode, a previous
+ * report) → sections, findings and rules.
+ */
 export function analyseChecks(
   checks: readonly LoadedCheck[],
-  records: readonly SampleRecord[],
+  measured: Pick<Measurement, 'sections' | 'failed'>,
   ctx: CheckContext,
   previous: Report | null,
 ): Analysed {
   const sections: Record<string, unknown> = {};
   const findings: GateFinding[] = [];
   const rules: EvaluatedGateRule[] = [];
-  for (const { check, definitions } of checks) {
-    const own = countedSubset(records, (r) => r.check === check.name);
-    const section = foldRecords(check.fold, own, definitions, ctx);
+  for (const { check } of checks) {
+    const section = measured.sections.get(check.name);
     sections[check.name] = section;
     const checkFindings = [
       // A previous report without this check's section is null, not undefined: the check must
@@ -107,7 +108,7 @@ export function analyseChecks(
         ctx,
         previous ? (sectionOf(previous.checks, check.name) ?? null) : undefined,
       ),
-      ...failedRequestFindings(own, check.name, modelOrder(ctx), check.maxTimeoutShare(ctx.config)),
+      ...measured.failed.findings(check.name, modelOrder(ctx), check.maxTimeoutShare(ctx.config)),
     ];
     for (const finding of checkFindings) findings.push(finding);
     for (const rule of evaluateRules(check.rules(section, ctx), checkFindings)) rules.push(rule);
@@ -132,7 +133,7 @@ export function promptHashes(ctx: CheckContext, checks: CheckList): Record<strin
  */
 export function checkPages(
   checks: readonly LoadedCheck[],
-  records: readonly SampleRecord[],
+  records: ReadonlyMap<string, readonly SampleRecord[]>,
   ctx: CheckContext,
   sections: Report['checks'],
 ): { parts: CheckPage[]; problems: string[] } {
@@ -142,7 +143,7 @@ export function checkPages(
     const section = sectionOf(sections, check.name);
     if (section === undefined) continue;
     try {
-      const own = countedSubset(records, (r) => r.check === check.name);
+      const own = records.get(check.name) ?? [];
       if (check.page) parts.push(check.page.data({ section, records: own, definitions, ctx }));
     } catch (error) {
       problems.push(
