@@ -107,7 +107,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
   const analysed = analyseChecks(checks, measurement, ctx, previous);
   const { sections, rules } = analysed;
-  const pages = checkPages(checks, measurement.pageRecords, ctx, sections);
+  const pages = checkPages(checks, measurement.collected, ctx, sections);
   const models = modelOrder(ctx);
   const shard = shardLabel(options.shard);
   const slice = selectShard(plan, options.shard);

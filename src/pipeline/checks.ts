@@ -9,7 +9,6 @@ import type {
   RuleOutcome,
   Severity,
 } from '../checks/types.js';
-import type { SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
 import type { Measurement } from './measure.js';
@@ -133,7 +132,7 @@ export function promptHashes(ctx: CheckContext, checks: CheckList): Record<strin
  */
 export function checkPages(
   checks: readonly LoadedCheck[],
-  records: ReadonlyMap<string, readonly SampleRecord[]>,
+  collected: ReadonlyMap<string, unknown>,
   ctx: CheckContext,
   sections: Report['checks'],
 ): { parts: CheckPage[]; problems: string[] } {
@@ -143,8 +142,8 @@ export function checkPages(
     const section = sectionOf(sections, check.name);
     if (section === undefined) continue;
     try {
-      const own = records.get(check.name) ?? [];
-      if (check.page) parts.push(check.page.data({ section, records: own, definitions, ctx }));
+      const own = collected.get(check.name);
+      if (check.page) parts.push(check.page.data({ section, collected: own, definitions, ctx }));
     } catch (error) {
       problems.push(
         `${check.name}: its part of report.html could not be built: ${errorMessage(error)}`,

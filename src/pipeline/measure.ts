@@ -10,7 +10,7 @@
  * completes the unit. The records of a check with longer units (a maze game, whose decisions
  * are judged together) are held until the log ends, then judged per unit as before.
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext, CheckFold } from '../checks/types.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 import { splitStale, UnitLookup } from '../plan/unitRecords.js';
 import type { SampleRecord } from '../sampleLog/index.js';
@@ -33,8 +33,8 @@ export interface MeasureInput {
 export interface Measurement {
   /** Each check's section, from its fold. */
   sections: Map<string, unknown>;
-  /** The records that count of each check with a page part (its page reads them). */
-  pageRecords: Map<string, SampleRecord[]>;
+  /** What each check's page part collected of its records (`CheckPageGroup.collect`). */
+  collected: Map<string, unknown>;
   failed: FailedRequests;
   requests: RequestCounts;
   /** Of each planned unit, by its position in the plan. */
@@ -89,11 +89,16 @@ export async function measure(
   const folds = new Map(
     checks.map(({ check, definitions }) => [
       check.name as string,
-      { fold: check.fold, state: check.fold.start(definitions, ctx) },
+      started(check.fold, definitions, ctx),
     ]),
   );
-  const pageRecords = new Map<string, SampleRecord[]>();
-  for (const { check } of checks) if (check.page) pageRecords.set(check.name, []);
+  const pages = new Map(
+    checks.flatMap(({ check, definitions }) =>
+      check.page
+        ? [[check.name as string, started(check.page.collect, definitions, ctx)] as const]
+        : [],
+    ),
+  );
   const failed = new FailedRequests();
   const requests = new RequestCounts();
   const staleByCheck = new Map<string, number>();
@@ -118,7 +123,8 @@ export async function measure(
     if (record.digest !== null) digests.set(record.model, record.digest);
     const own = folds.get(record.check);
     if (own) own.fold.add(own.state, record);
-    pageRecords.get(record.check)?.push(record);
+    const page = pages.get(record.check);
+    if (page) page.fold.add(page.state, record);
     failed.add(record);
     requests.add(record);
   };
@@ -190,6 +196,8 @@ export async function measure(
 
   const sections = new Map<string, unknown>();
   for (const [name, { fold, state }] of folds) sections.set(name, fold.finish(state));
+  const collected = new Map<string, unknown>();
+  for (const [name, { fold, state }] of pages) collected.set(name, fold.finish(state));
   const staleUnits = [
     ...staleCandidates
       .filter((at) => ((flags[at] as number) & HAS_CURRENT) === 0)
@@ -198,7 +206,7 @@ export async function measure(
   ];
   return {
     sections,
-    pageRecords,
+    collected,
     failed,
     requests,
     stateOf: (at) => {
@@ -218,6 +226,15 @@ export async function measure(
     records,
     digestOf: (model) => digests.get(model) ?? null,
   };
+}
+
+/** A fold with its state started. */
+function started<Definitions>(
+  fold: CheckFold<Definitions, unknown>,
+  definitions: Definitions,
+  ctx: CheckContext,
+): { fold: CheckFold<Definitions, unknown>; state: unknown } {
+  return { fold, state: fold.start(definitions, ctx) };
 }
 
 /** A unit of one call from what its records said (coverage.ts's unitState, record by record). */
