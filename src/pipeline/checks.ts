@@ -11,7 +11,7 @@ import type {
 } from '../checks/types.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
-import type { Measurement } from './measure.js';
+import type { FailedRequests } from './failedRequests.js';
 import { errorMessage } from '../text/format.js';
 
 export interface LoadedCheck {
@@ -89,7 +89,7 @@ export function evaluateRules(
  */
 export function analyseChecks(
   checks: readonly LoadedCheck[],
-  measured: Pick<Measurement, 'sections' | 'failed'>,
+  measured: { sections: ReadonlyMap<string, unknown>; failed: FailedRequests },
   ctx: CheckContext,
   previous: Report | null,
 ): Analysed {

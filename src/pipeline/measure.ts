@@ -79,161 +79,173 @@ export async function measure(
   input: MeasureInput,
   each: (visit: (record: SampleRecord) => void) => Promise<void>,
 ): Promise<Measurement> {
-  const { plan, checks, ctx } = input;
-  const lookup = new UnitLookup(plan);
-  // A check whose every unit is one call is judged record by record; the others are held.
-  const held = new Set<string>();
-  for (const unit of plan) if (unit.expectedCalls !== 1 || unit.replaced) held.add(unit.check);
-  const heldRecords: SampleRecord[] = [];
-  const flags = new Uint8Array(plan.length);
-  const folds = new Map(
-    checks.map(({ check, definitions }) => [
-      check.name as string,
-      started(check.fold, definitions, ctx),
-    ]),
-  );
-  const pages = new Map(
-    checks.flatMap(({ check, definitions }) =>
-      check.page
-        ? [[check.name as string, started(check.page.collect, definitions, ctx)] as const]
-        : [],
-    ),
-  );
-  const failed = new FailedRequests();
-  const requests = new RequestCounts();
-  const staleByCheck = new Map<string, number>();
-  const stale: SampleRecord[] = [];
-  const staleCandidates: number[] = [];
-  const planned = new Counts();
-  const unplanned = new Counts();
-  const present = new Map<string, [Set<string>, Set<string>, Set<string>]>();
-  const digests = new Map<string, string | null>();
-  let records = 0;
+  const measuring = new Measuring(input);
+  await each((record) => measuring.add(record));
+  return measuring.finish();
+}
 
-  const seen = (record: SampleRecord, list: 0 | 1 | 2): void => {
-    let sets = present.get(record.check);
-    if (!sets) {
-      sets = [new Set(), new Set(), new Set()];
-      present.set(record.check, sets);
+/** Which of the planned, stale and unplanned lists a record went to (`present`). */
+const PLANNED = 0;
+const STALE = 1;
+const UNPLANNED = 2;
+
+class Measuring {
+  private readonly lookup: UnitLookup;
+  /** Checks whose units are judged together, once the log is read: their records wait. */
+  private readonly held = new Set<string>();
+  private readonly heldRecords: SampleRecord[] = [];
+  /** Per planned unit (of a check not held): what its records said, as bits. */
+  private readonly flags: Uint8Array;
+  private readonly folds: Map<string, Started>;
+  private readonly pages: Map<string, Started>;
+  private readonly failed = new FailedRequests();
+  private readonly requests = new RequestCounts();
+  private readonly staleByCheck = new Map<string, number>();
+  private readonly stale: SampleRecord[] = [];
+  /** Units whose first record was stale, in that order: stale units unless one is current. */
+  private readonly staleFirst: number[] = [];
+  private readonly planned = new Counts();
+  private readonly unplanned = new Counts();
+  private readonly present = new Map<string, [Set<string>, Set<string>, Set<string>]>();
+  private readonly digests = new Map<string, string | null>();
+  private records = 0;
+
+  constructor(private readonly input: MeasureInput) {
+    const { plan, checks, ctx } = input;
+    this.lookup = new UnitLookup(plan);
+    for (const unit of plan) {
+      if (unit.expectedCalls !== 1 || unit.replaced) this.held.add(unit.check);
     }
-    sets[list].add(record.model);
-  };
-  const counts = (record: SampleRecord): void => {
-    records++;
-    if (record.digest !== null) digests.set(record.model, record.digest);
-    const own = folds.get(record.check);
-    if (own) own.fold.add(own.state, record);
-    const page = pages.get(record.check);
-    if (page) page.fold.add(page.state, record);
-    failed.add(record);
-    requests.add(record);
-  };
-  const isStale = (record: SampleRecord): void => {
-    staleByCheck.set(record.check, (staleByCheck.get(record.check) ?? 0) + 1);
-    if (input.keepStale) stale.push(record);
-    seen(record, 1);
-  };
+    this.flags = new Uint8Array(plan.length);
+    this.folds = new Map(
+      checks.map(({ check, definitions }) => [check.name, started(check.fold, definitions, ctx)]),
+    );
+    this.pages = new Map(
+      checks.flatMap(({ check, definitions }) =>
+        check.page ? [[check.name, started(check.page.collect, definitions, ctx)] as const] : [],
+      ),
+    );
+  }
 
-  await each((record) => {
-    if (held.has(record.check)) {
-      heldRecords.push(record);
+  add(record: SampleRecord): void {
+    if (this.held.has(record.check)) {
+      this.heldRecords.push(record);
       return;
     }
-    const at = lookup.positionOf(record);
+    const at = this.lookup.positionOf(record);
     if (at < 0) {
-      unplanned.add(record.check, record.model);
-      seen(record, 2);
-      counts(record);
+      this.counts(record, UNPLANNED);
       return;
     }
-    const unit = plan[at] as WorkUnit;
-    const before = flags[at] as number;
+    const unit = this.input.plan[at] as WorkUnit;
+    const before = this.flags[at] as number;
     if (unit.current && unit.current([record]).length === 0) {
-      if ((before & HAS_RECORD) === 0) staleCandidates.push(at);
-      flags[at] = before | HAS_RECORD;
-      isStale(record);
+      if ((before & HAS_RECORD) === 0) this.staleFirst.push(at);
+      this.flags[at] = before | HAS_RECORD;
+      this.isStale(record);
       return;
     }
     let now = before | HAS_RECORD | HAS_CURRENT;
     if (record.kind === 'call') {
-      if (record.status === 'error' || record.status === 'timeout') now |= FAILED;
-      else now |= ANSWERED_CALL;
+      now |= record.status === 'error' || record.status === 'timeout' ? FAILED : ANSWERED_CALL;
     }
     const usable = record.kind !== 'call' || record.status !== 'error';
     if (usable && unit.isComplete([record])) now |= COMPLETE;
-    flags[at] = now;
-    planned.add(record.check, record.model);
-    seen(record, 0);
-    counts(record);
-  });
-
-  // The held checks' records, judged per unit now that each unit's are all known.
-  const heldUnits: number[] = [];
-  plan.forEach((unit, at) => {
-    if (held.has(unit.check)) heldUnits.push(at);
-  });
-  const split = splitStale(
-    heldRecords,
-    heldUnits.map((at) => plan[at] as WorkUnit),
-  );
-  const unclaimed = new Set(split.unplanned);
-  for (const record of split.stale) isStale(record);
-  for (const record of split.current) {
-    if (unclaimed.has(record)) {
-      unplanned.add(record.check, record.model);
-      seen(record, 2);
-    } else {
-      planned.add(record.check, record.model);
-      seen(record, 0);
-    }
-    counts(record);
+    this.flags[at] = now;
+    this.counts(record, PLANNED);
   }
-  const heldStates = new RecordsByUnitState(
-    heldUnits.map((at) => plan[at] as WorkUnit),
-    split.current,
-  );
-  const heldAt = new Map(heldUnits.map((at, i) => [at, i]));
 
-  const sections = new Map<string, unknown>();
-  for (const [name, { fold, state }] of folds) sections.set(name, fold.finish(state));
-  const collected = new Map<string, unknown>();
-  for (const [name, { fold, state }] of pages) collected.set(name, fold.finish(state));
-  const staleUnits = [
-    ...staleCandidates
-      .filter((at) => ((flags[at] as number) & HAS_CURRENT) === 0)
-      .map((at) => plan[at] as WorkUnit),
-    ...split.staleUnits,
-  ];
-  return {
-    sections,
-    collected,
-    failed,
-    requests,
-    stateOf: (at) => {
-      const i = heldAt.get(at);
-      if (i !== undefined) return heldStates.stateOf(i);
-      return stateOfFlags(flags[at] as number, plan[at] as WorkUnit);
-    },
-    staleByCheck,
-    stale,
-    staleUnits,
-    planned,
-    unplanned,
-    present: (check) => {
-      const sets = present.get(check);
-      return sets ? [...new Set([...sets[0], ...sets[1], ...sets[2]])] : [];
-    },
-    records,
-    digestOf: (model) => digests.get(model) ?? null,
-  };
+  private counts(record: SampleRecord, list: typeof PLANNED | typeof UNPLANNED): void {
+    (list === PLANNED ? this.planned : this.unplanned).add(record.check, record.model);
+    this.seen(record, list);
+    this.records++;
+    if (record.digest !== null) this.digests.set(record.model, record.digest);
+    for (const folds of [this.folds, this.pages]) {
+      const own = folds.get(record.check);
+      if (own) own.fold.add(own.state, record);
+    }
+    this.failed.add(record);
+    this.requests.add(record);
+  }
+
+  private isStale(record: SampleRecord): void {
+    this.staleByCheck.set(record.check, (this.staleByCheck.get(record.check) ?? 0) + 1);
+    if (this.input.keepStale) this.stale.push(record);
+    this.seen(record, STALE);
+  }
+
+  private seen(record: SampleRecord, list: 0 | 1 | 2): void {
+    let sets = this.present.get(record.check);
+    if (!sets) {
+      sets = [new Set(), new Set(), new Set()];
+      this.present.set(record.check, sets);
+    }
+    sets[list].add(record.model);
+  }
+
+  finish(): Measurement {
+    const { plan } = this.input;
+    // The held checks' records, judged per unit now that each unit's are all known.
+    const heldUnits: number[] = [];
+    plan.forEach((unit, at) => {
+      if (this.held.has(unit.check)) heldUnits.push(at);
+    });
+    const units = heldUnits.map((at) => plan[at] as WorkUnit);
+    const split = splitStale(this.heldRecords, units);
+    const unclaimed = new Set(split.unplanned);
+    for (const record of split.stale) this.isStale(record);
+    for (const record of split.current)
+      this.counts(record, unclaimed.has(record) ? UNPLANNED : PLANNED);
+    const heldStates = new RecordsByUnitState(units, split.current);
+    const heldAt = new Map(heldUnits.map((at, i) => [at, i]));
+    const { flags } = this;
+    return {
+      sections: finished(this.folds),
+      collected: finished(this.pages),
+      failed: this.failed,
+      requests: this.requests,
+      stateOf: (at) => {
+        const i = heldAt.get(at);
+        if (i !== undefined) return heldStates.stateOf(i);
+        return stateOfFlags(flags[at] as number, plan[at] as WorkUnit);
+      },
+      staleByCheck: this.staleByCheck,
+      stale: this.stale,
+      staleUnits: [
+        ...this.staleFirst
+          .filter((at) => ((flags[at] as number) & HAS_CURRENT) === 0)
+          .map((at) => plan[at] as WorkUnit),
+        ...split.staleUnits,
+      ],
+      planned: this.planned,
+      unplanned: this.unplanned,
+      present: (check) => {
+        const sets = this.present.get(check);
+        return sets ? [...new Set([...sets[PLANNED], ...sets[STALE], ...sets[UNPLANNED]])] : [];
+      },
+      records: this.records,
+      digestOf: (model) => this.digests.get(model) ?? null,
+    };
+  }
+}
+
+interface Started {
+  fold: CheckFold<unknown, unknown>;
+  state: unknown;
+}
+
+function finished(folds: ReadonlyMap<string, Started>): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [name, { fold, state }] of folds) out.set(name, fold.finish(state));
+  return out;
 }
 
 /** A fold with its state started. */
-function started<Definitions>(
-  fold: CheckFold<Definitions, unknown>,
-  definitions: Definitions,
+function started(
+  fold: CheckFold<unknown, unknown>,
+  definitions: unknown,
   ctx: CheckContext,
-): { fold: CheckFold<Definitions, unknown>; state: unknown } {
+): Started {
   return { fold, state: fold.start(definitions, ctx) };
 }
 

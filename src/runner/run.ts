@@ -47,7 +47,6 @@ import path from 'node:path';
 import { runnerSchema } from '../config/schema.js';
 // The registry hands each check's record format to the sample log this run reads and appends to.
 import '../checks/builtIn.js';
-import { favouringSpeed } from '../engineMode.js';
 import { InfrastructureError } from '../errors.js';
 import {
   boundToSignal,
@@ -252,8 +251,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   });
   try {
     settings.progress.start(scheduler.add(selectShard(options.units, options.shard)));
-    // Requests in flight: pauses would keep slots idle (see engineMode.ts).
-    await favouringSpeed(() => scheduler.run());
+    await scheduler.run();
   } finally {
     log.close();
     existing.index.close();
