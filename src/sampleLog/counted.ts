@@ -157,28 +157,6 @@ export function digestsOfRuns(runs: readonly RunInfoRecord[]): Map<string, strin
 }
 
 /**
- * Lists the rule has already reduced (and subsets of them): reducing one again changes nothing
- * (one record per identity, one digest per model), so it is not done again. The pipeline
- * reduces a log once; each check's analysis asks for the reduction of its part.
- */
-const reduced = new WeakSet<readonly SampleRecord[]>();
-
-/** The records that count, marked so that countedRecords does not reduce them again. */
-export function markCounted<T extends readonly SampleRecord[]>(records: T): T {
-  reduced.add(records);
-  return records;
-}
-
-/** The records of `records` that `keep` accepts, still marked as counted when they were. */
-export function countedSubset(
-  records: readonly SampleRecord[],
-  keep: (record: SampleRecord) => boolean,
-): SampleRecord[] {
-  const subset = records.filter(keep);
-  return reduced.has(records) ? markCounted(subset) : subset;
-}
-
-/**
  * The records that count: the latest per identity, under each model's current digest.
  * `current` gives a model's current digest (a run's, or the latest run record's); a model it
  * does not name takes the digest of its latest record.
@@ -187,17 +165,7 @@ export function countedRecords(
   records: readonly SampleRecord[],
   current: ReadonlyMap<string, string | null> = new Map(),
 ): CountedRecords {
-  if (current.size === 0 && reduced.has(records)) {
-    return { records: records as SampleRecord[], otherWeights: [] };
-  }
-  return currentWeights(latestRecords(records), current);
-}
-
-/** countedRecords of records already reduced to the latest per identity (readSampleLogs'). */
-export function currentWeights(
-  latest: readonly SampleRecord[],
-  current: ReadonlyMap<string, string | null> = new Map(),
-): CountedRecords {
+  const latest = latestRecords(records);
   const digests = new Map(current);
   for (const record of latest) {
     if (!current.has(record.model)) digests.set(record.model, record.digest);
