@@ -198,7 +198,8 @@ class Measuring {
       this.counts(record, unclaimed.has(record) ? UNPLANNED : PLANNED);
     const heldStates = new RecordsByUnitState(units, split.current);
     const heldAt = new Map(heldUnits.map((at, i) => [at, i]));
-    const { flags } = this;
+    // The closures below keep what the report reads, not the lookup of units by key.
+    const { flags, present, digests } = this;
     return {
       sections: finished(this.folds),
       collected: finished(this.pages),
@@ -220,11 +221,11 @@ class Measuring {
       planned: this.planned,
       unplanned: this.unplanned,
       present: (check) => {
-        const sets = this.present.get(check);
+        const sets = present.get(check);
         return sets ? [...new Set([...sets[PLANNED], ...sets[STALE], ...sets[UNPLANNED]])] : [];
       },
       records: this.records,
-      digestOf: (model) => this.digests.get(model) ?? null,
+      digestOf: (model) => digests.get(model) ?? null,
     };
   }
 }

@@ -35,6 +35,21 @@ export interface CountedLogs {
  */
 export async function readCountedLogs(paths: readonly string[]): Promise<CountedLogs> {
   const files = new LogFiles(paths);
+  const { runs, warnings, positions, otherWeights } = await survey(paths, files);
+  return {
+    runs,
+    warnings,
+    otherWeights,
+    count: positions.length,
+    each: (visit) => files.visitAt(positions, visit),
+  };
+}
+
+/**
+ * The first pass: every line checked, the records that count found. Its table is dropped when
+ * it returns (a function of its own, so that no closure of the second pass keeps it).
+ */
+async function survey(paths: readonly string[], files: LogFiles) {
   const table = new IdentityTable((at, identity) => files.identityAt(at) === identity);
   const runs: RunInfoRecord[] = [];
   const warnings: string[] = [];
@@ -51,14 +66,7 @@ export async function readCountedLogs(paths: readonly string[]): Promise<Counted
   } finally {
     files.close();
   }
-  const { positions, otherWeights } = table.counted(digestsOfRuns(runs));
-  return {
-    runs,
-    warnings,
-    otherWeights,
-    count: positions.length,
-    each: (visit) => files.visitAt(positions, visit),
-  };
+  return { runs, warnings, ...table.counted(digestsOfRuns(runs)) };
 }
 
 /** The files read as one: a byte position is a file's base plus the offset within it. */
