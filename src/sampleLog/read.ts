@@ -5,15 +5,15 @@
  * unreadable line, a record of another schema version, or a record that lacks its check's
  * fields is an InputError naming file and line. A file whose first line is not a record is
  * not a sample log. Several logs (a resumed run, shards) are read as one: records of the same
- * identity are reduced to the one that counts (see counted.ts) while they are read; an
- * analysis reads them twice instead of holding them (countedLogs.ts).
+ * identity are reduced to the one that counts (see counted.ts); an analysis reads them twice
+ * instead of holding them (countedLogs.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { checkUserFile } from '../files/userFile.js';
-import { LatestRecords } from './counted.js';
+import { latestRecords } from './counted.js';
 import { readRecord } from './formats.js';
 import { refuseDeepRecord, refuseLongLogLine } from './lineLimit.js';
 import type { LogLine, RunInfoRecord, SampleRecord } from './schema.js';
@@ -29,15 +29,15 @@ export interface SampleLogContents {
 
 /** The records of `paths` read as one log, reduced to one per identity (see counted.ts). */
 export async function readSampleLogs(paths: readonly string[]): Promise<SampleLogContents> {
-  const latest = new LatestRecords();
+  const records: SampleRecord[] = [];
   const runs: RunInfoRecord[] = [];
   const warnings: string[] = [];
   const sink: LineSink = {
-    record: (record) => latest.add(record),
+    record: (record) => records.push(record),
     run: (run) => runs.push(run),
   };
   for (const file of paths) warnings.push(...(await streamLog(file, sink)));
-  return { records: latest.records(), runs, warnings };
+  return { records: latestRecords(records), runs, warnings };
 }
 
 /** Where a reader's lines go, one at a time, each with the line as written and its byte offset. */

@@ -143,11 +143,7 @@ function collectRecord(
   else if (record.status !== 'ok' || key === null || record.correct === null) into.invalid++;
   else count(into, key, record, order);
   if (typeof record.text === 'string' && record.status === 'ok' && record.correct !== null) {
-    example(
-      record.correct ? into.right : into.wrong,
-      shorten(record.text, EXAMPLE_LENGTH),
-      order,
-    );
+    example(record.correct ? into.right : into.wrong, shorten(record.text, EXAMPLE_LENGTH), order);
   }
 }
 
