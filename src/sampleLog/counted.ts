@@ -193,7 +193,7 @@ export function latestRecords(records: readonly SampleRecord[]): SampleRecord[] 
   const table = new IdentityTable(
     (at, identity) => recordIdentity(records[at] as SampleRecord) === identity,
   );
-  records.forEach((record, at) => table.add(record, at));
+  for (let at = 0; at < records.length; at++) table.add(records[at] as SampleRecord, at);
   return Array.from(table.kept(), (at) => records[at] as SampleRecord);
 }
 

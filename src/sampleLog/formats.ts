@@ -43,11 +43,6 @@ export function registerRecordFormat(check: string, format: RecordFormat = OPEN_
   formats.set(check, format);
 }
 
-/** The format of a record's check (a record read from a log has a registered one). */
-export function recordFormat(check: string): RecordFormat | undefined {
-  return formats.get(check);
-}
-
 /** The identity part a record's check adds (null when its check adds none). */
 export function ownIdentity(record: SampleRecord): string | number | boolean | null {
   return formats.get(record.check)?.identity?.(record) ?? null;
