@@ -100,7 +100,21 @@ export interface AnalyseLogsOptions {
 export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
   const { loaded } = options;
   await ensureWritableFolder(path.resolve(options.outDir ?? loaded.config.output.dir));
-  const previousFile = previousReportFile(options);
+  const analysed = await analyseMeasured(options, previousReportFile(options));
+  const report = await reportWithHistory(analysed, options);
+  const shard = shardLabel(options.shard);
+  return jobOutcome(report.report, report.written, options, shard, report.historyFile);
+}
+
+/**
+ * What the report is made of. A function of its own: the plan and the measurement are left
+ * behind when it returns, not held while the report is built and written.
+ */
+async function analyseMeasured(
+  options: AnalyseLogsOptions,
+  previousFile: string | null,
+): Promise<Analysed> {
+  const { loaded } = options;
   const ctx = checkContextWith(loaded, previousFile);
   const measured = await readMeasured(options, ctx);
   const { measurement, runs, checks, plan, limit } = measured;
@@ -152,11 +166,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   if (measurement.staleByCheck.size > 0) run.warnings.push(staleWarning(measurement.staleByCheck));
   if (measurement.records === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');
-  const report = await reportWithHistory(
-    { run, sections, findings, rules, pages: pages.parts },
-    options,
-  );
-  return jobOutcome(report.report, report.written, options, shard, report.historyFile);
+  return { run, sections, findings, rules, pages: pages.parts };
 }
 
 /**
