@@ -10,11 +10,11 @@
  * earlier error; a later run decides a model's digest), so the second pass reads the lines at
  * the positions kept, and only those are parsed again.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import { digestsOfRuns, IdentityTable, type OtherWeights, recordIdentity } from './counted.js';
 import { readRecord } from './formats.js';
-import { eachLineAt, lineText, streamLog } from './read.js';
+import { eachLineAt, lineAt, lineText, streamLog } from './read.js';
 import type { RunInfoRecord, SampleRecord } from './schema.js';
 
 export interface CountedLogs {
@@ -73,7 +73,7 @@ async function survey(paths: readonly string[], files: LogFiles) {
 class LogFiles {
   private readonly bases: number[] = [];
   private readonly fds = new Map<number, number>();
-  private buffer = Buffer.alloc(4096);
+  private readonly held = { buffer: Buffer.alloc(4096) };
 
   constructor(private readonly paths: readonly string[]) {
     let base = 0;
@@ -97,16 +97,8 @@ class LogFiles {
       fd = openSync(this.paths[i] as string, 'r');
       this.fds.set(i, fd);
     }
-    const offset = at - (this.bases[i] as number);
-    for (;;) {
-      const size = readSync(fd, this.buffer, 0, this.buffer.length, offset);
-      const end = this.buffer.indexOf(0x0a);
-      if ((end >= 0 && end < size) || size < this.buffer.length) {
-        const line = lineText(this.buffer, 0, end >= 0 && end < size ? end : size);
-        return recordIdentity(JSON.parse(line) as SampleRecord);
-      }
-      this.buffer = Buffer.alloc(this.buffer.length * 4);
-    }
+    const line = lineAt(fd, at - (this.bases[i] as number), this.held);
+    return recordIdentity(JSON.parse(line) as SampleRecord);
   }
 
   close(): void {

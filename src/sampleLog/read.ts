@@ -8,7 +8,7 @@
  * identity are reduced to the one that counts (see counted.ts); an analysis reads them twice
  * instead of holding them (countedLogs.ts).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
@@ -131,6 +131,21 @@ function grown(buffer: Buffer, filled: number): Buffer {
   const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
   buffer.copy(larger, 0, 0, filled);
   return larger;
+}
+
+/**
+ * The line that starts at byte `at` of an open file, without its newline; `held.buffer` is
+ * reused and grows until the line fits.
+ */
+export function lineAt(fd: number, at: number, held: { buffer: Buffer }): string {
+  for (;;) {
+    const size = readSync(fd, held.buffer, 0, held.buffer.length, at);
+    const end = held.buffer.indexOf(0x0a);
+    if ((end >= 0 && end < size) || size < held.buffer.length) {
+      return lineText(held.buffer, 0, end >= 0 && end < size ? end : size);
+    }
+    held.buffer = Buffer.alloc(held.buffer.length * 4);
+  }
 }
 
 export function lineText(buffer: Buffer, start: number, end: number): string {
