@@ -46,27 +46,28 @@ export interface Collected {
  * sample order (`order`) and the fold keeps, for each, what that order would have kept.
  */
 interface Collecting {
-  counts: Map<string, AnswerTally & { first: number }>;
+  /** A short list, looked through: a model gives a few distinct answers to an item. */
+  counts: (AnswerTally & { key: string; first: number })[];
   invalid: number;
   failed: number;
   offLabel: number;
   greedy: { value: ChurnPageAnswers['greedy']; order: number } | null;
   letters: { value: Record<string, number>; order: number } | null;
   /** The first examples of each side, each distinct text at its earliest place, by place. */
-  right: { text: string; order: number }[];
-  wrong: { text: string; order: number }[];
+  right: { text: string; order: number }[] | null;
+  wrong: { text: string; order: number }[] | null;
 }
 
 function emptyCollecting(): Collecting {
   return {
-    counts: new Map(),
+    counts: [],
     invalid: 0,
     failed: 0,
     offLabel: 0,
     greedy: null,
     letters: null,
-    right: [],
-    wrong: [],
+    right: null,
+    wrong: null,
   };
 }
 
@@ -93,10 +94,13 @@ function count(into: Collecting, answer: string, record: ChurnCallRecord, order:
   const offLabel = record.off_label === true;
   const grade = { correct: record.correct, offLabel };
   const key = `${gradeKey(grade)}${answer}`;
-  const entry = into.counts.get(key) ?? { answer, count: 0, ...grade, first: order };
+  let entry = into.counts.find((e) => e.key === key);
+  if (!entry) {
+    entry = { key, answer, count: 0, ...grade, first: order };
+    into.counts.push(entry);
+  }
   entry.count++;
   entry.first = Math.min(entry.first, order);
-  into.counts.set(key, entry);
   if (offLabel) into.offLabel++;
 }
 
@@ -143,21 +147,22 @@ function collectRecord(
   else if (record.status !== 'ok' || key === null || record.correct === null) into.invalid++;
   else count(into, key, record, order);
   if (typeof record.text === 'string' && record.status === 'ok' && record.correct !== null) {
-    example(record.correct ? into.right : into.wrong, shorten(record.text, EXAMPLE_LENGTH), order);
+    const side = record.correct ? (into.right ??= []) : (into.wrong ??= []);
+    example(side, shorten(record.text, EXAMPLE_LENGTH), order);
   }
 }
 
 function collected(from: Collecting): Collected {
-  const counts = [...from.counts].sort((a, b) => a[1].first - b[1].first);
+  const counts = [...from.counts].sort((a, b) => a.first - b.first);
   return {
-    counts: new Map(counts.map(([key, { first: _, ...tally }]) => [key, tally])),
+    counts: new Map(counts.map(({ key, first: _, ...tally }) => [key, tally])),
     invalid: from.invalid,
     failed: from.failed,
     offLabel: from.offLabel,
     greedy: from.greedy?.value ?? null,
     letters: from.letters?.value ?? null,
-    right: from.right.map((e) => e.text),
-    wrong: from.wrong.map((e) => e.text),
+    right: from.right?.map((e) => e.text) ?? [],
+    wrong: from.wrong?.map((e) => e.text) ?? [],
   };
 }
 
