@@ -108,17 +108,23 @@ function count(into: Collecting, answer: string, record: ChurnCallRecord, order:
  * Keeps the EXAMPLES_PER_SIDE distinct texts that come first: a text at its earliest place,
  * and one that comes after as many others is never among them (it cannot come back earlier).
  */
-function example(side: { text: string; order: number }[], text: string, order: number): void {
+function example(
+  held: { text: string; order: number }[] | null,
+  text: string,
+  order: number,
+): { text: string; order: number }[] {
+  const side = held ?? [];
   const same = side.find((e) => e.text === text);
   if (same) same.order = Math.min(same.order, order);
   else if (side.length < EXAMPLES_PER_SIDE) side.push({ text, order });
   else {
     const last = side.reduce((a, b) => (b.order > a.order ? b : a));
-    if (order >= last.order) return;
+    if (order >= last.order) return side;
     last.text = text;
     last.order = order;
   }
   side.sort((a, b) => a.order - b.order);
+  return side;
 }
 
 function collectRecord(
@@ -147,8 +153,9 @@ function collectRecord(
   else if (record.status !== 'ok' || key === null || record.correct === null) into.invalid++;
   else count(into, key, record, order);
   if (typeof record.text === 'string' && record.status === 'ok' && record.correct !== null) {
-    const side = record.correct ? (into.right ??= []) : (into.wrong ??= []);
-    example(side, shorten(record.text, EXAMPLE_LENGTH), order);
+    if (record.correct)
+      into.right = example(into.right, shorten(record.text, EXAMPLE_LENGTH), order);
+    else into.wrong = example(into.wrong, shorten(record.text, EXAMPLE_LENGTH), order);
   }
 }
 
