@@ -1,5 +1,3 @@
-// Before anything else runs: see favourMemory.ts.
-import './favourMemory.js';
 import { handlers } from './cli/handlers.js';
 import { pipeWriter } from './cli/pipe.js';
 import { runCli } from './cli/program.js';

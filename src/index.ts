@@ -1,5 +1,3 @@
-// Before anything else runs: see favourMemory.ts.
-import './favourMemory.js';
 import { run } from './main.js';
 
 await run();

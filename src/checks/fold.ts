@@ -7,7 +7,13 @@
  */
 import { countedRecords, type SampleRecord } from '../sampleLog/index.js';
 import type { GateConfig } from '../config/schema.js';
-import type { CheckContext, CheckFold } from './types.js';
+import type {
+  CheckContext,
+  CheckFold,
+  CheckPage,
+  CheckPageGroup,
+  CheckPageInput,
+} from './types.js';
 
 /**
  * The section of a list of records: those that count (a list the log reader already reduced is
@@ -48,4 +54,34 @@ interface KeptRecords<Definitions, Config extends GateConfig> {
   definitions: Definitions;
   ctx: CheckContext<Config>;
   records: SampleRecord[];
+}
+
+/** The fold that keeps its records as they come (a page part of a check with few records). */
+export function recordList<Definitions, Config extends GateConfig = GateConfig>(): CheckFold<
+  Definitions,
+  readonly SampleRecord[],
+  SampleRecord[],
+  Config
+> {
+  return {
+    start: () => [],
+    add: (records, record) => {
+      records.push(record);
+    },
+    finish: (records) => records,
+  };
+}
+
+/**
+ * A page part from its fold and its data: what the fold collects is what the data reads (the
+ * host holds it as unknown between the two).
+ */
+export function pagePart<Definitions, Section, Config extends GateConfig, Collected>(
+  collect: CheckFold<Definitions, Collected, unknown, Config>,
+  data: (input: CheckPageInput<Definitions, Section, Config, Collected>) => CheckPage,
+): CheckPageGroup<Definitions, Section, Config, unknown> {
+  return {
+    collect,
+    data: (input) => data({ ...input, collected: input.collected as Collected }),
+  };
 }

@@ -155,7 +155,7 @@ export interface CheckGroups<Definitions, Section, Config extends GateConfig> {
   /** Its numbers on a line of the nightly history, its rule on them, its previous report. */
   nightly?: CheckNightly<Config>;
   /** Its part of report.html. */
-  page?: CheckPageGroup<Definitions, Section, Config>;
+  page?: CheckPageGroup<Definitions, Section, Config, unknown>;
   /** What it adds to the CLI and to `model-gate init`. */
   cli?: CheckCli;
 }
@@ -163,7 +163,7 @@ export interface CheckGroups<Definitions, Section, Config extends GateConfig> {
 /** A check's records in the sample log. */
 export interface CheckLog {
   /**
-   * Its records (schemas by kind, identity, compact form). Absent: its calls carry the shared
+   * Its records (schemas by kind, identity). Absent: its calls carry the shared
    * fields, its own kept unchecked.
    */
   format?: RecordFormat;
@@ -218,13 +218,23 @@ export interface CheckNightly<Config extends GateConfig = GateConfig> {
   previousReport?: PreviousReportSetting<Config>;
 }
 
-export interface CheckPageGroup<Definitions, Section, Config extends GateConfig> {
+export interface CheckPageGroup<
+  Definitions,
+  Section,
+  Config extends GateConfig,
+  Collected = readonly SampleRecord[],
+> {
+  /**
+   * What the part reads of the check's records, folded as they arrive (src/checks/fold.ts):
+   * bounded per item, game or assistant, or the records themselves for a check with few.
+   */
+  collect: CheckFold<Definitions, Collected, unknown, Config>;
   /**
    * The section's rows joined with what the definitions and records hold (an item's question
    * and answers, a game's moves, an assistant's answers). Pure, and bounded in size:
    * examples, not every answer.
    */
-  data(input: CheckPageInput<Definitions, Section, Config>): CheckPage;
+  data(input: CheckPageInput<Definitions, Section, Config, Collected>): CheckPage;
 }
 
 export interface CheckCli {
@@ -262,10 +272,15 @@ export interface CheckFold<
 export type AnyCheck = Check<unknown, unknown>;
 
 /** What a check's part of report.html is built from. */
-export interface CheckPageInput<Definitions, Section, Config extends GateConfig = GateConfig> {
+export interface CheckPageInput<
+  Definitions,
+  Section,
+  Config extends GateConfig = GateConfig,
+  Collected = readonly SampleRecord[],
+> {
   section: Section;
-  /** The records that count, of this check only. */
-  records: readonly SampleRecord[];
+  /** What its `collect` fold made of the records that count, of this check only. */
+  collected: Collected;
   definitions: Definitions;
   ctx: CheckContext<Config>;
 }

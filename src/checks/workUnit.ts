@@ -76,7 +76,10 @@ export interface WorkUnit {
    */
   readonly group?: string;
   /**
-   * True when `prior` already holds everything this unit would produce. The runner gives it
+   * True when `prior` already holds everything this unit would produce. For a unit of one call
+   * (`expectedCalls` 1, no `replaced`), the analysis asks this and `current` of each record on
+   * its own, as the records arrive (src/pipeline/measure.ts): true for a list when true for one
+   * of its records, and `current` a filter, record by record. The runner gives it
    * (and `execute`, as `ctx.prior`) the records `current` kept, less those with status error.
    */
   isComplete(prior: readonly SampleRecord[]): boolean;

@@ -22,15 +22,12 @@ import { readReport } from '../report/read.js';
 import type { Report, RunMetadata } from '../report/types.js';
 import { gateOutcome } from '../report/verdict.js';
 import { type WrittenReport, writeReport } from '../report/write.js';
-import { splitStale } from '../plan/unitRecords.js';
 import { grownPlan } from '../plan/resumePlan.js';
 import {
-  currentWeights,
-  digestsOfRuns,
-  markCounted,
+  type CountedLogs,
   otherWeightsNote,
   type RunInfoRecord,
-  readSampleLogs,
+  readCountedLogs,
   type SampleRecord,
 } from '../sampleLog/index.js';
 import { checkContext } from '../checks/context.js';
@@ -47,13 +44,13 @@ import {
   planGrowth,
   promptHashes,
 } from './checks.js';
-import { coverageFindings, measureCoverage } from './coverage.js';
+import { coverageFindings, measureCoverage, type UnitState } from './coverage.js';
 import { checkLogsMatch, staleWarning } from './logsMatch.js';
 import { ensureWritableFolder } from './outputFolder.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
 import { type MeasuredBefore, measuredBeforeFinding } from './measuredBefore.js';
 import { sliceFindings } from './shardSlice.js';
-import { tallyRequests } from './tally.js';
+import { type Measurement, measure } from './measure.js';
 import { neutralise } from '../text/neutralise.js';
 import { scrubData } from '../text/secrets.js';
 import type { JobOutcome } from './types.js';
@@ -103,14 +100,28 @@ export interface AnalyseLogsOptions {
 export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutcome> {
   const { loaded } = options;
   await ensureWritableFolder(path.resolve(options.outDir ?? loaded.config.output.dir));
-  const previousFile = previousReportFile(options);
+  const analysed = await analyseMeasured(options, previousReportFile(options));
+  const report = await reportWithHistory(analysed, options);
+  const shard = shardLabel(options.shard);
+  return jobOutcome(report.report, report.written, options, shard, report.historyFile);
+}
+
+/**
+ * What the report is made of. A function of its own: the plan and the measurement are left
+ * behind when it returns, not held while the report is built and written.
+ */
+async function analyseMeasured(
+  options: AnalyseLogsOptions,
+  previousFile: string | null,
+): Promise<Analysed> {
+  const { loaded } = options;
   const ctx = checkContextWith(loaded, previousFile);
   const measured = await readMeasured(options, ctx);
-  const { records, stale, runs, checks, plan, limit } = measured;
+  const { measurement, runs, checks, plan, limit } = measured;
   const previous: Report | null = previousFile ? await readReport(previousFile) : null;
-  const analysed = analyseChecks(checks, records, ctx, previous);
+  const analysed = analyseChecks(checks, measurement, ctx, previous);
   const { sections, rules } = analysed;
-  const pages = checkPages(checks, records, ctx, sections);
+  const pages = checkPages(checks, measurement.collected, ctx, sections);
   const models = modelOrder(ctx);
   const shard = shardLabel(options.shard);
   const slice = selectShard(plan, options.shard);
@@ -134,7 +145,7 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   const coverage = measureCoverage({
     checks: loaded.checks,
     units: slice,
-    records,
+    stateOf: sliceStates(plan, slice, measurement),
     models,
     interrupted: options.cancelled ?? false,
     runs,
@@ -143,23 +154,19 @@ export async function analyseLogs(options: AnalyseLogsOptions): Promise<JobOutco
   });
   findings.push(...coverageFindings(coverage, loaded.config.checks));
   const run: RunMetadata = {
-    ...provenance(runs, models, records),
+    ...provenance(runs, models, measurement.digestOf),
     config: reportedConfig(loaded),
     logs: options.logs.map((file) => path.basename(file)),
-    requests: tallyRequests(records, models, loaded.config.runner.perturbedTimeoutShare),
+    requests: measurement.requests.tally(models, loaded.config.runner.perturbedTimeoutShare),
     promptHashes: promptHashes(ctx, loaded.checks),
     ...(options.operations ? { operations: options.operations } : {}),
     coverage,
   };
   for (const warning of [...measured.warnings, ...pages.problems]) run.warnings.push(warning);
-  if (stale.length > 0) run.warnings.push(staleWarning(stale));
-  if (records.length === 0)
+  if (measurement.staleByCheck.size > 0) run.warnings.push(staleWarning(measurement.staleByCheck));
+  if (measurement.records === 0)
     run.warnings.push('the sample logs hold no records: nothing was measured');
-  const report = await reportWithHistory(
-    { run, sections, findings, rules, pages: pages.parts },
-    options,
-  );
-  return jobOutcome(report.report, report.written, options, shard, report.historyFile);
+  return { run, sections, findings, rules, pages: pages.parts };
 }
 
 /**
@@ -198,9 +205,7 @@ function checkContextWith(
 }
 
 interface Measured {
-  /** The records that count, of the plan's settings (and those no unit claims). */
-  records: SampleRecord[];
-  stale: SampleRecord[];
+  measurement: Measurement;
   runs: RunInfoRecord[];
   checks: readonly LoadedCheck[];
   plan: readonly WorkUnit[];
@@ -209,11 +214,13 @@ interface Measured {
 }
 
 /**
- * The logs, streamed and reduced to the records that count while they are read (see
- * src/sampleLog/read.ts), then narrowed to the current weights and the plan's settings.
+ * The logs, read in passes (src/sampleLog/countedLogs.ts) and folded record by record
+ * (measure.ts): the records that count under the current weights, of the plan's settings (and
+ * those no unit claims), are never held together.
  */
 async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Promise<Measured> {
-  const { runs, records: latest, warnings } = await readSampleLogs(options.logs, { compact: true });
+  const logs = await readCountedLogs(options.logs);
+  const { runs, warnings } = logs;
   // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
   const limit = options.limit ?? smokeLimit(runs);
   const checks =
@@ -221,34 +228,58 @@ async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Pro
     (limit
       ? limitChecks(await loadChecks(ctx, options.loaded.checks), limit)
       : await loadChecks(ctx, options.loaded.checks));
-  // One version of each model per report: the digest the latest run found.
-  const counted = currentWeights(latest, digestsOfRuns(runs));
+  const plan = await grownPlanOf(checks, ctx, options.plan, logs);
   // Records another config wrote (another temperature, prompt or maze) would be reported under
   // this config's settings: they are left out, and said so.
-  // Adaptive sampling's later stages are planned from the answers: replayed from the log.
-  const plan = grownPlan(
-    options.plan ?? planChecks(checks, ctx),
-    planGrowth(checks, ctx),
-    counted.records,
+  const measurement = await measure(
+    {
+      checks,
+      ctx,
+      plan,
+      models: modelOrder(ctx),
+      keepStale: options.requireMatchingLogs ?? false,
+    },
+    logs.each,
   );
-  const split = splitStale(counted.records, plan);
-  const { stale } = split;
-  // Reduced once, here: the checks do not reduce their part again.
-  const records = markCounted(split.current);
   if (options.requireMatchingLogs) {
-    const unplanned = new Set(split.unplanned);
     checkLogsMatch({
       loaded: options.loaded,
       logs: options.logs,
-      planned: records.filter((r) => !unplanned.has(r)),
-      stale,
-      unplanned: split.unplanned,
-      staleUnits: split.staleUnits,
+      planned: measurement.planned,
+      unplanned: measurement.unplanned,
+      present: measurement.present,
+      stale: measurement.stale,
+      staleUnits: measurement.staleUnits,
       runs,
     });
   }
-  const notes = [...warnings, ...counted.otherWeights.map(otherWeightsNote)];
-  return { records, stale, runs, checks, plan, limit, warnings: notes };
+  const notes = [...warnings, ...logs.otherWeights.map(otherWeightsNote)];
+  return { measurement, runs, checks, plan, limit, warnings: notes };
+}
+
+/**
+ * Adaptive sampling's later stages are planned from the answers: replayed from the records of
+ * the checks whose plan grows (one more pass over the logs, only when one does).
+ */
+async function grownPlanOf(
+  checks: readonly LoadedCheck[],
+  ctx: CheckContext,
+  given: readonly WorkUnit[] | undefined,
+  logs: CountedLogs,
+): Promise<readonly WorkUnit[]> {
+  const plan = given ?? planChecks(checks, ctx);
+  const growth = planGrowth(checks, ctx);
+  if (!growth) return plan;
+  const growing = new Set(
+    checks
+      .filter(({ check, definitions }) => check.adaptive?.growth(definitions, ctx))
+      .map(({ check }) => check.name as string),
+  );
+  const records: SampleRecord[] = [];
+  await logs.each((record) => {
+    if (growing.has(record.check)) records.push(record);
+  });
+  return grownPlan(plan, growth, records);
 }
 
 interface Analysed {
@@ -405,13 +436,13 @@ const UNKNOWN_SERVER: ServerInfo = {
 function provenance(
   runs: readonly RunInfoRecord[],
   models: readonly string[],
-  records: readonly SampleRecord[],
+  digestOf: (model: string) => string | null,
 ): Pick<RunMetadata, 'provider' | 'models' | 'loadedBefore' | 'warnings' | 'shards'> {
   const latest = runs.at(-1);
   const metadata = new Map<string, ModelMetadata>();
   for (const run of runs) for (const model of run.models) metadata.set(model.model, model);
   const find = (name: string | undefined): ModelMetadata | null =>
-    name ? (metadata.get(name) ?? unrecordedModel(name, records)) : null;
+    name ? (metadata.get(name) ?? unrecordedModel(name, digestOf(name))) : null;
   const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
   if (runs.length === 0)
     warnings.push('no run record in the logs: server and model provenance unknown');
@@ -426,8 +457,7 @@ function provenance(
 }
 
 /** A configured model no run record describes: its tag, and the digest its records carry. */
-function unrecordedModel(model: string, records: readonly SampleRecord[]): ModelMetadata {
-  const digest = records.find((r) => r.model === model && r.digest !== null)?.digest ?? null;
+function unrecordedModel(model: string, digest: string | null): ModelMetadata {
   return {
     model,
     digest,
@@ -480,4 +510,15 @@ function reportedConfig(loaded: LoadedConfig<AnyCheck>): LoadedConfig['config'] 
   return Object.fromEntries(
     Object.entries(config).filter(([key]) => !unused.has(key)),
   ) as LoadedConfig['config'];
+}
+
+/** The state of each unit of a shard's slice (the whole plan's, when there is no shard). */
+function sliceStates(
+  plan: readonly WorkUnit[],
+  slice: readonly WorkUnit[],
+  measurement: Measurement,
+): (at: number) => UnitState {
+  if (slice.length === plan.length) return measurement.stateOf;
+  const position = new Map(plan.map((unit, at) => [unit, at]));
+  return (at) => measurement.stateOf(position.get(slice[at] as WorkUnit) as number);
 }

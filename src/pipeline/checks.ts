@@ -9,12 +9,10 @@ import type {
   RuleOutcome,
   Severity,
 } from '../checks/types.js';
-import { countedSubset, type SampleRecord } from '../sampleLog/index.js';
 import type { PlanGrowth, WorkUnit } from '../checks/workUnit.js';
 import type { Report } from '../report/types.js';
-import { failedRequestFindings } from './failedRequests.js';
+import type { FailedRequests } from './failedRequests.js';
 import { errorMessage } from '../text/format.js';
-import { foldRecords } from '../checks/fold.js';
 
 export interface LoadedCheck {
   check: AnyCheck;
@@ -89,20 +87,21 @@ export function evaluateRules(
   });
 }
 
-/** Pure: the records (and, for nightly mode, a previous report) → sections and findings. */
+/**
+ * Pure: the checks' folded sections and failed requests (and, for nightly mode, a previous
+ * report) → sections, findings and rules.
+ */
 export function analyseChecks(
   checks: readonly LoadedCheck[],
-  records: readonly SampleRecord[],
+  measured: { sections: ReadonlyMap<string, unknown>; failed: FailedRequests },
   ctx: CheckContext,
   previous: Report | null,
 ): Analysed {
   const sections: Record<string, unknown> = {};
   const findings: GateFinding[] = [];
   const rules: EvaluatedGateRule[] = [];
-  for (const { check, definitions } of checks) {
-    const own = countedSubset(records, (r) => r.check === check.name);
-    const read = check.log?.everyCheck ? countedSubset(records, () => true) : own;
-    const section = foldRecords(check.fold, read, definitions, ctx);
+  for (const { check } of checks) {
+    const section = measured.sections.get(check.name);
     sections[check.name] = section;
     const checkFindings = [
       // A previous report without this check's section is null, not undefined: the check must
@@ -112,7 +111,7 @@ export function analyseChecks(
         ctx,
         previous ? (sectionOf(previous.checks, check.name) ?? null) : undefined,
       ),
-      ...failedRequestFindings(own, check.name, modelOrder(ctx), check.maxTimeoutShare(ctx.config)),
+      ...measured.failed.findings(check.name, modelOrder(ctx), check.maxTimeoutShare(ctx.config)),
     ];
     for (const finding of checkFindings) findings.push(finding);
     for (const rule of evaluateRules(check.rules(section, ctx), checkFindings)) rules.push(rule);
@@ -137,7 +136,7 @@ export function promptHashes(ctx: CheckContext, checks: CheckList): Record<strin
  */
 export function checkPages(
   checks: readonly LoadedCheck[],
-  records: readonly SampleRecord[],
+  collected: ReadonlyMap<string, unknown>,
   ctx: CheckContext,
   sections: Report['checks'],
 ): { parts: CheckPage[]; problems: string[] } {
@@ -147,8 +146,8 @@ export function checkPages(
     const section = sectionOf(sections, check.name);
     if (section === undefined) continue;
     try {
-      const own = countedSubset(records, (r) => r.check === check.name);
-      if (check.page) parts.push(check.page.data({ section, records: own, definitions, ctx }));
+      const own = collected.get(check.name);
+      if (check.page) parts.push(check.page.data({ section, collected: own, definitions, ctx }));
     } catch (error) {
       problems.push(
         `${check.name}: its part of report.html could not be built: ${errorMessage(error)}`,

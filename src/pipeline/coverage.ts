@@ -7,7 +7,7 @@
  * - answered: its records are there and the model answered (ok or invalid);
  * - failed: a request of it failed (error or timeout); the checks' own share rules judge those;
  * - missing: no record, or a game cut before its end.
- * Pure: units and records in, counts and sentences out.
+ * Pure: units and their states in, counts and sentences out.
  */
 import { type CheckList, checkNamed } from '../checks/list.js';
 import type { GateFinding } from '../checks/types.js';
@@ -21,8 +21,8 @@ export interface CoverageInput {
   /** The checks of the run (each names its unit of work). */
   checks: CheckList;
   units: readonly WorkUnit[];
-  /** Records the report is computed from (stale ones already left out). */
-  records: readonly SampleRecord[];
+  /** What the records the report is computed from say of the unit at a position of `units`. */
+  stateOf(at: number): UnitState;
   /** Baseline first, then candidate. */
   models: readonly string[];
   /** The run was stopped by a signal before it finished. */
@@ -35,7 +35,7 @@ export interface CoverageInput {
   startsOver?: boolean;
 }
 
-type UnitState = 'answered' | 'failed' | 'missing';
+export type UnitState = 'answered' | 'failed' | 'missing';
 
 function unitState(unit: WorkUnit, own: readonly SampleRecord[]): UnitState {
   if (own.length === 0) return 'missing';
@@ -53,8 +53,23 @@ function unitState(unit: WorkUnit, own: readonly SampleRecord[]): UnitState {
   return unit.expectedCalls <= 1 && answeredCall ? 'answered' : 'missing';
 }
 
+/** The state of each unit of a list, from the records that count (grouped by unit once). */
+export class RecordsByUnitState {
+  private readonly grouped: RecordsByUnit;
+
+  constructor(
+    private readonly units: readonly WorkUnit[],
+    records: readonly SampleRecord[],
+  ) {
+    this.grouped = new RecordsByUnit(units, records);
+  }
+
+  stateOf(at: number): UnitState {
+    return unitState(this.units[at] as WorkUnit, this.grouped.of(at));
+  }
+}
+
 export function measureCoverage(input: CoverageInput): Coverage {
-  const grouped = new RecordsByUnit(input.units, input.records);
   // Per check, then per model: rows in the order their first unit comes, no key per unit.
   const rows = new Map<string, Map<string, CoverageRow>>();
   const list: CoverageRow[] = [];
@@ -77,7 +92,7 @@ export function measureCoverage(input: CoverageInput): Coverage {
       list.push(row);
     }
     row.planned++;
-    row[unitState(unit, grouped.of(at))]++;
+    row[input.stateOf(at)]++;
   });
   const missingShards = input.shard === null ? missingShardsOf(input.runs) : [];
   // A shard set with a member missing matters through the units it leaves unmeasured: another

@@ -12,25 +12,27 @@ import { InputError } from '../errors.js';
 import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 import { missingShardsOf } from './coverage.js';
+import type { Counts } from './measure.js';
 
 const OTHER_SETTINGS =
   'other settings (temperature, seed, num-ctx, num-predict, think, prompt or maze)';
 
-/** The report warning for records left out because another config wrote them. */
-export function staleWarning(stale: readonly SampleRecord[]): string {
-  const byCheck = new Map<string, number>();
-  for (const record of stale) byCheck.set(record.check, (byCheck.get(record.check) ?? 0) + 1);
+/** The report warning for records left out because another config wrote them, per check. */
+export function staleWarning(byCheck: ReadonlyMap<string, number>): string {
   const counts = [...byCheck].map(([check, n]) => `${check} ${n}`).join(', ');
-  return `${stale.length} sample-log records were written under ${OTHER_SETTINGS} than this config and are left out (${counts}); they stay in the log`;
+  const total = [...byCheck.values()].reduce((a, b) => a + b, 0);
+  return `${total} sample-log records were written under ${OTHER_SETTINGS} than this config and are left out (${counts}); they stay in the log`;
 }
 
 export interface LogsMatchInput {
   loaded: LoadedConfig<AnyCheck>;
   logs: readonly string[];
-  /** Records the plan of this config claims. */
-  planned: readonly SampleRecord[];
+  /** Per check and model, the records the plan of this config claims, and those it does not. */
+  planned: Counts;
+  unplanned: Counts;
+  /** The models with a record of a check (planned, stale or unplanned). */
+  present(check: string): string[];
   stale: readonly SampleRecord[];
-  unplanned: readonly SampleRecord[];
   /** Planned units the log holds only under other settings. */
   staleUnits: readonly WorkUnit[];
   runs: readonly RunInfoRecord[];
@@ -60,8 +62,6 @@ export function checkLogsMatch(input: LogsMatchInput): void {
     if (checkNamed(input.loaded.checks, check).log?.everyCheck) continue;
     for (const [role, model] of roles) {
       if (model === null) continue;
-      const of = (list: readonly SampleRecord[]) =>
-        list.filter((r) => r.check === check && r.model === model).length;
       const staleUnits = input.staleUnits.filter((u) => u.check === check && u.model === model);
       if (staleUnits.length > 0) {
         const differences = describeDifferences(staleUnits, input.stale, input.loaded.checks);
@@ -70,24 +70,16 @@ export function checkLogsMatch(input: LogsMatchInput): void {
         );
         continue;
       }
-      if (of(input.planned) > 0) continue;
-      const unplanned = of(input.unplanned);
+      if (input.planned.of(check, model) > 0) continue;
+      const unplanned = input.unplanned.of(check, model);
       if (unplanned > 0) {
         problems.push(
           `${check}: the ${unplanned} records of ${model} (${role}) are for items, assistants or seeds this config does not plan`,
         );
       } else if (!shardMissing) {
-        const present = [
-          ...new Set(
-            [...input.planned, ...input.stale, ...input.unplanned]
-              .filter(
-                (r) =>
-                  r.check === check &&
-                  !checkNamed(input.loaded.checks, check).log?.isControl?.(r.model),
-              )
-              .map((r) => r.model),
-          ),
-        ];
+        const present = input
+          .present(check)
+          .filter((m) => !checkNamed(input.loaded.checks, check).log?.isControl?.(m));
         problems.push(
           `${check}: no record of ${model} (${role}); the logs hold ${present.length > 0 ? present.join(', ') : 'no record of this check'}`,
         );

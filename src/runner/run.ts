@@ -47,7 +47,6 @@ import path from 'node:path';
 import { runnerSchema } from '../config/schema.js';
 // The registry hands each check's record format to the sample log this run reads and appends to.
 import '../checks/builtIn.js';
-import { favouringSpeed } from '../engineMode.js';
 import { InfrastructureError } from '../errors.js';
 import {
   boundToSignal,
@@ -259,8 +258,7 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   try {
     const planned = scheduler.start(selectShard(options.units, options.shard));
     settings.progress.start(planned.likely, planned.most);
-    // Requests in flight: pauses would keep slots idle (see engineMode.ts).
-    await favouringSpeed(() => scheduler.run());
+    await scheduler.run();
   } finally {
     log.close();
     existing.index.close();

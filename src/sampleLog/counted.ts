@@ -37,91 +37,151 @@ export function isFinal(record: SampleRecord): boolean {
   return record.kind !== 'call' || record.status === 'ok' || record.status === 'invalid';
 }
 
-/** The parts of `recordIdentity` besides check, model and key, compared without a string. */
-function sameIdentity(a: SampleRecord, b: SampleRecord): boolean {
-  if (a.kind !== b.kind || a.digest !== b.digest || a.prompt_sha256 !== b.prompt_sha256) {
-    return false;
-  }
-  if (a.kind !== 'call' || b.kind !== 'call') return true;
-  const o = a.options;
-  const p = b.options;
-  return (
-    (a.sample ?? null) === (b.sample ?? null) &&
-    (o.temperature ?? null) === (p.temperature ?? null) &&
-    (o.seed ?? null) === (p.seed ?? null) &&
-    (o.num_ctx ?? null) === (p.num_ctx ?? null) &&
-    (o.num_predict ?? null) === (p.num_predict ?? null) &&
-    (o.think ?? null) === (p.think ?? null) &&
-    ownIdentity(a) === ownIdentity(b)
-  );
-}
-
 /**
- * Applies the rule record by record, in log order, holding only the records that count so far:
- * a log is reduced while it is read, never held whole. Records are found again by check, model
- * and unit key through an open-addressing table of positions (a typed array): no map entry and
- * no identity string per record, so reducing 150,000 records adds a megabyte, not the tens a
- * hash map of that size and the copies its growth leaves behind would.
+ * The rule, record by record in log order: per identity, the position of its record that
+ * counts (a byte position in a log, or an index in a list), by open addressing over a 32-bit
+ * hash of the identity. Two identities with the same hash on one probe path are told apart by
+ * looking at the earlier record again (`same`), so the table decides as the identity strings
+ * would, at about 17 bytes a record and without holding the records.
  */
-export class LatestRecords {
-  /** Kept records in log order; a replaced one leaves a hole (null). */
-  private readonly kept: (SampleRecord | null)[] = [];
-  /** Slots: 0 empty, else 1 + a position in `kept` of a record of that check, model and key. */
-  private slots = new Int32Array(1 << 10);
+export class IdentityTable {
+  private hashes = new Int32Array(INITIAL_SLOTS);
+  private positions = new Float64Array(INITIAL_SLOTS);
+  /** 0: empty; else 1 + the index of the record's model and digest in `pairs`. */
+  private pairOf = new Int32Array(INITIAL_SLOTS);
+  private finals = new Uint8Array(INITIAL_SLOTS);
   private used = 0;
+  private readonly pairs: { model: string; digest: string | null }[] = [];
+  private readonly pairIds = new Map<string, number>();
 
-  add(record: SampleRecord): void {
-    const at = this.kept.length;
-    const mask = this.slots.length - 1;
-    let slot = hashOf(record) & mask;
-    for (let held = this.slots[slot] as number; held !== 0; held = this.slots[slot] as number) {
-      const before = this.kept[held - 1] as SampleRecord;
-      if (sameUnit(before, record) && sameIdentity(before, record)) {
+  constructor(private readonly same: (at: number, identity: string) => boolean) {}
+
+  add(record: SampleRecord, at: number): void {
+    const identity = recordIdentity(record);
+    const hash = hashOf(identity);
+    const mask = this.hashes.length - 1;
+    let slot = hash & mask;
+    while (this.pairOf[slot] !== 0) {
+      if (this.hashes[slot] === hash && this.same(this.positions[slot] as number, identity)) {
         // A failure after an answer never undoes the answer.
-        if (!isFinal(record) && isFinal(before)) return;
-        // The answer moves to the end: the order kept is the log order of the records kept.
-        this.kept[held - 1] = null;
-        this.kept.push(record);
-        this.slots[slot] = at + 1;
+        if (!isFinal(record) && this.finals[slot] === 1) return;
+        this.set(slot, hash, at, record);
         return;
       }
       slot = (slot + 1) & mask;
     }
-    this.kept.push(record);
-    this.slots[slot] = at + 1;
-    if (++this.used * 2 > this.slots.length) this.grow();
+    this.set(slot, hash, at, record);
+    if (++this.used * 5 > this.hashes.length * 4) this.grow();
   }
 
-  /** Twice the slots, every held position placed again (a replaced record is never in a slot). */
+  private set(slot: number, hash: number, at: number, record: SampleRecord): void {
+    this.hashes[slot] = hash;
+    this.positions[slot] = at;
+    this.pairOf[slot] = 1 + this.pairId(record.model, record.digest);
+    this.finals[slot] = isFinal(record) ? 1 : 0;
+  }
+
+  private pairId(model: string, digest: string | null): number {
+    const id = `${model}\n${digest}`;
+    let n = this.pairIds.get(id);
+    if (n === undefined) {
+      n = this.pairs.length;
+      this.pairs.push({ model, digest });
+      this.pairIds.set(id, n);
+    }
+    return n;
+  }
+
   private grow(): void {
-    const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    const mask = this.slots.length - 1;
-    for (const held of old) {
-      if (held === 0) continue;
-      let slot = hashOf(this.kept[held - 1] as SampleRecord) & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = held;
+    const { hashes, positions, pairOf, finals } = this;
+    const size = hashes.length * 2;
+    this.hashes = new Int32Array(size);
+    this.positions = new Float64Array(size);
+    this.pairOf = new Int32Array(size);
+    this.finals = new Uint8Array(size);
+    const mask = size - 1;
+    for (let old = 0; old < hashes.length; old++) {
+      if (pairOf[old] === 0) continue;
+      let slot = (hashes[old] as number) & mask;
+      while (this.pairOf[slot] !== 0) slot = (slot + 1) & mask;
+      this.hashes[slot] = hashes[old] as number;
+      this.positions[slot] = positions[old] as number;
+      this.pairOf[slot] = pairOf[old] as number;
+      this.finals[slot] = finals[old] as number;
     }
   }
 
-  records(): SampleRecord[] {
-    return this.kept.filter((record): record is SampleRecord => record !== null);
+  /** The positions of the records that count, ascending (log order). */
+  kept(): Float64Array {
+    const kept = new Float64Array(this.used);
+    let n = 0;
+    for (let slot = 0; slot < this.pairOf.length; slot++) {
+      if (this.pairOf[slot] !== 0) kept[n++] = this.positions[slot] as number;
+    }
+    return kept.sort();
+  }
+
+  /**
+   * The positions of the records that count under each model's current digest, ascending,
+   * and what other weights' records were left out (in the order their first one comes).
+   */
+  counted(runDigests: ReadonlyMap<string, string | null>): {
+    positions: Float64Array;
+    otherWeights: OtherWeights[];
+  } {
+    const { pairOf, positions, pairs } = this;
+    // A model no run record names takes the digest of its latest record.
+    const latest = new Map<string, { at: number; digest: string | null }>();
+    for (let slot = 0; slot < pairOf.length; slot++) {
+      if (pairOf[slot] === 0) continue;
+      const pair = pairs[(pairOf[slot] as number) - 1] as (typeof pairs)[number];
+      const at = positions[slot] as number;
+      const seen = latest.get(pair.model);
+      if (!seen || seen.at < at) latest.set(pair.model, { at, digest: pair.digest });
+    }
+    const currentOf = (model: string): string | null =>
+      runDigests.has(model) ? (runDigests.get(model) ?? null) : (latest.get(model)?.digest ?? null);
+    const current = pairs.map((pair) => pair.digest === currentOf(pair.model));
+    const left = pairs.map(() => ({ records: 0, first: Number.POSITIVE_INFINITY }));
+    let kept = 0;
+    for (let slot = 0; slot < pairOf.length; slot++) {
+      const p = (pairOf[slot] as number) - 1;
+      if (p < 0) continue;
+      if (current[p]) kept++;
+      else {
+        const entry = left[p] as (typeof left)[number];
+        entry.records++;
+        entry.first = Math.min(entry.first, positions[slot] as number);
+      }
+    }
+    const counting = new Float64Array(kept);
+    let n = 0;
+    for (let slot = 0; slot < pairOf.length; slot++) {
+      const p = (pairOf[slot] as number) - 1;
+      if (p >= 0 && current[p]) counting[n++] = positions[slot] as number;
+    }
+    counting.sort();
+    const otherWeights = pairs
+      .map((pair, p) => ({ pair, ...(left[p] as (typeof left)[number]) }))
+      .filter((entry) => entry.records > 0)
+      .sort((a, b) => a.first - b.first)
+      .map(({ pair, records }) => ({
+        model: pair.model,
+        digest: pair.digest,
+        records,
+        current: currentOf(pair.model),
+      }));
+    return { positions: counting, otherWeights };
   }
 }
 
-function sameUnit(a: SampleRecord, b: SampleRecord): boolean {
-  return a.key === b.key && a.model === b.model && a.check === b.check;
-}
+const INITIAL_SLOTS = 1 << 10;
 
-/** A hash of check, model and unit key (FNV-1a over their characters). */
-function hashOf(record: SampleRecord): number {
+/** FNV-1a over the identity's characters. */
+function hashOf(text: string): number {
   let hash = 0x811c9dc5;
-  for (const text of [record.check, record.model, record.key]) {
-    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-    hash = Math.imul(hash ^ 0x2f, 0x01000193);
-  }
-  return hash >>> 0;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
 }
 
 /**
@@ -130,9 +190,11 @@ function hashOf(record: SampleRecord): number {
  * undoes the answer.
  */
 export function latestRecords(records: readonly SampleRecord[]): SampleRecord[] {
-  const latest = new LatestRecords();
-  for (const record of records) latest.add(record);
-  return latest.records();
+  const table = new IdentityTable(
+    (at, identity) => recordIdentity(records[at] as SampleRecord) === identity,
+  );
+  for (let at = 0; at < records.length; at++) table.add(records[at] as SampleRecord, at);
+  return Array.from(table.kept(), (at) => records[at] as SampleRecord);
 }
 
 /** Records of a model under weights other than the current ones, per digest. */
@@ -157,28 +219,6 @@ export function digestsOfRuns(runs: readonly RunInfoRecord[]): Map<string, strin
 }
 
 /**
- * Lists the rule has already reduced (and subsets of them): reducing one again changes nothing
- * (one record per identity, one digest per model), so it is not done again. The pipeline
- * reduces a log once; each check's analysis asks for the reduction of its part.
- */
-const reduced = new WeakSet<readonly SampleRecord[]>();
-
-/** The records that count, marked so that countedRecords does not reduce them again. */
-export function markCounted<T extends readonly SampleRecord[]>(records: T): T {
-  reduced.add(records);
-  return records;
-}
-
-/** The records of `records` that `keep` accepts, still marked as counted when they were. */
-export function countedSubset(
-  records: readonly SampleRecord[],
-  keep: (record: SampleRecord) => boolean,
-): SampleRecord[] {
-  const subset = records.filter(keep);
-  return reduced.has(records) ? markCounted(subset) : subset;
-}
-
-/**
  * The records that count: the latest per identity, under each model's current digest.
  * `current` gives a model's current digest (a run's, or the latest run record's); a model it
  * does not name takes the digest of its latest record.
@@ -187,17 +227,7 @@ export function countedRecords(
   records: readonly SampleRecord[],
   current: ReadonlyMap<string, string | null> = new Map(),
 ): CountedRecords {
-  if (current.size === 0 && reduced.has(records)) {
-    return { records: records as SampleRecord[], otherWeights: [] };
-  }
-  return currentWeights(latestRecords(records), current);
-}
-
-/** countedRecords of records already reduced to the latest per identity (readSampleLogs'). */
-export function currentWeights(
-  latest: readonly SampleRecord[],
-  current: ReadonlyMap<string, string | null> = new Map(),
-): CountedRecords {
+  const latest = latestRecords(records);
   const digests = new Map(current);
   for (const record of latest) {
     if (!current.has(record.model)) digests.set(record.model, record.digest);

@@ -1,8 +1,7 @@
 /**
  * Each check's records as the sample log reads them: the registry hands every check's
- * `RecordFormat` in (`registerRecordFormat`), and reading a line, telling which records are the
- * same measurement, sharing repeated values and holding large logs compactly all ask the
- * format of the record's check. Nothing here names a check.
+ * `RecordFormat` in (`registerRecordFormat`), and reading a line and telling which records are
+ * the same measurement ask the format of the record's check. Nothing here names a check.
  */
 import { z } from 'zod';
 import { isMapping } from '../render/json.js';
@@ -14,11 +13,6 @@ import {
   SAMPLE_LOG_VERSION,
   type SampleRecord,
 } from './schema.js';
-
-/** Holds records in a form that takes less memory; a record it cannot hold comes back as is. */
-export interface RecordHolder {
-  hold(record: SampleRecord): SampleRecord;
-}
 
 /** What a check's records are, for the sample log (a check declares it as `Check.records`). */
 export interface RecordFormat {
@@ -34,10 +28,6 @@ export interface RecordFormat {
    * sample, kind, options, prompt hash): records that differ in it are other measurements.
    */
   identity?(record: SampleRecord): string | number | boolean | null;
-  /** String fields whose values repeat across records: held once in memory when a log is read. */
-  repeated?: readonly string[];
-  /** A compact form for large logs (an analysis reads them so); the holder shares what it can. */
-  compact?(): RecordHolder;
 }
 
 /** The format of a check that declares none: the shared call fields, its own kept as written. */
@@ -53,29 +43,9 @@ export function registerRecordFormat(check: string, format: RecordFormat = OPEN_
   formats.set(check, format);
 }
 
-/** The format of a record's check (a record read from a log has a registered one). */
-export function recordFormat(check: string): RecordFormat | undefined {
-  return formats.get(check);
-}
-
 /** The identity part a record's check adds (null when its check adds none). */
 export function ownIdentity(record: SampleRecord): string | number | boolean | null {
   return formats.get(record.check)?.identity?.(record) ?? null;
-}
-
-/** One holder per check with a compact form: the records of other checks come back as they are. */
-export function compactHolder(): RecordHolder {
-  const holders = new Map<string, RecordHolder | null>();
-  return {
-    hold(record) {
-      let holder = holders.get(record.check);
-      if (holder === undefined) {
-        holder = formats.get(record.check)?.compact?.() ?? null;
-        holders.set(record.check, holder);
-      }
-      return holder ? holder.hold(record) : record;
-    },
-  };
 }
 
 /** The first problem zod found, as `field "a.b": message`. */

@@ -5,18 +5,16 @@
  * unreadable line, a record of another schema version, or a record that lacks its check's
  * fields is an InputError naming file and line. A file whose first line is not a record is
  * not a sample log. Several logs (a resumed run, shards) are read as one: records of the same
- * identity are reduced to the one that counts (see counted.ts) while they are read, and the
- * values records repeat are shared (intern.ts), so a log of 150,000 records is held as the
- * records that count and nothing more.
+ * identity are reduced to the one that counts (see counted.ts); an analysis reads them twice
+ * instead of holding them (countedLogs.ts).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { checkUserFile } from '../files/userFile.js';
-import { LatestRecords } from './counted.js';
-import { compactHolder, readRecord } from './formats.js';
-import { RecordInterner } from './intern.js';
+import { latestRecords } from './counted.js';
+import { readRecord } from './formats.js';
 import { refuseDeepRecord, refuseLongLogLine } from './lineLimit.js';
 import type { LogLine, RunInfoRecord, SampleRecord } from './schema.js';
 import { startsLikeRecord } from './write.js';
@@ -29,33 +27,17 @@ export interface SampleLogContents {
   warnings: string[];
 }
 
-export interface ReadOptions {
-  /**
-   * Records held in their check's compact form (`RecordFormat.compact`), where it has one: equal
-   * values, a fraction of the memory, but not plain objects. For an analysis; a caller that
-   * compares or copies records as objects reads them plain.
-   */
-  compact?: boolean;
-}
-
-export async function readSampleLogs(
-  paths: readonly string[],
-  options: ReadOptions = {},
-): Promise<SampleLogContents> {
-  const latest = new LatestRecords();
-  const interner = new RecordInterner();
-  const holder = options.compact ? compactHolder() : null;
+/** The records of `paths` read as one log, reduced to one per identity (see counted.ts). */
+export async function readSampleLogs(paths: readonly string[]): Promise<SampleLogContents> {
+  const records: SampleRecord[] = [];
   const runs: RunInfoRecord[] = [];
   const warnings: string[] = [];
   const sink: LineSink = {
-    record: (record) => {
-      const shared = interner.record(record);
-      latest.add(holder ? holder.hold(shared) : shared);
-    },
+    record: (record) => records.push(record),
     run: (run) => runs.push(run),
   };
   for (const file of paths) warnings.push(...(await streamLog(file, sink)));
-  return { records: latest.records(), runs, warnings };
+  return { records: latestRecords(records), runs, warnings };
 }
 
 /** Where a reader's lines go, one at a time, each with the line as written and its byte offset. */
@@ -83,7 +65,8 @@ export async function streamLog(file: string, sink: LineSink): Promise<string[]>
   let pending: string | null = null;
   let pendingAt = 0;
   // The last line is known only when the next one arrives: hold one line back.
-  await eachLine(file, (line, at) => {
+  await eachLineAt(file, (buffer, start, end, at) => {
+    const line = lineText(buffer, start, end);
     if (pending !== null) reader.add(pending, false, sink, pendingAt);
     pending = line;
     pendingAt = at;
@@ -94,12 +77,16 @@ export async function streamLog(file: string, sink: LineSink): Promise<string[]>
 
 /**
  * The lines of a file with the byte offset each starts at (so that a record can be read again
- * from its offset instead of being held). A line ends at "\n"; a "\r" before it is dropped; a
- * last line without "\n" is a line too. The file is read into one buffer, reused: a stream's
+ * from its offset instead of being held), each as the part [start, end) of a buffer that is
+ * reused (a line not wanted is never decoded; lineText decodes one). A line ends at "\n"; a
+ * "\r" before it is dropped by lineText; a last line without "\n" is a line too. The file is read into one buffer, reused: a stream's
  * fresh chunk per read (1 MB each, freed only when collected) left tens of megabytes resident
  * while a large log was read.
  */
-async function eachLine(file: string, visit: (line: string, at: number) => void): Promise<void> {
+export async function eachLineAt(
+  file: string,
+  visit: (buffer: Buffer, start: number, end: number, at: number) => void,
+): Promise<void> {
   const handle = await open(file, 'r');
   try {
     let buffer: Buffer = Buffer.allocUnsafeSlow(READ_CHUNK);
@@ -122,7 +109,7 @@ async function eachLine(file: string, visit: (line: string, at: number) => void)
         nl >= 0 && nl < end;
         nl = buffer.indexOf(0x0a, start)
       ) {
-        visit(lineText(buffer, start, nl), bufferAt + start);
+        visit(buffer, start, nl, bufferAt + start);
         start = nl + 1;
         lines++;
       }
@@ -131,7 +118,7 @@ async function eachLine(file: string, visit: (line: string, at: number) => void)
       filled = end - start;
       bufferAt += start;
     }
-    if (filled > 0) visit(lineText(buffer, 0, filled), bufferAt);
+    if (filled > 0) visit(buffer, 0, filled, bufferAt);
   } finally {
     await handle.close();
   }
@@ -144,6 +131,21 @@ function grown(buffer: Buffer, filled: number): Buffer {
   const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
   buffer.copy(larger, 0, 0, filled);
   return larger;
+}
+
+/**
+ * The line that starts at byte `at` of an open file, without its newline; `held.buffer` is
+ * reused and grows until the line fits.
+ */
+export function lineAt(fd: number, at: number, held: { buffer: Buffer }): string {
+  for (;;) {
+    const size = readSync(fd, held.buffer, 0, held.buffer.length, at);
+    const end = held.buffer.indexOf(0x0a);
+    if ((end >= 0 && end < size) || size < held.buffer.length) {
+      return lineText(held.buffer, 0, end >= 0 && end < size ? end : size);
+    }
+    held.buffer = Buffer.alloc(held.buffer.length * 4);
+  }
 }
 
 export function lineText(buffer: Buffer, start: number, end: number): string {

@@ -4,9 +4,9 @@
  * records a streamed read kept; a unit of one record (a churn sample, most of a large plan)
  * costs one map entry, no list.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { latestRecords } from './counted.js';
-import { endsWithNewline, lineText, streamLog } from './read.js';
+import { endsWithNewline, lineAt, streamLog } from './read.js';
 import type { SampleRecord } from './schema.js';
 
 type Found = SampleRecord | SampleRecord[];
@@ -76,7 +76,7 @@ export interface RecordLookup {
 export class LogIndex implements RecordLookup {
   private readonly groups = new Map<string, Map<string, number | number[]>>();
   private fd: number | null = null;
-  private buffer = Buffer.alloc(4096);
+  private readonly held = { buffer: Buffer.alloc(4096) };
 
   constructor(private readonly file: string) {}
 
@@ -101,15 +101,7 @@ export class LogIndex implements RecordLookup {
   /** The record whose line starts at `at` (it was checked when the log was indexed). */
   private read(at: number): SampleRecord {
     this.fd ??= openSync(this.file, 'r');
-    for (;;) {
-      const size = readSync(this.fd, this.buffer, 0, this.buffer.length, at);
-      const end = this.buffer.indexOf(0x0a);
-      if ((end >= 0 && end < size) || size < this.buffer.length) {
-        const line = lineText(this.buffer, 0, end >= 0 && end < size ? end : size);
-        return JSON.parse(line) as SampleRecord;
-      }
-      this.buffer = Buffer.alloc(this.buffer.length * 4);
-    }
+    return JSON.parse(lineAt(this.fd, at, this.held)) as SampleRecord;
   }
 }
 

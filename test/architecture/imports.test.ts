@@ -52,7 +52,6 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
       'signals.ts',
       'version.ts',
       'packageRoot.ts',
-      'engineMode.ts',
     ],
   },
   { name: 'config', members: ['config/'] },
@@ -70,7 +69,7 @@ const LAYERS: readonly { name: string; members: readonly string[] }[] = [
   { name: 'pipeline', members: ['pipeline/'] },
   {
     name: 'entry points',
-    members: ['cli/', 'cli.ts', 'main.ts', 'index.ts', 'favourMemory.ts'],
+    members: ['cli/', 'cli.ts', 'main.ts', 'index.ts'],
   },
 ];
 

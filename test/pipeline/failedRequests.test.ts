@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
-import { failedRequestFindings } from '../../src/pipeline/failedRequests.js';
+import { FailedRequests } from '../../src/pipeline/failedRequests.js';
 import { runJob } from '../../src/pipeline/run.js';
 import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
@@ -38,7 +38,18 @@ function call(model: string, status: PersonasCallRecord['status'], reason?: stri
   };
 }
 
-describe('failedRequestFindings', () => {
+function failedRequestFindings(
+  records: readonly SampleRecord[],
+  check: 'personas' | 'churn',
+  models: readonly string[],
+  limit: number,
+) {
+  const failed = new FailedRequests();
+  for (const record of records) failed.add(record);
+  return failed.findings(check, models, limit);
+}
+
+describe('failed requests, counted as the records arrive', () => {
   it('flags a model whose failed share is above the limit, naming the commonest reason', () => {
     // cand: 2 errors of 20 calls = 10% > 5%; base: 1 of 20 = 5%, not above 5%.
     const records = [

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   countedRecords,
-  countedSubset,
   latestRecords,
   recordIdentity,
-  markCounted,
   otherWeightsNote,
   type SampleRecord,
 } from '../../src/sampleLog/index.js';
@@ -116,27 +114,5 @@ describe('the rule over a large log', () => {
     expect(kept.length).toBeGreaterThan(10_000);
     // Map order is the order of each identity's latest setting: the log order of what is kept.
     expect(kept).toEqual([...expected.values()]);
-  });
-});
-
-describe('a list the rule already reduced', () => {
-  const log = [failed('q1', 'error'), churn('q2'), churn('q1'), churn('q3', { digest: OLD })];
-
-  it('is not reduced again, and reducing it again would give the same records', () => {
-    const once = countedRecords(log).records;
-    expect(countedRecords([...once]).records).toEqual(once);
-    const marked = markCounted([...once]);
-    expect(countedRecords(marked).records).toBe(marked);
-    // With a digest to impose, the list is narrowed as any other.
-    expect(countedRecords(marked, new Map([['m:1b', OLD]])).records).not.toBe(marked);
-  });
-
-  it('keeps its mark in a subset, and an unmarked list is reduced', () => {
-    const retried = [failed('q1', 'error'), churn('q2'), churn('q1')];
-    // A list marked although it holds a replaced failure: the mark is what decides.
-    const subset = countedSubset(markCounted([...retried]), (r) => r.key !== 'q2');
-    expect(countedRecords(subset).records).toHaveLength(2);
-    const plain = countedSubset([...retried], (r) => r.key !== 'q2');
-    expect(statusOf(countedRecords(plain).records)).toEqual([['q1', 'ok']]);
   });
 });

@@ -6,7 +6,7 @@
  * interval over items. Pure, like the sampled analysis.
  */
 import { mean } from 'simple-statistics';
-import { countedRecords, countStatus, emptyStatusCounts } from '../../sampleLog/index.js';
+import { countStatus, emptyStatusCounts } from '../../sampleLog/index.js';
 import {
   accuracyAndRequests,
   aggregateDelta,
@@ -59,7 +59,7 @@ function tallyLogprobs(input: ChurnAnalysisInput, warnings: string[]): Map<strin
   let unknownItems = 0;
   let otherTemperature = 0;
   let sampled = 0;
-  for (const record of countedRecords(input.records).records) {
+  for (const record of input.records) {
     if (!isChurnCall(record)) continue;
     if (record.model !== input.baseline && record.model !== input.candidate) continue;
     if (record.mode !== 'exact') {

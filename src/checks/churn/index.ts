@@ -15,13 +15,14 @@ import { planChurn } from './plan.js';
 import { adaptiveNotes, ChurnStages } from './stagedPlan.js';
 import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
-import { churnPage } from './report/page.js';
+import { answerFold, churnPage } from './report/page.js';
 import { churnRuleCards } from './rules.js';
 import type { ChurnSection } from './section.js';
 import { churnSectionSchema } from './sectionSchema.js';
 import { starterFile } from '../starter.js';
 import type { Check } from '../types.js';
 import { churnFold } from './fold.js';
+import { pagePart } from '../fold.js';
 
 export interface ChurnDefinitions {
   items: ChurnItem[];
@@ -92,7 +93,7 @@ export const churnCheck: Check<ChurnDefinitions, ChurnSection, ChurnConfig> = {
   },
   headline: { fields: churnHeadline, outputs: churnOutputs },
   nightly: { fields: churnNightly },
-  page: { data: churnPage },
+  page: pagePart(answerFold, churnPage),
   cli: {
     measures: 'item-level reliable change',
     imports: churnImports,

@@ -39,17 +39,28 @@ export function gradeOpenAnswers(
   records: readonly SampleRecord[],
   items: readonly ChurnItem[],
 ): OpenGrading {
+  const counts = emptyOpenCounts();
+  const regrade = openRegrader(items, counts);
+  if (!regrade) return { records, counts };
+  return { records: records.map(regrade), counts };
+}
+
+/**
+ * One record at a time, as gradeOpenAnswers grades a list (counting into `counts`); null when
+ * no item is open.
+ */
+export function openRegrader(
+  items: readonly ChurnItem[],
+  counts: OpenAnswerCounts = emptyOpenCounts(),
+): ((record: SampleRecord) => SampleRecord) | null {
   const open = new Map<string, OpenItem>();
   for (const item of items) if (item.kind === 'open') open.set(item.id, item);
-  const counts = emptyOpenCounts();
-  if (open.size === 0) return { records, counts };
-  const out: SampleRecord[] = new Array(records.length);
-  records.forEach((record, i) => {
+  if (open.size === 0) return null;
+  return (record) => {
     const item =
       record.kind === 'call' && record.check === 'churn' ? open.get(record.item) : undefined;
-    out[i] = item ? regraded(record as ChurnCallRecord, item, counts) : record;
-  });
-  return { records: out, counts };
+    return item ? regraded(record as ChurnCallRecord, item, counts) : record;
+  };
 }
 
 function regraded(

@@ -1,7 +1,6 @@
 /** The churn records as the sample log reads them (the registry hands this format over). */
 import { z } from 'zod';
 import type { RecordFormat } from '../../sampleLog/formats.js';
-import { ChurnCallHolder } from './heldCall.js';
 import { churnCallSchema, isChurnCall } from './records.js';
 
 export const churnRecords: RecordFormat = {
@@ -9,6 +8,4 @@ export const churnRecords: RecordFormat = {
   okAnswer: z.object({ answer: z.string(), correct: z.boolean() }),
   // Letter probabilities read at another temperature are another measurement.
   identity: (record) => (isChurnCall(record) ? (record.estimate_temperature ?? null) : null),
-  repeated: ['item', 'domain', 'mode', 'estimator'],
-  compact: () => new ChurnCallHolder(),
 };

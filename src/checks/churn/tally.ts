@@ -1,10 +1,9 @@
 /**
  * Records → per item and model: which samples are valid and correct (bit masks), the greedy
- * answer, and request counts. Which record of a sample counts is the sample log's rule
- * (countedRecords: the latest, under the model's current digest).
+ * answer, and request counts, from the records that count (the sample log reader decides which:
+ * the latest, under the model's current digest).
  */
 import {
-  countedRecords,
   countStatus,
   emptyStatusCounts,
   type SampleRecord,
@@ -176,7 +175,7 @@ export function tallyRecords(
   const builder = new TallyBuilder(items, samples, baseline, candidate);
   const slots = new Map<string, (ChurnCallRecord | undefined)[]>();
   for (const model of builder.models()) slots.set(model, new Array(items.length * (samples + 1)));
-  for (const record of countedRecords(records).records) {
+  for (const record of records) {
     const at = builder.slotOf(record);
     if (at)
       (slots.get(at.tally.model) as (ChurnCallRecord | undefined)[])[at.slot] =

@@ -3,7 +3,7 @@
  * all it reads; reference players missing from the log are played here (deterministically).
  */
 import { mean } from 'simple-statistics';
-import { countedRecords, type SampleRecord } from '../../sampleLog/index.js';
+import type { SampleRecord } from '../../sampleLog/index.js';
 import {
   type BinTally,
   binForecasts,
@@ -127,7 +127,7 @@ export function analyseDragon(
 
 /**
  * Groups records by model. Which record of a decision or a game counts is the sample log's
- * rule (countedRecords: the latest, under the model's current digest); decisions past the end of a finished
+ * rule, applied before (the latest, under the model's current digest); decisions past the end of a finished
  * game are leftovers of a replaced attempt and are dropped. Records the definitions exclude
  * are counted in notices.
  */
@@ -140,7 +140,7 @@ function groupRecords(
   const latest = new Map<string, DragonCallRecord | DragonGameRecord>();
   const otherPrompt = new Map<string, number>();
   const otherSeeds = new Map<string, number>();
-  for (const record of countedRecords(records).records) {
+  for (const record of records) {
     if (record.check !== 'dragon') continue;
     const isPlayer = record.player !== undefined;
     const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;

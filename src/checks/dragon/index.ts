@@ -19,7 +19,7 @@ import { dragonPage } from './report/page.js';
 import { isReferenceModel } from './players.js';
 import { dragonRuleCards, ruleFalseAlarmRate } from './rules.js';
 import type { DragonSection } from './section.js';
-import { keptRecords } from '../fold.js';
+import { keptRecords, pagePart, recordList } from '../fold.js';
 
 const PREVIOUS_REPORT_KEY = 'dragon.gate.previous-report';
 
@@ -75,7 +75,7 @@ export const dragonCheck: Check<DragonDefinitions, DragonSection, DragonConfig> 
       }),
     },
   },
-  page: { data: dragonPage },
+  page: pagePart(recordList(), dragonPage),
   cli: {
     measures: 'calibration of stated confidence in a maze game',
     commands: dragonCommands,

@@ -77,5 +77,4 @@ declare module '../../sampleLog/schema.js' {
 export const dragonRecords: RecordFormat = {
   kinds: { call: dragonCallSchema, game: dragonGameSchema },
   okAnswer: z.object({ confidence: z.number() }),
-  repeated: ['move', 'outcome', 'player', 'result'],
 };

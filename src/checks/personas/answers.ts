@@ -4,7 +4,7 @@
  * catalogue changed since) are left out and counted, never mixed in; so are samples beyond
  * the configured count (a run with fewer samples reads the first ones).
  */
-import { countedRecords, type SampleRecord } from '../../sampleLog/index.js';
+import type { SampleRecord } from '../../sampleLog/index.js';
 import type { PersonasCatalogue } from './catalogue.js';
 import { messagesFor, promptHash } from './plan.js';
 import type { AnswerTally } from './section.js';
@@ -49,7 +49,7 @@ export function collectAnswers(
   const chosen = new Map<string, PersonasCallRecord>();
   let stale = 0;
   let extra = 0;
-  for (const record of countedRecords(records).records) {
+  for (const record of records) {
     if (record.kind !== 'call' || record.check !== 'personas' || record.model !== model) continue;
     const a = index.get(record.persona);
     const slot = `${a}/${record.probe}/${record.sample}`;

@@ -18,7 +18,7 @@ import { personasPage } from './report/page.js';
 import { personasRules } from './rules.js';
 import type { PersonasSection } from './section.js';
 import { starterFile } from '../starter.js';
-import { keptRecords } from '../fold.js';
+import { keptRecords, pagePart, recordList } from '../fold.js';
 
 export type PersonasDefinitions = PersonasCatalogue;
 
@@ -63,7 +63,7 @@ export const personasCheck: Check<PersonasDefinitions, PersonasSection, Personas
   log: { format: personasRecords },
   headline: { fields: personasHeadline, outputs: personasOutputs },
   nightly: { fields: personasNightly },
-  page: { data: personasPage },
+  page: pagePart(recordList(), personasPage),
   cli: {
     measures: 'persona distinctiveness',
     starter: () => ({

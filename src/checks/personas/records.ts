@@ -31,5 +31,4 @@ declare module '../../sampleLog/schema.js' {
 export const personasRecords: RecordFormat = {
   kinds: { call: personasCallSchema },
   okAnswer: z.object({ text: z.string() }),
-  repeated: ['persona', 'embed_model'],
 };

@@ -23,5 +23,4 @@ declare module '../../sampleLog/schema.js' {
 
 export const speedRecords: RecordFormat = {
   kinds: { call: speedCallSchema },
-  repeated: ['prompt'],
 };

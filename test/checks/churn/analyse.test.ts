@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseChurn } from '../../../src/checks/churn/analyse.js';
 import { record, settings, syntheticItems } from './simulate.js';
 import type { ChurnCallRecord } from '../../../src/checks/churn/records.js';
+import { countedRecords } from '../../../src/sampleLog/index.js';
 
 /** Records for one model: item i gets `correct[i]` correct answers out of K (valid) samples. */
 function recordsFor(
@@ -111,8 +112,9 @@ describe('log handling', () => {
     const lateError = record('b', items[0]!, 'stochastic', 0, null, 'error');
     const timeout = record('b', items[0]!, 'stochastic', 1, null, 'timeout');
     const invalid = record('b', items[1]!, 'stochastic', 0, null, 'invalid');
+    // The records that count, as the log reader hands them over.
     const section = analyseChurn({
-      records: [first, answered, lateError, timeout, invalid],
+      records: countedRecords([first, answered, lateError, timeout, invalid]).records,
       items,
       settings: settings({ samples: 2 }),
       baseline: 'b',

@@ -6,7 +6,8 @@
 import { CHECKS } from '../../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { churnCheck } from '../../../src/checks/churn/index.js';
-import { churnPage } from '../../../src/checks/churn/report/page.js';
+import { answerFold, churnPage } from '../../../src/checks/churn/report/page.js';
+import type { SampleRecord } from '../../../src/sampleLog/index.js';
 import { EXAMPLE_LENGTH, EXAMPLES_PER_SIDE } from '../../../src/checks/churn/report/pageAnswers.js';
 import { type ChoiceItem, parseItems } from '../../../src/checks/churn/items.js';
 import type { OpenItem } from '../../../src/checks/churn/openItems.js';
@@ -80,7 +81,10 @@ describe('churnPage', () => {
   const ctx = checkContext(loaded);
   const definitions = { items: ITEMS, file: 'items.yml', warnings: [] };
   const section = foldRecords(churnCheck.fold, records(), definitions, ctx);
-  const page = churnPage({ section, records: records(), definitions, ctx });
+  const page = churnPage({ section, collected: answersOf(records()), definitions, ctx });
+  function answersOf(list: readonly SampleRecord[]) {
+    return foldRecords(answerFold, list, definitions, ctx);
+  }
   const q1 = page.items.find((i) => i.id === 'q1');
   const q2 = page.items.find((i) => i.id === 'q2');
 
@@ -119,6 +123,22 @@ describe('churnPage', () => {
     expect(examples?.right[1]).toBe('answer A #1 ');
     expect(examples?.wrong).toEqual(['answer B #3 ']);
     expect(q1?.answers[1]?.examples).toBeUndefined();
+  });
+
+  it('reads the answers in sample order, whatever order the log holds them in', () => {
+    // Samples written last first (a resumed run fills earlier samples later): the same page.
+    const reversed = churnPage({
+      section,
+      collected: answersOf([...records()].reverse()),
+      definitions,
+      ctx,
+    });
+    expect(reversed).toEqual(page);
+    // Sample 0 arriving last still comes first among the examples, the later ones make room.
+    const [first, ...rest] = records();
+    const late = withText(first as ReturnType<typeof record>, 'late');
+    const collected = answersOf([...rest, late]);
+    expect(collected.get('q1')?.[0]?.right).toEqual(['late', 'answer A #1 ']);
   });
 
   it('writes the domains with their loss test and an overview per model', () => {
@@ -229,7 +249,8 @@ describe('churnPage with open items', () => {
   const ctx = checkContext(loaded);
   const definitions = { items: OPEN, file: 'open.json', warnings: [] };
   const section = foldRecords(churnCheck.fold, openRecords(), definitions, ctx);
-  const page = churnPage({ section, records: openRecords(), definitions, ctx });
+  const collected = foldRecords(answerFold, openRecords(), definitions, ctx);
+  const page = churnPage({ section, collected, definitions, ctx });
   const item = (id: string) => page.items.find((i) => i.id === id);
   const desk = OPEN[0] as OpenItem;
 

@@ -43,7 +43,7 @@ async function pageOf(records: SampleRecord[]) {
   const ctx = context();
   const definitions = await dragonCheck.load(ctx);
   const section = foldRecords(dragonCheck.fold, records, definitions, ctx);
-  return dragonPage({ section, records, definitions, ctx });
+  return dragonPage({ section, collected: records, definitions, ctx });
 }
 
 function hasWall(game: DragonPageGame, wall: [number, number, string]): boolean {

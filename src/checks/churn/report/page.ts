@@ -5,9 +5,9 @@
  * open items are counted under, and answer examples are a few per model, for the most changed
  * items first, within a budget of their own.
  */
-import type { SampleRecord } from '../../../sampleLog/index.js';
+import type { ChurnConfig } from '../settings.js';
 import { interval, num, percent, plural, signed } from '../../../text/format.js';
-import type { CheckPageInput } from '../../types.js';
+import type { CheckContext, CheckFold, CheckPageInput } from '../../types.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
 import type {
   AnswerPair,
@@ -23,8 +23,8 @@ import {
   type AnswerCaps,
   answerCaps,
   answersOf,
+  AnswerCollector,
   type Collected,
-  collectAnswers,
 } from './pageAnswers.js';
 import {
   askOf,
@@ -214,11 +214,10 @@ function itemOf(row: Row, parts: ItemParts, models: readonly string[]): ChurnPag
 function itemParts(
   section: ChurnSection,
   items: readonly ChurnItem[],
-  records: readonly SampleRecord[],
+  answers: ReadonlyMap<string, Collected[]>,
   rows: readonly Row[],
   models: readonly string[],
 ): ItemParts {
-  const answers = collectAnswers(records, items, models);
   const flagged = new Set(rows.filter(isFlagged).map((r) => r.id));
   const texts = new Map(items.map((item) => [item.id, itemTexts(item)]));
   const systems = systemTable(items, flagged);
@@ -243,11 +242,29 @@ function itemParts(
   };
 }
 
-export function churnPage(input: CheckPageInput<ItemDefinitions, ChurnSection>): ChurnPage {
+/** Each model's answers to each item, folded from the records as they arrive. */
+export const answerFold: CheckFold<
+  ItemDefinitions,
+  Map<string, Collected[]>,
+  AnswerCollector,
+  ChurnConfig
+> = {
+  start: (definitions, ctx) => new AnswerCollector(definitions.items, modelsOf(ctx)),
+  add: (collector, record) => collector.add(record),
+  finish: (collector) => collector.answers(),
+};
+
+function modelsOf(ctx: CheckContext): string[] {
+  return [ctx.models.baseline, ...(ctx.models.candidate ? [ctx.models.candidate] : [])];
+}
+
+export function churnPage(
+  input: CheckPageInput<ItemDefinitions, ChurnSection, ChurnConfig, Map<string, Collected[]>>,
+): ChurnPage {
   const { section, definitions, ctx } = input;
-  const models = [ctx.models.baseline, ...(ctx.models.candidate ? [ctx.models.candidate] : [])];
+  const models = modelsOf(ctx);
   const rows = rowsOf(section, definitions.items);
-  const parts = itemParts(section, definitions.items, input.records, rows, models);
+  const parts = itemParts(section, definitions.items, input.collected, rows, models);
   return {
     check: 'churn',
     estimator: section.estimator ?? 'sampled',

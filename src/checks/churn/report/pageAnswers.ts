@@ -7,7 +7,7 @@
 import type { SampleRecord } from '../../../sampleLog/index.js';
 import { lengthCap, shorten } from '../../../text/budget.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
-import { gradeOpenAnswers } from '../openGrading.js';
+import { openRegrader } from '../openGrading.js';
 import type { ChurnPageAnswerCount, ChurnPageAnswers } from '../page/types.js';
 import { type ChurnCallRecord, isChurnCall } from '../records.js';
 
@@ -39,16 +39,35 @@ export interface Collected {
   wrong: string[];
 }
 
-function emptyCollected(): Collected {
+/**
+ * What the page shows is read in sample order (a list sorted by sample, log order within one
+ * sample): the first answers listed first, the first examples kept, the last greedy answer and
+ * letter probabilities. Records arrive in log order, so each thing kept carries its place in
+ * sample order (`order`) and the fold keeps, for each, what that order would have kept.
+ */
+interface Collecting {
+  /** A short list, looked through: a model gives a few distinct answers to an item. */
+  counts: (AnswerTally & { key: string; first: number })[];
+  invalid: number;
+  failed: number;
+  offLabel: number;
+  greedy: { value: ChurnPageAnswers['greedy']; order: number } | null;
+  letters: { value: Record<string, number>; order: number } | null;
+  /** The first examples of each side, each distinct text at its earliest place, by place. */
+  right: { text: string; order: number }[] | null;
+  wrong: { text: string; order: number }[] | null;
+}
+
+function emptyCollecting(): Collecting {
   return {
-    counts: new Map(),
+    counts: [],
     invalid: 0,
     failed: 0,
     offLabel: 0,
     greedy: null,
     letters: null,
-    right: [],
-    wrong: [],
+    right: null,
+    wrong: null,
   };
 }
 
@@ -71,58 +90,130 @@ function answerKey(record: ChurnCallRecord, open: boolean): string | null {
 const gradeKey = (t: Omit<AnswerTally, 'answer' | 'count'>) =>
   t.correct === null ? 'n' : t.offLabel ? 'o' : t.correct ? 'r' : 'w';
 
-function count(into: Collected, answer: string, record: ChurnCallRecord): void {
+function count(into: Collecting, answer: string, record: ChurnCallRecord, order: number): void {
   const offLabel = record.off_label === true;
   const grade = { correct: record.correct, offLabel };
   const key = `${gradeKey(grade)}${answer}`;
-  const entry = into.counts.get(key) ?? { answer, count: 0, ...grade };
+  let entry = into.counts.find((e) => e.key === key);
+  if (!entry) {
+    entry = { key, answer, count: 0, ...grade, first: order };
+    into.counts.push(entry);
+  }
   entry.count++;
-  into.counts.set(key, entry);
+  entry.first = Math.min(entry.first, order);
   if (offLabel) into.offLabel++;
 }
 
-function collectRecord(into: Collected, record: ChurnCallRecord, open: boolean): void {
+/**
+ * Keeps the EXAMPLES_PER_SIDE distinct texts that come first: a text at its earliest place,
+ * and one that comes after as many others is never among them (it cannot come back earlier).
+ */
+function example(
+  held: { text: string; order: number }[] | null,
+  text: string,
+  order: number,
+): { text: string; order: number }[] {
+  const side = held ?? [];
+  const same = side.find((e) => e.text === text);
+  if (same) same.order = Math.min(same.order, order);
+  else if (side.length < EXAMPLES_PER_SIDE) side.push({ text, order });
+  else {
+    const last = side.reduce((a, b) => (b.order > a.order ? b : a));
+    if (order >= last.order) return side;
+    last.text = text;
+    last.order = order;
+  }
+  side.sort((a, b) => a.order - b.order);
+  return side;
+}
+
+function collectRecord(
+  into: Collecting,
+  record: ChurnCallRecord,
+  open: boolean,
+  order: number,
+): void {
   if (record.mode === 'exact') {
-    if (record.letters) into.letters = { ...record.letters };
+    if (record.letters && (!into.letters || into.letters.order < order)) {
+      into.letters = { value: { ...record.letters }, order };
+    }
     return;
   }
   const key = record.status === 'ok' ? answerKey(record, open) : null;
   if (record.mode === 'greedy') {
-    into.greedy = { answer: key, correct: record.correct, status: record.status };
+    if (!into.greedy || into.greedy.order < order) {
+      into.greedy = {
+        value: { answer: key, correct: record.correct, status: record.status },
+        order,
+      };
+    }
     return;
   }
   if (record.status === 'timeout' || record.status === 'error') into.failed++;
   else if (record.status !== 'ok' || key === null || record.correct === null) into.invalid++;
-  else count(into, key, record);
+  else count(into, key, record, order);
   if (typeof record.text === 'string' && record.status === 'ok' && record.correct !== null) {
-    const side = record.correct ? into.right : into.wrong;
-    const example = shorten(record.text, EXAMPLE_LENGTH);
-    // The same answer twice says no more than once.
-    if (side.length < EXAMPLES_PER_SIDE && !side.includes(example)) side.push(example);
+    if (record.correct)
+      into.right = example(into.right, shorten(record.text, EXAMPLE_LENGTH), order);
+    else into.wrong = example(into.wrong, shorten(record.text, EXAMPLE_LENGTH), order);
   }
 }
 
-/** Per item id, per model index: what the records say (sample order: the first examples). */
-export function collectAnswers(
-  records: readonly SampleRecord[],
-  items: readonly ChurnItem[],
-  models: readonly string[],
-): Map<string, Collected[]> {
-  const open = new Set(items.filter((item) => !isChoiceItem(item)).map((item) => item.id));
-  const calls = gradeOpenAnswers(records, items).records.filter(isChurnCall);
-  calls.sort((a, b) => a.sample - b.sample);
-  const byItem = new Map<string, Collected[]>();
-  for (const record of calls) {
-    const m = models.indexOf(record.model);
-    if (m < 0) continue;
-    let perModel = byItem.get(record.item);
-    if (!perModel) {
-      perModel = models.map(emptyCollected);
-      byItem.set(record.item, perModel);
-    }
-    collectRecord(perModel[m] as Collected, record, open.has(record.item));
+function collected(from: Collecting): Collected {
+  const counts = [...from.counts].sort((a, b) => a.first - b.first);
+  return {
+    counts: new Map(counts.map(({ key, first: _, ...tally }) => [key, tally])),
+    invalid: from.invalid,
+    failed: from.failed,
+    offLabel: from.offLabel,
+    greedy: from.greedy?.value ?? null,
+    letters: from.letters?.value ?? null,
+    right: from.right?.map((e) => e.text) ?? [],
+    wrong: from.wrong?.map((e) => e.text) ?? [],
+  };
+}
+
+/** A place in sample order: the sample first, then the place in the log. */
+const SAMPLE_STRIDE = 2 ** 32;
+
+/**
+ * Each model's answers to each item, per item id and model index, folded from the records as
+ * they arrive (open answers graded again first, as the analysis does).
+ */
+export class AnswerCollector {
+  private readonly byItem = new Map<string, { first: number; perModel: Collecting[] }>();
+  private readonly open: ReadonlySet<string>;
+  private readonly regrade: ((record: SampleRecord) => SampleRecord) | null;
+  private seen = 0;
+
+  constructor(
+    items: readonly ChurnItem[],
+    private readonly models: readonly string[],
+  ) {
+    this.open = new Set(items.filter((item) => !isChoiceItem(item)).map((item) => item.id));
+    this.regrade = openRegrader(items);
   }
-  return byItem;
+
+  add(logged: SampleRecord): void {
+    const record = this.regrade ? this.regrade(logged) : logged;
+    if (!isChurnCall(record)) return;
+    const order = record.sample * SAMPLE_STRIDE + this.seen++;
+    const m = this.models.indexOf(record.model);
+    if (m < 0) return;
+    let item = this.byItem.get(record.item);
+    if (!item) {
+      item = { first: order, perModel: this.models.map(emptyCollecting) };
+      this.byItem.set(record.item, item);
+    }
+    item.first = Math.min(item.first, order);
+    collectRecord(item.perModel[m] as Collecting, record, this.open.has(record.item), order);
+  }
+
+  /** Per item id (in sample order of their first answer), per model index. */
+  answers(): Map<string, Collected[]> {
+    const items = [...this.byItem].sort((a, b) => a[1].first - b[1].first);
+    return new Map(items.map(([id, { perModel }]) => [id, perModel.map(collected)]));
+  }
 }
 
 /**

@@ -137,7 +137,7 @@ export function dragonPage(input: CheckPageInput<DragonDefinitions, DragonSectio
   ];
   if (ctx.models.candidate) roles.push([ctx.models.candidate, 'candidate', section.candidate]);
   const decisions = decisionsBySeed(
-    input.records,
+    input.collected,
     roles.map(([model]) => model),
   );
   const games: DragonPageGame[] = definitions.seeds.map((seed) => {

@@ -61,7 +61,7 @@ function modelAnswers(
     );
   }
   const collected = collectAnswers(
-    input.records,
+    input.collected,
     input.definitions,
     result.model,
     input.ctx.config.personas.samples,

@@ -11,7 +11,7 @@ import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
 import { extractHeadline } from '../../../../src/report/headline.js';
 import { churnCharts } from '../../../../src/checks/churn/report/charts.js';
 import { renderChurnSection } from '../../../../src/checks/churn/report/markdown.js';
-import type { SampleRecord } from '../../../../src/sampleLog/index.js';
+import { countedRecords, type SampleRecord } from '../../../../src/sampleLog/index.js';
 import { record, settings, syntheticItems } from '../simulate.js';
 import type { ChurnCallRecord } from '../../../../src/checks/churn/records.js';
 
@@ -50,9 +50,10 @@ function records(): SampleRecord[] {
 
 const chosen: ChurnSettings = settings({ estimator: 'logprobs' });
 
+/** The analysis of a log: the records that count, as the log reader hands them over. */
 function analyse(list: readonly SampleRecord[], candidate: string | null = 'cand') {
   return analyseChurnLogprobs({
-    records: list,
+    records: countedRecords(list).records,
     items,
     settings: chosen,
     baseline: 'base',
