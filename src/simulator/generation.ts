@@ -12,7 +12,7 @@ import { simulatedLogprobs, versionHasLogprobs } from './logprobs.js';
 import type { Fault, Scenario, SimulatedModel } from './scenario.js';
 import { normaliseModelName } from './scenario.js';
 import type { Slots } from './slots.js';
-import { padAnswer, type ReplyTiming, type ServerClock, timeRequest } from './speed.js';
+import { padAnswer, type ReplyTiming, type ServerClock, timeRequest } from './timing.js';
 
 export interface GenerationRequest {
   chat: SimulatedChat;
@@ -134,7 +134,7 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
       content = content.slice(0, budget);
       doneReason = 'length';
     }
-    content = padAnswer(content, model.speed?.lengthFactor ?? 1, budget);
+    content = padAnswer(content, model.timing?.lengthFactor ?? 1, budget);
   }
   let latencyMs = model.latencyMs;
   let headerDelayMs = 0;
@@ -157,7 +157,7 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
     promptTokens: estimateTokens(`${request.chat.system ?? ''} ${request.chat.user}`),
     // Ollama counts reasoning in eval_count; a timed model does too, older scenarios did not.
     completionTokens:
-      estimateTokens(content) + (model.speed && thinking !== null ? estimateTokens(thinking) : 0),
+      estimateTokens(content) + (model.timing && thinking !== null ? estimateTokens(thinking) : 0),
     latencyMs,
     promptMs: 0,
     headerDelayMs,
@@ -170,7 +170,7 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
 
 /**
  * The request has its slot: load its model if needed and fix how long the reply takes and
- * reports. Without a speed block, as before speed was modelled: the durations split latency-ms
+ * reports. Without a timing block, as before speed was modelled: the durations split latency-ms
  * 20/80 between prompt and answer, and the load is the scenario's load-ms, waited and reported.
  */
 export function startGeneration(
@@ -180,8 +180,8 @@ export function startGeneration(
 ): Generation {
   const loaded = useModel(state, generation.model.name, numCtx);
   const scenarioLoadMs = loaded ? state.scenario.loadMs : 0;
-  const speed = generation.model.speed;
-  if (speed === null) {
+  const params = generation.model.timing;
+  if (params === null) {
     const ns = (ms: number): number => Math.round(ms * 1e6);
     const evalShare = 0.8;
     const latency = generation.latencyMs;
@@ -198,7 +198,7 @@ export function startGeneration(
   }
   const timing = timeRequest(
     {
-      speed,
+      params,
       promptTokens: generation.promptTokens,
       completionTokens: generation.completionTokens,
       loaded,
@@ -208,7 +208,7 @@ export function startGeneration(
     state.clock,
     state.scenario.parallel,
   );
-  if (!speed.sleep) return { ...generation, loadMs: scenarioLoadMs, timing };
+  if (!params.sleep) return { ...generation, loadMs: scenarioLoadMs, timing };
   // Faults' extra latency comes on top of the modelled decoding time; a stream's first token
   // comes once the prompt is read.
   return {

@@ -19,7 +19,7 @@
  *       context-length: 8192
  *       thinking: false          # capability: think=true is a 400 error when false
  *       latency-ms: 20           # time to generate one answer, holding a slot
- *       speed: {...}             # rates, size, noise, drift (src/simulator/speed.ts)
+ *       timing: {...}            # rates, size, noise, drift (src/simulator/timing.ts)
  *       churn: {...}             # a behaviour block, passed as written to that behaviour
  *       faults:
  *         - kind: status         # status | latency | slow-headers | drop | mid-stream-error
@@ -33,16 +33,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { Node } from 'yaml';
-import { parseYamlDocument } from '../config/yaml.js';
 import { z } from 'zod';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from '../config/keys.js';
-import { InputError } from '../errors.js';
 import { MAX_CONFIG_BYTES, readLimitedFile } from '../config/limits.js';
+import { parseYamlDocument } from '../config/yaml.js';
+import { InputError } from '../errors.js';
+import { errorMessage } from '../text/format.js';
 import type { Behaviour } from './behaviour.js';
 import { BehaviourParamsError } from './behaviourParams.js';
 import { behaviours as registeredBehaviours } from './behaviours/index.js';
-import { errorMessage } from '../text/format.js';
-import { type SpeedParams, speedSchema } from './speed.js';
+import { type TimingParams, timingSchema } from './timing.js';
 
 const selector = {
   rate: z.number().min(0).max(1).default(1),
@@ -86,7 +86,7 @@ const STRUCTURAL_MODEL_KEYS = [
   'context-length',
   'thinking',
   'latency-ms',
-  'speed',
+  'timing',
   'faults',
 ] as const;
 
@@ -103,7 +103,7 @@ const modelSchema = z
     contextLength: z.number().int().min(256).default(8192),
     thinking: z.boolean().default(false),
     latencyMs: z.number().int().min(0).default(0),
-    speed: speedSchema.optional(),
+    timing: timingSchema.optional(),
     faults: z.array(faultSchema).default([]),
   })
   .strict();
@@ -137,7 +137,7 @@ export interface SimulatedModel {
   thinking: boolean;
   latencyMs: number;
   /** Modelled timings and residency; null: the timing fields follow latency-ms as before. */
-  speed: SpeedParams | null;
+  timing: TimingParams | null;
   /** The model's own faults followed by the scenario-wide ones. */
   faults: Fault[];
   /** Behaviour name → its block as written in the scenario. */
@@ -287,7 +287,7 @@ function parseModelEntry(
     contextLength: model.contextLength,
     thinking: model.thinking,
     latencyMs: model.latencyMs,
-    speed: model.speed ?? null,
+    timing: model.timing ?? null,
     faults: [...model.faults, ...scenarioFaults],
     behaviours: blocks,
   };

@@ -25,7 +25,7 @@ import {
   type SimulatedModel,
 } from './scenario.js';
 import { QueueFull, Slots } from './slots.js';
-import { residency } from './speed.js';
+import { residency } from './timing.js';
 import {
   type Endpoint,
   isObject,
@@ -417,7 +417,7 @@ function tagEntry(m: SimulatedModel): Record<string, unknown> {
 }
 
 function psEntry(m: SimulatedModel): Record<string, unknown> {
-  const { size, sizeVram } = residency(m.speed);
+  const { size, sizeVram } = residency(m.timing);
   return {
     name: m.name,
     model: m.name,
@@ -458,7 +458,7 @@ function placeholder(name: string): SimulatedModel {
     contextLength: 4096,
     thinking: false,
     latencyMs: 0,
-    speed: null,
+    timing: null,
     faults: [],
     behaviours: {},
   };

@@ -161,8 +161,8 @@ export function openaiReply(g: Generation, id: number, createdAt: Date): Json {
       completion_tokens: g.completionTokens,
       total_tokens: g.promptTokens + g.completionTokens,
     },
-    // Only a model with a speed block reports them, so older scenarios reply as they did.
-    ...(g.model.speed ? { timings: llamaCppTimings(g) } : {}),
+    // Only a model with a timing block reports them, so older scenarios reply as they did.
+    ...(g.model.timing ? { timings: llamaCppTimings(g) } : {}),
   };
 }
 

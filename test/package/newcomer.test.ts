@@ -488,8 +488,6 @@ const NOT_RUN: Record<string, string> = {
     'a form with placeholders (N)',
   'node --import tsx bench/oc/churnOnly.ts --runs 300 --effect-runs 100 --variant-runs 20':
     'a simulation of the churn rules: minutes',
-  'node dist/index.js':
-    'the action’s entry point, run by test/action/bundledAction.test.ts as the runner runs it',
   'npm i -D model-gate': 'the registry form: the package is not published yet',
   'npx model-gate@0.1.0 …':
     'the registry form, with a placeholder: the package is not published yet',

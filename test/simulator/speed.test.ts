@@ -58,10 +58,10 @@ const sd = (xs: readonly number[]) => {
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
 };
 
-describe('the speed block', () => {
+describe('the timing block', () => {
   it('reports durations at the modelled rates, and the load once per load', async () => {
     const sim = await start(
-      'load-ms: 7\nmodels: [{name: a, speed: {decode-tps: 50, prompt-tps: 400, load-ms: 1200}}]',
+      'load-ms: 7\nmodels: [{name: a, timing: {decode-tps: 50, prompt-tps: 400, load-ms: 1200}}]',
     );
     const first = await chat(sim, 'a', 'How long is a piece of string, in tokens?');
     // The generic answer "Simulated answer from a." is 24 characters: 6 tokens.
@@ -78,7 +78,7 @@ describe('the speed block', () => {
   });
 
   it('takes the scenario load time when the block gives none, and does not wait without sleep', async () => {
-    const sim = await start('load-ms: 0\nmodels: [{name: a, speed: {decode-tps: 0.01}}]');
+    const sim = await start('load-ms: 0\nmodels: [{name: a, timing: {decode-tps: 0.01}}]');
     const started = performance.now();
     const reply = await chat(sim, 'a', 'hi');
     // 6 tokens at 0.01 tokens/s is 600 s, reported and not waited.
@@ -88,7 +88,7 @@ describe('the speed block', () => {
   });
 
   it('waits the modelled time when sleep is true', async () => {
-    const sim = await start('models: [{name: a, speed: {decode-tps: 40, sleep: true}}]');
+    const sim = await start('models: [{name: a, timing: {decode-tps: 40, sleep: true}}]');
     const started = performance.now();
     const reply = await chat(sim, 'a', 'hi');
     expect(reply.eval_duration).toBe(150e6);
@@ -98,7 +98,7 @@ describe('the speed block', () => {
   it('streams its first token after the prompt time when sleep is true', async () => {
     // 3 prompt tokens at 20 tokens/s: 150 ms; 6 answer tokens at 100 tokens/s: 60 ms more.
     const sim = await start(
-      'models: [{name: a, speed: {prompt-tps: 20, decode-tps: 100, sleep: true}}]',
+      'models: [{name: a, timing: {prompt-tps: 20, decode-tps: 100, sleep: true}}]',
     );
     const started = performance.now();
     const response = await fetch(`${sim.url}/api/chat`, {
@@ -122,7 +122,7 @@ describe('the speed block', () => {
   });
 
   it('puts the timings on the final chunk of a stream', async () => {
-    const sim = await start('models: [{name: a, speed: {decode-tps: 50}}]');
+    const sim = await start('models: [{name: a, timing: {decode-tps: 50}}]');
     const client = new Ollama({ host: sim.url });
     const parts = await client.chat({
       model: 'a',
@@ -139,7 +139,7 @@ describe('the speed block', () => {
   });
 
   it('draws lognormal noise of the given sigma, the same draws for the same scenario', async () => {
-    const yaml = 'seed: 5\nmodels: [{name: a, speed: {decode-tps: 50, sigma: 0.25}}]';
+    const yaml = 'seed: 5\nmodels: [{name: a, timing: {decode-tps: 50, sigma: 0.25}}]';
     const sim = await start(yaml);
     const logs: number[] = [];
     for (let i = 0; i < 600; i++) {
@@ -159,7 +159,7 @@ describe('the speed block', () => {
 
   it('slows every model down as the server drifts, counting all models’ requests', async () => {
     const speed = '{decode-tps: 50, drift: 0.3, drift-requests: 100}';
-    const sim = await start(`models: [{name: a, speed: ${speed}}, {name: b, speed: ${speed}}]`);
+    const sim = await start(`models: [{name: a, timing: ${speed}}, {name: b, timing: ${speed}}]`);
     const factors: number[] = [];
     for (let i = 0; i < 160; i++) {
       const r = await chat(sim, i % 2 === 0 ? 'a' : 'b', `q${i}`);
@@ -180,7 +180,7 @@ describe('the speed block', () => {
   it('drifts over modelled server time with drift-seconds', async () => {
     // Each answer (6 tokens at 6 tokens/s) takes 1 s at first; the prompt takes next to none.
     const sim = await start(
-      'models: [{name: a, speed: {decode-tps: 6, prompt-tps: 1e9, drift: 0.5, drift-seconds: 2}}]',
+      'models: [{name: a, timing: {decode-tps: 6, prompt-tps: 1e9, drift: 0.5, drift-seconds: 2}}]',
     );
     const factors: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -195,7 +195,7 @@ describe('the speed block', () => {
 
   it('reports size and size_vram on /api/ps, all in GPU memory unless told', async () => {
     const sim = await start(
-      'max-loaded: 3\nmodels: [{name: a, speed: {size: 1000, size-vram: 600}}, {name: b, speed: {}}, {name: c}]',
+      'max-loaded: 3\nmodels: [{name: a, timing: {size: 1000, size-vram: 600}}, {name: b, timing: {}}, {name: c}]',
     );
     for (const m of ['a', 'b', 'c']) await chat(sim, m, 'hi');
     const ps = (await (await fetch(`${sim.url}/api/ps`)).json()) as {
@@ -209,7 +209,7 @@ describe('the speed block', () => {
 
   it('pads answers to length-factor times the tokens without changing what they say', async () => {
     const sim = await start(
-      'models: [{name: a, speed: {}}, {name: b, speed: {length-factor: 2}}, {name: c, speed: {length-factor: 3}}]',
+      'models: [{name: a, timing: {}}, {name: b, timing: {length-factor: 2}}, {name: c, timing: {length-factor: 3}}]',
     );
     const schema = { type: 'object', properties: { answer: { enum: ['A', 'B'] } } };
     const answers = [];
@@ -240,7 +240,7 @@ describe('the speed block', () => {
 
   it('counts reasoning in the answer tokens of a timed thinking model, as Ollama does', async () => {
     const sim = await start(
-      'models: [{name: a, thinking: true, speed: {}}, {name: b, thinking: true}]',
+      'models: [{name: a, thinking: true, timing: {}}, {name: b, thinking: true}]',
     );
     const ask = async (model: string) => {
       const response = await fetch(`${sim.url}/api/chat`, {
@@ -262,7 +262,7 @@ describe('the speed block', () => {
   });
 
   it('gives /v1 replies usage and llama.cpp timings, which the provider reads back', async () => {
-    const sim = await start('models: [{name: a, speed: {decode-tps: 50, prompt-tps: 400}}]');
+    const sim = await start('models: [{name: a, timing: {decode-tps: 50, prompt-tps: 400}}]');
     const response = await fetch(`${sim.url}/v1/chat/completions`, {
       method: 'POST',
       body: JSON.stringify({ model: 'a', messages: [{ role: 'user', content: 'hello there' }] }),
@@ -288,7 +288,7 @@ describe('the speed block', () => {
     });
   });
 
-  it('without a speed block replies as before: latency-ms split 20/80, no /v1 timings', async () => {
+  it('without a timing block replies as before: latency-ms split 20/80, no /v1 timings', async () => {
     const sim = await start('load-ms: 3\nmodels: [{name: a, latency-ms: 10}]');
     const reply = await chat(sim, 'a', 'hi');
     expect(reply).toMatchObject({
@@ -308,9 +308,9 @@ describe('the speed block', () => {
     expect('timings' in body).toBe(false);
   });
 
-  it('refuses a speed block that cannot be, naming the line and field', () => {
+  it('refuses a timing block that cannot be, naming the line and field', () => {
     const bad = (block: string) => () =>
-      parseScenario(`models:\n  - name: a\n    speed: ${block}\n`, 'test.yml', []);
+      parseScenario(`models:\n  - name: a\n    timing: ${block}\n`, 'test.yml', []);
     const detail = (block: string): string => {
       try {
         bad(block)();
@@ -320,14 +320,14 @@ describe('the speed block', () => {
       return 'accepted';
     };
     expect(detail('{size: 10, size-vram: 20}')).toBe(
-      'line 3: models[0].speed.size-vram: size-vram cannot exceed size',
+      'line 3: models[0].timing.size-vram: size-vram cannot exceed size',
     );
     expect(detail('{drift: 0.3, drift-requests: 10, drift-seconds: 5}')).toBe(
-      'line 3: models[0].speed.drift-seconds: give drift-requests or drift-seconds, not both',
+      'line 3: models[0].timing.drift-seconds: give drift-requests or drift-seconds, not both',
     );
-    expect(detail('{length-factor: 0.5}')).toMatch(/^line 3: models\[0\]\.speed\.length-factor: /);
-    expect(detail('{decode-tps: 0}')).toMatch(/^line 3: models\[0\]\.speed\.decode-tps: /);
-    expect(detail('{decode_tps: 5}')).toMatch(/^line 3: models\[0\]\.speed: .*decode_tps/);
+    expect(detail('{length-factor: 0.5}')).toMatch(/^line 3: models\[0\].timing\.length-factor: /);
+    expect(detail('{decode-tps: 0}')).toMatch(/^line 3: models\[0\].timing\.decode-tps: /);
+    expect(detail('{decode_tps: 5}')).toMatch(/^line 3: models\[0\].timing: .*decode_tps/);
   });
 });
 
@@ -368,9 +368,9 @@ describe('docs/simulator.md', () => {
     const page = readFileSync('docs/simulator.md', 'utf8');
     const example = /```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
     const [model] = parseScenario(example, 'docs/simulator.md', []).models;
-    expect(model?.speed).toMatchObject({ decodeTps: 40, sizeVram: 780000000 });
-    const [plain] = parseScenario('models: [{name: a, speed: {}}]', 'test', []).models;
-    expect(plain?.speed).toEqual({
+    expect(model?.timing).toMatchObject({ decodeTps: 40, sizeVram: 780000000 });
+    const [plain] = parseScenario('models: [{name: a, timing: {}}]', 'test', []).models;
+    expect(plain?.timing).toEqual({
       decodeTps: 50,
       promptTps: 500,
       lengthFactor: 1,
@@ -397,7 +397,7 @@ describe('docs/simulator.md', () => {
       'drift-requests',
       'sleep',
     ]);
-    const applied = plain?.speed as unknown as Record<string, unknown>;
+    const applied = plain?.timing as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(written)) {
       if (key === 'drift-requests') continue;
       expect(String(applied[kebabToCamel(key)]), key).toBe(value);
@@ -409,11 +409,11 @@ describe('the speed scenarios', () => {
   const load = (name: string) => loadScenario(`fixtures/simulator/${name}.yml`).models;
   const pair = (name: string) => {
     const [base, cand] = load(name);
-    if (!base?.speed || !cand?.speed) throw new Error(`${name}: a model without speed`);
+    if (!base?.timing || !cand?.timing) throw new Error(`${name}: a model without speed`);
     expect([base.name, cand.name]).toEqual(['demo-base:1b', 'demo-cand:1b']);
     // Same answers: the behaviour blocks are the same.
     expect(cand.behaviours).toEqual(base.behaviours);
-    return { base: base.speed, cand: cand.speed };
+    return { base: base.timing, cand: cand.timing };
   };
 
   it('pose the regression each is named for, and nothing else', () => {
@@ -435,8 +435,8 @@ describe('the speed scenarios', () => {
   it('speed-demo answers as the demo does, with a candidate that decodes 1.5 times slower', () => {
     const demo = load('demo');
     const speedDemo = load('speed-demo');
-    expect(speedDemo.map((m) => ({ ...m, speed: null }))).toEqual(demo);
+    expect(speedDemo.map((m) => ({ ...m, timing: null }))).toEqual(demo);
     const [base, cand] = speedDemo;
-    expect((base?.speed?.decodeTps ?? 0) / (cand?.speed?.decodeTps ?? 1)).toBe(1.5);
+    expect((base?.timing?.decodeTps ?? 0) / (cand?.timing?.decodeTps ?? 1)).toBe(1.5);
   });
 });

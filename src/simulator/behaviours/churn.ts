@@ -45,10 +45,10 @@ import {
 import type { OpenItem } from '../../checks/churn/openItems.js';
 import { openPromptKey } from '../../checks/churn/openPrompt.js';
 import { itemPromptKey, parseChurnPrompt } from '../../checks/churn/prompt.js';
+import { expecting } from '../../config/issues.js';
 import { packageRoot } from '../../packageRoot.js';
 import { normalQuantile } from '../../stats/normal.js';
 import { createRng, seedFromText } from '../../stats/prng.js';
-import { expecting } from '../../config/issues.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
 import { parseBehaviourParams } from '../behaviourParams.js';
 import { drawOpenAnswer } from './openAnswers.js';

@@ -24,13 +24,13 @@
  * probe, seed option); vocabularies by the voice alone, so baseline and candidate share them.
  */
 import { z } from 'zod';
+import { type PersonasCatalogue, parseCatalogue } from '../../checks/personas/catalogue.js';
 import { expecting } from '../../config/issues.js';
 import { MAX_CATALOGUE_BYTES, readLimitedFile } from '../../config/limits.js';
-import { type PersonasCatalogue, parseCatalogue } from '../../checks/personas/catalogue.js';
 import { createRng, type Rng, seedFromText } from '../../stats/prng.js';
+import { errorMessage } from '../../text/format.js';
 import type { Behaviour, SimulatedChat } from '../behaviour.js';
 import { parseBehaviourParams } from '../behaviourParams.js';
-import { errorMessage } from '../../text/format.js';
 
 const SHARE = expecting('a number between 0 and 1');
 const COUNT = expecting('a whole number from 1 to 2000');

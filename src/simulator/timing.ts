@@ -1,9 +1,9 @@
 /**
  * How fast a simulated model is: decode and prompt rates, load time, answer length, memory,
- * per-request noise and a server that slows down over the run. A model's optional `speed`
+ * per-request noise and a server that slows down over the run. A model's optional `timing`
  * block (docs/simulator.md has the table):
  *
- *   speed:
+ *   timing:
  *     decode-tps: 40        # answer tokens per second
  *     prompt-tps: 400       # prompt tokens per second
  *     load-ms: 1500         # load time reported by the first request after a (re)load
@@ -31,7 +31,7 @@ const DEFAULT_DRIFT_REQUESTS = 1000;
 
 const positive = z.number().finite().positive();
 
-export const speedSchema = z
+export const timingSchema = z
   .object({
     decodeTps: positive.default(50),
     promptTps: positive.default(500),
@@ -60,12 +60,12 @@ export const speedSchema = z
     path: ['sizeVram'],
   });
 
-export type SpeedParams = z.infer<typeof speedSchema>;
+export type TimingParams = z.infer<typeof timingSchema>;
 
-/** Bytes /api/ps reports for a model: all in GPU memory unless its speed block says less. */
-export function residency(speed: SpeedParams | null): { size: number; sizeVram: number } {
-  const size = speed?.size ?? DEFAULT_SIZE;
-  return { size, sizeVram: speed?.sizeVram ?? size };
+/** Bytes /api/ps reports for a model: all in GPU memory unless its timing block says less. */
+export function residency(params: TimingParams | null): { size: number; sizeVram: number } {
+  const size = params?.size ?? DEFAULT_SIZE;
+  return { size, sizeVram: params?.sizeVram ?? size };
 }
 
 /** The server's own clock, shared by every model: what drift advances with. */
@@ -85,7 +85,7 @@ export interface ReplyTiming {
 }
 
 export interface TimedRequest {
-  speed: SpeedParams;
+  params: TimingParams;
   promptTokens: number;
   completionTokens: number;
   /** Whether this request (re)loaded the model. */
@@ -105,15 +105,15 @@ export function timeRequest(
   clock: ServerClock,
   parallel: number,
 ): ReplyTiming {
-  const { speed } = request;
-  const slowdown = 1 + speed.drift * driftProgress(speed, clock);
+  const { params } = request;
+  const slowdown = 1 + params.drift * driftProgress(params, clock);
   const rng = createRng(seedFromText(request.noiseKey));
-  const noise = (): number => Math.exp(speed.sigma * standardNormal(rng.next()));
-  const promptNs = Math.round((request.promptTokens / speed.promptTps) * 1e9 * noise() * slowdown);
+  const noise = (): number => Math.exp(params.sigma * standardNormal(rng.next()));
+  const promptNs = Math.round((request.promptTokens / params.promptTps) * 1e9 * noise() * slowdown);
   const evalNs = Math.round(
-    (request.completionTokens / speed.decodeTps) * 1e9 * noise() * slowdown,
+    (request.completionTokens / params.decodeTps) * 1e9 * noise() * slowdown,
   );
-  const loadMs = request.loaded ? (speed.loadMs ?? request.scenarioLoadMs) : 0;
+  const loadMs = request.loaded ? (params.loadMs ?? request.scenarioLoadMs) : 0;
   const loadNs = Math.round(loadMs * 1e6);
   const totalNs = loadNs + promptNs + evalNs;
   clock.requests++;
@@ -122,12 +122,12 @@ export function timeRequest(
 }
 
 /** Share of the drift reached, 0 at the start of the run and 1 once its span has passed. */
-function driftProgress(speed: SpeedParams, clock: ServerClock): number {
-  if (speed.drift === 0) return 0;
+function driftProgress(params: TimingParams, clock: ServerClock): number {
+  if (params.drift === 0) return 0;
   const done =
-    speed.driftSeconds !== undefined
-      ? clock.seconds / speed.driftSeconds
-      : clock.requests / (speed.driftRequests ?? DEFAULT_DRIFT_REQUESTS);
+    params.driftSeconds !== undefined
+      ? clock.seconds / params.driftSeconds
+      : clock.requests / (params.driftRequests ?? DEFAULT_DRIFT_REQUESTS);
   return Math.min(1, done);
 }
 
