@@ -113,9 +113,9 @@ export const churnSettingsSchema = z
       .number()
       .gt(0)
       .max(1)
-      .default(0.3)
+      .default(0.4)
       .describe(
-        'adaptive: the futility bar is multiplied by this at each look after the first (0.5, 0.15, 0.045 at 8, 12, 16 samples with the defaults); 1: the same bar at every look',
+        'adaptive: the futility bar is multiplied by this at each look after the first (0.5, 0.2, 0.08 at 8, 12, 16 samples with the defaults); 1: the same bar at every look',
       ),
     /** Efficacy stop: an item whose change is already certain to be flagged stops sampling. */
     stopDecided: z

@@ -86,11 +86,25 @@ export class ChurnStages implements PlanGrowth {
     for (const model of this.models) {
       for (let k = state.planned; k < path.wanted; k++) {
         const slot = churnSlot(state.item, this.config, model, 'stochastic', k);
-        units.push(churnUnit(slot, this.config));
+        units.push(this.unlessStopped(churnUnit(slot, this.config), state.item.id, k));
       }
     }
     state.planned = path.wanted;
     return units;
+  }
+
+  /**
+   * The unit, asking nothing when its turn comes if the item's path no longer reaches the
+   * sample: items decided since it was planned can raise the efficacy bound enough to stop the
+   * item at the look before (a model's stage waits for that model's next series).
+   */
+  private unlessStopped(unit: WorkUnit, item: string, sample: number): WorkUnit {
+    const guarded = Object.create(unit) as WorkUnit;
+    guarded.execute = async (ctx) => {
+      if (this.outcomes.path(item, this.design).wanted <= sample) return;
+      await unit.execute(ctx);
+    };
+    return guarded;
   }
 }
 
