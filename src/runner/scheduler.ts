@@ -14,8 +14,10 @@
  * Series never overlap, even at a series' tail: on an Ollama server that cannot hold both
  * models, a request for the next model waits for a load under an ordinary request's timeout
  * (only the warm-up allows for a load), and the end-of-series digest check would no longer
- * close the series. The tail is kept short instead: longest units first, every slot busy until
- * the queue is empty.
+ * close the series. The tail is kept short instead: every unit of several calls (a maze game,
+ * whose moves wait for each other) starts with the series and its calls go before single
+ * calls, so no game that the estimates placed last is left running alone at the end; single
+ * calls fill the slots the games leave free.
  */
 import type { InfrastructureError } from '../errors.js';
 import { type Provider, ProviderFailure, type SeriesHygiene } from '../providers/types.js';
@@ -84,8 +86,11 @@ export class Scheduler {
   /** Units per series of each model, fixed at its first series when `blocks` is above 1. */
   private readonly blockSize = new Map<string, number>();
   private inFlight = 0;
+  private readonly slots: CallSlots;
 
-  constructor(private readonly options: SchedulerOptions) {}
+  constructor(private readonly options: SchedulerOptions) {
+    this.slots = new CallSlots(options.concurrency);
+  }
 
   /**
    * Adds units to the plan: those the log completes are skipped (and their answers shown to
@@ -185,11 +190,13 @@ export class Scheduler {
       );
     }
     const all = this.queues.get(model) ?? [];
-    // Longest units (maze games) first, so that none is left running alone at the end.
+    // Longest units (maze games) first: they start at once, then single calls in plan order.
     all.sort((a, b) => longestFirst(a.unit, b.unit));
     const queue = this.block(model, all);
     const workers = Math.min(this.options.concurrency, queue.length);
-    await Promise.all(Array.from({ length: workers }, () => this.worker(queue)));
+    const chains: Promise<void>[] = [];
+    await Promise.all(Array.from({ length: workers }, () => this.worker(queue, chains)));
+    await Promise.all(chains);
     hygiene.contextLength = await reportedContext(provider, model);
     // The digest read before the run must still be the model's at the end of its series (or
     // when it answered "model missing"): otherwise some records came from other weights.
@@ -212,20 +219,33 @@ export class Scheduler {
     return queue.splice(0, size);
   }
 
-  /** Takes units off the queue; waits while others run, since they may add more. */
-  private async worker(queue: PendingUnit[]): Promise<void> {
+  /**
+   * Takes units off the queue: a unit of several calls is started and left to run (its calls
+   * wait for slots), a single call is run to its end. Waits while others run, since they may
+   * add more.
+   */
+  private async worker(queue: PendingUnit[], chains: Promise<void>[]): Promise<void> {
     while (!this.stopped()) {
       const next = queue.shift();
-      if (next) {
-        this.inFlight++;
-        await this.runUnit(next);
-        this.inFlight--;
-        this.wakeAll();
+      if (next && isChain(next.unit)) {
+        chains.push(this.started(next));
+      } else if (next) {
+        await this.started(next);
       } else if (this.inFlight === 0) {
         return;
       } else {
         await new Promise<void>((resolve) => this.waiting.push(resolve));
       }
+    }
+  }
+
+  private async started(next: PendingUnit): Promise<void> {
+    this.inFlight++;
+    try {
+      await this.runUnit(next);
+    } finally {
+      this.inFlight--;
+      this.wakeAll();
     }
   }
 
@@ -238,13 +258,20 @@ export class Scheduler {
     const digest = this.options.resume.digest(unit.model);
     const written: SampleRecord[] = [];
     let made = 0;
+    const chain = isChain(unit);
+    if (chain) this.slots.chainStarted();
     const ctx: UnitContext = {
       prior,
       digest,
       signal: this.options.signal,
-      call: (spec) => {
+      call: async (spec) => {
         made++;
-        return policy.call(spec, unit.model);
+        await this.slots.take(chain);
+        try {
+          return await policy.call(spec, unit.model);
+        } finally {
+          this.slots.release(chain);
+        }
       },
       embed: (model, texts) => this.options.provider.embed(model, [...texts]),
       emit: async (record) => {
@@ -268,10 +295,76 @@ export class Scheduler {
       if (error instanceof RunCancelled || error instanceof ServerLost) return;
       this.unitFailure ??= error;
       return;
+    } finally {
+      if (chain) this.slots.chainEnded();
     }
     if (this.options.growth && written.length > 0) {
       const added = this.add(this.options.growth.observe(written)).likely;
       if (added > 0) progress.shrink?.(-added);
+    }
+  }
+}
+
+/** A unit whose calls follow one another (a maze game's moves), as opposed to a single call. */
+function isChain(unit: WorkUnit): boolean {
+  return unit.expectedCalls > 1;
+}
+
+/**
+ * The server's parallel slots as the run hands them out: at most `size` calls in flight. Every
+ * chain under way (a maze game) has a slot kept for it, up to `size`, so its next move never
+ * waits behind single calls; single calls take the slots left. With more games than slots the
+ * games take turns move by move, in the order they asked: a long game advances from the start
+ * of its series whatever its estimate said, and cannot be left to run alone at the end.
+ */
+class CallSlots {
+  private chainsActive = 0;
+  private chainCalls = 0;
+  private singleCalls = 0;
+  private readonly chains: (() => void)[] = [];
+  private readonly singles: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  /** A chain starts: from now on a slot is kept for it. */
+  chainStarted(): void {
+    this.chainsActive++;
+  }
+
+  chainEnded(): void {
+    this.chainsActive--;
+    this.grant();
+  }
+
+  /** Resolves once the call may be sent. */
+  take(chain: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      (chain ? this.chains : this.singles).push(resolve);
+      this.grant();
+    });
+  }
+
+  release(chain: boolean): void {
+    if (chain) this.chainCalls--;
+    else this.singleCalls--;
+    this.grant();
+  }
+
+  private grant(): void {
+    const kept = Math.min(this.chainsActive, this.size);
+    for (;;) {
+      const free = this.size - this.chainCalls - this.singleCalls;
+      if (free <= 0) return;
+      const chain = this.chainCalls < kept ? this.chains.shift() : undefined;
+      if (chain) {
+        this.chainCalls++;
+        chain();
+        continue;
+      }
+      const single = this.singleCalls < this.size - kept ? this.singles.shift() : undefined;
+      if (!single) return;
+      this.singleCalls++;
+      single();
     }
   }
 }

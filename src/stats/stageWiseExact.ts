@@ -67,8 +67,15 @@ function lookPValues(full: Float64Array, alive: Float64Array, spent: number): Fl
  * The stage-wise p-value of the stages given, for a design that stops at any look before the
  * last one whose p-value is at or below `bound`. When the bound is reached before the last stage,
  * the later stages are ignored (the design would not have taken them).
+ *
+ * `stopAt` (one bound per look, each at least `bound`; the last holds after it) stops the item
+ * sooner without changing the ordering: p-values are still those of the design with `bound`.
  */
-export function stageWiseTwoSided(strata: readonly Stratum[], bound: number): StageWiseOutcome {
+export function stageWiseTwoSided(
+  strata: readonly Stratum[],
+  bound: number,
+  stopAt?: readonly number[],
+): StageWiseOutcome {
   if (strata.length === 0) return { pValue: 1, stoppedAt: null };
   let full: Float64Array = new Float64Array([1]);
   let alive: Float64Array = new Float64Array([1]);
@@ -85,7 +92,8 @@ export function stageWiseTwoSided(strata: readonly Stratum[], bound: number): St
     const pValues = lookPValues(full, alive, spent);
     const p = full.length === 1 && spent === 0 ? 1 : (pValues[observed - low] as number);
     const last = j === strata.length - 1;
-    if (p <= bound && (full.length > 1 || spent > 0)) return { pValue: p, stoppedAt: j };
+    const stop = Math.max(bound, stopAt?.[Math.min(j, stopAt.length - 1)] ?? bound);
+    if (p <= stop && (full.length > 1 || spent > 0)) return { pValue: p, stoppedAt: j };
     if (last) return { pValue: p, stoppedAt: null };
     for (let v = 0; v < alive.length; v++) {
       if ((pValues[v] as number) <= bound && (alive[v] as number) > 0) {

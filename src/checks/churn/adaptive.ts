@@ -46,8 +46,10 @@ export interface AdaptiveDesign {
    * (src/stats/stageWiseExact.ts) is at or below `pAtMost`. The item test is then the stage-wise
    * one for every item, which keeps its level whatever stops; with `pAtMost` at most α over the
    * number of items tested, a decided item is flagged by Benjamini–Hochberg whatever the others do.
+   * `byLook`: the bound at each look (0-based; the last holds after it) once the items already
+   * decided are counted (`countingDecided`), each at least `pAtMost`.
    */
-  decided?: { pAtMost: number };
+  decided?: { pAtMost: number; byLook?: readonly number[] };
 }
 
 /** One stage of one item: successes and samples of each model in that stage. */
@@ -149,13 +151,14 @@ export function adaptiveItemPValue(
   const strata = stageStrata(stages);
   return design?.decided === undefined
     ? conditionalExactTwoSided(strata)
-    : stageWiseTwoSided(strata, design.decided.pAtMost).pValue;
+    : stageWiseTwoSided(strata, design.decided.pAtMost, design.decided.byLook).pValue;
 }
 
 /** Whether the efficacy look after the last of `stages` stops the item as decided. */
 function isDecided(stages: readonly StageCounts[], design: AdaptiveDesign): boolean {
   if (design.decided === undefined) return false;
-  return stageWiseTwoSided(stageStrata(stages), design.decided.pAtMost).stoppedAt !== null;
+  const { byLook, pAtMost } = design.decided;
+  return stageWiseTwoSided(stageStrata(stages), pAtMost, byLook).stoppedAt !== null;
 }
 
 /** Why an item's sampling ends. */
@@ -381,4 +384,69 @@ export function replayItem(
     from = to;
     size = decision.samples;
   }
+}
+
+/**
+ * The efficacy bound of each look, counting the items decided: with D items decided at this
+ * look or before it, the bound is D × `pAtMost` (α over the items; `pAtMost` while D is 0). The
+ * D items then all lie at or below α × D / items (an earlier one at or below its own, smaller
+ * bound), so Benjamini–Hochberg flags every one of them whatever the others show. Where many
+ * items move a lot, each decided item lets others stop a stage sooner; where few move, the
+ * bound stays α over the items. `decidedAt` holds the look (0-based) of each item decided so far.
+ *
+ * The item test keeps its level: an item at a look is decided once the others alone raise the
+ * bound to its p-value (its own decision only raises the bound further), so its bound at each
+ * look is set by the other items, independent of its own samples under "no change".
+ */
+export function countingDecided(
+  design: AdaptiveDesign,
+  decidedAt: Iterable<number>,
+): AdaptiveDesign {
+  if (design.decided === undefined) return design;
+  const looks = 1 + Math.ceil((design.samplesMax - design.firstStage) / design.stage);
+  const perLook = new Array<number>(looks).fill(0);
+  for (const look of decidedAt) {
+    const at = Math.min(look, looks - 1);
+    perLook[at] = (perLook[at] ?? 0) + 1;
+  }
+  const { pAtMost } = design.decided;
+  let decided = 0;
+  const byLook = perLook.map((n) => {
+    decided += n;
+    return pAtMost * Math.max(1, decided);
+  });
+  return { ...design, decided: { pAtMost, byLook } };
+}
+
+/**
+ * Replays every item's path (`outcome(i, model, sample)` for item i), each look's efficacy
+ * bound counting the items decided (`countingDecided`): from α over the items everywhere, the
+ * paths are replayed and the bounds raised until they no longer move. The bounds only rise, so
+ * this ends (at most once per item decided), a function of the log alone. A runner that counted
+ * fewer (another shard's items, or items still on their way) stopped no item this replay
+ * continues: its bounds were no larger.
+ */
+export function replayItems(
+  count: number,
+  outcome: (item: number, model: 0 | 1, sample: number) => SampleOutcome,
+  design: AdaptiveDesign,
+): { paths: ItemPath[]; design: AdaptiveDesign } {
+  let current = countingDecided(design, []);
+  for (;;) {
+    const paths = Array.from({ length: count }, (_, i) =>
+      replayItem((model, sample) => outcome(i, model, sample), current),
+    );
+    const next = countingDecided(design, decidedLooks(paths));
+    const before = current.decided?.byLook ?? [];
+    const after = next.decided?.byLook ?? [];
+    if (after.every((bound, j) => bound === before[j])) return { paths, design: current };
+    current = next;
+  }
+}
+
+/** The look (0-based) of every path stopped as decided. */
+export function decidedLooks(paths: Iterable<ItemPath>): number[] {
+  const looks: number[] = [];
+  for (const path of paths) if (path.stop === 'decided') looks.push(path.stages.length - 1);
+  return looks;
 }

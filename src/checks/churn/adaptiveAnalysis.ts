@@ -11,6 +11,7 @@ import {
   adaptiveItemTest,
   designOf,
   type ItemPath,
+  replayItems,
   type StageCounts,
 } from './adaptive.js';
 import type { ChurnItem } from './items.js';
@@ -35,10 +36,13 @@ export function adaptivePaths(
   baseline: string,
   candidate: string | null,
 ): AdaptivePaths {
-  const design = designOf(settings, items.length);
   const outcomes = new StageOutcomes(baseline, candidate);
   for (const record of records) outcomes.add(record);
-  const paths = items.map((item) => outcomes.path(item.id, design));
+  const { paths, design } = replayItems(
+    items.length,
+    (i, model, sample) => outcomes.outcome((items[i] as ChurnItem).id, model, sample),
+    designOf(settings, items.length),
+  );
   const models = candidate === null || candidate === baseline ? 1 : 2;
   let used = 0;
   items.forEach((item, i) => {

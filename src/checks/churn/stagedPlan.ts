@@ -7,7 +7,7 @@
  */
 import type { PlanGrowth, WorkUnit } from '../workUnit.js';
 import type { SampleRecord } from '../../sampleLog/index.js';
-import { type AdaptiveDesign, designOf } from './adaptive.js';
+import { type AdaptiveDesign, countingDecided, designOf, type ItemPath } from './adaptive.js';
 import type { ChurnItem } from './items.js';
 import { churnSlot, churnUnit } from './plan.js';
 import { type ChurnConfig, samplingOf } from './settings.js';
@@ -20,7 +20,11 @@ interface ItemState {
 }
 
 export class ChurnStages implements PlanGrowth {
-  private readonly design: AdaptiveDesign;
+  private readonly base: AdaptiveDesign;
+  /** The design with the efficacy bounds the items decided so far allow (adaptive.ts). */
+  private design: AdaptiveDesign;
+  /** Look (0-based) of each item stopped as decided so far. */
+  private readonly decidedAt = new Map<string, number>();
   private readonly outcomes: StageOutcomes;
   private readonly items = new Map<string, ItemState>();
   private readonly models: readonly string[];
@@ -31,11 +35,12 @@ export class ChurnStages implements PlanGrowth {
     baseline: string,
     candidate: string | null,
   ) {
-    this.design = designOf(config.churn, items.length);
+    this.base = designOf(config.churn, items.length);
+    this.design = countingDecided(this.base, []);
     this.outcomes = new StageOutcomes(baseline, candidate);
     this.models = modelOrder(baseline, candidate);
     for (const item of items) {
-      this.items.set(item.id, { item, planned: this.design.firstStage });
+      this.items.set(item.id, { item, planned: this.base.firstStage });
     }
   }
 
@@ -46,8 +51,18 @@ export class ChurnStages implements PlanGrowth {
       const state = id === null ? undefined : this.items.get(id);
       if (state) touched.add(state);
     }
+    // The paths again until the items they decide no longer raise the efficacy bounds: records
+    // read back all at once (a resumed run, the analysis's plan) then plan what the analysis
+    // replays, whatever order the items come in.
+    let paths: [ItemState, ItemPath][];
+    let changed = true;
+    do {
+      changed = false;
+      paths = [...touched].map((state) => [state, this.outcomes.path(state.item.id, this.design)]);
+      for (const [state, path] of paths) changed = this.count(state, path) || changed;
+    } while (changed);
     const units: WorkUnit[] = [];
-    for (const state of touched) units.push(...this.nextStage(state));
+    for (const [state, path] of paths) units.push(...this.nextStage(state, path));
     return units;
   }
 
@@ -64,19 +79,45 @@ export class ChurnStages implements PlanGrowth {
     return calls * this.models.length;
   }
 
+  /**
+   * Counts the item as decided at the look its path stops it, or no longer (a sample answered
+   * again after a failed request can undo a decision); true when that changed the bounds.
+   */
+  private count(state: ItemState, path: ItemPath): boolean {
+    const look = path.stop === 'decided' ? path.stages.length - 1 : undefined;
+    if (this.decidedAt.get(state.item.id) === look) return false;
+    if (look === undefined) this.decidedAt.delete(state.item.id);
+    else this.decidedAt.set(state.item.id, look);
+    this.design = countingDecided(this.base, this.decidedAt.values());
+    return true;
+  }
+
   /** The samples the item's path now wants beyond those already planned, for every model. */
-  private nextStage(state: ItemState): WorkUnit[] {
-    const path = this.outcomes.path(state.item.id, this.design);
+  private nextStage(state: ItemState, path: ItemPath): WorkUnit[] {
     if (path.wanted <= state.planned) return [];
     const units: WorkUnit[] = [];
     for (const model of this.models) {
       for (let k = state.planned; k < path.wanted; k++) {
         const slot = churnSlot(state.item, this.config, model, 'stochastic', k);
-        units.push(churnUnit(slot, this.config));
+        units.push(this.unlessStopped(churnUnit(slot, this.config), state.item.id, k));
       }
     }
     state.planned = path.wanted;
     return units;
+  }
+
+  /**
+   * The unit, asking nothing when its turn comes if the item's path no longer reaches the
+   * sample: items decided since it was planned can raise the efficacy bound enough to stop the
+   * item at the look before (a model's stage waits for that model's next series).
+   */
+  private unlessStopped(unit: WorkUnit, item: string, sample: number): WorkUnit {
+    const guarded = Object.create(unit) as WorkUnit;
+    guarded.execute = async (ctx) => {
+      if (this.outcomes.path(item, this.design).wanted <= sample) return;
+      await unit.execute(ctx);
+    };
+    return guarded;
   }
 }
 

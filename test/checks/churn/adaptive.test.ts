@@ -4,10 +4,12 @@ import {
   adaptiveItemPValue,
   adaptiveItemTest,
   checkDesign,
+  countingDecided,
   decideNextStage,
   futilityBar,
   nextStage,
   replayItem,
+  replayItems,
   sampleItemAdaptively,
 } from '../../../src/checks/churn/adaptive.js';
 import { createRng, type Rng } from '../../../src/stats/prng.js';
@@ -383,5 +385,51 @@ describe('efficacy stop (decided items)', () => {
 
   it('refuses a bound outside (0, 1)', () => {
     expect(() => checkDesign({ ...decisive, decided: { pAtMost: 0 } })).toThrow(/pAtMost/);
+  });
+});
+
+describe('the efficacy bound counting the items decided', () => {
+  // Five items, alpha 0.05: each stops as decided at p <= 0.01 while none is decided.
+  const counted: AdaptiveDesign = {
+    firstStage: 4,
+    stage: 4,
+    samplesMax: 12,
+    settledShare: 0,
+    decided: { pAtMost: 0.01 },
+  };
+
+  it('is alpha over the items times the items decided at this look or before', () => {
+    expect(countingDecided(counted, []).decided?.byLook).toEqual([0.01, 0.01, 0.01]);
+    expect(countingDecided(counted, [1, 1, 2]).decided?.byLook).toEqual([0.01, 0.02, 0.03]);
+    expect(countingDecided(counted, [0, 2]).decided?.byLook).toEqual([0.01, 0.01, 0.02]);
+  });
+
+  // Per item, per sample index: [baseline right, candidate right]. Items 0 and 1 move from all
+  // wrong to all right; item 2 from all wrong to 3 right of 4 (p = 0.0102 at 8 samples: above
+  // 0.01, below 0.02); items 3 and 4 answer half right throughout.
+  const answers = (item: number, model: 0 | 1, k: number): boolean => {
+    if (item <= 1) return model === 1;
+    if (item === 2) return model === 1 && k % 4 !== 0;
+    return k % 2 === 0;
+  };
+
+  it('stops an item a look sooner once two others are decided, and not otherwise', () => {
+    const all = replayItems(5, answers, counted);
+    expect(all.paths.map((p) => [p.stop, p.samples])).toEqual([
+      ['decided', 8],
+      ['decided', 8],
+      ['decided', 8],
+      ['samples-max', 12],
+      ['samples-max', 12],
+    ]);
+    expect(all.design.decided?.byLook).toEqual([0.01, 0.03, 0.03]);
+    // The item's p-value is the stage-wise one of the design without the raised bound.
+    const stages = all.paths[2]?.stages ?? [];
+    expect(adaptiveItemTest(stages, all.design).pValue).toBeCloseTo(0.0102, 4);
+    expect(adaptiveItemTest(stages, all.design).pValue).toBe(adaptiveItemPValue(stages, counted));
+    // Without items 0 and 1 nothing raises the bound: item 2 runs to 12 samples.
+    const alone = replayItems(3, (item, model, k) => answers(item + 2, model, k), counted);
+    expect(alone.paths[0]?.stop).not.toBe('decided');
+    expect(alone.paths[0]?.samples).toBe(12);
   });
 });

@@ -36,7 +36,7 @@ function rules(s: AdaptiveSamplingSummary): string {
   ];
   if (s.decided) {
     parts.push(
-      `as decided once its stage-wise p-value is at most ${s.decided.pAtMost.toPrecision(2)} (alpha over the items: flagged whatever the others show)`,
+      `as decided once its stage-wise p-value is at most ${s.decided.pAtMost.toPrecision(2)} times the items decided by then, at least one (alpha over the items, each: flagged whatever the others show)`,
     );
   }
   if (s.futility) {
