@@ -426,6 +426,10 @@ const SAME_AS: Record<string, string> = {
 
 /** Documented commands this test does not run, and why. */
 const NOT_RUN: Record<string, string> = {
+  'node --import tsx bench/oc/churnDefault.ts --runs 20 --effect-runs 30 --open-runs 0':
+    'the adaptive default through the real gate: minutes of simulation',
+  'node --import tsx bench/oc/churnOnly.ts --runs 100 --effect-runs 10 --variant-runs 0 --open-runs 0':
+    'the churn rows of the operating characteristics: minutes of simulation',
   'dest=../your-repo/.github/actions/model-gate':
     'copying the action into a repository: test/github/workflows.test.ts runs these lines',
   'mkdir -p "$dest/dist"': 'part of copying the action, run by test/github/workflows.test.ts',
