@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT_LIMIT, commentBody, commentMarker } from '../../src/github/comment.js';
 import { JOB_SUMMARY_LIMIT } from '../../src/github/summary.js';
-import { renderSummary } from '../../src/report/summary.js';
+import { FIRST_SCREEN_LINES, FIRST_SCREEN_WIDTH, renderSummary } from '../../src/report/summary.js';
 import { utf8Size } from '../../src/report/trim.js';
 import { largeReport } from '../support/largeReport.js';
 
@@ -48,5 +48,33 @@ describe('summary.md of 50,000 items and every check', () => {
     for (const heading of HEADINGS) expect(body).toContain(heading);
     expectListsLeftToThePage(body);
     expect(body).not.toContain('Cut to fit.');
+  });
+});
+
+describe('summary.md of a 3,600-item suite', () => {
+  const suite = largeReport(3_600);
+  const markdown = renderSummary(suite);
+
+  it('opens with the verdict and one short line per failing or warning finding, in 15 lines', () => {
+    const lines = markdown.split('\n');
+    // The first screen is what comes before the first collapsed section.
+    const screen = lines.slice(
+      0,
+      lines.findIndex((line) => line.startsWith('<details>')),
+    );
+    expect(screen.length).toBeGreaterThan(0);
+    expect(screen.length).toBeLessThanOrEqual(FIRST_SCREEN_LINES);
+    for (const line of screen) expect([...line].length).toBeLessThanOrEqual(FIRST_SCREEN_WIDTH);
+    expect(screen[0]).toBe('## ❌ model-gate verdict: fail');
+    const text = screen.join('\n');
+    const shown = suite.verdict.reasons.filter((r) => r.severity !== 'info');
+    expect(shown.length).toBeGreaterThan(0);
+    for (const reason of shown) expect(text).toContain(`${reason.check} \`${reason.rule}\`: `);
+    expect(text).toContain('[report\\.html](report.html)');
+  });
+
+  it('stays within 18 kB and keeps every finding', () => {
+    expect(utf8Size(markdown)).toBeLessThanOrEqual(18_000);
+    for (const reason of suite.verdict.reasons) expect(markdown).toContain(`\`${reason.rule}\``);
   });
 });
