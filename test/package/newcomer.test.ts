@@ -331,6 +331,15 @@ const PLAN: Step[] = [
       ).toEqual([]);
       expect(written.headline.deteriorated).toBe(0);
       expect(written.run.models.candidate.model).toBe('demo-twin:1b');
+      // The passing page is as short as the failing one: the verdict first, within 18 kB.
+      const summary = readFileSync(
+        path.join(project, 'model-gate-out', 'demo-aa', 'summary.md'),
+        'utf8',
+      );
+      expect(summary.split('\n')[0]).toBe('## ✅ model-gate verdict: pass');
+      expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(18_000);
+      const lines = summary.split('\n');
+      expect(lines.findIndex((line) => line.startsWith('<details>'))).toBeLessThanOrEqual(15);
     },
   },
   {
