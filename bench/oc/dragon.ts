@@ -14,27 +14,28 @@
  * known calibration losses (power); the instrument control on every 10-seed window of seeds
  * 0–1999 (target: no false INCONCLUSIVE).
  */
-import { CHECKS, type BuiltInConfig } from '../../src/checks/builtIn.js';
+import { type BuiltInConfig, CHECKS } from '../../src/checks/builtIn.js';
+import { dragonCheck } from '../../src/checks/dragon/index.js';
 import {
   carefulConfidence,
   playReferenceGames,
   type ReferencePlayer,
   referenceAnswer,
 } from '../../src/checks/dragon/players.js';
-import { dragonCheck } from '../../src/checks/dragon/index.js';
+import { isDragonRecord } from '../../src/checks/dragon/records.js';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { GameSession } from '../../src/checks/dragon/session.js';
 import { loadConfig } from '../../src/config/load.js';
 // The checks hand their settings blocks to the config when the registry loads.
 import '../../src/checks/builtIn.js';
+import type { DragonDefinitions } from '../../src/checks/dragon/definitions.js';
+import { foldRecords } from '../../src/checks/fold.js';
 import type { CheckContext, GateFinding } from '../../src/checks/types.js';
 import { checkFalseAlarmBudget } from '../../src/checks/types.js';
-import type { DragonDefinitions } from '../../src/checks/dragon/definitions.js';
 import type { SampleRecord } from '../../src/sampleLog/index.js';
 import { createRng, seedFromText } from '../../src/stats/prng.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
-import { foldRecords } from '../../src/checks/fold.js';
 
 /** A player with a known confidence behaviour. */
 export interface ScriptedPlayer {
@@ -240,7 +241,7 @@ export async function controlOnWindows(
   );
   const bySeed = new Map<number, SampleRecord[]>();
   for (const r of records) {
-    if (r.check !== 'dragon') continue;
+    if (!isDragonRecord(r)) continue;
     const list = bySeed.get(r.game) ?? [];
     list.push(r);
     bySeed.set(r.game, list);

@@ -11,11 +11,12 @@
  */
 import { type CheckList, checkNamed } from '../checks/list.js';
 import type { GateFinding } from '../checks/types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
 import type { CheckName } from '../config/schema.js';
+import { RecordsByUnit } from '../plan/unitRecords.js';
 import type { Coverage, CoverageRow } from '../report/types.js';
 import type { RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
-import type { WorkUnit } from '../checks/workUnit.js';
-import { RecordsByUnit } from '../plan/unitRecords.js';
+import { isCall } from '../sampleLog/schema.js';
 
 export interface CoverageInput {
   /** The checks of the run (each names its unit of work). */
@@ -39,16 +40,14 @@ export type UnitState = 'answered' | 'failed' | 'missing';
 
 function unitState(unit: WorkUnit, own: readonly SampleRecord[]): UnitState {
   if (own.length === 0) return 'missing';
-  const failed = own.some(
-    (r) => r.kind === 'call' && (r.status === 'error' || r.status === 'timeout'),
-  );
+  const failed = own.some((r) => isCall(r) && (r.status === 'error' || r.status === 'timeout'));
   if (failed) return 'failed';
   // The runner's own rule (errors left out) decides whether the unit is done. A single-call
   // unit is answered by its call even when an extra it keeps (an embedding) is still to come.
-  const usable = own.filter((r) => r.kind !== 'call' || r.status !== 'error');
+  const usable = own.filter((r) => !isCall(r) || r.status !== 'error');
   if (unit.isComplete(usable)) return 'answered';
   const answeredCall = usable.some(
-    (r) => r.kind === 'call' && (r.status === 'ok' || r.status === 'invalid'),
+    (r) => isCall(r) && (r.status === 'ok' || r.status === 'invalid'),
   );
   return unit.expectedCalls <= 1 && answeredCall ? 'answered' : 'missing';
 }

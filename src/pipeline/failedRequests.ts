@@ -7,8 +7,9 @@
 import type { GateFinding } from '../checks/types.js';
 import type { CheckName } from '../config/schema.js';
 import type { SampleRecord } from '../sampleLog/index.js';
-import { neutralise } from '../text/neutralise.js';
+import { isCall } from '../sampleLog/schema.js';
 import { percent } from '../text/format.js';
+import { neutralise } from '../text/neutralise.js';
 
 const REASON_LENGTH = 140;
 
@@ -17,7 +18,7 @@ export class FailedRequests {
   private readonly byModel = new Map<string, { total: number; reasons: Map<string, number> }>();
 
   add(record: SampleRecord): void {
-    if (record.kind !== 'call') return;
+    if (!isCall(record)) return;
     const id = `${record.check}\n${record.model}`;
     let counts = this.byModel.get(id);
     if (!counts) {

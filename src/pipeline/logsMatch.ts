@@ -5,12 +5,13 @@
  * the mismatch is bad input, named model by model.
  */
 import path from 'node:path';
-import type { LoadedConfig } from '../config/load.js';
 import { type CheckList, checkNamed } from '../checks/list.js';
 import type { AnyCheck } from '../checks/types.js';
+import type { WorkUnit } from '../checks/workUnit.js';
+import type { LoadedConfig } from '../config/load.js';
 import { InputError } from '../errors.js';
 import type { RecordedOptions, RunInfoRecord, SampleRecord } from '../sampleLog/index.js';
-import type { WorkUnit } from '../checks/workUnit.js';
+import { isCall } from '../sampleLog/schema.js';
 import { missingShardsOf } from './coverage.js';
 import type { Counts } from './measure.js';
 
@@ -126,13 +127,14 @@ export function describeDifferences(
     );
     for (const record of own) {
       if (!expected) continue;
-      if (record.prompt_sha256 !== expected.promptSha256 && !found.has('prompt')) {
+      const hash = record.prompt_sha256;
+      if (typeof hash === 'string' && hash !== expected.promptSha256 && !found.has('prompt')) {
         found.set(
           'prompt',
-          `the prompt hash differs (${record.prompt_sha256.slice(0, 12)}… in the logs, ${expected.promptSha256.slice(0, 12)}… for this config: the question text, choices, system prompt, probe or prompt version changed)`,
+          `the prompt hash differs (${hash.slice(0, 12)}… in the logs, ${expected.promptSha256.slice(0, 12)}… for this config: the question text, choices, system prompt, probe or prompt version changed)`,
         );
       }
-      if (record.kind !== 'call') continue;
+      if (!isCall(record)) continue;
       for (const key of Object.keys(OPTION_NAMES) as (keyof RecordedOptions)[]) {
         const logged = record.options[key];
         const wanted = expected.options[key];

@@ -14,6 +14,7 @@ import type { CheckContext, CheckFold } from '../checks/types.js';
 import type { WorkUnit } from '../checks/workUnit.js';
 import { splitStale, UnitLookup } from '../plan/unitRecords.js';
 import type { SampleRecord } from '../sampleLog/index.js';
+import { isCall } from '../sampleLog/schema.js';
 import type { LoadedCheck } from './checks.js';
 import { RecordsByUnitState, type UnitState } from './coverage.js';
 import { FailedRequests } from './failedRequests.js';
@@ -151,10 +152,10 @@ class Measuring {
       return;
     }
     let now = before | HAS_RECORD | HAS_CURRENT;
-    if (record.kind === 'call') {
+    if (isCall(record)) {
       now |= record.status === 'error' || record.status === 'timeout' ? FAILED : ANSWERED_CALL;
     }
-    const usable = record.kind !== 'call' || record.status !== 'error';
+    const usable = !isCall(record) || record.status !== 'error';
     if (usable && unit.isComplete([record])) now |= COMPLETE;
     this.flags[at] = now;
     this.counts(record, PLANNED);

@@ -1,10 +1,11 @@
+import type { RequestTally } from '../report/types.js';
 import {
   countStatus,
   emptyStatusCounts,
   type SampleRecord,
   type StatusCounts,
 } from '../sampleLog/index.js';
-import type { RequestTally } from '../report/types.js';
+import { isCall } from '../sampleLog/schema.js';
 
 /** How each model's requests went, from the call records alone (every check together). */
 export class RequestCounts {
@@ -14,7 +15,7 @@ export class RequestCounts {
   >();
 
   add(record: SampleRecord): void {
-    if (record.kind !== 'call') return;
+    if (!isCall(record)) return;
     let model = this.byModel.get(record.model);
     if (!model) {
       model = { counts: emptyStatusCounts(), latencySum: 0, latencyCount: 0 };

@@ -19,24 +19,26 @@
  * calls, so no game that the estimates placed last is left running alone at the end; single
  * calls fill the slots the games leave free.
  */
+
+import type { PlanGrowth, UnitContext, WorkUnit } from '../checks/workUnit.js';
 import type { InfrastructureError } from '../errors.js';
+import { estimatedCalls, longestFirst } from '../plan/cost.js';
+import type { PendingUnit, ResumePlan } from '../plan/resumePlan.js';
+import { checkRecordBelongs } from '../plan/unitRecords.js';
 import { type Provider, ProviderFailure, type SeriesHygiene } from '../providers/types.js';
 import type { SampleRecord } from '../sampleLog/index.js';
+import { isCall } from '../sampleLog/schema.js';
 import { type CallPolicy, RunCancelled, ServerLost } from './callPolicy.js';
-import { estimatedCalls, longestFirst } from '../plan/cost.js';
 import {
   modelChanged,
-  reportedContext,
   type Residency,
+  reportedContext,
   residencyOf,
   seriesHygiene,
   type Warn,
   warmUp,
 } from './preflight.js';
 import type { ProgressSink } from './progress.js';
-import { checkRecordBelongs } from '../plan/unitRecords.js';
-import type { PendingUnit, ResumePlan } from '../plan/resumePlan.js';
-import type { PlanGrowth, UnitContext, WorkUnit } from '../checks/workUnit.js';
 
 export interface SchedulerOptions {
   provider: Provider;
@@ -276,7 +278,7 @@ export class Scheduler {
       embed: (model, texts) => this.options.provider.embed(model, [...texts]),
       emit: async (record) => {
         checkRecordBelongs(record, unit, digest);
-        if (this.options.residency && record.kind === 'call') {
+        if (this.options.residency && isCall(record)) {
           this.residency ??= residencyOf(this.options.provider, unit.model);
           const residency = await this.residency;
           if (residency) record.residency = residency;

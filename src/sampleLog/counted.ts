@@ -15,9 +15,10 @@
  */
 import { ownIdentity } from './formats.js';
 import type { RunInfoRecord, SampleRecord } from './schema.js';
+import { isCall } from './schema.js';
 
 export function recordIdentity(record: SampleRecord): string {
-  const call = record.kind === 'call' ? record : null;
+  const call = isCall(record) ? record : null;
   const o = call?.options;
   return JSON.stringify([
     record.check,
@@ -34,7 +35,7 @@ export function recordIdentity(record: SampleRecord): string {
 
 /** True for an outcome a rerun keeps; errors and timeouts are asked again. */
 export function isFinal(record: SampleRecord): boolean {
-  return record.kind !== 'call' || record.status === 'ok' || record.status === 'invalid';
+  return !isCall(record) || record.status === 'ok' || record.status === 'invalid';
 }
 
 /**

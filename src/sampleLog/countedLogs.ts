@@ -15,7 +15,7 @@ import { InputError } from '../errors.js';
 import { digestsOfRuns, IdentityTable, type OtherWeights, recordIdentity } from './counted.js';
 import { readRecord } from './formats.js';
 import { eachLineAt, lineAt, lineText, streamLog } from './read.js';
-import type { RunInfoRecord, SampleRecord } from './schema.js';
+import { isRunInfo, type RunInfoRecord, type SampleRecord } from './schema.js';
 
 export interface CountedLogs {
   /** Run provenance records, in file order. */
@@ -115,7 +115,7 @@ class LogFiles {
         if (base + at !== positions[next]) return;
         next++;
         const read = readRecord(JSON.parse(lineText(buffer, start, end)) as unknown);
-        if ('problem' in read || read.record.kind === 'run') {
+        if ('problem' in read || isRunInfo(read.record)) {
           throw new InputError(`${file}: changed while it was analysed`, [
             'analyse a log no run is writing to',
           ]);

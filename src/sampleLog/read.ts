@@ -16,7 +16,7 @@ import { checkUserFile } from '../files/userFile.js';
 import { latestRecords } from './counted.js';
 import { readRecord } from './formats.js';
 import { refuseDeepRecord, refuseLongLogLine } from './lineLimit.js';
-import type { LogLine, RunInfoRecord, SampleRecord } from './schema.js';
+import { isRunInfo, type LogLine, type RunInfoRecord, type SampleRecord } from './schema.js';
 import { startsLikeRecord } from './write.js';
 
 export interface SampleLogContents {
@@ -202,7 +202,7 @@ class LineReader {
     if ('problem' in read) throw new InputError(`${at}: ${read.problem}`);
     this.seenRecord = true;
     const record: LogLine = read.record;
-    if (record.kind === 'run') sink.run(record, line, offset);
+    if (isRunInfo(record)) sink.run(record, line, offset);
     else sink.record(record, line, offset);
   }
 

@@ -3,7 +3,7 @@
  * other kinds a check writes, e.g. one per finished game, and one `kind: "run"` record of
  * provenance per run). This file holds what every record shares; each check declares its own
  * records (`RecordFormat`, handed in by the check registry through `registerRecordFormat`) and
- * adds their types to `CheckRecords`. A call record carries the fields every check shares, its
+ * their types. A call record carries the fields every check shares, its
  * check's own fields, and — when its status is ok — the fields an answer must have.
  */
 import { z } from 'zod';
@@ -131,20 +131,37 @@ export const runInfoSchema = z.object({
 });
 export type RunInfoRecord = z.infer<typeof runInfoSchema>;
 
+const sharedCallSchema = z.looseObject({ ...callRecordFields, check: z.string() });
 /**
- * Each check's records, by check name. The sample log names no check: a check's `records.ts`
- * adds the types of the records it writes here (declaration merging), and the check registry
- * hands their schemas in through `registerRecordFormat`.
+ * A record of one model call, of any check: the fields every call shares. A check reads its
+ * own fields through its own record type, after telling its records by `check`.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by each check's records.ts
-export interface CheckRecords {}
+export type CallRecord = z.infer<typeof sharedCallSchema>;
+/** A record of another kind a check writes (one per finished game, say), its fields kept. */
+export interface OtherRecord {
+  v: number;
+  kind: string;
+  check: string;
+  model: string;
+  digest: string | null;
+  key: string;
+  [field: string]: unknown;
+}
 
-/** A call or other record of any registered check (never a run record). */
-export type SampleRecord = CheckRecords[keyof CheckRecords];
-/** A record of one model call, of any check. */
-export type CallRecord = Extract<SampleRecord, { kind: 'call' }>;
+/** A call or other record of any check (never a run record). */
+export type SampleRecord = CallRecord | OtherRecord;
+
+/** True for a call record: narrows where `kind === 'call'` cannot (another kind is any string). */
+export function isCall(record: SampleRecord): record is CallRecord {
+  return record.kind === 'call';
+}
 
 export type LogLine = SampleRecord | RunInfoRecord;
+
+/** True for a run's provenance record, the one kind of line that is not a check's record. */
+export function isRunInfo(line: LogLine): line is RunInfoRecord {
+  return line.kind === 'run';
+}
 
 /** The options of a request in the sample log's (the server's) names. */
 export function recordedOptions(options: ChatOptions): RecordedOptions {

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CHECKS } from '../../src/checks/builtIn.js';
 import type { NightlyRule } from '../../src/checks/nightlyRule.js';
+import type { CheckFold } from '../../src/checks/types.js';
 import { type Check, type GateFinding, sectionSchema } from '../../src/checks/types.js';
 import { createHandlers } from '../../src/cli/handlers.js';
 import { runCli } from '../../src/cli/program.js';
@@ -42,7 +43,6 @@ import {
   type SampleRecord,
 } from '../../src/sampleLog/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/server.js';
-import type { CheckFold } from '../../src/checks/types.js';
 
 const toySettingsSchema = z
   .object({
@@ -58,14 +58,6 @@ type ToySettings = z.infer<typeof toySettingsSchema>;
 /** Its record: the shared call fields and the answer's text. */
 const toyCallSchema = z.object({ ...callRecordFields, check: z.literal('toy'), text: z.string() });
 type ToyCallRecord = z.infer<typeof toyCallSchema>;
-
-// Its records join the sample log's record types: the sample log still types records by a
-// table each check's records.ts adds to.
-declare module '../../src/sampleLog/schema.js' {
-  interface CheckRecords {
-    toy: ToyCallRecord;
-  }
-}
 
 /** The config as the toy check reads it: its block typed. */
 type ToyConfig = GateConfig & { toy: ToySettings };

@@ -11,7 +11,7 @@
 import type { SampleRecord } from '../../sampleLog/index.js';
 import type { ChurnItem } from './items.js';
 import type { OpenItem } from './openItems.js';
-import type { ChurnCallRecord } from './records.js';
+import { type ChurnCallRecord, isChurnCall } from './records.js';
 
 export interface OpenAnswerCounts {
   /** Answers of open items graded from their logged text. */
@@ -57,8 +57,7 @@ export function openRegrader(
   for (const item of items) if (item.kind === 'open') open.set(item.id, item);
   if (open.size === 0) return null;
   return (record) => {
-    const item =
-      record.kind === 'call' && record.check === 'churn' ? open.get(record.item) : undefined;
+    const item = isChurnCall(record) ? open.get(record.item) : undefined;
     return item ? regraded(record as ChurnCallRecord, item, counts) : record;
   };
 }

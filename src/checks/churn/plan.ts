@@ -12,11 +12,12 @@ import {
   type SampleRecord,
   sameRecordedOptions,
 } from '../../sampleLog/index.js';
-import { type ChurnConfig, type ChurnSettings, fixedSamples, samplingOf } from './settings.js';
+import { isCall } from '../../sampleLog/schema.js';
 import type { UnitContext, WorkUnit } from '../workUnit.js';
 import type { ChoiceItem, ChurnItem } from './items.js';
 import { itemFormat, itemMessages, itemPromptHash } from './prompt.js';
 import { type ChurnSampleSlot, scoreChurnLogprobs, scoreChurnSample } from './score.js';
+import { type ChurnConfig, type ChurnSettings, fixedSamples, samplingOf } from './settings.js';
 
 /** Unit key of one sample: stable across runs, shards and machines. */
 export function churnUnitKey(
@@ -336,7 +337,7 @@ class ChurnUnit implements WorkUnit {
 
   private matches(record: SampleRecord): boolean {
     return (
-      record.kind === 'call' &&
+      isCall(record) &&
       record.prompt_sha256 === this.prompt.promptSha256 &&
       sameRecordedOptions(record.options, this.series.recorded) &&
       // Exact probabilities hold for one temperature; another one is asked again.
@@ -348,7 +349,7 @@ class ChurnUnit implements WorkUnit {
 
   isComplete(prior: readonly SampleRecord[]): boolean {
     return prior.some(
-      (record) => this.matches(record) && record.kind === 'call' && record.status !== 'error',
+      (record) => this.matches(record) && isCall(record) && record.status !== 'error',
     );
   }
 

@@ -40,14 +40,7 @@ export const churnCallSchema = z.object({
 });
 export type ChurnCallRecord = z.infer<typeof churnCallSchema>;
 
-declare module '../../sampleLog/schema.js' {
-  /** The records the churn check writes (the registry hands their schema to the sample log). */
-  interface CheckRecords {
-    churn: ChurnCallRecord;
-  }
-}
-
-/** True for a churn call record. */
+/** True for a churn call: the one place a record of the log is taken as churn's. */
 export function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
   return record.kind === 'call' && record.check === 'churn';
 }

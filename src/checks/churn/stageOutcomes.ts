@@ -5,7 +5,7 @@
  */
 import type { SampleRecord } from '../../sampleLog/index.js';
 import { type AdaptiveDesign, type ItemPath, replayItem, type SampleOutcome } from './adaptive.js';
-import type { ChurnCallRecord } from './records.js';
+import { type ChurnCallRecord, isChurnCall } from './records.js';
 
 /** One sample's outcome as the analysis counts it (tally.ts): answered right or wrong, or not valid. */
 export function sampleOutcome(record: ChurnCallRecord): SampleOutcome {
@@ -23,7 +23,7 @@ export class StageOutcomes {
 
   /** Takes a stochastic churn record of one of the models; returns its item, else null. */
   add(record: SampleRecord): string | null {
-    if (record.kind !== 'call' || record.check !== 'churn' || record.mode !== 'stochastic') {
+    if (!isChurnCall(record) || record.mode !== 'stochastic') {
       return null;
     }
     const model = this.models.indexOf(record.model);

@@ -5,20 +5,20 @@
 import { mean } from 'simple-statistics';
 import type { SampleRecord } from '../../sampleLog/index.js';
 import {
+  addTally,
   type BinTally,
   binForecasts,
   clusterBootstrapEce,
   confidenceLevels,
   DEFAULT_BINS,
   DEFAULT_EDGES,
+  eceFromTally,
   emptyTally,
   expectedCalibrationError,
   type Forecast,
   murphyDecomposition,
   pairedClusterBootstrapEceDifference,
   tallyBins,
-  addTally,
-  eceFromTally,
 } from '../../stats/calibration.js';
 import {
   clusterBootstrapRate,
@@ -34,6 +34,7 @@ import { wilsonInterval } from '../../stats/wilson.js';
 import type { ModelPair } from '../types.js';
 import type { DragonDefinitions } from './definitions.js';
 import { playReferenceGames, REFERENCE_PROMPT, referenceModel } from './players.js';
+import { type DragonCallRecord, type DragonGameRecord, isDragonRecord } from './records.js';
 import type {
   DragonBin,
   DragonComparison,
@@ -44,7 +45,6 @@ import type {
   Estimate,
   PairedMeasure,
 } from './section.js';
-import type { DragonCallRecord, DragonGameRecord } from './records.js';
 
 export const CALIBRATION_EVENT =
   'the move reaches a free cell (no wall, no border), whatever happens there afterwards';
@@ -141,7 +141,7 @@ function groupRecords(
   const otherPrompt = new Map<string, number>();
   const otherSeeds = new Map<string, number>();
   for (const record of records) {
-    if (record.check !== 'dragon') continue;
+    if (!isDragonRecord(record)) continue;
     const isPlayer = record.player !== undefined;
     const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;
     if (record.prompt_sha256 !== expectedPrompt) {

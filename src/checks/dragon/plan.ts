@@ -3,23 +3,25 @@
  * each depends on the last. Every decision is written to the sample log as soon as it is
  * known; a resumed run replays the logged decisions through the engine and carries on.
  */
+
+import { InputError } from '../../errors.js';
+import type { ChatOptions, ChatRequest } from '../../providers/types.js';
 import {
   type RecordedOptions,
   recordedOptions,
   replyFields,
-  sameRecordedOptions,
   type SampleRecord,
+  sameRecordedOptions,
 } from '../../sampleLog/index.js';
-import { InputError } from '../../errors.js';
+import { isCall } from '../../sampleLog/schema.js';
 import type { CallOutcome, UnitContext, WorkUnit } from '../workUnit.js';
-import type { ChatOptions, ChatRequest } from '../../providers/types.js';
 import type { DragonDefinitions } from './definitions.js';
 import type { Move } from './geometry.js';
-import { ANSWER_SCHEMA, parseAnswer, renderPrompt, SYSTEM_PROMPT } from './prompt.js';
 import { playReferenceGames } from './players.js';
+import { ANSWER_SCHEMA, parseAnswer, renderPrompt, SYSTEM_PROMPT } from './prompt.js';
 import { MAX_DECISIONS } from './protocol.js';
-import { type DecisionInput, GameSession, gameUnitKey } from './session.js';
 import type { DragonCallRecord, DragonGameRecord } from './records.js';
+import { type DecisionInput, GameSession, gameUnitKey } from './session.js';
 
 /** Records of this game: this model, this prompt, this seed. */
 function ownRecords(
@@ -49,7 +51,7 @@ export function playedChain(
 ): DragonCallRecord[] {
   const latest = new Map<number, { record: DragonCallRecord; at: number }>();
   records.forEach((record, at) => {
-    if (record.kind === 'call') latest.set(record.decision, { record, at });
+    if (isCall(record)) latest.set(record.decision, { record, at });
   });
   const chain: DragonCallRecord[] = [];
   let previous = -1;
@@ -121,7 +123,7 @@ export function splitGameRecords(
   const kept: (DragonCallRecord | DragonGameRecord)[] = [];
   const replaced: (DragonCallRecord | DragonGameRecord)[] = [];
   own.forEach((r, at) => {
-    if (r.kind === 'call') {
+    if (isCall(r)) {
       (inChain.has(r) ? kept : replaced).push(r);
     } else if (r.decisions === session.decisionCount && r.fingerprint === fingerprint) {
       kept.push(r);
@@ -220,7 +222,7 @@ export function estimatedDecisions(seed: number, walls: number): number {
   const key = `${seed}/${walls}`;
   let count = decisionEstimates.get(key);
   if (count === undefined) {
-    count = playReferenceGames('random', [seed], walls).filter((r) => r.kind === 'call').length;
+    count = playReferenceGames('random', [seed], walls).filter((r) => isCall(r)).length;
     decisionEstimates.set(key, count);
   }
   return count;

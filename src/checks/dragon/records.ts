@@ -9,6 +9,7 @@ import {
   callRecordFields,
   countField,
   recordVersion,
+  type SampleRecord,
   shareField,
   wholeField,
 } from '../../sampleLog/index.js';
@@ -66,12 +67,17 @@ const dragonGameSchema = z.object({
   player: z.string().optional(),
 });
 export type DragonGameRecord = z.infer<typeof dragonGameSchema>;
+/** A record the dragon check writes: one per move, one per finished game. */
+export type DragonRecord = DragonCallRecord | DragonGameRecord;
 
-declare module '../../sampleLog/schema.js' {
-  /** The records the dragon check writes (the registry hands their schema to the sample log). */
-  interface CheckRecords {
-    dragon: DragonCallRecord | DragonGameRecord;
-  }
+/** True for the dragon check's records: the one place a record of the log is taken as its. */
+export function isDragonRecord(record: SampleRecord): record is DragonRecord {
+  return record.check === 'dragon';
+}
+
+/** True for one of the dragon check's moves. */
+export function isDragonCall(record: SampleRecord): record is DragonCallRecord {
+  return record.kind === 'call' && record.check === 'dragon';
 }
 
 export const dragonRecords: RecordFormat = {

@@ -7,8 +7,8 @@
 import type { SampleRecord } from '../../sampleLog/index.js';
 import type { PersonasCatalogue } from './catalogue.js';
 import { messagesFor, promptHash } from './plan.js';
+import { isPersonasCall, type PersonasCallRecord } from './records.js';
 import type { AnswerTally } from './section.js';
-import type { PersonasCallRecord } from './records.js';
 
 export interface CollectedAnswer {
   /** Index of the assistant in the catalogue. */
@@ -50,7 +50,7 @@ export function collectAnswers(
   let stale = 0;
   let extra = 0;
   for (const record of records) {
-    if (record.kind !== 'call' || record.check !== 'personas' || record.model !== model) continue;
+    if (!isPersonasCall(record) || record.model !== model) continue;
     const a = index.get(record.persona);
     const slot = `${a}/${record.probe}/${record.sample}`;
     if (a !== undefined && record.sample >= samples && expected.has(`${a}/${record.probe}/0`)) {

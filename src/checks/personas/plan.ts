@@ -9,14 +9,15 @@ import {
   type RecordedOptions,
   recordedOptions,
   replyFields,
-  sameRecordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
+  sameRecordedOptions,
 } from '../../sampleLog/index.js';
+import { isCall } from '../../sampleLog/schema.js';
 import type { CallOutcome, UnitContext, WorkUnit } from '../workUnit.js';
 import type { PersonasCatalogue } from './catalogue.js';
-import type { PersonasSettings } from './settings.js';
 import type { PersonasCallRecord } from './records.js';
+import type { PersonasSettings } from './settings.js';
 
 export function messagesFor(systemPrompt: string, probe: string): ChatMessage[] {
   return [
@@ -116,7 +117,7 @@ interface RecordIdentity {
 
 /** A record of this unit under the current settings: same model, prompt and options. */
 function answers(record: SampleRecord, unit: RecordIdentity): boolean {
-  if (record.kind !== 'call' || record.check !== 'personas') return false;
+  if (!isCall(record) || record.check !== 'personas') return false;
   if (record.model !== unit.model || record.key !== unit.key) return false;
   return (
     record.prompt_sha256 === unit.prompt_sha256 && sameRecordedOptions(record.options, unit.options)
@@ -125,7 +126,7 @@ function answers(record: SampleRecord, unit: RecordIdentity): boolean {
 
 /** A prior record that settles the unit: same prompt and options, not an error. */
 function completes(record: SampleRecord, unit: RecordIdentity, embedModel: string | null): boolean {
-  if (!answers(record, unit) || record.kind !== 'call' || record.check !== 'personas') return false;
+  if (!answers(record, unit) || !isCall(record) || record.check !== 'personas') return false;
   if (record.status === 'error') return false;
   if (embedModel !== null && record.status === 'ok') return record.embed_model === embedModel;
   return true;

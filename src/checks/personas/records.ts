@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { RecordFormat } from '../../sampleLog/formats.js';
-import { callRecordFields, countField } from '../../sampleLog/index.js';
+import { callRecordFields, countField, type SampleRecord } from '../../sampleLog/index.js';
 
 const personasCallSchema = z.object({
   ...callRecordFields,
@@ -21,11 +21,9 @@ const personasCallSchema = z.object({
 });
 export type PersonasCallRecord = z.infer<typeof personasCallSchema>;
 
-declare module '../../sampleLog/schema.js' {
-  /** The records the personas check writes (the registry hands their schema to the sample log). */
-  interface CheckRecords {
-    personas: PersonasCallRecord;
-  }
+/** True for a personas call: the one place a record of the log is taken as personas'. */
+export function isPersonasCall(record: SampleRecord): record is PersonasCallRecord {
+  return record.kind === 'call' && record.check === 'personas';
 }
 
 export const personasRecords: RecordFormat = {

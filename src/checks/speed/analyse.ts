@@ -4,8 +4,10 @@
  * output tokens with their position in the log, which stands for the time they were measured.
  * The paired comparison and the drift correction run once the log is read.
  */
-import { checkFalseAlarmBudget, type CheckContext, type CheckFold } from '../types.js';
+
+import { isCall } from '../../sampleLog/schema.js';
 import { quantile } from '../../stats/quantile.js';
+import { type CheckContext, type CheckFold, checkFalseAlarmBudget } from '../types.js';
 import { type AnswerFigures, measure } from './measure.js';
 import { compareFigure, compareTokens, type Timed } from './paired.js';
 import type { SpeedComparison, SpeedModelFigures, SpeedSection, Spread } from './section.js';
@@ -47,7 +49,7 @@ export const speedFold: CheckFold<unknown, SpeedSection, SpeedState, SpeedConfig
     return { ctx, position: 0, untimed: 0, excluded: 0, models };
   },
   add: (state, record) => {
-    if (record.kind !== 'call') return;
+    if (!isCall(record)) return;
     const position = state.position++;
     const model = state.models.get(record.model);
     if (!model) return;

@@ -6,6 +6,7 @@
  * counted, never half used.
  */
 import type { SampleRecord } from '../../sampleLog/index.js';
+import { isCall } from '../../sampleLog/schema.js';
 
 const DAY_NS = 86_400e9;
 const MAX_TOKENS = 10_000_000;
@@ -36,7 +37,7 @@ function perToken(count: number | undefined, duration: number | undefined): numb
 }
 
 export function measure(record: SampleRecord): Measured {
-  if (record.kind !== 'call' || record.status !== 'ok') return { kind: 'skipped' };
+  if (!isCall(record) || record.status !== 'ok') return { kind: 'skipped' };
   const t = record.timings;
   const counted = record.completion_tokens ?? null;
   if (!t) return { kind: 'untimed', outputTokens: counted };

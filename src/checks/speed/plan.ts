@@ -8,10 +8,11 @@ import type { ChatMessage, ChatOptions } from '../../providers/types.js';
 import {
   recordedOptions,
   replyFields,
-  sameRecordedOptions,
   SAMPLE_LOG_VERSION,
   type SampleRecord,
+  sameRecordedOptions,
 } from '../../sampleLog/index.js';
+import { isCall } from '../../sampleLog/schema.js';
 import type { CheckContext } from '../types.js';
 import type { WorkUnit } from '../workUnit.js';
 import type { SpeedCallRecord } from './records.js';
@@ -56,7 +57,7 @@ export function planSpeed(
       const recorded = recordedOptions(options);
       const key = `${prompt.id}#${sample}`;
       const sameCall = (r: SampleRecord): boolean =>
-        r.kind === 'call' &&
+        isCall(r) &&
         r.check === 'speed' &&
         r.model === model &&
         r.key === key &&
@@ -68,8 +69,7 @@ export function planSpeed(
         key,
         expectedCalls: 1,
         expected: { promptSha256: hash, options: recorded },
-        isComplete: (prior) =>
-          prior.some((r) => sameCall(r) && r.kind === 'call' && r.status !== 'error'),
+        isComplete: (prior) => prior.some((r) => sameCall(r) && isCall(r) && r.status !== 'error'),
         current: (records) => records.filter(sameCall),
         async execute(unit) {
           const outcome = await unit.call({

@@ -14,13 +14,6 @@ const speedCallSchema = z.object({
 });
 export type SpeedCallRecord = z.infer<typeof speedCallSchema>;
 
-declare module '../../sampleLog/schema.js' {
-  /** The records the speed check writes (the registry hands their schema to the sample log). */
-  interface CheckRecords {
-    speed: SpeedCallRecord;
-  }
-}
-
 export const speedRecords: RecordFormat = {
   kinds: { call: speedCallSchema },
 };

@@ -11,7 +11,6 @@ import type { DragonDefinitions } from '../definitions.js';
 import { type GameState, newGame, playDecision } from '../game.js';
 import { type Cell, edgeId, edgeSide, type Move } from '../geometry.js';
 import { generateMaze, type Maze, sortedWalls } from '../maze.js';
-import type { DragonGame, DragonSection, DragonSeries } from '../section.js';
 import type {
   DragonPage,
   DragonPageGame,
@@ -20,7 +19,8 @@ import type {
   PageCell,
   PageWall,
 } from '../page/types.js';
-import type { DragonCallRecord } from '../records.js';
+import { type DragonCallRecord, isDragonCall } from '../records.js';
+import type { DragonGame, DragonSection, DragonSeries } from '../section.js';
 
 const cellOf = (cell: Cell): PageCell => [cell.row, cell.col];
 
@@ -36,8 +36,7 @@ function decisionsBySeed(
 ): Map<string, DragonCallRecord[]> {
   const out = new Map<string, DragonCallRecord[]>();
   for (const record of records) {
-    if (record.kind !== 'call' || record.check !== 'dragon' || !models.includes(record.model))
-      continue;
+    if (!isDragonCall(record) || !models.includes(record.model)) continue;
     const key = `${record.model}\u0000${record.game}`;
     const list = out.get(key) ?? [];
     list.push(record);
