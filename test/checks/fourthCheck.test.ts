@@ -482,6 +482,7 @@ describe('a fourth check registered from one file', () => {
       'total',
       'otherModels',
       'drift',
+      'decodeDrop',
       'lengthTrend',
       'appended',
     ]);
