@@ -7,6 +7,7 @@ import type { HistoryEntry } from '../../../src/history/entry.js';
 import { parseHistory } from '../../../src/history/file.js';
 import { renderHistorySection } from '../../../src/history/render.js';
 import { historySection } from '../../../src/history/section.js';
+import { trendSentences } from '../../../src/history/trend.js';
 
 const config = configSchema(CHECKS).parse({
   models: { baseline: 'night:1b' },
@@ -88,6 +89,11 @@ describe('speed in nightly runs: rule decode-drop', () => {
       appended: true,
     });
     expect(without.findings).toEqual([]);
+    // report.html's history part says nothing of a rule whose check did not run tonight.
+    expect(trendSentences(without.section, CHECKS)).not.toContain('Decode rate');
+    expect(trendSentences(tonightAgainst(previous, 36).section, CHECKS)).toContain(
+      'Decode rate tonight 36 tokens/s, 28.0% below the median of the previous 5 nights (50; fails more than 25% below the median of the previous nights): the rule failed.',
+    );
   });
 
   it('writes the median decode rate and GPU memory on the line, nothing without the check', () => {
