@@ -12,6 +12,7 @@ import { percent, trimmed } from '../../text/format.js';
 import type { EvaluatedGateRule, GateFinding } from '../findings.js';
 import type { NightlyFields } from '../nightly.js';
 import type { NightlyRule } from '../nightlyRule.js';
+import { decodeTrendChart } from './nightlyChart.js';
 import type { SpeedConfig } from './settings.js';
 
 /** The speed numbers of a night; absent from the lines of nights the check did not run. */
@@ -97,6 +98,7 @@ export const decodeDropRule: NightlyRule<DecodeDropAnalysis, SpeedNight, SpeedCo
     analyseDecodeDrop(nights, config.speed.gate.maxDecodeDrop, config.history.driftNights),
   finding: decodeDropFinding,
   card: decodeDropCard,
+  chart: decodeTrendChart,
   sentence: (a) =>
     a.drop === null
       ? `Decode rate: ${a.nights} of the ${a.required} previous nights with a rate the rule needs.`

@@ -7,7 +7,7 @@ import type { HistoryEntry } from '../../../src/history/entry.js';
 import { parseHistory } from '../../../src/history/file.js';
 import { renderHistorySection } from '../../../src/history/render.js';
 import { historySection } from '../../../src/history/section.js';
-import { trendSentences } from '../../../src/history/trend.js';
+import { trendCharts, trendSentences } from '../../../src/history/trend.js';
 
 const config = configSchema(CHECKS).parse({
   models: { baseline: 'night:1b' },
@@ -129,5 +129,19 @@ describe('speed in nightly runs: rule decode-drop', () => {
     const markdown = renderHistorySection(tonightAgainst(previous, 36).section, CHECKS);
     expect(markdown).toContain('| decode tokens/s | GPU MiB |');
     expect(markdown).toMatch(/\| 36 \| 4096 \| pass \|/);
+  });
+
+  it('draws each night’s rate, the failing limit, and tonight’s failure in words', () => {
+    const speedTrend = (rates: (number | null)[], tonight: number) =>
+      trendCharts(tonightAgainst(rates, tonight).section, CHECKS)
+        .find((t) => t.check === 'speed')
+        ?.draw();
+    const [chart] = speedTrend([...previous, null], 36) ?? [];
+    expect(chart?.file).toBe('history-decode-trend.svg');
+    expect(chart?.svg.match(/<circle /g)).toHaveLength(6);
+    expect(chart?.svg).toContain('stroke-dasharray="6 4"');
+    expect(chart?.svg).toContain('25% below the median of the previous nights (50)');
+    expect(chart?.svg).toContain('(orange: it failed)');
+    expect(speedTrend([null, null], 40)?.[0]?.svg).toContain('not compared yet');
   });
 });
