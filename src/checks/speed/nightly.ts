@@ -134,7 +134,7 @@ function decodeDropCard(a: DecodeDropAnalysis): EvaluatedGateRule {
   return {
     check: 'speed',
     rule: 'decode-drop',
-    tests: `tonight's median decode tokens/s ${limitText(a)} (the last ${a.nights} with a rate)`,
+    tests: `tonight's median decode tokens/s ${limitText(a)} with a rate (${a.nights} of them, at most history.drift-nights)`,
     // A limit on medians, not a test: the median of a night's answers moves by a few percent
     // with per-request noise, far less than the limit; a GPU shared or throttled that night can
     // still trip it, and the run reports that contention.
