@@ -8,6 +8,7 @@ import type { PagePart } from '../render/page/part.js';
 import { churnPagePart } from './churn/page/part.js';
 import { dragonPagePart } from './dragon/page/part.js';
 import { personasPagePart } from './personas/page/part.js';
+import { speedPagePart } from './speed/page/part.js';
 
 /** A part behind one erased type: the page hands it the data whose `check` is its name. */
 function erasePart<Data>(part: PagePart<Data>): PagePart<unknown> {
@@ -18,6 +19,7 @@ const PARTS: readonly PagePart<unknown>[] = [
   erasePart(churnPagePart),
   erasePart(dragonPagePart),
   erasePart(personasPagePart),
+  erasePart(speedPagePart),
 ];
 
 /** The part that renders a check's data; null for a check with no part of its own. */

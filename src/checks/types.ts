@@ -279,7 +279,7 @@ export interface CheckPageInput<
   Collected = readonly SampleRecord[],
 > {
   section: Section;
-  /** What its `collect` fold made of the records that count, of this check only. */
+  /** What its `collect` fold made of the records that count: of this check only, or of every check for one whose `log.everyCheck` is set. */
   collected: Collected;
   definitions: Definitions;
   ctx: CheckContext<Config>;

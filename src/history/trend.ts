@@ -25,12 +25,17 @@ export function trendCharts(section: HistorySection, checks: CheckList): TrendDr
   });
 }
 
-/** Each rule's finding on these nights, in one line (a report lacking a rule's analysis: none). */
+/**
+ * Each rule's finding on these nights, in one line: none for a rule whose number tonight lacks
+ * (its check did not run, as the verdict lists no finding of it) or that a report lacks.
+ */
 export function trendSentences(section: HistorySection, checks: CheckList): string {
+  const tonight = section.nights.at(-1);
   return nightlyRules(checks)
     .flatMap(({ rule }) => {
       const analysis = analysisOf(section, rule);
-      return analysis === undefined ? [] : [rule.sentence(analysis)];
+      if (analysis === undefined || !tonight || !rule.measured(tonight)) return [];
+      return [rule.sentence(analysis)];
     })
     .join(' ');
 }

@@ -172,8 +172,10 @@ class Measuring {
     }
     for (const name of this.everyCheck) {
       if (name === record.check) continue;
-      const reader = this.folds.get(name) as Started;
-      reader.fold.add(reader.state, record);
+      for (const folds of [this.folds, this.pages]) {
+        const reader = folds.get(name);
+        if (reader) reader.fold.add(reader.state, record);
+      }
     }
     this.failed.add(record);
     this.requests.add(record);

@@ -474,6 +474,7 @@ describe('a fourth check registered from one file', () => {
       'total',
       'otherModels',
       'drift',
+      'decodeDrop',
       'lengthTrend',
       'appended',
     ]);

@@ -124,7 +124,9 @@ describe('a 30-night history drifting from night 20', () => {
     expect(markdown).toContain('model re-pulled');
     expect(markdown.split('\n').filter((l) => l.startsWith('| 2026-10-'))).toHaveLength(30);
     const trends = trendCharts(last, CHECKS);
-    expect(trends.map((t) => t.check)).toEqual(['dragon']);
+    expect(trends.map((t) => t.check)).toEqual(['dragon', 'speed']);
+    // Nights without a decode rate draw no speed trend.
+    expect(trends[1]?.draw()).toEqual([]);
     const chart = trends[0]?.draw()[0];
     expect(chart?.file).toBe('history-ece-trend.svg');
     expect(chart?.svg.match(/<circle /g)).toHaveLength(30);

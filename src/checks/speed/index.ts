@@ -6,11 +6,14 @@
  * ratio with distribution-free bounds, the server's drift over the run taken out. Gate: a
  * ratio surely above its limit.
  */
+import { pagePart } from '../fold.js';
 import { type Check, checkFalseAlarmBudget, sectionSchema } from '../types.js';
 import { speedFold, TESTED_RULES } from './analyse.js';
 import { gateSpeed, speedRules } from './gate.js';
 import { planSpeed, SPEED_PROMPTS } from './plan.js';
 import { speedHeadline, speedOutputs } from './numbers.js';
+import { decodeDropRule, speedNightly } from './nightly.js';
+import { speedCollect, speedPage } from './pageData.js';
 import { speedRecords } from './records.js';
 import { renderSpeedSection, speedGlance } from './report.js';
 import type { SpeedSection } from './section.js';
@@ -37,5 +40,7 @@ export const speedCheck: Check<SpeedPrompts, SpeedSection, SpeedConfig> = {
   report: { section: renderSpeedSection, glance: speedGlance },
   log: { format: speedRecords, everyCheck: true },
   headline: { fields: speedHeadline, outputs: speedOutputs },
+  nightly: { fields: speedNightly, rule: decodeDropRule },
+  page: pagePart(speedCollect, speedPage),
   cli: { measures: 'decode speed and answer length' },
 };

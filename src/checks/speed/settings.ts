@@ -59,6 +59,14 @@ export const speedSettingsSchema = z
               "fails when the candidate's GPU memory (/api/ps size_vram) exceeds this many MiB",
             examples: [20480],
           }),
+        maxDecodeDrop: z
+          .number()
+          .gt(0)
+          .lt(1)
+          .default(0.25)
+          .describe(
+            "nightly runs with a history: fails when tonight's median decode tokens/s is more than this share below the median of the previous nights (the last history.drift-nights with a rate)",
+          ),
         maxTimeoutShare: maxTimeoutShare(),
       })
       .strict()

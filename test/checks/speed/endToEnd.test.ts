@@ -98,6 +98,17 @@ describe('speed beside churn, end to end', () => {
       'speed — is the candidate as fast and as brief as the baseline?',
     );
     expect(speedOf(churnOnly.out)).toBeUndefined();
+    // report.html's speed part reads the churn answers it timed: one row per churn sample.
+    const html = readFileSync(path.join(both.out, 'report.html'), 'utf8');
+    const data = JSON.parse(
+      html
+        .split('<script type="application/json" id="model-gate-data">')[1]
+        ?.split('</script>')[0] ?? '',
+    ) as { checks: { check: string; items?: { rows: string[][] }; points?: unknown[] }[] };
+    const part = data.checks.find((c) => c.check === 'speed');
+    expect(part?.items?.rows).toHaveLength(24);
+    expect(part?.items?.rows.every((row) => row[0]?.startsWith('churn · '))).toBe(true);
+    expect(part?.points).toHaveLength(24);
     const headline = (dir: string) =>
       (JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as { headline: object })
         .headline;

@@ -75,6 +75,7 @@ describe('the speed part of summary.md', () => {
       maxPromptSlowdown: 0.5,
       maxVerbosityRise: 0.5,
       offload: 'fail' as const,
+      maxDecodeDrop: 0.25,
       maxTimeoutShare: 0.05,
     };
     const cards = speedRules(
