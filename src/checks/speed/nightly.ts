@@ -12,16 +12,8 @@ import { percent, trimmed } from '../../text/format.js';
 import type { EvaluatedGateRule, GateFinding } from '../findings.js';
 import type { NightlyFields } from '../nightly.js';
 import type { NightlyRule } from '../nightlyRule.js';
-import { decodeTrendChart } from './nightlyChart.js';
+import { type DecodeDropAnalysis, decodeTrendChart, type SpeedNight } from './nightlyChart.js';
 import type { SpeedConfig } from './settings.js';
-
-/** The speed numbers of a night; absent from the lines of nights the check did not run. */
-export type SpeedNight = {
-  /** Median decode tokens/s over the night's timed answers. */
-  decodeTokensPerSecond?: number | null;
-  /** The most GPU memory the model took (the server's /api/ps), MiB. */
-  vramMib?: number | null;
-};
 
 const positive = z.number().positive().nullable().optional();
 
@@ -45,20 +37,6 @@ export const speedNightly: NightlyFields<SpeedNight> = {
 
 /** Previous nights with a rate the rule needs before it compares: fewer give no median. */
 export const MIN_PREVIOUS_NIGHTS = 3;
-
-export interface DecodeDropAnalysis {
-  /** Tonight's median decode tokens/s; null when the check did not time tonight. */
-  tonight: number | null;
-  /** Median of the previous nights' rates in the window; null with too few of them. */
-  median: number | null;
-  /** Previous nights with a rate the median is taken over. */
-  nights: number;
-  required: number;
-  maxDrop: number;
-  /** 1 − tonight ÷ median: the share by which tonight is slower. */
-  drop: number | null;
-  fired: boolean;
-}
 
 export function analyseDecodeDrop(
   nights: readonly SpeedNight[],

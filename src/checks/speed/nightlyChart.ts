@@ -7,7 +7,28 @@ import { BLUE, MUTED, ORANGE } from '../../render/palette.js';
 import { type Chart, element, svgDocument, text } from '../../render/svg.js';
 import { percent, trimmed } from '../../text/format.js';
 import type { NightlyTrend } from '../nightlyRule.js';
-import type { DecodeDropAnalysis, SpeedNight } from './nightly.js';
+
+/** The speed numbers of a night; absent from the lines of nights the check did not run. */
+export type SpeedNight = {
+  /** Median decode tokens/s over the night's timed answers. */
+  decodeTokensPerSecond?: number | null;
+  /** The most GPU memory the model took (the server's /api/ps), MiB. */
+  vramMib?: number | null;
+};
+
+export interface DecodeDropAnalysis {
+  /** Tonight's median decode tokens/s; null when the check did not time tonight. */
+  tonight: number | null;
+  /** Median of the previous nights' rates in the window; null with too few of them. */
+  median: number | null;
+  /** Previous nights with a rate the median is taken over. */
+  nights: number;
+  required: number;
+  maxDrop: number;
+  /** 1 − tonight ÷ median: the share by which tonight is slower. */
+  drop: number | null;
+  fired: boolean;
+}
 
 const WIDTH = 640;
 const HEIGHT = 260;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../../src/checks/builtIn.js';
 import { nightlyOf } from '../../../src/checks/list.js';
-import type { DecodeDropAnalysis } from '../../../src/checks/speed/nightly.js';
+import type { DecodeDropAnalysis } from '../../../src/checks/speed/nightlyChart.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { HistoryEntry } from '../../../src/history/entry.js';
 import { parseHistory } from '../../../src/history/file.js';
