@@ -73,6 +73,14 @@ describe('summary.md of a 3,600-item suite', () => {
     expect(text).toContain('[report\\.html](report.html)');
   });
 
+  it('names the test behind every "significant"', () => {
+    const lines = markdown.split('\n').filter((l) => /significan/i.test(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toMatch(/exact test|Fisher|permutation|t interval|interval over items/);
+    }
+  });
+
   it('stays within 18 kB and keeps every finding', () => {
     expect(utf8Size(markdown)).toBeLessThanOrEqual(18_000);
     for (const reason of suite.verdict.reasons) expect(markdown).toContain(`\`${reason.rule}\``);
