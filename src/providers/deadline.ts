@@ -68,3 +68,23 @@ function failureIn(error: unknown): ProviderFailure | null {
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
+
+/**
+ * Runs `work` under a fresh deadline, disposed when it ends; every failure goes through the
+ * provider's `classify`, so a caller only ever sees a ProviderFailure.
+ */
+export async function underDeadline<T>(
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  classify: (error: unknown, deadline: Deadline, timeoutMs: number) => ProviderFailure,
+  work: (deadline: Deadline) => Promise<T>,
+): Promise<T> {
+  const deadline = startDeadline(timeoutMs, signal);
+  try {
+    return await work(deadline);
+  } catch (error) {
+    throw classify(error, deadline, timeoutMs);
+  } finally {
+    deadline.dispose();
+  }
+}

@@ -8,10 +8,13 @@
  * whose `fetch` carries that request's deadline.
  */
 
-import { withTag } from './modelTag.js';
 import type { Agent } from 'node:http';
 import { Ollama } from 'ollama';
-import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
+import { splitHostQuery, withQuery } from '../config/hostUrl.js';
+import { type Deadline, deadlineFailure, underDeadline } from './deadline.js';
+import { hostBoundFetch } from './httpPolicy.js';
+import { withTag } from './modelTag.js';
+import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
 import {
   chatWireBytes,
   DEFAULT_REPLY_LIMITS,
@@ -23,8 +26,6 @@ import {
   tooLong,
   unlessPage,
 } from './replyLimit.js';
-import { chatAgent, ollamaApiUrl, ollamaChat } from './ollamaChat.js';
-import { splitHostQuery, withQuery } from '../config/hostUrl.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -35,7 +36,6 @@ import {
   type RunningModel,
   type ServerInfo,
 } from './types.js';
-import { hostBoundFetch } from './httpPolicy.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
@@ -70,7 +70,7 @@ export class OllamaProvider implements Provider {
   ): Promise<ChatResponse> {
     const started = performance.now();
     const limit = timeoutMs ?? this.options.timeoutMs;
-    return guarded(limit, signal, (deadline) =>
+    return underDeadline(limit, signal, classify, (deadline) =>
       ollamaChat(request, {
         url: this.chatUrl,
         agent: this.agent,
@@ -179,7 +179,7 @@ export class OllamaProvider implements Provider {
     wireBytes: number,
     work: (client: Ollama) => Promise<T>,
   ): Promise<T> {
-    return guarded(timeoutMs, signal, (deadline) => {
+    return underDeadline(timeoutMs, signal, classify, (deadline) => {
       // The client drops a query string from its host: each request gets it back.
       const { base, query } = splitHostQuery(this.options.host);
       const fetch = hostBoundFetch(this.options.fetch ?? globalThis.fetch, this.chatUrl.origin);
@@ -189,22 +189,6 @@ export class OllamaProvider implements Provider {
       });
       return work(client);
     });
-  }
-}
-
-/** Runs `work` under a fresh deadline; every failure becomes a ProviderFailure. */
-async function guarded<T>(
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-  work: (deadline: Deadline) => Promise<T>,
-): Promise<T> {
-  const deadline = startDeadline(timeoutMs, signal);
-  try {
-    return await work(deadline);
-  } catch (error) {
-    throw classify(error, deadline, timeoutMs);
-  } finally {
-    deadline.dispose();
   }
 }
 

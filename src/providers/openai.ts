@@ -9,8 +9,7 @@
 import OpenAI from 'openai';
 import { splitHostQuery } from '../config/hostUrl.js';
 import { countOrNull } from './counts.js';
-import { openAiTimings, withTimings } from './timings.js';
-import { type Deadline, deadlineFailure, startDeadline } from './deadline.js';
+import { type Deadline, deadlineFailure, underDeadline } from './deadline.js';
 import { hostBoundFetch, originOf } from './httpPolicy.js';
 import {
   chatWireBytes,
@@ -20,6 +19,7 @@ import {
   type ReplyLimits,
   tooLong,
 } from './replyLimit.js';
+import { openAiTimings, withTimings } from './timings.js';
 import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
 import {
   type ChatRequest,
@@ -92,7 +92,7 @@ export class OpenAIProvider implements Provider {
   ): Promise<ChatResponse> {
     const limit = timeoutMs ?? this.options.timeoutMs;
     const started = performance.now();
-    return this.guard(limit, signal, async (deadline) => {
+    return underDeadline(limit, signal, classify, async (deadline) => {
       const completion = await this.client(chatWireBytes(this.limits)).chat.completions.create(
         {
           model: request.model,
@@ -164,7 +164,7 @@ export class OpenAIProvider implements Provider {
   }
 
   async embed(model: string, texts: string[], signal?: AbortSignal): Promise<number[][]> {
-    return this.guard(this.options.timeoutMs, signal, async (deadline) => {
+    return underDeadline(this.options.timeoutMs, signal, classify, async (deadline) => {
       const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
       const reply = await this.client(wire).embeddings.create(
         { model, input: texts },
@@ -176,7 +176,7 @@ export class OpenAIProvider implements Provider {
 
   /** The served models, or null when the server has no /v1/models. */
   private listModels(signal?: AbortSignal): Promise<ListedModel[] | null> {
-    return this.guard(this.options.timeoutMs, signal, async (deadline) => {
+    return underDeadline(this.options.timeoutMs, signal, classify, async (deadline) => {
       try {
         const page = await this.client(METADATA_BYTES).models.list({ signal: deadline.signal });
         return page.data.map((m) => ({ id: m.id, owned_by: m.owned_by }));
@@ -185,21 +185,6 @@ export class OpenAIProvider implements Provider {
         throw error;
       }
     });
-  }
-
-  private async guard<T>(
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-    work: (deadline: Deadline) => Promise<T>,
-  ): Promise<T> {
-    const deadline = startDeadline(timeoutMs, signal);
-    try {
-      return await work(deadline);
-    } catch (error) {
-      throw classify(error, deadline, timeoutMs);
-    } finally {
-      deadline.dispose();
-    }
   }
 }
 
