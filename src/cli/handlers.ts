@@ -145,7 +145,7 @@ function demoClosing(scenario: DemoScenario, cancelled: boolean): string {
   const next =
     'Next: the same job against your own server, after npx model-gate init (or with --baseline and --candidate): npx model-gate run --limit 3\n';
   return scenario === 'demo'
-    ? `The demo candidate is built to regress (a lost domain, overconfidence, two merged assistants):\nthe FAIL verdict above is the expected result. Open summary.md to read it, or report.html for every item, game and assistant behind it (model-gate view).\n${next}`
+    ? `The demo candidate is built to regress (a lost domain, overconfidence, two merged assistants, a slower decode):\nthe FAIL verdict above is the expected result. Open summary.md to read it, or report.html for every item, game and assistant behind it (model-gate view).\n${next}`
     : `Identical models: the gate passes. Open summary.md to read it, or report.html (model-gate view).\n${next}`;
 }
 

@@ -47,7 +47,9 @@ describeInBrowser('report.html with hostile answers, in Chromium', () => {
     demo.items.splice(1, 0, ...demo.items.splice(open, 1));
     const items = path.join(job.root, 'items.yml');
     writeFileSync(items, stringify(demo));
+    // The checks whose pages show answers: speed's chart would be the page's one SVG element.
     const loaded = demoConfig(job, 'out', [
+      at(['churn', 'dragon', 'personas'], 'checks'),
       at(true, 'churn', 'keepText'),
       at(items, 'churn', 'items'),
     ]);

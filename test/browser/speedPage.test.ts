@@ -1,5 +1,5 @@
 /**
- * The speed part of report.html in Chromium: a run of churn and speed on the speed demo (the
+ * The speed part of report.html in Chromium: a run of churn and speed on the demo scenario (the
  * candidate decodes at 40 tokens/s against 60) shows one table row and one dot per timed churn
  * answer, the most slowed first and the middle one near ×1.5, and the page logs no error.
  */
@@ -17,7 +17,7 @@ import {
 import { at, demoConfig, quiet, simulatedJob } from '../pipeline/simulatedJob.js';
 
 describeInBrowser('report.html’s speed part, in Chromium', () => {
-  const job = simulatedJob('fixtures/simulator/speed-demo.yml', 'model-gate-speed-page-');
+  const job = simulatedJob('fixtures/simulator/demo.yml', 'model-gate-speed-page-');
   let browser: Browser;
   let page: Page;
   let watch: PageWatch;

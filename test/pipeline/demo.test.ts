@@ -10,6 +10,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ExitCode } from '../../src/errors.js';
+import type { SpeedSection } from '../../src/checks/speed/section.js';
+import { scenarioPath } from '../../src/packageRoot.js';
+import { loadScenario } from '../../src/simulator/scenario.js';
 import { analyseLogs } from '../../src/pipeline/analyse.js';
 import { COMMENT_LIMIT, commentBody, commentMarker } from '../../src/github/comment.js';
 import { renderSummary } from '../../src/report/summary.js';
@@ -34,7 +37,23 @@ describe('model-gate demo (regression scenario)', () => {
     expect(text).toMatch(/churn\/domain-loss: law: accuracy fell \d+(\.\d)? points/);
     expect(text).toMatch(/dragon\/.*ECE/);
     expect(text).toMatch(/personas\/.*merges technique and sourcing/);
+    expect(text).toMatch(/speed\/slowdown: decode time per token: the candidate's is ×1\.5 /);
     expect(outcome.report.headline.reversals).toEqual(['law']);
+  });
+
+  it("measures the candidate's slowdown within 5% of the scenario's decode rates", () => {
+    const [base, cand] = loadScenario(scenarioPath('demo')).models;
+    const truth = (base?.timing?.decodeTps ?? 0) / (cand?.timing?.decodeTps ?? 1);
+    expect(truth).toBe(1.5);
+    const speed = outcome.report.checks.speed as SpeedSection | undefined;
+    const decode = speed?.comparison?.decode;
+    expect(Math.abs((decode?.ratio ?? 0) / truth - 1)).toBeLessThan(0.05);
+    expect(decode?.low).toBeGreaterThan(1.25);
+    // Only the decode rate differs: prompt rate and answer length pass.
+    const speedRules = outcome.report.verdict.reasons
+      .filter((r) => r.check === 'speed' && r.severity === 'fail')
+      .map((r) => r.rule);
+    expect(speedRules).toEqual(['slowdown']);
   });
 
   it('counts its calls against a total fixed at the start, which no line passes', () => {
