@@ -242,9 +242,8 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
     loadedBefore,
     shard: shardLabel(options.shard),
     ...(options.limit ? { limit: options.limit } : {}),
-    warnings: [...warnings],
+    warnings,
   };
-  log.append(runInfo);
 
   const { models, onSeries, growth } = options;
   const policy = new CallPolicy({ ...settings, provider, statusModel: models[0] ?? '', warn });
@@ -257,6 +256,8 @@ async function runLocked(options: RunPlanOptions): Promise<RunPlanResult> {
   });
   try {
     const planned = scheduler.start(selectShard(options.units, options.shard));
+    // Written once the plan is known: its warnings include what the plan's size decided.
+    log.append({ ...runInfo, warnings: [...warnings] });
     settings.progress.start(planned.likely, planned.most);
     await scheduler.run();
   } finally {

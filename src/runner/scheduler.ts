@@ -9,7 +9,10 @@
  * With `blocks` above 1, each model's units run in that many series instead, the models'
  * series alternating (baseline block 1, candidate block 1, baseline block 2, …): the same
  * items sit in the same block for both models (one plan order), so a server that warms up or
- * slows down over the run shifts both models' times alike instead of the later model's.
+ * slows down over the run shifts both models' times alike instead of the later model's. Each
+ * block after a model's first costs a warm-up: a run too small for those to stay within
+ * BLOCK_WARMUP_SHARE of its calls gets fewer blocks (one: model-major), and says so. Units a
+ * growing plan adds after a model's last block run as without blocks, joining its series.
  *
  * Series never overlap, even at a series' tail: on an Ollama server that cannot hold both
  * models, a request for the next model waits for a load under an ordinary request's timeout
@@ -39,6 +42,9 @@ import {
   warmUp,
 } from './preflight.js';
 import type { ProgressSink } from './progress.js';
+
+/** Most warm-ups the blocks may add, as a share of the calls the plan expects. */
+const BLOCK_WARMUP_SHARE = 0.05;
 
 export interface SchedulerOptions {
   provider: Provider;
@@ -87,6 +93,10 @@ export class Scheduler {
   private residency: Promise<Residency | null> | null = null;
   /** Units per series of each model, fixed at its first series when `blocks` is above 1. */
   private readonly blockSize = new Map<string, number>();
+  /** Series of each model so far, while its blocks last. */
+  private readonly blocksRun = new Map<string, number>();
+  /** Series per model the run can afford (`start`), at most the `blocks` asked. */
+  private blocks = 1;
   private inFlight = 0;
   private readonly slots: CallSlots;
 
@@ -134,7 +144,22 @@ export class Scheduler {
    */
   start(units: readonly WorkUnit[]): PlannedCalls {
     const calls = this.add(units);
+    this.blocks = this.affordableBlocks(calls.likely);
     return { ...calls, most: calls.most + (this.options.growth?.mostCalls?.(units) ?? 0) };
+  }
+
+  /** The blocks asked, or fewer when their warm-ups would add too much to a small run. */
+  private affordableBlocks(likely: number): number {
+    const { blocks: asked = 1, warmup, models, warn } = this.options;
+    if (asked <= 1 || !warmup) return asked;
+    const extra = Math.floor((BLOCK_WARMUP_SHARE * likely) / models.length);
+    const blocks = Math.min(asked, 1 + extra);
+    if (blocks < asked) {
+      warn(
+        `each model's requests run in ${blocks === 1 ? 'one series' : `${blocks} blocks`} instead of ${asked} blocks: with a warm-up before each block, more would add over ${BLOCK_WARMUP_SHARE * 100}% to the ${likely} calls this run expects; the speed check's fitted trend still takes out the server's drift`,
+      );
+    }
+    return blocks;
   }
 
   /** True when a unit of this check, model and key was added before; else marks it added. */
@@ -214,9 +239,10 @@ export class Scheduler {
    * answers add wait in the queue for the model's next series).
    */
   private block(model: string, queue: PendingUnit[]): PendingUnit[] {
-    const blocks = this.options.blocks ?? 1;
-    if (blocks <= 1) return queue;
-    const size = this.blockSize.get(model) ?? Math.max(1, Math.ceil(queue.length / blocks));
+    const ran = this.blocksRun.get(model) ?? 0;
+    if (ran >= this.blocks - 1) return queue;
+    this.blocksRun.set(model, ran + 1);
+    const size = this.blockSize.get(model) ?? Math.max(1, Math.ceil(queue.length / this.blocks));
     this.blockSize.set(model, size);
     return queue.splice(0, size);
   }
