@@ -9,6 +9,7 @@ import { operatingCharacteristics as dragon } from './dragon.js';
 import { nightlyWithHistory } from './nightly.js';
 import { nightlyCharacteristics, operatingCharacteristics as personas } from './personas.js';
 import { operatingCharacteristics as speed } from './speed.js';
+import { decodeDropCharacteristics } from './speedNightly.js';
 import type { CheckOc, OcOptions, OcRow } from './types.js';
 
 function option(name: string, fallback: number): number {
@@ -58,6 +59,10 @@ lines.push(row(whole));
 const speedResult = await speed(options);
 results.push(speedResult);
 for (const r of speedResult.rows) lines.push(row(r));
+// Its nightly rule, on histories of one model.
+const decodeDrop = decodeDropCharacteristics(options);
+results.push(decodeDrop);
+for (const r of decodeDrop.rows) lines.push(row(r));
 // Nightly runs (one model, a history): nightly personas, then the dragon with its drift rule
 // and the whole gate night by night (a quarter of the runs, like personas).
 const nightly = { ...options, runs: Math.max(1, Math.ceil(options.runs / 4)) };

@@ -33,7 +33,7 @@ export const SPEED_MODELS = { baseline: 'base:1b', candidate: 'cand:1b' } as con
 const DECODE_NS = 20e6;
 const PROMPT_NS = 0.5e6;
 
-function normal(rng: Rng): number {
+export function normal(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 }
 

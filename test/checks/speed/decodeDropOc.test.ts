@@ -1,54 +1,36 @@
 /**
- * Operating characteristics of the nightly `decode-drop` rule, by simulation from a known
- * truth: each night the server runs at 60 tokens/s times a night factor (lognormal, σ 0.05:
- * a dedicated GPU's night-to-night spread), each of 90 answers adds lognormal noise (σ 0.25),
- * and the night's rate is the median of its answers, as the history line keeps it. Seven
- * previous nights, then tonight at the true rate times (1 − drop).
+ * A fast check of the nightly `decode-drop` rows of `npm run oc` (bench/oc/speedNightly.ts):
+ * histories simulated from a known truth (60 tokens/s, σ 0.05 per night, σ 0.25 per answer, 90
+ * answers), tonight unchanged or slower by a known share, through the rule at its defaults
+ * (docs/gate-validity-speed.md has the full table).
  */
 import { describe, expect, it } from 'vitest';
-import { analyseDecodeDrop } from '../../../src/checks/speed/nightly.js';
-import type { SpeedNight } from '../../../src/checks/speed/nightlyChart.js';
-import { quantile } from '../../../src/stats/quantile.js';
-import { createRng, type Rng } from '../../../src/stats/prng.js';
-
-const RUNS = 2000;
-const ANSWERS = 90;
-const NIGHT_SIGMA = 0.05;
-const ANSWER_SIGMA = 0.25;
-
-function normal(rng: Rng): number {
-  const u = 1 - rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
-}
-
-function night(rng: Rng, factor: number): SpeedNight {
-  const server = 60 * factor * Math.exp(NIGHT_SIGMA * normal(rng));
-  const rates = Array.from(
-    { length: ANSWERS },
-    () => server * Math.exp(ANSWER_SIGMA * normal(rng)),
-  );
-  return { decodeTokensPerSecond: quantile(rates, 0.5) };
-}
-
-/** Share of runs in which tonight fails, at the default limit (0.25) and window (7). */
-function failShare(drop: number, seed: number): number {
-  const rng = createRng(seed);
-  let failed = 0;
-  for (let run = 0; run < RUNS; run++) {
-    const nights = Array.from({ length: 7 }, () => night(rng, 1));
-    nights.push(night(rng, 1 - drop));
-    if (analyseDecodeDrop(nights, 0.25, 7).fired) failed++;
-  }
-  return failed / RUNS;
-}
+import { decodeDropCharacteristics, decodeDropFailures } from '../../../bench/oc/speedNightly.js';
 
 describe('decode-drop at its defaults, 2,000 simulated histories each', () => {
   it('no change: no false fail', () => {
-    expect(failShare(0, 1)).toBe(0);
+    expect(decodeDropFailures(0, 2000, 1)).toBe(0);
   });
 
   it('a 35% slower night fails almost always; 10% slower, almost never', () => {
-    expect(failShare(0.35, 2)).toBeGreaterThan(0.95);
-    expect(failShare(0.1, 3)).toBeLessThan(0.02);
+    expect(decodeDropFailures(0.35, 2000, 2) / 2000).toBeGreaterThan(0.95);
+    expect(decodeDropFailures(0.1, 2000, 3) / 2000).toBeLessThan(0.02);
+  });
+
+  it("gives npm run oc its rows, each meeting its target at the bench's default size", () => {
+    const { rows } = decodeDropCharacteristics({ runs: 200, seed: 1 });
+    expect(rows.map((r) => r.rule)).toEqual(Array(6).fill('decode-drop'));
+    expect(rows.map((r) => r.target)).toEqual([
+      '≤ 0.5%',
+      '≤ 2.0%',
+      'shown',
+      'shown',
+      '≥ 80%',
+      '≥ 95%',
+    ]);
+    expect(rows.every((r) => r.met && r.runs === 2000)).toBe(true);
+    // Fails grow with the drop.
+    const hits = rows.map((r) => r.hits);
+    expect([...hits].sort((a, b) => a - b)).toEqual(hits);
   });
 });
