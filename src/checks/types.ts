@@ -252,7 +252,9 @@ export interface CheckCli {
 
 /**
  * A check's analysis as a fold (src/checks/fold.ts): the state starts from the definitions,
- * takes the records that count one at a time, in log order, and ends as the section.
+ * takes the records that count one at a time, and ends as the section. Records come in log
+ * order, except those of units judged whole (a maze game's moves), which come once the log is
+ * read: `position`, the record's place in the log, is its time for a check that times the run.
  */
 export interface CheckFold<
   Definitions,
@@ -261,7 +263,7 @@ export interface CheckFold<
   Config extends GateConfig = GateConfig,
 > {
   start(definitions: Definitions, ctx: CheckContext<Config>): State;
-  add(state: State, record: SampleRecord): void;
+  add(state: State, record: SampleRecord, position: number): void;
   finish(state: State): Section;
 }
 

@@ -95,6 +95,10 @@ class Measuring {
   /** Checks whose units are judged together, once the log is read: their records wait. */
   private readonly held = new Set<string>();
   private readonly heldRecords: SampleRecord[] = [];
+  /** Where each held record stood in the log: a fold that times the run reads it as time. */
+  private readonly heldAt = new Map<SampleRecord, number>();
+  /** Records met so far, held or not: the next record's position in the log. */
+  private arrived = 0;
   /** Per planned unit (of a check not held): what its records said, as bits. */
   private readonly flags: Uint8Array;
   private readonly folds: Map<string, Started>;
@@ -134,13 +138,15 @@ class Measuring {
   }
 
   add(record: SampleRecord): void {
+    const position = this.arrived++;
     if (this.held.has(record.check)) {
       this.heldRecords.push(record);
+      this.heldAt.set(record, position);
       return;
     }
     const at = this.lookup.positionOf(record);
     if (at < 0) {
-      this.counts(record, UNPLANNED);
+      this.counts(record, UNPLANNED, position);
       return;
     }
     const unit = this.input.plan[at] as WorkUnit;
@@ -158,23 +164,27 @@ class Measuring {
     const usable = !isCall(record) || record.status !== 'error';
     if (usable && unit.isComplete([record])) now |= COMPLETE;
     this.flags[at] = now;
-    this.counts(record, PLANNED);
+    this.counts(record, PLANNED, position);
   }
 
-  private counts(record: SampleRecord, list: typeof PLANNED | typeof UNPLANNED): void {
+  private counts(
+    record: SampleRecord,
+    list: typeof PLANNED | typeof UNPLANNED,
+    position: number,
+  ): void {
     (list === PLANNED ? this.planned : this.unplanned).add(record.check, record.model);
     this.seen(record, list);
     this.records++;
     if (record.digest !== null) this.digests.set(record.model, record.digest);
     for (const folds of [this.folds, this.pages]) {
       const own = folds.get(record.check);
-      if (own) own.fold.add(own.state, record);
+      if (own) own.fold.add(own.state, record, position);
     }
     for (const name of this.everyCheck) {
       if (name === record.check) continue;
       for (const folds of [this.folds, this.pages]) {
         const reader = folds.get(name);
-        if (reader) reader.fold.add(reader.state, record);
+        if (reader) reader.fold.add(reader.state, record, position);
       }
     }
     this.failed.add(record);
@@ -207,8 +217,10 @@ class Measuring {
     const split = splitStale(this.heldRecords, units);
     const unclaimed = new Set(split.unplanned);
     for (const record of split.stale) this.isStale(record);
-    for (const record of split.current)
-      this.counts(record, unclaimed.has(record) ? UNPLANNED : PLANNED);
+    for (const record of split.current) {
+      const position = this.heldAt.get(record) as number;
+      this.counts(record, unclaimed.has(record) ? UNPLANNED : PLANNED, position);
+    }
     const heldStates = new RecordsByUnitState(units, split.current);
     const heldAt = new Map(heldUnits.map((at, i) => [at, i]));
     // The closures below keep what the report reads, not the lookup of units by key.

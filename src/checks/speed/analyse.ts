@@ -28,7 +28,8 @@ interface ModelState {
 
 interface SpeedState {
   ctx: CheckContext<SpeedConfig>;
-  position: number;
+  /** The log's length up to its last call: positions over it are shares of the run. */
+  span: number;
   untimed: number;
   excluded: number;
   models: Map<string, ModelState>;
@@ -46,11 +47,11 @@ export const speedFold: CheckFold<unknown, SpeedSection, SpeedState, SpeedConfig
         untimedTokens: new Map(),
       });
     }
-    return { ctx, position: 0, untimed: 0, excluded: 0, models };
+    return { ctx, span: 0, untimed: 0, excluded: 0, models };
   },
-  add: (state, record) => {
+  add: (state, record, position) => {
     if (!isCall(record)) return;
-    const position = state.position++;
+    state.span = Math.max(state.span, position + 1);
     const model = state.models.get(record.model);
     if (!model) return;
     const r = record.residency;
@@ -158,7 +159,7 @@ function finishSection(state: SpeedState): SpeedSection {
   let comparison: SpeedComparison | null = null;
   if (baseline && candidate) {
     const alpha = checkFalseAlarmBudget(state.ctx.config) / TESTED_RULES;
-    const total = Math.max(1, state.position);
+    const total = Math.max(1, state.span);
     const decode = compareFigure(
       timedItems(baseline, total, (f) => f.decodeNs),
       timedItems(candidate, total, (f) => f.decodeNs),
