@@ -91,8 +91,8 @@ export class Scheduler {
   private readonly waiting: (() => void)[] = [];
   /** The running series' residency, asked once, at its first record (the model is loaded). */
   private residency: Promise<Residency | null> | null = null;
-  /** Units per series of each model, fixed at its first series when `blocks` is above 1. */
-  private readonly blockSize = new Map<string, number>();
+  /** Calls per series of each model, fixed at its first series when `blocks` is above 1. */
+  private readonly blockCalls = new Map<string, number>();
   /** Series of each model so far, while its blocks last. */
   private readonly blocksRun = new Map<string, number>();
   /** Series per model the run can afford (`start`), at most the `blocks` asked. */
@@ -242,9 +242,17 @@ export class Scheduler {
     const ran = this.blocksRun.get(model) ?? 0;
     if (ran >= this.blocks - 1) return queue;
     this.blocksRun.set(model, ran + 1);
-    const size = this.blockSize.get(model) ?? Math.max(1, Math.ceil(queue.length / this.blocks));
-    this.blockSize.set(model, size);
-    return queue.splice(0, size);
+    // Blocks of about equal calls, not units: the maze games, which go first, would otherwise
+    // make the first block most of the run and its two models' turns far apart.
+    const size =
+      this.blockCalls.get(model) ??
+      Math.ceil(queue.reduce((sum, p) => sum + estimatedCalls(p.unit), 0) / this.blocks);
+    this.blockCalls.set(model, size);
+    let taken = 0;
+    for (let calls = 0; taken < queue.length && (taken === 0 || calls < size); taken++) {
+      calls += estimatedCalls((queue[taken] as PendingUnit).unit);
+    }
+    return queue.splice(0, taken);
   }
 
   /**
