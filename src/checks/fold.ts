@@ -26,7 +26,7 @@ export function foldRecords<Definitions, Section, Config extends GateConfig = Ga
   ctx: CheckContext<Config>,
 ): Section {
   const state = fold.start(definitions, ctx);
-  countedRecords(records).records.forEach((record, at) => fold.add(state, record, at));
+  for (const [at, record] of countedRecords(records).records.entries()) fold.add(state, record, at);
   return fold.finish(state);
 }
 
