@@ -3,6 +3,7 @@
  * baseline) clears 1 + its limit, so two identical models fail a rule in at most its share
  * of the check's false-alarm budget, whatever the noise's shape.
  */
+import { camelToKebab } from '../../config/keys.js';
 import { interval, percent, trimmed } from '../../text/format.js';
 import type { GateFinding, GateRuleCard } from '../types.js';
 import type { PairedRatio, SpeedSection } from './section.js';
@@ -11,34 +12,29 @@ import type { SpeedSettings } from './settings.js';
 interface SpeedRule {
   id: 'slowdown' | 'prompt-slowdown' | 'verbosity';
   what: string;
-  limit(gate: SpeedSettings['gate']): number;
-  ratio(section: SpeedSection): PairedRatio | null;
-  key: string;
+  /** Its limit in `speed.gate`. */
+  setting: 'maxSlowdown' | 'maxPromptSlowdown' | 'maxVerbosityRise';
+  figure: 'decode' | 'prompt' | 'verbosity';
 }
 
-export const SPEED_RULES: readonly SpeedRule[] = [
-  {
-    id: 'slowdown',
-    what: 'decode time per token',
-    limit: (gate) => gate.maxSlowdown,
-    ratio: (s) => s.comparison?.decode ?? null,
-    key: 'speed.gate.max-slowdown',
-  },
+const SPEED_RULES: readonly SpeedRule[] = [
+  { id: 'slowdown', what: 'decode time per token', setting: 'maxSlowdown', figure: 'decode' },
   {
     id: 'prompt-slowdown',
     what: 'prompt processing time per token',
-    limit: (gate) => gate.maxPromptSlowdown,
-    ratio: (s) => s.comparison?.prompt ?? null,
-    key: 'speed.gate.max-prompt-slowdown',
+    setting: 'maxPromptSlowdown',
+    figure: 'prompt',
   },
   {
     id: 'verbosity',
     what: 'output tokens per answer',
-    limit: (gate) => gate.maxVerbosityRise,
-    ratio: (s) => s.comparison?.verbosity ?? null,
-    key: 'speed.gate.max-verbosity-rise',
+    setting: 'maxVerbosityRise',
+    figure: 'verbosity',
   },
 ];
+
+const ratioOf = (rule: SpeedRule, section: SpeedSection): PairedRatio | null =>
+  section.comparison?.[rule.figure] ?? null;
 
 export const times = (v: number) => `×${trimmed(v, 2)}`;
 
@@ -58,14 +54,14 @@ export function gateSpeed(section: SpeedSection, gate: SpeedSettings['gate']): G
   }
   findings.push(...residencyFindings(section, gate));
   for (const rule of SPEED_RULES) {
-    const ratio = rule.ratio(section);
-    const limit = 1 + rule.limit(gate);
+    const ratio = ratioOf(rule, section);
+    const limit = 1 + gate[rule.setting];
     if (!ratio || ratio.low === null || ratio.low <= limit) continue;
     findings.push({
       check: 'speed',
       rule: rule.id,
       severity: 'fail',
-      message: `${rule.what}: the candidate's is ${times(ratio.ratio)} the baseline's ${interval(ratio.low, ratio.high, times)} over ${ratio.items} items, surely above the limit ${times(limit)} (${rule.key})`,
+      message: `${rule.what}: the candidate's is ${times(ratio.ratio)} the baseline's ${interval(ratio.low, ratio.high, times)} over ${ratio.items} items, surely above the limit ${times(limit)} (speed.gate.${camelToKebab(rule.setting)})`,
       values: { ratio: ratio.ratio, low: ratio.low, high: ratio.high, limit, items: ratio.items },
     });
   }
@@ -113,8 +109,8 @@ function statisticalCards(
   alpha: number,
 ): GateRuleCard[] {
   return SPEED_RULES.map((rule) => {
-    const ratio = rule.ratio(section);
-    const limit = 1 + rule.limit(gate);
+    const ratio = ratioOf(rule, section);
+    const limit = 1 + gate[rule.setting];
     // The bound sits w = log(ratio / low) below the estimate, about z_α standard errors (z_α
     // near 2.4 at these levels); the bound clears the limit in 80% of runs once the true log
     // ratio is w + 0.84·w/2.4 ≈ 1.35·w above it.
