@@ -28,7 +28,6 @@ import { errorMessage, percent, plural } from '../text/format.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
 import { chartsOf, type ReportChart } from './charts.js';
 import { fitMarkdown, SUMMARY_LIMIT } from './fit.js';
-import { glanceCharts } from './glance.js';
 import { trimMarkdown } from './trim.js';
 import type { Report } from './types.js';
 
@@ -332,6 +331,20 @@ function simulatedNotice(report: Report): string[] {
   return [
     '> [!NOTE]\n> Simulated models: these numbers come from the built-in simulator, not from a real model. They show how the gate works, not how any model behaves.',
   ];
+}
+
+/**
+ * Small inline charts (mermaid, drawn by GitHub in the job summary and the PR comment) of the
+ * pictures a reviewer needs first, one per check that draws one (churn: where the candidate
+ * got reliably worse or better by domain; dragon: whether stated confidence matches success).
+ * The full SVG charts stay with each check. A chart that lacks its data is left out.
+ */
+export function glanceCharts(report: Report, checks: CheckList): string[] {
+  return checks.flatMap((check) => {
+    const section = sectionOf(report.checks, check.name);
+    const chart = section ? check.report.glanceChart?.(section, report.run.config) : null;
+    return typeof chart === 'string' ? [chart] : [];
+  });
 }
 
 function atAGlance(report: Report, checks: CheckList): string[] {
