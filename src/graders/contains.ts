@@ -17,7 +17,6 @@ export interface ContainsSpec extends GraderSpec {
 }
 
 const OPTIONS = {
-  expected: z.unknown().optional(),
   any: texts('any'),
   'keep-case': flag,
 };

@@ -12,7 +12,6 @@ export interface ExactSpec extends GraderSpec {
 }
 
 const OPTIONS = {
-  expected: z.unknown().optional(),
   'keep-case': flag,
   'keep-punctuation': flag,
 };

@@ -16,7 +16,7 @@ export interface LabelSpec extends GraderSpec {
   expected: string;
 }
 
-const OPTIONS = { labels: texts('labels'), expected: z.unknown().optional() };
+const OPTIONS = { labels: texts('labels') };
 
 export const label: GraderKind<LabelSpec, typeof OPTIONS> = {
   type: 'label',

@@ -22,7 +22,6 @@ export interface NumberSpec extends GraderSpec {
 }
 
 const OPTIONS = {
-  expected: z.unknown().optional(),
   tolerance: amount('tolerance'),
   relative: amount('relative'),
 };
