@@ -6,6 +6,7 @@
 import { CHECKS } from '../checks/builtIn.js';
 import { type CheckList, sectionOf } from '../checks/list.js';
 import type {
+  AnyCheck,
   EvaluatedGateRule,
   GateFinding,
   RuleOutcome,
@@ -323,11 +324,13 @@ function countOf(n: number, one: string, many: string): string {
   return n === 0 ? '' : plural(n, one, many);
 }
 
+/** Whether the server or a model of the run was the built-in simulator. */
+export function isSimulated({ provider, models }: Report['run']): boolean {
+  return provider.simulated || Boolean(models.baseline?.simulated || models.candidate?.simulated);
+}
+
 function simulatedNotice(report: Report): string[] {
-  const { provider, models } = report.run;
-  const simulated =
-    provider.simulated || Boolean(models.baseline?.simulated || models.candidate?.simulated);
-  if (!simulated) return [];
+  if (!isSimulated(report.run)) return [];
   return [
     '> [!NOTE]\n> Simulated models: these numbers come from the built-in simulator, not from a real model. They show how the gate works, not how any model behaves.',
   ];
@@ -372,16 +375,23 @@ function checkSections(report: Report, checks: CheckList, pointer: string): stri
   for (const check of checks) {
     const section = sectionOf(report.checks, check.name);
     if (!section) continue;
-    let markdown: string;
-    try {
-      markdown = check.report.section(section).trim();
-    } catch (error) {
-      const reason = errorMessage(error);
-      markdown = `This section could not be rendered: ${escapeText(reason)}`;
-    }
+    const markdown = sectionMarkdown(check, section, escapeText).trim();
     if (markdown) out.push(collapsedSection(check.name, markdown, pointer, modelTags(report)));
   }
   return out;
+}
+
+/** A check's section; one that cannot be rendered costs that section only, and says why. */
+export function sectionMarkdown(
+  check: AnyCheck,
+  section: unknown,
+  escape: (text: string) => string,
+): string {
+  try {
+    return check.report.section(section);
+  } catch (error) {
+    return `This section could not be rendered: ${escape(errorMessage(error))}`;
+  }
 }
 
 const DETAILS_OPEN = /^<details><summary>(.*)<\/summary>$/;
@@ -478,7 +488,8 @@ function modelsTable(run: Report['run']): string {
   return table(['role', 'model', 'digest', 'quantization', 'parameters', 'family'], modelRows);
 }
 
-function checkSettings(config: Report['run']['config'], checks: CheckList): string[][] {
+/** The settings of the checks that ran: a reader needs them to repeat the run. */
+export function checkSettings(config: Report['run']['config'], checks: CheckList): string[][] {
   const settings: string[][] = [];
   for (const check of checks) {
     if (config.checks.includes(check.name))

@@ -17,7 +17,9 @@ interface Boundaries {
   lines: { offset: number; fence: string | null; openDetails: number }[];
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A code fence's opening (or closing) line, and a table's row: as GitHub reads them. */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+export const TABLE_ROW = /^ {0,3}\|/;
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
 
 function boundaries(text: string): Boundaries {
@@ -182,8 +184,6 @@ function cutPrefix(text: string, budget: number, tail: string): string {
   }
   return truncateToBytes(text, budget) + tail;
 }
-
-const TABLE_ROW = /^ {0,3}\|/;
 
 function rowsLeftOut(count: number): string {
   return `\n\n_… ${count} more ${count === 1 ? 'row' : 'rows'} of this table left out; the full report has every row._`;
