@@ -385,12 +385,12 @@ function checkSections(report: Report, checks: CheckList, pointer: string): stri
 export function sectionMarkdown(
   check: AnyCheck,
   section: unknown,
-  escape: (text: string) => string,
+  escaped: (text: string) => string,
 ): string {
   try {
     return check.report.section(section);
   } catch (error) {
-    return `This section could not be rendered: ${escape(errorMessage(error))}`;
+    return `This section could not be rendered: ${escaped(errorMessage(error))}`;
   }
 }
 
