@@ -81,7 +81,6 @@ async function measureAndPublish(inputs: ActionInputs<AnyCheck>): Promise<void> 
   }
 }
 
-
 /**
  * Nothing could be measured: say why in the log, the job summary and the sticky comment (a
  * previous verdict there must not stand for this commit — a bad config included), then fail
