@@ -71,12 +71,7 @@ function graderOf(
   test: SuiteTest,
   site: AssertionSite,
   scripting: Scripting,
-): {
-  grader: Record<string, unknown> | null;
-  notes: string[];
-  outcomes: Outcome[];
-  scripts: ScriptAssertion[];
-} {
+): Omit<Converted, 'item'> & { grader: Record<string, unknown> | null } {
   const graders: Record<string, unknown>[] = [];
   const notes: string[] = [];
   const outcomes: Outcome[] = [];
