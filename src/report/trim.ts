@@ -51,6 +51,13 @@ function boundaries(text: string): Boundaries {
   return result;
 }
 
+/** The lines that close what is open at a cut: a code fence, collapsed blocks. */
+function closing(state: { fence: string | null; openDetails: number }): string {
+  return (
+    (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails)
+  );
+}
+
 /** The largest candidate whose prefix fits (candidates ascending, sizes grow with them). */
 function largestFitting(text: string, candidates: readonly number[], budget: number): number {
   let best = -1;
@@ -117,10 +124,8 @@ function shrinkBlock(text: string, block: Collapsed, target: number): string {
   }
   const state = found.lines[kept] ?? { fence: null, openDetails: 0 };
   const cut = bodyLines.length - kept;
-  const closing =
-    (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails);
   const keptText = bodyLines.slice(0, kept).join('\n').trimEnd();
-  return `${head}${keptText}${closing}\n\n_… ${cut} ${SHRUNK}._\n\n</details>`;
+  return `${head}${keptText}${closing(state)}\n\n_… ${cut} ${SHRUNK}._\n\n</details>`;
 }
 
 /**
@@ -178,9 +183,7 @@ function cutPrefix(text: string, budget: number, tail: string): string {
   const atLine = largestFitting(text, lineStarts, budget - 64);
   if (atLine > 0) {
     const state = found.lines.find((l) => l.offset === atLine)!;
-    const closing =
-      (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails);
-    return text.slice(0, atLine).trimEnd() + closing + tail;
+    return text.slice(0, atLine).trimEnd() + closing(state) + tail;
   }
   return truncateToBytes(text, budget) + tail;
 }
