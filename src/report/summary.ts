@@ -125,10 +125,11 @@ export function whereLine(options: Pick<SummaryOptions, 'commit' | 'runUrl'>): s
 
 /** Where the page with every item, game and assistant behind the verdict is. */
 function pageLine(options: SummaryOptions): string {
-  const what = 'Every item, game and assistant behind this verdict:';
-  return options.pageUrl === undefined
-    ? `${what} ${relativeLink('report.html', 'report.html')} beside this summary (open it in a browser, or run ${codeSpan('model-gate view')}).`
-    : `${what} report.html in the ${link('artifact of this run', options.pageUrl)} (download, unzip, open it in a browser).`;
+  const how =
+    options.pageUrl === undefined
+      ? `beside this summary (open it in a browser, or run ${codeSpan('model-gate view')})`
+      : '(download, unzip, open it in a browser)';
+  return `Every item, game and assistant behind this verdict: ${pagePointer(options)} ${how}.`;
 }
 
 /** The heading: the verdict, or for one shard's slice, that the shard was measured. */
