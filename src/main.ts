@@ -59,17 +59,17 @@ async function measureAndPublish(inputs: ActionInputs<AnyCheck>): Promise<void> 
 
   const { report, files } = outcome;
   await core.group('model-gate: publish', () =>
-    publish(report, { ...files }, publishOptions(inputs, outcome.shard ?? null)),
+    publish(report, files, publishOptions(inputs, outcome.shard ?? null)),
   );
 
   for (const warning of [...(outcome.inputWarnings ?? []), ...report.run.warnings])
-    core.warning(shown(`model-gate: ${warning}`));
+    core.warning(forLog(`model-gate: ${warning}`));
   const { decision } = outcome;
   const reasons = report.verdict.reasons
     .filter((r) => r.severity === 'fail' || r.severity === 'inconclusive')
-    .map((r) => shown(`${r.check}: ${r.message}`));
+    .map((r) => forLog(`${r.check}: ${r.message}`));
   const missing = report.run.coverage?.missing;
-  if (missing) reasons.unshift(shown(missing));
+  if (missing) reasons.unshift(forLog(missing));
   if (decision.failed) {
     core.setFailed([decision.message, ...reasons].join('\n'));
   } else if (outcome.shard) {
@@ -81,9 +81,6 @@ async function measureAndPublish(inputs: ActionInputs<AnyCheck>): Promise<void> 
   }
 }
 
-/** Text for the action log: nothing a terminal or the runner would act on, no registered secret. */
-const shown = forLog;
-
 /**
  * Nothing could be measured: say why in the log, the job summary and the sticky comment (a
  * previous verdict there must not stand for this commit — a bad config included), then fail
@@ -94,7 +91,7 @@ async function reportCrash(
   publishing: PublishInputs | null,
   failOn: FailOn | null,
 ): Promise<void> {
-  const message = shown(
+  const message = forLog(
     isGateError(error) ? formatGateError(error) : `internal error: ${errorMessage(error)}`,
   );
   const couldNotMeasure = error instanceof InfrastructureError;

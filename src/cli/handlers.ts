@@ -2,12 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CHECKS } from '../checks/builtIn.js';
 import { type CheckList, checkNamed } from '../checks/list.js';
-import {
-  configFileRequired,
-  DEFAULT_CONFIG_FILE,
-  type LoadedConfig,
-  loadConfig,
-} from '../config/load.js';
+import { DEFAULT_CONFIG_FILE, type LoadedConfig } from '../config/load.js';
 import { integerFlag, parseShard } from '../config/overrides.js';
 import { ExitCode, InputError } from '../errors.js';
 import { analyseLogs } from '../pipeline/analyse.js';
@@ -24,7 +19,6 @@ import { onStopSignals } from '../signals.js';
 import { startSimulator } from '../simulator/server.js';
 import type { CommandHandler, CommandHandlers } from './program.js';
 import { collectOverrides, interruptSignal, loadConfigFromFlags } from './shared.js';
-import { toOverrides } from '../config/overrides.js';
 import { neutralise } from '../text/neutralise.js';
 import { plural } from '../text/format.js';
 import { openerFor, openFile, pageFile } from './view.js';
@@ -196,18 +190,9 @@ const runCommand: CliCommand = async (options, { stdout: out }, checks) => {
 };
 
 const analyzeCommand: CliCommand = async (options, { stdout: out }, checks) => {
-  const given = collectOverrides(options, checks);
-  const file = typeof options.config === 'string' ? options.config : undefined;
-  const loaded = loadConfig({
-    checks,
-    file,
-    required: configFileRequired(file),
-    overrides: toOverrides(
-      { 'fail-on': given['fail-on'], baseline: given.baseline, candidate: given.candidate },
-      (n) => `flag --${n}`,
-      checks,
-    ),
-  });
+  // Its flags that override the config are --fail-on, --baseline and --candidate (its --log
+  // names several logs: a list, never read as the config's own output.log).
+  const loaded = loadConfigFromFlags(options, checks);
   const outcome = await analyseLogs({
     loaded,
     logs: logsToAnalyse(options.log, loaded),
@@ -299,10 +284,7 @@ const demoCommand: CliCommand = async (options, { stdout: out, stderr: err }, ch
 const viewCommand: CliCommand = async (options, { stdout: out, stderr: err }, checks) => {
   const operands = Array.isArray(options.operands) ? options.operands : [];
   let target = typeof operands[0] === 'string' ? operands[0] : undefined;
-  if (target === undefined) {
-    const file = typeof options.config === 'string' ? options.config : undefined;
-    target = loadConfig({ checks, file, required: configFileRequired(file) }).config.output.dir;
-  }
+  target ??= loadConfigFromFlags(options, checks).config.output.dir;
   const page = pageFile(target);
   const opener = options.print === true ? null : openerFor(process.platform, process.env);
   if (opener && (await openFile(page, opener))) {

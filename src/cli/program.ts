@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { CheckList } from '../checks/list.js';
 import type { CheckCommand, CheckCommands } from '../checks/command.js';
 import {
@@ -124,27 +124,18 @@ function addRunCommands(program: Command, handlers: CommandHandlers, wrap: Wrap)
       'Evaluate the baseline and candidate models, analyse, write the report and exit with the verdict',
     )
     .option('-c, --config <file>', 'config file', 'model-gate.yml')
-    .addOption(
-      new Option(
-        '--shard <i/n>',
-        'run only slice i of n of the plan; exits 0 once it is measured (the verdict comes from analyze over every shard)',
-      ),
+    .option(
+      '--shard <i/n>',
+      'run only slice i of n of the plan; exits 0 once it is measured (the verdict comes from analyze over every shard)',
     )
-    .addOption(
-      new Option(
-        '--cache-dir <dir>',
-        'reuse and refresh a sample log kept across runs (actions/cache)',
-      ),
-    )
+    .option('--cache-dir <dir>', 'reuse and refresh a sample log kept across runs (actions/cache)')
     .option(
       '--keep-history',
       'with --cache-dir: keep the records of models no longer in the config (by default the cached log keeps only the models measured now)',
     )
-    .addOption(
-      new Option(
-        '--limit <n>',
-        'smoke run: only the first n items, maze seeds and probes; the verdict says "smoke run" and is never a pass',
-      ),
+    .option(
+      '--limit <n>',
+      'smoke run: only the first n items, maze seeds and probes; the verdict says "smoke run" and is never a pass',
     )
     .option(
       '--fresh',
@@ -192,8 +183,8 @@ function addReportCommands(program: Command, handlers: CommandHandlers, wrap: Wr
     .option('--out <dir>', 'output directory (default: output.dir of the config)')
     .option('--previous <report>', 'dragon nightly mode: a previous report.json to compare with')
     .option('--fail-on <when>', 'regression | inconclusive | never')
-    .addOption(new Option('--baseline <tag>', 'baseline model tag (models.baseline)'))
-    .addOption(new Option('--candidate <tag>', 'candidate model tag (models.candidate)'))
+    .option('--baseline <tag>', 'baseline model tag (models.baseline)')
+    .option('--candidate <tag>', 'candidate model tag (models.candidate)')
     .option('--json', 'print the verdict and paths as JSON on stdout')
     .addHelpText(
       'after',

@@ -8,18 +8,12 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 
-export interface Opener {
-  command: string;
-  args: string[];
-}
-
 /** The platform's "open this file" program, or null where nobody could see a browser. */
-export function openerFor(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): Opener | null {
+export function openerFor(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string | null {
   if (env.CI || env.GITHUB_ACTIONS) return null;
-  if (platform === 'darwin') return { command: 'open', args: [] };
-  if (platform === 'win32') return { command: 'explorer.exe', args: [] };
-  if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return null;
-  return { command: 'xdg-open', args: [] };
+  if (platform === 'darwin') return 'open';
+  if (platform === 'win32') return 'explorer.exe';
+  return env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : null;
 }
 
 /** report.html of a folder (or the file itself); InputError when there is none. */
@@ -40,11 +34,11 @@ export function pageFile(target: string): string {
 type Spawn = (command: string, args: readonly string[], options: object) => ChildProcess;
 
 /** Starts the opener, detached; true once it started, false when it could not be started. */
-export function openFile(file: string, opener: Opener, start: Spawn = spawn): Promise<boolean> {
+export function openFile(file: string, opener: string, start: Spawn = spawn): Promise<boolean> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = start(opener.command, [...opener.args, file], {
+      child = start(opener, [file], {
         detached: true,
         stdio: 'ignore',
         shell: false,

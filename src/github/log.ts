@@ -9,11 +9,9 @@ export interface ActionLog {
   warning(message: string): void;
 }
 
-/** Nothing a terminal or the runner would act on, no registered secret (the runner masks them too). */
-const shown = forLog;
-
+/** The runner's log: nothing a terminal or the runner would act on, no registered secret. */
 export const coreLog: ActionLog = {
-  info: (message) => core.info(shown(message)),
-  notice: (message) => core.notice(shown(message)),
-  warning: (message) => core.warning(shown(message)),
+  info: (message) => core.info(forLog(message)),
+  notice: (message) => core.notice(forLog(message)),
+  warning: (message) => core.warning(forLog(message)),
 };

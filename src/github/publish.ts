@@ -88,39 +88,15 @@ export async function publish(
   const markdown = summaryFor(where);
 
   const result: PublishResult = {
-    jobSummary: { status: 'skipped' },
-    comment: { status: 'skipped' },
+    ...(await summaryAndComment(markdown, notice, options)),
     artifact: { status: 'skipped', url: null },
     outputs: { status: 'skipped' },
   };
 
-  if (options.jobSummary !== false) {
-    try {
-      const detail = await writeJobSummary(markdown, { fullReportNotice: notice, log });
-      result.jobSummary = { status: detail.written ? 'done' : 'skipped', detail };
-    } catch (error) {
-      log.warning(`model-gate: the job summary could not be written: ${errorMessage(error)}`);
-      result.jobSummary = { status: 'failed', reason: errorMessage(error) };
-    }
-  }
-
-  if (options.comment?.enabled) {
-    // upsertStickyComment never throws: every failure is already a warning.
-    const detail = await upsertStickyComment(options.comment.octokit, options.comment.target, {
-      header: options.comment.header,
-      markdown,
-      fullReportNotice: notice,
-      log,
-    });
-    const status: StepStatus =
-      detail.status === 'created' || detail.status === 'updated' ? 'done' : detail.status;
-    result.comment = { status, detail };
-  }
-
   if (options.artifact) {
     result.artifact = await uploadArtifact(options.artifact, files, options.run, log);
     const url = result.artifact.url;
-    if (url) await linkTheArtifact(summaryFor(url), notice, result, options);
+    if (url) await summaryAndComment(summaryFor(url), notice, options, result);
   }
 
   try {
@@ -162,40 +138,47 @@ async function uploadArtifact(
 }
 
 /**
- * Once the upload returned the artifact's own link, the summary and the comment already
- * published point at it instead of the run page (where the reader would look for it among
- * the run's artifacts). Fails soft: the first versions stand.
+ * The job summary and the sticky comment, each failing soft. `written`: the result of an
+ * earlier publication in this step, which this one replaces where it was done (once the
+ * upload returned the artifact's own link, the reader finds it there rather than among the
+ * run's artifacts); without it, both are published for the first time.
  */
-async function linkTheArtifact(
+async function summaryAndComment(
   markdown: MarkdownFor,
   notice: string,
-  result: PublishResult,
   options: PublishOptions,
-): Promise<void> {
+  written?: Pick<PublishResult, 'jobSummary' | 'comment'>,
+): Promise<Pick<PublishResult, 'jobSummary' | 'comment'>> {
   const log = options.log ?? coreLog;
-  const written = result.jobSummary.detail;
-  if (result.jobSummary.status === 'done' && written) {
+  const result = written ?? { jobSummary: { status: 'skipped' }, comment: { status: 'skipped' } };
+  const replacing = written?.jobSummary.status === 'done' ? written.jobSummary.detail : undefined;
+  if (written ? replacing : options.jobSummary !== false) {
     try {
       const detail = await writeJobSummary(markdown, {
         fullReportNotice: notice,
         log,
-        replacing: written,
+        ...(replacing ? { replacing } : {}),
       });
-      result.jobSummary = { status: 'done', detail };
+      result.jobSummary = { status: detail.written ? 'done' : 'skipped', detail };
     } catch (error) {
-      log.warning(
-        `model-gate: the job summary could not link the artifact: ${errorMessage(error)}`,
-      );
+      log.warning(`model-gate: the job summary could not be written: ${errorMessage(error)}`);
+      // A first version that stands is still done.
+      if (!written) result.jobSummary = { status: 'failed', reason: errorMessage(error) };
     }
   }
-  if (options.comment?.enabled && result.comment.status === 'done') {
-    await upsertStickyComment(options.comment.octokit, options.comment.target, {
+  if (options.comment?.enabled && (!written || written.comment.status === 'done')) {
+    // upsertStickyComment never throws: every failure is already a warning.
+    const detail = await upsertStickyComment(options.comment.octokit, options.comment.target, {
       header: options.comment.header,
       markdown,
       fullReportNotice: notice,
       log,
     });
+    const status =
+      detail.status === 'created' || detail.status === 'updated' ? 'done' : detail.status;
+    if (!written) result.comment = { status, detail };
   }
+  return result;
 }
 
 /**
@@ -208,7 +191,6 @@ export async function publishFailure(
   message: string,
   options: PublishOptions,
 ): Promise<Pick<PublishResult, 'jobSummary' | 'comment'>> {
-  const log = options.log ?? coreLog;
   const where = whereLine({
     commit: options.commit ?? null,
     runUrl: options.run ? runUrl(options.run) : null,
@@ -222,38 +204,15 @@ export async function publishFailure(
     `\`\`\`\n${message.replace(/```/g, "'''")}\n\`\`\``,
     '',
   ].join('\n');
-  const result: Pick<PublishResult, 'jobSummary' | 'comment'> = {
-    jobSummary: { status: 'skipped' },
-    comment: { status: 'skipped' },
-  };
-  if (options.jobSummary !== false) {
-    try {
-      const detail = await writeJobSummary(markdown, { fullReportNotice: '', log });
-      result.jobSummary = { status: detail.written ? 'done' : 'skipped', detail };
-    } catch (error) {
-      result.jobSummary = { status: 'failed', reason: errorMessage(error) };
-    }
-  }
-  if (options.comment?.enabled) {
-    const detail = await upsertStickyComment(options.comment.octokit, options.comment.target, {
-      header: options.comment.header,
-      markdown,
-      fullReportNotice: '',
-      log,
-    });
-    const status: StepStatus =
-      detail.status === 'created' || detail.status === 'updated' ? 'done' : detail.status;
-    result.comment = { status, detail };
-  }
-  return result;
+  return summaryAndComment(markdown, '', options);
 }
 
 /**
  * Options for a run inside GitHub Actions, from the action's inputs and the event: the
  * comment goes to the event's pull request with `github-token`, the artifact through
- * `@actions/artifact`.
+ * `@actions/artifact`. Without a token (`github-token: ''`) there is no comment; the rest is
+ * published.
  */
-/** Without a token (`github-token: ''`) there is no comment; the rest is published. */
 export function githubPublishOptions(inputs: {
   token: string;
   comment: boolean;

@@ -10,7 +10,7 @@ export interface AllSpec extends GraderSpec {
   of: GraderSpec[];
 }
 
-const OPTIONS = { of: z.array(z.unknown()).nullish(), expected: z.unknown().optional() };
+const OPTIONS = { of: z.array(z.unknown()).nullish() };
 
 export const all: GraderKind<AllSpec, typeof OPTIONS> = {
   type: 'all',

@@ -2,7 +2,6 @@
  * `contains`: every text of `expected` appears in the answer, and one of `any` when given;
  * case-insensitive unless `keep-case`.
  */
-import { z } from 'zod';
 import { flag, texts } from './options.js';
 import { quoted } from './text.js';
 import type { GraderKind, GraderSpec } from './types.js';
@@ -17,7 +16,6 @@ export interface ContainsSpec extends GraderSpec {
 }
 
 const OPTIONS = {
-  expected: z.unknown().optional(),
   any: texts('any'),
   'keep-case': flag,
 };

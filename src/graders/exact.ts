@@ -1,5 +1,4 @@
 /** `exact`: the answer equals `expected` after trimming, case folding and a final full stop. */
-import { z } from 'zod';
 import { flag } from './options.js';
 import { asText, capitalised, normaliseAnswer, quoted } from './text.js';
 import type { GraderKind, GraderSpec } from './types.js';
@@ -12,7 +11,6 @@ export interface ExactSpec extends GraderSpec {
 }
 
 const OPTIONS = {
-  expected: z.unknown().optional(),
   'keep-case': flag,
   'keep-punctuation': flag,
 };

@@ -13,7 +13,6 @@ import { canonicalJson } from './text.js';
 import {
   type BuildContext,
   GRADERS_VERSION,
-  type Grade,
   type GradeContext,
   type Grader,
   type GraderKind,
@@ -97,12 +96,23 @@ export function graderHost(list: readonly GraderKind[]): GraderHost {
       const spec = buildSpec(raw, expected, site, problems, []);
       if (spec === null) return null;
       const all = nodes(spec);
-      return new BuiltGrader(spec, site, kindOf, specContext, {
+      const kind = kindOf(spec);
+      const hashed = kind.fingerprint ? kind.fingerprint(spec) : canonicalJson(spec);
+      const hash = createHash('sha256').update(hashed).digest('hex');
+      const gradeContext: GradeContext = {
+        site,
+        child: (sub, answer) => kindOf(sub).grade(sub, answer, gradeContext),
+      };
+      return {
+        spec,
+        fingerprint: `${GRADERS_VERSION}:${hash.slice(0, 12)}`,
+        description: kind.describe(spec, specContext),
         countsOffLabel: all.some((node) => kindOf(node).countsOffLabel === true),
+        grade: (answer) => kind.grade(spec, answer, gradeContext),
         prepare: async () => {
           for (const node of all) await kindOf(node).prepare?.(node, site);
         },
-      });
+      };
     },
     explain: (spec) => specContext.explain(spec),
     runsCode: (spec) => nodes(spec).some((node) => kindOf(node).runsCode === true),
@@ -144,36 +154,4 @@ function typeAndOptions(
     return null;
   }
   return { type, options };
-}
-
-class BuiltGrader implements Grader {
-  readonly fingerprint: string;
-  readonly description: string;
-  readonly countsOffLabel: boolean;
-  readonly prepare: () => Promise<void>;
-  private readonly gradeContext: GradeContext;
-
-  constructor(
-    readonly spec: GraderSpec,
-    site: GraderSite,
-    private readonly kindOf: (spec: GraderSpec) => GraderKind,
-    specContext: SpecContext,
-    extra: { countsOffLabel: boolean; prepare: () => Promise<void> },
-  ) {
-    const kind = kindOf(spec);
-    const hashed = kind.fingerprint ? kind.fingerprint(spec) : canonicalJson(spec);
-    const hash = createHash('sha256').update(hashed).digest('hex');
-    this.fingerprint = `${GRADERS_VERSION}:${hash.slice(0, 12)}`;
-    this.description = kind.describe(spec, specContext);
-    this.countsOffLabel = extra.countsOffLabel;
-    this.prepare = extra.prepare;
-    this.gradeContext = {
-      site,
-      child: (sub, answer) => this.kindOf(sub).grade(sub, answer, this.gradeContext),
-    };
-  }
-
-  grade(answer: string): Grade {
-    return this.kindOf(this.spec).grade(this.spec, answer, this.gradeContext);
-  }
 }

@@ -29,7 +29,6 @@ const OPTIONS = {
   schema: z
     .record(z.string(), z.unknown().optional(), expecting('a JSON Schema written as a mapping'))
     .nullish(),
-  expected: z.unknown().optional(),
   search: flag,
 };
 

@@ -5,7 +5,6 @@
  * off-label: a model that stops answering with a label is another failure than a wrong label.
  * Grading is linear in the answer's length (the normalisation scans it a fixed number of times).
  */
-import { z } from 'zod';
 import { texts } from './options.js';
 import { capitalised, normaliseLabel, quoted } from './text.js';
 import type { GraderKind, GraderSpec } from './types.js';
@@ -16,7 +15,7 @@ export interface LabelSpec extends GraderSpec {
   expected: string;
 }
 
-const OPTIONS = { labels: texts('labels'), expected: z.unknown().optional() };
+const OPTIONS = { labels: texts('labels') };
 
 export const label: GraderKind<LabelSpec, typeof OPTIONS> = {
   type: 'label',

@@ -31,7 +31,7 @@ export interface ModuleSpec extends GraderSpec {
   expected: unknown;
 }
 
-const OPTIONS = { module: z.string().nullish(), expected: z.unknown().optional() };
+const OPTIONS = { module: z.string().nullish() };
 
 const EXTENSIONS = ['.js', '.mjs', '.cjs'];
 

@@ -13,7 +13,7 @@ export interface NotSpec extends GraderSpec {
   of: GraderSpec;
 }
 
-const OPTIONS = { of: z.unknown().nullish(), expected: z.unknown().optional() };
+const OPTIONS = { of: z.unknown().nullish() };
 
 export const not: GraderKind<NotSpec, typeof OPTIONS> = {
   type: 'not',

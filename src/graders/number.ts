@@ -8,7 +8,6 @@
  * `COVID-19`'s 19 is read, its hyphen is not a sign) is skipped. A decimal comma is not read as
  * one: `3,5` reads 3.
  */
-import { z } from 'zod';
 import { amount } from './options.js';
 import type { GraderKind, GraderSpec } from './types.js';
 
@@ -22,7 +21,6 @@ export interface NumberSpec extends GraderSpec {
 }
 
 const OPTIONS = {
-  expected: z.unknown().optional(),
   tolerance: amount('tolerance'),
   relative: amount('relative'),
 };

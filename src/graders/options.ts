@@ -45,7 +45,12 @@ const schemas = new WeakMap<OptionShape, z.ZodType>();
 function schemaOf(shape: OptionShape): z.ZodType {
   let schema = schemas.get(shape);
   if (!schema) {
-    schema = z.strictObject({ type: z.unknown().optional(), ...shape });
+    // Every type may give its own `expected`, which the host reads (it wins over the item's).
+    schema = z.strictObject({
+      type: z.unknown().optional(),
+      ...shape,
+      expected: z.unknown().optional(),
+    });
     schemas.set(shape, schema);
   }
   return schema;
@@ -69,12 +74,12 @@ export class GraderOptions<S extends OptionShape = OptionShape> {
       return;
     }
     const refused = new Set<PropertyKey>();
-    const known = Object.keys(shape);
+    const known = [...Object.keys(shape), 'expected'];
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys)
           this.problem(
-            `unknown option "${key}"${didYouMean(key, known)} (${known.length === 0 ? 'it takes none' : `expected ${known.join(', ')}`})`,
+            `unknown option "${key}"${didYouMean(key, known)} (expected one of ${known.join(', ')})`,
           );
         continue;
       }

@@ -26,7 +26,6 @@ const OPTIONS = {
     .refine((flags) => flags === null || flags === undefined || ALLOWED_FLAGS.test(flags), {
       error: (issue) => `flags ${JSON.stringify(issue.input)}: expected some of d, i, m, s, u, v`,
     }),
-  expected: z.unknown().optional(),
 };
 
 const compiledOf = new WeakMap<RegexSpec, LinearRegex>();

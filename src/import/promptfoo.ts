@@ -71,12 +71,7 @@ function graderOf(
   test: SuiteTest,
   site: AssertionSite,
   scripting: Scripting,
-): {
-  grader: Record<string, unknown> | null;
-  notes: string[];
-  outcomes: Outcome[];
-  scripts: ScriptAssertion[];
-} {
+): Omit<Converted, 'item'> & { grader: Record<string, unknown> | null } {
   const graders: Record<string, unknown>[] = [];
   const notes: string[] = [];
   const outcomes: Outcome[] = [];
@@ -126,52 +121,46 @@ function graderOf(
 }
 
 /**
- * Per assertion type, how many were converted (into a grader of an item written) and how many
- * left out; an assertion of a test left out whole is left out. Counted once per test.
+ * The closing table: per assertion type, how many were converted (into a grader of an item
+ * written) and how many left out, then the totals; an assertion of a test left out whole is
+ * left out. Counted once per test (`outcomes`: those of the test's first item written).
  */
-class AssertionTally {
-  private readonly rows = new Map<string, { converted: number; left: number; model: number }>();
-
-  add(test: SuiteTest, outcomes: readonly Outcome[] | null): void {
-    const types = test.assert.map((a) =>
-      isMapping(a) && typeof a['type'] === 'string' ? a['type'] : '(no type)',
-    );
-    types.forEach((type, i) => {
-      const outcome = outcomes?.[i];
-      const row = this.rows.get(type) ?? { converted: 0, left: 0, model: 0 };
+function assertionTable(tests: readonly SuiteTest[], outcomes: Map<number, Outcome[]>): string[] {
+  const rows = new Map<string, { converted: number; left: number; model: number }>();
+  tests.forEach((test, t) => {
+    test.assert.forEach((a, i) => {
+      const type = isMapping(a) && typeof a['type'] === 'string' ? a['type'] : '(no type)';
+      const outcome = outcomes.get(t)?.[i];
+      const row = rows.get(type) ?? { converted: 0, left: 0, model: 0 };
       if (outcome?.converted) row.converted++;
       else {
         row.left++;
         if (outcome?.apart ?? setApart(type)) row.model++;
       }
-      this.rows.set(type, row);
+      rows.set(type, row);
     });
-  }
-
-  /** The closing table: one line per type, then the totals. */
-  table(): string[] {
-    const rows = [...this.rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const width = Math.max(20, ...rows.map(([type]) => type.length));
-    const line = (a: string, b: string, c: string) =>
-      `${a.padEnd(width)}  ${b.padStart(9)}  ${c.padStart(8)}`;
-    let converted = 0;
-    let left = 0;
-    let model = 0;
-    const body = rows.map(([type, row]) => {
-      converted += row.converted;
-      left += row.left;
-      model += row.model;
-      return line(type, String(row.converted), String(row.left));
-    });
-    const noModel = converted + left - model;
-    const share = (n: number, of: number) => (of === 0 ? '-' : `${Math.round((100 * n) / of)}%`);
-    return [
-      line('promptfoo assertion', 'converted', 'left out'),
-      ...body,
-      line('total', String(converted), String(left)),
-      `${converted} of ${converted + left} assertions converted (${share(converted, converted + left)}); ${converted} of the ${noModel} that check the answer without a model (${share(converted, noModel)}; model-graded ones and per-call limits set apart)`,
-    ];
-  }
+  });
+  const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const width = Math.max(20, ...sorted.map(([type]) => type.length));
+  const line = (a: string, b: string, c: string) =>
+    `${a.padEnd(width)}  ${b.padStart(9)}  ${c.padStart(8)}`;
+  let converted = 0;
+  let left = 0;
+  let model = 0;
+  const body = sorted.map(([type, row]) => {
+    converted += row.converted;
+    left += row.left;
+    model += row.model;
+    return line(type, String(row.converted), String(row.left));
+  });
+  const noModel = converted + left - model;
+  const share = (n: number, of: number) => (of === 0 ? '-' : `${Math.round((100 * n) / of)}%`);
+  return [
+    line('promptfoo assertion', 'converted', 'left out'),
+    ...body,
+    line('total', String(converted), String(left)),
+    `${converted} of ${converted + left} assertions converted (${share(converted, converted + left)}); ${converted} of the ${noModel} that check the answer without a model (${share(converted, noModel)}; model-graded ones and per-call limits set apart)`,
+  ];
 }
 
 /** Whether a type is model-graded or a per-call limit, for a test left out whole. */
@@ -315,10 +304,6 @@ function read(file: string, { name, check, itemsFile, write }: ReadOptions) {
     if (!outcomes.has(test)) outcomes.set(test, converted.outcomes);
     items.push({ id, ...converted.item });
   }
-  const tally = new AssertionTally();
-  suite.tests.forEach((test, t) => {
-    tally.add(test, outcomes.get(t) ?? null);
-  });
   for (const [name, count] of undefinedVars) {
     report.push(
       `{{ ${name} }}: no value in ${count} ${count === 1 ? 'test' : 'tests'}: rendered empty, as promptfoo renders it`,
@@ -327,7 +312,7 @@ function read(file: string, { name, check, itemsFile, write }: ReadOptions) {
   if (items.length === 0) {
     throw new InputError(`${name}: no test could be converted to an open item`, report);
   }
-  return { items, warnings: report, summary: tally.table() };
+  return { items, warnings: report, summary: assertionTable(suite.tests, outcomes) };
 }
 
 /** Bytes read to tell a promptfoo config by its keys. */

@@ -16,14 +16,13 @@ import { InputError } from '../errors.js';
 import { isMapping } from '../render/json.js';
 import { readCsv } from './csv.js';
 import {
-  isFolder,
   isPattern,
   looksLikePath,
   matchPattern,
+  pathKind,
   readData,
   readText,
   stripFileScheme,
-  suiteFileExists,
   testFilesOf,
 } from './suiteFiles.js';
 
@@ -158,7 +157,7 @@ function promptsOf(value: string, label: string, dir: string, notes: string[]): 
   const reference = stripFileScheme(value);
   const bare = !explicit && looksLikePath(value, [...PROMPT_FILES, ...PROMPT_FUNCTIONS]);
   if (!explicit && !bare) return [chatOrText(value, label)];
-  if (bare && !isPattern(reference) && !suiteFileExists(dir, reference)) {
+  if (bare && !isPattern(reference) && pathKind(path.resolve(dir, reference)) !== 'file') {
     notes.push(
       `${label}: ${JSON.stringify(value)} reads like a file path but no such file: taken as the prompt text, as promptfoo does`,
     );
@@ -253,7 +252,7 @@ function testFiles(value: string, dir: string, unused: Map<string, number>): Sui
   }
   const files = isPattern(reference)
     ? matchPattern(dir, reference)
-    : isFolder(path.resolve(dir, reference))
+    : pathKind(path.resolve(dir, reference)) === 'folder'
       ? testFilesOf(dir, reference)
       : [reference];
   if (files.length === 0) throw new InputError(`tests: ${value}: no test file matches`);

@@ -75,7 +75,7 @@ export function matchPattern(dir: string, pattern: string): string[] {
     if (!isPattern(part)) {
       const next = path.join(relative, part);
       if (last) {
-        if (isFile(path.join(dir, next))) found.push(next);
+        if (pathKind(path.join(dir, next)) === 'file') found.push(next);
       } else walk(next, at + 1);
       return;
     }
@@ -96,25 +96,14 @@ export function matchPattern(dir: string, pattern: string): string[] {
   return [...new Set(found)].map((f) => f.split(path.sep).join('/'));
 }
 
-function isFile(file: string): boolean {
+/** What the path is; null when there is nothing there (or something else, a device). */
+export function pathKind(file: string): 'file' | 'folder' | null {
   try {
-    return statSync(file).isFile();
+    const stat = statSync(file);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'folder' : null;
   } catch {
-    return false;
+    return null;
   }
-}
-
-export function isFolder(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `reference` names an existing file of the suite (relative to `dir`). */
-export function suiteFileExists(dir: string, reference: string): boolean {
-  return isFile(path.resolve(dir, reference));
 }
 
 /** The files of a folder that hold tests, sorted. */

@@ -68,10 +68,15 @@ function splitOn(
  * Text inside raw HTML (a `<summary>` line), where markdown is not read: a backslash escape
  * would show as a backslash, so the text is escaped as HTML instead.
  */
-export function escapeHtmlText(text: string): string {
-  return neutraliseReferences(
-    neutralise(text, TEXT_LIMIT).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
-  );
+function escapeHtmlText(text: string): string {
+  return neutraliseReferences(htmlEscaped(text));
+}
+
+function htmlEscaped(text: string): string {
+  return neutralise(text, TEXT_LIMIT)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /**
@@ -168,9 +173,5 @@ export function details(summaryLine: string, body: string, code: readonly string
 
 /** A literal inside raw HTML as `<code>`: GitHub acts on nothing inside it (mentions, emoji). */
 function htmlCode(literal: string): string {
-  const escaped = neutralise(literal, TEXT_LIMIT)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-  return `<code>${escaped}</code>`;
+  return `<code>${htmlEscaped(literal)}</code>`;
 }

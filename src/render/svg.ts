@@ -5,36 +5,14 @@ import { machineNumber } from '../text/format.js';
 /** Longest label drawn: a longer one (an item id, a domain, a model name) is cut. */
 const LABEL_LIMIT = 200;
 
-/** Keeps what XML 1.0 allows: no control characters but tab and newlines, no lone surrogates. */
-function xmlCharacters(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        out += text[i]! + text[i + 1]!;
-        i++;
-      }
-      continue;
-    }
-    const allowed =
-      code === 0x9 ||
-      code === 0xa ||
-      code === 0xd ||
-      (code >= 0x20 && code < 0xdc00) ||
-      (code > 0xdfff && code !== 0xfffe && code !== 0xffff);
-    if (allowed) out += text[i]!;
-  }
-  return out;
-}
-
 /**
- * Text safe inside an element or an attribute value: control and bidi characters shown
- * escaped (a viewer would act on them), then characters XML forbids dropped.
+ * Text safe inside an element or an attribute value: control and bidi characters, and lone
+ * surrogates, shown escaped (a viewer would act on them; XML 1.0 forbids them); then the two
+ * noncharacters XML also forbids, which neutralising keeps, dropped.
  */
 export function escapeXml(text: string): string {
-  return xmlCharacters(neutraliseLines(text))
+  return neutraliseLines(text)
+    .replace(/[\uFFFE\uFFFF]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -3,11 +3,10 @@
  * the time, so the same inputs give the same report.
  */
 import { CHECKS } from '../checks/builtIn.js';
-import type { CheckList } from '../checks/list.js';
+import { type CheckList, headlineOf } from '../checks/list.js';
 import type { EvaluatedGateRule, GateFinding } from '../checks/types.js';
 import type { HistorySection } from '../history/section.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import { extractHeadline } from './headline.js';
 import { REPORT_SCHEMA } from './schema.js';
 import type { Report, RunMetadata } from './types.js';
 import { decideVerdict } from './verdict.js';
@@ -42,7 +41,8 @@ export function buildReport(input: BuildReportInput): Report {
     createdAt,
     run: { ...input.run, warnings: [...input.run.warnings, ...warnings] },
     checks: sections,
-    headline: extractHeadline(sections, input.checks ?? CHECKS),
+    // Each check fills its own numbers (the action outputs) from its section.
+    headline: headlineOf(input.checks ?? CHECKS, sections),
     verdict: { ...decideVerdict(findings, input.checks ?? CHECKS), rules },
     ...(input.history
       ? { history: toPlainJson(input.history, 'history', warnings) as HistorySection }

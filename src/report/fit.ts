@@ -7,7 +7,7 @@
  * and says how many rows it left out and where they are (report.html). Sizes are UTF-8 bytes,
  * never fewer than characters, so one measure keeps both limits.
  */
-import { utf8Size } from './trim.js';
+import { FENCE, TABLE_ROW, utf8Size } from './trim.js';
 
 /** GitHub's limit on one step's job summary, and the size summary.md is written within. */
 export const SUMMARY_LIMIT = 1024 * 1024;
@@ -35,8 +35,6 @@ interface List {
   blankAfter: boolean;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const TABLE_ROW = /^ {0,3}\|/;
 const DELIMITER_ROW = /^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const BULLET = /^[-*] /;
 

@@ -6,6 +6,7 @@
 import { CHECKS } from '../checks/builtIn.js';
 import { type CheckList, sectionOf } from '../checks/list.js';
 import type {
+  AnyCheck,
   EvaluatedGateRule,
   GateFinding,
   RuleOutcome,
@@ -28,7 +29,6 @@ import { errorMessage, percent, plural } from '../text/format.js';
 import { neutralise, neutraliseLines } from '../text/neutralise.js';
 import { chartsOf, type ReportChart } from './charts.js';
 import { fitMarkdown, SUMMARY_LIMIT } from './fit.js';
-import { glanceCharts } from './glance.js';
 import { trimMarkdown } from './trim.js';
 import type { Report } from './types.js';
 
@@ -125,10 +125,11 @@ export function whereLine(options: Pick<SummaryOptions, 'commit' | 'runUrl'>): s
 
 /** Where the page with every item, game and assistant behind the verdict is. */
 function pageLine(options: SummaryOptions): string {
-  const what = 'Every item, game and assistant behind this verdict:';
-  return options.pageUrl === undefined
-    ? `${what} ${relativeLink('report.html', 'report.html')} beside this summary (open it in a browser, or run ${codeSpan('model-gate view')}).`
-    : `${what} report.html in the ${link('artifact of this run', options.pageUrl)} (download, unzip, open it in a browser).`;
+  const how =
+    options.pageUrl === undefined
+      ? `beside this summary (open it in a browser, or run ${codeSpan('model-gate view')})`
+      : '(download, unzip, open it in a browser)';
+  return `Every item, game and assistant behind this verdict: ${pagePointer(options)} ${how}.`;
 }
 
 /** The heading: the verdict, or for one shard's slice, that the shard was measured. */
@@ -324,14 +325,30 @@ function countOf(n: number, one: string, many: string): string {
   return n === 0 ? '' : plural(n, one, many);
 }
 
+/** Whether the server or a model of the run was the built-in simulator. */
+export function isSimulated({ provider, models }: Report['run']): boolean {
+  return provider.simulated || Boolean(models.baseline?.simulated || models.candidate?.simulated);
+}
+
 function simulatedNotice(report: Report): string[] {
-  const { provider, models } = report.run;
-  const simulated =
-    provider.simulated || Boolean(models.baseline?.simulated || models.candidate?.simulated);
-  if (!simulated) return [];
+  if (!isSimulated(report.run)) return [];
   return [
     '> [!NOTE]\n> Simulated models: these numbers come from the built-in simulator, not from a real model. They show how the gate works, not how any model behaves.',
   ];
+}
+
+/**
+ * Small inline charts (mermaid, drawn by GitHub in the job summary and the PR comment) of the
+ * pictures a reviewer needs first, one per check that draws one (churn: where the candidate
+ * got reliably worse or better by domain; dragon: whether stated confidence matches success).
+ * The full SVG charts stay with each check. A chart that lacks its data is left out.
+ */
+export function glanceCharts(report: Report, checks: CheckList): string[] {
+  return checks.flatMap((check) => {
+    const section = sectionOf(report.checks, check.name);
+    const chart = section ? check.report.glanceChart?.(section, report.run.config) : null;
+    return typeof chart === 'string' ? [chart] : [];
+  });
 }
 
 function atAGlance(report: Report, checks: CheckList): string[] {
@@ -359,16 +376,23 @@ function checkSections(report: Report, checks: CheckList, pointer: string): stri
   for (const check of checks) {
     const section = sectionOf(report.checks, check.name);
     if (!section) continue;
-    let markdown: string;
-    try {
-      markdown = check.report.section(section).trim();
-    } catch (error) {
-      const reason = errorMessage(error);
-      markdown = `This section could not be rendered: ${escapeText(reason)}`;
-    }
+    const markdown = sectionMarkdown(check, section, escapeText).trim();
     if (markdown) out.push(collapsedSection(check.name, markdown, pointer, modelTags(report)));
   }
   return out;
+}
+
+/** A check's section; one that cannot be rendered costs that section only, and says why. */
+export function sectionMarkdown(
+  check: AnyCheck,
+  section: unknown,
+  escaped: (text: string) => string,
+): string {
+  try {
+    return check.report.section(section);
+  } catch (error) {
+    return `This section could not be rendered: ${escaped(errorMessage(error))}`;
+  }
 }
 
 const DETAILS_OPEN = /^<details><summary>(.*)<\/summary>$/;
@@ -465,7 +489,8 @@ function modelsTable(run: Report['run']): string {
   return table(['role', 'model', 'digest', 'quantization', 'parameters', 'family'], modelRows);
 }
 
-function checkSettings(config: Report['run']['config'], checks: CheckList): string[][] {
+/** The settings of the checks that ran: a reader needs them to repeat the run. */
+export function checkSettings(config: Report['run']['config'], checks: CheckList): string[][] {
   const settings: string[][] = [];
   for (const check of checks) {
     if (config.checks.includes(check.name))

@@ -17,7 +17,9 @@ interface Boundaries {
   lines: { offset: number; fence: string | null; openDetails: number }[];
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A code fence's opening (or closing) line, and a table's row: as GitHub reads them. */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+export const TABLE_ROW = /^ {0,3}\|/;
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
 
 function boundaries(text: string): Boundaries {
@@ -47,6 +49,13 @@ function boundaries(text: string): Boundaries {
     offset += line.length + 1;
   }
   return result;
+}
+
+/** The lines that close what is open at a cut: a code fence, collapsed blocks. */
+function closing(state: { fence: string | null; openDetails: number }): string {
+  return (
+    (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails)
+  );
 }
 
 /** The largest candidate whose prefix fits (candidates ascending, sizes grow with them). */
@@ -115,10 +124,8 @@ function shrinkBlock(text: string, block: Collapsed, target: number): string {
   }
   const state = found.lines[kept] ?? { fence: null, openDetails: 0 };
   const cut = bodyLines.length - kept;
-  const closing =
-    (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails);
   const keptText = bodyLines.slice(0, kept).join('\n').trimEnd();
-  return `${head}${keptText}${closing}\n\n_… ${cut} ${SHRUNK}._\n\n</details>`;
+  return `${head}${keptText}${closing(state)}\n\n_… ${cut} ${SHRUNK}._\n\n</details>`;
 }
 
 /**
@@ -176,14 +183,10 @@ function cutPrefix(text: string, budget: number, tail: string): string {
   const atLine = largestFitting(text, lineStarts, budget - 64);
   if (atLine > 0) {
     const state = found.lines.find((l) => l.offset === atLine)!;
-    const closing =
-      (state.fence !== null ? `\n${state.fence}` : '') + '\n</details>'.repeat(state.openDetails);
-    return text.slice(0, atLine).trimEnd() + closing + tail;
+    return text.slice(0, atLine).trimEnd() + closing(state) + tail;
   }
   return truncateToBytes(text, budget) + tail;
 }
-
-const TABLE_ROW = /^ {0,3}\|/;
 
 function rowsLeftOut(count: number): string {
   return `\n\n_… ${count} more ${count === 1 ? 'row' : 'rows'} of this table left out; the full report has every row._`;

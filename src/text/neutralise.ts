@@ -77,11 +77,3 @@ function cut(text: string, max: number): string {
 export function neutraliseLines(text: string): string {
   return text.replace(UNSAFE, (ch) => (DOCUMENT_SAFE.has(ch) ? ch : escapeCharacter(ch)));
 }
-
-/** True when `text` holds a character `neutraliseLines` would escape. */
-export function hasUnsafeCharacter(text: string): boolean {
-  for (const match of text.matchAll(UNSAFE)) {
-    if (!DOCUMENT_SAFE.has(match[0])) return true;
-  }
-  return false;
-}

@@ -35,20 +35,13 @@ export function forStream(text: string): string {
 }
 
 /**
- * The data of a workflow command, escaped as the runner reads it back: `%`, CR and LF are
- * percent-encoded, so the value stays on the command's line, whole.
- */
-export function commandData(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/**
- * The line that tells the runner to mask `secret`, escaped. The runner masks log lines one at
- * a time, so a multi-line secret is masked by announcing each of its lines (secrets.ts
- * registers them, each one announced by its own command).
+ * The line that tells the runner to mask `secret`, its data escaped as the runner reads it back
+ * (`%`, CR and LF percent-encoded: the value stays on the command's line, whole). The runner
+ * masks log lines one at a time, so a multi-line secret is masked by announcing each of its
+ * lines (secrets.ts registers them, each one announced by its own command).
  */
 export function maskCommand(secret: string): string {
-  return `::add-mask::${commandData(secret)}\n`;
+  return `::add-mask::${secret.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`;
 }
 
 /** A cell starting with one of these is a formula to a spreadsheet (and `'` is the guard). */

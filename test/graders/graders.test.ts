@@ -235,12 +235,12 @@ describe('all, names, fingerprints', () => {
       'unknown grader "containz"; did you mean "contains"? (expected one of exact, contains, regex, number, json, label, module, all, not)',
     ]);
     expect(problems({ type: 'exact', 'keep-cases': true }, 'x')).toEqual([
-      'grader exact: unknown option "keep-cases"; did you mean "keep-case"? (expected expected, keep-case, keep-punctuation)',
+      'grader exact: unknown option "keep-cases"; did you mean "keep-case"? (expected one of keep-case, keep-punctuation, expected)',
     ]);
     expect(
       problems({ type: 'all', of: [{ type: 'regex', pattern: 'a', flag: 'i' }] }, 'a'),
     ).toEqual([
-      'grader regex: unknown option "flag"; did you mean "flags"? (expected pattern, flags, expected)',
+      'grader regex: unknown option "flag"; did you mean "flags"? (expected one of pattern, flags, expected)',
     ]);
     expect(problems({ type: 'contains', 'keep-case': 'yes', any: ['a', {}] }, 'x')).toEqual([
       'grader contains: any: expected a text or a list of non-empty texts, got a list',

@@ -5,6 +5,9 @@
  * graded, named, explained and simulated, inside `all` too, with no case for it anywhere else.
  */
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadItemsFile } from '../../src/checks/churn/items.js';
@@ -183,5 +186,61 @@ describe('a grader is one entry of the table', () => {
       'unknown grader "mirror" (expected one of exact, contains, regex, number, json, label, module, all, not)',
     ]);
     expect(host.types.at(-1)).toBe('mirror');
+  });
+});
+
+describe('adding a grader touches two files: its own and the list', () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const src = path.resolve(here, '../../src');
+  /** The host and what the kinds share: every other file of the folder is one kind. */
+  const SHARED = [
+    'host.ts',
+    'index.ts',
+    'linearRegex.ts',
+    'options.ts',
+    'repositoryRoot.ts',
+    'text.ts',
+    'types.ts',
+  ];
+
+  it('every other file of the folder is one kind, listed once, with all it must have', async () => {
+    const files = readdirSync(path.join(src, 'graders')).filter((f) => !SHARED.includes(f));
+    const kinds = await Promise.all(
+      files.map(async (f) => {
+        const module = (await import(path.join(src, 'graders', f))) as Record<string, unknown>;
+        return Object.values(module).filter((v) => GRADER_KINDS.includes(v as GraderKind));
+      }),
+    );
+    expect(kinds.map((k) => k.length)).toEqual(files.map(() => 1));
+    expect(kinds.flat().length).toBe(GRADER_KINDS.length);
+    for (const kind of GRADER_KINDS) {
+      expect(typeof kind.options, kind.type).toBe('object');
+      for (const part of ['build', 'grade', 'describe', 'explain'] as const)
+        expect(typeof kind[part], `${kind.type}.${part}`).toBe('function');
+    }
+  });
+
+  it('no code outside the graders and the importers names a grader type or reaches a kind', () => {
+    // "number", "json", "all" and "not" are common words (an input's type, a JSON Schema's):
+    // the names no other meaning uses are looked for as values, every kind's file as an import.
+    const own = GRADER_KINDS.map((k) => k.type).filter(
+      (t) => !['number', 'json', 'all', 'not'].includes(t),
+    );
+    const naming = new RegExp(`\\b(type|grader|kind)\\s*(:|===|!==)\\s*['"](${own.join('|')})['"]`);
+    const kindFile = /graders\/(?!index\.js|types\.js)\w+\.js/;
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!['graders', 'import'].includes(path.relative(src, file))) walk(file);
+        } else if (file.endsWith('.ts')) {
+          const text = readFileSync(file, 'utf8');
+          if (naming.test(text) || kindFile.test(text)) found.push(path.relative(src, file));
+        }
+      }
+    };
+    walk(src);
+    expect(found).toEqual([]);
   });
 });

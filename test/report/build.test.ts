@@ -2,7 +2,7 @@ import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import type { DragonSection } from '../../src/checks/dragon/section.js';
 import { buildReport } from '../../src/report/build.js';
-import { extractHeadline } from '../../src/report/headline.js';
+import { headlineOf } from '../../src/checks/list.js';
 import { REPORT_SCHEMA } from '../../src/report/schema.js';
 import { TOOL_VERSION } from '../../src/version.js';
 import { FINDINGS, constructedReport, fromJson, runMetadata } from './fixtures.js';
@@ -34,7 +34,7 @@ describe('buildReport', () => {
   });
 
   it('gives nulls for checks that did not run or sections that lack a number', () => {
-    expect(extractHeadline({}, CHECKS)).toEqual({
+    expect(headlineOf(CHECKS, {})).toEqual({
       churnRate: null,
       deteriorated: null,
       reversals: [],
@@ -42,18 +42,15 @@ describe('buildReport', () => {
       eceCandidate: null,
       personaAccuracy: null,
     });
-    const single = extractHeadline(
-      {
-        dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.1 } }, candidate: null }),
-        personas: fromJson({ check: 'personas', models: [{ role: 'baseline', accuracy: 0.5 }] }),
-        churn: fromJson({
-          check: 'churn',
-          method: 'rci',
-          comparison: { rci: { churnRate: 'high', deteriorated: 3 }, reversals: [3, 'law'] },
-        }),
-      },
-      CHECKS,
-    );
+    const single = headlineOf(CHECKS, {
+      dragon: fromJson({ check: 'dragon', baseline: { ece: { value: 0.1 } }, candidate: null }),
+      personas: fromJson({ check: 'personas', models: [{ role: 'baseline', accuracy: 0.5 }] }),
+      churn: fromJson({
+        check: 'churn',
+        method: 'rci',
+        comparison: { rci: { churnRate: 'high', deteriorated: 3 }, reversals: [3, 'law'] },
+      }),
+    });
     expect(single).toMatchObject({
       eceBaseline: 0.1,
       eceCandidate: null,

@@ -1,8 +1,7 @@
 import { CHECKS } from '../../src/checks/builtIn.js';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
-import { glanceCharts } from '../../src/report/glance.js';
-import { renderSummary } from '../../src/report/summary.js';
+import { glanceCharts, renderSummary } from '../../src/report/summary.js';
 import { allTokens } from './gfm.js';
 import { fromJson, runMetadata } from './fixtures.js';
 

@@ -11,8 +11,9 @@ import { trendCharts, trendSentences } from '../../history/trend.js';
 import { gpuChart, parseGpuCsv } from '../../operations/gpuChart.js';
 import type { Chart } from '../../render/svg.js';
 import { neutraliseLines } from '../../text/neutralise.js';
-import { errorMessage, num } from '../../text/format.js';
+import { num } from '../../text/format.js';
 import { chartsOf } from '../charts.js';
+import { checkSettings, isSimulated, sectionMarkdown } from '../summary.js';
 import type { Report } from '../types.js';
 import type { PageChart } from '../../render/page/types.js';
 import { PAGE_FORMAT, type PageCheck, type PageData } from './pageTypes.js';
@@ -55,13 +56,7 @@ function pageChecks(report: Report, parts: readonly CheckPage[], checks: CheckLi
       out.push(part as PageCheck);
       continue;
     }
-    let markdown: string;
-    try {
-      markdown = check.report.section(section);
-    } catch (error) {
-      markdown = `This section could not be rendered: ${errorMessage(error)}`;
-    }
-    out.push({ check: check.name, markdown });
+    out.push({ check: check.name, markdown: sectionMarkdown(check, section, (text) => text) });
   }
   return out;
 }
@@ -135,11 +130,7 @@ function provenance(report: Report, checks: CheckList): PageData['provenance'] {
         `${m.model} · digest ${m.digest ?? 'unknown'} · ${m.quantization ?? 'quantization unknown'} · ${m.parameterSize ?? 'size unknown'}`,
       ]);
   }
-  for (const check of checks) {
-    if (run.config.checks.includes(check.name)) {
-      rows.push(...(check.report.settings?.(run.config) ?? []));
-    }
-  }
+  rows.push(...checkSettings(run.config, checks));
   rows.push(
     ['tool', `${report.tool.name} ${report.tool.version}`],
     ['report created', report.createdAt],
@@ -180,9 +171,7 @@ export function pageData(
       baseline: run.models.baseline?.model ?? null,
       candidate: run.models.candidate?.model ?? null,
     },
-    simulated:
-      run.provider.simulated ||
-      Boolean(run.models.baseline?.simulated || run.models.candidate?.simulated),
+    simulated: isSimulated(run),
     verdict: {
       status: verdict.status,
       reasons: verdict.reasons.map(finding),

@@ -181,7 +181,7 @@ describe('parseItems', () => {
       '      - {type: contains, keep_case: true}',
     ].join('\n');
     expect(inputError(() => parseItems(yaml, 'items.yml')).details).toEqual([
-      'items.yml:4 (item "order"): grader contains: unknown option "keep_case"; did you mean "keep-case"? (expected expected, any, keep-case)',
+      'items.yml:4 (item "order"): grader contains: unknown option "keep_case"; did you mean "keep-case"? (expected one of any, keep-case, expected)',
     ]);
     const json = `[\n  {"id": 7, "prompt": "P", "expected": 3,\n   "grader": {"type": "number", "tolerance": "1%"}}\n]`;
     expect(inputError(() => parseItems(json, 'items.json')).details).toEqual([

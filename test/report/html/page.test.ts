@@ -9,10 +9,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { scriptJson } from '../../../src/report/html/json.js';
 import { pageData } from '../../../src/report/html/data.js';
 import { pageScript } from '../../../src/report/html/pageScript.js';
-import { DATA_ELEMENT_ID, renderPage } from '../../../src/report/html/render.js';
+import { DATA_ELEMENT_ID, renderPage, scriptJson } from '../../../src/report/html/render.js';
 import { PAGE_STYLE } from '../../../src/report/html/style.js';
 import { constructedReport, HOSTILE } from '../fixtures.js';
 

@@ -8,7 +8,7 @@ import { analyseChurnLogprobs } from '../../../../src/checks/churn/analyseLogpro
 import { gateChurn } from '../../../../src/checks/churn/gate.js';
 import type { ChoiceItem } from '../../../../src/checks/churn/items.js';
 import type { ChurnSettings } from '../../../../src/checks/churn/settings.js';
-import { extractHeadline } from '../../../../src/report/headline.js';
+import { headlineOf } from '../../../../src/checks/list.js';
 import { churnCharts } from '../../../../src/checks/churn/report/charts.js';
 import { renderChurnSection } from '../../../../src/checks/churn/report/markdown.js';
 import { countedRecords, type SampleRecord } from '../../../../src/sampleLog/index.js';
@@ -173,7 +173,7 @@ describe('logprobs estimator analysis', () => {
   });
 
   it('gives the headline numbers of the action outputs', () => {
-    const headline = extractHeadline({ churn: section }, CHECKS);
+    const headline = headlineOf(CHECKS, { churn: section });
     expect(headline.churnRate).toBeCloseTo(6 / 9, 12);
     expect(headline.deteriorated).toBe(3);
     expect(headline.reversals).toEqual([]);
