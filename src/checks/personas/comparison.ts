@@ -15,11 +15,10 @@ import { shrunkOneSidedP } from '../../stats/dispersion.js';
 import { type ProbeCounts, probeCounts } from './probeCounts.js';
 import type { SwapTestResult } from './swapTest.js';
 import {
-  crossingRiseP,
+  largerShareP,
   pairMerged,
   pairSeparated,
   probeDispersion,
-  recognitionDropP,
   recognitionDropped,
   testedPairs,
 } from './tests.js';
@@ -165,13 +164,9 @@ function recognitionBonferroni(compared: Compared): RecognitionChange[] {
       : 1;
     const p = control
       ? null
-      : shrunkOneSidedP(recognitionDropP(baselineCounts, candidateCounts), dispersion);
+      : shrunkOneSidedP(largerShareP(hits(baselineCounts), hits(candidateCounts)), dispersion);
     // Bonferroni over every assistant, tested or not: the count is fixed before the data.
     const adjusted = p === null || !separated ? null : Math.min(1, p * levels.recognitionTests);
-    const hits = (c: { recognised: number; answers: number }) => ({
-      hits: c.recognised,
-      answers: c.answers,
-    });
     return {
       ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
       p,
@@ -255,7 +250,8 @@ function pairsBonferroni(compared: Compared): PairChange[] {
           probes.baseline.crossing(a.name, b.name),
         )
       : 1;
-    const p = shrunkOneSidedP(crossingRiseP(before, after), dispersion);
+    const crossed = (c: typeof before) => ({ hits: c.crossings, answers: c.answers });
+    const p = shrunkOneSidedP(largerShareP(crossed(after), crossed(before)), dispersion);
     const separated = separation.pair(a.name, b.name);
     // Bonferroni over every pair, tested or not: the count is fixed before the data.
     const adjusted = separated ? Math.min(1, p * levels.pairTests) : null;
@@ -270,12 +266,7 @@ function pairsBonferroni(compared: Compared): PairChange[] {
       adjusted,
       separated,
       ...(probes ? { dispersion } : {}),
-      merged: pairMerged(
-        { hits: before.crossings, answers: before.answers },
-        { hits: after.crossings, answers: after.answers },
-        adjusted,
-        levels,
-      ),
+      merged: pairMerged(crossed(before), crossed(after), adjusted, levels),
     };
   });
 }
@@ -287,6 +278,10 @@ function countsOf(r: PersonasModelResult['recognition'][number] | undefined): {
 } {
   if (!r || r.answers === 0 || r.shareUpToControls === null) return { recognised: 0, answers: 0 };
   return { recognised: Math.round(r.shareUpToControls * r.answers), answers: r.answers };
+}
+
+function hits(c: { recognised: number; answers: number }): { hits: number; answers: number } {
+  return { hits: c.recognised, answers: c.answers };
 }
 
 function shareOf(c: { recognised: number; answers: number }): number | null {

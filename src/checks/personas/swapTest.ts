@@ -41,7 +41,7 @@ import {
   total,
 } from './jointAttribution.js';
 import type { PersonasAssistant } from './section.js';
-import { crossingRiseTest, pairSeparated, recognitionDropTest, testedPairs } from './tests.js';
+import { pairSeparated, shareRiseTest, testedPairs } from './tests.js';
 
 export interface SwapTestInput {
   assistants: readonly PersonasAssistant[];
@@ -158,14 +158,15 @@ function familyStatistics(before: Confusion, after: Confusion, design: Design): 
       total(own[i] ?? []).hits,
       total(own[j] ?? []).hits,
     );
-    return statistic(baseline, candidate, separated, crossingRiseTest);
+    return statistic(baseline, candidate, separated, shareRiseTest(candidate, baseline));
   });
   const recognition = design.tested.map((i) => {
     const separated = design.pairs.every(
       ([a, b], t) => (a !== i && b !== i) || pairs[t]?.separated,
     );
     const candidate = recognisedByProbe(after, i, design.controlsOf[i] ?? []);
-    return statistic(own[i] ?? [], candidate, separated, recognitionDropTest);
+    const baseline = own[i] ?? [];
+    return statistic(baseline, candidate, separated, shareRiseTest(baseline, candidate));
   });
   return { before, after, recognition, pairs };
 }
@@ -174,9 +175,8 @@ function statistic(
   baseline: readonly ProbeCount[],
   candidate: readonly ProbeCount[],
   separated: boolean,
-  test: typeof crossingRiseTest,
+  { p, dispersion }: { p: number; dispersion: number },
 ): TestStatistic {
-  const { p, dispersion } = test(baseline, candidate);
   return { baseline: total(baseline), candidate: total(candidate), dispersion, p, separated };
 }
 
