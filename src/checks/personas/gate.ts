@@ -41,8 +41,15 @@ export function gatePersonas(
   findings.push(...invalidAnswerFindings(section, settings.maxInvalidShare));
   const levels = personasLevels(section.catalogue.assistants, settings, budget);
   const comparison = section.comparison ?? comparisonWithPrevious(section, previous, levels);
-  if (comparison) findings.push(...comparisonFindings(comparison, settings));
-  return findings;
+  if (!comparison) return findings;
+  return [
+    ...findings,
+    ...swapFindings(comparison),
+    ...recognitionFindings(comparison),
+    ...mergeFindings(comparison),
+    ...controlChangeFindings(comparison),
+    ...accuracyFindings(comparison, settings),
+  ];
 }
 
 function measurementFindings(result: PersonasModelResult, settings: GateSettings): GateFinding[] {
@@ -79,16 +86,6 @@ function measurementFindings(result: PersonasModelResult, settings: GateSettings
     });
   }
   return findings;
-}
-
-function comparisonFindings(comparison: PersonasComparison, settings: GateSettings): GateFinding[] {
-  return [
-    ...swapFindings(comparison),
-    ...recognitionFindings(comparison),
-    ...mergeFindings(comparison),
-    ...controlChangeFindings(comparison),
-    ...accuracyFindings(comparison, settings),
-  ];
 }
 
 /** Too few swaps for the adjusted p-values to reach the rules' levels. */

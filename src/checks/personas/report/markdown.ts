@@ -326,7 +326,7 @@ function distanceBlock(model: PersonasModelResult, single: boolean): string {
       pairName(p),
       num(p.promptDistance, 2),
       num(p.answerDistance, 2),
-      `${rank(p.promptRank)} → ${p.answerRank === null ? '–' : rank(p.answerRank)}`,
+      `${trimmed(p.promptRank, 1)} → ${p.answerRank === null ? '–' : trimmed(p.answerRank, 1)}`,
     ]);
   return `${summary}\n\n${details(
     `${plainLabel(model, single)}: every pair (rank 1 = most distant)`,
@@ -338,10 +338,6 @@ function distanceBlock(model: PersonasModelResult, single: boolean): string {
     ]),
     [model.model],
   )}`;
-}
-
-function rank(value: number): string {
-  return trimmed(value, 1);
 }
 
 function matricesBlock(
