@@ -21,7 +21,7 @@
  * - the look-alike null family from a third generator (LOOK_ALIKE_TWIN_SCENARIOS,
  *   personasTwins.ts): no common words, short answers from small pools per assistant and
  *   probe drawn afresh per sample, twins at similarity 1 to 0.7, 4 or 8 probes, and a merge of
- *   the other two for the power; TWINS_PER_MODEL_SCENARIOS give each model its own pools;
+ *   the other two for the power, and two rows where each model draws its own pools;
  * - nightly mode (nightlyCharacteristics): the model against the previous night's section,
  *   tested with Fisher and Bonferroni (no baseline answers to swap).
  */
@@ -333,8 +333,8 @@ const CLOSE_WEAK: Partial<TwinSettings> = {
  * four assistants, twins (not declared as controls) at similarity 1, 0.9, 0.8 or 0.7 beside
  * two weakly distinct ones (own share 0.25 or 0.15), answers of 6 to 12 words from pools of 4
  * to 8 words per assistant and probe, drawn afresh per sample; 4 or 8 probes × 4 samples; both
- * models from one set of pools. The last two rows merge the two weakly distinct assistants on
- * the candidate.
+ * models from one set of pools, or in two rows each from its own. The last two rows merge the
+ * two weakly distinct assistants on the candidate.
  */
 export const LOOK_ALIKE_TWIN_SCENARIOS: PersonasScenario[] = [
   twins('one distribution, 6-word answers, pools of 4', TINY, 4),
@@ -345,6 +345,10 @@ export const LOOK_ALIKE_TWIN_SCENARIOS: PersonasScenario[] = [
   twins('similarity 0.7', { twinSimilarity: 0.7 }, 8),
   twins('similarity 0.8, 6-word answers, pools of 5, weak ones 15% own', CLOSE_WEAK, 4),
   twins('similarity 0.8, 6-word answers, pools of 5, weak ones 15% own', CLOSE_WEAK, 8),
+  // Each model draws pools of its own from the same settings: two models alike in
+  // distribution, whose twins at one probe or another share more words by chance.
+  twins('each model its own pools, similarity 0.7', { twinSimilarity: 0.7, perModel: true }, 4),
+  twins('each model its own pools, similarity 0.6', { twinSimilarity: 0.6, perModel: true }, 8),
   ...[8, 4].map((probes) =>
     twins(
       'similarity 0.7, candidate merges the two weakly distinct',
@@ -357,16 +361,6 @@ export const LOOK_ALIKE_TWIN_SCENARIOS: PersonasScenario[] = [
       },
     ),
   ),
-];
-
-/**
- * Not nulls of the check: each model draws pools of its own from the same settings, so the
- * twins of one model can be closer than the other's (a pair that really crosses more). Kept
- * out of `npm run oc`; personasOnly.ts measures them (see docs/gate-validity-personas.md).
- */
-export const TWINS_PER_MODEL_SCENARIOS: PersonasScenario[] = [
-  twins('each model its own pools, similarity 0.7', { twinSimilarity: 0.7, perModel: true }, 4),
-  twins('each model its own pools, similarity 0.6', { twinSimilarity: 0.6, perModel: true }, 8),
 ];
 
 export interface PersonasRunOptions {

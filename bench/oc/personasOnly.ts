@@ -13,7 +13,6 @@ import {
   operatingCharacteristics,
   RUN_SHARE,
   SCENARIOS,
-  TWINS_PER_MODEL_SCENARIOS,
 } from './personas.js';
 
 function option(name: string): string | undefined {
@@ -30,7 +29,6 @@ const all = nightly
       ...LOOK_ALIKE_SCENARIOS,
       ...LOOK_ALIKE_POOL_SCENARIOS,
       ...LOOK_ALIKE_TWIN_SCENARIOS,
-      ...TWINS_PER_MODEL_SCENARIOS,
     ];
 const chosen = all.filter((s) => s.name.includes(filter));
 const options = {

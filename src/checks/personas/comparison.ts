@@ -15,11 +15,10 @@ import { shrunkOneSidedP } from '../../stats/dispersion.js';
 import { type ProbeCounts, probeCounts } from './probeCounts.js';
 import type { SwapTestResult } from './swapTest.js';
 import {
-  crossingRiseP,
+  largerShareP,
   pairMerged,
   pairSeparated,
   probeDispersion,
-  recognitionDropP,
   recognitionDropped,
   testedPairs,
 } from './tests.js';
@@ -87,72 +86,67 @@ interface Compared {
   levels: PersonasLevels;
 }
 
-function shares(
-  assistantName: string,
-  baseline: PersonasModelResult,
-  candidate: PersonasModelResult,
-) {
-  const before = baseline.recognition.find((r) => r.assistant === assistantName);
-  const after = candidate.recognition.find((r) => r.assistant === assistantName);
-  return {
-    baseline: before?.share ?? null,
-    candidate: after?.share ?? null,
-    before,
-    after,
-  };
-}
-
 type RecognitionCounts = RecognitionChange['baselineCounts'];
 
-/** The fields of a recognition change both tests fill alike: shares and counts of each side. */
-function recognitionCounts(
-  assistant: string,
-  share: { baseline: number | null; candidate: number | null },
-  baselineCounts: RecognitionCounts,
-  candidateCounts: RecognitionCounts,
-) {
-  return {
-    assistant,
-    ...share,
-    baselineGated: shareOf(baselineCounts),
-    candidateGated: shareOf(candidateCounts),
-    baselineCounts,
-    candidateCounts,
-  };
+/** What a test says of one assistant: both sides' counts, its p-values and its own fields. */
+interface RecognitionTest {
+  baselineCounts: RecognitionCounts;
+  candidateCounts: RecognitionCounts;
+  p: number | null;
+  adjusted: number | null;
+  fields: Pick<RecognitionChange, 'separated' | 'dispersion'>;
 }
 
-function recognitionFromSwaps(
+type Recognised = PersonasModelResult['recognition'][number] | undefined;
+
+/** Every assistant's change, its counts and p-values from the test at hand. */
+function recognitionChanges(
   { assistants, baseline, candidate, levels }: Compared,
-  swap: SwapTestResult,
+  test: (assistant: PersonasAssistant, before: Recognised, after: Recognised) => RecognitionTest,
 ): RecognitionChange[] {
   return assistants.map((assistant) => {
-    const { before, after, ...share } = shares(assistant.name, baseline, candidate);
-    const test = swap.recognition.find((r) => r.assistant === assistant.name);
-    const baselineCounts = test
-      ? { recognised: test.baseline.hits, answers: test.baseline.answers }
-      : countsOf(before);
-    const candidateCounts = test
-      ? { recognised: test.candidate.hits, answers: test.candidate.answers }
-      : countsOf(after);
+    const before = baseline.recognition.find((r) => r.assistant === assistant.name);
+    const after = candidate.recognition.find((r) => r.assistant === assistant.name);
+    const { baselineCounts, candidateCounts, p, adjusted, fields } = test(assistant, before, after);
     return {
-      ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
-      p: test?.p ?? null,
-      adjusted: test?.adjusted ?? null,
-      ...(test ? { separated: test.separated, dispersion: test.dispersion } : {}),
-      dropped: test
-        ? recognitionDropped(test.baseline, test.candidate, test.adjusted, levels)
-        : false,
+      assistant: assistant.name,
+      baseline: before?.share ?? null,
+      candidate: after?.share ?? null,
+      baselineGated: shareOf(baselineCounts),
+      candidateGated: shareOf(candidateCounts),
+      baselineCounts,
+      candidateCounts,
+      p,
+      adjusted,
+      ...fields,
+      dropped: recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
       control: assistant.control !== null,
     };
   });
 }
 
+function recognitionFromSwaps(compared: Compared, swap: SwapTestResult): RecognitionChange[] {
+  return recognitionChanges(compared, (assistant, before, after) => {
+    const test = swap.recognition.find((r) => r.assistant === assistant.name);
+    if (!test) {
+      const none = { p: null, adjusted: null, fields: {} };
+      return { baselineCounts: countsOf(before), candidateCounts: countsOf(after), ...none };
+    }
+    return {
+      baselineCounts: { recognised: test.baseline.hits, answers: test.baseline.answers },
+      candidateCounts: { recognised: test.candidate.hits, answers: test.candidate.answers },
+      p: test.p,
+      adjusted: test.adjusted,
+      fields: { separated: test.separated, dispersion: test.dispersion },
+    };
+  });
+}
+
 function recognitionBonferroni(compared: Compared): RecognitionChange[] {
-  const { assistants, baseline, candidate, levels } = compared;
+  const { assistants, baseline, levels } = compared;
   const separation = baselineSeparation(assistants, baseline);
   const probes = bothProbeCounts(compared);
-  return assistants.map((assistant) => {
-    const { before, after, ...share } = shares(assistant.name, baseline, candidate);
+  return recognitionChanges(compared, (assistant, before, after) => {
     const baselineCounts = countsOf(before);
     const candidateCounts = countsOf(after);
     const control = assistant.control !== null;
@@ -165,21 +159,11 @@ function recognitionBonferroni(compared: Compared): RecognitionChange[] {
       : 1;
     const p = control
       ? null
-      : shrunkOneSidedP(recognitionDropP(baselineCounts, candidateCounts), dispersion);
+      : shrunkOneSidedP(largerShareP(hits(baselineCounts), hits(candidateCounts)), dispersion);
     // Bonferroni over every assistant, tested or not: the count is fixed before the data.
     const adjusted = p === null || !separated ? null : Math.min(1, p * levels.recognitionTests);
-    const hits = (c: { recognised: number; answers: number }) => ({
-      hits: c.recognised,
-      answers: c.answers,
-    });
-    return {
-      ...recognitionCounts(assistant.name, share, baselineCounts, candidateCounts),
-      p,
-      adjusted,
-      ...(control ? {} : { separated, ...(probes ? { dispersion } : {}) }),
-      dropped: recognitionDropped(hits(baselineCounts), hits(candidateCounts), adjusted, levels),
-      control,
-    };
+    const fields = control ? {} : { separated, ...(probes ? { dispersion } : {}) };
+    return { baselineCounts, candidateCounts, p, adjusted, fields };
   });
 }
 
@@ -255,7 +239,8 @@ function pairsBonferroni(compared: Compared): PairChange[] {
           probes.baseline.crossing(a.name, b.name),
         )
       : 1;
-    const p = shrunkOneSidedP(crossingRiseP(before, after), dispersion);
+    const crossed = (c: typeof before) => ({ hits: c.crossings, answers: c.answers });
+    const p = shrunkOneSidedP(largerShareP(crossed(after), crossed(before)), dispersion);
     const separated = separation.pair(a.name, b.name);
     // Bonferroni over every pair, tested or not: the count is fixed before the data.
     const adjusted = separated ? Math.min(1, p * levels.pairTests) : null;
@@ -270,23 +255,22 @@ function pairsBonferroni(compared: Compared): PairChange[] {
       adjusted,
       separated,
       ...(probes ? { dispersion } : {}),
-      merged: pairMerged(
-        { hits: before.crossings, answers: before.answers },
-        { hits: after.crossings, answers: after.answers },
-        adjusted,
-        levels,
-      ),
+      merged: pairMerged(crossed(before), crossed(after), adjusted, levels),
     };
   });
 }
 
 /** Recognised answers up to controls, as counts (the share times the answers). */
-function countsOf(r: PersonasModelResult['recognition'][number] | undefined): {
+function countsOf(r: Recognised): {
   recognised: number;
   answers: number;
 } {
   if (!r || r.answers === 0 || r.shareUpToControls === null) return { recognised: 0, answers: 0 };
   return { recognised: Math.round(r.shareUpToControls * r.answers), answers: r.answers };
+}
+
+function hits(c: { recognised: number; answers: number }): { hits: number; answers: number } {
+  return { hits: c.recognised, answers: c.answers };
 }
 
 function shareOf(c: { recognised: number; answers: number }): number | null {

@@ -41,8 +41,15 @@ export function gatePersonas(
   findings.push(...invalidAnswerFindings(section, settings.maxInvalidShare));
   const levels = personasLevels(section.catalogue.assistants, settings, budget);
   const comparison = section.comparison ?? comparisonWithPrevious(section, previous, levels);
-  if (comparison) findings.push(...comparisonFindings(comparison, settings));
-  return findings;
+  if (!comparison) return findings;
+  return [
+    ...findings,
+    ...swapFindings(comparison),
+    ...recognitionFindings(comparison),
+    ...mergeFindings(comparison),
+    ...controlChangeFindings(comparison),
+    ...accuracyFindings(comparison, settings),
+  ];
 }
 
 function measurementFindings(result: PersonasModelResult, settings: GateSettings): GateFinding[] {
@@ -69,112 +76,87 @@ function measurementFindings(result: PersonasModelResult, settings: GateSettings
   }
   for (const control of result.controls) {
     if (control.verdict !== 'instrument-problem') continue;
+    const { control: name, twin, crossings, answers } = control;
     findings.push({
       check: 'personas',
       rule: 'control-not-confused',
       severity: 'warn',
-      message: `${result.model}: the paraphrase control ${control.control} was not confused with ${control.twin} (${control.crossings} of ${control.answers} answers crossed). The instrument missed a redundancy planted on purpose, so it may miss others; this questions the measurement, not the model.`,
-      values: {
-        model: result.model,
-        control: control.control,
-        twin: control.twin,
-        crossings: control.crossings,
-        answers: control.answers,
-      },
+      message: `${result.model}: the paraphrase control ${name} was not confused with ${twin} (${crossings} of ${answers} answers crossed). The instrument missed a redundancy planted on purpose, so it may miss others; this questions the measurement, not the model.`,
+      values: { model: result.model, control: name, twin, crossings, answers },
     });
   }
   return findings;
 }
 
-function comparisonFindings(comparison: PersonasComparison, settings: GateSettings): GateFinding[] {
-  return [
-    ...swapFindings(comparison),
-    ...recognitionFindings(comparison),
-    ...mergeFindings(comparison),
-    ...controlChangeFindings(comparison),
-    ...accuracyFindings(comparison, settings),
-  ];
-}
-
 /** Too few swaps for the adjusted p-values to reach the rules' levels. */
-function swapFindings(comparison: PersonasComparison): GateFinding[] {
-  const findings: GateFinding[] = [];
-  const { levels, test } = comparison;
+function swapFindings({ levels, test }: PersonasComparison): GateFinding[] {
+  const level = Math.min(levels.mergeAlpha, levels.recognitionAlpha);
   const smallestP = 1 / (1 + test.swaps);
-  if (
-    test.method === 'swap-permutation' &&
-    smallestP > Math.min(levels.mergeAlpha, levels.recognitionAlpha)
-  ) {
-    const needed = Math.ceil(1 / Math.min(levels.mergeAlpha, levels.recognitionAlpha));
-    findings.push({
+  if (test.method !== 'swap-permutation' || smallestP <= level) return [];
+  const needed = Math.ceil(1 / level);
+  return [
+    {
       check: 'personas',
       rule: 'too-few-swaps',
       severity: 'warn',
       message: `with ${test.swaps} swaps the smallest adjusted p is ${pValue(smallestP, 4)}, above the rules' level: min-recognition and merged-pair cannot fail. Raise personas.permutations to at least ${needed}.`,
       values: { swaps: test.swaps, needed },
-    });
-  }
-  return findings;
+    },
+  ];
 }
 
 function recognitionFindings(comparison: PersonasComparison): GateFinding[] {
-  const findings: GateFinding[] = [];
   const { baseline, candidate, levels } = comparison;
   const min = levels.minRecognition;
-  for (const change of comparison.recognition) {
-    if (change.control || !change.dropped) continue;
-    const before = change.baselineCounts;
-    const after = change.candidateCounts;
-    findings.push({
-      check: 'personas',
-      rule: 'min-recognition',
-      severity: 'fail',
-      message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent(change.candidateGated)}), below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent(change.baselineGated)}). One-sided Fisher p = ${pValue(change.p)} ≤ ${pValue(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
-      values: {
-        assistant: change.assistant,
-        baseline: change.baselineGated,
-        candidate: change.candidateGated,
-        min,
-        p: change.p,
-        alpha: levels.recognitionAlpha,
-      },
+  return comparison.recognition
+    .filter((change) => !change.control && change.dropped)
+    .map((change) => {
+      const before = change.baselineCounts;
+      const after = change.candidateCounts;
+      return {
+        check: 'personas',
+        rule: 'min-recognition',
+        severity: 'fail',
+        message: `${change.assistant} is recognised in ${after.recognised} of ${after.answers} answers by ${candidate} (${percent(change.candidateGated)}), below the ${percent(min)} required (min-recognition); ${baseline} recognised it in ${before.recognised} of ${before.answers} (${percent(change.baselineGated)}). One-sided Fisher p = ${pValue(change.p)} ≤ ${pValue(levels.recognitionAlpha)}, this assistant's share of the false-alarm budget.`,
+        values: {
+          assistant: change.assistant,
+          baseline: change.baselineGated,
+          candidate: change.candidateGated,
+          min,
+          p: change.p,
+          alpha: levels.recognitionAlpha,
+        },
+      };
     });
-  }
-  return findings;
 }
 
 function mergeFindings(comparison: PersonasComparison): GateFinding[] {
-  const findings: GateFinding[] = [];
   const { baseline, candidate, levels } = comparison;
-  for (const pair of comparison.newlyMerged) {
-    const share = (c: { crossings: number; answers: number }) =>
-      c.answers > 0 ? c.crossings / c.answers : null;
-    findings.push({
-      check: 'personas',
-      rule: 'merged-pair',
-      severity: 'fail',
-      message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent(share(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent(share(pair.baseline))}). One-sided Fisher p = ${pValue(pair.p)} ≤ ${pValue(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
-      values: {
-        a: pair.a,
-        b: pair.b,
-        aAsB: pair.aAsB,
-        bAsA: pair.bAsA,
-        baselineCrossings: pair.baseline.crossings,
-        candidateCrossings: pair.candidate.crossings,
-        p: pair.p,
-        alpha: levels.mergeAlpha,
-      },
-    });
-  }
-  return findings;
+  const share = (c: { crossings: number; answers: number }) =>
+    c.answers > 0 ? c.crossings / c.answers : null;
+  return comparison.newlyMerged.map((pair) => ({
+    check: 'personas',
+    rule: 'merged-pair',
+    severity: 'fail',
+    message: `${candidate} merges ${pair.a} and ${pair.b}: ${pair.candidate.crossings} of their ${pair.candidate.answers} answers were taken for the other (${pair.aAsB} of ${pair.a}, ${pair.bAsA} of ${pair.b}; ${percent(share(pair.candidate))}) against ${pair.baseline.crossings} of ${pair.baseline.answers} on ${baseline} (${percent(share(pair.baseline))}). One-sided Fisher p = ${pValue(pair.p)} ≤ ${pValue(levels.mergeAlpha)}, this pair's share of the false-alarm budget; the rise is at least the ${percent(levels.minCrossingRise)} required (min-crossing-rise). Two labels, one assistant.`,
+    values: {
+      a: pair.a,
+      b: pair.b,
+      aAsB: pair.aAsB,
+      bAsA: pair.bAsA,
+      baselineCrossings: pair.baseline.crossings,
+      candidateCrossings: pair.candidate.crossings,
+      p: pair.p,
+      alpha: levels.mergeAlpha,
+    },
+  }));
 }
 
 function controlChangeFindings(comparison: PersonasComparison): GateFinding[] {
-  const findings: GateFinding[] = [];
   const { baseline, candidate } = comparison;
-  for (const change of comparison.controlChanges) {
-    if (change.kind !== 'inverse') continue;
-    findings.push({
+  return comparison.controlChanges
+    .filter((change) => change.kind === 'inverse')
+    .map((change) => ({
       check: 'personas',
       rule: 'inverse-control',
       severity: 'info',
@@ -185,17 +167,15 @@ function controlChangeFindings(comparison: PersonasComparison): GateFinding[] {
         baseline: change.baseline,
         candidate: change.candidate,
       },
-    });
-  }
-  return findings;
+    }));
 }
 
 function accuracyFindings(comparison: PersonasComparison, settings: GateSettings): GateFinding[] {
-  const findings: GateFinding[] = [];
   const { baseline, candidate } = comparison;
   const { delta } = comparison.accuracy;
-  if (delta !== null && exceeds(-delta, settings.maxAccuracyDrop)) {
-    findings.push({
+  if (delta === null || !exceeds(-delta, settings.maxAccuracyDrop)) return [];
+  return [
+    {
       check: 'personas',
       rule: 'accuracy-drop',
       severity: 'warn',
@@ -206,9 +186,8 @@ function accuracyFindings(comparison: PersonasComparison, settings: GateSettings
         delta,
         maxDrop: settings.maxAccuracyDrop,
       },
-    });
-  }
-  return findings;
+    },
+  ];
 }
 
 function sides(verdict: string): string {

@@ -66,7 +66,9 @@ export function analyseModel(
   const vocabularies = byAssistant.map((list) => new Set(list.flatMap(({ k }) => tokens[k] ?? [])));
   const answersPerAssistant = byAssistant.map((list) => list.length);
 
-  const { accuracy, chance, permutation } = measure;
+  // Each answer's attribution and similarity go to the attribution rows, not the section.
+  const { attributed, similarity, ...section } = measure;
+  const { accuracy, chance, permutation } = section;
   if (accuracy !== null && accuracy < chance && permutation.meanAccuracy !== null) {
     notes.push(
       `${options.model}: accuracy ${num(accuracy)} is below chance ${num(chance)}, which is expected of leave-one-out attribution: an answer's own centroid lacks it, the others keep an answer to the same probe. The reference is the within-probe permutation null's mean (${num(permutation.meanAccuracy)}).`,
@@ -79,16 +81,7 @@ export function analyseModel(
     vectors,
     answers: collected.tally,
     attributed: answers.length,
-    correct: measure.correct,
-    accuracy: measure.accuracy,
-    chance: measure.chance,
-    permutation: measure.permutation,
-    confusion: measure.confusion,
-    unattributed: measure.unattributed,
-    recognition: measure.recognition,
-    confusedPairs: measure.confusedPairs,
-    mostConfusedPair: measure.mostConfusedPair,
-    probes: measure.probes,
+    ...section,
     vocabularyOverlap: jaccardMatrix(vocabularies),
     distances: compareDistances(
       catalogue.assistants,
@@ -96,7 +89,7 @@ export function analyseModel(
       byAssistant.map((list) => list.map(({ k }) => rows[k] ?? [])),
     ),
     controls: evaluateControls(catalogue.assistants, measure.confusion, answersPerAssistant),
-    attributions: attributionRows(collected, catalogue, measure),
+    attributions: attributionRows(collected, catalogue, attributed, similarity),
     notes,
   };
 }
@@ -156,16 +149,17 @@ function collectionNotes(
 function attributionRows(
   { answers }: ModelAnswers,
   catalogue: PersonasCatalogue,
-  measure: ReturnType<typeof measureDiscriminability>,
+  attributed: readonly (number | null)[],
+  similarity: readonly (number | null)[],
 ): PersonasModelResult['attributions'] {
   return answers.map((a, k) => {
-    const to = measure.attributed[k];
+    const to = attributed[k];
     return {
       assistant: catalogue.assistants[a.assistant]?.name ?? '',
       probe: a.probe,
       sample: a.sample,
       attributed: to === null || to === undefined ? null : (catalogue.assistants[to]?.name ?? null),
-      similarity: measure.similarity[k] ?? null,
+      similarity: similarity[k] ?? null,
     };
   });
 }

@@ -224,9 +224,9 @@ export interface PersonasComparison {
   /**
    * How the p-values of a rule were adjusted over its assistants or pairs. swap-permutation:
    * both models' answers in one vector space, cells swapped between the models (min-p over
-   * `swaps` swaps, `pairedCells` cells answered by both). fisher-bonferroni: the baseline comes
-   * from a previous report (no answers to swap): each p times the number of tests, from each
-   * model's own confusion matrix.
+   * `swaps` swaps, never below the test's own p; `pairedCells` cells answered by both).
+   * fisher-bonferroni: the baseline comes from a previous report (no answers to swap): each p
+   * times the number of tests, from each model's own confusion matrix.
    */
   test: { method: 'swap-permutation' | 'fisher-bonferroni'; swaps: number; pairedCells: number };
   recognition: RecognitionChange[];

@@ -41,7 +41,7 @@ import {
   total,
 } from './jointAttribution.js';
 import type { PersonasAssistant } from './section.js';
-import { crossingRiseTest, pairSeparated, recognitionDropTest, testedPairs } from './tests.js';
+import { pairSeparated, shareRiseTest, testedPairs } from './tests.js';
 
 export interface SwapTestInput {
   assistants: readonly PersonasAssistant[];
@@ -158,14 +158,15 @@ function familyStatistics(before: Confusion, after: Confusion, design: Design): 
       total(own[i] ?? []).hits,
       total(own[j] ?? []).hits,
     );
-    return statistic(baseline, candidate, separated, crossingRiseTest);
+    return statistic(baseline, candidate, separated, shareRiseTest(candidate, baseline));
   });
   const recognition = design.tested.map((i) => {
     const separated = design.pairs.every(
       ([a, b], t) => (a !== i && b !== i) || pairs[t]?.separated,
     );
     const candidate = recognisedByProbe(after, i, design.controlsOf[i] ?? []);
-    return statistic(own[i] ?? [], candidate, separated, recognitionDropTest);
+    const baseline = own[i] ?? [];
+    return statistic(baseline, candidate, separated, shareRiseTest(baseline, candidate));
   });
   return { before, after, recognition, pairs };
 }
@@ -174,9 +175,8 @@ function statistic(
   baseline: readonly ProbeCount[],
   candidate: readonly ProbeCount[],
   separated: boolean,
-  test: typeof crossingRiseTest,
+  { p, dispersion }: { p: number; dispersion: number },
 ): TestStatistic {
-  const { p, dispersion } = test(baseline, candidate);
   return { baseline: total(baseline), candidate: total(candidate), dispersion, p, separated };
 }
 
@@ -231,6 +231,15 @@ function testDesign(assistants: readonly PersonasAssistant[]) {
 
 type Design = ReturnType<typeof testDesign>;
 
+/**
+ * The swap reference is exact when the two models' answers to one cell are exchangeable. Two
+ * models alike only in distribution (each with words of its own, probe by probe) differ at
+ * every probe by chance: a pair's crossing share then moves between the models more than any
+ * swap of answers moves it, and on coarse counts, where the swaps make a one-sided Fisher p of
+ * 0.02 rare, a chance difference at a few probes ranks as significant. So a test's adjusted p
+ * is never below its own p, shrunk by the probes' dispersion: a level the test holds when the
+ * probes, not the answers, are what the two models may exchange.
+ */
 function outcome(t: TestStatistic, adjusted: number | undefined): SwapTestOutcome {
   return {
     baseline: t.baseline,
@@ -238,7 +247,7 @@ function outcome(t: TestStatistic, adjusted: number | undefined): SwapTestOutcom
     dispersion: t.dispersion,
     p: t.p,
     separated: t.separated,
-    adjusted: t.separated ? (adjusted ?? 1) : null,
+    adjusted: t.separated ? Math.max(adjusted ?? 1, t.p) : null,
   };
 }
 

@@ -71,34 +71,9 @@ function fisherGreater(a: number, b: number, c: number, d: number): number {
 }
 
 /** One-sided p that `more` hits a larger share of its answers than `fewer` (1 without answers). */
-function largerShareP(
-  more: { hits: number; answers: number },
-  fewer: { hits: number; answers: number },
-): number {
+export function largerShareP(more: ProbeCount, fewer: ProbeCount): number {
   if (more.answers === 0 || fewer.answers === 0) return 1;
   return fisherGreater(more.hits, more.answers - more.hits, fewer.hits, fewer.answers - fewer.hits);
-}
-
-/** One-sided p that the candidate recognises fewer answers than the baseline. */
-export function recognitionDropP(
-  baseline: { recognised: number; answers: number },
-  candidate: { recognised: number; answers: number },
-): number {
-  return largerShareP(
-    { hits: baseline.recognised, answers: baseline.answers },
-    { hits: candidate.recognised, answers: candidate.answers },
-  );
-}
-
-/** One-sided p that the candidate's answers cross between the two more than the baseline's. */
-export function crossingRiseP(
-  baseline: { crossings: number; answers: number },
-  candidate: { crossings: number; answers: number },
-): number {
-  return largerShareP(
-    { hits: candidate.crossings, answers: candidate.answers },
-    { hits: baseline.crossings, answers: baseline.answers },
-  );
 }
 
 /**
@@ -131,30 +106,18 @@ export function probeDispersion(more: readonly ProbeCount[], fewer: readonly Pro
   );
 }
 
-/** The test on per-probe counts: pooled one-sided p, shrunk by the probes' dispersion. */
-function dispersedTest(
+/**
+ * The swap test's statistic on per-probe counts: the pooled one-sided p that `more` hits a
+ * larger share than `fewer` (the baseline's recognition against the candidate's, the
+ * candidate's crossings against the baseline's), shrunk by the probes' dispersion.
+ */
+export function shareRiseTest(
   more: readonly ProbeCount[],
   fewer: readonly ProbeCount[],
 ): { p: number; dispersion: number } {
   const dispersion = probeDispersion(more, fewer);
   const p = largerShareP(total(more), total(fewer));
   return { p: shrunkOneSidedP(p, dispersion), dispersion };
-}
-
-/** A drop in recognition, probe by probe (the swap test's statistic). */
-export function recognitionDropTest(
-  baseline: readonly ProbeCount[],
-  candidate: readonly ProbeCount[],
-): { p: number; dispersion: number } {
-  return dispersedTest(baseline, candidate);
-}
-
-/** A rise in crossings, probe by probe (the swap test's statistic). */
-export function crossingRiseTest(
-  baseline: readonly ProbeCount[],
-  candidate: readonly ProbeCount[],
-): { p: number; dispersion: number } {
-  return dispersedTest(candidate, baseline);
 }
 
 /** The recognition rule's decision: a significant drop that crosses min-recognition. */

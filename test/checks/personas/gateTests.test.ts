@@ -7,11 +7,11 @@ import {
 } from '../../../src/checks/personas/power.js';
 import { swapTest } from '../../../src/checks/personas/swapTest.js';
 import {
-  crossingRiseTest,
   pairMerged,
   pairSeparated,
   personasLevels,
   recognitionDropped,
+  shareRiseTest,
 } from '../../../src/checks/personas/tests.js';
 import { fisherExactGreater } from '../../../src/stats/fisher.js';
 import { createRng } from '../../../src/stats/prng.js';
@@ -131,13 +131,13 @@ describe('the separation guard and the per-probe statistic', () => {
   it('is the pooled Fisher p when the probes agree, and shrinks it when one probe carries all', () => {
     const probes = (hits: number[], answers = 8) => hits.map((h) => ({ hits: h, answers }));
     // Every probe rises by 3 of 8: no more spread than independent answers, φ = 1, p = Fisher.
-    const even = crossingRiseTest(probes([1, 1, 1, 1]), probes([4, 4, 4, 4]));
+    const even = shareRiseTest(probes([4, 4, 4, 4]), probes([1, 1, 1, 1]));
     expect(even.dispersion).toBe(1);
     expect(even.p).toBeCloseTo(fisherExactGreater(16, 16, 4, 28), 15);
     // The same 12 extra crossings in one probe: d = 12/8 is impossible, so 8 of 8 in two
     // probes instead: d = 7/8, 7/8, 0, 0 (mean 7/16, Σ(d − d̄)² = 4 · (7/16)², /3 /4 = 49/768).
     // Pooled 4/32 → 18/32, π = 22/64, binomial π(1 − π)/16 = 0.014099. φ = 4.525.
-    const lumpy = crossingRiseTest(probes([1, 1, 1, 1]), probes([8, 8, 1, 1]));
+    const lumpy = shareRiseTest(probes([8, 8, 1, 1]), probes([1, 1, 1, 1]));
     expect(lumpy.dispersion).toBeCloseTo(49 / 768 / ((22 / 64) * (42 / 64) * (2 / 32)), 10);
     expect(lumpy.p).toBeGreaterThan(fisherExactGreater(18, 14, 4, 28) * 100);
   });

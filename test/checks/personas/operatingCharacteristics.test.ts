@@ -89,4 +89,34 @@ describe('personas operating characteristics (fast subset)', () => {
       ),
     ).toBe(true);
   });
+
+  it('holds twins whose two models draw pools of their own, and still names a merge at 4 probes', () => {
+    // Each model draws its own pools from the same settings: alike in distribution, but at a
+    // probe or two the candidate's twins share more words by chance. Against the swaps alone
+    // these runs (seed 45 of `npm run oc`, runs 37, 63, 89 and 96) failed min-recognition or
+    // merged-pair on the twins with a one-sided p between 0.012 and 0.017, above the rule's
+    // 0.0083: an adjusted p never below the test's own passes them.
+    const own = LOOK_ALIKE_TWIN_SCENARIOS.find((s) => s.name.includes('own pools, similarity 0.7'));
+    const merge = LOOK_ALIKE_TWIN_SCENARIOS.find(
+      (s) => s.name.includes('merges') && s.probes === 4,
+    );
+    if (!own || !merge) throw new Error('no twin scenario');
+    for (const r of [37, 63, 89, 96]) {
+      const { section, findings } = simulateRun(own, 45 * 100_003 + r);
+      expect(findings.filter((f) => f.severity === 'fail')).toEqual([]);
+      const comparison = section.comparison;
+      for (const t of [...(comparison?.pairs ?? []), ...(comparison?.recognition ?? [])]) {
+        if (t.adjusted === null || t.adjusted === undefined || t.p === null) continue;
+        expect(t.adjusted).toBeGreaterThanOrEqual(t.p);
+      }
+    }
+    for (const r of [0, 1]) {
+      const { findings } = simulateRun(merge, 45 * 100_003 + r);
+      expect(
+        findings.some(
+          (f) => f.rule === 'merged-pair' && f.values?.a === 'music' && f.values?.b === 'taxes',
+        ),
+      ).toBe(true);
+    }
+  }, 60_000);
 });

@@ -260,7 +260,7 @@ function testSentence(comparison: PersonasComparison, what: string, alpha: numbe
   const { test } = comparison;
   const method =
     test.method === 'swap-permutation'
-      ? `one-sided Fisher p of each, shrunk when the probes disagree more than independent answers would, adjusted over the ${what} the baseline told apart by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p)`
+      ? `one-sided Fisher p of each, shrunk when the probes disagree more than independent answers would, adjusted over the ${what} the baseline told apart by swapping the two models' answers to the same probe (${test.swaps} swaps, min-p), never below its own p`
       : `one-sided Fisher p of each, shrunk when the probes disagree more than independent answers would, times the number of ${what} (Bonferroni; the baseline is a previous report), for the ${what} it told apart`;
   return `Test: ${method}; the rule's share of the false-alarm budget is ${pValue(alpha)}.`;
 }
@@ -326,7 +326,7 @@ function distanceBlock(model: PersonasModelResult, single: boolean): string {
       pairName(p),
       num(p.promptDistance, 2),
       num(p.answerDistance, 2),
-      `${rank(p.promptRank)} → ${p.answerRank === null ? '–' : rank(p.answerRank)}`,
+      `${trimmed(p.promptRank, 1)} → ${p.answerRank === null ? '–' : trimmed(p.answerRank, 1)}`,
     ]);
   return `${summary}\n\n${details(
     `${plainLabel(model, single)}: every pair (rank 1 = most distant)`,
@@ -338,10 +338,6 @@ function distanceBlock(model: PersonasModelResult, single: boolean): string {
     ]),
     [model.model],
   )}`;
-}
-
-function rank(value: number): string {
-  return trimmed(value, 1);
 }
 
 function matricesBlock(
