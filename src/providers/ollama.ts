@@ -85,7 +85,7 @@ export class OllamaProvider implements Provider {
 
   async describe(model: string, signal?: AbortSignal): Promise<ModelMetadata> {
     const version = await this.version(signal);
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
+    return this.withClient(signal, METADATA_BYTES, async (client) => {
       const wanted = withTag(model);
       const { models } = await client.list();
       const tag = models.find((m) => withTag(m.name) === wanted || withTag(m.model) === wanted);
@@ -111,15 +111,10 @@ export class OllamaProvider implements Provider {
   }
 
   version(signal?: AbortSignal): Promise<string | null> {
-    this.serverVersion ??= this.withClient(
-      this.options.timeoutMs,
-      signal,
-      METADATA_BYTES,
-      async (client) => {
-        const { version } = await client.version();
-        return typeof version === 'string' ? version : null;
-      },
-    ).catch((error: unknown) => {
+    this.serverVersion ??= this.withClient(signal, METADATA_BYTES, async (client) => {
+      const { version } = await client.version();
+      return typeof version === 'string' ? version : null;
+    }).catch((error: unknown) => {
       // A failed probe is not cached: the next call asks again.
       this.serverVersion = null;
       throw error;
@@ -127,15 +122,12 @@ export class OllamaProvider implements Provider {
     return this.serverVersion;
   }
 
-  loadedModels(signal?: AbortSignal): Promise<string[] | null> {
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
-      const { models } = await client.ps();
-      return models.map((m) => m.name);
-    });
+  async loadedModels(signal?: AbortSignal): Promise<string[] | null> {
+    return (await this.running(signal)).map((m) => m.name);
   }
 
   running(signal?: AbortSignal): Promise<RunningModel[]> {
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
+    return this.withClient(signal, METADATA_BYTES, async (client) => {
       const { models } = await client.ps();
       return models.map((m) => {
         // context_length is newer than the client's types; absent on older servers.
@@ -152,14 +144,14 @@ export class OllamaProvider implements Provider {
   }
 
   unloadModel(model: string, signal?: AbortSignal): Promise<void> {
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
+    return this.withClient(signal, METADATA_BYTES, async (client) => {
       await client.generate({ model, prompt: '', keep_alive: 0, stream: false });
     });
   }
 
   embed(model: string, texts: string[], signal?: AbortSignal): Promise<number[][]> {
     const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
-    return this.withClient(this.options.timeoutMs, signal, wire, async (client) => {
+    return this.withClient(signal, wire, async (client) => {
       const reply = await client.embed({ model, input: texts, keep_alive: this.options.keepAlive });
       return reply.embeddings;
     });
@@ -174,12 +166,11 @@ export class OllamaProvider implements Provider {
    * `wireBytes`; every failure becomes a ProviderFailure.
    */
   private withClient<T>(
-    timeoutMs: number,
     signal: AbortSignal | undefined,
     wireBytes: number,
     work: (client: Ollama) => Promise<T>,
   ): Promise<T> {
-    return underDeadline(timeoutMs, signal, classify, (deadline) => {
+    return underDeadline(this.options.timeoutMs, signal, classify, (deadline) => {
       // The client drops a query string from its host: each request gets it back.
       const { base, query } = splitHostQuery(this.options.host);
       const fetch = hostBoundFetch(this.options.fetch ?? globalThis.fetch, this.chatUrl.origin);

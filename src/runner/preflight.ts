@@ -8,6 +8,7 @@ import type {
   ChatRequest,
   ModelMetadata,
   Provider,
+  RunningModel,
   SeriesHygiene,
   ServerInfo,
 } from '../providers/types.js';
@@ -172,31 +173,27 @@ export interface Residency {
   size_vram: number;
 }
 
-/** Where a loaded model sits (Ollama /api/ps), or null when the server does not say. */
-export async function residencyOf(provider: Provider, model: string): Promise<Residency | null> {
-  if (!provider.running) return null;
+/** The server's entry for a loaded model (Ollama /api/ps), or null when it does not say. */
+export async function runningEntry(
+  provider: Provider,
+  model: string,
+): Promise<RunningModel | null> {
   try {
-    const running = await provider.running();
-    const found = running.find((m) => withTag(m.name) === withTag(model));
-    const size = found?.size ?? null;
-    const vram = found?.sizeVram ?? null;
-    const whole = (n: number | null): n is number =>
-      n !== null && Number.isSafeInteger(n) && n >= 0;
-    return whole(size) && whole(vram) ? { size, size_vram: vram } : null;
+    const running = (await provider.running?.()) ?? [];
+    return running.find((m) => withTag(m.name) === withTag(model)) ?? null;
   } catch {
     return null;
   }
 }
 
-/** The context length the server reports for a loaded model (Ollama /api/ps), or null. */
-export async function reportedContext(provider: Provider, model: string): Promise<number | null> {
-  if (!provider.running) return null;
-  try {
-    const running = await provider.running();
-    return running.find((m) => withTag(m.name) === withTag(model))?.contextLength ?? null;
-  } catch {
-    return null;
-  }
+/** Where a loaded model sits, or null when the server does not say. */
+export async function residencyOf(provider: Provider, model: string): Promise<Residency | null> {
+  const found = await runningEntry(provider, model);
+  const whole = (n: number | null | undefined): n is number =>
+    typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  return whole(found?.size) && whole(found?.sizeVram)
+    ? { size: found.size, size_vram: found.sizeVram }
+    : null;
 }
 
 export async function warmUp(
