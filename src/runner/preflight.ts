@@ -112,16 +112,16 @@ export async function loadedModels(provider: Provider, warn: Warn): Promise<stri
   }
 }
 
-export function warnForeignModels(
-  loaded: string[] | null,
-  ours: readonly string[],
-  warn: Warn,
-): void {
+/** The loaded models that are not the run's (another user's, another job's). */
+export function foreignModels(loaded: readonly string[] | null, ours: readonly string[]): string[] {
   const tagged = new Set(ours.map(withTag));
-  const others = (loaded ?? []).filter((m) => !tagged.has(withTag(m)));
-  if (others.length > 0) {
+  return (loaded ?? []).filter((m) => !tagged.has(withTag(m)));
+}
+
+export function warnForeignModels(foreign: readonly string[], warn: Warn): void {
+  if (foreign.length > 0) {
     warn(
-      `another model is loaded on the server (${others.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
+      `another model is loaded on the server (${foreign.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
     );
   }
 }
@@ -138,30 +138,22 @@ export async function seriesHygiene(
   warn: Warn,
 ): Promise<SeriesHygiene> {
   const loaded = await loadedModels(provider, warn);
-  const self = withTag(model);
-  const tagged = new Set(ours.map(withTag));
-  const others = loaded?.filter((m) => withTag(m) !== self) ?? null;
-  const foreign = (others ?? []).filter((m) => !tagged.has(withTag(m)));
+  const others = loaded?.filter((m) => withTag(m) !== withTag(model)) ?? null;
   const unloaded: string[] = [];
-  if (unloadOthers && others && others.length > 0) {
-    if (!provider.unloadModel) {
-      warn(`runner.unload-others: the ${provider.info.provider} server cannot unload models`);
-    } else {
-      for (const other of others) {
-        try {
-          await provider.unloadModel(other);
-          unloaded.push(other);
-        } catch (error) {
-          warn(
-            `could not unload ${other} before the series of ${model}: ${asFailure(error).message}`,
-          );
-        }
-      }
+  if (unloadOthers && others && others.length > 0 && !provider.unloadModel) {
+    warn(`runner.unload-others: the ${provider.info.provider} server cannot unload models`);
+  }
+  for (const other of unloadOthers && provider.unloadModel ? (others ?? []) : []) {
+    try {
+      await provider.unloadModel?.(other);
+      unloaded.push(other);
+    } catch (error) {
+      warn(`could not unload ${other} before the series of ${model}: ${asFailure(error).message}`);
     }
   }
+  const foreign = foreignModels(loaded, ours);
   warnForeignModels(
     foreign.filter((m) => !unloaded.includes(m)),
-    ours,
     warn,
   );
   return { model, othersLoaded: others, foreign, unloaded, contextLength: null };
