@@ -1,4 +1,5 @@
 /** YAML and action inputs use kebab-case; the typed config uses camelCase. */
+import { fieldPath } from './issues.js';
 
 export function kebabToCamel(key: string): string {
   return key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -22,11 +23,5 @@ export function camelizeKeys(value: unknown): unknown {
 /** "churn.gate.maxDeteriorated" as the user wrote it: "churn.gate.max-deteriorated". */
 export function displayPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(top level)';
-  return path
-    .map((segment, i) => {
-      if (typeof segment === 'number') return `[${segment}]`;
-      const name = camelToKebab(String(segment));
-      return i === 0 ? name : `.${name}`;
-    })
-    .join('');
+  return fieldPath(path.map((s) => (typeof s === 'number' ? s : camelToKebab(String(s)))));
 }
