@@ -26,7 +26,7 @@ import {
   tooLong,
   unlessPage,
 } from './replyLimit.js';
-import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
+import { describeError, statusFailureKind, transportFailure } from './transportErrors.js';
 import {
   type ChatRequest,
   type ChatResponse,
@@ -232,14 +232,8 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
       return new ProviderFailure(statusFailureKind(status), `${status} ${error.message}`, status);
     }
   }
-  const transport = transportFailureKind(error);
-  if (transport === 'unreachable') {
-    return new ProviderFailure('unreachable', `connection failed: ${describeError(error)}`);
-  }
-  if (transport === 'connection-reset') {
-    return new ProviderFailure(transport, `connection lost: ${describeError(error)}`);
-  }
-  if (transport) return new ProviderFailure(transport, describeError(error));
+  const transport = transportFailure(error);
+  if (transport) return transport;
   if (error instanceof Error && !(error instanceof TypeError)) {
     // The client throws a plain Error for an {"error": …} line in a stream that had begun,
     // and for a stream that stopped before its last record: the server lost the request.
