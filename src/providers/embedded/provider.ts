@@ -422,30 +422,22 @@ export class EmbeddedProvider implements Provider {
 
   private answerGrammar(schema: JsonSchema): AnswerGrammar {
     const key = JSON.stringify(schema);
-    let compiled = this.answerGrammars.get(key);
-    if (!compiled) {
-      compiled = compileAnswerGrammar(schema);
-      this.answerGrammars.set(key, compiled);
-    }
+    const compiled = this.answerGrammars.get(key) ?? compileAnswerGrammar(schema);
+    this.answerGrammars.set(key, compiled);
     return compiled;
   }
 
   private async grammar(loaded: LoadedModel, text: string): Promise<LlamaGrammar> {
-    let grammar = loaded.grammars.get(text);
-    if (!grammar) {
-      const { llama } = await this.library0();
-      grammar = await llama.createGrammar({ grammar: text });
-      loaded.grammars.set(text, grammar);
-    }
+    const grammar =
+      loaded.grammars.get(text) ??
+      (await (await this.library0()).llama.createGrammar({ grammar: text }));
+    loaded.grammars.set(text, grammar);
     return grammar;
   }
 
   private tokenText(loaded: LoadedModel, token: Token): string {
-    let text = loaded.tokenTexts.get(token);
-    if (text === undefined) {
-      text = loaded.model.detokenize([token], false);
-      loaded.tokenTexts.set(token, text);
-    }
+    const text = loaded.tokenTexts.get(token) ?? loaded.model.detokenize([token], false);
+    loaded.tokenTexts.set(token, text);
     return text;
   }
 }
