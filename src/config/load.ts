@@ -13,7 +13,7 @@ import {
   configSchema,
   CREDENTIALS_REFUSED,
 } from './schema.js';
-import { registerUrlSecrets } from './hostUrl.js';
+import { parseUrl, registerUrlSecrets } from './hostUrl.js';
 import { MAX_CONFIG_BYTES, readLimitedFile } from './limits.js';
 import { nearWords } from '../text/nearest.js';
 
@@ -165,11 +165,8 @@ export function resolveConfigPath(loaded: Pick<LoadedConfig, 'baseDir'>, p: stri
 /** OLLAMA_HOST may be "0.0.0.0:11434" or "host"; the client needs a URL. */
 export function normaliseOllamaHost(value: string): string {
   registerUrlSecrets(value);
-  let host = value.includes('://') ? value : `http://${value}`;
-  let url: URL;
-  try {
-    url = new URL(host);
-  } catch {
+  const url = parseUrl(value.includes('://') ? value : `http://${value}`);
+  if (url === null) {
     // What stands before an "@" may be a password: never echoed.
     const shown = value.includes('@') ? 'a value with "@"' : JSON.stringify(value);
     throw new InputError(`environment OLLAMA_HOST: not a server address: ${shown}`, [
@@ -181,8 +178,7 @@ export function normaliseOllamaHost(value: string): string {
   }
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   if (!url.port && !value.includes('://')) url.port = '11434';
-  host = url.toString().replace(/\/$/, '');
-  return host;
+  return url.toString().replace(/\/$/, '');
 }
 
 function isHostOverride(o: ConfigOverride): boolean {
