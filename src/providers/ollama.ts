@@ -105,7 +105,7 @@ export class OllamaProvider implements Provider {
         quantization: details?.quantization_level || null,
         parameterSize: details?.parameter_size || null,
         family: details?.family || null,
-        simulated: isSimulated(version),
+        simulated: version?.includes('simulated') ?? false,
       };
     });
   }
@@ -240,8 +240,4 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
     return new ProviderFailure('connection-reset', `reply interrupted: ${error.message}`);
   }
   return new ProviderFailure('server-error', describeError(error));
-}
-
-function isSimulated(version: string | null): boolean {
-  return version?.includes('simulated') ?? false;
 }
