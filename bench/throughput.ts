@@ -8,25 +8,28 @@
  * that a change in machine load hits both.
  *
  * Then the mixed job (the demo's: churn × (K = 10 + greedy), 10 maze games, the personas
- * catalogue, two models) at L = 20 ms, with fixed K and with `churn.sampling: adaptive`: slot
- * occupancy = busy slot-time ÷ (S × the span from the first request to the last answer),
- * against the chain-aware bound (the best occupancy any order could reach: a maze game's moves
- * are one chain, and one model's series ends before the next begins), and how evenly `--shard i/4` splits it (adaptive: whole items per shard).
+ * catalogue, two models), with fixed K and with `churn.sampling: adaptive`, against a server
+ * of S slots that answers in rounds: slot occupancy = calls ÷ (S × rounds), against the
+ * chain-aware bound (the fewest rounds any order could take: a maze game's moves are one
+ * chain, and one model's series ends before the next begins), and how evenly `--shard i/4`
+ * splits it (adaptive: whole items per shard).
  *
  * Uses dist/cli.js (what users run) when it exists, else src/cli.ts through tsx; rebuild the
  * bundle first (`npm run bundle`) to measure the current source.
  *
  *   npx tsx bench/throughput.ts [--repeats 5] [--requests 2000] [--latency 50,10] [--mixed-only]
+ *     [--quiet-ms 250]
  */
-import { CHECKS } from '../src/checks/builtIn.js';
+
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
+import { CHECKS } from '../src/checks/builtIn.js';
 import { checkContext } from '../src/checks/context.js';
-import { carefulConfidence } from '../src/checks/dragon/players.js';
-import { DEFAULT_WALLS } from '../src/checks/dragon/protocol.js';
 import { loadConfig } from '../src/config/load.js';
 import { loadChecks, planChecks } from '../src/pipeline/checks.js';
 import { estimatedCalls } from '../src/plan/cost.js';
@@ -174,84 +177,141 @@ function adaptiveConfig(dir: string, config: string): string {
   return file;
 }
 
-/**
- * The work of each model's series, read from the run's sample log: its calls, and its longest
- * chain of calls that cannot overlap (the decisions of one maze game; every other unit is a
- * single call).
- */
-function seriesWork(outputDir: string): { calls: number; longestChain: number }[] {
-  const calls = new Map<string, number>();
+/** The longest chain of calls that cannot overlap (one maze game's moves) in each model's series, read from the run's sample log. */
+function longestChains(outputDir: string): Map<string, number> {
   const games = new Map<string, number>();
   for (const line of readFileSync(path.join(outputDir, 'samples.jsonl'), 'utf8').split('\n')) {
     if (!line) continue;
     const r = JSON.parse(line) as { kind?: string; model?: string; check?: string; game?: number };
-    if (r.kind !== 'call' || r.model === undefined) continue;
-    calls.set(r.model, (calls.get(r.model) ?? 0) + 1);
-    if (r.check === 'dragon') {
-      const game = `${r.model}\u0000${r.game}`;
-      games.set(game, (games.get(game) ?? 0) + 1);
-    }
+    if (r.kind !== 'call' || r.check !== 'dragon' || r.model === undefined) continue;
+    const game = `${r.model}\u0000${r.game}`;
+    games.set(game, (games.get(game) ?? 0) + 1);
   }
-  return [...calls].map(([model, count]) => ({
-    calls: count,
-    longestChain: Math.max(
-      0,
-      ...[...games].filter(([key]) => key.startsWith(`${model}\u0000`)).map(([, n]) => n),
-    ),
-  }));
+  const longest = new Map<string, number>();
+  for (const [game, moves] of games) {
+    const model = game.slice(0, game.indexOf('\u0000'));
+    longest.set(model, Math.max(longest.get(model) ?? 0, moves));
+  }
+  return longest;
 }
 
 /**
- * The occupancy no scheduler can beat on this job: each model's series takes at least its
- * slot time over S, and at least its longest chain end to end (series never overlap), each
- * call costing the mean slot time measured.
+ * A server that answers in rounds, put in front of the simulator (which answers at once): the
+ * chats in flight are held until S of them are waiting, or until none has arrived for
+ * `quietMs` (the client has sent all it can), then answered together; the next round starts
+ * when the client has every answer. A series' length in rounds is then set by the order of the
+ * client's requests alone, not by how long the client's own work takes on a loaded machine.
+ * Other requests (model details, loaded models) pass at once.
  */
-function chainAwareBound(work: readonly { calls: number; longestChain: number }[], busyMs: number) {
-  const calls = work.reduce((sum, w) => sum + w.calls, 0);
-  const perCall = busyMs / Math.max(1, calls);
-  const span = work.reduce(
-    (sum, w) => sum + Math.max((w.calls * perCall) / SLOTS, w.longestChain * perCall),
-    0,
-  );
-  return span > 0 ? busyMs / (SLOTS * span) : 1;
+async function startRoundServer(upstream: string, quietMs: number) {
+  const target = new URL(upstream);
+  const waiting: { body: Buffer; req: IncomingMessage; res: ServerResponse }[] = [];
+  const calls = new Map<string, number>();
+  let answering = 0;
+  let rounds = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    const out = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on('error', () => res.destroy());
+    out.end(body);
+  };
+  const release = () => {
+    clearTimeout(timer);
+    if (answering > 0 || waiting.length === 0) return;
+    if (waiting.length < SLOTS) {
+      timer = setTimeout(answerRound, quietMs);
+      return;
+    }
+    answerRound();
+  };
+  const answerRound = () => {
+    if (answering > 0 || waiting.length === 0) return;
+    rounds++;
+    for (const { body, req, res } of waiting.splice(0)) {
+      answering++;
+      const model = (JSON.parse(body.toString()) as { model: string }).model;
+      calls.set(model, (calls.get(model) ?? 0) + 1);
+      res.once('close', () => {
+        answering--;
+        release();
+      });
+      forward(req, res, body);
+    }
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.url !== '/api/chat') return forward(req, res, body);
+      waiting.push({ body, req, res });
+      release();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    usage: () => ({ rounds, calls }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
-/** Slot occupancy of one run of the mixed job, and the chain-aware bound it is measured against. */
-async function occupancy(config: string, outputDir: string, scenario: Scenario) {
+/**
+ * Slot use of one run of the mixed job against the round server: occupancy = calls ÷ (S ×
+ * rounds), and its share of the chain-aware bound, the fewest rounds any order could take:
+ * each model's series (series never overlap) takes at least its calls over S and at least its
+ * longest maze game, whose moves wait for each other.
+ */
+async function occupancy(config: string, outputDir: string, scenario: Scenario, quietMs: number) {
   const sim = await startSimulator({ scenario });
+  const rounds = await startRoundServer(sim.url, quietMs);
   let wall: number;
   try {
-    wall = await timed(runArgs(config, sim.url, outputDir));
+    wall = await timed(runArgs(config, rounds.url, outputDir));
   } finally {
+    await rounds.close();
     await sim.close();
   }
-  const usage = sim.slotUsage();
-  const span = usage.busySlotMs / (SLOTS * usage.spanMs);
-  const bound = chainAwareBound(seriesWork(outputDir), usage.busySlotMs);
+  const usage = rounds.usage();
+  const chains = longestChains(outputDir);
+  const calls = [...usage.calls.values()].reduce((a, b) => a + b, 0);
+  const best = [...usage.calls].reduce(
+    (sum, [model, n]) => sum + Math.max(Math.ceil(n / SLOTS), chains.get(model) ?? 0),
+    0,
+  );
   return {
-    span,
-    bound,
-    ofBound: span / bound,
-    idleSlotS: (SLOTS * usage.spanMs - usage.busySlotMs) / 1000,
-    spanS: usage.spanMs / 1000,
-    whole: usage.busySlotMs / 1000 / SLOTS / wall,
+    occupancy: calls / (SLOTS * usage.rounds),
+    ofBound: best / usage.rounds,
+    rounds: usage.rounds,
+    best,
+    calls,
     wall,
   };
 }
 
 async function mixedJob(dir: string): Promise<void> {
-  const latencyMs = 20;
+  const quietMs = Number(option('quiet-ms', '250'));
   const base = loadScenario(path.join(root, 'fixtures', 'simulator', 'demo.yml'));
+  // No latency of its own: the round server sets the pace.
   const scenario: Scenario = {
     ...base,
     parallel: SLOTS,
-    models: base.models.map((m) => ({ ...m, latencyMs })),
+    models: base.models.map((m) => ({ ...m, latencyMs: 0 })),
   };
   const config = path.join(root, 'fixtures', 'demo', 'model-gate.yml');
-  // The fake server's careful player measures its confidences once per process (~0.2 s of
-  // games played in this process, at its first maze answer): done before the clock starts,
-  // since it stalls the server, not the client whose slot use is measured.
-  carefulConfidence(DEFAULT_WALLS);
   // Fixed K, then adaptive sampling: its series alternate between the models as stages are
   // decided, which must not leave slots idle.
   const runs = [
@@ -260,15 +320,13 @@ async function mixedJob(dir: string): Promise<void> {
   ] as const;
   const measured: number[] = [];
   for (const [name, file] of runs) {
-    const o = await occupancy(file, path.join(dir, `mixed-${measured.length}`), scenario);
-    measured.push(o.span);
+    const o = await occupancy(file, path.join(dir, `mixed-${measured.length}`), scenario, quietMs);
+    measured.push(o.occupancy);
     console.log(
-      `mixed job (demo config, ${name}, L = ${latencyMs} ms, S = ${SLOTS}): slot occupancy ` +
-        `${o.span.toFixed(3)} from first request to last answer, ${o.ofBound.toFixed(3)} of the ` +
-        `chain-aware bound ${o.bound.toFixed(3)} (target ≥ 0.95; slots idle ` +
-        `${o.idleSlotS.toFixed(1)} slot-s over a span of ${o.spanS.toFixed(1)} s), ` +
-        `${o.whole.toFixed(3)} of the whole process (${o.wall.toFixed(1)} s; load average ` +
-        `${(loadavg()[0] ?? 0).toFixed(2)})`,
+      `mixed job (demo config, ${name}, S = ${SLOTS}, rounds of at most S calls, quiet ${quietMs} ms): ` +
+        `${o.calls} calls in ${o.rounds} rounds, slot occupancy ${o.occupancy.toFixed(3)}, ` +
+        `${o.ofBound.toFixed(3)} of the chain-aware bound (${o.best} rounds; target ≥ 0.95) ` +
+        `(${o.wall.toFixed(1)} s; load average ${(loadavg()[0] ?? 0).toFixed(2)})`,
     );
   }
   console.log(

@@ -7,8 +7,8 @@ import { InputError } from '../errors.js';
 import { COMMENT_HEADER_EXPECTED, isCommentHeader } from './commentHeader.js';
 import { configFileRequired, type LoadedConfig, loadConfig } from './load.js';
 import {
-  checkOverridableNames,
   type GivenOverrides,
+  overridableNames,
   type OverridingCheck,
   parseShard,
   type Shard,
@@ -17,27 +17,6 @@ import {
 import type { ConfigCheck } from './schema.js';
 import { errorMessage } from '../text/format.js';
 import { registerSecret } from '../text/secrets.js';
-
-/** Input names exactly as in action.yml. */
-export const Input = {
-  config: 'config',
-  baseline: 'baseline',
-  candidate: 'candidate',
-  checks: 'checks',
-  provider: 'provider',
-  ollamaHost: 'ollama-host',
-  concurrency: 'concurrency',
-  timeout: 'timeout',
-  failOn: 'fail-on',
-  outputDir: 'output-dir',
-  comment: 'comment',
-  commentHeader: 'comment-header',
-  artifactName: 'artifact-name',
-  cacheDir: 'cache-dir',
-  keepHistory: 'keep-history',
-  shard: 'shard',
-  githubToken: 'github-token',
-} as const;
 
 /** What publishing needs: read before the config, so a bad config is still reported. */
 export interface PublishInputs {
@@ -59,6 +38,23 @@ export interface ActionInputs<Check extends ConfigCheck = ConfigCheck> extends P
 
 type InputReader = Pick<typeof core, 'getInput' | 'getBooleanInput' | 'setSecret'>;
 
+/** A true/false input, `fallback` when empty; a problem listed when it is neither. */
+function booleanInput(
+  reader: InputReader,
+  name: string,
+  fallback: boolean,
+  problems: string[],
+): boolean {
+  try {
+    return reader.getInput(name) === '' ? fallback : reader.getBooleanInput(name);
+  } catch {
+    problems.push(
+      `input '${name}': expected true or false, got ${JSON.stringify(reader.getInput(name))}`,
+    );
+    return fallback;
+  }
+}
+
 /**
  * The inputs that say where and how to publish, each problem listed rather than thrown: the
  * action still comments with them when the config (or one of them) is bad input.
@@ -68,29 +64,22 @@ export function getPublishInputs(reader: InputReader = core): {
   problems: string[];
 } {
   const problems: string[] = [];
-  const token = reader.getInput(Input.githubToken);
+  const token = reader.getInput('github-token');
   if (token) {
     reader.setSecret(token);
     registerSecret(token);
   }
-  let comment = true;
-  try {
-    comment = reader.getInput(Input.comment) === '' ? true : reader.getBooleanInput(Input.comment);
-  } catch {
-    problems.push(
-      `input '${Input.comment}': expected true or false, got ${JSON.stringify(reader.getInput(Input.comment))}`,
-    );
-  }
-  const header = reader.getInput(Input.commentHeader) || 'default';
+  const comment = booleanInput(reader, 'comment', true, problems);
+  const header = reader.getInput('comment-header') || 'default';
   const headerUsable = isCommentHeader(header);
   if (!headerUsable) {
     problems.push(
-      `input '${Input.commentHeader}': ${COMMENT_HEADER_EXPECTED}, got ${JSON.stringify(header)}`,
+      `input 'comment-header': ${COMMENT_HEADER_EXPECTED}, got ${JSON.stringify(header)}`,
     );
   }
   let shard: Shard | null = null;
   try {
-    shard = parseShard(reader.getInput(Input.shard), `input '${Input.shard}'`);
+    shard = parseShard(reader.getInput('shard'), "input 'shard'");
   } catch (error) {
     problems.push(errorMessage(error));
   }
@@ -98,7 +87,7 @@ export function getPublishInputs(reader: InputReader = core): {
     inputs: {
       comment,
       commentHeader: headerUsable ? header : null,
-      artifactName: reader.getInput(Input.artifactName) || 'model-gate',
+      artifactName: reader.getInput('artifact-name') || 'model-gate',
       shard,
       githubToken: token,
     },
@@ -119,31 +108,14 @@ export function getInputs<Check extends ConfigCheck & OverridingCheck>(
   const { checks } = options;
   const publishing = options.publishing ?? getPublishInputs(reader);
   const problems = [...publishing.problems];
-  const {
-    comment,
-    commentHeader: header,
-    artifactName,
-    shard,
-    githubToken: token,
-  } = publishing.inputs;
-
-  const given: GivenOverrides = {
-    baseline: reader.getInput(Input.baseline),
-    candidate: reader.getInput(Input.candidate),
-    checks: reader.getInput(Input.checks),
-    provider: reader.getInput(Input.provider),
-    'ollama-host': reader.getInput(Input.ollamaHost),
-    // A check's own settings are inputs of their own names (`cli.overrides`).
-    ...Object.fromEntries(
-      checkOverridableNames(checks).map((name) => [name, reader.getInput(name)]),
-    ),
-    concurrency: reader.getInput(Input.concurrency),
-    timeout: reader.getInput(Input.timeout),
-    'fail-on': reader.getInput(Input.failOn),
-    'output-dir': reader.getInput(Input.outputDir),
-  };
-  const configInput = reader.getInput(Input.config);
-
+  // Every overridable setting is an input of its name, but the log: the action keeps it in
+  // output-dir, where the cache finds it.
+  const given: GivenOverrides = Object.fromEntries(
+    overridableNames(checks)
+      .filter((name) => name !== 'log')
+      .map((name) => [name, reader.getInput(name)]),
+  );
+  const configInput = reader.getInput('config');
   let loaded: LoadedConfig<Check> | null = null;
   try {
     loaded = loadConfig({
@@ -157,28 +129,16 @@ export function getInputs<Check extends ConfigCheck & OverridingCheck>(
     if (error instanceof InputError) problems.push(error.message, ...error.details);
     else throw error;
   }
-
-  const cacheDir = reader.getInput(Input.cacheDir) || null;
-  let keepHistory = false;
-  try {
-    keepHistory =
-      reader.getInput(Input.keepHistory) !== '' && reader.getBooleanInput(Input.keepHistory);
-  } catch {
-    problems.push(
-      `input '${Input.keepHistory}': expected true or false, got ${JSON.stringify(reader.getInput(Input.keepHistory))}`,
-    );
-  }
+  const keepHistory = booleanInput(reader, 'keep-history', false, problems);
+  const header = publishing.inputs.commentHeader;
   if (problems.length > 0 || loaded === null || header === null) {
     throw new InputError('the action inputs are not valid', problems);
   }
   return {
+    ...publishing.inputs,
     loaded,
-    comment,
     commentHeader: header,
-    artifactName,
-    cacheDir,
+    cacheDir: reader.getInput('cache-dir') || null,
     keepHistory,
-    shard,
-    githubToken: token,
   };
 }

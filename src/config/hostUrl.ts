@@ -11,7 +11,8 @@ const SECRET_NAME = /token|key|secret|auth|sig|pass|pwd|credential|session|jwt|b
 /** A value that reads like a token: long, without spaces, letters and digits mixed. */
 const TOKEN_LIKE = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9._~+/=-]{16,}$/;
 
-function parse(value: string): URL | null {
+/** The URL `value` names, or null when it names none. */
+export function parseUrl(value: string): URL | null {
   try {
     return new URL(value);
   } catch {
@@ -20,7 +21,7 @@ function parse(value: string): URL | null {
 }
 
 export function hasQuery(value: string): boolean {
-  const url = parse(value);
+  const url = parseUrl(value);
   return url !== null && url.search !== '';
 }
 
@@ -30,7 +31,7 @@ export function hasQuery(value: string): boolean {
  */
 export function registerUrlSecrets(value: unknown): void {
   if (typeof value !== 'string' || value === '') return;
-  const url = parse(value.includes('://') ? value : `http://${value}`);
+  const url = parseUrl(value.includes('://') ? value : `http://${value}`);
   if (!url) {
     // Not a URL, yet what stands between the scheme and an "@" may still be a password.
     const at = value.lastIndexOf('@');
@@ -63,7 +64,7 @@ function decode(text: string): string {
 
 /** The URL without its query, and the query's parameters: the clients add them to each request. */
 export function splitHostQuery(host: string): { base: string; query: URLSearchParams } {
-  const url = parse(host);
+  const url = parseUrl(host);
   if (!url || url.search === '') return { base: host, query: new URLSearchParams() };
   const query = new URLSearchParams(url.search);
   url.search = '';

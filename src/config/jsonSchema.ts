@@ -5,7 +5,7 @@
  * kebab-case, so every property name is written back in kebab-case.
  */
 import { z } from 'zod';
-import { camelToKebab } from './keys.js';
+import { camelToKebab, renameKeys } from './keys.js';
 import type { ConfigSchema } from './schema.js';
 
 /** Where editors fetch the schema of this version (the npm package carries schema/). */
@@ -62,7 +62,7 @@ function kebabCase(node: unknown): unknown {
       out[key] = value.map((name) => camelToKebab(String(name)));
     } else if (key === 'default') {
       // Defaults are values of the file: kebab-case keys there too.
-      out[key] = kebabDefault(value);
+      out[key] = renameKeys(value, camelToKebab);
     } else if (
       (key === 'maximum' || key === 'minimum') &&
       Math.abs(Number(value)) === SAFE_INTEGER_BOUND
@@ -73,12 +73,4 @@ function kebabCase(node: unknown): unknown {
     }
   }
   return out;
-}
-
-function kebabDefault(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(kebabDefault);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [camelToKebab(k), kebabDefault(v)]),
-  );
 }

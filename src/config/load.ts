@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Document, isMap, isScalar, type LineCounter, type Node } from 'yaml';
 import { decodeUserText } from './textFile.js';
-import { parseYamlDocument } from './yaml.js';
+import { lineOfPath, parseYamlDocument } from './yaml.js';
 import type { z } from 'zod';
 import { explainIssue } from './issues.js';
 import { InputError } from '../errors.js';
-import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from './keys.js';
+import { camelizeKeys, camelToKebab, displayPath } from './keys.js';
 import {
   type ConfigCheck,
   type ConfigOf,
@@ -14,7 +13,7 @@ import {
   configSchema,
   CREDENTIALS_REFUSED,
 } from './schema.js';
-import { registerUrlSecrets } from './hostUrl.js';
+import { parseUrl, registerUrlSecrets } from './hostUrl.js';
 import { MAX_CONFIG_BYTES, readLimitedFile } from './limits.js';
 import { nearWords } from '../text/nearest.js';
 
@@ -90,7 +89,7 @@ export function loadConfig<Check extends ConfigCheck>(
   const required = options.required ?? options.file !== undefined;
 
   let raw: Record<string, unknown> = {};
-  let locate: (issuePath: readonly PropertyKey[]) => string = () => '';
+  let locate: ParsedYaml['locate'] = () => '';
   let fileRead: string | null = null;
 
   if (options.file === null) {
@@ -166,11 +165,8 @@ export function resolveConfigPath(loaded: Pick<LoadedConfig, 'baseDir'>, p: stri
 /** OLLAMA_HOST may be "0.0.0.0:11434" or "host"; the client needs a URL. */
 export function normaliseOllamaHost(value: string): string {
   registerUrlSecrets(value);
-  let host = value.includes('://') ? value : `http://${value}`;
-  let url: URL;
-  try {
-    url = new URL(host);
-  } catch {
+  const url = parseUrl(value.includes('://') ? value : `http://${value}`);
+  if (url === null) {
     // What stands before an "@" may be a password: never echoed.
     const shown = value.includes('@') ? 'a value with "@"' : JSON.stringify(value);
     throw new InputError(`environment OLLAMA_HOST: not a server address: ${shown}`, [
@@ -182,8 +178,7 @@ export function normaliseOllamaHost(value: string): string {
   }
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   if (!url.port && !value.includes('://')) url.port = '11434';
-  host = url.toString().replace(/\/$/, '');
-  return host;
+  return url.toString().replace(/\/$/, '');
 }
 
 function isHostOverride(o: ConfigOverride): boolean {
@@ -192,7 +187,7 @@ function isHostOverride(o: ConfigOverride): boolean {
 
 interface ParsedYaml {
   value: Record<string, unknown>;
-  locate: (issuePath: readonly PropertyKey[]) => string;
+  locate: (issuePath: readonly PropertyKey[], key?: string) => string;
 }
 
 function parseYamlConfig(text: string, name: string): ParsedYaml {
@@ -208,49 +203,12 @@ function parseYamlConfig(text: string, name: string): ParsedYaml {
       `found ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}`,
     ]);
   }
-  const locate = (issuePath: readonly PropertyKey[]): string => {
-    const yamlPath = issuePath.map((s) => (typeof s === 'number' ? s : camelToKebab(String(s))));
-    for (let depth = yamlPath.length; depth >= 0; depth--) {
-      const node = doc.getIn(yamlPath.slice(0, depth), true) as Node | undefined;
-      const offset =
-        node && typeof node === 'object' && 'range' in node ? node.range?.[0] : undefined;
-      if (offset !== undefined) return `line ${lineCounter.linePos(offset).line}`;
-      if (depth === 0 && isMap(doc.contents)) break;
-    }
-    return '';
+  // An unknown key's own line, else the line of the deepest part of the path that is written.
+  const locate = (issuePath: readonly PropertyKey[], key?: string): string => {
+    const line = lineOfPath(lineCounter, doc.contents, key ? [...issuePath, key] : issuePath);
+    return line === null ? '' : `line ${line}`;
   };
-  return {
-    value: camelizeKeys(value) as Record<string, unknown>,
-    locate: withKeyLines(doc, lineCounter, locate),
-  };
-}
-
-/** For unknown keys, point at the key itself rather than at its parent. */
-function withKeyLines(
-  doc: Document.Parsed,
-  lineCounter: LineCounter,
-  fallback: (p: readonly PropertyKey[]) => string,
-): (p: readonly PropertyKey[], key?: string) => string {
-  return (issuePath, key) => {
-    if (key !== undefined) {
-      const parentPath = issuePath.map((s) =>
-        typeof s === 'number' ? s : camelToKebab(String(s)),
-      );
-      const parent = parentPath.length === 0 ? doc.contents : doc.getIn(parentPath, true);
-      if (isMap(parent)) {
-        for (const pair of parent.items) {
-          if (
-            isScalar(pair.key) &&
-            kebabToCamel(String(pair.key.value)) === key &&
-            pair.key.range
-          ) {
-            return `line ${lineCounter.linePos(pair.key.range[0]).line}`;
-          }
-        }
-      }
-    }
-    return fallback(issuePath);
-  };
+  return { value: camelizeKeys(value) as Record<string, unknown>, locate };
 }
 
 function describeIssue(

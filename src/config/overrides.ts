@@ -101,11 +101,6 @@ export function overridableNames(checks: readonly OverridingCheck[]): string[] {
   return overridable(checks).map(([name]) => name);
 }
 
-/** The names of the checks' own overridable settings, in the order of the checks. */
-export function checkOverridableNames(checks: readonly OverridingCheck[]): string[] {
-  return checkSettings(checks).map(([name]) => name);
-}
-
 /** The values a user gave, by overridable name; an empty string means "not given". */
 export type GivenOverrides = Partial<Record<string, string | undefined>>;
 

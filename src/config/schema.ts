@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { historySettingsSchema } from './history.js';
-import { hasQuery } from './hostUrl.js';
+import { hasQuery, parseUrl } from './hostUrl.js';
 
 /** A check's name: a built-in one, or one of a list a caller passes (a test's toy check). */
 export type CheckName = string;
@@ -28,24 +28,16 @@ export const CREDENTIALS_REFUSED =
   'a URL with a user name or password (http://user:secret@host) is refused, because the URL is shown in logs and reports; remove them and give an OpenAI-compatible server its key through provider.api-key-env';
 
 export function hasCredentials(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.username !== '' || url.password !== '';
-  } catch {
-    return false;
-  }
+  const url = parseUrl(value);
+  return url !== null && (url.username !== '' || url.password !== '');
 }
 
 const httpUrl = z
   .string()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'expected an http:// or https:// URL such as http://127.0.0.1:11434')
+  .refine(
+    (value) => ['http:', 'https:'].includes(parseUrl(value)?.protocol ?? ''),
+    'expected an http:// or https:// URL such as http://127.0.0.1:11434',
+  )
   .refine((value) => !hasCredentials(value), CREDENTIALS_REFUSED);
 
 /** Where answers come from: a server speaking one of two APIs, or llama.cpp in-process. */

@@ -31,6 +31,7 @@ import {
   YAMLParseError,
 } from 'yaml';
 import { InputError } from '../errors.js';
+import { kebabToCamel } from './keys.js';
 import { ALIAS_VALUES_PER_BYTE, MAX_NESTING, MIN_ALIAS_VALUES } from './limits.js';
 
 export interface ParsedYamlDocument {
@@ -177,7 +178,7 @@ export function yamlListEntries(
 
 /**
  * The line of the value at `path` below `node` (a document's contents, or one of its list
- * entries): a mapping key's own line, a list entry's first line. Where the path leaves the
+ * entries): a mapping key's own line (`maxTokens` finds `max-tokens`), a list entry's first line. Where the path leaves the
  * document (a field not written), the line of the deepest part that is written; null when not
  * even `node` has a place.
  */
@@ -192,7 +193,8 @@ export function lineOfPath(
   let line = lineOf(node);
   for (const segment of path) {
     if (isMap(current)) {
-      const pair = current.items.find((p) => keyText(p.key) === String(segment));
+      const name = kebabToCamel(String(segment));
+      const pair = current.items.find((p) => kebabToCamel(keyText(p.key)) === name);
       if (!pair) break;
       line = lineOf(pair.key) ?? lineOf(pair.value) ?? line;
       current = pair.value;

@@ -48,14 +48,15 @@ export interface ComputeApp {
 /** A line nvidia-smi wrote that does not have the asked fields. */
 export class NvidiaSmiFormatError extends Error {}
 
-function rows(text: string, width: number, what: string): string[][] {
+/** The lines' values; `width` of them on each line, or at least `width` when not `exact`. */
+function rows(text: string, width: number, what: string, exact = true): string[][] {
   const out: string[][] = [];
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') continue;
     const cells = line.split(',').map((c) => c.trim());
-    if (cells.length !== width) {
+    if (exact ? cells.length !== width : cells.length < width) {
       throw new NvidiaSmiFormatError(
-        `expected ${width} values per line of ${what}, got ${cells.length}: ${line.slice(0, 120)}`,
+        `expected ${exact ? '' : 'at least '}${width} values per line of ${what}, got ${cells.length}: ${line.slice(0, 120)}`,
       );
     }
     out.push(cells);
@@ -102,20 +103,13 @@ export function parseDevices(text: string): GpuDevice[] {
 
 /** A process name may itself hold ", ": the pid is first and the memory last. */
 export function parseComputeApps(text: string): ComputeApp[] {
-  const out: ComputeApp[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line.trim() === '') continue;
-    const cells = line.split(',').map((c) => c.trim());
-    if (cells.length < APP_FIELDS.length) {
-      throw new NvidiaSmiFormatError(`expected pid, name and memory: ${line.slice(0, 120)}`);
-    }
-    out.push({
+  return rows(text, APP_FIELDS.length, 'the process query (pid, name, memory)', false).map(
+    (cells) => ({
       pid: integer(cells[0] ?? '', 'the process id'),
       name: cells.slice(1, -1).join(', '),
       usedMemory: value(cells.at(-1) ?? ''),
-    });
-  }
-  return out;
+    }),
+  );
 }
 
 /** The arguments of each query, exactly as run. */

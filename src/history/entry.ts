@@ -6,36 +6,29 @@
 import { z } from 'zod';
 import type { NightlyValues } from '../checks/nightly.js';
 import { type CheckList, nightlyShape } from '../checks/list.js';
-import { VERDICT_STATUSES, type VerdictStatus } from '../checks/types.js';
+import { VERDICT_STATUSES } from '../checks/types.js';
 
 export const HISTORY_VERSION = 1;
 
+/** A history line's own fields; the checks' numbers join them (`historyEntrySchema`). */
+const ownFields = z.object({
+  v: z.literal(HISTORY_VERSION),
+  /** When the night's report was built (ISO 8601, UTC). */
+  date: z.iso.datetime(),
+  /** Commit the workflow ran on (GITHUB_SHA), null outside CI. */
+  commit: z.string().nullable(),
+  model: z.string().min(1),
+  digest: z.string().nullable(),
+  verdict: z.enum(VERDICT_STATUSES),
+});
+
 /** A history line's schema: its own fields and every registered check's numbers. */
 export function historyEntrySchema(checks: CheckList): z.ZodType<HistoryEntry> {
-  return z
-    .object({
-      v: z.literal(HISTORY_VERSION),
-      /** When the night's report was built (ISO 8601, UTC). */
-      date: z.iso.datetime(),
-      /** Commit the workflow ran on (GITHUB_SHA), null outside CI. */
-      commit: z.string().nullable(),
-      model: z.string().min(1),
-      digest: z.string().nullable(),
-      verdict: z.enum(VERDICT_STATUSES),
-      /** The checks' numbers (`Check.nightly`), filled by each check from its section. */
-      ...nightlyShape(checks),
-    })
-    .strict() as unknown as z.ZodType<HistoryEntry>;
+  // The checks' numbers (`Check.nightly`), filled by each check from its section.
+  return ownFields.extend(nightlyShape(checks)).strict() as unknown as z.ZodType<HistoryEntry>;
 }
 
-export type HistoryEntry = {
-  v: typeof HISTORY_VERSION;
-  date: string;
-  commit: string | null;
-  model: string;
-  digest: string | null;
-  verdict: VerdictStatus;
-} & NightlyValues;
+export type HistoryEntry = z.infer<typeof ownFields> & NightlyValues;
 
 /** The night of a line: its UTC calendar day ("2026-10-01"). */
 export function nightOf(entry: HistoryEntry): string {

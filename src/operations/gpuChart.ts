@@ -3,6 +3,7 @@
  * and utilisation per GPU against time, each model's series named along the time axis. Pure:
  * the file's text in, a chart out. A long run is thinned to a few hundred points per line.
  */
+import { readCsv } from '../import/csv.js';
 import { BLUE, MUTED, ORANGE } from '../render/palette.js';
 import { type Chart, element, svgDocument, text } from '../render/svg.js';
 import { num } from '../text/format.js';
@@ -22,42 +23,22 @@ export interface GpuPoint {
 /** Points drawn per line at most: more add nothing a 600-pixel line can show. */
 const MAX_POINTS = 400;
 
-function splitCsvLine(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i] as string;
-    if (quoted && ch === '"' && line[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (ch === '"') quoted = !quoted;
-    else if (ch === ',' && !quoted) {
-      cells.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell);
-  return cells;
-}
-
-/** gpu.csv's rows; lines that are not rows of this format are skipped. */
+/** gpu.csv's rows (its header: GPU_CSV_HEADER); rows that are not of this format are skipped. */
 export function parseGpuCsv(csv: string): GpuPoint[] {
   const points: GpuPoint[] = [];
   let first: number | null = null;
   const value = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
-  for (const line of csv.split(/\r?\n/).slice(1)) {
-    const cells = splitCsvLine(line);
-    const at = Date.parse(cells[0] ?? '');
-    const gpu = Number(cells[2]);
-    if (cells.length < 5 || Number.isNaN(at) || !Number.isInteger(gpu)) continue;
+  for (const row of readCsv(csv)) {
+    const at = Date.parse(row.time ?? '');
+    const gpu = row.gpu === '' ? Number.NaN : Number(row.gpu);
+    if (Number.isNaN(at) || !Number.isInteger(gpu)) continue;
     first ??= at;
     points.push({
       t: at - first,
-      series: csvText(cells[1] ?? ''),
+      series: csvText(row.series ?? ''),
       gpu,
-      memoryMiB: value(cells[3]),
-      utilization: value(cells[4]),
+      memoryMiB: value(row.memory_used_mib),
+      utilization: value(row.utilization_gpu_pct),
     });
   }
   return points;

@@ -1,6 +1,7 @@
 import type { GateConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { createEmbeddedProvider } from './embedded/index.js';
+import { ollamaStoreRoot } from './embedded/ollamaStore.js';
+import { EmbeddedProvider } from './embedded/provider.js';
 import { DEFAULT_OLLAMA_HOST, OllamaProvider } from './ollama.js';
 import { OpenAIProvider, PLACEHOLDER_API_KEY } from './openai.js';
 import type { Provider } from './types.js';
@@ -23,7 +24,16 @@ export function createProvider(
     maxReplyBytes: config.runner.maxReplyBytes,
     maxEmbeddingBytes: config.runner.maxEmbeddingBytes,
   };
-  if (config.provider.kind === 'embedded') return createEmbeddedProvider(config, env, baseDir);
+  if (config.provider.kind === 'embedded') {
+    // Constructed without loading llama.cpp: the first request does.
+    return new EmbeddedProvider({
+      timeoutMs,
+      threads: config.provider.threads,
+      gpu: config.provider.gpu,
+      ollamaStore: ollamaStoreRoot(env),
+      baseDir,
+    });
+  }
   if (config.provider.kind === 'ollama') {
     return new OllamaProvider({ host, timeoutMs, keepAlive: config.runner.keepAlive, limits });
   }

@@ -26,7 +26,7 @@ import {
   tooLong,
   unlessPage,
 } from './replyLimit.js';
-import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
+import { describeError, statusFailureKind, transportFailure } from './transportErrors.js';
 import {
   type ChatRequest,
   type ChatResponse,
@@ -85,7 +85,7 @@ export class OllamaProvider implements Provider {
 
   async describe(model: string, signal?: AbortSignal): Promise<ModelMetadata> {
     const version = await this.version(signal);
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
+    return this.withClient(signal, METADATA_BYTES, async (client) => {
       const wanted = withTag(model);
       const { models } = await client.list();
       const tag = models.find((m) => withTag(m.name) === wanted || withTag(m.model) === wanted);
@@ -105,21 +105,16 @@ export class OllamaProvider implements Provider {
         quantization: details?.quantization_level || null,
         parameterSize: details?.parameter_size || null,
         family: details?.family || null,
-        simulated: isSimulated(version),
+        simulated: version?.includes('simulated') ?? false,
       };
     });
   }
 
   version(signal?: AbortSignal): Promise<string | null> {
-    this.serverVersion ??= this.withClient(
-      this.options.timeoutMs,
-      signal,
-      METADATA_BYTES,
-      async (client) => {
-        const { version } = await client.version();
-        return typeof version === 'string' ? version : null;
-      },
-    ).catch((error: unknown) => {
+    this.serverVersion ??= this.withClient(signal, METADATA_BYTES, async (client) => {
+      const { version } = await client.version();
+      return typeof version === 'string' ? version : null;
+    }).catch((error: unknown) => {
       // A failed probe is not cached: the next call asks again.
       this.serverVersion = null;
       throw error;
@@ -127,15 +122,12 @@ export class OllamaProvider implements Provider {
     return this.serverVersion;
   }
 
-  loadedModels(signal?: AbortSignal): Promise<string[] | null> {
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
-      const { models } = await client.ps();
-      return models.map((m) => m.name);
-    });
+  async loadedModels(signal?: AbortSignal): Promise<string[] | null> {
+    return (await this.running(signal)).map((m) => m.name);
   }
 
   running(signal?: AbortSignal): Promise<RunningModel[]> {
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
+    return this.withClient(signal, METADATA_BYTES, async (client) => {
       const { models } = await client.ps();
       return models.map((m) => {
         // context_length is newer than the client's types; absent on older servers.
@@ -152,14 +144,14 @@ export class OllamaProvider implements Provider {
   }
 
   unloadModel(model: string, signal?: AbortSignal): Promise<void> {
-    return this.withClient(this.options.timeoutMs, signal, METADATA_BYTES, async (client) => {
+    return this.withClient(signal, METADATA_BYTES, async (client) => {
       await client.generate({ model, prompt: '', keep_alive: 0, stream: false });
     });
   }
 
   embed(model: string, texts: string[], signal?: AbortSignal): Promise<number[][]> {
     const wire = this.limits.maxEmbeddingBytes * Math.max(1, texts.length);
-    return this.withClient(this.options.timeoutMs, signal, wire, async (client) => {
+    return this.withClient(signal, wire, async (client) => {
       const reply = await client.embed({ model, input: texts, keep_alive: this.options.keepAlive });
       return reply.embeddings;
     });
@@ -174,12 +166,11 @@ export class OllamaProvider implements Provider {
    * `wireBytes`; every failure becomes a ProviderFailure.
    */
   private withClient<T>(
-    timeoutMs: number,
     signal: AbortSignal | undefined,
     wireBytes: number,
     work: (client: Ollama) => Promise<T>,
   ): Promise<T> {
-    return underDeadline(timeoutMs, signal, classify, (deadline) => {
+    return underDeadline(this.options.timeoutMs, signal, classify, (deadline) => {
       // The client drops a query string from its host: each request gets it back.
       const { base, query } = splitHostQuery(this.options.host);
       const fetch = hostBoundFetch(this.options.fetch ?? globalThis.fetch, this.chatUrl.origin);
@@ -241,22 +232,12 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
       return new ProviderFailure(statusFailureKind(status), `${status} ${error.message}`, status);
     }
   }
-  const transport = transportFailureKind(error);
-  if (transport === 'unreachable') {
-    return new ProviderFailure('unreachable', `connection failed: ${describeError(error)}`);
-  }
-  if (transport === 'connection-reset') {
-    return new ProviderFailure(transport, `connection lost: ${describeError(error)}`);
-  }
-  if (transport) return new ProviderFailure(transport, describeError(error));
+  const transport = transportFailure(error);
+  if (transport) return transport;
   if (error instanceof Error && !(error instanceof TypeError)) {
     // The client throws a plain Error for an {"error": …} line in a stream that had begun,
     // and for a stream that stopped before its last record: the server lost the request.
     return new ProviderFailure('connection-reset', `reply interrupted: ${error.message}`);
   }
   return new ProviderFailure('server-error', describeError(error));
-}
-
-function isSimulated(version: string | null): boolean {
-  return version?.includes('simulated') ?? false;
 }

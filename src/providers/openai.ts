@@ -20,7 +20,7 @@ import {
   tooLong,
 } from './replyLimit.js';
 import { openAiTimings, withTimings } from './timings.js';
-import { describeError, statusFailureKind, transportFailureKind } from './transportErrors.js';
+import { describeError, statusFailureKind, transportFailure } from './transportErrors.js';
 import {
   type ChatRequest,
   type ChatResponse,
@@ -196,16 +196,15 @@ function classify(error: unknown, deadline: Deadline, timeoutMs: number): Provid
     return new ProviderFailure('server-error', `malformed JSON in the reply: ${error.message}`);
   }
   if (error instanceof OpenAI.APIConnectionError) {
-    const kind = transportFailureKind(error) ?? 'unreachable';
-    const prefix = kind === 'unreachable' ? 'connection failed: ' : '';
-    return new ProviderFailure(kind, `${prefix}${describeError(error)}`);
+    const transport = transportFailure(error);
+    return (
+      transport ?? new ProviderFailure('unreachable', `connection failed: ${describeError(error)}`)
+    );
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     return new ProviderFailure(statusFailureKind(error.status), error.message, error.status);
   }
-  const transport = transportFailureKind(error);
-  if (transport) return new ProviderFailure(transport, describeError(error));
-  return new ProviderFailure('server-error', describeError(error));
+  return transportFailure(error) ?? new ProviderFailure('server-error', describeError(error));
 }
 
 /** Ollama's /v1 says `reasoning`, vLLM and llama.cpp say `reasoning_content`. */

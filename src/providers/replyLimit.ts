@@ -5,6 +5,7 @@
  * and the connection is dropped at once. Every response body is also capped on the wire, a
  * multiple of the answer limit that leaves room for JSON framing and streamed envelopes.
  */
+import { formatSize } from '../config/limits.js';
 import { ProviderFailure } from './types.js';
 import { neutralise } from '../text/neutralise.js';
 
@@ -39,14 +40,8 @@ export function chatWireBytes(limits: ReplyLimits): number {
 export function tooLong(limit: number, setting: string): ProviderFailure {
   return new ProviderFailure(
     'too-long',
-    `the reply passed ${formatBytes(limit)} (${setting}); it was cut off and the connection dropped`,
+    `the reply passed ${formatSize(limit)} (${setting}); it was cut off and the connection dropped`,
   );
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} kB`;
-  return `${bytes} bytes`;
 }
 
 /**

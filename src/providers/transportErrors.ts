@@ -3,7 +3,7 @@
  * Node's fetch as `TypeError: fetch failed` with the system error somewhere in the `cause`
  * chain; client libraries wrap them once more. These helpers find the code and name the kind.
  */
-import type { ProviderFailureKind } from './types.js';
+import { ProviderFailure, type ProviderFailureKind } from './types.js';
 
 const UNREACHABLE = new Set([
   'ECONNREFUSED',
@@ -46,6 +46,17 @@ export function transportFailureKind(error: unknown): ProviderFailureKind | null
   if (RESET.has(code)) return 'connection-reset';
   if (TIMEOUT.has(code)) return 'timeout';
   return null;
+}
+
+const SAID: Partial<Record<ProviderFailureKind, string>> = {
+  unreachable: 'connection failed: ',
+  'connection-reset': 'connection lost: ',
+};
+
+/** A failure below HTTP as the runner classifies it, or null when the error is not one. */
+export function transportFailure(error: unknown): ProviderFailure | null {
+  const kind = transportFailureKind(error);
+  return kind && new ProviderFailure(kind, `${SAID[kind] ?? ''}${describeError(error)}`);
 }
 
 export function describeError(error: unknown): string {

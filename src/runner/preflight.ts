@@ -8,6 +8,7 @@ import type {
   ChatRequest,
   ModelMetadata,
   Provider,
+  RunningModel,
   SeriesHygiene,
   ServerInfo,
 } from '../providers/types.js';
@@ -111,16 +112,16 @@ export async function loadedModels(provider: Provider, warn: Warn): Promise<stri
   }
 }
 
-export function warnForeignModels(
-  loaded: string[] | null,
-  ours: readonly string[],
-  warn: Warn,
-): void {
+/** The loaded models that are not the run's (another user's, another job's). */
+export function foreignModels(loaded: readonly string[] | null, ours: readonly string[]): string[] {
   const tagged = new Set(ours.map(withTag));
-  const others = (loaded ?? []).filter((m) => !tagged.has(withTag(m)));
-  if (others.length > 0) {
+  return (loaded ?? []).filter((m) => !tagged.has(withTag(m)));
+}
+
+export function warnForeignModels(foreign: readonly string[], warn: Warn): void {
+  if (foreign.length > 0) {
     warn(
-      `another model is loaded on the server (${others.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
+      `another model is loaded on the server (${foreign.join(', ')}): it shares memory and compute with the measured models and may slow or perturb the run`,
     );
   }
 }
@@ -137,30 +138,22 @@ export async function seriesHygiene(
   warn: Warn,
 ): Promise<SeriesHygiene> {
   const loaded = await loadedModels(provider, warn);
-  const self = withTag(model);
-  const tagged = new Set(ours.map(withTag));
-  const others = loaded?.filter((m) => withTag(m) !== self) ?? null;
-  const foreign = (others ?? []).filter((m) => !tagged.has(withTag(m)));
+  const others = loaded?.filter((m) => withTag(m) !== withTag(model)) ?? null;
   const unloaded: string[] = [];
-  if (unloadOthers && others && others.length > 0) {
-    if (!provider.unloadModel) {
-      warn(`runner.unload-others: the ${provider.info.provider} server cannot unload models`);
-    } else {
-      for (const other of others) {
-        try {
-          await provider.unloadModel(other);
-          unloaded.push(other);
-        } catch (error) {
-          warn(
-            `could not unload ${other} before the series of ${model}: ${asFailure(error).message}`,
-          );
-        }
-      }
+  if (unloadOthers && others && others.length > 0 && !provider.unloadModel) {
+    warn(`runner.unload-others: the ${provider.info.provider} server cannot unload models`);
+  }
+  for (const other of unloadOthers && provider.unloadModel ? (others ?? []) : []) {
+    try {
+      await provider.unloadModel?.(other);
+      unloaded.push(other);
+    } catch (error) {
+      warn(`could not unload ${other} before the series of ${model}: ${asFailure(error).message}`);
     }
   }
+  const foreign = foreignModels(loaded, ours);
   warnForeignModels(
     foreign.filter((m) => !unloaded.includes(m)),
-    ours,
     warn,
   );
   return { model, othersLoaded: others, foreign, unloaded, contextLength: null };
@@ -172,31 +165,27 @@ export interface Residency {
   size_vram: number;
 }
 
-/** Where a loaded model sits (Ollama /api/ps), or null when the server does not say. */
-export async function residencyOf(provider: Provider, model: string): Promise<Residency | null> {
-  if (!provider.running) return null;
+/** The server's entry for a loaded model (Ollama /api/ps), or null when it does not say. */
+export async function runningEntry(
+  provider: Provider,
+  model: string,
+): Promise<RunningModel | null> {
   try {
-    const running = await provider.running();
-    const found = running.find((m) => withTag(m.name) === withTag(model));
-    const size = found?.size ?? null;
-    const vram = found?.sizeVram ?? null;
-    const whole = (n: number | null): n is number =>
-      n !== null && Number.isSafeInteger(n) && n >= 0;
-    return whole(size) && whole(vram) ? { size, size_vram: vram } : null;
+    const running = (await provider.running?.()) ?? [];
+    return running.find((m) => withTag(m.name) === withTag(model)) ?? null;
   } catch {
     return null;
   }
 }
 
-/** The context length the server reports for a loaded model (Ollama /api/ps), or null. */
-export async function reportedContext(provider: Provider, model: string): Promise<number | null> {
-  if (!provider.running) return null;
-  try {
-    const running = await provider.running();
-    return running.find((m) => withTag(m.name) === withTag(model))?.contextLength ?? null;
-  } catch {
-    return null;
-  }
+/** Where a loaded model sits, or null when the server does not say. */
+export async function residencyOf(provider: Provider, model: string): Promise<Residency | null> {
+  const found = await runningEntry(provider, model);
+  const whole = (n: number | null | undefined): n is number =>
+    typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  return whole(found?.size) && whole(found?.sizeVram)
+    ? { size: found.size, size_vram: found.sizeVram }
+    : null;
 }
 
 export async function warmUp(

@@ -70,6 +70,7 @@ import { CallPolicy, RETRY_DELAY_MS } from './callPolicy.js';
 import {
   checkModel,
   checkServer,
+  foreignModels,
   loadedModels,
   type Warn,
   warnForeignModels,
@@ -197,7 +198,7 @@ async function preflight(provider: Provider, models: readonly string[], warn: Wa
   // An OpenAI-compatible server has no version to say so; its models do.
   const server = { ...checked, simulated: checked.simulated || metadata.some((m) => m.simulated) };
   const loadedBefore = await loadedModels(provider, warn);
-  warnForeignModels(loadedBefore, models, warn);
+  warnForeignModels(foreignModels(loadedBefore, models), warn);
   return { server, metadata, loadedBefore };
 }
 

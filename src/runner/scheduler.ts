@@ -35,8 +35,8 @@ import { type CallPolicy, RunCancelled, ServerLost } from './callPolicy.js';
 import {
   modelChanged,
   type Residency,
-  reportedContext,
   residencyOf,
+  runningEntry,
   seriesHygiene,
   type Warn,
   warmUp,
@@ -224,7 +224,7 @@ export class Scheduler {
     const chains: Promise<void>[] = [];
     await Promise.all(Array.from({ length: workers }, () => this.worker(queue, chains)));
     await Promise.all(chains);
-    hygiene.contextLength = await reportedContext(provider, model);
+    hygiene.contextLength = (await runningEntry(provider, model))?.contextLength ?? null;
     // The digest read before the run must still be the model's at the end of its series (or
     // when it answered "model missing"): otherwise some records came from other weights.
     if (signal.aborted || policy.serverLost !== null || this.unitFailure !== null) return false;

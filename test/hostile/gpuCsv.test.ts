@@ -11,7 +11,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { startGpuSampler } from '../../src/gpu/sampler.js';
-import { csvLines, type GpuTick, summariseSeries } from '../../src/gpu/telemetry.js';
+import {
+  csvLines,
+  GPU_CSV_HEADER,
+  type GpuTick,
+  summariseSeries,
+} from '../../src/gpu/telemetry.js';
 import { parseGpuCsv } from '../../src/operations/gpuChart.js';
 
 const FAKE = path.resolve('test/fixtures/nvidia-smi/fake');
@@ -64,7 +69,7 @@ describe('gpu.csv and formula injection', () => {
 
   it('the chart reads the tags back as they were', () => {
     const csv = [
-      'header',
+      GPU_CSV_HEADER,
       ...HOSTILE_TAGS.flatMap((tag, i) => csvLines(tick(tag, `2026-01-01T00:00:0${i}.000Z`), [])),
     ].join('\n');
     expect(parseGpuCsv(csv).map((p) => p.series)).toEqual(HOSTILE_TAGS);

@@ -26,7 +26,7 @@ import type {
   LlamaModel,
   Token,
 } from 'node-llama-cpp';
-import { startDeadline } from '../deadline.js';
+import { type Deadline, underDeadline } from '../deadline.js';
 import {
   type ChatMessage,
   type ChatRequest,
@@ -125,59 +125,50 @@ export class EmbeddedProvider implements Provider {
       };
     }
     const started = performance.now();
-    const deadline = startDeadline(timeoutMs ?? this.options.timeoutMs, signal);
-    try {
-      return await this.exclusive(async () => {
-        throwIfStopped(deadline);
-        const loaded = await this.load(request.model, request.options.numCtx);
-        const answer = request.format ? this.answerGrammar(request.format) : null;
-        const { tokens, prefixTokens } = await this.render(
-          loaded,
-          request.messages,
-          answer?.prefix ?? '',
-        );
-        const sequence = await this.freshSequence(loaded, tokens.length);
-        const grammar = answer?.grammar ? await this.grammar(loaded, answer.grammar) : null;
-        const { lib } = await this.library0();
-        const grammarEvaluationState = grammar
-          ? new lib.LlamaGrammarEvaluationState({ model: loaded.model, grammar })
-          : undefined;
-        const budget = Math.max(1, request.options.numPredict - prefixTokens);
-        const generated: Token[] = [];
-        let doneReason = 'stop';
-        if (!answer || answer.grammar !== null) {
-          const stream = sequence.evaluate(tokens, {
-            temperature: request.options.temperature,
-            seed: request.options.seed,
-            topK: 0,
-            topP: 1,
-            minP: 0,
-            ...(grammarEvaluationState ? { grammarEvaluationState } : {}),
-          });
-          for await (const token of stream) {
-            generated.push(token);
-            if (deadline.signal.aborted) break;
-            if (generated.length >= budget) {
-              doneReason = 'length';
-              break;
-            }
+    return this.guarded(signal, timeoutMs, async (deadline) => {
+      const loaded = await this.load(request.model, request.options.numCtx);
+      const answer = request.format ? this.answerGrammar(request.format) : null;
+      const { tokens, prefixTokens } = await this.render(
+        loaded,
+        request.messages,
+        answer?.prefix ?? '',
+      );
+      const sequence = await this.freshSequence(loaded, tokens.length);
+      const grammar = answer?.grammar ? await this.grammar(loaded, answer.grammar) : null;
+      const { lib } = await this.library0();
+      const grammarEvaluationState = grammar
+        ? new lib.LlamaGrammarEvaluationState({ model: loaded.model, grammar })
+        : undefined;
+      const budget = Math.max(1, request.options.numPredict - prefixTokens);
+      const generated: Token[] = [];
+      let doneReason = 'stop';
+      if (!answer || answer.grammar !== null) {
+        const stream = sequence.evaluate(tokens, {
+          temperature: request.options.temperature,
+          seed: request.options.seed,
+          topK: 0,
+          topP: 1,
+          minP: 0,
+          ...(grammarEvaluationState ? { grammarEvaluationState } : {}),
+        });
+        for await (const token of stream) {
+          generated.push(token);
+          if (deadline.signal.aborted) break;
+          if (generated.length >= budget) {
+            doneReason = 'length';
+            break;
           }
         }
-        throwIfStopped(deadline);
-        return {
-          content: (answer?.prefix ?? '') + loaded.model.detokenize(generated),
-          thinking: null,
-          doneReason,
-          promptTokens: tokens.length - prefixTokens,
-          completionTokens: prefixTokens + generated.length,
-          latencyMs: performance.now() - started,
-        };
-      });
-    } catch (error) {
-      throw classify(error, deadline);
-    } finally {
-      deadline.dispose();
-    }
+      }
+      return {
+        content: (answer?.prefix ?? '') + loaded.model.detokenize(generated),
+        thinking: null,
+        doneReason,
+        promptTokens: tokens.length - prefixTokens,
+        completionTokens: prefixTokens + generated.length,
+        latencyMs: performance.now() - started,
+      };
+    });
   }
 
   /**
@@ -191,58 +182,46 @@ export class EmbeddedProvider implements Provider {
     timeoutMs?: number,
   ): Promise<AnswerDistribution> {
     const started = performance.now();
-    const deadline = startDeadline(timeoutMs ?? this.options.timeoutMs, signal);
-    try {
-      return await this.exclusive(async () => {
-        throwIfStopped(deadline);
-        if (!request.format) {
-          throw new ProviderFailure('bad-request', 'an answer distribution needs an answer schema');
-        }
-        const loaded = await this.load(request.model, request.options.numCtx);
-        const answer = this.answerGrammar(request.format);
-        const { tokens, prefixTokens } = await this.render(loaded, request.messages, answer.prefix);
-        const sequence = await this.freshSequence(loaded, tokens.length);
-        const last = tokens[tokens.length - 1] as Token;
-        const input: Parameters<LlamaContextSequence['controlledEvaluate']>[0] = tokens.slice(
-          0,
-          -1,
-        );
-        input.push([
-          last,
-          {
-            generateNext: {
-              probabilities: true,
-              options: { temperature: 1, topK: 0, topP: 1, minP: 0 },
-            },
+    return this.guarded(signal, timeoutMs, async () => {
+      if (!request.format) {
+        throw new ProviderFailure('bad-request', 'an answer distribution needs an answer schema');
+      }
+      const loaded = await this.load(request.model, request.options.numCtx);
+      const answer = this.answerGrammar(request.format);
+      const { tokens, prefixTokens } = await this.render(loaded, request.messages, answer.prefix);
+      const sequence = await this.freshSequence(loaded, tokens.length);
+      const last = tokens[tokens.length - 1] as Token;
+      const input: Parameters<LlamaContextSequence['controlledEvaluate']>[0] = tokens.slice(0, -1);
+      input.push([
+        last,
+        {
+          generateNext: {
+            probabilities: true,
+            options: { temperature: 1, topK: 0, topP: 1, minP: 0 },
           },
-        ]);
-        const results = await sequence.controlledEvaluate(input);
-        const probabilities = results[results.length - 1]?.next.probabilities;
-        if (!probabilities) {
-          throw new ProviderFailure('server-error', 'llama.cpp returned no probabilities');
+        },
+      ]);
+      const results = await sequence.controlledEvaluate(input);
+      const probabilities = results[results.length - 1]?.next.probabilities;
+      if (!probabilities) {
+        throw new ProviderFailure('server-error', 'llama.cpp returned no probabilities');
+      }
+      const candidates: NextTokenCandidate[] = [];
+      for (const [token, probability] of probabilities) {
+        if (probability > 0) {
+          candidates.push({
+            text: this.tokenText(loaded, token),
+            logprob: Math.log(probability),
+          });
         }
-        const candidates: NextTokenCandidate[] = [];
-        for (const [token, probability] of probabilities) {
-          if (probability > 0) {
-            candidates.push({
-              text: this.tokenText(loaded, token),
-              logprob: Math.log(probability),
-            });
-          }
-        }
-        throwIfStopped(deadline);
-        return {
-          prefix: answer.prefix,
-          candidates,
-          promptTokens: tokens.length - prefixTokens,
-          latencyMs: performance.now() - started,
-        };
-      });
-    } catch (error) {
-      throw classify(error, deadline);
-    } finally {
-      deadline.dispose();
-    }
+      }
+      return {
+        prefix: answer.prefix,
+        candidates,
+        promptTokens: tokens.length - prefixTokens,
+        latencyMs: performance.now() - started,
+      };
+    });
   }
 
   async describe(model: string): Promise<ModelMetadata> {
@@ -299,6 +278,27 @@ export class EmbeddedProvider implements Provider {
 
   private resolve(reference: string): ModelFile {
     return resolveModelFile(reference, this.options.ollamaStore, this.options.baseDir);
+  }
+
+  /**
+   * Runs `work` after every earlier task of this provider (one context, one request at a
+   * time), under the request's deadline: a request that ran out of time while it waited, or
+   * while it ran, fails as such.
+   */
+  private guarded<T>(
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    work: (deadline: Deadline) => Promise<T>,
+  ): Promise<T> {
+    return underDeadline(timeoutMs ?? this.options.timeoutMs, signal, classify, (deadline) =>
+      this.exclusive(async () => {
+        // A stopped deadline's reason is classified below as a timeout or a cancellation.
+        deadline.signal.throwIfAborted();
+        const result = await work(deadline);
+        deadline.signal.throwIfAborted();
+        return result;
+      }),
+    );
   }
 
   /** Runs `task` after every earlier task of this provider (one context, one request at a time). */
@@ -422,43 +422,27 @@ export class EmbeddedProvider implements Provider {
 
   private answerGrammar(schema: JsonSchema): AnswerGrammar {
     const key = JSON.stringify(schema);
-    let compiled = this.answerGrammars.get(key);
-    if (!compiled) {
-      compiled = compileAnswerGrammar(schema);
-      this.answerGrammars.set(key, compiled);
-    }
+    const compiled = this.answerGrammars.get(key) ?? compileAnswerGrammar(schema);
+    this.answerGrammars.set(key, compiled);
     return compiled;
   }
 
   private async grammar(loaded: LoadedModel, text: string): Promise<LlamaGrammar> {
-    let grammar = loaded.grammars.get(text);
-    if (!grammar) {
-      const { llama } = await this.library0();
-      grammar = await llama.createGrammar({ grammar: text });
-      loaded.grammars.set(text, grammar);
-    }
+    const grammar =
+      loaded.grammars.get(text) ??
+      (await (await this.library0()).llama.createGrammar({ grammar: text }));
+    loaded.grammars.set(text, grammar);
     return grammar;
   }
 
   private tokenText(loaded: LoadedModel, token: Token): string {
-    let text = loaded.tokenTexts.get(token);
-    if (text === undefined) {
-      text = loaded.model.detokenize([token], false);
-      loaded.tokenTexts.set(token, text);
-    }
+    const text = loaded.tokenTexts.get(token) ?? loaded.model.detokenize([token], false);
+    loaded.tokenTexts.set(token, text);
     return text;
   }
 }
 
-function throwIfStopped(deadline: ReturnType<typeof startDeadline>): void {
-  if (deadline.timedOut()) throw new ProviderFailure('timeout', 'no answer within the time limit');
-  if (deadline.cancelled()) throw new ProviderFailure('cancelled', 'the run was cancelled');
-}
-
-function classify(
-  error: unknown,
-  deadline: ReturnType<typeof startDeadline> | null,
-): ProviderFailure {
+function classify(error: unknown, deadline: Deadline | null): ProviderFailure {
   if (deadline?.timedOut())
     return new ProviderFailure('timeout', 'no answer within the time limit');
   if (deadline?.cancelled()) return new ProviderFailure('cancelled', 'the run was cancelled');
