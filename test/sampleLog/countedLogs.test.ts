@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,6 +72,22 @@ describe('the logs of an analysis, read twice', () => {
     const logs = await readCountedLogs([first, second]);
     expect(logs.otherWeights).toEqual(expected.otherWeights);
     expect(logs.otherWeights).toHaveLength(2);
+  });
+
+  it('stops when a log changes between its two passes, rather than read other lines', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'counted-logs-'));
+    const record = churnRecord('q1', { model: 'm:1b', digest: NEW, sample: 0 });
+    const file = writeLog(dir, 'a.jsonl', [record]);
+    const logs = await readCountedLogs([file]);
+    appendFileSync(file, `${JSON.stringify(churnRecord('q2', { model: 'm:1b', digest: NEW }))}\n`);
+    await expect(logs.each(() => {})).rejects.toThrow(`${file}: changed while it was analysed`);
+    // Rewritten in place to the same size: the modification time tells.
+    const same = writeLog(dir, 'b.jsonl', [record]);
+    const again = await readCountedLogs([same]);
+    writeLog(dir, 'b.jsonl', [{ ...record, key: 'q2' }]);
+    utimesSync(same, new Date(), new Date(Date.now() + 5_000));
+    await expect(again.each(() => {})).rejects.toThrow('changed while it was analysed');
+    expect((await visited([file])).map((r) => r.key)).toEqual(['q1', 'q2']);
   });
 
   it('tells apart two identities whose hashes are equal', async () => {
