@@ -25,6 +25,11 @@ export interface CountedLogs {
   otherWeights: OtherWeights[];
   /** How many records count. */
   count: number;
+  /**
+   * True when every record read counts (no measurement twice, one digest per model): the
+   * records the first pass gave to `first` are then those `each` would give, in the same order.
+   */
+  everyRecordCounts: boolean;
   /** Reads the logs again, giving each record that counts to `visit`, in log order. */
   each(visit: (record: SampleRecord) => void): Promise<void>;
 }
@@ -32,15 +37,21 @@ export interface CountedLogs {
 /**
  * Reads `paths` as one log (later files after earlier ones). A model's current digest is the
  * one the latest run record that names it found, else that of its latest record that counts.
+ * `first` is given every record of the first pass, in log order, whether it counts or not.
  */
-export async function readCountedLogs(paths: readonly string[]): Promise<CountedLogs> {
+export async function readCountedLogs(
+  paths: readonly string[],
+  first?: (record: SampleRecord) => void,
+): Promise<CountedLogs> {
   const files = new LogFiles(paths);
-  const { runs, warnings, positions, otherWeights } = await survey(paths, files);
+  const { runs, warnings, positions, otherWeights, read } = await survey(paths, files, first);
   return {
     runs,
     warnings,
     otherWeights,
     count: positions.length,
+    // The records that count are some of those read: as many means all of them.
+    everyRecordCounts: positions.length === read,
     each: (visit) => files.visitAt(positions, visit),
   };
 }
@@ -49,16 +60,25 @@ export async function readCountedLogs(paths: readonly string[]): Promise<Counted
  * The first pass: every line checked, the records that count found. Its table is dropped when
  * it returns (a function of its own, so that no closure of the second pass keeps it).
  */
-async function survey(paths: readonly string[], files: LogFiles) {
+async function survey(
+  paths: readonly string[],
+  files: LogFiles,
+  first: ((record: SampleRecord) => void) | undefined,
+) {
   const table = new IdentityTable((at, identity) => files.identityAt(at) === identity);
   const runs: RunInfoRecord[] = [];
   const warnings: string[] = [];
+  let read = 0;
   try {
     for (const [i, file] of paths.entries()) {
       const base = files.base(i);
       warnings.push(
         ...(await streamLog(file, {
-          record: (record, _line, at) => table.add(record, base + at),
+          record: (record, _line, at) => {
+            table.add(record, base + at);
+            read++;
+            first?.(record);
+          },
           run: (run) => runs.push(run),
         })),
       );
@@ -66,7 +86,7 @@ async function survey(paths: readonly string[], files: LogFiles) {
   } finally {
     files.close();
   }
-  return { runs, warnings, ...table.counted(digestsOfRuns(runs)) };
+  return { runs, warnings, read, ...table.counted(digestsOfRuns(runs)) };
 }
 
 /** The files read as one: a byte position is a file's base plus the offset within it. */

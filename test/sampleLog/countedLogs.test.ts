@@ -106,4 +106,32 @@ describe('the logs of an analysis, read twice', () => {
       ['q229311', 99],
     ]);
   });
+
+  it('says when every record read counts, the first pass then giving what the second would', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'counted-logs-'));
+    const record = (key: string, extra: Parameters<typeof churnRecord>[1] = {}) =>
+      churnRecord(key, { digest: NEW, ...extra });
+    const clean = [record('q1'), record('q2'), record('q1', { sample: 1 })];
+    const cases: [string, object[], boolean][] = [
+      ['clean', [runRecord('m:1b', NEW), ...clean], true],
+      ['a retry', [...clean, record('q2', { latency_ms: 5 })], false],
+      [
+        'an earlier digest',
+        [runRecord('m:1b', NEW), ...clean, record('q3', { digest: OLD })],
+        false,
+      ],
+    ];
+    for (const [name, lines, all] of cases) {
+      const firstPass: SampleRecord[] = [];
+      const logs = await readCountedLogs([writeLog(dir, `${name}.jsonl`, lines)], (r) =>
+        firstPass.push(r),
+      );
+      expect(logs.everyRecordCounts, name).toBe(all);
+      expect(firstPass, name).toHaveLength(lines.length - (name === 'a retry' ? 0 : 1));
+      const second: SampleRecord[] = [];
+      await logs.each((r) => second.push(r));
+      if (all) expect(firstPass).toEqual(second);
+      else expect(second.length).toBeLessThan(firstPass.length);
+    }
+  });
 });
