@@ -314,15 +314,18 @@ function sumOneWordSplit(
     let count = 0;
     for (let c = g.valid & a; c !== 0; c &= c - 1) inA[count++] = 31 - Math.clz32(c & -c);
     let s1 = 0;
-    let s2 = 0;
+    let below = 0;
     let sxca = 0;
+    // gram is symmetric and its diagonal is colSums: Σ over pairs k < l, doubled. Integers,
+    // so the same sum as over every pair.
     for (let i = 0; i < count; i++) {
       const k = inA[i] as number;
       s1 += g.colSums[k] as number;
       sxca += g.rowSums[k] as number;
       const row = k * K;
-      for (let j = 0; j < count; j++) s2 += g.gram[row + (inA[j] as number)] as number;
+      for (let j = i + 1; j < count; j++) below += g.gram[row + (inA[j] as number)] as number;
     }
+    const s2 = s1 + 2 * below;
     sums.n += g.m;
     sums.sa += s1 / va;
     sums.sb += (g.sumX - s1) / vb;
