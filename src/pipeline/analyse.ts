@@ -50,7 +50,7 @@ import { ensureWritableFolder } from './outputFolder.js';
 import { limitChecks, smokeRunFinding } from './prepare.js';
 import { type MeasuredBefore, measuredBeforeFinding } from './measuredBefore.js';
 import { sliceFindings } from './shardSlice.js';
-import { type Measurement, measure } from './measure.js';
+import { type MeasureInput, type Measurement, Measuring } from './measure.js';
 import { neutralise } from '../text/neutralise.js';
 import { scrubData } from '../text/secrets.js';
 import type { JobOutcome } from './types.js';
@@ -217,30 +217,41 @@ interface Measured {
  * The logs, read in passes (src/sampleLog/countedLogs.ts) and folded record by record
  * (measure.ts): the records that count under the current weights, of the plan's settings (and
  * those no unit claims), are never held together.
+ *
+ * Most logs hold each measurement once, under one digest per model: then every record counts,
+ * and the first pass, which reads them all anyway, folds them as they come. The checks and the
+ * plan are made before it on that bet (the smoke limit given, if any, and no adaptive stages to
+ * replay); when the logs lose it, the fold is dropped and the second pass folds the records
+ * that count, as it always did.
  */
 async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Promise<Measured> {
-  const logs = await readCountedLogs(options.logs);
+  const given = options.limit ?? null;
+  const guessed = options.checks ?? (await checksWithLimit(ctx, options, given));
+  const betPlan = planGrowth(guessed, ctx) ? null : (options.plan ?? planChecks(guessed, ctx));
+  let bet = betPlan ? new Measuring(measureInput(options, ctx, guessed, betPlan)) : null;
+  const logs = await readCountedLogs(options.logs, bet ? (record) => bet?.add(record) : undefined);
   const { runs, warnings } = logs;
   // A smoke run's log stays a smoke run when analysed again: its run record keeps the limit.
   const limit = options.limit ?? smokeLimit(runs);
-  const checks =
-    options.checks ??
-    (limit
-      ? limitChecks(await loadChecks(ctx, options.loaded.checks), limit)
-      : await loadChecks(ctx, options.loaded.checks));
-  const plan = await grownPlanOf(checks, ctx, options.plan, logs);
-  // Records another config wrote (another temperature, prompt or maze) would be reported under
-  // this config's settings: they are left out, and said so.
-  const measurement = await measure(
-    {
+  const sameChecks = options.checks !== undefined || limit === given;
+  let measured: Omit<Measured, 'runs' | 'limit' | 'warnings'>;
+  if (bet && betPlan && sameChecks && logs.everyRecordCounts) {
+    measured = { measurement: bet.finish(), checks: guessed, plan: betPlan };
+  } else {
+    // The lost bet's fold is not held through the second pass.
+    bet = null;
+    const checks = sameChecks ? guessed : await checksWithLimit(ctx, options, limit);
+    const plan = await grownPlanOf(
       checks,
       ctx,
-      plan,
-      models: modelOrder(ctx),
-      keepStale: options.requireMatchingLogs ?? false,
-    },
-    logs.each,
-  );
+      (sameChecks ? betPlan : null) ?? options.plan,
+      logs,
+    );
+    const measuring = new Measuring(measureInput(options, ctx, checks, plan));
+    await logs.each((record) => measuring.add(record));
+    measured = { measurement: measuring.finish(), checks, plan };
+  }
+  const { measurement } = measured;
   if (options.requireMatchingLogs) {
     checkLogsMatch({
       loaded: options.loaded,
@@ -254,7 +265,32 @@ async function readMeasured(options: AnalyseLogsOptions, ctx: CheckContext): Pro
     });
   }
   const notes = [...warnings, ...logs.otherWeights.map(otherWeightsNote)];
-  return { measurement, runs, checks, plan, limit, warnings: notes };
+  return { ...measured, runs, limit, warnings: notes };
+}
+
+async function checksWithLimit(
+  ctx: CheckContext,
+  options: AnalyseLogsOptions,
+  limit: number | null,
+): Promise<LoadedCheck[]> {
+  const checks = await loadChecks(ctx, options.loaded.checks);
+  return limit ? limitChecks(checks, limit) : checks;
+}
+
+/** Records another config wrote (another temperature, prompt or maze) are left out, and said so. */
+function measureInput(
+  options: AnalyseLogsOptions,
+  ctx: CheckContext,
+  checks: readonly LoadedCheck[],
+  plan: readonly WorkUnit[],
+): MeasureInput {
+  return {
+    checks,
+    ctx,
+    plan,
+    models: modelOrder(ctx),
+    keepStale: options.requireMatchingLogs ?? false,
+  };
 }
 
 /**

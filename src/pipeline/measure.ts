@@ -75,22 +75,13 @@ const FAILED = 4;
 const ANSWERED_CALL = 8;
 const COMPLETE = 16;
 
-/** Folds the records `each` gives, in order; `each` is a pass over the logs. */
-export async function measure(
-  input: MeasureInput,
-  each: (visit: (record: SampleRecord) => void) => Promise<void>,
-): Promise<Measurement> {
-  const measuring = new Measuring(input);
-  await each((record) => measuring.add(record));
-  return measuring.finish();
-}
-
 /** Which of the planned, stale and unplanned lists a record went to (`present`). */
 const PLANNED = 0;
 const STALE = 1;
 const UNPLANNED = 2;
 
-class Measuring {
+/** Folds the records given to `add`, in log order, into what `finish` returns. */
+export class Measuring {
   private readonly lookup: UnitLookup;
   /** Checks whose units are judged together, once the log is read: their records wait. */
   private readonly held = new Set<string>();

@@ -8,14 +8,14 @@
  * final: a table of a few typed arrays (counted.ts, about 17 bytes a slot), not the records. Only
  * when the whole log is read is a record known to count (a retry further on replaces an
  * earlier error; a later run decides a model's digest), so the second pass reads the lines at
- * the positions kept, and only those are parsed again.
+ * the positions kept, and only those are parsed again; not checked again, as the files are
+ * the ones the first pass checked (same size and modification time, or the analysis stops).
  */
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, openSync, type Stats, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import { digestsOfRuns, IdentityTable, type OtherWeights, recordIdentity } from './counted.js';
-import { readRecord } from './formats.js';
 import { eachLineAt, lineAt, lineText, streamLog } from './read.js';
-import { isRunInfo, type RunInfoRecord, type SampleRecord } from './schema.js';
+import type { RunInfoRecord, SampleRecord } from './schema.js';
 
 export interface CountedLogs {
   /** Run provenance records, in file order. */
@@ -25,6 +25,11 @@ export interface CountedLogs {
   otherWeights: OtherWeights[];
   /** How many records count. */
   count: number;
+  /**
+   * True when every record read counts (no measurement twice, one digest per model): the
+   * records the first pass gave to `first` are then those `each` would give, in the same order.
+   */
+  everyRecordCounts: boolean;
   /** Reads the logs again, giving each record that counts to `visit`, in log order. */
   each(visit: (record: SampleRecord) => void): Promise<void>;
 }
@@ -32,15 +37,21 @@ export interface CountedLogs {
 /**
  * Reads `paths` as one log (later files after earlier ones). A model's current digest is the
  * one the latest run record that names it found, else that of its latest record that counts.
+ * `first` is given every record of the first pass, in log order, whether it counts or not.
  */
-export async function readCountedLogs(paths: readonly string[]): Promise<CountedLogs> {
+export async function readCountedLogs(
+  paths: readonly string[],
+  first?: (record: SampleRecord) => void,
+): Promise<CountedLogs> {
   const files = new LogFiles(paths);
-  const { runs, warnings, positions, otherWeights } = await survey(paths, files);
+  const { runs, warnings, positions, otherWeights, read } = await survey(paths, files, first);
   return {
     runs,
     warnings,
     otherWeights,
     count: positions.length,
+    // The records that count are some of those read: as many means all of them.
+    everyRecordCounts: positions.length === read,
     each: (visit) => files.visitAt(positions, visit),
   };
 }
@@ -49,16 +60,25 @@ export async function readCountedLogs(paths: readonly string[]): Promise<Counted
  * The first pass: every line checked, the records that count found. Its table is dropped when
  * it returns (a function of its own, so that no closure of the second pass keeps it).
  */
-async function survey(paths: readonly string[], files: LogFiles) {
+async function survey(
+  paths: readonly string[],
+  files: LogFiles,
+  first: ((record: SampleRecord) => void) | undefined,
+) {
   const table = new IdentityTable((at, identity) => files.identityAt(at) === identity);
   const runs: RunInfoRecord[] = [];
   const warnings: string[] = [];
+  let read = 0;
   try {
     for (const [i, file] of paths.entries()) {
       const base = files.base(i);
       warnings.push(
         ...(await streamLog(file, {
-          record: (record, _line, at) => table.add(record, base + at),
+          record: (record, _line, at) => {
+            table.add(record, base + at);
+            read++;
+            first?.(record);
+          },
           run: (run) => runs.push(run),
         })),
       );
@@ -66,7 +86,7 @@ async function survey(paths: readonly string[], files: LogFiles) {
   } finally {
     files.close();
   }
-  return { runs, warnings, ...table.counted(digestsOfRuns(runs)) };
+  return { runs, warnings, read, ...table.counted(digestsOfRuns(runs)) };
 }
 
 /** The files read as one: a byte position is a file's base plus the offset within it. */
@@ -74,13 +94,16 @@ class LogFiles {
   private readonly bases: number[] = [];
   private readonly fds = new Map<number, number>();
   private readonly held = { buffer: Buffer.alloc(4096) };
+  /** Each file's size and modification time when the first pass began. */
+  private readonly versions: string[];
 
   constructor(private readonly paths: readonly string[]) {
     let base = 0;
+    this.versions = paths.map(versionOf);
     for (const file of paths) {
       this.bases.push(base);
       // Past the end of the file: a file that grows between the passes never overlaps the next.
-      base += safeSize(file) + 1;
+      base += sizeOf(file) + 1;
     }
   }
 
@@ -110,32 +133,36 @@ class LogFiles {
   async visitAt(positions: Float64Array, visit: (record: SampleRecord) => void): Promise<void> {
     let next = 0;
     for (const [i, file] of this.paths.entries()) {
+      if (versionOf(file) !== this.versions[i]) changed(file);
       const base = this.base(i);
       await eachLineAt(file, (buffer, start, end, at) => {
         if (base + at !== positions[next]) return;
         next++;
-        const read = readRecord(JSON.parse(lineText(buffer, start, end)) as unknown);
-        if ('problem' in read || isRunInfo(read.record)) {
-          throw new InputError(`${file}: changed while it was analysed`, [
-            'analyse a log no run is writing to',
-          ]);
-        }
-        visit(read.record);
+        visit(JSON.parse(lineText(buffer, start, end)) as SampleRecord);
       });
     }
-    if (next !== positions.length) {
-      throw new InputError(`${this.paths.join(', ')}: changed while it was analysed`, [
-        'analyse a log no run is writing to',
-      ]);
-    }
+    if (next !== positions.length) changed(this.paths.join(', '));
   }
 }
 
-function safeSize(file: string): number {
+function changed(files: string): never {
+  throw new InputError(`${files}: changed while it was analysed`, [
+    'analyse a log no run is writing to',
+  ]);
+}
+
+function statsOf(file: string): Stats | null {
   try {
-    return statSync(file).size;
+    return statSync(file);
   } catch {
     // A missing file is named by the reader, with its own message.
-    return 0;
+    return null;
   }
+}
+
+const sizeOf = (file: string): number => statsOf(file)?.size ?? 0;
+
+function versionOf(file: string): string {
+  const stats = statsOf(file);
+  return stats ? `${stats.size} ${stats.mtimeMs}` : 'missing';
 }

@@ -38,14 +38,22 @@ export function fisherExactTwoSided(a: number, b: number, c: number, d: number):
   return Math.min(1, total);
 }
 
+/** Counts below this (x ≤ n) are keyed by one number in the memo below. */
+const SMALL = 2 ** 13;
+
 /**
  * Fisher's test on two binomial samples: x1 successes of n1 against x2 of n2. Memoised,
  * since the same small tables repeat across thousands of items and null replicates.
  */
 export function createFisherCache(): (x1: number, n1: number, x2: number, n2: number) => number {
-  const cache = new Map<string, number>();
+  const cache = new Map<number | string, number>();
   return (x1, n1, x2, n2) => {
-    const key = `${x1},${n1},${x2},${n2}`;
+    // Four counts below 2^13 make one exact number; building a string instead, once per item
+    // of each of a null calibration's replicates, was most of the cost of a lookup.
+    const key =
+      n1 < SMALL && n2 < SMALL
+        ? ((n1 * SMALL + x1) * SMALL + n2) * SMALL + x2
+        : `${x1},${n1},${x2},${n2}`;
     let p = cache.get(key);
     if (p === undefined) {
       p = fisherExactTwoSided(x1, n1 - x1, x2, n2 - x2);

@@ -1,5 +1,3 @@
-import { ascendingOrder } from './pValueOrder.js';
-
 /**
  * Holm's step-down adjusted p-values (Holm, Scand. J. Statist. 6, 1979), as R's
  * p.adjust(method = "holm"):
@@ -10,7 +8,14 @@ import { ascendingOrder } from './pValueOrder.js';
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
   const m = pValues.length;
-  const order = ascendingOrder(pValues, 'holmAdjust');
+  for (const p of pValues) {
+    if (Number.isNaN(p) || p < 0 || p > 1) {
+      throw new RangeError(`holmAdjust needs p-values in [0, 1], got ${p}`);
+    }
+  }
+  const order = pValues
+    .map((_, i) => i)
+    .sort((i, j) => (pValues[i] as number) - (pValues[j] as number));
   const adjusted = new Array<number>(m);
   let running = 0;
   order.forEach((index, rank) => {

@@ -43,9 +43,11 @@ export function mixSeed(seed: number): number {
 }
 
 export function createRng(seed: number): Rng {
-  let state = mixSeed(seed);
+  // Held as a signed 32-bit integer (the same bits): an unsigned value above 2^31 would be
+  // a boxed number, allocated anew on every draw.
+  let state = mixSeed(seed) | 0;
   const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
+    state = (state + 0x6d2b79f5) | 0;
     let t = Math.imul(state ^ (state >>> 15), state | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;

@@ -49,11 +49,14 @@ export function tiltedTails(laws: readonly (readonly number[])[], at: number): T
   if (at === 0 || at === span) return edgeTails(laws, at === 0);
   const theta = tiltFor(laws, at, mean);
   let logM = 0;
-  const pieces: Piece[] = laws.map((pmf) => {
+  // A law given c times (the same array: strata of equal margins) is tilted once and raised
+  // to its c-th power by repeated squaring, a handful of convolutions instead of c − 1.
+  const pieces: Piece[] = [];
+  for (const [pmf, count] of timesOf(laws)) {
     const tilted = tilt(pmf, theta);
-    logM += tilted.logM;
-    return { offset: 0, values: tilted.values };
-  });
+    logM += count * tilted.logM;
+    pieces.push(power({ offset: 0, values: tilted.values }, count));
+  }
   const law = convolveAll(pieces);
   // Σ over one side of `at` of Q(s)·e^{−θ(s − at)}: the side where the weights are at most 1.
   const lowerSide = theta <= 0;
@@ -121,11 +124,9 @@ function tiltedMoments(
   laws: readonly (readonly number[])[],
   theta: number,
 ): { mean: number; variance: number } {
-  const times = new Map<readonly number[], number>();
-  for (const pmf of laws) times.set(pmf, (times.get(pmf) ?? 0) + 1);
   let mean = 0;
   let variance = 0;
-  for (const [pmf, count] of times) {
+  for (const [pmf, count] of timesOf(laws)) {
     const { values } = tilt(pmf, theta);
     let m = 0;
     let m2 = 0;
@@ -137,6 +138,25 @@ function tiltedMoments(
     variance += count * (m2 - m * m);
   }
   return { mean, variance };
+}
+
+/** Each distinct law (array) with how many times it is given, in the order first given. */
+function timesOf(laws: readonly (readonly number[])[]): Map<readonly number[], number> {
+  const times = new Map<readonly number[], number>();
+  for (const pmf of laws) times.set(pmf, (times.get(pmf) ?? 0) + 1);
+  return times;
+}
+
+/** The law of the sum of `count` copies of a piece, by repeated squaring (each step trimmed). */
+function power(piece: Piece, count: number): Piece {
+  let result: Piece | null = null;
+  let square = piece;
+  for (let left = count; ; ) {
+    if (left % 2 === 1) result = result ? convolvePair(result, square) : square;
+    left = Math.floor(left / 2);
+    if (left === 0) return result as Piece;
+    square = convolvePair(square, square);
+  }
 }
 
 /** The law of the sum of the pieces: a balanced tree of pairwise convolutions, each trimmed. */

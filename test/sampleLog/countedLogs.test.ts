@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,22 @@ describe('the logs of an analysis, read twice', () => {
     expect(logs.otherWeights).toHaveLength(2);
   });
 
+  it('stops when a log changes between its two passes, rather than read other lines', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'counted-logs-'));
+    const record = churnRecord('q1', { model: 'm:1b', digest: NEW, sample: 0 });
+    const file = writeLog(dir, 'a.jsonl', [record]);
+    const logs = await readCountedLogs([file]);
+    appendFileSync(file, `${JSON.stringify(churnRecord('q2', { model: 'm:1b', digest: NEW }))}\n`);
+    await expect(logs.each(() => {})).rejects.toThrow(`${file}: changed while it was analysed`);
+    // Rewritten in place to the same size: the modification time tells.
+    const same = writeLog(dir, 'b.jsonl', [record]);
+    const again = await readCountedLogs([same]);
+    writeLog(dir, 'b.jsonl', [{ ...record, key: 'q2' }]);
+    utimesSync(same, new Date(), new Date(Date.now() + 5_000));
+    await expect(again.each(() => {})).rejects.toThrow('changed while it was analysed');
+    expect((await visited([file])).map((r) => r.key)).toEqual(['q1', 'q2']);
+  });
+
   it('tells apart two identities whose hashes are equal', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'counted-logs-'));
     // These two keys' identities have the same 32-bit hash: the second must not replace the
@@ -89,5 +105,33 @@ describe('the logs of an analysis, read twice', () => {
       ['q1140600', 12],
       ['q229311', 99],
     ]);
+  });
+
+  it('says when every record read counts, the first pass then giving what the second would', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'counted-logs-'));
+    const record = (key: string, extra: Parameters<typeof churnRecord>[1] = {}) =>
+      churnRecord(key, { digest: NEW, ...extra });
+    const clean = [record('q1'), record('q2'), record('q1', { sample: 1 })];
+    const cases: [string, object[], boolean][] = [
+      ['clean', [runRecord('m:1b', NEW), ...clean], true],
+      ['a retry', [...clean, record('q2', { latency_ms: 5 })], false],
+      [
+        'an earlier digest',
+        [runRecord('m:1b', NEW), ...clean, record('q3', { digest: OLD })],
+        false,
+      ],
+    ];
+    for (const [name, lines, all] of cases) {
+      const firstPass: SampleRecord[] = [];
+      const logs = await readCountedLogs([writeLog(dir, `${name}.jsonl`, lines)], (r) =>
+        firstPass.push(r),
+      );
+      expect(logs.everyRecordCounts, name).toBe(all);
+      expect(firstPass, name).toHaveLength(lines.length - (name === 'a retry' ? 0 : 1));
+      const second: SampleRecord[] = [];
+      await logs.each((r) => second.push(r));
+      if (all) expect(firstPass).toEqual(second);
+      else expect(second.length).toBeLessThan(firstPass.length);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benjaminiHochberg } from '../../src/stats/benjaminiHochberg.js';
+import { createRng } from '../../src/stats/prng.js';
 
 describe('benjaminiHochberg', () => {
   it('matches a hand computation and keeps the input order', () => {
@@ -34,5 +35,25 @@ describe('benjaminiHochberg', () => {
   it('caps at 1 and handles no tests', () => {
     expect(benjaminiHochberg([0.9, 1])).toEqual([1, 1]);
     expect(benjaminiHochberg([])).toEqual([]);
+  });
+
+  it('gives tied p-values the q-value of the definition, term by term', () => {
+    // Many ties, as a null calibration's exact tests give: q_i = min(1, min over p_j ≥ p_i of
+    // m·p_j / r_j), r_j the number of p-values ≤ p_j, computed here by brute force.
+    const rng = createRng(3);
+    const levels = [0.001, 0.004, 0.02, 0.02, 0.3, 0.5, 1];
+    const p = Array.from({ length: 400 }, () => levels[rng.int(levels.length)] as number);
+    const m = p.length;
+    const expected = p.map((pi) => {
+      let q = 1;
+      for (const pj of p) {
+        if (pj < pi) continue;
+        const r = p.filter((x) => x <= pj).length;
+        q = Math.min(q, (m * pj) / r);
+      }
+      return q;
+    });
+    expect(benjaminiHochberg(p)).toEqual(expected);
+    expect(() => benjaminiHochberg([0.1, Number.NaN])).toThrow(/benjaminiHochberg needs p-values/);
   });
 });

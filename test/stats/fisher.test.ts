@@ -37,6 +37,16 @@ describe('fisherExactTwoSided', () => {
     const fisher = createFisherCache();
     expect(fisher(7, 10, 2, 10)).toBeCloseTo(11720 / 167960, 12);
     expect(fisher(7, 10, 2, 10)).toBe(fisher(7, 10, 2, 10));
+    // Every table of small counts its own entry, and counts past the numeric key's range too.
+    for (const [x1, n1, x2, n2] of [
+      [2, 10, 7, 10],
+      [7, 9, 2, 10],
+      [7, 10, 2, 11],
+      [0, 1, 1, 1],
+      [4_000, 9_000, 4_300, 9_000],
+    ] as const) {
+      expect(fisher(x1, n1, x2, n2)).toBe(fisherExactTwoSided(x1, n1 - x1, x2, n2 - x2));
+    }
   });
 });
 
