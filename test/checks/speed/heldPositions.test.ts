@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyCheck, CheckContext, CheckFold } from '../../../src/checks/types.js';
 import type { WorkUnit } from '../../../src/checks/workUnit.js';
-import { measure } from '../../../src/pipeline/measure.js';
+import { Measuring } from '../../../src/pipeline/measure.js';
 import type { SampleRecord } from '../../../src/sampleLog/index.js';
 
 const unit = (check: string, key: string, expectedCalls: number): WorkUnit =>
@@ -48,23 +48,20 @@ describe('records of units judged whole reach a timing fold with their place in 
       record('churn', 'a#2'),
       record('dragon', 'seed1/2'),
     ];
-    const measured = await measure(
-      {
-        checks: [{ check, definitions: null }],
-        ctx: {} as CheckContext,
-        plan: [
-          unit('churn', 'a#0', 1),
-          unit('churn', 'a#1', 1),
-          unit('churn', 'a#2', 1),
-          unit('dragon', 'seed1', 3),
-        ],
-        models: ['m'],
-        keepStale: false,
-      },
-      async (visit) => {
-        for (const r of log) visit(r);
-      },
-    );
+    const measuring = new Measuring({
+      checks: [{ check, definitions: null }],
+      ctx: {} as CheckContext,
+      plan: [
+        unit('churn', 'a#0', 1),
+        unit('churn', 'a#1', 1),
+        unit('churn', 'a#2', 1),
+        unit('dragon', 'seed1', 3),
+      ],
+      models: ['m'],
+      keepStale: false,
+    });
+    for (const r of log) measuring.add(r);
+    const measured = measuring.finish();
     expect(measured.records).toBe(6);
     // The game's moves come last, each with the place it held between the answers.
     expect(seen).toEqual([
