@@ -17,8 +17,8 @@ import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
 import { answerFold, churnPage } from './report/page.js';
 import { churnRuleCards } from './rules.js';
-import type { ChurnSection } from './section.js';
-import { churnSectionSchema } from './sectionSchema.js';
+import { type ChurnSection, churnSectionSchema } from './section.js';
+
 import { starterFile } from '../starter.js';
 import type { Check } from '../types.js';
 import { churnFold } from './fold.js';

@@ -3,6 +3,8 @@
  * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p (x/n with the
  * sampled estimator, the probability of the correct letter with the logprobs one).
  */
+import { z } from 'zod';
+import { sectionSchema } from '../types.js';
 import type { DomainTestRow, OverallTest } from './domainTest.js';
 
 export interface Interval {
@@ -222,25 +224,6 @@ export interface AnswerPair {
   wrong: string | null;
 }
 
-/** Open items of the run: how many, which graders, and what grading the log's answers found. */
-export interface OpenItemsSummary {
-  items: number;
-  /** Version of the graders' semantics (a fingerprint starts with it). */
-  graderVersion: string;
-  /** Items per grader type. */
-  graders: { type: string; items: number }[];
-  /** Stochastic answers of each model that were none of the labels. */
-  offLabel: { baseline: number; candidate: number | null };
-  /** What re-grading the logged answers found (openGrading.ts). */
-  answers: {
-    graded: number;
-    otherGrader: number;
-    changed: number;
-    withoutText: number;
-    truncated: number;
-  };
-}
-
 export interface ChurnComparison {
   /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
   delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
@@ -285,36 +268,6 @@ export interface SampledChurnSection {
   /** Open items (free-form answers graded by the analysis); absent when there are none. */
   openItems?: OpenItemsSummary;
   warnings: string[];
-}
-
-/** What adaptive sampling took: its design, its requests against a fixed K, where items stopped. */
-export interface AdaptiveSamplingSummary {
-  mode: 'adaptive';
-  samplesFirst: number;
-  samplesStep: number;
-  samplesMax: number;
-  settledShare: number;
-  /** The futility bar at the first look from `from` samples, times `tighten` at each later look. */
-  futility: { p: number; from: number; tighten?: number } | null;
-  /** The efficacy stop: an item stops once its stage-wise p-value is at most this; null: off. */
-  decided: { pAtMost: number } | null;
-  /**
-   * Stochastic samples, all models together: those the items' paths took, those a fixed K at
-   * samples-max takes, and the difference (greedy samples are the same in both and left out).
-   */
-  requests: { used: number; fixed: number; saved: number; savedShare: number | null };
-  /** Per stage end (samples per model): the items whose path ended there, and why. */
-  stopped: {
-    samples: number;
-    items: number;
-    settled: number;
-    /** Stopped early: the change already certain to be flagged. */
-    decided: number;
-    futility: number;
-    samplesMax: number;
-    /** Not finished: a stage incomplete (an interrupted run) or decided but not taken. */
-    open: number;
-  }[];
 }
 
 /** Logprobs estimator: one model's series. */
@@ -399,3 +352,84 @@ export interface LogprobsChurnSection {
 }
 
 export type ChurnSection = SampledChurnSection | LogprobsChurnSection;
+
+const finite = z.number().refine(Number.isFinite, 'expected a finite number');
+
+const count = z.number().int().min(0);
+
+/** churn.sampling: adaptive — the design, its requests against a fixed K, where items stopped. */
+const adaptiveSamplingSchema = z
+  .object({
+    mode: z.literal('adaptive'),
+    samplesFirst: count,
+    samplesStep: count,
+    samplesMax: count,
+    settledShare: finite,
+    futility: z
+      .object({
+        p: finite,
+        from: count,
+        tighten: finite
+          .optional()
+          .describe('The bar is multiplied by this at each look after the first; absent: 1.'),
+      })
+      .nullable(),
+    decided: z
+      .object({ pAtMost: finite })
+      .nullable()
+      .describe('Efficacy stop: an item stops once its stage-wise p-value is at most pAtMost.'),
+    requests: z
+      .object({ used: count, fixed: count, saved: z.number().int(), savedShare: finite.nullable() })
+      .describe('Stochastic requests of both models: used, at a fixed K = samplesMax, saved.'),
+    /** Per stage end (samples per model): the items whose path ended there, and why. */
+    stopped: z.array(
+      z.object({
+        samples: count,
+        items: count,
+        settled: count,
+        /** Stopped early: the change already certain to be flagged. */
+        decided: count,
+        futility: count,
+        samplesMax: count,
+        /** Not finished: a stage incomplete (an interrupted run) or decided but not taken. */
+        open: count,
+      }),
+    ),
+  })
+  .describe('Adaptive sampling (churn.sampling: adaptive); absent at a fixed K.');
+
+/** Open items: graders used and what grading the log's answers found. */
+const openItemsSchema = z
+  .object({
+    items: count,
+    graderVersion: z.string(),
+    graders: z.array(z.object({ type: z.string(), items: count })),
+    offLabel: z.object({ baseline: count, candidate: count.nullable() }),
+    answers: z
+      .object({
+        graded: count,
+        otherGrader: count,
+        changed: count,
+        withoutText: count,
+        truncated: count,
+      })
+      .describe(
+        'Answers of open items graded from the logged text; of them, logged under another grader and changed verdict; kept without text; graded from a cut text.',
+      ),
+  })
+  .describe('Open items (free-form answers graded by the analysis); absent when there are none.');
+
+/** What adaptive sampling took: its design, its requests against a fixed K, where items stopped. */
+export type AdaptiveSamplingSummary = z.infer<typeof adaptiveSamplingSchema>;
+
+/** Open items of the run: how many, which graders, and what grading the log's answers found. */
+export type OpenItemsSummary = z.infer<typeof openItemsSchema>;
+
+/**
+ * The section as a schema: open (fields of another version are kept), its `check` tag and, when
+ * present, the adaptive-sampling and open-items summaries validated.
+ */
+export const churnSectionSchema = sectionSchema<ChurnSection>('churn', {
+  sampling: adaptiveSamplingSchema.optional(),
+  openItems: openItemsSchema.optional(),
+});

@@ -9,7 +9,7 @@ import type { PlanGrowth, WorkUnit } from '../workUnit.js';
 import type { SampleRecord } from '../../sampleLog/index.js';
 import { type AdaptiveDesign, countingDecided, designOf, type ItemPath } from './adaptive.js';
 import type { ChurnItem } from './items.js';
-import { churnSlot, churnUnit } from './plan.js';
+import { stageUnit } from './plan.js';
 import { type ChurnConfig, samplingOf } from './settings.js';
 import { StageOutcomes } from './stageOutcomes.js';
 
@@ -98,8 +98,8 @@ export class ChurnStages implements PlanGrowth {
     const units: WorkUnit[] = [];
     for (const model of this.models) {
       for (let k = state.planned; k < path.wanted; k++) {
-        const slot = churnSlot(state.item, this.config, model, 'stochastic', k);
-        units.push(this.unlessStopped(churnUnit(slot, this.config), state.item.id, k));
+        const unit = stageUnit(state.item, this.config, model, k);
+        units.push(this.unlessStopped(unit, state.item.id, k));
       }
     }
     state.planned = path.wanted;

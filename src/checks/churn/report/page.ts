@@ -12,7 +12,6 @@ import { type ChurnItem, isChoiceItem } from '../items.js';
 import type {
   AnswerPair,
   ChurnSection,
-  LogprobsChurnSection,
   ItemRow,
   ModelSummary,
   SampledChurnSection,
@@ -56,56 +55,27 @@ const isFlagged = (row: { cls: string }) => row.cls === 'improved' || row.cls ==
 
 type Row = Omit<ChurnPageItem, 'ask' | 'answers'>;
 
+/** A row with nothing measured beyond what `measured` gives (logprobs, single-model rows). */
+function rowOf(id: string, domain: string, measured: Partial<Row> = {}): Row {
+  const none = { excluded: null, p: [null, null] as Row['p'], x: null, n: null, delta: null };
+  return { id, domain, cls: 'unchanged', ...none, pValue: null, q: null, rci: null, ...measured };
+}
+
 function sampledRows(section: SampledChurnSection): Row[] {
-  const comparison = section.comparison;
-  if (!comparison) return [];
   const rci = section.method === 'rci';
-  return comparison.items.map((row: ItemRow) => ({
-    id: row.id,
-    domain: row.domain,
-    cls: rci ? row.rciClass : row.fisherBh,
-    excluded: row.excluded,
-    p: row.p,
-    x: row.x,
-    n: row.n,
-    delta: row.delta,
-    pValue: row.fisherP,
-    q: row.q,
-    rci: row.rci,
-  }));
-}
-
-function logprobsRows(section: LogprobsChurnSection): Row[] {
-  return (section.comparison?.items ?? []).map((row) => ({
-    id: row.id,
-    domain: row.domain,
-    cls: row.effect,
-    excluded: null,
-    p: row.p,
-    x: null,
-    n: null,
-    delta: row.delta,
-    pValue: null,
-    q: null,
-    rci: null,
-  }));
-}
-
-/** Single-model (nightly) runs have no comparison rows: the items with the model's answers. */
-function singleModelRows(items: readonly ChurnItem[]): Row[] {
-  return items.map((item) => ({
-    id: item.id,
-    domain: item.domain,
-    cls: 'unchanged',
-    excluded: null,
-    p: [null, null],
-    x: null,
-    n: null,
-    delta: null,
-    pValue: null,
-    q: null,
-    rci: null,
-  }));
+  return (section.comparison?.items ?? []).map((row: ItemRow) =>
+    rowOf(row.id, row.domain, {
+      cls: rci ? row.rciClass : row.fisherBh,
+      excluded: row.excluded,
+      p: row.p,
+      x: row.x,
+      n: row.n,
+      delta: row.delta,
+      pValue: row.fisherP,
+      q: row.q,
+      rci: row.rci,
+    }),
+  );
 }
 
 /** The items whose answer texts go in first: the gate's changes, then by the size of Δp. */
@@ -171,9 +141,14 @@ interface ItemDefinitions {
   items: readonly ChurnItem[];
 }
 
+/** Single-model (nightly) runs have no comparison rows: the items with the model's answers. */
 function rowsOf(section: ChurnSection, items: readonly ChurnItem[]): Row[] {
-  if (section.estimator === 'logprobs') return logprobsRows(section);
-  return section.comparison ? sampledRows(section) : singleModelRows(items);
+  if (section.estimator === 'logprobs') {
+    const rows = section.comparison?.items ?? [];
+    return rows.map((r) => rowOf(r.id, r.domain, { cls: r.effect, p: r.p, delta: r.delta }));
+  }
+  if (section.comparison) return sampledRows(section);
+  return items.map((item) => rowOf(item.id, item.domain));
 }
 
 /** What the page's item list is built from, the cuts decided. */
