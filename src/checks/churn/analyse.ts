@@ -26,7 +26,7 @@ import {
   keepPathSamples,
   stagedItems,
 } from './adaptiveAnalysis.js';
-import { churnBudget } from './budget.js';
+import { churnBudget } from './rules.js';
 import { MAX_ITEMS_WITH_EXAMPLES, openItemFields, openItemsSummary } from './openEvidence.js';
 import { gradeOpenAnswers, type OpenAnswerCounts, openGradingWarnings } from './openGrading.js';
 import type { ChurnItem } from './items.js';

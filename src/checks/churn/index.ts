@@ -3,7 +3,7 @@
  * whether the net gain hides losses.
  */
 import { churnHeadline, churnNightly, churnOutputs } from './report/numbers.js';
-import { churnRecords } from './recordFormat.js';
+import { churnRecords } from './records.js';
 import { churnImports } from './commands.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
