@@ -43,35 +43,56 @@ export function expectationSentence(method: MethodSection): string {
   return `two identical models give ${trimmed(expected.mean)} on average (95th percentile ${trimmed(expected.p95, 0)})`;
 }
 
+/**
+ * The rules on a model's requests as plain objects: the share each reads, its configured limit,
+ * the sentence. Above the limit the check is inconclusive: the comparison is not trusted.
+ */
+export const REQUEST_RULES: readonly {
+  id: 'timeouts' | 'invalid-answers';
+  /** The model's share the rule reads (its key in `values` too). */
+  value: 'timeoutShare' | 'invalidShare';
+  limit: (gate: ChurnSettings['gate']) => number;
+  /** What that share of the requests did, and what it means or what to check. */
+  what: string;
+  then: (section: ChurnSection) => string;
+  /** The rule card's words for the same. */
+  tests: string;
+}[] = [
+  {
+    id: 'timeouts',
+    value: 'timeoutShare',
+    limit: (gate) => gate.maxTimeoutShare,
+    what: 'of churn requests timed out',
+    then: () => 'the comparison is not trusted',
+    tests: 'of requests timed out',
+  },
+  {
+    id: 'invalid-answers',
+    value: 'invalidShare',
+    limit: (gate) => gate.maxInvalidShare,
+    what: 'of churn answers were invalid',
+    then: (section) =>
+      section.estimator === 'logprobs'
+        ? 'no answer letter could be read: check think and churn.top-logprobs'
+        : 'check num-predict and think',
+    tests: 'of answers invalid',
+  },
+];
+
 export function gateChurn(section: ChurnSection, settings: ChurnSettings): GateFinding[] {
   const findings: GateFinding[] = [];
-  const rules = settings.gate;
   for (const model of [section.baseline, section.candidate]) {
     if (!model) continue;
-    if (model.timeoutShare !== null && model.timeoutShare > rules.maxTimeoutShare) {
+    for (const rule of REQUEST_RULES) {
+      const share = model[rule.value];
+      const limit = rule.limit(settings.gate);
+      if (share === null || share <= limit) continue;
       findings.push({
         check: 'churn',
-        rule: 'timeouts',
+        rule: rule.id,
         severity: 'inconclusive',
-        message: `${model.model}: ${trimmed(model.timeoutShare * 100)}% of churn requests timed out (limit ${trimmed(rules.maxTimeoutShare * 100)}%); the comparison is not trusted`,
-        values: {
-          model: model.model,
-          timeoutShare: model.timeoutShare,
-          limit: rules.maxTimeoutShare,
-        },
-      });
-    }
-    if (model.invalidShare !== null && model.invalidShare > rules.maxInvalidShare) {
-      findings.push({
-        check: 'churn',
-        rule: 'invalid-answers',
-        severity: 'inconclusive',
-        message: `${model.model}: ${trimmed(model.invalidShare * 100)}% of churn answers were invalid (limit ${trimmed(rules.maxInvalidShare * 100)}%); ${section.estimator === 'logprobs' ? 'no answer letter could be read: check think and churn.top-logprobs' : 'check num-predict and think'}`,
-        values: {
-          model: model.model,
-          invalidShare: model.invalidShare,
-          limit: rules.maxInvalidShare,
-        },
+        message: `${model.model}: ${trimmed(share * 100)}% ${rule.what} (limit ${trimmed(limit * 100)}%); ${rule.then(section)}`,
+        values: { model: model.model, [rule.value]: share, limit },
       });
     }
   }

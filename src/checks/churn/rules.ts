@@ -8,6 +8,7 @@ import type { ChurnConfig } from './settings.js';
 import { checkFalseAlarmBudget } from '../types.js';
 import type { ChurnSection, SampledChurnSection } from './section.js';
 import { num, percent, trimmed } from '../../text/format.js';
+import { REQUEST_RULES } from './gate.js';
 
 const pct = (x: number): string => percent(x, 2, { trim: true });
 const pts = (x: number): string => `${trimmed(x * 100)} points`;
@@ -98,18 +99,14 @@ export function churnRuleCards(
       falseAlarmBasis: 'warns, never fails: not counted against the budget',
       detects: 'an overall loss whose 95% interval excludes 0',
     }),
-    card('timeouts', {
-      tests: `more than ${pct(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
-      falseAlarmRate: 0,
-      falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
-      detects: 'an incomplete measurement',
-    }),
-    card('invalid-answers', {
-      tests: `more than ${pct(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
-      falseAlarmRate: 0,
-      falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
-      detects: 'an incomplete measurement',
-    }),
+    ...REQUEST_RULES.map((rule) =>
+      card(rule.id, {
+        tests: `more than ${pct(rule.limit(settings.gate))} ${rule.tests} (inconclusive)`,
+        falseAlarmRate: 0,
+        falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
+        detects: 'an incomplete measurement',
+      }),
+    ),
   );
   return cards;
 }
