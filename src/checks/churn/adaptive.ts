@@ -14,6 +14,7 @@
  * one table would not be: swapping samples across stages changes the totals the rule looked at.
  */
 
+import { z } from 'zod';
 import type { SampleRecord } from '../../sampleLog/index.js';
 import { conditionalExactTwoSided } from '../../stats/stagedExact.js';
 import { stageWiseTwoSided } from '../../stats/stageWiseExact.js';
@@ -66,46 +67,35 @@ export type StageDecision =
   | { action: 'continue'; samples: number }
   | { action: 'stop'; reason: 'settled' | 'samples-max' };
 
+const positive = z.number().int().min(1);
+const probability = z.number().gt(0).lt(1);
+
+/** A design that can run: the bounds `AdaptiveDesign` states, as a schema. */
+const designSchema = z
+  .object({
+    firstStage: positive,
+    stage: positive,
+    samplesMax: positive,
+    settledShare: z.number().min(0).lt(0.5),
+    futility: z
+      .object({
+        fromSamples: positive,
+        pAbove: probability,
+        tighten: z.number().gt(0).max(1).optional(),
+      })
+      .optional(),
+    decided: z.object({ pAtMost: probability, byLook: z.array(z.number()).optional() }).optional(),
+  })
+  .refine((d) => d.firstStage <= d.samplesMax, {
+    message: 'firstStage is above samplesMax',
+    path: ['firstStage'],
+  });
+
 export function checkDesign(design: AdaptiveDesign): void {
-  const { firstStage, stage, samplesMax, settledShare } = design;
-  for (const [name, value] of [
-    ['firstStage', firstStage],
-    ['stage', stage],
-    ['samplesMax', samplesMax],
-  ] as const) {
-    if (!Number.isInteger(value) || value < 1) {
-      throw new RangeError(`adaptive design: ${name} must be a positive integer, got ${value}`);
-    }
-  }
-  if (firstStage > samplesMax) {
-    throw new RangeError(
-      `adaptive design: firstStage (${firstStage}) is above samplesMax (${samplesMax})`,
-    );
-  }
-  if (design.futility !== undefined) {
-    const { fromSamples, pAbove } = design.futility;
-    if (!Number.isInteger(fromSamples) || fromSamples < 1) {
-      throw new RangeError(
-        `adaptive design: futility.fromSamples must be a positive integer, got ${fromSamples}`,
-      );
-    }
-    if (!(pAbove > 0 && pAbove < 1)) {
-      throw new RangeError(`adaptive design: futility.pAbove must be in (0, 1), got ${pAbove}`);
-    }
-    const tighten = design.futility.tighten ?? 1;
-    if (!(tighten > 0 && tighten <= 1)) {
-      throw new RangeError(`adaptive design: futility.tighten must be in (0, 1], got ${tighten}`);
-    }
-  }
-  if (design.decided !== undefined) {
-    const { pAtMost } = design.decided;
-    if (!(pAtMost > 0 && pAtMost < 1)) {
-      throw new RangeError(`adaptive design: decided.pAtMost must be in (0, 1), got ${pAtMost}`);
-    }
-  }
-  if (!(settledShare >= 0 && settledShare < 0.5)) {
-    throw new RangeError(`adaptive design: settledShare must be in [0, 0.5), got ${settledShare}`);
-  }
+  const parsed = designSchema.safeParse(design);
+  if (parsed.success) return;
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  throw new RangeError(`adaptive design: ${issues.join('; ')}`);
 }
 
 /**
