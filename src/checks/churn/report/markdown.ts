@@ -4,6 +4,7 @@
  */
 
 import { type Align, codeSpan, details, escapeText, table } from '../../../render/markdown.js';
+import { shorten } from '../../../text/budget.js';
 import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
 import { MIN_VALID_SHARE, RCI_CONSERVATIVE, RCI_CRITICAL } from '../methods.js';
 import type {
@@ -497,9 +498,7 @@ function finish(out: string[], section: ChurnSection): string {
 const DOMAIN_LABEL_LIMIT = 48;
 
 export function domainLabel(domain: string, tag: string): string {
-  const name =
-    domain.length > DOMAIN_LABEL_LIMIT ? `${domain.slice(0, DOMAIN_LABEL_LIMIT - 1)}…` : domain;
-  return `${name}${tag}`;
+  return `${shorten(domain, DOMAIN_LABEL_LIMIT)}${tag}`;
 }
 
 /** Per domain: accuracy before and after, and the items that changed (either estimator). */
