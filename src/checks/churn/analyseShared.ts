@@ -11,7 +11,14 @@ import { median } from '../../stats/quantile.js';
 import { tInterval } from '../../stats/studentT.js';
 import { wilsonInterval } from '../../stats/wilson.js';
 import type { ChurnItem } from './items.js';
-import type { ChurnComparison, CountShare, DomainRow, FlagSet, ModelSummary } from './section.js';
+import type {
+  ChurnComparison,
+  CountShare,
+  DomainRow,
+  FlaggedSummary,
+  FlagSet,
+  ModelSummary,
+} from './section.js';
 import type { ChurnSettings } from './settings.js';
 import type { DomainTestRow } from './domainTest.js';
 import type { RequestCounts } from './tally.js';
@@ -72,17 +79,6 @@ export function accuracyAndRequests(
     invalidShare: ratio(requests.invalid, requests.total),
     timeoutShare: ratio(requests.timeout, requests.total),
   };
-}
-
-/** How the items a rule flagged add up (shared by Fisher + BH, RCI and min-effect). */
-export interface FlaggedSummary {
-  improved: number;
-  deteriorated: number;
-  all: FlagSet;
-  churnRate: number | null;
-  net: number;
-  medianAbsDelta: number | null;
-  breadthRatio: number | null;
 }
 
 /**

@@ -51,19 +51,23 @@ export interface NullSummary {
   upper?: number;
 }
 
-export interface MethodSection {
-  method: 'fisher-bh' | 'rci';
+/** How the items a rule flagged add up (Fisher + BH, RCI and min-effect alike). */
+export interface FlaggedSummary {
   improved: number;
   deteriorated: number;
   all: FlagSet;
-  analysable: FlagSet;
   /** (improved + deteriorated) / all items. */
   churnRate: number | null;
   net: number;
-  /** Median |Δp| of the reliably changed items. */
+  /** Median |Δp| of the changed items. */
   medianAbsDelta: number | null;
-  /** Reliably improved / items with Δp > 0. */
+  /** Improved / items with Δp > 0. */
   breadthRatio: number | null;
+}
+
+export interface MethodSection extends FlaggedSummary {
+  method: 'fisher-bh' | 'rci';
+  analysable: FlagSet;
   /** What two identical models would produce (parametric bootstrap). */
   expected: {
     improved: NullSummary;
@@ -287,22 +291,12 @@ export interface LogprobsModelSummary {
 }
 
 /** Logprobs estimator: what changed by at least the minimum effect, counted like a method. */
-export interface EffectMethodSection {
+export interface EffectMethodSection extends FlaggedSummary {
   method: 'effect';
   /** |Δp| from which an item counts as changed. */
   minEffect: number;
-  improved: number;
-  deteriorated: number;
-  /** Over all items, and over items measured for both models. */
-  all: FlagSet;
+  /** Over items measured for both models (`all`: over all items). */
   measured: FlagSet;
-  /** (improved + deteriorated) / all items. */
-  churnRate: number | null;
-  net: number;
-  /** Median |Δp| of the changed items. */
-  medianAbsDelta: number | null;
-  /** Improved / items with Δp > 0. */
-  breadthRatio: number | null;
   /** Items whose |Δp| reaches each threshold, so a reader sees where min-effect cuts. */
   beyond: { threshold: number; items: number }[];
 }

@@ -9,13 +9,7 @@ import type { ChurnConfig } from '../settings.js';
 import { interval, num, percent, plural, signed } from '../../../text/format.js';
 import type { CheckContext, CheckFold, CheckPageInput } from '../../types.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
-import type {
-  AnswerPair,
-  ChurnSection,
-  ItemRow,
-  ModelSummary,
-  SampledChurnSection,
-} from '../section.js';
+import type { AnswerPair, ChurnSection, ItemRow, ModelSummary } from '../section.js';
 import {
   ANSWER_KEY_LENGTH,
   ANSWER_ROWS,
@@ -61,31 +55,6 @@ function rowOf(id: string, domain: string, measured: Partial<Row> = {}): Row {
   return { id, domain, cls: 'unchanged', ...none, pValue: null, q: null, rci: null, ...measured };
 }
 
-function sampledRows(section: SampledChurnSection): Row[] {
-  const rci = section.method === 'rci';
-  return (section.comparison?.items ?? []).map((row: ItemRow) =>
-    rowOf(row.id, row.domain, {
-      cls: rci ? row.rciClass : row.fisherBh,
-      excluded: row.excluded,
-      p: row.p,
-      x: row.x,
-      n: row.n,
-      delta: row.delta,
-      pValue: row.fisherP,
-      q: row.q,
-      rci: row.rci,
-    }),
-  );
-}
-
-/** The items whose answer texts go in first: the gate's changes, then by the size of Δp. */
-function examplePriority(rows: readonly Row[]): Row[] {
-  const changed = (r: Row) => (isFlagged(r) ? 1 : 0);
-  return [...rows].sort(
-    (a, b) => changed(b) - changed(a) || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0),
-  );
-}
-
 /**
  * Each model's examples of an item: the evidence report.json carries for it (a flagged open
  * item: one right and one wrong answer per model), else the first answer texts of the log.
@@ -127,7 +96,12 @@ function itemsWithExamples(
 ): Set<string> {
   const chosen = new Set<string>();
   let left = EXAMPLE_BUDGET;
-  for (const row of examplePriority(rows)) {
+  // The gate's changes first, then by the size of Δp.
+  const changed = (r: Row) => (isFlagged(r) ? 1 : 0);
+  const byPriority = [...rows].sort(
+    (a, b) => changed(b) - changed(a) || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0),
+  );
+  for (const row of byPriority) {
     const length = exampleLength(examples.get(row.id) ?? []);
     if (length === 0 || length > left) continue;
     left -= length;
@@ -147,8 +121,21 @@ function rowsOf(section: ChurnSection, items: readonly ChurnItem[]): Row[] {
     const rows = section.comparison?.items ?? [];
     return rows.map((r) => rowOf(r.id, r.domain, { cls: r.effect, p: r.p, delta: r.delta }));
   }
-  if (section.comparison) return sampledRows(section);
-  return items.map((item) => rowOf(item.id, item.domain));
+  if (!section.comparison) return items.map((item) => rowOf(item.id, item.domain));
+  const rci = section.method === 'rci';
+  return section.comparison.items.map((row: ItemRow) =>
+    rowOf(row.id, row.domain, {
+      cls: rci ? row.rciClass : row.fisherBh,
+      excluded: row.excluded,
+      p: row.p,
+      x: row.x,
+      n: row.n,
+      delta: row.delta,
+      pValue: row.fisherP,
+      q: row.q,
+      rci: row.rci,
+    }),
+  );
 }
 
 /** What the page's item list is built from, the cuts decided. */
