@@ -14,10 +14,11 @@ import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import { RCI_CRITICAL } from './methods.js';
 import type {
+  ChurnComparison,
   ChurnSection,
   DomainRow,
   DomainTestSummary,
-  LogprobsChurnSection,
+  LogprobsComparison,
   MethodSection,
   SampledChurnSection,
 } from './section.js';
@@ -96,20 +97,27 @@ export function gateChurn(section: ChurnSection, settings: ChurnSettings): GateF
       });
     }
   }
-  if (section.estimator === 'logprobs') findings.push(...effectFindings(section, settings));
-  else findings.push(...sampledFindings(section, settings));
+  const gate = settings.gate;
+  const { limit, label } = deteriorationLimit(gate.maxDeteriorated, section.itemCounts.total);
+  if (section.estimator === 'logprobs') {
+    if (section.comparison)
+      findings.push(...effectFindings(section.comparison, gate, limit, label));
+  } else if (section.comparison) {
+    findings.push(...sampledFindings(section, section.comparison, gate, limit, label));
+  }
+  if (section.comparison) findings.push(...aggregateFinding(section.comparison.delta));
   return findings;
 }
 
-function sampledFindings(section: SampledChurnSection, settings: ChurnSettings): GateFinding[] {
-  const findings: GateFinding[] = [];
-  const rules = settings.gate;
-  const comparison = section.comparison;
-  if (!comparison) return findings;
-
+function sampledFindings(
+  section: SampledChurnSection,
+  comparison: ChurnComparison,
+  gate: ChurnSettings['gate'],
+  limit: number,
+  label: string,
+): GateFinding[] {
   const method = section.method === 'fisher-bh' ? comparison.fisherBh : comparison.rci;
   const rule = section.method === 'fisher-bh' ? `q ≤ ${section.alpha}` : `|RCI| > ${RCI_CRITICAL}`;
-  const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
   // Two conditions: more than the user's limit, and more than two identical models give in
   // all but the rule's share of runs (the method's own null calibration). The second keeps
   // the RCI, which flags ~6% of items on identical models, from failing them.
@@ -120,7 +128,7 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
     upper === undefined
       ? ''
       : `, ${overNull ? 'above' : 'within'} what two identical models reach (${trimmed(upper)}, the null's upper quantile)`;
-  findings.push({
+  const finding: GateFinding = {
     check: 'churn',
     rule: 'max-deteriorated',
     severity: over ? 'fail' : 'info',
@@ -134,11 +142,8 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
       expectedMean: method.expected.deteriorated.mean,
       expectedP95: method.expected.deteriorated.p95,
     },
-  });
-
-  findings.push(...domainLossFindings(comparison, rules.maxDomainLoss, comparison.domainTest));
-  findings.push(...aggregateFinding(comparison.delta));
-  return findings;
+  };
+  return [finding, ...domainLossFindings(comparison, gate.maxDomainLoss, comparison.domainTest)];
 }
 
 const pValue = (p: number): string => pValueFigures(p, 2);
@@ -164,18 +169,18 @@ function domainLossFindings(
     domains: readonly DomainRow[];
   },
   maxDomainLoss: number,
-  test: DomainTestSummary | null,
+  test: DomainTestSummary,
   sentence?: (domain: DomainRow) => string,
 ): GateFinding[] {
   const aggregate = comparison.delta.mean;
-  const direction = test?.overall.direction ?? null;
+  const direction = test.overall.direction;
   const findings: GateFinding[] = [];
   for (const domain of comparison.domains) {
     const loss = -(domain.delta ?? 0) * 100;
     if (domain.loss) {
       const big = loss >= maxDomainLoss - 1e-9;
       const evidence = domain.test
-        ? `net loss over ${items(domain.test.items)}, exact test p = ${pValue(domain.test.pLoss)}, Holm-adjusted ${pValue(domain.test.adjustedLoss)} ≤ ${pValue(test?.level ?? 0)}`
+        ? `net loss over ${items(domain.test.items)}, exact test p = ${pValue(domain.test.pLoss)}, Holm-adjusted ${pValue(domain.test.adjustedLoss)} ≤ ${pValue(test.level)}`
         : (sentence?.(domain) ?? '');
       findings.push({
         check: 'churn',
@@ -187,7 +192,7 @@ function domainLossFindings(
           delta: domain.delta,
           pLoss: domain.test?.pLoss ?? null,
           adjustedP: domain.test?.adjustedLoss ?? null,
-          level: test?.level ?? null,
+          level: test.level,
           maxDomainLoss,
           reversal: domain.reversal,
           aggregateDelta: aggregate,
@@ -198,7 +203,7 @@ function domainLossFindings(
         check: 'churn',
         rule: 'domain-loss',
         severity: 'info',
-        message: `${domain.domain}: accuracy rose ${pts(domain.delta ?? 0)} while overall accuracy fell significantly ${test ? OVERALL_TEST : 'by its 95% interval over items'} (${pts(aggregate ?? 0)}); a gain never fails the gate`,
+        message: `${domain.domain}: accuracy rose ${pts(domain.delta ?? 0)} while overall accuracy fell significantly ${OVERALL_TEST} (${pts(aggregate ?? 0)}); a gain never fails the gate`,
         values: {
           domain: domain.domain,
           delta: domain.delta,
@@ -230,16 +235,16 @@ function aggregateFinding(delta: {
 }
 
 /** The logprobs estimator's rules: the sampled ones, on items beyond min-effect. */
-function effectFindings(section: LogprobsChurnSection, settings: ChurnSettings): GateFinding[] {
-  const findings: GateFinding[] = [];
-  const rules = settings.gate;
-  const comparison = section.comparison;
-  if (!comparison) return findings;
+function effectFindings(
+  comparison: LogprobsComparison,
+  gate: ChurnSettings['gate'],
+  limit: number,
+  label: string,
+): GateFinding[] {
   const effect = comparison.effect;
   const size = pts(effect.minEffect);
-  const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
   const over = exceeds(effect.deteriorated, limit);
-  findings.push({
+  const finding: GateFinding = {
     check: 'churn',
     rule: 'max-deteriorated',
     severity: over ? 'fail' : 'info',
@@ -251,21 +256,14 @@ function effectFindings(section: LogprobsChurnSection, settings: ChurnSettings):
       limit,
       minEffect: effect.minEffect,
     },
-  });
-
-  findings.push(
-    ...domainLossFindings(
-      comparison,
-      rules.maxDomainLoss,
-      {
-        level: 0,
-        minItems: rules.minDomainItems,
-        overall: { pLoss: Number.NaN, pGain: Number.NaN, direction: comparison.overallDirection },
-      },
-      (domain) =>
-        `mean of p(correct) over ${items(domain.items)}, no sampling noise; ${items(domain.deteriorated)} lost and ${domain.improved} gained at least ${size}`,
-    ),
+  };
+  const overall = { pLoss: Number.NaN, pGain: Number.NaN, direction: comparison.overallDirection };
+  const domains = domainLossFindings(
+    comparison,
+    gate.maxDomainLoss,
+    { level: 0, minItems: gate.minDomainItems, overall },
+    (domain) =>
+      `mean of p(correct) over ${items(domain.items)}, no sampling noise; ${items(domain.deteriorated)} lost and ${domain.improved} gained at least ${size}`,
   );
-  findings.push(...aggregateFinding(comparison.delta));
-  return findings;
+  return [finding, ...domains];
 }
