@@ -17,7 +17,7 @@ import type {
   DomainRow,
   FlaggedSummary,
   FlagSet,
-  ModelSummary,
+  ModelShares,
 } from './section.js';
 import type { ChurnSettings } from './settings.js';
 import type { DomainTestRow } from './domainTest.js';
@@ -67,7 +67,7 @@ export function flagSet(improved: number, deteriorated: number, base: number): F
 export function accuracyAndRequests(
   accuracies: readonly number[],
   requests: RequestCounts,
-): Pick<ModelSummary, 'accuracy' | 'requests' | 'invalidShare' | 'timeoutShare'> {
+): Omit<ModelShares, 'model'> {
   const accuracy = tInterval(accuracies as number[]);
   return {
     accuracy: {

@@ -55,7 +55,7 @@ export const REQUEST_RULES: readonly {
   limit: (gate: ChurnSettings['gate']) => number;
   /** What that share of the requests did, and what it means or what to check. */
   what: string;
-  then: (section: ChurnSection) => string;
+  advice: (section: ChurnSection) => string;
   /** The rule card's words for the same. */
   tests: string;
 }[] = [
@@ -64,7 +64,7 @@ export const REQUEST_RULES: readonly {
     value: 'timeoutShare',
     limit: (gate) => gate.maxTimeoutShare,
     what: 'of churn requests timed out',
-    then: () => 'the comparison is not trusted',
+    advice: () => 'the comparison is not trusted',
     tests: 'of requests timed out',
   },
   {
@@ -72,7 +72,7 @@ export const REQUEST_RULES: readonly {
     value: 'invalidShare',
     limit: (gate) => gate.maxInvalidShare,
     what: 'of churn answers were invalid',
-    then: (section) =>
+    advice: (section) =>
       section.estimator === 'logprobs'
         ? 'no answer letter could be read: check think and churn.top-logprobs'
         : 'check num-predict and think',
@@ -92,7 +92,7 @@ export function gateChurn(section: ChurnSection, settings: ChurnSettings): GateF
         check: 'churn',
         rule: rule.id,
         severity: 'inconclusive',
-        message: `${model.model}: ${trimmed(share * 100)}% ${rule.what} (limit ${trimmed(limit * 100)}%); ${rule.then(section)}`,
+        message: `${model.model}: ${trimmed(share * 100)}% ${rule.what} (limit ${trimmed(limit * 100)}%); ${rule.advice(section)}`,
         values: { model: model.model, [rule.value]: share, limit },
       });
     }

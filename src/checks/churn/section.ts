@@ -12,25 +12,36 @@ export interface Interval {
   high: number | null;
 }
 
+/** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
+export type AggregateDelta = {
+  mean: number | null;
+  n: number;
+  interval: 'items' | 'domains';
+} & Interval;
+
 export interface CountShare extends Interval {
   count: number;
   /** count / base; null when the base is empty. */
   share: number | null;
 }
 
-export interface ModelSummary {
+/** A model's accuracy and what became of its requests (both estimators). */
+export interface ModelShares {
   model: string;
+  /** Mean of item p (or p(correct)), with a t interval over items. */
+  accuracy: { mean: number | null } & Interval;
+  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
+  invalidShare: number | null;
+  timeoutShare: number | null;
+}
+
+export interface ModelSummary extends ModelShares {
   /** Items with at least one valid stochastic sample. */
   itemsAnswered: number;
-  /** Mean of item p, with a t interval over items. */
-  accuracy: { mean: number | null } & Interval;
   /** Median split-half reliability (Spearman–Brown) over all items. */
   reliability: number | null;
   /** Greedy accuracy over items with a valid greedy answer; null without greedy samples. */
   greedyAccuracy: number | null;
-  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
-  invalidShare: number | null;
-  timeoutShare: number | null;
 }
 
 export interface FlagSet {
@@ -154,18 +165,16 @@ export interface BandRow {
   low: number;
   high: number;
   items: number;
-  fisherBh: {
-    improved: number;
-    deteriorated: number;
-    expectedImproved: number;
-    expectedDeteriorated: number;
-  };
-  rci: {
-    improved: number;
-    deteriorated: number;
-    expectedImproved: number;
-    expectedDeteriorated: number;
-  };
+  fisherBh: BandCounts;
+  rci: BandCounts;
+}
+
+/** A method's flags in one band, and what two identical models give there. */
+export interface BandCounts {
+  improved: number;
+  deteriorated: number;
+  expectedImproved: number;
+  expectedDeteriorated: number;
 }
 
 export interface GreedySection {
@@ -229,8 +238,7 @@ export interface AnswerPair {
 }
 
 export interface ChurnComparison {
-  /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
-  delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
+  delta: AggregateDelta;
   greedy: GreedySection | null;
   fisherBh: FisherBhMethodSection;
   rci: RciMethodSection;
@@ -275,19 +283,13 @@ export interface SampledChurnSection {
 }
 
 /** Logprobs estimator: one model's series. */
-export interface LogprobsModelSummary {
-  model: string;
+export interface LogprobsModelSummary extends ModelShares {
   /** Where the probabilities were read; more than one when a log mixes providers. */
   sources: ('embedded-logits' | 'ollama-logprobs')[];
   /** Items with a measured p(correct). */
   itemsMeasured: number;
-  /** Mean p(correct) over measured items, with a t interval over items. */
-  accuracy: { mean: number | null } & Interval;
   /** Share of measured items whose most probable letter is the correct one. */
   topLetterAccuracy: number | null;
-  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
-  invalidShare: number | null;
-  timeoutShare: number | null;
 }
 
 /** Logprobs estimator: what changed by at least the minimum effect, counted like a method. */
@@ -313,8 +315,7 @@ export interface LogprobsItemRow {
 }
 
 export interface LogprobsComparison {
-  /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
-  delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
+  delta: AggregateDelta;
   effect: EffectMethodSection;
   /** Same rows as the sampled estimator; counts are items beyond min-effect. */
   domains: DomainRow[];
