@@ -63,10 +63,6 @@ export interface StageCounts {
   candidateSamples: number;
 }
 
-export type StageDecision =
-  | { action: 'continue'; samples: number }
-  | { action: 'stop'; reason: 'settled' | 'samples-max' };
-
 const positive = z.number().int().min(1);
 const probability = z.number().gt(0).lt(1);
 
@@ -108,7 +104,7 @@ export function decideNextStage(
   pooledSamples: number,
   samplesPerModel: number,
   design: AdaptiveDesign,
-): StageDecision {
+): NextStage {
   if (samplesPerModel >= design.samplesMax) return { action: 'stop', reason: 'samples-max' };
   if (pooledSamples > 0) {
     const share = pooledCorrect / pooledSamples;

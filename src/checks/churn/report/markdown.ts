@@ -402,22 +402,14 @@ function greedyLines(c: ChurnComparison): string[] {
 }
 
 function changedItemBlocks(c: ChurnComparison, withRci: boolean): string[] {
-  const changed = c.items.filter((r) => r.fisherBh !== 'unchanged' && r.fisherBh !== 'excluded');
-  const rciChanged = withRci
-    ? c.items.filter((r) => r.rciClass !== 'unchanged' && r.rciClass !== 'excluded')
-    : [];
-  const blocks: string[] = [];
-  if (changed.length > 0)
-    blocks.push(
-      details(`Items changed by method B (${changed.length})`, itemTable(changed, withRci)),
-      '',
-    );
-  if (rciChanged.length > 0)
-    blocks.push(
-      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged, withRci)),
-      '',
-    );
-  return blocks;
+  const methods: ['A' | 'B', 'fisherBh' | 'rciClass'][] = [['B', 'fisherBh']];
+  if (withRci) methods.push(['A', 'rciClass']);
+  return methods.flatMap(([name, key]) => {
+    const changed = c.items.filter((r) => r[key] !== 'unchanged' && r[key] !== 'excluded');
+    if (changed.length === 0) return [];
+    const title = `Items changed by method ${name} (${changed.length})`;
+    return [details(title, itemTable(changed, withRci)), ''];
+  });
 }
 
 const SOURCE_NAMES: Record<LogprobsModelSummary['sources'][number], string> = {
