@@ -164,14 +164,7 @@ export function aggregateDelta(
     };
   }
   // Items of one domain may move together; resampling whole domains keeps that dependence.
-  const groups = new Map<string, number[]>();
-  paired.forEach((d, i) => {
-    const key = domains[i] as string;
-    const group = groups.get(key) ?? [];
-    group.push(d);
-    groups.set(key, group);
-  });
-  const units = [...groups.values()];
+  const units = [...groupBy(paired, (_, i) => domains[i] as string).values()];
   const meanOf = (resample: readonly number[][]): number => {
     let sum = 0;
     let count = 0;
@@ -192,6 +185,20 @@ export function aggregateDelta(
     n: paired.length,
     interval,
   };
+}
+
+/** The values by key, in order of each key's first value. */
+function groupBy<T>(
+  values: readonly T[],
+  key: (value: T, index: number) => string,
+): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  values.forEach((value, i) => {
+    const group = groups.get(key(value, i));
+    if (group) group.push(value);
+    else groups.set(key(value, i), [value]);
+  });
+  return groups;
 }
 
 export function meanOfFinite(values: number[]): number | null {
@@ -221,12 +228,10 @@ export function domainTable(
   overall: 'up' | 'down' | null,
   judge: (domain: string, indices: readonly number[]) => DomainJudgement,
 ): DomainRow[] {
-  const byDomain = new Map<string, number[]>();
-  items.forEach((item, i) => {
-    const list = byDomain.get(item.domain) ?? [];
-    list.push(i);
-    byDomain.set(item.domain, list);
-  });
+  const byDomain = groupBy(
+    items.map((_, i) => i),
+    (i) => (items[i] as ChurnItem).domain,
+  );
   return [...byDomain.entries()]
     .map(([domain, indices]): DomainRow => {
       const improved = indices.filter((i) => (classes[i] as number) > 0).length;
