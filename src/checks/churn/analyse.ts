@@ -13,7 +13,6 @@ import {
   DEFAULT_CHECK_SHARE,
   domainTable,
   finite,
-  flagSet,
   otherEstimatorWarning,
   pairedDeltas,
   summariseFlags,
@@ -97,7 +96,7 @@ function methodSection(
   deltas: Float64Array,
   expected: MethodNull,
 ): Omit<MethodSection, 'method'> {
-  const { counted: _, ...flags } = summariseFlags(
+  const { counted, ...flags } = summariseFlags(
     classes,
     deltas,
     (i) => outcome.exclusion[i] === Exclusion.none,
@@ -105,7 +104,7 @@ function methodSection(
   const { improved, deteriorated, flagged, falseFlagRate } = expected;
   return {
     ...flags,
-    analysable: flagSet(flags.improved, flags.deteriorated, outcome.analysable),
+    analysable: counted,
     expected: { improved, deteriorated, flagged, falseFlagRate },
   };
 }

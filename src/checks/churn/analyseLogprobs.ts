@@ -13,7 +13,6 @@ import {
   type ChurnAnalysisInput,
   domainTable,
   finite,
-  flagSet,
   otherEstimatorWarning,
   pairedDeltas,
   summariseFlags,
@@ -152,7 +151,7 @@ function effectSection(
     method: 'effect',
     minEffect,
     ...flags,
-    measured: flagSet(flags.improved, flags.deteriorated, counted),
+    measured: counted,
     beyond: thresholds.map((threshold) => ({
       threshold,
       items: absolute.filter((d) => d >= threshold - ROUNDING).length,

@@ -84,13 +84,13 @@ export function accuracyAndRequests(
 /**
  * Sums the flags (+1 improved, −1 deteriorated, 0 unchanged) of the items `counted` keeps; the
  * breadth ratio is improved items over counted items whose Δ is positive. Flags lie only on
- * counted items.
+ * counted items; `counted` is the same counts over the counted items.
  */
 export function summariseFlags(
   classes: Int8Array,
   deltas: Float64Array,
   counted: (index: number) => boolean,
-): FlaggedSummary & { counted: number } {
+): FlaggedSummary & { counted: FlagSet } {
   let improved = 0;
   let deteriorated = 0;
   let positive = 0;
@@ -110,7 +110,7 @@ export function summariseFlags(
   return {
     improved,
     deteriorated,
-    counted: total,
+    counted: flagSet(improved, deteriorated, total),
     all: flagSet(improved, deteriorated, classes.length),
     churnRate: ratio(improved + deteriorated, classes.length),
     net: improved - deteriorated,
