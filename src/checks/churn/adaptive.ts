@@ -14,9 +14,12 @@
  * one table would not be: swapping samples across stages changes the totals the rule looked at.
  */
 
+import { z } from 'zod';
+import type { SampleRecord } from '../../sampleLog/index.js';
 import { conditionalExactTwoSided } from '../../stats/stagedExact.js';
 import { stageWiseTwoSided } from '../../stats/stageWiseExact.js';
 import type { Stratum } from '../../stats/stratifiedExact.js';
+import { type ChurnCallRecord, isChurnCall } from './records.js';
 
 export interface AdaptiveDesign {
   /** Samples per model in the first stage. */
@@ -60,50 +63,35 @@ export interface StageCounts {
   candidateSamples: number;
 }
 
-export type StageDecision =
-  | { action: 'continue'; samples: number }
-  | { action: 'stop'; reason: 'settled' | 'samples-max' };
+const positive = z.number().int().min(1);
+const probability = z.number().gt(0).lt(1);
+
+/** A design that can run: the bounds `AdaptiveDesign` states, as a schema. */
+const designSchema = z
+  .object({
+    firstStage: positive,
+    stage: positive,
+    samplesMax: positive,
+    settledShare: z.number().min(0).lt(0.5),
+    futility: z
+      .object({
+        fromSamples: positive,
+        pAbove: probability,
+        tighten: z.number().gt(0).max(1).optional(),
+      })
+      .optional(),
+    decided: z.object({ pAtMost: probability, byLook: z.array(z.number()).optional() }).optional(),
+  })
+  .refine((d) => d.firstStage <= d.samplesMax, {
+    message: 'firstStage is above samplesMax',
+    path: ['firstStage'],
+  });
 
 export function checkDesign(design: AdaptiveDesign): void {
-  const { firstStage, stage, samplesMax, settledShare } = design;
-  for (const [name, value] of [
-    ['firstStage', firstStage],
-    ['stage', stage],
-    ['samplesMax', samplesMax],
-  ] as const) {
-    if (!Number.isInteger(value) || value < 1) {
-      throw new RangeError(`adaptive design: ${name} must be a positive integer, got ${value}`);
-    }
-  }
-  if (firstStage > samplesMax) {
-    throw new RangeError(
-      `adaptive design: firstStage (${firstStage}) is above samplesMax (${samplesMax})`,
-    );
-  }
-  if (design.futility !== undefined) {
-    const { fromSamples, pAbove } = design.futility;
-    if (!Number.isInteger(fromSamples) || fromSamples < 1) {
-      throw new RangeError(
-        `adaptive design: futility.fromSamples must be a positive integer, got ${fromSamples}`,
-      );
-    }
-    if (!(pAbove > 0 && pAbove < 1)) {
-      throw new RangeError(`adaptive design: futility.pAbove must be in (0, 1), got ${pAbove}`);
-    }
-    const tighten = design.futility.tighten ?? 1;
-    if (!(tighten > 0 && tighten <= 1)) {
-      throw new RangeError(`adaptive design: futility.tighten must be in (0, 1], got ${tighten}`);
-    }
-  }
-  if (design.decided !== undefined) {
-    const { pAtMost } = design.decided;
-    if (!(pAtMost > 0 && pAtMost < 1)) {
-      throw new RangeError(`adaptive design: decided.pAtMost must be in (0, 1), got ${pAtMost}`);
-    }
-  }
-  if (!(settledShare >= 0 && settledShare < 0.5)) {
-    throw new RangeError(`adaptive design: settledShare must be in [0, 0.5), got ${settledShare}`);
-  }
+  const parsed = designSchema.safeParse(design);
+  if (parsed.success) return;
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  throw new RangeError(`adaptive design: ${issues.join('; ')}`);
 }
 
 /**
@@ -116,7 +104,7 @@ export function decideNextStage(
   pooledSamples: number,
   samplesPerModel: number,
   design: AdaptiveDesign,
-): StageDecision {
+): NextStage {
   if (samplesPerModel >= design.samplesMax) return { action: 'stop', reason: 'samples-max' };
   if (pooledSamples > 0) {
     const share = pooledCorrect / pooledSamples;
@@ -449,4 +437,55 @@ export function decidedLooks(paths: Iterable<ItemPath>): number[] {
   const looks: number[] = [];
   for (const path of paths) if (path.stop === 'decided') looks.push(path.stages.length - 1);
   return looks;
+}
+
+/**
+ * Every stochastic sample of every item, as adaptive sampling sees it: per model and sample
+ * index, answered right, wrong, recorded without a valid answer, or not taken. The runner's
+ * growing plan and the analysis both read an item's path from here, so they agree on it.
+ */
+/** One sample's outcome as the analysis counts it (tally.ts): answered right or wrong, or not valid. */
+export function sampleOutcome(record: ChurnCallRecord): SampleOutcome {
+  return record.status === 'ok' && record.correct !== null ? record.correct : null;
+}
+
+export class StageOutcomes {
+  private readonly byItem = new Map<string, Map<number, SampleOutcome>[]>();
+  /** Baseline, then the candidate; one model (nightly, or the same tag twice) stands for both. */
+  readonly models: readonly string[];
+
+  constructor(baseline: string, candidate: string | null) {
+    this.models = candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
+  }
+
+  /** Takes a stochastic churn record of one of the models; returns its item, else null. */
+  add(record: SampleRecord): string | null {
+    if (!isChurnCall(record) || record.mode !== 'stochastic') {
+      return null;
+    }
+    const model = this.models.indexOf(record.model);
+    if (model < 0) return null;
+    const maps = this.byItem.get(record.item) ?? this.models.map(() => new Map());
+    this.byItem.set(record.item, maps);
+    maps[model]?.set(record.sample, sampleOutcome(record));
+    return record.item;
+  }
+
+  outcome(item: string, model: 0 | 1, sample: number): SampleOutcome {
+    const maps = this.byItem.get(item);
+    return maps?.[Math.min(model, maps.length - 1)]?.get(sample);
+  }
+
+  path(item: string, design: AdaptiveDesign): ItemPath {
+    return replayItem((model, sample) => this.outcome(item, model, sample), design);
+  }
+
+  /** Samples recorded (valid or not) below `end`, over the models of the run. */
+  recorded(item: string, end: number): number {
+    let count = 0;
+    for (const map of this.byItem.get(item) ?? []) {
+      for (const sample of map.keys()) if (sample < end) count++;
+    }
+    return count;
+  }
 }

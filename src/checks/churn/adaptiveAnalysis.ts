@@ -13,12 +13,12 @@ import {
   type ItemPath,
   replayItems,
   type StageCounts,
+  StageOutcomes,
 } from './adaptive.js';
 import type { ChurnItem } from './items.js';
 import type { StagedItems } from './methods.js';
 import type { AdaptiveSamplingSummary } from './section.js';
 import type { ChurnSettings } from './settings.js';
-import { StageOutcomes } from './stageOutcomes.js';
 
 export interface AdaptivePaths {
   design: AdaptiveDesign;
@@ -43,12 +43,11 @@ export function adaptivePaths(
     (i, model, sample) => outcomes.outcome((items[i] as ChurnItem).id, model, sample),
     designOf(settings, items.length),
   );
-  const models = candidate === null || candidate === baseline ? 1 : 2;
   let used = 0;
   items.forEach((item, i) => {
     used += outcomes.recorded(item.id, (paths[i] as ItemPath).samples);
   });
-  const fixed = items.length * models * design.samplesMax;
+  const fixed = items.length * outcomes.models.length * design.samplesMax;
   return {
     design,
     paths,

@@ -13,7 +13,6 @@ import {
   DEFAULT_CHECK_SHARE,
   domainTable,
   finite,
-  flagSet,
   otherEstimatorWarning,
   pairedDeltas,
   summariseFlags,
@@ -26,7 +25,7 @@ import {
   keepPathSamples,
   stagedItems,
 } from './adaptiveAnalysis.js';
-import { churnBudget } from './budget.js';
+import { churnBudget } from './rules.js';
 import { MAX_ITEMS_WITH_EXAMPLES, openItemFields, openItemsSummary } from './openEvidence.js';
 import { gradeOpenAnswers, type OpenAnswerCounts, openGradingWarnings } from './openGrading.js';
 import type { ChurnItem } from './items.js';
@@ -65,34 +64,31 @@ export const NULL_SEED = 43;
 
 function modelSummary(tally: ModelTally, reliability: number): ModelSummary {
   const { x, n } = countsOf(tally.masks);
-  const p: number[] = [];
-  for (let i = 0; i < x.length; i++)
-    if ((n[i] as number) > 0) p.push((x[i] as number) / (n[i] as number));
+  const p = [...itemAccuracies(x, n)].filter(Number.isFinite);
   const greedy = tally.greedy.filter((g): g is boolean => g !== null);
-  const shared = accuracyAndRequests(p, tally.requests);
+  const { accuracy, ...requests } = accuracyAndRequests(p, tally.requests);
   return {
     model: tally.model,
     itemsAnswered: p.length,
-    accuracy: shared.accuracy,
+    accuracy,
     reliability: finite(reliability),
     greedyAccuracy: greedy.length === 0 ? null : greedy.filter(Boolean).length / greedy.length,
-    requests: shared.requests,
-    invalidShare: shared.invalidShare,
-    timeoutShare: shared.timeoutShare,
+    ...requests,
   };
 }
+
+/** Names of the exclusion codes (methods.ts), null for an analysable item. */
+const EXCLUSION_NAMES = [
+  null,
+  'low-valid',
+  'floor',
+  'ceiling',
+] as const satisfies readonly (ExclusionReason | null)[];
 
 function classOf(flag: number, excluded: boolean): ItemClass {
   if (excluded) return 'excluded';
   return flag > 0 ? 'improved' : flag < 0 ? 'deteriorated' : 'unchanged';
 }
-
-const EXCLUSION_NAMES: Record<number, ExclusionReason | null> = {
-  [Exclusion.none]: null,
-  [Exclusion.lowValid]: 'low-valid',
-  [Exclusion.floor]: 'floor',
-  [Exclusion.ceiling]: 'ceiling',
-};
 
 function methodSection(
   classes: Int8Array,
@@ -100,22 +96,16 @@ function methodSection(
   deltas: Float64Array,
   expected: MethodNull,
 ): Omit<MethodSection, 'method'> {
-  const flags = summariseFlags(classes, deltas, (i) => outcome.exclusion[i] === Exclusion.none);
+  const { counted, ...flags } = summariseFlags(
+    classes,
+    deltas,
+    (i) => outcome.exclusion[i] === Exclusion.none,
+  );
+  const { improved, deteriorated, flagged, falseFlagRate } = expected;
   return {
-    improved: flags.improved,
-    deteriorated: flags.deteriorated,
-    all: flags.all,
-    analysable: flagSet(flags.improved, flags.deteriorated, outcome.analysable),
-    churnRate: flags.churnRate,
-    net: flags.net,
-    medianAbsDelta: flags.medianAbsDelta,
-    breadthRatio: flags.breadthRatio,
-    expected: {
-      improved: expected.improved,
-      deteriorated: expected.deteriorated,
-      flagged: expected.flagged,
-      falseFlagRate: expected.falseFlagRate,
-    },
+    ...flags,
+    analysable: counted,
+    expected: { improved, deteriorated, flagged, falseFlagRate },
   };
 }
 
@@ -244,10 +234,10 @@ function exclusionCounts(
   outcome: MethodsOutcome,
 ): SampledChurnSection['itemCounts'] {
   const counts = { total, analysable: outcome.analysable, lowValid: 0, floor: 0, ceiling: 0 };
+  const keys = [null, 'lowValid', 'floor', 'ceiling'] as const;
   for (const code of outcome.exclusion) {
-    if (code === Exclusion.lowValid) counts.lowValid++;
-    else if (code === Exclusion.floor) counts.floor++;
-    else if (code === Exclusion.ceiling) counts.ceiling++;
+    const key = keys[code];
+    if (key) counts[key]++;
   }
   return counts;
 }

@@ -13,7 +13,6 @@ import {
   type ChurnAnalysisInput,
   domainTable,
   finite,
-  flagSet,
   otherEstimatorWarning,
   pairedDeltas,
   summariseFlags,
@@ -118,16 +117,14 @@ function tallyLogprobs(input: ChurnAnalysisInput, warnings: string[]): Map<strin
 function modelSummary(tally: LogprobsTally): LogprobsModelSummary {
   const measured = [...tally.p].filter(Number.isFinite);
   const top = tally.topLetter.filter((t): t is boolean => t !== null);
-  const shared = accuracyAndRequests(measured, tally.requests);
+  const { accuracy, ...requests } = accuracyAndRequests(measured, tally.requests);
   return {
     model: tally.model,
     sources: [...tally.sources].sort(),
     itemsMeasured: measured.length,
-    accuracy: shared.accuracy,
+    accuracy,
     topLetterAccuracy: top.length === 0 ? null : top.filter(Boolean).length / top.length,
-    requests: shared.requests,
-    invalidShare: shared.invalidShare,
-    timeoutShare: shared.timeoutShare,
+    ...requests,
   };
 }
 
@@ -147,20 +144,14 @@ function effectSection(
   classes: Int8Array,
   minEffect: number,
 ): EffectMethodSection {
-  const flags = summariseFlags(classes, deltas, (i) => Number.isFinite(deltas[i]));
+  const { counted, ...flags } = summariseFlags(classes, deltas, (i) => Number.isFinite(deltas[i]));
   const thresholds = [...new Set([...EFFECT_THRESHOLDS, minEffect])].sort((a, b) => a - b);
   const absolute = [...deltas].filter(Number.isFinite).map(Math.abs);
   return {
     method: 'effect',
     minEffect,
-    improved: flags.improved,
-    deteriorated: flags.deteriorated,
-    all: flags.all,
-    measured: flagSet(flags.improved, flags.deteriorated, flags.counted),
-    churnRate: flags.churnRate,
-    net: flags.net,
-    medianAbsDelta: flags.medianAbsDelta,
-    breadthRatio: flags.breadthRatio,
+    ...flags,
+    measured: counted,
     beyond: thresholds.map((threshold) => ({
       threshold,
       items: absolute.filter((d) => d >= threshold - ROUNDING).length,

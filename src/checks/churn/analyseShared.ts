@@ -11,7 +11,14 @@ import { median } from '../../stats/quantile.js';
 import { tInterval } from '../../stats/studentT.js';
 import { wilsonInterval } from '../../stats/wilson.js';
 import type { ChurnItem } from './items.js';
-import type { ChurnComparison, CountShare, DomainRow, FlagSet, ModelSummary } from './section.js';
+import type {
+  ChurnComparison,
+  CountShare,
+  DomainRow,
+  FlaggedSummary,
+  FlagSet,
+  ModelShares,
+} from './section.js';
 import type { ChurnSettings } from './settings.js';
 import type { DomainTestRow } from './domainTest.js';
 import type { RequestCounts } from './tally.js';
@@ -60,7 +67,7 @@ export function flagSet(improved: number, deteriorated: number, base: number): F
 export function accuracyAndRequests(
   accuracies: readonly number[],
   requests: RequestCounts,
-): Pick<ModelSummary, 'accuracy' | 'requests' | 'invalidShare' | 'timeoutShare'> {
+): Omit<ModelShares, 'model'> {
   const accuracy = tInterval(accuracies as number[]);
   return {
     accuracy: {
@@ -74,27 +81,16 @@ export function accuracyAndRequests(
   };
 }
 
-/** How the items a rule flagged add up (shared by Fisher + BH, RCI and min-effect). */
-export interface FlaggedSummary {
-  improved: number;
-  deteriorated: number;
-  all: FlagSet;
-  churnRate: number | null;
-  net: number;
-  medianAbsDelta: number | null;
-  breadthRatio: number | null;
-}
-
 /**
  * Sums the flags (+1 improved, −1 deteriorated, 0 unchanged) of the items `counted` keeps; the
  * breadth ratio is improved items over counted items whose Δ is positive. Flags lie only on
- * counted items.
+ * counted items; `counted` is the same counts over the counted items.
  */
 export function summariseFlags(
   classes: Int8Array,
   deltas: Float64Array,
   counted: (index: number) => boolean,
-): FlaggedSummary & { counted: number } {
+): FlaggedSummary & { counted: FlagSet } {
   let improved = 0;
   let deteriorated = 0;
   let positive = 0;
@@ -114,7 +110,7 @@ export function summariseFlags(
   return {
     improved,
     deteriorated,
-    counted: total,
+    counted: flagSet(improved, deteriorated, total),
     all: flagSet(improved, deteriorated, classes.length),
     churnRate: ratio(improved + deteriorated, classes.length),
     net: improved - deteriorated,
@@ -168,14 +164,7 @@ export function aggregateDelta(
     };
   }
   // Items of one domain may move together; resampling whole domains keeps that dependence.
-  const groups = new Map<string, number[]>();
-  paired.forEach((d, i) => {
-    const key = domains[i] as string;
-    const group = groups.get(key) ?? [];
-    group.push(d);
-    groups.set(key, group);
-  });
-  const units = [...groups.values()];
+  const units = [...groupBy(paired, (_, i) => domains[i] as string).values()];
   const meanOf = (resample: readonly number[][]): number => {
     let sum = 0;
     let count = 0;
@@ -196,6 +185,20 @@ export function aggregateDelta(
     n: paired.length,
     interval,
   };
+}
+
+/** The values by key, in order of each key's first value. */
+function groupBy<T>(
+  values: readonly T[],
+  key: (value: T, index: number) => string,
+): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  values.forEach((value, i) => {
+    const group = groups.get(key(value, i));
+    if (group) group.push(value);
+    else groups.set(key(value, i), [value]);
+  });
+  return groups;
 }
 
 export function meanOfFinite(values: number[]): number | null {
@@ -225,12 +228,10 @@ export function domainTable(
   overall: 'up' | 'down' | null,
   judge: (domain: string, indices: readonly number[]) => DomainJudgement,
 ): DomainRow[] {
-  const byDomain = new Map<string, number[]>();
-  items.forEach((item, i) => {
-    const list = byDomain.get(item.domain) ?? [];
-    list.push(i);
-    byDomain.set(item.domain, list);
-  });
+  const byDomain = groupBy(
+    items.map((_, i) => i),
+    (i) => (items[i] as ChurnItem).domain,
+  );
   return [...byDomain.entries()]
     .map(([domain, indices]): DomainRow => {
       const improved = indices.filter((i) => (classes[i] as number) > 0).length;

@@ -14,10 +14,11 @@ import { exceeds } from '../exceeds.js';
 import type { GateFinding } from '../types.js';
 import { RCI_CRITICAL } from './methods.js';
 import type {
+  ChurnComparison,
   ChurnSection,
   DomainRow,
   DomainTestSummary,
-  LogprobsChurnSection,
+  LogprobsComparison,
   MethodSection,
   SampledChurnSection,
 } from './section.js';
@@ -43,52 +44,80 @@ export function expectationSentence(method: MethodSection): string {
   return `two identical models give ${trimmed(expected.mean)} on average (95th percentile ${trimmed(expected.p95, 0)})`;
 }
 
+/**
+ * The rules on a model's requests as plain objects: the share each reads, its configured limit,
+ * the sentence. Above the limit the check is inconclusive: the comparison is not trusted.
+ */
+export const REQUEST_RULES: readonly {
+  id: 'timeouts' | 'invalid-answers';
+  /** The model's share the rule reads (its key in `values` too). */
+  value: 'timeoutShare' | 'invalidShare';
+  limit: (gate: ChurnSettings['gate']) => number;
+  /** What that share of the requests did, and what it means or what to check. */
+  what: string;
+  advice: (section: ChurnSection) => string;
+  /** The rule card's words for the same. */
+  tests: string;
+}[] = [
+  {
+    id: 'timeouts',
+    value: 'timeoutShare',
+    limit: (gate) => gate.maxTimeoutShare,
+    what: 'of churn requests timed out',
+    advice: () => 'the comparison is not trusted',
+    tests: 'of requests timed out',
+  },
+  {
+    id: 'invalid-answers',
+    value: 'invalidShare',
+    limit: (gate) => gate.maxInvalidShare,
+    what: 'of churn answers were invalid',
+    advice: (section) =>
+      section.estimator === 'logprobs'
+        ? 'no answer letter could be read: check think and churn.top-logprobs'
+        : 'check num-predict and think',
+    tests: 'of answers invalid',
+  },
+];
+
 export function gateChurn(section: ChurnSection, settings: ChurnSettings): GateFinding[] {
   const findings: GateFinding[] = [];
-  const rules = settings.gate;
   for (const model of [section.baseline, section.candidate]) {
     if (!model) continue;
-    if (model.timeoutShare !== null && model.timeoutShare > rules.maxTimeoutShare) {
+    for (const rule of REQUEST_RULES) {
+      const share = model[rule.value];
+      const limit = rule.limit(settings.gate);
+      if (share === null || share <= limit) continue;
       findings.push({
         check: 'churn',
-        rule: 'timeouts',
+        rule: rule.id,
         severity: 'inconclusive',
-        message: `${model.model}: ${trimmed(model.timeoutShare * 100)}% of churn requests timed out (limit ${trimmed(rules.maxTimeoutShare * 100)}%); the comparison is not trusted`,
-        values: {
-          model: model.model,
-          timeoutShare: model.timeoutShare,
-          limit: rules.maxTimeoutShare,
-        },
-      });
-    }
-    if (model.invalidShare !== null && model.invalidShare > rules.maxInvalidShare) {
-      findings.push({
-        check: 'churn',
-        rule: 'invalid-answers',
-        severity: 'inconclusive',
-        message: `${model.model}: ${trimmed(model.invalidShare * 100)}% of churn answers were invalid (limit ${trimmed(rules.maxInvalidShare * 100)}%); ${section.estimator === 'logprobs' ? 'no answer letter could be read: check think and churn.top-logprobs' : 'check num-predict and think'}`,
-        values: {
-          model: model.model,
-          invalidShare: model.invalidShare,
-          limit: rules.maxInvalidShare,
-        },
+        message: `${model.model}: ${trimmed(share * 100)}% ${rule.what} (limit ${trimmed(limit * 100)}%); ${rule.advice(section)}`,
+        values: { model: model.model, [rule.value]: share, limit },
       });
     }
   }
-  if (section.estimator === 'logprobs') findings.push(...effectFindings(section, settings));
-  else findings.push(...sampledFindings(section, settings));
+  const gate = settings.gate;
+  const { limit, label } = deteriorationLimit(gate.maxDeteriorated, section.itemCounts.total);
+  if (section.estimator === 'logprobs') {
+    if (section.comparison)
+      findings.push(...effectFindings(section.comparison, gate, limit, label));
+  } else if (section.comparison) {
+    findings.push(...sampledFindings(section, section.comparison, gate, limit, label));
+  }
+  if (section.comparison) findings.push(...aggregateFinding(section.comparison.delta));
   return findings;
 }
 
-function sampledFindings(section: SampledChurnSection, settings: ChurnSettings): GateFinding[] {
-  const findings: GateFinding[] = [];
-  const rules = settings.gate;
-  const comparison = section.comparison;
-  if (!comparison) return findings;
-
+function sampledFindings(
+  section: SampledChurnSection,
+  comparison: ChurnComparison,
+  gate: ChurnSettings['gate'],
+  limit: number,
+  label: string,
+): GateFinding[] {
   const method = section.method === 'fisher-bh' ? comparison.fisherBh : comparison.rci;
   const rule = section.method === 'fisher-bh' ? `q ≤ ${section.alpha}` : `|RCI| > ${RCI_CRITICAL}`;
-  const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
   // Two conditions: more than the user's limit, and more than two identical models give in
   // all but the rule's share of runs (the method's own null calibration). The second keeps
   // the RCI, which flags ~6% of items on identical models, from failing them.
@@ -99,7 +128,7 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
     upper === undefined
       ? ''
       : `, ${overNull ? 'above' : 'within'} what two identical models reach (${trimmed(upper)}, the null's upper quantile)`;
-  findings.push({
+  const finding: GateFinding = {
     check: 'churn',
     rule: 'max-deteriorated',
     severity: over ? 'fail' : 'info',
@@ -113,11 +142,8 @@ function sampledFindings(section: SampledChurnSection, settings: ChurnSettings):
       expectedMean: method.expected.deteriorated.mean,
       expectedP95: method.expected.deteriorated.p95,
     },
-  });
-
-  findings.push(...domainLossFindings(comparison, rules.maxDomainLoss, comparison.domainTest));
-  findings.push(...aggregateFinding(comparison.delta));
-  return findings;
+  };
+  return [finding, ...domainLossFindings(comparison, gate.maxDomainLoss, comparison.domainTest)];
 }
 
 const pValue = (p: number): string => pValueFigures(p, 2);
@@ -143,18 +169,18 @@ function domainLossFindings(
     domains: readonly DomainRow[];
   },
   maxDomainLoss: number,
-  test: DomainTestSummary | null,
+  test: DomainTestSummary,
   sentence?: (domain: DomainRow) => string,
 ): GateFinding[] {
   const aggregate = comparison.delta.mean;
-  const direction = test?.overall.direction ?? null;
+  const direction = test.overall.direction;
   const findings: GateFinding[] = [];
   for (const domain of comparison.domains) {
     const loss = -(domain.delta ?? 0) * 100;
     if (domain.loss) {
       const big = loss >= maxDomainLoss - 1e-9;
       const evidence = domain.test
-        ? `net loss over ${items(domain.test.items)}, exact test p = ${pValue(domain.test.pLoss)}, Holm-adjusted ${pValue(domain.test.adjustedLoss)} ≤ ${pValue(test?.level ?? 0)}`
+        ? `net loss over ${items(domain.test.items)}, exact test p = ${pValue(domain.test.pLoss)}, Holm-adjusted ${pValue(domain.test.adjustedLoss)} ≤ ${pValue(test.level)}`
         : (sentence?.(domain) ?? '');
       findings.push({
         check: 'churn',
@@ -166,7 +192,7 @@ function domainLossFindings(
           delta: domain.delta,
           pLoss: domain.test?.pLoss ?? null,
           adjustedP: domain.test?.adjustedLoss ?? null,
-          level: test?.level ?? null,
+          level: test.level,
           maxDomainLoss,
           reversal: domain.reversal,
           aggregateDelta: aggregate,
@@ -177,7 +203,7 @@ function domainLossFindings(
         check: 'churn',
         rule: 'domain-loss',
         severity: 'info',
-        message: `${domain.domain}: accuracy rose ${pts(domain.delta ?? 0)} while overall accuracy fell significantly ${test ? OVERALL_TEST : 'by its 95% interval over items'} (${pts(aggregate ?? 0)}); a gain never fails the gate`,
+        message: `${domain.domain}: accuracy rose ${pts(domain.delta ?? 0)} while overall accuracy fell significantly ${OVERALL_TEST} (${pts(aggregate ?? 0)}); a gain never fails the gate`,
         values: {
           domain: domain.domain,
           delta: domain.delta,
@@ -209,16 +235,16 @@ function aggregateFinding(delta: {
 }
 
 /** The logprobs estimator's rules: the sampled ones, on items beyond min-effect. */
-function effectFindings(section: LogprobsChurnSection, settings: ChurnSettings): GateFinding[] {
-  const findings: GateFinding[] = [];
-  const rules = settings.gate;
-  const comparison = section.comparison;
-  if (!comparison) return findings;
+function effectFindings(
+  comparison: LogprobsComparison,
+  gate: ChurnSettings['gate'],
+  limit: number,
+  label: string,
+): GateFinding[] {
   const effect = comparison.effect;
   const size = pts(effect.minEffect);
-  const { limit, label } = deteriorationLimit(rules.maxDeteriorated, section.itemCounts.total);
   const over = exceeds(effect.deteriorated, limit);
-  findings.push({
+  const finding: GateFinding = {
     check: 'churn',
     rule: 'max-deteriorated',
     severity: over ? 'fail' : 'info',
@@ -230,21 +256,14 @@ function effectFindings(section: LogprobsChurnSection, settings: ChurnSettings):
       limit,
       minEffect: effect.minEffect,
     },
-  });
-
-  findings.push(
-    ...domainLossFindings(
-      comparison,
-      rules.maxDomainLoss,
-      {
-        level: 0,
-        minItems: rules.minDomainItems,
-        overall: { pLoss: Number.NaN, pGain: Number.NaN, direction: comparison.overallDirection },
-      },
-      (domain) =>
-        `mean of p(correct) over ${items(domain.items)}, no sampling noise; ${items(domain.deteriorated)} lost and ${domain.improved} gained at least ${size}`,
-    ),
+  };
+  const overall = { pLoss: Number.NaN, pGain: Number.NaN, direction: comparison.overallDirection };
+  const domains = domainLossFindings(
+    comparison,
+    gate.maxDomainLoss,
+    { level: 0, minItems: gate.minDomainItems, overall },
+    (domain) =>
+      `mean of p(correct) over ${items(domain.items)}, no sampling noise; ${items(domain.deteriorated)} lost and ${domain.improved} gained at least ${size}`,
   );
-  findings.push(...aggregateFinding(comparison.delta));
-  return findings;
+  return [finding, ...domains];
 }

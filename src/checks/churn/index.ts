@@ -3,7 +3,7 @@
  * whether the net gain hides losses.
  */
 import { churnHeadline, churnNightly, churnOutputs } from './report/numbers.js';
-import { churnRecords } from './recordFormat.js';
+import { churnRecords } from './records.js';
 import { churnImports } from './commands.js';
 import { createHash } from 'node:crypto';
 import { definitionsFile } from '../definitionsFile.js';
@@ -17,8 +17,8 @@ import { CHURN_SYSTEM_PROMPT, PROMPT_VERSION } from './prompt.js';
 import { churnReport } from './report/index.js';
 import { answerFold, churnPage } from './report/page.js';
 import { churnRuleCards } from './rules.js';
-import type { ChurnSection } from './section.js';
-import { churnSectionSchema } from './sectionSchema.js';
+import { type ChurnSection, churnSectionSchema } from './section.js';
+
 import { starterFile } from '../starter.js';
 import type { Check } from '../types.js';
 import { churnFold } from './fold.js';

@@ -5,6 +5,7 @@
  * what re-grading the log found. Pure.
  */
 import { GRADERS_VERSION } from '../../graders/types.js';
+import { shorten } from '../../text/budget.js';
 import type { ChurnItem } from './items.js';
 import type { OpenAnswerCounts } from './openGrading.js';
 import type { AnswerPair, ItemRow, OpenItemsSummary } from './section.js';
@@ -15,13 +16,9 @@ export const EXAMPLE_LIMIT = 300;
 /** Most flagged items that carry examples in one report. */
 export const MAX_ITEMS_WITH_EXAMPLES = 50;
 
-function cut(text: string | null): string | null {
-  if (text === null) return null;
-  return text.length > EXAMPLE_LIMIT ? `${text.slice(0, EXAMPLE_LIMIT - 1)}…` : text;
-}
-
 function pair(examples: AnswerExamples | undefined): AnswerPair {
-  return { correct: cut(examples?.correct ?? null), wrong: cut(examples?.wrong ?? null) };
+  const cut = (text: string | null = null) => (text === null ? null : shorten(text, EXAMPLE_LIMIT));
+  return { correct: cut(examples?.correct), wrong: cut(examples?.wrong) };
 }
 
 /**

@@ -66,36 +66,6 @@ function checkNoOpenItems(config: ChurnConfig, items: readonly ChurnItem[]): voi
   );
 }
 
-/** The slot of one call: item, mode and sample index (seed = base seed + sample). */
-export function churnSlot(
-  item: ChurnItem,
-  config: ChurnConfig,
-  model: string,
-  mode: ChurnSampleSlot['mode'],
-  sample: number,
-): ChurnSampleSlot {
-  const settings = config.churn;
-  const options = slotOptions(config, mode, sample, tokensOf(item, config));
-  const format = itemFormat(item);
-  return {
-    item,
-    model,
-    key: churnUnitKey(item.id, mode, sample),
-    mode,
-    sample,
-    spec: {
-      request: {
-        model,
-        messages: itemMessages(item),
-        ...(format ? { format } : {}),
-        options,
-        ...(mode === 'exact' ? { answerProbabilities: { top: settings.topLogprobs } } : {}),
-      },
-      promptSha256: itemPromptHash(item),
-    },
-  };
-}
-
 /** num_predict of an item: churn.num-predict for a letter, the item's max-tokens for free text. */
 function tokensOf(item: ChurnItem, config: ChurnConfig): number {
   return item.kind === 'open' ? item.maxTokens : config.churn.numPredict;
@@ -261,17 +231,26 @@ export function planChurn(
   return units;
 }
 
-/** One call as a work unit: complete once the log holds its answer under today's settings. */
-export function churnUnit(slot: ChurnSampleSlot, config: ChurnConfig): WorkUnit {
-  const { request, promptSha256 } = slot.spec;
-  const prompt = { item: slot.item, promptSha256 };
-  return new ChurnUnit(prompt, {
-    model: slot.model,
-    mode: slot.mode,
-    sample: slot.sample,
-    options: request.options,
-    recorded: recordedOptions(request.options),
-    settings: unitSettings(config),
+/**
+ * A stochastic sample planned after the first stage (adaptive sampling's later stages), made
+ * as the first stage's are.
+ */
+export function stageUnit(
+  item: ChurnItem,
+  config: ChurnConfig,
+  model: string,
+  sample: number,
+): WorkUnit {
+  const options = slotOptions(config, 'stochastic', sample, tokensOf(item, config));
+  const recorded = recordedOptions(options);
+  const settings = unitSettings(config);
+  return new ChurnUnit(itemPrompt(item), {
+    model,
+    mode: 'stochastic',
+    sample,
+    options,
+    recorded,
+    settings,
   });
 }
 

@@ -1,8 +1,9 @@
 /**
  * The churn check's records in the sample log: one call record per sample of an item (see
- * docs/sample-log.md); `recordFormat.ts` hands them to the sample log.
+ * docs/sample-log.md), and their format as handed to the sample log.
  */
 import { z } from 'zod';
+import type { RecordFormat } from '../../sampleLog/formats.js';
 import {
   callRecordFields,
   countField,
@@ -44,3 +45,11 @@ export type ChurnCallRecord = z.infer<typeof churnCallSchema>;
 export function isChurnCall(record: SampleRecord): record is ChurnCallRecord {
   return record.kind === 'call' && record.check === 'churn';
 }
+
+/** The churn records as the sample log reads them (the registry hands this format over). */
+export const churnRecords: RecordFormat = {
+  kinds: { call: churnCallSchema },
+  okAnswer: z.object({ answer: z.string(), correct: z.boolean() }),
+  // Letter probabilities read at another temperature are another measurement.
+  identity: (record) => (isChurnCall(record) ? (record.estimate_temperature ?? null) : null),
+};

@@ -6,9 +6,9 @@
 import type { CheckContext, GateRuleCard } from '../types.js';
 import type { ChurnConfig } from './settings.js';
 import { checkFalseAlarmBudget } from '../types.js';
-import { churnBudget } from './budget.js';
 import type { ChurnSection, SampledChurnSection } from './section.js';
 import { num, percent, trimmed } from '../../text/format.js';
+import { REQUEST_RULES } from './gate.js';
 
 const pct = (x: number): string => percent(x, 2, { trim: true });
 const pts = (x: number): string => `${trimmed(x * 100)} points`;
@@ -99,18 +99,34 @@ export function churnRuleCards(
       falseAlarmBasis: 'warns, never fails: not counted against the budget',
       detects: 'an overall loss whose 95% interval excludes 0',
     }),
-    card('timeouts', {
-      tests: `more than ${pct(settings.gate.maxTimeoutShare)} of requests timed out (inconclusive)`,
-      falseAlarmRate: 0,
-      falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
-      detects: 'an incomplete measurement',
-    }),
-    card('invalid-answers', {
-      tests: `more than ${pct(settings.gate.maxInvalidShare)} of answers invalid (inconclusive)`,
-      falseAlarmRate: 0,
-      falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
-      detects: 'an incomplete measurement',
-    }),
+    ...REQUEST_RULES.map((rule) =>
+      card(rule.id, {
+        tests: `more than ${pct(rule.limit(settings.gate))} ${rule.tests} (inconclusive)`,
+        falseAlarmRate: 0,
+        falseAlarmBasis: 'inconclusive, not a test of change: not counted against the budget',
+        detects: 'an incomplete measurement',
+      }),
+    ),
   );
   return cards;
+}
+
+/**
+ * The churn check's share of the run's false-alarm budget, split equally (Bonferroni) between
+ * its two rules that can fail the gate: too many reliably worse items (max-deteriorated) and a
+ * domain that lost accuracy (domain-loss). Timeouts and invalid answers make the check
+ * inconclusive and the aggregate Δ only warns: neither is counted against the budget.
+ */
+export interface ChurnBudget {
+  /** The check's share (false-alarm-rate ÷ selected checks). */
+  check: number;
+  maxDeteriorated: number;
+  domainLoss: number;
+}
+
+export const CHURN_FAILING_RULES = 2;
+
+export function churnBudget(checkShare: number): ChurnBudget {
+  const each = checkShare / CHURN_FAILING_RULES;
+  return { check: checkShare, maxDeteriorated: each, domainLoss: each };
 }

@@ -20,7 +20,13 @@ import {
 import type { ChurnItem } from './items.js';
 import { Exclusion, type MethodsOutcome } from './methods.js';
 import { BAND_EDGES, bandOf, type MethodNull } from './nullCalibration.js';
-import type { BandRow, ChurnComparison, GreedySection, GreedyVsStochastic } from './section.js';
+import type {
+  BandCounts,
+  BandRow,
+  ChurnComparison,
+  GreedySection,
+  GreedyVsStochastic,
+} from './section.js';
 
 export interface DomainTests {
   byDomain: Map<string, DomainTestRow>;
@@ -133,25 +139,19 @@ export function bandTable(
   rciExpected: MethodNull['bands'],
 ): BandRow[] {
   const rows: BandRow[] = [];
+  const band = (expected: MethodNull['bands'][number] | undefined): BandCounts => ({
+    improved: 0,
+    deteriorated: 0,
+    expectedImproved: expected?.improved ?? 0,
+    expectedDeteriorated: expected?.deteriorated ?? 0,
+  });
   for (let b = 0; b < BAND_EDGES.length - 1; b++) {
-    const fisherBhBand = fisherBhExpected[b] ?? { improved: 0, deteriorated: 0 };
-    const rciBand = rciExpected[b] ?? { improved: 0, deteriorated: 0 };
     rows.push({
       low: BAND_EDGES[b] as number,
       high: BAND_EDGES[b + 1] as number,
       items: 0,
-      fisherBh: {
-        improved: 0,
-        deteriorated: 0,
-        expectedImproved: fisherBhBand.improved,
-        expectedDeteriorated: fisherBhBand.deteriorated,
-      },
-      rci: {
-        improved: 0,
-        deteriorated: 0,
-        expectedImproved: rciBand.improved,
-        expectedDeteriorated: rciBand.deteriorated,
-      },
+      fisherBh: band(fisherBhExpected[b]),
+      rci: band(rciExpected[b]),
     });
   }
   for (let i = 0; i < p1.length; i++) {

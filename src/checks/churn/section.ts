@@ -3,6 +3,8 @@
  * Shares are fractions in [0, 1]; accuracies are means of per-item accuracy p (x/n with the
  * sampled estimator, the probability of the correct letter with the logprobs one).
  */
+import { z } from 'zod';
+import { sectionSchema } from '../types.js';
 import type { DomainTestRow, OverallTest } from './domainTest.js';
 
 export interface Interval {
@@ -10,25 +12,36 @@ export interface Interval {
   high: number | null;
 }
 
+/** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
+export type AggregateDelta = {
+  mean: number | null;
+  n: number;
+  interval: 'items' | 'domains';
+} & Interval;
+
 export interface CountShare extends Interval {
   count: number;
   /** count / base; null when the base is empty. */
   share: number | null;
 }
 
-export interface ModelSummary {
+/** A model's accuracy and what became of its requests (both estimators). */
+export interface ModelShares {
   model: string;
+  /** Mean of item p (or p(correct)), with a t interval over items. */
+  accuracy: { mean: number | null } & Interval;
+  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
+  invalidShare: number | null;
+  timeoutShare: number | null;
+}
+
+export interface ModelSummary extends ModelShares {
   /** Items with at least one valid stochastic sample. */
   itemsAnswered: number;
-  /** Mean of item p, with a t interval over items. */
-  accuracy: { mean: number | null } & Interval;
   /** Median split-half reliability (Spearman–Brown) over all items. */
   reliability: number | null;
   /** Greedy accuracy over items with a valid greedy answer; null without greedy samples. */
   greedyAccuracy: number | null;
-  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
-  invalidShare: number | null;
-  timeoutShare: number | null;
 }
 
 export interface FlagSet {
@@ -49,19 +62,23 @@ export interface NullSummary {
   upper?: number;
 }
 
-export interface MethodSection {
-  method: 'fisher-bh' | 'rci';
+/** How the items a rule flagged add up (Fisher + BH, RCI and min-effect alike). */
+export interface FlaggedSummary {
   improved: number;
   deteriorated: number;
   all: FlagSet;
-  analysable: FlagSet;
   /** (improved + deteriorated) / all items. */
   churnRate: number | null;
   net: number;
-  /** Median |Δp| of the reliably changed items. */
+  /** Median |Δp| of the changed items. */
   medianAbsDelta: number | null;
-  /** Reliably improved / items with Δp > 0. */
+  /** Improved / items with Δp > 0. */
   breadthRatio: number | null;
+}
+
+export interface MethodSection extends FlaggedSummary {
+  method: 'fisher-bh' | 'rci';
+  analysable: FlagSet;
   /** What two identical models would produce (parametric bootstrap). */
   expected: {
     improved: NullSummary;
@@ -148,18 +165,16 @@ export interface BandRow {
   low: number;
   high: number;
   items: number;
-  fisherBh: {
-    improved: number;
-    deteriorated: number;
-    expectedImproved: number;
-    expectedDeteriorated: number;
-  };
-  rci: {
-    improved: number;
-    deteriorated: number;
-    expectedImproved: number;
-    expectedDeteriorated: number;
-  };
+  fisherBh: BandCounts;
+  rci: BandCounts;
+}
+
+/** A method's flags in one band, and what two identical models give there. */
+export interface BandCounts {
+  improved: number;
+  deteriorated: number;
+  expectedImproved: number;
+  expectedDeteriorated: number;
 }
 
 export interface GreedySection {
@@ -222,28 +237,8 @@ export interface AnswerPair {
   wrong: string | null;
 }
 
-/** Open items of the run: how many, which graders, and what grading the log's answers found. */
-export interface OpenItemsSummary {
-  items: number;
-  /** Version of the graders' semantics (a fingerprint starts with it). */
-  graderVersion: string;
-  /** Items per grader type. */
-  graders: { type: string; items: number }[];
-  /** Stochastic answers of each model that were none of the labels. */
-  offLabel: { baseline: number; candidate: number | null };
-  /** What re-grading the logged answers found (openGrading.ts). */
-  answers: {
-    graded: number;
-    otherGrader: number;
-    changed: number;
-    withoutText: number;
-    truncated: number;
-  };
-}
-
 export interface ChurnComparison {
-  /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
-  delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
+  delta: AggregateDelta;
   greedy: GreedySection | null;
   fisherBh: FisherBhMethodSection;
   rci: RciMethodSection;
@@ -287,69 +282,23 @@ export interface SampledChurnSection {
   warnings: string[];
 }
 
-/** What adaptive sampling took: its design, its requests against a fixed K, where items stopped. */
-export interface AdaptiveSamplingSummary {
-  mode: 'adaptive';
-  samplesFirst: number;
-  samplesStep: number;
-  samplesMax: number;
-  settledShare: number;
-  /** The futility bar at the first look from `from` samples, times `tighten` at each later look. */
-  futility: { p: number; from: number; tighten?: number } | null;
-  /** The efficacy stop: an item stops once its stage-wise p-value is at most this; null: off. */
-  decided: { pAtMost: number } | null;
-  /**
-   * Stochastic samples, all models together: those the items' paths took, those a fixed K at
-   * samples-max takes, and the difference (greedy samples are the same in both and left out).
-   */
-  requests: { used: number; fixed: number; saved: number; savedShare: number | null };
-  /** Per stage end (samples per model): the items whose path ended there, and why. */
-  stopped: {
-    samples: number;
-    items: number;
-    settled: number;
-    /** Stopped early: the change already certain to be flagged. */
-    decided: number;
-    futility: number;
-    samplesMax: number;
-    /** Not finished: a stage incomplete (an interrupted run) or decided but not taken. */
-    open: number;
-  }[];
-}
-
 /** Logprobs estimator: one model's series. */
-export interface LogprobsModelSummary {
-  model: string;
+export interface LogprobsModelSummary extends ModelShares {
   /** Where the probabilities were read; more than one when a log mixes providers. */
   sources: ('embedded-logits' | 'ollama-logprobs')[];
   /** Items with a measured p(correct). */
   itemsMeasured: number;
-  /** Mean p(correct) over measured items, with a t interval over items. */
-  accuracy: { mean: number | null } & Interval;
   /** Share of measured items whose most probable letter is the correct one. */
   topLetterAccuracy: number | null;
-  requests: { total: number; ok: number; invalid: number; timeout: number; error: number };
-  invalidShare: number | null;
-  timeoutShare: number | null;
 }
 
 /** Logprobs estimator: what changed by at least the minimum effect, counted like a method. */
-export interface EffectMethodSection {
+export interface EffectMethodSection extends FlaggedSummary {
   method: 'effect';
   /** |Δp| from which an item counts as changed. */
   minEffect: number;
-  improved: number;
-  deteriorated: number;
-  /** Over all items, and over items measured for both models. */
-  all: FlagSet;
+  /** Over items measured for both models (`all`: over all items). */
   measured: FlagSet;
-  /** (improved + deteriorated) / all items. */
-  churnRate: number | null;
-  net: number;
-  /** Median |Δp| of the changed items. */
-  medianAbsDelta: number | null;
-  /** Improved / items with Δp > 0. */
-  breadthRatio: number | null;
   /** Items whose |Δp| reaches each threshold, so a reader sees where min-effect cuts. */
   beyond: { threshold: number; items: number }[];
 }
@@ -366,8 +315,7 @@ export interface LogprobsItemRow {
 }
 
 export interface LogprobsComparison {
-  /** Paired mean of per-item Δp with a 95% t interval (or a domain-cluster bootstrap). */
-  delta: { mean: number | null; n: number; interval: 'items' | 'domains' } & Interval;
+  delta: AggregateDelta;
   effect: EffectMethodSection;
   /** Same rows as the sampled estimator; counts are items beyond min-effect. */
   domains: DomainRow[];
@@ -399,3 +347,84 @@ export interface LogprobsChurnSection {
 }
 
 export type ChurnSection = SampledChurnSection | LogprobsChurnSection;
+
+const finite = z.number().refine(Number.isFinite, 'expected a finite number');
+
+const count = z.number().int().min(0);
+
+/** churn.sampling: adaptive — the design, its requests against a fixed K, where items stopped. */
+const adaptiveSamplingSchema = z
+  .object({
+    mode: z.literal('adaptive'),
+    samplesFirst: count,
+    samplesStep: count,
+    samplesMax: count,
+    settledShare: finite,
+    futility: z
+      .object({
+        p: finite,
+        from: count,
+        tighten: finite
+          .optional()
+          .describe('The bar is multiplied by this at each look after the first; absent: 1.'),
+      })
+      .nullable(),
+    decided: z
+      .object({ pAtMost: finite })
+      .nullable()
+      .describe('Efficacy stop: an item stops once its stage-wise p-value is at most pAtMost.'),
+    requests: z
+      .object({ used: count, fixed: count, saved: z.number().int(), savedShare: finite.nullable() })
+      .describe('Stochastic requests of both models: used, at a fixed K = samplesMax, saved.'),
+    /** Per stage end (samples per model): the items whose path ended there, and why. */
+    stopped: z.array(
+      z.object({
+        samples: count,
+        items: count,
+        settled: count,
+        /** Stopped early: the change already certain to be flagged. */
+        decided: count,
+        futility: count,
+        samplesMax: count,
+        /** Not finished: a stage incomplete (an interrupted run) or decided but not taken. */
+        open: count,
+      }),
+    ),
+  })
+  .describe('Adaptive sampling (churn.sampling: adaptive); absent at a fixed K.');
+
+/** Open items: graders used and what grading the log's answers found. */
+const openItemsSchema = z
+  .object({
+    items: count,
+    graderVersion: z.string(),
+    graders: z.array(z.object({ type: z.string(), items: count })),
+    offLabel: z.object({ baseline: count, candidate: count.nullable() }),
+    answers: z
+      .object({
+        graded: count,
+        otherGrader: count,
+        changed: count,
+        withoutText: count,
+        truncated: count,
+      })
+      .describe(
+        'Answers of open items graded from the logged text; of them, logged under another grader and changed verdict; kept without text; graded from a cut text.',
+      ),
+  })
+  .describe('Open items (free-form answers graded by the analysis); absent when there are none.');
+
+/** What adaptive sampling took: its design, its requests against a fixed K, where items stopped. */
+export type AdaptiveSamplingSummary = z.infer<typeof adaptiveSamplingSchema>;
+
+/** Open items of the run: how many, which graders, and what grading the log's answers found. */
+export type OpenItemsSummary = z.infer<typeof openItemsSchema>;
+
+/**
+ * The section as a schema: open (fields of another version are kept), its `check` tag and, when
+ * present, the adaptive-sampling and open-items summaries validated.
+ */
+export const churnSectionSchema = sectionSchema<ChurnSection>('churn', {
+  sampling: adaptiveSamplingSchema.optional(),
+  openItems: openItemsSchema.optional(),
+});

@@ -288,7 +288,10 @@ interface SamplingSettings {
 export type SamplingChoice = 'set' | 'samples' | 'estimator' | 'method' | 'default';
 
 /** Adaptive sampling's settings must describe a design, and only the sampled estimator has one. */
-function checkSampling(settings: ChurnSettingsShape, ctx: z.RefinementCtx): void {
+function checkSampling(
+  settings: SamplingSettings & { samplesFirst: number; samplesMax: number },
+  ctx: z.RefinementCtx,
+): void {
   if (samplingOf(settings) !== 'adaptive') return;
   const refuse = (key: string, message: string): void => {
     ctx.addIssue({ code: 'custom', path: [key], message });
@@ -312,15 +315,6 @@ function checkSampling(settings: ChurnSettingsShape, ctx: z.RefinementCtx): void
     );
   }
 }
-
-type ChurnSettingsShape = {
-  sampling?: 'fixed' | 'adaptive' | undefined;
-  samples?: number | undefined;
-  samplesFirst: number;
-  samplesMax: number;
-  estimator: 'sampled' | 'logprobs';
-  method: 'fisher-bh' | 'rci';
-};
 
 export type ChurnSettings = z.infer<typeof churnSettingsSchema>;
 

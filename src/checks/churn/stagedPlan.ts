@@ -7,11 +7,16 @@
  */
 import type { PlanGrowth, WorkUnit } from '../workUnit.js';
 import type { SampleRecord } from '../../sampleLog/index.js';
-import { type AdaptiveDesign, countingDecided, designOf, type ItemPath } from './adaptive.js';
+import {
+  type AdaptiveDesign,
+  countingDecided,
+  designOf,
+  type ItemPath,
+  StageOutcomes,
+} from './adaptive.js';
 import type { ChurnItem } from './items.js';
-import { churnSlot, churnUnit } from './plan.js';
+import { stageUnit } from './plan.js';
 import { type ChurnConfig, samplingOf } from './settings.js';
-import { StageOutcomes } from './stageOutcomes.js';
 
 interface ItemState {
   item: ChurnItem;
@@ -27,7 +32,6 @@ export class ChurnStages implements PlanGrowth {
   private readonly decidedAt = new Map<string, number>();
   private readonly outcomes: StageOutcomes;
   private readonly items = new Map<string, ItemState>();
-  private readonly models: readonly string[];
 
   constructor(
     items: readonly ChurnItem[],
@@ -38,7 +42,6 @@ export class ChurnStages implements PlanGrowth {
     this.base = designOf(config.churn, items.length);
     this.design = countingDecided(this.base, []);
     this.outcomes = new StageOutcomes(baseline, candidate);
-    this.models = modelOrder(baseline, candidate);
     for (const item of items) {
       this.items.set(item.id, { item, planned: this.base.firstStage });
     }
@@ -76,7 +79,7 @@ export class ChurnStages implements PlanGrowth {
     }
     let calls = 0;
     for (const state of mine) calls += Math.max(0, this.design.samplesMax - state.planned);
-    return calls * this.models.length;
+    return calls * this.outcomes.models.length;
   }
 
   /**
@@ -96,10 +99,10 @@ export class ChurnStages implements PlanGrowth {
   private nextStage(state: ItemState, path: ItemPath): WorkUnit[] {
     if (path.wanted <= state.planned) return [];
     const units: WorkUnit[] = [];
-    for (const model of this.models) {
+    for (const model of this.outcomes.models) {
       for (let k = state.planned; k < path.wanted; k++) {
-        const slot = churnSlot(state.item, this.config, model, 'stochastic', k);
-        units.push(this.unlessStopped(churnUnit(slot, this.config), state.item.id, k));
+        const unit = stageUnit(state.item, this.config, model, k);
+        units.push(this.unlessStopped(unit, state.item.id, k));
       }
     }
     state.planned = path.wanted;
@@ -119,11 +122,6 @@ export class ChurnStages implements PlanGrowth {
     };
     return guarded;
   }
-}
-
-/** The models sampled: baseline, then the candidate unless absent or the same tag (A/A). */
-function modelOrder(baseline: string, candidate: string | null): string[] {
-  return candidate === null || candidate === baseline ? [baseline] : [baseline, candidate];
 }
 
 /**

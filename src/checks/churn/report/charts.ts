@@ -4,11 +4,11 @@
  * accuracy with its 95% interval. A domain can gain or lose many points with no single item
  * flagged (items move a little each); the second panel shows that, the first would not.
  */
-import { MINUS, points, signed } from '../../../text/format.js';
+import { MINUS, points, signed, trimmed } from '../../../text/format.js';
 import { type Chart, element, hatchPattern, svgDocument, text } from '../../../render/svg.js';
 import { BETTER, MUTED, WORSE } from '../../../render/palette.js';
 import type { ChurnSection, DomainRow, Interval } from '../section.js';
-import { domainLabel, fixed } from './markdown.js';
+import { domainLabel } from './markdown.js';
 
 const ROW_HEIGHT = 26;
 const TOP = 56;
@@ -223,7 +223,7 @@ export function churnCharts(section: ChurnSection): Chart[] {
   const nothingChanged = c.domains.every((d) => d.improved === 0 && d.deteriorated === 0);
   const counted =
     section.estimator === 'logprobs'
-      ? `Items changed by ${fixed(section.minEffect * 100)}+ points of p(correct)`
+      ? `Items changed by ${trimmed(section.minEffect * 100)}+ points of p(correct)`
       : `Items changed reliably (${section.method === 'fisher-bh' ? 'Fisher + BH' : 'RCI'})`;
   const title = `Change by domain: ${counted.charAt(0).toLowerCase()}${counted.slice(1)}, and Δ accuracy`;
   const deltaLeft = l.zero - DELTA_PANEL / 2;

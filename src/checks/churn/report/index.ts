@@ -1,11 +1,18 @@
-/** The churn check's parts of the report, read from its section alone. */
+/**
+ * The churn check's parts of the report, read from its section alone: the summary's "at a
+ * glance" rows and chart (mermaid, drawn by GitHub in the job summary and the PR comment; the
+ * section is read defensively there, a chart that lacks its data left out), its settings rows.
+ */
+
+import { field, finiteOrNull, listOf } from '../../../render/json.js';
 import { escapeText } from '../../../render/markdown.js';
+import { xyChart } from '../../../render/mermaid.js';
+import { BETTER, WORSE } from '../../../render/palette.js';
 import { num, percent } from '../../../text/format.js';
 import type { CheckReport } from '../../types.js';
-import type { ChurnConfig } from '../settings.js';
-import type { ChurnHeadline } from './numbers.js';
 import type { ChurnSection } from '../section.js';
 import {
+  type ChurnConfig,
   type ChurnSettings,
   fixedSamples,
   type SamplingChoice,
@@ -13,8 +20,8 @@ import {
   samplingOf,
 } from '../settings.js';
 import { churnCharts } from './charts.js';
-import { churnGlanceChart } from './glance.js';
 import { renderChurnSection } from './markdown.js';
+import type { ChurnHeadline } from './numbers.js';
 
 function glanceRows(section: ChurnSection, headline: ChurnHeadline, minEffect: number): string[][] {
   // The logprobs estimator counts items beyond an effect size; sampled, significant changes.
@@ -84,6 +91,52 @@ function settingsRows(settings: ChurnSettings): string[][] {
         : 'Reliable Change Index (method: rci)',
     ],
   ];
+}
+
+/** More domains than this make an unreadable inline chart (two bars each); the tables have them all. */
+const MAX_DOMAINS = 12;
+
+/**
+ * Where the candidate got reliably worse or better, by domain (mermaid, inline). Domains have
+ * no order, so both counts are bars, never a line across them; each domain has two slots,
+ * "worse" then "better", with one series holding a count in each (mermaid draws bars of two
+ * series at one category on top of each other, so they never share a slot).
+ */
+export function churnGlanceChart(section: ChurnSection, config: ChurnConfig): string | null {
+  const domains = listOf(field(section, 'comparison', 'domains'));
+  const rows = domains
+    .map((d) => ({
+      domain: String(field(d, 'domain') ?? '?'),
+      improved: finiteOrNull(field(d, 'improved')),
+      deteriorated: finiteOrNull(field(d, 'deteriorated')),
+    }))
+    .filter(
+      (r): r is { domain: string; improved: number; deteriorated: number } =>
+        r.improved !== null && r.deteriorated !== null,
+    );
+  if (rows.length < 2 || rows.length > MAX_DOMAINS) return null;
+  if (rows.every((r) => r.improved === 0 && r.deteriorated === 0)) return null;
+  const logprobs = section.estimator === 'logprobs';
+  const changed = logprobs ? `by |Δp| ≥ ${config.churn.minEffect}` : 'reliably';
+  return xyChart({
+    title: `Items ${changed} worse and better, by domain`,
+    categories: rows.flatMap((r) => [`${r.domain} worse`, `${r.domain} better`]),
+    yLabel: 'items',
+    series: [
+      {
+        name: `items ${changed} worse`,
+        kind: 'bar',
+        colour: WORSE,
+        values: rows.flatMap((r) => [r.deteriorated, 0]),
+      },
+      {
+        name: `items ${changed} better`,
+        kind: 'bar',
+        colour: BETTER,
+        values: rows.flatMap((r) => [0, r.improved]),
+      },
+    ],
+  });
 }
 
 export const churnReport: CheckReport<ChurnSection, ChurnConfig, ChurnHeadline> = {

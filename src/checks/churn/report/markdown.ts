@@ -3,10 +3,12 @@
  * Item ids, domains and texts come from user files: they go through escapeText.
  */
 
-import { codeSpan, details, escapeText, table } from '../../../render/markdown.js';
+import { type Align, codeSpan, details, escapeText, table } from '../../../render/markdown.js';
+import { shorten } from '../../../text/budget.js';
 import { interval, num, percent, points, pValueFigures, trimmed } from '../../../text/format.js';
 import { MIN_VALID_SHARE, RCI_CONSERVATIVE, RCI_CRITICAL } from '../methods.js';
 import type {
+  BandRow,
   ChurnComparison,
   ChurnSection,
   CountShare,
@@ -28,7 +30,18 @@ import { evidenceBlock, graderCell, openItemsLines } from './open.js';
 
 const TOP_ITEMS = 10;
 
-export const fixed = (value: number, digits = 1): string => trimmed(value, digits);
+/** A column of a table: its header, alignment and cell; `false` leaves it out. */
+type Column<R> = readonly [header: string, align: Align, cell: (row: R) => string];
+
+function columnTable<R>(rows: readonly R[], columns: readonly (Column<R> | false)[]): string {
+  const kept = columns.filter((c): c is Column<R> => c !== false);
+  const cells = rows.map((row) => kept.map(([, , cell]) => cell(row)));
+  return table(
+    kept.map(([header]) => header),
+    cells,
+    kept.map(([, align]) => align),
+  );
+}
 
 function shareCell(value: CountShare): string {
   return `${value.count} (${percent(value.share)}, ${interval(value.low, value.high, (v) => percent(v))})`;
@@ -46,27 +59,32 @@ function shareRow(label: string, set: FlagSet): string[] {
 
 function expectedCell(method: MethodSection, side: 'improved' | 'deteriorated'): string {
   const e = method.expected[side];
-  return `${fixed(e.mean)} (95th pct ${fixed(e.p95, 0)})`;
+  return `${trimmed(e.mean)} (95th pct ${trimmed(e.p95, 0)})`;
 }
 
-/** A model's row: label, tag and accuracy, the estimator's own columns, invalid and timeout. */
-function modelCells(
-  label: string,
-  m: ModelSummary | LogprobsModelSummary,
-  own: readonly string[],
-): string[] {
-  return [
-    label,
-    codeSpan(m.model),
-    `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
-    ...own,
-    percent(m.invalidShare),
-    percent(m.timeoutShare),
-  ];
-}
-
-function modelRow(label: string, m: ModelSummary): string[] {
-  return modelCells(label, m, [num(m.reliability), percent(m.greedyAccuracy)]);
+/**
+ * The models table: label, tag and accuracy, the estimator's own columns, invalid and timeout.
+ */
+function modelsTable<M extends ModelSummary | LogprobsModelSummary>(
+  section: { baseline: M; candidate: M | null },
+  accuracy: string,
+  own: readonly Column<M>[],
+): string {
+  const models: [string, M][] = [['baseline', section.baseline]];
+  if (section.candidate) models.push(['candidate', section.candidate]);
+  return columnTable(models, [
+    ['', 'l', ([label]) => label],
+    ['model', 'l', ([, m]) => codeSpan(m.model)],
+    [
+      accuracy,
+      'r',
+      ([, m]) =>
+        `${percent(m.accuracy.mean)} ${interval(m.accuracy.low, m.accuracy.high, (v) => percent(v))}`,
+    ],
+    ...own.map(([header, align, cell]): Column<[string, M]> => [header, align, ([, m]) => cell(m)]),
+    ['invalid', 'r', ([, m]) => percent(m.invalidShare)],
+    ['timeout', 'r', ([, m]) => percent(m.timeoutShare)],
+  ]);
 }
 
 /**
@@ -75,51 +93,31 @@ function modelRow(label: string, m: ModelSummary): string[] {
  */
 const showsRci = (section: SampledChurnSection): boolean => section.sampling === undefined;
 
+/** The columns both estimators' item tables start with: which item, and how p moved. */
+const CHANGE_COLUMNS: readonly Column<
+  Pick<ItemRow | LogprobsItemRow, 'id' | 'domain' | 'p' | 'delta'>
+>[] = [
+  ['item', 'l', (r) => escapeText(r.id)],
+  ['domain', 'l', (r) => escapeText(r.domain)],
+  ['p before', 'r', (r) => num(r.p[0], 2)],
+  ['p after', 'r', (r) => num(r.p[1], 2)],
+  ['Δp', 'r', (r) => num(r.delta, 2)],
+];
+
 function itemTable(rows: readonly ItemRow[], withRci: boolean): string {
-  const rci = (cells: string[]) => (withRci ? cells : []);
   // Open items name their grader; a table of multiple-choice items only stays as it was.
   const graders = rows.some((r) => r.grader !== undefined);
-  const grader = (cells: string[]) => (graders ? cells : []);
-  return table(
+  return columnTable(rows, [
+    ...CHANGE_COLUMNS,
     [
-      'item',
-      'domain',
-      'p before',
-      'p after',
-      'Δp',
       'q (Fisher, BH)',
-      ...rci(['RCI']),
-      'greedy',
-      ...grader(['grader']),
+      'r',
+      (r) => (r.q === null ? '–' : r.q < 0.001 ? r.q.toExponential(1) : num(r.q, 3)),
     ],
-    rows.map((r) => [
-      ...changeCells(r),
-      r.q === null ? '–' : r.q < 0.001 ? r.q.toExponential(1) : num(r.q, 3),
-      ...rci([num(r.rci, 2)]),
-      `${greedyMark(r.greedy[0])}→${greedyMark(r.greedy[1])}`,
-      ...grader([graderCell(r)]),
-    ]),
-    [
-      'l',
-      'l',
-      'r',
-      'r',
-      'r',
-      'r',
-      ...(withRci ? (['r'] as const) : []),
-      'c',
-      ...(graders ? (['l'] as const) : []),
-    ],
-  );
-}
-
-/** The cells both estimators' item tables start with: which item, and how p moved. */
-function changeCells(
-  r:
-    | Pick<ItemRow, 'id' | 'domain' | 'p' | 'delta'>
-    | Pick<LogprobsItemRow, 'id' | 'domain' | 'p' | 'delta'>,
-): string[] {
-  return [escapeText(r.id), escapeText(r.domain), num(r.p[0], 2), num(r.p[1], 2), num(r.delta, 2)];
+    withRci && ['RCI', 'r', (r) => num(r.rci, 2)],
+    ['greedy', 'c', (r) => `${greedyMark(r.greedy[0])}→${greedyMark(r.greedy[1])}`],
+    graders && ['grader', 'l', graderCell],
+  ]);
 }
 
 function greedyMark(value: boolean | null): string {
@@ -181,8 +179,8 @@ function overallLine(c: SharedComparison & { domainTest?: DomainTestSummary }): 
   if (!overall) return `**Δ accuracy ${points(c.delta.mean)}** on these items; ${pool}.`;
   const frame =
     overall.direction === null
-      ? `not significant by the exact test of these items' sampling noise (one-sided p = ${pValueText(Math.min(overall.pLoss, overall.pGain))})`
-      : `significantly ${overall.direction} by the exact test of these items' sampling noise (one-sided p = ${pValueText(overall.direction === 'up' ? overall.pGain : overall.pLoss)} ≤ 0.025)`;
+      ? `not significant by the exact test of these items' sampling noise (one-sided p = ${pValueFigures(Math.min(overall.pLoss, overall.pGain))})`
+      : `significantly ${overall.direction} by the exact test of these items' sampling noise (one-sided p = ${pValueFigures(overall.direction === 'up' ? overall.pGain : overall.pLoss)} ≤ 0.025)`;
   return `**Δ accuracy ${points(c.delta.mean)}** on these items, ${frame}; ${pool}.`;
 }
 
@@ -208,8 +206,6 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
     section.method === 'fisher-bh'
       ? `Fisher exact + BH, q ≤ ${section.alpha}`
       : `RCI, |RCI| > ${RCI_CRITICAL}`;
-  const models = [modelRow('baseline', section.baseline)];
-  if (section.candidate) models.push(modelRow('candidate', section.candidate));
   const gateOf = (c: ChurnComparison) => (section.method === 'fisher-bh' ? c.fisherBh : c.rci);
   return {
     heading: '### churn — item-level reliable change',
@@ -218,22 +214,13 @@ function sampledParts(section: SampledChurnSection): EstimatorParts<ChurnCompari
       ...(section.sampling ? adaptiveSamplingLines(section.sampling) : []),
       ...openItemsLines(section.openItems),
     ],
-    models: table(
-      [
-        '',
-        'model',
-        'accuracy (95% CI)',
-        'consistency between halves',
-        'greedy accuracy',
-        'invalid',
-        'timeout',
-      ],
-      models,
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
-    ),
+    models: modelsTable(section, 'accuracy (95% CI)', [
+      ['consistency between halves', 'r', (m) => num(m.reliability)],
+      ['greedy accuracy', 'r', (m) => percent(m.greedyAccuracy)],
+    ]),
     counts: (c) => {
       const gate = gateOf(c);
-      return `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models (parametric bootstrap, ${c.null.replicates} replicates, seed ${c.null.seed}) the same method flags on average ${fixed(gate.expected.improved.mean)} improved and ${fixed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${fixed(gate.expected.improved.p95, 0)} and ${fixed(gate.expected.deteriorated.p95, 0)}).`;
+      return `Reliably improved **${gate.improved}**, deteriorated **${gate.deteriorated}**. Between two identical models (parametric bootstrap, ${c.null.replicates} replicates, seed ${c.null.seed}) the same method flags on average ${trimmed(gate.expected.improved.mean)} improved and ${trimmed(gate.expected.deteriorated.mean)} deteriorated (95th percentiles ${trimmed(gate.expected.improved.p95, 0)} and ${trimmed(gate.expected.deteriorated.p95, 0)}).`;
     },
     worst: (c) => {
       const worst = worstOf(
@@ -351,9 +338,9 @@ function poolingLines(c: ChurnComparison): string[] {
       .sort((a, b) => b.effect - a.effect)[0];
     const most = Math.max(0, ...itemRows.map((r) => r.samples));
     const k = row
-      ? `; about K = ${row.samples} per item would show one item moving by ${fixed(row.effect, 1)}`
+      ? `; about K = ${row.samples} per item would show one item moving by ${trimmed(row.effect, 1)}`
       : most > 0
-        ? `; one item moving by ${fixed(size, 2)} needs more than K = ${most} per item`
+        ? `; one item moving by ${trimmed(size, 2)} needs more than K = ${most} per item`
         : '';
     lines.push(
       `- ${escapeText(d.domain)}: ${points(d.delta)} with 0 items reliably ${lost ? 'worse' : 'better'}${k}.`,
@@ -382,29 +369,18 @@ function domainTestLines(c: ChurnComparison): string[] {
 }
 
 function bandsBlock(c: ChurnComparison, withRci: boolean): string {
-  const rci = (cells: string[]) => (withRci ? cells : []);
+  const counts = (m: BandRow['fisherBh'], side: 'improved' | 'deteriorated') =>
+    `${m[side]} (${trimmed(side === 'improved' ? m.expectedImproved : m.expectedDeteriorated)})`;
   return details(
     'Difficulty bands (baseline accuracy) with the no-change expectation',
-    table(
-      [
-        'baseline p',
-        'items',
-        'B improved (exp.)',
-        'B deteriorated (exp.)',
-        ...rci(['A improved (exp.)', 'A deteriorated (exp.)']),
-      ],
-      c.bands.map((b) => [
-        `${fixed(b.low)}–${fixed(b.high)}`,
-        String(b.items),
-        `${b.fisherBh.improved} (${fixed(b.fisherBh.expectedImproved)})`,
-        `${b.fisherBh.deteriorated} (${fixed(b.fisherBh.expectedDeteriorated)})`,
-        ...rci([
-          `${b.rci.improved} (${fixed(b.rci.expectedImproved)})`,
-          `${b.rci.deteriorated} (${fixed(b.rci.expectedDeteriorated)})`,
-        ]),
-      ]),
-      ['l', 'r', 'r', 'r', ...(withRci ? (['r', 'r'] as const) : [])],
-    ),
+    columnTable(c.bands, [
+      ['baseline p', 'l', (b) => `${trimmed(b.low)}–${trimmed(b.high)}`],
+      ['items', 'r', (b) => String(b.items)],
+      ['B improved (exp.)', 'r', (b) => counts(b.fisherBh, 'improved')],
+      ['B deteriorated (exp.)', 'r', (b) => counts(b.fisherBh, 'deteriorated')],
+      withRci && ['A improved (exp.)', 'r', (b) => counts(b.rci, 'improved')],
+      withRci && ['A deteriorated (exp.)', 'r', (b) => counts(b.rci, 'deteriorated')],
+    ]),
   );
 }
 
@@ -426,22 +402,14 @@ function greedyLines(c: ChurnComparison): string[] {
 }
 
 function changedItemBlocks(c: ChurnComparison, withRci: boolean): string[] {
-  const changed = c.items.filter((r) => r.fisherBh !== 'unchanged' && r.fisherBh !== 'excluded');
-  const rciChanged = withRci
-    ? c.items.filter((r) => r.rciClass !== 'unchanged' && r.rciClass !== 'excluded')
-    : [];
-  const blocks: string[] = [];
-  if (changed.length > 0)
-    blocks.push(
-      details(`Items changed by method B (${changed.length})`, itemTable(changed, withRci)),
-      '',
-    );
-  if (rciChanged.length > 0)
-    blocks.push(
-      details(`Items changed by method A (${rciChanged.length})`, itemTable(rciChanged, withRci)),
-      '',
-    );
-  return blocks;
+  const methods: ['A' | 'B', 'fisherBh' | 'rciClass'][] = [['B', 'fisherBh']];
+  if (withRci) methods.push(['A', 'rciClass']);
+  return methods.flatMap(([name, key]) => {
+    const changed = c.items.filter((r) => r[key] !== 'unchanged' && r[key] !== 'excluded');
+    if (changed.length === 0) return [];
+    const title = `Items changed by method ${name} (${changed.length})`;
+    return [details(title, itemTable(changed, withRci)), ''];
+  });
 }
 
 const SOURCE_NAMES: Record<LogprobsModelSummary['sources'][number], string> = {
@@ -453,26 +421,12 @@ function sourcesOf(m: LogprobsModelSummary): string {
   return m.sources.length === 0 ? '–' : m.sources.map((s) => SOURCE_NAMES[s]).join(' + ');
 }
 
-function logprobsModelRow(label: string, m: LogprobsModelSummary): string[] {
-  return modelCells(label, m, [percent(m.topLetterAccuracy), sourcesOf(m)]);
-}
-
-function logprobsItemTable(rows: readonly LogprobsItemRow[]): string {
-  return table(
-    ['item', 'domain', 'p before', 'p after', 'Δp'],
-    rows.map((r) => changeCells(r)),
-    ['l', 'l', 'r', 'r', 'r'],
-  );
-}
-
 /**
  * The logprobs estimator has no sampling noise, hence no test, null calibration, reliability or
  * Fisher column: the report is about the size of Δp and counts items beyond min-effect.
  */
 function logprobsParts(section: LogprobsChurnSection): EstimatorParts<LogprobsComparison> {
-  const size = `${fixed(section.minEffect * 100)} points`;
-  const models = [logprobsModelRow('baseline', section.baseline)];
-  if (section.candidate) models.push(logprobsModelRow('candidate', section.candidate));
+  const size = `${trimmed(section.minEffect * 100)} points`;
   const counts = section.itemCounts;
   return {
     heading: '### churn — item-level change, logprobs estimator',
@@ -480,24 +434,15 @@ function logprobsParts(section: LogprobsChurnSection): EstimatorParts<LogprobsCo
     intro:
       `${counts.total} items, one evaluation per item and model that reads the probability of each answer letter; p(correct) at temperature ${section.temperature}. ` +
       `There is no sampling noise, so the question is how large a change is, not whether it is significant: an item counts as improved or deteriorated when p(correct) moved by at least ${size} (|Δp| ≥ min-effect ${section.minEffect}).`,
-    models: table(
-      [
-        '',
-        'model',
-        'accuracy (mean p, 95% CI)',
-        'top-letter accuracy',
-        'source',
-        'invalid',
-        'timeout',
-      ],
-      models,
-      ['l', 'l', 'r', 'r', 'l', 'r', 'r'],
-    ),
+    models: modelsTable(section, 'accuracy (mean p, 95% CI)', [
+      ['top-letter accuracy', 'r', (m) => percent(m.topLetterAccuracy)],
+      ['source', 'l', sourcesOf],
+    ]),
     counts: (c) =>
       `Improved **${c.effect.improved}**, deteriorated **${c.effect.deteriorated}**: items whose p(correct) moved by at least ${size} (effect-size counts).`,
     worst: (c) => {
       const worst = worstOf(c.items, (r) => r.effect === 'deteriorated');
-      return worst.length > 0 ? logprobsItemTable(worst) : null;
+      return worst.length > 0 ? columnTable(worst, CHANGE_COLUMNS) : null;
     },
     beforeDomains: (c) => {
       const e = c.effect;
@@ -521,7 +466,7 @@ function logprobsParts(section: LogprobsChurnSection): EstimatorParts<LogprobsCo
       return [
         details(
           `Items changed by at least ${size} (${changed.length})`,
-          logprobsItemTable(changed),
+          columnTable(changed, CHANGE_COLUMNS),
         ),
         '',
       ];
@@ -545,9 +490,7 @@ function finish(out: string[], section: ChurnSection): string {
 const DOMAIN_LABEL_LIMIT = 48;
 
 export function domainLabel(domain: string, tag: string): string {
-  const name =
-    domain.length > DOMAIN_LABEL_LIMIT ? `${domain.slice(0, DOMAIN_LABEL_LIMIT - 1)}…` : domain;
-  return `${name}${tag}`;
+  return `${shorten(domain, DOMAIN_LABEL_LIMIT)}${tag}`;
 }
 
 /** Per domain: accuracy before and after, and the items that changed (either estimator). */
@@ -555,40 +498,26 @@ function domainTable(domains: readonly DomainRow[]): string {
   const tested = domains.some((d) => d.test);
   const mark = (d: DomainRow): string =>
     d.reversal ? ' ⚠ loss, reversal' : d.loss ? ' ⚠ loss' : d.gain ? ' (gain)' : '';
-  return table(
-    [
-      'domain',
-      'items',
-      'baseline',
-      'candidate',
-      'Δ',
-      'improved',
-      'deteriorated',
-      'net',
-      ...(tested ? ['loss p (domain test, Holm)', 'smallest loss it can see'] : []),
+  return columnTable(domains, [
+    ['domain', 'l', (d) => `${escapeText(d.domain)}${mark(d)}`],
+    ['items', 'r', (d) => String(d.items)],
+    ['baseline', 'r', (d) => percent(d.baselineAccuracy)],
+    ['candidate', 'r', (d) => percent(d.candidateAccuracy)],
+    ['Δ', 'r', (d) => points(d.delta)],
+    ['improved', 'r', (d) => String(d.improved)],
+    ['deteriorated', 'r', (d) => String(d.deteriorated)],
+    ['net', 'r', (d) => num(d.net, 0)],
+    tested && [
+      'loss p (domain test, Holm)',
+      'r',
+      (d) => (d.test ? pValueFigures(d.test.adjustedLoss) : 'not tested'),
     ],
-    domains.map((d) => [
-      `${escapeText(d.domain)}${mark(d)}`,
-      String(d.items),
-      percent(d.baselineAccuracy),
-      percent(d.candidateAccuracy),
-      points(d.delta),
-      String(d.improved),
-      String(d.deteriorated),
-      num(d.net, 0),
-      ...(tested
-        ? [
-            d.test ? pValueText(d.test.adjustedLoss) : 'not tested',
-            d.test?.detectable ? `−${fixed(d.test.detectable * 100)} pts` : '–',
-          ]
-        : []),
-    ]),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', ...(tested ? (['r', 'r'] as const) : [])],
-  );
-}
-
-function pValueText(p: number): string {
-  return pValueFigures(p, 2);
+    tested && [
+      'smallest loss it can see',
+      'r',
+      (d) => (d.test?.detectable ? `−${trimmed(d.test.detectable * 100)} pts` : '–'),
+    ],
+  ]);
 }
 
 /** The domains that lost accuracy, and which of them are reversals. */
@@ -620,15 +549,15 @@ function detectionLines(d: Detection, section: SampledChurnSection): string[] {
     section.sampling === undefined
       ? `K = ${section.samples}`
       : `K = ${section.samples} (samples-max)`;
-  const pct = (x: number) => `${fixed(x * 100, 0)} pts`;
+  const pct = (x: number) => `${trimmed(x * 100, 0)} pts`;
   const item = (x: number | null) =>
-    x === null ? '–' : x >= 1 ? 'not detectable (> 1)' : fixed(x, 2);
+    x === null ? '–' : x >= 1 ? 'not detectable (> 1)' : trimmed(x, 2);
   const rci = showsRci(section)
     ? ` or ${item(d.itemRci)} (RCI, (${RCI_CRITICAL} + 0.84)·S_diff)`
     : '';
   const rows = d.samplesFor.map((r) => [
     r.kind === 'item'
-      ? `one item moves by ${fixed(r.effect, 1)}`
+      ? `one item moves by ${trimmed(r.effect, 1)}`
       : `a domain of ${d.domainItems} items loses ${pct(r.effect)}`,
     r.kind === 'item' ? 'Fisher + BH' : 'domain test',
     String(r.samples),
@@ -638,7 +567,7 @@ function detectionLines(d: Detection, section: SampledChurnSection): string[] {
     details(
       'Smallest change detected, and the K smaller ones would need',
       [
-        `**Smallest change detected with ${fixed(d.power * 100, 0)}% power at ${atK}:** one item by ${item(d.itemFisherBh)} (Fisher + BH)${rci}; ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${fixed(d.domain * 100)} points`}.`,
+        `**Smallest change detected with ${trimmed(d.power * 100, 0)}% power at ${atK}:** one item by ${item(d.itemFisherBh)} (Fisher + BH)${rci}; ${d.domain === null ? 'no domain tested' : `a domain of ${d.domainItems} items by ${trimmed(d.domain * 100)} points`}.`,
         table(['to detect', 'by', 'K needed'], rows, ['l', 'l', 'r']),
         `K needed: samples per item and model for 80% power (normal approximation; items near p = 0.5, domains at this run's item difficulties). Raise churn.${section.sampling === undefined ? 'samples' : 'samples-max'}, or add items to a domain, to see smaller changes.`,
       ].join('\n\n'),

@@ -4,6 +4,7 @@
  * and one wrong answer of each model — model text, escaped and shortened.
  */
 import { details, escapeText, table } from '../../../render/markdown.js';
+import { shorten } from '../../../text/budget.js';
 import type { ItemRow, OpenItemsSummary } from '../section.js';
 
 /** Characters of an answer the summary shows. */
@@ -14,8 +15,7 @@ const SHOWN_ITEMS = 10;
 function shortened(text: string | null): string {
   if (text === null) return '–';
   const line = text.replace(/\s+/g, ' ').trim();
-  const cut = line.length > SHOWN ? `${line.slice(0, SHOWN - 1)}…` : line;
-  return cut === '' ? '(empty)' : escapeText(cut);
+  return line === '' ? '(empty)' : escapeText(shorten(line, SHOWN));
 }
 
 export function openItemsLines(open: OpenItemsSummary | undefined): string[] {

@@ -9,14 +9,7 @@ import type { ChurnConfig } from '../settings.js';
 import { interval, num, percent, plural, signed } from '../../../text/format.js';
 import type { CheckContext, CheckFold, CheckPageInput } from '../../types.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
-import type {
-  AnswerPair,
-  ChurnSection,
-  LogprobsChurnSection,
-  ItemRow,
-  ModelSummary,
-  SampledChurnSection,
-} from '../section.js';
+import type { AnswerPair, ChurnSection, ItemRow, ModelSummary } from '../section.js';
 import {
   ANSWER_KEY_LENGTH,
   ANSWER_ROWS,
@@ -56,64 +49,10 @@ const isFlagged = (row: { cls: string }) => row.cls === 'improved' || row.cls ==
 
 type Row = Omit<ChurnPageItem, 'ask' | 'answers'>;
 
-function sampledRows(section: SampledChurnSection): Row[] {
-  const comparison = section.comparison;
-  if (!comparison) return [];
-  const rci = section.method === 'rci';
-  return comparison.items.map((row: ItemRow) => ({
-    id: row.id,
-    domain: row.domain,
-    cls: rci ? row.rciClass : row.fisherBh,
-    excluded: row.excluded,
-    p: row.p,
-    x: row.x,
-    n: row.n,
-    delta: row.delta,
-    pValue: row.fisherP,
-    q: row.q,
-    rci: row.rci,
-  }));
-}
-
-function logprobsRows(section: LogprobsChurnSection): Row[] {
-  return (section.comparison?.items ?? []).map((row) => ({
-    id: row.id,
-    domain: row.domain,
-    cls: row.effect,
-    excluded: null,
-    p: row.p,
-    x: null,
-    n: null,
-    delta: row.delta,
-    pValue: null,
-    q: null,
-    rci: null,
-  }));
-}
-
-/** Single-model (nightly) runs have no comparison rows: the items with the model's answers. */
-function singleModelRows(items: readonly ChurnItem[]): Row[] {
-  return items.map((item) => ({
-    id: item.id,
-    domain: item.domain,
-    cls: 'unchanged',
-    excluded: null,
-    p: [null, null],
-    x: null,
-    n: null,
-    delta: null,
-    pValue: null,
-    q: null,
-    rci: null,
-  }));
-}
-
-/** The items whose answer texts go in first: the gate's changes, then by the size of Δp. */
-function examplePriority(rows: readonly Row[]): Row[] {
-  const changed = (r: Row) => (isFlagged(r) ? 1 : 0);
-  return [...rows].sort(
-    (a, b) => changed(b) - changed(a) || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0),
-  );
+/** A row with nothing measured beyond what `measured` gives (logprobs, single-model rows). */
+function rowOf(id: string, domain: string, measured: Partial<Row> = {}): Row {
+  const none = { excluded: null, p: [null, null] as Row['p'], x: null, n: null, delta: null };
+  return { id, domain, cls: 'unchanged', ...none, pValue: null, q: null, rci: null, ...measured };
 }
 
 /**
@@ -157,7 +96,12 @@ function itemsWithExamples(
 ): Set<string> {
   const chosen = new Set<string>();
   let left = EXAMPLE_BUDGET;
-  for (const row of examplePriority(rows)) {
+  // The gate's changes first, then by the size of Δp.
+  const changed = (r: Row) => (isFlagged(r) ? 1 : 0);
+  const byPriority = [...rows].sort(
+    (a, b) => changed(b) - changed(a) || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0),
+  );
+  for (const row of byPriority) {
     const length = exampleLength(examples.get(row.id) ?? []);
     if (length === 0 || length > left) continue;
     left -= length;
@@ -171,9 +115,27 @@ interface ItemDefinitions {
   items: readonly ChurnItem[];
 }
 
+/** Single-model (nightly) runs have no comparison rows: the items with the model's answers. */
 function rowsOf(section: ChurnSection, items: readonly ChurnItem[]): Row[] {
-  if (section.estimator === 'logprobs') return logprobsRows(section);
-  return section.comparison ? sampledRows(section) : singleModelRows(items);
+  if (section.estimator === 'logprobs') {
+    const rows = section.comparison?.items ?? [];
+    return rows.map((r) => rowOf(r.id, r.domain, { cls: r.effect, p: r.p, delta: r.delta }));
+  }
+  if (!section.comparison) return items.map((item) => rowOf(item.id, item.domain));
+  const rci = section.method === 'rci';
+  return section.comparison.items.map((row: ItemRow) =>
+    rowOf(row.id, row.domain, {
+      cls: rci ? row.rciClass : row.fisherBh,
+      excluded: row.excluded,
+      p: row.p,
+      x: row.x,
+      n: row.n,
+      delta: row.delta,
+      pValue: row.fisherP,
+      q: row.q,
+      rci: row.rci,
+    }),
+  );
 }
 
 /** What the page's item list is built from, the cuts decided. */
