@@ -426,6 +426,7 @@ const PLAN: Step[] = [
 /** Commands the docs name that run as one of the plan's (the README's npm script runs the CLI). */
 const SAME_AS: Record<string, string> = {
   'npm run demo -- --scenario aa': 'npx model-gate demo --scenario aa',
+  'npm run demo': 'npx model-gate demo',
   // The tarball this test installs is made by this command, in the repository.
   'npm pack': `npm i -D ./${TARBALL}`,
   // The same import, into a folder of the project.
@@ -493,6 +494,10 @@ const NOT_RUN: Record<string, string> = {
   'npx tsx bench/adaptiveMoving.ts 200':
     'a simulation of adaptive sampling on a pair where most items move: minutes',
   'npm run bench -- throughput': 'a benchmark: minutes, and timings that depend on the machine',
+  'npm run bench -- throughput --mixed-only':
+    'the mixed job of the throughput benchmark alone: about a minute',
+  'npx tsx bench/bigLog.ts DIR 5000':
+    'writes a generated log of 5,000 items for the analysis benchmark: a minute and 80 MB',
   'npx tsx bench/throughput.ts --mixed-only':
     'a benchmark: about a minute, and timings that depend on the machine',
   'npx tsx bench/embedded.ts':
