@@ -38,7 +38,6 @@ import { type DragonCallRecord, type DragonGameRecord, isDragonRecord } from './
 import type {
   DragonBin,
   DragonComparison,
-  DragonGame,
   DragonSection,
   DragonSeparation,
   DragonSeries,
@@ -192,12 +191,17 @@ function rate(count: number, total: number): number | null {
   return total > 0 ? count / total : null;
 }
 
-/** The valid moves as forecasts, by seed, and the moves into a wall the model already knew. */
-function gatherForecasts(calls: readonly DragonCallRecord[]) {
+function summariseSeries(
+  series: SeriesRecords,
+  role: DragonSeries['role'],
+  definitions: DragonDefinitions,
+): DragonSeries {
+  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
+  // The valid moves as forecasts, by seed, and the moves into a wall the model already knew.
   const forecasts: Forecast[] = [];
   const bySeed = new Map<number, Forecast[]>();
   const repeatsBySeed = new Map<number, number>();
-  let knownWallRepeats = 0;
   for (const call of calls) {
     const forecast = forecastOf(call);
     if (!forecast) continue;
@@ -206,44 +210,36 @@ function gatherForecasts(calls: readonly DragonCallRecord[]) {
     list.push(forecast);
     bySeed.set(call.game, list);
     if (call.outcome === 'known_wall') {
-      knownWallRepeats++;
       repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
     }
   }
-  return { forecasts, bySeed, repeatsBySeed, knownWallRepeats };
-}
-
-type Gathered = ReturnType<typeof gatherForecasts>;
-
-function summariseSeries(
-  series: SeriesRecords,
-  role: DragonSeries['role'],
-  definitions: DragonDefinitions,
-): DragonSeries {
-  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
-  const gathered = gatherForecasts(calls);
-  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
-  return {
-    ...callCounts(series, role, definitions, calls, gameRecords, gathered.forecasts.length),
-    ...calibrationOf(gathered, definitions),
-    ...gamesOf(gathered, calls, gameRecords, definitions),
-    bins: binTable(gathered.forecasts),
-  };
-}
-
-function callCounts(
-  series: SeriesRecords,
-  role: DragonSeries['role'],
-  definitions: DragonDefinitions,
-  calls: readonly DragonCallRecord[],
-  gameRecords: readonly DragonGameRecord[],
-  moves: number,
-) {
+  const knownWallRepeats = [...repeatsBySeed.values()].reduce((sum, n) => sum + n, 0);
+  const moves = forecasts.length;
   const count = (status: DragonCallRecord['status']) =>
     calls.filter((c) => c.status === status).length;
   const invalid = count('invalid');
   const timeouts = count('timeout');
-  const errors = count('error');
+  const games = (test: (g: DragonGameRecord) => boolean) => gameRecords.filter(test).length;
+  const meanConfidence = moves > 0 ? mean(forecasts.map((f) => f.confidence)) : null;
+  const success = estimate(forecasts.filter((f) => f.success).length, moves);
+  const bootstrap = {
+    replicates: definitions.bootstrapReplicates,
+    seed: definitions.bootstrapSeed,
+  };
+  const perSeed = [...bySeed.values()];
+  const ece = clusterBootstrapEce(
+    perSeed.map((list) => tallyBins(list)),
+    bootstrap,
+  );
+  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
+  const brierInterval = clusterBootstrapRate(
+    perSeed.map((list) => ({ sum: squaredErrors(list), count: list.length })),
+    bootstrap,
+    { floor: 0, ceiling: 1 },
+  );
+  const finished = new Set(gameRecords.map((g) => g.game));
+  const played = new Set(calls.map((c) => c.game));
+  const wins = games((g) => g.result === 'won');
   return {
     model: series.model,
     role,
@@ -254,39 +250,19 @@ function callCounts(
     passes: calls.filter((c) => c.status === 'ok' && c.move === 'pass').length,
     invalid,
     timeouts,
-    errors,
+    errors: count('error'),
     invalidRate: rate(invalid, calls.length),
     timeoutRate: rate(timeouts, calls.length),
     perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
     meanLatencyMs:
       series.player === null && calls.length > 0 ? mean(calls.map((c) => c.latency_ms)) : null,
-  };
-}
-
-function calibrationOf({ forecasts, bySeed }: Gathered, definitions: DragonDefinitions) {
-  const moves = forecasts.length;
-  const meanConfidence = moves > 0 ? mean(forecasts.map((f) => f.confidence)) : null;
-  const success = estimate(forecasts.filter((f) => f.success).length, moves);
-  const bootstrap = clusterBootstrapEce(
-    [...bySeed.values()].map((list) => tallyBins(list)),
-    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
-  );
-  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
-  const brierInterval = clusterBootstrapRate(
-    [...bySeed.values()].map((list) => ({ sum: squaredErrors(list), count: list.length })),
-    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
-    { floor: 0, ceiling: 1 },
-  );
-  return {
     meanConfidence,
     success,
     gap: meanConfidence !== null && success ? meanConfidence - success.value : null,
     brier: decomposition ? decomposition.brier : null,
-    brierInterval: brierInterval
-      ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high }
-      : null,
+    brierInterval: brierInterval && estimateOf(brierInterval),
     decomposition,
-    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
+    ece: ece && estimateOf(ece),
     eceOtherEdges:
       moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, 'upper-inclusive') : null,
     resolution: decomposition ? decomposition.resolution : null,
@@ -294,47 +270,37 @@ function calibrationOf({ forecasts, bySeed }: Gathered, definitions: DragonDefin
     confidenceLevels: confidenceLevels(forecasts)
       .slice(0, SHOWN_CONFIDENCE_LEVELS)
       .map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
-  };
-}
-
-function gamesOf(
-  { forecasts, bySeed, repeatsBySeed, knownWallRepeats }: Gathered,
-  calls: readonly DragonCallRecord[],
-  gameRecords: readonly DragonGameRecord[],
-  definitions: DragonDefinitions,
-) {
-  const games: DragonGame[] = gameRecords.map((g) => {
-    const own = bySeed.get(g.game) ?? [];
-    return {
-      seed: g.game,
-      result: g.result,
-      turns: g.turns,
-      decisions: g.decisions,
-      cellsVisited: g.cells_visited,
-      treasureFound: g.treasure_found,
-      wounds: g.wounds,
-      fingerprint: g.fingerprint,
-      moves: own.length,
-      successes: own.filter((f) => f.success).length,
-      tally: tallyBins(own),
-      brierSum: squaredErrors(own),
-      knownWallRepeats: repeatsBySeed.get(g.game) ?? 0,
-    };
-  });
-  const finished = new Set(gameRecords.map((g) => g.game));
-  const played = new Set(calls.map((c) => c.game));
-  const wins = gameRecords.filter((g) => g.result === 'won').length;
-  const winEstimate = estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 };
-  return {
     knownWallRepeats,
-    knownWallRepeatRate: rate(knownWallRepeats, forecasts.length),
-    games,
+    knownWallRepeatRate: rate(knownWallRepeats, moves),
+    games: gameRecords.map((g) => {
+      const own = bySeed.get(g.game) ?? [];
+      return {
+        seed: g.game,
+        result: g.result,
+        turns: g.turns,
+        decisions: g.decisions,
+        cellsVisited: g.cells_visited,
+        treasureFound: g.treasure_found,
+        wounds: g.wounds,
+        fingerprint: g.fingerprint,
+        moves: own.length,
+        successes: own.filter((f) => f.success).length,
+        tally: tallyBins(own),
+        brierSum: squaredErrors(own),
+        knownWallRepeats: repeatsBySeed.get(g.game) ?? 0,
+      };
+    }),
     unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
     missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
-    wins: { ...winEstimate, count: wins, games: gameRecords.length },
-    treasureFound: gameRecords.filter((g) => g.treasure_found).length,
-    cappedGames: gameRecords.filter((g) => g.capped).length,
-    invalidStops: gameRecords.filter((g) => g.result === 'invalid').length,
+    wins: {
+      ...(estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 }),
+      count: wins,
+      games: gameRecords.length,
+    },
+    treasureFound: games((g) => g.treasure_found),
+    cappedGames: games((g) => g.capped),
+    invalidStops: games((g) => g.result === 'invalid'),
+    bins: binTable(forecasts),
   };
 }
 
