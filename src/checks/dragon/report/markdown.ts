@@ -20,7 +20,7 @@ export const PALE_BIN_MOVES = 5;
 
 const pct = (v: number) => percent(v);
 
-function withInterval(e: Estimate | null, format: (v: number) => string): string {
+export function withInterval(e: Estimate | null, format: (v: number) => string): string {
   return e ? `${format(e.value)} ${interval(e.low, e.high, format)}` : '–';
 }
 
