@@ -92,7 +92,11 @@ export function analyseDragon(
   };
   const baseline = seriesOf(models.baseline, 'baseline');
   const candidate = models.candidate ? seriesOf(models.candidate, 'candidate') : null;
-  const comparison = baseline && candidate ? compareSeries(baseline, candidate, definitions) : null;
+  const bootstrap = {
+    replicates: definitions.bootstrapReplicates,
+    seed: definitions.bootstrapSeed,
+  };
+  const comparison = baseline && candidate ? compareSeries(baseline, candidate, bootstrap) : null;
   const referencePlayers = [...bySeries.values()]
     .filter((s) => s.player !== null)
     .sort((a, b) => a.model.localeCompare(b.model))
@@ -117,7 +121,7 @@ export function analyseDragon(
     candidate,
     comparison,
     referencePlayers,
-    instrument: instrumentCheck(referencePlayers, definitions),
+    instrument: instrumentCheck(referencePlayers, bootstrap),
     ruleFalseAlarmRate: definitions.ruleFalseAlarmRate,
     detectableEceRise: detectableEceRise(comparison, baseline, definitions),
     notices,
@@ -357,10 +361,8 @@ export interface ComparableSeries {
   games: readonly ComparableGame[];
 }
 
-export interface ComparisonOptions {
-  bootstrapReplicates: number;
-  bootstrapSeed: number;
-}
+/** The cluster bootstrap of a comparison: its replicates and seed. */
+export type ComparisonOptions = { replicates: number; seed: number };
 
 /** Coverage of the difference intervals shown; the rules read the permutation p-values. */
 export const COMPARISON_LEVEL = 0.95;
@@ -393,11 +395,7 @@ export function compareSeries(
     (s) => [later.get(s) as ComparableGame, earlier.get(s) as ComparableGame] as const,
   );
   const level = COMPARISON_LEVEL;
-  const bootstrap = {
-    replicates: options.bootstrapReplicates,
-    seed: options.bootstrapSeed,
-    level,
-  };
+  const bootstrap = { ...options, level };
   return {
     level,
     pairedSeeds,
@@ -413,38 +411,43 @@ export function compareSeries(
 type GamePair = readonly [ComparableGame, ComparableGame];
 type PairedBootstrap = { replicates: number; seed: number; level: number };
 
+/**
+ * A measure of both sides (`side(0)` after, `side(1)` before) with its bootstrap difference,
+ * and the paired permutation test of `statistic` over the pairs; null without a difference.
+ */
+function pairedMeasure(
+  side: (side: 0 | 1) => number,
+  difference: { estimate: number; low: number; high: number } | null,
+  pairs: number,
+  statistic: (swapped: readonly boolean[]) => number,
+  seed: number,
+): PairedMeasure | null {
+  if (!difference) return null;
+  const { pValue } = pairedPermutationTest(pairs, statistic, { draws: PERMUTATION_DRAWS, seed });
+  return { before: side(1), after: side(0), difference: estimateOf(difference), pValue };
+}
+
 /** ECE of both sides over the paired games, its bootstrap difference and permutation test. */
 function pairedEce(pairs: readonly GamePair[], bootstrap: PairedBootstrap): PairedMeasure | null {
-  const eceDifference = pairedClusterBootstrapEceDifference(
-    pairs.map(([a, b]) => [a.tally, b.tally] as const),
-    bootstrap,
-  );
-  if (!eceDifference) return null;
-  const sum = (side: 0 | 1) => {
-    const total = emptyTally(DEFAULT_BINS);
-    for (const pair of pairs) addTally(total, pair[side].tally);
-    return eceFromTally(total) ?? Number.NaN;
+  const pooled = (tallies: readonly BinTally[], bins = DEFAULT_BINS) => {
+    const total = emptyTally(bins);
+    for (const tally of tallies) addTally(total, tally);
+    return total;
   };
   const bins = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
-  const left = emptyTally(bins);
-  const right = emptyTally(bins);
   return pairedMeasure(
-    sum,
-    eceDifference,
+    (side) => eceFromTally(pooled(pairs.map((pair) => pair[side].tally))) ?? Number.NaN,
+    pairedClusterBootstrapEceDifference(
+      pairs.map(([a, b]) => [a.tally, b.tally] as const),
+      bootstrap,
+    ),
     pairs.length,
     (swapped) => {
-      for (const t of [left, right]) {
-        t.count.fill(0);
-        t.confidence.fill(0);
-        t.successes.fill(0);
-      }
-      pairs.forEach(([a, b], i) => {
-        addTally(swapped[i] ? right : left, a.tally);
-        addTally(swapped[i] ? left : right, b.tally);
-      });
-      return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
+      const left = pairs.map(([a, b], i) => (swapped[i] ? b : a).tally);
+      const right = pairs.map(([a, b], i) => (swapped[i] ? a : b).tally);
+      return (eceFromTally(pooled(left, bins)) ?? 0) - (eceFromTally(pooled(right, bins)) ?? 0);
     },
-    bootstrap,
+    bootstrap.seed,
   );
 }
 
@@ -464,42 +467,17 @@ function pairedRate(
       { sum: sb, count: movesOf(b.tally) },
     ]);
   }
-  const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
-  if (!difference) return null;
   return pairedMeasure(
     (side) => pooledRate(clusters.map((c) => c[side])) ?? Number.NaN,
-    difference,
+    pairedClusterBootstrapRateDifference(clusters, bootstrap),
     clusters.length,
     (swapped) =>
       pooledDifference(clusters.length, (i) => {
         const [x, y] = clusters[i] as readonly [RateCluster, RateCluster];
         return swapped[i] ? [y, x] : [x, y];
       }) ?? 0,
-    bootstrap,
+    bootstrap.seed,
   );
-}
-
-/**
- * A measure of both sides (`side(0)` after, `side(1)` before), with its bootstrap
- * difference and the paired permutation test of `statistic` over the `n` pairs.
- */
-function pairedMeasure(
-  side: (side: 0 | 1) => number,
-  difference: { estimate: number; low: number; high: number },
-  n: number,
-  statistic: (swapped: readonly boolean[]) => number,
-  bootstrap: PairedBootstrap,
-): PairedMeasure {
-  const test = pairedPermutationTest(n, statistic, {
-    draws: PERMUTATION_DRAWS,
-    seed: bootstrap.seed,
-  });
-  return {
-    before: side(1),
-    after: side(0),
-    difference: estimateOf(difference),
-    pValue: test.pValue,
-  };
 }
 
 /**
@@ -512,22 +490,16 @@ function pairedMeasure(
  */
 function instrumentCheck(
   players: readonly DragonSeries[],
-  definitions: Pick<DragonDefinitions, 'bootstrapReplicates' | 'bootstrapSeed'>,
+  bootstrap: ComparisonOptions,
 ): DragonSection['instrument'] {
   const measured = players.filter((p) => p.ece !== null && p.player !== null);
   const overconfident = measured.find((p) => p.player === 'overconfident');
   const others = measured.filter((p) => p.player === 'careful' || p.player === 'random');
   if (!overconfident || others.length === 0) return null;
   const separations: DragonSeparation[] = others.map((better) => {
-    const comparison = compareSeries(better, overconfident, {
-      bootstrapReplicates: definitions.bootstrapReplicates,
-      bootstrapSeed: definitions.bootstrapSeed,
-    });
-    const difference = comparison.ece?.difference ?? {
-      value: Number.NaN,
-      low: Number.NaN,
-      high: Number.NaN,
-    };
+    const comparison = compareSeries(better, overconfident, bootstrap);
+    const none = { value: Number.NaN, low: Number.NaN, high: Number.NaN };
+    const difference = comparison.ece?.difference ?? none;
     return {
       worse: 'overconfident',
       better: better.player as string,

@@ -416,6 +416,5 @@ function nightlyRules(
   }
   const { replicates, seed } = section.bootstrap;
   const comparable: ComparableSeries = series;
-  const options = { bootstrapReplicates: replicates, bootstrapSeed: seed };
-  compare(current, compareSeries(comparable, current, options), on);
+  compare(current, compareSeries(comparable, current, { replicates, seed }), on);
 }
