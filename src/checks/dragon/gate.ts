@@ -14,7 +14,13 @@ import { clusterBootstrapRate } from '../../stats/clusterRatio.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding, Severity } from '../types.js';
 import { type ComparableSeries, compareSeries } from './analyse.js';
-import type { DragonComparison, DragonSection, DragonSeries, PairedMeasure } from './section.js';
+import type {
+  DragonComparison,
+  DragonSection,
+  DragonSeries,
+  Estimate,
+  PairedMeasure,
+} from './section.js';
 import type { DragonSettings } from './settings.js';
 import {
   levelText,
@@ -269,20 +275,25 @@ type Bootstrap = { replicates: number; seed: number; level: number };
 /** An absolute limit on a number of the judged series, tested by its bootstrap interval. */
 interface LimitRule {
   id: string;
-  /** The number in the sentence, and its key in the finding's values. */
+  /** The number in the sentences ("ECE", "an ECE"), and its key in the finding's values. */
+  title: string;
   name: string;
   key: string;
+  /** Its 95% interval in the section, for the rule's card. */
+  estimate: (series: DragonSeries) => Estimate | null;
   limit: (gate: GateSettings) => number | undefined;
   value: (series: DragonSeries) => number | null;
   /** Its interval at the rule's level, resampling games; null without games to resample. */
   interval: (series: DragonSeries, bootstrap: Bootstrap) => { low: number; high: number } | null;
 }
 
-const LIMIT_RULES: readonly LimitRule[] = [
+export const LIMIT_RULES: readonly LimitRule[] = [
   {
     id: 'max-ece',
+    title: 'ECE',
     name: 'an ECE',
     key: 'ece',
+    estimate: (s) => s.ece,
     limit: (gate) => gate.maxEce,
     value: (s) => s.ece?.value ?? null,
     interval: (s, bootstrap) =>
@@ -293,8 +304,10 @@ const LIMIT_RULES: readonly LimitRule[] = [
   },
   {
     id: 'max-brier',
+    title: 'Brier score',
     name: 'a Brier score',
     key: 'brier',
+    estimate: (s) => s.brierInterval,
     limit: (gate) => gate.maxBrier,
     value: (s) => s.brier,
     interval: (s, bootstrap) =>
