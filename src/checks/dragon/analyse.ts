@@ -74,16 +74,11 @@ export function analyseDragon(
   const notices: string[] = [];
   const bySeries = groupRecords(records, definitions, notices);
 
+  // Reference players missing from the log are played here (deterministically).
   for (const player of definitions.referencePlayers) {
-    const model = referenceModel(player);
-    if (!bySeries.has(model)) {
-      const played = groupRecords(
-        playReferenceGames(player, definitions.seeds, definitions.walls),
-        definitions,
-        notices,
-      );
-      for (const [key, value] of played) bySeries.set(key, value);
-    }
+    if (bySeries.has(referenceModel(player))) continue;
+    const played = playReferenceGames(player, definitions.seeds, definitions.walls);
+    for (const [key, value] of groupRecords(played, definitions, notices)) bySeries.set(key, value);
   }
 
   const seriesOf = (model: string, role: DragonSeries['role']): DragonSeries | null => {
@@ -112,11 +107,7 @@ export function analyseDragon(
     seeds: [...definitions.seeds],
     calibrationEvent: CALIBRATION_EVENT,
     bins: { count: DEFAULT_BINS, edges: DEFAULT_EDGES },
-    bootstrap: {
-      replicates: definitions.bootstrapReplicates,
-      seed: definitions.bootstrapSeed,
-      resampled: 'games',
-    },
+    bootstrap: { ...bootstrap, resampled: 'games' },
     baseline,
     candidate,
     comparison,
@@ -147,12 +138,14 @@ function groupRecords(
     if (!isDragonRecord(record)) continue;
     const isPlayer = record.player !== undefined;
     const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;
-    if (record.prompt_sha256 !== expectedPrompt) {
-      otherPrompt.set(record.model, (otherPrompt.get(record.model) ?? 0) + 1);
-      continue;
-    }
-    if (!seeds.has(record.game)) {
-      otherSeeds.set(record.model, (otherSeeds.get(record.model) ?? 0) + 1);
+    const leftOut =
+      record.prompt_sha256 !== expectedPrompt
+        ? otherPrompt
+        : !seeds.has(record.game)
+          ? otherSeeds
+          : null;
+    if (leftOut) {
+      leftOut.set(record.model, (leftOut.get(record.model) ?? 0) + 1);
       continue;
     }
     const which = record.kind === 'game' ? 'game' : record.decision;
@@ -160,11 +153,13 @@ function groupRecords(
   }
   const series = new Map<string, SeriesRecords>();
   for (const record of latest.values()) {
-    let entry = series.get(record.model);
-    if (!entry) {
-      entry = { model: record.model, player: record.player ?? null, calls: [], games: [] };
-      series.set(record.model, entry);
-    }
+    const entry = series.get(record.model) ?? {
+      model: record.model,
+      player: record.player ?? null,
+      calls: [],
+      games: [],
+    };
+    series.set(record.model, entry);
     if (record.kind === 'game') entry.games.push(record);
     else entry.calls.push(record);
   }
