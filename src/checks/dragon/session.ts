@@ -50,14 +50,6 @@ export function gameUnitKey(seed: number): string {
   return `dragon/seed-${seed}`;
 }
 
-export function decisionKey(seed: number, decision: number): string {
-  return `${gameUnitKey(seed)}/decision-${decision}`;
-}
-
-export function gameRecordKey(seed: number): string {
-  return `${gameUnitKey(seed)}/game`;
-}
-
 export class GameSession {
   readonly state: GameState;
   private readonly decisions: FingerprintedDecision[] = [];
@@ -105,7 +97,7 @@ export class GameSession {
       check: 'dragon',
       model: identity.model,
       digest: identity.digest,
-      key: decisionKey(identity.seed, decision),
+      key: `${gameUnitKey(identity.seed)}/decision-${decision}`,
       sample: 0,
       options: input.options,
       prompt_sha256: identity.promptSha256,
@@ -154,7 +146,7 @@ export class GameSession {
       check: 'dragon',
       model: identity.model,
       digest: identity.digest,
-      key: gameRecordKey(identity.seed),
+      key: `${gameUnitKey(identity.seed)}/game`,
       game: identity.seed,
       prompt_sha256: identity.promptSha256,
       result: state.result,
