@@ -97,18 +97,12 @@ function movesTable(play: DragonPagePlay, select: (upto: number) => void): HTMLT
     );
     return on(tr, 'click', () => select(i + 1));
   });
+  const heads = ['#', 'turn', 'move', 'confidence', 'outcome'];
+  const head = el('tr', {}, ...heads.map((h) => el('th', { scope: 'col' }, h)));
   return el(
     'table',
     { class: 'moves', 'aria-label': `decisions of ${play.model}` },
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        ...['#', 'turn', 'move', 'confidence', 'outcome'].map((h) => el('th', { scope: 'col' }, h)),
-      ),
-    ),
+    el('thead', {}, head),
     el('tbody', {}, ...rows),
   );
 }
