@@ -7,7 +7,7 @@
  *   npx tsx scripts/dragon-golden.ts
  */
 import { renderMaze } from '../src/checks/dragon/mazeCommand.js';
-import { mazeFacts } from '../src/checks/dragon/mazeFacts.js';
+import { mazeFacts } from '../src/checks/dragon/mazeCommand.js';
 
 const rows = [
   '| seed | camp  | treasure | walls | walls SHA-256                                                      |',

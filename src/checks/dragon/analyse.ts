@@ -38,7 +38,6 @@ import { type DragonCallRecord, type DragonGameRecord, isDragonRecord } from './
 import type {
   DragonBin,
   DragonComparison,
-  DragonGame,
   DragonSection,
   DragonSeparation,
   DragonSeries,
@@ -75,16 +74,11 @@ export function analyseDragon(
   const notices: string[] = [];
   const bySeries = groupRecords(records, definitions, notices);
 
+  // Reference players missing from the log are played here (deterministically).
   for (const player of definitions.referencePlayers) {
-    const model = referenceModel(player);
-    if (!bySeries.has(model)) {
-      const played = groupRecords(
-        playReferenceGames(player, definitions.seeds, definitions.walls),
-        definitions,
-        notices,
-      );
-      for (const [key, value] of played) bySeries.set(key, value);
-    }
+    if (bySeries.has(referenceModel(player))) continue;
+    const played = playReferenceGames(player, definitions.seeds, definitions.walls);
+    for (const [key, value] of groupRecords(played, definitions, notices)) bySeries.set(key, value);
   }
 
   const seriesOf = (model: string, role: DragonSeries['role']): DragonSeries | null => {
@@ -93,7 +87,11 @@ export function analyseDragon(
   };
   const baseline = seriesOf(models.baseline, 'baseline');
   const candidate = models.candidate ? seriesOf(models.candidate, 'candidate') : null;
-  const comparison = baseline && candidate ? compareSeries(baseline, candidate, definitions) : null;
+  const bootstrap = {
+    replicates: definitions.bootstrapReplicates,
+    seed: definitions.bootstrapSeed,
+  };
+  const comparison = baseline && candidate ? compareSeries(baseline, candidate, bootstrap) : null;
   const referencePlayers = [...bySeries.values()]
     .filter((s) => s.player !== null)
     .sort((a, b) => a.model.localeCompare(b.model))
@@ -109,16 +107,12 @@ export function analyseDragon(
     seeds: [...definitions.seeds],
     calibrationEvent: CALIBRATION_EVENT,
     bins: { count: DEFAULT_BINS, edges: DEFAULT_EDGES },
-    bootstrap: {
-      replicates: definitions.bootstrapReplicates,
-      seed: definitions.bootstrapSeed,
-      resampled: 'games',
-    },
+    bootstrap: { ...bootstrap, resampled: 'games' },
     baseline,
     candidate,
     comparison,
     referencePlayers,
-    instrument: instrumentCheck(referencePlayers, definitions),
+    instrument: instrumentCheck(referencePlayers, bootstrap),
     ruleFalseAlarmRate: definitions.ruleFalseAlarmRate,
     detectableEceRise: detectableEceRise(comparison, baseline, definitions),
     notices,
@@ -144,12 +138,14 @@ function groupRecords(
     if (!isDragonRecord(record)) continue;
     const isPlayer = record.player !== undefined;
     const expectedPrompt = isPlayer ? REFERENCE_PROMPT : definitions.promptSha256;
-    if (record.prompt_sha256 !== expectedPrompt) {
-      otherPrompt.set(record.model, (otherPrompt.get(record.model) ?? 0) + 1);
-      continue;
-    }
-    if (!seeds.has(record.game)) {
-      otherSeeds.set(record.model, (otherSeeds.get(record.model) ?? 0) + 1);
+    const leftOut =
+      record.prompt_sha256 !== expectedPrompt
+        ? otherPrompt
+        : !seeds.has(record.game)
+          ? otherSeeds
+          : null;
+    if (leftOut) {
+      leftOut.set(record.model, (leftOut.get(record.model) ?? 0) + 1);
       continue;
     }
     const which = record.kind === 'game' ? 'game' : record.decision;
@@ -157,11 +153,13 @@ function groupRecords(
   }
   const series = new Map<string, SeriesRecords>();
   for (const record of latest.values()) {
-    let entry = series.get(record.model);
-    if (!entry) {
-      entry = { model: record.model, player: record.player ?? null, calls: [], games: [] };
-      series.set(record.model, entry);
-    }
+    const entry = series.get(record.model) ?? {
+      model: record.model,
+      player: record.player ?? null,
+      calls: [],
+      games: [],
+    };
+    series.set(record.model, entry);
     if (record.kind === 'game') entry.games.push(record);
     else entry.calls.push(record);
   }
@@ -192,12 +190,17 @@ function rate(count: number, total: number): number | null {
   return total > 0 ? count / total : null;
 }
 
-/** The valid moves as forecasts, by seed, and the moves into a wall the model already knew. */
-function gatherForecasts(calls: readonly DragonCallRecord[]) {
+function summariseSeries(
+  series: SeriesRecords,
+  role: DragonSeries['role'],
+  definitions: DragonDefinitions,
+): DragonSeries {
+  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
+  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
+  // The valid moves as forecasts, by seed, and the moves into a wall the model already knew.
   const forecasts: Forecast[] = [];
   const bySeed = new Map<number, Forecast[]>();
   const repeatsBySeed = new Map<number, number>();
-  let knownWallRepeats = 0;
   for (const call of calls) {
     const forecast = forecastOf(call);
     if (!forecast) continue;
@@ -206,44 +209,36 @@ function gatherForecasts(calls: readonly DragonCallRecord[]) {
     list.push(forecast);
     bySeed.set(call.game, list);
     if (call.outcome === 'known_wall') {
-      knownWallRepeats++;
       repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
     }
   }
-  return { forecasts, bySeed, repeatsBySeed, knownWallRepeats };
-}
-
-type Gathered = ReturnType<typeof gatherForecasts>;
-
-function summariseSeries(
-  series: SeriesRecords,
-  role: DragonSeries['role'],
-  definitions: DragonDefinitions,
-): DragonSeries {
-  const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
-  const gathered = gatherForecasts(calls);
-  const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
-  return {
-    ...callCounts(series, role, definitions, calls, gameRecords, gathered.forecasts.length),
-    ...calibrationOf(gathered, definitions),
-    ...gamesOf(gathered, calls, gameRecords, definitions),
-    bins: binTable(gathered.forecasts),
-  };
-}
-
-function callCounts(
-  series: SeriesRecords,
-  role: DragonSeries['role'],
-  definitions: DragonDefinitions,
-  calls: readonly DragonCallRecord[],
-  gameRecords: readonly DragonGameRecord[],
-  moves: number,
-) {
+  const knownWallRepeats = [...repeatsBySeed.values()].reduce((sum, n) => sum + n, 0);
+  const moves = forecasts.length;
   const count = (status: DragonCallRecord['status']) =>
     calls.filter((c) => c.status === status).length;
   const invalid = count('invalid');
   const timeouts = count('timeout');
-  const errors = count('error');
+  const games = (test: (g: DragonGameRecord) => boolean) => gameRecords.filter(test).length;
+  const meanConfidence = moves > 0 ? mean(forecasts.map((f) => f.confidence)) : null;
+  const success = estimate(forecasts.filter((f) => f.success).length, moves);
+  const bootstrap = {
+    replicates: definitions.bootstrapReplicates,
+    seed: definitions.bootstrapSeed,
+  };
+  const perSeed = [...bySeed.values()];
+  const ece = clusterBootstrapEce(
+    perSeed.map((list) => tallyBins(list)),
+    bootstrap,
+  );
+  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
+  const brierInterval = clusterBootstrapRate(
+    perSeed.map((list) => ({ sum: squaredErrors(list), count: list.length })),
+    bootstrap,
+    { floor: 0, ceiling: 1 },
+  );
+  const finished = new Set(gameRecords.map((g) => g.game));
+  const played = new Set(calls.map((c) => c.game));
+  const wins = games((g) => g.result === 'won');
   return {
     model: series.model,
     role,
@@ -254,39 +249,19 @@ function callCounts(
     passes: calls.filter((c) => c.status === 'ok' && c.move === 'pass').length,
     invalid,
     timeouts,
-    errors,
+    errors: count('error'),
     invalidRate: rate(invalid, calls.length),
     timeoutRate: rate(timeouts, calls.length),
     perturbed: calls.length > 0 && timeouts / calls.length > definitions.maxTimeoutShare,
     meanLatencyMs:
       series.player === null && calls.length > 0 ? mean(calls.map((c) => c.latency_ms)) : null,
-  };
-}
-
-function calibrationOf({ forecasts, bySeed }: Gathered, definitions: DragonDefinitions) {
-  const moves = forecasts.length;
-  const meanConfidence = moves > 0 ? mean(forecasts.map((f) => f.confidence)) : null;
-  const success = estimate(forecasts.filter((f) => f.success).length, moves);
-  const bootstrap = clusterBootstrapEce(
-    [...bySeed.values()].map((list) => tallyBins(list)),
-    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
-  );
-  const decomposition = moves > 0 ? murphyDecomposition(forecasts) : null;
-  const brierInterval = clusterBootstrapRate(
-    [...bySeed.values()].map((list) => ({ sum: squaredErrors(list), count: list.length })),
-    { replicates: definitions.bootstrapReplicates, seed: definitions.bootstrapSeed },
-    { floor: 0, ceiling: 1 },
-  );
-  return {
     meanConfidence,
     success,
     gap: meanConfidence !== null && success ? meanConfidence - success.value : null,
     brier: decomposition ? decomposition.brier : null,
-    brierInterval: brierInterval
-      ? { value: brierInterval.estimate, low: brierInterval.low, high: brierInterval.high }
-      : null,
+    brierInterval: brierInterval && estimateOf(brierInterval),
     decomposition,
-    ece: bootstrap ? { value: bootstrap.estimate, low: bootstrap.low, high: bootstrap.high } : null,
+    ece: ece && estimateOf(ece),
     eceOtherEdges:
       moves > 0 ? expectedCalibrationError(forecasts, DEFAULT_BINS, 'upper-inclusive') : null,
     resolution: decomposition ? decomposition.resolution : null,
@@ -294,47 +269,37 @@ function calibrationOf({ forecasts, bySeed }: Gathered, definitions: DragonDefin
     confidenceLevels: confidenceLevels(forecasts)
       .slice(0, SHOWN_CONFIDENCE_LEVELS)
       .map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
-  };
-}
-
-function gamesOf(
-  { forecasts, bySeed, repeatsBySeed, knownWallRepeats }: Gathered,
-  calls: readonly DragonCallRecord[],
-  gameRecords: readonly DragonGameRecord[],
-  definitions: DragonDefinitions,
-) {
-  const games: DragonGame[] = gameRecords.map((g) => {
-    const own = bySeed.get(g.game) ?? [];
-    return {
-      seed: g.game,
-      result: g.result,
-      turns: g.turns,
-      decisions: g.decisions,
-      cellsVisited: g.cells_visited,
-      treasureFound: g.treasure_found,
-      wounds: g.wounds,
-      fingerprint: g.fingerprint,
-      moves: own.length,
-      successes: own.filter((f) => f.success).length,
-      tally: tallyBins(own),
-      brierSum: squaredErrors(own),
-      knownWallRepeats: repeatsBySeed.get(g.game) ?? 0,
-    };
-  });
-  const finished = new Set(gameRecords.map((g) => g.game));
-  const played = new Set(calls.map((c) => c.game));
-  const wins = gameRecords.filter((g) => g.result === 'won').length;
-  const winEstimate = estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 };
-  return {
     knownWallRepeats,
-    knownWallRepeatRate: rate(knownWallRepeats, forecasts.length),
-    games,
+    knownWallRepeatRate: rate(knownWallRepeats, moves),
+    games: gameRecords.map((g) => {
+      const own = bySeed.get(g.game) ?? [];
+      return {
+        seed: g.game,
+        result: g.result,
+        turns: g.turns,
+        decisions: g.decisions,
+        cellsVisited: g.cells_visited,
+        treasureFound: g.treasure_found,
+        wounds: g.wounds,
+        fingerprint: g.fingerprint,
+        moves: own.length,
+        successes: own.filter((f) => f.success).length,
+        tally: tallyBins(own),
+        brierSum: squaredErrors(own),
+        knownWallRepeats: repeatsBySeed.get(g.game) ?? 0,
+      };
+    }),
     unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
     missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
-    wins: { ...winEstimate, count: wins, games: gameRecords.length },
-    treasureFound: gameRecords.filter((g) => g.treasure_found).length,
-    cappedGames: gameRecords.filter((g) => g.capped).length,
-    invalidStops: gameRecords.filter((g) => g.result === 'invalid').length,
+    wins: {
+      ...(estimate(wins, gameRecords.length) ?? { value: 0, low: 0, high: 1 }),
+      count: wins,
+      games: gameRecords.length,
+    },
+    treasureFound: games((g) => g.treasure_found),
+    cappedGames: games((g) => g.capped),
+    invalidStops: games((g) => g.result === 'invalid'),
+    bins: binTable(forecasts),
   };
 }
 
@@ -391,10 +356,8 @@ export interface ComparableSeries {
   games: readonly ComparableGame[];
 }
 
-export interface ComparisonOptions {
-  bootstrapReplicates: number;
-  bootstrapSeed: number;
-}
+/** The cluster bootstrap of a comparison: its replicates and seed. */
+export type ComparisonOptions = { replicates: number; seed: number };
 
 /** Coverage of the difference intervals shown; the rules read the permutation p-values. */
 export const COMPARISON_LEVEL = 0.95;
@@ -427,11 +390,7 @@ export function compareSeries(
     (s) => [later.get(s) as ComparableGame, earlier.get(s) as ComparableGame] as const,
   );
   const level = COMPARISON_LEVEL;
-  const bootstrap = {
-    replicates: options.bootstrapReplicates,
-    seed: options.bootstrapSeed,
-    level,
-  };
+  const bootstrap = { ...options, level };
   return {
     level,
     pairedSeeds,
@@ -447,38 +406,43 @@ export function compareSeries(
 type GamePair = readonly [ComparableGame, ComparableGame];
 type PairedBootstrap = { replicates: number; seed: number; level: number };
 
+/**
+ * A measure of both sides (`side(0)` after, `side(1)` before) with its bootstrap difference,
+ * and the paired permutation test of `statistic` over the pairs; null without a difference.
+ */
+function pairedMeasure(
+  side: (side: 0 | 1) => number,
+  difference: { estimate: number; low: number; high: number } | null,
+  pairs: number,
+  statistic: (swapped: readonly boolean[]) => number,
+  seed: number,
+): PairedMeasure | null {
+  if (!difference) return null;
+  const { pValue } = pairedPermutationTest(pairs, statistic, { draws: PERMUTATION_DRAWS, seed });
+  return { before: side(1), after: side(0), difference: estimateOf(difference), pValue };
+}
+
 /** ECE of both sides over the paired games, its bootstrap difference and permutation test. */
 function pairedEce(pairs: readonly GamePair[], bootstrap: PairedBootstrap): PairedMeasure | null {
-  const eceDifference = pairedClusterBootstrapEceDifference(
-    pairs.map(([a, b]) => [a.tally, b.tally] as const),
-    bootstrap,
-  );
-  if (!eceDifference) return null;
-  const sum = (side: 0 | 1) => {
-    const total = emptyTally(DEFAULT_BINS);
-    for (const pair of pairs) addTally(total, pair[side].tally);
-    return eceFromTally(total) ?? Number.NaN;
+  const pooled = (tallies: readonly BinTally[], bins = DEFAULT_BINS) => {
+    const total = emptyTally(bins);
+    for (const tally of tallies) addTally(total, tally);
+    return total;
   };
   const bins = pairs[0]?.[0].tally.count.length ?? DEFAULT_BINS;
-  const left = emptyTally(bins);
-  const right = emptyTally(bins);
   return pairedMeasure(
-    sum,
-    eceDifference,
+    (side) => eceFromTally(pooled(pairs.map((pair) => pair[side].tally))) ?? Number.NaN,
+    pairedClusterBootstrapEceDifference(
+      pairs.map(([a, b]) => [a.tally, b.tally] as const),
+      bootstrap,
+    ),
     pairs.length,
     (swapped) => {
-      for (const t of [left, right]) {
-        t.count.fill(0);
-        t.confidence.fill(0);
-        t.successes.fill(0);
-      }
-      pairs.forEach(([a, b], i) => {
-        addTally(swapped[i] ? right : left, a.tally);
-        addTally(swapped[i] ? left : right, b.tally);
-      });
-      return (eceFromTally(left) ?? 0) - (eceFromTally(right) ?? 0);
+      const left = pairs.map(([a, b], i) => (swapped[i] ? b : a).tally);
+      const right = pairs.map(([a, b], i) => (swapped[i] ? a : b).tally);
+      return (eceFromTally(pooled(left, bins)) ?? 0) - (eceFromTally(pooled(right, bins)) ?? 0);
     },
-    bootstrap,
+    bootstrap.seed,
   );
 }
 
@@ -498,42 +462,17 @@ function pairedRate(
       { sum: sb, count: movesOf(b.tally) },
     ]);
   }
-  const difference = pairedClusterBootstrapRateDifference(clusters, bootstrap);
-  if (!difference) return null;
   return pairedMeasure(
     (side) => pooledRate(clusters.map((c) => c[side])) ?? Number.NaN,
-    difference,
+    pairedClusterBootstrapRateDifference(clusters, bootstrap),
     clusters.length,
     (swapped) =>
       pooledDifference(clusters.length, (i) => {
         const [x, y] = clusters[i] as readonly [RateCluster, RateCluster];
         return swapped[i] ? [y, x] : [x, y];
       }) ?? 0,
-    bootstrap,
+    bootstrap.seed,
   );
-}
-
-/**
- * A measure of both sides (`side(0)` after, `side(1)` before), with its bootstrap
- * difference and the paired permutation test of `statistic` over the `n` pairs.
- */
-function pairedMeasure(
-  side: (side: 0 | 1) => number,
-  difference: { estimate: number; low: number; high: number },
-  n: number,
-  statistic: (swapped: readonly boolean[]) => number,
-  bootstrap: PairedBootstrap,
-): PairedMeasure {
-  const test = pairedPermutationTest(n, statistic, {
-    draws: PERMUTATION_DRAWS,
-    seed: bootstrap.seed,
-  });
-  return {
-    before: side(1),
-    after: side(0),
-    difference: estimateOf(difference),
-    pValue: test.pValue,
-  };
 }
 
 /**
@@ -546,22 +485,16 @@ function pairedMeasure(
  */
 function instrumentCheck(
   players: readonly DragonSeries[],
-  definitions: Pick<DragonDefinitions, 'bootstrapReplicates' | 'bootstrapSeed'>,
+  bootstrap: ComparisonOptions,
 ): DragonSection['instrument'] {
   const measured = players.filter((p) => p.ece !== null && p.player !== null);
   const overconfident = measured.find((p) => p.player === 'overconfident');
   const others = measured.filter((p) => p.player === 'careful' || p.player === 'random');
   if (!overconfident || others.length === 0) return null;
   const separations: DragonSeparation[] = others.map((better) => {
-    const comparison = compareSeries(better, overconfident, {
-      bootstrapReplicates: definitions.bootstrapReplicates,
-      bootstrapSeed: definitions.bootstrapSeed,
-    });
-    const difference = comparison.ece?.difference ?? {
-      value: Number.NaN,
-      low: Number.NaN,
-      high: Number.NaN,
-    };
+    const comparison = compareSeries(better, overconfident, bootstrap);
+    const none = { value: Number.NaN, low: Number.NaN, high: Number.NaN };
+    const difference = comparison.ece?.difference ?? none;
     return {
       worse: 'overconfident',
       better: better.player as string,

@@ -19,12 +19,7 @@
 import { normalQuantile } from '../../stats/normal.js';
 import { createRng, type Rng } from '../../stats/prng.js';
 import { DRIFT_DEFAULTS, type DriftSettings } from '../../config/history.js';
-
-export interface NightEstimate {
-  value: number;
-  low: number;
-  high: number;
-}
+import type { Estimate } from './section.js';
 
 /** The noise floor: a zero-width interval must not make any wiggle significant. */
 export const MIN_NIGHT_SD = 0.002;
@@ -54,13 +49,8 @@ export interface DriftAnalysis {
   replicates: number;
 }
 
-interface Fit {
-  slope: number;
-  se: number;
-}
-
 /** Weighted least-squares slope of y on x = 0 … n−1, with its standard error. */
-export function weightedSlope(values: readonly number[], sds: readonly number[]): Fit {
+export function weightedSlope(values: readonly number[], sds: readonly number[]) {
   const n = values.length;
   if (n < 2 || sds.length !== n) throw new RangeError('a slope needs two nights or more');
   let sw = 0;
@@ -85,7 +75,7 @@ export function weightedSlope(values: readonly number[], sds: readonly number[])
 }
 
 /** σ of one night's estimate, from its 95% interval, floored at MIN_NIGHT_SD. */
-export function nightSd(night: NightEstimate): number {
+export function nightSd(night: Estimate): number {
   const width = night.high - night.low;
   const sd = Number.isFinite(width) ? width / (2 * normalQuantile(0.975)) : 0;
   return Math.max(sd, MIN_NIGHT_SD);
@@ -143,10 +133,10 @@ export function smallestDetectedRise(sds: readonly number[], s: DriftSettings): 
 
 /** The drift rule on the ECE of the nights (oldest first; null where a night has none). */
 export function analyseDrift(
-  nights: readonly (NightEstimate | null)[],
+  nights: readonly (Estimate | null)[],
   settings: DriftSettings = DRIFT_DEFAULTS,
 ): DriftAnalysis {
-  const measured = nights.filter((n): n is NightEstimate => n !== null);
+  const measured = nights.filter((n): n is Estimate => n !== null);
   const zCritical = normalQuantile(1 - settings.alpha);
   const base: DriftAnalysis = {
     available: measured.length,

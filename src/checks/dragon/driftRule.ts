@@ -42,11 +42,10 @@ function driftSettings(config: DragonConfig): DriftSettings {
 /** The rule as a test: its false-alarm rate and the smallest rise it detects. */
 function driftRule(d: DriftAnalysis): EvaluatedGateRule {
   const tests = `ECE of the last ${d.required} nights trends up: one-sided slope test (α ${num(d.alpha, 4)}, its part of the dragon check's share of the false-alarm budget) and a rise above ${signed(d.maxRise)}`;
+  const card = { check: 'dragon' as const, rule: 'ece-drift', tests };
   if (d.falseAlarmRate === null) {
     return {
-      check: 'dragon',
-      rule: 'ece-drift',
-      tests,
+      ...card,
       falseAlarmRate: 0,
       falseAlarmBasis: `not tested yet: ${d.available} of ${d.required} nights in the history`,
       detects: '–',
@@ -54,9 +53,7 @@ function driftRule(d: DriftAnalysis): EvaluatedGateRule {
     };
   }
   return {
-    check: 'dragon',
-    rule: 'ece-drift',
-    tests,
+    ...card,
     falseAlarmRate: d.falseAlarmRate,
     falseAlarmBasis: `simulated: ${d.replicates} windows of ${d.window} nights without change, each night's noise from its interval`,
     detects:

@@ -14,7 +14,13 @@ import { clusterBootstrapRate } from '../../stats/clusterRatio.js';
 import { exceeds } from '../exceeds.js';
 import type { GateFinding, Severity } from '../types.js';
 import { type ComparableSeries, compareSeries } from './analyse.js';
-import type { DragonComparison, DragonSection, DragonSeries, PairedMeasure } from './section.js';
+import type {
+  DragonComparison,
+  DragonSection,
+  DragonSeries,
+  Estimate,
+  PairedMeasure,
+} from './section.js';
 import type { DragonSettings } from './settings.js';
 import {
   levelText,
@@ -32,16 +38,12 @@ export const CHANCE_BRIER = 0.25;
 
 type GateSettings = DragonSettings['gate'];
 
-function finding(
-  rule: string,
-  severity: Severity,
-  message: string,
-  values?: GateFinding['values'],
-): GateFinding {
-  return { check: 'dragon', rule, severity, message, ...(values ? { values } : {}) };
-}
+/** Adds a finding of the dragon check. */
+type Say = (rule: string, severity: Severity, message: string, values?: Values) => void;
+type Values = GateFinding['values'];
 
 const pts = (v: number) => points(v, 1, 'points');
+const pText = (p: number) => pValue(p, 4);
 
 /**
  * `previous`: undefined when no previous report was given; null when one was given but holds
@@ -52,81 +54,61 @@ export function gateDragon(
   gate: GateSettings,
   previous?: unknown,
 ): GateFinding[] {
-  const findings: GateFinding[] = [];
-  for (const notice of section.notices) findings.push(finding('records-left-out', 'info', notice));
-
-  if (section.instrument && !section.instrument.ranked) {
-    const missed = section.instrument.separations
+  const out: GateFinding[] = [];
+  const say: Say = (rule, severity, message, values) =>
+    out.push({ check: 'dragon', rule, severity, message, ...(values ? { values } : {}) });
+  for (const notice of section.notices) say('records-left-out', 'info', notice);
+  const instrument = section.instrument;
+  if (instrument && !instrument.ranked) {
+    const missed = instrument.separations
       .filter((s) => !s.separated)
       .map(
         (s) =>
           `${s.worse} − ${s.better} ${signed(s.difference.value)} [${signed(s.difference.low)}, ${signed(s.difference.high)}]`,
       );
-    findings.push(
-      finding(
-        'instrument-control',
-        'inconclusive',
-        `The reference players did not rank as built: overconfident must be worse calibrated than each other player with a 95% paired interval above 0, and was not (ECE difference ${missed.join('; ')}). The instrument cannot be trusted on this run.`,
-      ),
+    say(
+      'instrument-control',
+      'inconclusive',
+      `The reference players did not rank as built: overconfident must be worse calibrated than each other player with a 95% paired interval above 0, and was not (ECE difference ${missed.join('; ')}). The instrument cannot be trusted on this run.`,
     );
   }
-
-  const judged = section.candidate ?? section.baseline;
-  const measured = [section.baseline, section.candidate].filter(
-    (s): s is DragonSeries => s !== null,
-  );
-  for (const series of measured) findings.push(...measurable(series, gate));
-  if (!section.baseline) {
-    findings.push(
-      finding('no-games', 'inconclusive', 'No dragon game of the baseline is in the sample log.'),
-    );
-  }
-
-  if (section.candidate && section.baseline && section.comparison) {
-    findings.push(
-      ...comparisonRules(
-        section.candidate,
-        section.comparison,
-        gate,
-        'the baseline',
-        section.ruleFalseAlarmRate,
-      ),
-    );
-  } else if (section.baseline && !section.candidate && previous !== undefined) {
-    findings.push(...nightlyRules(section, section.baseline, gate, previous));
-  }
-  if (judged && judged.moves > 0) findings.push(...absoluteRules(judged, gate, section));
-  return findings;
-}
-
-/** A series that cannot be trusted or has nothing to measure makes the verdict inconclusive. */
-function measurable(series: DragonSeries, gate: GateSettings): GateFinding[] {
-  const out: GateFinding[] = [];
-  if (series.perturbed) {
-    out.push(
-      finding(
+  // A series that cannot be trusted or has nothing to measure makes the verdict inconclusive.
+  for (const s of [section.baseline, section.candidate]) {
+    if (s?.perturbed) {
+      say(
         'perturbed',
         'inconclusive',
-        `${series.model}: ${series.timeouts} of ${series.calls} decisions timed out (${percent(series.timeoutRate)}, limit ${percent(gate.maxTimeoutShare)}): the measurement is perturbed.`,
-        { model: series.model, timeouts: series.timeouts, calls: series.calls },
-      ),
-    );
-  }
-  if (series.calls > 0 && series.moves === 0) {
-    out.push(
-      finding(
+        `${s.model}: ${s.timeouts} of ${s.calls} decisions timed out (${percent(s.timeoutRate)}, limit ${percent(gate.maxTimeoutShare)}): the measurement is perturbed.`,
+        { model: s.model, timeouts: s.timeouts, calls: s.calls },
+      );
+    }
+    if (s && s.calls > 0 && s.moves === 0) {
+      say(
         'no-moves',
         'inconclusive',
-        `${series.model} made no valid move (${series.invalid} invalid answers, ${series.passes} passes, ${series.timeouts} timeouts): its calibration cannot be measured.`,
-        { model: series.model },
-      ),
-    );
+        `${s.model} made no valid move (${s.invalid} invalid answers, ${s.passes} passes, ${s.timeouts} timeouts): its calibration cannot be measured.`,
+        { model: s.model },
+      );
+    }
   }
+  if (!section.baseline) {
+    say('no-games', 'inconclusive', 'No dragon game of the baseline is in the sample log.');
+  }
+  const alpha = section.ruleFalseAlarmRate;
+  if (section.candidate && section.baseline && section.comparison) {
+    compare(section.candidate, section.comparison, { gate, against: 'the baseline', alpha, say });
+  } else if (section.baseline && !section.candidate && previous !== undefined) {
+    nightlyRules(section, section.baseline, previous, {
+      gate,
+      against: 'the previous report',
+      alpha,
+      say,
+    });
+  }
+  const judged = section.candidate ?? section.baseline;
+  if (judged && judged.moves > 0) absoluteRules(judged, gate, section, say);
   return out;
 }
-
-/** The rules that compare two series; each is a failing rule except known-wall repeats. */
-const COMPARISON_RULES = ['ece-increase', 'brier-above-chance', 'known-wall-repeats'] as const;
 
 /** What was compared: "over 8 paired games (seeds 0–7); not compared: seeds 8–9 of …". */
 function coverage(comparison: DragonComparison, against: string): string {
@@ -142,230 +124,223 @@ function coverage(comparison: DragonComparison, against: string): string {
   return left.length > 0 ? `${paired}; not compared: ${left.join(', ')}` : paired;
 }
 
-function intervalText(measure: PairedMeasure, level: number): string {
-  const d = measure.difference;
-  return `${signed(d.value)}, ${levelText(level)} paired interval [${signed(d.low)}, ${signed(d.high)}]`;
-}
-
-const pText = (p: number) => pValue(p, 4);
-
-/** The test behind a failing rule, in words: its p-value against the rule's false-alarm rate. */
-function testText(measure: PairedMeasure, alpha: number): string {
-  return `one-sided paired permutation p = ${pText(measure.pValue)}, a regression at p ≤ ${pText(alpha)}`;
-}
-
-function comparisonRules(
-  after: DragonSeries,
-  comparison: DragonComparison,
-  gate: GateSettings,
-  against: string,
-  alpha: number,
-): GateFinding[] {
-  const out: GateFinding[] = [];
-  const where = coverage(comparison, against);
-  const level = comparison.level;
-  if (comparison.pairedSeeds.length === 0) {
-    for (const rule of COMPARISON_RULES) {
-      out.push(
-        finding(
-          rule,
-          'inconclusive',
-          `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRanges(after.games.map((g) => g.seed)) || 'none'}; ${against}: ${seedRanges(comparison.onlyBefore) || 'none'}). Nothing was compared; play the same seeds.`,
-          { model: after.model },
-        ),
-      );
-    }
-    return out;
-  }
-  if (comparison.onlyBefore.length > 0 || comparison.onlyAfter.length > 0) {
-    out.push(
-      finding('paired-games', 'info', `${after.model} is compared with ${against} ${where}.`),
-    );
-  }
-
-  const c: ComparisonContext = { after, comparison, gate, against, alpha, where, level };
-  return [...out, ...eceRule(c), ...brierRule(c), ...knownWallRule(c)];
-}
-
-/** What the comparison rules of one series share. */
-interface ComparisonContext {
-  after: DragonSeries;
-  comparison: DragonComparison;
+/** The settings of one comparison: what it is against, and each failing rule's rate. */
+interface Against {
   gate: GateSettings;
   against: string;
   alpha: number;
+  say: Say;
+}
+
+/** What a comparison rule's sentence reads besides its measure. */
+interface Compared extends Against {
+  after: DragonSeries;
+  comparison: DragonComparison;
   /** Which games were compared, in words. */
   where: string;
-  level: number;
+  /** The difference, its paired interval and the permutation test, in words. */
+  test: (m: PairedMeasure) => string;
 }
 
-function eceRule(c: ComparisonContext): GateFinding[] {
-  const { after, comparison, gate, against, alpha, where, level } = c;
-  const out: GateFinding[] = [];
-  const ece = comparison.ece;
-  if (!ece) {
-    out.push(
-      finding(
-        'ece-increase',
+/**
+ * A rule comparing two series over their paired games: the measure it reads, whether the
+ * change passes its limit, whether it is beyond the noise, the severity of each case (beyond,
+ * within the noise), its sentence and values, and what it says when it could not compare.
+ */
+interface ComparisonRule {
+  id: string;
+  reads: (c: DragonComparison) => PairedMeasure | null;
+  beyond: (m: PairedMeasure, gate: GateSettings) => boolean;
+  significant: (m: PairedMeasure, alpha: number) => boolean;
+  severity: readonly [Severity, Severity];
+  sentence: (m: PairedMeasure, c: Compared, significant: boolean) => string;
+  values: (m: PairedMeasure, c: Compared) => Values;
+  missing: (c: Compared) => [Severity, string] | null;
+}
+
+const byPermutation = (m: PairedMeasure, alpha: number) => m.pValue <= alpha;
+
+/** ece-increase and brier-above-chance fail the gate; known-wall repeats only warn. */
+const COMPARISON_RULES: readonly ComparisonRule[] = [
+  {
+    id: 'ece-increase',
+    reads: (c) => c.ece,
+    beyond: (m, gate) => exceeds(m.difference.value, gate.maxEceIncrease),
+    significant: byPermutation,
+    severity: ['fail', 'info'],
+    sentence: (m, c, significant) =>
+      `${c.after.model} is less well calibrated than ${c.against}: ECE ${num(m.after)} vs ${num(m.before)} ${c.where} (${c.test(m)}), allowed increase ${num(c.gate.maxEceIncrease)}${significant ? '' : '; the rise is within what two identical models show, so it is not counted as a regression'}.`,
+    values: (m, c) => ({
+      model: c.after.model,
+      before: m.before,
+      after: m.after,
+      difference: m.difference.value,
+      low: m.difference.low,
+      high: m.difference.high,
+      level: c.comparison.level,
+      pValue: m.pValue,
+      falseAlarmRate: c.alpha,
+      pairedGames: c.comparison.pairedSeeds.length,
+      maxIncrease: c.gate.maxEceIncrease,
+    }),
+    missing: (c) => [
+      'inconclusive',
+      `The ECE of ${c.after.model} could not be compared with ${c.against} ${c.where}: one side has no valid move on those games.`,
+    ],
+  },
+  {
+    id: 'brier-above-chance',
+    reads: (c) => c.brier,
+    beyond: (m) => m.after > CHANCE_BRIER && m.before <= CHANCE_BRIER,
+    significant: byPermutation,
+    severity: ['fail', 'info'],
+    sentence: (m, c, significant) =>
+      `${c.after.model} has a Brier score of ${num(m.after)}, above the ${num(CHANCE_BRIER)} of always saying 50%, while ${c.against} scored ${num(m.before)} ${c.where} (${c.test(m)})${significant ? '' : '; the rise is within what two identical models show, so it is not counted'}.`,
+    values: (m, c) => ({
+      model: c.after.model,
+      brier: m.after,
+      previous: m.before,
+      low: m.difference.low,
+      high: m.difference.high,
+      level: c.comparison.level,
+      pValue: m.pValue,
+      falseAlarmRate: c.alpha,
+    }),
+    missing: (c) => [
+      'inconclusive',
+      `The Brier score of ${c.after.model} could not be compared with ${c.against}: ${c.against} has no per-game Brier sums (a report written before they were kept). Compared: the ECE ${c.where}; not compared: Brier score, known-wall moves.`,
+    ],
+  },
+  {
+    id: 'known-wall-repeats',
+    reads: (c) => c.knownWallRepeats,
+    beyond: (m, gate) => exceeds(m.difference.value, gate.maxKnownWallIncrease),
+    // A warning takes no share of the budget: it reads the interval, not a test.
+    significant: (m) => m.difference.low > 0,
+    severity: ['warn', 'info'],
+    sentence: (m, c, significant) =>
+      `${c.after.model} walks into walls it already knows more often than ${c.against}: ${percent(m.after)} of its moves against ${percent(m.before)} ${c.where} (${pts(m.difference.value)}, ${levelText(c.comparison.level)} paired interval [${pts(m.difference.low)}, ${pts(m.difference.high)}]; warning above ${pts(c.gate.maxKnownWallIncrease)}${significant ? '' : ', and the interval includes 0'}).`,
+    values: (m, c) => ({
+      model: c.after.model,
+      rate: m.after,
+      previous: m.before,
+      increase: m.difference.value,
+      low: m.difference.low,
+    }),
+    // Without Brier sums the Brier rule has already said what was not compared.
+    missing: (c) =>
+      c.comparison.brier
+        ? [
+            'warn',
+            `Known-wall moves of ${c.after.model} could not be compared with ${c.against}: it has no per-game counts.`,
+          ]
+        : null,
+  },
+];
+
+function compare(after: DragonSeries, comparison: DragonComparison, on: Against): void {
+  const { against, alpha, say } = on;
+  if (comparison.pairedSeeds.length === 0) {
+    for (const rule of COMPARISON_RULES) {
+      say(
+        rule.id,
         'inconclusive',
-        `The ECE of ${after.model} could not be compared with ${against} ${where}: one side has no valid move on those games.`,
-      ),
-    );
-  } else if (exceeds(ece.difference.value, gate.maxEceIncrease)) {
-    const significant = ece.pValue <= alpha;
-    const base = `${after.model} is less well calibrated than ${against}: ECE ${num(ece.after)} vs ${num(ece.before)} ${where} (${intervalText(ece, level)}; ${testText(ece, alpha)}), allowed increase ${num(gate.maxEceIncrease)}`;
-    out.push(
-      finding(
-        'ece-increase',
-        significant ? 'fail' : 'info',
-        significant
-          ? `${base}.`
-          : `${base}; the rise is within what two identical models show, so it is not counted as a regression.`,
-        {
-          model: after.model,
-          before: ece.before,
-          after: ece.after,
-          difference: ece.difference.value,
-          low: ece.difference.low,
-          high: ece.difference.high,
-          level,
-          pValue: ece.pValue,
-          falseAlarmRate: alpha,
-          pairedGames: comparison.pairedSeeds.length,
-          maxIncrease: gate.maxEceIncrease,
-        },
-      ),
-    );
-  }
-  return out;
-}
-
-function brierRule(c: ComparisonContext): GateFinding[] {
-  const { after, comparison, against, alpha, where, level } = c;
-  const out: GateFinding[] = [];
-  const brier = comparison.brier;
-  if (!brier) {
-    out.push(
-      finding(
-        'brier-above-chance',
-        'inconclusive',
-        `The Brier score of ${after.model} could not be compared with ${against}: ${against} has no per-game Brier sums (a report written before they were kept). Compared: the ECE ${where}; not compared: Brier score, known-wall moves.`,
-      ),
-    );
-  } else if (brier.after > CHANCE_BRIER && brier.before <= CHANCE_BRIER) {
-    const significant = brier.pValue <= alpha;
-    const base = `${after.model} has a Brier score of ${num(brier.after)}, above the ${num(CHANCE_BRIER)} of always saying 50%, while ${against} scored ${num(brier.before)} ${where} (${intervalText(brier, level)}; ${testText(brier, alpha)})`;
-    out.push(
-      finding(
-        'brier-above-chance',
-        significant ? 'fail' : 'info',
-        significant
-          ? `${base}.`
-          : `${base}; the rise is within what two identical models show, so it is not counted.`,
-        {
-          model: after.model,
-          brier: brier.after,
-          previous: brier.before,
-          low: brier.difference.low,
-          high: brier.difference.high,
-          level,
-          pValue: brier.pValue,
-          falseAlarmRate: alpha,
-        },
-      ),
-    );
-  }
-  return out;
-}
-
-function knownWallRule(c: ComparisonContext): GateFinding[] {
-  const { after, comparison, gate, against, where, level } = c;
-  const out: GateFinding[] = [];
-  const repeats = comparison.knownWallRepeats;
-  if (!repeats) {
-    if (comparison.brier) {
-      out.push(
-        finding(
-          'known-wall-repeats',
-          'warn',
-          `Known-wall moves of ${after.model} could not be compared with ${against}: it has no per-game counts.`,
-        ),
+        `${after.model} could not be compared with ${against}: no seed was finished by both (this series: ${seedRanges(after.games.map((g) => g.seed)) || 'none'}; ${against}: ${seedRanges(comparison.onlyBefore) || 'none'}). Nothing was compared; play the same seeds.`,
+        { model: after.model },
       );
     }
-  } else if (exceeds(repeats.difference.value, gate.maxKnownWallIncrease)) {
-    const significant = repeats.difference.low > 0;
-    out.push(
-      finding(
-        'known-wall-repeats',
-        significant ? 'warn' : 'info',
-        `${after.model} walks into walls it already knows more often than ${against}: ${percent(repeats.after)} of its moves against ${percent(repeats.before)} ${where} (${pts(repeats.difference.value)}, ${levelText(level)} paired interval [${pts(repeats.difference.low)}, ${pts(repeats.difference.high)}]; warning above ${pts(gate.maxKnownWallIncrease)}${significant ? '' : ', and the interval includes 0'}).`,
-        {
-          model: after.model,
-          rate: repeats.after,
-          previous: repeats.before,
-          increase: repeats.difference.value,
-          low: repeats.difference.low,
-        },
-      ),
-    );
+    return;
   }
-  return out;
+  const where = coverage(comparison, against);
+  if (comparison.onlyBefore.length > 0 || comparison.onlyAfter.length > 0) {
+    say('paired-games', 'info', `${after.model} is compared with ${against} ${where}.`);
+  }
+  const level = levelText(comparison.level);
+  const test = ({ difference: d, pValue: p }: PairedMeasure) =>
+    `${signed(d.value)}, ${level} paired interval [${signed(d.low)}, ${signed(d.high)}]; one-sided paired permutation p = ${pText(p)}, a regression at p ≤ ${pText(alpha)}`;
+  const c: Compared = { ...on, after, comparison, where, test };
+  for (const rule of COMPARISON_RULES) {
+    const measure = rule.reads(comparison);
+    const missing = measure ? null : rule.missing(c);
+    if (missing) say(rule.id, ...missing);
+    if (!measure || !rule.beyond(measure, on.gate)) continue;
+    const significant = rule.significant(measure, alpha);
+    const sentence = rule.sentence(measure, c, significant);
+    say(rule.id, rule.severity[significant ? 0 : 1], sentence, rule.values(measure, c));
+  }
 }
+
+type Bootstrap = { replicates: number; seed: number; level: number };
+
+/** An absolute limit on a number of the judged series, tested by its bootstrap interval. */
+interface LimitRule {
+  id: string;
+  /** The number in the sentences ("ECE", "an ECE"), and its key in the finding's values. */
+  title: string;
+  name: string;
+  key: string;
+  /** Its 95% interval in the section, for the rule's card. */
+  estimate: (series: DragonSeries) => Estimate | null;
+  limit: (gate: GateSettings) => number | undefined;
+  value: (series: DragonSeries) => number | null;
+  /** Its interval at the rule's level, resampling games; null without games to resample. */
+  interval: (series: DragonSeries, bootstrap: Bootstrap) => { low: number; high: number } | null;
+}
+
+export const LIMIT_RULES: readonly LimitRule[] = [
+  {
+    id: 'max-ece',
+    title: 'ECE',
+    name: 'an ECE',
+    key: 'ece',
+    estimate: (s) => s.ece,
+    limit: (gate) => gate.maxEce,
+    value: (s) => s.ece?.value ?? null,
+    interval: (s, bootstrap) =>
+      clusterBootstrapEce(
+        s.games.map((g) => g.tally),
+        bootstrap,
+      ) ?? s.ece,
+  },
+  {
+    id: 'max-brier',
+    title: 'Brier score',
+    name: 'a Brier score',
+    key: 'brier',
+    estimate: (s) => s.brierInterval,
+    limit: (gate) => gate.maxBrier,
+    value: (s) => s.brier,
+    interval: (s, bootstrap) =>
+      clusterBootstrapRate(
+        s.games.map((g) => ({ sum: g.brierSum, count: g.moves })),
+        bootstrap,
+        { floor: 0, ceiling: 1 },
+      ),
+  },
+];
 
 /**
  * Absolute limits as one-sided tests: the model fails when its interval at the rule's level
  * lies above the limit; above the limit within the noise is a warning.
  */
-function absoluteRules(
-  series: DragonSeries,
-  gate: GateSettings,
-  section: DragonSection,
-): GateFinding[] {
-  const out: GateFinding[] = [];
+function absoluteRules(series: DragonSeries, gate: GateSettings, section: DragonSection, say: Say) {
   const level = 1 - 2 * section.ruleFalseAlarmRate;
-  const bootstrap = {
-    replicates: section.bootstrap.replicates,
-    seed: section.bootstrap.seed,
-    level,
-  };
-  if (gate.maxEce !== undefined && series.ece && exceeds(series.ece.value, gate.maxEce)) {
-    const interval = clusterBootstrapEce(
-      series.games.map((g) => g.tally),
-      bootstrap,
-    );
-    const low = interval?.low ?? series.ece.low;
-    const significant = low > gate.maxEce;
-    out.push(
-      finding(
-        'max-ece',
-        significant ? 'fail' : 'warn',
-        `${series.model} has an ECE of ${num(series.ece.value)} (${levelText(level)} interval [${num(low)}, ${num(interval?.high ?? series.ece.high)}]), above the limit of ${num(gate.maxEce)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
-        { model: series.model, ece: series.ece.value, low, limit: gate.maxEce, level },
-      ),
+  const { replicates, seed } = section.bootstrap;
+  for (const rule of LIMIT_RULES) {
+    const limit = rule.limit(gate);
+    const value = rule.value(series);
+    if (limit === undefined || value === null || !exceeds(value, limit)) continue;
+    const interval = rule.interval(series, { replicates, seed, level });
+    const low = interval?.low ?? value;
+    const high = interval?.high ?? value;
+    const significant = low > limit;
+    say(
+      rule.id,
+      significant ? 'fail' : 'warn',
+      `${series.model} has ${rule.name} of ${num(value)} (${levelText(level)} interval [${num(low)}, ${num(high)}]), above the limit of ${num(limit)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
+      { model: series.model, [rule.key]: value, low, limit, level },
     );
   }
-  if (
-    gate.maxBrier !== undefined &&
-    series.brier !== null &&
-    exceeds(series.brier, gate.maxBrier)
-  ) {
-    const interval = clusterBootstrapRate(
-      series.games.map((g) => ({ sum: g.brierSum, count: g.moves })),
-      bootstrap,
-      { floor: 0, ceiling: 1 },
-    );
-    const low = interval?.low ?? series.brier;
-    const significant = low > gate.maxBrier;
-    out.push(
-      finding(
-        'max-brier',
-        significant ? 'fail' : 'warn',
-        `${series.model} has a Brier score of ${num(series.brier)} (${levelText(level)} interval [${num(low)}, ${num(interval?.high ?? series.brier)}]), above the limit of ${num(gate.maxBrier)}${significant ? '' : '; the interval reaches the limit, so it does not fail'}.`,
-        { model: series.model, brier: series.brier, low, limit: gate.maxBrier, level },
-      ),
-    );
-  }
-  return out;
 }
 
 const tallySchema = z.object({
@@ -407,26 +382,20 @@ function previousSection(previous: unknown): z.infer<typeof previousSectionSchem
   return parsed.success ? parsed.data : null;
 }
 
-/** Every comparison rule inconclusive, with one sentence saying why nothing was compared. */
-function nothingCompared(reason: string): GateFinding[] {
-  return [
-    finding(
-      'previous-report',
-      'inconclusive',
-      `${reason} Nothing was compared (ECE, Brier score, known-wall moves): the nightly comparison is inconclusive, not passed.`,
-    ),
-  ];
-}
-
 function nightlyRules(
   section: DragonSection,
   current: DragonSeries,
-  gate: GateSettings,
   previous: unknown,
-): GateFinding[] {
-  if (previous === null) {
-    return nothingCompared('The previous report has no dragon section.');
-  }
+  on: Against,
+) {
+  // A comparison that cannot be made is inconclusive, with a sentence saying why.
+  const nothingCompared = (reason: string) =>
+    on.say(
+      'previous-report',
+      'inconclusive',
+      `${reason} Nothing was compared (ECE, Brier score, known-wall moves): the nightly comparison is inconclusive, not passed.`,
+    );
+  if (previous === null) return nothingCompared('The previous report has no dragon section.');
   const before = previousSection(previous);
   if (!before) {
     return nothingCompared(
@@ -451,29 +420,14 @@ function nightlyRules(
     before.candidate ??
     before.baseline;
   if (!series) return nothingCompared('The previous report has no measured model.');
-  const out: GateFinding[] = [];
   if (series.model !== current.model) {
-    out.push(
-      finding(
-        'previous-report',
-        'info',
-        `The previous report measured ${series.model}; ${current.model} is compared with it.`,
-      ),
+    on.say(
+      'previous-report',
+      'info',
+      `The previous report measured ${series.model}; ${current.model} is compared with it.`,
     );
   }
+  const { replicates, seed } = section.bootstrap;
   const comparable: ComparableSeries = series;
-  const comparison = compareSeries(comparable, current, {
-    bootstrapReplicates: section.bootstrap.replicates,
-    bootstrapSeed: section.bootstrap.seed,
-  });
-  out.push(
-    ...comparisonRules(
-      current,
-      comparison,
-      gate,
-      'the previous report',
-      section.ruleFalseAlarmRate,
-    ),
-  );
-  return out;
+  compare(current, compareSeries(comparable, current, { replicates, seed }), on);
 }

@@ -2,41 +2,61 @@
  * `model-gate dragon maze --seed N [--json]`: a maze as a drawing or as JSON, so a reader can
  * check the generator against the protocol document or another implementation.
  */
-import { cellIndex, edgeId, sameCell } from './geometry.js';
-import { generateMaze } from './maze.js';
-import { mazeFacts } from './mazeFacts.js';
-import { BOARD_SIZE } from './protocol.js';
+import { createHash } from 'node:crypto';
+import { type Cell, cellIndex, edgeId, edgeSide, sameCell, type WallSide } from './geometry.js';
+import { generateMaze, sortedWalls } from './maze.js';
+import { BOARD_SIZE, PROTOCOL_VERSION } from './protocol.js';
 
-export function renderMaze(seed: number, walls: number, json: boolean): string {
-  const facts = mazeFacts(seed, walls);
-  if (json) {
-    const { wallEdges: _edges, ...shown } = facts;
-    return `${JSON.stringify(shown, null, 2)}\n`;
-  }
-  return drawMaze(seed, walls);
+/** The facts that identify a generated maze; the protocol document lists them for seeds 0–9. */
+export interface MazeFacts {
+  protocol: string;
+  seed: number;
+  camp: Cell;
+  treasure: Cell;
+  wallCount: number;
+  /** Upper/left cell and side, in edge-number order. */
+  walls: WallSide[];
+  /** Edge numbers in ascending order. */
+  wallEdges: number[];
+  /** SHA-256 (hex) of the ascending edge numbers joined by commas, e.g. "0,5,17". */
+  wallsSha256: string;
+}
+
+export function mazeFacts(seed: number, wallCount: number): MazeFacts {
+  const maze = generateMaze(seed, wallCount);
+  const wallEdges = sortedWalls(maze);
+  return {
+    protocol: PROTOCOL_VERSION,
+    seed,
+    camp: maze.camp,
+    treasure: maze.treasure,
+    wallCount: wallEdges.length,
+    walls: wallEdges.map(edgeSide),
+    wallEdges,
+    wallsSha256: createHash('sha256').update(wallEdges.join(',')).digest('hex'),
+  };
 }
 
 /**
- * Each cell is three characters wide; `|` and `---` are walls, `C` the camp, `T` the
- * treasure (where the dragon sleeps).
+ * JSON, or a drawing: each cell is three characters wide; `|` and `---` are walls, `C` the
+ * camp, `T` the treasure (where the dragon sleeps).
  */
-function drawMaze(seed: number, walls: number): string {
-  const maze = generateMaze(seed, walls);
-  const facts = mazeFacts(seed, walls);
+export function renderMaze(seed: number, walls: number, json: boolean): string {
+  const { wallEdges, ...shown } = mazeFacts(seed, walls);
+  if (json) return `${JSON.stringify(shown, null, 2)}\n`;
+  const { camp, treasure } = shown;
   const isWall = (row: number, col: number, side: 'right' | 'down') => {
     const id = edgeId({ row, col }, side);
-    return id === null || maze.walls.has(id);
+    return id === null || wallEdges.includes(id);
   };
-  const lines: string[] = [];
   const columns = Array.from({ length: BOARD_SIZE }, (_, c) => ` ${c}  `).join('');
-  lines.push(`    ${columns.trimEnd()}`);
-  lines.push(`   +${'---+'.repeat(BOARD_SIZE)}`);
+  const lines = [`    ${columns.trimEnd()}`, `   +${'---+'.repeat(BOARD_SIZE)}`];
   for (let row = 0; row < BOARD_SIZE; row++) {
     let cells = ` ${row} |`;
     let below = '   +';
     for (let col = 0; col < BOARD_SIZE; col++) {
       const cell = { row, col };
-      const mark = sameCell(cell, maze.camp) ? 'C' : sameCell(cell, maze.treasure) ? 'T' : ' ';
+      const mark = sameCell(cell, camp) ? 'C' : sameCell(cell, treasure) ? 'T' : ' ';
       cells += ` ${mark} ${isWall(row, col, 'right') ? '|' : ' '}`;
       below += `${isWall(row, col, 'down') ? '---' : '   '}+`;
     }
@@ -44,9 +64,9 @@ function drawMaze(seed: number, walls: number): string {
   }
   lines.push(
     '',
-    `${facts.protocol}, seed ${seed}: camp C (${maze.camp.row},${maze.camp.col}) [cell ${cellIndex(maze.camp)}], treasure T (${maze.treasure.row},${maze.treasure.col}) [cell ${cellIndex(maze.treasure)}], ${facts.wallCount} walls`,
-    `walls (edge numbers): ${facts.wallEdges.join(' ')}`,
-    `walls SHA-256: ${facts.wallsSha256}`,
+    `${shown.protocol}, seed ${seed}: camp C (${camp.row},${camp.col}) [cell ${cellIndex(camp)}], treasure T (${treasure.row},${treasure.col}) [cell ${cellIndex(treasure)}], ${shown.wallCount} walls`,
+    `walls (edge numbers): ${wallEdges.join(' ')}`,
+    `walls SHA-256: ${shown.wallsSha256}`,
   );
   return `${lines.join('\n')}\n`;
 }

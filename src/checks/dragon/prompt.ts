@@ -16,7 +16,7 @@ import {
   neighbour,
   type WallSide,
 } from './geometry.js';
-import type { Observation } from './observation.js';
+import type { Observation } from './game.js';
 import { BOARD_SIZE, LETHAL_WOUNDS, PROTOCOL_VERSION } from './protocol.js';
 
 export const PROMPT_VERSION = 'dragon-prompt/1';

@@ -15,7 +15,7 @@ import { detectableShift } from '../../stats/detectableShift.js';
 import { normalQuantile } from '../../stats/normal.js';
 import { InputError } from '../../errors.js';
 import { type CheckContext, checkFalseAlarmBudget, type GateRuleCard } from '../types.js';
-import { CHANCE_BRIER } from './gate.js';
+import { CHANCE_BRIER, LIMIT_RULES } from './gate.js';
 import type { DragonSection, DragonSeries, Estimate } from './section.js';
 import type { DragonConfig, DragonSettings } from './settings.js';
 import { num, percent } from '../../text/format.js';
@@ -82,8 +82,10 @@ function pct(rate: number): string {
 }
 
 /** The standard error an interval at this level implies (a normal approximation). */
-function standardError(interval: Estimate, level: number): number {
-  return (interval.high - interval.low) / (2 * normalQuantile(1 - (1 - level) / 2));
+function standardError(interval: Estimate | null | undefined, level = 0.95): number | null {
+  return interval
+    ? (interval.high - interval.low) / (2 * normalQuantile(1 - (1 - level) / 2))
+    : null;
 }
 
 /** Smallest rise detected with 80% power by a rule with a practical threshold and a test at α. */
@@ -98,11 +100,11 @@ export function smallestDetectedRise(se: number, alpha: number, threshold: numbe
 function differenceSe(
   paired: Estimate | null | undefined,
   level: number,
-  own: Estimate | null,
+  own: Estimate | null | undefined,
 ): number | null {
   if (paired) return standardError(paired, level);
-  if (own) return Math.SQRT2 * standardError(own, 0.95);
-  return null;
+  const se = standardError(own);
+  return se === null ? null : Math.SQRT2 * se;
 }
 
 /** With n paired seeds the smallest permutation p-value is 2^−n: fewer seeds cannot fail. */
@@ -134,66 +136,52 @@ export function dragonRuleCards(
   const level = comparison?.level ?? 1 - 2 * rate;
   const seeds = comparison?.pairedSeeds.length ?? section.seeds.length;
   const against = section.candidate ? 'the baseline' : 'the previous report';
-  const cards: GateRuleCard[] = [];
-  const card = (rule: string, tests: string, detects: string) =>
-    cards.push({
-      check: 'dragon',
-      rule,
-      tests,
-      falseAlarmRate: rate,
-      falseAlarmBasis: basis(rule, rate, seeds),
-      detects,
-    });
   const unknown = 'not known: no valid move to estimate the noise from';
-
   const tooFew =
     seeds < seedsNeeded(rate)
       ? `nothing: with ${seeds} paired seeds the smallest p-value is ${num(2 ** -seeds, 4)}, above ${num(rate, 4)}; at least ${seedsNeeded(rate)} seeds are needed`
       : null;
+  const before = comparison?.brier?.before ?? null;
+  const brierMargin = before === null ? 0 : Math.max(0, CHANCE_BRIER - before);
+  const rise = (se: number, threshold: number) => num(smallestDetectedRise(se, rate, threshold));
+  // Each rule of this run: what it tests, the noise it tests against, what it then detects.
+  const rules: [string, string, number | null, (se: number) => string][] = [];
   if (comparing) {
-    const eceSe = differenceSe(comparison?.ece?.difference, level, judged?.ece ?? null);
-    card(
-      'ece-increase',
-      `ECE rise against ${against} above ${gate.maxEceIncrease}, paired by seed`,
-      tooFew ??
-        (eceSe === null
-          ? unknown
-          : `an ECE rise of ${num(smallestDetectedRise(eceSe, rate, gate.maxEceIncrease))} over ${seeds} seeds`),
-    );
-    const brierSe = differenceSe(
-      comparison?.brier?.difference,
-      level,
-      judged?.brierInterval ?? null,
-    );
-    const before = comparison?.brier?.before ?? null;
-    card(
-      'brier-above-chance',
-      `Brier score rising above ${CHANCE_BRIER} (always saying 50%) from ${against} at or below it, paired by seed`,
-      tooFew ??
-        (brierSe === null
-          ? unknown
-          : `a Brier rise of ${num(smallestDetectedRise(brierSe, rate, before === null ? 0 : Math.max(0, CHANCE_BRIER - before)))} over ${seeds} seeds, ending above ${CHANCE_BRIER}`),
+    rules.push(
+      [
+        'ece-increase',
+        `ECE rise against ${against} above ${gate.maxEceIncrease}, paired by seed`,
+        differenceSe(comparison?.ece?.difference, level, judged?.ece),
+        (se) => tooFew ?? `an ECE rise of ${rise(se, gate.maxEceIncrease)} over ${seeds} seeds`,
+      ],
+      [
+        'brier-above-chance',
+        `Brier score rising above ${CHANCE_BRIER} (always saying 50%) from ${against} at or below it, paired by seed`,
+        differenceSe(comparison?.brier?.difference, level, judged?.brierInterval),
+        (se) =>
+          tooFew ??
+          `a Brier rise of ${rise(se, brierMargin)} over ${seeds} seeds, ending above ${CHANCE_BRIER}`,
+      ],
     );
   }
-  if (gate.maxEce !== undefined) {
-    const se = judged?.ece ? standardError(judged.ece, 0.95) : null;
-    card(
-      'max-ece',
-      `ECE of the judged model above ${gate.maxEce}`,
-      se === null
-        ? unknown
-        : `an ECE of ${num(gate.maxEce + smallestDetectedRise(se, rate, 0))} at ${section.seeds.length} seeds`,
-    );
+  for (const limitRule of LIMIT_RULES) {
+    const limit = limitRule.limit(gate);
+    if (limit === undefined) continue;
+    const at = (se: number) => num(limit + smallestDetectedRise(se, rate, 0));
+    rules.push([
+      limitRule.id,
+      `${limitRule.title} of the judged model above ${limit}`,
+      standardError(judged && limitRule.estimate(judged)),
+      (se) => `${limitRule.name} of ${at(se)} at ${section.seeds.length} seeds`,
+    ]);
   }
-  if (gate.maxBrier !== undefined) {
-    const se = judged?.brierInterval ? standardError(judged.brierInterval, 0.95) : null;
-    card(
-      'max-brier',
-      `Brier score of the judged model above ${gate.maxBrier}`,
-      se === null
-        ? unknown
-        : `a Brier score of ${num(gate.maxBrier + smallestDetectedRise(se, rate, 0))} at ${section.seeds.length} seeds`,
-    );
-  }
-  return cards;
+  return rules.map(([rule, tests, se, detects]) => ({
+    check: 'dragon',
+    rule,
+    tests,
+    falseAlarmRate: rate,
+    falseAlarmBasis: basis(rule, rate, seeds),
+    // Too few paired seeds for the test to fail says more than an unknown noise.
+    detects: se === null ? (rule.startsWith('max-') ? unknown : (tooFew ?? unknown)) : detects(se),
+  }));
 }

@@ -3,6 +3,7 @@
  * DragonCallRecord, the end of the game a DragonGameRecord. Used by model games (plan.ts)
  * and reference players alike, so both produce exactly the same records.
  */
+import { createHash } from 'node:crypto';
 import { InputError } from '../../errors.js';
 import {
   type RecordedOptions,
@@ -10,12 +11,11 @@ import {
   SAMPLE_LOG_VERSION,
   type SampleStatus,
 } from '../../sampleLog/index.js';
-import { type FingerprintedDecision, gameFingerprint } from './fingerprint.js';
-import { type GameState, newGame, playDecision } from './game.js';
+import { type GameState, newGame, type Observation, observe, playDecision } from './game.js';
 import type { Move } from './geometry.js';
 import { generateMaze } from './maze.js';
-import { type Observation, observe } from './observation.js';
-import type { DragonCallRecord, DragonGameRecord } from './records.js';
+import { PROTOCOL_VERSION } from './protocol.js';
+import type { DragonCallRecord, DragonGameRecord, DragonOutcome } from './records.js';
 
 export interface GameIdentity {
   seed: number;
@@ -48,14 +48,6 @@ export interface DecisionInput {
 
 export function gameUnitKey(seed: number): string {
   return `dragon/seed-${seed}`;
-}
-
-export function decisionKey(seed: number, decision: number): string {
-  return `${gameUnitKey(seed)}/decision-${decision}`;
-}
-
-export function gameRecordKey(seed: number): string {
-  return `${gameUnitKey(seed)}/game`;
 }
 
 export class GameSession {
@@ -105,7 +97,7 @@ export class GameSession {
       check: 'dragon',
       model: identity.model,
       digest: identity.digest,
-      key: decisionKey(identity.seed, decision),
+      key: `${gameUnitKey(identity.seed)}/decision-${decision}`,
       sample: 0,
       options: input.options,
       prompt_sha256: identity.promptSha256,
@@ -154,7 +146,7 @@ export class GameSession {
       check: 'dragon',
       model: identity.model,
       digest: identity.digest,
-      key: gameRecordKey(identity.seed),
+      key: `${gameUnitKey(identity.seed)}/game`,
       game: identity.seed,
       prompt_sha256: identity.promptSha256,
       result: state.result,
@@ -168,4 +160,37 @@ export class GameSession {
       ...(identity.player !== undefined ? { player: identity.player } : {}),
     };
   }
+}
+
+/**
+ * Proof fingerprint of a game: SHA-256 (hex) of the UTF-8 text
+ *
+ *   dragon-calibration/1\n
+ *   seed=<seed> walls=<walls>\n
+ *   then one line per decision, in order: <move> <confidence|null> <outcome>[ caught:<wounded|killed>]\n
+ *
+ * Confidence is written as JavaScript's shortest round-trip decimal (String(0.8) = "0.8").
+ * Two runs that made the same decisions with the same stated confidences in the same maze
+ * have the same fingerprint; any difference in one decision changes it.
+ */
+export interface FingerprintedDecision {
+  move: Move;
+  confidence: number | null;
+  outcome: DragonOutcome;
+  caught?: 'wounded' | 'killed' | null;
+}
+
+export function gameFingerprint(
+  seed: number,
+  walls: number,
+  decisions: readonly FingerprintedDecision[],
+): string {
+  const hash = createHash('sha256').update(`${PROTOCOL_VERSION}\nseed=${seed} walls=${walls}\n`);
+  for (const d of decisions) {
+    const caught = d.caught ? ` caught:${d.caught}` : '';
+    hash.update(
+      `${d.move} ${d.confidence === null ? 'null' : String(d.confidence)} ${d.outcome}${caught}\n`,
+    );
+  }
+  return hash.digest('hex');
 }

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { GateConfig } from '../../config/schema.js';
 import { seedListSchema } from '../../config/seedList.js';
 import { maxTimeoutShare } from '../../config/shareLimit.js';
+import { checkSettings, optionalShare, share } from '../settings.js';
 import { DEFAULT_WALLS, MAX_WALLS } from './protocol.js';
 
 /** `dragon:` section of model-gate.yml. Rules of the game are protocol constants, not settings. */
-export const dragonSettingsSchema = z
-  .object({
+export const dragonSettingsSchema = checkSettings(
+  {
     seeds: seedListSchema.default([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]).meta({
       description: 'maze seeds: a list such as [0, 3, 7], or a range such as 0-9 or 0-4,7',
       // The default as a user writes it (zod cannot write a list that was read from a range).
@@ -48,57 +49,32 @@ export const dragonSettingsSchema = z
       .describe(
         'players without a model, run beside the models as instrument controls: random, overconfident, careful',
       ),
-    gate: z
-      .object({
-        maxEceIncrease: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.05)
-          .describe('largest rise of the expected calibration error over the baseline'),
-        maxKnownWallIncrease: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.1)
-          .describe('a larger rise of the share of moves into walls the model already knows warns'),
-        /** Nightly single-model mode: a previous report.json to compare with. */
-        previousReport: z
-          .string()
-          .min(1)
-          .optional()
-          .meta({
-            description: "nightly mode (no candidate): last night's report.json to compare with",
-            examples: ['last-night/report.json'],
-          }),
-        maxEce: z
-          .number()
-          .min(0)
-          .max(1)
-          .optional()
-          .meta({
-            description: 'an absolute limit on the expected calibration error',
-            examples: [0.3],
-          }),
-        maxBrier: z
-          .number()
-          .min(0)
-          .max(1)
-          .optional()
-          .meta({
-            description: 'an absolute limit on the Brier score (0.25: always saying 50%)',
-            examples: [0.25],
-          }),
-        maxTimeoutShare: maxTimeoutShare(),
-      })
-      .strict()
-      .prefault({})
-      .describe('what fails or warns'),
-  })
-  .strict()
-  .describe(
-    'whether the confidence the model states in the maze game matches how often it is right (docs/dragon-protocol.md)',
-  );
+  },
+  {
+    maxEceIncrease: share(0.05, 'largest rise of the expected calibration error over the baseline'),
+    maxKnownWallIncrease: share(
+      0.1,
+      'a larger rise of the share of moves into walls the model already knows warns',
+    ),
+    /** Nightly single-model mode: a previous report.json to compare with. */
+    previousReport: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description: "nightly mode (no candidate): last night's report.json to compare with",
+        examples: ['last-night/report.json'],
+      }),
+    maxEce: optionalShare('an absolute limit on the expected calibration error', 0.3),
+    maxBrier: optionalShare('an absolute limit on the Brier score (0.25: always saying 50%)', 0.25),
+    maxTimeoutShare: maxTimeoutShare(),
+  },
+  {
+    gate: 'what fails or warns',
+    block:
+      'whether the confidence the model states in the maze game matches how often it is right (docs/dragon-protocol.md)',
+  },
+);
 
 export type DragonSettings = z.infer<typeof dragonSettingsSchema>;
 

@@ -8,8 +8,7 @@ import {
   manhattan,
 } from '../../../src/checks/dragon/geometry.js';
 import { generateMaze, isConnected, sortedWalls } from '../../../src/checks/dragon/maze.js';
-import { renderMaze } from '../../../src/checks/dragon/mazeCommand.js';
-import { mazeFacts } from '../../../src/checks/dragon/mazeFacts.js';
+import { mazeFacts, renderMaze } from '../../../src/checks/dragon/mazeCommand.js';
 import { MAX_WALLS } from '../../../src/checks/dragon/protocol.js';
 import { InputError } from '../../../src/errors.js';
 

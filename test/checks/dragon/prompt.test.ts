@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { newGame, playDecision } from '../../../src/checks/dragon/game.js';
+import { newGame, observe, playDecision } from '../../../src/checks/dragon/game.js';
 import { edgeId } from '../../../src/checks/dragon/geometry.js';
 import { mazeFrom } from '../../../src/checks/dragon/maze.js';
-import { observe } from '../../../src/checks/dragon/observation.js';
 import {
   parseAnswer,
   promptSha256,

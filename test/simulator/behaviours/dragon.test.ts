@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { newGame, playDecision } from '../../../src/checks/dragon/game.js';
+import { newGame, observe, playDecision } from '../../../src/checks/dragon/game.js';
 import { edgeId } from '../../../src/checks/dragon/geometry.js';
 import { mazeFrom } from '../../../src/checks/dragon/maze.js';
-import { observe } from '../../../src/checks/dragon/observation.js';
 import { parseAnswer, renderPrompt } from '../../../src/checks/dragon/prompt.js';
 import type { SimulatedChat } from '../../../src/simulator/behaviour.js';
 import { dragonBehaviour } from '../../../src/simulator/behaviours/dragon.js';

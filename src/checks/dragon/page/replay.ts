@@ -19,89 +19,36 @@ const PAD = 10;
 const SIZE = 8;
 const centre = (c: number) => PAD + c * CELL + CELL / 2;
 
-function wallLine(wall: PageWall, colour: string, width: number): SVGElement {
-  const [row, col, side] = wall;
+function wallLine([row, col, side]: PageWall, colour: string, width: number): SVGElement {
   const x = PAD + (col + (side === 'r' ? 1 : 0)) * CELL;
   const y = PAD + (row + (side === 'd' ? 1 : 0)) * CELL;
-  return side === 'r'
-    ? svg('line', {
-        x1: x,
-        y1: y,
-        x2: x,
-        y2: y + CELL,
-        stroke: colour,
-        'stroke-width': width,
-        'stroke-linecap': 'round',
-      })
-    : svg('line', {
-        x1: x,
-        y1: y,
-        x2: x + CELL,
-        y2: y,
-        stroke: colour,
-        'stroke-width': width,
-        'stroke-linecap': 'round',
-      });
+  const [x2, y2] = side === 'r' ? [x, y + CELL] : [x + CELL, y];
+  const look = { stroke: colour, 'stroke-width': width, 'stroke-linecap': 'round' };
+  return svg('line', { x1: x, y1: y, x2, y2, ...look });
 }
 
 function label(cell: PageCell, text: string, colour: string): SVGElement {
-  return svg(
-    'text',
-    {
-      x: centre(cell[1]),
-      y: centre(cell[0]) + 5,
-      'text-anchor': 'middle',
-      'font-size': 14,
-      'font-weight': 'bold',
-      fill: colour,
-    },
-    text,
-  );
+  const [x, y] = [centre(cell[1]), centre(cell[0]) + 5];
+  const look = { 'text-anchor': 'middle', 'font-size': 14, 'font-weight': 'bold', fill: colour };
+  return svg('text', { x, y, ...look }, text);
 }
 
 function board(game: DragonPageGame): SVGElement[] {
-  const side = PAD * 2 + SIZE * CELL;
-  const grid: SVGElement[] = [
-    svg('rect', {
-      x: PAD,
-      y: PAD,
-      width: SIZE * CELL,
-      height: SIZE * CELL,
-      fill: '#fff',
-      stroke: '#222',
-      'stroke-width': 3,
-    }),
+  const [start, end] = [PAD, PAD + SIZE * CELL];
+  const frame = { fill: '#fff', stroke: '#222', 'stroke-width': 3 };
+  const grid = [
+    svg('rect', { x: start, y: start, width: end - start, height: end - start, ...frame }),
   ];
   for (let i = 1; i < SIZE; i++) {
-    grid.push(
-      svg('line', {
-        x1: PAD + i * CELL,
-        y1: PAD,
-        x2: PAD + i * CELL,
-        y2: side - PAD,
-        stroke: '#eee',
-      }),
-    );
-    grid.push(
-      svg('line', {
-        x1: PAD,
-        y1: PAD + i * CELL,
-        x2: side - PAD,
-        y2: PAD + i * CELL,
-        stroke: '#eee',
-      }),
-    );
+    const at = PAD + i * CELL;
+    grid.push(svg('line', { x1: at, y1: start, x2: at, y2: end, stroke: '#eee' }));
+    grid.push(svg('line', { x1: start, y1: at, x2: end, y2: at, stroke: '#eee' }));
   }
-  const camp = svg('rect', {
-    x: PAD + game.camp[1] * CELL + 2,
-    y: PAD + game.camp[0] * CELL + 2,
-    width: CELL - 4,
-    height: CELL - 4,
-    fill: '#d6f5dd',
-  });
+  const [row, col] = game.camp;
+  const camp = { width: CELL - 4, height: CELL - 4, fill: '#d6f5dd' };
   return [
     ...grid,
-    camp,
+    svg('rect', { x: PAD + col * CELL + 2, y: PAD + row * CELL + 2, ...camp }),
     label(game.camp, 'C', '#1a7f37'),
     label(game.treasure, 'T', '#9a6700'),
     ...game.walls.map((w) => wallLine(w, '#bbb', 3)),
@@ -112,34 +59,17 @@ function board(game: DragonPageGame): SVGElement[] {
 function position(game: DragonPageGame, play: DragonPagePlay, upto: number): SVGElement[] {
   const steps = play.steps.slice(0, upto);
   const cells: PageCell[] = [game.camp, ...steps.map((s) => s.at)];
-  const path = cells.map((c) => `${centre(c[1])},${centre(c[0])}`).join(' ');
-  const out: SVGElement[] = [
-    svg('polyline', {
-      points: path,
-      fill: 'none',
-      stroke: '#0072B2',
-      'stroke-width': 2,
-      opacity: 0.55,
-    }),
-  ];
+  const points = cells.map((c) => `${centre(c[1])},${centre(c[0])}`).join(' ');
+  const path = { fill: 'none', stroke: '#0072B2', 'stroke-width': 2, opacity: 0.55 };
+  const out = [svg('polyline', { points, ...path })];
   for (const step of steps) if (step.w) out.push(wallLine(step.w, '#b3261e', 4));
   const last = steps.at(-1);
   if (play.roar && play.roar.step < upto) out.push(label(play.roar.at, '!', '#b3261e'));
+  const dot = ([row, col]: PageCell, r: number, more: Record<string, string | number>) =>
+    svg('circle', { cx: centre(col), cy: centre(row), r, ...more });
   if (last?.d)
-    out.push(
-      svg('circle', {
-        cx: centre(last.d[1]),
-        cy: centre(last.d[0]),
-        r: 9,
-        fill: '#b3261e',
-        opacity: 0.8,
-      }),
-      label(last.d, 'D', '#fff'),
-    );
-  const at = last ? last.at : game.camp;
-  out.push(
-    svg('circle', { cx: centre(at[1]), cy: centre(at[0]), r: 8, fill: '#0072B2', class: 'player' }),
-  );
+    out.push(dot(last.d, 9, { fill: '#b3261e', opacity: 0.8 }), label(last.d, 'D', '#fff'));
+  out.push(dot(last ? last.at : game.camp, 8, { fill: '#0072B2', class: 'player' }));
   return out;
 }
 
@@ -167,18 +97,12 @@ function movesTable(play: DragonPagePlay, select: (upto: number) => void): HTMLT
     );
     return on(tr, 'click', () => select(i + 1));
   });
+  const heads = ['#', 'turn', 'move', 'confidence', 'outcome'];
+  const head = el('tr', {}, ...heads.map((h) => el('th', { scope: 'col' }, h)));
   return el(
     'table',
     { class: 'moves', 'aria-label': `decisions of ${play.model}` },
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        ...['#', 'turn', 'move', 'confidence', 'outcome'].map((h) => el('th', { scope: 'col' }, h)),
-      ),
-    ),
+    el('thead', {}, head),
     el('tbody', {}, ...rows),
   );
 }

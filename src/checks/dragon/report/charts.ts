@@ -23,24 +23,18 @@ const HATCH_ID = 'candidate-hatch';
 const x = (v: number) => PLOT.left + v * PLOT_W;
 const y = (v: number) => PLOT.top + (1 - v) * PLOT_H;
 
+type Attributes = Record<string, string | number>;
+const line = (x1: number, y1: number, x2: number, y2: number, more: Attributes) =>
+  element('line', { x1, y1, x2, y2, ...more });
+const rect = (left: number, top: number, width: number, height: number, more: Attributes) =>
+  element('rect', { x: left, y: top, width, height, ...more });
+
 /** One series of the diagram: its words for the legend and how its bars are filled. */
-export interface DiagramSeries {
+interface DiagramSeries {
   label: string;
   series: DragonSeries;
   colour: PaletteColour;
   hatched: boolean;
-}
-
-function grid(): string[] {
-  const out: string[] = [];
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    out.push(
-      element('line', { x1: x(0), y1: y(v), x2: x(1), y2: y(v), stroke: '#e6e6e6' }),
-      text(PLOT.left - 6, y(v) + 4, num(v, 2), { 'text-anchor': 'end', fill: MUTED }),
-      text(x(v), HEIGHT - PLOT.bottom + 16, num(v, 2), { 'text-anchor': 'middle', fill: MUTED }),
-    );
-  }
-  return out;
 }
 
 const fillOf = (s: DiagramSeries) => (s.hatched ? `url(#${HATCH_ID})` : s.colour.hex);
@@ -53,56 +47,40 @@ const countRow = (k: number, of: number) => PLOT.top - 9 - (of - 1 - k) * 12;
  * interval), the tick (mean stated confidence) and, above the plot, the number of moves. A
  * bin this series left empty while another used it shows "0", so no gap reads as a result.
  */
-function binMarks(
-  bin: DragonBin,
-  s: DiagramSeries,
-  left: number,
-  right: number,
-  row: number,
-): string[] {
+function binMarks(bin: DragonBin, s: DiagramSeries, left: number, right: number, row: number) {
   const centre = (left + right) / 2;
-  const count = { ...SMALL, 'text-anchor': 'middle' };
-  if (bin.moves === 0 || bin.successShare === null) {
-    return [text(centre, row, '0', count)];
-  }
+  const count = text(centre, row, String(bin.moves), { ...SMALL, 'text-anchor': 'middle' });
+  if (bin.moves === 0 || bin.successShare === null) return [count];
   const pale = bin.moves < PALE_BIN_MOVES;
   const opacity = pale ? 0.35 : 1;
+  const ink = { stroke: INK, 'stroke-opacity': opacity };
+  const share = y(bin.successShare);
   const out = [
-    element('rect', {
-      x: left,
-      y: y(bin.successShare),
-      width: right - left,
-      height: y(0) - y(bin.successShare),
+    rect(left, share, right - left, y(0) - share, {
       fill: fillOf(s),
       'fill-opacity': pale ? 0.3 : 0.9,
     }),
   ];
-  if (bin.wilsonLow !== null && bin.wilsonHigh !== null) {
+  const { wilsonLow: low, wilsonHigh: high } = bin;
+  if (low !== null && high !== null) {
     const cap = Math.min(3, (right - left) / 4);
-    for (const [x1, y1, x2, y2] of [
-      [centre, bin.wilsonLow, centre, bin.wilsonHigh],
-      [centre - cap, bin.wilsonLow, centre + cap, bin.wilsonLow],
-      [centre - cap, bin.wilsonHigh, centre + cap, bin.wilsonHigh],
-    ] as const) {
-      out.push(
-        element('line', { x1, y1: y(y1), x2, y2: y(y2), stroke: INK, 'stroke-opacity': opacity }),
-      );
-    }
+    out.push(
+      line(centre, y(low), centre, y(high), ink),
+      line(centre - cap, y(low), centre + cap, y(low), ink),
+      line(centre - cap, y(high), centre + cap, y(high), ink),
+    );
   }
   if (bin.meanConfidence !== null) {
+    const stated = y(bin.meanConfidence);
     out.push(
-      element('line', {
-        x1: left,
-        y1: y(bin.meanConfidence),
-        x2: right,
-        y2: y(bin.meanConfidence),
+      line(left, stated, right, stated, {
         stroke: INK,
         'stroke-width': 3,
         'stroke-opacity': opacity,
       }),
     );
   }
-  out.push(text(centre, row, String(bin.moves), count));
+  out.push(count);
   return out;
 }
 
@@ -131,45 +109,27 @@ function bars(all: readonly DiagramSeries[]): string[] {
 /** The legend, one line per series, then the marks, then what the whiskers are. */
 function legend(all: readonly DiagramSeries[]): string[] {
   const out: string[] = [];
-  let line = HEIGHT - PLOT.bottom + 44;
-  for (const s of all) {
-    const ece = s.series.ece ? num(s.series.ece.value) : '–';
+  let at = HEIGHT - PLOT.bottom + 44;
+  for (const d of all) {
+    const { ece, moves, brier } = d.series;
+    const words = `${d.label}: ${moves} moves · ECE ${ece ? num(ece.value) : '–'} · Brier ${num(brier)}`;
     out.push(
-      element('rect', { x: PLOT.left, y: line - 9, width: 12, height: 10, fill: fillOf(s) }),
-      text(
-        PLOT.left + 18,
-        line,
-        `${s.label}: ${s.series.moves} moves · ECE ${ece} · Brier ${num(s.series.brier)}`,
-        { 'font-size': 11 },
-      ),
+      rect(PLOT.left, at - 9, 12, 10, { fill: fillOf(d) }),
+      text(PLOT.left + 18, at, words, { 'font-size': 11 }),
     );
-    line += 15;
+    at += 15;
   }
+  const notes = [
+    'Whiskers: Wilson 95% interval of the share that advanced in the bin.',
+    'Numbers above the plot: moves in the bin, per model (0: none).',
+    `Pale bars: fewer than ${PALE_BIN_MOVES} moves.`,
+  ];
   out.push(
-    element('line', {
-      x1: PLOT.left,
-      y1: line - 4,
-      x2: PLOT.left + 12,
-      y2: line - 4,
-      stroke: INK,
-      'stroke-width': 3,
-    }),
-    text(PLOT.left + 18, line, 'mean stated confidence', SMALL),
-    text(PLOT.left + 150, line, '╌╌', { fill: '#888', 'font-size': 10 }),
-    text(PLOT.left + 170, line, 'perfect calibration', SMALL),
-    text(
-      PLOT.left,
-      line + 15,
-      'Whiskers: Wilson 95% interval of the share that advanced in the bin.',
-      SMALL,
-    ),
-    text(
-      PLOT.left,
-      line + 28,
-      'Numbers above the plot: moves in the bin, per model (0: none).',
-      SMALL,
-    ),
-    text(PLOT.left, line + 41, `Pale bars: fewer than ${PALE_BIN_MOVES} moves.`, SMALL),
+    line(PLOT.left, at - 4, PLOT.left + 12, at - 4, { stroke: INK, 'stroke-width': 3 }),
+    text(PLOT.left + 18, at, 'mean stated confidence', SMALL),
+    text(PLOT.left + 150, at, '╌╌', { fill: '#888', 'font-size': 10 }),
+    text(PLOT.left + 170, at, 'perfect calibration', SMALL),
+    ...notes.map((note, i) => text(PLOT.left, at + 15 + 13 * i, note, SMALL)),
   );
   return out;
 }
@@ -179,59 +139,55 @@ function legend(all: readonly DiagramSeries[]): string[] {
  * moves that advanced, whiskers, mean stated confidence, counts; the dashed diagonal is
  * perfect calibration.
  */
-export function reliabilityDiagram(all: readonly DiagramSeries[], title: string): string {
+function reliabilityDiagram(all: readonly DiagramSeries[], title: string): string {
   const hatched = all.find((s) => s.hatched);
+  const grid = [0, 0.25, 0.5, 0.75, 1].flatMap((v) => [
+    line(x(0), y(v), x(1), y(v), { stroke: '#e6e6e6' }),
+    text(PLOT.left - 6, y(v) + 4, num(v, 2), { 'text-anchor': 'end', fill: MUTED }),
+    text(x(v), HEIGHT - PLOT.bottom + 16, num(v, 2), { 'text-anchor': 'middle', fill: MUTED }),
+  ]);
+  const middle = PLOT.top + PLOT_H / 2;
   const body = [
     ...(hatched ? [hatchPattern(HATCH_ID, hatched.colour.hex)] : []),
-    ...grid(),
+    ...grid,
     ...bars(all),
-    element('line', {
-      x1: x(0),
-      y1: y(0),
-      x2: x(1),
-      y2: y(1),
-      stroke: '#888',
-      'stroke-dasharray': '4 3',
-    }),
-    element('rect', {
-      x: x(0),
-      y: y(1),
-      width: PLOT_W,
-      height: PLOT_H,
-      fill: 'none',
-      stroke: '#888',
-    }),
+    line(x(0), y(0), x(1), y(1), { stroke: '#888', 'stroke-dasharray': '4 3' }),
+    rect(x(0), y(1), PLOT_W, PLOT_H, { fill: 'none', stroke: '#888' }),
     text(WIDTH / 2, 20, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
     text(x(0.5), HEIGHT - PLOT.bottom + 32, 'stated confidence', { 'text-anchor': 'middle' }),
     // Left of the tick labels ("0.50" ends 6 px before the plot and is about 28 px wide).
-    text(14, PLOT.top + PLOT_H / 2, 'moves that advanced', {
+    text(14, middle, 'moves that advanced', {
       'text-anchor': 'middle',
-      transform: `rotate(-90 14 ${PLOT.top + PLOT_H / 2})`,
+      transform: `rotate(-90 14 ${middle})`,
     }),
     ...legend(all),
   ];
   return svgDocument(WIDTH, HEIGHT, title, body);
 }
 
-/** The models' series: baseline and candidate, or "model" when the run has one. */
-function modelSeries(section: DragonSection): DiagramSeries[] {
-  const { baseline, candidate } = section;
-  if (!baseline) return [];
-  if (!candidate) {
-    return [
-      { label: `model ${baseline.model}`, series: baseline, colour: BASELINE, hatched: false },
-    ];
-  }
-  return [
-    { label: `baseline ${baseline.model}`, series: baseline, colour: BASELINE, hatched: false },
-    { label: `candidate ${candidate.model}`, series: candidate, colour: CANDIDATE, hatched: true },
-  ];
-}
-
-/** SVG charts of the dragon check, written next to report.json. */
+/** SVG charts of the dragon check, written next to report.json: the models' series overlaid
+ * (baseline and candidate, or "model" when the run has one), then each reference player. */
 export function dragonCharts(section: DragonSection): Chart[] {
   const charts: Chart[] = [];
-  const models = modelSeries(section);
+  const { baseline, candidate } = section;
+  const models: DiagramSeries[] = [];
+  if (baseline) {
+    const role = candidate ? 'baseline' : 'model';
+    models.push({
+      label: `${role} ${baseline.model}`,
+      series: baseline,
+      colour: BASELINE,
+      hatched: false,
+    });
+  }
+  if (baseline && candidate) {
+    models.push({
+      label: `candidate ${candidate.model}`,
+      series: candidate,
+      colour: CANDIDATE,
+      hatched: true,
+    });
+  }
   if (models.length > 0) {
     const title = `Reliability: ${models.map((s) => s.label).join(' vs ')}`;
     charts.push({ file: 'dragon-reliability.svg', title, svg: reliabilityDiagram(models, title) });
@@ -239,13 +195,11 @@ export function dragonCharts(section: DragonSection): Chart[] {
   for (const series of section.referencePlayers) {
     const player = series.player ?? series.model;
     const title = `Reliability, reference player ${player}`;
+    const only = { label: `player ${player}`, series, colour: BASELINE, hatched: false };
     charts.push({
       file: `dragon-reliability-player-${player.replace(/[^a-z0-9-]/gi, '-')}.svg`,
       title,
-      svg: reliabilityDiagram(
-        [{ label: `player ${player}`, series, colour: BASELINE, hatched: false }],
-        title,
-      ),
+      svg: reliabilityDiagram([only], title),
     });
   }
   return charts;

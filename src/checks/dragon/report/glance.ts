@@ -40,8 +40,7 @@ function seriesBins(series: unknown, name: string): SeriesBins {
 /** The models' series: "baseline" and "candidate", or "model" when there is one. */
 function modelSeries(dragon: DragonSection): SeriesBins[] {
   const present = (s: unknown) => typeof s === 'object' && s !== null;
-  const baseline = field(dragon, 'baseline');
-  const candidate = field(dragon, 'candidate');
+  const [baseline, candidate] = [field(dragon, 'baseline'), field(dragon, 'candidate')];
   if (!present(baseline)) return [];
   if (!present(candidate)) return [seriesBins(baseline, 'model')];
   return [seriesBins(baseline, 'baseline'), seriesBins(candidate, 'candidate')];

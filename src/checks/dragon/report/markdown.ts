@@ -20,7 +20,7 @@ export const PALE_BIN_MOVES = 5;
 
 const pct = (v: number) => percent(v);
 
-function withInterval(e: Estimate | null, format: (v: number) => string): string {
+export function withInterval(e: Estimate | null, format: (v: number) => string): string {
   return e ? `${format(e.value)} ${interval(e.low, e.high, format)}` : '–';
 }
 
@@ -43,7 +43,7 @@ interface MetricRow {
   label: string;
   cell: (s: DragonSeries) => string;
   /** Candidate − baseline, rendered; omitted when a difference means nothing. */
-  delta?: (before: DragonSeries, after: DragonSeries) => string;
+  delta?: (before: DragonSeries, after: DragonSeries, section: DragonSection) => string;
   /** A finer metric: shown collapsed under the main ones (report.html keeps every row). */
   more?: true;
 }
@@ -77,6 +77,8 @@ const METRICS: readonly MetricRow[] = [
   {
     label: 'ECE',
     cell: (s) => withInterval(s.ece, (v) => num(v)),
+    // The paired difference over the seeds both finished, with its interval.
+    delta: (_b, _a, section) => withInterval(section.comparison?.ece?.difference ?? null, signed),
   },
   {
     label: 'ECE, upper-inclusive bins',
@@ -144,14 +146,8 @@ function comparisonTable(section: DragonSection, more = false): string {
   const header = ['metric', ...present.map((s) => seriesLabel(section, s)), ...(both ? ['Δ'] : [])];
   const rows = METRICS.filter((metric) => (metric.more ?? false) === more).map((metric) => {
     const cells = [metric.label, ...present.map((s) => metric.cell(s))];
-    if (both && section.candidate) {
-      if (metric.label === 'ECE') {
-        const d = section.comparison?.ece?.difference ?? null;
-        cells.push(d ? `${signed(d.value)} ${interval(d.low, d.high, (v) => signed(v))}` : '–');
-      } else {
-        cells.push(metric.delta ? metric.delta(both, section.candidate) : '');
-      }
-    }
+    if (both && section.candidate)
+      cells.push(metric.delta?.(both, section.candidate, section) ?? '');
     return cells;
   });
   return table(header, rows, [
