@@ -38,6 +38,7 @@ import { type DragonCallRecord, type DragonGameRecord, isDragonRecord } from './
 import type {
   DragonBin,
   DragonComparison,
+  DragonGame,
   DragonSection,
   DragonSeparation,
   DragonSeries,
@@ -197,21 +198,7 @@ function summariseSeries(
 ): DragonSeries {
   const calls = [...series.calls].sort((a, b) => a.game - b.game || a.decision - b.decision);
   const gameRecords = [...series.games].sort((a, b) => a.game - b.game);
-  // The valid moves as forecasts, by seed, and the moves into a wall the model already knew.
-  const forecasts: Forecast[] = [];
-  const bySeed = new Map<number, Forecast[]>();
-  const repeatsBySeed = new Map<number, number>();
-  for (const call of calls) {
-    const forecast = forecastOf(call);
-    if (!forecast) continue;
-    forecasts.push(forecast);
-    const list = bySeed.get(call.game) ?? [];
-    list.push(forecast);
-    bySeed.set(call.game, list);
-    if (call.outcome === 'known_wall') {
-      repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
-    }
-  }
+  const { forecasts, bySeed, repeatsBySeed } = forecastsBySeed(calls);
   const knownWallRepeats = [...repeatsBySeed.values()].reduce((sum, n) => sum + n, 0);
   const moves = forecasts.length;
   const count = (status: DragonCallRecord['status']) =>
@@ -221,10 +208,8 @@ function summariseSeries(
   const games = (test: (g: DragonGameRecord) => boolean) => gameRecords.filter(test).length;
   const meanConfidence = moves > 0 ? mean(forecasts.map((f) => f.confidence)) : null;
   const success = estimate(forecasts.filter((f) => f.success).length, moves);
-  const bootstrap = {
-    replicates: definitions.bootstrapReplicates,
-    seed: definitions.bootstrapSeed,
-  };
+  const { bootstrapReplicates: replicates, bootstrapSeed: seed } = definitions;
+  const bootstrap = { replicates, seed };
   const perSeed = [...bySeed.values()];
   const ece = clusterBootstrapEce(
     perSeed.map((list) => tallyBins(list)),
@@ -271,24 +256,7 @@ function summariseSeries(
       .map((l) => ({ confidence: l.confidence, moves: l.count, successes: l.successes })),
     knownWallRepeats,
     knownWallRepeatRate: rate(knownWallRepeats, moves),
-    games: gameRecords.map((g) => {
-      const own = bySeed.get(g.game) ?? [];
-      return {
-        seed: g.game,
-        result: g.result,
-        turns: g.turns,
-        decisions: g.decisions,
-        cellsVisited: g.cells_visited,
-        treasureFound: g.treasure_found,
-        wounds: g.wounds,
-        fingerprint: g.fingerprint,
-        moves: own.length,
-        successes: own.filter((f) => f.success).length,
-        tally: tallyBins(own),
-        brierSum: squaredErrors(own),
-        knownWallRepeats: repeatsBySeed.get(g.game) ?? 0,
-      };
-    }),
+    games: gameRecords.map((g) => gameRow(g, bySeed.get(g.game) ?? [], repeatsBySeed)),
     unfinishedSeeds: [...played].filter((s) => !finished.has(s)).sort((a, b) => a - b),
     missingSeeds: definitions.seeds.filter((s) => !played.has(s) && !finished.has(s)),
     wins: {
@@ -300,6 +268,47 @@ function summariseSeries(
     cappedGames: games((g) => g.capped),
     invalidStops: games((g) => g.result === 'invalid'),
     bins: binTable(forecasts),
+  };
+}
+
+/** The valid moves as forecasts, by seed, and the moves into a wall the model already knew. */
+function forecastsBySeed(calls: readonly DragonCallRecord[]) {
+  const forecasts: Forecast[] = [];
+  const bySeed = new Map<number, Forecast[]>();
+  const repeatsBySeed = new Map<number, number>();
+  for (const call of calls) {
+    const forecast = forecastOf(call);
+    if (!forecast) continue;
+    forecasts.push(forecast);
+    const list = bySeed.get(call.game) ?? [];
+    list.push(forecast);
+    bySeed.set(call.game, list);
+    if (call.outcome === 'known_wall') {
+      repeatsBySeed.set(call.game, (repeatsBySeed.get(call.game) ?? 0) + 1);
+    }
+  }
+  return { forecasts, bySeed, repeatsBySeed };
+}
+
+function gameRow(
+  g: DragonGameRecord,
+  own: readonly Forecast[],
+  repeatsBySeed: ReadonlyMap<number, number>,
+): DragonGame {
+  return {
+    seed: g.game,
+    result: g.result,
+    turns: g.turns,
+    decisions: g.decisions,
+    cellsVisited: g.cells_visited,
+    treasureFound: g.treasure_found,
+    wounds: g.wounds,
+    fingerprint: g.fingerprint,
+    moves: own.length,
+    successes: own.filter((f) => f.success).length,
+    tally: tallyBins(own),
+    brierSum: squaredErrors(own),
+    knownWallRepeats: repeatsBySeed.get(g.game) ?? 0,
   };
 }
 

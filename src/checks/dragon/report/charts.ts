@@ -24,9 +24,9 @@ const x = (v: number) => PLOT.left + v * PLOT_W;
 const y = (v: number) => PLOT.top + (1 - v) * PLOT_H;
 
 type Attributes = Record<string, string | number>;
-const line = (x1: number, y1: number, x2: number, y2: number, more: Attributes) =>
+export const line = (x1: number, y1: number, x2: number, y2: number, more: Attributes) =>
   element('line', { x1, y1, x2, y2, ...more });
-const rect = (left: number, top: number, width: number, height: number, more: Attributes) =>
+export const rect = (left: number, top: number, width: number, height: number, more: Attributes) =>
   element('rect', { x: left, y: top, width, height, ...more });
 
 /** One series of the diagram: its words for the legend and how its bars are filled. */

@@ -9,6 +9,7 @@ import { num, signed } from '../../../text/format.js';
 import type { NightlyTrend, TrendNight } from '../../nightlyRule.js';
 import type { DragonNight } from './numbers.js';
 import type { DriftAnalysis } from '../drift.js';
+import { line, rect } from './charts.js';
 
 const HISTORY_CHART = 'history-ece-trend.svg';
 
@@ -24,9 +25,6 @@ const REPULL = ORANGE.hex;
 const FIRED_SHADE = '#fbe6bf';
 const QUIET_SHADE = '#eef3f8';
 
-type Attributes = Record<string, string | number>;
-const line = (x1: number, y1: number, x2: number, y2: number, more: Attributes) =>
-  element('line', { x1, y1, x2, y2, ...more });
 const caption = { fill: MUTED, 'font-size': 10 };
 
 export function driftChart(trend: NightlyTrend<DriftAnalysis, DragonNight>): Chart | null {
@@ -47,9 +45,7 @@ export function driftChart(trend: NightlyTrend<DriftAnalysis, DragonNight>): Cha
     const first = indices[Math.max(0, indices.length - d.window)] ?? 0;
     const left = Math.max(PLOT.left, x(first) - (n > 1 ? PLOT_W / (n - 1) / 2 : 10));
     const shade = d.fired ? FIRED_SHADE : QUIET_SHADE;
-    body.push(
-      element('rect', { x: left, y: PLOT.top, width: right - left, height: PLOT_H, fill: shade }),
-    );
+    body.push(rect(left, PLOT.top, right - left, PLOT_H, { fill: shade }));
   }
   for (const t of [0, 0.25, 0.5, 0.75, 1]) {
     const v = t * yMax;
@@ -82,17 +78,16 @@ export function driftChart(trend: NightlyTrend<DriftAnalysis, DragonNight>): Cha
     d.window === 0
       ? `drift rule: ${d.available} of ${d.required} nights`
       : `drift over ${d.window} nights: ${signed(d.rise ?? 0)} (limit ${signed(d.maxRise)}, z ${num(d.z ?? 0, 2)})${d.fired ? ' — FAIL' : ''}`;
+  body.push(...frame(title, verdict, d.fired));
+  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH, HEIGHT, title, body) };
+}
+
+/** The plot's frame, title, verdict line and axis captions. */
+function frame(title: string, verdict: string, fired: boolean): string[] {
   const middle = PLOT.top + PLOT_H / 2;
   const axis = 'night (month-day); dot = ECE, bar = 95% interval';
-  body.push(
-    element('rect', {
-      x: PLOT.left,
-      y: PLOT.top,
-      width: PLOT_W,
-      height: PLOT_H,
-      fill: 'none',
-      stroke: '#888',
-    }),
+  return [
+    rect(PLOT.left, PLOT.top, PLOT_W, PLOT_H, { fill: 'none', stroke: '#888' }),
     text(WIDTH / 2, 16, title, { 'text-anchor': 'middle', 'font-weight': 'bold' }),
     text(WIDTH / 2, 30, verdict, { 'text-anchor': 'middle', fill: MUTED, 'font-size': 11 }),
     text(PLOT.left + PLOT_W / 2, HEIGHT - 22, axis, {
@@ -104,9 +99,8 @@ export function driftChart(trend: NightlyTrend<DriftAnalysis, DragonNight>): Cha
     text(
       PLOT.left,
       HEIGHT - 6,
-      `shaded: nights the drift rule fitted${d.fired ? ' (orange: it failed)' : ''}`,
+      `shaded: nights the drift rule fitted${fired ? ' (orange: it failed)' : ''}`,
       caption,
     ),
-  );
-  return { file: HISTORY_CHART, title, svg: svgDocument(WIDTH, HEIGHT, title, body) };
+  ];
 }
