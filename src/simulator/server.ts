@@ -28,6 +28,7 @@ import { QueueFull, Slots } from './slots.js';
 import { residency } from './timing.js';
 import {
   type Endpoint,
+  type ParsedRequest,
   isObject,
   ollamaChunks,
   ollamaReply,
@@ -127,13 +128,11 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   if (method === 'GET' && serveListing(ctx, path, res)) return;
   if (method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
 
-  const endpoint = generationEndpoint(path);
+  const endpoint = GENERATION_ENDPOINTS[path] ?? null;
   const body = await readJson(req).catch((error: Error) => error);
   if (body instanceof Error || !isObject(body)) {
     const message = body instanceof Error ? body.message : 'expected a JSON object';
-    return endpoint === 'openai'
-      ? sendJson(res, 400, openaiError(400, message))
-      : sendJson(res, 400, { error: message });
+    return sendError(res, endpoint, 400, message);
   }
   if (endpoint === 'generate' && isUnloadRequest(body)) {
     unload(ctx.state, body, res);
@@ -143,7 +142,7 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   if (path === '/api/show') {
     const name = typeof body.model === 'string' ? body.model : body.name;
     const model = typeof name === 'string' ? findModel(ctx.state, name) : null;
-    if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+    if (!model) return notFound(res, name);
     return sendJson(res, 200, showEntry(model));
   }
   if (path === '/api/embed') return serveEmbed(ctx.state, body, res);
@@ -156,14 +155,24 @@ function serveListing(ctx: ServerContext, path: string, res: ServerResponse): bo
   if (path === '/api/version') {
     sendJson(res, 200, { version: scenario.version });
   } else if (path === '/api/tags') {
-    sendJson(res, 200, { models: scenario.models.map(tagEntry) });
+    const models = scenario.models.map((m) => ({
+      ...tagEntry(m),
+      modified_at: '2025-01-01T00:00:00Z',
+    }));
+    sendJson(res, 200, { models });
   } else if (path === '/api/ps') {
     const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
-    // The context a model was loaded with, as Ollama reports it; its default otherwise.
-    const entries = loaded.map((m) => ({
-      ...psEntry(m),
-      context_length: state.loadedContext.get(m.name) ?? m.contextLength,
-    }));
+    const entries = loaded.map((m) => {
+      const { size, sizeVram } = residency(m.timing);
+      return {
+        ...tagEntry(m),
+        size,
+        expires_at: '2099-01-01T00:00:00Z',
+        size_vram: sizeVram,
+        // The context a model was loaded with, as Ollama reports it; its default otherwise.
+        context_length: state.loadedContext.get(m.name) ?? m.contextLength,
+      };
+    });
     sendJson(res, 200, { models: entries });
   } else if (path === '/v1/models') {
     sendJson(res, 200, {
@@ -187,10 +196,7 @@ function serveEmbed(
   res: ServerResponse,
 ): void {
   const model = typeof body.model === 'string' ? findModel(state, body.model) : null;
-  if (!model) {
-    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-    return;
-  }
+  if (!model) return notFound(res, body.model);
   const input = typeof body.input === 'string' ? [body.input] : body.input;
   if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
     sendJson(res, 400, { error: 'input must be a string or a list of strings' });
@@ -208,10 +214,7 @@ function serveEmbed(
 /** Ollama frees a model on a generate request with keep_alive 0 and nothing to generate. */
 function unload(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse): void {
   const name = normaliseModelName(String(body.model));
-  if (!findModel(state, name) && !state.loaded.includes(name)) {
-    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-    return;
-  }
+  if (!findModel(state, name) && !state.loaded.includes(name)) return notFound(res, body.model);
   state.loaded = state.loaded.filter((m) => m !== name);
   state.loadedContext.delete(name);
   state.stats.unloads.push(name);
@@ -236,19 +239,13 @@ async function serveGeneration(
   res.on('close', () => {
     if (!res.writableFinished) gone.abort(new Error('client went away'));
   });
-  const fail = (status: number, message: string): void =>
-    sendJson(
-      res,
-      status,
-      endpoint === 'openai' ? openaiError(status, message) : { error: message },
-    );
+  const fail = (status: number, message: string): void => sendError(res, endpoint, status, message);
 
   let generation: Generation;
-  let stream: boolean;
+  let parsed: ParsedRequest;
   try {
-    const parsed = parseGenerationRequest(endpoint, body);
-    stream = parsed.stream;
-    if (endpoint === 'openai' && stream) {
+    parsed = parseGenerationRequest(endpoint, body);
+    if (endpoint === 'openai' && parsed.stream) {
       throw new SimulatedHttpError(400, 'the simulator does not stream /v1 responses');
     }
     generation = admit(state, parsed.generation);
@@ -270,7 +267,7 @@ async function serveGeneration(
   }
   state.stats.maxInFlight = state.slots.maxBusy;
   try {
-    const g = startGeneration(state, generation, numCtxOf(body));
+    const g = startGeneration(state, generation, parsed.generation.numCtx);
     await pause(g.headerDelayMs + g.loadMs, gone.signal);
     if (endpoint === 'openai') {
       await pause(g.promptMs + g.latencyMs, gone.signal);
@@ -278,7 +275,7 @@ async function serveGeneration(
       return finishWhole(res, g, JSON.stringify(reply), fail);
     }
     const createdAt = new Date().toISOString();
-    if (!stream) {
+    if (!parsed.stream) {
       await pause(g.promptMs + g.latencyMs, gone.signal);
       return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
     }
@@ -382,17 +379,11 @@ function mid(g: Generation): string {
   );
 }
 
-function generationEndpoint(path: string): Endpoint | null {
-  if (path === '/api/chat') return 'chat';
-  if (path === '/api/generate') return 'generate';
-  if (path === '/v1/chat/completions') return 'openai';
-  return null;
-}
-
-function numCtxOf(body: Record<string, unknown>): number | null {
-  const options = isObject(body.options) ? body.options : {};
-  return typeof options.num_ctx === 'number' ? options.num_ctx : null;
-}
+const GENERATION_ENDPOINTS: Partial<Record<string, Endpoint>> = {
+  '/api/chat': 'chat',
+  '/api/generate': 'generate',
+  '/v1/chat/completions': 'openai',
+};
 
 function details(m: SimulatedModel): Record<string, unknown> {
   return {
@@ -405,29 +396,9 @@ function details(m: SimulatedModel): Record<string, unknown> {
   };
 }
 
+/** A model as /api/tags lists it; /api/ps adds its residency. */
 function tagEntry(m: SimulatedModel): Record<string, unknown> {
-  return {
-    name: m.name,
-    model: m.name,
-    modified_at: '2025-01-01T00:00:00Z',
-    size: 1_000_000,
-    digest: m.digest,
-    details: details(m),
-  };
-}
-
-function psEntry(m: SimulatedModel): Record<string, unknown> {
-  const { size, sizeVram } = residency(m.timing);
-  return {
-    name: m.name,
-    model: m.name,
-    size,
-    digest: m.digest,
-    details: details(m),
-    expires_at: '2099-01-01T00:00:00Z',
-    size_vram: sizeVram,
-    context_length: m.contextLength,
-  };
+  return { name: m.name, model: m.name, size: 1_000_000, digest: m.digest, details: details(m) };
 }
 
 function showEntry(m: SimulatedModel): Record<string, unknown> {
@@ -468,6 +439,20 @@ function isUnloadRequest(body: Record<string, unknown>): boolean {
   const keepAlive = body.keep_alive;
   const zero = keepAlive === 0 || keepAlive === '0' || keepAlive === '0s';
   return zero && typeof body.model === 'string' && !body.prompt && !body.messages;
+}
+
+function notFound(res: ServerResponse, name: unknown): void {
+  sendJson(res, 404, { error: `model '${String(name)}' not found` });
+}
+
+/** An error in the shape of the endpoint's API: OpenAI's error object, or Ollama's. */
+function sendError(
+  res: ServerResponse,
+  endpoint: Endpoint | null,
+  status: number,
+  message: string,
+) {
+  sendJson(res, status, endpoint === 'openai' ? openaiError(status, message) : { error: message });
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
