@@ -69,6 +69,8 @@ export interface SimulatorState {
   attempts: Map<string, number>;
   /** How far the run has gone, for models whose speed drifts. */
   clock: ServerClock;
+  /** OpenAI completions answered so far: each reply's id. */
+  completions: number;
   stats: SimulatorStats;
 }
 

@@ -61,13 +61,6 @@ export interface RunningSimulator {
 export const SIMULATOR_HEADER = 'x-model-gate-simulator';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/** What the request handlers share: the simulated state and a counter of completions. */
-interface ServerContext {
-  state: SimulatorState;
-  scenario: Scenario;
-  nextCompletion(): number;
-}
-
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const behaviours = options.behaviours ?? defaultBehaviours;
   const scenario =
@@ -83,14 +76,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     arrivals: new Map(),
     attempts: new Map(),
     clock: { requests: 0, seconds: 0 },
+    completions: 0,
     stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] },
   };
-  let completions = 0;
-  const ctx: ServerContext = { state, scenario, nextCompletion: () => ++completions };
 
   const server = createServer((req, res) => {
     res.setHeader(SIMULATOR_HEADER, 'simulated models, not a language model server');
-    route(ctx, req, res).catch((error: unknown) => {
+    route(state, req, res).catch((error: unknown) => {
       // A handler bug must not take the server down; the client sees a 500.
       if (!res.headersSent) sendJson(res, 500, { error: String(error) });
       else res.destroy();
@@ -117,7 +109,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   };
 }
 
-async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(
+  state: SimulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://simulator').pathname;
   const method = req.method ?? 'GET';
   if (path === '/' && (method === 'GET' || method === 'HEAD')) {
@@ -125,7 +121,8 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
     res.end(method === 'HEAD' ? undefined : 'Ollama is running');
     return;
   }
-  if (method === 'GET' && serveListing(ctx, path, res)) return;
+  const listing = method === 'GET' ? LISTINGS[path] : undefined;
+  if (listing) return sendJson(res, 200, listing(state));
   if (method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
 
   const endpoint = GENERATION_ENDPOINTS[path] ?? null;
@@ -135,34 +132,32 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
     return sendError(res, endpoint, 400, message);
   }
   if (endpoint === 'generate' && isUnloadRequest(body)) {
-    unload(ctx.state, body, res);
+    unload(state, body, res);
     return;
   }
-  if (endpoint) return serveGeneration(ctx, endpoint, body, req, res);
+  if (endpoint) return serveGeneration(state, endpoint, body, req, res);
   if (path === '/api/show') {
     const name = typeof body.model === 'string' ? body.model : body.name;
-    const model = typeof name === 'string' ? findModel(ctx.state, name) : null;
+    const model = typeof name === 'string' ? findModel(state, name) : null;
     if (!model) return notFound(res, name);
     return sendJson(res, 200, showEntry(model));
   }
-  if (path === '/api/embed') return serveEmbed(ctx.state, body, res);
+  if (path === '/api/embed') return serveEmbed(state, body, res);
   return sendJson(res, 404, { error: `${path} not found` });
 }
 
-/** The GET endpoints that list what the server has; false when the path is none of them. */
-function serveListing(ctx: ServerContext, path: string, res: ServerResponse): boolean {
-  const { state, scenario } = ctx;
-  if (path === '/api/version') {
-    sendJson(res, 200, { version: scenario.version });
-  } else if (path === '/api/tags') {
-    const models = scenario.models.map((m) => ({
+/** The GET endpoints that list what the server has, and their replies. */
+const LISTINGS: Partial<Record<string, (state: SimulatorState) => unknown>> = {
+  '/api/version': (state) => ({ version: state.scenario.version }),
+  '/api/tags': (state) => ({
+    models: state.scenario.models.map((m) => ({
       ...tagEntry(m),
       modified_at: '2025-01-01T00:00:00Z',
-    }));
-    sendJson(res, 200, { models });
-  } else if (path === '/api/ps') {
-    const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
-    const entries = loaded.map((m) => {
+    })),
+  }),
+  '/api/ps': (state) => ({
+    models: state.loaded.map((name) => {
+      const m = findModel(state, name) ?? placeholder(name);
       const { size, sizeVram } = residency(m.timing);
       return {
         ...tagEntry(m),
@@ -172,23 +167,18 @@ function serveListing(ctx: ServerContext, path: string, res: ServerResponse): bo
         // The context a model was loaded with, as Ollama reports it; its default otherwise.
         context_length: state.loadedContext.get(m.name) ?? m.contextLength,
       };
-    });
-    sendJson(res, 200, { models: entries });
-  } else if (path === '/v1/models') {
-    sendJson(res, 200, {
-      object: 'list',
-      data: scenario.models.map((m) => ({
-        id: m.name,
-        object: 'model',
-        created: 0,
-        owned_by: 'simulated',
-      })),
-    });
-  } else {
-    return false;
-  }
-  return true;
-}
+    }),
+  }),
+  '/v1/models': (state) => ({
+    object: 'list',
+    data: state.scenario.models.map((m) => ({
+      id: m.name,
+      object: 'model',
+      created: 0,
+      owned_by: 'simulated',
+    })),
+  }),
+};
 
 function serveEmbed(
   state: SimulatorState,
@@ -228,13 +218,12 @@ function unload(state: SimulatorState, body: Record<string, unknown>, res: Serve
 }
 
 async function serveGeneration(
-  ctx: ServerContext,
+  state: SimulatorState,
   endpoint: Endpoint,
   body: Record<string, unknown>,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const { state } = ctx;
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) gone.abort(new Error('client went away'));
@@ -271,7 +260,7 @@ async function serveGeneration(
     await pause(g.headerDelayMs + g.loadMs, gone.signal);
     if (endpoint === 'openai') {
       await pause(g.promptMs + g.latencyMs, gone.signal);
-      const reply = openaiReply(g, ctx.nextCompletion(), new Date());
+      const reply = openaiReply(g, ++state.completions, new Date());
       return finishWhole(res, g, JSON.stringify(reply), fail);
     }
     const createdAt = new Date().toISOString();
