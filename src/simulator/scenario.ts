@@ -32,11 +32,10 @@
  * (their keys are often data, such as item ids, and must not be renamed).
  */
 import { createHash } from 'node:crypto';
-import type { Node } from 'yaml';
 import { z } from 'zod';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from '../config/keys.js';
 import { MAX_CONFIG_BYTES, readLimitedFile } from '../config/limits.js';
-import { parseYamlDocument } from '../config/yaml.js';
+import { lineOfPath, parseYamlDocument } from '../config/yaml.js';
 import { InputError } from '../errors.js';
 import { errorMessage } from '../text/format.js';
 import type { Behaviour } from './behaviour.js';
@@ -172,17 +171,10 @@ export function parseScenario(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new InputError(`${name}: expected a mapping with at least "models:"`);
   }
-  const lineOf = (path: readonly (string | number)[]): string => {
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = doc.getIn(path.slice(0, depth), true) as Node | undefined;
-      const offset = node && typeof node === 'object' && 'range' in node ? node.range?.[0] : null;
-      if (typeof offset === 'number') return `line ${lineCounter.linePos(offset).line}: `;
-    }
-    return '';
-  };
   const fail: Fail = (path, message) => {
+    const line = lineOfPath(lineCounter, doc.contents, path);
     throw new InputError(`${name}: invalid scenario`, [
-      `${lineOf(path)}${displayPath(path)}: ${message}`,
+      `${line === null ? '' : `line ${line}: `}${displayPath(path)}: ${message}`,
     ]);
   };
 
