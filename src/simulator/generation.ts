@@ -116,12 +116,7 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
   );
   const refusal = faults.find((f) => f.kind === 'status');
   if (refusal?.kind === 'status') {
-    throw new SimulatedHttpError(
-      refusal.status,
-      refusal.message ??
-        FAULT_MESSAGES[refusal.status] ??
-        'llama runner process has terminated (simulated fault)',
-    );
+    throw new SimulatedHttpError(refusal.status, refusal.message ?? FAULT_MESSAGES[refusal.status]);
   }
 
   const answered = answerFor(state, model, request.chat);
@@ -257,10 +252,11 @@ function answerFor(
   return { content: genericAnswer(chat), behaviour: null, params: null };
 }
 
-/** What a refusing fault says when its scenario gives no message; other statuses: a crash. */
-const FAULT_MESSAGES: Partial<Record<number, string>> = {
+/** What a refusing fault says when its scenario gives no message. */
+const FAULT_MESSAGES: Record<Extract<Fault, { kind: 'status' }>['status'], string> = {
   400: 'invalid request (simulated fault)',
   404: 'model not found (simulated fault)',
+  500: 'llama runner process has terminated (simulated fault)',
   503: new QueueFull().message,
 };
 
