@@ -131,10 +131,7 @@ async function route(
     const message = body instanceof Error ? body.message : 'expected a JSON object';
     return sendError(res, endpoint, 400, message);
   }
-  if (endpoint === 'generate' && isUnloadRequest(body)) {
-    unload(state, body, res);
-    return;
-  }
+  if (endpoint === 'generate' && isUnloadRequest(body)) return unload(state, body, res);
   if (endpoint) return serveGeneration(state, endpoint, body, req, res);
   if (path === '/api/show') {
     const name = typeof body.model === 'string' ? body.model : body.name;
@@ -180,11 +177,7 @@ const LISTINGS: Partial<Record<string, (state: SimulatorState) => unknown>> = {
   }),
 };
 
-function serveEmbed(
-  state: SimulatorState,
-  body: Record<string, unknown>,
-  res: ServerResponse,
-): void {
+function serveEmbed(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse) {
   const model = typeof body.model === 'string' ? findModel(state, body.model) : null;
   if (!model) return notFound(res, body.model);
   const input = typeof body.input === 'string' ? [body.input] : body.input;
@@ -202,7 +195,7 @@ function serveEmbed(
 }
 
 /** Ollama frees a model on a generate request with keep_alive 0 and nothing to generate. */
-function unload(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse): void {
+function unload(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse) {
   const name = normaliseModelName(String(body.model));
   if (!findModel(state, name) && !state.loaded.includes(name)) return notFound(res, body.model);
   state.loaded = state.loaded.filter((m) => m !== name);
