@@ -9,11 +9,7 @@ import { parseItems } from '../../src/checks/churn/items.js';
 import type { OpenItem } from '../../src/checks/churn/openItems.js';
 import { itemPromptHash } from '../../src/checks/churn/prompt.js';
 import type { Rng } from '../../src/stats/prng.js';
-import {
-  correctAnswer,
-  malformedAnswer,
-  wrongAnswer,
-} from '../../src/simulator/behaviours/openAnswers.js';
+import { openAnswerText } from '../../src/simulator/behaviours/openAnswers.js';
 import type { TruthItem } from './churnTruth.js';
 import type { ChurnCallRecord } from '../../src/checks/churn/records.js';
 
@@ -58,8 +54,7 @@ export function openItemsLike(like: readonly { id: string; domain: string }[]): 
 
 /** One answer text: right with probability p, else malformed with probability `malformed`. */
 function answer(rng: Rng, item: OpenItem, p: number, malformed: number): string {
-  if (rng.next() < p) return correctAnswer(item, rng);
-  return rng.next() < malformed ? malformedAnswer(item.grader.spec) : wrongAnswer(item, rng);
+  return openAnswerText(item, rng.next() < p, malformed, rng);
 }
 
 function openRecord(

@@ -35,10 +35,10 @@ export interface NightlyFields<Own extends object = object> {
   read(section: unknown): Own;
 }
 
-const finite = z.number().refine(Number.isFinite, 'expected a finite number');
-
 /** A finite number of a history line (a schema the checks' fields share). */
-export const finiteNumber = finite;
+export const finiteNumber = z.number().refine(Number.isFinite, 'expected a finite number');
 
 /** An estimate with its interval on a history line. */
-export const estimateSchema = z.object({ value: finite, low: finite, high: finite }).strict();
+export const estimateSchema = z
+  .object({ value: finiteNumber, low: finiteNumber, high: finiteNumber })
+  .strict();

@@ -32,9 +32,7 @@ export function starterFile(
   };
 }
 
+/** The text without its leading comment and blank lines. */
 function withoutLeadingComments(text: string): string {
-  const lines = text.split('\n');
-  let start = 0;
-  while (start < lines.length && /^\s*(#.*)?$/.test(lines[start] ?? '')) start++;
-  return lines.slice(start).join('\n');
+  return text.replace(/^(?:[^\S\n]*(?:#.*)?\n)*/, '');
 }

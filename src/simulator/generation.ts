@@ -11,7 +11,7 @@ import { genericAnswer } from './genericAnswer.js';
 import { simulatedLogprobs, versionHasLogprobs } from './logprobs.js';
 import type { Fault, Scenario, SimulatedModel } from './scenario.js';
 import { normaliseModelName } from './scenario.js';
-import type { Slots } from './slots.js';
+import { QueueFull, type Slots } from './slots.js';
 import { padAnswer, type ReplyTiming, type ServerClock, timeRequest } from './timing.js';
 
 export interface GenerationRequest {
@@ -69,6 +69,8 @@ export interface SimulatorState {
   attempts: Map<string, number>;
   /** How far the run has gone, for models whose speed drifts. */
   clock: ServerClock;
+  /** OpenAI completions answered so far: each reply's id. */
+  completions: number;
   stats: SimulatorStats;
 }
 
@@ -114,7 +116,7 @@ export function admit(state: SimulatorState, request: GenerationRequest): Genera
   );
   const refusal = faults.find((f) => f.kind === 'status');
   if (refusal?.kind === 'status') {
-    throw new SimulatedHttpError(refusal.status, refusal.message ?? defaultMessage(refusal.status));
+    throw new SimulatedHttpError(refusal.status, refusal.message ?? FAULT_MESSAGES[refusal.status]);
   }
 
   const answered = answerFor(state, model, request.chat);
@@ -250,18 +252,13 @@ function answerFor(
   return { content: genericAnswer(chat), behaviour: null, params: null };
 }
 
-function defaultMessage(status: number): string {
-  switch (status) {
-    case 400:
-      return 'invalid request (simulated fault)';
-    case 404:
-      return 'model not found (simulated fault)';
-    case 503:
-      return 'server busy, please try again.  maximum pending requests exceeded';
-    default:
-      return 'llama runner process has terminated (simulated fault)';
-  }
-}
+/** What a refusing fault says when its scenario gives no message. */
+const FAULT_MESSAGES: Record<Extract<Fault, { kind: 'status' }>['status'], string> = {
+  400: 'invalid request (simulated fault)',
+  404: 'model not found (simulated fault)',
+  500: 'llama runner process has terminated (simulated fault)',
+  503: new QueueFull().message,
+};
 
 function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);

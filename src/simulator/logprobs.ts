@@ -9,20 +9,13 @@
 import type { TokenLogprob } from '../providers/types.js';
 import type { ChoiceLogprobs } from './behaviour.js';
 
-/** The first Ollama release that returns token log-probabilities. */
-const FIRST_VERSION_WITH_LOGPROBS = [0, 12, 11];
-
-/** A server version before 0.12.11 ignores the request, as the real one did. */
+/** Servers before 0.12.11, the first release with logprobs, ignore the request, as real ones did. */
 export function versionHasLogprobs(version: string): boolean {
   const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
   if (!match) return true;
-  const parts = match.slice(1, 4).map(Number);
-  for (let i = 0; i < 3; i++) {
-    const have = parts[i] as number;
-    const need = FIRST_VERSION_WITH_LOGPROBS[i] as number;
-    if (have !== need) return have > need;
-  }
-  return true;
+  const [major, minor, patch] = match.slice(1, 4).map(Number) as [number, number, number];
+  if (major !== 0) return major > 0;
+  return minor !== 12 ? minor > 12 : patch >= 11;
 }
 
 function pieces(text: string): string[] {

@@ -32,11 +32,10 @@
  * (their keys are often data, such as item ids, and must not be renamed).
  */
 import { createHash } from 'node:crypto';
-import type { Node } from 'yaml';
 import { z } from 'zod';
 import { camelizeKeys, camelToKebab, displayPath, kebabToCamel } from '../config/keys.js';
 import { MAX_CONFIG_BYTES, readLimitedFile } from '../config/limits.js';
-import { parseYamlDocument } from '../config/yaml.js';
+import { lineOfPath, parseYamlDocument } from '../config/yaml.js';
 import { InputError } from '../errors.js';
 import { errorMessage } from '../text/format.js';
 import type { Behaviour } from './behaviour.js';
@@ -77,19 +76,6 @@ const faultSchema = z.discriminatedUnion('kind', [
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 
-const STRUCTURAL_MODEL_KEYS = [
-  'name',
-  'digest',
-  'family',
-  'parameter-size',
-  'quantization-level',
-  'context-length',
-  'thinking',
-  'latency-ms',
-  'timing',
-  'faults',
-] as const;
-
 const modelSchema = z
   .object({
     name: z.string().trim().min(1),
@@ -108,6 +94,8 @@ const modelSchema = z
   })
   .strict();
 
+const STRUCTURAL_MODEL_KEYS = Object.keys(modelSchema.shape).map(camelToKebab);
+
 const scenarioSchema = z
   .object({
     seed: z.number().int().min(0).default(0),
@@ -118,6 +106,7 @@ const scenarioSchema = z
     parallel: z.number().int().min(1).max(256).default(1),
     maxQueue: z.number().int().min(0).default(512),
     maxLoaded: z.number().int().min(1).default(1),
+    /** Time a model takes to load, paid by the request that needs it loaded. */
     loadMs: z.number().int().min(0).default(0),
     loaded: z.array(z.string().min(1)).default([]),
     faults: z.array(faultSchema).default([]),
@@ -125,17 +114,12 @@ const scenarioSchema = z
   })
   .strict();
 
-export interface SimulatedModel {
+export interface SimulatedModel
+  extends Omit<z.infer<typeof modelSchema>, 'digest' | 'timing' | 'faults'> {
   /** Full tag, e.g. "demo-base:1b" or "demo:latest". */
   name: string;
   /** 64 hex digits, without the "sha256:" prefix. */
   digest: string;
-  family: string;
-  parameterSize: string;
-  quantizationLevel: string;
-  contextLength: number;
-  thinking: boolean;
-  latencyMs: number;
   /** Modelled timings and residency; null: the timing fields follow latency-ms as before. */
   timing: TimingParams | null;
   /** The model's own faults followed by the scenario-wide ones. */
@@ -144,15 +128,7 @@ export interface SimulatedModel {
   behaviours: Record<string, unknown>;
 }
 
-export interface Scenario {
-  seed: number;
-  version: string;
-  parallel: number;
-  maxQueue: number;
-  maxLoaded: number;
-  /** Time a model takes to load, paid by the request that needs it loaded. */
-  loadMs: number;
-  loaded: string[];
+export interface Scenario extends Omit<z.infer<typeof scenarioSchema>, 'faults' | 'models'> {
   models: SimulatedModel[];
 }
 
@@ -195,17 +171,10 @@ export function parseScenario(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new InputError(`${name}: expected a mapping with at least "models:"`);
   }
-  const lineOf = (path: readonly (string | number)[]): string => {
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = doc.getIn(path.slice(0, depth), true) as Node | undefined;
-      const offset = node && typeof node === 'object' && 'range' in node ? node.range?.[0] : null;
-      if (typeof offset === 'number') return `line ${lineCounter.linePos(offset).line}: `;
-    }
-    return '';
-  };
   const fail: Fail = (path, message) => {
+    const line = lineOfPath(lineCounter, doc.contents, path);
     throw new InputError(`${name}: invalid scenario`, [
-      `${lineOf(path)}${displayPath(path)}: ${message}`,
+      `${line === null ? '' : `line ${line}: `}${displayPath(path)}: ${message}`,
     ]);
   };
 
@@ -214,25 +183,17 @@ export function parseScenario(
     const issue = top.error.issues[0];
     return fail(kebabPath(issue?.path ?? []), issue?.message ?? 'invalid value');
   }
+  const { faults, models: entries, ...settings } = top.data;
   const seen = new Set<string>();
-  const models = top.data.models.map((entry, index) => {
-    const model = parseModelEntry(entry, ['models', index], knownBehaviours, top.data.faults, fail);
+  const models = entries.map((entry, index) => {
+    const model = parseModelEntry(entry, ['models', index], knownBehaviours, faults, fail);
     if (seen.has(model.name))
       fail(['models', index, 'name'], `model "${model.name}" is listed twice`);
     seen.add(model.name);
     return model;
   });
 
-  return {
-    seed: top.data.seed,
-    version: top.data.version,
-    parallel: top.data.parallel,
-    maxQueue: top.data.maxQueue,
-    maxLoaded: top.data.maxLoaded,
-    loadMs: top.data.loadMs,
-    loaded: top.data.loaded.map(normaliseModelName),
-    models,
-  };
+  return { ...settings, loaded: settings.loaded.map(normaliseModelName), models };
 }
 
 /** Throws the scenario's InputError for the value at `path`, naming its line. */
@@ -253,7 +214,7 @@ function parseModelEntry(
   const structural: Record<string, unknown> = {};
   const blocks: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
-    if ((STRUCTURAL_MODEL_KEYS as readonly string[]).includes(key)) structural[key] = value;
+    if (STRUCTURAL_MODEL_KEYS.includes(key)) structural[key] = value;
     else if (behaviourNames.has(key)) blocks[key] = value;
     else {
       const known = [...STRUCTURAL_MODEL_KEYS, ...behaviourNames].join(', ');
@@ -276,19 +237,14 @@ function parseModelEntry(
       fail([...at, behaviour.name], errorMessage(error));
     }
   }
-  const model = parsed.data;
-  const fullName = normaliseModelName(model.name);
+  const { digest, timing, faults, ...fields } = parsed.data;
+  const name = normaliseModelName(fields.name);
   return {
-    name: fullName,
-    digest: model.digest?.replace(/^sha256:/, '') ?? digestFromName(fullName),
-    family: model.family,
-    parameterSize: model.parameterSize,
-    quantizationLevel: model.quantizationLevel,
-    contextLength: model.contextLength,
-    thinking: model.thinking,
-    latencyMs: model.latencyMs,
-    timing: model.timing ?? null,
-    faults: [...model.faults, ...scenarioFaults],
+    ...fields,
+    name,
+    digest: digest?.replace(/^sha256:/, '') ?? digestFromName(name),
+    timing: timing ?? null,
+    faults: [...faults, ...scenarioFaults],
     behaviours: blocks,
   };
 }

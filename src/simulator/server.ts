@@ -28,6 +28,7 @@ import { QueueFull, Slots } from './slots.js';
 import { residency } from './timing.js';
 import {
   type Endpoint,
+  type ParsedRequest,
   isObject,
   ollamaChunks,
   ollamaReply,
@@ -60,13 +61,6 @@ export interface RunningSimulator {
 export const SIMULATOR_HEADER = 'x-model-gate-simulator';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/** What the request handlers share: the simulated state and a counter of completions. */
-interface ServerContext {
-  state: SimulatorState;
-  scenario: Scenario;
-  nextCompletion(): number;
-}
-
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const behaviours = options.behaviours ?? defaultBehaviours;
   const scenario =
@@ -82,14 +76,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     arrivals: new Map(),
     attempts: new Map(),
     clock: { requests: 0, seconds: 0 },
+    completions: 0,
     stats: { requests: {}, order: [], loads: 0, maxInFlight: 0, unloads: [] },
   };
-  let completions = 0;
-  const ctx: ServerContext = { state, scenario, nextCompletion: () => ++completions };
 
   const server = createServer((req, res) => {
     res.setHeader(SIMULATOR_HEADER, 'simulated models, not a language model server');
-    route(ctx, req, res).catch((error: unknown) => {
+    route(state, req, res).catch((error: unknown) => {
       // A handler bug must not take the server down; the client sees a 500.
       if (!res.headersSent) sendJson(res, 500, { error: String(error) });
       else res.destroy();
@@ -116,7 +109,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   };
 }
 
-async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(
+  state: SimulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://simulator').pathname;
   const method = req.method ?? 'GET';
   if (path === '/' && (method === 'GET' || method === 'HEAD')) {
@@ -124,73 +121,65 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
     res.end(method === 'HEAD' ? undefined : 'Ollama is running');
     return;
   }
-  if (method === 'GET' && serveListing(ctx, path, res)) return;
+  const listing = method === 'GET' ? LISTINGS[path] : undefined;
+  if (listing) return sendJson(res, 200, listing(state));
   if (method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
 
-  const endpoint = generationEndpoint(path);
+  const endpoint = GENERATION_ENDPOINTS[path] ?? null;
   const body = await readJson(req).catch((error: Error) => error);
   if (body instanceof Error || !isObject(body)) {
     const message = body instanceof Error ? body.message : 'expected a JSON object';
-    return endpoint === 'openai'
-      ? sendJson(res, 400, openaiError(400, message))
-      : sendJson(res, 400, { error: message });
+    return sendError(res, endpoint, 400, message);
   }
-  if (endpoint === 'generate' && isUnloadRequest(body)) {
-    unload(ctx.state, body, res);
-    return;
-  }
-  if (endpoint) return serveGeneration(ctx, endpoint, body, req, res);
+  if (endpoint === 'generate' && isUnloadRequest(body)) return unload(state, body, res);
+  if (endpoint) return serveGeneration(state, endpoint, body, req, res);
   if (path === '/api/show') {
     const name = typeof body.model === 'string' ? body.model : body.name;
-    const model = typeof name === 'string' ? findModel(ctx.state, name) : null;
-    if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+    const model = typeof name === 'string' ? findModel(state, name) : null;
+    if (!model) return notFound(res, name);
     return sendJson(res, 200, showEntry(model));
   }
-  if (path === '/api/embed') return serveEmbed(ctx.state, body, res);
+  if (path === '/api/embed') return serveEmbed(state, body, res);
   return sendJson(res, 404, { error: `${path} not found` });
 }
 
-/** The GET endpoints that list what the server has; false when the path is none of them. */
-function serveListing(ctx: ServerContext, path: string, res: ServerResponse): boolean {
-  const { state, scenario } = ctx;
-  if (path === '/api/version') {
-    sendJson(res, 200, { version: scenario.version });
-  } else if (path === '/api/tags') {
-    sendJson(res, 200, { models: scenario.models.map(tagEntry) });
-  } else if (path === '/api/ps') {
-    const loaded = state.loaded.map((name) => findModel(state, name) ?? placeholder(name));
-    // The context a model was loaded with, as Ollama reports it; its default otherwise.
-    const entries = loaded.map((m) => ({
-      ...psEntry(m),
-      context_length: state.loadedContext.get(m.name) ?? m.contextLength,
-    }));
-    sendJson(res, 200, { models: entries });
-  } else if (path === '/v1/models') {
-    sendJson(res, 200, {
-      object: 'list',
-      data: scenario.models.map((m) => ({
-        id: m.name,
-        object: 'model',
-        created: 0,
-        owned_by: 'simulated',
-      })),
-    });
-  } else {
-    return false;
-  }
-  return true;
-}
+/** The GET endpoints that list what the server has, and their replies. */
+const LISTINGS: Partial<Record<string, (state: SimulatorState) => unknown>> = {
+  '/api/version': (state) => ({ version: state.scenario.version }),
+  '/api/tags': (state) => ({
+    models: state.scenario.models.map((m) => ({
+      ...tagEntry(m),
+      modified_at: '2025-01-01T00:00:00Z',
+    })),
+  }),
+  '/api/ps': (state) => ({
+    models: state.loaded.map((name) => {
+      const m = findModel(state, name) ?? placeholder(name);
+      const { size, sizeVram } = residency(m.timing);
+      return {
+        ...tagEntry(m),
+        size,
+        expires_at: '2099-01-01T00:00:00Z',
+        size_vram: sizeVram,
+        // The context a model was loaded with, as Ollama reports it; its default otherwise.
+        context_length: state.loadedContext.get(m.name) ?? m.contextLength,
+      };
+    }),
+  }),
+  '/v1/models': (state) => ({
+    object: 'list',
+    data: state.scenario.models.map((m) => ({
+      id: m.name,
+      object: 'model',
+      created: 0,
+      owned_by: 'simulated',
+    })),
+  }),
+};
 
-function serveEmbed(
-  state: SimulatorState,
-  body: Record<string, unknown>,
-  res: ServerResponse,
-): void {
+function serveEmbed(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse) {
   const model = typeof body.model === 'string' ? findModel(state, body.model) : null;
-  if (!model) {
-    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-    return;
-  }
+  if (!model) return notFound(res, body.model);
   const input = typeof body.input === 'string' ? [body.input] : body.input;
   if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
     sendJson(res, 400, { error: 'input must be a string or a list of strings' });
@@ -206,12 +195,9 @@ function serveEmbed(
 }
 
 /** Ollama frees a model on a generate request with keep_alive 0 and nothing to generate. */
-function unload(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse): void {
+function unload(state: SimulatorState, body: Record<string, unknown>, res: ServerResponse) {
   const name = normaliseModelName(String(body.model));
-  if (!findModel(state, name) && !state.loaded.includes(name)) {
-    sendJson(res, 404, { error: `model '${String(body.model)}' not found` });
-    return;
-  }
+  if (!findModel(state, name) && !state.loaded.includes(name)) return notFound(res, body.model);
   state.loaded = state.loaded.filter((m) => m !== name);
   state.loadedContext.delete(name);
   state.stats.unloads.push(name);
@@ -225,30 +211,23 @@ function unload(state: SimulatorState, body: Record<string, unknown>, res: Serve
 }
 
 async function serveGeneration(
-  ctx: ServerContext,
+  state: SimulatorState,
   endpoint: Endpoint,
   body: Record<string, unknown>,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const { state } = ctx;
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) gone.abort(new Error('client went away'));
   });
-  const fail = (status: number, message: string): void =>
-    sendJson(
-      res,
-      status,
-      endpoint === 'openai' ? openaiError(status, message) : { error: message },
-    );
+  const fail = (status: number, message: string): void => sendError(res, endpoint, status, message);
 
   let generation: Generation;
-  let stream: boolean;
+  let parsed: ParsedRequest;
   try {
-    const parsed = parseGenerationRequest(endpoint, body);
-    stream = parsed.stream;
-    if (endpoint === 'openai' && stream) {
+    parsed = parseGenerationRequest(endpoint, body);
+    if (endpoint === 'openai' && parsed.stream) {
       throw new SimulatedHttpError(400, 'the simulator does not stream /v1 responses');
     }
     generation = admit(state, parsed.generation);
@@ -270,15 +249,15 @@ async function serveGeneration(
   }
   state.stats.maxInFlight = state.slots.maxBusy;
   try {
-    const g = startGeneration(state, generation, numCtxOf(body));
+    const g = startGeneration(state, generation, parsed.generation.numCtx);
     await pause(g.headerDelayMs + g.loadMs, gone.signal);
     if (endpoint === 'openai') {
       await pause(g.promptMs + g.latencyMs, gone.signal);
-      const reply = openaiReply(g, ctx.nextCompletion(), new Date());
+      const reply = openaiReply(g, ++state.completions, new Date());
       return finishWhole(res, g, JSON.stringify(reply), fail);
     }
     const createdAt = new Date().toISOString();
-    if (!stream) {
+    if (!parsed.stream) {
       await pause(g.promptMs + g.latencyMs, gone.signal);
       return finishWhole(res, g, JSON.stringify(ollamaReply(endpoint, g, createdAt)), fail);
     }
@@ -382,17 +361,11 @@ function mid(g: Generation): string {
   );
 }
 
-function generationEndpoint(path: string): Endpoint | null {
-  if (path === '/api/chat') return 'chat';
-  if (path === '/api/generate') return 'generate';
-  if (path === '/v1/chat/completions') return 'openai';
-  return null;
-}
-
-function numCtxOf(body: Record<string, unknown>): number | null {
-  const options = isObject(body.options) ? body.options : {};
-  return typeof options.num_ctx === 'number' ? options.num_ctx : null;
-}
+const GENERATION_ENDPOINTS: Partial<Record<string, Endpoint>> = {
+  '/api/chat': 'chat',
+  '/api/generate': 'generate',
+  '/v1/chat/completions': 'openai',
+};
 
 function details(m: SimulatedModel): Record<string, unknown> {
   return {
@@ -405,29 +378,9 @@ function details(m: SimulatedModel): Record<string, unknown> {
   };
 }
 
+/** A model as /api/tags lists it; /api/ps adds its residency. */
 function tagEntry(m: SimulatedModel): Record<string, unknown> {
-  return {
-    name: m.name,
-    model: m.name,
-    modified_at: '2025-01-01T00:00:00Z',
-    size: 1_000_000,
-    digest: m.digest,
-    details: details(m),
-  };
-}
-
-function psEntry(m: SimulatedModel): Record<string, unknown> {
-  const { size, sizeVram } = residency(m.timing);
-  return {
-    name: m.name,
-    model: m.name,
-    size,
-    digest: m.digest,
-    details: details(m),
-    expires_at: '2099-01-01T00:00:00Z',
-    size_vram: sizeVram,
-    context_length: m.contextLength,
-  };
+  return { name: m.name, model: m.name, size: 1_000_000, digest: m.digest, details: details(m) };
 }
 
 function showEntry(m: SimulatedModel): Record<string, unknown> {
@@ -468,6 +421,20 @@ function isUnloadRequest(body: Record<string, unknown>): boolean {
   const keepAlive = body.keep_alive;
   const zero = keepAlive === 0 || keepAlive === '0' || keepAlive === '0s';
   return zero && typeof body.model === 'string' && !body.prompt && !body.messages;
+}
+
+function notFound(res: ServerResponse, name: unknown): void {
+  sendJson(res, 404, { error: `model '${String(name)}' not found` });
+}
+
+/** An error in the shape of the endpoint's API: OpenAI's error object, or Ollama's. */
+function sendError(
+  res: ServerResponse,
+  endpoint: Endpoint | null,
+  status: number,
+  message: string,
+) {
+  sendJson(res, status, endpoint === 'openai' ? openaiError(status, message) : { error: message });
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {

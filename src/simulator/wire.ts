@@ -73,20 +73,10 @@ function logprobsAsked(body: Json): { top: number } | null {
 }
 
 export function ollamaReply(endpoint: 'chat' | 'generate', g: Generation, createdAt: string): Json {
-  const text =
-    endpoint === 'chat'
-      ? {
-          message: {
-            role: 'assistant',
-            content: g.content,
-            ...(g.thinking !== null ? { thinking: g.thinking } : {}),
-          },
-        }
-      : { response: g.content, ...(g.thinking !== null ? { thinking: g.thinking } : {}) };
   return {
     model: g.model.name,
     created_at: createdAt,
-    ...text,
+    ...ollamaText(endpoint, g.content, g.thinking),
     ...(g.logprobs ? { logprobs: g.logprobs } : {}),
     done: true,
     done_reason: g.doneReason,
@@ -100,27 +90,13 @@ export function ollamaChunks(
   g: Generation,
   createdAt: string,
 ): Json[] {
-  const piece = (field: 'content' | 'thinking', text: string, logprobs?: TokenLogprob[]): Json =>
-    endpoint === 'chat'
-      ? {
-          model: g.model.name,
-          created_at: createdAt,
-          message: {
-            role: 'assistant',
-            content: field === 'content' ? text : '',
-            ...(field === 'thinking' ? { thinking: text } : {}),
-          },
-          ...(logprobs ? { logprobs } : {}),
-          done: false,
-        }
-      : {
-          model: g.model.name,
-          created_at: createdAt,
-          response: field === 'content' ? text : '',
-          ...(field === 'thinking' ? { thinking: text } : {}),
-          ...(logprobs ? { logprobs } : {}),
-          done: false,
-        };
+  const piece = (field: 'content' | 'thinking', text: string, logprobs?: TokenLogprob[]): Json => ({
+    model: g.model.name,
+    created_at: createdAt,
+    ...(field === 'content' ? ollamaText(endpoint, text, null) : ollamaText(endpoint, '', text)),
+    ...(logprobs ? { logprobs } : {}),
+    done: false,
+  });
   const chunks: Json[] = [];
   for (const part of splitPieces(g.thinking ?? '')) chunks.push(piece('thinking', part));
   if (g.logprobs) {
@@ -136,6 +112,14 @@ export function ollamaChunks(
   );
   chunks.push(closing);
   return chunks;
+}
+
+/** The answer's fields: a chat message, or generate's `response`; thinking beside it when any. */
+function ollamaText(endpoint: 'chat' | 'generate', content: string, thinking: string | null): Json {
+  const thought = thinking !== null ? { thinking } : {};
+  return endpoint === 'chat'
+    ? { message: { role: 'assistant', content, ...thought } }
+    : { response: content, ...thought };
 }
 
 export function openaiReply(g: Generation, id: number, createdAt: Date): Json {

@@ -89,15 +89,10 @@ const paramsSchema = z
       'a map (items, accuracy, spread, difficulty-seed, domains, item-shifts, invalid, malformed)',
     ),
   )
-  .transform((block) => ({
-    items: block.items,
-    accuracy: block.accuracy,
-    spread: block.spread,
-    difficultySeed: block['difficulty-seed'],
-    domains: block.domains,
-    itemShifts: block['item-shifts'],
-    invalid: block.invalid,
-    malformed: block.malformed,
+  .transform(({ 'difficulty-seed': difficultySeed, 'item-shifts': itemShifts, ...block }) => ({
+    ...block,
+    difficultySeed,
+    itemShifts,
   }));
 
 export type ChurnBehaviourParams = z.output<typeof paramsSchema>;
@@ -182,25 +177,20 @@ interface ItemsByPrompt {
 
 const itemCache = new Map<string, ItemsByPrompt>();
 
+/** Item files already found, by working folder and name: a lookup per request costs a stat. */
+const located = new Map<string, string>();
+
 /** The item file: as given when it exists there, otherwise among model-gate's own fixtures. */
 function locateItems(file: string): string {
   const key = `${process.cwd()}\u0000${file}`;
   let found = located.get(key);
   if (found === undefined) {
-    found = lookUpItems(file);
+    found = path.resolve(file);
+    const builtIn = path.join(packageRoot(), file);
+    if (!path.isAbsolute(file) && !existsSync(found) && existsSync(builtIn)) found = builtIn;
     located.set(key, found);
   }
   return found;
-}
-
-/** Item files already found, by working folder and name: a lookup per request costs a stat. */
-const located = new Map<string, string>();
-
-function lookUpItems(file: string): string {
-  const fromCwd = path.resolve(file);
-  if (path.isAbsolute(file) || existsSync(fromCwd)) return fromCwd;
-  const builtIn = path.join(packageRoot(), file);
-  return existsSync(builtIn) ? builtIn : fromCwd;
 }
 
 function itemsByPrompt(file: string): ItemsByPrompt {

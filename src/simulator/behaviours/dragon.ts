@@ -58,29 +58,17 @@ export const dragonBehaviour: Behaviour = {
     if (rng.next() < settings['invalid-rate']) {
       return INVALID_ANSWERS[rng.int(INVALID_ANSWERS.length)] as string;
     }
-    let move: Direction;
-    let confidence: number;
-    switch (settings.policy) {
-      case 'careful': {
-        const answer = referenceAnswer('careful', reading, rng, settings.walls);
-        move = answer.move;
-        confidence = answer.confidence;
-        break;
-      }
-      case 'overconfident':
-        move = DIRECTIONS[rng.int(DIRECTIONS.length)] as Direction;
-        confidence = settings.confidence ?? 0.95;
-        break;
-      case 'wall-bumper': {
-        const known = reading.blockedHere;
-        move =
-          known.length > 0 && rng.next() < settings['repeat-rate']
-            ? (known[rng.int(known.length)] as Direction)
-            : (DIRECTIONS[rng.int(DIRECTIONS.length)] as Direction);
-        confidence = settings.confidence ?? 0.9;
-        break;
-      }
+    if (settings.policy !== 'wall-bumper') {
+      // The check's reference players read the prompt; overconfident may state its own confidence.
+      const answer = referenceAnswer(settings.policy, reading, rng, settings.walls);
+      const stated = settings.policy === 'overconfident' ? settings.confidence : undefined;
+      return JSON.stringify({ move: answer.move, confidence: stated ?? answer.confidence });
     }
-    return JSON.stringify({ move, confidence });
+    const known = reading.blockedHere;
+    const move =
+      known.length > 0 && rng.next() < settings['repeat-rate']
+        ? (known[rng.int(known.length)] as Direction)
+        : (DIRECTIONS[rng.int(DIRECTIONS.length)] as Direction);
+    return JSON.stringify({ move, confidence: settings.confidence ?? 0.9 });
   },
 };

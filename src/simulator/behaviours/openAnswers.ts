@@ -10,28 +10,18 @@
  */
 import type { OpenItem } from '../../checks/churn/openItems.js';
 import { graders } from '../../graders/index.js';
-import type { GraderSpec } from '../../graders/types.js';
 import { createRng, type Rng, seedFromText } from '../../stats/prng.js';
 
-export interface OpenDraw {
-  model: string;
-  seed: number;
-  temperature: number;
-}
-
-export interface OpenRates {
-  /** Chance of an empty answer (recorded as invalid). */
-  invalid: number;
-  /** Chance that a wrong answer is malformed rather than plausible. */
-  malformed: number;
-}
-
-/** One answer to an open item; pure: the same draw always gives the same text. */
+/**
+ * One answer to an open item; pure: the same draw always gives the same text. `rates.invalid`
+ * is the chance of an empty answer (recorded as invalid), `rates.malformed` the chance that a
+ * wrong answer is malformed rather than plausible.
+ */
 export function drawOpenAnswer(
   latent: number,
   item: OpenItem,
-  draw: OpenDraw,
-  rates: OpenRates,
+  draw: { model: string; seed: number; temperature: number },
+  rates: { invalid: number; malformed: number },
 ): string {
   const rng = createRng(
     seedFromText(
@@ -40,27 +30,22 @@ export function drawOpenAnswer(
   );
   if (rng.next() < rates.invalid) return '';
   const correct = draw.temperature === 0 ? latent >= 0.5 : rng.next() < latent;
-  if (correct) return correctAnswer(item, rng);
-  return rng.next() < rates.malformed ? malformedAnswer(item.grader.spec) : wrongAnswer(item, rng);
+  return openAnswerText(item, correct, rates.malformed, rng);
 }
 
-/** An answer the grader accepts, in a form a model might give. */
-export function correctAnswer(item: OpenItem, rng: Rng): string {
-  return graders.simulate.right(item.grader.spec, item.expected, rng);
-}
-
-/** An answer in the wrong form: broken JSON, no number, no label. */
-export function malformedAnswer(spec: GraderSpec): string {
-  return graders.simulate.malformed(spec);
-}
-
-/** A plausible wrong answer, checked wrong by the grader; a malformed one when none is found. */
-export function wrongAnswer(item: OpenItem, rng: Rng): string {
+/** A right answer, or a wrong one: malformed with probability `malformed`, else plausible. */
+export function openAnswerText(
+  item: OpenItem,
+  correct: boolean,
+  malformed: number,
+  rng: Rng,
+): string {
   const spec = item.grader.spec;
-  const answer = graders.simulate.wrong(spec, rng);
-  if (answer === null) return malformedAnswer(spec);
-  if (!graders.runsCode(spec) && item.grader.grade(answer).correct) {
-    return malformedAnswer(spec);
+  if (correct) return graders.simulate.right(spec, item.expected, rng);
+  const wrong = rng.next() < malformed ? null : graders.simulate.wrong(spec, rng);
+  // A wrong answer the grader accepts after all is replaced by a malformed one.
+  if (wrong === null || (!graders.runsCode(spec) && item.grader.grade(wrong).correct)) {
+    return graders.simulate.malformed(spec);
   }
-  return answer;
+  return wrong;
 }
