@@ -72,22 +72,8 @@ function examplesOf(
   return { right: collected.right, wrong: collected.wrong, from: 'log' };
 }
 
-/** report.json's evidence per item id: [baseline, candidate]. */
-function evidenceOf(section: ChurnSection): Map<string, [AnswerPair, AnswerPair]> {
-  const evidence = new Map<string, [AnswerPair, AnswerPair]>();
-  if (section.estimator === 'logprobs') return evidence;
-  for (const row of section.comparison?.items ?? []) {
-    if (row.examples) evidence.set(row.id, [row.examples.baseline, row.examples.candidate]);
-  }
-  return evidence;
-}
-
-function exampleLength(examples: readonly (Examples | null)[]): number {
-  let length = 0;
-  for (const e of examples)
-    for (const t of [...(e?.right ?? []), ...(e?.wrong ?? [])]) length += t.length;
-  return length;
-}
+const exampleLength = (examples: readonly (Examples | null)[]): number =>
+  examples.reduce((n, e) => n + [...(e?.right ?? []), ...(e?.wrong ?? [])].join('').length, 0);
 
 /** The ids whose examples fit the budget, most changed first. */
 function itemsWithExamples(
@@ -184,7 +170,10 @@ function itemParts(
   const texts = new Map(items.map((item) => [item.id, itemTexts(item)]));
   const systems = systemTable(items, flagged);
   const open = new Set(items.filter((item) => !isChoiceItem(item)).map((item) => item.id));
-  const evidence = evidenceOf(section);
+  // report.json's evidence per item id: [baseline, candidate].
+  const evidence = new Map<string, [AnswerPair, AnswerPair]>();
+  for (const row of section.estimator === 'logprobs' ? [] : (section.comparison?.items ?? []))
+    if (row.examples) evidence.set(row.id, [row.examples.baseline, row.examples.candidate]);
   const examples = new Map(
     rows.map((row) => [
       row.id,
@@ -273,9 +262,9 @@ function pageNotes(parts: ItemParts, items: readonly ChurnItem[]): string[] {
       `To keep this page small, for the open items the gate did not flag: ${listed.join('; ')}. Flagged items list up to ${ANSWER_ROWS} answers each, by their first ${ANSWER_KEY_LENGTH} characters.`,
     );
   }
-  let left = 0;
-  for (const [id, perModel] of parts.examples)
-    if (exampleLength(perModel) > 0 && !parts.withExamples.has(id)) left++;
+  const left = [...parts.examples].filter(
+    ([id, perModel]) => exampleLength(perModel) > 0 && !parts.withExamples.has(id),
+  ).length;
   if (left > 0) {
     notes.push(
       `Answer examples of ${plural(left, 'item')} left out to keep this page small (the sample log holds every answer); the most changed items keep theirs.`,
