@@ -78,22 +78,12 @@ function niceRange(extent: number): number {
 /** One domain's counts: its name, worse items left of the axis, better items right. */
 function countBars(d: DomainRow, i: number, l: Layout): string[] {
   const y = TOP + i * ROW_HEIGHT;
+  const bar = (x: number, count: number, fill: string) =>
+    element('rect', { x, y: y + 4, width: count * l.scale, height: 18, fill });
   const out = [
     text(l.labelWidth - 8, y + 17, l.labels[i] ?? d.domain, { 'text-anchor': 'end' }),
-    element('rect', {
-      x: l.axis - d.deteriorated * l.scale,
-      y: y + 4,
-      width: d.deteriorated * l.scale,
-      height: 18,
-      fill: `url(#${WORSE_HATCH})`,
-    }),
-    element('rect', {
-      x: l.axis,
-      y: y + 4,
-      width: d.improved * l.scale,
-      height: 18,
-      fill: BETTER.hex,
-    }),
+    bar(l.axis - d.deteriorated * l.scale, d.deteriorated, `url(#${WORSE_HATCH})`),
+    bar(l.axis, d.improved, BETTER.hex),
   ];
   if (d.deteriorated > 0) {
     const at = l.axis - d.deteriorated * l.scale - 4;
