@@ -13,7 +13,6 @@ import type { AnswerPair, ChurnSection, ItemRow, ModelSummary } from '../section
 import {
   ANSWER_KEY_LENGTH,
   ANSWER_ROWS,
-  type AnswerCaps,
   answerCaps,
   answersOf,
   AnswerCollector,
@@ -22,12 +21,9 @@ import {
 import {
   askOf,
   FIELD_LENGTH,
-  type ItemTexts,
   itemTexts,
   pageSystems,
-  type SystemTable,
   systemTable,
-  type TextCaps,
   textCaps,
   usesLabels,
   WHOLE,
@@ -124,18 +120,7 @@ function rowsOf(section: ChurnSection, items: readonly ChurnItem[]): Row[] {
   );
 }
 
-/** What the page's item list is built from, the cuts decided. */
-interface ItemParts {
-  byId: ReadonlyMap<string, ChurnItem>;
-  texts: ReadonlyMap<string, ItemTexts>;
-  systems: SystemTable;
-  answers: ReadonlyMap<string, Collected[]>;
-  examples: ReadonlyMap<string, (Examples | null)[]>;
-  flagged: ReadonlySet<string>;
-  withExamples: ReadonlySet<string>;
-  caps: TextCaps;
-  answerCaps: AnswerCaps;
-}
+type ItemParts = ReturnType<typeof itemParts>;
 
 function itemOf(row: Row, parts: ItemParts, models: readonly string[]): ChurnPageItem {
   const item = parts.byId.get(row.id);
@@ -159,13 +144,14 @@ function itemOf(row: Row, parts: ItemParts, models: readonly string[]): ChurnPag
   };
 }
 
+/** What the page's item list is built from, the cuts decided. */
 function itemParts(
   section: ChurnSection,
   items: readonly ChurnItem[],
   answers: ReadonlyMap<string, Collected[]>,
   rows: readonly Row[],
   models: readonly string[],
-): ItemParts {
+) {
   const flagged = new Set(rows.filter(isFlagged).map((r) => r.id));
   const texts = new Map(items.map((item) => [item.id, itemTexts(item)]));
   const systems = systemTable(items, flagged);
