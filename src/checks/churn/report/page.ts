@@ -8,6 +8,7 @@
 import type { ChurnConfig } from '../settings.js';
 import { interval, num, percent, plural, signed } from '../../../text/format.js';
 import type { CheckContext, CheckFold, CheckPageInput } from '../../types.js';
+import type { PageTable } from '../../../render/page/types.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
 import type { AnswerPair, ChurnSection, ItemRow, ModelSummary } from '../section.js';
 import {
@@ -28,13 +29,7 @@ import {
   usesLabels,
   WHOLE,
 } from './pageAsk.js';
-import type {
-  ChurnPage,
-  ChurnPageAnswers,
-  ChurnPageDomain,
-  ChurnPageItem,
-  PageRows,
-} from '../page/types.js';
+import type { ChurnPage, ChurnPageAnswers, ChurnPageDomain, ChurnPageItem } from '../page/types.js';
 
 /** Characters of answer examples in the page, all items together. */
 export const EXAMPLE_BUDGET = 1_500_000;
@@ -299,7 +294,7 @@ function accuracyText(summary: Pick<ModelSummary, 'accuracy'> | null): string {
   return `${percent(mean)} ${interval(low, high, (v) => percent(v))}`;
 }
 
-function overviewRows(section: ChurnSection, models: readonly string[]): PageRows {
+function overviewRows(section: ChurnSection, models: readonly string[]): PageTable {
   const both = [section.baseline, section.candidate];
   const perModel = (f: (s: NonNullable<(typeof both)[number]>) => string) =>
     models.map((_, i) => {
