@@ -520,10 +520,7 @@ function domainLossLines(c: SharedComparison & { domainTest?: DomainTestSummary 
 
 /** Smallest changes each rule detects at this K, and the K smaller ones would need. */
 function detectionLines(d: Detection, section: SampledChurnSection): string[] {
-  const atK =
-    section.sampling === undefined
-      ? `K = ${section.samples}`
-      : `K = ${section.samples} (samples-max)`;
+  const atK = `K = ${section.samples}${section.sampling === undefined ? '' : ' (samples-max)'}`;
   const pct = (x: number) => `${trimmed(x * 100, 0)} pts`;
   const item = (x: number | null) =>
     x === null ? '–' : x >= 1 ? 'not detectable (> 1)' : trimmed(x, 2);
