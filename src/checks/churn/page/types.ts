@@ -1,12 +1,13 @@
 /**
  * The churn check's part of report.html's data (plain JSON, built by ../report/page.ts,
- * rendered in the browser by ./part.ts). Types only, no imports: both sides read them.
+ * rendered in the browser by ./part.ts). Types only, importing types only: both sides read them.
  *
  * Generic over the kind of item: a multiple-choice item shows its question, choices and
  * correct letter; an open item its prompt, system prompt, expected answer and grader. Answers
  * are counted per distinct answer: a letter for a multiple-choice item, the answer text for an
  * open one.
  */
+import type { PageTable } from '../../../render/page/types.js';
 
 /** The question as the model saw it. Texts may have been shortened to fit the page. */
 export type ChurnPageAsk =
@@ -93,12 +94,6 @@ export interface ChurnPageItem {
   answers: (ChurnPageAnswers | null)[];
 }
 
-/** A table of label → one value per column, numbers already written out. */
-export interface PageRows {
-  columns: string[];
-  rows: string[][];
-}
-
 export interface ChurnPageDomain {
   domain: string;
   items: number;
@@ -123,7 +118,8 @@ export interface ChurnPage {
   models: string[];
   /** K stochastic samples per item and model; null for the logprobs estimator. */
   samples: number | null;
-  overview: PageRows;
+  /** Label → one value per model, numbers already written out. */
+  overview: PageTable;
   /** How the domain losses are tested, in one sentence. */
   domainTest: string | null;
   domains: ChurnPageDomain[];

@@ -22,13 +22,6 @@ function whyStopped(rows: readonly StopRow[]): string {
     .join(', ');
 }
 
-/** How the futility bar tightens after its first look, in words ('' when it stays). */
-function futilityTightening(tighten: number | undefined): string {
-  return tighten === undefined || tighten === 1
-    ? ''
-    : `, the bar × ${tighten} at each further look`;
-}
-
 /** The stopping rules in words. */
 function rules(s: AdaptiveSamplingSummary): string {
   const parts = [
@@ -40,9 +33,11 @@ function rules(s: AdaptiveSamplingSummary): string {
     );
   }
   if (s.futility) {
-    parts.push(
-      `as futile when its p-value is above ${s.futility.p} from ${s.futility.from} samples${futilityTightening(s.futility.tighten)}`,
-    );
+    // The futility bar tightens after its first look unless its factor is 1.
+    const { p, from, tighten } = s.futility;
+    const tightening =
+      tighten === undefined || tighten === 1 ? '' : `, the bar × ${tighten} at each further look`;
+    parts.push(`as futile when its p-value is above ${p} from ${from} samples${tightening}`);
   }
   return parts.join('; ');
 }

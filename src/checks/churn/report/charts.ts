@@ -78,22 +78,12 @@ function niceRange(extent: number): number {
 /** One domain's counts: its name, worse items left of the axis, better items right. */
 function countBars(d: DomainRow, i: number, l: Layout): string[] {
   const y = TOP + i * ROW_HEIGHT;
+  const bar = (x: number, count: number, fill: string) =>
+    element('rect', { x, y: y + 4, width: count * l.scale, height: 18, fill });
   const out = [
     text(l.labelWidth - 8, y + 17, l.labels[i] ?? d.domain, { 'text-anchor': 'end' }),
-    element('rect', {
-      x: l.axis - d.deteriorated * l.scale,
-      y: y + 4,
-      width: d.deteriorated * l.scale,
-      height: 18,
-      fill: `url(#${WORSE_HATCH})`,
-    }),
-    element('rect', {
-      x: l.axis,
-      y: y + 4,
-      width: d.improved * l.scale,
-      height: 18,
-      fill: BETTER.hex,
-    }),
+    bar(l.axis - d.deteriorated * l.scale, d.deteriorated, `url(#${WORSE_HATCH})`),
+    bar(l.axis, d.improved, BETTER.hex),
   ];
   if (d.deteriorated > 0) {
     const at = l.axis - d.deteriorated * l.scale - 4;
@@ -153,46 +143,22 @@ function deltaMark(
 /** The accuracy panel's frame: zero line, ticks at the half and the full range, their labels. */
 function deltaAxis(l: Layout): string[] {
   const bottom = l.overallY + ROW_HEIGHT;
-  const out = [
-    element('line', {
-      x1: l.zero,
-      y1: TOP,
-      x2: l.zero,
-      y2: bottom,
-      stroke: '#344054',
-    }),
-    element('line', {
-      x1: l.zero - l.range * l.perUnit,
-      y1: bottom,
-      x2: l.zero + l.range * l.perUnit,
-      y2: bottom,
-      stroke: '#344054',
-    }),
-  ];
-  for (const share of [-1, -0.5, 0.5, 1]) {
-    const x = l.zero + share * l.range * l.perUnit;
-    out.push(
-      element('line', {
-        x1: x,
-        y1: TOP,
-        x2: x,
-        y2: bottom,
-        stroke: '#d0d5dd',
-        'stroke-dasharray': '2 3',
-      }),
-    );
-  }
-  for (const share of [-1, -0.5, 0, 0.5, 1]) {
-    const value = share * l.range * 100;
-    out.push(
-      text(l.zero + share * l.range * l.perUnit, bottom + 14, tick(value), {
+  const at = (share: number) => l.zero + share * l.range * l.perUnit;
+  const dashed = { stroke: '#d0d5dd', 'stroke-dasharray': '2 3' };
+  return [
+    element('line', { x1: l.zero, y1: TOP, x2: l.zero, y2: bottom, stroke: '#344054' }),
+    element('line', { x1: at(-1), y1: bottom, x2: at(1), y2: bottom, stroke: '#344054' }),
+    ...[-1, -0.5, 0.5, 1].map((share) =>
+      element('line', { x1: at(share), y1: TOP, x2: at(share), y2: bottom, ...dashed }),
+    ),
+    ...[-1, -0.5, 0, 0.5, 1].map((share) =>
+      text(at(share), bottom + 14, tick(share * l.range * 100), {
         'text-anchor': 'middle',
         'font-size': 10,
         fill: MUTED,
       }),
-    );
-  }
-  return out;
+    ),
+  ];
 }
 
 /** The key of the marks, drawn with the marks themselves. */

@@ -249,53 +249,28 @@ function methodBlocks(
   c: ChurnComparison,
   gate: MethodSection,
 ): string[] {
-  const methodRow = (label: string, m: MethodSection, extra: string): string[] => [
-    label,
-    shareCell(m.analysable.improved),
-    expectedCell(m, 'improved'),
-    shareCell(m.analysable.deteriorated),
-    expectedCell(m, 'deteriorated'),
-    percent(m.churnRate),
-    num(m.net, 0),
-    num(m.medianAbsDelta, 2),
-    num(m.breadthRatio, 2),
-    extra,
+  const gateMark = (method: SampledChurnSection['method']) =>
+    section.method === method ? ' — gate' : '';
+  const methods: [string, MethodSection][] = [
+    [`B: Fisher + BH (q ≤ ${c.fisherBh.alpha})${gateMark('fisher-bh')}`, c.fisherBh],
   ];
+  if (showsRci(section)) methods.push([`A: RCI (±${RCI_CRITICAL})${gateMark('rci')}`, c.rci]);
   const counts = section.itemCounts;
   const lines = [
     `Of ${counts.total} items, ${counts.analysable} are analysable (excluded: ${counts.floor} at 0 in both, ${counts.ceiling} at 1 in both, ${counts.lowValid} with under ${(100 * MIN_VALID_SHARE.valid) / MIN_VALID_SHARE.of}% valid samples). Shares below are of analysable items, with Wilson 95% CIs.`,
     '',
-    table(
-      [
-        'method',
-        'improved',
-        'expected (null)',
-        'deteriorated',
-        'expected (null)',
-        'churn rate',
-        'net',
-        'median |Δp|',
-        'breadth',
-        'false-flag rate (null)',
-      ],
-      [
-        methodRow(
-          `B: Fisher + BH (q ≤ ${c.fisherBh.alpha})${section.method === 'fisher-bh' ? ' — gate' : ''}`,
-          c.fisherBh,
-          percent(c.fisherBh.expected.falseFlagRate),
-        ),
-        ...(showsRci(section)
-          ? [
-              methodRow(
-                `A: RCI (±${RCI_CRITICAL})${section.method === 'rci' ? ' — gate' : ''}`,
-                c.rci,
-                percent(c.rci.expected.falseFlagRate),
-              ),
-            ]
-          : []),
-      ],
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
+    columnTable(methods, [
+      ['method', 'l', ([label]) => label],
+      ['improved', 'r', ([, m]) => shareCell(m.analysable.improved)],
+      ['expected (null)', 'r', ([, m]) => expectedCell(m, 'improved')],
+      ['deteriorated', 'r', ([, m]) => shareCell(m.analysable.deteriorated)],
+      ['expected (null)', 'r', ([, m]) => expectedCell(m, 'deteriorated')],
+      ['churn rate', 'r', ([, m]) => percent(m.churnRate)],
+      ['net', 'r', ([, m]) => num(m.net, 0)],
+      ['median |Δp|', 'r', ([, m]) => num(m.medianAbsDelta, 2)],
+      ['breadth', 'r', ([, m]) => num(m.breadthRatio, 2)],
+      ['false-flag rate (null)', 'r', ([, m]) => percent(m.expected.falseFlagRate)],
+    ]),
     '',
     'Churn rate: changed items ÷ all items. Median |Δp|: over the changed items. Breadth: items reliably improved ÷ items whose accuracy rose at all. False-flag rate: share of analysable items the method flags between two identical models.',
     '',
@@ -545,10 +520,7 @@ function domainLossLines(c: SharedComparison & { domainTest?: DomainTestSummary 
 
 /** Smallest changes each rule detects at this K, and the K smaller ones would need. */
 function detectionLines(d: Detection, section: SampledChurnSection): string[] {
-  const atK =
-    section.sampling === undefined
-      ? `K = ${section.samples}`
-      : `K = ${section.samples} (samples-max)`;
+  const atK = `K = ${section.samples}${section.sampling === undefined ? '' : ' (samples-max)'}`;
   const pct = (x: number) => `${trimmed(x * 100, 0)} pts`;
   const item = (x: number | null) =>
     x === null ? '–' : x >= 1 ? 'not detectable (> 1)' : trimmed(x, 2);

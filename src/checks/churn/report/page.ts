@@ -8,12 +8,12 @@
 import type { ChurnConfig } from '../settings.js';
 import { interval, num, percent, plural, signed } from '../../../text/format.js';
 import type { CheckContext, CheckFold, CheckPageInput } from '../../types.js';
+import type { PageTable } from '../../../render/page/types.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
 import type { AnswerPair, ChurnSection, ItemRow, ModelSummary } from '../section.js';
 import {
   ANSWER_KEY_LENGTH,
   ANSWER_ROWS,
-  type AnswerCaps,
   answerCaps,
   answersOf,
   AnswerCollector,
@@ -22,23 +22,14 @@ import {
 import {
   askOf,
   FIELD_LENGTH,
-  type ItemTexts,
   itemTexts,
   pageSystems,
-  type SystemTable,
   systemTable,
-  type TextCaps,
   textCaps,
   usesLabels,
   WHOLE,
 } from './pageAsk.js';
-import type {
-  ChurnPage,
-  ChurnPageAnswers,
-  ChurnPageDomain,
-  ChurnPageItem,
-  PageRows,
-} from '../page/types.js';
+import type { ChurnPage, ChurnPageAnswers, ChurnPageDomain, ChurnPageItem } from '../page/types.js';
 
 /** Characters of answer examples in the page, all items together. */
 export const EXAMPLE_BUDGET = 1_500_000;
@@ -72,22 +63,8 @@ function examplesOf(
   return { right: collected.right, wrong: collected.wrong, from: 'log' };
 }
 
-/** report.json's evidence per item id: [baseline, candidate]. */
-function evidenceOf(section: ChurnSection): Map<string, [AnswerPair, AnswerPair]> {
-  const evidence = new Map<string, [AnswerPair, AnswerPair]>();
-  if (section.estimator === 'logprobs') return evidence;
-  for (const row of section.comparison?.items ?? []) {
-    if (row.examples) evidence.set(row.id, [row.examples.baseline, row.examples.candidate]);
-  }
-  return evidence;
-}
-
-function exampleLength(examples: readonly (Examples | null)[]): number {
-  let length = 0;
-  for (const e of examples)
-    for (const t of [...(e?.right ?? []), ...(e?.wrong ?? [])]) length += t.length;
-  return length;
-}
+const exampleLength = (examples: readonly (Examples | null)[]): number =>
+  examples.reduce((n, e) => n + [...(e?.right ?? []), ...(e?.wrong ?? [])].join('').length, 0);
 
 /** The ids whose examples fit the budget, most changed first. */
 function itemsWithExamples(
@@ -138,18 +115,7 @@ function rowsOf(section: ChurnSection, items: readonly ChurnItem[]): Row[] {
   );
 }
 
-/** What the page's item list is built from, the cuts decided. */
-interface ItemParts {
-  byId: ReadonlyMap<string, ChurnItem>;
-  texts: ReadonlyMap<string, ItemTexts>;
-  systems: SystemTable;
-  answers: ReadonlyMap<string, Collected[]>;
-  examples: ReadonlyMap<string, (Examples | null)[]>;
-  flagged: ReadonlySet<string>;
-  withExamples: ReadonlySet<string>;
-  caps: TextCaps;
-  answerCaps: AnswerCaps;
-}
+type ItemParts = ReturnType<typeof itemParts>;
 
 function itemOf(row: Row, parts: ItemParts, models: readonly string[]): ChurnPageItem {
   const item = parts.byId.get(row.id);
@@ -173,18 +139,22 @@ function itemOf(row: Row, parts: ItemParts, models: readonly string[]): ChurnPag
   };
 }
 
+/** What the page's item list is built from, the cuts decided. */
 function itemParts(
   section: ChurnSection,
   items: readonly ChurnItem[],
   answers: ReadonlyMap<string, Collected[]>,
   rows: readonly Row[],
   models: readonly string[],
-): ItemParts {
+) {
   const flagged = new Set(rows.filter(isFlagged).map((r) => r.id));
   const texts = new Map(items.map((item) => [item.id, itemTexts(item)]));
   const systems = systemTable(items, flagged);
   const open = new Set(items.filter((item) => !isChoiceItem(item)).map((item) => item.id));
-  const evidence = evidenceOf(section);
+  // report.json's evidence per item id: [baseline, candidate].
+  const evidence = new Map<string, [AnswerPair, AnswerPair]>();
+  for (const row of section.estimator === 'logprobs' ? [] : (section.comparison?.items ?? []))
+    if (row.examples) evidence.set(row.id, [row.examples.baseline, row.examples.candidate]);
   const examples = new Map(
     rows.map((row) => [
       row.id,
@@ -273,9 +243,9 @@ function pageNotes(parts: ItemParts, items: readonly ChurnItem[]): string[] {
       `To keep this page small, for the open items the gate did not flag: ${listed.join('; ')}. Flagged items list up to ${ANSWER_ROWS} answers each, by their first ${ANSWER_KEY_LENGTH} characters.`,
     );
   }
-  let left = 0;
-  for (const [id, perModel] of parts.examples)
-    if (exampleLength(perModel) > 0 && !parts.withExamples.has(id)) left++;
+  const left = [...parts.examples].filter(
+    ([id, perModel]) => exampleLength(perModel) > 0 && !parts.withExamples.has(id),
+  ).length;
   if (left > 0) {
     notes.push(
       `Answer examples of ${plural(left, 'item')} left out to keep this page small (the sample log holds every answer); the most changed items keep theirs.`,
@@ -324,7 +294,7 @@ function accuracyText(summary: Pick<ModelSummary, 'accuracy'> | null): string {
   return `${percent(mean)} ${interval(low, high, (v) => percent(v))}`;
 }
 
-function overviewRows(section: ChurnSection, models: readonly string[]): PageRows {
+function overviewRows(section: ChurnSection, models: readonly string[]): PageTable {
   const both = [section.baseline, section.candidate];
   const perModel = (f: (s: NonNullable<(typeof both)[number]>) => string) =>
     models.map((_, i) => {

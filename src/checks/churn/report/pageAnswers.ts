@@ -54,8 +54,8 @@ interface Collecting {
   greedy: { value: ChurnPageAnswers['greedy']; order: number } | null;
   letters: { value: Record<string, number>; order: number } | null;
   /** The first examples of each side, each distinct text at its earliest place, by place. */
-  right: { text: string; order: number }[] | null;
-  wrong: { text: string; order: number }[] | null;
+  right: { text: string; order: number }[];
+  wrong: { text: string; order: number }[];
 }
 
 function emptyCollecting(): Collecting {
@@ -66,8 +66,8 @@ function emptyCollecting(): Collecting {
     offLabel: 0,
     greedy: null,
     letters: null,
-    right: null,
-    wrong: null,
+    right: [],
+    wrong: [],
   };
 }
 
@@ -108,23 +108,17 @@ function count(into: Collecting, answer: string, record: ChurnCallRecord, order:
  * Keeps the EXAMPLES_PER_SIDE distinct texts that come first: a text at its earliest place,
  * and one that comes after as many others is never among them (it cannot come back earlier).
  */
-function example(
-  held: { text: string; order: number }[] | null,
-  text: string,
-  order: number,
-): { text: string; order: number }[] {
-  const side = held ?? [];
+function example(side: { text: string; order: number }[], text: string, order: number): void {
   const same = side.find((e) => e.text === text);
   if (same) same.order = Math.min(same.order, order);
   else if (side.length < EXAMPLES_PER_SIDE) side.push({ text, order });
   else {
     const last = side.reduce((a, b) => (b.order > a.order ? b : a));
-    if (order >= last.order) return side;
+    if (order >= last.order) return;
     last.text = text;
     last.order = order;
   }
   side.sort((a, b) => a.order - b.order);
-  return side;
 }
 
 function collectRecord(
@@ -153,9 +147,7 @@ function collectRecord(
   else if (record.status !== 'ok' || key === null || record.correct === null) into.invalid++;
   else count(into, key, record, order);
   if (typeof record.text === 'string' && record.status === 'ok' && record.correct !== null) {
-    if (record.correct)
-      into.right = example(into.right, shorten(record.text, EXAMPLE_LENGTH), order);
-    else into.wrong = example(into.wrong, shorten(record.text, EXAMPLE_LENGTH), order);
+    example(record.correct ? into.right : into.wrong, shorten(record.text, EXAMPLE_LENGTH), order);
   }
 }
 
@@ -168,8 +160,8 @@ function collected(from: Collecting): Collected {
     offLabel: from.offLabel,
     greedy: from.greedy?.value ?? null,
     letters: from.letters?.value ?? null,
-    right: from.right?.map((e) => e.text) ?? [],
-    wrong: from.wrong?.map((e) => e.text) ?? [],
+    right: from.right.map((e) => e.text),
+    wrong: from.wrong.map((e) => e.text),
   };
 }
 
@@ -232,14 +224,6 @@ export const OTHERS_COST = 48;
 /** Shortest start of an answer text listed before fewer answers are. */
 export const MIN_ANSWER_LENGTH = 40;
 
-/** The answers a model's distribution may list: the most frequent, with their text lengths. */
-function topAnswers(collected: Collected): { count: number; length: number }[] {
-  return [...collected.counts.values()]
-    .sort((a, b) => b.count - a.count)
-    .slice(0, ANSWER_ROWS)
-    .map((t) => ({ count: t.count, length: t.answer.length }));
-}
-
 /** How open items the gate did not flag list their answers. */
 export interface AnswerCaps {
   /** Longest answer text listed. */
@@ -248,12 +232,12 @@ export interface AnswerCaps {
   fewest: number;
 }
 
-/** The flagged lists' cost, the others' rows, greedy answers and their number. */
-function answerRows(
+export function answerCaps(
   answers: ReadonlyMap<string, Collected[]>,
   open: ReadonlySet<string>,
   flagged: ReadonlySet<string>,
-) {
+): AnswerCaps {
+  // The flagged lists' cost; the others' rows, greedy answers and their number.
   let flaggedCost = 0;
   let lists = 0;
   const rows: { count: number; length: number }[] = [];
@@ -261,7 +245,11 @@ function answerRows(
   for (const [id, perModel] of answers) {
     if (!open.has(id)) continue;
     for (const collected of perModel) {
-      const top = topAnswers(collected);
+      // The answers the model's distribution may list: the most frequent, with their lengths.
+      const top = [...collected.counts.values()]
+        .sort((a, b) => b.count - a.count)
+        .slice(0, ANSWER_ROWS)
+        .map((t) => ({ count: t.count, length: t.answer.length }));
       const first = collected.greedy?.answer?.length;
       if (flagged.has(id)) {
         for (const row of top) flaggedCost += row.length + ROW_COST;
@@ -273,15 +261,6 @@ function answerRows(
       if (first !== undefined) greedy.push(first);
     }
   }
-  return { flaggedCost, lists, rows, greedy };
-}
-
-export function answerCaps(
-  answers: ReadonlyMap<string, Collected[]>,
-  open: ReadonlySet<string>,
-  flagged: ReadonlySet<string>,
-): AnswerCaps {
-  const { flaggedCost, lists, rows, greedy } = answerRows(answers, open, flagged);
   const least = (length: number) => Math.min(length, MIN_ANSWER_LENGTH) + ROW_COST;
   // Room for the listed answers' texts, every list's count of the others kept apart.
   const room = ANSWER_TEXT_BUDGET - flaggedCost - OTHERS_COST * lists;

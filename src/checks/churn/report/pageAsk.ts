@@ -8,8 +8,7 @@
 import { graders } from '../../../graders/index.js';
 import { lengthCap, shorten } from '../../../text/budget.js';
 import { type ChurnItem, isChoiceItem } from '../items.js';
-import type { OpenItem } from '../openItems.js';
-import type { ChurnPageAsk, ChurnPageGrader } from '../page/types.js';
+import type { ChurnPageAsk } from '../page/types.js';
 
 /**
  * Characters of item text in the page, all items together: questions and prompts in one
@@ -90,30 +89,6 @@ export function pageSystems(table: SystemTable, caps: TextCaps): string[] {
   return table.texts.map((text, i) => shorten(text, table.flagged[i] ? FIELD_LENGTH : caps.detail));
 }
 
-function openAsk(
-  item: OpenItem,
-  texts: ItemTexts,
-  caps: TextCaps,
-  systems: SystemTable,
-): ChurnPageAsk {
-  const details = texts.details.map((text) => shorten(text, caps.detail));
-  const expected = expectedText(item.expected) === null ? null : (details.shift() as string);
-  const grader: ChurnPageGrader = {
-    type: item.grader.spec.type,
-    name: item.grader.description,
-    options: details,
-    fingerprint: item.grader.fingerprint,
-    labels: usesLabels(item),
-  };
-  return {
-    kind: 'open',
-    prompt: shorten(item.prompt, caps.question),
-    system: item.system === null ? null : (systems.index.get(item.system) ?? null),
-    expected,
-    grader,
-  };
-}
-
 /** The item's text fields, each cut to its cap. */
 export function askOf(
   item: ChurnItem | undefined,
@@ -122,12 +97,28 @@ export function askOf(
   systems: SystemTable,
 ): ChurnPageAsk | null {
   if (!item || !texts) return null;
-  if (!isChoiceItem(item)) return openAsk(item, texts, caps, systems);
+  if (isChoiceItem(item)) {
+    return {
+      kind: 'choice',
+      question: shorten(item.question, caps.question),
+      choices: item.choices.map((choice) => shorten(choice, caps.detail)),
+      answer: item.answer,
+    };
+  }
+  const details = texts.details.map((text) => shorten(text, caps.detail));
+  const expected = expectedText(item.expected) === null ? null : (details.shift() as string);
   return {
-    kind: 'choice',
-    question: shorten(item.question, caps.question),
-    choices: item.choices.map((choice) => shorten(choice, caps.detail)),
-    answer: item.answer,
+    kind: 'open',
+    prompt: shorten(item.prompt, caps.question),
+    system: item.system === null ? null : (systems.index.get(item.system) ?? null),
+    expected,
+    grader: {
+      type: item.grader.spec.type,
+      name: item.grader.description,
+      options: details,
+      fingerprint: item.grader.fingerprint,
+      labels: usesLabels(item),
+    },
   };
 }
 
