@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GateConfig } from '../../config/schema.js';
 import { maxInvalidShare, maxTimeoutShare } from '../../config/shareLimit.js';
+import { checkSettings } from '../settings.js';
 
 /**
  * A choice among `values`; an old spelling is refused with a message naming its new one
@@ -29,8 +30,8 @@ function renamedChoice<const T extends readonly [string, ...string[]]>(
 export const BUILT_IN_ITEMS = 'fixtures/items/general.yml';
 
 /** `churn:` section of model-gate.yml (keys are kebab-case in YAML, camelCase here). */
-export const churnSettingsSchema = z
-  .object({
+export const churnSettingsSchema = checkSettings(
+  {
     items: z
       .string()
       .min(1)
@@ -199,57 +200,52 @@ export const churnSettingsSchema = z
       .boolean()
       .default(false)
       .describe('keep the raw answers in the sample log (debugging)'),
-    gate: z
-      .object({
-        /** A count ("7" or 7) or a share of items ("5%"). */
-        maxDeteriorated: z
-          .union(
-            [
-              z.number().int().min(0),
-              z
-                .string()
-                .regex(
-                  /^\d+(\.\d+)?%$/,
-                  'expected a count such as 7 or a share of items such as "5%"',
-                ),
-            ],
-            {
-              error: 'expected a count such as 7 or a share of items such as "5%"',
-            },
-          )
-          .default('5%')
-          .describe(
-            'a count (7) or a share of items ("5%"); fails only above what two identical models reach',
-          ),
-        /** Domains with fewer items are not tested for a loss. */
-        minDomainItems: z
-          .number()
-          .int()
-          .min(1)
-          .default(3)
-          .describe('domains with fewer items are not tested for a loss'),
-        /**
-         * A domain whose significant net loss reaches this many points of accuracy fails the
-         * gate; a smaller significant loss warns.
-         */
-        maxDomainLoss: z
-          .number()
-          .gt(0)
-          .max(100)
-          .default(5)
-          .describe(
-            'points: a domain with a significant net loss this large fails (a smaller significant loss warns)',
-          ),
-        maxTimeoutShare: maxTimeoutShare(),
-        maxInvalidShare: maxInvalidShare(),
-      })
-      .strict()
-      .prefault({})
-      .describe('what fails or warns'),
-  })
-  .strict()
-  .superRefine(checkSampling)
-  .describe('which items the upgrade reliably improved or broke, in which domains');
+  },
+  {
+    /** A count ("7" or 7) or a share of items ("5%"). */
+    maxDeteriorated: z
+      .union(
+        [
+          z.number().int().min(0),
+          z
+            .string()
+            .regex(/^\d+(\.\d+)?%$/, 'expected a count such as 7 or a share of items such as "5%"'),
+        ],
+        {
+          error: 'expected a count such as 7 or a share of items such as "5%"',
+        },
+      )
+      .default('5%')
+      .describe(
+        'a count (7) or a share of items ("5%"); fails only above what two identical models reach',
+      ),
+    /** Domains with fewer items are not tested for a loss. */
+    minDomainItems: z
+      .number()
+      .int()
+      .min(1)
+      .default(3)
+      .describe('domains with fewer items are not tested for a loss'),
+    /**
+     * A domain whose significant net loss reaches this many points of accuracy fails the
+     * gate; a smaller significant loss warns.
+     */
+    maxDomainLoss: z
+      .number()
+      .gt(0)
+      .max(100)
+      .default(5)
+      .describe(
+        'points: a domain with a significant net loss this large fails (a smaller significant loss warns)',
+      ),
+    maxTimeoutShare: maxTimeoutShare(),
+    maxInvalidShare: maxInvalidShare(),
+  },
+  {
+    gate: 'what fails or warns',
+    block: 'which items the upgrade reliably improved or broke, in which domains',
+  },
+).superRefine(checkSampling);
 
 /** K when fixed sampling is chosen without `samples`. */
 export const FIXED_SAMPLES_DEFAULT = 10;

@@ -20,7 +20,7 @@ import type { Move } from './geometry.js';
 import { playReferenceGames } from './players.js';
 import { ANSWER_SCHEMA, parseAnswer, renderPrompt, SYSTEM_PROMPT } from './prompt.js';
 import { MAX_DECISIONS } from './protocol.js';
-import type { DragonCallRecord, DragonGameRecord } from './records.js';
+import type { DragonCallRecord, DragonGameRecord, DragonRecord } from './records.js';
 import { type DecisionInput, GameSession, gameUnitKey } from './session.js';
 
 /** Records of this game: this model, this prompt, this seed. */
@@ -29,9 +29,9 @@ function ownRecords(
   model: string,
   seed: number,
   promptSha256: string,
-): (DragonCallRecord | DragonGameRecord)[] {
+): DragonRecord[] {
   return prior.filter(
-    (r): r is DragonCallRecord | DragonGameRecord =>
+    (r): r is DragonRecord =>
       r.check === 'dragon' &&
       r.model === model &&
       r.game === seed &&
@@ -46,9 +46,7 @@ function ownRecords(
  * attempt that a replay from an earlier failed move replaced; the chain ends there.
  * `records` are in log order (the sample log's counted order).
  */
-export function playedChain(
-  records: readonly (DragonCallRecord | DragonGameRecord)[],
-): DragonCallRecord[] {
+export function playedChain(records: readonly DragonRecord[]): DragonCallRecord[] {
   const latest = new Map<number, { record: DragonCallRecord; at: number }>();
   records.forEach((record, at) => {
     if (isCall(record)) latest.set(record.decision, { record, at });
@@ -81,12 +79,12 @@ function newSession(
 
 export interface GameRecordsSplit {
   /** The played chain of decisions and, when it ended the game, its game record. */
-  kept: (DragonCallRecord | DragonGameRecord)[];
+  kept: DragonRecord[];
   /**
    * Records of today's settings that a later attempt replaced: decisions of an attempt that
    * was continued from an earlier failed move, and its game record once play went on.
    */
-  replaced: (DragonCallRecord | DragonGameRecord)[];
+  replaced: DragonRecord[];
 }
 
 /**
@@ -119,9 +117,9 @@ export function splitGameRecords(
     chain.push(decision);
   }
   const fingerprint = session.finished ? session.gameRecord().fingerprint : null;
-  const inChain = new Set<DragonCallRecord | DragonGameRecord>(chain);
-  const kept: (DragonCallRecord | DragonGameRecord)[] = [];
-  const replaced: (DragonCallRecord | DragonGameRecord)[] = [];
+  const inChain = new Set<DragonRecord>(chain);
+  const kept: DragonRecord[] = [];
+  const replaced: DragonRecord[] = [];
   own.forEach((r, at) => {
     if (isCall(r)) {
       (inChain.has(r) ? kept : replaced).push(r);
@@ -140,7 +138,7 @@ export function splitGameRecords(
  * record and every decision up to it. A failed move leaves a gap, so the game is replayed up
  * to that move and continued from there.
  */
-function gameComplete(own: readonly (DragonCallRecord | DragonGameRecord)[]): boolean {
+function gameComplete(own: readonly DragonRecord[]): boolean {
   const game = own.find((r): r is DragonGameRecord => r.kind === 'game');
   return game !== undefined && playedChain(own).length >= game.decisions;
 }

@@ -163,7 +163,6 @@ export function readPrompt(text: string): PromptReading | null {
   const camp = cells(field(text, 'camp') ?? '')[0];
   if (!position || !camp) return null;
   const wallsLine = field(text, 'walls discovered');
-  const blockedLine = field(text, 'directions known to be blocked');
   let blockedHere: Direction[];
   if (wallsLine !== null) {
     const walls = new Set<number>();
@@ -181,9 +180,9 @@ export function readPrompt(text: string): PromptReading | null {
       return id === null || walls.has(id);
     });
   } else {
-    blockedHere = DIRECTIONS.filter((d) => (blockedLine ?? '').split(/,\s*/).includes(d));
+    const blocked = field(text, 'directions known to be blocked') ?? '';
+    blockedHere = DIRECTIONS.filter((d) => blocked.split(/,\s*/).includes(d));
   }
-  const roar = cells(field(text, "dragon's roar") ?? '')[0] ?? null;
   return {
     hints: wallsLine !== null ? 'walls' : 'local',
     turn: Number(field(text, 'turn') ?? 0),
@@ -194,6 +193,6 @@ export function readPrompt(text: string): PromptReading | null {
     carrying: field(text, 'carrying') === 'yes',
     visited: cells(field(text, 'cells visited') ?? ''),
     blockedHere,
-    roarLocation: roar,
+    roarLocation: cells(field(text, "dragon's roar") ?? '')[0] ?? null,
   };
 }

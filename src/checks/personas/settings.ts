@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GateConfig } from '../../config/schema.js';
 import { maxInvalidShare, maxTimeoutShare } from '../../config/shareLimit.js';
+import { checkSettings, share } from '../settings.js';
 
 /** Default answers per assistant and probe: the smallest count that gives the merge rule 80% power. */
 export const SAMPLES_DEFAULT = 4;
@@ -9,8 +10,8 @@ export const SAMPLES_DEFAULT = 4;
 export const BUILT_IN_CATALOGUE = 'fixtures/personas/catalogue.yml';
 
 /** `personas:` section of model-gate.yml. */
-export const personasSettingsSchema = z
-  .object({
+export const personasSettingsSchema = checkSettings(
+  {
     catalogue: z
       .string()
       .min(1)
@@ -54,38 +55,24 @@ export const personasSettingsSchema = z
       .min(100)
       .default(1000)
       .describe('permutations of the attribution null'),
-    gate: z
-      .object({
-        minRecognition: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.5)
-          .describe('an assistant recognised in a smaller share of its answers fails'),
-        /** Smallest rise of a pair's crossing share (answers taken for the other) that fails. */
-        minCrossingRise: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.15)
-          .describe('a pair fails when its crossing share rises significantly by at least this'),
-        maxAccuracyDrop: z
-          .number()
-          .min(0)
-          .max(1)
-          .default(0.15)
-          .describe('a larger drop of attribution accuracy warns'),
-        maxTimeoutShare: maxTimeoutShare(),
-        maxInvalidShare: maxInvalidShare('empty or thinking-only answers'),
-      })
-      .strict()
-      .prefault({})
-      .describe('what fails or warns'),
-  })
-  .strict()
-  .describe(
-    'whether the assistants declared with different system prompts still give distinguishable answers',
-  );
+  },
+  {
+    minRecognition: share(0.5, 'an assistant recognised in a smaller share of its answers fails'),
+    /** Smallest rise of a pair's crossing share (answers taken for the other) that fails. */
+    minCrossingRise: share(
+      0.15,
+      'a pair fails when its crossing share rises significantly by at least this',
+    ),
+    maxAccuracyDrop: share(0.15, 'a larger drop of attribution accuracy warns'),
+    maxTimeoutShare: maxTimeoutShare(),
+    maxInvalidShare: maxInvalidShare('empty or thinking-only answers'),
+  },
+  {
+    gate: 'what fails or warns',
+    block:
+      'whether the assistants declared with different system prompts still give distinguishable answers',
+  },
+);
 
 export type PersonasSettings = z.infer<typeof personasSettingsSchema>;
 
