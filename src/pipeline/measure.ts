@@ -87,7 +87,7 @@ export class Measuring {
   private readonly held = new Set<string>();
   private readonly heldRecords: SampleRecord[] = [];
   /** Where each held record stood in the log: a fold that times the run reads it as time. */
-  private readonly heldAt = new Map<SampleRecord, number>();
+  private readonly placeInLog = new Map<SampleRecord, number>();
   /** Records met so far, held or not: the next record's position in the log. */
   private arrived = 0;
   /** Per planned unit (of a check not held): what its records said, as bits. */
@@ -132,7 +132,7 @@ export class Measuring {
     const position = this.arrived++;
     if (this.held.has(record.check)) {
       this.heldRecords.push(record);
-      this.heldAt.set(record, position);
+      this.placeInLog.set(record, position);
       return;
     }
     const at = this.lookup.positionOf(record);
@@ -209,7 +209,7 @@ export class Measuring {
     const unclaimed = new Set(split.unplanned);
     for (const record of split.stale) this.isStale(record);
     for (const record of split.current) {
-      const position = this.heldAt.get(record) as number;
+      const position = this.placeInLog.get(record) as number;
       this.counts(record, unclaimed.has(record) ? UNPLANNED : PLANNED, position);
     }
     const heldStates = new RecordsByUnitState(units, split.current);
